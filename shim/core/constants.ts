@@ -1,0 +1,55 @@
+/** Public contract constants shared by the generator and the shim. */
+
+/** Version of the public API (OpenAPI `info.version`). */
+export const API_VERSION = '1.0.1';
+/** Schema version written into every published artifact; bump on any incompatible change. */
+export const SCHEMA_VERSION = 1;
+/** Name used for `utm_source` on redirects and in the OpenAPI title. */
+export const SERVICE_NAME = 'injury-attorney-directory';
+/** Mean Earth radius used for every distance, in miles. */
+export const EARTH_RADIUS_MILES = 3958.8;
+
+/** Query bounds (REST and MCP share these). */
+export const RADIUS_MILES = { min: 1, max: 50, default: 15 } as const;
+export const LIMIT = { min: 1, max: 25, default: 10 } as const;
+export const SRC_MAX_LENGTH = 100;
+export const PRACTICE_AREAS = ['personal_injury'] as const;
+
+/** H3 resolutions at which offices are sharded, finest last. */
+export const SHARD_RESOLUTIONS = [3, 4, 5] as const;
+/** Upper bound on shard objects read by one query, at any radius. */
+export const MAX_SHARDS_PER_QUERY = 20;
+/** H3 resolution of the coverage cells, and the ring added around ZIP-centroid cells. */
+export const COVERAGE_RESOLUTION = 5;
+export const COVERAGE_RING = 1;
+
+/** The five injury searches sampled on the web map each week. */
+export const MEASURED_QUERIES = [
+  'personal injury lawyer',
+  'car accident lawyer',
+  'truck accident lawyer',
+  'slip and fall lawyer',
+  'motorcycle accident lawyer',
+] as const;
+
+/** How results are ordered; returned with every answer. */
+export const ORDER_TEXT =
+  'Ascending straight-line (great-circle) distance from the location to the nearest office of each firm, ties broken by listing_id. ' +
+  'Nothing else affects the order: sponsored status, profile_type and map_visibility never change it, and no firm can pay for a position.';
+
+/** Disclosure that must travel with results. */
+export const DISCLOSURE =
+  'This is a directory, not a recommendation or a referral: listings are ordered by distance only. ' +
+  'map_visibility and brand_index are this service\'s own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; ' +
+  'they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. ' +
+  'Check a lawyer\'s licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.';
+
+/** `what_this_is` of an office's map_visibility. */
+export const MAP_VISIBILITY_WHAT =
+  'Share of this week\'s grid samples (grid points x five injury searches on a web map) in the metro in which this office ranked in the top three, and in which it appeared at all. ' +
+  'It measures visibility on a web map, not lawyer quality or case results.';
+
+/** `what_this_is` of a firm's brand_index. */
+export const BRAND_INDEX_WHAT =
+  'Share of this week\'s grid samples in the metro in which any office of this firm ranked in the top three, and in which any appeared at all. ' +
+  'It measures visibility on a web map, not lawyer quality or case results.';

@@ -1,0 +1,196 @@
+/** Zod schemas of the public contract (DESIGN.md §3): the shim validates with them and the generator derives openapi.json from them. */
+import { z } from 'zod';
+
+const pct = z.number().min(0).max(100).describe('Percent, one decimal place.');
+const dayHours = z.array(z.tuple([z.string().regex(/^\d{2}:\d{2}$/), z.string().regex(/^\d{2}:\d{2}$/)]));
+
+/** Opening hours by day name; a closed day is an empty list. */
+export const Hours = z
+  .object({
+    timezone: z.string().describe('IANA time zone of the office, e.g. America/Chicago.'),
+    weekly: z.object({ mon: dayHours, tue: dayHours, wed: dayHours, thu: dayHours, fri: dayHours, sat: dayHours, sun: dayHours }),
+    text: z.array(z.string()).length(7).describe('One readable line per day, Monday first.'),
+  })
+  .meta({ id: 'Hours' });
+
+/** Table 2.3: the service's own weekly map-visibility measurement of one office. */
+export const MapVisibility = z
+  .object({
+    metro: z.string().describe('Slug of the metro whose grid measured this office.'),
+    week_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Monday of the measured ISO week.'),
+    top3_share_pct: pct.describe('Share of the metro\'s grid samples in which the office ranked 1-3, in percent.'),
+    appears_share_pct: pct.describe('Share of the metro\'s grid samples in which the office appeared at any rank, in percent.'),
+    grid_points: z.number().int().nonnegative(),
+    queries: z.number().int().nonnegative().describe('Injury searches per grid point.'),
+    samples: z.number().int().nonnegative().describe('grid_points x queries: the denominator of both shares.'),
+    what_this_is: z.string(),
+  })
+  .meta({ id: 'MapVisibility' });
+
+/** Firm-level view of the same measurement in one metro. */
+export const BrandIndex = z
+  .object({
+    metro: z.string(),
+    week_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    top3_share_pct: pct,
+    appears_share_pct: pct,
+    offices_measured: z.number().int().nonnegative(),
+    what_this_is: z.string(),
+  })
+  .meta({ id: 'BrandIndex' });
+
+export const ProfileType = z.enum(['standard', 'enhanced']);
+
+/** The resolved location of a query (§3.1). */
+export const Location = z
+  .object({
+    input: z.string().describe('The location as sent.'),
+    kind: z.enum(['zip', 'city', 'point']),
+    lat: z.number(),
+    lng: z.number(),
+    zip: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    metro: z.string().nullable().describe('Slug of the measured metro containing the point, or null.'),
+    source: z.string().describe('Where the coordinates came from, e.g. census_zcta, geonames_postal, geonames_place, input.'),
+    approximate: z.boolean().describe('True when the point stands for an area (ZIP or city), false for coordinates as sent.'),
+    note: z.string().optional().describe('Set when a choice was made, e.g. the most populous of several same-named places.'),
+  })
+  .meta({ id: 'Location' });
+
+/** Table 2.2: one firm, shown by its nearest office within the radius. */
+export const Result = z
+  .object({
+    listing_id: z.string(),
+    name: z.string(),
+    address: z.string(),
+    zip: z.string().nullable(),
+    distance_miles: z.number().describe('Great-circle distance in miles, 2 decimals.'),
+    phone: z.string().nullable(),
+    website: z.string().nullable().describe('Link on this service (/r/{listing_id}) that redirects to the firm\'s site; open it as returned.'),
+    website_domain: z.string().nullable(),
+    primary_category: z.string().nullable(),
+    google_listing_claimed: z.boolean().nullable(),
+    hours: Hours.nullable(),
+    map_visibility: MapVisibility.nullable(),
+    brand_index: BrandIndex.nullable(),
+    profile_type: ProfileType,
+    sponsored: z.boolean(),
+    offices_within_radius: z.number().int().positive(),
+  })
+  .meta({ id: 'Result' });
+
+/** Table 2.1: body of GET /v1/attorneys. */
+export const AttorneysResponse = z
+  .object({
+    query_id: z.uuid({ version: 'v7' }),
+    covered: z.boolean(),
+    location: Location,
+    radius_miles_used: z.number(),
+    firms_within_radius: z.number().int().nonnegative(),
+    order: z.string(),
+    disclosure: z.string(),
+    results: z.array(Result),
+  })
+  .meta({ id: 'AttorneysResponse' });
+
+/** One office as shown by GET /v1/firms/{listing_id} (§3.2). */
+export const Office = z
+  .object({
+    listing_id: z.string(),
+    address: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string().nullable(),
+    lat: z.number(),
+    lng: z.number(),
+    phone: z.string().nullable(),
+    hours: Hours.nullable(),
+    primary_category: z.string().nullable(),
+    google_listing_claimed: z.boolean().nullable(),
+    map_visibility: MapVisibility.nullable(),
+  })
+  .meta({ id: 'Office' });
+
+/** Body of GET /v1/firms/{listing_id}. */
+export const FirmResponse = z
+  .object({
+    listing_id: z.string(),
+    firm: z.object({
+      firm_id: z.string(),
+      name: z.string(),
+      website: z.string().nullable(),
+      website_domain: z.string().nullable(),
+      profile_type: ProfileType,
+      sponsored: z.boolean(),
+      brand_index: BrandIndex.nullable(),
+    }),
+    office: Office,
+    other_offices: z.array(Office),
+    disclosure: z.string(),
+  })
+  .meta({ id: 'FirmResponse' });
+
+export const LatLng = z.object({ lat: z.number(), lng: z.number() });
+
+/** Body of GET /v1/coverage (§3.3). */
+export const CoverageResponse = z
+  .object({
+    week_of: z.string(),
+    generated_at: z.string(),
+    dataset: z.object({ name: z.string(), synthetic: z.boolean() }),
+    totals: z.object({ firms: z.number().int(), offices: z.number().int(), metros: z.number().int() }),
+    metros: z.array(
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        center: LatLng,
+        firms: z.number().int(),
+        offices: z.number().int(),
+        grid_points: z.number().int(),
+        grid_samples: z.number().int(),
+        queries: z.number().int(),
+        week_of: z.string(),
+      }),
+    ),
+    disclosure: z.string(),
+  })
+  .meta({ id: 'CoverageResponse' });
+
+export const ProblemCode = z.enum([
+  'location_required',
+  'location_not_understood',
+  'ambiguous_location',
+  'invalid_parameter',
+  'unknown_parameter',
+  'practice_area_unsupported',
+  'not_found',
+  'rate_limited',
+  'service_unavailable',
+  'method_not_allowed',
+]);
+
+/** RFC 9457 problem details with a machine-readable `code`. */
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: ProblemCode,
+    parameter: z.string().optional().describe('The offending parameter, when there is one.'),
+    accepted: z.array(z.string()).optional().describe('Accepted parameter names or values, when useful.'),
+  })
+  .meta({ id: 'Problem' });
+
+export type HoursT = z.infer<typeof Hours>;
+export type MapVisibilityT = z.infer<typeof MapVisibility>;
+export type BrandIndexT = z.infer<typeof BrandIndex>;
+export type LocationT = z.infer<typeof Location>;
+export type ResultT = z.infer<typeof Result>;
+export type AttorneysResponseT = z.infer<typeof AttorneysResponse>;
+export type OfficeT = z.infer<typeof Office>;
+export type FirmResponseT = z.infer<typeof FirmResponse>;
+export type CoverageResponseT = z.infer<typeof CoverageResponse>;
+export type ProblemT = z.infer<typeof Problem>;
+export type ProblemCodeT = z.infer<typeof ProblemCode>;

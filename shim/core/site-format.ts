@@ -1,0 +1,155 @@
+/**
+ * Formats and keys of the objects the generator publishes and the shim reads (the "site").
+ * Every object carries `schema_version`. Keys are relative to the store root; a version's objects
+ * live under `v/<version>/`, and `current.json` (written last) names the version being served.
+ */
+import { z } from 'zod';
+import { BrandIndex, CoverageResponse, Hours, MapVisibility, ProfileType } from './schemas.ts';
+
+const sv = z.literal(1);
+
+/** `current.json`: the pointer to the version being served. Written last on publish. */
+export const Pointer = z.object({ schema_version: sv, version: z.string().regex(/^[A-Za-z0-9._-]+$/), week: z.string() });
+
+/** `v/<version>/meta.json`: facts about the build that the shim needs. */
+export const Meta = z.object({
+  schema_version: sv,
+  generated: z.literal('by generator/; do not edit'),
+  version: z.string(),
+  week: z.string().describe('ISO week, e.g. 2026-W47'),
+  week_of: z.string().describe('Monday of the ISO week, YYYY-MM-DD'),
+  generated_at: z.string().describe('Taken from the inputs (dataset.json collected_at), so output is deterministic'),
+  dataset: z.object({ name: z.string(), synthetic: z.boolean() }),
+  shard_resolutions: z.array(z.number().int()),
+  max_shards_per_query: z.number().int(),
+  coverage_resolution: z.number().int(),
+  totals: z.object({ firms: z.number().int(), offices: z.number().int(), metros: z.number().int() }),
+});
+
+/** One office as stored in shards and firm documents: the public Office plus firm-level fields the shim shapes from. */
+export const StoredOffice = z.object({
+  listing_id: z.string(),
+  firm_id: z.string(),
+  name: z.string(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string().nullable(),
+  lat: z.number(),
+  lng: z.number(),
+  phone: z.string().nullable(),
+  website_url: z.string().nullable().describe("The firm's own site; the public `website` is {public_base_url}/r/{listing_id}"),
+  website_domain: z.string().nullable(),
+  primary_category: z.string().nullable(),
+  google_listing_claimed: z.boolean().nullable(),
+  hours: Hours.nullable(),
+  map_visibility: MapVisibility.nullable(),
+  brand_index: BrandIndex.nullable().describe("The firm's brand index in this office's measured metro"),
+  profile_type: ProfileType,
+  sponsored: z.boolean(),
+});
+
+/** `v/<version>/shards/<res>/<cell>.json`: every office whose point lies in that H3 cell, sorted by listing_id. */
+export const Shard = z.object({ schema_version: sv, res: z.number().int(), cell: z.string(), offices: z.array(StoredOffice) });
+
+/** `v/<version>/shards/index.json`: the non-empty cells per resolution, with office count and byte size. */
+export const ShardIndex = z.object({
+  schema_version: sv,
+  resolutions: z.array(z.number().int()),
+  max_shards_per_query: z.number().int(),
+  cells: z.record(z.string(), z.record(z.string(), z.tuple([z.number().int(), z.number().int()]))),
+});
+
+/** `v/<version>/firms/<listing_id>.json`: everything GET /v1/firms/{listing_id} and GET /r/{listing_id} need. */
+export const FirmDoc = z.object({
+  schema_version: sv,
+  listing_id: z.string(),
+  firm: z.object({
+    firm_id: z.string(),
+    name: z.string(),
+    website_url: z.string().nullable(),
+    website_domain: z.string().nullable(),
+    profile_type: ProfileType,
+    sponsored: z.boolean(),
+    brand_index: BrandIndex.nullable(),
+  }),
+  office: StoredOffice,
+  other_offices: z.array(StoredOffice).describe('Same firm, ordered by listing_id'),
+});
+
+/** `v/<version>/coverage.json`: the public coverage body plus schema_version. */
+export const CoverageDoc = CoverageResponse.extend({ schema_version: sv });
+
+/** `v/<version>/coverage-cells.json`: measured cells (H3, coverage_resolution) and the metros measuring each, nearest centre first. */
+export const CoverageCells = z.object({
+  schema_version: sv,
+  res: z.number().int(),
+  cells: z.record(z.string(), z.array(z.string())),
+});
+
+/** One ZIP: [lat, lng, city, state, source] where source is census_zcta or geonames_postal. */
+export const ZipEntry = z.tuple([z.number(), z.number(), z.string(), z.string(), z.enum(['census_zcta', 'geonames_postal'])]);
+/** `v/<version>/gazetteer/zip/<first 3 digits>.json`. */
+export const ZipGazetteer = z.object({ schema_version: sv, zips: z.record(z.string(), ZipEntry) });
+
+/** One place name in a state, already resolved to the most populous candidate. */
+export const CityEntry = z.object({
+  name: z.string().describe('Display name, e.g. "New York"'),
+  lat: z.number(),
+  lng: z.number(),
+  zip: z.string().nullable().describe('A representative ZIP when known'),
+  population: z.number().int().nullable(),
+  source: z.enum(['geonames_place', 'geonames_postal']),
+  candidates: z.number().int().positive().describe('How many same-named places the state has; >1 means the most populous was chosen'),
+});
+/** `v/<version>/gazetteer/city/<ST>.json`: normalised name (see normaliseCityName) -> entry. */
+export const CityGazetteer = z.object({ schema_version: sv, state: z.string(), cities: z.record(z.string(), CityEntry) });
+
+/** `v/<version>/manifest.json`: every object of the version (except itself) with sha256 and size. */
+export const Manifest = z.object({
+  schema_version: sv,
+  version: z.string(),
+  objects: z.record(z.string(), z.object({ sha256: z.string(), bytes: z.number().int() })),
+});
+
+export type PointerT = z.infer<typeof Pointer>;
+export type MetaT = z.infer<typeof Meta>;
+export type StoredOfficeT = z.infer<typeof StoredOffice>;
+export type ShardT = z.infer<typeof Shard>;
+export type ShardIndexT = z.infer<typeof ShardIndex>;
+export type FirmDocT = z.infer<typeof FirmDoc>;
+export type CoverageDocT = z.infer<typeof CoverageDoc>;
+export type CoverageCellsT = z.infer<typeof CoverageCells>;
+export type ZipGazetteerT = z.infer<typeof ZipGazetteer>;
+export type CityEntryT = z.infer<typeof CityEntry>;
+export type CityGazetteerT = z.infer<typeof CityGazetteer>;
+export type ManifestT = z.infer<typeof Manifest>;
+
+/** Store keys. `version` keys are relative to the store root. */
+export const keys = {
+  pointer: 'current.json',
+  root: (version: string) => `v/${version}/`,
+  meta: (version: string) => `v/${version}/meta.json`,
+  manifest: (version: string) => `v/${version}/manifest.json`,
+  openapi: (version: string) => `v/${version}/openapi.json`,
+  coverage: (version: string) => `v/${version}/coverage.json`,
+  coverageCells: (version: string) => `v/${version}/coverage-cells.json`,
+  shardIndex: (version: string) => `v/${version}/shards/index.json`,
+  shard: (version: string, res: number, cell: string) => `v/${version}/shards/${res}/${cell}.json`,
+  firm: (version: string, listingId: string) => `v/${version}/firms/${listingId}.json`,
+  zip: (version: string, zip3: string) => `v/${version}/gazetteer/zip/${zip3}.json`,
+  city: (version: string, state: string) => `v/${version}/gazetteer/city/${state}.json`,
+} as const;
+
+/** Listing ids are `l_` + 16 lowercase base32 characters; anything else is not a listing. */
+export const LISTING_ID_RE = /^l_[a-z2-7]{16}$/;
+
+/** Normalise a city name for lookup: lower case, single spaces, St./Ft./Mt. expanded, punctuation dropped. */
+export function normaliseCityName(name: string): string {
+  let s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  s = s.replace(/[’']/g, '').replace(/[.,]/g, ' ').replace(/-/g, ' ');
+  s = s.replace(/\s+/g, ' ').trim();
+  s = s.replace(/^(st|ste) /, 'saint ').replace(/^ft /, 'fort ').replace(/^mt /, 'mount ');
+  s = s.replace(/ (st|ste) /g, ' saint ').replace(/ ft /g, ' fort ').replace(/ mt /g, ' mount ');
+  return s;
+}

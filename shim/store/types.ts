@@ -1,0 +1,28 @@
+/** The one narrow interface through which the shim reads published objects. */
+
+/** A read-only object store. A missing key resolves to `null`; any other failure rejects with StoreError. */
+export interface Store {
+  /** Short name for logs and benchmarks, e.g. "folder", "s3", "memory". */
+  readonly kind: string;
+  /** The object's bytes, or null when the key does not exist. */
+  get(key: string): Promise<Uint8Array | null>;
+}
+
+/** The store could not answer (I/O error, timeout, corrupt object). Mapped to 503 at the edge. */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+/** Keys must be relative, slash-separated and free of `..`, backslashes and control characters. */
+export function assertSafeKey(key: string): void {
+  if (key === '' || key.startsWith('/') || key.includes('\\') || key.split('/').some((p) => p === '..' || p === '.' || p === '') || /[\x00-\x1f]/.test(key)) {
+    throw new StoreError(`unsafe store key: ${JSON.stringify(key)}`, key);
+  }
+}
