@@ -1,0 +1,14 @@
+/** Read access to one published version of the site, as the core sees it. Implemented in shim/site-reader.ts. */
+import type { ZodType } from 'zod';
+import type { MetaT } from './site-format.ts';
+
+/** One consistent version of the site: every read goes to the same `version` (never two versions in one answer). */
+export interface SiteReader {
+  readonly version: string;
+  readonly meta: MetaT;
+  /**
+   * The parsed object at `key` (a full store key, e.g. keys.shard(version, 5, cell)), or null when it does not exist.
+   * Rejects with StoreError when the store fails or the object does not match `schema`.
+   */
+  json<T>(key: string, schema: ZodType<T>): Promise<T | null>;
+}

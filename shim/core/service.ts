@@ -1,0 +1,22 @@
+/** The three public operations, shared by REST and MCP: one code path for validation and shaping. */
+import type { AttorneysResponseT, CoverageResponseT, FirmResponseT } from './schemas.ts';
+
+/** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
+export type RawArgs = Record<string, unknown>;
+
+/** What the edge knows about the request, for shaping and logging. */
+export interface CallContext {
+  /** Absolute base URL of the service for `website` links, without trailing slash, e.g. http://127.0.0.1:8787 */
+  publicBaseUrl: string;
+}
+
+/** The public operations. Each rejects with ApiError (caller's mistake, not found) or StoreError (store failure). */
+export interface Service {
+  findAttorneys(args: RawArgs, ctx: CallContext): Promise<AttorneysResponseT>;
+  getFirm(listingId: string, ctx: CallContext): Promise<FirmResponseT>;
+  getCoverage(ctx: CallContext): Promise<CoverageResponseT>;
+  /** The firm's own site for GET /r/{listing_id}, or null when the listing has no website. Rejects ApiError not_found for unknown ids. */
+  redirectTarget(listingId: string): Promise<string | null>;
+  /** The OpenAPI document of the served version. */
+  openapi(): Promise<unknown>;
+}

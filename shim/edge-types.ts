@@ -1,0 +1,35 @@
+/** Types shared by the platform adapters (local HTTP server, AWS Lambda) and the request pipeline. */
+
+/** Per-request facts only the platform knows. */
+export interface RequestInfo {
+  /** The caller's network address (never stored raw). */
+  clientAddress: string;
+}
+
+/** The whole service as one function of a web-standard Request. */
+export type App = (request: Request, info: RequestInfo) => Promise<Response>;
+
+/** A random salt per UTC day, shared by every instance for that day, unrecoverable after it. */
+export interface SaltProvider {
+  /** Salt for the UTC day `day` (YYYY-MM-DD). */
+  saltFor(day: string): Promise<Uint8Array>;
+}
+
+/** One stored line per request (DESIGN.md §4.5): never the raw address. */
+export interface RequestLogEntry {
+  time: string;
+  query_id: string | null;
+  endpoint: string;
+  location: string | null;
+  user_agent: string | null;
+  address_hash: string;
+  src: string | null;
+  covered: boolean | null;
+  result_count: number | null;
+  status: number;
+}
+
+/** Where request log lines go (local JSON lines under var/, or structured stdout lines on Lambda). */
+export interface RequestLogSink {
+  write(entry: RequestLogEntry): void;
+}
