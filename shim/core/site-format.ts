@@ -144,12 +144,15 @@ export const keys = {
 /** Listing ids are `l_` + 16 lowercase base32 characters; anything else is not a listing. */
 export const LISTING_ID_RE = /^l_[a-z2-7]{16}$/;
 
-/** Normalise a city name for lookup: lower case, single spaces, St./Ft./Mt. expanded, punctuation dropped. */
+/**
+ * Normalise a city name for lookup: lower case, accents and punctuation dropped, St./Ft./Mt. expanded, then spaces
+ * removed, so "St. Louis" = "Saint Louis" and "Mc Lean" (USPS) = "McLean" = "mclean" (e.g. "saintlouis").
+ */
 export function normaliseCityName(name: string): string {
   let s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   s = s.replace(/[’']/g, '').replace(/[.,]/g, ' ').replace(/-/g, ' ');
   s = s.replace(/\s+/g, ' ').trim();
   s = s.replace(/^(st|ste) /, 'saint ').replace(/^ft /, 'fort ').replace(/^mt /, 'mount ');
   s = s.replace(/ (st|ste) /g, ' saint ').replace(/ ft /g, ' fort ').replace(/ mt /g, ' mount ');
-  return s;
+  return s.replace(/ /g, '');
 }

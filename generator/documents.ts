@@ -1,0 +1,124 @@
+/** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
+import { COVERAGE_RESOLUTION, DISCLOSURE, MAX_SHARDS_PER_QUERY, SCHEMA_VERSION, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
+import type { CoverageCellsT, CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
+import type { CoverageMap } from './coverage.ts';
+import type { DatasetFileT, MetroT } from './inputs/schema.ts';
+import type { BuiltFirm } from './offices.ts';
+import type { Visibility } from './visibility.ts';
+import type { Entry } from './write.ts';
+
+/** One firm document per office of the firm: the office, the firm, and the firm's other offices by listing_id. */
+export function firmDocs(built: BuiltFirm): FirmDocT[] {
+  const { firm, offices } = built;
+  return offices.map((office) => ({
+    schema_version: SCHEMA_VERSION,
+    listing_id: office.listing_id,
+    firm: {
+      firm_id: firm.firmId,
+      name: firm.name,
+      website_url: firm.websiteUrl,
+      website_domain: firm.domain,
+      profile_type: firm.profileType,
+      sponsored: firm.sponsored,
+      brand_index: office.brand_index ?? built.mainBrandIndex,
+    },
+    office,
+    other_offices: offices.filter((o) => o !== office),
+  }));
+}
+
+/** Totals shared by coverage.json and meta.json. */
+export interface Totals {
+  firms: number;
+  offices: number;
+  metros: number;
+}
+
+/** The totals over the built firms. */
+export function totalsOf(built: readonly BuiltFirm[], metros: readonly MetroT[]): Totals {
+  return { firms: built.length, offices: built.reduce((n, b) => n + b.offices.length, 0), metros: metros.length };
+}
+
+/** coverage.json: per metro, the firms and offices measured in it and its sampling. */
+export function coverageDoc(
+  built: readonly BuiltFirm[],
+  metros: readonly MetroT[],
+  vis: Visibility,
+  dataset: DatasetFileT,
+  weekOf: string,
+): CoverageDocT {
+  const offices = new Map<string, number>();
+  const firms = new Map<string, Set<string>>();
+  for (const b of built) {
+    for (const o of b.offices) {
+      const slug = o.map_visibility?.metro;
+      if (slug === undefined) continue;
+      offices.set(slug, (offices.get(slug) ?? 0) + 1);
+      let set = firms.get(slug);
+      if (!set) firms.set(slug, (set = new Set()));
+      set.add(b.firm.firmId);
+    }
+  }
+  return {
+    schema_version: SCHEMA_VERSION,
+    week_of: weekOf,
+    generated_at: dataset.collected_at,
+    dataset: { name: dataset.name, synthetic: dataset.synthetic },
+    totals: totalsOf(built, metros),
+    metros: metros.map((m) => {
+      const st = vis.metros.get(m.slug);
+      return {
+        slug: m.slug,
+        name: m.name,
+        center: { lat: m.center.lat, lng: m.center.lng },
+        firms: firms.get(m.slug)?.size ?? 0,
+        offices: offices.get(m.slug) ?? 0,
+        grid_points: st?.gridPoints ?? 0,
+        grid_samples: st?.sampleLines ?? 0,
+        queries: st?.queries ?? 0,
+        week_of: weekOf,
+      };
+    }),
+    disclosure: DISCLOSURE,
+  };
+}
+
+/** coverage-cells.json. */
+export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
+  const cells: Record<string, string[]> = {};
+  for (const cell of [...coverage.keys()].sort()) cells[cell] = coverage.get(cell) ?? [];
+  return { schema_version: SCHEMA_VERSION, res: COVERAGE_RESOLUTION, cells };
+}
+
+/** meta.json. */
+export function metaDoc(version: string, week: string, weekOf: string, dataset: DatasetFileT, totals: Totals): MetaT {
+  return {
+    schema_version: SCHEMA_VERSION,
+    generated: 'by generator/; do not edit',
+    version,
+    week,
+    week_of: weekOf,
+    generated_at: dataset.collected_at,
+    dataset: { name: dataset.name, synthetic: dataset.synthetic },
+    shard_resolutions: [...SHARD_RESOLUTIONS],
+    max_shards_per_query: MAX_SHARDS_PER_QUERY,
+    coverage_resolution: COVERAGE_RESOLUTION,
+    totals,
+  };
+}
+
+/** manifest.json: every object of the version but itself, by full store key, keys sorted. */
+export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>, keyOf: (rel: string) => string): ManifestT {
+  const objects: ManifestT['objects'] = {};
+  const sorted = [...entries.keys()].map((rel) => [keyOf(rel), rel] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [key, rel] of sorted) {
+    const e = entries.get(rel) as Entry;
+    objects[key] = { sha256: e.sha256, bytes: e.bytes };
+  }
+  return { schema_version: SCHEMA_VERSION, version, objects };
+}
+
+/** current.json. */
+export function pointerDoc(version: string, week: string): PointerT {
+  return { schema_version: SCHEMA_VERSION, version, week };
+}

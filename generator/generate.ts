@@ -1,0 +1,146 @@
+/** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { keys, StoredOffice } from '../shim/core/site-format.ts';
+import { buildOpenApi } from '../shim/core/openapi.ts';
+import { applyCorrections } from './corrections.ts';
+import { buildCoverage } from './coverage.ts';
+import { coverageCellsDoc, coverageDoc, firmDocs, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
+import { groupFirms } from './firms.ts';
+import { buildGazetteer } from './gazetteer.ts';
+import type { BadRow } from './inputs/jsonl.ts';
+import { latestWeek, readInputs } from './inputs/read.ts';
+import { serialise, sha256Hex } from './json.ts';
+import { buildOffices } from './offices.ts';
+import { buildShardIndex, buildShards } from './shards.ts';
+import { measureVisibility } from './visibility.ts';
+import { mondayOfIsoWeek } from './week.ts';
+import { makeTempSibling, StagingWriter, swapIntoPlace } from './write.ts';
+import type { Entry } from './write.ts';
+
+/** Options of one generator run. */
+export interface GenerateOptions {
+  /** Folder holding metros.json, weeks/<week>/ and optionally corrections.jsonl. */
+  dataDir: string;
+  /** Site folder to (re)place: <outDir>/current.json and <outDir>/v/<version>/. */
+  outDir: string;
+  /** ISO week, e.g. 2026-W47; defaults to the latest folder in <dataDir>/weeks/. */
+  week?: string;
+  /** Leave out bad rows (each is listed) instead of failing. */
+  skipBad?: boolean;
+  /** No progress lines. Skipped rows are listed even when quiet. */
+  quiet?: boolean;
+  /** Where progress and skipped rows go, one line per call; default stderr. */
+  log?: (line: string) => void;
+}
+
+/** What a run published. */
+export interface GenerateResult {
+  version: string;
+  week: string;
+  /** Objects written, including meta, manifest and current.json. */
+  objects: number;
+  /** Their total size in bytes. */
+  bytes: number;
+  /** Rows left out under skipBad. */
+  skipped: BadRow[];
+}
+
+/** The inputs have bad rows and skipBad is off: nothing was written. */
+export class BadInputError extends Error {
+  constructor(readonly rows: BadRow[]) {
+    super(`${rows.length} bad input row(s); nothing was written (use --skip-bad to leave them out)`);
+    this.name = 'BadInputError';
+  }
+}
+
+/** `file:line: reason`, as the CLI prints bad rows. */
+export function formatBadRow(row: BadRow): string {
+  return `${row.file}:${row.line}: ${row.reason}`;
+}
+
+// The gazetteer depends only on installed packages, so one build serves every run in a process.
+let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
+
+const V = 'V';
+/** Key relative to the version root, e.g. "shards/5/85283473fffffff.json". */
+const rel = (key: string): string => key.slice(keys.root(V).length);
+
+/** `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`. */
+export function versionId(week: string, entries: ReadonlyMap<string, Entry>): string {
+  const lines = [...entries.keys()].sort().map((k) => `${k}\t${(entries.get(k) as Entry).sha256}\n`);
+  return `${week}-${sha256Hex(lines.join('')).slice(0, 10)}`;
+}
+
+/** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
+export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
+  const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const t0 = performance.now();
+  const step = (msg: string): void => {
+    if (!opts.quiet) log(`generate [${((performance.now() - t0) / 1000).toFixed(1)}s ${Math.round(process.memoryUsage.rss() / 1e6)}MB] ${msg}`);
+  };
+
+  const week = opts.week ?? (await latestWeek(opts.dataDir));
+  step(`reading ${join(opts.dataDir, 'weeks', week)}`);
+  const inputs = await readInputs(opts.dataDir, week);
+  if (inputs.bad.length > 0) {
+    if (!opts.skipBad) throw new BadInputError(inputs.bad);
+    for (const row of inputs.bad) log(`skipped ${formatBadRow(row)}`);
+  }
+  step(`${inputs.places.length} places, ${inputs.samples.length} samples, ${inputs.flags.length} flags, ${inputs.corrections.length} corrections`);
+
+  const corrected = applyCorrections(inputs.places.map((r) => r.value), inputs.corrections);
+  const { firms, notes: firmNotes } = groupFirms(corrected.places, inputs.flags);
+  const weekOf = mondayOfIsoWeek(week);
+  const coverage = buildCoverage(inputs.metros);
+  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage, weekOf);
+  const built = buildOffices(firms, vis);
+  const offices = built.flatMap((b) => b.offices);
+  for (const o of offices) StoredOffice.parse(o);
+  for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
+  if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
+  step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections), ${coverage.size} coverage cells`);
+
+  gazetteerCache ??= buildGazetteer();
+  const gazetteer = gazetteerCache;
+  step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${gazetteer.cities.size} states`);
+
+  const tmp = await makeTempSibling(opts.outDir);
+  try {
+    const staging = join(tmp, 'v', '.staging');
+    const w = new StagingWriter(staging);
+    const shards = buildShards(offices);
+    const shardBytes: number[] = [];
+    for (const s of shards) shardBytes.push(await w.put(rel(keys.shard(V, s.res, s.cell)), s));
+    await w.put(rel(keys.shardIndex(V)), buildShardIndex(shards, shardBytes));
+    step(`${shards.length} shards written`);
+    for (const b of built) for (const doc of firmDocs(b)) await w.put(rel(keys.firm(V, doc.listing_id)), doc);
+    step(`${offices.length} firm documents written`);
+    await w.put(rel(keys.coverage(V)), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
+    await w.put(rel(keys.coverageCells(V)), coverageCellsDoc(coverage));
+    await w.put(rel(keys.openapi(V)), buildOpenApi());
+    for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(rel(keys.zip(V, zip3)), gazetteer.zips.get(zip3));
+    for (const st of [...gazetteer.cities.keys()].sort()) await w.put(rel(keys.city(V, st)), gazetteer.cities.get(st));
+    await w.flush();
+
+    const version = versionId(week, w.entries);
+    await w.put(rel(keys.meta(V)), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros)));
+    await w.flush();
+    const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
+    await w.put(rel(keys.manifest(V)), manifest);
+    await w.flush();
+    await rename(staging, join(tmp, keys.root(version)));
+    const pointer = serialise(pointerDoc(version, week));
+    await writeFile(join(tmp, keys.pointer), pointer);
+    await swapIntoPlace(tmp, opts.outDir);
+
+    let bytes = pointer.length;
+    for (const e of w.entries.values()) bytes += e.bytes;
+    const objects = w.entries.size + 1;
+    step(`published ${version} to ${opts.outDir}: ${objects} objects, ${(bytes / 1e6).toFixed(1)} MB`);
+    return { version, week, objects, bytes, skipped: opts.skipBad ? inputs.bad : [] };
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}

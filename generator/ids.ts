@@ -1,0 +1,59 @@
+/** Stable, opaque ids: listing ids from place ids, firm ids and firm keys from website domains. */
+import { createHash } from 'node:crypto';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** Lowercase RFC 4648 base32 (no padding) of `bytes`. */
+export function base32(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = ((value << 8) | byte) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
+  return out;
+}
+
+function hashId(prefix: string, input: string): string {
+  return prefix + base32(createHash('sha256').update(input, 'utf8').digest()).slice(0, 16);
+}
+
+/** `l_` + first 16 base32 characters of sha256("listing:" + place_id): stable across weeks. */
+export function listingIdOf(placeId: string): string {
+  return hashId('l_', `listing:${placeId}`);
+}
+
+/** `f_` + first 16 base32 characters of sha256("firm:" + firm key). */
+export function firmIdOf(firmKey: string): string {
+  return hashId('f_', `firm:${firmKey}`);
+}
+
+/** Website domain: lowercase host without a leading "www.", or null when there is no usable URL. */
+export function websiteDomainOf(website: string | null): string | null {
+  if (website === null) return null;
+  let host: string;
+  try {
+    host = new URL(website).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  host = host.replace(/\.$/, '').replace(/^www\./, '');
+  return host === '' ? null : host;
+}
+
+/** The key a firm is grouped by: its website domain, or `place:<place_id>` for an office without a website. */
+export function firmKeyOf(placeId: string, website: string | null): string {
+  return websiteDomainOf(website) ?? `place:${placeId}`;
+}
+
+/** A flags.jsonl `firm` value normalised the same way as firm keys (domains lower-cased, "www." dropped). */
+export function normaliseFlagKey(firm: string): string {
+  if (firm.startsWith('place:')) return firm;
+  return firm.trim().toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+}

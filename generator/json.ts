@@ -1,0 +1,12 @@
+/** Deterministic serialisation of published objects. */
+import { createHash } from 'node:crypto';
+
+/** Compact JSON in the objects' own key order (built deterministically), UTF-8, with a trailing newline. */
+export function serialise(value: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
+}
+
+/** Hex sha256 of bytes. */
+export function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

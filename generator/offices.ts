@@ -1,0 +1,53 @@
+/** Stored offices (shards and firm documents) assembled from places, firms, flags and visibility. */
+import type { BrandIndexT } from '../shim/core/schemas.ts';
+import type { StoredOfficeT } from '../shim/core/site-format.ts';
+import type { Firm } from './firms.ts';
+import { convertHours } from './hours.ts';
+import { STATE_TIMEZONES } from './timezones.ts';
+import type { Visibility } from './visibility.ts';
+
+/** One firm with its stored offices (same order as firm.offices: by listing id) and the firm-level brand index. */
+export interface BuiltFirm {
+  firm: Firm;
+  offices: StoredOfficeT[];
+  /** The brand index in the metro where most of the firm's offices are measured (ties: slug), or null. */
+  mainBrandIndex: BrandIndexT | null;
+}
+
+/** Build every stored office. Field order follows the StoredOffice schema. */
+export function buildOffices(firms: readonly Firm[], vis: Visibility): BuiltFirm[] {
+  return firms.map((firm) => {
+    const brand = vis.brand.get(firm.key) ?? new Map<string, BrandIndexT>();
+    const offices = firm.offices.map((o): StoredOfficeT => {
+      const p = o.place;
+      const mv = vis.office.get(p.place_id) ?? null;
+      const timezone = p.timezone ?? STATE_TIMEZONES[p.state] ?? 'America/New_York';
+      return {
+        listing_id: o.listingId,
+        firm_id: firm.firmId,
+        name: p.name,
+        address: p.street_address,
+        city: p.city,
+        state: p.state,
+        zip: p.zip,
+        lat: p.lat,
+        lng: p.lng,
+        phone: p.phone,
+        website_url: p.website,
+        website_domain: o.domain,
+        primary_category: p.primary_category,
+        google_listing_claimed: p.claimed,
+        hours: convertHours(p.opening_hours?.periods ?? null, timezone),
+        map_visibility: mv,
+        brand_index: mv === null ? null : (brand.get(mv.metro) ?? null),
+        profile_type: firm.profileType,
+        sponsored: firm.sponsored,
+      };
+    });
+    let main: BrandIndexT | null = null;
+    for (const b of brand.values()) {
+      if (main === null || b.offices_measured > main.offices_measured) main = b;
+    }
+    return { firm, offices, mainBrandIndex: main };
+  });
+}

@@ -1,0 +1,86 @@
+/** Output I/O: a staging writer with bounded concurrency that hashes every object, and the atomic folder swap. */
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { serialise, sha256Hex } from './json.ts';
+
+/** Hash and size of one written object. */
+export interface Entry {
+  sha256: string;
+  bytes: number;
+}
+
+/** Writes objects under a root folder, at most `concurrency` files at a time, remembering sha256 and size of each. */
+export class StagingWriter {
+  /** Relative key -> hash and size, in write order. */
+  readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly dirs = new Map<string, Promise<unknown>>();
+  private failure: unknown = undefined;
+
+  constructor(
+    readonly root: string,
+    private readonly concurrency = 32,
+  ) {}
+
+  /** Serialise `value` and write it at `rel` (relative to root). Resolves with the size in bytes once the write is queued. */
+  async put(rel: string, value: unknown): Promise<number> {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.entries.has(rel)) throw new Error(`object written twice: ${rel}`);
+    while (this.inFlight.size >= this.concurrency) await Promise.race(this.inFlight);
+    const bytes = serialise(value);
+    this.entries.set(rel, { sha256: sha256Hex(bytes), bytes: bytes.length });
+    const path = join(this.root, rel);
+    const dir = dirname(path);
+    let made = this.dirs.get(dir);
+    if (made === undefined) this.dirs.set(dir, (made = mkdir(dir, { recursive: true })));
+    const task: Promise<void> = made
+      .then(() => writeFile(path, bytes))
+      .catch((err: unknown) => {
+        this.failure ??= err;
+      })
+      .finally(() => this.inFlight.delete(task));
+    this.inFlight.add(task);
+    return bytes.length;
+  }
+
+  /** Wait for every queued write; rejects with the first write error. */
+  async flush(): Promise<void> {
+    await Promise.all(this.inFlight);
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
+
+/** A new empty temporary folder next to `outDir` (same file system, so the final rename is atomic). */
+export async function makeTempSibling(outDir: string): Promise<string> {
+  await mkdir(dirname(outDir), { recursive: true });
+  return mkdtemp(join(dirname(outDir), `.${basename(outDir)}.tmp-`));
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Replace `outDir` by the finished `tempDir`: move the old folder aside, rename the new one into place, then delete the
+ * old one. rename(2) cannot replace a non-empty folder, so there is a moment between the two renames when `outDir` is
+ * absent; a reader never sees a half-written folder.
+ */
+export async function swapIntoPlace(tempDir: string, outDir: string): Promise<void> {
+  let old: string | null = null;
+  if (await exists(outDir)) {
+    old = `${tempDir}.old`;
+    await rename(outDir, old);
+  }
+  try {
+    await rename(tempDir, outDir);
+  } catch (err) {
+    if (old !== null) await rename(old, outDir);
+    throw err;
+  }
+  if (old !== null) await rm(old, { recursive: true, force: true });
+}

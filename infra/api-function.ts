@@ -1,0 +1,92 @@
+/** The shim as a Lambda function behind a Function URL: least-privilege role, its own log group with retention. */
+import { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { SALT_PREFIX } from '../shim/aws/salt.ts';
+
+/** Days the function's log lines (request lines hold only a salted address hash) are kept. */
+export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+/** Memory of the function, in MB (also buys CPU: JSON parsing of shards is the main cost). */
+export const MEMORY_MB = 512;
+
+/** What the function needs to know. */
+export interface ApiFunctionProps {
+  /** Folder holding the esbuild bundle (index.mjs), see infra/bundle.ts. */
+  codeDir: string;
+  siteBucket: s3.IBucket;
+  saltBucket: s3.IBucket;
+  /** Comma-separated accepted origin secrets (dynamic references). */
+  originSecrets: string;
+  /** Base URL for links when the distribution has a custom domain; otherwise the viewer host is used. */
+  publicBaseUrl?: string;
+}
+
+/** Function, role, log group and Function URL (auth NONE: the origin secret is checked in code, see OriginSecret). */
+export class ApiFunction extends Construct {
+  readonly fn: lambda.Function;
+  readonly url: lambda.FunctionUrl;
+  readonly logGroup: logs.LogGroup;
+  readonly role: iam.Role;
+  readonly policy: iam.Policy;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Directory function: read the published site, read/write the daily salt, write its own logs',
+    });
+    const policy = (this.policy = new iam.Policy(this, 'Policy', {
+      statements: [
+        new iam.PolicyStatement({
+          sid: 'ReadPublishedSite',
+          actions: ['s3:GetObject'],
+          resources: [props.siteBucket.arnForObjects('v/*'), props.siteBucket.arnForObjects('current.json')],
+        }),
+        // Without ListBucket S3 answers 403 instead of 404 for a missing key, and an unknown firm id would be a 503.
+        // The site bucket holds only what CloudFront publishes anyway; salts live in their own bucket.
+        new iam.PolicyStatement({ sid: 'MissingSiteKeysAre404', actions: ['s3:ListBucket'], resources: [props.siteBucket.bucketArn] }),
+        new iam.PolicyStatement({
+          sid: 'DailySalt',
+          actions: ['s3:GetObject', 's3:PutObject'],
+          resources: [props.saltBucket.arnForObjects(`${SALT_PREFIX}*`)],
+        }),
+        new iam.PolicyStatement({ sid: 'MissingSaltIs404', actions: ['s3:ListBucket'], resources: [props.saltBucket.bucketArn] }),
+        new iam.PolicyStatement({
+          sid: 'OwnLogs',
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [this.logGroup.logGroupArn],
+        }),
+      ],
+    }));
+    this.role.attachInlinePolicy(policy);
+
+    this.fn = new lambda.Function(this, 'Handler', {
+      description: 'Injury attorney directory: REST, MCP and redirects over the published site',
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      handler: 'index.handler',
+      code: lambda.Code.fromAsset(props.codeDir),
+      memorySize: MEMORY_MB,
+      timeout: Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: {
+        SITE_BUCKET: props.siteBucket.bucketName,
+        SALT_BUCKET: props.saltBucket.bucketName,
+        ORIGIN_VERIFY_SECRETS: props.originSecrets,
+        RATE_LIMIT_PER_HOUR: '600',
+        ...(props.publicBaseUrl !== undefined ? { PUBLIC_BASE_URL: props.publicBaseUrl } : {}),
+      },
+    });
+    // The role's policy must exist before the first invocation.
+    this.fn.node.addDependency(policy);
+
+    this.url = this.fn.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Bundles the Lambda handler (shim/aws/lambda.ts) with esbuild into one ESM file, offline and without Docker.
+ * `npx tsx infra/bundle.ts [--out DIR]` builds and prints the sizes; the CDK app calls bundleLambda() before synth.
+ */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { buildSync } from 'esbuild';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Default output folder (gitignored). */
+export const DEFAULT_OUT_DIR = join(REPO, 'dist', 'lambda');
+/** The bundle's file name; the function's handler is `index.handler`. */
+export const BUNDLE_FILE = 'index.mjs';
+
+/** Sizes of the built bundle, in bytes. */
+export interface BundleInfo {
+  dir: string;
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+/** Build the bundle into `outDir` (emptied first) and report its size. Throws on any esbuild error. */
+export function bundleLambda(outDir: string = DEFAULT_OUT_DIR): BundleInfo {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, BUNDLE_FILE);
+  buildSync({
+    entryPoints: [join(REPO, 'shim', 'aws', 'lambda.ts')],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    // The repository runs on Node 20; the Lambda runtime is newer and runs this too.
+    target: 'node20',
+    format: 'esm',
+    // Prefer the ES module builds (the AWS SDK's tree-shake far better than its CommonJS ones).
+    mainFields: ['module', 'main'],
+    minify: true,
+    legalComments: 'eof',
+    logLevel: 'warning',
+    // CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  const bytes = readFileSync(file);
+  return { dir: outDir, file, bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
+}
+
+function main(argv: string[]): void {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write('Usage: tsx infra/bundle.ts [--out DIR]\nBundles shim/aws/lambda.ts into DIR/index.mjs (default dist/lambda) and prints its size.\n');
+    return;
+  }
+  const i = argv.indexOf('--out');
+  const out = i >= 0 && argv[i + 1] !== undefined ? resolve(argv[i + 1] as string) : DEFAULT_OUT_DIR;
+  process.stderr.write(`bundling shim/aws/lambda.ts into ${out} ...\n`);
+  const info = bundleLambda(out);
+  process.stdout.write(`${info.file}: ${info.bytes} bytes, ${info.gzipBytes} bytes gzipped\n`);
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

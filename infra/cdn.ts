@@ -1,0 +1,199 @@
+/**
+ * The CloudFront distribution: published site objects from S3 (origin access control), the function's documents cached
+ * as the function's Cache-Control says, and per-query paths (/v1/attorneys, /r/*, /mcp) passed through uncached.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../shim/aws/env.ts';
+
+/** Paths served from the bucket as published (auditors recompute answers from the raw shards and manifests). */
+export const SITE_PATHS = ['/v/*', '/current.json'] as const;
+/** Function paths whose answers depend on the query: never cached. */
+export const UNCACHED_PATHS = ['/v1/attorneys', '/r/*'] as const;
+/** Function paths that are whole documents, cached for as long as the function's Cache-Control allows. */
+export const DOCUMENT_PATHS = ['/v1/firms/*', '/v1/coverage', '/openapi.json'] as const;
+/** Response headers a browser script may read. */
+export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag'];
+
+/** What the distribution fronts. */
+export interface CdnProps {
+  siteBucket: s3.IBucket;
+  functionUrl: lambda.IFunctionUrl;
+  /** Value CloudFront sends in X-Origin-Verify (a dynamic reference). */
+  originSecret: string;
+  webAclArn: string;
+  /** Custom domain names and an ACM certificate in us-east-1 covering them. */
+  domain?: { names: string[]; certificateArn: string };
+}
+
+/** Distribution, its policies and the viewer-request function. */
+export class Cdn extends Construct {
+  readonly distribution: cloudfront.Distribution;
+
+  constructor(scope: Construct, id: string, props: CdnProps) {
+    super(scope, id);
+
+    const oac = new cloudfront.S3OriginAccessControl(this, 'SiteOac', {
+      description: 'CloudFront reads the published site (v/*, current.json)',
+      signing: cloudfront.Signing.SIGV4_ALWAYS,
+    });
+    // withBucketDefaults + our own bucket policy: the CDK helper would grant the whole bucket, we grant the site paths only.
+    const siteOrigin = origins.S3BucketOrigin.withBucketDefaults(props.siteBucket, { originAccessControlId: oac.originAccessControlId });
+
+    // Auth NONE plus a secret header for every function path: POST /mcp through OAC would need a body hash MCP
+    // clients never send, and one rule for all paths keeps one origin and one check.
+    const functionOrigin = new origins.FunctionUrlOrigin(props.functionUrl, {
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret },
+      readTimeout: Duration.seconds(15),
+    });
+
+    // The Function URL sees its own host name; the links in answers need the one the viewer used.
+    const viewerHost = new cloudfront.Function(this, 'ViewerHost', {
+      comment: `Copy the viewer Host into ${VIEWER_HOST_HEADER} for the function`,
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(
+        [
+          'function handler(event) {',
+          '  var request = event.request;',
+          `  request.headers['${VIEWER_HOST_HEADER}'] = { value: request.headers.host ? request.headers.host.value : '' };`,
+          '  return request;',
+          '}',
+        ].join('\n'),
+      ),
+    });
+    const functionAssociations = [{ function: viewerHost, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }];
+
+    const security: cloudfront.ResponseSecurityHeadersBehavior = {
+      contentTypeOptions: { override: true },
+      strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
+      referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: false },
+      frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+    };
+    const publicHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PublicHeaders', {
+      comment: 'CORS for public reads (the function sets its own; this covers S3 objects) and security headers',
+      corsBehavior: {
+        accessControlAllowCredentials: false,
+        accessControlAllowHeaders: ['Accept', 'Content-Type', 'If-None-Match'],
+        accessControlAllowMethods: ['GET', 'HEAD', 'OPTIONS'],
+        accessControlAllowOrigins: ['*'],
+        accessControlExposeHeaders: EXPOSED_HEADERS,
+        accessControlMaxAge: Duration.days(1),
+        originOverride: false,
+      },
+      securityHeadersBehavior: security,
+    });
+    // /mcp answers CORS only for configured origins (the function decides), so no CORS policy here.
+    const mcpHeaders = new cloudfront.ResponseHeadersPolicy(this, 'McpHeaders', {
+      comment: 'Security headers for /mcp; CORS is decided by the function',
+      securityHeadersBehavior: security,
+    });
+
+    const documentCache = new cloudfront.CachePolicy(this, 'DocumentCache', {
+      comment: 'Function documents: cached as long as their Cache-Control says, not at all without one',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      maxTtl: Duration.days(1),
+      // Documents take no parameters: a query string must neither split the cache nor reach the function.
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
+      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const documentOriginRequest = new cloudfront.OriginRequestPolicy(this, 'DocumentOriginRequest', {
+      comment: 'Function documents: the viewer host (for links) and the client address (for the hashed request log)',
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(VIEWER_HOST_HEADER, 'CloudFront-Viewer-Address'),
+      queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.none(),
+      cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+    });
+
+    const uncached: cloudfront.BehaviorOptions = {
+      origin: functionOrigin,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      // Every viewer header but Host (the Function URL needs its own), plus the CloudFront-* headers such as
+      // CloudFront-Viewer-Address, all query strings and cookies.
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: publicHeaders,
+      functionAssociations,
+      compress: true,
+    };
+    const document: cloudfront.BehaviorOptions = {
+      ...uncached,
+      cachePolicy: documentCache,
+      originRequestPolicy: documentOriginRequest,
+    };
+    const site: cloudfront.BehaviorOptions = {
+      origin: siteOrigin,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: publicHeaders,
+      compress: true,
+    };
+    const mcp: cloudfront.BehaviorOptions = {
+      ...uncached,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      responseHeadersPolicy: mcpHeaders,
+    };
+
+    const additionalBehaviors: Record<string, cloudfront.BehaviorOptions> = { '/mcp': mcp };
+    for (const path of UNCACHED_PATHS) additionalBehaviors[path] = uncached;
+    for (const path of DOCUMENT_PATHS) additionalBehaviors[path] = document;
+    for (const path of SITE_PATHS) additionalBehaviors[path] = site;
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Injury attorney directory',
+      // Unknown paths reach the function, which answers a 404 problem (S3 would answer 403 XML).
+      defaultBehavior: uncached,
+      additionalBehaviors,
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      enableIpv6: true,
+      minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+      webAclId: props.webAclArn,
+      ...(props.domain !== undefined
+        ? {
+            domainNames: props.domain.names,
+            certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+          }
+        : {}),
+    });
+
+    const distributionArn = Stack.of(this).formatArn({
+      service: 'cloudfront',
+      region: '',
+      resource: 'distribution',
+      resourceName: this.distribution.distributionId,
+    });
+    const cloudFront = new iam.ServicePrincipal('cloudfront.amazonaws.com');
+    const fromThisDistribution = { StringEquals: { 'AWS:SourceArn': distributionArn } };
+    props.siteBucket.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudFrontReadsPublishedSite',
+        principals: [cloudFront],
+        actions: ['s3:GetObject'],
+        resources: SITE_PATHS.map((p) => props.siteBucket.arnForObjects(p.slice(1))),
+        conditions: fromThisDistribution,
+      }),
+    );
+    // So a missing object under /v/ is a 404, not a 403. Listing itself is unreachable: CloudFront forwards no query string to S3.
+    props.siteBucket.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudFrontSeesMissingKeys',
+        principals: [cloudFront],
+        actions: ['s3:ListBucket'],
+        resources: [props.siteBucket.bucketArn],
+        conditions: fromThisDistribution,
+      }),
+    );
+  }
+}

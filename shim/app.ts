@@ -1,0 +1,256 @@
+/** The HTTP face of the service as one function of a web-standard Request: routing, errors, headers, limits, logging. */
+import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
+import { ApiError } from './core/errors.ts';
+import type { RawArgs, Service } from './core/service.ts';
+import { LISTING_ID_RE } from './core/site-format.ts';
+import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
+import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
+import { rateLimitKey } from './http/client-address.ts';
+import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
+import { customProblem, errorResponse, jsonResponse, problemResponse } from './http/problem.ts';
+import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
+import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
+import { withUtmSource } from './http/redirect.ts';
+import { RequestLogger, type LogFields } from './http/request-log.ts';
+
+/** Settings the app needs from the platform. */
+export interface AppConfig {
+  /** Absolute base URL for `website` links and the index, without trailing slash. */
+  publicBaseUrl: string;
+  /** Browser origins allowed to call /mcp. */
+  allowedOrigins: readonly string[];
+}
+
+/** Everything createApp is built from; the local server and the Lambda handler each supply their own. */
+export interface AppDeps {
+  service: Service;
+  config: AppConfig;
+  rateLimiter: RateLimiter;
+  log: RequestLogSink;
+  salt: SaltProvider;
+  /** The MCP route mounted at /mcp; absent means 501. */
+  mcp?: App;
+}
+
+type Outcome = { response: Response; log?: LogFields };
+type Handler = (request: Request, info: RequestInfo, param: string) => Promise<Outcome>;
+
+interface Route {
+  /** Path template, also the `endpoint` of the log line. */
+  endpoint: string;
+  methods: readonly string[];
+  cors: 'public' | 'mcp';
+  /** Whether the handler's body may stream (MCP); others are buffered to set Content-Length. */
+  streams: boolean;
+  handler: Handler;
+  param: string;
+}
+
+const READ_METHODS = ['GET', 'HEAD'] as const;
+
+function notFound(detail: string): ApiError {
+  return new ApiError('not_found', detail);
+}
+
+/** The listing id of a path segment, or a 404 for anything that is not one (including traversal attempts). */
+function listingId(segment: string): string {
+  const id = decodeSegment(segment);
+  if (id === null || !LISTING_ID_RE.test(id)) {
+    throw notFound('No listing has this id. Listing ids look like l_ followed by 16 letters and digits, exactly as a search returned them.');
+  }
+  return id;
+}
+
+function single(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value.join(' | ');
+  return null;
+}
+
+/** The location as the caller sent it, whichever form they used, for the log line. */
+function locationAsSent(raw: RawArgs): string | null {
+  const location = single(raw.location) ?? single(raw.zip);
+  if (location !== null) return location;
+  const lat = single(raw.lat);
+  const lng = single(raw.lng);
+  return lat === null && lng === null ? null : `${lat ?? ''},${lng ?? ''}`;
+}
+
+/** Build the app. */
+export function createApp(deps: AppDeps): App {
+  const { service, config, rateLimiter } = deps;
+  const logger = new RequestLogger(deps.log, deps.salt);
+  const ctx = { publicBaseUrl: config.publicBaseUrl };
+  // The service's own origin may always call /mcp from a browser, like the MCP route allows.
+  const mcpOrigins = [new URL(config.publicBaseUrl).origin, ...config.allowedOrigins];
+
+  const attorneys: Handler = async (request) => {
+    const search = new URL(request.url).search.slice(1);
+    let raw: RawArgs = {};
+    const log: LogFields = {};
+    try {
+      raw = parseQuery(search);
+      log.location = locationAsSent(raw);
+      log.src = single(raw.src);
+      const body = await service.findAttorneys(raw, ctx);
+      log.query_id = body.query_id;
+      log.location = body.location.input;
+      log.covered = body.covered;
+      log.result_count = body.results.length;
+      return { response: jsonResponse(200, body, { 'cache-control': NO_STORE }), log };
+    } catch (err) {
+      return { response: errorResponse(err, 'GET /v1/attorneys'), log };
+    }
+  };
+
+  const firm: Handler = async (request, _info, param) => {
+    const body = await service.getFirm(listingId(param), ctx);
+    return { response: documentResponse(request, body) };
+  };
+
+  const coverage: Handler = async (request) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
+
+  const openapi: Handler = async (request) => ({ response: documentResponse(request, await service.openapi()) });
+
+  const redirect: Handler = async (_request, _info, param) => {
+    const target = await service.redirectTarget(listingId(param));
+    const location = target === null ? null : withUtmSource(target, SERVICE_NAME);
+    if (location === null) throw notFound('This listing has no website to open.');
+    return { response: new Response(null, { status: 302, headers: { location, 'cache-control': NO_STORE } }) };
+  };
+
+  const mcp: Handler = async (request, info) => {
+    if (deps.mcp === undefined) {
+      return {
+        response: problemResponse(customProblem(501, 'service_unavailable', 'Not implemented', 'The MCP endpoint is not available on this server.')),
+      };
+    }
+    const response = await deps.mcp(request, info);
+    return { response };
+  };
+
+  const index: Handler = async (request) => {
+    const base = config.publicBaseUrl;
+    return {
+      response: documentResponse(request, {
+        name: SERVICE_NAME,
+        version: API_VERSION,
+        description:
+          'Read-only directory of personal injury law offices near a US location, ordered by straight-line distance alone. ' +
+          'No firm can pay for a position.',
+        documentation: `${base}/openapi.json`,
+        endpoints: {
+          find_attorneys: `${base}/v1/attorneys?location={ZIP, "City, ST" or "lat,lng"}`,
+          firm: `${base}/v1/firms/{listing_id}`,
+          coverage: `${base}/v1/coverage`,
+          mcp: `${base}/mcp`,
+        },
+        example: `${base}/v1/attorneys?location=Chicago,%20IL&limit=3`,
+      }),
+    };
+  };
+
+  function route(pathname: string): Route | null {
+    const read = (endpoint: string, handler: Handler, param = ''): Route => ({
+      endpoint,
+      methods: READ_METHODS,
+      cors: 'public',
+      streams: false,
+      handler,
+      param,
+    });
+    switch (pathname) {
+      case '/':
+        return read('/', index);
+      case '/v1/attorneys':
+        return read('/v1/attorneys', attorneys);
+      case '/v1/coverage':
+        return read('/v1/coverage', coverage);
+      case '/openapi.json':
+        return read('/openapi.json', openapi);
+      case '/mcp':
+        return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '' };
+    }
+    const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
+    if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
+    const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);
+    if (redirectMatch?.[1] !== undefined) return read('/r/{listing_id}', redirect, redirectMatch[1]);
+    return null;
+  }
+
+  async function handle(request: Request, info: RequestInfo, url: URL, found: Route | null): Promise<Outcome> {
+    const method = request.method.toUpperCase();
+    const target = url.pathname + url.search;
+    try {
+      checkTargetSize(target);
+    } catch (err) {
+      return { response: errorResponse(err, 'request target') };
+    }
+    if (found === null) {
+      return { response: problemResponse(notFound('There is nothing at this path. See /openapi.json for the endpoints.').toProblem()) };
+    }
+    const allow = [...found.methods, 'OPTIONS'].join(', ');
+    if (!found.methods.includes(method)) {
+      const problem = new ApiError('method_not_allowed', `${found.endpoint} accepts ${found.methods.join(', ')} only; got ${method}.`);
+      return { response: problemResponse(problem.toProblem(), { allow }) };
+    }
+    try {
+      return await found.handler(request, info, found.param);
+    } catch (err) {
+      return { response: errorResponse(err, `${method} ${found.endpoint}`) };
+    }
+  }
+
+  return async function app(request: Request, info: RequestInfo): Promise<Response> {
+    const method = request.method.toUpperCase();
+    const url = new URL(request.url);
+    const found = route(url.pathname);
+    const key = rateLimitKey(info.clientAddress);
+    const cors =
+      found?.cors === 'mcp' ? mcpCorsHeaders(request.headers.get('origin'), mcpOrigins) : publicCorsHeaders();
+
+    // Preflights are sent by browsers on their own; they are answered but not counted.
+    if (method === 'OPTIONS' && found !== null) {
+      const headers = {
+        ...preflightHeaders([...found.methods, 'OPTIONS'], cors),
+        ...rateLimitHeaders(rateLimiter, rateLimiter.peek(key)),
+        allow: [...found.methods, 'OPTIONS'].join(', '),
+      };
+      return finish(new Response(null, { status: 204, headers }), method, false);
+    }
+
+    const limit = rateLimiter.take(key);
+    let outcome: Outcome;
+    if (!limit.allowed) {
+      const problem = new ApiError(
+        'rate_limited',
+        `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry after ${limit.resetSeconds} seconds.`,
+      ).toProblem();
+      outcome = { response: problemResponse(problem) };
+    } else {
+      outcome = await handle(request, info, url, found);
+    }
+
+    const response = await finish(outcome.response, method, found?.streams ?? false, {
+      ...cors,
+      ...rateLimitHeaders(rateLimiter, limit),
+    });
+    await logger.write(request, info, { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status });
+    return response;
+  };
+}
+
+/** Add the headers every response carries; buffer non-streaming bodies to set Content-Length; drop the body of HEAD. */
+async function finish(response: Response, method: string, streams: boolean, extra: Record<string, string> = {}): Promise<Response> {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) {
+    if (!headers.has(name)) headers.set(name, value);
+  }
+  headers.set('x-content-type-options', 'nosniff');
+  if (!headers.has('cache-control')) headers.set('cache-control', response.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE);
+  if (streams && method !== 'HEAD') return new Response(response.body, { status: response.status, headers });
+  const bytes = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+  if (bytes !== null) headers.set('content-length', String(bytes.byteLength));
+  const bodiless = method === 'HEAD' || response.status === 204 || response.status === 304;
+  return new Response(bodiless ? null : bytes, { status: response.status, headers });
+}

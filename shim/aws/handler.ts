@@ -1,0 +1,114 @@
+/**
+ * The Lambda handler's composition: origin-secret check, Function URL event -> Request, the same app as the local
+ * server (REST, MCP, redirects) over the S3 store, Response -> result. shim/aws/lambda.ts builds it at cold start.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createApp } from '../app.ts';
+import { createService } from '../core/service-impl.ts';
+import type { Service } from '../core/service.ts';
+import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
+import { createRateLimiter } from '../http/rate-limit.ts';
+import { recordCall } from '../http/request-log.ts';
+import { createMcpRoute } from '../mcp/route.ts';
+import { createSiteSource } from '../site-reader.ts';
+import { S3Store } from '../store/s3.ts';
+import type { Store } from '../store/types.ts';
+import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from './env.ts';
+import { eventToRequest, responseToResult, viewerAddress, type FunctionUrlEvent, type FunctionUrlResult } from './event.ts';
+import { StdoutJsonSink } from './log-sink.ts';
+import { S3SaltProvider } from './salt.ts';
+
+/** A Function URL handler. */
+export type FunctionUrlHandler = (event: FunctionUrlEvent) => Promise<FunctionUrlResult>;
+
+/** Parts a test may replace; each defaults to the AWS one built from the environment. */
+export interface HandlerDeps {
+  store?: Store;
+  service?: Service;
+  salt?: SaltProvider;
+  log?: RequestLogSink;
+}
+
+/** Distinct public hosts an instance keeps an app for (the distribution's own name plus its custom domains). */
+const MAX_HOSTS = 8;
+const HOST_RE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+/** True when `presented` equals one of `accepted`; compares fixed-length digests in constant time and checks every one. */
+export function originVerified(presented: string | undefined, accepted: readonly string[]): boolean {
+  const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+  const given = digest(presented ?? '');
+  let match = false;
+  for (const secret of accepted) match = timingSafeEqual(given, digest(secret)) || match;
+  return presented !== undefined && presented !== '' && match;
+}
+
+function problem(status: number, code: string, title: string, detail: string): FunctionUrlResult {
+  // The public ProblemCode list has no code for a bypassed origin; the body keeps the problem+json shape.
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    body: JSON.stringify({ type: `https://injury-attorney-directory.example/problems/${code}`, title, status, detail, code }),
+    isBase64Encoded: false,
+  };
+}
+
+/** Build the handler for `env`. Creates clients only; the first S3 read happens on the first request. */
+export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionUrlHandler {
+  const s3 = { region: env.region, ...(env.s3Endpoint !== null ? { endpoint: env.s3Endpoint } : {}) };
+  const store = deps.store ?? new S3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 });
+  const service = deps.service ?? createService(createSiteSource(store));
+  const salt = deps.salt ?? new S3SaltProvider({ bucket: env.saltBucket, ...s3 });
+  const log = deps.log ?? new StdoutJsonSink();
+  // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.
+  const rateLimiter = createRateLimiter({ limit: env.rateLimitPerHour });
+  const apps = new Map<string, App>();
+
+  function build(publicBaseUrl: string): App {
+    const mcp = createMcpRoute(service, {
+      publicBaseUrl,
+      allowedOrigins: env.allowedOrigins,
+      onToolCall: (call, request) =>
+        recordCall(request, {
+          endpoint: `/mcp ${call.tool}`,
+          query_id: call.query_id,
+          location: call.location,
+          src: call.src,
+          covered: call.covered,
+          result_count: call.result_count,
+          status: call.status,
+        }),
+      onError: (error) => console.error(JSON.stringify({ type: 'mcp_error', message: error.message })),
+    });
+    return createApp({ service, config: { publicBaseUrl, allowedOrigins: env.allowedOrigins }, rateLimiter, log, salt, mcp });
+  }
+
+  function appFor(publicBaseUrl: string): App {
+    let app = apps.get(publicBaseUrl);
+    if (app === undefined) {
+      if (apps.size >= MAX_HOSTS) apps.delete(apps.keys().next().value as string);
+      app = build(publicBaseUrl);
+      apps.set(publicBaseUrl, app);
+    }
+    return app;
+  }
+
+  return async function handler(event: FunctionUrlEvent): Promise<FunctionUrlResult> {
+    const headers = event.headers ?? {};
+    if (!originVerified(headers[ORIGIN_VERIFY_HEADER], env.originSecrets)) {
+      return problem(403, 'forbidden', 'Forbidden', 'This origin answers only requests relayed by the service\'s CloudFront distribution.');
+    }
+    const viewerHost = headers[VIEWER_HOST_HEADER]?.toLowerCase();
+    const host = viewerHost !== undefined && HOST_RE.test(viewerHost) ? viewerHost : event.requestContext.domainName;
+    const publicBaseUrl = env.publicBaseUrl ?? `https://${host}`;
+    const clientAddress = viewerAddress(headers['cloudfront-viewer-address']) ?? event.requestContext.http.sourceIp;
+    let response: Response;
+    try {
+      const request = eventToRequest(event, { host: new URL(publicBaseUrl).host, dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER] });
+      response = await appFor(publicBaseUrl)(request, { clientAddress });
+    } catch (err) {
+      console.error(JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }));
+      return problem(500, 'service_unavailable', 'Internal error', 'The service failed to answer this request. Please retry later.');
+    }
+    return responseToResult(response);
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * Request log lines on Lambda: one JSON object per line on stdout, which Lambda sends to the function's CloudWatch log
+ * group as one event each (retention set by the stack). CloudWatch Logs Insights reads the fields directly.
+ */
+import type { RequestLogEntry, RequestLogSink } from '../edge-types.ts';
+
+/** Value of the `type` field of request lines, to tell them from the runtime's own lines in queries. */
+export const REQUEST_LINE_TYPE = 'request';
+
+/** Writes each entry as one line of JSON to a stream (stdout by default). */
+export class StdoutJsonSink implements RequestLogSink {
+  constructor(private readonly out: { write(chunk: string): unknown } = process.stdout) {}
+
+  write(entry: RequestLogEntry): void {
+    // A newline inside a value would split the CloudWatch event; JSON.stringify escapes every control character.
+    this.out.write(`${JSON.stringify({ type: REQUEST_LINE_TYPE, ...entry })}\n`);
+  }
+}

@@ -1,0 +1,134 @@
+/** `npm start`: build the sample site when it is missing or stale, then serve the API locally. */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, ENV_HELP, loadConfig, type Config } from './config.ts';
+import { startServer, type RunningServer } from './server.ts';
+
+const USAGE = `Usage: npm start [-- --no-build]
+
+Serves the directory API on http://HOST:PORT: GET /v1/attorneys, /v1/firms/{listing_id}, /v1/coverage,
+/openapi.json, /r/{listing_id} and POST /mcp.
+
+Before serving, builds the site when SITE_DIR has no current.json or is older than the newest input under DATA_DIR
+(metros.json, corrections.jsonl, weeks/): it synthesises the sample inputs first when DATA_DIR/weeks is missing.
+
+Options:
+  --no-build   serve SITE_DIR as it is, without checking or building it
+  -h, --help   show this help
+
+Environment:
+${Object.entries(ENV_HELP)
+  .map(([name, text]) => `  ${name.padEnd(20)} ${text}`)
+  .join('\n')}
+`;
+
+function say(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Newest modification time (ms) of the files under `path`, or 0 when there are none. */
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    newest = Math.max(newest, newestMtime(join(path, entry.name)));
+  }
+  return newest;
+}
+
+/** Make sure SITE_DIR holds a site at least as new as the inputs, synthesising and generating as needed. */
+async function ensureSite(config: Config): Promise<void> {
+  const siteDir = resolve(config.siteDir);
+  const dataDir = resolve(config.dataDir);
+  const pointer = join(siteDir, 'current.json');
+  const siteTime = existsSync(pointer) ? statSync(pointer).mtimeMs : 0;
+
+  if (!existsSync(join(dataDir, 'metros.json'))) {
+    if (siteTime > 0) return;
+    throw new Error(`No site in ${siteDir} and no inputs in ${dataDir} (metros.json is missing): nothing to serve.`);
+  }
+  const weeksDir = join(dataDir, 'weeks');
+  if (!existsSync(weeksDir)) {
+    say(`No inputs in ${weeksDir}: synthesising the sample dataset (synthetic, fictional firms) ...`);
+    const { synthesize } = await import('../data/synth/synthesize.ts');
+    await synthesize({ outDir: weeksDir });
+  }
+  const inputTime = Math.max(newestMtime(join(dataDir, 'metros.json')), newestMtime(join(dataDir, 'corrections.jsonl')), newestMtime(weeksDir));
+  if (siteTime > 0 && siteTime >= inputTime) {
+    say(`Site in ${siteDir} is up to date.`);
+    return;
+  }
+  say(siteTime === 0 ? `No site in ${siteDir}: generating it from ${dataDir} ...` : `Inputs changed since the site was built: regenerating ${siteDir} ...`);
+  const { generate } = await import('../generator/generate.ts');
+  const result = await generate({ dataDir, outDir: siteDir });
+  say(`Generated version ${result.version} (week ${result.week}, ${result.objects} objects).`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const unknown = argv.filter((a) => a !== '--no-build');
+  if (unknown.length > 0) {
+    say(`Unknown argument ${JSON.stringify(unknown[0])}.\n\n${USAGE}`);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      say(err.message);
+      return 1;
+    }
+    throw err;
+  }
+  if (!argv.includes('--no-build')) await ensureSite(config);
+
+  let running: RunningServer;
+  try {
+    running = await startServer(config);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    say(`Cannot listen on ${config.host}:${config.port}: ${code ?? (err instanceof Error ? err.message : String(err))}`);
+    return 1;
+  }
+  const base = running.url;
+  process.stdout.write(
+    `Serving ${resolve(config.siteDir)} on ${base}  (request log: ${resolve(config.logDir)}, rate limit: ${config.rateLimitPerHour || 'off'}/hour)\n` +
+      `Try:\n  curl '${base}/v1/attorneys?location=Chicago,%20IL&limit=3'\n  curl '${base}/openapi.json'\n`,
+  );
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) {
+      say(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    say(`${signal}: finishing open requests and shutting down ...`);
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        say(`Shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    say(`Error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

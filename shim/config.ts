@@ -1,0 +1,98 @@
+/** The local server's settings, parsed once from the environment at start-up. */
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const bool = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+  z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes'),
+);
+
+const origin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}, 'each origin must look like https://example.com (scheme, host and optional port, nothing else)');
+
+const Env = z.object({
+  PORT: z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(65535).default(8787)),
+  HOST: z.preprocess(blankIsUnset, z.string().refine((h) => h === 'localhost' || isIP(h) !== 0, 'must be an IP address or localhost').default('127.0.0.1')),
+  PUBLIC_BASE_URL: z.preprocess(
+    blankIsUnset,
+    z.url({ protocol: /^https?$/ }).refine((u) => !new URL(u).search && !new URL(u).hash, 'must not carry a query or fragment').optional(),
+  ),
+  SITE_DIR: z.preprocess(blankIsUnset, z.string().default('site')),
+  DATA_DIR: z.preprocess(blankIsUnset, z.string().default('data')),
+  LOG_DIR: z.preprocess(blankIsUnset, z.string().default('var/log')),
+  RATE_LIMIT_PER_HOUR: z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(600)),
+  TRUST_PROXY: z.preprocess(blankIsUnset, bool.default(false)),
+  ALLOWED_ORIGINS: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+      .pipe(z.array(origin))
+      .default([]),
+  ),
+});
+
+/** Names of the environment variables read, with what each means (for --help). */
+export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
+  PORT: 'TCP port to listen on (default 8787; 0 picks a free one)',
+  HOST: 'address to bind (default 127.0.0.1)',
+  PUBLIC_BASE_URL: 'absolute base URL used in `website` links (default http://HOST:PORT)',
+  SITE_DIR: 'folder of the generated site (default site)',
+  DATA_DIR: 'folder of the generator inputs (default data)',
+  LOG_DIR: 'folder of the request log, requests-YYYY-MM-DD.jsonl (default var/log)',
+  RATE_LIMIT_PER_HOUR: 'requests per hour per network address, REST and MCP together (default 600; 0 disables)',
+  TRUST_PROXY: 'true to take the client address from the left-most X-Forwarded-For (default false)',
+  ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
+};
+
+/** Parsed settings. Directories are as given (relative to the working directory). */
+export interface Config {
+  port: number;
+  host: string;
+  /** Without trailing slash; null means "http://HOST:PORT of the bound socket". */
+  publicBaseUrl: string | null;
+  siteDir: string;
+  dataDir: string;
+  logDir: string;
+  /** Requests per hour per address; 0 disables the limit. */
+  rateLimitPerHour: number;
+  trustProxy: boolean;
+  allowedOrigins: string[];
+}
+
+/** Thrown by loadConfig with a message naming each bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parse the environment once; throws ConfigError listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '(environment)');
+      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: e.PUBLIC_BASE_URL === undefined ? null : e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    siteDir: e.SITE_DIR,
+    dataDir: e.DATA_DIR,
+    logDir: e.LOG_DIR,
+    rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
+    trustProxy: e.TRUST_PROXY,
+    allowedOrigins: e.ALLOWED_ORIGINS.map((o) => o.replace(/\/$/, '')),
+  };
+}

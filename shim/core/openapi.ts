@@ -1,0 +1,190 @@
+/** The OpenAPI 3.1 description of the public API, generated from the zod schemas of the contract (DESIGN.md §3). */
+import { z } from 'zod';
+import { createDocument } from 'zod-openapi';
+import type { ZodOpenApiResponseObject } from 'zod-openapi';
+import { API_VERSION, DISCLOSURE, LIMIT, ORDER_TEXT, RADIUS_MILES, SERVICE_NAME } from './constants.ts';
+import { AttorneysQuery } from './query-schema.ts';
+import { AttorneysResponse, CoverageResponse, FirmResponse, Problem } from './schemas.ts';
+
+const rateLimitPolicy = z.string().meta({
+  description: 'Quota policy (draft-ietf-httpapi-ratelimit-headers-10): 600 requests per hour per network address, REST and MCP together.',
+  example: '"hour";q=600;w=3600',
+  header: { id: 'RateLimit-Policy' },
+});
+const rateLimit = z.string().meta({
+  description: 'Remaining quota r and seconds t until it resets (draft-ietf-httpapi-ratelimit-headers-10).',
+  example: '"hour";r=599;t=3600',
+  header: { id: 'RateLimit' },
+});
+const retryAfter = z.string().meta({
+  description: 'Seconds to wait before retrying.',
+  example: '60',
+  header: { id: 'Retry-After' },
+});
+const etag = z.string().meta({ description: 'Entity tag of the document; send it back in If-None-Match.', header: { id: 'ETag' } });
+const cacheControl = z.string().meta({ description: 'How long the document may be cached.', header: { id: 'Cache-Control' } });
+const location = z.string().meta({ description: 'The firm\'s own site, with utm_source set.', header: { id: 'Location' } });
+
+const rateHeaders = { 'RateLimit-Policy': rateLimitPolicy, RateLimit: rateLimit };
+const listingIdParam = z.object({
+  listing_id: z
+    .string()
+    .regex(/^l_[a-z2-7]{16}$/)
+    .describe('listing_id exactly as returned by a search: "l_" and 16 lowercase base32 characters. Anything else is 404.'),
+});
+
+function problem(description: string, extra: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject {
+  return {
+    description,
+    headers: z.object({ ...rateHeaders, ...extra }),
+    content: { 'application/problem+json': { schema: Problem } },
+  };
+}
+
+const errors = {
+  '429': problem('Rate limit exceeded (code rate_limited).', { 'Retry-After': retryAfter }),
+  '503': problem('The published data could not be read (code service_unavailable); retry later. Never a partial answer.', { 'Retry-After': retryAfter }),
+};
+
+const jsonRpcRequest = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number().int()]).optional().describe('Absent for notifications.'),
+    method: z.string().describe('e.g. initialize, tools/list, tools/call.'),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'JsonRpcRequest', description: 'A JSON-RPC 2.0 request or notification (Model Context Protocol).' });
+const jsonRpcResponse = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number().int(), z.null()]),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
+  })
+  .meta({ id: 'JsonRpcResponse', description: 'A JSON-RPC 2.0 response: result, or error for an unknown tool or method.' });
+
+function sortKeys<T>(record: Record<string, T> | undefined): Record<string, T> | undefined {
+  if (record === undefined) return undefined;
+  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k] as T]));
+}
+
+/** The OpenAPI 3.1 document served at /openapi.json (info.version API_VERSION, relative server '/'). Deterministic. */
+export function buildOpenApi(): Record<string, unknown> {
+  const doc = createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: `${SERVICE_NAME} API`,
+      version: API_VERSION,
+      description:
+        'Read-only directory of personal injury law offices near a US location, ordered by distance only. ' +
+        `Order: ${ORDER_TEXT} Disclosure (returned with every answer): ${DISCLOSURE} ` +
+        'Errors are RFC 9457 problem details. Every response carries RateLimit-Policy and RateLimit headers ' +
+        '(draft-ietf-httpapi-ratelimit-headers-10); 429 and 503 add Retry-After.',
+    },
+    servers: [{ url: '/' }],
+    paths: {
+      '/v1/attorneys': {
+        get: {
+          operationId: 'findInjuryAttorneys',
+          summary: 'Firms with an office near a location, nearest first',
+          description:
+            'Exactly one location form: location, zip, or lat with lng. Query values are sent as strings; radius_miles is a number ' +
+            `${RADIUS_MILES.min}..${RADIUS_MILES.max} (default ${RADIUS_MILES.default}) and limit an integer ${LIMIT.min}..${LIMIT.max} ` +
+            `(default ${LIMIT.default}). Any other parameter is 400 unknown_parameter. A location outside every measured metro is 200 ` +
+            'with covered false and no results.',
+          requestParams: { query: AttorneysQuery },
+          responses: {
+            '200': {
+              description: 'Firms within the radius, each by its nearest office, ordered by distance alone.',
+              headers: z.object({ ...rateHeaders, 'Cache-Control': cacheControl }),
+              content: { 'application/json': { schema: AttorneysResponse } },
+            },
+            '400': problem('A parameter is missing, malformed, out of bounds or unknown, or the location is not understood.'),
+            ...errors,
+          },
+        },
+      },
+      '/v1/firms/{listing_id}': {
+        get: {
+          operationId: 'getFirm',
+          summary: 'A firm, the office with this listing_id, and its other offices',
+          requestParams: { path: listingIdParam },
+          responses: {
+            '200': {
+              description: 'The firm document.',
+              headers: z.object({ ...rateHeaders, ETag: etag, 'Cache-Control': cacheControl }),
+              content: { 'application/json': { schema: FirmResponse } },
+            },
+            '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
+            '404': problem('Unknown or malformed listing_id (code not_found).'),
+            ...errors,
+          },
+        },
+      },
+      '/v1/coverage': {
+        get: {
+          operationId: 'getCoverage',
+          summary: 'The measured metros and this week\'s measurement',
+          responses: {
+            '200': {
+              description: 'Coverage of the served week.',
+              headers: z.object({ ...rateHeaders, ETag: etag, 'Cache-Control': cacheControl }),
+              content: { 'application/json': { schema: CoverageResponse } },
+            },
+            '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
+            ...errors,
+          },
+        },
+      },
+      '/r/{listing_id}': {
+        get: {
+          operationId: 'redirectToFirmWebsite',
+          summary: 'Redirect to the firm\'s own website',
+          description: `302 to the firm's site in the directory with utm_source=${SERVICE_NAME} (an existing utm_source is replaced, other parameters kept). Never redirects outside the directory.`,
+          requestParams: { path: listingIdParam },
+          responses: {
+            '302': { description: 'Redirect to the firm\'s website.', headers: z.object({ ...rateHeaders, Location: location }) },
+            '404': problem('Unknown listing_id, or the listing has no website (code not_found).'),
+            ...errors,
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          summary: 'This OpenAPI 3.1 document',
+          responses: {
+            '200': {
+              description: 'The OpenAPI document.',
+              headers: z.object(rateHeaders),
+              content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+            },
+            ...errors,
+          },
+        },
+      },
+      '/mcp': {
+        post: {
+          operationId: 'mcp',
+          summary: 'Model Context Protocol endpoint (JSON-RPC 2.0 over Streamable HTTP, stateless, JSON responses)',
+          description:
+            'Tools find_injury_attorneys, get_firm and get_coverage return the same bodies as the REST calls (structuredContent) plus a ' +
+            'text block. No session (no Mcp-Session-Id) and no key. A bad tool argument is a tool result with isError true; an unknown ' +
+            'tool or method is a JSON-RPC error. GET and DELETE answer 405. A foreign Origin is 403.',
+          requestBody: { required: true, content: { 'application/json': { schema: jsonRpcRequest } } },
+          responses: {
+            '200': { description: 'JSON-RPC response.', headers: z.object(rateHeaders), content: { 'application/json': { schema: jsonRpcResponse } } },
+            '202': { description: 'Accepted (the request was a notification).', headers: z.object(rateHeaders) },
+            '400': problem('The body is not a JSON-RPC request.'),
+            '403': problem('The request carries a foreign Origin.'),
+            ...errors,
+          },
+        },
+      },
+    },
+  });
+  const components = doc.components === undefined ? undefined : Object.fromEntries(
+    Object.keys(doc.components).sort().map((k) => [k, sortKeys((doc.components as Record<string, Record<string, unknown>>)[k])]),
+  );
+  return { ...doc, paths: sortKeys(doc.paths as Record<string, unknown>), ...(components ? { components } : {}) };
+}

@@ -1,0 +1,176 @@
+/** Stored objects -> public response bodies, with every object built in its schema's field order (DESIGN.md §3). */
+import { DISCLOSURE, SERVICE_NAME } from './constants.ts';
+import type {
+  BrandIndexT,
+  CoverageResponseT,
+  FirmResponseT,
+  HoursT,
+  LocationT,
+  MapVisibilityT,
+  OfficeT,
+  ResultT,
+} from './schemas.ts';
+import type { CoverageDocT, FirmDocT, StoredOfficeT } from './site-format.ts';
+
+/** The service's own link for a listing, which redirects to the firm's site (GET /r/{listing_id}). */
+export function websiteLink(publicBaseUrl: string, listingId: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/r/${listingId}`;
+}
+
+/** Distance in miles rounded to 2 decimals. */
+export function roundMiles(miles: number): number {
+  return Math.round(miles * 100) / 100;
+}
+
+/** One-line postal address: "street, City, ST 12345" (Result has no separate city and state). */
+export function fullAddress(office: Pick<StoredOfficeT, 'address' | 'city' | 'state' | 'zip'>): string {
+  return `${office.address}, ${office.city}, ${office.state}${office.zip === null ? '' : ` ${office.zip}`}`;
+}
+
+function hours(h: HoursT | null): HoursT | null {
+  if (h === null) return null;
+  const w = h.weekly;
+  return {
+    timezone: h.timezone,
+    weekly: { mon: w.mon, tue: w.tue, wed: w.wed, thu: w.thu, fri: w.fri, sat: w.sat, sun: w.sun },
+    text: h.text,
+  };
+}
+
+function mapVisibility(m: MapVisibilityT | null): MapVisibilityT | null {
+  if (m === null) return null;
+  return {
+    metro: m.metro,
+    week_of: m.week_of,
+    top3_share_pct: m.top3_share_pct,
+    appears_share_pct: m.appears_share_pct,
+    grid_points: m.grid_points,
+    queries: m.queries,
+    samples: m.samples,
+    what_this_is: m.what_this_is,
+  };
+}
+
+function brandIndex(b: BrandIndexT | null): BrandIndexT | null {
+  if (b === null) return null;
+  return {
+    metro: b.metro,
+    week_of: b.week_of,
+    top3_share_pct: b.top3_share_pct,
+    appears_share_pct: b.appears_share_pct,
+    offices_measured: b.offices_measured,
+    what_this_is: b.what_this_is,
+  };
+}
+
+/** One search result: a firm shown by its nearest office within the radius (table 2.2). distanceMiles exact, in miles. */
+export function shapeResult(office: StoredOfficeT, distanceMiles: number, officesWithinRadius: number, publicBaseUrl: string): ResultT {
+  return {
+    listing_id: office.listing_id,
+    name: office.name,
+    address: fullAddress(office),
+    zip: office.zip,
+    distance_miles: roundMiles(distanceMiles),
+    phone: office.phone,
+    website: office.website_url === null ? null : websiteLink(publicBaseUrl, office.listing_id),
+    website_domain: office.website_domain,
+    primary_category: office.primary_category,
+    google_listing_claimed: office.google_listing_claimed,
+    hours: hours(office.hours),
+    map_visibility: mapVisibility(office.map_visibility),
+    brand_index: brandIndex(office.brand_index),
+    profile_type: office.profile_type,
+    sponsored: office.sponsored,
+    offices_within_radius: officesWithinRadius,
+  };
+}
+
+/** One office as GET /v1/firms shows it (§3.2). */
+export function shapeOffice(office: StoredOfficeT): OfficeT {
+  return {
+    listing_id: office.listing_id,
+    address: office.address,
+    city: office.city,
+    state: office.state,
+    zip: office.zip,
+    lat: office.lat,
+    lng: office.lng,
+    phone: office.phone,
+    hours: hours(office.hours),
+    primary_category: office.primary_category,
+    google_listing_claimed: office.google_listing_claimed,
+    map_visibility: mapVisibility(office.map_visibility),
+  };
+}
+
+/** Body of GET /v1/firms/{listing_id}. */
+export function shapeFirm(doc: FirmDocT, publicBaseUrl: string): FirmResponseT {
+  const f = doc.firm;
+  return {
+    listing_id: doc.listing_id,
+    firm: {
+      firm_id: f.firm_id,
+      name: f.name,
+      website: f.website_url === null ? null : websiteLink(publicBaseUrl, doc.listing_id),
+      website_domain: f.website_domain,
+      profile_type: f.profile_type,
+      sponsored: f.sponsored,
+      brand_index: brandIndex(f.brand_index),
+    },
+    office: shapeOffice(doc.office),
+    other_offices: doc.other_offices.map(shapeOffice),
+    disclosure: DISCLOSURE,
+  };
+}
+
+/** Body of GET /v1/coverage: the stored document without schema_version. */
+export function shapeCoverage(doc: CoverageDocT): CoverageResponseT {
+  return {
+    week_of: doc.week_of,
+    generated_at: doc.generated_at,
+    dataset: { name: doc.dataset.name, synthetic: doc.dataset.synthetic },
+    totals: { firms: doc.totals.firms, offices: doc.totals.offices, metros: doc.totals.metros },
+    metros: doc.metros.map((m) => ({
+      slug: m.slug,
+      name: m.name,
+      center: { lat: m.center.lat, lng: m.center.lng },
+      firms: m.firms,
+      offices: m.offices,
+      grid_points: m.grid_points,
+      grid_samples: m.grid_samples,
+      queries: m.queries,
+      week_of: m.week_of,
+    })),
+    disclosure: doc.disclosure,
+  };
+}
+
+/** The resolved location in the Location schema's order, with the metro found by the search. */
+export function shapeLocation(loc: LocationT, metro: string | null): LocationT {
+  return {
+    input: loc.input,
+    kind: loc.kind,
+    lat: loc.lat,
+    lng: loc.lng,
+    zip: loc.zip,
+    city: loc.city,
+    state: loc.state,
+    metro,
+    source: loc.source,
+    approximate: loc.approximate,
+    ...(loc.note !== undefined ? { note: loc.note } : {}),
+  };
+}
+
+/** The target of GET /r/{listing_id}: the site's own URL with utm_source set to the service name, other parameters kept. */
+export function withUtmSource(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  u.searchParams.set('utm_source', SERVICE_NAME);
+  return u.toString();
+}

@@ -1,0 +1,32 @@
+/** Cacheable JSON documents (firm, coverage, openapi): strong ETag over the body, 304 on a matching If-None-Match. */
+import { createHash } from 'node:crypto';
+
+/** Cache-Control of documents that change at most once per publish (weekly, or a same-day correction). */
+export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
+/** Cache-Control of per-query answers, redirects and MCP. */
+export const NO_STORE = 'no-store';
+
+/** Strong entity tag: the quoted base64url SHA-256 of the body bytes. */
+export function etagOf(body: string | Uint8Array): string {
+  return `"${createHash('sha256').update(body).digest('base64url')}"`;
+}
+
+/** True when If-None-Match matches `etag` (weak comparison, as RFC 9110 §13.1.2 requires for If-None-Match). */
+export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === bare;
+  });
+}
+
+/** A 200 JSON document with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
+export function documentResponse(request: Request, body: unknown, contentType = 'application/json'): Response {
+  const text = JSON.stringify(body);
+  const bytes = new TextEncoder().encode(text);
+  const etag = etagOf(bytes);
+  const headers = { etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
+  if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  return new Response(bytes, { status: 200, headers: { ...headers, 'content-type': `${contentType}; charset=utf-8` } });
+}

@@ -1,0 +1,61 @@
+/** Strict reading of the request target: size limit and percent-decoding that refuses what URLSearchParams would silently repair. */
+import { ApiError } from '../core/errors.ts';
+import type { RawArgs } from '../core/service.ts';
+
+/** Longest request target (path and query) accepted, in bytes. */
+export const MAX_TARGET_BYTES = 2048;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f]/;
+
+function badQuery(detail: string): ApiError {
+  return new ApiError('invalid_parameter', detail, { parameter: 'query' });
+}
+
+/** Reject a request target longer than MAX_TARGET_BYTES. `target` is the path plus query as sent. */
+export function checkTargetSize(target: string): void {
+  const bytes = Buffer.byteLength(target, 'utf8');
+  if (bytes > MAX_TARGET_BYTES) {
+    throw badQuery(`The request URL is ${bytes} bytes long; at most ${MAX_TARGET_BYTES} are accepted.`);
+  }
+}
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    throw badQuery('The query string is not valid: every %-escape must encode UTF-8 text.');
+  }
+}
+
+/**
+ * Parse a query string (without the leading "?") into names and values: a name sent once maps to a string, a name
+ * repeated to a string[]. Invalid %-escapes, non-UTF-8 bytes and control characters are 400 invalid_parameter.
+ */
+export function parseQuery(search: string): RawArgs {
+  const out: Record<string, string | string[]> = {};
+  if (search === '') return out;
+  for (const piece of search.split('&')) {
+    if (piece === '') continue;
+    const eq = piece.indexOf('=');
+    const name = decode(eq < 0 ? piece : piece.slice(0, eq));
+    const value = eq < 0 ? '' : decode(piece.slice(eq + 1));
+    if (CONTROL_RE.test(name) || CONTROL_RE.test(value)) {
+      throw badQuery('The query string contains control characters; send text only.');
+    }
+    const prev = out[name];
+    if (prev === undefined) out[name] = value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else out[name] = [prev, value];
+  }
+  return out;
+}
+
+/** Decode one path segment; null when its %-escapes are invalid. */
+export function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The per-request log line (DESIGN.md §4.5): location as sent, time, user agent, a one-day salted hash of the address,
+ * query id, src, covered and result count. Never the raw address.
+ */
+import { createHmac } from 'node:crypto';
+import type { RequestInfo, RequestLogEntry, RequestLogSink, SaltProvider } from '../edge-types.ts';
+
+/** Hex characters kept of the HMAC: 64 bits tell addresses apart within a day and no more. */
+export const ADDRESS_HASH_HEX = 16;
+const MAX_FIELD = 256;
+
+/** What a route knows about a call, merged into its log line. */
+export type LogFields = Partial<Pick<RequestLogEntry, 'query_id' | 'endpoint' | 'location' | 'src' | 'covered' | 'result_count' | 'status'>>;
+
+const calls = new WeakMap<Request, LogFields[]>();
+
+/**
+ * Record one call made within `request` (e.g. one MCP tool call) so that it gets its own log line; the app writes the
+ * lines after the response. A request with no recorded call gets one line from the app's own fields.
+ */
+export function recordCall(request: Request, fields: LogFields): void {
+  const list = calls.get(request);
+  if (list === undefined) calls.set(request, [fields]);
+  else list.push(fields);
+}
+
+/** Take (and forget) the calls recorded for `request`. */
+export function takeCalls(request: Request): LogFields[] {
+  const list = calls.get(request) ?? [];
+  calls.delete(request);
+  return list;
+}
+
+/** HMAC-SHA256 of the address under the day's salt, hex, truncated to ADDRESS_HASH_HEX characters. */
+export function hashAddress(salt: Uint8Array, address: string): string {
+  return createHmac('sha256', salt).update(address).digest('hex').slice(0, ADDRESS_HASH_HEX);
+}
+
+function clip(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return value.length > MAX_FIELD ? value.slice(0, MAX_FIELD) : value;
+}
+
+/** Writes request log lines through a sink, hashing the address under the day's salt. */
+export class RequestLogger {
+  constructor(
+    private readonly sink: RequestLogSink,
+    private readonly salt: SaltProvider,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Write one line per recorded call of `request` (or one line from `base` when there were none). Never throws. */
+  async write(request: Request, info: RequestInfo, base: LogFields & { endpoint: string; status: number }): Promise<void> {
+    try {
+      const time = this.now();
+      const iso = time.toISOString();
+      const salt = await this.salt.saltFor(iso.slice(0, 10));
+      const address_hash = hashAddress(salt, info.clientAddress);
+      const user_agent = clip(request.headers.get('user-agent'));
+      const lines = takeCalls(request);
+      for (const fields of lines.length > 0 ? lines : [{}]) {
+        const f = { ...base, ...fields };
+        this.sink.write({
+          time: iso,
+          query_id: f.query_id ?? null,
+          endpoint: f.endpoint,
+          location: clip(f.location),
+          user_agent,
+          address_hash,
+          src: clip(f.src),
+          covered: f.covered ?? null,
+          result_count: f.result_count ?? null,
+          status: f.status,
+        });
+      }
+    } catch (err) {
+      console.error('[shim] request log failed:', err instanceof Error ? err.message : err);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * POST /mcp: MCP over Streamable HTTP, stateless, JSON responses (DESIGN.md §3.5). The 2026-07-28 revision goes
+ * through the SDK's createMcpHandler; 2025-era traffic (initialize handshake) through a per-request stateless
+ * transport in JSON mode. Both build a fresh McpServer per request from the same tools over the same Service.
+ */
+import {
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isJsonContentType,
+  isLegacyRequest,
+  readRequestBody,
+} from '@modelcontextprotocol/server';
+import { ApiError } from '../core/errors.ts';
+import type { Service } from '../core/service.ts';
+import type { RequestInfo } from '../edge-types.ts';
+import { TOOL_NAMES, buildMcpServer } from './tools.ts';
+import type { ToolCallRecord, ToolScope } from './tools.ts';
+
+/** Options of createMcpRoute. */
+export interface McpRouteOptions {
+  /** Absolute base URL for `website` links, without trailing slash; its origin is the one browser Origin allowed by default. */
+  publicBaseUrl: string;
+  /** Further browser origins allowed to call /mcp, e.g. "https://assistant.example". A present Origin not listed gets 403. */
+  allowedOrigins?: string[];
+  /** Called once per tools/call of a known tool, after the result is known, with the request it came in on. */
+  onToolCall?: (call: ToolCallRecord, request: Request, info: RequestInfo) => void;
+  /** Out-of-band SDK errors (reporting only; the caller still gets a JSON-RPC answer without internals). */
+  onError?: (error: Error) => void;
+}
+
+/** Tool arguments are tiny; anything larger is refused before parsing. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+
+function problem(error: ApiError, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(error.toProblem()), {
+    status: error.status,
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+function forbiddenOrigin(origin: string): Response {
+  // The shared ProblemCode list has no code for this; the body keeps the problem+json shape.
+  const body = {
+    type: 'https://injury-attorney-directory.example/problems/origin_not_allowed',
+    title: 'Origin not allowed',
+    status: 403,
+    detail: `Requests from the browser origin ${JSON.stringify(origin.slice(0, 200))} are not allowed on /mcp. MCP clients that are not web pages send no Origin header.`,
+    code: 'origin_not_allowed',
+  };
+  return new Response(JSON.stringify(body), { status: 403, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' } });
+}
+
+function rpcError(status: number, code: number, message: string, id: unknown = null): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), { status, headers: JSON_HEADERS });
+}
+
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The id and tool name of a single tools/call request, when the body is one. */
+function toolCallOf(body: unknown): { id: unknown; name: unknown } | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const msg = body as { method?: unknown; id?: unknown; params?: { name?: unknown } };
+  if (msg.method !== 'tools/call' || (typeof msg.id !== 'string' && typeof msg.id !== 'number')) return null;
+  return { id: msg.id, name: typeof msg.params === 'object' && msg.params !== null ? msg.params.name : undefined };
+}
+
+function withNoStore(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set('cache-control', 'no-store');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The /mcp route: a web-standard handler the HTTP app mounts after its own rate limiting. */
+export function createMcpRoute(service: Service, opts: McpRouteOptions): (request: Request, info: RequestInfo) => Promise<Response> {
+  const allowed = new Set(
+    [opts.publicBaseUrl, ...(opts.allowedOrigins ?? [])].map(originOf).filter((o): o is string => o !== null),
+  );
+  const ctx = { publicBaseUrl: opts.publicBaseUrl.replace(/\/+$/, '') };
+  const reportError = (error: Error): void => {
+    try {
+      opts.onError?.(error);
+    } catch {
+      // Reporting must never change the answer.
+    }
+  };
+  const scopeFor = (request: Request, info: RequestInfo): ToolScope => ({
+    ctx,
+    ...(opts.onToolCall ? { onToolCall: (call: ToolCallRecord) => opts.onToolCall?.(call, request, info) } : {}),
+  });
+
+  // The SDK hands the factory the Request it was given; this is how the factory finds that request's scope.
+  const scopes = new WeakMap<Request, ToolScope>();
+  const modern = createMcpHandler(({ requestInfo }) => buildMcpServer(service, (requestInfo && scopes.get(requestInfo)) ?? { ctx }), {
+    legacy: 'reject',
+    onerror: reportError,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
+
+  async function serveLegacy(request: Request, body: unknown, scope: ToolScope): Promise<Response> {
+    // createMcpHandler's own legacy fallback answers over SSE; JSON mode needs our own stateless transport.
+    const server = buildMcpServer(service, scope);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    transport.onerror = reportError;
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      await server.close().catch(() => undefined);
+    }
+  }
+
+  return async (request, info) => {
+    if (request.method !== 'POST') {
+      // The SDK would open an SSE stream on GET that a buffered Lambda never closes; stateless DELETE has no session.
+      return problem(new ApiError('method_not_allowed', `${request.method} is not supported on /mcp: send MCP JSON-RPC messages with POST.`), { allow: 'POST' });
+    }
+    const origin = request.headers.get('origin');
+    if (origin !== null && !allowed.has(originOf(origin) ?? '')) return forbiddenOrigin(origin);
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+
+    let body: unknown;
+    try {
+      const read = await readRequestBody(request, MAX_BODY_BYTES);
+      if (read.tooLarge) return rpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+      body = JSON.parse(read.text);
+    } catch {
+      return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
+    }
+
+    const call = toolCallOf(body);
+    if (call !== null && !(TOOL_NAMES as readonly unknown[]).includes(call.name)) {
+      const name = typeof call.name === 'string' ? JSON.stringify(call.name.slice(0, 100)) : 'missing';
+      return rpcError(200, -32602, `Unknown tool: ${name}. Available tools: ${TOOL_NAMES.join(', ')}.`, call.id);
+    }
+
+    const scope = scopeFor(request, info);
+    try {
+      if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
+        return withNoStore(await serveLegacy(request, body, scope));
+      }
+      scopes.set(request, scope);
+      return withNoStore(await modern.fetch(request, { parsedBody: body }));
+    } catch (error) {
+      reportError(error instanceof Error ? error : new Error(String(error)));
+      return rpcError(500, -32603, 'Internal error');
+    }
+  };
+}

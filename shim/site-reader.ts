@@ -1,0 +1,194 @@
+/**
+ * Reads the published site through a Store: the pointer (current.json, cached briefly), the meta of the version it
+ * names, and parsed objects of that version, cached in memory in an LRU bounded by bytes.
+ */
+import type { ZodType } from 'zod';
+import type { SiteReader } from './core/reader.ts';
+import { keys, Meta, Pointer, type MetaT } from './core/site-format.ts';
+import { StoreError, type Store } from './store/types.ts';
+
+/** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
+export interface SiteSource {
+  current(): Promise<SiteReader>;
+}
+
+/** Options of createSiteSource. */
+export interface SiteSourceOptions {
+  /** How long a read of current.json is trusted, in milliseconds (default 5000). */
+  pointerTtlMs?: number;
+  /** Budget of the parsed-object cache, counted in the objects' stored bytes (default 64 MiB). */
+  cacheBytes?: number;
+  /** Clock for the pointer cache, in milliseconds (tests). */
+  now?: () => number;
+}
+
+/** Cost charged for a cached missing object, in bytes. */
+const MISSING_COST = 64;
+
+/** Least-recently-used map whose entries carry a cost; evicts the oldest until the total fits the budget. */
+class ByteLru {
+  private readonly entries = new Map<string, { value: unknown; cost: number }>();
+  private total = 0;
+  constructor(private readonly budget: number) {}
+
+  get(key: string): { value: unknown } | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, value: unknown, cost: number): void {
+    if (cost > this.budget) return;
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.total -= old.cost;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { value, cost });
+    this.total += cost;
+    for (const [k, e] of this.entries) {
+      if (this.total <= this.budget) break;
+      this.entries.delete(k);
+      this.total -= e.cost;
+    }
+  }
+
+  get bytes(): number {
+    return this.total;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** Counters for tests and benchmarks. */
+export interface SiteSourceStats {
+  storeReads: number;
+  cacheHits: number;
+  cachedObjects: number;
+  cachedBytes: number;
+}
+
+/** A SiteSource with its cache counters. */
+export interface CachedSiteSource extends SiteSource {
+  stats(): SiteSourceStats;
+}
+
+async function readJson(store: Store, key: string): Promise<{ value: unknown; bytes: number } | null> {
+  const bytes = await store.get(key);
+  if (bytes === null) return null;
+  try {
+    return { value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown, bytes: bytes.byteLength };
+  } catch (err) {
+    throw new StoreError(`${key} is not valid JSON`, key, { cause: err });
+  }
+}
+
+function validate<T>(schema: ZodType<T>, value: unknown, key: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new StoreError(`${key} does not match its schema${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`, key);
+  }
+  return result.data;
+}
+
+/** A SiteSource over `store`: pointer cached for pointerTtlMs, parsed objects cached per key (versioned keys never change). */
+export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): CachedSiteSource {
+  const ttl = opts.pointerTtlMs ?? 5000;
+  const now = opts.now ?? Date.now;
+  const cache = new ByteLru(opts.cacheBytes ?? 64 * 1024 * 1024);
+  const inflight = new Map<string, Promise<unknown>>();
+  const counters = { storeReads: 0, cacheHits: 0 };
+
+  let pointer: { reader: SiteReader; at: number } | null = null;
+  let refreshing: Promise<SiteReader> | null = null;
+  // The reader of each version seen recently, so a version keeps one meta and one identity.
+  const readers = new Map<string, SiteReader>();
+
+  function cachedJson<T>(key: string, schema: ZodType<T>): Promise<T | null> {
+    const hit = cache.get(key);
+    if (hit !== undefined) {
+      counters.cacheHits++;
+      return Promise.resolve(hit.value as T | null);
+    }
+    const pending = inflight.get(key);
+    if (pending !== undefined) {
+      counters.cacheHits++;
+      return pending as Promise<T | null>;
+    }
+    counters.storeReads++;
+    const load = (async () => {
+      try {
+        const read = await readJson(store, key);
+        if (read === null) {
+          cache.set(key, null, MISSING_COST + key.length);
+          return null;
+        }
+        const value = validate(schema, read.value, key);
+        cache.set(key, value, read.bytes);
+        return value;
+      } finally {
+        inflight.delete(key);
+      }
+    })();
+    inflight.set(key, load);
+    return load;
+  }
+
+  function makeReader(version: string, meta: MetaT): SiteReader {
+    const prefix = keys.root(version);
+    return {
+      version,
+      meta,
+      json<T>(key: string, schema: ZodType<T>): Promise<T | null> {
+        if (!key.startsWith(prefix)) {
+          return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
+        }
+        return cachedJson(key, schema);
+      },
+    };
+  }
+
+  async function refresh(): Promise<SiteReader> {
+    counters.storeReads++;
+    const read = await readJson(store, keys.pointer);
+    if (read === null) throw new StoreError('no published version: current.json is missing', keys.pointer);
+    const { version } = validate(Pointer, read.value, keys.pointer);
+    let reader = readers.get(version);
+    if (reader === undefined) {
+      counters.storeReads++;
+      const metaRead = await readJson(store, keys.meta(version));
+      if (metaRead === null) throw new StoreError(`version ${version} has no meta.json`, keys.meta(version));
+      const meta = validate(Meta, metaRead.value, keys.meta(version));
+      if (meta.version !== version) {
+        throw new StoreError(`meta.json of ${version} names version ${meta.version}`, keys.meta(version));
+      }
+      reader = makeReader(version, meta);
+      readers.set(version, reader);
+      // Keep only the few most recent versions' readers.
+      for (const v of readers.keys()) {
+        if (readers.size <= 4) break;
+        readers.delete(v);
+      }
+    }
+    pointer = { reader, at: now() };
+    return reader;
+  }
+
+  return {
+    current(): Promise<SiteReader> {
+      if (pointer !== null && now() - pointer.at < ttl) return Promise.resolve(pointer.reader);
+      refreshing ??= refresh().finally(() => {
+        refreshing = null;
+      });
+      return refreshing;
+    },
+    stats(): SiteSourceStats {
+      return { ...counters, cachedObjects: cache.size, cachedBytes: cache.bytes };
+    },
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * Radius search over the generated sample site, checked against a brute-force scan of every office (read from the
+ * firm documents, not the shards), plus the covered rule, tie order, and failures of the store.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { latLngToCell } from 'h3-js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { haversineMiles } from '../shim/core/geo.ts';
+import { AttorneysResponse, FirmResponse, type AttorneysResponseT } from '../shim/core/schemas.ts';
+import { search } from '../shim/core/search.ts';
+import { createService } from '../shim/core/service-impl.ts';
+import { planShards } from '../shim/core/shards.ts';
+import { CoverageCells, FirmDoc, keys, Pointer, ShardIndex, type CoverageCellsT, type StoredOfficeT } from '../shim/core/site-format.ts';
+import { createSiteSource } from '../shim/site-reader.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import { StoreError, type Store } from '../shim/store/types.ts';
+
+const SITE = process.env.TEST_SITE_DIR;
+if (SITE === undefined) throw new Error('TEST_SITE_DIR is not set (test/global-setup.ts sets it)');
+const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
+const version = Pointer.parse(JSON.parse(readFileSync(join(SITE, keys.pointer), 'utf8'))).version;
+const vdir = join(SITE, keys.root(version));
+
+let offices: StoredOfficeT[] = [];
+let coverage: CoverageCellsT;
+const metros = (JSON.parse(readFileSync('data/metros.json', 'utf8')) as { metros: { slug: string; center: { lat: number; lng: number }; radius_miles: number }[] }).metros;
+
+beforeAll(() => {
+  // Every listing has a firm document whose `office` is that listing: together they are every office of the site.
+  offices = readdirSync(join(vdir, 'firms')).map((f) => FirmDoc.parse(JSON.parse(readFileSync(join(vdir, 'firms', f), 'utf8'))).office);
+  coverage = CoverageCells.parse(JSON.parse(readFileSync(join(vdir, 'coverage-cells.json'), 'utf8')));
+});
+
+interface Brute {
+  covered: boolean;
+  metro: string | null;
+  firms: { listing_id: string; distance: number; count: number }[];
+}
+
+/** The answer by scanning every office: nearest office per firm, ordered by distance then listing_id. */
+function brute(lat: number, lng: number, radius: number): Brute {
+  const metro = coverage.cells[latLngToCell(lat, lng, coverage.res)]?.[0] ?? null;
+  if (metro === null) return { covered: false, metro, firms: [] };
+  const byFirm = new Map<string, { listing_id: string; distance: number; count: number }>();
+  for (const o of offices) {
+    const d = haversineMiles(lat, lng, o.lat, o.lng);
+    if (d > radius) continue;
+    const f = byFirm.get(o.firm_id);
+    if (f === undefined) byFirm.set(o.firm_id, { listing_id: o.listing_id, distance: d, count: 1 });
+    else {
+      f.count++;
+      if (d < f.distance || (d === f.distance && o.listing_id < f.listing_id)) Object.assign(f, { listing_id: o.listing_id, distance: d });
+    }
+  }
+  const firms = [...byFirm.values()].sort((a, b) => a.distance - b.distance || (a.listing_id < b.listing_id ? -1 : 1));
+  return { covered: true, metro, firms };
+}
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomQueries(count: number): { lat: number; lng: number; radius: number }[] {
+  const rand = rng(47);
+  const slugs = ['new-york', 'chicago', 'houston', 'miami', 'washington', 'baltimore', 'denver', 'portland', 'san-francisco', 'dallas-fort-worth'];
+  const radii = [1, 2.5, 5, 15, 30, 50];
+  const out: { lat: number; lng: number; radius: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const m = metros.find((x) => x.slug === slugs[i % slugs.length])!;
+    const dist = m.radius_miles * 1.2 * Math.sqrt(rand());
+    const bearing = 2 * Math.PI * rand();
+    const lat = m.center.lat + (dist / 69) * Math.cos(bearing);
+    const lng = m.center.lng + (dist / (69 * Math.cos((m.center.lat * Math.PI) / 180))) * Math.sin(bearing);
+    const radius = i % 3 === 0 ? 1 + 49 * rand() : radii[i % radii.length]!;
+    out.push({ lat: Number(lat.toFixed(5)), lng: Number(lng.toFixed(5)), radius: Number(radius.toFixed(2)) });
+  }
+  return out;
+}
+
+describe('search against a brute-force scan of every office', () => {
+  it('finds the same firms, nearest offices, counts and order, at many points and radii', async () => {
+    const source = createSiteSource(new FolderStore(SITE));
+    const reader = await source.current();
+    let covered = 0;
+    let nonEmpty = 0;
+    for (const q of randomQueries(120)) {
+      const want = brute(q.lat, q.lng, q.radius);
+      const got = await search(reader, q.lat, q.lng, q.radius, Number.MAX_SAFE_INTEGER);
+      expect({ q, covered: got.covered, metro: got.metro }).toEqual({ q, covered: want.covered, metro: want.metro });
+      expect(got.firmsWithinRadius).toBe(want.firms.length);
+      expect(got.hits.map((h) => [h.office.listing_id, h.distanceMiles, h.officesWithinRadius])).toEqual(
+        want.firms.map((f) => [f.listing_id, f.distance, f.count]),
+      );
+      if (got.covered) covered++;
+      if (got.hits.length > 0) nonEmpty++;
+    }
+    expect(covered).toBeGreaterThan(90);
+    expect(nonEmpty).toBeGreaterThan(80);
+  });
+
+  it('answers through the service with the brute-force firms, rounded distances and counts, limited', async () => {
+    const service = createService(createSiteSource(new FolderStore(SITE)));
+    for (const [i, q] of randomQueries(40).entries()) {
+      const limit = 1 + (i % 25);
+      const body = await service.findAttorneys({ lat: String(q.lat), lng: String(q.lng), radius_miles: String(q.radius), limit: String(limit) }, CTX);
+      expect(AttorneysResponse.parse(body)).toEqual(body);
+      const want = brute(q.lat, q.lng, q.radius);
+      expect(body.covered).toBe(want.covered);
+      expect(body.location.metro).toBe(want.metro);
+      expect(body.radius_miles_used).toBe(q.radius);
+      expect(body.firms_within_radius).toBe(want.firms.length);
+      expect(body.results.map((r) => [r.listing_id, r.distance_miles, r.offices_within_radius])).toEqual(
+        want.firms.slice(0, limit).map((f) => [f.listing_id, Math.round(f.distance * 100) / 100, f.count]),
+      );
+    }
+  });
+
+  it('agrees with the firm documents: the result is the nearest office of its firm and the count is right', async () => {
+    const service = createService(createSiteSource(new FolderStore(SITE)));
+    for (const q of randomQueries(12)) {
+      const body = await service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius, limit: 25 }, CTX);
+      for (const r of body.results) {
+        const firm = await service.getFirm(r.listing_id, CTX);
+        expect(FirmResponse.parse(firm)).toEqual(firm);
+        const all = [firm.office, ...firm.other_offices]
+          .map((o) => ({ id: o.listing_id, d: haversineMiles(q.lat, q.lng, o.lat, o.lng) }))
+          .filter((o) => o.d <= q.radius)
+          .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1));
+        expect(all.length).toBe(r.offices_within_radius);
+        expect(all[0]?.id).toBe(r.listing_id);
+      }
+    }
+  });
+});
+
+describe('covered', () => {
+  const service = () => createService(createSiteSource(new FolderStore(SITE!)));
+
+  it('is false, with no results, outside every measured metro', async () => {
+    for (const args of [{ zip: '59101' }, { location: 'Billings, MT' }, { lat: '44.37', lng: '-100.35' }, { location: '59101', radius_miles: '50' }]) {
+      const body = await service().findAttorneys(args, CTX);
+      expect(AttorneysResponse.parse(body)).toEqual(body);
+      expect(body.covered).toBe(false);
+      expect(body.results).toEqual([]);
+      expect(body.firms_within_radius).toBe(0);
+      expect(body.location.metro).toBeNull();
+    }
+  });
+
+  it('gives the same answer for the zip, location and lat/lng forms of one place', async () => {
+    const s = service();
+    const byZip = await s.findAttorneys({ zip: '60601', radius_miles: '20', limit: '25' }, CTX);
+    expect(byZip.covered).toBe(true);
+    expect(byZip.results.length).toBe(25);
+    const { lat, lng } = byZip.location;
+    const others = [
+      await s.findAttorneys({ location: '60601', radius_miles: 20, limit: 25 }, CTX),
+      await s.findAttorneys({ location: '60601-1234', radius_miles: '20', limit: '25' }, CTX),
+      await s.findAttorneys({ lat: String(lat), lng: String(lng), radius_miles: '20', limit: '25' }, CTX),
+      await s.findAttorneys({ location: `${lat},${lng}`, radius_miles: '20', limit: '25' }, CTX),
+    ];
+    const strip = (b: AttorneysResponseT) => ({ ...b, query_id: null, location: { lat: b.location.lat, lng: b.location.lng, metro: b.location.metro } });
+    for (const o of others) expect(strip(o)).toEqual(strip(byZip));
+    expect(new Set([byZip, ...others].map((b) => b.query_id)).size).toBe(5);
+    expect(others[2]!.location).toMatchObject({ kind: 'point', source: 'input', approximate: false, zip: null });
+    expect(byZip.location).toMatchObject({ kind: 'zip', input: '60601', zip: '60601', approximate: true, metro: 'chicago' });
+  });
+});
+
+/** A store over the sample site that rewrites some objects on the way out. */
+class RewritingStore implements Store {
+  readonly kind = 'rewriting';
+  constructor(
+    private readonly inner: Store,
+    private readonly rewrite: (key: string, bytes: Uint8Array | null) => Uint8Array | null,
+  ) {}
+  async get(key: string): Promise<Uint8Array | null> {
+    return this.rewrite(key, await this.inner.get(key));
+  }
+}
+
+const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+const dec = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b)) as Record<string, unknown>;
+
+describe('ties and failures', () => {
+  it('breaks distance ties by listing_id, between firms and within one firm', async () => {
+    const base = offices.find((o) => o.state === 'IL' && o.city === 'Chicago')!;
+    const clone = (listing_id: string, firm_id: string): StoredOfficeT => ({ ...base, listing_id, firm_id });
+    // Digits sort before letters in listing ids ("l_2..." < "l_a..."), as in byte order.
+    const earlier = clone('l_2222222222222222', 'f_tie_other_a');
+    const later = clone('l_zzzzzzzzzzzzzzzz', 'f_tie_other_z');
+    const sameFirm = clone('l_2222222222222223', base.firm_id);
+    const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => {
+      if (bytes === null || !key.includes('/shards/') || key.endsWith('index.json')) return bytes;
+      const shard = dec(bytes) as { offices: StoredOfficeT[] };
+      if (!shard.offices.some((o) => o.listing_id === base.listing_id)) return bytes;
+      return enc({ ...shard, offices: [later, ...shard.offices, sameFirm, earlier] });
+    });
+    const service = createService(createSiteSource(store));
+    const body = await service.findAttorneys({ lat: base.lat, lng: base.lng, radius_miles: 1, limit: 25 }, CTX);
+    const ids = body.results.map((r) => r.listing_id);
+    expect(ids.slice(0, 3)).toEqual(['l_2222222222222222', 'l_2222222222222223', 'l_zzzzzzzzzzzzzzzz']);
+    expect(ids).not.toContain(base.listing_id);
+    expect(body.results[1]!.offices_within_radius).toBeGreaterThanOrEqual(2);
+    expect(body.results.slice(0, 3).map((r) => r.distance_miles)).toEqual([0, 0, 0]);
+  });
+
+  it('fails with StoreError, never a partial answer, when an indexed shard is missing', async () => {
+    const q = { lat: 41.8781, lng: -87.6298, radius: 15 };
+    const index = ShardIndex.parse(JSON.parse(readFileSync(join(vdir, 'shards', 'index.json'), 'utf8')));
+    const plan = planShards(index, q.lat, q.lng, q.radius);
+    expect(plan.cells.length).toBeGreaterThan(1);
+    const hidden = keys.shard(version, plan.res, plan.cells[plan.cells.length - 1]!);
+    const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key === hidden ? null : bytes));
+    const service = createService(createSiteSource(store));
+    await expect(service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius }, CTX)).rejects.toBeInstanceOf(StoreError);
+    // A point elsewhere, not needing that shard, is still answered.
+    const body = await service.findAttorneys({ zip: '77002' }, CTX);
+    expect(body.results.length).toBeGreaterThan(0);
+  });
+
+  it('fails with StoreError when a shard is corrupt', async () => {
+    const store = new RewritingStore(new FolderStore(SITE), (key, bytes) =>
+      bytes !== null && key.includes('/shards/') && !key.endsWith('index.json') ? new TextEncoder().encode('{"schema_version":1,"offices":[{') : bytes,
+    );
+    await expect(createService(createSiteSource(store)).findAttorneys({ zip: '60601' }, CTX)).rejects.toBeInstanceOf(StoreError);
+  });
+});

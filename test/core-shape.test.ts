@@ -1,0 +1,130 @@
+/** Shaping stored objects into public bodies: schema-valid, in the schemas' field order, links on the service's own domain. */
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { DISCLOSURE, SERVICE_NAME } from '../shim/core/constants.ts';
+import { CoverageResponse, FirmResponse, Office, Result } from '../shim/core/schemas.ts';
+import { shapeCoverage, shapeFirm, shapeResult, withUtmSource } from '../shim/core/shape.ts';
+import { CoverageDoc, FirmDoc, StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
+
+const BASE = 'http://127.0.0.1:8787';
+
+/** Keys in the order a schema declares them. */
+function schemaKeys(schema: z.ZodObject): string[] {
+  return Object.keys(schema.shape);
+}
+
+// Stored objects as the generator might write them, with keys deliberately out of order.
+const storedOffice: StoredOfficeT = StoredOffice.parse({
+  sponsored: false,
+  profile_type: 'enhanced',
+  listing_id: 'l_abcdefghijklmnop',
+  firm_id: 'f_example',
+  name: 'Example Injury Law',
+  address: '100 Main St Ste 200',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+  lat: 30.27,
+  lng: -97.74,
+  phone: '(512) 555-0123',
+  website_url: 'https://example-injury.example/austin?ref=map',
+  website_domain: 'example-injury.example',
+  primary_category: 'Personal injury attorney',
+  google_listing_claimed: true,
+  hours: {
+    text: ['Monday: 9:00 AM - 5:00 PM', 'Tuesday: 9:00 AM - 5:00 PM', 'Wednesday: 9:00 AM - 5:00 PM', 'Thursday: 9:00 AM - 5:00 PM', 'Friday: 9:00 AM - 5:00 PM', 'Saturday: Closed', 'Sunday: Closed'],
+    weekly: { sun: [], mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']], sat: [] },
+    timezone: 'America/Chicago',
+  },
+  map_visibility: { what_this_is: 'x', samples: 500, queries: 5, grid_points: 100, appears_share_pct: 40, top3_share_pct: 12.5, week_of: '2026-11-16', metro: 'austin' },
+  brand_index: { what_this_is: 'y', offices_measured: 2, appears_share_pct: 50, top3_share_pct: 20, week_of: '2026-11-16', metro: 'austin' },
+});
+
+describe('shapeResult', () => {
+  it('builds a schema-valid Result in the schema order', () => {
+    const r = shapeResult(storedOffice, 3.14159, 2, BASE);
+    expect(Result.parse(r)).toEqual(r);
+    expect(Object.keys(r)).toEqual(schemaKeys(Result));
+    expect(Object.keys(r.hours!.weekly)).toEqual(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
+    expect(Object.keys(r.map_visibility!)).toEqual(schemaKeys(Result.shape.map_visibility.unwrap()));
+    expect(Object.keys(r.brand_index!)).toEqual(schemaKeys(Result.shape.brand_index.unwrap()));
+  });
+
+  it('rounds distance to 2 decimals and links the website through /r/', () => {
+    const r = shapeResult(storedOffice, 3.14159, 2, BASE);
+    expect(r.distance_miles).toBe(3.14);
+    expect(shapeResult(storedOffice, 0.005, 1, BASE).distance_miles).toBe(0.01);
+    expect(r.website).toBe(`${BASE}/r/l_abcdefghijklmnop`);
+    expect(r.offices_within_radius).toBe(2);
+    expect(r.address).toBe('100 Main St Ste 200, Austin, TX 78701');
+    expect(JSON.stringify(r)).not.toContain('example-injury.example/austin');
+  });
+
+  it('gives no website link when the office has no website', () => {
+    const r = shapeResult({ ...storedOffice, website_url: null, website_domain: null, hours: null, map_visibility: null, brand_index: null }, 1, 1, BASE);
+    expect(r.website).toBeNull();
+    expect(Result.parse(r)).toEqual(r);
+  });
+
+  it('never returns ratings or reviews', () => {
+    const r = shapeResult({ ...storedOffice, rating: 4.9, user_ratings_total: 321 } as StoredOfficeT, 1, 1, BASE);
+    expect(Object.keys(r)).not.toContain('rating');
+    expect(JSON.stringify(r)).not.toMatch(/rating|review/i);
+  });
+});
+
+describe('shapeFirm', () => {
+  it('builds a schema-valid FirmResponse in the schema order', () => {
+    const other = { ...storedOffice, listing_id: 'l_bbbbbbbbbbbbbbbb', city: 'Round Rock' };
+    const doc = FirmDoc.parse({
+      schema_version: 1,
+      listing_id: storedOffice.listing_id,
+      firm: { firm_id: 'f_example', name: 'Example Injury Law', website_url: 'https://example-injury.example/', website_domain: 'example-injury.example', profile_type: 'enhanced', sponsored: false, brand_index: storedOffice.brand_index },
+      office: storedOffice,
+      other_offices: [other],
+    });
+    const f = shapeFirm(doc, BASE);
+    expect(FirmResponse.parse(f)).toEqual(f);
+    expect(Object.keys(f)).toEqual(schemaKeys(FirmResponse));
+    expect(Object.keys(f.firm)).toEqual(schemaKeys(FirmResponse.shape.firm));
+    expect(Object.keys(f.office)).toEqual(schemaKeys(Office));
+    expect(f.firm.website).toBe(`${BASE}/r/${storedOffice.listing_id}`);
+    expect(f.office.address).toBe('100 Main St Ste 200');
+    expect(f.other_offices.map((o) => o.listing_id)).toEqual(['l_bbbbbbbbbbbbbbbb']);
+    expect(f.disclosure).toBe(DISCLOSURE);
+    expect(JSON.stringify(f)).not.toContain('website_url');
+  });
+});
+
+describe('shapeCoverage', () => {
+  it('drops schema_version and keeps the schema order', () => {
+    const doc = CoverageDoc.parse({
+      schema_version: 1,
+      disclosure: DISCLOSURE,
+      metros: [{ week_of: '2026-11-16', queries: 5, grid_samples: 500, grid_points: 100, offices: 10, firms: 8, center: { lng: -97.74, lat: 30.27 }, name: 'Austin', slug: 'austin' }],
+      totals: { metros: 1, offices: 10, firms: 8 },
+      dataset: { synthetic: true, name: 'sample' },
+      generated_at: '2026-11-22T00:00:00Z',
+      week_of: '2026-11-16',
+    });
+    const c = shapeCoverage(doc);
+    expect(CoverageResponse.parse(c)).toEqual(c);
+    expect(Object.keys(c)).toEqual(schemaKeys(CoverageResponse));
+    expect(Object.keys(c.metros[0]!)).toEqual(schemaKeys(CoverageResponse.shape.metros.element));
+    expect(Object.keys(c.metros[0]!.center)).toEqual(['lat', 'lng']);
+    expect(c).not.toHaveProperty('schema_version');
+  });
+});
+
+describe('withUtmSource', () => {
+  it('sets utm_source, replacing an existing one and keeping other parameters', () => {
+    expect(withUtmSource('https://a.example/')).toBe(`https://a.example/?utm_source=${SERVICE_NAME}`);
+    expect(withUtmSource('https://a.example/x?utm_source=maps&ref=1#top')).toBe(`https://a.example/x?utm_source=${SERVICE_NAME}&ref=1#top`);
+    expect(withUtmSource('http://a.example/?a=1&b=2')).toBe(`http://a.example/?a=1&b=2&utm_source=${SERVICE_NAME}`);
+  });
+
+  it('refuses anything that is not an http(s) URL', () => {
+    expect(withUtmSource('javascript:alert(1)')).toBeNull();
+    expect(withUtmSource('not a url')).toBeNull();
+  });
+});

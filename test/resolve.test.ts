@@ -1,0 +1,231 @@
+/** Parsing and resolving the location forms through gazetteer documents in a MemoryStore, and metroForPoint. */
+import { cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
+import type { ZodType } from 'zod';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildGazetteer } from '../generator/gazetteer.ts';
+import { metroForPoint } from '../shim/core/coverage.ts';
+import { ApiError } from '../shim/core/errors.ts';
+import { parsedFromArg, parseLocation, US_STATE_CODES, type ParsedLocation } from '../shim/core/location.ts';
+import type { SiteReader } from '../shim/core/reader.ts';
+import { resolveLocation } from '../shim/core/resolve.ts';
+import { Location } from '../shim/core/schemas.ts';
+import { keys, type CoverageCellsT, type MetaT } from '../shim/core/site-format.ts';
+import { MemoryStore } from '../shim/store/memory.ts';
+import { StoreError } from '../shim/store/types.ts';
+
+const VERSION = 'test-1';
+
+/** A SiteReader over a MemoryStore that parses each object with the schema it is asked for, as the real one does. */
+class MemoryReader implements SiteReader {
+  readonly version = VERSION;
+  readonly meta = { version: VERSION } as MetaT;
+  readonly reads: string[] = [];
+  constructor(private readonly store: MemoryStore) {}
+  async json<T>(key: string, schema: ZodType<T>): Promise<T | null> {
+    this.reads.push(key);
+    const bytes = await this.store.get(key);
+    if (bytes === null) return null;
+    const parsed = schema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+    if (!parsed.success) throw new StoreError(`object does not match its schema: ${parsed.error.message}`, key);
+    return parsed.data;
+  }
+}
+
+const NYC = { lat: 40.7128, lng: -74.006 };
+const PHILLY = { lat: 39.9526, lng: -75.1652 };
+/** Hand-made coverage: a disk of res-5 cells around New York and Philadelphia, and one cell measured by both (New York first). */
+function coverageCells(): CoverageCellsT {
+  const cells: Record<string, string[]> = {};
+  for (const c of gridDisk(latLngToCell(NYC.lat, NYC.lng, 5), 3)) cells[c] = ['new-york'];
+  for (const c of gridDisk(latLngToCell(PHILLY.lat, PHILLY.lng, 5), 2)) cells[c] = ['philadelphia'];
+  const between = latLngToCell(40.33, -74.6, 5);
+  cells[between] = ['new-york', 'philadelphia'];
+  return { schema_version: 1, res: 5, cells };
+}
+
+let store: MemoryStore;
+let reader: MemoryReader;
+beforeAll(() => {
+  const g = buildGazetteer();
+  store = new MemoryStore();
+  for (const [zip3, doc] of g.zips) store.set(keys.zip(VERSION, zip3), JSON.stringify(doc));
+  for (const [st, doc] of g.cities) store.set(keys.city(VERSION, st), JSON.stringify(doc));
+  store.set(keys.coverageCells(VERSION), JSON.stringify(coverageCells()));
+  reader = new MemoryReader(store);
+});
+
+function rejection(f: () => unknown): ApiError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected an ApiError');
+}
+async function asyncRejection(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected an ApiError');
+}
+const resolve = (input: string) => resolveLocation(parseLocation(input), reader);
+
+describe('parseLocation', () => {
+  it('reads a ZIP, a ZIP+4 in three spellings, and a ZIP at the end of an address line', () => {
+    expect(parseLocation('60601')).toEqual({ kind: 'zip', zip: '60601', input: '60601', parameter: 'location' });
+    for (const s of ['60601-1234', '60601 1234', '606011234', ' 60601-1234 ', 'Chicago, IL 60601', 'Chicago IL 60601-1234']) {
+      expect(parseLocation(s)).toMatchObject({ kind: 'zip', zip: '60601', input: s });
+    }
+  });
+
+  it('reads "City, ST", with or without the comma, any case, a trailing country, and DC and PR', () => {
+    expect(parseLocation('Austin, TX')).toEqual({ kind: 'city', city: 'Austin', state: 'TX', input: 'Austin, TX', parameter: 'location' });
+    expect(parseLocation('  st.  louis ,mo ')).toMatchObject({ kind: 'city', city: 'st. louis', state: 'MO' });
+    expect(parseLocation('Austin TX')).toMatchObject({ kind: 'city', city: 'Austin', state: 'TX' });
+    expect(parseLocation('portland or')).toMatchObject({ kind: 'city', city: 'portland', state: 'OR' });
+    expect(parseLocation('Austin, TX, USA')).toMatchObject({ kind: 'city', city: 'Austin', state: 'TX' });
+    expect(parseLocation('Washington DC')).toMatchObject({ kind: 'city', city: 'Washington', state: 'DC' });
+    expect(parseLocation('San Juan, PR')).toMatchObject({ kind: 'city', state: 'PR' });
+    expect(US_STATE_CODES).toHaveLength(52);
+  });
+
+  it('reads "lat,lng" in decimal degrees, with range checks', () => {
+    expect(parseLocation('41.88,-87.63')).toEqual({ kind: 'point', lat: 41.88, lng: -87.63, input: '41.88,-87.63', parameter: 'location' });
+    expect(parseLocation('41.88 , -87.63')).toMatchObject({ kind: 'point', lat: 41.88, lng: -87.63 });
+    expect(parseLocation('-90,180')).toMatchObject({ kind: 'point', lat: -90, lng: 180 });
+    for (const s of ['91,0', '0,181', '-90.0001,0', '0,-180.5']) {
+      const e = rejection(() => parseLocation(s));
+      expect(e.code).toBe('invalid_parameter');
+      expect(e.status).toBe(400);
+      expect(e.extra.parameter).toBe('location');
+      expect(e.detail).toMatch(/latitude must be from -90 to 90 and longitude from -180 to 180/);
+    }
+    // Longitude first is a common slip: say so, with the corrected value.
+    expect(rejection(() => parseLocation('-122.68,45.52')).detail).toContain('"45.52,-122.68"');
+  });
+
+  it('explains what is wrong and what is accepted', () => {
+    const cases: [string, string, RegExp][] = [
+      ['Springfield', 'location_not_understood', /has no state.*USPS code.*"Springfield, ST"/],
+      ['Springfield, XX', 'location_not_understood', /"XX" is not a USPS state code.*AK AL AR/],
+      ['Austin, Texas', 'location_not_understood', /"Austin, TX"/],
+      ['Hagatna, GU', 'location_not_understood', /GU \(Guam\) is not covered/],
+      [', IL', 'location_not_understood', /no city name/],
+      ['', 'location_not_understood', /location is empty/],
+      ['2108', 'location_not_understood', /5 digits.*"02108"/],
+      ['606011', 'location_not_understood', /A ZIP has 5 digits/],
+      ['41,88,-87,63', 'location_not_understood', /latitude first, with a dot/],
+    ];
+    for (const [input, code, detail] of cases) {
+      const e = rejection(() => parseLocation(input));
+      expect(e.code, input).toBe(code);
+      expect(e.detail, input).toMatch(detail);
+      expect(e.toProblem()).toMatchObject({ status: 400, code, parameter: 'location', accepted: ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'] });
+    }
+  });
+});
+
+describe('resolveLocation', () => {
+  it('resolves a ZIP to its ZCTA point, with the metro of its coverage cell', async () => {
+    const loc = await resolve('10001');
+    expect(Location.parse(loc)).toEqual(loc);
+    expect(loc).toEqual({
+      input: '10001', kind: 'zip', lat: 40.75065, lng: -73.99729, zip: '10001', city: 'New York', state: 'NY',
+      metro: 'new-york', source: 'census_zcta', approximate: true,
+    });
+    expect(reader.reads).toContain(keys.zip(VERSION, '100'));
+  });
+
+  it('gives ZIP+4 the same answer as its ZIP, except the input', async () => {
+    const plain = await resolve('60601');
+    const plus4 = await resolve('60601-1234');
+    expect({ ...plus4, input: plain.input }).toEqual(plain);
+    expect(plus4.input).toBe('60601-1234');
+    expect(plain).toMatchObject({ city: 'Chicago', state: 'IL', metro: null });
+  });
+
+  it('resolves a PO-box or unique ZIP through GeoNames postal codes', async () => {
+    expect(await resolve('20500')).toMatchObject({ kind: 'zip', city: 'Washington', state: 'DC', source: 'geonames_postal', approximate: true });
+  });
+
+  it('rejects an unknown ZIP, naming the parameter it came from', async () => {
+    for (const z of ['00000', '10000', '99999']) {
+      const e = await asyncRejection(resolve(z));
+      expect(e.code).toBe('location_not_understood');
+      expect(e.status).toBe(400);
+      expect(e.detail).toContain(`ZIP ${z} is not a known US ZIP code`);
+      expect(e.detail).toMatch(/5-digit ZIP, "City, ST" or "lat,lng"/);
+    }
+    const viaZip = await asyncRejection(resolveLocation(parsedFromArg({ form: 'zip', zip: '00000' }), reader));
+    expect(viaZip.extra.parameter).toBe('zip');
+  });
+
+  it('resolves "City, ST" to the place, with its representative ZIP', async () => {
+    const loc = await resolve('new york, ny');
+    expect(Location.parse(loc)).toEqual(loc);
+    expect(loc).toMatchObject({ input: 'new york, ny', kind: 'city', city: 'New York', state: 'NY', metro: 'new-york', source: 'geonames_postal', approximate: true });
+    expect(loc.zip).toMatch(/^10\d{3}$/);
+    expect(loc.note).toBeUndefined();
+    expect(await resolve('Ft. Worth TX')).toEqual({ ...(await resolve('Fort Worth, TX')), input: 'Ft. Worth TX' });
+    expect(await resolve('Philadelphia, PA')).toMatchObject({ source: 'geonames_place', metro: 'philadelphia' });
+  });
+
+  it('takes the most populous of same-named places and says so', async () => {
+    const loc = await resolve('Mount Pleasant, PA');
+    expect(loc.note).toBe('2 places named Mount Pleasant in PA; chose the most populous (population 4,497). For another one, send its ZIP or "lat,lng".');
+  });
+
+  it('rejects an unknown city with a close match in the state, or a spelling hint', async () => {
+    const typo = await asyncRejection(resolve('Chicgo, IL'));
+    expect(typo.code).toBe('location_not_understood');
+    expect(typo.detail).toContain('No place named "Chicgo" is known in Illinois (IL)');
+    expect(typo.detail).toContain('Did you mean "Chicago, IL"');
+    const none = await asyncRejection(resolve('Xyzzyqwert, TX'));
+    expect(none.detail).toMatch(/Check the spelling and the state code, or send a 5-digit ZIP/);
+    // Right city, wrong state.
+    expect((await asyncRejection(resolve('Chicago, IN'))).code).toBe('location_not_understood');
+  });
+
+  it('passes a point through, exact, with its metro or null', async () => {
+    expect(await resolve('40.7128,-74.006')).toEqual({
+      input: '40.7128,-74.006', kind: 'point', lat: 40.7128, lng: -74.006, zip: null, city: null, state: null,
+      metro: 'new-york', source: 'input', approximate: false,
+    });
+    expect((await resolve('41.88,-87.63')).metro).toBeNull();
+    const p: ParsedLocation = parsedFromArg({ form: 'point', lat: 39.9526, lng: -75.1652, input: '39.9526,-75.1652' });
+    expect(await resolveLocation(p, reader)).toMatchObject({ metro: 'philadelphia', input: '39.9526,-75.1652' });
+  });
+
+  it('fails with StoreError, not a guess, when the coverage cells are missing', async () => {
+    const bare = new MemoryStore();
+    await expect(resolveLocation(parseLocation('40,-74'), new MemoryReader(bare))).rejects.toBeInstanceOf(StoreError);
+  });
+});
+
+describe('metroForPoint', () => {
+  const cells = coverageCells();
+  it('names the first metro of the point\'s cell, or null outside every cell', () => {
+    expect(metroForPoint(cells, NYC.lat, NYC.lng)).toBe('new-york');
+    expect(metroForPoint(cells, PHILLY.lat, PHILLY.lng)).toBe('philadelphia');
+    expect(metroForPoint(cells, 40.33, -74.6)).toBe('new-york');
+    expect(metroForPoint(cells, 41.88, -87.63)).toBeNull();
+    // Brute force: every cell's own centre maps to that cell's first metro.
+    for (const [cell, metros] of Object.entries(cells.cells)) {
+      const [lat, lng] = cellToLatLng(cell);
+      expect(metroForPoint(cells, lat, lng)).toBe(metros[0]);
+    }
+  });
+
+  it('uses the resolution the cells were published at', () => {
+    const fine = latLngToCell(NYC.lat, NYC.lng, 8);
+    const atRes8: CoverageCellsT = { schema_version: 1, res: 8, cells: { [fine]: ['new-york'] } };
+    expect(metroForPoint(atRes8, NYC.lat, NYC.lng)).toBe('new-york');
+    // Same res-5 cell, another res-8 cell: not covered.
+    const [lat, lng] = cellToLatLng(gridDisk(fine, 3).find((c) => c !== fine && latLngToCell(...cellToLatLng(c), 5) === latLngToCell(NYC.lat, NYC.lng, 5))!);
+    expect(metroForPoint(atRes8, lat, lng)).toBeNull();
+  });
+});
