@@ -184,7 +184,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     let sent = body;
     let encoding: string | undefined;
     if (gzipOn && body.length > gzipMin) {
-      const packed = await gzipAsync(body, { level: 9 });
+      const packed = await gzipAsync(body, { level: 6 });
       if (packed.length <= body.length * 0.9) {
         sent = packed;
         encoding = 'gzip';

@@ -68,19 +68,32 @@ async function exists(path: string): Promise<boolean> {
 /**
  * Replace `outDir` by the finished `tempDir`: move the old folder aside, rename the new one into place, then delete the
  * old one. rename(2) cannot replace a non-empty folder, so there is a moment between the two renames when `outDir` is
- * absent; a reader never sees a half-written folder.
+ * absent; a reader never sees a half-written folder. If another run puts a folder there in that moment, it is moved
+ * aside too (a few times at most), so concurrent runs of the same input end with one complete folder.
  */
 export async function swapIntoPlace(tempDir: string, outDir: string): Promise<void> {
-  let old: string | null = null;
-  if (await exists(outDir)) {
-    old = `${tempDir}.old`;
-    await rename(outDir, old);
+  const olds: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    if (await exists(outDir)) {
+      const old = `${tempDir}.old${attempt}`;
+      try {
+        await rename(outDir, old);
+        olds.push(old);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    try {
+      await rename(tempDir, outDir);
+      break;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (attempt < 3 && (code === 'ENOTEMPTY' || code === 'EEXIST')) continue;
+      const first = olds.shift();
+      if (first !== undefined && !(await exists(outDir))) await rename(first, outDir).catch(() => undefined);
+      for (const old of olds) await rm(old, { recursive: true, force: true });
+      throw err;
+    }
   }
-  try {
-    await rename(tempDir, outDir);
-  } catch (err) {
-    if (old !== null) await rename(old, outDir);
-    throw err;
-  }
-  if (old !== null) await rm(old, { recursive: true, force: true });
+  for (const old of olds) await rm(old, { recursive: true, force: true });
 }

@@ -2,7 +2,7 @@
  * The HTTP edge over real HTTP: headers (CORS, caching, ETag/304, rate limit), methods, the redirect, the request log,
  * the per-address limit, store failures, and openapi.json as the schema of every body.
  */
-import { readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,12 +173,13 @@ describe('GET /r/{listing_id}', () => {
   it('keeps other parameters, replaces an existing utm_source, refuses unknown ids', async () => {
     const listing = await aListing();
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
-    const file = join(copy.own('firms'), `${listing.listing_id}.json`);
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as { firm: { website_url: string }; office: { website_url: string } };
+    const original = join(process.env.TEST_SITE_DIR as string, 'v', copy.version, 'firms', `${listing.listing_id}.json`);
+    // Only this one firm document exists in the copy: every other id is unknown there.
+    const file = join(copy.empty('firms'), `${listing.listing_id}.json`);
+    const doc = JSON.parse(readFileSync(original, 'utf8')) as { firm: { website_url: string }; office: { website_url: string } };
     const site = `https://${listing.website_domain ?? 'firm.example'}/contact?a=1&utm_source=old&b=x%20y&utm_medium=map#top`;
     doc.firm.website_url = site;
     doc.office.website_url = site;
-    unlinkSync(file);
     writeFileSync(file, JSON.stringify(doc));
     const local = await startTestServer({ SITE_DIR: copy.dir });
     try {
@@ -280,6 +281,23 @@ describe('request log', () => {
   });
 });
 
+describe('request size', () => {
+  it('refuses a request body over 64 KiB with 413, declared or streamed', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70 * 1024) } });
+    const declared = await get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(declared.status).toBe(413);
+    expect((declared.body as Problem).code).toBe('invalid_parameter');
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 80; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
+        controller.close();
+      },
+    });
+    const streamed = await get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+  });
+});
+
 describe('rate limit', () => {
   it('answers 429 rate_limited with Retry-After after RATE_LIMIT_PER_HOUR requests, REST and MCP together', async () => {
     const local = await startTestServer({ RATE_LIMIT_PER_HOUR: '4' });
@@ -355,20 +373,14 @@ describe('store failures', () => {
   it('missing shard files are 503, never a partial answer', async () => {
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
     const shards = copy.own('shards');
-    for (const entry of readdirSync(shards)) {
-      if (entry === 'index.json') continue;
-      rmSync(join(shards, entry), { recursive: true, force: true });
-      mkdirSync(join(shards, entry));
-    }
+    for (const entry of readdirSync(shards)) if (entry !== 'index.json') copy.empty(`shards/${entry}`);
     await expect503(copy, ['/v1/attorneys?zip=60601', '/v1/attorneys?location=Houston,%20TX&radius_miles=50']);
   });
 
   it('a corrupt firm document is 503', async () => {
     const listing = await aListing();
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
-    const file = join(copy.own('firms'), `${listing.listing_id}.json`);
-    unlinkSync(file);
-    writeFileSync(file, '{"schema_version":1,"listing_id":');
+    writeFileSync(join(copy.empty('firms'), `${listing.listing_id}.json`), '{"schema_version":1,"listing_id":');
     await expect503(copy, [`/v1/firms/${listing.listing_id}`, `/r/${listing.listing_id}`]);
   });
 });

@@ -164,6 +164,13 @@ describe('parseAttorneysArgs', () => {
     }
   });
 
+  it('suggests the parameter a common mistake meant', () => {
+    expect(fail({ zip: '60601', radius: '5' }).detail).toContain('Did you mean radius_miles?');
+    expect(fail({ Zip: '60601' }).detail).toContain('Did you mean zip?');
+    expect(fail({ latitude: '41', longitude: '-87' }).detail).toContain('Did you mean lat?');
+    expect(fail({ zip: '60601', xyzzy: '1' }).detail).not.toContain('Did you mean');
+  });
+
   it('rejects a repeated parameter', () => {
     for (const raw of [
       { zip: ['60601', '60602'] },

@@ -135,6 +135,10 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
+      // Plain roots (clients read inputSchema.properties) and no 2020-12-only tuples (draft-07 validators reject them).
+      expect(tool.inputSchema).not.toHaveProperty('$ref');
+      expect(tool.outputSchema).not.toHaveProperty('$ref');
+      expect(JSON.stringify(tool.outputSchema)).not.toContain('prefixItems');
       expect(String(tool.description).length).toBeGreaterThan(100);
     }
     const find = tools[0] as { inputSchema: { properties: Record<string, Json> }; outputSchema: { required: string[] }; description: string };
@@ -339,6 +343,20 @@ describe('HTTP gates', () => {
     expect(await bad.json()).toMatchObject({ error: { code: -32700 } });
     const text = await route(new Request(`${BASE}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }), INFO);
     expect(text.status).toBe(415);
+  });
+
+  it.each<[Record<string, string>]>([[{ accept: 'application/json' }], [{}]])('a client accepting only JSON (%o) gets JSON, not 406', async (accept) => {
+    const response = await route(
+      new Request(`${BASE}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', ...accept },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_coverage', arguments: {} } }),
+      }),
+      INFO,
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await response.json()) as { result: Json }).result.structuredContent).toEqual(await service.getCoverage({ publicBaseUrl: BASE }));
   });
 
   it('an oversized body is refused before parsing', async () => {

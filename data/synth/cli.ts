@@ -11,13 +11,13 @@ The same seed always gives byte-identical files. Everything is marked synthetic:
 Options:
   --out DIR         output folder (default data/weeks)
   --seed N          PRNG seed, a non-negative integer (default ${SYNTH_DEFAULTS.seed})
-  --weeks LIST      comma-separated consecutive ISO weeks (default ${SYNTH_DEFAULTS.weeks.join(',')})
+  --weeks LIST      comma-separated consecutive ISO weeks (default ${SYNTH_DEFAULTS.weeks.join(',')}; ${SYNTH_DEFAULTS.weeks[0]} with --nationwide)
   --offices N       offices in the first week (default ${SYNTH_DEFAULTS.offices})
   --nationwide      spread offices over every US ZIP, weighted toward dense areas (samples stay in the 27 metros)
   --quiet           no progress on stderr
   --help            this text
 
-Benchmark scale: npm run synth -- --out var/bench-weeks --offices 1000000 --nationwide --weeks 2026-W46`;
+Benchmark scale (one week, about 770 MB): npm run synth -- --out var/bench-data/weeks --offices 1000000 --nationwide`;
 
 function fail(message: string): never {
   process.stderr.write(`synth: ${message}\n\n${HELP}\n`);

@@ -19,7 +19,7 @@ export interface SynthOptions {
   outDir: string;
   /** PRNG seed; the same seed gives byte-identical files. */
   seed?: number;
-  /** Consecutive ISO weeks ("2026-W46"); churn is applied from each to the next. */
+  /** Consecutive ISO weeks ("2026-W46"); churn is applied from each to the next. Default two weeks, one when nationwide. */
   weeks?: string[];
   /** Offices in the first week. */
   offices?: number;
@@ -77,7 +77,8 @@ function writeWeek(dir: string, week: string, pop: Population, world: World, poi
 /** Writes the synthetic weeks under `opts.outDir`, each week folder replaced atomically (built aside, then renamed). */
 export async function synthesize(opts: SynthOptions): Promise<void> {
   const seed = (opts.seed ?? SYNTH_DEFAULTS.seed) >>> 0;
-  const weeks = opts.weeks ?? [...SYNTH_DEFAULTS.weeks];
+  // The nationwide benchmark scale writes one week unless told otherwise (churn adds nothing to a benchmark).
+  const weeks = opts.weeks ?? (opts.nationwide ? [SYNTH_DEFAULTS.weeks[0]] : [...SYNTH_DEFAULTS.weeks]);
   const target = opts.offices ?? SYNTH_DEFAULTS.offices;
   if (weeks.length === 0) throw new Error('synthesize: no weeks given');
   for (const week of weeks) mondayOfIsoWeek(week);

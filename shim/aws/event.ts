@@ -8,15 +8,22 @@ import { normaliseAddress } from '../http/client-address.ts';
 /** The request a Function URL hands to the function (payload format 2.0); header names arrive lower-cased. */
 export interface FunctionUrlEvent {
   version: string;
+  routeKey?: string;
   rawPath: string;
   rawQueryString: string;
   cookies?: string[];
   headers?: Record<string, string | undefined>;
   queryStringParameters?: Record<string, string | undefined>;
   requestContext: {
+    accountId?: string;
+    apiId?: string;
     domainName: string;
+    domainPrefix?: string;
     requestId?: string;
+    routeKey?: string;
+    stage?: string;
     http: { method: string; path?: string; protocol?: string; sourceIp: string; userAgent?: string };
+    time?: string;
     timeEpoch?: number;
   };
   body?: string;

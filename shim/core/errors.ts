@@ -12,6 +12,7 @@ const TITLES: Record<ProblemCodeT, string> = {
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',
   method_not_allowed: 'Method not allowed',
+  origin_not_allowed: 'Origin not allowed',
 };
 
 const STATUS: Record<ProblemCodeT, number> = {
@@ -25,6 +26,7 @@ const STATUS: Record<ProblemCodeT, number> = {
   rate_limited: 429,
   service_unavailable: 503,
   method_not_allowed: 405,
+  origin_not_allowed: 403,
 };
 
 /** A problem the caller can read: code, human detail, and optionally the parameter and accepted values. */

@@ -32,6 +32,23 @@ const ZIP_RE = /^\d{5}$/;
 const UNPRINTABLE_RE = /\p{C}/u;
 const CONTROL_RE = /\p{Cc}/u;
 
+/** Names callers commonly send by mistake, and the accepted parameter they meant. */
+const ALIASES: Readonly<Record<string, string>> = {
+  radius: 'radius_miles', distance: 'radius_miles', miles: 'radius_miles', within: 'radius_miles',
+  latitude: 'lat', longitude: 'lng', lon: 'lng', long: 'lng',
+  zipcode: 'zip', zip_code: 'zip', postal_code: 'zip', postcode: 'zip',
+  q: 'location', query: 'location', near: 'location', address: 'location', city: 'location', loc: 'location',
+  max_results: 'limit', count: 'limit', per_page: 'limit', page_size: 'limit', num: 'limit',
+  practice: 'practice_area', category: 'practice_area', source: 'src',
+};
+
+/** The accepted parameter an unknown name most likely meant, or null. */
+function suggestion(name: string): string | null {
+  const n = name.toLowerCase().replace(/-/g, '_');
+  if (ACCEPTED_PARAMS.includes(n)) return n;
+  return ALIASES[n] ?? null;
+}
+
 function describe(value: unknown): string {
   if (value === '') return 'an empty value';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
@@ -74,9 +91,10 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   // Unknown names first: a typo such as radius= must not be reported as some other problem.
   for (const name of given) {
     if (!ACCEPTED_PARAMS.includes(name)) {
+      const hint = suggestion(name);
       throw new ApiError(
         'unknown_parameter',
-        `Unknown parameter ${JSON.stringify(name)}. Accepted parameters: ${ACCEPTED_PARAMS.join(', ')}.`,
+        `Unknown parameter ${JSON.stringify(name)}.${hint === null ? '' : ` Did you mean ${hint}?`} Accepted parameters: ${ACCEPTED_PARAMS.join(', ')}.`,
         { parameter: name, accepted: ACCEPTED_PARAMS },
       );
     }

@@ -168,6 +168,7 @@ export const ProblemCode = z.enum([
   'rate_limited',
   'service_unavailable',
   'method_not_allowed',
+  'origin_not_allowed',
 ]);
 
 /** RFC 9457 problem details with a machine-readable `code`. */

@@ -25,6 +25,8 @@ export interface RateLimiter {
   take(key: string): RateLimitState;
   /** The state of `key` without counting a request. */
   peek(key: string): RateLimitState;
+  /** Addresses currently held in memory (for metrics and tests). */
+  trackedKeys(): number;
 }
 
 /** Options of createRateLimiter. */
@@ -98,6 +100,9 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       if (limit === 0) return { allowed: true, remaining: 0, resetSeconds: windowSeconds };
       const t = now();
       return state(current(key, t), t, false);
+    },
+    trackedKeys(): number {
+      return windows.size;
     },
   };
 }

@@ -41,15 +41,12 @@ function problem(error: ApiError, headers: Record<string, string> = {}): Respons
 }
 
 function forbiddenOrigin(origin: string): Response {
-  // The shared ProblemCode list has no code for this; the body keeps the problem+json shape.
-  const body = {
-    type: 'https://injury-attorney-directory.example/problems/origin_not_allowed',
-    title: 'Origin not allowed',
-    status: 403,
-    detail: `Requests from the browser origin ${JSON.stringify(origin.slice(0, 200))} are not allowed on /mcp. MCP clients that are not web pages send no Origin header.`,
-    code: 'origin_not_allowed',
-  };
-  return new Response(JSON.stringify(body), { status: 403, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' } });
+  return problem(
+    new ApiError(
+      'origin_not_allowed',
+      `Requests from the browser origin ${JSON.stringify(origin.slice(0, 200))} are not allowed on /mcp. MCP clients that are not web pages send no Origin header.`,
+    ),
+  );
 }
 
 function rpcError(status: number, code: number, message: string, id: unknown = null): Response {
@@ -111,8 +108,13 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     transport.onerror = reportError;
     await server.connect(transport);
+    // Answers are always one JSON body, so a client that accepts only application/json (or sends no Accept) is
+    // served like the 2026-07-28 leg serves it, instead of the transport's 406.
+    const headers = new Headers(request.headers);
+    headers.set('accept', 'application/json, text/event-stream');
+    const forwarded = new Request(request.url, { method: 'POST', headers, signal: request.signal });
     try {
-      return await transport.handleRequest(request, { parsedBody: body });
+      return await transport.handleRequest(forwarded, { parsedBody: body });
     } finally {
       await server.close().catch(() => undefined);
     }

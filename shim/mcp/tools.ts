@@ -1,17 +1,18 @@
 /** The three MCP tools: names, descriptions for the calling agent, schemas, and the call into the shared Service. */
 import { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { API_VERSION, LIMIT, SERVICE_NAME } from '../core/constants.ts';
 import { ApiError } from '../core/errors.ts';
 import { AttorneysQuery, FirmQuery } from '../core/query-schema.ts';
-import { AttorneysResponse, CoverageResponse, FirmResponse } from '../core/schemas.ts';
+import { AttorneysResponse, CoverageResponse, FirmResponse, type AttorneysResponseT } from '../core/schemas.ts';
 import type { CallContext, Service } from '../core/service.ts';
 import { StoreError } from '../store/types.ts';
 import { advertiseOnly, outputSchemaOf } from './json-schema.ts';
-import { z } from 'zod';
 
 /** Tool names, in the order tools/list shows them. */
 export const TOOL_NAMES = ['find_injury_attorneys', 'get_firm', 'get_coverage'] as const;
+/** One of TOOL_NAMES. */
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** One finished tools/call, for the request log (same fields as a REST log line's request part). */
@@ -113,7 +114,11 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     } catch (error) {
       ({ result, status } = failure(error));
     }
-    scope.onToolCall?.({ tool, args, ...describe(body), status });
+    try {
+      scope.onToolCall?.({ tool, args, ...describe(body), status });
+    } catch {
+      // Logging must never turn an answer into an error (the SDK would send the exception's message as the result).
+    }
     return result;
   };
 
@@ -128,7 +133,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     },
     (args) =>
       run('find_injury_attorneys', args, () => service.findAttorneys(args, scope.ctx), (body) => {
-        const found = body as z.infer<typeof AttorneysResponse> | null;
+        const found = body as AttorneysResponseT | null;
         return {
           query_id: found?.query_id ?? null,
           location: locationSent(args),

@@ -9,6 +9,8 @@ export interface SiteCopy {
   version: string;
   /** Absolute path of `rel` (relative to v/<version>/) in the copy, made a real directory (of links) or real file first. */
   own(rel: string): string;
+  /** Absolute path of directory `rel`, replaced by an empty real directory (a test then adds only what it needs). */
+  empty(rel: string): string;
   remove(): void;
 }
 
@@ -49,5 +51,13 @@ export function linkSite(src: string): SiteCopy {
     return here;
   };
 
-  return { dir, version, own, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const empty = (rel: string): string => {
+    const path = join(root, rel);
+    const parent = rel.includes('/') ? own(rel.slice(0, rel.lastIndexOf('/'))) : root;
+    rmSync(join(parent, rel.slice(rel.lastIndexOf('/') + 1)), { recursive: true, force: true });
+    mkdirSync(path);
+    return path;
+  };
+
+  return { dir, version, own, empty, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,0 +1,351 @@
+/** Writes BENCHMARKS.md from the measured results. Pure apart from nothing: results in, markdown out. */
+import type { ColdReads, FirstAnswer } from './cold.ts';
+import type { HttpReport } from './http.ts';
+import type { LambdaReport } from './lambda.ts';
+import type { MachineInfo } from './machine.ts';
+import type { LatencyResult } from './query.ts';
+import type { ProcessCost, ScaleLatency, ShardStats } from './scale.ts';
+import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
+
+/** Targets of the benchmark issue. */
+export const TARGETS = {
+  /** Shim throughput as a share of the static ceiling, at least. */
+  throughputShareOfStatic: 0.6,
+  /** Latency at the large dataset over latency at the sample, at most. */
+  scaleLatencyRatio: 1.5,
+  /** Cold path per query, at most. */
+  coldObjects: 20,
+  coldBytes: 1024 * 1024,
+} as const;
+
+/** The planShards (H3 covering) share of a warm query, per radius. */
+export interface PlanCost {
+  radiusMiles: number;
+  /** Median time of planShards alone, ms. */
+  planMs: number;
+}
+
+/** One generator run of the scale measurement. */
+export interface ScaleAttempt {
+  offices: number;
+  inputsReused: boolean;
+  synthMs: number | null;
+  generate: ProcessCost;
+}
+
+/** Everything one `npm run bench` measured; absent parts were skipped. */
+export interface BenchResults {
+  machine: MachineInfo;
+  command: string;
+  startedAt: string;
+  durationMs: number;
+  quick: boolean;
+  sample: { siteDir: string; version: string; offices: number; generate: ProcessCost | null; shards: { indexBytes: number; perRes: ShardStats[] } };
+  latency?: { results: LatencyResult[]; naiveOverShim: Map<number, Spread>; plan: PlanCost[]; runs: number; points: number };
+  http?: HttpReport;
+  cold?: { reads: ColdReads[]; first: FirstAnswer | null };
+  scale?: {
+    requested: number;
+    attempts: ScaleAttempt[];
+    /** Offices of the site that was measured (null when every attempt failed). */
+    measured: number | null;
+    shards: { indexBytes: number; perRes: ShardStats[] } | null;
+    latency: ScaleLatency | null;
+    cold: ColdReads[] | null;
+  };
+  lambda?: LambdaReport;
+}
+
+/** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## Method'] as const;
+
+const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ms = (s: Spread): string => fmtSpread(s, fmtMs);
+const x = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 2)}x`);
+const verdict = (ok: boolean | null): string => (ok === null ? 'not measured' : ok ? '**met**' : '**missed**');
+
+function table(head: string[], rows: string[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+interface TargetRow {
+  name: string;
+  ok: boolean | null;
+  measured: string;
+  note: string;
+}
+
+function targetRows(r: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  if (r.http) {
+    const shares = [...r.http.shimOverStatic.entries()];
+    const ok = shares.length > 0 && shares.every(([, s]) => s.median >= TARGETS.throughputShareOfStatic);
+    rows.push({
+      name: `HTTP throughput >= ${TARGETS.throughputShareOfStatic} of the static ceiling`,
+      ok,
+      measured: shares.map(([radius, s]) => `${radius} mi: ${x(s)}`).join('; '),
+      note: ok ? '' : throughputWhy(r),
+    });
+  } else rows.push({ name: `HTTP throughput >= ${TARGETS.throughputShareOfStatic} of the static ceiling`, ok: null, measured: 'skipped', note: '' });
+
+  if (r.scale?.latency) {
+    const ratios = [...r.scale.latency.shimRatio.entries()];
+    const ok = ratios.every(([, s]) => s.median <= TARGETS.scaleLatencyRatio);
+    const naive = [...r.scale.latency.naiveRatio.entries()].map(([radius, s]) => `${radius} mi: ${fmt(s.median, 1)}x`).join(', ');
+    rows.push({
+      name: `p50 latency at ${n0(r.scale.measured ?? 0)} offices within ${TARGETS.scaleLatencyRatio}x of ${n0(r.sample.offices)}`,
+      ok,
+      measured: `${ratios.map(([radius, s]) => `${radius} mi: ${x(s)}`).join('; ')} (naive: ${naive})`,
+      note: (r.scale.measured !== r.scale.requested ? `Measured at ${n0(r.scale.measured ?? 0)}, not the ${n0(r.scale.requested)} asked for (see 4). ` : '') + (ok ? '' : scaleWhy(r)),
+    });
+  } else rows.push({ name: `latency at scale within ${TARGETS.scaleLatencyRatio}x of the sample`, ok: null, measured: r.scale ? 'no large site could be generated (see 4)' : 'skipped', note: '' });
+
+  if (r.cold) {
+    const sets = [...r.cold.reads, ...(r.scale?.cold ?? [])];
+    const maxObj = Math.max(...sets.map((s) => s.objects.max));
+    const maxBytes = Math.max(...sets.map((s) => s.bytes.max));
+    const ok = maxObj <= TARGETS.coldObjects && maxBytes <= TARGETS.coldBytes;
+    rows.push({
+      name: `cold path <= ${TARGETS.coldObjects} objects and <= 1 MiB per query, any radius`,
+      ok,
+      measured: `max ${maxObj} objects, max ${fmtBytes(maxBytes)} (over ${sets.reduce((n, s) => n + s.queries, 0)} queries${r.scale?.cold ? `, sample and ${n0(r.scale.measured ?? 0)}-office site` : ''})`,
+      note: ok ? '' : coldWhy(r),
+    });
+  } else rows.push({ name: `cold path <= ${TARGETS.coldObjects} objects and <= 1 MiB per query`, ok: null, measured: 'skipped', note: '' });
+  return rows;
+}
+
+function throughputWhy(r: BenchResults): string {
+  const plan = r.latency?.plan.map((p) => `${p.radiusMiles} mi: ${fmtMs(p.planMs)}`).join(', ');
+  const p50 = r.latency?.results.filter((l) => l.target === 'shim').map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`).join(', ');
+  return (
+    'The static ceiling only writes a precomputed buffer, so the ratio is set by the per-request work of the real path: ' +
+    `warm in-process findAttorneys p50 (${p50 ?? 'n/a'}), of which planning the H3 cover (planShards, which runs polygonToCells at every shard resolution on every query) takes ${plan ?? 'n/a'}; ` +
+    'plus the web Request/Response conversion, rate-limit headers, the request log line and JSON serialisation of a ~10-20 KB body. ' +
+    'What would reach it: plan cells once at one resolution chosen from the radius (or derive the cover by gridDisk from the centre cell, or memoise plans per centre cell and radius), ' +
+    'skip the Request/Response round trip for GET on the local server, and serialise the body once; the same-run naive ratio shows how much of the gap is the search itself.'
+  );
+}
+
+function scaleWhy(r: BenchResults): string {
+  const reads = r.scale?.latency?.results.filter((l) => l.target === 'shim large' && (l.storeReadsTimed ?? 0) > 0).map((l) => `${l.radiusMiles} mi`);
+  return (
+    'A query does work proportional to the offices inside its circle (every one is distance-checked, grouped by firm and sorted), and a dense nationwide dataset puts many times more offices in the same circle; ' +
+    'shard objects also grow with density, so parsing and holding them costs more' +
+    (reads && reads.length > 0 ? `; at ${reads.join(', ')} the warm cache (64 MiB default) could not hold the shards of the query set, so timed queries re-read the store` : '') +
+    '. What would reach it: compact shards (columnar lat/lng/firm/listing id only, full records fetched for the `limit` shown), finer shard resolutions for dense areas, and a larger cache budget on the server; the count of firms within the radius needs every office in the circle, so the work cannot drop below the offices inside it.'
+  );
+}
+
+function coldWhy(r: BenchResults): string {
+  const sets = [...(r.cold?.reads ?? []), ...(r.scale?.cold ?? [])];
+  const worst = sets.reduce((a, b) => (b.worst.bytes > a.worst.bytes ? b : a));
+  const kinds = Object.entries(worst.worst.byKind)
+    .sort((a, b) => b[1].bytes - a[1].bytes)
+    .map(([k, v]) => `${k} ${v.objects} x = ${fmtBytes(v.bytes)}`)
+    .join(', ');
+  return (
+    `Worst query: ${worst.worst.query} (${worst.worst.objects} objects, ${fmtBytes(worst.worst.bytes)}: ${kinds}). ` +
+    'Every cold query also reads the pointer, meta, coverage cells and the whole shard index, whose size grows with the number of non-empty cells. ' +
+    'What would reach it: split the shard index and the coverage cells by a coarse cell (read only the part around the point), compact the shard records, and split the state gazetteer of big states by first letter.'
+  );
+}
+
+function machineSection(r: BenchResults): string {
+  const m = r.machine;
+  return [
+    '## Machine',
+    '',
+    table(
+      ['', ''],
+      [
+        ['CPU', `${m.cpuModel}, ${m.cores} cores`],
+        ['Memory', fmtBytes(m.memoryBytes)],
+        ['OS', m.os],
+        ['Node', m.node],
+        ['Commit', `\`${m.commit}\`${m.dirty ? ' (with uncommitted changes in the working tree)' : ''}`],
+        ['Command', `\`${r.command}\``],
+        ['Started', r.startedAt],
+        ['Duration', fmtMs(r.durationMs)],
+        ['Load average (1 min)', `${fmt(m.loadStart, 1)} at start, ${m.loadEnd === null ? 'n/a' : fmt(m.loadEnd, 1)} at end`],
+      ],
+    ),
+    '',
+    'The machine is shared with other work (see the load average), so every figure is the median of several runs with the min–max range, and every ratio is computed within one run between targets measured back to back, then summarised.',
+  ].join('\n');
+}
+
+function targetsSection(r: BenchResults): string {
+  const rows = targetRows(r);
+  return ['## Targets', '', table(['Target', 'Result', 'Measured (median, min–max)'], rows.map((t) => [t.name, verdict(t.ok), t.measured])), '', ...rows.filter((t) => t.note !== '').map((t) => `- *${t.name}*: ${t.note}`)].join('\n');
+}
+
+function latencySection(r: BenchResults): string {
+  const out = ['## 1. Query latency (warm, in-process)', ''];
+  if (!r.latency) return [...out, 'Skipped.'].join('\n');
+  const l = r.latency;
+  out.push(
+    `\`service.findAttorneys\` over a FolderStore-backed site (${n0(r.sample.offices)} offices, version \`${r.sample.version}\`) with a warm cache, ` +
+      `${l.points} points (New York, Los Angeles and Chicago: centre and four points 5 miles out), limit 10. ` +
+      `Each run times every point ${'several'} times per radius after one untimed warm-up pass; p50/p99 are per run, shown as median (min–max) over ${l.runs} runs. ` +
+      'The naive baseline loads every office once and scans all of them per query (same parsing, location, coverage and shaping code; only the search differs).',
+    '',
+    table(
+      ['Radius', 'Target', 'p50', 'p99', 'Queries/run', 'Firms in radius (median)', 'Store reads while timed'],
+      l.results.map((q) => [`${q.radiusMiles} mi`, q.target, ms(q.p50), ms(q.p99), n0(q.queries), n0(q.firmsWithinRadius), q.storeReadsTimed === null ? '–' : n0(q.storeReadsTimed)]),
+    ),
+    '',
+    table(
+      ['Radius', 'naive p50 / shim p50 (same run)', 'planShards alone (median)'],
+      [...l.naiveOverShim.entries()].map(([radius, s]) => [`${radius} mi`, x(s), fmtMs(l.plan.find((p) => p.radiusMiles === radius)?.planMs ?? Number.NaN)]),
+    ),
+    '',
+    'A ratio above 1 means the shim is faster than the full scan.',
+  );
+  return out.join('\n');
+}
+
+function httpSection(r: BenchResults): string {
+  const out = ['## 2. HTTP throughput (loopback)', ''];
+  if (!r.http) return [...out, 'Skipped.'].join('\n');
+  const h = r.http;
+  out.push(
+    `autocannon, ${h.connections} connections, ${h.durationSec} s per target and run, cycling through ${h.paths} \`/v1/attorneys\` queries per radius (the points of section 1), RATE_LIMIT_PER_HOUR=0. ` +
+      'The server runs in a child process; autocannon runs in the bench process. **shim** is the real local server (`startServer`, request log on); ' +
+      '**static** is the same server and process answering `/static?<query>` with the precomputed bytes and headers of that query\'s real answer (the ceiling); ' +
+      '**naive** is a second real server whose search is the full scan. In every run the three take turns at each radius.',
+    '',
+    table(
+      ['Radius', 'Target', 'Requests/s', 'Latency p50', 'Latency p99', 'Bytes/response', 'Failures'],
+      h.results.map((t) => [`${t.radiusMiles} mi`, t.target, fmtSpread(t.rps, (v) => n0(v)), fmtSpread(t.p50, (v) => `${fmt(v, 1)} ms`), fmtSpread(t.p99, (v) => `${fmt(v, 1)} ms`), n0(t.bytesPerRequest), n0(t.failures)]),
+    ),
+    '',
+    table(
+      ['Radius', 'shim / static', 'shim / naive'],
+      [...h.shimOverStatic.entries()].map(([radius, s]) => {
+        const nv = h.shimOverNaive.get(radius);
+        return [`${radius} mi`, x(s), nv ? x(nv) : 'n/a'];
+      }),
+    ),
+  );
+  return out.join('\n');
+}
+
+function coldRows(sets: ColdReads[]): string {
+  return table(
+    ['Query set', 'Queries', 'Objects median', 'Objects max', 'Shard objects max', 'Bytes median', 'Bytes max', 'Heaviest query'],
+    sets.map((s) => [s.label, n0(s.queries), n0(s.objects.median), n0(s.objects.max), n0(s.shardObjects.max), fmtBytes(s.bytes.median), fmtBytes(s.bytes.max), `${s.worst.query}: ${Object.entries(s.worst.byKind).sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 3).map(([k, v]) => `${k} ${fmtBytes(v.bytes)}`).join(', ')}`]),
+  );
+}
+
+function coldSection(r: BenchResults): string {
+  const out = ['## 3. Cold path', ''];
+  if (!r.cold) return [...out, 'Skipped.'].join('\n');
+  out.push(
+    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, coverage cells, shard index, shards, and a gazetteer document for ZIP or city input. ' +
+      `Points: every one of the 27 metros, centre and four points 10 miles out. Sample site (${n0(r.sample.offices)} offices):`,
+    '',
+    coldRows(r.cold.reads),
+  );
+  if (r.scale?.cold) out.push('', `The same on the ${n0(r.scale.measured ?? 0)}-office site:`, '', coldRows(r.scale.cold));
+  if (r.cold.first) {
+    const f = r.cold.first;
+    out.push('', `Fresh process to first answer (median (min–max) of ${f.firstAnswerMs.runs}): listening after ${ms(f.listeningMs)}, first \`/v1/attorneys\` 200 after ${ms(f.firstAnswerMs)}.`, `Command: \`${f.command}\`.`);
+  }
+  return out.join('\n');
+}
+
+function shardTable(s: { indexBytes: number; perRes: ShardStats[] }): string {
+  return (
+    table(
+      ['Resolution', 'Shards', 'Median bytes', 'Max bytes', 'Median offices', 'Max offices', 'Total'],
+      s.perRes.map((p) => [String(p.res), n0(p.count), fmtBytes(p.medianBytes), fmtBytes(p.maxBytes), n0(p.medianOffices), n0(p.maxOffices), fmtBytes(p.totalBytes)]),
+    ) + `\n\nShard index: ${fmtBytes(s.indexBytes)}.`
+  );
+}
+
+function scaleSection(r: BenchResults): string {
+  const out = ['## 4. Scale', ''];
+  if (!r.scale) return [...out, 'Skipped (`--skip-scale`).'].join('\n');
+  const s = r.scale;
+  out.push(`Synthetic nationwide dataset (\`synthesize({ offices, nationwide: true })\`, seed 1, one week), generated with the generator CLI as a child process. Asked for ${n0(s.requested)} offices.`, '');
+  const genRows: string[][] = [];
+  if (r.sample.generate) genRows.push([n0(r.sample.offices), r.sample.generate.ok ? 'ok' : 'failed', fmtMs(r.sample.generate.wallMs), r.sample.generate.peakRssBytes === null ? 'n/a' : fmtBytes(r.sample.generate.peakRssBytes), '–']);
+  for (const a of s.attempts) {
+    genRows.push([n0(a.offices), a.generate.ok ? 'ok' : `failed: ${a.generate.error?.split('\n').find((l) => /Error|failed/.test(l))?.slice(0, 160) ?? 'see log'}`, fmtMs(a.generate.wallMs), a.generate.peakRssBytes === null ? 'n/a' : fmtBytes(a.generate.peakRssBytes), a.inputsReused ? 'reused' : a.synthMs === null ? 'n/a' : fmtMs(a.synthMs)]);
+  }
+  out.push(table(['Offices', 'Generator', 'Wall time', 'Peak RSS', 'Synthesis'], genRows), '');
+  const first = s.attempts[0] ?? r.sample.generate;
+  const method = s.attempts[0]?.generate ?? r.sample.generate;
+  if (method) out.push(`Peak memory: ${method.method}. Command: \`${method.command}\`.`, '');
+  if (s.measured !== s.requested && first) out.push(`**${n0(s.requested)} offices could not be measured here**; the figures below are for ${s.measured === null ? 'no site' : `${n0(s.measured)} offices`}. See the failure above.`, '');
+  out.push(`Shards of the sample (${n0(r.sample.offices)} offices):`, '', shardTable(r.sample.shards), '');
+  if (s.shards) out.push(`Shards at ${n0(s.measured ?? 0)} offices:`, '', shardTable(s.shards), '');
+  if (s.latency) {
+    out.push(
+      'Warm in-process latency, shim and naive over both sites in one child process, the four targets interleaved in every run (same points as section 1):',
+      '',
+      table(
+        ['Radius', 'Target', 'p50', 'p99', 'Firms in radius (median)', 'Store reads while timed'],
+        s.latency.results.map((q) => [`${q.radiusMiles} mi`, q.target.replace('small', `${n0(r.sample.offices)}`).replace('large', `${n0(s.measured ?? 0)}`), ms(q.p50), ms(q.p99), n0(q.firmsWithinRadius), q.storeReadsTimed === null ? '–' : n0(q.storeReadsTimed)]),
+      ),
+      '',
+      table(
+        ['Radius', `shim p50 ratio ${n0(s.measured ?? 0)} / ${n0(r.sample.offices)}`, 'naive p50 ratio'],
+        [...s.latency.shimRatio.entries()].map(([radius, v]) => [`${radius} mi`, x(v), (() => {
+          const nv = s.latency?.naiveRatio.get(radius);
+          return nv ? x(nv) : 'n/a';
+        })()]),
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+function lambdaSection(r: BenchResults): string {
+  const out = ['## 5. Lambda bundle', ''];
+  if (!r.lambda) return [...out, 'Skipped.'].join('\n');
+  const l = r.lambda;
+  out.push(
+    table(
+      ['Raw', 'Gzipped', 'Import in a fresh process', 'Whole process (spawn to exit)', 'Build'],
+      [[fmtBytes(l.bytes), fmtBytes(l.gzipBytes), ms(l.importMs), ms(l.processMs), fmtMs(l.buildMs)]],
+    ),
+    '',
+    `Built with \`bundleLambda()\` from infra/bundle.ts (the function the CDK app uses). Import: ${l.importMs.runs} fresh processes. ${l.command}.`,
+  );
+  return out.join('\n');
+}
+
+function methodSection(r: BenchResults): string {
+  return [
+    '## Method',
+    '',
+    `- Reproduce: \`${r.command}\` (\`npm run bench -- --help\` lists the options; \`--quick\` is a smoke test, \`--skip-scale\` leaves out section 4). Raw results: bench/out/results.json.`,
+    `- The sample site is generated by the run from data/ into ${r.sample.siteDir}; the scale data and sites live in bench/out/ (gitignored); synthesised scale inputs are reused while their parameters match.`,
+    '- Latency is wall time of the awaited call (performance.now) in one process; p50/p99 are nearest-rank per run. Throughput is completed requests over the run time; any non-2xx answer counts as a failure.',
+    '- The naive baseline (bench/naive.ts) is checked against the shim for the same queries in test/bench-smoke.test.ts, so it is a correct baseline, not a strawman.',
+    r.quick ? '- **This was a --quick run: small and short, for a smoke test; do not quote these numbers.**' : '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+/** The whole BENCHMARKS.md. */
+export function renderReport(r: BenchResults): string {
+  return [
+    '# Benchmarks',
+    '',
+    `Generated by \`${r.command}\` (bench/run.ts); do not edit by hand, rerun it.`,
+    '',
+    machineSection(r),
+    targetsSection(r),
+    latencySection(r),
+    httpSection(r),
+    coldSection(r),
+    scaleSection(r),
+    lambdaSection(r),
+    methodSection(r),
+    '',
+  ].join('\n\n');
+}

@@ -1,0 +1,200 @@
+/** `npm run bench [-- options]`: every benchmark side by side in one run, written to BENCHMARKS.md. Progress on stderr. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createService } from '../shim/core/service-impl.ts';
+import { keys, Meta, Pointer, ShardIndex } from '../shim/core/site-format.ts';
+import { createSiteSource } from '../shim/site-reader.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import { REPO } from './child.ts';
+import { measureColdReads, measureFirstAnswer } from './cold.ts';
+import { measureHttp } from './http.ts';
+import { measureLambda } from './lambda.ts';
+import { loadNow, machineInfo } from './machine.ts';
+import { NaiveIndex, naiveService } from './naive.ts';
+import { densePoints, RADII } from './points.ts';
+import { measureLatency, measurePlanCost, ratioOfP50 } from './query.ts';
+import { renderReport, type BenchResults, type ScaleAttempt } from './report.ts';
+import { ensureScaleInputs, label, measureProcess, measureScaleLatency, shardStats } from './scale.ts';
+import { progress } from './stats.ts';
+
+const HELP = `Usage: npm run bench -- [options]
+
+Measures, side by side in one run, and writes BENCHMARKS.md:
+  1. warm in-process query latency (p50/p99) of the shim and of a naive full-scan baseline, dense metros, 1/15/50 miles
+  2. HTTP throughput on loopback (autocannon): the real server, the same server answering a precomputed body (ceiling),
+     and the naive baseline behind the same server code
+  3. cold path: store objects and bytes per query with an empty cache; a fresh process's time to its first answer
+  4. scale: a synthetic nationwide dataset (default 1,000,000 offices): generator time and peak memory, shard sizes,
+     latency against the sample as a ratio (naive beside it)
+  5. the Lambda bundle: size raw and gzipped, import time in a fresh process
+Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.
+
+Options:
+  --quick               small and short (smoke test): 1 run, 2 s HTTP at 15 miles, 20,000 offices at scale
+  --skip-scale          leave out section 4 (the slow part)
+  --skip-http           leave out section 2
+  --skip-lambda         leave out section 5
+  --runs N              repetitions of each measurement (default 3; --quick 1)
+  --duration S          seconds per autocannon run (default 5; --quick 2)
+  --connections N       autocannon connections (default 10)
+  --scale-offices N     offices of the scale dataset (default 1000000; --quick 20000)
+  --scale-fallback N    size to try when the generator fails at --scale-offices (default 250000; 0 for none)
+  --out FILE            report file (default BENCHMARKS.md)
+  -h, --help            this text
+
+Outputs: the report, bench/out/results.json (raw figures), bench/out/ (sites, data; gitignored).`;
+
+function positiveInt(name: string, value: string | undefined, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || (!allowZero && Number(value) === 0)) {
+    process.stderr.write(`bench: --${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}\n\n${HELP}\n`);
+    process.exit(2);
+  }
+  return Number(value);
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      'skip-scale': { type: 'boolean', default: false },
+      'skip-http': { type: 'boolean', default: false },
+      'skip-lambda': { type: 'boolean', default: false },
+      runs: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      'scale-offices': { type: 'string' },
+      'scale-fallback': { type: 'string' },
+      out: { type: 'string', default: 'BENCHMARKS.md' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: false,
+  }).values;
+} catch (err) {
+  process.stderr.write(`bench: ${(err as Error).message}\n\n${HELP}\n`);
+  process.exit(2);
+}
+if (args.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+
+const quick = args.quick;
+const runs = positiveInt('runs', args.runs, quick ? 1 : 3);
+const durationSec = positiveInt('duration', args.duration, quick ? 2 : 5);
+const connections = positiveInt('connections', args.connections, 10);
+const scaleOffices = positiveInt('scale-offices', args['scale-offices'], quick ? 20_000 : 1_000_000);
+const scaleFallback = positiveInt('scale-fallback', args['scale-fallback'], quick ? 0 : 250_000, true);
+const outRoot = join(REPO, 'bench', 'out');
+const argv = process.argv.slice(2);
+const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`;
+
+const started = performance.now();
+const machine = machineInfo();
+mkdirSync(outRoot, { recursive: true });
+progress(`${machine.cpuModel} x${machine.cores}, node ${machine.node}, load ${machine.loadStart.toFixed(1)}; ${command}`);
+
+// The sample site: generated by this run (so its version matches the code), unless --quick finds one already there.
+const dataDir = join(REPO, 'data');
+const sampleDir = join(outRoot, 'site-sample');
+if (!existsSync(join(dataDir, 'weeks'))) {
+  progress('data/weeks is missing: synthesising the sample inputs');
+  const { synthesize } = await import('../data/synth/synthesize.ts');
+  await synthesize({ outDir: join(dataDir, 'weeks') });
+}
+let sampleGenerate = null;
+if (!quick || !existsSync(join(sampleDir, keys.pointer))) {
+  progress(`generating the sample site into ${sampleDir}`);
+  sampleGenerate = await measureProcess('generator/cli.ts', ['--data', dataDir, '--out', sampleDir], (l) => progress(`  [generate sample] ${l}`));
+  if (!sampleGenerate.ok) throw new Error(`generating the sample site failed:\n${sampleGenerate.error ?? ''}`);
+}
+const pointer = Pointer.parse(JSON.parse(readFileSync(join(sampleDir, keys.pointer), 'utf8')));
+const meta = Meta.parse(JSON.parse(readFileSync(join(sampleDir, keys.meta(pointer.version)), 'utf8')));
+const sampleShards = shardStats(sampleDir);
+
+const results: BenchResults = {
+  machine,
+  command,
+  startedAt: new Date().toISOString(),
+  durationMs: 0,
+  quick,
+  sample: { siteDir: 'bench/out/site-sample', version: pointer.version, offices: meta.totals.offices, generate: sampleGenerate, shards: sampleShards },
+};
+
+// 1. Warm in-process latency, shim and naive interleaved.
+{
+  progress('1. warm in-process latency');
+  const source = createSiteSource(new FolderStore(sampleDir));
+  const naiveSource = createSiteSource(new FolderStore(sampleDir));
+  const index = await NaiveIndex.load(new FolderStore(sampleDir));
+  const points = densePoints();
+  const latency = await measureLatency(
+    [
+      { name: 'shim', service: createService(source), storeReads: () => source.stats().storeReads },
+      { name: 'naive', service: naiveService(createService(naiveSource), index, naiveSource) },
+    ],
+    { points, radii: RADII, runs, passes: quick ? 5 : 20, maxMsPerCell: quick ? 1000 : 4000, onProgress: progress },
+  );
+  const shardIndex = ShardIndex.parse(JSON.parse(readFileSync(join(sampleDir, keys.shardIndex(pointer.version)), 'utf8')));
+  results.latency = { results: latency, naiveOverShim: ratioOfP50(latency, 'naive', 'shim'), plan: measurePlanCost(shardIndex, points, RADII, quick ? 3 : 10), runs, points: points.length };
+}
+
+// 2. HTTP throughput.
+if (!args['skip-http']) {
+  progress('2. HTTP throughput');
+  results.http = await measureHttp({ site: sampleDir, radii: quick ? [15] : RADII, runs, durationSec, connections, onProgress: progress });
+}
+
+// 3. Cold path.
+{
+  progress('3. cold path: objects and bytes per query with an empty cache');
+  const reads = await measureColdReads(sampleDir, RADII);
+  for (const r of reads) progress(`  ${r.label}: objects median ${r.objects.median} max ${r.objects.max}, bytes median ${r.bytes.median} max ${r.bytes.max}`);
+  const first = await measureFirstAnswer(sampleDir, quick ? 2 : 5, progress);
+  results.cold = { reads, first };
+}
+
+// 4. Scale.
+if (!args['skip-scale']) {
+  progress(`4. scale: ${scaleOffices} offices`);
+  const sizes = [scaleOffices, ...(scaleFallback > 0 && scaleFallback < scaleOffices ? [scaleFallback] : [])];
+  const attempts: ScaleAttempt[] = [];
+  let largeDir: string | null = null;
+  let measured: number | null = null;
+  for (const offices of sizes) {
+    const inputs = await ensureScaleInputs(outRoot, offices, (l) => progress(`  [synth ${label(offices)}] ${l}`));
+    const siteDir = join(outRoot, `site-${label(offices)}`);
+    progress(`  generating ${offices} offices into ${siteDir}`);
+    const generate = await measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', siteDir], (l) => progress(`  [generate ${label(offices)}] ${l}`));
+    attempts.push({ offices, inputsReused: inputs.reused, synthMs: inputs.synthMs, generate });
+    if (generate.ok) {
+      largeDir = siteDir;
+      measured = offices;
+      break;
+    }
+    progress(`  the generator failed at ${offices} offices: ${generate.error ?? ''}`);
+  }
+  results.scale = { requested: scaleOffices, attempts, measured, shards: null, latency: null, cold: null };
+  if (largeDir !== null) {
+    results.scale.shards = shardStats(largeDir);
+    progress('  latency at scale against the sample (child process)');
+    results.scale.latency = await measureScaleLatency(sampleDir, largeDir, runs, progress);
+    progress('  cold path at scale');
+    results.scale.cold = await measureColdReads(largeDir, RADII);
+  }
+}
+
+// 5. Lambda bundle.
+if (!args['skip-lambda']) {
+  progress('5. Lambda bundle');
+  results.lambda = await measureLambda(join(outRoot, 'lambda'), quick ? 2 : 5, progress);
+}
+
+results.durationMs = performance.now() - started;
+results.machine.loadEnd = loadNow();
+const outFile = resolve(REPO, args.out);
+writeFileSync(outFile, renderReport(results));
+writeFileSync(join(outRoot, 'results.json'), `${JSON.stringify(results, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}\n`);
+progress(`wrote ${outFile} and bench/out/results.json in ${(results.durationMs / 1000).toFixed(0)} s`);

@@ -1,0 +1,162 @@
+/** Scale: a synthetic nationwide dataset, the generator's time and peak memory on it, its shards, and query latency against the sample. */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { keys, Pointer, ShardIndex } from '../shim/core/site-format.ts';
+import { REPO, startJsonChild } from './child.ts';
+import { ratioOfP50, type LatencyResult } from './query.ts';
+import { median, type Spread } from './stats.ts';
+
+/** Peak memory and time of one child process. */
+export interface ProcessCost {
+  ok: boolean;
+  wallMs: number;
+  /** Peak resident set size in bytes, or null when not measured. */
+  peakRssBytes: number | null;
+  /** How peak memory was measured. */
+  method: string;
+  command: string;
+  /** The last lines of stderr when the process failed. */
+  error?: string;
+  stdout: string;
+}
+
+const TIME = '/usr/bin/time';
+
+/**
+ * Run `node --import tsx <script> <args>` under `/usr/bin/time -v` when present (peak RSS from "Maximum resident set
+ * size"), otherwise polling /proc/<pid>/status VmHWM. stderr lines go to `onLine`.
+ */
+export function measureProcess(script: string, args: string[], onLine: (line: string) => void, nodeArgs: string[] = []): Promise<ProcessCost> {
+  const useTime = existsSync(TIME);
+  const nodeCmd = [process.execPath, ...nodeArgs, '--import', 'tsx', script, ...args];
+  const argv = useTime ? [TIME, '-v', ...nodeCmd] : nodeCmd;
+  const command = `${useTime ? '/usr/bin/time -v ' : ''}node ${[...nodeArgs, '--import', 'tsx', script, ...args].join(' ')}`;
+  return new Promise((done) => {
+    const t0 = performance.now();
+    const child = spawn(argv[0] as string, argv.slice(1), { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const tail: string[] = [];
+    let hwm = 0;
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => {
+      for (const line of c.toString('utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        tail.push(line);
+        if (tail.length > 60) tail.shift();
+        if (!/^\t/.test(line)) onLine(line);
+      }
+    });
+    const poll = useTime
+      ? null
+      : setInterval(() => {
+          try {
+            const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (m?.[1]) hwm = Math.max(hwm, Number(m[1]) * 1024);
+          } catch {
+            // The process has exited, or /proc is not there.
+          }
+        }, 200);
+    child.once('exit', (code) => {
+      if (poll) clearInterval(poll);
+      const wallMs = performance.now() - t0;
+      const text = tail.join('\n');
+      const maxRss = /Maximum resident set size \(kbytes\): (\d+)/.exec(text);
+      const peak = useTime ? (maxRss?.[1] ? Number(maxRss[1]) * 1024 : null) : hwm > 0 ? hwm : null;
+      const ok = code === 0;
+      done({
+        ok,
+        wallMs,
+        peakRssBytes: peak,
+        method: useTime ? 'GNU time -v, maximum resident set size of the generator process' : 'polling /proc/<pid>/status VmHWM every 200 ms',
+        command,
+        stdout,
+        ...(ok ? {} : { error: tail.filter((l) => !/^\t/.test(l)).slice(-8).join('\n') }),
+      });
+    });
+  });
+}
+
+/** The synthetic dataset of the scale run, built once and reused while its parameters match. */
+export interface ScaleInputs {
+  dataDir: string;
+  offices: number;
+  reused: boolean;
+  synthMs: number | null;
+}
+
+/** Synthesise `offices` nationwide offices (one week) into bench/out/data-<n>/weeks, unless a matching one is there. */
+export async function ensureScaleInputs(outRoot: string, offices: number, onLine: (line: string) => void): Promise<ScaleInputs> {
+  const dataDir = resolve(outRoot, `data-${label(offices)}`);
+  const marker = join(dataDir, 'bench-synth.json');
+  const params = JSON.stringify({ offices, nationwide: true, seed: 1, weeks: ['2026-W47'] });
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === params && existsSync(join(dataDir, 'metros.json'))) {
+    return { dataDir, offices, reused: true, synthMs: null };
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  copyFileSync(join(REPO, 'data', 'metros.json'), join(dataDir, 'metros.json'));
+  const cost = await measureProcess('data/synth/cli.ts', ['--out', join(dataDir, 'weeks'), '--offices', String(offices), '--nationwide', '--weeks', '2026-W47'], onLine);
+  if (!cost.ok) throw new Error(`synthesis of ${offices} offices failed: ${cost.error ?? ''}`);
+  writeFileSync(marker, params);
+  return { dataDir, offices, reused: false, synthMs: cost.wallMs };
+}
+
+/** "1m", "250k", "9080". */
+export function label(n: number): string {
+  if (n % 1_000_000 === 0) return `${n / 1_000_000}m`;
+  if (n % 1000 === 0) return `${n / 1000}k`;
+  return String(n);
+}
+
+/** Shard counts and sizes per resolution, from the shard index of a site. */
+export interface ShardStats {
+  res: number;
+  count: number;
+  medianBytes: number;
+  maxBytes: number;
+  medianOffices: number;
+  maxOffices: number;
+  totalBytes: number;
+}
+
+/** Per-resolution shard statistics of the current version of `siteDir`, and the size of the index itself. */
+export function shardStats(siteDir: string): { version: string; indexBytes: number; perRes: ShardStats[] } {
+  const pointer = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8')));
+  const indexText = readFileSync(join(siteDir, keys.shardIndex(pointer.version)));
+  const index = ShardIndex.parse(JSON.parse(indexText.toString('utf8')));
+  const perRes = index.resolutions.map((res) => {
+    const entries = Object.values(index.cells[String(res)] ?? {});
+    const bytes = entries.map((e) => e[1]);
+    const offices = entries.map((e) => e[0]);
+    return {
+      res,
+      count: entries.length,
+      medianBytes: median(bytes),
+      maxBytes: Math.max(...bytes),
+      medianOffices: median(offices),
+      maxOffices: Math.max(...offices),
+      totalBytes: bytes.reduce((a, b) => a + b, 0),
+    };
+  });
+  return { version: pointer.version, indexBytes: indexText.byteLength, perRes };
+}
+
+/** Warm latency of shim and naive at both sizes, in one child process, with the paired ratios large/small. */
+export interface ScaleLatency {
+  results: LatencyResult[];
+  shimRatio: Map<number, Spread>;
+  naiveRatio: Map<number, Spread>;
+}
+
+/** Run bench/scale-query.ts over `small` and `large` (heap raised for the naive baseline of the large one). */
+export async function measureScaleLatency(small: string, large: string, runs: number, onLine: (line: string) => void): Promise<ScaleLatency> {
+  void onLine;
+  const child = await startJsonChild<LatencyResult[]>('bench/scale-query.ts', ['--small', small, '--large', large, '--runs', String(runs)], {
+    tag: 'scale-query',
+    nodeArgs: ['--max-old-space-size=12288'],
+  });
+  await child.stop();
+  const results = child.first;
+  return { results, shimRatio: ratioOfP50(results, 'shim large', 'shim small'), naiveRatio: ratioOfP50(results, 'naive large', 'naive small') };
+}
