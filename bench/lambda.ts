@@ -63,6 +63,6 @@ export async function measureLambda(outDir: string, runs: number, onProgress?: (
     importMs: spread(imports),
     processMs: spread(processes),
     buildMs,
-    command: `bundleLambda() from infra/bundle.ts, then node --input-type=module -e "await import('<bundle>/index.mjs')" with placeholder SITE_BUCKET/SALT_BUCKET/ORIGIN_VERIFY_SECRETS`,
+    command: `node --input-type=module -e "await import('<bundle>/index.mjs')" with placeholder SITE_BUCKET, SALT_BUCKET and ORIGIN_VERIFY_SECRETS (init parses them; no AWS call)`,
   };
 }

@@ -79,7 +79,7 @@ export interface PublishReport {
   skipped: number;
   manifestWritten: boolean;
   pointerWritten: boolean;
-  /** Sum of manifest sizes of the uploaded objects, and the bytes actually sent for them (after gzip). */
+  /** Bytes of the uploaded objects (manifest and pointer included when written), before and after gzip (a dry run: before only). */
   uploadedRawBytes: number;
   uploadedSentBytes: number;
   /** Objects stored with Content-Encoding gzip among the uploaded ones. */
@@ -172,7 +172,8 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     report.uploaded = count('upload');
     report.copied = count('copy');
     report.skipped = count('skip');
-    report.uploadedRawBytes = actions.filter((a) => a.kind === 'upload').reduce((s, a) => s + a.bytes, 0);
+    report.uploadedRawBytes =
+      actions.filter((a) => a.kind === 'upload').reduce((s, a) => s + a.bytes, 0) + (target ? 0 : manifestBytes.length) + (pointerChanges ? pointerBytes.length : 0);
     report.ms = performance.now() - t0;
     say('dry run: nothing written');
     return report;

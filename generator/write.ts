@@ -53,7 +53,7 @@ export class StagingWriter {
 /** A new empty temporary folder next to `outDir` (same file system, so the final rename is atomic). */
 export async function makeTempSibling(outDir: string): Promise<string> {
   await mkdir(dirname(outDir), { recursive: true });
-  return mkdtemp(join(dirname(outDir), `.${basename(outDir)}.tmp-`));
+  return mkdtemp(join(dirname(outDir), `${basename(outDir)}.tmp-`));
 }
 
 async function exists(path: string): Promise<boolean> {

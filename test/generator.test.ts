@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import { BadInputError, generate } from '../generator/generate.ts';
 import { convertHours } from '../generator/hours.ts';
@@ -27,7 +27,7 @@ import {
   ZipGazetteer,
 } from '../shim/core/site-format.ts';
 import type { CoverageDocT, FirmDocT, ManifestT, PointerT, ShardT } from '../shim/core/site-format.ts';
-import { BASIC_FIXTURE, copyFixture, readJson, readTree, tempDir } from './fixtures/generator/helpers.ts';
+import { BASIC_FIXTURE, copyFixture, readJson, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 const quiet = { quiet: true, log: () => {} };
 
@@ -67,6 +67,7 @@ const shardsOf = (site: Site): ShardT[] =>
   [...site.files.keys()].filter((k) => /\/shards\/\d+\//.test(k)).map((k) => site.json<ShardT>(k));
 
 let base: Site;
+afterAll(removeTempDirs);
 beforeAll(async () => {
   const out = join(await tempDir('base'), 'site');
   await generate({ dataDir: BASIC_FIXTURE, outDir: out, ...quiet });

@@ -1,7 +1,7 @@
 /** planShards + reading the planned shards + exact distance filter == brute-force scan of every office; never more than the shard bound. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../generator/generate.ts';
 import { MetrosFile } from '../generator/inputs/schema.ts';
 import { serialise } from '../generator/json.ts';
@@ -11,7 +11,7 @@ import { cellsCoveringCircle, destination, haversineMiles } from '../shim/core/g
 import { planShards } from '../shim/core/shards.ts';
 import { CoverageDoc, keys, Pointer, ShardIndex } from '../shim/core/site-format.ts';
 import type { CoverageDocT, FirmDocT, ShardIndexT, ShardT, StoredOfficeT } from '../shim/core/site-format.ts';
-import { tempDir } from './fixtures/generator/helpers.ts';
+import { removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 /** mulberry32: a small seeded PRNG so failures reproduce. */
 function rng(seed: number): () => number {
@@ -51,6 +51,7 @@ describe('shard search on the generated sample site', () => {
   let coverage: CoverageDocT;
   let offices: Office[];
   const shardCache = new Map<string, ShardT>();
+  afterAll(removeTempDirs);
 
   beforeAll(async () => {
     site = process.env.TEST_SITE_DIR ?? join(await tempDir('shard-site'), 'site');

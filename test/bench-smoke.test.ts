@@ -1,0 +1,118 @@
+/**
+ * Smoke test of the benchmarks: the naive baseline answers exactly what the shim answers (so it is a fair baseline),
+ * the counting store counts, and the report writer produces every section. No timing assertions.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CountingStore } from '../bench/counting-store.ts';
+import { kindOf } from '../bench/cold.ts';
+import { NaiveIndex, naiveService } from '../bench/naive.ts';
+import { densePoints, pointArgs } from '../bench/points.ts';
+import { renderReport, SECTIONS, type BenchResults } from '../bench/report.ts';
+import { spread } from '../bench/stats.ts';
+import type { Service } from '../shim/core/service.ts';
+import { createService } from '../shim/core/service-impl.ts';
+import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
+import { createSiteSource } from '../shim/site-reader.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+
+const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
+let site: string;
+let shim: Service;
+let naive: Service;
+let index: NaiveIndex;
+
+beforeAll(async () => {
+  site = process.env.TEST_SITE_DIR as string;
+  const source = createSiteSource(new FolderStore(site));
+  shim = createService(source);
+  index = await NaiveIndex.load(new FolderStore(site));
+  naive = naiveService(createService(source), index, source);
+});
+
+describe('naive baseline', () => {
+  it('holds every office of the site once', () => {
+    const pointer = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8')));
+    const meta = Meta.parse(JSON.parse(readFileSync(join(site, keys.meta(pointer.version)), 'utf8')));
+    expect(index.size).toBe(meta.totals.offices);
+  });
+
+  const points = densePoints().filter((_, i) => i % 5 === 0 || i === 1);
+  const cases = [1, 15, 50].flatMap((radius) => points.map((p) => ({ radius, p })));
+  it.each(cases)('answers like the shim at $p.label, $radius mi', async ({ radius, p }) => {
+    const args = { ...pointArgs(p, radius, 25) };
+    const [a, b] = await Promise.all([shim.findAttorneys(args, CTX), naive.findAttorneys(args, CTX)]);
+    expect(b.covered).toBe(a.covered);
+    expect(b.firms_within_radius).toBe(a.firms_within_radius);
+    expect(b.location).toEqual(a.location);
+    const strip = (r: typeof a.results): unknown[] => r.map((x) => [x.listing_id, x.distance_miles, x.offices_within_radius, x.name]);
+    expect(strip(b.results)).toEqual(strip(a.results));
+    if (radius >= 15) expect(a.results.length).toBeGreaterThan(0);
+  });
+
+  it('answers like the shim by ZIP and by city, and outside every metro', async () => {
+    for (const args of [{ zip: '60601', radius_miles: '10' }, { location: 'Los Angeles, CA', radius_miles: '5' }, { lat: '39.5', lng: '-116.5', radius_miles: '50' }]) {
+      const [a, b] = await Promise.all([shim.findAttorneys(args, CTX), naive.findAttorneys(args, CTX)]);
+      expect(b.covered).toBe(a.covered);
+      expect(b.firms_within_radius).toBe(a.firms_within_radius);
+      expect(b.results.map((r) => r.listing_id)).toEqual(a.results.map((r) => r.listing_id));
+    }
+  });
+});
+
+describe('counting store', () => {
+  it('counts every object and byte a cold query reads', async () => {
+    const store = new CountingStore(new FolderStore(site));
+    await createService(createSiteSource(store)).findAttorneys(pointArgs({ lat: 41.8781, lng: -87.6298 }, 15), CTX);
+    const kinds = store.reads.map((r) => kindOf(r.key));
+    expect(kinds).toContain('pointer');
+    expect(kinds).toContain('shard index');
+    expect(kinds.some((k) => k.startsWith('shard res'))).toBe(true);
+    const direct = await Promise.all(store.reads.map(async (r) => (await new FolderStore(site).get(r.key))?.byteLength ?? 0));
+    expect(store.bytes).toBe(direct.reduce((x, y) => x + y, 0));
+    store.reset();
+    expect(store.objects).toBe(0);
+  });
+});
+
+describe('report writer', () => {
+  const base: BenchResults = {
+    machine: { cpuModel: 'Test CPU', cores: 2, memoryBytes: 2 ** 33, os: 'Linux', node: 'v20.0.0', commit: 'abc123', dirty: false, loadStart: 1, loadEnd: 1 },
+    command: 'npm run bench',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 1000,
+    quick: true,
+    sample: { siteDir: 'bench/out/site-sample', version: 'v1', offices: 9080, generate: null, shards: { indexBytes: 100, perRes: [{ res: 5, count: 2, medianBytes: 10, maxBytes: 20, medianOffices: 1, maxOffices: 2, totalBytes: 30 }] } },
+  };
+
+  it('writes every section, saying what was skipped', () => {
+    const md = renderReport(base);
+    for (const heading of SECTIONS) expect(md).toContain(heading);
+    expect(md).toContain('Test CPU, 2 cores');
+    expect(md).toContain('`abc123`');
+    expect(md).toContain('`npm run bench`');
+    expect(md).toContain('Skipped');
+  });
+
+  it('marks a target met or missed from the figures', () => {
+    const one = (v: number): ReturnType<typeof spread> => spread([v]);
+    const cold = (bytes: number) => ({
+      label: 'lat,lng at 15 mi',
+      queries: 1,
+      objects: { median: 5, max: 5 },
+      bytes: { median: bytes, max: bytes },
+      shardObjects: { median: 1, max: 1 },
+      worst: { query: 'q', objects: 5, bytes, byKind: { 'shard res 5': { objects: 1, bytes } } },
+    });
+    const met = renderReport({ ...base, cold: { reads: [cold(1000)], first: null } });
+    expect(met).toMatch(/cold path[^\n]*\| \*\*met\*\*/);
+    const missed = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null } });
+    expect(missed).toMatch(/cold path[^\n]*\| \*\*missed\*\*/);
+    const http = renderReport({
+      ...base,
+      http: { results: [], shimOverStatic: new Map([[15, one(0.8)]]), shimOverNaive: new Map([[15, one(2)]]), connections: 10, durationSec: 5, paths: 15 },
+    });
+    expect(http).toMatch(/throughput[^\n]*\| \*\*met\*\* \| 15 mi: 0\.80x/);
+  });
+});
