@@ -28,7 +28,7 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 class BodyTooLarge extends Error {}
 
 function problemText(status: number, detail: string): string {
-  return JSON.stringify(customProblem(status, 'invalid_parameter', status === 413 ? 'Request body too large' : 'Bad request', detail));
+  return JSON.stringify(customProblem(status, status === 413 ? 'payload_too_large' : 'invalid_parameter', status === 413 ? 'Request body too large' : 'Bad request', detail));
 }
 
 function sendProblem(res: ServerResponse, status: number, detail: string, close = false): void {

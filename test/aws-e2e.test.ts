@@ -51,7 +51,7 @@ beforeAll(async () => {
   expect(report.manifestWritten).toBe(true);
   local = await startTestServer({ PUBLIC_BASE_URL: BASE, RATE_LIMIT_PER_HOUR: '600' });
   work = mkdtempSync(join(tmpdir(), 'iad-e2e-'));
-  bundleUrl = pathToFileURL(bundleLambda(work).file).href;
+  bundleUrl = pathToFileURL((await bundleLambda(work)).file).href;
   setEnv({
     SITE_BUCKET: 'site',
     SALT_BUCKET: 'salt',

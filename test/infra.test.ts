@@ -22,9 +22,9 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 let work: string;
 let codeDir: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'iad-infra-'));
-  codeDir = bundleLambda(join(work, 'bundle')).dir;
+  codeDir = (await bundleLambda(join(work, 'bundle'))).dir;
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -258,9 +258,9 @@ describe('environment at cold start', () => {
   describe('the real bundle', () => {
     let dir: string;
     let bundle: BundleInfo;
-    beforeAll(() => {
+    beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'iad-bundle-'));
-      bundle = bundleLambda(dir);
+      bundle = await bundleLambda(dir);
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

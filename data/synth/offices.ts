@@ -44,10 +44,8 @@ export interface Office {
 export interface Population {
   firms: Firm[];
   offices: Office[];
-  placeIds: Set<string>;
-  domains: Set<string>;
-  /** Next numeric suffix to try per domain base, so name collisions cost O(1). */
-  domainSuffix: Map<string, number>;
+  /** Firms so far per domain base; names have no digits, so `<base>-<n>` never collides with another base. */
+  domainCount: Map<string, number>;
   nextUid: number;
 }
 
@@ -70,18 +68,14 @@ const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_
 
 /** An empty population. */
 export function emptyPopulation(): Population {
-  return { firms: [], offices: [], placeIds: new Set(), domains: new Set(), domainSuffix: new Map(), nextUid: 0 };
+  return { firms: [], offices: [], domainCount: new Map(), nextUid: 0 };
 }
 
-function newPlaceId(rng: Rng, pop: Population): string {
-  for (;;) {
-    let id = 'ChIJ';
-    for (let i = 0; i < 23; i++) id += B64URL[Math.floor(rng() * 64)];
-    if (!pop.placeIds.has(id)) {
-      pop.placeIds.add(id);
-      return id;
-    }
-  }
+/** "ChIJ" + 23 base64url characters: 138 random bits, so ids of a million offices collide with odds below 1e-29. */
+function newPlaceId(rng: Rng): string {
+  let id = 'ChIJ';
+  for (let i = 0; i < 23; i++) id += B64URL[Math.floor(rng() * 64)];
+  return id;
 }
 
 /** Adds a firm; `withWebsite` false makes a single office's own firm. Returns its index. */
@@ -89,12 +83,10 @@ export function addFirm(rng: Rng, pop: Population, withWebsite: boolean, large: 
   const name = firmName(rng);
   let domain: string | null = null;
   if (withWebsite) {
-    const base = slugify(name.replace(/,? P\.C\.$/, '')).slice(0, 50);
-    domain = `${base}.example`;
-    let n = pop.domainSuffix.get(base) ?? 2;
-    for (; pop.domains.has(domain); n++) domain = `${base}-${n}.example`;
-    pop.domainSuffix.set(base, n);
-    pop.domains.add(domain);
+    const base = slugify(name.replace(/,? P\.C\.$/, '')).slice(0, 50).replace(/-+$/, '');
+    const n = (pop.domainCount.get(base) ?? 0) + 1;
+    pop.domainCount.set(base, n);
+    domain = n === 1 ? `${base}.example` : `${base}-${n}.example`;
   }
   const x = rng();
   pop.firms.push({
@@ -133,7 +125,7 @@ export function addOffice(rng: Rng, pop: Population, world: World, firm: number,
   f.opened++;
   const office: Office = {
     uid: pop.nextUid++,
-    placeId: newPlaceId(rng, pop),
+    placeId: newPlaceId(rng),
     firm,
     zip,
     lat,

@@ -43,7 +43,7 @@ function parseArgs(argv: string[]): { context: Record<string, string>; outdir: s
   return { context, outdir, quiet };
 }
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
     return;
@@ -63,7 +63,7 @@ function main(argv: string[]): void {
   if (domainNames.length > 0 && certificateArn === undefined) throw new Error('domainNames needs certificateArn (an ACM certificate in us-east-1)');
 
   if (!args.quiet) process.stderr.write('bundling the Lambda handler ...\n');
-  const bundle = bundleLambda();
+  const bundle = await bundleLambda();
   if (!args.quiet) process.stderr.write(`bundle: ${bundle.bytes} bytes (${bundle.gzipBytes} gzipped)\n`);
 
   new DirectoryStack(app, 'InjuryAttorneyDirectory', {
@@ -79,4 +79,4 @@ function main(argv: string[]): void {
   if (!args.quiet) process.stderr.write(`cloud assembly written to ${assembly.directory}\n`);
 }
 
-main(process.argv.slice(2));
+await main(process.argv.slice(2));

@@ -13,6 +13,8 @@ const TITLES: Record<ProblemCodeT, string> = {
   service_unavailable: 'Service unavailable',
   method_not_allowed: 'Method not allowed',
   origin_not_allowed: 'Origin not allowed',
+  payload_too_large: 'Request body too large',
+  internal_error: 'Internal error',
 };
 
 const STATUS: Record<ProblemCodeT, number> = {
@@ -27,6 +29,8 @@ const STATUS: Record<ProblemCodeT, number> = {
   service_unavailable: 503,
   method_not_allowed: 405,
   origin_not_allowed: 403,
+  payload_too_large: 413,
+  internal_error: 500,
 };
 
 /** A problem the caller can read: code, human detail, and optionally the parameter and accepted values. */

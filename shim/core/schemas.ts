@@ -169,6 +169,8 @@ export const ProblemCode = z.enum([
   'service_unavailable',
   'method_not_allowed',
   'origin_not_allowed',
+  'payload_too_large',
+  'internal_error',
 ]);
 
 /** RFC 9457 problem details with a machine-readable `code`. */

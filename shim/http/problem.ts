@@ -33,6 +33,5 @@ export function errorResponse(err: unknown, context: string): Response {
     return problemResponse(problem, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
   }
   console.error(`[shim] unexpected error on ${context}:`, err);
-  // The problem-code enum has no internal_error; service_unavailable is the closest public code.
-  return problemResponse(customProblem(500, 'service_unavailable', 'Internal error', 'The service failed to answer this request. Please retry later.'));
+  return problemResponse(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.').toProblem());
 }

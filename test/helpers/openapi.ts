@@ -1,25 +1,10 @@
-/**
- * Checks live response bodies against the schemas of the served openapi.json (JSON Schema 2020-12, via the ajv 8 that
- * @seriousme/openapi-schema-validator depends on; the top-level ajv is v6 and knows no 2020-12).
- */
-import { createRequire } from 'node:module';
+/** Checks live response bodies against the schemas of the served openapi.json (JSON Schema 2020-12, with ajv 8). */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 
-/** The slice of ajv 8's API used here (typed locally: the top-level `ajv` types are v6). */
-interface ErrorObject {
-  instancePath: string;
-  message?: string;
-}
-type ValidateFunction = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
-
-type AjvLike = {
-  addSchema(schema: unknown, key: string): void;
-  compile(schema: unknown): ValidateFunction;
-};
-
-const requireHere = createRequire(import.meta.url);
-const requireFromValidator = createRequire(requireHere.resolve('@seriousme/openapi-schema-validator'));
-const Ajv2020 = (requireFromValidator('ajv/dist/2020.js') as { default: new (opts: object) => AjvLike }).default;
-const addFormats = (requireFromValidator('ajv-formats') as { default: (ajv: AjvLike) => void }).default;
+// ajv-formats is CommonJS; under NodeNext its callable export sits on `.default`.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => void }).default;
+type AjvLike = Ajv2020;
 
 const DOC_ID = 'https://injury-attorney-directory.example/openapi.json';
 
