@@ -121,7 +121,7 @@ function throughputWhy(r: BenchResults): string {
   return (
     'The static ceiling only writes a precomputed buffer, so the ratio is set by the per-request work of the real path: ' +
     `warm in-process findAttorneys p50 (${p50 ?? 'n/a'}), of which planning the H3 cover (planShards, which runs polygonToCells at every shard resolution on every query) takes ${plan ?? 'n/a'}; ` +
-    'plus the web Request/Response conversion, rate-limit headers, the request log line and JSON serialisation of a ${n0(r.http?.results.find((t) => t.target === 'shim')?.bytesPerRequest ?? 0)}-byte body. ' +
+    `plus the web Request/Response conversion, rate-limit headers, the request log line and JSON serialisation of a ${n0(r.http?.results.find((t) => t.target === 'shim')?.bytesPerRequest ?? 0)}-byte body. ` +
     'What would reach it: plan cells once at one resolution chosen from the radius (or derive the cover by gridDisk from the centre cell, or memoise plans per centre cell and radius), ' +
     'skip the Request/Response round trip for GET on the local server, and serialise the body once; the same-run naive ratio shows how much of the gap is the search itself.'
   );

@@ -43,6 +43,7 @@ function problem(description: string, extra: Record<string, z.ZodType> = {}): Zo
 
 const errors = {
   '429': problem('Rate limit exceeded (code rate_limited).', { 'Retry-After': retryAfter }),
+  '500': problem('Unexpected failure (code internal_error); never a stack trace.'),
   '503': problem('The published data could not be read (code service_unavailable); retry later. Never a partial answer.', { 'Retry-After': retryAfter }),
 };
 
@@ -176,9 +177,20 @@ export function buildOpenApi(): Record<string, unknown> {
             '200': { description: 'JSON-RPC response.', headers: z.object(rateHeaders), content: { 'application/json': { schema: jsonRpcResponse } } },
             '202': { description: 'Accepted (the request was a notification).', headers: z.object(rateHeaders) },
             '400': problem('The body is not a JSON-RPC request.'),
-            '403': problem('The request carries a foreign Origin.'),
+            '403': problem('The request carries a foreign Origin (code origin_not_allowed).'),
+            '413': problem('The request body is too large (code payload_too_large).'),
             ...errors,
           },
+        },
+        get: {
+          operationId: 'mcpGet',
+          summary: 'Not supported: the endpoint is stateless and opens no event stream',
+          responses: { '405': problem('Method not allowed (code method_not_allowed); use POST.'), '429': errors['429'] },
+        },
+        delete: {
+          operationId: 'mcpDelete',
+          summary: 'Not supported: there are no sessions to end',
+          responses: { '405': problem('Method not allowed (code method_not_allowed); use POST.'), '429': errors['429'] },
         },
       },
     },
