@@ -46,7 +46,7 @@ function importOnce(file: string): Promise<{ importMs: number; processMs: number
 /** Build the bundle into `outDir` and import it `runs` times in fresh processes. */
 export async function measureLambda(outDir: string, runs: number, onProgress?: (line: string) => void): Promise<LambdaReport> {
   const t0 = performance.now();
-  const info = bundleLambda(outDir);
+  const info = await bundleLambda(outDir);
   const buildMs = performance.now() - t0;
   onProgress?.(`lambda bundle: ${info.bytes} bytes, ${info.gzipBytes} gzipped (built in ${buildMs.toFixed(0)} ms)`);
   const imports: number[] = [];
