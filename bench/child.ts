@@ -6,6 +6,22 @@ import { fileURLToPath } from 'node:url';
 /** Repository root. */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** Calls `onLine` with each complete line of a stream of chunks (a line split across chunks is joined first). */
+export function lineSplitter(onLine: (line: string) => void): { push(chunk: Buffer): void; end(): void } {
+  let rest = '';
+  return {
+    push(chunk) {
+      const parts = (rest + chunk.toString('utf8')).split('\n');
+      rest = parts.pop() ?? '';
+      for (const line of parts) onLine(line);
+    },
+    end() {
+      if (rest !== '') onLine(rest);
+      rest = '';
+    },
+  };
+}
+
 /** A started child that printed its first JSON line. */
 export interface JsonChild<T> {
   child: ChildProcess;
@@ -24,9 +40,11 @@ export function startJsonChild<T>(script: string, args: string[], opts: { nodeAr
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') process.stderr.write(`  [${opts.tag}] ${line}\n`);
+  const err = lineSplitter((line) => {
+    if (line.trim() !== '') process.stderr.write(`  [${opts.tag}] ${line}\n`);
   });
+  child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+  child.stderr?.on('end', () => err.end());
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return new Promise((resolvePromise, reject) => {
     let buffered = '';

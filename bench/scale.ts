@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { keys, Pointer, ShardIndex } from '../shim/core/site-format.ts';
-import { REPO, startJsonChild } from './child.ts';
+import { lineSplitter, REPO, startJsonChild } from './child.ts';
 import { ratioOfP50, type LatencyResult } from './query.ts';
 import { median, type Spread } from './stats.ts';
 
@@ -39,14 +39,14 @@ export function measureProcess(script: string, args: string[], onLine: (line: st
     const tail: string[] = [];
     let hwm = 0;
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => {
-      for (const line of c.toString('utf8').split('\n')) {
-        if (line.trim() === '') continue;
-        tail.push(line);
-        if (tail.length > 60) tail.shift();
-        if (!/^\t/.test(line)) onLine(line);
-      }
+    const lines = lineSplitter((line) => {
+      if (line.trim() === '') return;
+      tail.push(line);
+      if (tail.length > 60) tail.shift();
+      if (!/^\t/.test(line)) onLine(line);
     });
+    child.stderr.on('data', (c: Buffer) => lines.push(c));
+    child.stderr.on('end', () => lines.end());
     const poll = useTime
       ? null
       : setInterval(() => {
@@ -57,7 +57,8 @@ export function measureProcess(script: string, args: string[], onLine: (line: st
             // The process has exited, or /proc is not there.
           }
         }, 200);
-    child.once('exit', (code) => {
+    // 'close' (not 'exit'): stderr is fully read, so GNU time's report is in `tail`.
+    child.once('close', (code) => {
       if (poll) clearInterval(poll);
       const wallMs = performance.now() - t0;
       const text = tail.join('\n');

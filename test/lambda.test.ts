@@ -138,7 +138,7 @@ describe('origin secret', () => {
     expect(result.statusCode).toBe(403);
     expect(result.headers['content-type']).toMatch(/^application\/problem\+json/);
     const body = resultJson(result);
-    expect(body).toMatchObject({ status: 403, code: 'forbidden' });
+    expect(body).toMatchObject({ status: 403, code: 'origin_not_allowed' });
     expect(JSON.stringify(body)).not.toContain('week_of');
   });
 

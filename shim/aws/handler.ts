@@ -4,6 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createApp } from '../app.ts';
+import { ApiError } from '../core/errors.ts';
 import { createService } from '../core/service-impl.ts';
 import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
@@ -42,12 +43,11 @@ export function originVerified(presented: string | undefined, accepted: readonly
   return presented !== undefined && presented !== '' && match;
 }
 
-function problem(status: number, code: string, title: string, detail: string): FunctionUrlResult {
-  // The public ProblemCode list has no code for a bypassed origin; the body keeps the problem+json shape.
+function problem(error: ApiError): FunctionUrlResult {
   return {
-    statusCode: status,
+    statusCode: error.status,
     headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
-    body: JSON.stringify({ type: `https://injury-attorney-directory.example/problems/${code}`, title, status, detail, code }),
+    body: JSON.stringify(error.toProblem()),
     isBase64Encoded: false,
   };
 }
@@ -95,7 +95,7 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
   return async function handler(event: FunctionUrlEvent): Promise<FunctionUrlResult> {
     const headers = event.headers ?? {};
     if (!originVerified(headers[ORIGIN_VERIFY_HEADER], env.originSecrets)) {
-      return problem(403, 'forbidden', 'Forbidden', 'This origin answers only requests relayed by the service\'s CloudFront distribution.');
+      return problem(new ApiError('origin_not_allowed', "This origin answers only requests relayed by the service's CloudFront distribution."));
     }
     const viewerHost = headers[VIEWER_HOST_HEADER]?.toLowerCase();
     const host = viewerHost !== undefined && HOST_RE.test(viewerHost) ? viewerHost : event.requestContext.domainName;
@@ -107,7 +107,7 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
       response = await appFor(publicBaseUrl)(request, { clientAddress });
     } catch (err) {
       console.error(JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }));
-      return problem(500, 'service_unavailable', 'Internal error', 'The service failed to answer this request. Please retry later.');
+      return problem(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'));
     }
     return responseToResult(response);
   };

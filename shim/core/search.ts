@@ -5,7 +5,7 @@
 import { metroForPoint } from './coverage.ts';
 import { haversineMiles } from './geo.ts';
 import type { SiteReader } from './reader.ts';
-import { planShards } from './shards.ts';
+import { planShardsCached } from './shards.ts';
 import { CoverageCells, keys, Shard, ShardIndex, type StoredOfficeT } from './site-format.ts';
 import { StoreError } from '../store/types.ts';
 
@@ -37,7 +37,7 @@ export async function officesWithin(reader: SiteReader, lat: number, lng: number
   const v = reader.version;
   const index = await reader.json(keys.shardIndex(v), ShardIndex);
   if (index === null) throw new StoreError(`version ${v} has no shard index`, keys.shardIndex(v));
-  const plan = planShards(index, lat, lng, radiusMiles);
+  const plan = planShardsCached(index, lat, lng, radiusMiles);
   const present = index.cells[String(plan.res)] ?? {};
   const wanted = plan.cells.filter((cell) => present[cell] !== undefined);
   const shards = await Promise.all(
