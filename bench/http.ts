@@ -1,6 +1,7 @@
 /** HTTP throughput on loopback: the real server, the same server answering a precomputed body (ceiling), and the naive baseline. */
 import { createRequire } from 'node:module';
 import { startJsonChild } from './child.ts';
+import { jittered } from './points.ts';
 import { quantile, spread, type Spread } from './stats.ts';
 
 interface AutocannonResult {
@@ -17,14 +18,20 @@ type Autocannon = (opts: {
   connections: number;
   duration: number;
   pipelining?: number;
-  requests: { method: string; path: string }[];
+  requests: AutocannonRequest[];
 }) => Promise<AutocannonResult>;
+interface AutocannonRequest {
+  method: string;
+  path: string;
+  /** Called before each send; may return a changed request. */
+  setupRequest?: (req: { method: string; path: string }) => { method: string; path: string };
+}
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /** One target at one radius over several runs. */
 export interface HttpResult {
-  target: 'shim' | 'static' | 'naive';
+  target: 'shim' | 'static' | 'naive' | 'shim, distinct points';
   radiusMiles: number;
   /** Requests per second. */
   rps: Spread;
@@ -45,6 +52,8 @@ export interface HttpOptions {
   runs: number;
   durationSec: number;
   connections: number;
+  /** Scatter of the distinct-point target, in miles. */
+  jitterMiles: number;
   onProgress?: (line: string) => void;
 }
 
@@ -53,6 +62,9 @@ export interface HttpReport {
   results: HttpResult[];
   shimOverStatic: Map<number, Spread>;
   shimOverNaive: Map<number, Spread>;
+  distinctOverStatic: Map<number, Spread>;
+  /** Distinct-point requests are scattered within this many miles of the base points. */
+  jitterMiles: number;
   connections: number;
   durationSec: number;
   paths: number;
@@ -66,21 +78,33 @@ export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
   try {
     const { shim, naive, paths } = child.first;
     const targets = [
-      { name: 'shim' as const, url: shim, prefix: '/v1/attorneys' },
-      { name: 'static' as const, url: shim, prefix: '/static' },
-      { name: 'naive' as const, url: naive, prefix: '/v1/attorneys' },
+      { name: 'shim' as const, url: shim, prefix: '/v1/attorneys', distinct: false },
+      { name: 'static' as const, url: shim, prefix: '/static', distinct: false },
+      { name: 'naive' as const, url: naive, prefix: '/v1/attorneys', distinct: false },
+      { name: 'shim, distinct points' as const, url: shim, prefix: '/v1/attorneys', distinct: true },
     ];
-    const pathsAt = (radius: number, prefix: string): { method: string; path: string }[] =>
-      paths.filter((p) => new URLSearchParams(p.slice(p.indexOf('?'))).get('radius_miles') === String(radius)).map((p) => ({ method: 'GET', path: prefix + p.slice(p.indexOf('?')) }));
+    let n = 0;
+    // Each request of the distinct target asks about a new point near its base point (nothing per-point memoised helps).
+    const scatter = (req: { method: string; path: string }): { method: string; path: string } => {
+      const q = new URLSearchParams(req.path.slice(req.path.indexOf('?')));
+      const p = jittered({ lat: Number(q.get('lat')), lng: Number(q.get('lng')) }, opts.jitterMiles, n++);
+      q.set('lat', String(p.lat));
+      q.set('lng', String(p.lng));
+      return { ...req, path: `${req.path.slice(0, req.path.indexOf('?'))}?${q.toString()}` };
+    };
+    const pathsAt = (radius: number, prefix: string, distinct = false): AutocannonRequest[] =>
+      paths
+        .filter((p) => new URLSearchParams(p.slice(p.indexOf('?'))).get('radius_miles') === String(radius))
+        .map((p) => ({ method: 'GET', path: prefix + p.slice(p.indexOf('?')), ...(distinct ? { setupRequest: scatter } : {}) }));
 
     // Warm-up (untimed): JIT, caches, keep-alive sockets.
-    for (const t of targets) for (const r of opts.radii) await autocannon({ url: t.url, connections: opts.connections, duration: 1, requests: pathsAt(r, t.prefix) });
+    for (const t of targets) for (const r of opts.radii) await autocannon({ url: t.url, connections: opts.connections, duration: 1, requests: pathsAt(r, t.prefix, t.distinct) });
 
     const cells = new Map<string, { rps: number[]; p50: number[]; p99: number[]; bytes: number[]; failures: number }>();
     for (let run = 0; run < opts.runs; run++) {
       for (const radius of opts.radii) {
         for (const t of targets) {
-          const r = await autocannon({ url: t.url, connections: opts.connections, duration: opts.durationSec, requests: pathsAt(radius, t.prefix) });
+          const r = await autocannon({ url: t.url, connections: opts.connections, duration: opts.durationSec, requests: pathsAt(radius, t.prefix, t.distinct) });
           const key = `${t.name} ${radius}`;
           const cell = cells.get(key) ?? { rps: [], p50: [], p99: [], bytes: [], failures: 0 };
           cells.set(key, cell);
@@ -115,6 +139,8 @@ export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
       results,
       shimOverStatic: ratio('shim', 'static'),
       shimOverNaive: ratio('shim', 'naive'),
+      distinctOverStatic: ratio('shim, distinct points', 'static'),
+      jitterMiles: opts.jitterMiles,
       connections: opts.connections,
       durationSec: opts.durationSec,
       paths: pathsAt(opts.radii[0] ?? 15, '').length,

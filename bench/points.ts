@@ -58,3 +58,15 @@ export function pointArgs(p: { lat: number; lng: number }, radiusMiles: number, 
 export function pointPath(p: { lat: number; lng: number }, radiusMiles: number, limit = 10): string {
   return `/v1/attorneys?${new URLSearchParams(pointArgs(p, radiusMiles, limit)).toString()}`;
 }
+
+/**
+ * The n-th point of a deterministic scatter within `radiusMiles` of `p` (golden-ratio sequence), so every query of a
+ * "distinct points" measurement asks about a point not asked before, and two targets given the same n get the same point.
+ */
+export function jittered(p: { lat: number; lng: number }, radiusMiles: number, n: number): { lat: number; lng: number } {
+  const frac = (x: number): number => x - Math.floor(x);
+  const distance = radiusMiles * Math.sqrt(frac((n + 1) * 0.7548776662466927));
+  const bearing = 2 * Math.PI * frac((n + 1) * 0.5698402909980532);
+  const [lat, lng] = destination(p.lat, p.lng, distance, bearing);
+  return { lat: Number(lat.toFixed(6)), lng: Number(lng.toFixed(6)) };
+}

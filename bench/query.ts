@@ -2,7 +2,7 @@
 import type { Service } from '../shim/core/service.ts';
 import { planShards } from '../shim/core/shards.ts';
 import type { ShardIndexT } from '../shim/core/site-format.ts';
-import { pointArgs, type QueryPoint } from './points.ts';
+import { jittered, pointArgs, type QueryPoint } from './points.ts';
 import { quantile, spread, type Spread } from './stats.ts';
 
 /** Something that answers findAttorneys, with a name for the report. */
@@ -11,6 +11,11 @@ export interface LatencyTarget {
   service: Service;
   /** Store reads so far (to show the timed phase ran from a warm cache); absent for targets without a store. */
   storeReads?: () => number;
+  /**
+   * When set, every timed query asks about a new point within this many miles of the base point (the same sequence
+   * for every target), so nothing memoised per exact point can answer it; otherwise the base points repeat.
+   */
+  jitterMiles?: number;
 }
 
 /** Latency of one target at one radius, over several runs. */
@@ -57,16 +62,21 @@ export async function measureLatency(targets: readonly LatencyTarget[], opts: La
       for (const target of targets) {
         const cell = perCell.get(cellKey(target.name, radius)) ?? { p50: [], p99: [], n: [], reads: 0, firms: [] };
         perCell.set(cellKey(target.name, radius), cell);
-        for (const p of opts.points) {
+        for (const [i, p] of opts.points.entries()) {
           const out = await target.service.findAttorneys(pointArgs(p, radius), CTX);
           if (run === 0) cell.firms.push(out.firms_within_radius);
+          // Distinct-point targets also warm the shards around each base point, at points the timed phase never asks.
+          if (target.jitterMiles !== undefined) {
+            for (let k = 0; k < 3; k++) await target.service.findAttorneys(pointArgs(jittered(p, target.jitterMiles, 900_000_000 + i * 3 + k), radius), CTX);
+          }
         }
         const readsBefore = target.storeReads?.() ?? 0;
         const times: number[] = [];
         const started = performance.now();
+        let n = run * 1_000_000;
         for (let pass = 0; pass < opts.passes; pass++) {
           for (const p of opts.points) {
-            const args = pointArgs(p, radius);
+            const args = pointArgs(target.jitterMiles === undefined ? p : jittered(p, target.jitterMiles, n++), radius);
             const t0 = performance.now();
             await target.service.findAttorneys(args, CTX);
             times.push(performance.now() - t0);

@@ -18,6 +18,11 @@ export const TARGETS = {
   coldBytes: 1024 * 1024,
 } as const;
 
+/** Names of the distinct-point targets, and how far from the base points their queries are scattered, in miles. */
+export const DISTINCT_SHIM = 'shim, distinct points';
+export const DISTINCT_NAIVE = 'naive, distinct points';
+export const JITTER_MILES = 2;
+
 /** The planShards (H3 covering) share of a warm query, per radius. */
 export interface PlanCost {
   radiusMiles: number;
@@ -41,7 +46,15 @@ export interface BenchResults {
   durationMs: number;
   quick: boolean;
   sample: { siteDir: string; version: string; offices: number; generate: ProcessCost | null; shards: { indexBytes: number; perRes: ShardStats[] } };
-  latency?: { results: LatencyResult[]; naiveOverShim: Map<number, Spread>; plan: PlanCost[]; runs: number; points: number };
+  latency?: {
+    results: LatencyResult[];
+    naiveOverShim: Map<number, Spread>;
+    naiveOverShimDistinct: Map<number, Spread>;
+    jitterMiles: number;
+    plan: PlanCost[];
+    runs: number;
+    points: number;
+  };
   http?: HttpReport;
   cold?: { reads: ColdReads[]; first: FirstAnswer | null };
   scale?: {
@@ -78,7 +91,10 @@ interface TargetRow {
 function targetRows(r: BenchResults): TargetRow[] {
   const rows: TargetRow[] = [];
   if (r.http) {
-    const shares = [...r.http.shimOverStatic.entries()];
+    const shares = [...r.http.shimOverStatic.entries()].map(([radius, v]): [number, Spread] => {
+      const d = r.http?.distinctOverStatic.get(radius);
+      return [radius, d !== undefined && d.median < v.median ? d : v];
+    });
     const ok = shares.length > 0 && shares.every(([, s]) => s.median >= TARGETS.throughputShareOfStatic);
     rows.push({
       name: `HTTP throughput >= ${TARGETS.throughputShareOfStatic} of the static ceiling`,
@@ -117,10 +133,10 @@ function targetRows(r: BenchResults): TargetRow[] {
 
 function throughputWhy(r: BenchResults): string {
   const plan = r.latency?.plan.map((p) => `${p.radiusMiles} mi: ${fmtMs(p.planMs)}`).join(', ');
-  const p50 = r.latency?.results.filter((l) => l.target === 'shim').map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`).join(', ');
+  const p50 = r.latency?.results.filter((l) => l.target === DISTINCT_SHIM).map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`).join(', ');
   return (
     'The static ceiling only writes a precomputed buffer, so the ratio is set by the per-request work of the real path: ' +
-    `warm in-process findAttorneys p50 (${p50 ?? 'n/a'}), of which planning the H3 cover (planShards, which runs polygonToCells at every shard resolution on every query) takes ${plan ?? 'n/a'}; ` +
+    `warm in-process findAttorneys p50 at distinct points (${p50 ?? 'n/a'}), of which planning the H3 cover of the circle (planShards, polygonToCells; memoised only per exact point) takes ${plan ?? 'n/a'}; ` +
     `plus the web Request/Response conversion, rate-limit headers, the request log line and JSON serialisation of a ${n0(r.http?.results.find((t) => t.target === 'shim')?.bytesPerRequest ?? 0)}-byte body. ` +
     'What would reach it: plan cells once at one resolution chosen from the radius (or derive the cover by gridDisk from the centre cell, or memoise plans per centre cell and radius), ' +
     'skip the Request/Response round trip for GET on the local server, and serialise the body once; the same-run naive ratio shows how much of the gap is the search itself.'
@@ -188,7 +204,9 @@ function latencySection(r: BenchResults): string {
     `\`service.findAttorneys\` over a FolderStore-backed site (${n0(r.sample.offices)} offices, version \`${r.sample.version}\`) with a warm cache, ` +
       `${l.points} points (New York, Los Angeles and Chicago: centre and four points 5 miles out), limit 10. ` +
       `Each run times every point up to 20 times per radius (within a time budget) after one untimed warm-up pass; p50/p99 are per run, shown as median (min–max) over ${l.runs} runs. ` +
-      'The naive baseline loads every office once and scans all of them per query (same parsing, location, coverage and shaping code; only the search differs).',
+      'The naive baseline loads every office once and scans all of them per query (same parsing, location, coverage and shaping code; only the search differs). ' +
+      `*Repeated points* ask the same ${l.points} points again and again (anything memoised per exact point answers them); ` +
+      `*distinct points* ask, in every timed query, a new point scattered within ${l.jitterMiles} miles of a base point (the same sequence for shim and naive), which is what varied lat,lng traffic looks like.`,
     '',
     table(
       ['Radius', 'Target', 'p50', 'p99', 'Queries/run', 'Firms in radius (median)', 'Store reads while timed'],
@@ -196,8 +214,11 @@ function latencySection(r: BenchResults): string {
     ),
     '',
     table(
-      ['Radius', 'naive p50 / shim p50 (same run)', 'planShards alone (median)'],
-      [...l.naiveOverShim.entries()].map(([radius, s]) => [`${radius} mi`, x(s), fmtMs(l.plan.find((p) => p.radiusMiles === radius)?.planMs ?? Number.NaN)]),
+      ['Radius', 'naive p50 / shim p50, repeated points', 'naive p50 / shim p50, distinct points', 'planShards alone, uncached (median)'],
+      [...l.naiveOverShim.entries()].map(([radius, s]) => {
+        const d = l.naiveOverShimDistinct.get(radius);
+        return [`${radius} mi`, x(s), d ? x(d) : 'n/a', fmtMs(l.plan.find((p) => p.radiusMiles === radius)?.planMs ?? Number.NaN)];
+      }),
     ),
     '',
     'A ratio above 1 means the shim is faster than the full scan.',
@@ -213,7 +234,8 @@ function httpSection(r: BenchResults): string {
     `autocannon, ${h.connections} connections, ${h.durationSec} s per target and run, cycling through ${h.paths} \`/v1/attorneys\` queries per radius (the points of section 1), RATE_LIMIT_PER_HOUR=0. ` +
       'The server runs in a child process; autocannon runs in the bench process. **shim** is the real local server (`startServer`, request log on); ' +
       '**static** is the same server and process answering `/static?<query>` with the precomputed bytes and headers of that query\'s real answer (the ceiling); ' +
-      '**naive** is a second real server whose search is the full scan. In every run the three take turns at each radius.',
+      '**naive** is a second real server whose search is the full scan; **shim, distinct points** is the real server asked, in every request, about a new point scattered within ' +
+      `${h.jitterMiles} miles of the base point. In every run the four take turns at each radius. The target is judged on the worse of the two shim rows.`,
     '',
     table(
       ['Radius', 'Target', 'Requests/s', 'Latency p50', 'Latency p99', 'Bytes/response', 'Failures'],
@@ -221,10 +243,11 @@ function httpSection(r: BenchResults): string {
     ),
     '',
     table(
-      ['Radius', 'shim / static', 'shim / naive'],
+      ['Radius', 'shim / static', 'shim, distinct points / static', 'shim / naive'],
       [...h.shimOverStatic.entries()].map(([radius, s]) => {
         const nv = h.shimOverNaive.get(radius);
-        return [`${radius} mi`, x(s), nv ? x(nv) : 'n/a'];
+        const d = h.distinctOverStatic.get(radius);
+        return [`${radius} mi`, x(s), d ? x(d) : 'n/a', nv ? x(nv) : 'n/a'];
       }),
     ),
   );
@@ -283,7 +306,7 @@ function scaleSection(r: BenchResults): string {
   if (s.shards) out.push(`Shards at ${n0(s.measured ?? 0)} offices:`, '', shardTable(s.shards), '');
   if (s.latency) {
     out.push(
-      'Warm in-process latency, shim and naive over both sites in one child process, the four targets interleaved in every run (same points as section 1):',
+      `Warm in-process latency, shim and naive over both sites in one child process, the four targets interleaved in every run (distinct points: every timed query a new point within ${JITTER_MILES} miles of the base points of section 1):`,
       '',
       table(
         ['Radius', 'Target', 'p50', 'p99', 'Firms in radius (median)', 'Store reads while timed'],

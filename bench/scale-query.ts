@@ -11,6 +11,7 @@ import { FolderStore } from '../shim/store/folder.ts';
 import { NaiveIndex, naiveService } from './naive.ts';
 import { densePoints, RADII } from './points.ts';
 import { measureLatency, type LatencyTarget } from './query.ts';
+import { JITTER_MILES } from './report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +38,8 @@ async function targets(label: string, dir: string): Promise<LatencyTarget[]> {
   const index = await NaiveIndex.load(new FolderStore(site), (done, total) => say(`naive ${label}: loaded ${done}/${total} offices`));
   say(`naive ${label}: ${index.size} offices loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return [
-    { name: `shim ${label}`, service: createService(source), storeReads: () => source.stats().storeReads },
-    { name: `naive ${label}`, service: naiveService(createService(naiveSource), index, naiveSource) },
+    { name: `shim ${label}`, service: createService(source), storeReads: () => source.stats().storeReads, jitterMiles: JITTER_MILES },
+    { name: `naive ${label}`, service: naiveService(createService(naiveSource), index, naiveSource), jitterMiles: JITTER_MILES },
   ];
 }
 

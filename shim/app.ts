@@ -2,7 +2,6 @@
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { ApiError } from './core/errors.ts';
 import type { RawArgs, Service } from './core/service.ts';
-import { LISTING_ID_RE } from './core/site-format.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
 import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
@@ -10,7 +9,6 @@ import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors
 import { customProblem, errorResponse, jsonResponse, problemResponse } from './http/problem.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
-import { withUtmSource } from './http/redirect.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
 
 /** Settings the app needs from the platform. */
@@ -52,13 +50,11 @@ function notFound(detail: string): ApiError {
   return new ApiError('not_found', detail);
 }
 
-/** The listing id of a path segment, or a 404 for anything that is not one (including traversal attempts). */
+/** The decoded path segment; the service itself rejects anything that is not a listing id, with the same 404 as MCP. */
 function listingId(segment: string): string {
   const id = decodeSegment(segment);
-  if (id === null || !LISTING_ID_RE.test(id)) {
-    throw notFound('No listing has this id. Listing ids look like l_ followed by 16 letters and digits, exactly as a search returned them.');
-  }
-  return id;
+  // Undecodable or traversal-looking segments never reach the store: the service checks LISTING_ID_RE first.
+  return id ?? '';
 }
 
 function single(value: unknown): string | null {
@@ -113,8 +109,7 @@ export function createApp(deps: AppDeps): App {
   const openapi: Handler = async (request) => ({ response: documentResponse(request, await service.openapi()) });
 
   const redirect: Handler = async (_request, _info, param) => {
-    const target = await service.redirectTarget(listingId(param));
-    const location = target === null ? null : withUtmSource(target, SERVICE_NAME);
+    const location = await service.redirectTarget(listingId(param));
     if (location === null) throw notFound('This listing has no website to open.');
     return { response: new Response(null, { status: 302, headers: { location, 'cache-control': NO_STORE } }) };
   };

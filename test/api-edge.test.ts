@@ -286,7 +286,7 @@ describe('request size', () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70 * 1024) } });
     const declared = await get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
     expect(declared.status).toBe(413);
-    expect((declared.body as Problem).code).toBe('invalid_parameter');
+    expect((declared.body as Problem).code).toBe('payload_too_large');
     const chunks = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let i = 0; i < 80; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));

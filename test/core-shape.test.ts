@@ -119,7 +119,9 @@ describe('shapeCoverage', () => {
 describe('withUtmSource', () => {
   it('sets utm_source, replacing an existing one and keeping other parameters', () => {
     expect(withUtmSource('https://a.example/')).toBe(`https://a.example/?utm_source=${SERVICE_NAME}`);
-    expect(withUtmSource('https://a.example/x?utm_source=maps&ref=1#top')).toBe(`https://a.example/x?utm_source=${SERVICE_NAME}&ref=1#top`);
+    expect(withUtmSource('https://a.example/x?utm_source=maps&ref=1#top')).toBe(`https://a.example/x?ref=1&utm_source=${SERVICE_NAME}#top`);
+    // Other parameters keep their exact encoding (a firm's tracking links must not be rewritten).
+    expect(withUtmSource('https://a.example/?q=a%20b&UTM=1&utm%5Fsource=x')).toBe(`https://a.example/?q=a%20b&UTM=1&utm_source=${SERVICE_NAME}`);
     expect(withUtmSource('http://a.example/?a=1&b=2')).toBe(`http://a.example/?a=1&b=2&utm_source=${SERVICE_NAME}`);
   });
 

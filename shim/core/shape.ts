@@ -162,7 +162,20 @@ export function shapeLocation(loc: LocationT, metro: string | null): LocationT {
   };
 }
 
-/** The target of GET /r/{listing_id}: the site's own URL with utm_source set to the service name, other parameters kept. */
+/** Splits off a query piece's decoded name, for matching `utm_source` however it was encoded. */
+function paramName(piece: string): string {
+  const name = piece.split('=', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * `url` with `utm_source=<SERVICE_NAME>`: an existing utm_source is replaced, every other query parameter kept byte for
+ * byte. Null when the url is not an absolute http(s) URL without credentials (such a link is never followed).
+ */
 export function withUtmSource(url: string): string | null {
   let u: URL;
   try {
@@ -170,7 +183,12 @@ export function withUtmSource(url: string): string | null {
   } catch {
     return null;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  u.searchParams.set('utm_source', SERVICE_NAME);
-  return u.toString();
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '') return null;
+  const kept = u.search
+    .slice(1)
+    .split('&')
+    .filter((piece) => piece !== '' && paramName(piece) !== 'utm_source');
+  kept.push(`utm_source=${encodeURIComponent(SERVICE_NAME)}`);
+  u.search = `?${kept.join('&')}`;
+  return u.href;
 }

@@ -20,9 +20,15 @@ export class StoreError extends Error {
   }
 }
 
+/** True when `s` contains a C0 control character (U+0000-U+001F). */
+function hasControlCharacter(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) < 0x20) return true;
+  return false;
+}
+
 /** Keys must be relative, slash-separated and free of `..`, backslashes and control characters. */
 export function assertSafeKey(key: string): void {
-  if (key === '' || key.startsWith('/') || key.includes('\\') || key.split('/').some((p) => p === '..' || p === '.' || p === '') || /[\x00-\x1f]/.test(key)) {
+  if (key === '' || key.startsWith('/') || key.includes('\\') || key.split('/').some((p) => p === '..' || p === '.' || p === '') || hasControlCharacter(key)) {
     throw new StoreError(`unsafe store key: ${JSON.stringify(key)}`, key);
   }
 }
