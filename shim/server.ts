@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { createApp } from './app.ts';
+import { composeApp } from './compose.ts';
 import type { Config } from './config.ts';
 import { createService } from './core/service-impl.ts';
 import type { Service } from './core/service.ts';
@@ -11,9 +11,7 @@ import { clientAddress } from './http/client-address.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { customProblem } from './http/problem.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
-import { recordCall } from './http/request-log.ts';
 import { MemorySaltProvider } from './http/salt.ts';
-import { createMcpRoute } from './mcp/route.ts';
 import { createSiteSource } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
 
@@ -190,28 +188,14 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
 
   const service = overrides.service ?? createService(createSiteSource(new FolderStore(resolve(config.siteDir))));
   const log = new JsonLinesSink(resolve(config.logDir));
-  const mcp = createMcpRoute(service, {
+  const app = composeApp({
+    service,
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins,
-    onToolCall: (call, request) =>
-      recordCall(request, {
-        endpoint: `/mcp ${call.tool}`,
-        query_id: call.query_id,
-        location: call.location,
-        src: call.src,
-        covered: call.covered,
-        result_count: call.result_count,
-        status: call.status,
-      }),
-    onError: (error) => console.error('[shim] mcp:', error.message),
-  });
-  const app = createApp({
-    service,
-    config: { publicBaseUrl, allowedOrigins: config.allowedOrigins },
     rateLimiter: createRateLimiter({ limit: config.rateLimitPerHour }),
     log,
     salt: new MemorySaltProvider(),
-    mcp,
+    onMcpError: (error) => console.error('[shim] mcp:', error.message),
   });
   listener = toNodeListener(app, { trustProxy: config.trustProxy });
 

@@ -3,14 +3,12 @@
  * server (REST, MCP, redirects) over the S3 store, Response -> result. shim/aws/lambda.ts builds it at cold start.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createApp } from '../app.ts';
+import { composeApp } from '../compose.ts';
 import { ApiError } from '../core/errors.ts';
 import { createService } from '../core/service-impl.ts';
 import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { createRateLimiter } from '../http/rate-limit.ts';
-import { recordCall } from '../http/request-log.ts';
-import { createMcpRoute } from '../mcp/route.ts';
 import { createSiteSource } from '../site-reader.ts';
 import { S3Store } from '../store/s3.ts';
 import type { Store } from '../store/types.ts';
@@ -64,22 +62,15 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
   const apps = new Map<string, App>();
 
   function build(publicBaseUrl: string): App {
-    const mcp = createMcpRoute(service, {
+    return composeApp({
+      service,
       publicBaseUrl,
       allowedOrigins: env.allowedOrigins,
-      onToolCall: (call, request) =>
-        recordCall(request, {
-          endpoint: `/mcp ${call.tool}`,
-          query_id: call.query_id,
-          location: call.location,
-          src: call.src,
-          covered: call.covered,
-          result_count: call.result_count,
-          status: call.status,
-        }),
-      onError: (error) => console.error(JSON.stringify({ type: 'mcp_error', message: error.message })),
+      rateLimiter,
+      log,
+      salt,
+      onMcpError: (error) => console.error(JSON.stringify({ type: 'mcp_error', message: error.message })),
     });
-    return createApp({ service, config: { publicBaseUrl, allowedOrigins: env.allowedOrigins }, rateLimiter, log, salt, mcp });
   }
 
   function appFor(publicBaseUrl: string): App {
