@@ -1,22 +1,14 @@
 /** The local server's settings, parsed once from the environment at start-up. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { allowedOriginsField, blankIsUnset, rateLimitField } from './env-fields.ts';
 
-const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 const bool = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes'),
 );
 
-const origin = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
-  } catch {
-    return false;
-  }
-}, 'each origin must look like https://example.com (scheme, host and optional port, nothing else)');
 
 const Env = z.object({
   PORT: z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(65535).default(8787)),
@@ -28,16 +20,9 @@ const Env = z.object({
   SITE_DIR: z.preprocess(blankIsUnset, z.string().default('site')),
   DATA_DIR: z.preprocess(blankIsUnset, z.string().default('data')),
   LOG_DIR: z.preprocess(blankIsUnset, z.string().default('var/log')),
-  RATE_LIMIT_PER_HOUR: z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(600)),
+  RATE_LIMIT_PER_HOUR: rateLimitField,
   TRUST_PROXY: z.preprocess(blankIsUnset, bool.default(false)),
-  ALLOWED_ORIGINS: z.preprocess(
-    blankIsUnset,
-    z
-      .string()
-      .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
-      .pipe(z.array(origin))
-      .default([]),
-  ),
+  ALLOWED_ORIGINS: allowedOriginsField,
 });
 
 /** Names of the environment variables read, with what each means (for --help). */
@@ -93,6 +78,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logDir: e.LOG_DIR,
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
     trustProxy: e.TRUST_PROXY,
-    allowedOrigins: e.ALLOWED_ORIGINS.map((o) => o.replace(/\/$/, '')),
+    allowedOrigins: e.ALLOWED_ORIGINS,
   };
 }

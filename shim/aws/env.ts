@@ -1,5 +1,6 @@
 /** The Lambda handler's settings, parsed once with zod at cold start; a bad value fails the start with every problem named. */
 import { z } from 'zod';
+import { allowedOriginsField, blankIsUnset, rateLimitField } from '../env-fields.ts';
 
 /** Header CloudFront adds to every origin request; the handler answers 403 without it (set on the origin, never by viewers). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
@@ -8,7 +9,6 @@ export const VIEWER_HOST_HEADER = 'x-viewer-host';
 /** Shortest accepted origin secret, in characters. */
 export const MIN_SECRET_LENGTH = 32;
 
-const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 // S3 bucket naming rules (general purpose buckets): 3-63 lowercase letters, digits, dots and hyphens.
 const bucketName = z
@@ -19,14 +19,6 @@ const prefix = z
   .string()
   .refine((p) => !p.startsWith('/') && !p.includes('..') && !p.includes('\\'), 'must be a relative key prefix such as "prod/"');
 
-const origin = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
-  } catch {
-    return false;
-  }
-}, 'each origin must look like https://example.com (scheme, host and optional port, nothing else)');
 
 const Env = z.object({
   SITE_BUCKET: bucketName,
@@ -48,15 +40,8 @@ const Env = z.object({
       .refine((u) => !new URL(u).search && !new URL(u).hash, 'must not carry a query or fragment')
       .optional(),
   ),
-  RATE_LIMIT_PER_HOUR: z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(600)),
-  ALLOWED_ORIGINS: z.preprocess(
-    blankIsUnset,
-    z
-      .string()
-      .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
-      .pipe(z.array(origin))
-      .default([]),
-  ),
+  RATE_LIMIT_PER_HOUR: rateLimitField,
+  ALLOWED_ORIGINS: allowedOriginsField,
   AWS_REGION: z.preprocess(blankIsUnset, z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1').default('us-east-1')),
   S3_ENDPOINT: z.preprocess(blankIsUnset, z.url({ protocol: /^https?$/ }).optional()),
 });
@@ -117,7 +102,7 @@ export function loadLambdaEnv(env: Record<string, string | undefined> = process.
     originSecrets: e.ORIGIN_VERIFY_SECRETS,
     publicBaseUrl: e.PUBLIC_BASE_URL === undefined ? null : e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
-    allowedOrigins: e.ALLOWED_ORIGINS.map((o) => o.replace(/\/$/, '')),
+    allowedOrigins: e.ALLOWED_ORIGINS,
     region: e.AWS_REGION,
     s3Endpoint: e.S3_ENDPOINT ?? null,
   };

@@ -1,0 +1,28 @@
+/** Environment-variable field schemas shared by the local server's config and the Lambda's cold-start env. */
+import { z } from 'zod';
+
+/** An empty or blank variable counts as unset (so its default applies). */
+export const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const origin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}, 'each origin must look like https://example.com (scheme, host and optional port, nothing else)');
+
+/** RATE_LIMIT_PER_HOUR: requests per hour per address, default 600, 0 disables. */
+export const rateLimitField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(600));
+
+/** ALLOWED_ORIGINS: comma-separated browser origins allowed to call /mcp; parsed to a list without trailing slashes. */
+export const allowedOriginsField = z.preprocess(
+  blankIsUnset,
+  z
+    .string()
+    .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+    .pipe(z.array(origin))
+    .default([])
+    .transform((list) => list.map((o) => o.replace(/\/$/, ''))),
+);
