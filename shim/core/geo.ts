@@ -1,5 +1,5 @@
 /** Great-circle distance and H3 covers. Pure; units are miles and decimal degrees. */
-import { polygonToCellsExperimental, POLYGON_TO_CELLS_FLAGS } from 'h3-js';
+import { cellToBoundary, cellToLatLng, getHexagonEdgeLengthAvg, gridDisk, latLngToCell, UNITS } from 'h3-js';
 import { EARTH_RADIUS_MILES } from './constants.ts';
 
 const RAD = Math.PI / 180;
@@ -22,16 +22,37 @@ export function destination(lat: number, lng: number, distance: number, bearing:
   return [p2 / RAD, (((l2 / RAD + 540) % 360) - 180)];
 }
 
-const SIDES = 32;
+// Average hexagon edge per resolution, in miles; sampled cells' centre-to-vertex distance never exceeds 1.10x it.
+const EDGE_MILES = new Map<number, number>();
+function edgeMiles(res: number): number {
+  let e = EDGE_MILES.get(res);
+  if (e === undefined) EDGE_MILES.set(res, (e = getHexagonEdgeLengthAvg(res, UNITS.km) / 1.609344));
+  return e;
+}
+
+/** Largest distance from the cell's centre to one of its vertices, in miles. */
+function circumradiusMiles(cell: string, lat: number, lng: number): number {
+  let r = 0;
+  for (const [vLat, vLng] of cellToBoundary(cell)) r = Math.max(r, haversineMiles(lat, lng, vLat, vLng));
+  return r;
+}
 
 /**
- * Every H3 cell at `res` that overlaps the circle of `radiusMiles` around (lat, lng).
- * Uses a circumscribed 32-gon (vertices pushed out by 1/cos(pi/32), plus 0.5% for spherical error)
- * and overlapping containment, so no cell touching the circle is missed; callers still filter by exact distance.
+ * Every H3 cell at `res` that may overlap the circle of `radiusMiles` around (lat, lng): a superset of the exact
+ * overlap, never missing a cell that touches the circle; callers filter offices by exact distance anyway.
+ * A cell is kept when its centre lies within the radius, or within radius + its own circumradius (a circle around the
+ * cell containing it). Candidates come from a grid disk wide enough for any cell within radius + 1.25 edges (the
+ * largest circumradius is 1.10 edges) at centre spacing of at least 0.75 edge (half the smallest hexagon's spacing).
  */
 export function cellsCoveringCircle(lat: number, lng: number, radiusMiles: number, res: number): string[] {
-  const r = (radiusMiles / Math.cos(Math.PI / SIDES)) * 1.005;
-  const ring: number[][] = [];
-  for (let i = 0; i < SIDES; i++) ring.push(destination(lat, lng, r, (2 * Math.PI * i) / SIDES));
-  return polygonToCellsExperimental(ring, res, POLYGON_TO_CELLS_FLAGS.containmentOverlapping).sort();
+  const edge = edgeMiles(res);
+  const reach = radiusMiles + 1.25 * edge;
+  const k = Math.ceil(reach / (0.75 * edge)) + 1;
+  const out: string[] = [];
+  for (const cell of gridDisk(latLngToCell(lat, lng, res), k)) {
+    const [cLat, cLng] = cellToLatLng(cell);
+    const d = haversineMiles(lat, lng, cLat, cLng);
+    if (d <= radiusMiles || (d <= reach && d - circumradiusMiles(cell, cLat, cLng) <= radiusMiles)) out.push(cell);
+  }
+  return out.sort();
 }
