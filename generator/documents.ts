@@ -1,9 +1,9 @@
 /** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
 import { COVERAGE_RESOLUTION, DISCLOSURE, MAX_SHARDS_PER_QUERY, SCHEMA_VERSION, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
-import type { CoverageCellsT, CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
+import type { CoverageCellsT, CoverageDocT, FirmDocT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../shim/core/site-format.ts';
 import type { CoverageMap } from './coverage.ts';
 import type { DatasetFileT, MetroT } from './inputs/schema.ts';
-import type { BuiltFirm } from './offices.ts';
+import { firmBrandFor, type BuiltFirm } from './offices.ts';
 import type { Visibility } from './visibility.ts';
 import type { Entry } from './write.ts';
 
@@ -20,7 +20,7 @@ export function firmDocs(built: BuiltFirm): FirmDocT[] {
       website_domain: firm.domain,
       profile_type: firm.profileType,
       sponsored: firm.sponsored,
-      brand_index: office.brand_index ?? built.mainBrandIndex,
+      brand: firmBrandFor(office, built),
     },
     office,
     other_offices: offices.filter((o) => o !== office),
@@ -51,8 +51,8 @@ export function coverageDoc(
   const firms = new Map<string, Set<string>>();
   for (const b of built) {
     for (const o of b.offices) {
-      const slug = o.map_visibility?.metro;
-      if (slug === undefined) continue;
+      const slug = o.metro;
+      if (slug === null) continue;
       offices.set(slug, (offices.get(slug) ?? 0) + 1);
       let set = firms.get(slug);
       if (!set) firms.set(slug, (set = new Set()));
@@ -90,8 +90,16 @@ export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
   return { schema_version: SCHEMA_VERSION, res: COVERAGE_RESOLUTION, cells };
 }
 
+/** meta.json `metros`: every metro's sampling by slug, slugs sorted. */
+export function metroSampling(vis: Visibility): Record<string, MetroSamplingT> {
+  const out: Record<string, MetroSamplingT> = {};
+  const bySlug = [...vis.metros.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  for (const st of bySlug) out[st.slug] = { grid_points: st.gridPoints, queries: st.queries, samples: st.samples };
+  return out;
+}
+
 /** meta.json. */
-export function metaDoc(version: string, week: string, weekOf: string, dataset: DatasetFileT, totals: Totals): MetaT {
+export function metaDoc(version: string, week: string, weekOf: string, dataset: DatasetFileT, totals: Totals, vis: Visibility): MetaT {
   return {
     schema_version: SCHEMA_VERSION,
     generated: 'by generator/; do not edit',
@@ -104,6 +112,7 @@ export function metaDoc(version: string, week: string, weekOf: string, dataset: 
     max_shards_per_query: MAX_SHARDS_PER_QUERY,
     coverage_resolution: COVERAGE_RESOLUTION,
     totals,
+    metros: metroSampling(vis),
   };
 }
 

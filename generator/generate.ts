@@ -93,7 +93,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const { firms, notes: firmNotes } = groupFirms(corrected.places, inputs.flags);
   const weekOf = mondayOfIsoWeek(week);
   const coverage = buildCoverage(inputs.metros);
-  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage, weekOf);
+  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
   const built = buildOffices(firms, vis);
   const offices = built.flatMap((b) => b.offices);
   for (const o of offices) StoredOffice.parse(o);
@@ -124,7 +124,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.flush();
 
     const version = versionId(week, w.entries);
-    await w.put(rel(keys.meta(V)), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros)));
+    await w.put(rel(keys.meta(V)), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis));
     await w.flush();
     const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
     await w.put(rel(keys.manifest(V)), manifest);

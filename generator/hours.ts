@@ -1,36 +1,23 @@
-/** Google-style opening periods (day 0 = Sunday, "HHMM") to the public Hours shape (day names, "HH:MM" pairs, text lines). */
-import type { HoursT } from '../shim/core/schemas.ts';
+/** Google-style opening periods (day 0 = Sunday, "HHMM") to stored hours (day names, "HH:MM" pairs); text is rendered by the shim. */
+import { clock, DAY_MINUTES as DAY, DAY_NAMES } from '../shim/core/hours.ts';
+import type { StoredHoursT } from '../shim/core/site-format.ts';
 import type { PlaceRecordT } from './inputs/schema.ts';
 
 type Periods = NonNullable<PlaceRecordT['opening_hours']>['periods'];
-type DayName = keyof HoursT['weekly'];
 
-/** Day names Monday first, as in the Hours schema. */
-export const DAY_NAMES: readonly DayName[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-const DAY_LABELS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const DAY = 24 * 60;
 const WEEK = 7 * DAY;
 
 /** Google day (0 = Sunday) to our index (0 = Monday). */
 const mondayIndex = (googleDay: number): number => (googleDay + 6) % 7;
 const minutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(2, 4));
-const pad = (n: number): string => String(n).padStart(2, '0');
-const clock = (m: number): string => `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
-
-function label12(m: number): string {
-  const h = Math.floor(m / 60) % 24;
-  const suffix = h < 12 ? 'AM' : 'PM';
-  const h12 = h % 12 === 0 ? 12 : h % 12;
-  return `${h12}:${pad(m % 60)} ${suffix}`;
-}
 
 /**
- * Convert periods to Hours. A period that runs past midnight is split at midnight: the first day ends "24:00", the next
- * starts "00:00" (so every interval lies inside its own day). A lone period without close opening Sunday 00:00 is open
- * around the clock (Google's convention); any other period without close is open until the end of its day.
+ * Convert periods to stored hours. A period that runs past midnight is split at midnight: the first day ends "24:00",
+ * the next starts "00:00" (so every interval lies inside its own day). A lone period without close opening Sunday 00:00
+ * is open around the clock (Google's convention); any other period without close is open until the end of its day.
  * Overlapping or touching intervals of a day are merged. No periods at all gives null (hours unknown).
  */
-export function convertHours(periods: Periods | null, timezone: string): HoursT | null {
+export function convertHours(periods: Periods | null, timezone: string): StoredHoursT | null {
   if (periods === null || periods.length === 0) return null;
   // Intervals on a week timeline in minutes from Monday 00:00.
   const spans: [number, number][] = [];
@@ -59,14 +46,11 @@ export function convertHours(periods: Periods | null, timezone: string): HoursT 
       t = cut;
     }
   }
-  const weekly = {} as HoursT['weekly'];
-  const text: string[] = [];
+  const weekly = {} as StoredHoursT['weekly'];
   DAY_NAMES.forEach((name, i) => {
-    const merged = mergeIntervals(perDay[i] ?? []);
-    weekly[name] = merged.map(([s, e]) => [clock(s), clock(e)] as [string, string]);
-    text.push(`${DAY_LABELS[i]}: ${dayText(merged)}`);
+    weekly[name] = mergeIntervals(perDay[i] ?? []).map(([s, e]) => [clock(s), clock(e)] as [string, string]);
   });
-  return { timezone, weekly, text };
+  return { timezone, weekly };
 }
 
 function mergeIntervals(list: [number, number][]): [number, number][] {
@@ -78,10 +62,4 @@ function mergeIntervals(list: [number, number][]): [number, number][] {
     else out.push([s, e]);
   }
   return out;
-}
-
-function dayText(intervals: [number, number][]): string {
-  if (intervals.length === 0) return 'Closed';
-  if (intervals.length === 1 && intervals[0]?.[0] === 0 && intervals[0][1] === DAY) return 'Open 24 hours';
-  return intervals.map(([s, e]) => `${label12(s)} – ${label12(e)}`).join(', ');
 }

@@ -1,6 +1,5 @@
-/** Stored offices (shards and firm documents) assembled from places, firms, flags and visibility. */
-import type { BrandIndexT } from '../shim/core/schemas.ts';
-import type { StoredOfficeT } from '../shim/core/site-format.ts';
+/** Stored offices (shards and firm documents) assembled from places, firms, flags and visibility, in the compact stored form. */
+import type { StoredBrandT, StoredFirmBrandT, StoredOfficeT } from '../shim/core/site-format.ts';
 import type { Firm } from './firms.ts';
 import { convertHours } from './hours.ts';
 import { STATE_TIMEZONES } from './timezones.ts';
@@ -11,13 +10,13 @@ export interface BuiltFirm {
   firm: Firm;
   offices: StoredOfficeT[];
   /** The brand index in the metro where most of the firm's offices are measured (ties: slug), or null. */
-  mainBrandIndex: BrandIndexT | null;
+  mainBrand: StoredFirmBrandT | null;
 }
 
 /** Build every stored office. Field order follows the StoredOffice schema. */
 export function buildOffices(firms: readonly Firm[], vis: Visibility): BuiltFirm[] {
   return firms.map((firm) => {
-    const brand = vis.brand.get(firm.key) ?? new Map<string, BrandIndexT>();
+    const brand = vis.brand.get(firm.key) ?? new Map<string, StoredBrandT>();
     const offices = firm.offices.map((o): StoredOfficeT => {
       const p = o.place;
       const mv = vis.office.get(p.place_id) ?? null;
@@ -38,16 +37,24 @@ export function buildOffices(firms: readonly Firm[], vis: Visibility): BuiltFirm
         primary_category: p.primary_category,
         google_listing_claimed: p.claimed,
         hours: convertHours(p.opening_hours?.periods ?? null, timezone),
-        map_visibility: mv,
-        brand_index: mv === null ? null : (brand.get(mv.metro) ?? null),
+        metro: mv?.metro ?? null,
+        visibility: mv === null ? null : { top3_share_pct: mv.top3_share_pct, appears_share_pct: mv.appears_share_pct },
+        brand: mv === null ? null : (brand.get(mv.metro) ?? null),
         profile_type: firm.profileType,
         sponsored: firm.sponsored,
       };
     });
-    let main: BrandIndexT | null = null;
-    for (const b of brand.values()) {
-      if (main === null || b.offices_measured > main.offices_measured) main = b;
+    // brand is in slug order, so a strict > keeps the smaller slug on ties.
+    let main: StoredFirmBrandT | null = null;
+    for (const [metro, b] of brand) {
+      if (main === null || b.offices_measured > main.offices_measured) main = { metro, ...b };
     }
-    return { firm, offices, mainBrandIndex: main };
+    return { firm, offices, mainBrand: main };
   });
+}
+
+/** The firm document's brand index for `office`: the office's own, else the firm's main one. */
+export function firmBrandFor(office: StoredOfficeT, built: BuiltFirm): StoredFirmBrandT | null {
+  if (office.metro === null || office.brand === null) return built.mainBrand;
+  return { metro: office.metro, ...office.brand };
 }

@@ -1,7 +1,6 @@
 /** Map visibility per office and brand index per firm, from the week's ranked grid samples (DESIGN.md §1, §3.1). */
-import { BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT } from '../shim/core/constants.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
-import type { BrandIndexT, MapVisibilityT } from '../shim/core/schemas.ts';
+import type { StoredBrandT, StoredVisibilityT } from '../shim/core/site-format.ts';
 import { metrosCovering } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
 import type { Firm } from './firms.ts';
@@ -17,12 +16,18 @@ export interface MetroStats {
   sampleLines: number;
 }
 
+/** An office's measurement: the metro measuring it and its shares there (the rest is in MetroStats). */
+export interface OfficeVisibility extends StoredVisibilityT {
+  metro: string;
+}
+
 /** Visibility results, keyed by place id and by firm key. */
 export interface Visibility {
   metros: Map<string, MetroStats>;
-  office: Map<string, MapVisibilityT | null>;
-  /** The firm's brand index in each metro where it has measured offices. */
-  brand: Map<string, Map<string, BrandIndexT>>;
+  /** Null when no metro measures the office. */
+  office: Map<string, OfficeVisibility | null>;
+  /** The firm's brand index in each metro where it has measured offices, by slug (sorted). */
+  brand: Map<string, Map<string, StoredBrandT>>;
   /** Ranked ids that are not offices in the directory (other businesses, or removed places); they keep their rank. */
   unlistedRanked: number;
 }
@@ -55,7 +60,6 @@ export function measureVisibility(
   samples: readonly SampleRecordT[],
   firms: readonly Firm[],
   coverage: CoverageMap,
-  weekOf: string,
 ): Visibility {
   const metroBySlug = new Map(metros.map((m) => [m.slug, m]));
   const points = new Map<string, Set<string>>();
@@ -111,7 +115,7 @@ export function measureVisibility(
   const nearestFirst = (lat: number, lng: number) => (a: string, b: string) =>
     centreDistance(a, lat, lng) - centreDistance(b, lat, lng) || byString(a, b);
 
-  const office = new Map<string, MapVisibilityT | null>();
+  const office = new Map<string, OfficeVisibility | null>();
   const measuredIn = new Map<string, string>();
   for (const f of firms) {
     for (const o of f.offices) {
@@ -131,37 +135,25 @@ export function measureVisibility(
       }
       measuredIn.set(id, slug);
       const [appeared, top3] = counts?.get(slug) ?? [0, 0];
-      office.set(id, {
-        metro: slug,
-        week_of: weekOf,
-        top3_share_pct: pct1(top3, st.samples),
-        appears_share_pct: pct1(appeared, st.samples),
-        grid_points: st.gridPoints,
-        queries: st.queries,
-        samples: st.samples,
-        what_this_is: MAP_VISIBILITY_WHAT,
-      });
+      office.set(id, { metro: slug, top3_share_pct: pct1(top3, st.samples), appears_share_pct: pct1(appeared, st.samples) });
     }
   }
 
-  const brand = new Map<string, Map<string, BrandIndexT>>();
+  const brand = new Map<string, Map<string, StoredBrandT>>();
   for (const f of firms) {
     const measured = new Map<string, number>();
     for (const o of f.offices) {
       const slug = measuredIn.get(o.place.place_id);
       if (slug !== undefined) measured.set(slug, (measured.get(slug) ?? 0) + 1);
     }
-    const perMetro = new Map<string, BrandIndexT>();
+    const perMetro = new Map<string, StoredBrandT>();
     for (const slug of [...measured.keys()].sort()) {
       const st = stats.get(slug) as MetroStats;
       const [appeared, top3] = firmCounts.get(f.key)?.get(slug) ?? [0, 0];
       perMetro.set(slug, {
-        metro: slug,
-        week_of: weekOf,
         top3_share_pct: pct1(top3, st.samples),
         appears_share_pct: pct1(appeared, st.samples),
         offices_measured: measured.get(slug) ?? 0,
-        what_this_is: BRAND_INDEX_WHAT,
       });
     }
     brand.set(f.key, perMetro);

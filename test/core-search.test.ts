@@ -6,12 +6,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { latLngToCell } from 'h3-js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT } from '../shim/core/constants.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import { AttorneysResponse, FirmResponse, type AttorneysResponseT } from '../shim/core/schemas.ts';
 import { search } from '../shim/core/search.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { planShards } from '../shim/core/shards.ts';
-import { CoverageCells, FirmDoc, keys, Pointer, ShardIndex, type CoverageCellsT, type StoredOfficeT } from '../shim/core/site-format.ts';
+import { CoverageCells, FirmDoc, keys, Meta, Pointer, ShardIndex, type CoverageCellsT, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
@@ -122,6 +123,28 @@ describe('search against a brute-force scan of every office', () => {
         want.firms.slice(0, limit).map((f) => [f.listing_id, Math.round(f.distance * 100) / 100, f.count]),
       );
     }
+  });
+
+  it("shows each result's stored record in full: hours text, map_visibility and brand_index with meta's week and denominators", async () => {
+    const meta = Meta.parse(JSON.parse(readFileSync(join(vdir, 'meta.json'), 'utf8')));
+    const byId = new Map(offices.map((o) => [o.listing_id, o]));
+    const service = createService(createSiteSource(new FolderStore(SITE)));
+    let measured = 0;
+    for (const q of randomQueries(10)) {
+      const body = await service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius, limit: 25 }, CTX);
+      for (const r of body.results) {
+        const o = byId.get(r.listing_id)!;
+        const m = o.metro === null ? undefined : meta.metros[o.metro];
+        const mv = o.visibility === null || m === undefined ? null : { metro: o.metro, week_of: meta.week_of, ...o.visibility, ...m, what_this_is: MAP_VISIBILITY_WHAT };
+        const bi = o.brand === null ? null : { metro: o.metro, week_of: meta.week_of, ...o.brand, what_this_is: BRAND_INDEX_WHAT };
+        expect(r.map_visibility).toEqual(mv);
+        expect(r.brand_index).toEqual(bi);
+        expect(r.hours?.weekly ?? null).toEqual(o.hours?.weekly ?? null);
+        expect(r.hours?.text.length ?? 7).toBe(7);
+        if (mv !== null) measured++;
+      }
+    }
+    expect(measured).toBeGreaterThan(50);
   });
 
   it('agrees with the firm documents: the result is the nearest office of its firm and the count is right', async () => {

@@ -2,11 +2,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_NAME } from '../shim/core/constants.ts';
+import { BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT, SERVICE_NAME } from '../shim/core/constants.ts';
 import { ApiError } from '../shim/core/errors.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { FirmDoc, keys, Pointer, type FirmDocT } from '../shim/core/site-format.ts';
+import { FirmDoc, keys, Meta, Pointer, type FirmDocT } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import type { Store } from '../shim/store/types.ts';
@@ -47,6 +47,27 @@ describe('getFirm', () => {
     expect(others).toEqual([...others].sort());
     expect(others).not.toContain(multi.listing_id);
     expect(body.firm.website).toBe(`${CTX.publicBaseUrl}/r/${multi.listing_id}`);
+  });
+
+  it('expands the stored firm and offices: brand_index, map_visibility and hours text, from meta.json', async () => {
+    const meta = Meta.parse(JSON.parse(readFileSync(join(vdir, 'meta.json'), 'utf8')));
+    const sample = allDocs().filter((_, i) => i % 40 === 0);
+    let firmBrands = 0;
+    for (const doc of sample) {
+      const body = await service.getFirm(doc.listing_id, CTX);
+      const b = doc.firm.brand;
+      expect(body.firm.brand_index).toEqual(b === null ? null : { ...b, week_of: meta.week_of, what_this_is: BRAND_INDEX_WHAT });
+      if (b !== null) firmBrands++;
+      for (const [shown, stored] of [[body.office, doc.office], ...body.other_offices.map((o, i) => [o, doc.other_offices[i]!] as const)] as const) {
+        expect(shown.listing_id).toBe(stored.listing_id);
+        const m = stored.metro === null ? undefined : meta.metros[stored.metro];
+        expect(shown.map_visibility).toEqual(
+          stored.visibility === null ? null : { metro: stored.metro, week_of: meta.week_of, ...stored.visibility, ...m, what_this_is: MAP_VISIBILITY_WHAT },
+        );
+        expect(shown.hours === null ? null : { timezone: shown.hours.timezone, weekly: shown.hours.weekly }).toEqual(stored.hours);
+      }
+    }
+    expect(firmBrands).toBeGreaterThan(sample.length / 2);
   });
 
   it('answers not_found for unknown and malformed ids', async () => {

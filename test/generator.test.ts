@@ -1,4 +1,7 @@
-/** The generator on hand-made inputs: firms, ids, visibility arithmetic, hours, determinism, manifest, bad input, atomicity, corrections. */
+/**
+ * The generator on hand-made inputs: firms, ids, visibility arithmetic (stored compact, shown in full through the shim),
+ * hours, determinism, manifest, bad input, atomicity, corrections.
+ */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFile, readdir, writeFile } from 'node:fs/promises';
@@ -11,7 +14,10 @@ import { convertHours } from '../generator/hours.ts';
 import { firmIdOf, listingIdOf, websiteDomainOf } from '../generator/ids.ts';
 import { pct1 } from '../generator/visibility.ts';
 import { mondayOfIsoWeek } from '../generator/week.ts';
-import { API_VERSION, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
+import { API_VERSION, BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
+import { hoursText } from '../shim/core/hours.ts';
+import { createService } from '../shim/core/service-impl.ts';
+import { shapeResult } from '../shim/core/shape.ts';
 import {
   CityGazetteer,
   CoverageCells,
@@ -26,7 +32,9 @@ import {
   ShardIndex,
   ZipGazetteer,
 } from '../shim/core/site-format.ts';
-import type { CoverageDocT, FirmDocT, ManifestT, PointerT, ShardT } from '../shim/core/site-format.ts';
+import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT, ShardT } from '../shim/core/site-format.ts';
+import { createSiteSource } from '../shim/site-reader.ts';
+import { FolderStore } from '../shim/store/folder.ts';
 import { BASIC_FIXTURE, copyFixture, readJson, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 const quiet = { quiet: true, log: () => {} };
@@ -146,33 +154,84 @@ describe('map visibility and brand index', () => {
     p10: ['alpha', 20, 20, 1], // zeta in alpha: a2 q3 (p9 at 3), a2 q4 (p10 at 3)
   };
 
-  it('office shares match the hand computation', () => {
+  const CTX = { publicBaseUrl: 'https://directory.example' };
+  const WEEK_OF = '2026-11-16';
+  const sampling: Record<string, { grid_points: number; queries: number; samples: number }> = {
+    alpha: { grid_points: 2, queries: 5, samples: 10 },
+    beta: { grid_points: 1, queries: 5, samples: 5 },
+  };
+  const metaOf = (site: Site): MetaT => Meta.parse(site.json(keys.meta(site.pointer.version)));
+  const serviceOf = (site: Site) => createService(createSiteSource(new FolderStore(site.dir)));
+
+  it("meta.json carries every metro's sampling: the denominators of the shares", () => {
+    const meta = metaOf(base);
+    expect(meta.metros).toEqual(sampling);
+    expect(Object.keys(meta.metros)).toEqual(['alpha', 'beta']);
+    expect(meta.week_of).toBe(WEEK_OF);
+  });
+
+  it('office shares match the hand computation: stored compact, shown in full', async () => {
+    const service = serviceOf(base);
     for (const [place, want] of Object.entries(office)) {
-      const mv = firmDocOf(base, place).office.map_visibility;
+      const stored = firmDocOf(base, place).office;
+      const shown = (await service.getFirm(listingIdOf(place), CTX)).office.map_visibility;
       if (want === null) {
-        expect(mv, place).toBeNull();
+        expect([stored.metro, stored.visibility, stored.brand, shown], place).toEqual([null, null, null, null]);
         continue;
       }
       const [metro, top3, appears] = want;
-      expect(mv, place).toMatchObject({ metro, top3_share_pct: top3, appears_share_pct: appears, week_of: '2026-11-16', queries: 5 });
-      expect(mv?.samples).toBe(metro === 'alpha' ? 10 : 5);
-      expect(mv?.grid_points).toBe(metro === 'alpha' ? 2 : 1);
-      expect(mv?.what_this_is).toMatch(/not lawyer quality/);
+      expect(stored.metro, place).toBe(metro);
+      expect(stored.visibility, place).toEqual({ top3_share_pct: top3, appears_share_pct: appears });
+      // The public object, byte for byte: schema order, week and denominators from meta, the fixed text.
+      const { grid_points, queries, samples } = sampling[metro]!;
+      expect(JSON.stringify(shown), place).toBe(
+        JSON.stringify({ metro, week_of: WEEK_OF, top3_share_pct: top3, appears_share_pct: appears, grid_points, queries, samples, what_this_is: MAP_VISIBILITY_WHAT }),
+      );
     }
   });
 
-  it('brand index is per firm in the office\'s own measured metro', () => {
+  it("brand index is per firm in the office's own measured metro: stored compact, shown in full", () => {
+    const meta = metaOf(base);
     for (const [place, want] of Object.entries(brand)) {
-      const bi = firmDocOf(base, place).office.brand_index;
+      const stored = firmDocOf(base, place).office;
+      const shown = shapeResult(stored, meta, 0, 1, CTX.publicBaseUrl).brand_index;
       if (want === null) {
-        expect(bi, place).toBeNull();
+        expect([stored.brand, shown], place).toEqual([null, null]);
         continue;
       }
       const [metro, top3, appears, measured] = want;
-      expect(bi, place).toMatchObject({ metro, top3_share_pct: top3, appears_share_pct: appears, offices_measured: measured });
+      expect(stored.metro, place).toBe(metro);
+      expect(stored.brand, place).toEqual({ top3_share_pct: top3, appears_share_pct: appears, offices_measured: measured });
+      expect(JSON.stringify(shown), place).toBe(
+        JSON.stringify({ metro, week_of: WEEK_OF, top3_share_pct: top3, appears_share_pct: appears, offices_measured: measured, what_this_is: BRAND_INDEX_WHAT }),
+      );
     }
     // Every office of a firm carries the same brand index within one metro.
-    for (const p of ['p2', 'p3']) expect(firmDocOf(base, p).office.brand_index).toEqual(firmDocOf(base, 'p1').office.brand_index);
+    for (const p of ['p2', 'p3']) expect(firmDocOf(base, p).office.brand).toEqual(firmDocOf(base, 'p1').office.brand);
+  });
+
+  it("the firm's brand index is the office's own, else the firm's in the metro measuring most of its offices", async () => {
+    expect(firmDocOf(base, 'p1').firm.brand).toEqual({ metro: 'alpha', top3_share_pct: 60, appears_share_pct: 70, offices_measured: 3 });
+    expect(firmDocOf(base, 'p9').firm.brand).toEqual({ metro: 'beta', top3_share_pct: 20, appears_share_pct: 20, offices_measured: 1 });
+    expect(firmDocOf(base, 'p8').firm.brand).toBeNull();
+    // Move the unmeasured Denver office p8 into Zeta (one office measured in alpha, one in beta: the tie goes to alpha).
+    const data = await copyFixture();
+    const move = { action: 'update', place_id: 'p8', reason: 'same firm', date: '2026-11-19', set: { website: 'https://zeta.example/den' } };
+    await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify(move)}\n`);
+    const out = join(await tempDir('brand'), 'site');
+    await generate({ dataDir: data, outDir: out, ...quiet });
+    const site = await loadSite(out);
+    const d8 = firmDocOf(site, 'p8');
+    expect([d8.office.metro, d8.office.visibility, d8.office.brand]).toEqual([null, null, null]);
+    expect(d8.firm.brand).toEqual({ metro: 'alpha', top3_share_pct: 20, appears_share_pct: 20, offices_measured: 1 });
+    const body = await serviceOf(site).getFirm(listingIdOf('p8'), CTX);
+    expect(body.office.map_visibility).toBeNull();
+    expect(JSON.stringify(body.firm.brand_index)).toBe(
+      JSON.stringify({ metro: 'alpha', week_of: WEEK_OF, top3_share_pct: 20, appears_share_pct: 20, offices_measured: 1, what_this_is: BRAND_INDEX_WHAT }),
+    );
+    expect(body.other_offices.map((o) => [o.listing_id, o.map_visibility?.metro])).toEqual(
+      [[listingIdOf('p10'), 'alpha'], [listingIdOf('p9'), 'beta']].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+    );
   });
 
   it('percentages round half up to one decimal', () => {
@@ -211,8 +270,9 @@ describe('hours', () => {
     expect(h?.weekly).toEqual({
       mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']], sat: [], sun: [],
     });
-    expect(h?.text[0]).toBe('Monday: 9:00 AM – 5:00 PM');
-    expect(h?.text[5]).toBe('Saturday: Closed');
+    expect(h).not.toHaveProperty('text'); // rendered by the shim
+    expect(hoursText(h!.weekly)[0]).toBe('Monday: 9:00 AM – 5:00 PM');
+    expect(hoursText(h!.weekly)[5]).toBe('Saturday: Closed');
   });
 
   it('past midnight splits at 24:00, including Saturday into Sunday', () => {
@@ -222,16 +282,16 @@ describe('hours', () => {
     expect(h?.weekly.fri).toEqual([['20:00', '24:00']]);
     expect(h?.weekly.sat).toEqual([['00:00', '02:00'], ['22:00', '24:00']]);
     expect(h?.weekly.sun).toEqual([['00:00', '01:00']]);
-    expect(h?.text[4]).toBe('Friday: 8:00 PM – 12:00 AM');
+    expect(hoursText(h!.weekly)[4]).toBe('Friday: 8:00 PM – 12:00 AM');
   });
 
   it('always open, split lunch, open without close, and no periods', () => {
     const always = convertHours([p(0, '0000')], 'America/Denver');
     expect(Object.values(always?.weekly ?? {}).every((d) => JSON.stringify(d) === '[["00:00","24:00"]]')).toBe(true);
-    expect(always?.text[6]).toBe('Sunday: Open 24 hours');
+    expect(hoursText(always!.weekly)[6]).toBe('Sunday: Open 24 hours');
     const lunch = convertHours([p(1, '1300', 1, '1700'), p(1, '0800', 1, '1200')], 'UTC');
     expect(lunch?.weekly.mon).toEqual([['08:00', '12:00'], ['13:00', '17:00']]);
-    expect(lunch?.text[0]).toBe('Monday: 8:00 AM – 12:00 PM, 1:00 PM – 5:00 PM');
+    expect(hoursText(lunch!.weekly)[0]).toBe('Monday: 8:00 AM – 12:00 PM, 1:00 PM – 5:00 PM');
     expect(convertHours([p(2, '0930')], 'UTC')?.weekly.tue).toEqual([['09:30', '24:00']]);
     expect(convertHours([], 'UTC')).toBeNull();
     expect(convertHours(null, 'UTC')).toBeNull();
@@ -240,6 +300,14 @@ describe('hours', () => {
   it('timezone comes from the record, else the state', () => {
     expect(firmDocOf(base, 'p8').office.hours).toBeNull();
     expect(firmDocOf(base, 'p1').office.hours?.timezone).toBe('America/Chicago');
+  });
+
+  it('the shim shows the stored weekly hours with their text lines, Monday first', async () => {
+    const stored = firmDocOf(base, 'p1').office.hours!;
+    const shown = (await createService(createSiteSource(new FolderStore(base.dir))).getFirm(listingIdOf('p1'), { publicBaseUrl: 'https://d.example' })).office.hours;
+    expect(shown).toEqual({ timezone: stored.timezone, weekly: stored.weekly, text: hoursText(stored.weekly) });
+    expect(Object.keys(shown!)).toEqual(['timezone', 'weekly', 'text']);
+    expect(shown!.text.map((l) => l.split(':')[0])).toEqual(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']);
   });
 });
 
@@ -271,6 +339,8 @@ describe('published site', () => {
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();
       schema?.parse(json);
+      // Stored records are compact: no constant texts, no hours text, no per-metro facts (the shim adds them).
+      if (schema === Shard || schema === FirmDoc) expect(text, key).not.toMatch(/what_this_is|week_of|grid_points|"text"|map_visibility|brand_index/);
     }
     const openapi = base.json<{ info: { version: string }; servers: unknown }>(keys.openapi(v));
     expect(openapi.info.version).toBe(API_VERSION);
@@ -452,8 +522,8 @@ describe('corrections', () => {
     const d1 = firmDocOf(site, 'p1');
     expect(d1.other_offices.map((o) => o.listing_id)).toEqual([listingIdOf('p3')]);
     // Without p2 the firm is top 3 in 5 alpha samples (a2 q1 had only p2) and appears in 6; ranks of others are kept.
-    expect(d1.office.brand_index).toMatchObject({ top3_share_pct: 50, appears_share_pct: 60, offices_measured: 2 });
-    expect(d1.office.map_visibility).toMatchObject({ top3_share_pct: 50, appears_share_pct: 60 });
+    expect(d1.office.brand).toEqual({ top3_share_pct: 50, appears_share_pct: 60, offices_measured: 2 });
+    expect(d1.office.visibility).toEqual({ top3_share_pct: 50, appears_share_pct: 60 });
     const d6 = firmDocOf(site, 'p6');
     expect(d6.office).toMatchObject({ name: 'Beta Legal LLP', phone: null });
     expect(d6.firm.name).toBe('Beta Legal LLP');

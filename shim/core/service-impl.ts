@@ -50,13 +50,13 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,
         disclosure: DISCLOSURE,
-        results: found.hits.map((h) => shapeResult(h.office, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
+        results: found.hits.map((h) => shapeResult(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
       };
     },
 
     async getFirm(listingId, ctx) {
       const reader = await source.current();
-      return shapeFirm(await firmDoc(reader, listingId), ctx.publicBaseUrl);
+      return shapeFirm(await firmDoc(reader, listingId), reader.meta, ctx.publicBaseUrl);
     },
 
     async getCoverage() {

@@ -1,5 +1,10 @@
-/** Stored objects -> public response bodies, with every object built in its schema's field order (DESIGN.md §3). */
-import { DISCLOSURE, SERVICE_NAME } from './constants.ts';
+/**
+ * Stored objects -> public response bodies, with every object built in its schema's field order (DESIGN.md §3).
+ * Stored records are compact (site-format.ts): hours.text, map_visibility and brand_index are rebuilt here from the
+ * record, meta.json and the `what_this_is` constants.
+ */
+import { BRAND_INDEX_WHAT, DISCLOSURE, MAP_VISIBILITY_WHAT, SERVICE_NAME } from './constants.ts';
+import { hoursText } from './hours.ts';
 import type {
   BrandIndexT,
   CoverageResponseT,
@@ -10,7 +15,8 @@ import type {
   OfficeT,
   ResultT,
 } from './schemas.ts';
-import type { CoverageDocT, FirmDocT, StoredOfficeT } from './site-format.ts';
+import { keys, type CoverageDocT, type FirmDocT, type MetaT, type StoredBrandT, type StoredHoursT, type StoredOfficeT } from './site-format.ts';
+import { StoreError } from '../store/types.ts';
 
 /** The service's own link for a listing, which redirects to the firm's site (GET /r/{listing_id}). */
 export function websiteLink(publicBaseUrl: string, listingId: string): string {
@@ -27,44 +33,50 @@ export function fullAddress(office: Pick<StoredOfficeT, 'address' | 'city' | 'st
   return `${office.address}, ${office.city}, ${office.state}${office.zip === null ? '' : ` ${office.zip}`}`;
 }
 
-function hours(h: HoursT | null): HoursT | null {
+/** What shaping reads from meta.json: the week and every metro's sampling (the denominators of the shares). */
+export type ShapeMeta = Pick<MetaT, 'version' | 'week_of' | 'metros'>;
+
+function hours(h: StoredHoursT | null): HoursT | null {
   if (h === null) return null;
   const w = h.weekly;
   return {
     timezone: h.timezone,
     weekly: { mon: w.mon, tue: w.tue, wed: w.wed, thu: w.thu, fri: w.fri, sat: w.sat, sun: w.sun },
-    text: h.text,
+    text: hoursText(w),
   };
 }
 
-function mapVisibility(m: MapVisibilityT | null): MapVisibilityT | null {
-  if (m === null) return null;
+function mapVisibility(office: StoredOfficeT, meta: ShapeMeta): MapVisibilityT | null {
+  if (office.visibility === null || office.metro === null) return null;
+  const sampling = meta.metros[office.metro];
+  // A record naming a metro that meta.json does not know is a broken version, not a null measurement.
+  if (sampling === undefined) throw new StoreError(`meta.json of ${meta.version} has no metro ${JSON.stringify(office.metro)}`, keys.meta(meta.version));
   return {
-    metro: m.metro,
-    week_of: m.week_of,
-    top3_share_pct: m.top3_share_pct,
-    appears_share_pct: m.appears_share_pct,
-    grid_points: m.grid_points,
-    queries: m.queries,
-    samples: m.samples,
-    what_this_is: m.what_this_is,
+    metro: office.metro,
+    week_of: meta.week_of,
+    top3_share_pct: office.visibility.top3_share_pct,
+    appears_share_pct: office.visibility.appears_share_pct,
+    grid_points: sampling.grid_points,
+    queries: sampling.queries,
+    samples: sampling.samples,
+    what_this_is: MAP_VISIBILITY_WHAT,
   };
 }
 
-function brandIndex(b: BrandIndexT | null): BrandIndexT | null {
-  if (b === null) return null;
+function brandIndex(metro: string | null, b: StoredBrandT | null, meta: ShapeMeta): BrandIndexT | null {
+  if (metro === null || b === null) return null;
   return {
-    metro: b.metro,
-    week_of: b.week_of,
+    metro,
+    week_of: meta.week_of,
     top3_share_pct: b.top3_share_pct,
     appears_share_pct: b.appears_share_pct,
     offices_measured: b.offices_measured,
-    what_this_is: b.what_this_is,
+    what_this_is: BRAND_INDEX_WHAT,
   };
 }
 
 /** One search result: a firm shown by its nearest office within the radius (table 2.2). distanceMiles exact, in miles. */
-export function shapeResult(office: StoredOfficeT, distanceMiles: number, officesWithinRadius: number, publicBaseUrl: string): ResultT {
+export function shapeResult(office: StoredOfficeT, meta: ShapeMeta, distanceMiles: number, officesWithinRadius: number, publicBaseUrl: string): ResultT {
   return {
     listing_id: office.listing_id,
     name: office.name,
@@ -77,8 +89,8 @@ export function shapeResult(office: StoredOfficeT, distanceMiles: number, office
     primary_category: office.primary_category,
     google_listing_claimed: office.google_listing_claimed,
     hours: hours(office.hours),
-    map_visibility: mapVisibility(office.map_visibility),
-    brand_index: brandIndex(office.brand_index),
+    map_visibility: mapVisibility(office, meta),
+    brand_index: brandIndex(office.metro, office.brand, meta),
     profile_type: office.profile_type,
     sponsored: office.sponsored,
     offices_within_radius: officesWithinRadius,
@@ -86,7 +98,7 @@ export function shapeResult(office: StoredOfficeT, distanceMiles: number, office
 }
 
 /** One office as GET /v1/firms shows it (§3.2). */
-export function shapeOffice(office: StoredOfficeT): OfficeT {
+export function shapeOffice(office: StoredOfficeT, meta: ShapeMeta): OfficeT {
   return {
     listing_id: office.listing_id,
     address: office.address,
@@ -99,12 +111,12 @@ export function shapeOffice(office: StoredOfficeT): OfficeT {
     hours: hours(office.hours),
     primary_category: office.primary_category,
     google_listing_claimed: office.google_listing_claimed,
-    map_visibility: mapVisibility(office.map_visibility),
+    map_visibility: mapVisibility(office, meta),
   };
 }
 
 /** Body of GET /v1/firms/{listing_id}. */
-export function shapeFirm(doc: FirmDocT, publicBaseUrl: string): FirmResponseT {
+export function shapeFirm(doc: FirmDocT, meta: ShapeMeta, publicBaseUrl: string): FirmResponseT {
   const f = doc.firm;
   return {
     listing_id: doc.listing_id,
@@ -115,10 +127,10 @@ export function shapeFirm(doc: FirmDocT, publicBaseUrl: string): FirmResponseT {
       website_domain: f.website_domain,
       profile_type: f.profile_type,
       sponsored: f.sponsored,
-      brand_index: brandIndex(f.brand_index),
+      brand_index: f.brand === null ? null : brandIndex(f.brand.metro, f.brand, meta),
     },
-    office: shapeOffice(doc.office),
-    other_offices: doc.other_offices.map(shapeOffice),
+    office: shapeOffice(doc.office, meta),
+    other_offices: doc.other_offices.map((o) => shapeOffice(o, meta)),
     disclosure: DISCLOSURE,
   };
 }

@@ -11,6 +11,13 @@ const sv = z.literal(1);
 /** `current.json`: the pointer to the version being served. Written last on publish. */
 export const Pointer = z.object({ schema_version: sv, version: z.string().regex(/^[A-Za-z0-9._-]+$/), week: z.string() });
 
+/** One metro's sampling this week: the denominators of every share measured in it. */
+export const MetroSampling = z.object({
+  grid_points: z.number().int().nonnegative(),
+  queries: z.number().int().nonnegative().describe('Injury searches per grid point'),
+  samples: z.number().int().nonnegative().describe('grid_points x queries'),
+});
+
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
   schema_version: sv,
@@ -24,30 +31,52 @@ export const Meta = z.object({
   max_shards_per_query: z.number().int(),
   coverage_resolution: z.number().int(),
   totals: z.object({ firms: z.number().int(), offices: z.number().int(), metros: z.number().int() }),
+  metros: z.record(z.string(), MetroSampling).describe('Every metro by slug (sorted), with the sampling the shim puts into map_visibility'),
 });
 
-/** One office as stored in shards and firm documents: the public Office plus firm-level fields the shim shapes from. */
-export const StoredOffice = z.object({
-  listing_id: z.string(),
-  firm_id: z.string(),
-  name: z.string(),
-  address: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zip: z.string().nullable(),
-  lat: z.number(),
-  lng: z.number(),
-  phone: z.string().nullable(),
-  website_url: z.string().nullable().describe("The firm's own site; the public `website` is {public_base_url}/r/{listing_id}"),
-  website_domain: z.string().nullable(),
-  primary_category: z.string().nullable(),
-  google_listing_claimed: z.boolean().nullable(),
-  hours: Hours.nullable(),
-  map_visibility: MapVisibility.nullable(),
-  brand_index: BrandIndex.nullable().describe("The firm's brand index in this office's measured metro"),
-  profile_type: ProfileType,
-  sponsored: z.boolean(),
-});
+/** Stored opening hours: the public Hours without `text`, which the shim renders from `weekly` (shim/core/hours.ts). */
+export const StoredHours = Hours.omit({ text: true });
+
+/** An office's own shares in its measured metro; metro, week and denominators come from the office and meta. */
+export const StoredVisibility = MapVisibility.pick({ top3_share_pct: true, appears_share_pct: true });
+
+/** The firm's brand index in the office's measured metro, without what the metro and meta already say. */
+export const StoredBrand = BrandIndex.pick({ top3_share_pct: true, appears_share_pct: true, offices_measured: true });
+
+/** The firm-level brand index of a firm document, with its own metro (it can differ from the office's). */
+export const StoredFirmBrand = BrandIndex.pick({ metro: true, top3_share_pct: true, appears_share_pct: true, offices_measured: true });
+
+/**
+ * One office as stored in shards and firm documents: the public Office plus firm-level fields the shim shapes from,
+ * compact. The shim rebuilds map_visibility and brand_index from `metro`, `visibility`, `brand` and meta.json
+ * (week_of, metros[metro]) and the `what_this_is` constants, and hours.text from hours.weekly.
+ */
+export const StoredOffice = z
+  .object({
+    listing_id: z.string(),
+    firm_id: z.string(),
+    name: z.string(),
+    address: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string().nullable(),
+    lat: z.number(),
+    lng: z.number(),
+    phone: z.string().nullable(),
+    website_url: z.string().nullable().describe("The firm's own site; the public `website` is {public_base_url}/r/{listing_id}"),
+    website_domain: z.string().nullable(),
+    primary_category: z.string().nullable(),
+    google_listing_claimed: z.boolean().nullable(),
+    hours: StoredHours.nullable(),
+    metro: z.string().nullable().describe('Slug of the metro that measures this office; null when unmeasured'),
+    visibility: StoredVisibility.nullable().describe('Null exactly when the public map_visibility is null'),
+    brand: StoredBrand.nullable().describe("The firm's brand index in `metro`"),
+    profile_type: ProfileType,
+    sponsored: z.boolean(),
+  })
+  .refine((o) => (o.metro === null) === (o.visibility === null) && (o.brand === null || o.metro !== null), {
+    message: 'metro and visibility are null together, and brand needs a metro',
+  });
 
 /** `v/<version>/shards/<res>/<cell>.json`: every office whose point lies in that H3 cell, sorted by listing_id. */
 export const Shard = z.object({ schema_version: sv, res: z.number().int(), cell: z.string(), offices: z.array(StoredOffice) });
@@ -71,7 +100,7 @@ export const FirmDoc = z.object({
     website_domain: z.string().nullable(),
     profile_type: ProfileType,
     sponsored: z.boolean(),
-    brand_index: BrandIndex.nullable(),
+    brand: StoredFirmBrand.nullable().describe("The office's brand; when null, the firm's in the metro measuring most of its offices"),
   }),
   office: StoredOffice,
   other_offices: z.array(StoredOffice).describe('Same firm, ordered by listing_id'),
@@ -114,6 +143,11 @@ export const Manifest = z.object({
 
 export type PointerT = z.infer<typeof Pointer>;
 export type MetaT = z.infer<typeof Meta>;
+export type MetroSamplingT = z.infer<typeof MetroSampling>;
+export type StoredHoursT = z.infer<typeof StoredHours>;
+export type StoredVisibilityT = z.infer<typeof StoredVisibility>;
+export type StoredBrandT = z.infer<typeof StoredBrand>;
+export type StoredFirmBrandT = z.infer<typeof StoredFirmBrand>;
 export type StoredOfficeT = z.infer<typeof StoredOffice>;
 export type ShardT = z.infer<typeof Shard>;
 export type ShardIndexT = z.infer<typeof ShardIndex>;
