@@ -118,13 +118,15 @@ export async function measureFirstAnswer(siteDir: string, runs: number, onProgre
         child.once('exit', (code) => fail(new Error(`shim/cli.ts exited (${code}) before listening`)));
       });
       listening.push(performance.now() - t0);
+      let last = 'no answer';
       for (;;) {
         const res = await fetch(base + path).catch(() => null);
         if (res !== null) {
-          await res.arrayBuffer();
+          const body = await res.text();
           if (res.status === 200) break;
+          last = `${res.status} ${body.slice(0, 200)}`;
         }
-        if (performance.now() - t0 > 60_000) throw new Error('no 200 from the fresh server within 60 s');
+        if (performance.now() - t0 > 60_000) throw new Error(`no 200 from the fresh server within 60 s (last: ${last})`);
         await new Promise((r) => setTimeout(r, 5));
       }
       first.push(performance.now() - t0);

@@ -134,7 +134,7 @@ export function naiveService(real: Service, index: NaiveIndex, source: { current
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,
         disclosure: DISCLOSURE,
-        results: found.hits.map((h) => shapeResult(h.office, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
+        results: found.hits.map((h) => shapeResult(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
       };
     },
   };

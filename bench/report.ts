@@ -56,7 +56,7 @@ export interface BenchResults {
     points: number;
   };
   http?: HttpReport;
-  cold?: { reads: ColdReads[]; first: FirstAnswer | null };
+  cold?: { reads: ColdReads[]; first: FirstAnswer | null; firstError?: string };
   scale?: {
     requested: number;
     attempts: ScaleAttempt[];
@@ -133,13 +133,19 @@ function targetRows(r: BenchResults): TargetRow[] {
 
 function throughputWhy(r: BenchResults): string {
   const plan = r.latency?.plan.map((p) => `${p.radiusMiles} mi: ${fmtMs(p.planMs)}`).join(', ');
-  const p50 = r.latency?.results.filter((l) => l.target === DISTINCT_SHIM).map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`).join(', ');
+  const p50 = (target: string): string | undefined =>
+    r.latency?.results.filter((l) => l.target === target).map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`).join(', ');
+  const repeated = [...(r.http?.shimOverStatic.entries() ?? [])].map(([radius, v]) => `${radius} mi: ${fmt(v.median, 2)}x`).join(', ');
   return (
-    'The static ceiling only writes a precomputed buffer, so the ratio is set by the per-request work of the real path: ' +
-    `warm in-process findAttorneys p50 at distinct points (${p50 ?? 'n/a'}), of which planning the H3 cover of the circle (planShards, polygonToCells; memoised only per exact point) takes ${plan ?? 'n/a'}; ` +
-    `plus the web Request/Response conversion, rate-limit headers, the request log line and JSON serialisation of a ${n0(r.http?.results.find((t) => t.target === 'shim')?.bytesPerRequest ?? 0)}-byte body. ` +
-    'What would reach it: plan cells once at one resolution chosen from the radius (or derive the cover by gridDisk from the centre cell, or memoise plans per centre cell and radius), ' +
-    'skip the Request/Response round trip for GET on the local server, and serialise the body once; the same-run naive ratio shows how much of the gap is the search itself.'
+    'The static ceiling writes a precomputed buffer, so the ratio is the per-request work of the real path. Two parts, both measured: ' +
+    `(a) the search. At distinct points a warm findAttorneys takes ${p50(DISTINCT_SHIM) ?? 'n/a'} (p50), most of it planning the H3 cover of the circle ` +
+    `(planShards alone: ${plan ?? 'n/a'}; it is memoised per exact point only, which is why repeated points take ${p50('shim') ?? 'n/a'}). ` +
+    `(b) the HTTP edge. Even with repeated points, where the search is nearly free, the server reaches only ${repeated} of the ceiling: ` +
+    'a CPU profile of this server under the same load, taken by hand while writing this benchmark (node --cpu-prof, 1 mi, one repeated point; not part of the run), put most of the time in JSON serialisation into a web Response (jsonResponse), ' +
+    'reading that Response back through web streams to buffer it (finish in shim/app.ts, undici arrayBuffer), streaming it again into node:http (toNodeListener), ' +
+    `UUIDv7 generation (randomFillSync per id) and the request log line (HMAC, write), around a ${n0(r.http?.results.find((t) => t.target === 'shim')?.bytesPerRequest ?? 0)}-byte body. ` +
+    'What would reach it: serialise the body once and hand the string or Buffer straight to node:http (no Request/Response round trip for buffered GET routes), ' +
+    'batch random bytes for the ids, and make the H3 plan cheap for new points (cover at one resolution chosen from the radius, or gridDisk from the centre cell with padding, or memoise per centre cell and radius instead of per exact point).'
   );
 }
 
@@ -271,6 +277,7 @@ function coldSection(r: BenchResults): string {
     coldRows(r.cold.reads),
   );
   if (r.scale?.cold) out.push('', `The same on the ${n0(r.scale.measured ?? 0)}-office site:`, '', coldRows(r.scale.cold));
+  if (r.cold.firstError !== undefined) out.push('', `Fresh process to first answer: **not measured**, the fresh server did not answer: ${r.cold.firstError}`);
   if (r.cold.first) {
     const f = r.cold.first;
     out.push('', `Fresh process to first answer (median (min–max) of ${f.firstAnswerMs.runs}): listening after ${ms(f.listeningMs)}, first \`/v1/attorneys\` 200 after ${ms(f.firstAnswerMs)}.`, `Command: \`${f.command}\`.`);
@@ -298,6 +305,16 @@ function scaleSection(r: BenchResults): string {
     genRows.push([n0(a.offices), a.generate.ok ? 'ok' : `failed: ${a.generate.error?.split('\n').find((l) => /Error|failed/.test(l))?.slice(0, 160) ?? 'see log'}`, fmtMs(a.generate.wallMs), a.generate.peakRssBytes === null ? 'n/a' : fmtBytes(a.generate.peakRssBytes), a.inputsReused ? 'reused' : a.synthMs === null ? 'n/a' : fmtMs(a.synthMs)]);
   }
   out.push(table(['Offices', 'Generator', 'Wall time', 'Peak RSS', 'Synthesis'], genRows), '');
+  for (const a of s.attempts.filter((t) => !t.generate.ok)) {
+    out.push(`The generator at ${n0(a.offices)} offices stopped with:`, '', '```', a.generate.error ?? '(no message)', '```', '');
+    if (/Invalid string length/.test(a.generate.error ?? '')) {
+      out.push(
+        'V8 cannot hold a string longer than about 512 MiB, and the generator reads each JSON-lines input whole into one string (generator/inputs/jsonl.ts, `readFile(path, "utf8")`); ' +
+          `places.jsonl of ${n0(a.offices)} offices is larger than that. Reading the inputs line by line (node:readline over a stream) would remove this limit.`,
+        '',
+      );
+    }
+  }
   const first = s.attempts[0] ?? r.sample.generate;
   const method = s.attempts[0]?.generate ?? r.sample.generate;
   if (method) out.push(`Peak memory: ${method.method}. Command: \`${method.command}\`.`, '');
@@ -357,7 +374,6 @@ export function renderReport(r: BenchResults): string {
   return `${[
     '# Benchmarks',
     `Generated by \`${r.command}\` (bench/run.ts); do not edit by hand, rerun it.`,
-    '',
     machineSection(r),
     targetsSection(r),
     latencySection(r),

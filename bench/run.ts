@@ -164,8 +164,15 @@ if (!args['skip-http']) {
   progress('3. cold path: objects and bytes per query with an empty cache');
   const reads = await measureColdReads(sampleDir, RADII);
   for (const r of reads) progress(`  ${r.label}: objects median ${r.objects.median} max ${r.objects.max}, bytes median ${r.bytes.median} max ${r.bytes.max}`);
-  const first = await measureFirstAnswer(sampleDir, quick ? 2 : 5, progress);
-  results.cold = { reads, first };
+  let first = null;
+  let firstError: string | undefined;
+  try {
+    first = await measureFirstAnswer(sampleDir, quick ? 2 : 5, progress);
+  } catch (err) {
+    firstError = (err as Error).message;
+    progress(`  fresh-process measurement failed: ${firstError}`);
+  }
+  results.cold = { reads, first, ...(firstError !== undefined ? { firstError } : {}) };
 }
 
 // 4. Scale.

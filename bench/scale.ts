@@ -72,10 +72,17 @@ export function measureProcess(script: string, args: string[], onLine: (line: st
         method: useTime ? 'GNU time -v, maximum resident set size of the generator process' : 'polling /proc/<pid>/status VmHWM every 200 ms',
         command,
         stdout,
-        ...(ok ? {} : { error: tail.filter((l) => !/^\t/.test(l)).slice(-8).join('\n') }),
+        ...(ok ? {} : { error: errorLines(tail) }),
       });
     });
   });
+}
+
+/** The lines that say what went wrong (error messages first), without GNU time's report or the stack frames. */
+function errorLines(tail: readonly string[]): string {
+  const own = tail.filter((l) => !/^\t/.test(l) && !/^\s+at /.test(l) && !/^Command exited/.test(l));
+  const errors = own.filter((l) => /Error|failed/.test(l));
+  return (errors.length > 0 ? errors : own).slice(-8).join('\n');
 }
 
 /** The synthetic dataset of the scale run, built once and reused while its parameters match. */
