@@ -72,14 +72,14 @@ export interface HttpReport {
 
 /** Run the comparison: a server child process, autocannon here; in each run the three targets take turns. */
 export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
-  const child = await startJsonChild<{ shim: string; naive: string; paths: string[] }>('bench/http-server.ts', ['--site', opts.site, '--radii', opts.radii.join(',')], {
+  const child = await startJsonChild<{ shim: string; naive: string; static: string; paths: string[] }>('bench/http-server.ts', ['--site', opts.site, '--radii', opts.radii.join(',')], {
     tag: 'http-server',
   });
   try {
-    const { shim, naive, paths } = child.first;
+    const { shim, naive, static: fixed, paths } = child.first;
     const targets = [
       { name: 'shim' as const, url: shim, prefix: '/v1/attorneys', distinct: false },
-      { name: 'static' as const, url: shim, prefix: '/static', distinct: false },
+      { name: 'static' as const, url: fixed, prefix: '/v1/attorneys', distinct: false },
       { name: 'naive' as const, url: naive, prefix: '/v1/attorneys', distinct: false },
       { name: 'shim, distinct points' as const, url: shim, prefix: '/v1/attorneys', distinct: true },
     ];

@@ -239,7 +239,7 @@ function httpSection(r: BenchResults): string {
   out.push(
     `autocannon, ${h.connections} connections, ${h.durationSec} s per target and run, cycling through ${h.paths} \`/v1/attorneys\` queries per radius (the points of section 1), RATE_LIMIT_PER_HOUR=0. ` +
       'The server runs in a child process; autocannon runs in the bench process. **shim** is the real local server (`startServer`, request log on); ' +
-      '**static** is the same server and process answering `/static?<query>` with the precomputed bytes and headers of that query\'s real answer (the ceiling); ' +
+      '**static** is a second instance of the same server (same routing, headers, request log, serialisation and node:http path) whose service returns the stored answer of each query without searching: the same server returning a static document of the same size (the ceiling); ' +
       '**naive** is a second real server whose search is the full scan; **shim, distinct points** is the real server asked, in every request, about a new point scattered within ' +
       `${h.jitterMiles} miles of the base point. In every run the four take turns at each radius. The target is judged on the worse of the two shim rows.`,
     '',

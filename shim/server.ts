@@ -126,11 +126,10 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
         return;
       }
       try {
-        for await (const chunk of response.body) {
-          if (res.destroyed) break;
-          res.write(chunk);
-        }
-        res.end();
+        // Every answer is buffered JSON (no streaming routes), so one arrayBuffer() read and one write beat iterating
+        // the web stream chunk by chunk into node:http.
+        const body = Buffer.from(await response.arrayBuffer());
+        if (!res.destroyed) res.end(body);
       } catch {
         res.destroy();
       }

@@ -17,8 +17,11 @@ export const PRACTICE_AREAS = ['personal_injury'] as const;
 
 /** H3 resolutions at which offices are sharded, finest last. */
 export const SHARD_RESOLUTIONS = [3, 4, 5] as const;
-/** Upper bound on shard objects read by one query, at any radius. */
-export const MAX_SHARDS_PER_QUERY = 20;
+/**
+ * Upper bound on shard objects read by one query, at any radius. A cold query also reads current.json, meta.json,
+ * coverage-cells.json, shards/index.json and at most one gazetteer document, so 15 keeps the total at 20 objects.
+ */
+export const MAX_SHARDS_PER_QUERY = 15;
 /** H3 resolution of the coverage cells, and the ring added around ZIP-centroid cells. */
 export const COVERAGE_RESOLUTION = 5;
 export const COVERAGE_RING = 1;
