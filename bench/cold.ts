@@ -1,6 +1,6 @@
 /**
  * Cold path: store objects and bytes one query reads with an empty cache (a new site source per query), and the time
- * a fresh server process takes to its first /v1/attorneys answer.
+ * a fresh server process takes to its first /v1/attorneys answer. The same query sets over S3 are in cold-s3.ts.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { createService } from '../shim/core/service-impl.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { REPO } from './child.ts';
-import { CountingStore } from './counting-store.ts';
+import { CountingStore, type StoreRead } from './counting-store.ts';
 import { allMetroPoints, loadMetros, pointArgs, pointPath, type QueryPoint } from './points.ts';
 import { median, spread, type Spread } from './stats.ts';
 
@@ -39,33 +39,53 @@ export function kindOf(key: string): string {
   return rel;
 }
 
-const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
+/** One query of a cold set: a name for the report and the findAttorneys arguments. */
+export interface ColdQuery {
+  name: string;
+  args: Record<string, string>;
+}
 
-async function coldSet(site: string, label: string, queries: { name: string; args: Record<string, string> }[]): Promise<ColdReads> {
-  const objects: number[] = [];
-  const bytes: number[] = [];
-  const shards: number[] = [];
-  let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, byKind: {} };
-  for (const q of queries) {
-    const store = new CountingStore(new FolderStore(site));
-    await createService(createSiteSource(store)).findAttorneys(q.args, CTX);
-    objects.push(store.objects);
-    bytes.push(store.bytes);
-    shards.push(store.reads.filter((r) => kindOf(r.key).startsWith('shard res')).length);
-    if (store.bytes > worst.bytes) {
-      const byKind: Record<string, { objects: number; bytes: number }> = {};
-      for (const r of store.reads) {
-        const k = kindOf(r.key);
-        const e = (byKind[k] ??= { objects: 0, bytes: 0 });
-        e.objects++;
-        e.bytes += r.bytes;
-      }
-      worst = { query: q.name, objects: store.objects, bytes: store.bytes, byKind };
-    }
+/** A labelled set of cold queries ("lat,lng at 15 mi"). */
+export interface ColdQuerySet {
+  label: string;
+  queries: ColdQuery[];
+}
+
+/** Every metro (centre and four 10-mile offsets) at each radius, plus the metros' principal cities as "City, ST" at 50 miles. */
+export function coldQuerySets(radii: readonly number[], points: readonly QueryPoint[] = allMetroPoints()): ColdQuerySet[] {
+  const sets: ColdQuerySet[] = radii.map((radius) => ({
+    label: `lat,lng at ${radius} mi`,
+    queries: points.map((p) => ({ name: `${p.label}, ${radius} mi`, args: pointArgs(p, radius) })),
+  }));
+  const cities = loadMetros().flatMap((m) => m.principal_cities);
+  sets.push({ label: '"City, ST" at 50 mi', queries: cities.map((c) => ({ name: `${c}, 50 mi`, args: { location: c, radius_miles: '50' } })) });
+  return sets;
+}
+
+/** Bytes by kind of object of one query's reads ("shard res 5": 3 objects, 120 KiB). */
+export function readsByKind(reads: readonly StoreRead[]): Record<string, { objects: number; bytes: number }> {
+  const byKind: Record<string, { objects: number; bytes: number }> = {};
+  for (const r of reads) {
+    const e = (byKind[kindOf(r.key)] ??= { objects: 0, bytes: 0 });
+    e.objects++;
+    e.bytes += r.bytes;
   }
+  return byKind;
+}
+
+/** Objects, bytes and shard objects (median, max) of a set from each query's reads, and its heaviest query by bytes. */
+export function summariseCold(label: string, perQuery: readonly { query: string; reads: readonly StoreRead[] }[]): ColdReads {
+  const objects = perQuery.map((q) => q.reads.length);
+  const bytes = perQuery.map((q) => q.reads.reduce((n, r) => n + r.bytes, 0));
+  const shards = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('shard res')).length);
+  let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, byKind: {} };
+  perQuery.forEach((q, i) => {
+    const b = bytes[i] ?? 0;
+    if (b > worst.bytes) worst = { query: q.query, objects: q.reads.length, bytes: b, byKind: readsByKind(q.reads) };
+  });
   return {
     label,
-    queries: queries.length,
+    queries: perQuery.length,
     objects: { median: median(objects), max: Math.max(...objects) },
     bytes: { median: median(bytes), max: Math.max(...bytes) },
     shardObjects: { median: median(shards), max: Math.max(...shards) },
@@ -73,15 +93,22 @@ async function coldSet(site: string, label: string, queries: { name: string; arg
   };
 }
 
-/** Cold reads over every metro (centre and four 10-mile offsets) at each radius, plus ZIP and "City, ST" forms at 15 miles. */
+/** The findAttorneys request context of the cold measurements. */
+export const COLD_CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
+
+/** Cold reads from the site folder over the query sets of coldQuerySets. */
 export async function measureColdReads(siteDir: string, radii: readonly number[], points: readonly QueryPoint[] = allMetroPoints()): Promise<ColdReads[]> {
   const site = resolve(siteDir);
   const out: ColdReads[] = [];
-  for (const radius of radii) {
-    out.push(await coldSet(site, `lat,lng at ${radius} mi`, points.map((p) => ({ name: `${p.label}, ${radius} mi`, args: pointArgs(p, radius) }))));
+  for (const set of coldQuerySets(radii, points)) {
+    const perQuery: { query: string; reads: StoreRead[] }[] = [];
+    for (const q of set.queries) {
+      const store = new CountingStore(new FolderStore(site));
+      await createService(createSiteSource(store)).findAttorneys(q.args, COLD_CTX);
+      perQuery.push({ query: q.name, reads: store.reads });
+    }
+    out.push(summariseCold(set.label, perQuery));
   }
-  const cities = loadMetros().flatMap((m) => m.principal_cities);
-  out.push(await coldSet(site, '"City, ST" at 50 mi', cities.map((c) => ({ name: `${c}, 50 mi`, args: { location: c, radius_miles: '50' } }))));
   return out;
 }
 

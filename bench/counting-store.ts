@@ -7,6 +7,26 @@ export interface StoreRead {
   /** Bytes returned; 0 for a missing key. */
   bytes: number;
   found: boolean;
+  /** performance.now() when the read started and when it settled, in ms. */
+  startMs: number;
+  endMs: number;
+}
+
+/** The longest chain of reads each started after the previous one settled: store round trips a query waits for in sequence. */
+export function sequentialRounds(reads: readonly StoreRead[]): number {
+  const byEnd = [...reads].sort((a, b) => a.endMs - b.endMs);
+  const depth: number[] = [];
+  let best = 0;
+  for (const [i, r] of byEnd.entries()) {
+    let d = 1;
+    for (let j = 0; j < i; j++) {
+      const before = byEnd[j] as StoreRead;
+      if (before.endMs <= r.startMs) d = Math.max(d, (depth[j] ?? 0) + 1);
+    }
+    depth.push(d);
+    best = Math.max(best, d);
+  }
+  return best;
 }
 
 /** Wraps `inner`, recording every get(); reset() starts a new tally. */
@@ -19,8 +39,9 @@ export class CountingStore implements Store {
   }
 
   async get(key: string): Promise<Uint8Array | null> {
+    const startMs = performance.now();
     const value = await this.inner.get(key);
-    this.reads.push({ key, bytes: value?.byteLength ?? 0, found: value !== null });
+    this.reads.push({ key, bytes: value?.byteLength ?? 0, found: value !== null, startMs, endMs: performance.now() });
     return value;
   }
 

@@ -8,6 +8,7 @@ import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { REPO } from './child.ts';
 import { measureColdReads, measureFirstAnswer } from './cold.ts';
+import { measureColdReadsS3, type ColdS3Report } from './cold-s3.ts';
 import { measureHttp } from './http.ts';
 import { measureLambda } from './lambda.ts';
 import { loadNow, machineInfo } from './machine.ts';
@@ -20,11 +21,12 @@ import { progress } from './stats.ts';
 
 const HELP = `Usage: npm run bench -- [options]
 
-Measures, side by side in one run, and writes BENCHMARKS.md:
+Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only run writes bench/out/BENCHMARKS.partial.md):
   1. warm in-process query latency (p50/p99) of the shim and of a naive full-scan baseline, dense metros, 1/15/50 miles
   2. HTTP throughput on loopback (autocannon): the real server, the same server answering a precomputed body (ceiling),
      and the naive baseline behind the same server code
-  3. cold path: store objects and bytes per query with an empty cache; a fresh process's time to its first answer
+  3. cold path: store objects and bytes per query with an empty cache, from the folder and over S3 (the site published
+     with gzip to s3rver on loopback: decoded and wire bytes, cold latency); a fresh process's time to its first answer
   4. scale: a synthetic nationwide dataset (default 1,000,000 offices): generator time and peak memory, shard sizes,
      latency against the sample as a ratio (naive beside it)
   5. the Lambda bundle: size raw and gzipped, import time in a fresh process
@@ -35,15 +37,21 @@ Options:
   --skip-scale          leave out section 4 (the slow part)
   --skip-http           leave out section 2
   --skip-lambda         leave out section 5
+  --skip-s3             leave out the S3 part of section 3
+  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda (e.g. --only cold)
   --runs N              repetitions of each measurement (default 3; --quick 1)
   --duration S          seconds per autocannon run (default 5; --quick 2)
   --connections N       autocannon connections (default 10)
   --scale-offices N     offices of the scale dataset (default 1000000; --quick 20000)
   --scale-fallback N    size to try when the generator fails at --scale-offices (default 250000; 0 for none)
-  --out FILE            report file (default BENCHMARKS.md)
+  --out FILE            report file (default BENCHMARKS.md; with --quick or --only, bench/out/BENCHMARKS.partial.md)
   -h, --help            this text
 
-Outputs: the report, bench/out/results.json (raw figures), bench/out/ (sites, data; gitignored).`;
+Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
+bench/out/ (sites, data; gitignored).`;
+
+const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda'] as const;
+type SectionName = (typeof SECTION_NAMES)[number];
 
 function positiveInt(name: string, value: string | undefined, fallback: number, allowZero = false): number {
   if (value === undefined) return fallback;
@@ -62,12 +70,14 @@ try {
       'skip-scale': { type: 'boolean', default: false },
       'skip-http': { type: 'boolean', default: false },
       'skip-lambda': { type: 'boolean', default: false },
+      'skip-s3': { type: 'boolean', default: false },
+      only: { type: 'string' },
       runs: { type: 'string' },
       duration: { type: 'string' },
       connections: { type: 'string' },
       'scale-offices': { type: 'string' },
       'scale-fallback': { type: 'string' },
-      out: { type: 'string', default: 'BENCHMARKS.md' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -82,6 +92,18 @@ if (args.help) {
 }
 
 const quick = args.quick;
+const only = args.only === undefined ? null : new Set(args.only.split(',').map((x) => x.trim()).filter((x) => x !== ''));
+for (const name of only ?? []) {
+  if (!(SECTION_NAMES as readonly string[]).includes(name)) {
+    process.stderr.write(`bench: --only takes ${SECTION_NAMES.join(',')}, got ${JSON.stringify(name)}\n\n${HELP}\n`);
+    process.exit(2);
+  }
+}
+const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'] };
+/** Whether this run measures `section`. */
+const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
+// Quick or partial figures must never overwrite the full report.
+const partial = quick || only !== null;
 const runs = positiveInt('runs', args.runs, quick ? 1 : 3);
 const durationSec = positiveInt('duration', args.duration, quick ? 2 : 5);
 const connections = positiveInt('connections', args.connections, 10);
@@ -124,7 +146,7 @@ const results: BenchResults = {
 };
 
 // 1. Warm in-process latency, shim and naive interleaved.
-{
+if (wants('latency')) {
   progress('1. warm in-process latency');
   const source = createSiteSource(new FolderStore(sampleDir));
   const naiveSource = createSiteSource(new FolderStore(sampleDir));
@@ -154,16 +176,30 @@ const results: BenchResults = {
 }
 
 // 2. HTTP throughput.
-if (!args['skip-http']) {
+if (wants('http')) {
   progress('2. HTTP throughput');
   results.http = await measureHttp({ site: sampleDir, radii: quick ? [15] : RADII, runs, durationSec, connections, jitterMiles: JITTER_MILES, onProgress: progress });
 }
 
 // 3. Cold path.
-{
+if (wants('cold')) {
   progress('3. cold path: objects and bytes per query with an empty cache');
   const reads = await measureColdReads(sampleDir, RADII);
   for (const r of reads) progress(`  ${r.label}: objects median ${r.objects.median} max ${r.objects.max}, bytes median ${r.bytes.median} max ${r.bytes.max}`);
+  let s3: ColdS3Report | null = null;
+  let s3Error: string | undefined;
+  if (!args['skip-s3']) {
+    progress('  over S3: publishing the sample site to s3rver on loopback (gzip on), then the same queries through S3Store');
+    try {
+      s3 = await measureColdReadsS3(sampleDir, RADII, { passes: runs, onProgress: progress });
+      for (const r of s3.sets) {
+        progress(`  S3 ${r.label}: objects max ${r.objects.max}, decoded median ${r.bytes.median} max ${r.bytes.max}, wire median ${r.wireBytes.median} max ${r.wireBytes.max}, latency median ${r.latencyMs.median.toFixed(1)} ms p99 ${r.latencyMs.p99.toFixed(1)} ms`);
+      }
+    } catch (err) {
+      s3Error = (err as Error).message;
+      progress(`  S3 cold path failed: ${s3Error}`);
+    }
+  }
   let first = null;
   let firstError: string | undefined;
   try {
@@ -172,11 +208,11 @@ if (!args['skip-http']) {
     firstError = (err as Error).message;
     progress(`  fresh-process measurement failed: ${firstError}`);
   }
-  results.cold = { reads, first, ...(firstError !== undefined ? { firstError } : {}) };
+  results.cold = { reads, first, ...(firstError !== undefined ? { firstError } : {}), s3, ...(s3Error !== undefined ? { s3Error } : {}) };
 }
 
 // 4. Scale.
-if (!args['skip-scale']) {
+if (wants('scale')) {
   progress(`4. scale: ${scaleOffices} offices`);
   const sizes = [scaleOffices, ...(scaleFallback > 0 && scaleFallback < scaleOffices ? [scaleFallback] : [])];
   const attempts: ScaleAttempt[] = [];
@@ -206,14 +242,15 @@ if (!args['skip-scale']) {
 }
 
 // 5. Lambda bundle.
-if (!args['skip-lambda']) {
+if (wants('lambda')) {
   progress('5. Lambda bundle');
   results.lambda = await measureLambda(join(outRoot, 'lambda'), quick ? 2 : 5, progress);
 }
 
 results.durationMs = performance.now() - started;
 results.machine.loadEnd = loadNow();
-const outFile = resolve(REPO, args.out);
+const outFile = resolve(REPO, args.out ?? (partial ? 'bench/out/BENCHMARKS.partial.md' : 'BENCHMARKS.md'));
+const resultsFile = join(outRoot, partial ? 'results.partial.json' : 'results.json');
 writeFileSync(outFile, renderReport(results));
-writeFileSync(join(outRoot, 'results.json'), `${JSON.stringify(results, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}\n`);
-progress(`wrote ${outFile} and bench/out/results.json in ${(results.durationMs / 1000).toFixed(0)} s`);
+writeFileSync(resultsFile, `${JSON.stringify(results, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}\n`);
+progress(`wrote ${outFile} and ${resultsFile} in ${(results.durationMs / 1000).toFixed(0)} s`);

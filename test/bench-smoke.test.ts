@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CountingStore } from '../bench/counting-store.ts';
+import type { ColdS3Report } from '../bench/cold-s3.ts';
+import { CountingStore, sequentialRounds, type StoreRead } from '../bench/counting-store.ts';
 import { kindOf } from '../bench/cold.ts';
 import { NaiveIndex, naiveService } from '../bench/naive.ts';
 import { densePoints, pointArgs } from '../bench/points.ts';
@@ -71,8 +72,17 @@ describe('counting store', () => {
     expect(kinds.some((k) => k.startsWith('shard res'))).toBe(true);
     const direct = await Promise.all(store.reads.map(async (r) => (await new FolderStore(site).get(r.key))?.byteLength ?? 0));
     expect(store.bytes).toBe(direct.reduce((x, y) => x + y, 0));
+    // pointer, then meta, then coverage cells, then the shard index, then the shards in parallel.
+    expect(sequentialRounds(store.reads)).toBe(5);
     store.reset();
     expect(store.objects).toBe(0);
+  });
+
+  it('counts parallel reads as one round and chained reads as one each', () => {
+    const read = (key: string, startMs: number, endMs: number): StoreRead => ({ key, bytes: 1, found: true, startMs, endMs });
+    expect(sequentialRounds([])).toBe(0);
+    expect(sequentialRounds([read('a', 0, 1), read('b', 1, 2), read('c', 2, 3), read('d', 3, 9), read('e', 3, 4), read('f', 3.5, 5)])).toBe(4);
+    expect(sequentialRounds([read('a', 0, 5), read('b', 0, 5), read('c', 0, 5)])).toBe(1);
   });
 });
 
@@ -109,6 +119,20 @@ describe('report writer', () => {
     expect(met).toMatch(/cold path[^\n]*\| \*\*met\*\*/);
     const missed = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null } });
     expect(missed).toMatch(/cold path[^\n]*\| \*\*missed\*\*/);
+    // Over S3: decoded bytes above the target, wire bytes below it; each target row names its measure.
+    const s3: ColdS3Report = {
+      server: 's3rver',
+      publish: { objects: 1, gzipped: 1, rawBytes: 10, sentBytes: 5, ms: 1 },
+      passes: 1,
+      sets: [{ ...cold(5_000_000), wireBytes: { median: 400_000, max: 400_000 }, rounds: { median: 5, max: 5 }, worstWire: { query: 'q', objects: 5, wireBytes: 400_000, decodedBytes: 5_000_000 }, latencyMs: { median: 10, p99: 20, max: 20, samples: 1 } }],
+    };
+    const both = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null, s3 } });
+    expect(both).toMatch(/\| cold path <= 20 objects[^\n]*\| \*\*met\*\*/);
+    expect(both).toMatch(/\| cold path <= 1 MiB[^\n|]*\*\*decoded\*\*[^\n]*\| \*\*missed\*\* \| max 4\.8 MiB decoded/);
+    expect(both).toMatch(/\| cold path <= 1 MiB[^\n|]*\*\*on the wire\*\*[^\n]*\| \*\*met\*\* \| max 390\.6 KiB on the wire/);
+    expect(both).toContain('### Over S3 (s3rver, gzip as published)');
+    expect(both).toContain('Cold latency p99 (loopback)');
+    expect(renderReport({ ...base, cold: { reads: [cold(1000)], first: null } })).toMatch(/on the wire[^\n]*\| not measured \| skipped/);
     const http = renderReport({
       ...base,
       http: {

@@ -203,6 +203,29 @@ describe('S3Store failure modes beyond the contract', () => {
   });
 });
 
+describe('S3Store onRead (measurement hook)', () => {
+  it('reports each object found with its bytes as stored (gzip) and as returned, and nothing for a missing key', async () => {
+    const bucket = await seededBucket('', 1024);
+    const seen: [string, number, number][] = [];
+    const store = new S3Store({ bucket, ...server.clientOptions, onRead: (key, wire, decoded) => seen.push([key, wire, decoded]) });
+    const big = 'v/2026-W47.abc/shards/5/85283473fffffff.json';
+    const small = 'current.json';
+    expect(await store.get(big)).toEqual(FIXTURES[big]);
+    expect(await store.get(small)).toEqual(FIXTURES[small]);
+    expect(await store.get('nope.json')).toBeNull();
+    // Independent answers: the gzip body seededBucket stored, and the fixtures' own lengths.
+    expect(seen).toEqual([
+      [big, gzipSync(FIXTURES[big]!).byteLength, FIXTURES[big]!.byteLength],
+      [small, FIXTURES[small]!.byteLength, FIXTURES[small]!.byteLength],
+    ]);
+    expect(seen[0]![1]).toBeLessThan(seen[0]![2]);
+  });
+
+  it('does not change which client a configuration shares', () => {
+    expect(new S3Store({ bucket: 'site', ...server.clientOptions, onRead: () => undefined })['client']).toBe(s3Client(server.clientOptions));
+  });
+});
+
 function utf8(s: string): Uint8Array {
   return new TextEncoder().encode(s);
 }

@@ -14,6 +14,11 @@ export interface S3StoreOptions extends S3ClientOptions {
   prefix?: string;
   /** An explicit client (otherwise the memoised one for these options). */
   client?: S3Client;
+  /**
+   * Called after each object found, with the body's bytes as received (the stored object, gzip-compressed when
+   * published so) and as returned (inflated); not called for a missing key or a failed read. For measurement only.
+   */
+  onRead?: (key: string, wireBytes: number, decodedBytes: number) => void;
 }
 
 /** Reads `<prefix><key>` with GetObject; NoSuchKey is a missing key, anything else a StoreError; gzip bodies are inflated. */
@@ -22,12 +27,14 @@ export class S3Store implements Store {
   readonly bucket: string;
   readonly prefix: string;
   private readonly client: S3Client;
+  private readonly onRead: S3StoreOptions['onRead'];
 
   constructor(options: S3StoreOptions) {
-    const { bucket, prefix, client, ...clientOptions } = options;
+    const { bucket, prefix, client, onRead, ...clientOptions } = options;
     this.bucket = bucket;
     this.prefix = normalisePrefix(prefix);
     this.client = client ?? s3Client(clientOptions);
+    this.onRead = onRead;
   }
 
   async get(key: string): Promise<Uint8Array | null> {
@@ -43,13 +50,18 @@ export class S3Store implements Store {
       if (isNotFound(err)) return null;
       throw new StoreError(`s3 store could not read ${key}: ${describe(err)}`, key, { cause: err });
     }
-    if (encoding === undefined || !/\bgzip\b/i.test(encoding)) return body;
+    if (encoding === undefined || !/\bgzip\b/i.test(encoding)) {
+      this.onRead?.(key, body.byteLength, body.byteLength);
+      return body;
+    }
+    let inflated: Buffer;
     try {
-      const inflated = await gunzipAsync(body);
-      return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
+      inflated = await gunzipAsync(body);
     } catch (err) {
       throw new StoreError(`s3 store could not inflate ${key}: ${describe(err)}`, key, { cause: err });
     }
+    this.onRead?.(key, body.byteLength, inflated.byteLength);
+    return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
   }
 }
 
