@@ -1,0 +1,81 @@
+/**
+ * Manifest check of one version: every listed object present with the listed sha256 and size, no object under the
+ * version that the manifest does not list, and the version id recomputed from the content hashes.
+ */
+import { createHash } from 'node:crypto';
+import { keys, Manifest } from '../../shim/core/site-format.ts';
+import { mapPool, progressEvery } from './pool.ts';
+import { AuditError, type AuditSite } from './site.ts';
+
+/** What the manifest check found. */
+export interface ManifestCheck {
+  objects: number;
+  bytes: number;
+  /** Each broken invariant, naming the key (empty when the version is intact). */
+  problems: string[];
+}
+
+/** Options of checkManifest. */
+export interface ManifestCheckOptions {
+  concurrency?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * The version id the generator derives from content: `<week>-<first 10 hex of sha256>` over the lines
+ * `<key relative to v/<version>/> TAB <sha256>\n` of every object except meta.json and manifest.json, sorted by key.
+ */
+export function expectedVersionId(week: string, version: string, objects: Record<string, { sha256: string }>): string {
+  const root = keys.root(version);
+  const skip = new Set([keys.meta(version), keys.manifest(version)]);
+  const lines = Object.keys(objects)
+    .filter((k) => !skip.has(k) && k.startsWith(root))
+    .map((k) => k.slice(root.length))
+    .sort()
+    .map((rel) => `${rel}\t${(objects[root + rel] as { sha256: string }).sha256}\n`);
+  return `${week}-${createHash('sha256').update(lines.join('')).digest('hex').slice(0, 10)}`;
+}
+
+/** Check the manifest of the site's version against the objects actually stored. */
+export async function checkManifest(site: AuditSite, options: ManifestCheckOptions = {}): Promise<ManifestCheck> {
+  const v = site.version;
+  const manifestKey = keys.manifest(v);
+  const manifest = await site.json(manifestKey, Manifest);
+  if (manifest === null) throw new AuditError(`${site.label}: version ${v} has no ${manifestKey}`);
+  const problems: string[] = [];
+  if (manifest.version !== v) problems.push(`${manifestKey} names version ${manifest.version}, not ${v}`);
+  const listed = Object.entries(manifest.objects).sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [key] of listed) if (!key.startsWith(keys.root(v))) problems.push(`${manifestKey} lists ${key}, outside ${keys.root(v)}`);
+  if (manifest.objects[manifestKey] !== undefined) problems.push(`${manifestKey} lists itself`);
+  for (const required of [keys.meta(v), keys.shardIndex(v), keys.coverage(v), keys.coverageCells(v), keys.openapi(v)]) {
+    if (manifest.objects[required] === undefined) problems.push(`${manifestKey} does not list ${required}`);
+  }
+
+  const progress = progressEvery(options.log);
+  let done = 0;
+  let bytes = 0;
+  await mapPool(listed, options.concurrency ?? 32, async ([key, want]) => {
+    let got: Uint8Array | null;
+    try {
+      got = await site.store.get(key);
+    } catch (err) {
+      throw new AuditError(`${site.label}: ${(err as Error).message}`);
+    }
+    progress(++done, listed.length, 'manifest objects hashed');
+    if (got === null) {
+      problems.push(`${key}: listed in the manifest but missing`);
+      return;
+    }
+    bytes += got.byteLength;
+    const sha = createHash('sha256').update(got).digest('hex');
+    if (sha !== want.sha256) problems.push(`${key}: sha256 ${sha}, the manifest says ${want.sha256}`);
+    if (got.byteLength !== want.bytes) problems.push(`${key}: ${got.byteLength} bytes, the manifest says ${want.bytes}`);
+  });
+
+  const present = await site.listVersionKeys();
+  for (const key of present) if (key !== manifestKey && manifest.objects[key] === undefined) problems.push(`${key}: present but not listed in the manifest`);
+
+  const id = expectedVersionId(site.meta.week, v, manifest.objects);
+  if (id !== v) problems.push(`version id ${v} does not match its content: the listed hashes give ${id}`);
+  return { objects: listed.length, bytes, problems: problems.sort() };
+}
