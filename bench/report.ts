@@ -131,15 +131,12 @@ function throughputWhy(r: BenchResults): string {
     r.latency?.results.filter((l) => l.target === target).map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`).join(', ');
   const repeated = [...(r.http?.shimOverStatic.entries() ?? [])].map(([radius, v]) => `${radius} mi: ${fmt(v.median, 2)}x`).join(', ');
   return (
-    'The static ceiling writes a precomputed buffer, so the ratio is the per-request work of the real path. Two parts, both measured: ' +
-    `(a) the search. At distinct points a warm findAttorneys takes ${p50(DISTINCT_SHIM) ?? 'n/a'} (p50), most of it planning the H3 cover of the circle ` +
-    `(planShards alone: ${plan ?? 'n/a'}; it is memoised per exact point only, which is why repeated points take ${p50('shim') ?? 'n/a'}). ` +
-    `(b) the HTTP edge. Even with repeated points, where the search is nearly free, the server reaches only ${repeated} of the ceiling: ` +
-    'a CPU profile of this server under the same load, taken by hand while writing this benchmark (node --cpu-prof, 1 mi, one repeated point; not part of the run), put most of the time in JSON serialisation into a web Response (jsonResponse), ' +
-    'reading that Response back through web streams to buffer it (finish in shim/app.ts, undici arrayBuffer), streaming it again into node:http (toNodeListener), ' +
-    `UUIDv7 generation (randomFillSync per id) and the request log line (HMAC, write), around a ${n0(r.http?.results.find((t) => t.target === 'shim')?.bytesPerRequest ?? 0)}-byte body. ` +
-    'What would reach it: serialise the body once and hand the string or Buffer straight to node:http (no Request/Response round trip for buffered GET routes), ' +
-    'batch random bytes for the ids, and make the H3 plan cheap for new points (cover at one resolution chosen from the radius, or gridDisk from the centre cell with padding, or memoise per centre cell and radius instead of per exact point).'
+    'The ceiling is the same server code answering each query with its stored answer (same routing, headers, request log, UUID and JSON serialisation), so the ratio is the cost of the search itself. ' +
+    `At distinct points a warm findAttorneys takes ${p50(DISTINCT_SHIM) ?? 'n/a'} (p50), of which planning the H3 cover (planShards, a grid disk with per-cell circumradius) is ${plan ?? 'n/a'}; ` +
+    `with repeated points (plan memoised) it takes ${p50('shim') ?? 'n/a'} and the server reaches ${repeated} of the ceiling. ` +
+    'The rest is proportional to the offices inside the circle: every one is distance-checked, grouped by firm and sorted, and at 15-50 miles a dense metro has 300-600 firms within the radius. ' +
+    'What would reach it: per-shard typed arrays of coordinates and firm ids (filter without touching office objects), a bounded heap for the nearest `limit` firms instead of sorting all of them, ' +
+    'shaping only those, and a per-(point, radius) answer cache for repeated ZIP and city centroids.'
   );
 }
 
