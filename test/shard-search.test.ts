@@ -31,9 +31,18 @@ function bruteForce(offices: readonly Office[], lat: number, lng: number, radius
   return offices.filter((o) => haversineMiles(lat, lng, o.lat, o.lng) <= radius).map((o) => o.listing_id).sort();
 }
 
-/** The rule planShards must follow, computed independently: fewest bytes among resolutions within the bound, else coarsest. */
+// Average H3 hexagon areas in square miles (H3's published table), for the planner's "too fine to fit" rule.
+const AREA_SQ_MI: Record<number, number> = { 3: 4_842, 4: 691.7, 5: 98.8 };
+
+/**
+ * The rule planShards must follow, computed independently: fewest bytes among resolutions within the bound, else
+ * coarsest; a resolution finer than the coarsest is not considered when the circle's area is over 4x the bound in its
+ * cells (it could fit only where offices are sparse, and its cover is the costliest to compute).
+ */
 function expectedRes(index: ShardIndexT, lat: number, lng: number, radius: number): Set<number> {
-  const options = index.resolutions.map((res) => {
+  const coarsest = Math.min(...index.resolutions);
+  const considered = index.resolutions.filter((res) => res === coarsest || (Math.PI * radius * radius) / (AREA_SQ_MI[res] ?? 1) <= 4 * index.max_shards_per_query);
+  const options = considered.map((res) => {
     const present = index.cells[String(res)] ?? {};
     const cells = cellsCoveringCircle(lat, lng, radius, res).filter((c) => present[c] !== undefined);
     return { res, n: cells.length, bytes: cells.reduce((s, c) => s + (present[c]?.[1] ?? 0), 0) };
