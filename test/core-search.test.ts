@@ -16,6 +16,7 @@ import { CoverageCells, FirmDoc, keys, Meta, Pointer, ShardIndex, type CoverageC
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
+import { rng } from './helpers/rng.ts';
 
 const SITE = process.env.TEST_SITE_DIR;
 if (SITE === undefined) throw new Error('TEST_SITE_DIR is not set (test/global-setup.ts sets it)');
@@ -58,17 +59,6 @@ function brute(lat: number, lng: number, radius: number): Brute {
   return { covered: true, metro, firms };
 }
 
-/** Deterministic pseudo-random numbers in [0, 1). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomQueries(count: number): { lat: number; lng: number; radius: number }[] {
   const rand = rng(47);

@@ -1,18 +1,8 @@
 import { latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
 import { cellsCoveringCircle, destination, haversineMiles } from '../shim/core/geo.ts';
+import { rng } from './helpers/rng.ts';
 
-// Seeded so failures reproduce (mulberry32).
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('haversineMiles', () => {
   it('matches known distances (miles)', () => {

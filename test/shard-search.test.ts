@@ -12,18 +12,8 @@ import { planShards } from '../shim/core/shards.ts';
 import { CoverageDoc, keys, Pointer, ShardIndex } from '../shim/core/site-format.ts';
 import type { CoverageDocT, FirmDocT, ShardIndexT, ShardT, StoredOfficeT } from '../shim/core/site-format.ts';
 import { removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { rng } from './helpers/rng.ts';
 
-/** mulberry32: a small seeded PRNG so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Office = Pick<StoredOfficeT, 'listing_id' | 'lat' | 'lng'>;
 
