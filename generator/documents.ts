@@ -43,7 +43,7 @@ export function totalsOf(built: readonly BuiltFirm[], metros: readonly MetroT[])
 export function coverageDoc(
   built: readonly BuiltFirm[],
   metros: readonly MetroT[],
-  vis: Visibility,
+  vis: Pick<Visibility, 'metros'>,
   dataset: DatasetFileT,
   weekOf: string,
 ): CoverageDocT {
@@ -91,7 +91,7 @@ export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
 }
 
 /** meta.json `metros`: every metro's sampling by slug, slugs sorted. */
-export function metroSampling(vis: Visibility): Record<string, MetroSamplingT> {
+export function metroSampling(vis: Pick<Visibility, 'metros'>): Record<string, MetroSamplingT> {
   const out: Record<string, MetroSamplingT> = {};
   const bySlug = [...vis.metros.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   for (const st of bySlug) out[st.slug] = { grid_points: st.gridPoints, queries: st.queries, samples: st.samples };
@@ -99,7 +99,7 @@ export function metroSampling(vis: Visibility): Record<string, MetroSamplingT> {
 }
 
 /** meta.json. */
-export function metaDoc(version: string, week: string, weekOf: string, dataset: DatasetFileT, totals: Totals, vis: Visibility): MetaT {
+export function metaDoc(version: string, week: string, weekOf: string, dataset: DatasetFileT, totals: Totals, vis: Pick<Visibility, 'metros'>): MetaT {
   return {
     schema_version: SCHEMA_VERSION,
     generated: 'by generator/; do not edit',

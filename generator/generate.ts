@@ -2,18 +2,23 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys, StoredOffice } from '../shim/core/site-format.ts';
+import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
 import { applyCorrections } from './corrections.ts';
 import { buildCoverage } from './coverage.ts';
+import type { CoverageMap } from './coverage.ts';
 import { coverageCellsDoc, coverageDoc, firmDocs, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
 import { groupFirms } from './firms.ts';
 import { buildGazetteer } from './gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
+import type { Inputs } from './inputs/read.ts';
 import { serialise, sha256Hex } from './json.ts';
 import { buildOffices } from './offices.ts';
+import type { BuiltFirm } from './offices.ts';
 import { buildShardIndex, buildShards } from './shards.ts';
 import { measureVisibility } from './visibility.ts';
+import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
 import { makeTempSibling, StagingWriter, swapIntoPlace } from './write.ts';
 import type { Entry } from './write.ts';
@@ -72,6 +77,39 @@ export function versionId(week: string, entries: ReadonlyMap<string, Entry>): st
   return `${week}-${sha256Hex(lines.join('')).slice(0, 10)}`;
 }
 
+/** What the write phase needs; the input rows, firms' place records and visibility maps are left behind for the GC. */
+interface Model {
+  inputs: Pick<Inputs, 'week' | 'metros' | 'dataset' | 'bad'>;
+  built: BuiltFirm[];
+  offices: StoredOfficeT[];
+  coverage: CoverageMap;
+  vis: Pick<Visibility, 'metros'>;
+}
+
+// A function of its own so that everything it does not return can be collected before the write phase (at a million
+// offices the place records, firm groups and visibility maps are about a gigabyte of heap).
+async function buildModel(opts: GenerateOptions, week: string, log: (line: string) => void, step: (msg: string) => void): Promise<Model> {
+  const inputs = await readInputs(opts.dataDir, week);
+  if (inputs.bad.length > 0) {
+    if (!opts.skipBad) throw new BadInputError(inputs.bad);
+    for (const row of inputs.bad) log(`skipped ${formatBadRow(row)}`);
+  }
+  step(`${inputs.places.length} places, ${inputs.samples.length} samples, ${inputs.flags.length} flags, ${inputs.corrections.length} corrections`);
+
+  const corrected = applyCorrections(inputs.places.map((r) => r.value), inputs.corrections);
+  const { firms, notes: firmNotes } = groupFirms(corrected.places, inputs.flags);
+  const coverage = buildCoverage(inputs.metros);
+  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
+  const built = buildOffices(firms, vis);
+  const offices = built.flatMap((b) => b.offices);
+  for (const o of offices) StoredOffice.parse(o);
+  for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
+  if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
+  step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections), ${coverage.size} coverage cells`);
+  const { metros, dataset, bad } = inputs;
+  return { inputs: { week, metros, dataset, bad }, built, offices, coverage, vis: { metros: vis.metros } };
+}
+
 /** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
 export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -82,24 +120,8 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
-  const inputs = await readInputs(opts.dataDir, week);
-  if (inputs.bad.length > 0) {
-    if (!opts.skipBad) throw new BadInputError(inputs.bad);
-    for (const row of inputs.bad) log(`skipped ${formatBadRow(row)}`);
-  }
-  step(`${inputs.places.length} places, ${inputs.samples.length} samples, ${inputs.flags.length} flags, ${inputs.corrections.length} corrections`);
-
-  const corrected = applyCorrections(inputs.places.map((r) => r.value), inputs.corrections);
-  const { firms, notes: firmNotes } = groupFirms(corrected.places, inputs.flags);
+  const { inputs, built, offices, coverage, vis } = await buildModel(opts, week, log, step);
   const weekOf = mondayOfIsoWeek(week);
-  const coverage = buildCoverage(inputs.metros);
-  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
-  const built = buildOffices(firms, vis);
-  const offices = built.flatMap((b) => b.offices);
-  for (const o of offices) StoredOffice.parse(o);
-  for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
-  if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
-  step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections), ${coverage.size} coverage cells`);
 
   gazetteerCache ??= buildGazetteer();
   const gazetteer = gazetteerCache;

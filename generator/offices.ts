@@ -1,22 +1,40 @@
 /** Stored offices (shards and firm documents) assembled from places, firms, flags and visibility, in the compact stored form. */
-import type { StoredBrandT, StoredFirmBrandT, StoredOfficeT } from '../shim/core/site-format.ts';
+import type { StoredBrandT, StoredFirmBrandT, StoredHoursT, StoredOfficeT } from '../shim/core/site-format.ts';
 import type { Firm } from './firms.ts';
 import { convertHours } from './hours.ts';
+import type { PlaceRecordT } from './inputs/schema.ts';
 import { STATE_TIMEZONES } from './timezones.ts';
 import type { Visibility } from './visibility.ts';
 
+/** A firm without its input offices (the stored offices replace them, so the place records can be freed). */
+export type FirmInfo = Omit<Firm, 'offices'>;
+
 /** One firm with its stored offices (same order as firm.offices: by listing id) and the firm-level brand index. */
 export interface BuiltFirm {
-  firm: Firm;
+  firm: FirmInfo;
   offices: StoredOfficeT[];
   /** The brand index in the metro where most of the firm's offices are measured (ties: slug), or null. */
   mainBrand: StoredFirmBrandT | null;
 }
 
+const NO_BRAND: ReadonlyMap<string, StoredBrandT> = new Map();
+
+type Periods = NonNullable<PlaceRecordT['opening_hours']>['periods'];
+
 /** Build every stored office. Field order follows the StoredOffice schema. */
 export function buildOffices(firms: readonly Firm[], vis: Visibility): BuiltFirm[] {
+  // Offices sharing a periods object (see inputs/intern.ts) and a time zone share one stored hours object: same bytes.
+  const hoursCache = new Map<Periods, Map<string, StoredHoursT | null>>();
+  const hoursOf = (periods: Periods | null, timezone: string): StoredHoursT | null => {
+    if (periods === null) return null;
+    let byZone = hoursCache.get(periods);
+    if (byZone === undefined) hoursCache.set(periods, (byZone = new Map()));
+    let hours = byZone.get(timezone);
+    if (hours === undefined) byZone.set(timezone, (hours = convertHours(periods, timezone)));
+    return hours;
+  };
   return firms.map((firm) => {
-    const brand = vis.brand.get(firm.key) ?? new Map<string, StoredBrandT>();
+    const brand = vis.brand.get(firm.key) ?? NO_BRAND;
     const offices = firm.offices.map((o): StoredOfficeT => {
       const p = o.place;
       const mv = vis.office.get(p.place_id) ?? null;
@@ -36,7 +54,7 @@ export function buildOffices(firms: readonly Firm[], vis: Visibility): BuiltFirm
         website_domain: o.domain,
         primary_category: p.primary_category,
         google_listing_claimed: p.claimed,
-        hours: convertHours(p.opening_hours?.periods ?? null, timezone),
+        hours: hoursOf(p.opening_hours?.periods ?? null, timezone),
         metro: mv?.metro ?? null,
         visibility: mv === null ? null : { top3_share_pct: mv.top3_share_pct, appears_share_pct: mv.appears_share_pct },
         brand: mv === null ? null : (brand.get(mv.metro) ?? null),
@@ -49,7 +67,8 @@ export function buildOffices(firms: readonly Firm[], vis: Visibility): BuiltFirm
     for (const [metro, b] of brand) {
       if (main === null || b.offices_measured > main.offices_measured) main = { metro, ...b };
     }
-    return { firm, offices, mainBrand: main };
+    const { offices: _inputOffices, ...info } = firm;
+    return { firm: info, offices, mainBrand: main };
   });
 }
 

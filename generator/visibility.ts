@@ -26,7 +26,7 @@ export interface Visibility {
   metros: Map<string, MetroStats>;
   /** Null when no metro measures the office. */
   office: Map<string, OfficeVisibility | null>;
-  /** The firm's brand index in each metro where it has measured offices, by slug (sorted). */
+  /** The firm's brand index in each metro where it has measured offices, by slug (sorted); absent when there is none. */
   brand: Map<string, Map<string, StoredBrandT>>;
   /** Ranked ids that are not offices in the directory (other businesses, or removed places); they keep their rank. */
   unlistedRanked: number;
@@ -156,7 +156,8 @@ export function measureVisibility(
         offices_measured: measured.get(slug) ?? 0,
       });
     }
-    brand.set(f.key, perMetro);
+    // Most firms have no measured office; an absent entry means the same as an empty map and saves one Map per firm.
+    if (perMetro.size > 0) brand.set(f.key, perMetro);
   }
   return { metros: stats, office, brand, unlistedRanked };
 }

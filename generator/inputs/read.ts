@@ -6,6 +6,7 @@ import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
 import { normaliseFlagKey } from '../ids.ts';
 import { isValidTimeZone, STATE_TIMEZONES } from '../timezones.ts';
 import { isoWeeksInYear } from '../week.ts';
+import { flagInterner, placeInterner } from './intern.ts';
 import { describeIssues, readJsonl } from './jsonl.ts';
 import type { BadRow, Row } from './jsonl.ts';
 import { CorrectionRecord, DatasetFile, FlagRecord, MetrosFile, PlaceRecord, SampleRecord, WEEK_FILES } from './schema.ts';
@@ -68,8 +69,8 @@ async function readJsonFile<T>(path: string, schema: ZodType<T>): Promise<T> {
   return parsed.data;
 }
 
-async function requiredJsonl<T>(path: string, schema: ZodType<T>): Promise<{ rows: Row<T>[]; bad: BadRow[] }> {
-  const r = await readJsonl(path, schema);
+async function requiredJsonl<T>(path: string, schema: ZodType<T>, prepare?: (value: T) => T): Promise<{ rows: Row<T>[]; bad: BadRow[] }> {
+  const r = await readJsonl(path, schema, prepare);
   if (r === null) throw new InputError(`${path}: missing`);
   return r;
 }
@@ -96,9 +97,9 @@ export async function readInputs(dataDir: string, week: string): Promise<Inputs>
   const flagsPath = join(weekDir, WEEK_FILES.flags);
   const correctionsPath = join(dataDir, 'corrections.jsonl');
   const [placesR, samplesR, flagsR, correctionsR] = await Promise.all([
-    requiredJsonl(placesPath, PlaceRecord),
+    requiredJsonl(placesPath, PlaceRecord, placeInterner()),
     requiredJsonl(samplesPath, SampleRecord),
-    readJsonl(flagsPath, FlagRecord),
+    readJsonl(flagsPath, FlagRecord, flagInterner()),
     readJsonl(correctionsPath, CorrectionRecord),
   ]);
   const notes: string[] = [];
