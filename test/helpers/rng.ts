@@ -1,11 +1,2 @@
-/** mulberry32: a small seeded PRNG for tests, so failures reproduce; numbers in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG tests use, so failures reproduce: the same mulberry32 the audit tool samples queries with. */
+export { seededRandom as rng } from '../../generator/audit/queries.ts';
