@@ -6,7 +6,7 @@ import type { HttpReport } from './http.ts';
 import type { LambdaReport } from './lambda.ts';
 import type { MachineInfo } from './machine.ts';
 import type { LatencyResult } from './query.ts';
-import type { ProcessCost, ScaleLatency, ShardStats } from './scale.ts';
+import { SCALE_CACHE_MIB, type ProcessCost, type ScaleLatency, type ShardStats } from './scale.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
 
 /** Targets of the benchmark issue. */
@@ -132,11 +132,10 @@ function throughputWhy(r: BenchResults): string {
   const repeated = [...(r.http?.shimOverStatic.entries() ?? [])].map(([radius, v]) => `${radius} mi: ${fmt(v.median, 2)}x`).join(', ');
   return (
     'The ceiling is the same server code answering each query with its stored answer (same routing, headers, request log, UUID and JSON serialisation), so the ratio is the cost of the search itself. ' +
-    `At distinct points a warm findAttorneys takes ${p50(DISTINCT_SHIM) ?? 'n/a'} (p50), of which planning the H3 cover (planShards, a grid disk with per-cell circumradius) is ${plan ?? 'n/a'}; ` +
+    `At distinct points a warm findAttorneys takes ${p50(DISTINCT_SHIM) ?? 'n/a'} (p50), of which planning the shards (planShards: a latitude-band search over the index's non-empty cells) is ${plan ?? 'n/a'}; ` +
     `with repeated points (plan memoised) it takes ${p50('shim') ?? 'n/a'} and the server reaches ${repeated} of the ceiling. ` +
-    'The rest is proportional to the offices inside the circle: every one is distance-checked, grouped by firm and sorted, and at 15-50 miles a dense metro has 300-600 firms within the radius. ' +
-    'What would reach it: per-shard typed arrays of coordinates and firm ids (filter without touching office objects), a bounded heap for the nearest `limit` firms instead of sorting all of them, ' +
-    'shaping only those, and a per-(point, radius) answer cache for repeated ZIP and city centroids.'
+    'The rest is proportional to the offices in the planned shards: each is tested against the circle from per-shard typed arrays, those inside are grouped by firm number, and the nearest `limit` firms are kept by insertion (no sort of every firm); at 15-50 miles a dense metro has 300-600 firms within the radius. ' +
+    'What would reach it: finer shards in dense areas (fewer offices scanned outside the circle), and a per-(point, radius) answer cache for repeated ZIP and city centroids.'
   );
 }
 
@@ -145,8 +144,8 @@ function scaleWhy(r: BenchResults): string {
   return (
     'A query does work proportional to the offices inside its circle (every one is distance-checked, grouped by firm and sorted), and a dense nationwide dataset puts many times more offices in the same circle; ' +
     'shard objects also grow with density, so parsing and holding them costs more' +
-    (reads && reads.length > 0 ? `; at ${reads.join(', ')} the warm cache (64 MiB default) could not hold the shards of the query set, so timed queries re-read the store` : '') +
-    '. What would reach it: compact shards (columnar lat/lng/firm/listing id only, full records fetched for the `limit` shown), finer shard resolutions for dense areas, and a larger cache budget on the server; the count of firms within the radius needs every office in the circle, so the work cannot drop below the offices inside it.'
+    (reads && reads.length > 0 ? `; at ${reads.join(', ')} the warm cache (CACHE_MIB=${SCALE_CACHE_MIB}) could not hold the shards of the query set, so timed queries re-read the store` : '') +
+    '. What would reach it: precomputed per-cell firm counts for cells wholly inside the circle, compact shards (columnar lat/lng/firm/listing id only, full records fetched for the `limit` shown), and finer shard resolutions for dense areas; an exact count of firms within the radius needs every office near the circle, so the work cannot drop to a constant.'
   );
 }
 
@@ -404,7 +403,7 @@ function scaleSection(r: BenchResults): string {
   if (s.shards) out.push(`Shards at ${n0(s.measured ?? 0)} offices:`, '', shardTable(s.shards), '');
   if (s.latency) {
     out.push(
-      `Warm in-process latency, shim and naive over both sites in one child process, the four targets interleaved in every run (distinct points: every timed query a new point within ${JITTER_MILES} miles of the base points of section 1):`,
+      `Warm in-process latency, shim and naive over both sites in one child process, the four targets interleaved in every run (distinct points: every timed query a new point within ${JITTER_MILES} miles of the base points of section 1), each site source with a cache budget of ${SCALE_CACHE_MIB} MiB (the server's \`CACHE_MIB\`; the default 64 MiB cannot hold the 1M site's dense shards, so a server at that scale needs it raised):`,
       '',
       table(
         ['Radius', 'Target', 'p50', 'p99', 'Firms in radius (median)', 'Store reads while timed'],

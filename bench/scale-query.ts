@@ -21,19 +21,21 @@ const { values } = parseArgs({
     passes: { type: 'string', default: '20' },
     'max-ms': { type: 'string', default: '3000' },
     radii: { type: 'string', default: RADII.join(',') },
+    'cache-mib': { type: 'string', default: '64' },
     help: { type: 'boolean' },
   },
 });
 if (values.help || values.small === undefined || values.large === undefined) {
-  process.stdout.write('Usage: node --import tsx bench/scale-query.ts --small DIR --large DIR [--runs N] [--passes N] [--max-ms MS] [--radii 1,15,50]\n');
+  process.stdout.write('Usage: node --import tsx bench/scale-query.ts --small DIR --large DIR [--runs N] [--passes N] [--max-ms MS] [--radii 1,15,50] [--cache-mib N]\n');
   process.exit(values.help ? 0 : 2);
 }
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
 async function targets(label: string, dir: string): Promise<LatencyTarget[]> {
   const site = resolve(dir);
-  const source = createSiteSource(new FolderStore(site));
-  const naiveSource = createSiteSource(new FolderStore(site));
+  const cacheBytes = Number(values['cache-mib']) * 1024 * 1024;
+  const source = createSiteSource(new FolderStore(site), { cacheBytes });
+  const naiveSource = createSiteSource(new FolderStore(site), { cacheBytes });
   const t0 = performance.now();
   const index = await NaiveIndex.load(new FolderStore(site), (done, total) => say(`naive ${label}: loaded ${done}/${total} offices`));
   say(`naive ${label}: ${index.size} offices loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -157,10 +157,16 @@ export interface ScaleLatency {
   naiveRatio: Map<number, Spread>;
 }
 
+/**
+ * Cache budget of the scale latency targets, in MiB (the server's CACHE_MIB): enough to hold the shards the dense query
+ * set touches on a 1,000,000-office site (the largest single shard is over 100 MB), so "warm" means warm at both sizes.
+ */
+export const SCALE_CACHE_MIB = 3072;
+
 /** Run bench/scale-query.ts over `small` and `large` (heap raised for the naive baseline of the large one). */
 export async function measureScaleLatency(small: string, large: string, runs: number, onLine: (line: string) => void): Promise<ScaleLatency> {
   void onLine;
-  const child = await startJsonChild<LatencyResult[]>('bench/scale-query.ts', ['--small', small, '--large', large, '--runs', String(runs)], {
+  const child = await startJsonChild<LatencyResult[]>('bench/scale-query.ts', ['--small', small, '--large', large, '--runs', String(runs), '--cache-mib', String(SCALE_CACHE_MIB)], {
     tag: 'scale-query',
     nodeArgs: ['--max-old-space-size=12288'],
   });

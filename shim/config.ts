@@ -1,7 +1,7 @@
 /** The local server's settings, parsed once from the environment at start-up. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { allowedOriginsField, blankIsUnset, rateLimitField } from './env-fields.ts';
+import { allowedOriginsField, blankIsUnset, cacheMibField, rateLimitField } from './env-fields.ts';
 
 
 const bool = z.preprocess(
@@ -23,6 +23,7 @@ const Env = z.object({
   RATE_LIMIT_PER_HOUR: rateLimitField,
   TRUST_PROXY: z.preprocess(blankIsUnset, bool.default(false)),
   ALLOWED_ORIGINS: allowedOriginsField,
+  CACHE_MIB: cacheMibField,
 });
 
 /** Names of the environment variables read, with what each means (for --help). */
@@ -36,6 +37,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   RATE_LIMIT_PER_HOUR: 'requests per hour per network address, REST and MCP together (default 600; 0 disables)',
   TRUST_PROXY: 'true to take the client address from the left-most X-Forwarded-For (default false)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
+  CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; a shard larger than this is read on every query)',
 };
 
 /** Parsed settings. Directories are as given (relative to the working directory). */
@@ -51,6 +53,8 @@ export interface Config {
   rateLimitPerHour: number;
   trustProxy: boolean;
   allowedOrigins: string[];
+  /** Budget of the parsed-object cache, in bytes of stored JSON. */
+  cacheBytes: number;
 }
 
 /** Thrown by loadConfig with a message naming each bad variable. */
@@ -78,6 +82,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logDir: e.LOG_DIR,
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
     trustProxy: e.TRUST_PROXY,
+    cacheBytes: e.CACHE_MIB * 1024 * 1024,
     allowedOrigins: e.ALLOWED_ORIGINS,
   };
 }

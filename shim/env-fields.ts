@@ -16,6 +16,9 @@ const origin = z.string().refine((value) => {
 /** RATE_LIMIT_PER_HOUR: requests per hour per address, default 600, 0 disables. */
 export const rateLimitField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(600));
 
+/** CACHE_MIB: budget of the parsed-object cache in MiB of stored (uncompressed JSON) bytes, default 64. */
+export const cacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(1).max(65_536).default(64));
+
 /** ALLOWED_ORIGINS: comma-separated browser origins allowed to call /mcp; parsed to a list without trailing slashes. */
 export const allowedOriginsField = z.preprocess(
   blankIsUnset,

@@ -185,7 +185,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const url = `http://${host}:${bound.port}`;
   const publicBaseUrl = config.publicBaseUrl ?? url;
 
-  const service = overrides.service ?? createService(createSiteSource(new FolderStore(resolve(config.siteDir))));
+  const service = overrides.service ?? createService(createSiteSource(new FolderStore(resolve(config.siteDir)), { cacheBytes: config.cacheBytes }));
   const log = new JsonLinesSink(resolve(config.logDir));
   const app = composeApp({
     service,

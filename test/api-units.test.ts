@@ -89,13 +89,14 @@ describe('config', () => {
       rateLimitPerHour: 600,
       trustProxy: false,
       allowedOrigins: [],
+      cacheBytes: 64 * 1024 * 1024,
     });
-    const c = loadConfig({ PORT: '9000', PUBLIC_BASE_URL: 'https://api.example/', TRUST_PROXY: 'true', ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000', RATE_LIMIT_PER_HOUR: '0' });
-    expect(c).toMatchObject({ port: 9000, publicBaseUrl: 'https://api.example', trustProxy: true, rateLimitPerHour: 0, allowedOrigins: ['https://a.example', 'http://localhost:3000'] });
+    const c = loadConfig({ PORT: '9000', PUBLIC_BASE_URL: 'https://api.example/', TRUST_PROXY: 'true', ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000', RATE_LIMIT_PER_HOUR: '0', CACHE_MIB: '512' });
+    expect(c).toMatchObject({ cacheBytes: 512 * 1024 * 1024, port: 9000, publicBaseUrl: 'https://api.example', trustProxy: true, rateLimitPerHour: 0, allowedOrigins: ['https://a.example', 'http://localhost:3000'] });
   });
 
   it('names every bad variable', () => {
-    const bad = { PORT: '99999', RATE_LIMIT_PER_HOUR: 'lots', TRUST_PROXY: 'maybe', PUBLIC_BASE_URL: 'ftp://x', ALLOWED_ORIGINS: 'https://a.example/path' };
+    const bad = { PORT: '99999', RATE_LIMIT_PER_HOUR: 'lots', TRUST_PROXY: 'maybe', PUBLIC_BASE_URL: 'ftp://x', ALLOWED_ORIGINS: 'https://a.example/path', CACHE_MIB: '0' };
     expect(() => loadConfig(bad)).toThrow(ConfigError);
     try {
       loadConfig(bad);

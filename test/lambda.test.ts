@@ -243,13 +243,13 @@ describe('environment at cold start', () => {
   it('names every bad variable and never echoes a secret', () => {
     let error: unknown;
     try {
-      loadLambdaEnv({ SALT_BUCKET: 'Bad_Bucket', ORIGIN_VERIFY_SECRETS: 'short-secret-value', PUBLIC_BASE_URL: 'ftp://x', RATE_LIMIT_PER_HOUR: 'many' });
+      loadLambdaEnv({ SALT_BUCKET: 'Bad_Bucket', ORIGIN_VERIFY_SECRETS: 'short-secret-value', PUBLIC_BASE_URL: 'ftp://x', RATE_LIMIT_PER_HOUR: 'many', CACHE_MIB: 'lots' });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(LambdaEnvError);
     const message = (error as Error).message;
-    for (const name of ['SITE_BUCKET (unset)', 'SALT_BUCKET', 'ORIGIN_VERIFY_SECRETS (<hidden>)', 'PUBLIC_BASE_URL', 'RATE_LIMIT_PER_HOUR']) {
+    for (const name of ['SITE_BUCKET (unset)', 'SALT_BUCKET', 'ORIGIN_VERIFY_SECRETS (<hidden>)', 'PUBLIC_BASE_URL', 'RATE_LIMIT_PER_HOUR', 'CACHE_MIB']) {
       expect(message).toContain(name);
     }
     expect(message).not.toContain('short-secret-value');

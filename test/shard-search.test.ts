@@ -114,7 +114,13 @@ describe('shard search on the generated sample site', () => {
         const want = bruteForce(offices, lat, lng, radius);
         expect(got.ids, `${lat},${lng} r=${radius}`).toEqual(want);
         expect(got.shards).toBeLessThanOrEqual(MAX_SHARDS_PER_QUERY);
-        if (queries % 4 === 0) expect(expectedRes(index, lat, lng, radius).has(planShards(index, lat, lng, radius).res)).toBe(true);
+        if (queries % 4 === 0) {
+          const plan = planShards(index, lat, lng, radius);
+          expect(expectedRes(index, lat, lng, radius).has(plan.res)).toBe(true);
+          // The planner's band search over non-empty cells picks exactly the cells of the H3 grid-disk cover.
+          const present = index.cells[String(plan.res)] ?? {};
+          expect(plan.cells, `${lat},${lng} r=${radius}`).toEqual(cellsCoveringCircle(lat, lng, radius, plan.res).filter((c) => present[c] !== undefined));
+        }
         queries++;
         found += want.length;
         if (radius === 50) fifty++;

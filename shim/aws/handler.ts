@@ -54,7 +54,7 @@ function problem(error: ApiError): FunctionUrlResult {
 export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionUrlHandler {
   const s3 = { region: env.region, ...(env.s3Endpoint !== null ? { endpoint: env.s3Endpoint } : {}) };
   const store = deps.store ?? new S3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 });
-  const service = deps.service ?? createService(createSiteSource(store));
+  const service = deps.service ?? createService(createSiteSource(store, { cacheBytes: env.cacheBytes }));
   const salt = deps.salt ?? new S3SaltProvider({ bucket: env.saltBucket, ...s3 });
   const log = deps.log ?? new StdoutJsonSink();
   // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.

@@ -36,13 +36,18 @@ export function fullAddress(office: Pick<StoredOfficeT, 'address' | 'city' | 'st
 /** What shaping reads from meta.json: the week and every metro's sampling (the denominators of the shares). */
 export type ShapeMeta = Pick<MetaT, 'version' | 'week_of' | 'metros'>;
 
+// Rendered hours lines per parsed record: a cached shard answers many queries, and rendering is a visible share of one.
+const textOf = new WeakMap<StoredHoursT['weekly'], string[]>();
+
 function hours(h: StoredHoursT | null): HoursT | null {
   if (h === null) return null;
   const w = h.weekly;
+  let text = textOf.get(w);
+  if (text === undefined) textOf.set(w, (text = hoursText(w)));
   return {
     timezone: h.timezone,
     weekly: { mon: w.mon, tue: w.tue, wed: w.wed, thu: w.thu, fri: w.fri, sat: w.sat, sun: w.sun },
-    text: hoursText(w),
+    text: [...text],
   };
 }
 
