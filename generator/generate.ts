@@ -128,9 +128,9 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${gazetteer.cities.size} states`);
 
   const tmp = await makeTempSibling(opts.outDir);
+  const w = new StagingWriter(join(tmp, 'v', '.staging'));
   try {
-    const staging = join(tmp, 'v', '.staging');
-    const w = new StagingWriter(staging);
+    const staging = w.root;
     const shards = buildShards(offices);
     const shardBytes: number[] = [];
     for (const s of shards) shardBytes.push(await w.put(rel(keys.shard(V, s.res, s.cell)), s));
@@ -162,6 +162,8 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     step(`published ${version} to ${opts.outDir}: ${objects} objects, ${(bytes / 1e6).toFixed(1)} MB`);
     return { version, week, objects, bytes, skipped: opts.skipBad ? inputs.bad : [] };
   } catch (err) {
+    // Writes still queued would recreate folders under tmp after it is removed.
+    await w.settle();
     await rm(tmp, { recursive: true, force: true });
     throw err;
   }

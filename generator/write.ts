@@ -43,6 +43,11 @@ export class StagingWriter {
     return bytes.length;
   }
 
+  /** Wait for every queued write to finish or fail, without reporting failures (before removing the folder). */
+  async settle(): Promise<void> {
+    await Promise.all(this.inFlight);
+  }
+
   /** Wait for every queued write; rejects with the first write error. */
   async flush(): Promise<void> {
     await Promise.all(this.inFlight);

@@ -1,6 +1,7 @@
 import { latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
 import { cellsCoveringCircle, destination, haversineMiles } from '../shim/core/geo.ts';
+import { boundingBox } from '../shim/core/search.ts';
 import { rng } from './helpers/rng.ts';
 
 
@@ -51,5 +52,31 @@ describe('cellsCoveringCircle', () => {
     expect(cells.length).toBeGreaterThanOrEqual(8);
     expect(cells.length).toBeLessThanOrEqual(30);
     expect([...cells].sort()).toEqual(cells);
+  });
+});
+
+describe('boundingBox (the search\'s KD-tree query box)', () => {
+  it('holds every point within the radius, on the circle itself too, and is not much larger than it', () => {
+    const next = rng(31);
+    for (let i = 0; i < 300; i++) {
+      const lat = 18 + next() * 53; // Puerto Rico to northern Alaska
+      const lng = -170 + next() * 105;
+      const radius = 1 + next() * 49;
+      const [minLng, minLat, maxLng, maxLat] = boundingBox(lat, lng, radius);
+      let east = -Infinity;
+      for (let k = 0; k < 72; k++) {
+        const [pLat, pLng] = destination(lat, lng, radius * (k % 2 === 0 ? 1 : next()), (k * Math.PI) / 36 + next() * 0.05);
+        const inside = pLat >= minLat && pLat <= maxLat && pLng >= minLng && pLng <= maxLng;
+        expect(inside, `${pLat},${pLng} at ${radius} mi of ${lat},${lng}: box ${[minLng, minLat, maxLng, maxLat].join(',')}`).toBe(true);
+        east = Math.max(east, pLng);
+      }
+      // The box is tight: its east edge is within 2% of the circle's sampled eastmost point (in degrees from the centre).
+      expect(maxLng - lng).toBeLessThan((east - lng) * 1.02 + 1e-6);
+      expect(maxLat - lat).toBeCloseTo(radius / 69.093, 3);
+    }
+  });
+
+  it('spans every longitude when the circle crosses the antimeridian', () => {
+    expect(boundingBox(52, 179.9, 20)).toEqual([-180, expect.any(Number), 180, expect.any(Number)]);
   });
 });

@@ -2,6 +2,7 @@
  * Radius search over the published shards: plan H3 cells, read them, exact distance, nearest office per firm,
  * order by distance then listing_id. Pure apart from the reader.
  */
+import KDBush from 'kdbush';
 import { EARTH_RADIUS_MILES } from './constants.ts';
 import { metroForPoint } from './coverage.ts';
 import { haversineMiles } from './geo.ts';
@@ -30,15 +31,15 @@ export interface SearchOutcome {
 const RAD = Math.PI / 180;
 
 /**
- * A shard's offices in columns for the scan: latitude in degrees, latitude and longitude in radians, cos(latitude),
- * and each office's firm as a number from its version's FirmNumbers. Built once per parsed shard.
+ * A shard's offices in columns for the scan: a KD-tree over (lng, lat) for the circle's bounding box, the coordinates
+ * in degrees, and each office's firm as a number from its version's FirmNumbers. Built once per parsed shard;
+ * positions are those of shard.offices, so the scan touches an office record only when it becomes a firm's nearest.
  */
 interface Columns {
   numbers: FirmNumbers;
-  latDeg: Float64Array;
-  latRad: Float64Array;
-  lngRad: Float64Array;
-  cosLat: Float64Array;
+  tree: KDBush;
+  lat: Float64Array;
+  lng: Float64Array;
   firm: Int32Array;
 }
 
@@ -66,25 +67,34 @@ function columns(shard: ShardT, numbers: FirmNumbers): Columns {
   // A numbering dropped and recreated since (more than four versions seen) means these columns are stale.
   if (known !== undefined && known.numbers === numbers) return known;
   const n = shard.offices.length;
-  const c: Columns = {
-    numbers,
-    latDeg: new Float64Array(n),
-    latRad: new Float64Array(n),
-    lngRad: new Float64Array(n),
-    cosLat: new Float64Array(n),
-    firm: new Int32Array(n),
-  };
+  const c: Columns = { numbers, tree: new KDBush(n), lat: new Float64Array(n), lng: new Float64Array(n), firm: new Int32Array(n) };
   for (const [i, o] of shard.offices.entries()) {
-    c.latDeg[i] = o.lat;
-    c.latRad[i] = o.lat * RAD;
-    c.lngRad[i] = o.lng * RAD;
-    c.cosLat[i] = Math.cos(o.lat * RAD);
+    c.tree.add(o.lng, o.lat);
+    c.lat[i] = o.lat;
+    c.lng[i] = o.lng;
     let f = numbers.get(o.firm_id);
     if (f === undefined) numbers.set(o.firm_id, (f = numbers.size));
     c.firm[i] = f;
   }
+  c.tree.finish();
   columnsOf.set(shard, c);
   return c;
+}
+
+/**
+ * A box in degrees [minLng, minLat, maxLng, maxLat] holding every point within `radiusMiles` of (lat, lng) on the
+ * sphere, with a small margin: |dLat| <= d/R and |dLng| <= asin(sin(d/R) / cos(lat)). Every longitude when the circle
+ * reaches a pole or crosses the antimeridian.
+ */
+export function boundingBox(lat: number, lng: number, radiusMiles: number): [number, number, number, number] {
+  const angle = radiusMiles / EARTH_RADIUS_MILES;
+  const margin = 1e-7;
+  const dLat = angle / RAD + margin;
+  const s = Math.sin(angle) / Math.cos(lat * RAD);
+  const dLng = s >= 1 ? 180 : Math.asin(s) / RAD + margin;
+  const box: [number, number, number, number] = [lng - dLng, lat - dLat, lng + dLng, lat + dLat];
+  if (box[0] < -180 || box[2] > 180) [box[0], box[2]] = [-180, 180];
+  return box;
 }
 
 /** The planned shards for a circle, read through `reader`. Throws StoreError when an indexed shard is missing. */
@@ -105,11 +115,13 @@ async function shardsFor(reader: SiteReader, lat: number, lng: number, radiusMil
   );
 }
 
-// Per-firm scratch, indexed by firm number and reused by every search (the scan is synchronous, so never shared).
+// Per-firm scratch, indexed by firm number and reused by every search (the scan is synchronous, so never shared):
+// the generation that last touched the firm, its office count, and its nearest office (miles, shard, position).
 let stamp = new Int32Array(0);
 let count = new Int32Array(0);
 let bestMiles = new Float64Array(0);
-const bestOffice: (StoredOfficeT | undefined)[] = [];
+let bestShard = new Int32Array(0);
+let bestAt = new Int32Array(0);
 let generation = 0;
 
 function ensureScratch(firms: number): void {
@@ -123,14 +135,8 @@ function ensureScratch(firms: number): void {
   stamp = grow(stamp, (n) => new Int32Array(n));
   count = grow(count, (n) => new Int32Array(n));
   bestMiles = grow(bestMiles, (n) => new Float64Array(n));
-}
-
-/** True when firm a's nearest office orders before firm b's: by exact distance, then listing_id (code-unit = byte order). */
-function before(a: number, b: number): boolean {
-  const da = bestMiles[a] ?? 0;
-  const db = bestMiles[b] ?? 0;
-  if (da !== db) return da < db;
-  return (bestOffice[a]?.listing_id ?? '') < (bestOffice[b]?.listing_id ?? '');
+  bestShard = grow(bestShard, (n) => new Int32Array(n));
+  bestAt = grow(bestAt, (n) => new Int32Array(n));
 }
 
 /**
@@ -145,44 +151,36 @@ export function nearestFirms(shards: readonly ShardT[], numbers: FirmNumbers, la
     generation = 1;
   }
   const gen = generation;
-  const latRad = lat * RAD;
-  const lngRad = lng * RAD;
-  const cosLat = Math.cos(latRad);
-  const bandDeg = radiusMiles / ((EARTH_RADIUS_MILES * Math.PI) / 180);
-  // sin²(d / 2R) of the radius, with a margin: the fast test only rejects; haversineMiles decides who is within.
-  const maxA = Math.sin(Math.min(Math.PI / 2, radiusMiles / (2 * EARTH_RADIUS_MILES))) ** 2 * (1 + 1e-9) + 1e-15;
+  const officeAt = (s: number, i: number): StoredOfficeT | undefined => shards[s]?.offices[i];
+  const idOf = (s: number, i: number): string => officeAt(s, i)?.listing_id ?? '';
+  const [minLng, minLat, maxLng, maxLat] = boundingBox(lat, lng, radiusMiles);
   const touched: number[] = [];
-  for (const [s, shard] of shards.entries()) {
-    const c = cols[s];
-    if (c === undefined) continue;
-    const offices = shard.offices;
-    for (let i = 0; i < offices.length; i++) {
-      const oLat = c.latDeg[i] ?? 0;
-      if (oLat > lat + bandDeg || oLat < lat - bandDeg) continue;
-      const sLat = Math.sin(((c.latRad[i] ?? 0) - latRad) / 2);
-      const sLng = Math.sin(((c.lngRad[i] ?? 0) - lngRad) / 2);
-      if (sLat * sLat + cosLat * (c.cosLat[i] ?? 0) * sLng * sLng > maxA) continue;
-      const office = offices[i];
-      if (office === undefined) continue;
-      const d = haversineMiles(lat, lng, office.lat, office.lng);
+  for (const [s, c] of cols.entries()) {
+    for (const i of c.tree.range(minLng, minLat, maxLng, maxLat)) {
+      const d = haversineMiles(lat, lng, c.lat[i] ?? 0, c.lng[i] ?? 0);
       if (d > radiusMiles) continue;
       const f = c.firm[i] ?? 0;
       if (stamp[f] !== gen) {
         stamp[f] = gen;
         count[f] = 1;
-        bestMiles[f] = d;
-        bestOffice[f] = office;
         touched.push(f);
       } else {
         count[f] = (count[f] ?? 0) + 1;
         const prev = bestMiles[f] ?? 0;
-        if (d < prev || (d === prev && office.listing_id < (bestOffice[f]?.listing_id ?? ''))) {
-          bestMiles[f] = d;
-          bestOffice[f] = office;
-        }
+        if (d > prev || (d === prev && idOf(s, i) >= idOf(bestShard[f] ?? 0, bestAt[f] ?? 0))) continue;
       }
+      bestMiles[f] = d;
+      bestShard[f] = s;
+      bestAt[f] = i;
     }
   }
+  // True when firm a's nearest office orders before firm b's: exact distance, then listing_id (code-unit = byte order).
+  const before = (a: number, b: number): boolean => {
+    const da = bestMiles[a] ?? 0;
+    const db = bestMiles[b] ?? 0;
+    if (da !== db) return da < db;
+    return idOf(bestShard[a] ?? 0, bestAt[a] ?? 0) < idOf(bestShard[b] ?? 0, bestAt[b] ?? 0);
+  };
   // The `limit` nearest firms by insertion into a short sorted list (limit <= 25), not a sort of every firm.
   const top: number[] = [];
   for (const f of touched) {
@@ -194,11 +192,9 @@ export function nearestFirms(shards: readonly ShardT[], numbers: FirmNumbers, la
   }
   const hits: FirmHit[] = [];
   for (const f of top) {
-    const office = bestOffice[f];
+    const office = officeAt(bestShard[f] ?? 0, bestAt[f] ?? 0);
     if (office !== undefined) hits.push({ office, distanceMiles: bestMiles[f] ?? 0, officesWithinRadius: count[f] ?? 0 });
   }
-  // Drop references to this query's offices so the scratch does not keep evicted shards alive.
-  for (const f of touched) bestOffice[f] = undefined;
   return { firms: touched.length, hits };
 }
 
