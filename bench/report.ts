@@ -415,19 +415,22 @@ function scaleSection(r: BenchResults): string {
       '',
       table(
         ['Radius', `shim p50 ratio ${n0(s.measured ?? 0)} / ${n0(r.sample.offices)}`, 'naive p50 ratio', 'firms in radius ratio (the work an exact count needs)'],
-        [...s.latency.shimRatio.entries()].map(([radius, v]) => [`${radius} mi`, x(v), (() => {
-          const nv = s.latency?.naiveRatio.get(radius);
-          return nv ? x(nv) : 'n/a';
-        })(), (() => {
-          const firms = (t: string): number | undefined => s.latency?.results.find((q) => q.target === t && q.radiusMiles === radius)?.firmsWithinRadius;
-          const big = firms('shim large');
-          const small = firms('shim small');
-          return big !== undefined && small !== undefined && small > 0 ? `${fmt(big / small, 1)}x` : 'n/a';
-        })()]),
+        [...s.latency.shimRatio.entries()].map(([radius, v]) => {
+          const naive = s.latency?.naiveRatio.get(radius);
+          return [`${radius} mi`, x(v), naive ? x(naive) : 'n/a', firmsRatio(s.latency?.results ?? [], radius)];
+        }),
       ),
     );
   }
   return out.join('\n');
+}
+
+/** Median firms within the radius at the large site over the small one, for the shim's scale targets. */
+function firmsRatio(results: readonly LatencyResult[], radius: number): string {
+  const firms = (target: string): number | undefined => results.find((q) => q.target === target && q.radiusMiles === radius)?.firmsWithinRadius;
+  const big = firms('shim large');
+  const small = firms('shim small');
+  return big !== undefined && small !== undefined && small > 0 ? `${fmt(big / small, 1)}x` : 'n/a';
 }
 
 function lambdaSection(r: BenchResults): string {
