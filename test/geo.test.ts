@@ -1,7 +1,6 @@
 import { latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
-import { cellsCoveringCircle, destination, haversineMiles } from '../shim/core/geo.ts';
-import { boundingBox } from '../shim/core/scan.ts';
+import { boundingBox, cellsCoveringCircle, destination, haversineMiles } from '../shim/core/geo.ts';
 import { rng } from './helpers/rng.ts';
 
 

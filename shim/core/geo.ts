@@ -24,14 +24,15 @@ export function destination(lat: number, lng: number, distance: number, bearing:
 
 // Average hexagon edge per resolution, in miles; sampled cells' centre-to-vertex distance never exceeds 1.10x it.
 const EDGE_MILES = new Map<number, number>();
-function edgeMiles(res: number): number {
+/** Average H3 hexagon edge length at `res`, in miles. */
+export function edgeMiles(res: number): number {
   let e = EDGE_MILES.get(res);
   if (e === undefined) EDGE_MILES.set(res, (e = getHexagonEdgeLengthAvg(res, UNITS.km) / 1.609344));
   return e;
 }
 
-/** Largest distance from the cell's centre to one of its vertices, in miles. */
-function circumradiusMiles(cell: string, lat: number, lng: number): number {
+/** Largest distance from the cell's centre (lat, lng) to one of its vertices, in miles. */
+export function circumradiusMiles(cell: string, lat: number, lng: number): number {
   let r = 0;
   for (const [vLat, vLng] of cellToBoundary(cell)) r = Math.max(r, haversineMiles(lat, lng, vLat, vLng));
   return r;
@@ -55,4 +56,20 @@ export function cellsCoveringCircle(lat: number, lng: number, radiusMiles: numbe
     if (d <= radiusMiles || (d <= reach && d - circumradiusMiles(cell, cLat, cLng) <= radiusMiles)) out.push(cell);
   }
   return out.sort();
+}
+
+/**
+ * A box in degrees [minLng, minLat, maxLng, maxLat] holding every point within `radiusMiles` of (lat, lng) on the
+ * sphere, with a small margin: |dLat| <= d/R and |dLng| <= asin(sin(d/R) / cos(lat)). Every longitude when the circle
+ * reaches a pole or crosses the antimeridian.
+ */
+export function boundingBox(lat: number, lng: number, radiusMiles: number): [number, number, number, number] {
+  const angle = radiusMiles / EARTH_RADIUS_MILES;
+  const margin = 1e-7;
+  const dLat = angle / RAD + margin;
+  const s = Math.sin(angle) / Math.cos(lat * RAD);
+  const dLng = s >= 1 ? 180 : Math.asin(s) / RAD + margin;
+  const box: [number, number, number, number] = [lng - dLng, lat - dLat, lng + dLng, lat + dLat];
+  if (box[0] < -180 || box[2] > 180) [box[0], box[2]] = [-180, 180];
+  return box;
 }

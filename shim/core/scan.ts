@@ -3,8 +3,7 @@
  * the `limit` nearest firms. Pure; state is a per-shard memo and reusable scratch arrays.
  */
 import KDBush from 'kdbush';
-import { EARTH_RADIUS_MILES } from './constants.ts';
-import { haversineMiles } from './geo.ts';
+import { boundingBox, haversineMiles } from './geo.ts';
 import type { ShardT, StoredOfficeT } from './site-format.ts';
 
 /** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
@@ -13,8 +12,6 @@ export interface FirmHit {
   distanceMiles: number;
   officesWithinRadius: number;
 }
-
-const RAD = Math.PI / 180;
 
 /**
  * A shard's offices in columns for the scan: a KD-tree over (lng, lat) for the circle's bounding box, the coordinates
@@ -66,22 +63,6 @@ function columns(shard: ShardT, numbers: FirmNumbers): Columns {
   c.tree.finish();
   columnsOf.set(shard, c);
   return c;
-}
-
-/**
- * A box in degrees [minLng, minLat, maxLng, maxLat] holding every point within `radiusMiles` of (lat, lng) on the
- * sphere, with a small margin: |dLat| <= d/R and |dLng| <= asin(sin(d/R) / cos(lat)). Every longitude when the circle
- * reaches a pole or crosses the antimeridian.
- */
-export function boundingBox(lat: number, lng: number, radiusMiles: number): [number, number, number, number] {
-  const angle = radiusMiles / EARTH_RADIUS_MILES;
-  const margin = 1e-7;
-  const dLat = angle / RAD + margin;
-  const s = Math.sin(angle) / Math.cos(lat * RAD);
-  const dLng = s >= 1 ? 180 : Math.asin(s) / RAD + margin;
-  const box: [number, number, number, number] = [lng - dLng, lat - dLat, lng + dLng, lat + dLat];
-  if (box[0] < -180 || box[2] > 180) [box[0], box[2]] = [-180, 180];
-  return box;
 }
 
 // the generation that last touched the firm, its office count, and its nearest office (miles, shard, position).

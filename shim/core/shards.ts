@@ -1,7 +1,6 @@
 /** Which shard objects to read for a radius query. Pure: the index in, cells out; callers filter offices by exact distance. */
-import { cellToBoundary, cellToLatLng, getHexagonEdgeLengthAvg, UNITS } from 'h3-js';
-import { EARTH_RADIUS_MILES } from './constants.ts';
-import { haversineMiles } from './geo.ts';
+import { cellToLatLng } from 'h3-js';
+import { boundingBox, circumradiusMiles, edgeMiles, haversineMiles } from './geo.ts';
 import type { ShardIndexT } from './site-format.ts';
 
 /** A shard plan: one resolution and the non-empty cells at it that overlap the circle, sorted. */
@@ -12,9 +11,6 @@ export interface ShardPlan {
 
 // Average H3 hexagon area per resolution, in square miles (H3 documentation's table, km² / 2.58999).
 const AVG_CELL_AREA_SQ_MILES: Record<number, number> = { 2: 33_898, 3: 4_842, 4: 691.7, 5: 98.8, 6: 14.1, 7: 2.02, 8: 0.288 };
-
-/** Miles per degree of latitude on the sphere of EARTH_RADIUS_MILES. */
-const MILES_PER_DEGREE_LAT = (EARTH_RADIUS_MILES * Math.PI) / 180;
 
 /**
  * The index's non-empty cells of one resolution in latitude order, with centres (degrees) and byte sizes, so a plan
@@ -49,7 +45,7 @@ function cellTable(index: ShardIndexT, res: number): CellTable {
     lng: Float64Array.from(rows, (r) => r.lng),
     bytes: Float64Array.from(rows, (r) => r.bytes),
     circumradius: new Float64Array(rows.length).fill(Number.NaN),
-    reach: (1.25 * getHexagonEdgeLengthAvg(res, UNITS.km)) / 1.609344,
+    reach: 1.25 * edgeMiles(res),
   };
   perRes.set(res, table);
   return table;
@@ -73,21 +69,17 @@ function lowerBound(values: Float64Array, x: number): number {
  * applied to the non-empty cells only).
  */
 function overlapping(table: CellTable, lat: number, lng: number, radiusMiles: number): { cells: string[]; bytes: number } {
-  const band = (radiusMiles + table.reach) / MILES_PER_DEGREE_LAT;
+  const [, minLat, , maxLat] = boundingBox(lat, lng, radiusMiles + table.reach);
   const cells: string[] = [];
   let bytes = 0;
-  for (let i = lowerBound(table.lat, lat - band); i < table.ids.length; i++) {
+  for (let i = lowerBound(table.lat, minLat); i < table.ids.length; i++) {
     const cLat = table.lat[i] ?? 0;
-    if (cLat > lat + band) break;
+    if (cLat > maxLat) break;
     const d = haversineMiles(lat, lng, cLat, table.lng[i] ?? 0);
     if (d > radiusMiles + table.reach) continue;
     if (d > radiusMiles) {
       let r = table.circumradius[i] ?? Number.NaN;
-      if (Number.isNaN(r)) {
-        r = 0;
-        for (const [vLat, vLng] of cellToBoundary(table.ids[i] ?? '')) r = Math.max(r, haversineMiles(cLat, table.lng[i] ?? 0, vLat, vLng));
-        table.circumradius[i] = r;
-      }
+      if (Number.isNaN(r)) table.circumradius[i] = r = circumradiusMiles(table.ids[i] ?? '', cLat, table.lng[i] ?? 0);
       if (d - r > radiusMiles) continue;
     }
     cells.push(table.ids[i] ?? '');
