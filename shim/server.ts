@@ -128,6 +128,10 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
     const forwardedFor = req.headers['x-forwarded-for'];
     const address = clientAddress(req.socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null), opts.proxyHops);
     void (async () => {
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+        sendProblem(res, new ApiError('bad_request', 'An HTTP/1.1 request must carry a Host header.'), edgeHeaders(address), true);
+        return;
+      }
       const target = req.url ?? '/';
       let url: URL;
       try {
@@ -225,7 +229,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 /** Build the app over the site folder and serve it on config.host:config.port. */
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
   let listener: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
-  const server = createServer((req, res) => {
+  // Host is checked by the listener, so its absence gets a problem body like every other refusal.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     if (listener !== null) listener(req, res);
     else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
   });
