@@ -61,7 +61,7 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
 
     async getCoverage() {
       const reader = await source.current();
-      return shapeCoverage(await required(reader, keys.coverage(reader.version), CoverageDoc));
+      return shapeCoverage(await required(reader, keys.coverage(reader.version), CoverageDoc), reader.version);
     },
 
     async redirectTarget(listingId) {
