@@ -19,7 +19,7 @@ export const UNCACHED_PATHS = ['/v1/attorneys', '/r/*'] as const;
 /** Function paths that are whole documents, cached for as long as the function's Cache-Control allows. */
 export const DOCUMENT_PATHS = ['/v1/firms/*', '/v1/coverage', '/openapi.json'] as const;
 /** Response headers a browser script may read. */
-export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag'];
+export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'];
 
 /** What the distribution fronts. */
 export interface CdnProps {

@@ -1,7 +1,7 @@
 /** The HTTP face of the service as one function of a web-standard Request: routing, errors, headers, limits, logging. */
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { ApiError } from './core/errors.ts';
-import type { RawArgs, Service } from './core/service.ts';
+import type { CallContext, RawArgs, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
 import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
@@ -10,6 +10,7 @@ import { customProblem, errorResponse, jsonResponse, problemResponse } from './h
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
+import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
 /** Settings the app needs from the platform. */
 export interface AppConfig {
@@ -31,7 +32,7 @@ export interface AppDeps {
 }
 
 type Outcome = { response: Response; log?: LogFields };
-type Handler = (request: Request, info: RequestInfo, param: string) => Promise<Outcome>;
+type Handler = (request: Request, info: RequestInfo, param: string, ctx: CallContext) => Promise<Outcome>;
 
 interface Route {
   /** Path template, also the `endpoint` of the log line. */
@@ -76,11 +77,10 @@ function locationAsSent(raw: RawArgs): string | null {
 export function createApp(deps: AppDeps): App {
   const { service, config, rateLimiter } = deps;
   const logger = new RequestLogger(deps.log, deps.salt);
-  const ctx = { publicBaseUrl: config.publicBaseUrl };
   // The service's own origin may always call /mcp from a browser, like the MCP route allows.
   const mcpOrigins = [new URL(config.publicBaseUrl).origin, ...config.allowedOrigins];
 
-  const attorneys: Handler = async (request) => {
+  const attorneys: Handler = async (request, _info, _param, ctx) => {
     const search = new URL(request.url).search.slice(1);
     let raw: RawArgs = {};
     const log: LogFields = {};
@@ -99,17 +99,17 @@ export function createApp(deps: AppDeps): App {
     }
   };
 
-  const firm: Handler = async (request, _info, param) => {
+  const firm: Handler = async (request, _info, param, ctx) => {
     const body = await service.getFirm(listingId(param), ctx);
     return { response: documentResponse(request, body) };
   };
 
-  const coverage: Handler = async (request) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
+  const coverage: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
 
-  const openapi: Handler = async (request) => ({ response: documentResponse(request, await service.openapi()) });
+  const openapi: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.openapi(ctx)) });
 
-  const redirect: Handler = async (_request, _info, param) => {
-    const location = await service.redirectTarget(listingId(param));
+  const redirect: Handler = async (_request, _info, param, ctx) => {
+    const location = await service.redirectTarget(listingId(param), ctx);
     if (location === null) throw notFound('This listing has no website to open.');
     return { response: new Response(null, { status: 302, headers: { location, 'cache-control': NO_STORE } }) };
   };
@@ -173,7 +173,7 @@ export function createApp(deps: AppDeps): App {
     return null;
   }
 
-  async function handle(request: Request, info: RequestInfo, url: URL, found: Route | null): Promise<Outcome> {
+  async function handle(request: Request, info: RequestInfo, url: URL, found: Route | null, ctx: CallContext): Promise<Outcome> {
     const method = request.method.toUpperCase();
     const target = url.pathname + url.search;
     try {
@@ -190,7 +190,7 @@ export function createApp(deps: AppDeps): App {
       return { response: problemResponse(problem.toProblem(), { allow }) };
     }
     try {
-      return await found.handler(request, info, found.param);
+      return await found.handler(request, info, found.param, ctx);
     } catch (err) {
       return { response: errorResponse(err, `${method} ${found.endpoint}`) };
     }
@@ -215,6 +215,8 @@ export function createApp(deps: AppDeps): App {
     }
 
     const limit = rateLimiter.take(key);
+    let read: string | null = null;
+    const ctx: CallContext = { publicBaseUrl: config.publicBaseUrl, onVersion: (version) => (read = version) };
     let outcome: Outcome;
     if (!limit.allowed) {
       const problem = new ApiError(
@@ -223,12 +225,14 @@ export function createApp(deps: AppDeps): App {
       ).toProblem();
       outcome = { response: problemResponse(problem) };
     } else {
-      outcome = await handle(request, info, url, found);
+      outcome = await handle(request, info, url, found, ctx);
     }
 
+    const version = await answerVersion(read, service);
     const response = await finish(outcome.response, method, found?.streams ?? false, {
       ...cors,
       ...rateLimitHeaders(rateLimiter, limit),
+      ...(version !== null ? { [VERSION_HEADER]: version } : {}),
     });
     await logger.write(request, info, { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status });
     return response;

@@ -8,6 +8,7 @@ import { createService } from './core/service-impl.ts';
 import type { Service } from './core/service.ts';
 import type { App } from './edge-types.ts';
 import { clientAddress } from './http/client-address.ts';
+import { compressResponse } from './http/compress.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { customProblem } from './http/problem.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
@@ -108,7 +109,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
       let response: Response;
       try {
-        response = await app(request, { clientAddress: address });
+        response = await compressResponse(await app(request, { clientAddress: address }), headers.get('accept-encoding'));
       } catch (err) {
         console.error('[shim] app failed:', err);
         sendProblem(res, 500, 'The service failed to answer this request.');

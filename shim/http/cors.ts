@@ -1,7 +1,7 @@
 /** CORS: public read endpoints are open to every origin; /mcp only to configured origins (the MCP route checks Origin too). */
 
 /** Response headers scripts in a browser may read. */
-export const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag';
+export const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag, Directory-Version';
 const ALLOWED_REQUEST_HEADERS = 'Accept, Content-Type, If-None-Match, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
 /** How long a browser may cache a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = 86400;
