@@ -79,7 +79,9 @@ export class Cdn extends Construct {
       comment: 'CORS for public reads (the function sets its own; this covers S3 objects) and security headers',
       corsBehavior: {
         accessControlAllowCredentials: false,
-        accessControlAllowHeaders: ['Accept', 'Content-Type', 'If-None-Match'],
+        // Preflights for function paths are answered by the function (it allows what the browser asks for); this
+        // covers the S3 paths, where any request header is harmless too.
+        accessControlAllowHeaders: ['*'],
         accessControlAllowMethods: ['GET', 'HEAD', 'OPTIONS'],
         accessControlAllowOrigins: ['*'],
         accessControlExposeHeaders: EXPOSED_HEADERS,

@@ -7,6 +7,8 @@ import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/cachi
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
 import { customProblem, errorResponse, jsonResponse, problemResponse } from './http/problem.ts';
+import { withProblemType } from './http/problem-type.ts';
+import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
@@ -145,6 +147,12 @@ export function createApp(deps: AppDeps): App {
     };
   };
 
+  const problemPage: Handler = async (request, _info, param) => {
+    const code = decodeSegment(param) ?? '';
+    if (!isProblemCode(code)) throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
+    return { response: documentResponse(request, problemPageHtml(code), 'text/html') };
+  };
+
   function route(pathname: string): Route | null {
     const read = (endpoint: string, handler: Handler, param = ''): Route => ({
       endpoint,
@@ -168,6 +176,8 @@ export function createApp(deps: AppDeps): App {
     }
     const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
     if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
+    const problemMatch = /^\/problems\/([^/]+)$/.exec(pathname);
+    if (problemMatch?.[1] !== undefined) return read('/problems/{code}', problemPage, problemMatch[1]);
     const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);
     if (redirectMatch?.[1] !== undefined) return read('/r/{listing_id}', redirect, redirectMatch[1]);
     return null;
@@ -207,7 +217,7 @@ export function createApp(deps: AppDeps): App {
     // Preflights are sent by browsers on their own; they are answered but not counted.
     if (method === 'OPTIONS' && found !== null) {
       const headers = {
-        ...preflightHeaders([...found.methods, 'OPTIONS'], cors),
+        ...preflightHeaders([...found.methods, 'OPTIONS'], cors, request.headers.get('access-control-request-headers')),
         ...rateLimitHeaders(rateLimiter, rateLimiter.peek(key)),
         allow: [...found.methods, 'OPTIONS'].join(', '),
       };
@@ -229,7 +239,7 @@ export function createApp(deps: AppDeps): App {
     }
 
     const version = await answerVersion(read, service);
-    const response = await finish(outcome.response, method, found?.streams ?? false, {
+    const response = await finish(await withProblemType(outcome.response, config.publicBaseUrl), method, found?.streams ?? false, {
       ...cors,
       ...rateLimitHeaders(rateLimiter, limit),
       ...(version !== null ? { [VERSION_HEADER]: version } : {}),

@@ -152,6 +152,23 @@ describe('headers', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('a preflight allows the request headers the browser asks for, on REST and on /mcp', async () => {
+    const asked = 'X-Requested-With, Authorization, x-custom-trace';
+    for (const path of ['/v1/attorneys?zip=60601', '/v1/coverage', '/mcp']) {
+      const reply = await get(path, {
+        method: 'OPTIONS',
+        headers: { origin: `${server.url}`, 'access-control-request-method': path === '/mcp' ? 'POST' : 'GET', 'access-control-request-headers': asked },
+      });
+      expect(reply.status, path).toBe(204);
+      const allowed = (reply.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      for (const name of asked.toLowerCase().split(/\s*,\s*/)) expect(allowed, `${path} ${name}`).toContain(name);
+      expect(reply.headers.get('vary') ?? '', path).toMatch(/Access-Control-Request-Headers/);
+    }
+    // A malformed list is not echoed: the API's own list is allowed instead.
+    const bad = await get('/v1/coverage', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'a b, "c"' } });
+    expect(bad.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/);
+  });
+
   it('serves a small JSON index at /', async () => {
     const reply = await get('/');
     expect(reply.status).toBe(200);

@@ -16,6 +16,8 @@ import { pct1 } from '../generator/visibility.ts';
 import { mondayOfIsoWeek } from '../generator/week.ts';
 import { API_VERSION, BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
 import { hoursText } from '../shim/core/hours.ts';
+import { problemPageHtml } from '../shim/core/problem-pages.ts';
+import type { ProblemCodeT } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { shapeResult } from '../shim/core/shape.ts';
 import {
@@ -331,6 +333,12 @@ describe('published site', () => {
     };
     for (const [key, bytes] of base.files) {
       const text = bytes.toString('utf8');
+      if (key.endsWith('.html')) {
+        // The pages behind problem type URIs, the same the shim serves at /problems/{code}.
+        const code = key.slice(keys.problem(v, '').length, -'.html'.length);
+        expect(text, key).toBe(problemPageHtml(code as ProblemCodeT));
+        continue;
+      }
       expect(text.endsWith('\n'), key).toBe(true);
       expect(text.split('\n').length, `${key} is compact`).toBe(2);
       const json = JSON.parse(text) as { schema_version?: number };

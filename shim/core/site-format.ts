@@ -173,6 +173,8 @@ export const keys = {
   firm: (version: string, listingId: string) => `v/${version}/firms/${listingId}.json`,
   zip: (version: string, zip3: string) => `v/${version}/gazetteer/zip/${zip3}.json`,
   city: (version: string, state: string) => `v/${version}/gazetteer/city/${state}.json`,
+  /** The page behind a problem `type` URI (the shim serves the same page at /problems/{code}). */
+  problem: (version: string, code: string) => `v/${version}/problems/${code}.html`,
 } as const;
 
 /** Listing ids are `l_` + 16 lowercase base32 characters; anything else is not a listing. */
