@@ -1,7 +1,7 @@
 /** The local server's settings, parsed once from the environment at start-up. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { allowedOriginsField, blankIsUnset, cacheMibField, rateLimitField } from './env-fields.ts';
+import { allowedOriginsField, blankIsUnset, cacheMibField, rateLimitField, rateLimitWindowField } from './env-fields.ts';
 
 
 const bool = z.preprocess(
@@ -21,6 +21,7 @@ const Env = z.object({
   DATA_DIR: z.preprocess(blankIsUnset, z.string().default('data')),
   LOG_DIR: z.preprocess(blankIsUnset, z.string().default('var/log')),
   RATE_LIMIT_PER_HOUR: rateLimitField,
+  RATE_LIMIT_WINDOW_SECONDS: rateLimitWindowField,
   TRUST_PROXY: z.preprocess(blankIsUnset, bool.default(false)),
   ALLOWED_ORIGINS: allowedOriginsField,
   CACHE_MIB: cacheMibField,
@@ -35,6 +36,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   DATA_DIR: 'folder of the generator inputs (default data)',
   LOG_DIR: 'folder of the request log, requests-YYYY-MM-DD.jsonl (default var/log)',
   RATE_LIMIT_PER_HOUR: 'requests per hour per network address, REST and MCP together (default 600; 0 disables)',
+  RATE_LIMIT_WINDOW_SECONDS: 'window the limit is counted and advertised in; the hourly quota is scaled to it (default 3600; must divide 3600)',
   TRUST_PROXY: 'true to take the client address from the left-most X-Forwarded-For (default false)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
   CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; a shard larger than this is read on every query)',
@@ -51,6 +53,8 @@ export interface Config {
   logDir: string;
   /** Requests per hour per address; 0 disables the limit. */
   rateLimitPerHour: number;
+  /** Window the limit is counted and advertised in, in seconds (divides 3600). */
+  rateLimitWindowSeconds: number;
   trustProxy: boolean;
   allowedOrigins: string[];
   /** Budget of the parsed-object cache, in bytes of stored JSON. */
@@ -81,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     logDir: e.LOG_DIR,
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
+    rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     trustProxy: e.TRUST_PROXY,
     cacheBytes: e.CACHE_MIB * 1024 * 1024,
     allowedOrigins: e.ALLOWED_ORIGINS,

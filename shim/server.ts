@@ -11,7 +11,7 @@ import { clientAddress } from './http/client-address.ts';
 import { compressResponse } from './http/compress.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { customProblem } from './http/problem.ts';
-import { createRateLimiter } from './http/rate-limit.ts';
+import { createRateLimiter, perWindow } from './http/rate-limit.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
@@ -192,7 +192,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     service,
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins,
-    rateLimiter: createRateLimiter({ limit: config.rateLimitPerHour }),
+    rateLimiter: createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds }),
     log,
     salt: new MemorySaltProvider(),
     onMcpError: (error) => console.error('[shim] mcp:', error.message),

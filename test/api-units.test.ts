@@ -87,6 +87,7 @@ describe('config', () => {
       dataDir: 'data',
       logDir: 'var/log',
       rateLimitPerHour: 600,
+      rateLimitWindowSeconds: 3600,
       trustProxy: false,
       allowedOrigins: [],
       cacheBytes: 64 * 1024 * 1024,

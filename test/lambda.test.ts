@@ -202,6 +202,23 @@ describe('client address and privacy', () => {
   });
 });
 
+describe('advertised rate limit', () => {
+  it("with WAF's window the function advertises and counts the policy WAF enforces (100 per 600 s)", async () => {
+    const waf = createHandler(loadLambdaEnv(env({ RATE_LIMIT_WINDOW_SECONDS: '600' })), { store: new FolderStore(process.env.TEST_SITE_DIR as string), salt: fixedSalt, log: { write: () => {} } });
+    const first = await waf(functionUrlEvent({ target: '/v1/coverage' }, SECRET));
+    expect(first.headers['ratelimit-policy']).toBe('"600s";q=100;w=600');
+    expect(first.headers.ratelimit).toMatch(/^"600s";r=99;t=\d+$/);
+    for (let i = 1; i < 100; i++) await waf(functionUrlEvent({ target: '/v1/coverage' }, SECRET));
+    const over = await waf(functionUrlEvent({ target: '/v1/coverage' }, SECRET));
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(600);
+  });
+
+  it('a window that does not divide an hour fails the cold start', () => {
+    expect(() => loadLambdaEnv(env({ RATE_LIMIT_WINDOW_SECONDS: '700' }))).toThrow(/RATE_LIMIT_WINDOW_SECONDS.*divide 3600/);
+  });
+});
+
 describe('public base URL', () => {
   it('without PUBLIC_BASE_URL the links name the host the viewer used (from the CloudFront Function header)', async () => {
     const env2 = loadLambdaEnv({ ...env(), PUBLIC_BASE_URL: '' });

@@ -9,7 +9,7 @@ import { createService } from '../core/service-impl.ts';
 import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { compressResponse } from '../http/compress.ts';
-import { createRateLimiter } from '../http/rate-limit.ts';
+import { createRateLimiter, perWindow } from '../http/rate-limit.ts';
 import { createSiteSource } from '../site-reader.ts';
 import { S3Store } from '../store/s3.ts';
 import type { Store } from '../store/types.ts';
@@ -59,7 +59,8 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
   const salt = deps.salt ?? new S3SaltProvider({ bucket: env.saltBucket, ...s3 });
   const log = deps.log ?? new StdoutJsonSink();
   // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.
-  const rateLimiter = createRateLimiter({ limit: env.rateLimitPerHour });
+  // Counted and advertised in the WAF rule's window, so the headers state the policy WAF enforces.
+  const rateLimiter = createRateLimiter({ limit: perWindow(env.rateLimitPerHour, env.rateLimitWindowSeconds), windowSeconds: env.rateLimitWindowSeconds });
   const apps = new Map<string, App>();
 
   function build(publicBaseUrl: string): App {
