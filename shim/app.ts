@@ -8,7 +8,9 @@ import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
 import { customProblem, errorResponse, jsonResponse, problemResponse } from './http/problem.ts';
 import { withProblemType } from './http/problem-type.ts';
+import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
+import { termsPageHtml } from './core/terms-page.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
@@ -20,6 +22,8 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** Browser origins allowed to call /mcp. */
   allowedOrigins: readonly string[];
+  /** The corrections address in the OpenAPI contact (null: the default). */
+  correctionsEmail?: string | null;
 }
 
 /** Everything createApp is built from; the local server and the Lambda handler each supply their own. */
@@ -108,7 +112,12 @@ export function createApp(deps: AppDeps): App {
 
   const coverage: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
 
-  const openapi: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.openapi(ctx)) });
+  const openapi: Handler = async (request, _info, _param, ctx) => {
+    const links = { publicBaseUrl: config.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
+    return { response: documentResponse(request, servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links)) };
+  };
+
+  const terms: Handler = async (request) => ({ response: documentResponse(request, termsPageHtml(), 'text/html') });
 
   const redirect: Handler = async (_request, _info, param, ctx) => {
     const location = await service.redirectTarget(listingId(param), ctx);
@@ -171,6 +180,8 @@ export function createApp(deps: AppDeps): App {
         return read('/v1/coverage', coverage);
       case '/openapi.json':
         return read('/openapi.json', openapi);
+      case '/terms':
+        return read('/terms', terms);
       case '/mcp':
         return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '' };
     }

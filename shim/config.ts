@@ -1,7 +1,7 @@
 /** The local server's settings, parsed once from the environment at start-up. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { allowedOriginsField, blankIsUnset, cacheMibField, rateLimitField, rateLimitWindowField } from './env-fields.ts';
+import { allowedOriginsField, blankIsUnset, cacheMibField, correctionsEmailField, rateLimitField, rateLimitWindowField } from './env-fields.ts';
 
 
 const bool = z.preprocess(
@@ -22,6 +22,7 @@ const Env = z.object({
   LOG_DIR: z.preprocess(blankIsUnset, z.string().default('var/log')),
   RATE_LIMIT_PER_HOUR: rateLimitField,
   RATE_LIMIT_WINDOW_SECONDS: rateLimitWindowField,
+  CORRECTIONS_EMAIL: correctionsEmailField,
   TRUST_PROXY: z.preprocess(blankIsUnset, bool.default(false)),
   ALLOWED_ORIGINS: allowedOriginsField,
   CACHE_MIB: cacheMibField,
@@ -36,6 +37,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   DATA_DIR: 'folder of the generator inputs (default data)',
   LOG_DIR: 'folder of the request log, requests-YYYY-MM-DD.jsonl (default var/log)',
   RATE_LIMIT_PER_HOUR: 'requests per hour per network address, REST and MCP together (default 600; 0 disables)',
+  CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
   RATE_LIMIT_WINDOW_SECONDS: 'window the limit is counted and advertised in; the hourly quota is scaled to it (default 3600; must divide 3600)',
   TRUST_PROXY: 'true to take the client address from the left-most X-Forwarded-For (default false)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
@@ -55,6 +57,8 @@ export interface Config {
   rateLimitPerHour: number;
   /** Window the limit is counted and advertised in, in seconds (divides 3600). */
   rateLimitWindowSeconds: number;
+  /** Contact address in the served OpenAPI document; null means the default. */
+  correctionsEmail: string | null;
   trustProxy: boolean;
   allowedOrigins: string[];
   /** Budget of the parsed-object cache, in bytes of stored JSON. */
@@ -86,6 +90,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logDir: e.LOG_DIR,
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    correctionsEmail: e.CORRECTIONS_EMAIL ?? null,
     trustProxy: e.TRUST_PROXY,
     cacheBytes: e.CACHE_MIB * 1024 * 1024,
     allowedOrigins: e.ALLOWED_ORIGINS,

@@ -25,6 +25,9 @@ export const rateLimitWindowField = z.preprocess(
   z.coerce.number().int().min(1).max(3600).refine((w) => 3600 % w === 0, 'must divide 3600 evenly (e.g. 60, 300, 600, 3600)').default(3600),
 );
 
+/** CORRECTIONS_EMAIL: the address firms and callers write to, shown as the OpenAPI contact; unset means the default. */
+export const correctionsEmailField = z.preprocess(blankIsUnset, z.email('must be an email address').optional());
+
 /** CACHE_MIB: budget of the parsed-object cache in MiB of stored (uncompressed JSON) bytes, default 64. */
 export const cacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(1).max(65_536).default(64));
 

@@ -192,6 +192,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     service,
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins,
+    correctionsEmail: config.correctionsEmail,
     rateLimiter: createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds }),
     log,
     salt: new MemorySaltProvider(),

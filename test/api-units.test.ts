@@ -88,6 +88,7 @@ describe('config', () => {
       logDir: 'var/log',
       rateLimitPerHour: 600,
       rateLimitWindowSeconds: 3600,
+      correctionsEmail: null,
       trustProxy: false,
       allowedOrigins: [],
       cacheBytes: 64 * 1024 * 1024,

@@ -16,6 +16,7 @@ import { pct1 } from '../generator/visibility.ts';
 import { mondayOfIsoWeek } from '../generator/week.ts';
 import { API_VERSION, BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
 import { hoursText } from '../shim/core/hours.ts';
+import { DEFAULT_PUBLIC_BASE_URL } from '../shim/core/openapi-info.ts';
 import { problemPageHtml } from '../shim/core/problem-pages.ts';
 import type { ProblemCodeT } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
@@ -335,7 +336,8 @@ describe('published site', () => {
       const text = bytes.toString('utf8');
       if (key.endsWith('.html')) {
         // The pages behind problem type URIs, the same the shim serves at /problems/{code}.
-        const code = key.slice(keys.problem(v, '').length, -'.html'.length);
+        const code = key.slice(`${keys.root(v)}problems/`.length, -'.html'.length);
+        expect(key).toBe(keys.problem(v, code));
         expect(text, key).toBe(problemPageHtml(code as ProblemCodeT));
         continue;
       }
@@ -353,7 +355,8 @@ describe('published site', () => {
     }
     const openapi = base.json<{ info: { version: string }; servers: unknown }>(keys.openapi(v));
     expect(openapi.info.version).toBe(API_VERSION);
-    expect(openapi.servers).toEqual([{ url: '/' }]);
+    // The stored document names the default base; the shim serves it re-based onto its own public base URL.
+    expect(openapi.servers).toEqual([{ url: DEFAULT_PUBLIC_BASE_URL, description: 'This service' }]);
     expect(await new Validator().validate(openapi as unknown as Record<string, unknown>)).toEqual({ valid: true });
 
     const meta = base.json<{ generated_at: string; totals: unknown }>(keys.meta(v));

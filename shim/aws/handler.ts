@@ -68,6 +68,7 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
       service,
       publicBaseUrl,
       allowedOrigins: env.allowedOrigins,
+      correctionsEmail: env.correctionsEmail,
       rateLimiter,
       log,
       salt,

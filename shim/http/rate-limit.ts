@@ -41,8 +41,7 @@ export interface RateLimiterOptions {
   now?: () => number;
 }
 
-/** The one version of the RateLimit header fields draft followed everywhere (shim, WAF answers, OpenAPI, docs). */
-export const RATELIMIT_DRAFT = 'draft-ietf-httpapi-ratelimit-headers-10';
+export { RATELIMIT_DRAFT } from '../core/constants.ts';
 
 /** Name of the policy in the headers: "hour" for the default window, else "<seconds>s" (e.g. "600s" under WAF). */
 export function policyName(windowSeconds: number): string {
