@@ -8,7 +8,6 @@ import { PlaceRecord, SampleRecord } from '../generator/inputs/schema.ts';
 import { readLogFile } from '../data/collect/answers-log.ts';
 import { GooglePlacesProvider, RetriesExhaustedError } from '../data/collect/google-places.ts';
 import { gridPoints } from '../data/collect/grid.ts';
-import { FIELD_MASK } from '../data/collect/places-api.ts';
 import { Budget } from '../data/collect/pricing.ts';
 import { FatalProviderError } from '../data/collect/provider.ts';
 import { runCollection } from '../data/collect/run.ts';
