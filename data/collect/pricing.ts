@@ -8,9 +8,9 @@ import { BudgetExceededError } from './provider.ts';
  */
 export const TEXT_SEARCH_ENTERPRISE_USD_PER_1000 = 35;
 
-/** Cost of `requests` requests at `per1000` USD per thousand, rounded to cents. */
+/** Cost of `requests` requests at `per1000` USD per thousand, rounded up to whole cents (an estimate never low). */
 export function costUsd(requests: number, per1000: number): number {
-  return Math.round(requests * per1000 * 100 / 1000) / 100;
+  return Math.ceil((requests * per1000) / 10 - 1e-9) / 100;
 }
 
 /** A hard spending limit: `reserve()` before each request, `refund()` when the provider did not bill it. */
