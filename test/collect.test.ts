@@ -8,12 +8,15 @@ import { PlaceRecord, SampleRecord } from '../generator/inputs/schema.ts';
 import { readLogFile } from '../data/collect/answers-log.ts';
 import { GooglePlacesProvider, RetriesExhaustedError } from '../data/collect/google-places.ts';
 import { gridPoints } from '../data/collect/grid.ts';
+import { openingHoursOf, placeRecordOf } from '../data/collect/ingest.ts';
+import { parseOperatorFlags } from '../data/collect/operator-flags.ts';
+import { ApiPlace } from '../data/collect/places-api.ts';
 import { Budget } from '../data/collect/pricing.ts';
 import { FatalProviderError } from '../data/collect/provider.ts';
 import { runCollection } from '../data/collect/run.ts';
 import { MEASURED_QUERIES } from '../shim/core/constants.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
-import { dataDir, fakeWorld, metro, metros } from './helpers/collect-fixture.ts';
+import { dataDir, fakeWorld, metro, metros, sampleOffices } from './helpers/collect-fixture.ts';
 import { fakeRanking, startPlacesFake, type Fault } from './helpers/places-fake.ts';
 
 const KEY = 'test-key-Zx81-do-not-log';
@@ -252,5 +255,39 @@ describe('collection run', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('ingestion and operator flags', () => {
+  it('turns an API place into the documented place record (round trip of the sample\'s records)', () => {
+    const world = fakeWorld('austin', 30);
+    const records = sampleOffices('austin', 30);
+    expect(records.length).toBeGreaterThan(50);
+    for (const r of records) {
+      const place = ApiPlace.parse(world.find((w) => w.id === r.place_id));
+      const { timezone: _tz, ...expected } = r;
+      expect(placeRecordOf(place, r.claimed)).toEqual(expected);
+    }
+    const cafe = ApiPlace.parse(world.find((w) => w.id.startsWith('ChIJcafe')));
+    expect(placeRecordOf(cafe, null)).toBe('not-a-law-office');
+    expect(placeRecordOf({ ...ApiPlace.parse(world[0]), businessStatus: 'CLOSED_PERMANENTLY' }, null)).toBe('closed');
+  });
+
+  it('converts 24-hour and overnight opening periods to the generator\'s form', () => {
+    const p = ApiPlace.parse({ id: 'x', regularOpeningHours: { periods: [{ open: { day: 0, hour: 0, minute: 0 } }] } });
+    expect(openingHoursOf(p)).toEqual({ periods: [{ open: { day: 0, time: '0000' } }] });
+    const q = ApiPlace.parse({ id: 'y', regularOpeningHours: { periods: [{ open: { day: 5, hour: 18, minute: 30 }, close: { day: 6, hour: 2, minute: 0 } }] } });
+    expect(openingHoursOf(q)).toEqual({ periods: [{ open: { day: 5, time: '1830' }, close: { day: 6, time: '0200' } }] });
+    expect(openingHoursOf(ApiPlace.parse({ id: 'z' }))).toBeNull();
+  });
+
+  it('reads the operator flags file as documented in data/README.md, and names a bad line', () => {
+    const readme = readFileSync('data/README.md', 'utf8');
+    const example = /<!-- example: operator-flags\.jsonl -->\s*```json\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const flags = parseOperatorFlags(example!, 'README');
+    expect(flags.claimed.get('ChIJIWrmmgzS2m2EIX-nP44Lqn3')).toBe(true);
+    expect(flags.firms.get('martinez-injury-lawyers.example')?.profile_type).toBe('enhanced');
+    expect(() => parseOperatorFlags('{"place_id":"a","claimed":"yes"}\n', 'f.jsonl')).toThrow(/f\.jsonl line 1/);
   });
 });
