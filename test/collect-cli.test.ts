@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gridPoints } from '../data/collect/grid.ts';
-import { generate } from '../generator/generate.ts';
 import { listingIdOf } from '../generator/ids.ts';
 import { PlaceRecord } from '../generator/inputs/schema.ts';
 import { MEASURED_QUERIES } from '../shim/core/constants.ts';
@@ -23,17 +22,22 @@ function cliArgs(args: string[]): string[] {
   return ['--import', 'tsx', 'data/collect/cli.ts', ...args];
 }
 
-/** Runs the CLI asynchronously (the fake answers from this process, so it must not be blocked). */
-function collect(args: string[], key: string | null = KEY): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.GOOGLE_PLACES_API_KEY;
-  if (key !== null) env.GOOGLE_PLACES_API_KEY = key;
-  const child = spawn(process.execPath, cliArgs(args), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs node with `args` asynchronously (the fake answers from this process, so it must not be blocked). */
+function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+/** `npm run collect -- args` with GOOGLE_PLACES_API_KEY set to `key` (or unset). */
+function collect(args: string[], key: string | null = KEY): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.GOOGLE_PLACES_API_KEY;
+  if (key !== null) env.GOOGLE_PLACES_API_KEY = key;
+  return run(cliArgs(args), env);
 }
 
 /** Every file under `dir` as text (gzip files unpacked). */
@@ -86,7 +90,7 @@ describe('npm run collect', () => {
 
   it('after kill -9 mid-run, --resume buys only what is missing and writes the same bytes as a clean run', async () => {
     const world = fakeWorld('austin', 60);
-    const fake = await startPlacesFake({ apiKey: KEY, places: world, fault: () => ({ delayMs: 15 }) });
+    const fake = await startPlacesFake({ apiKey: KEY, places: world, fault: () => ({ delayMs: 30 }) });
     const week = '2026-W48';
     const common = ['--metro', 'austin', '--week', week, '--endpoint', fake.url, '--budget-usd', '50', '--rps', '200', '--concurrency', '4', '--collected-at', '2026-11-25T14:00:00Z'];
     try {
@@ -141,7 +145,7 @@ describe('npm run collect', () => {
     } finally {
       await fake.close();
     }
-  });
+  }, 240_000);
 
   it('stops with exit 3 at the budget, and on a refused key with exit 1, never printing the key', async () => {
     const fake = await startPlacesFake({ apiKey: 'the-right-key', places: fakeWorld('austin', 40) });
@@ -176,7 +180,8 @@ describe('npm run collect', () => {
       writeFileSync(join(out, 'operator-flags.jsonl'), `${JSON.stringify({ place_id: a!.id, claimed: true })}\n${JSON.stringify({ place_id: b!.id, claimed: false })}\n`);
       const r = await collect(['--metro', 'new-york', '--week', week, '--endpoint', fake.url, '--budget-usd', '100', '--out', out, '--rps', '500', '--concurrency', '8']);
       expect(r.status, r.stderr).toBe(0);
-      await generate({ dataDir: out, outDir: site, week, quiet: true });
+      const gen = await run(['--import', 'tsx', 'generator/cli.ts', '--data', out, '--out', site, '--week', week, '--quiet']);
+      expect(gen.status, gen.stderr).toBe(0);
       const places = readFileSync(join(out, 'weeks', week, 'places.jsonl'), 'utf8').trimEnd().split('\n').map((l) => PlaceRecord.parse(JSON.parse(l)));
       expect(places.find((p) => p.place_id === a!.id)?.claimed).toBe(true);
       expect(places.find((p) => p.place_id === b!.id)?.claimed).toBe(false);
@@ -201,5 +206,5 @@ describe('npm run collect', () => {
     } finally {
       await fake.close();
     }
-  });
+  }, 240_000);
 });
