@@ -67,9 +67,12 @@ describe('npm run collect', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('"gotham"');
     expect((await collect(['--week', '2026-47', '--dry-run'])).stderr).toContain('--week must be an ISO week');
-    const noBudget = await collect(['--metro', 'austin', '--out', dataDir('collect-nobudget')]);
-    expect(noBudget.status).toBe(2);
-    expect(noBudget.stderr).toContain('--budget-usd is required');
+    const scratch = [dataDir('collect-nokey'), dataDir('collect-badbudget')];
+    dirs.push(...scratch);
+    const noKey = await collect(['--metro', 'austin', '--out', scratch[0]!], null);
+    expect(noKey.status).toBe(2);
+    expect(noKey.stderr).toContain('GOOGLE_PLACES_API_KEY is not set');
+    expect((await collect(['--metro', 'austin', '--budget-usd', 'lots', '--out', scratch[1]!])).stderr).toContain('--budget-usd must be a non-negative number, got "lots"');
   });
 
   it('--dry-run prints the grid points, requests and cost of a full 27-metro week and buys nothing', async () => {
@@ -178,7 +181,8 @@ describe('npm run collect', () => {
       // The operator's flags: a claimed status for two listings and a firm line.
       const [a, b] = world;
       writeFileSync(join(out, 'operator-flags.jsonl'), `${JSON.stringify({ place_id: a!.id, claimed: true })}\n${JSON.stringify({ place_id: b!.id, claimed: false })}\n`);
-      const r = await collect(['--metro', 'new-york', '--week', week, '--endpoint', fake.url, '--budget-usd', '100', '--out', out, '--rps', '500', '--concurrency', '8']);
+      // The issue's command, as is: default budget (the grid's estimate plus 10%).
+      const r = await collect(['--provider', 'google-places', '--endpoint', fake.url, '--metro', 'new-york', '--week', week, '--out', out, '--rps', '500', '--concurrency', '8']);
       expect(r.status, r.stderr).toBe(0);
       const gen = await run(['--import', 'tsx', 'generator/cli.ts', '--data', out, '--out', site, '--week', week, '--quiet']);
       expect(gen.status, gen.stderr).toBe(0);

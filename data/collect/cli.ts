@@ -30,7 +30,8 @@ Options:
   --from <archive>         the answers archive to replay (with --provider recorded)
   --endpoint <url>         provider base URL (default https://places.googleapis.com)
   --out <dir>              data folder: reads metros.json, writes weeks/ and raw/ (default data)
-  --budget-usd <n>         hard limit on the week's spend, checked before every request (required to buy)
+  --budget-usd <n>         hard limit on the week's spend, checked before every request
+                           (default: the selected grid's estimated cost plus 10%)
   --price-per-1000 <usd>   price per 1,000 requests (default ${TEXT_SEARCH_ENTERPRISE_USD_PER_1000}, Text Search Enterprise)
   --pages <1-${MAX_PAGES}>            pages of 20 places per search (default 1: ranks 1-20)
   --concurrency <n>        requests in flight at most (default 4)
@@ -150,8 +151,11 @@ if (providerName === 'recorded') {
 } else {
   const apiKey = process.env.GOOGLE_PLACES_API_KEY ?? '';
   if (apiKey === '') usage('GOOGLE_PLACES_API_KEY is not set');
-  if (values['budget-usd'] === undefined) usage('--budget-usd is required to buy samples (use --dry-run to see the cost)');
-  budget = new Budget(num('budget-usd', values['budget-usd'], 0, (n) => n >= 0, 'a non-negative number'), per1000);
+  // Without --budget-usd the limit is what the selected grid should cost, plus 10% for retried timeouts.
+  const estimate = costUsd(gridPoints(metros).length * MEASURED_QUERIES.length * pages, per1000);
+  const limit = num('budget-usd', values['budget-usd'], Math.ceil(estimate * 110) / 100, (n) => n >= 0, 'a non-negative number');
+  budget = new Budget(limit, per1000);
+  if (!values.quiet) process.stderr.write(`collect: budget $${limit.toFixed(2)}${values['budget-usd'] === undefined ? ' (default: the estimate plus 10%)' : ''}; a full run of the selected grid costs about $${estimate.toFixed(2)}\n`);
   week = values.week ?? isoWeekOf(new Date());
   const throttle = new Throttle(rps);
   provider = new GooglePlacesProvider({
