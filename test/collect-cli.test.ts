@@ -10,7 +10,7 @@ import { listingIdOf } from '../generator/ids.ts';
 import { PlaceRecord } from '../generator/inputs/schema.ts';
 import { MEASURED_QUERIES } from '../shim/core/constants.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
-import { dataDir, fakeWorld, metro, metros } from './helpers/collect-fixture.ts';
+import { claimsFile, dataDir, fakeWorld, metro, metros, sampleOffices } from './helpers/collect-fixture.ts';
 import { startPlacesFake } from './helpers/places-fake.ts';
 import { startTestServer } from './helpers/server.ts';
 
@@ -95,7 +95,10 @@ describe('npm run collect', () => {
     const world = fakeWorld('austin', 60);
     const fake = await startPlacesFake({ apiKey: KEY, places: world, fault: () => ({ delayMs: 30 }) });
     const week = '2026-W48';
-    const common = ['--metro', 'austin', '--week', week, '--endpoint', fake.url, '--budget-usd', '50', '--rps', '200', '--concurrency', '4', '--collected-at', '2026-11-25T14:00:00Z'];
+    const flagsDir = dataDir('collect-cli-flags');
+    dirs.push(flagsDir);
+    writeFileSync(join(flagsDir, 'operator-flags.jsonl'), claimsFile(world));
+    const common = ['--flags', join(flagsDir, 'operator-flags.jsonl'), '--metro', 'austin', '--week', week, '--endpoint', fake.url, '--budget-usd', '50', '--rps', '200', '--concurrency', '4', '--collected-at', '2026-11-25T14:00:00Z'];
     try {
       const clean = dataDir('collect-cli-clean');
       const killed = dataDir('collect-cli-killed');
@@ -138,7 +141,7 @@ describe('npm run collect', () => {
       const replay = dataDir('collect-cli-replay');
       dirs.push(replay);
       const before = fake.requests.length;
-      const r = await collect(['--provider', 'recorded', '--from', join(clean, 'raw', week, 'answers.jsonl.gz'), '--metro', 'austin', '--out', replay], null);
+      const r = await collect(['--provider', 'recorded', '--from', join(clean, 'raw', week, 'answers.jsonl.gz'), '--metro', 'austin', '--out', replay, '--flags', join(flagsDir, 'operator-flags.jsonl')], null);
       expect(r.status, r.stderr).toBe(0);
       expect(weekFiles(replay, week)).toEqual(weekFiles(clean, week));
       expect(fake.requests.length).toBe(before);
@@ -178,9 +181,11 @@ describe('npm run collect', () => {
     dirs.push(out, site);
     const week = '2026-W48';
     try {
-      // The operator's flags: a claimed status for two listings and a firm line.
+      // The operator's flags: a claimed status for every listing (a first, b second) and a firm line.
       const [a, b] = world;
-      writeFileSync(join(out, 'operator-flags.jsonl'), `${JSON.stringify({ place_id: a!.id, claimed: true })}\n${JSON.stringify({ place_id: b!.id, claimed: false })}\n`);
+      const firm = sampleOffices('new-york', 50).find((p) => p.place_id === a!.id)!;
+      const domain = new URL(firm.website ?? 'https://none.example').hostname.replace(/^www\./, '');
+      writeFileSync(join(out, 'operator-flags.jsonl'), `${JSON.stringify({ firm: domain, profile_type: 'enhanced', sponsored: true })}\n${claimsFile(world)}`);
       // The issue's command, as is: default budget (the grid's estimate plus 10%).
       const r = await collect(['--provider', 'google-places', '--endpoint', fake.url, '--metro', 'new-york', '--week', week, '--out', out, '--rps', '500', '--concurrency', '8']);
       expect(r.status, r.stderr).toBe(0);
@@ -189,6 +194,7 @@ describe('npm run collect', () => {
       const places = readFileSync(join(out, 'weeks', week, 'places.jsonl'), 'utf8').trimEnd().split('\n').map((l) => PlaceRecord.parse(JSON.parse(l)));
       expect(places.find((p) => p.place_id === a!.id)?.claimed).toBe(true);
       expect(places.find((p) => p.place_id === b!.id)?.claimed).toBe(false);
+      if (firm.website !== null) expect(readFileSync(join(out, 'weeks', week, 'flags.jsonl'), 'utf8')).toBe(`${JSON.stringify({ firm: domain, profile_type: 'enhanced', sponsored: true })}\n`);
       const server = await startTestServer({ SITE_DIR: site });
       try {
         const [lat, lng] = [40.7484, -73.9857];

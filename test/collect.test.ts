@@ -16,7 +16,7 @@ import { FatalProviderError } from '../data/collect/provider.ts';
 import { runCollection } from '../data/collect/run.ts';
 import { MEASURED_QUERIES } from '../shim/core/constants.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
-import { dataDir, fakeWorld, metro, metros, sampleOffices } from './helpers/collect-fixture.ts';
+import { claimsFor, dataDir, fakeWorld, metro, metros, sampleOffices } from './helpers/collect-fixture.ts';
 import { fakeRanking, startPlacesFake, type Fault } from './helpers/places-fake.ts';
 
 const KEY = 'test-key-Zx81-do-not-log';
@@ -179,8 +179,9 @@ describe('collection run', () => {
   const week = '2026-W48';
   const austin = [metro('austin')];
   const total = gridPoints(austin).length * MEASURED_QUERIES.length;
-  const run = (out: string, p: GooglePlacesProvider, budget: Budget | null, resume: boolean) =>
-    runCollection({ outDir: out, week, metros: austin, provider: p, spentUsd: () => budget?.spentUsd ?? 0, resume, collectedAt: '2026-11-25T14:00:00Z', concurrency: 4, flags: { firms: new Map(), claimed: new Map() }, quiet: true, onLogOpen: (n) => budget?.addSpent(n) });
+  const claimed = claimsFor(fakeWorld('austin', 60));
+  const run = (out: string, p: GooglePlacesProvider, budget: Budget | null, resume: boolean, claims: Map<string, boolean> = claimed) =>
+    runCollection({ outDir: out, week, metros: austin, provider: p, spentUsd: () => budget?.spentUsd ?? 0, resume, collectedAt: '2026-11-25T14:00:00Z', concurrency: 4, flags: { firms: new Map(), claimed: claims }, quiet: true, onLogOpen: (n) => budget?.addSpent(n) });
 
   it('stops at the budget, resumes without buying any sample twice, and writes the same week as one clean run', async () => {
     const world = fakeWorld('austin', 60);
@@ -217,6 +218,34 @@ describe('collection run', () => {
       expect(r4.status).toBe('complete');
       expect(r4.boughtThisRun).toBe(0);
       expect(readWeek(split, week)).toEqual(readWeek(clean, week));
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('writes no week while an office lacks a claimed status, lists those offices, and writes it on --resume once they are given', async () => {
+    const world = fakeWorld('austin', 60);
+    const fake = await startPlacesFake({ apiKey: KEY, places: world });
+    const out = dataDir('collect-claims');
+    dirs.push(out);
+    try {
+      const partial = new Map([...claimed].slice(0, 40));
+      const b = new Budget(1000, 35);
+      const r = await run(out, provider(fake.url, b).p, b, false, partial);
+      expect(r.status).toBe('claims');
+      expect(existsSync(join(out, 'weeks', week))).toBe(false);
+      const needed = readFileSync(join(out, 'raw', week, 'claims-needed.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { place_id: string; claimed: null; name: string });
+      // Brute force: the law offices that appeared in any sample and are not in the partial claims.
+      const law = new Set(world.filter((w) => w.primaryType === 'lawyer').map((w) => w.id));
+      const appeared = new Set<string>();
+      for (const p of gridPoints(austin)) for (const q of MEASURED_QUERIES) for (const x of fakeRanking(world, q, p.lat, p.lng).slice(0, 20)) appeared.add(x.id);
+      expect(needed.map((n) => n.place_id)).toEqual([...appeared].filter((id) => law.has(id) && !partial.has(id)).sort());
+      expect(needed.every((n) => n.claimed === null && n.name !== '')).toBe(true);
+      const requests = fake.requests.length;
+      const again = await run(out, provider(fake.url, b).p, b, true);
+      expect(again.status).toBe('complete');
+      expect(fake.requests.length).toBe(requests);
+      expect(existsSync(join(out, 'raw', week, 'claims-needed.jsonl'))).toBe(false);
     } finally {
       await fake.close();
     }
@@ -269,8 +298,8 @@ describe('ingestion and operator flags', () => {
       expect(placeRecordOf(place, r.claimed)).toEqual(expected);
     }
     const cafe = ApiPlace.parse(world.find((w) => w.id.startsWith('ChIJcafe')));
-    expect(placeRecordOf(cafe, null)).toBe('not-a-law-office');
-    expect(placeRecordOf({ ...ApiPlace.parse(world[0]), businessStatus: 'CLOSED_PERMANENTLY' }, null)).toBe('closed');
+    expect(placeRecordOf(cafe, false)).toBe('not-a-law-office');
+    expect(placeRecordOf({ ...ApiPlace.parse(world[0]), businessStatus: 'CLOSED_PERMANENTLY' }, false)).toBe('closed');
   });
 
   it('converts 24-hour and overnight opening periods to the generator\'s form', () => {

@@ -203,8 +203,7 @@ try {
     const w = result.week;
     const skipped = Object.entries(w.skipped).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
     lines.push(`collect: ${w.places.length} offices, ${w.samples.length} sample lines, ${w.flags.length} firm flags${skipped === '' ? '' : `; places without a record: ${skipped}`}`);
-    if (w.unclaimedUnknown > 0) lines.push(`collect: ${w.unclaimedUnknown} offices have no claimed status in the operator flags (the release gate refuses them)`);
-    lines.push(`collect: raw answers archived in ${result.archive ?? '?'} (operator-side, never publish)`);
+    if (result.archive !== undefined) lines.push(`collect: raw answers archived in ${result.archive} (operator-side, never publish; delete after 30 days)`);
   }
   lines.push(`collect: ${result.message}`);
   process.stderr.write(`${lines.join('\n')}\n`);

@@ -39,11 +39,8 @@ export function openingHoursOf(place: ApiPlaceT): PlaceRecordT['opening_hours'] 
 /** Why a place got no record, for the run summary. */
 export type Skip = 'not-a-law-office' | 'closed' | 'outside-us' | 'incomplete';
 
-/**
- * The place record of a law office, or why there is none. `claimed` comes from the operator (Places API (New) does not
- * report it): null when the operator has not said.
- */
-export function placeRecordOf(place: ApiPlaceT, claimed: boolean | null): PlaceRecordT | Skip {
+/** The place record of a law office, or why there is none. `claimed` comes from the operator: Places API (New) does not report it. */
+export function placeRecordOf(place: ApiPlaceT, claimed: boolean): PlaceRecordT | Skip {
   if (place.primaryType === undefined || !LAW_OFFICE_TYPES.has(place.primaryType)) return 'not-a-law-office';
   if (place.businessStatus !== undefined && place.businessStatus !== 'OPERATIONAL') return 'closed';
   const components = place.addressComponents ?? [];

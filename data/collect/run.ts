@@ -1,6 +1,6 @@
 /** One collection run: the grid's missing (point, query) samples bought with bounded concurrency, then the week written. */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { MetroT } from '../../generator/inputs/schema.ts';
 import { WEEK_FILES } from '../../generator/inputs/schema.ts';
 import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
@@ -34,7 +34,7 @@ export interface RunOptions {
 
 /** How a run ended. */
 export interface RunResult {
-  status: 'complete' | 'budget' | 'errors' | 'fatal';
+  status: 'complete' | 'budget' | 'errors' | 'fatal' | 'claims';
   message: string;
   done: number;
   total: number;
@@ -44,6 +44,9 @@ export interface RunResult {
   archive?: string;
   week?: WeekFiles;
 }
+
+/** File in `raw/<week>/` listing the offices that still need a claimed status. */
+export const CLAIMS_NEEDED = 'claims-needed.jsonl';
 
 /** Writes the week's four files into `<outDir>/weeks/<week>/`, replacing the folder only once all are written. */
 export function writeWeek(outDir: string, files: WeekFiles): string {
@@ -116,6 +119,18 @@ export async function runCollection(o: RunOptions): Promise<RunResult> {
     return { ...base, status: 'errors', message: `${state.errors} samples failed after retries; ${left} of ${total} left, the week is not written. Rerun with --resume.` };
   }
   const week = buildWeek(o.week, log.header.collected_at, points, MEASURED_QUERIES, log.answers, o.flags);
+  const needed = join(dirname(log.path), CLAIMS_NEEDED);
+  if (week.claimsNeeded.length > 0) {
+    log.close();
+    writeFileSync(needed, week.claimsNeeded.map((c) => `${JSON.stringify(c)}\n`).join(''));
+    return {
+      ...base,
+      status: 'claims',
+      week,
+      message: `all samples are in, but ${week.claimsNeeded.length} offices have no claimed status in the operator flags, so the week is not written. Set "claimed" to true or false in ${needed}, append its lines to the flags file and rerun with --resume (it buys nothing).`,
+    };
+  }
+  rmSync(needed, { force: true });
   const weekDir = writeWeek(o.outDir, week);
   const archive = log.archive();
   return { ...base, status: 'complete', message: `wrote ${weekDir}`, weekDir, archive, week };

@@ -14,8 +14,16 @@ export interface WeekFiles {
   flags: FlagRecordT[];
   /** Places returned but given no record, by reason (they keep their rank in samples). */
   skipped: Record<Skip, number>;
-  /** Offices without a claimed status from the operator (the release gate refuses them). */
-  unclaimedUnknown: number;
+  /** Offices without a claimed status in the operator's flags, by place id (the week cannot be written until none is left). */
+  claimsNeeded: ClaimNeeded[];
+}
+
+/** An office the operator must give a claimed status. */
+export interface ClaimNeeded {
+  place_id: string;
+  claimed: null;
+  name: string;
+  address: string;
 }
 
 /**
@@ -33,6 +41,7 @@ export function buildWeek(
   const samples: SampleRecordT[] = [];
   const places = new Map<string, PlaceRecordT>();
   const seen = new Set<string>();
+  const claimsNeeded: ClaimNeeded[] = [];
   const skipped: Record<Skip, number> = { 'not-a-law-office': 0, closed: 0, 'outside-us': 0, incomplete: 0 };
   for (const p of points) {
     for (const query of queries) {
@@ -44,9 +53,13 @@ export function buildWeek(
         if (!ranked.includes(place.id)) ranked.push(place.id);
         if (seen.has(place.id)) continue;
         seen.add(place.id);
-        const record = placeRecordOf(place, flags.claimed.get(place.id) ?? null);
+        const claimed = flags.claimed.get(place.id);
+        const record = placeRecordOf(place, claimed ?? false);
         if (typeof record === 'string') skipped[record]++;
-        else places.set(record.place_id, record);
+        else {
+          places.set(record.place_id, record);
+          if (claimed === undefined) claimsNeeded.push({ place_id: record.place_id, claimed: null, name: record.name, address: place.formattedAddress ?? `${record.street_address}, ${record.city}, ${record.state}` });
+        }
       }
       samples.push({ metro: p.metro, point_id: p.pointId, lat: p.lat, lng: p.lng, query, ranked });
     }
@@ -64,6 +77,6 @@ export function buildWeek(
     samples,
     flags: weekFlags,
     skipped,
-    unclaimedUnknown: sorted.filter((p) => p.claimed === null).length,
+    claimsNeeded: claimsNeeded.sort((a, b) => (a.place_id < b.place_id ? -1 : a.place_id > b.place_id ? 1 : 0)),
   };
 }

@@ -44,3 +44,13 @@ export function fakeWorld(slug: string, miles: number): FakePlace[] {
   const cafes = Array.from({ length: 8 }, (_, i) => fakeOtherBusiness(`ChIJcafe${String(i).padStart(4, '0')}`, m.center.lat + (i - 4) * 0.02, m.center.lng + (i % 3) * 0.02));
   return [...sampleOffices(slug, miles).map(fakePlaceFromRecord), ...cafes];
 }
+
+/** The operator's claimed status for every place of `world` (alternating by position, so both values occur). */
+export function claimsFor(world: readonly FakePlace[]): Map<string, boolean> {
+  return new Map(world.map((p, i) => [p.id, i % 3 === 0]));
+}
+
+/** The same claims as operator-flags.jsonl lines. */
+export function claimsFile(world: readonly FakePlace[]): string {
+  return [...claimsFor(world)].map(([place_id, claimed]) => `${JSON.stringify({ place_id, claimed })}\n`).join('');
+}
