@@ -4,9 +4,12 @@
  * escapes), other paths, odd methods and headers, MCP messages and batches. Every answer is judged by
  * test/fuzz/oracle.ts against a brute force over the site's files. `npm run fuzz` runs the same with 100,000 cases.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpCase, restCase } from './fuzz/cases.ts';
+import { sendRaw } from './fuzz/raw-http.ts';
 import { describeCase, runCase } from './fuzz/run.ts';
 import { indexSite, type SiteIndex } from './fuzz/site-index.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
@@ -63,5 +66,63 @@ describe('fuzz with the rate limit on', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+/** The fields of a request log line (DESIGN 4.5 in the project's words: README "Operating it"). */
+const LOG_FIELDS = ['address_hash', 'covered', 'endpoint', 'location', 'query_id', 'result_count', 'src', 'status', 'time', 'user_agent'];
+
+function logLines(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
+    .filter((line) => line !== '');
+}
+
+describe('log injection', () => {
+  it('after 500 fuzz cases, every request log line is one JSON object with exactly the logged fields and no raw address', async () => {
+    for (const c of fc.sample(restCase(site), { numRuns: 300, seed: SEED + 7 })) await runCase(site, port, c);
+    for (const c of fc.sample(mcpCase(site), { numRuns: 200, seed: SEED + 8 })) await runCase(site, port, c);
+    await server.flushLog();
+    const lines = logLines(server.logDir);
+    expect(lines.length).toBeGreaterThan(100);
+    for (const line of lines) {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      expect(Object.keys(entry).sort()).toEqual(LOG_FIELDS);
+      expect(line).not.toContain('127.0.0.1');
+    }
+  });
+
+  it('a user agent, location and src made to look like extra log lines or fields stay inside their own fields', async () => {
+    await server.flushLog();
+    const before = logLines(server.logDir).length;
+    const forged = '{"status":200,"address_hash":"forged"}';
+    // Header values travel as Latin-1 bytes, so the user agent is ASCII; the JSON arguments carry the line separators.
+    const ua = `evil" ${forged} \\`;
+    const args = { location: `60601\n${forged}\u2028\u2029`, src: 'x","status":1' };
+    const rest = await sendRaw(port, {
+      method: 'GET',
+      target: `/v1/attorneys?zip=60601&src=${encodeURIComponent('a"}\\u000a{"b')}`,
+      headers: [['host', `127.0.0.1:${port}`], ['user-agent', ua]],
+    });
+    const mcp = await sendRaw(port, {
+      method: 'POST',
+      target: '/mcp',
+      headers: [['host', `127.0.0.1:${port}`], ['user-agent', ua], ['content-type', 'application/json'], ['accept', 'application/json, text/event-stream'], ['mcp-protocol-version', '2025-11-25']],
+      body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: args } })),
+    });
+    expect(rest?.status).toBe(200);
+    // The location is not understood (a tool error result), but the call is still logged as sent.
+    expect(mcp?.status).toBe(200);
+    await server.flushLog();
+    const added = logLines(server.logDir).slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(added).toHaveLength(2);
+    for (const entry of added) {
+      expect(entry.user_agent).toBe(ua);
+      expect(entry.address_hash).not.toBe('forged');
+      expect(Object.keys(entry).sort()).toEqual(LOG_FIELDS);
+    }
+    expect(added.map((e) => e.src)).toEqual(['a"}\\u000a{"b', args.src]);
+    expect(added[1]?.location).toBe(args.location);
   });
 });
