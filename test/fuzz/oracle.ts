@@ -92,6 +92,16 @@ export function checkSearch(site: SiteIndex, body: unknown, radiusSent: number |
   return out;
 }
 
+/** The target as the server read it: a raw CR or LF ends the request line (the rest becomes header lines). */
+function effectiveTarget(c: FuzzCase): string {
+  return c.request.target.split(/[\r\n]/)[0] ?? '';
+}
+
+/** /mcp answers in MCP's terms, whichever generator made the case. */
+function isMcpPath(c: FuzzCase): boolean {
+  return effectiveTarget(c).split('?')[0] === '/mcp';
+}
+
 function problemViolations(reply: RawReply, json: unknown, c: FuzzCase): string[] {
   const type = reply.header('content-type') ?? '';
   // HEAD answers carry the headers of the GET answer without its body.
@@ -102,7 +112,7 @@ function problemViolations(reply: RawReply, json: unknown, c: FuzzCase): string[
     return [];
   }
   // MCP's own transport errors are JSON-RPC error objects, which MCP clients read.
-  if (c.surface === 'mcp' && type.startsWith('application/json') && isObject(json) && isObject(json.error) && typeof json.error.code === 'number') return [];
+  if (isMcpPath(c) && type.startsWith('application/json') && isObject(json) && isObject(json.error) && typeof json.error.code === 'number') return [];
   return [`${reply.status} with ${type === '' ? 'no content type' : type}${reply.body.length === 0 ? ' and no body' : ''}, not problem+json with a code`];
 }
 
@@ -173,13 +183,19 @@ export function checkReply(site: SiteIndex, c: FuzzCase, reply: RawReply | null)
   if (reply.status === 503 && !(Number(reply.header('retry-after')) > 0)) out.push('503 without Retry-After');
 
   const method = c.request.method.toUpperCase();
-  const path = c.request.target.split('?')[0] ?? '';
-  if (reply.status === 200 && c.surface === 'rest' && method === 'GET' && path === '/v1/attorneys') {
-    const q = queryOf(c.request.target);
+  const target = effectiveTarget(c);
+  const path = target.split('?')[0] ?? '';
+  if (reply.status === 200 && method === 'GET' && path === '/v1/attorneys') {
+    const q = queryOf(target);
     out.push(...checkSearch(site, json, numberOr(q?.get('radius_miles')), numberOr(q?.get('limit'))));
   }
   if (reply.status === 302) {
-    const id = decodeURIComponent(path.slice('/r/'.length));
+    let id = path.slice('/r/'.length);
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // An undecodable id can only be a violation below.
+    }
     const location = reply.header('location') ?? '';
     const site_ = site.websites.get(id);
     let origin = '';
@@ -199,7 +215,7 @@ export function checkReply(site: SiteIndex, c: FuzzCase, reply: RawReply | null)
 /** A unit a successful answer must have cost: REST 2xx/3xx answers one each, every answered tools/call one each. */
 export function answeredUnits(c: FuzzCase, reply: RawReply | null): number {
   if (reply === null || reply.status >= 400) return 0;
-  if (c.surface === 'rest') return reply.status < 400 && c.request.method.toUpperCase() !== 'OPTIONS' ? 1 : 0;
+  if (!isMcpPath(c)) return reply.status < 400 && c.request.method.toUpperCase() !== 'OPTIONS' ? 1 : 0;
   const json = parseBody(reply);
   const answers = (Array.isArray(json) ? json : [json]).filter(isObject);
   return answers.filter((a) => isObject(a.result) && Array.isArray(a.result.content)).length;
