@@ -4,6 +4,7 @@
  * to produce.
  */
 import { connect } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 /** One request as bytes on the wire; `target` and header values are sent as UTF-8, unescaped. */
 export interface RawRequest {
@@ -80,6 +81,11 @@ export function parseResponse(data: Buffer, method: string): RawReply | null {
     const length = Number(headers.get('content-length')?.[0]);
     if (Number.isInteger(length)) body = body.subarray(0, length);
   }
+  // The server compresses when the request accepts it; the oracle reads the decoded body.
+  const coding = (headers.get('content-encoding')?.[0] ?? '').toLowerCase();
+  if (body.length > 0 && coding === 'gzip') body = gunzipSync(body);
+  else if (body.length > 0 && coding === 'br') body = brotliDecompressSync(body);
+  else if (body.length > 0 && coding === 'deflate') body = inflateSync(body);
   return { status, headers, body, header: (name) => headers.get(name.toLowerCase())?.[0] ?? null };
 }
 
