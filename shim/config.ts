@@ -23,7 +23,12 @@ const Env = z.object({
   RATE_LIMIT_PER_HOUR: rateLimitField,
   RATE_LIMIT_WINDOW_SECONDS: rateLimitWindowField,
   CORRECTIONS_EMAIL: correctionsEmailField,
-  TRUST_PROXY: z.preprocess(blankIsUnset, bool.default(false)),
+  TRUST_PROXY: z.preprocess(
+    blankIsUnset,
+    z.union([bool.transform((on) => (on ? 1 : 0)), z.coerce.number().int().min(0).max(10)], {
+      error: 'must be false, true (one proxy) or the number of trusted proxies in front of the server (0-10)',
+    }).default(0),
+  ),
   ALLOWED_ORIGINS: allowedOriginsField,
   CACHE_MIB: cacheMibField,
 });
@@ -39,7 +44,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   RATE_LIMIT_PER_HOUR: 'requests per hour per network address, REST and MCP together (default 600; 0 disables)',
   CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
   RATE_LIMIT_WINDOW_SECONDS: 'window the limit is counted and advertised in; the hourly quota is scaled to it (default 3600; must divide 3600)',
-  TRUST_PROXY: 'true to take the client address from the left-most X-Forwarded-For (default false)',
+  TRUST_PROXY: 'number of trusted proxies in front of the server (true = 1): the client address is the X-Forwarded-For entry that many from the right, the one your own proxy appended (default false = the socket peer)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
   CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; a shard larger than this is read on every query)',
 };
@@ -59,7 +64,8 @@ export interface Config {
   rateLimitWindowSeconds: number;
   /** Contact address in the served OpenAPI document; null means the default. */
   correctionsEmail: string | null;
-  trustProxy: boolean;
+  /** Trusted proxies in front of the server; 0 means the socket peer is the client. */
+  proxyHops: number;
   allowedOrigins: string[];
   /** Budget of the parsed-object cache, in bytes of stored JSON. */
   cacheBytes: number;
@@ -91,7 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     correctionsEmail: e.CORRECTIONS_EMAIL ?? null,
-    trustProxy: e.TRUST_PROXY,
+    proxyHops: e.TRUST_PROXY,
     cacheBytes: e.CACHE_MIB * 1024 * 1024,
     allowedOrigins: e.ALLOWED_ORIGINS,
   };

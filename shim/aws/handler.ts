@@ -9,6 +9,7 @@ import { createService } from '../core/service-impl.ts';
 import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { compressResponse } from '../http/compress.ts';
+import { webMethod } from '../http/method.ts';
 import { createRateLimiter, perWindow } from '../http/rate-limit.ts';
 import { createSiteSource } from '../site-reader.ts';
 import { S3Store } from '../store/s3.ts';
@@ -99,7 +100,8 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
     try {
       const request = eventToRequest(event, { host: new URL(publicBaseUrl).host, dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER] });
       // Function URL bodies of an encoded response go out base64 (responseToResult), as Lambda requires for binary.
-      response = await compressResponse(await appFor(publicBaseUrl)(request, { clientAddress }), headers['accept-encoding'] ?? null);
+      const answer = await appFor(publicBaseUrl)(request, { clientAddress, ...webMethod(event.requestContext.http.method).info });
+      response = await compressResponse(answer, headers['accept-encoding'] ?? null);
     } catch (err) {
       console.error(JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }));
       return problem(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'));

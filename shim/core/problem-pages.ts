@@ -71,6 +71,22 @@ const EXPLAIN: Record<ProblemCodeT, { meaning: string; action: string }> = {
     meaning: 'The request body is larger than the endpoint accepts.',
     action: 'Send one small JSON-RPC message per request.',
   },
+  bad_request: {
+    meaning: 'The request could not be read as HTTP: for example a request target that is not a path, or a malformed header.',
+    action: 'Send a plain GET (or POST to /mcp) with a path such as /v1/attorneys and well-formed headers.',
+  },
+  request_timeout: {
+    meaning: 'The request was not received completely in time.',
+    action: 'Send the whole request promptly; retry on a fresh connection.',
+  },
+  header_fields_too_large: {
+    meaning: 'The request headers are larger than the server accepts.',
+    action: 'Send fewer or shorter headers (cookies are never needed).',
+  },
+  not_implemented: {
+    meaning: 'This server does not provide the requested function (for example the MCP endpoint on a server built without it).',
+    action: 'Use the REST endpoints described at /openapi.json, or a deployment that offers the function.',
+  },
   internal_error: {
     meaning: 'The service failed to answer for a reason of its own; nothing about the request is wrong.',
     action: 'Retry later. If it persists, tell the operator (see the corrections page).',
