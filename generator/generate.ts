@@ -1,5 +1,4 @@
 /** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys, StoredOffice } from '../shim/core/site-format.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
@@ -20,15 +19,19 @@ import { buildShardIndex, buildShards } from './shards.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
-import { makeTempSibling, StagingWriter, swapIntoPlace } from './write.ts';
+import { beginRun, endRun, flipPointer, installVersion, pruneVersions } from './site-folder.ts';
+import type { Retention } from './site-folder.ts';
+import { StagingWriter } from './write.ts';
 import type { Entry } from './write.ts';
 
 /** Options of one generator run. */
 export interface GenerateOptions {
   /** Folder holding metros.json, weeks/<week>/ and optionally corrections.jsonl. */
   dataDir: string;
-  /** Site folder to (re)place: <outDir>/current.json and <outDir>/v/<version>/. */
+  /** Site folder: <outDir>/current.json and <outDir>/v/<version>/ (see site-folder.ts). */
   outDir: string;
+  /** How long replaced versions stay, and how many are kept for rollback. */
+  retention?: Retention;
   /** ISO week, e.g. 2026-W47; defaults to the latest folder in <dataDir>/weeks/. */
   week?: string;
   /** Leave out bad rows (each is listed) instead of failing. */
@@ -49,6 +52,10 @@ export interface GenerateResult {
   bytes: number;
   /** Rows left out under skipBad. */
   skipped: BadRow[];
+  /** The version the pointer named before, or null. */
+  previousVersion: string | null;
+  /** Old versions deleted after their grace period. */
+  pruned: string[];
 }
 
 /** The inputs have bad rows and skipBad is off: nothing was written. */
@@ -127,10 +134,10 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const gazetteer = gazetteerCache;
   step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${gazetteer.cities.size} states`);
 
-  const tmp = await makeTempSibling(opts.outDir);
-  const w = new StagingWriter(join(tmp, 'v', '.staging'));
+  const { run, leftovers } = await beginRun(opts.outDir);
+  for (const path of leftovers) step(`removed the leftovers of an interrupted run: ${path}`);
+  const w = new StagingWriter(run.objects);
   try {
-    const staging = w.root;
     const shards = buildShards(offices);
     const shardBytes: number[] = [];
     for (const s of shards) shardBytes.push(await w.put(rel(keys.shard(V, s.res, s.cell)), s));
@@ -151,20 +158,24 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
     await w.put(rel(keys.manifest(V)), manifest);
     await w.flush();
-    await rename(staging, join(tmp, keys.root(version)));
+    const how = await installVersion(run, version, w.entries.keys());
+    step(how === 'new' ? `version ${version} in place` : `version ${version} was already in place; its objects were refreshed`);
     const pointer = serialise(pointerDoc(version, week));
-    await writeFile(join(tmp, keys.pointer), pointer);
-    await swapIntoPlace(tmp, opts.outDir);
+    const previousVersion = await flipPointer(run, pointer);
+    step(`pointer ${keys.pointer}: ${previousVersion ?? '(none)'} -> ${version}`);
+    const pruned = await pruneVersions(run, opts.retention);
+    if (pruned.length > 0) step(`removed old version(s) past their grace period: ${pruned.join(', ')}`);
+    await endRun(run);
 
     let bytes = pointer.length;
     for (const e of w.entries.values()) bytes += e.bytes;
     const objects = w.entries.size + 1;
     step(`published ${version} to ${opts.outDir}: ${objects} objects, ${(bytes / 1e6).toFixed(1)} MB`);
-    return { version, week, objects, bytes, skipped: opts.skipBad ? inputs.bad : [] };
+    return { version, week, objects, bytes, skipped: opts.skipBad ? inputs.bad : [], previousVersion, pruned };
   } catch (err) {
-    // Writes still queued would recreate folders under tmp after it is removed.
+    // Writes still queued would recreate folders in the run's folder after it is removed.
     await w.settle();
-    await rm(tmp, { recursive: true, force: true });
+    await endRun(run);
     throw err;
   }
 }

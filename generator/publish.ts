@@ -21,6 +21,8 @@ import { normalisePrefix, s3Client, type S3ClientOptions } from '../shim/aws/s3-
 import { keys, Manifest, Pointer, type ManifestT, type PointerT } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { assertSafeKey } from '../shim/store/types.ts';
+import { sha256Hex } from './json.ts';
+import { runPool } from './pool.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -213,7 +215,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   await runPool(actions, concurrency, async (a) => {
     if (a.kind === 'upload') {
       const body = await readFile(join(siteDir, a.key));
-      const sha = createHash('sha256').update(body).digest('hex');
+      const sha = sha256Hex(body);
       if (sha !== a.sha256 || body.length !== a.bytes) throw new Error(`${a.key} on disk does not match the manifest (sha256 ${sha}, ${body.length} bytes)`);
       await put(a.key, body, a.sha256, CACHE_IMMUTABLE);
       report.uploaded += 1;
@@ -331,34 +333,12 @@ async function presentUnder(client: S3Client, bucket: string, prefix: string, ro
   return shas;
 }
 
-/** Run `fn` over `items`, at most `concurrency` at once; after the first failure start no more, wait for those running, rethrow it. */
-async function runPool<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { err: unknown } | null = null;
-  const worker = async (): Promise<void> => {
-    while (failure === null && next < items.length) {
-      const item = items[next++] as T;
-      try {
-        await fn(item);
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-  if (failure !== null) throw (failure as { err: unknown }).err;
-}
-
 function parseJson(bytes: Uint8Array, key: string): unknown {
   try {
     return JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch {
     throw new Error(`${key} in the bucket is not JSON`);
   }
-}
-
-function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function clientOptionsOf(opts: PublishOptions): S3ClientOptions {
