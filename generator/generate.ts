@@ -4,6 +4,9 @@ import { keys, StoredOffice } from '../shim/core/site-format.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
 import { applyCorrections } from './corrections.ts';
+import type { Corrected } from './corrections.ts';
+import type { MetroT } from './inputs/schema.ts';
+import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
 import { coverageCellsDoc, coverageDoc, firmDocs, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
@@ -32,6 +35,10 @@ export interface GenerateOptions {
   outDir: string;
   /** How long replaced versions stay, and how many are kept for rollback. */
   retention?: Retention;
+  /** Called with the week's facts before anything is written; a throw stops the run with nothing written (release gates). */
+  gate?: (facts: WeekFacts) => void | Promise<void>;
+  /** Point current.json at the new version (default true); false leaves it for a later flip (release: verify first). */
+  activate?: boolean;
   /** ISO week, e.g. 2026-W47; defaults to the latest folder in <dataDir>/weeks/. */
   week?: string;
   /** Leave out bad rows (each is listed) instead of failing. */
@@ -56,6 +63,23 @@ export interface GenerateResult {
   previousVersion: string | null;
   /** Old versions deleted after their grace period. */
   pruned: string[];
+}
+
+/** What the release gates look at, computed by the run before it writes. */
+export interface WeekFacts {
+  week: string;
+  metros: readonly MetroT[];
+  /** Rows read (before corrections). */
+  places: number;
+  samples: number;
+  samplesByMetro: ReadonlyMap<string, number>;
+  firms: number;
+  offices: readonly StoredOfficeT[];
+  /** Place ids whose claimed status is unknown after corrections. */
+  unclaimed: readonly string[];
+  unknownCorrections: Corrected['unknown'];
+  /** Gazetteer ZIP documents by ZIP3 (centroids). */
+  zips: ReadonlyMap<string, ZipGazetteerT>;
 }
 
 /** The inputs have bad rows and skipBad is off: nothing was written. */
@@ -87,6 +111,7 @@ export function versionId(week: string, entries: ReadonlyMap<string, Entry>): st
 /** What the write phase needs; the input rows, firms' place records and visibility maps are left behind for the GC. */
 interface Model {
   inputs: Pick<Inputs, 'week' | 'metros' | 'dataset' | 'bad'>;
+  facts: Omit<WeekFacts, 'zips' | 'offices'>;
   built: BuiltFirm[];
   offices: StoredOfficeT[];
   coverage: CoverageMap;
@@ -114,7 +139,19 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
   step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections), ${coverage.size} coverage cells`);
   const { metros, dataset, bad } = inputs;
-  return { inputs: { week, metros, dataset, bad }, built, offices, coverage, vis: { metros: vis.metros } };
+  const samplesByMetro = new Map<string, number>();
+  for (const r of inputs.samples) samplesByMetro.set(r.value.metro, (samplesByMetro.get(r.value.metro) ?? 0) + 1);
+  const facts = {
+    week,
+    metros,
+    places: inputs.places.length,
+    samples: inputs.samples.length,
+    samplesByMetro,
+    firms: firms.length,
+    unclaimed: corrected.places.filter((p) => p.claimed === null).map((p) => p.place_id),
+    unknownCorrections: corrected.unknown,
+  };
+  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros } };
 }
 
 /** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
@@ -127,12 +164,13 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
-  const { inputs, built, offices, coverage, vis } = await buildModel(opts, week, log, step);
+  const { inputs, facts, built, offices, coverage, vis } = await buildModel(opts, week, log, step);
   const weekOf = mondayOfIsoWeek(week);
 
   gazetteerCache ??= buildGazetteer();
   const gazetteer = gazetteerCache;
   step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${gazetteer.cities.size} states`);
+  if (opts.gate !== undefined) await opts.gate({ ...facts, offices, zips: gazetteer.zips });
 
   const { run, leftovers } = await beginRun(opts.outDir);
   for (const path of leftovers) step(`removed the leftovers of an interrupted run: ${path}`);
@@ -161,9 +199,13 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const how = await installVersion(run, version, w.entries.keys());
     step(how === 'new' ? `version ${version} in place` : `version ${version} was already in place; its objects were refreshed`);
     const pointer = serialise(pointerDoc(version, week));
-    const previousVersion = await flipPointer(run, pointer);
-    step(`pointer ${keys.pointer}: ${previousVersion ?? '(none)'} -> ${version}`);
-    const pruned = await pruneVersions(run, opts.retention);
+    let previousVersion: string | null = null;
+    let pruned: string[] = [];
+    if (opts.activate ?? true) {
+      previousVersion = await flipPointer(run, pointer);
+      step(`pointer ${keys.pointer}: ${previousVersion ?? '(none)'} -> ${version}`);
+      pruned = await pruneVersions(run, opts.retention);
+    }
     if (pruned.length > 0) step(`removed old version(s) past their grace period: ${pruned.join(', ')}`);
     await endRun(run);
 

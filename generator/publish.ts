@@ -18,10 +18,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../shim/aws/s3-client.ts';
-import { keys, Manifest, Pointer, type ManifestT, type PointerT } from '../shim/core/site-format.ts';
+import { keys, Manifest, Meta, Pointer, type ManifestT, type PointerT } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { assertSafeKey } from '../shim/store/types.ts';
-import { sha256Hex } from './json.ts';
+import { pointerDoc } from './documents.ts';
+import { serialise, sha256Hex } from './json.ts';
 import { runPool } from './pool.ts';
 
 const gzipAsync = promisify(gzip);
@@ -40,6 +41,8 @@ export interface PublishOptions extends S3ClientOptions {
   siteDir?: string;
   /** Key prefix in the bucket, e.g. "prod/" (default: bucket root). */
   prefix?: string;
+  /** Version folder to publish (default: the one <siteDir>/current.json names). */
+  version?: string;
   /** CloudFront distribution to invalidate once the pointer is written. */
   distributionId?: string;
   /** Plan and print, write nothing. */
@@ -110,7 +113,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   const remote = new S3Store({ bucket: opts.bucket, prefix, client });
 
   // Local state: pointer and manifest of the version to publish.
-  const pointerBytes = await readFile(join(siteDir, keys.pointer));
+  const pointerBytes = opts.version === undefined ? await readFile(join(siteDir, keys.pointer)) : await pointerFor(siteDir, opts.version);
   const pointer = Pointer.parse(JSON.parse(pointerBytes.toString('utf8')));
   const version = pointer.version;
   const root = keys.root(version);
@@ -300,6 +303,12 @@ export function contentTypeOf(key: string): string {
   if (key.endsWith('.txt')) return 'text/plain; charset=utf-8';
   if (key.endsWith('.html')) return 'text/html; charset=utf-8';
   return 'application/octet-stream';
+}
+
+/** The pointer bytes generate writes for `version` (so the bucket's pointer equals the folder's). */
+async function pointerFor(siteDir: string, version: string): Promise<Buffer> {
+  const meta = Meta.parse(JSON.parse(await readFile(join(siteDir, keys.meta(version)), 'utf8')));
+  return serialise(pointerDoc(version, meta.week));
 }
 
 async function readManifest(store: S3Store, version: string): Promise<ManifestT | null> {
