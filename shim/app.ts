@@ -1,14 +1,16 @@
 /** The HTTP face of the service as one function of a web-standard Request: routing, errors, headers, limits, logging. */
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { ApiError } from './core/errors.ts';
+import { locationAsSent } from './core/params.ts';
 import type { RawArgs, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
 import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
-import { customProblem, errorResponse, jsonResponse, problemResponse } from './http/problem.ts';
+import { errorResponse, jsonResponse } from './http/problem.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
+import { mcpCallCount } from './mcp/cost.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
 
 /** Settings the app needs from the platform. */
@@ -40,6 +42,8 @@ interface Route {
   cors: 'public' | 'mcp';
   /** Whether the handler's body may stream (MCP); others are buffered to set Content-Length. */
   streams: boolean;
+  /** Rate-limit units the request costs (default 1): an MCP batch costs one per tool call. */
+  cost?: (request: Request) => Promise<number>;
   handler: Handler;
   param: string;
 }
@@ -57,21 +61,6 @@ function listingId(segment: string): string {
   return id ?? '';
 }
 
-function single(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && typeof value[0] === 'string') return value.join(' | ');
-  return null;
-}
-
-/** The location as the caller sent it, whichever form they used, for the log line. */
-function locationAsSent(raw: RawArgs): string | null {
-  const location = single(raw.location) ?? single(raw.zip);
-  if (location !== null) return location;
-  const lat = single(raw.lat);
-  const lng = single(raw.lng);
-  return lat === null && lng === null ? null : `${lat ?? ''},${lng ?? ''}`;
-}
-
 /** Build the app. */
 export function createApp(deps: AppDeps): App {
   const { service, config, rateLimiter } = deps;
@@ -87,10 +76,9 @@ export function createApp(deps: AppDeps): App {
     try {
       raw = parseQuery(search);
       log.location = locationAsSent(raw);
-      log.src = single(raw.src);
+      log.src = typeof raw.src === 'string' ? raw.src : null;
       const body = await service.findAttorneys(raw, ctx);
       log.query_id = body.query_id;
-      log.location = body.location.input;
       log.covered = body.covered;
       log.result_count = body.results.length;
       return { response: jsonResponse(200, body, { 'cache-control': NO_STORE }), log };
@@ -116,9 +104,7 @@ export function createApp(deps: AppDeps): App {
 
   const mcp: Handler = async (request, info) => {
     if (deps.mcp === undefined) {
-      return {
-        response: problemResponse(customProblem(501, 'service_unavailable', 'Not implemented', 'The MCP endpoint is not available on this server.')),
-      };
+      return { response: errorResponse(new ApiError('not_implemented', 'The MCP endpoint is not available on this server.'), 'POST /mcp') };
     }
     const response = await deps.mcp(request, info);
     return { response };
@@ -164,7 +150,7 @@ export function createApp(deps: AppDeps): App {
       case '/openapi.json':
         return read('/openapi.json', openapi);
       case '/mcp':
-        return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '' };
+        return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '', cost: mcpCallCount };
     }
     const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
     if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
@@ -173,8 +159,7 @@ export function createApp(deps: AppDeps): App {
     return null;
   }
 
-  async function handle(request: Request, info: RequestInfo, url: URL, found: Route | null): Promise<Outcome> {
-    const method = request.method.toUpperCase();
+  async function handle(request: Request, info: RequestInfo, method: string, url: URL, found: Route | null): Promise<Outcome> {
     const target = url.pathname + url.search;
     try {
       checkTargetSize(target);
@@ -182,12 +167,12 @@ export function createApp(deps: AppDeps): App {
       return { response: errorResponse(err, 'request target') };
     }
     if (found === null) {
-      return { response: problemResponse(notFound('There is nothing at this path. See /openapi.json for the endpoints.').toProblem()) };
+      return { response: errorResponse(notFound('There is nothing at this path. See /openapi.json for the endpoints.'), 'routing') };
     }
     const allow = [...found.methods, 'OPTIONS'].join(', ');
     if (!found.methods.includes(method)) {
       const problem = new ApiError('method_not_allowed', `${found.endpoint} accepts ${found.methods.join(', ')} only; got ${method}.`);
-      return { response: problemResponse(problem.toProblem(), { allow }) };
+      return { response: errorResponse(problem, 'routing', { allow }) };
     }
     try {
       return await found.handler(request, info, found.param);
@@ -197,7 +182,8 @@ export function createApp(deps: AppDeps): App {
   }
 
   return async function app(request: Request, info: RequestInfo): Promise<Response> {
-    const method = request.method.toUpperCase();
+    // The platform passes methods a web Request cannot carry (TRACE, CONNECT) in info.method.
+    const method = (info.method ?? request.method).toUpperCase();
     const url = new URL(request.url);
     const found = route(url.pathname);
     const key = rateLimitKey(info.clientAddress);
@@ -214,16 +200,17 @@ export function createApp(deps: AppDeps): App {
       return finish(new Response(null, { status: 204, headers }), method, false);
     }
 
-    const limit = rateLimiter.take(key);
+    const cost = found?.cost !== undefined && found.methods.includes(method) ? await found.cost(request) : 1;
+    const limit = rateLimiter.take(key, cost);
     let outcome: Outcome;
     if (!limit.allowed) {
-      const problem = new ApiError(
-        'rate_limited',
-        `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry after ${limit.resetSeconds} seconds.`,
-      ).toProblem();
-      outcome = { response: problemResponse(problem) };
+      const detail =
+        cost > 1 && limit.remaining > 0
+          ? `This batch holds ${cost} tool calls but only ${limit.remaining} requests are left this hour for your network address; each call counts. Send fewer, or retry after ${limit.resetSeconds} seconds.`
+          : `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry after ${limit.resetSeconds} seconds.`;
+      outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit') };
     } else {
-      outcome = await handle(request, info, url, found);
+      outcome = await handle(request, info, method, url, found);
     }
 
     const response = await finish(outcome.response, method, found?.streams ?? false, {

@@ -243,13 +243,14 @@ describe('request log', () => {
     expect(Number.isNaN(Date.parse(first.time as string))).toBe(false);
   });
 
-  it('takes the address from X-Forwarded-For only when TRUST_PROXY=true, and hashes it too', async () => {
+  it('takes the address the trusted proxy appended to X-Forwarded-For only when TRUST_PROXY is set, and hashes it too', async () => {
     for (const trust of ['true', 'false']) {
       const local = await startTestServer({ TRUST_PROXY: trust, RATE_LIMIT_PER_HOUR: '2' });
       try {
         const replies: number[] = [];
         for (const address of ['203.0.113.7', '203.0.113.8', '203.0.113.9']) {
-          const reply = await request(local.url, '/v1/coverage', { headers: { 'x-forwarded-for': `${address}, 10.0.0.1`, 'user-agent': 'xff' } }, schemas);
+          // The client wrote 10.0.0.1; the proxy appended the address it saw.
+          const reply = await request(local.url, '/v1/coverage', { headers: { 'x-forwarded-for': `10.0.0.1, ${address}`, 'user-agent': 'xff' } }, schemas);
           replies.push(reply.status);
         }
         // Three different forwarded addresses: separate windows when trusted, one shared window (limit 2) when not.
@@ -262,6 +263,20 @@ describe('request log', () => {
       } finally {
         await local.close();
       }
+    }
+  });
+
+  it('cannot be dodged by writing addresses into X-Forwarded-For ahead of the proxy', async () => {
+    const local = await startTestServer({ TRUST_PROXY: 'true', RATE_LIMIT_PER_HOUR: '2' });
+    try {
+      const replies: number[] = [];
+      for (let i = 1; i <= 4; i++) {
+        const reply = await request(local.url, '/v1/coverage', { headers: { 'x-forwarded-for': `10.0.0.${i}, 198.51.100.7` } }, schemas);
+        replies.push(reply.status);
+      }
+      expect(replies).toEqual([200, 200, 429, 429]);
+    } finally {
+      await local.close();
     }
   });
 

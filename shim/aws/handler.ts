@@ -8,6 +8,7 @@ import { ApiError } from '../core/errors.ts';
 import { createService } from '../core/service-impl.ts';
 import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
+import { webMethod } from '../http/method.ts';
 import { createRateLimiter } from '../http/rate-limit.ts';
 import { createSiteSource } from '../site-reader.ts';
 import { S3Store } from '../store/s3.ts';
@@ -95,7 +96,7 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
     let response: Response;
     try {
       const request = eventToRequest(event, { host: new URL(publicBaseUrl).host, dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER] });
-      response = await appFor(publicBaseUrl)(request, { clientAddress });
+      response = await appFor(publicBaseUrl)(request, { clientAddress, ...webMethod(event.requestContext.http.method).info });
     } catch (err) {
       console.error(JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }));
       return problem(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'));

@@ -170,6 +170,10 @@ export const ProblemCode = z.enum([
   'method_not_allowed',
   'origin_not_allowed',
   'payload_too_large',
+  'bad_request',
+  'request_timeout',
+  'header_fields_too_large',
+  'not_implemented',
   'internal_error',
 ]);
 

@@ -16,7 +16,7 @@ import type {
   ResultT,
 } from './schemas.ts';
 import { keys, type CoverageDocT, type FirmDocT, type MetaT, type StoredBrandT, type StoredHoursT, type StoredOfficeT } from './site-format.ts';
-import { StoreError } from '../store/types.ts';
+import { StoreError } from './errors.ts';
 
 /** The service's own link for a listing, which redirects to the firm's site (GET /r/{listing_id}). */
 export function websiteLink(publicBaseUrl: string, listingId: string): string {
@@ -162,8 +162,8 @@ export function shapeCoverage(doc: CoverageDocT): CoverageResponseT {
   };
 }
 
-/** The resolved location in the Location schema's order, with the metro found by the search. */
-export function shapeLocation(loc: LocationT, metro: string | null): LocationT {
+/** The resolved location in the Location schema's order. */
+export function shapeLocation(loc: LocationT): LocationT {
   return {
     input: loc.input,
     kind: loc.kind,
@@ -172,7 +172,7 @@ export function shapeLocation(loc: LocationT, metro: string | null): LocationT {
     zip: loc.zip,
     city: loc.city,
     state: loc.state,
-    metro,
+    metro: loc.metro,
     source: loc.source,
     approximate: loc.approximate,
     ...(loc.note !== undefined ? { note: loc.note } : {}),

@@ -21,8 +21,11 @@ export interface RateLimiter {
   readonly limit: number;
   /** Window length in seconds. */
   readonly windowSeconds: number;
-  /** Count one request for `key` and say whether it is allowed. */
-  take(key: string): RateLimitState;
+  /**
+   * Count a request of `cost` units (default 1) for `key` and say whether it is allowed. A request costing more than
+   * what is left is refused and counts nothing, so a batch cannot overdraw the window.
+   */
+  take(key: string, cost?: number): RateLimitState;
   /** The state of `key` without counting a request. */
   peek(key: string): RateLimitState;
   /** Addresses currently held in memory (for metrics and tests). */
@@ -80,7 +83,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   return {
     limit,
     windowSeconds,
-    take(key: string): RateLimitState {
+    take(key: string, cost = 1): RateLimitState {
       if (limit === 0) return { allowed: true, remaining: 0, resetSeconds: windowSeconds };
       const t = now();
       evict(t);
@@ -92,8 +95,11 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
         windows.set(key, w);
         if (windows.size > maxKeys) evict(t);
       }
+      if (cost > 1 && w.count + cost > limit) {
+        return { ...state(w, t, false), allowed: false };
+      }
       // Stop counting past limit + 1 so a flood cannot overflow anything and the answer stays "blocked".
-      if (w.count <= limit) w.count++;
+      if (w.count <= limit) w.count = Math.min(limit + 1, w.count + cost);
       return state(w, t, true);
     },
     peek(key: string): RateLimitState {

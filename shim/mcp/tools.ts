@@ -4,10 +4,11 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/serv
 import { z } from 'zod';
 import { API_VERSION, LIMIT, SERVICE_NAME } from '../core/constants.ts';
 import { ApiError } from '../core/errors.ts';
+import { locationAsSent } from '../core/params.ts';
 import { AttorneysQuery, FirmQuery } from '../core/query-schema.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, type AttorneysResponseT } from '../core/schemas.ts';
 import type { CallContext, Service } from '../core/service.ts';
-import { StoreError } from '../store/types.ts';
+import { problemOf } from '../http/problem.ts';
 import { advertiseOnly, outputSchemaOf } from './json-schema.ts';
 
 /** Tool names, in the order tools/list shows them. */
@@ -27,11 +28,6 @@ export interface ToolCallRecord {
   /** The HTTP status the same REST call would have answered. */
   status: number;
 }
-
-/** Tool-error text for a store failure: the REST call answers 503 service_unavailable. */
-export const UNAVAILABLE_TEXT =
-  'Service unavailable (503): the directory could not be read just now. Nothing was found or ruled out; try the same call again in a minute.';
-const INTERNAL_TEXT = 'Internal error (500): the call failed on the server. Nothing was found or ruled out; try again later.';
 
 const ANNOTATIONS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -64,26 +60,14 @@ const COVERAGE_DESCRIPTION = [
   'Use it to explain coverage, e.g. after a search returned covered: false. It is not a way to pick another metro to search on the person\'s behalf: results are only meaningful for the person\'s own location.',
 ].join('\n');
 
-function locationSent(args: Record<string, unknown>): string | null {
-  const pick = (v: unknown): string | null => (v === undefined || v === null ? null : (typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 200));
-  if (args.location !== undefined) return pick(args.location);
-  if (args.zip !== undefined) return pick(args.zip);
-  if (args.lat !== undefined || args.lng !== undefined) return `${pick(args.lat) ?? ''},${pick(args.lng) ?? ''}`.slice(0, 200);
-  return null;
-}
-
 function ok(body: object): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
 }
 
-/** The tool result and REST-equivalent status for a failed Service call: never a stack trace. */
+/** The tool result and REST status for a failed Service call: the same detail the REST problem gives, never a stack trace. */
 function failure(error: unknown): { result: CallToolResult; status: number } {
-  let text: string;
-  let status: number;
-  if (error instanceof ApiError) [text, status] = [error.detail, error.status];
-  else if (error instanceof StoreError) [text, status] = [UNAVAILABLE_TEXT, 503];
-  else [text, status] = [INTERNAL_TEXT, 500];
-  return { result: { content: [{ type: 'text', text }], isError: true }, status };
+  const { problem } = problemOf(error, 'MCP tool call');
+  return { result: { content: [{ type: 'text', text: problem.detail }], isError: true }, status: problem.status };
 }
 
 /** Per-request inputs of the tool handlers. */
@@ -136,7 +120,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
         const found = body as AttorneysResponseT | null;
         return {
           query_id: found?.query_id ?? null,
-          location: locationSent(args),
+          location: locationAsSent(args),
           src: typeof args.src === 'string' ? args.src.slice(0, 100) : null,
           covered: found?.covered ?? null,
           result_count: found?.results.length ?? null,
