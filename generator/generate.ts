@@ -5,7 +5,8 @@ import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
 import { applyCorrections } from './corrections.ts';
 import type { Corrected } from './corrections.ts';
-import type { MetroT } from './inputs/schema.ts';
+import type { MetroT, PlaceRecordT } from './inputs/schema.ts';
+import { ActiveRemovals, describeRemoval, identityOfPlace } from './removals.ts';
 import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
@@ -78,6 +79,8 @@ export interface WeekFacts {
   /** Place ids whose claimed status is unknown after corrections. */
   unclaimed: readonly string[];
   unknownCorrections: Corrected['unknown'];
+  /** Place id -> the standing removal that kept it out this week. */
+  standingRemovals: ReadonlyMap<string, string>;
   /** Gazetteer ZIP documents by ZIP3 (centroids). */
   zips: ReadonlyMap<string, ZipGazetteerT>;
 }
@@ -129,7 +132,15 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   step(`${inputs.places.length} places, ${inputs.samples.length} samples, ${inputs.flags.length} flags, ${inputs.corrections.length} corrections`);
 
   const corrected = applyCorrections(inputs.places.map((r) => r.value), inputs.corrections);
-  const { firms, notes: firmNotes } = groupFirms(corrected.places, inputs.flags);
+  const removals = new ActiveRemovals(inputs.removals);
+  const places: PlaceRecordT[] = [];
+  const standing = new Map<string, string>();
+  for (const p of corrected.places) {
+    const m = removals.match(identityOfPlace(p));
+    if (m === undefined) places.push(p);
+    else standing.set(p.place_id, describeRemoval(m));
+  }
+  const { firms, notes: firmNotes } = groupFirms(places, inputs.flags);
   const coverage = buildCoverage(inputs.metros);
   const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
   const built = buildOffices(firms, vis);
@@ -137,7 +148,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   for (const o of offices) StoredOffice.parse(o);
   for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
   if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
-  step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections), ${coverage.size} coverage cells`);
+  step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections, ${standing.size} kept out by ${removals.count} standing removals), ${coverage.size} coverage cells`);
   const { metros, dataset, bad } = inputs;
   const samplesByMetro = new Map<string, number>();
   for (const r of inputs.samples) samplesByMetro.set(r.value.metro, (samplesByMetro.get(r.value.metro) ?? 0) + 1);
@@ -148,7 +159,8 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
     samples: inputs.samples.length,
     samplesByMetro,
     firms: firms.length,
-    unclaimed: corrected.places.filter((p) => p.claimed === null).map((p) => p.place_id),
+    unclaimed: places.filter((p) => p.claimed === null).map((p) => p.place_id),
+    standingRemovals: standing,
     unknownCorrections: corrected.unknown,
   };
   return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros } };

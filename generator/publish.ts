@@ -22,6 +22,8 @@ import { keys, Manifest, Meta, Pointer, type ManifestT, type PointerT } from '..
 import { S3Store } from '../shim/store/s3.ts';
 import { assertSafeKey } from '../shim/store/types.ts';
 import { pointerDoc } from './documents.ts';
+import { removedListingsIn } from './release/removal-check.ts';
+import type { ActiveRemovals } from './removals.ts';
 import { serialise, sha256Hex } from './json.ts';
 import { runPool } from './pool.ts';
 
@@ -34,6 +36,11 @@ export const CACHE_POINTER = 'no-cache';
 /** Above this many changed listings, invalidate /v1/firms/* and /r/* instead of each path. */
 export const MAX_LISTING_INVALIDATIONS = 100;
 
+/** The version to publish holds a listing under a standing removal. */
+export class RemovedListingError extends Error {
+  override name = 'RemovedListingError';
+}
+
 /** Options of one publish. */
 export interface PublishOptions extends S3ClientOptions {
   bucket: string;
@@ -43,6 +50,8 @@ export interface PublishOptions extends S3ClientOptions {
   prefix?: string;
   /** Version folder to publish (default: the one <siteDir>/current.json names). */
   version?: string;
+  /** Standing removals: a version holding a listing they name is refused before anything is written. */
+  removals?: ActiveRemovals;
   /** CloudFront distribution to invalidate once the pointer is written. */
   distributionId?: string;
   /** Plan and print, write nothing. */
@@ -125,6 +134,13 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     if (!key.startsWith(root)) throw new Error(`manifest key ${key} is outside ${root}`);
   }
   say(`site ${siteDir}: version ${version}, ${Object.keys(manifest.objects).length} objects -> s3://${opts.bucket}/${prefix}`);
+  if (opts.removals !== undefined && opts.removals.count > 0) {
+    const held = await removedListingsIn(siteDir, version, opts.removals);
+    if (held.length > 0) {
+      throw new RemovedListingError(`version ${version} contains ${held.length} listing(s) under a standing removal, refused (regenerate it with the removals applied): ${held.slice(0, 5).join('; ')}`);
+    }
+    say(`no listing under the ${opts.removals.count} standing removal(s)`);
+  }
 
   // Remote state: the serving pointer and manifest, and the target version's manifest if it exists.
   const remotePointerBytes = await remote.get(keys.pointer);

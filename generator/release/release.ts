@@ -15,6 +15,7 @@ import { InputError } from '../inputs/read.ts';
 import { publishSite, type PublishReport } from '../publish.ts';
 import { beginRun, endRun, flipPointer, pruneVersions, type Retention } from '../site-folder.ts';
 import { pointerDoc } from '../documents.ts';
+import { readRemovals } from '../removals.ts';
 import { serialise } from '../json.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
 import { evaluateGates, liveCountsOf, type GateResult, type LiveCounts } from './gates.ts';
@@ -160,6 +161,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
       step = 'publish';
       const report = await publishSite({
         ...bucket,
+        removals: await readRemovals(opts.dataDir),
         siteDir: opts.siteDir,
         version: generated.version,
         ...(opts.invalidate && bucket.distributionId !== undefined ? { distributionId: bucket.distributionId } : {}),
