@@ -75,7 +75,7 @@ export function coverageDoc(
         firms: firms.get(m.slug)?.size ?? 0,
         offices: offices.get(m.slug) ?? 0,
         grid_points: st?.gridPoints ?? 0,
-        grid_samples: st?.sampleLines ?? 0,
+        grid_samples: st?.samples ?? 0,
         queries: st?.queries ?? 0,
         week_of: weekOf,
       };
@@ -95,7 +95,7 @@ export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
 export function metroSampling(vis: Pick<Visibility, 'metros'>): Record<string, MetroSamplingT> {
   const out: Record<string, MetroSamplingT> = {};
   const bySlug = [...vis.metros.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  for (const st of bySlug) out[st.slug] = { grid_points: st.gridPoints, queries: st.queries, samples: st.samples };
+  for (const st of bySlug) out[st.slug] = { grid_points: st.gridPoints, queries: st.queries, grid_samples: st.samples };
   return out;
 }
 

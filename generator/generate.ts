@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { keys, LISTING_ALPHABET, StoredOffice } from '../shim/core/site-format.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
+import { PROBLEM_CODES, problemPageHtml } from '../shim/core/problem-pages.ts';
 import { applyCorrections } from './corrections.ts';
 import type { Corrected } from './corrections.ts';
 import type { MetroT, PlaceRecordT } from './inputs/schema.ts';
@@ -200,6 +201,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.put(rel(keys.coverage(V)), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
     await w.put(rel(keys.coverageCells(V)), coverageCellsDoc(coverage));
     await w.put(rel(keys.openapi(V)), buildOpenApi());
+    for (const code of PROBLEM_CODES) await w.put(rel(keys.problem(V, code)), Buffer.from(problemPageHtml(code), 'utf8'));
     for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(rel(keys.zip(V, zip3)), gazetteer.zips.get(zip3));
     for (const st of [...gazetteer.cities.keys()].sort()) await w.put(rel(keys.city(V, st)), gazetteer.cities.get(st));
     await w.flush();

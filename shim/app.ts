@@ -2,16 +2,21 @@
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { ApiError } from './core/errors.ts';
 import { locationAsSent } from './core/params.ts';
-import type { RawArgs, Service } from './core/service.ts';
+import type { CallContext, RawArgs, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
 import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
 import { errorResponse, jsonResponse } from './http/problem.ts';
+import { withProblemType } from './http/problem-type.ts';
+import { servedOpenApi } from './core/openapi-info.ts';
+import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
+import { termsPageHtml } from './core/terms-page.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
 import { mcpCallCount } from './mcp/cost.ts';
 import { RequestLogger, zip3Of, type LogFields } from './http/request-log.ts';
+import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
 /** Settings the app needs from the platform. */
 export interface AppConfig {
@@ -19,6 +24,8 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** Browser origins allowed to call /mcp. */
   allowedOrigins: readonly string[];
+  /** The corrections address in the OpenAPI contact (null: the default). */
+  correctionsEmail?: string | null;
 }
 
 /** Everything createApp is built from; the local server and the Lambda handler each supply their own. */
@@ -33,7 +40,7 @@ export interface AppDeps {
 }
 
 type Outcome = { response: Response; log?: LogFields };
-type Handler = (request: Request, info: RequestInfo, param: string) => Promise<Outcome>;
+type Handler = (request: Request, info: RequestInfo, param: string, ctx: CallContext) => Promise<Outcome>;
 
 interface Route {
   /** Path template, also the `endpoint` of the log line. */
@@ -65,11 +72,10 @@ function listingId(segment: string): string {
 export function createApp(deps: AppDeps): App {
   const { service, config, rateLimiter } = deps;
   const logger = new RequestLogger(deps.log, deps.salt);
-  const ctx = { publicBaseUrl: config.publicBaseUrl };
   // The service's own origin may always call /mcp from a browser, like the MCP route allows.
   const mcpOrigins = [new URL(config.publicBaseUrl).origin, ...config.allowedOrigins];
 
-  const attorneys: Handler = async (request) => {
+  const attorneys: Handler = async (request, _info, _param, ctx) => {
     const search = new URL(request.url).search.slice(1);
     let raw: RawArgs = {};
     const log: LogFields = {};
@@ -89,17 +95,22 @@ export function createApp(deps: AppDeps): App {
     }
   };
 
-  const firm: Handler = async (request, _info, param) => {
+  const firm: Handler = async (request, _info, param, ctx) => {
     const body = await service.getFirm(listingId(param), ctx);
     return { response: documentResponse(request, body) };
   };
 
-  const coverage: Handler = async (request) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
+  const coverage: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
 
-  const openapi: Handler = async (request) => ({ response: documentResponse(request, await service.openapi()) });
+  const openapi: Handler = async (request, _info, _param, ctx) => {
+    const links = { publicBaseUrl: config.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
+    return { response: documentResponse(request, servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links)) };
+  };
 
-  const redirect: Handler = async (_request, _info, param) => {
-    const location = await service.redirectTarget(listingId(param));
+  const terms: Handler = async (request) => ({ response: documentResponse(request, termsPageHtml(), 'text/html') });
+
+  const redirect: Handler = async (_request, _info, param, ctx) => {
+    const location = await service.redirectTarget(listingId(param), ctx);
     if (location === null) throw notFound('This listing has no website to open.');
     return { response: new Response(null, { status: 302, headers: { location, 'cache-control': NO_STORE } }) };
   };
@@ -133,6 +144,12 @@ export function createApp(deps: AppDeps): App {
     };
   };
 
+  const problemPage: Handler = async (request, _info, param) => {
+    const code = decodeSegment(param) ?? '';
+    if (!isProblemCode(code)) throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
+    return { response: documentResponse(request, problemPageHtml(code), 'text/html') };
+  };
+
   function route(pathname: string): Route | null {
     const read = (endpoint: string, handler: Handler, param = ''): Route => ({
       endpoint,
@@ -151,17 +168,21 @@ export function createApp(deps: AppDeps): App {
         return read('/v1/coverage', coverage);
       case '/openapi.json':
         return read('/openapi.json', openapi);
+      case '/terms':
+        return read('/terms', terms);
       case '/mcp':
         return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '', cost: mcpCallCount };
     }
     const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
     if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
+    const problemMatch = /^\/problems\/([^/]+)$/.exec(pathname);
+    if (problemMatch?.[1] !== undefined) return read('/problems/{code}', problemPage, problemMatch[1]);
     const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);
     if (redirectMatch?.[1] !== undefined) return read('/r/{listing_id}', redirect, redirectMatch[1]);
     return null;
   }
 
-  async function handle(request: Request, info: RequestInfo, method: string, url: URL, found: Route | null): Promise<Outcome> {
+  async function handle(request: Request, info: RequestInfo, method: string, url: URL, found: Route | null, ctx: CallContext): Promise<Outcome> {
     const target = url.pathname + url.search;
     try {
       checkTargetSize(target);
@@ -177,7 +198,7 @@ export function createApp(deps: AppDeps): App {
       return { response: errorResponse(problem, 'routing', { allow }) };
     }
     try {
-      return await found.handler(request, info, found.param);
+      return await found.handler(request, info, found.param, ctx);
     } catch (err) {
       return { response: errorResponse(err, `${method} ${found.endpoint}`) };
     }
@@ -195,7 +216,7 @@ export function createApp(deps: AppDeps): App {
     // Preflights are sent by browsers on their own; they are answered but not counted.
     if (method === 'OPTIONS' && found !== null) {
       const headers = {
-        ...preflightHeaders([...found.methods, 'OPTIONS'], cors),
+        ...preflightHeaders([...found.methods, 'OPTIONS'], cors, request.headers.get('access-control-request-headers')),
         ...rateLimitHeaders(rateLimiter, rateLimiter.peek(key)),
         allow: [...found.methods, 'OPTIONS'].join(', '),
       };
@@ -204,6 +225,8 @@ export function createApp(deps: AppDeps): App {
 
     const cost = found?.cost !== undefined && found.methods.includes(method) ? await found.cost(request) : 1;
     const limit = rateLimiter.take(key, cost);
+    let read: string | null = null;
+    const ctx: CallContext = { publicBaseUrl: config.publicBaseUrl, onVersion: (version) => (read = version) };
     let outcome: Outcome;
     if (!limit.allowed) {
       const detail =
@@ -212,12 +235,14 @@ export function createApp(deps: AppDeps): App {
           : `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry after ${limit.resetSeconds} seconds.`;
       outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit') };
     } else {
-      outcome = await handle(request, info, method, url, found);
+      outcome = await handle(request, info, method, url, found, ctx);
     }
 
-    const response = await finish(outcome.response, method, found?.streams ?? false, {
+    const version = await answerVersion(read, service);
+    const response = await finish(await withProblemType(outcome.response, config.publicBaseUrl), method, found?.streams ?? false, {
       ...cors,
       ...rateLimitHeaders(rateLimiter, limit),
+      ...(version !== null ? { [VERSION_HEADER]: version } : {}),
     });
     await logger.write(request, info, { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status });
     return response;

@@ -10,11 +10,12 @@ import type { Service } from './core/service.ts';
 import { ApiError, toApiError } from './core/errors.ts';
 import type { App } from './edge-types.ts';
 import { clientAddress, normaliseAddress, rateLimitKey } from './http/client-address.ts';
+import { compressResponse } from './http/compress.ts';
 import { publicCorsHeaders } from './http/cors.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { webMethod } from './http/method.ts';
 import { problemOf } from './http/problem.ts';
-import { createRateLimiter, rateLimitHeaders } from './http/rate-limit.ts';
+import { createRateLimiter, perWindow, rateLimitHeaders } from './http/rate-limit.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
@@ -33,8 +34,8 @@ class BodyTooLarge extends Error {}
 export type EdgeHeaders = (address: string) => Record<string, string>;
 
 /** The HTTP/1.1 bytes of a problem answer, for a socket the HTTP server no longer writes to (client errors). */
-function problemBytes(error: ApiError, extra: Record<string, string>): string {
-  const { problem, headers } = problemOf(error, 'client error');
+function problemBytes(error: ApiError, extra: Record<string, string>, publicBaseUrl?: string): string {
+  const { problem, headers } = problemOf(error, 'client error', publicBaseUrl);
   const body = JSON.stringify(problem);
   const lines = Object.entries({
     ...extra,
@@ -66,19 +67,19 @@ function clientErrorProblem(code: string | undefined): ApiError {
  * Answer what node's HTTP parser refused (oversized headers, bad request line, unknown method, missing Host) with a
  * problem+json carrying the edge headers, where the socket still takes an answer.
  */
-export function answerClientError(edgeHeaders: EdgeHeaders): (err: Error & { code?: string }, socket: Duplex) => void {
+export function answerClientError(edgeHeaders: EdgeHeaders, publicBaseUrl?: string): (err: Error & { code?: string }, socket: Duplex) => void {
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
     const address = normaliseAddress((socket as Partial<Socket>).remoteAddress ?? 'unknown');
-    socket.end(problemBytes(clientErrorProblem(err.code), edgeHeaders(address)));
+    socket.end(problemBytes(clientErrorProblem(err.code), edgeHeaders(address), publicBaseUrl));
   };
 }
 
-function sendProblem(res: ServerResponse, error: ApiError, extra: Record<string, string>, close = false): void {
-  const { problem, headers } = problemOf(error, 'server');
+function sendProblem(res: ServerResponse, error: ApiError, extra: Record<string, string>, close = false, publicBaseUrl?: string): void {
+  const { problem, headers } = problemOf(error, 'server', publicBaseUrl);
   const body = JSON.stringify(problem);
   res.writeHead(problem.status, {
     ...extra,
@@ -116,6 +117,8 @@ export interface NodeListenerOptions {
   proxyHops: number;
   /** CORS and RateLimit headers for answers the adapter gives itself (413, 400); none by default. */
   edgeHeaders?: EdgeHeaders;
+  /** Base of the problem `type` pages of those answers (default: the placeholder base). */
+  publicBaseUrl?: string;
   /** Request body limit in bytes (default MAX_BODY_BYTES). */
   maxBodyBytes?: number;
 }
@@ -128,13 +131,17 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
     const forwardedFor = req.headers['x-forwarded-for'];
     const address = clientAddress(req.socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null), opts.proxyHops);
     void (async () => {
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+        sendProblem(res, new ApiError('bad_request', 'An HTTP/1.1 request must carry a Host header.'), edgeHeaders(address), true, opts.publicBaseUrl);
+        return;
+      }
       const target = req.url ?? '/';
       let url: URL;
       try {
         if (!target.startsWith('/')) throw new Error('not origin-form');
         url = new URL(target, `http://${hostOf(req)}`);
       } catch {
-        sendProblem(res, new ApiError('bad_request', 'The request target must be a path such as /v1/attorneys.'), edgeHeaders(address));
+        sendProblem(res, new ApiError('bad_request', 'The request target must be a path such as /v1/attorneys.'), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
       const { method, info } = webMethod(req.method ?? 'GET');
@@ -153,7 +160,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
           if (declared > limit) throw new BodyTooLarge();
           body = await readBody(req, limit);
         } catch (err) {
-          if (err instanceof BodyTooLarge) sendProblem(res, new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`), edgeHeaders(address), true);
+          if (err instanceof BodyTooLarge) sendProblem(res, new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`), edgeHeaders(address), true, opts.publicBaseUrl);
           else res.destroy();
           return;
         }
@@ -163,9 +170,9 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
       let response: Response;
       try {
-        response = await app(request, { clientAddress: address, ...info });
+        response = await compressResponse(await app(request, { clientAddress: address, ...info }), headers.get('accept-encoding'));
       } catch (err) {
-        sendProblem(res, toApiError(err), edgeHeaders(address));
+        sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
       const out: Record<string, string | string[]> = {};
@@ -188,7 +195,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
         res.destroy();
       }
     })().catch((err: unknown) => {
-      if (!res.headersSent) sendProblem(res, toApiError(err), edgeHeaders(address));
+      if (!res.headersSent) sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
       else res.destroy();
     });
   };
@@ -225,7 +232,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 /** Build the app over the site folder and serve it on config.host:config.port. */
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
   let listener: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
-  const server = createServer((req, res) => {
+  // Host is checked by the listener, so its absence gets a problem body like every other refusal.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     if (listener !== null) listener(req, res);
     else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
   });
@@ -240,19 +248,20 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
 
   const service = overrides.service ?? createService(createSiteSource(new FolderStore(resolve(config.siteDir)), { cacheBytes: config.cacheBytes }));
   const log = new JsonLinesSink(resolve(config.logDir));
-  const rateLimiter = createRateLimiter({ limit: config.rateLimitPerHour });
+  const rateLimiter = createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
   const app = composeApp({
     service,
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins,
+    correctionsEmail: config.correctionsEmail,
     rateLimiter,
     log,
     salt: new MemorySaltProvider(),
     onMcpError: (error) => console.error('[shim] mcp:', error.message),
   });
   const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...rateLimitHeaders(rateLimiter, rateLimiter.peek(rateLimitKey(address))) });
-  listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders });
-  server.on('clientError', answerClientError(edgeHeaders));
+  listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl });
+  server.on('clientError', answerClientError(edgeHeaders, publicBaseUrl));
 
   return {
     url,

@@ -91,6 +91,8 @@ describe('config', () => {
       dataDir: 'data',
       logDir: 'var/log',
       rateLimitPerHour: 600,
+      rateLimitWindowSeconds: 3600,
+      correctionsEmail: null,
       proxyHops: 0,
       allowedOrigins: [],
       cacheBytes: 64 * 1024 * 1024,

@@ -19,7 +19,7 @@ function meta(version: string): object {
     max_shards_per_query: 20,
     coverage_resolution: 5,
     totals: { firms: 1, offices: 1, metros: 1 },
-    metros: { sample: { grid_points: 1, queries: 5, samples: 5 } },
+    metros: { sample: { grid_points: 1, queries: 5, grid_samples: 5 } },
     gazetteer: { zip3: ['606'], states: ['IL'] },
     listing_prefix_length: 1,
   };

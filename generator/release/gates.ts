@@ -26,7 +26,7 @@ export type LiveCounts = { version: string; offices: number; firms: number; samp
 
 /** Offices, firms and samples of a published meta. */
 export function liveCountsOf(meta: MetaT): NonNullable<LiveCounts> {
-  const samples = Object.values(meta.metros).reduce((n, m) => n + m.samples, 0);
+  const samples = Object.values(meta.metros).reduce((n, m) => n + m.grid_samples, 0);
   return { version: meta.version, offices: meta.totals.offices, firms: meta.totals.firms, samples };
 }
 

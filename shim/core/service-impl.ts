@@ -46,11 +46,17 @@ function sortedIncludes(sorted: readonly string[], value: string): boolean {
 
 /** The Service; `source.current()` is called once per operation, so one answer never mixes two versions. */
 export function createService(source: { current(): Promise<SiteReader> }): Service {
+  async function current(ctx: CallContext | undefined): Promise<SiteReader> {
+    const reader = await source.current();
+    ctx?.onVersion?.(reader.version);
+    return reader;
+  }
+
   return {
     async findAttorneys(args: RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
       const q = parseAttorneysArgs(args);
       const parsed = parsedFromArg(q.location);
-      const reader = await source.current();
+      const reader = await current(ctx);
       const location = await resolveLocation(parsed, reader);
       const found = await search(reader, location, q.radiusMiles, q.limit);
       return {
@@ -66,17 +72,17 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
     },
 
     async getFirm(listingId, ctx) {
-      const reader = await source.current();
+      const reader = await current(ctx);
       return shapeFirm(await firmDoc(reader, listingId), reader.meta, ctx.publicBaseUrl);
     },
 
-    async getCoverage() {
-      const reader = await source.current();
-      return shapeCoverage(await readRequired(reader, keys.coverage(reader.version), CoverageDoc));
+    async getCoverage(ctx) {
+      const reader = await current(ctx);
+      return shapeCoverage(await readRequired(reader, keys.coverage(reader.version), CoverageDoc), reader.version);
     },
 
-    async redirectTarget(listingId) {
-      const reader = await source.current();
+    async redirectTarget(listingId, ctx) {
+      const reader = await current(ctx);
       const doc = await firmDoc(reader, listingId);
       const site = doc.office.website_url ?? doc.firm.website_url;
       const target = site === null ? null : withUtmSource(site);
@@ -87,9 +93,13 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
       return target;
     },
 
-    async openapi() {
-      const reader = await source.current();
+    async openapi(ctx) {
+      const reader = await current(ctx);
       return readRequired(reader, keys.openapi(reader.version), z.unknown());
+    },
+
+    async currentVersion() {
+      return (await source.current()).version;
     },
   };
 }

@@ -16,7 +16,7 @@ export const Pointer = z.object({ schema_version: sv, version: z.string().regex(
 export const MetroSampling = z.object({
   grid_points: z.number().int().nonnegative(),
   queries: z.number().int().nonnegative().describe('Injury searches per grid point'),
-  samples: z.number().int().nonnegative().describe('grid_points x queries'),
+  grid_samples: z.number().int().nonnegative().describe('grid_points x queries: the denominator of every share'),
 });
 
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
@@ -79,7 +79,7 @@ export const StoredOffice = z
     website_url: z.string().nullable().describe("The firm's own site; the public `website` is {public_base_url}/r/{listing_id}"),
     website_domain: z.string().nullable(),
     primary_category: z.string().nullable(),
-    google_listing_claimed: z.boolean().nullable(),
+    google_listing_claimed: z.boolean(),
     hours: StoredHours.nullable(),
     metro: z.string().nullable().describe('Slug of the metro that measures this office; null when unmeasured'),
     visibility: StoredVisibility.nullable().describe('Null exactly when the public map_visibility is null'),
@@ -119,8 +119,8 @@ export const FirmDoc = z.object({
   other_offices: z.array(StoredOffice).describe('Same firm, ordered by listing_id'),
 });
 
-/** `v/<version>/coverage.json`: the public coverage body plus schema_version. */
-export const CoverageDoc = CoverageResponse.extend({ schema_version: sv });
+/** `v/<version>/coverage.json`: the public coverage body plus schema_version; the shim adds `version` from the pointer. */
+export const CoverageDoc = CoverageResponse.omit({ version: true }).extend({ schema_version: sv });
 
 /** `v/<version>/coverage-cells.json`: measured cells (H3, coverage_resolution) and the metros measuring each, nearest centre first. */
 export const CoverageCells = z.object({
@@ -191,6 +191,8 @@ export const keys = {
   listings: (version: string, prefix: string) => `v/${version}/listings/${prefix}.json`,
   zip: (version: string, zip3: string) => `v/${version}/gazetteer/zip/${zip3}.json`,
   city: (version: string, state: string) => `v/${version}/gazetteer/city/${state}.json`,
+  /** The page behind a problem `type` URI (the shim serves the same page at /problems/{code}). */
+  problem: (version: string, code: string) => `v/${version}/problems/${code}.html`,
 } as const;
 
 /** Listing ids are `l_` + 16 lowercase base32 characters; anything else is not a listing. */

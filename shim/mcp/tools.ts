@@ -41,7 +41,8 @@ export const INSTRUCTIONS =
   'Search with the location of the person who needs a lawyer (their own ZIP, "City, ST" or coordinates). ' +
   'When covered is false there is no data for that place: say so, and do not substitute another metro or city. ' +
   'Show several firms, not one, and keep the disclosure text with them. Give each website link exactly as returned. ' +
-  'A listing is not a recommendation, endorsement or referral.';
+  'A listing is not a recommendation, endorsement or referral. ' +
+  'Search only for a person\'s actual need: copying the directory in bulk (sweeping many locations, storing or republishing the listings) is against the terms.';
 
 const FIND_DESCRIPTION = [
   'Find personal injury law firms with an office near a US location, nearest first (one entry per firm, shown by its nearest office within the radius).',
@@ -51,6 +52,7 @@ const FIND_DESCRIPTION = [
   'Give each website link exactly as returned (a link on this service that redirects to the firm\'s own site); do not rewrite it or replace it with website_domain.',
   'Order is by straight-line distance only: sponsored and profile_type never change it. A listing is not a recommendation, endorsement or referral, and map_visibility / brand_index measure how often an office shows up in web-map searches, not lawyer quality or case results.',
   'Use get_firm with a listing_id for a firm\'s other offices; get_coverage lists the measured metros.',
+  'Search only to answer a person\'s request: do not sweep locations or radii to copy the directory in bulk, and do not store or republish the listings; bulk copying is against the terms of use.',
 ].join('\n');
 
 const FIRM_DESCRIPTION = [
