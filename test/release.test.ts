@@ -67,8 +67,18 @@ describe('gates refuse a bad week and leave the live version untouched', () => {
       why: 'a correction naming an unknown place',
       make: (d) => writeFile(join(d, 'corrections.jsonl'), `${JSON.stringify({ action: 'remove', place_id: 'p-typo', reason: 'firm asked', date: '2026-11-20' })}\n`),
     },
-    { gate: 'claimed-status', why: 'an office without a claimed status', make: (d) => editPlaces(d, (p) => (p.place_id === 'p3' ? { ...p, claimed: null } : p)) },
   ];
+
+  it('an office without a claimed status is a bad row: refused, nothing written', async () => {
+    const data = await copyFixture();
+    await editPlaces(data, (p) => (p.place_id === 'p3' ? { ...p, claimed: null } : p));
+    const before = await folderState(live);
+    const r = await release({ dataDir: data, siteDir: live, recordsDir: records, ...silent });
+    expect(r.outcome).toBe('refused');
+    expect(r.failed_step).toBe('bad input rows');
+    expect(r.error).toMatch(/places\.jsonl:3: claimed/);
+    expect(await folderState(live)).toEqual(before);
+  });
 
   for (const c of cases) {
     it(`${c.gate}: ${c.why}`, async () => {
@@ -115,11 +125,11 @@ describe('--force', () => {
     const site = join(await tempDir('release-force'), 'site');
     await release({ dataDir: await copyFixture(), siteDir: site, recordsDir: records, ...silent });
     const data = await copyFixture();
-    await editPlaces(data, (p) => (p.place_id === 'p3' ? { ...p, claimed: null } : p));
-    const r = await release({ dataDir: data, siteDir: site, recordsDir: records, force: 'provider outage: claimed status re-checked by hand', ...silent });
+    await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 43.04, lng: -87.91 } : p));
+    const r = await release({ dataDir: data, siteDir: site, recordsDir: records, force: 'office moved to Milwaukee; ZIP fixed next week', ...silent });
     expect(r.outcome).toBe('released');
-    expect(r.forced).toEqual({ reason: 'provider outage: claimed status re-checked by hand' });
-    expect(r.gates.find((g) => g.gate === 'claimed-status')).toMatchObject({ passed: false, forced: true });
+    expect(r.forced).toEqual({ reason: 'office moved to Milwaukee; ZIP fixed next week' });
+    expect(r.gates.find((g) => g.gate === 'coordinates')).toMatchObject({ passed: false, forced: true });
     expect(r.gates.filter((g) => g.passed).every((g) => !g.forced)).toBe(true);
     expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ version: r.version });
     expect(r.version).not.toBe(liveVersion);
@@ -163,10 +173,10 @@ describe('the CLI', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/--force <reason>/);
     const data = await copyFixture();
-    await editPlaces(data, (p) => (p.place_id === 'p3' ? { ...p, claimed: null } : p));
+    await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p));
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/release/cli.ts', '--data', data, '--site', live, '--records', records], { encoding: 'utf8' });
     expect(cli.status).toBe(1);
-    expect(cli.stderr).toMatch(/release: refused at gate claimed-status/);
-    expect(JSON.parse(cli.stdout)).toMatchObject({ outcome: 'refused', gates_failed: ['claimed-status'] });
+    expect(cli.stderr).toMatch(/release: refused at gate coordinates/);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ outcome: 'refused', gates_failed: ['coordinates'] });
   });
 });

@@ -10,7 +10,7 @@ import { S3Store } from '../../shim/store/s3.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import type { Store } from '../../shim/store/types.ts';
 import type { S3ClientOptions } from '../../shim/aws/s3-client.ts';
-import { generate, type GenerateResult } from '../generate.ts';
+import { BadInputError, formatBadRow, generate, type GenerateResult } from '../generate.ts';
 import { InputError } from '../inputs/read.ts';
 import { publishSite, type PublishReport } from '../publish.ts';
 import { beginRun, endRun, flipPointer, pruneVersions, type Retention } from '../site-folder.ts';
@@ -142,6 +142,10 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         },
       });
     } catch (err) {
+      if (err instanceof BadInputError) {
+        step = 'bad input rows';
+        throw new ReleaseRefused(step, `refused: ${err.message}: ${err.rows.slice(0, 5).map(formatBadRow).join('; ')}`);
+      }
       if (err instanceof InputError) {
         step = 'gate inputs-present';
         rec.gates = [{ gate: 'inputs-present', passed: false, forced: false, detail: err.message }];
