@@ -28,6 +28,7 @@ import {
   FirmDoc,
   keys,
   LISTING_ID_RE,
+  ListingBucket,
   Manifest,
   Meta,
   Pointer,
@@ -330,6 +331,7 @@ describe('published site', () => {
       if (r.startsWith('firms/')) return FirmDoc;
       if (r.startsWith('gazetteer/zip/')) return ZipGazetteer;
       if (r.startsWith('gazetteer/city/')) return CityGazetteer;
+      if (r.startsWith('listings/')) return ListingBucket;
       return null;
     };
     for (const [key, bytes] of base.files) {
