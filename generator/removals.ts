@@ -1,4 +1,4 @@
-/** Standing removals (data/removals.jsonl, DESIGN 4.2): listings and whole firms kept out of every week until lifted. */
+/** Standing removals (data/removals.jsonl, format in data/README.md): listings and whole firms kept out of every week until lifted. */
 import { readJsonl } from './inputs/jsonl.ts';
 import type { Row } from './inputs/jsonl.ts';
 import { RemovalRecord } from './inputs/schema.ts';

@@ -192,7 +192,9 @@ describe('methods and requests the HTTP layer refuses', () => {
     const cases: [string, string, number][] = [
       ['oversized headers', `GET /v1/coverage HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
       ['control bytes in the path', 'GET /v1/\x01cov HTTP/1.1\r\nHost: x\r\n\r\n', 400],
-      ['unknown method', 'FROB /v1/coverage HTTP/1.1\r\nHost: x\r\n\r\n', 405],
+      ['unknown method', 'FROB /v1/coverage HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['lower-case method', 'get /v1/coverage HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['CONNECT', 'CONNECT /v1/coverage HTTP/1.1\r\nHost: x\r\n\r\n', 405],
       ['missing Host', 'GET /v1/coverage HTTP/1.1\r\n\r\n', 400],
     ];
     for (const [what, bytes, status] of cases) {

@@ -1,4 +1,4 @@
-/** The release gates (DESIGN 4.1): pure checks of a week's facts against the live version; each fatal unless forced. */
+/** The release gates (README "Operating it"): pure checks of a week's facts against the live version; each fatal unless forced. */
 import type { WeekFacts } from '../generate.ts';
 import type { MetaT } from '../../shim/core/site-format.ts';
 

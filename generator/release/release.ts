@@ -1,5 +1,5 @@
 /**
- * `npm run release`: one week from inputs to live (DESIGN 4.1): generate (nothing written if a gate refuses) -> gates
+ * `npm run release`: one week from inputs to live (README "Operating it"): generate (nothing written if a gate refuses) -> gates
  * -> verify the new version -> publish (bucket, then the local folder's pointer) -> invalidate -> a release record.
  * A refused or failed release leaves the live version untouched.
  */

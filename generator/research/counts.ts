@@ -1,4 +1,4 @@
-/** Research counts (DESIGN 4.7): searches per week by metro and by ZIP3, cells under the threshold suppressed. Pure. */
+/** Research counts (README "Operating it"): searches per week by metro and by ZIP3, cells under the threshold suppressed. Pure. */
 import { z } from 'zod';
 
 /** Cells with fewer searches than this are shown as suppressed. */
