@@ -8,6 +8,8 @@ export interface Corrected {
   removed: Set<string>;
   updated: Set<string>;
   notes: string[];
+  /** Corrections naming a place that is not in this week's places (a release gate refuses them). */
+  unknown: { line: number; place_id: string; action: string }[];
 }
 
 /**
@@ -21,9 +23,11 @@ export function applyCorrections(places: readonly PlaceRecordT[], corrections: r
   const removed = new Set<string>();
   const updated = new Set<string>();
   const notes: string[] = [];
+  const unknown: Corrected['unknown'] = [];
   for (const { line, value: c } of corrections) {
     const current = byId.get(c.place_id);
     if (current === undefined) {
+      if (!removed.has(c.place_id)) unknown.push({ line, place_id: c.place_id, action: c.action });
       if (!removed.has(c.place_id)) notes.push(`corrections.jsonl:${line}: place "${c.place_id}" is not in this week's places; nothing to ${c.action}`);
       continue;
     }
@@ -37,5 +41,5 @@ export function applyCorrections(places: readonly PlaceRecordT[], corrections: r
     }
   }
   const out = places.filter((p) => byId.has(p.place_id)).map((p) => byId.get(p.place_id) as PlaceRecordT);
-  return { places: out, removed, updated, notes };
+  return { places: out, removed, updated, notes, unknown };
 }

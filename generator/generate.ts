@@ -1,11 +1,14 @@
 /** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys, LISTING_ALPHABET, StoredOffice } from '../shim/core/site-format.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
 import { PROBLEM_CODES, problemPageHtml } from '../shim/core/problem-pages.ts';
 import { applyCorrections } from './corrections.ts';
+import type { Corrected } from './corrections.ts';
+import type { MetroT, PlaceRecordT } from './inputs/schema.ts';
+import { ActiveRemovals, describeRemoval, identityOfPlace } from './removals.ts';
+import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
 import { coverageCellsDoc, coverageDoc, firmDocs, listingBuckets, listingPrefixLength, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
@@ -21,15 +24,23 @@ import { buildShardIndex, buildShards } from './shards.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
-import { makeTempSibling, StagingWriter, swapIntoPlace } from './write.ts';
+import { beginRun, endRun, flipPointer, installVersion, pruneVersions } from './site-folder.ts';
+import type { Retention } from './site-folder.ts';
+import { StagingWriter } from './write.ts';
 import type { Entry } from './write.ts';
 
 /** Options of one generator run. */
 export interface GenerateOptions {
   /** Folder holding metros.json, weeks/<week>/ and optionally corrections.jsonl. */
   dataDir: string;
-  /** Site folder to (re)place: <outDir>/current.json and <outDir>/v/<version>/. */
+  /** Site folder: <outDir>/current.json and <outDir>/v/<version>/ (see site-folder.ts). */
   outDir: string;
+  /** How long replaced versions stay, and how many are kept for rollback. */
+  retention?: Retention;
+  /** Called with the week's facts before anything is written; a throw stops the run with nothing written (release gates). */
+  gate?: (facts: WeekFacts) => void | Promise<void>;
+  /** Point current.json at the new version (default true); false leaves it for a later flip (release: verify first). */
+  activate?: boolean;
   /** ISO week, e.g. 2026-W47; defaults to the latest folder in <dataDir>/weeks/. */
   week?: string;
   /** Leave out bad rows (each is listed) instead of failing. */
@@ -50,6 +61,29 @@ export interface GenerateResult {
   bytes: number;
   /** Rows left out under skipBad. */
   skipped: BadRow[];
+  /** The version the pointer named before, or null. */
+  previousVersion: string | null;
+  /** Old versions deleted after their grace period. */
+  pruned: string[];
+}
+
+/** What the release gates look at, computed by the run before it writes. */
+export interface WeekFacts {
+  week: string;
+  metros: readonly MetroT[];
+  /** Rows read (before corrections). */
+  places: number;
+  samples: number;
+  samplesByMetro: ReadonlyMap<string, number>;
+  firms: number;
+  offices: readonly StoredOfficeT[];
+  /** Place ids whose claimed status is unknown after corrections. */
+  unclaimed: readonly string[];
+  unknownCorrections: Corrected['unknown'];
+  /** Place id -> the standing removal that kept it out this week. */
+  standingRemovals: ReadonlyMap<string, string>;
+  /** Gazetteer ZIP documents by ZIP3 (centroids). */
+  zips: ReadonlyMap<string, ZipGazetteerT>;
 }
 
 /** The inputs have bad rows and skipBad is off: nothing was written. */
@@ -81,6 +115,7 @@ export function versionId(week: string, entries: ReadonlyMap<string, Entry>): st
 /** What the write phase needs; the input rows, firms' place records and visibility maps are left behind for the GC. */
 interface Model {
   inputs: Pick<Inputs, 'week' | 'metros' | 'dataset' | 'bad'>;
+  facts: Omit<WeekFacts, 'zips' | 'offices'>;
   built: BuiltFirm[];
   offices: StoredOfficeT[];
   coverage: CoverageMap;
@@ -98,7 +133,15 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   step(`${inputs.places.length} places, ${inputs.samples.length} samples, ${inputs.flags.length} flags, ${inputs.corrections.length} corrections`);
 
   const corrected = applyCorrections(inputs.places.map((r) => r.value), inputs.corrections);
-  const { firms, notes: firmNotes } = groupFirms(corrected.places, inputs.flags);
+  const removals = new ActiveRemovals(inputs.removals);
+  const places: PlaceRecordT[] = [];
+  const standing = new Map<string, string>();
+  for (const p of corrected.places) {
+    const m = removals.match(identityOfPlace(p));
+    if (m === undefined) places.push(p);
+    else standing.set(p.place_id, describeRemoval(m));
+  }
+  const { firms, notes: firmNotes } = groupFirms(places, inputs.flags);
   const coverage = buildCoverage(inputs.metros);
   const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
   const built = buildOffices(firms, vis);
@@ -106,9 +149,22 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   for (const o of offices) StoredOffice.parse(o);
   for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
   if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
-  step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections), ${coverage.size} coverage cells`);
+  step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections, ${standing.size} kept out by ${removals.count} standing removals), ${coverage.size} coverage cells`);
   const { metros, dataset, bad } = inputs;
-  return { inputs: { week, metros, dataset, bad }, built, offices, coverage, vis: { metros: vis.metros } };
+  const samplesByMetro = new Map<string, number>();
+  for (const r of inputs.samples) samplesByMetro.set(r.value.metro, (samplesByMetro.get(r.value.metro) ?? 0) + 1);
+  const facts = {
+    week,
+    metros,
+    places: inputs.places.length,
+    samples: inputs.samples.length,
+    samplesByMetro,
+    firms: firms.length,
+    unclaimed: places.filter((p) => p.claimed === null).map((p) => p.place_id),
+    standingRemovals: standing,
+    unknownCorrections: corrected.unknown,
+  };
+  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros } };
 }
 
 /** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
@@ -121,17 +177,18 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
-  const { inputs, built, offices, coverage, vis } = await buildModel(opts, week, log, step);
+  const { inputs, facts, built, offices, coverage, vis } = await buildModel(opts, week, log, step);
   const weekOf = mondayOfIsoWeek(week);
 
   gazetteerCache ??= buildGazetteer();
   const gazetteer = gazetteerCache;
   step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${gazetteer.cities.size} states`);
+  if (opts.gate !== undefined) await opts.gate({ ...facts, offices, zips: gazetteer.zips });
 
-  const tmp = await makeTempSibling(opts.outDir);
-  const w = new StagingWriter(join(tmp, 'v', '.staging'));
+  const { run, leftovers } = await beginRun(opts.outDir);
+  for (const path of leftovers) step(`removed the leftovers of an interrupted run: ${path}`);
+  const w = new StagingWriter(run.objects);
   try {
-    const staging = w.root;
     const shards = buildShards(offices);
     const shardBytes: number[] = [];
     for (const s of shards) shardBytes.push(await w.put(rel(keys.shard(V, s.res, s.cell)), s));
@@ -156,20 +213,28 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
     await w.put(rel(keys.manifest(V)), manifest);
     await w.flush();
-    await rename(staging, join(tmp, keys.root(version)));
+    const how = await installVersion(run, version, w.entries.keys());
+    step(how === 'new' ? `version ${version} in place` : `version ${version} was already in place; its objects were refreshed`);
     const pointer = serialise(pointerDoc(version, week));
-    await writeFile(join(tmp, keys.pointer), pointer);
-    await swapIntoPlace(tmp, opts.outDir);
+    let previousVersion: string | null = null;
+    let pruned: string[] = [];
+    if (opts.activate ?? true) {
+      previousVersion = await flipPointer(run, pointer);
+      step(`pointer ${keys.pointer}: ${previousVersion ?? '(none)'} -> ${version}`);
+      pruned = await pruneVersions(run, opts.retention);
+    }
+    if (pruned.length > 0) step(`removed old version(s) past their grace period: ${pruned.join(', ')}`);
+    await endRun(run);
 
     let bytes = pointer.length;
     for (const e of w.entries.values()) bytes += e.bytes;
     const objects = w.entries.size + 1;
     step(`published ${version} to ${opts.outDir}: ${objects} objects, ${(bytes / 1e6).toFixed(1)} MB`);
-    return { version, week, objects, bytes, skipped: opts.skipBad ? inputs.bad : [] };
+    return { version, week, objects, bytes, skipped: opts.skipBad ? inputs.bad : [], previousVersion, pruned };
   } catch (err) {
-    // Writes still queued would recreate folders under tmp after it is removed.
+    // Writes still queued would recreate folders in the run's folder after it is removed.
     await w.settle();
-    await rm(tmp, { recursive: true, force: true });
+    await endRun(run);
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 /** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--distribution ID] [--site site/] [--dry-run]`: atomic publish to S3. */
 import { parseArgs } from 'node:util';
 import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
+import { readRemovals } from './removals.ts';
 
 const HELP = `Usage: npm run publish -- --bucket <name> [options]
 
@@ -12,6 +13,8 @@ Publishes the version named by <site>/current.json to S3, atomically:
   2. then <prefix>v/<version>/manifest.json;
   3. then, LAST, the pointer <prefix>current.json. A publish that stops earlier leaves the previous version serving,
      and running it again resumes where it stopped.
+Refused before anything is written when the version holds a listing under a standing removal (<data>/removals.jsonl),
+so publishing an older site folder (a rollback) cannot bring a removed listing back.
 Cache-Control: versioned objects "${CACHE_IMMUTABLE}", pointer "${CACHE_POINTER}".
 The CloudFront paths whose answers changed are printed on stdout, one per line (more than ${MAX_LISTING_INVALIDATIONS}
 changed listings become /v1/firms/* and /r/*); with --distribution they are also invalidated.
@@ -21,6 +24,8 @@ Options:
   --bucket <name>        S3 bucket (required)
   --prefix <p>           key prefix in the bucket (default: none)
   --site <dir>           generated site folder (default: site/)
+  --version <v>          version folder to publish (default: the one <site>/current.json names)
+  --data <dir>           input folder holding removals.jsonl (default: data/)
   --endpoint <url>       S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)
   --region <r>           AWS region (default: AWS_REGION, then us-east-1)
   --distribution <id>    CloudFront distribution to invalidate after the pointer is written
@@ -42,6 +47,8 @@ async function main(): Promise<number> {
         bucket: { type: 'string' },
         prefix: { type: 'string' },
         site: { type: 'string', default: 'site/' },
+        version: { type: 'string' },
+        data: { type: 'string', default: 'data/' },
         endpoint: { type: 'string' },
         region: { type: 'string' },
         distribution: { type: 'string' },
@@ -69,6 +76,8 @@ async function main(): Promise<number> {
   }
   try {
     const report = await publishSite({
+      removals: await readRemovals(args.data),
+      ...(args.version !== undefined ? { version: args.version } : {}),
       bucket: args.bucket,
       siteDir: args.site,
       concurrency,

@@ -18,9 +18,14 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../shim/aws/s3-client.ts';
-import { keys, Manifest, Pointer, type ManifestT, type PointerT } from '../shim/core/site-format.ts';
+import { keys, Manifest, Meta, Pointer, type ManifestT, type PointerT } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { assertSafeKey } from '../shim/store/types.ts';
+import { pointerDoc } from './documents.ts';
+import { removedListingsIn } from './release/removal-check.ts';
+import type { ActiveRemovals } from './removals.ts';
+import { serialise, sha256Hex } from './json.ts';
+import { runPool } from './pool.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -31,6 +36,11 @@ export const CACHE_POINTER = 'no-cache';
 /** Above this many changed listings, invalidate /v1/firms/* and /r/* instead of each path. */
 export const MAX_LISTING_INVALIDATIONS = 100;
 
+/** The version to publish holds a listing under a standing removal. */
+export class RemovedListingError extends Error {
+  override name = 'RemovedListingError';
+}
+
 /** Options of one publish. */
 export interface PublishOptions extends S3ClientOptions {
   bucket: string;
@@ -38,6 +48,10 @@ export interface PublishOptions extends S3ClientOptions {
   siteDir?: string;
   /** Key prefix in the bucket, e.g. "prod/" (default: bucket root). */
   prefix?: string;
+  /** Version folder to publish (default: the one <siteDir>/current.json names). */
+  version?: string;
+  /** Standing removals: a version holding a listing they name is refused before anything is written. */
+  removals?: ActiveRemovals;
   /** CloudFront distribution to invalidate once the pointer is written. */
   distributionId?: string;
   /** Plan and print, write nothing. */
@@ -108,7 +122,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   const remote = new S3Store({ bucket: opts.bucket, prefix, client });
 
   // Local state: pointer and manifest of the version to publish.
-  const pointerBytes = await readFile(join(siteDir, keys.pointer));
+  const pointerBytes = opts.version === undefined ? await readFile(join(siteDir, keys.pointer)) : await pointerFor(siteDir, opts.version);
   const pointer = Pointer.parse(JSON.parse(pointerBytes.toString('utf8')));
   const version = pointer.version;
   const root = keys.root(version);
@@ -120,6 +134,13 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     if (!key.startsWith(root)) throw new Error(`manifest key ${key} is outside ${root}`);
   }
   say(`site ${siteDir}: version ${version}, ${Object.keys(manifest.objects).length} objects -> s3://${opts.bucket}/${prefix}`);
+  if (opts.removals !== undefined && opts.removals.count > 0) {
+    const held = await removedListingsIn(siteDir, version, opts.removals);
+    if (held.length > 0) {
+      throw new RemovedListingError(`version ${version} contains ${held.length} listing(s) under a standing removal, refused (regenerate it with the removals applied): ${held.slice(0, 5).join('; ')}`);
+    }
+    say(`no listing under the ${opts.removals.count} standing removal(s)`);
+  }
 
   // Remote state: the serving pointer and manifest, and the target version's manifest if it exists.
   const remotePointerBytes = await remote.get(keys.pointer);
@@ -213,7 +234,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   await runPool(actions, concurrency, async (a) => {
     if (a.kind === 'upload') {
       const body = await readFile(join(siteDir, a.key));
-      const sha = createHash('sha256').update(body).digest('hex');
+      const sha = sha256Hex(body);
       if (sha !== a.sha256 || body.length !== a.bytes) throw new Error(`${a.key} on disk does not match the manifest (sha256 ${sha}, ${body.length} bytes)`);
       await put(a.key, body, a.sha256, CACHE_IMMUTABLE);
       report.uploaded += 1;
@@ -300,6 +321,12 @@ export function contentTypeOf(key: string): string {
   return 'application/octet-stream';
 }
 
+/** The pointer bytes generate writes for `version` (so the bucket's pointer equals the folder's). */
+async function pointerFor(siteDir: string, version: string): Promise<Buffer> {
+  const meta = Meta.parse(JSON.parse(await readFile(join(siteDir, keys.meta(version)), 'utf8')));
+  return serialise(pointerDoc(version, meta.week));
+}
+
 async function readManifest(store: S3Store, version: string): Promise<ManifestT | null> {
   const bytes = await store.get(keys.manifest(version));
   return bytes ? Manifest.parse(parseJson(bytes, keys.manifest(version))) : null;
@@ -331,34 +358,12 @@ async function presentUnder(client: S3Client, bucket: string, prefix: string, ro
   return shas;
 }
 
-/** Run `fn` over `items`, at most `concurrency` at once; after the first failure start no more, wait for those running, rethrow it. */
-async function runPool<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { err: unknown } | null = null;
-  const worker = async (): Promise<void> => {
-    while (failure === null && next < items.length) {
-      const item = items[next++] as T;
-      try {
-        await fn(item);
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-  if (failure !== null) throw (failure as { err: unknown }).err;
-}
-
 function parseJson(bytes: Uint8Array, key: string): unknown {
   try {
     return JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch {
     throw new Error(`${key} in the bucket is not JSON`);
   }
-}
-
-function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function clientOptionsOf(opts: PublishOptions): S3ClientOptions {

@@ -1,6 +1,6 @@
-/** Output I/O: a staging writer with bounded concurrency that hashes every object, and the atomic folder swap. */
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+/** Output I/O: a staging writer with bounded concurrency that hashes every object. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { serialise, sha256Hex } from './json.ts';
 
 /** Hash and size of one written object. */
@@ -53,52 +53,4 @@ export class StagingWriter {
     await Promise.all(this.inFlight);
     if (this.failure !== undefined) throw this.failure;
   }
-}
-
-/** A new empty temporary folder next to `outDir` (same file system, so the final rename is atomic). */
-export async function makeTempSibling(outDir: string): Promise<string> {
-  await mkdir(dirname(outDir), { recursive: true });
-  return mkdtemp(join(dirname(outDir), `${basename(outDir)}.tmp-`));
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Replace `outDir` by the finished `tempDir`: move the old folder aside, rename the new one into place, then delete the
- * old one. rename(2) cannot replace a non-empty folder, so there is a moment between the two renames when `outDir` is
- * absent; a reader never sees a half-written folder. If another run puts a folder there in that moment, it is moved
- * aside too (a few times at most), so concurrent runs of the same input end with one complete folder.
- */
-export async function swapIntoPlace(tempDir: string, outDir: string): Promise<void> {
-  const olds: string[] = [];
-  for (let attempt = 0; ; attempt++) {
-    if (await exists(outDir)) {
-      const old = `${tempDir}.old${attempt}`;
-      try {
-        await rename(outDir, old);
-        olds.push(old);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      }
-    }
-    try {
-      await rename(tempDir, outDir);
-      break;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (attempt < 3 && (code === 'ENOTEMPTY' || code === 'EEXIST')) continue;
-      const first = olds.shift();
-      if (first !== undefined && !(await exists(outDir))) await rename(first, outDir).catch(() => undefined);
-      for (const old of olds) await rm(old, { recursive: true, force: true });
-      throw err;
-    }
-  }
-  for (const old of olds) await rm(old, { recursive: true, force: true });
 }

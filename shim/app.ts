@@ -15,7 +15,7 @@ import { termsPageHtml } from './core/terms-page.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
 import { mcpCallCount } from './mcp/cost.ts';
-import { RequestLogger, type LogFields } from './http/request-log.ts';
+import { RequestLogger, zip3Of, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
 /** Settings the app needs from the platform. */
@@ -87,6 +87,8 @@ export function createApp(deps: AppDeps): App {
       log.query_id = body.query_id;
       log.covered = body.covered;
       log.result_count = body.results.length;
+      log.metro = body.location.metro;
+      log.zip3 = zip3Of(body.location.zip);
       return { response: jsonResponse(200, body, { 'cache-control': NO_STORE }), log };
     } catch (err) {
       return { response: errorResponse(err, 'GET /v1/attorneys'), log };

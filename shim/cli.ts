@@ -86,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  if (!argv.includes('--no-build')) await ensureSite(config);
+  // A bucket is published by npm run release/publish; only a local folder is built here.
+  if (!argv.includes('--no-build') && config.siteBucket === null) await ensureSite(config);
 
   let running: RunningServer;
   try {
@@ -98,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const base = running.url;
   process.stdout.write(
-    `Serving ${resolve(config.siteDir)} on ${base}  (request log: ${resolve(config.logDir)}, rate limit: ${config.rateLimitPerHour || 'off'}/hour)\n` +
+    `Serving ${config.siteBucket === null ? resolve(config.siteDir) : `s3://${config.siteBucket.bucket}/${config.siteBucket.prefix ?? ''}`} on ${base}  (request log: ${resolve(config.logDir)}, rate limit: ${config.rateLimitPerHour || 'off'}/hour)\n` +
       `Try:\n  curl '${base}/v1/attorneys?location=Chicago,%20IL&limit=3'\n  curl '${base}/openapi.json'\n`,
   );
 

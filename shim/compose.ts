@@ -33,6 +33,8 @@ export function composeApp(opts: ComposeOptions): App {
         src: call.src,
         covered: call.covered,
         result_count: call.result_count,
+        metro: call.metro,
+        zip3: call.zip3,
         status: call.status,
       }),
     onError: opts.onMcpError,

@@ -19,6 +19,9 @@ const Env = z.object({
     z.url({ protocol: /^https?$/ }).refine((u) => !new URL(u).search && !new URL(u).hash, 'must not carry a query or fragment').optional(),
   ),
   SITE_DIR: z.preprocess(blankIsUnset, z.string().default('site')),
+  SITE_BUCKET: z.preprocess(blankIsUnset, z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional()),
+  SITE_PREFIX: z.preprocess(blankIsUnset, z.string().optional()),
+  SITE_S3_ENDPOINT: z.preprocess(blankIsUnset, z.url({ protocol: /^https?$/ }).optional()),
   DATA_DIR: z.preprocess(blankIsUnset, z.string().default('data')),
   LOG_DIR: z.preprocess(blankIsUnset, z.string().default('var/log')),
   RATE_LIMIT_PER_HOUR: rateLimitField,
@@ -40,6 +43,9 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   HOST: 'address to bind (default 127.0.0.1)',
   PUBLIC_BASE_URL: 'absolute base URL used in `website` links (default http://HOST:PORT)',
   SITE_DIR: 'folder of the generated site (default site)',
+  SITE_BUCKET: 'serve straight from this S3 bucket instead of SITE_DIR (credentials from the usual AWS sources)',
+  SITE_PREFIX: 'key prefix of the site in SITE_BUCKET (default none)',
+  SITE_S3_ENDPOINT: 'S3-compatible endpoint for SITE_BUCKET, path-style, e.g. a loopback s3rver http://127.0.0.1:4568',
   DATA_DIR: 'folder of the generator inputs (default data)',
   LOG_DIR: 'folder of the request log, requests-YYYY-MM-DD.jsonl (default var/log)',
   RATE_LIMIT_PER_HOUR: `requests per hour per network address, REST and MCP together (default ${REQUESTS_PER_HOUR}; 0 disables)`,
@@ -57,6 +63,8 @@ export interface Config {
   /** Without trailing slash; null means "http://HOST:PORT of the bound socket". */
   publicBaseUrl: string | null;
   siteDir: string;
+  /** Serve from this bucket instead of siteDir (null: the folder). */
+  siteBucket: { bucket: string; prefix?: string; endpoint?: string } | null;
   dataDir: string;
   logDir: string;
   /** Requests per hour per address; 0 disables the limit. */
@@ -93,6 +101,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicBaseUrl: e.PUBLIC_BASE_URL === undefined ? null : e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     siteDir: e.SITE_DIR,
+    siteBucket:
+      e.SITE_BUCKET === undefined
+        ? null
+        : { bucket: e.SITE_BUCKET, ...(e.SITE_PREFIX !== undefined ? { prefix: e.SITE_PREFIX } : {}), ...(e.SITE_S3_ENDPOINT !== undefined ? { endpoint: e.SITE_S3_ENDPOINT } : {}) },
     dataDir: e.DATA_DIR,
     logDir: e.LOG_DIR,
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,

@@ -28,6 +28,9 @@ export interface RequestLogEntry {
   src: string | null;
   covered: boolean | null;
   result_count: number | null;
+  /** Resolved measured metro and ZIP3 of a search (derived from the location, for research counts; no new personal data). */
+  metro: string | null;
+  zip3: string | null;
   status: number;
 }
 

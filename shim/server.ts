@@ -19,6 +19,7 @@ import { createRateLimiter, perWindow, rateLimitHeaders } from './http/rate-limi
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
+import { S3Store } from './store/s3.ts';
 
 /** Largest request body read, in bytes (MCP messages are small). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -248,7 +249,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const url = `http://${host}:${bound.port}`;
   const publicBaseUrl = config.publicBaseUrl ?? url;
 
-  const service = overrides.service ?? createService(createSiteSource(new FolderStore(resolve(config.siteDir)), { cacheBytes: config.cacheBytes }));
+  const store = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
+  const service = overrides.service ?? createService(createSiteSource(store, { cacheBytes: config.cacheBytes }));
   const log = new JsonLinesSink(resolve(config.logDir));
   const rateLimiter = createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
   const app = composeApp({

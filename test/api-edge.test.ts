@@ -246,7 +246,7 @@ describe('request log', () => {
     expect(mine).toHaveLength(2);
     const [first, second] = mine as [Record<string, unknown>, Record<string, unknown>];
     expect(Object.keys(first).sort()).toEqual(
-      ['address_hash', 'covered', 'endpoint', 'location', 'query_id', 'result_count', 'src', 'status', 'time', 'user_agent'].sort(),
+      ['address_hash', 'covered', 'endpoint', 'location', 'metro', 'query_id', 'result_count', 'src', 'status', 'time', 'user_agent', 'zip3'].sort(),
     );
     expect(first).toMatchObject({
       endpoint: '/v1/attorneys',
@@ -256,8 +256,12 @@ describe('request log', () => {
       result_count: 2,
       status: 200,
       query_id: (ok.body as Search).query_id,
+      // Resolved metro and ZIP3, so research counts need not resolve the location again.
+      metro: 'chicago',
+      zip3: (ok.body as { location: { zip: string } }).location.zip.slice(0, 3),
     });
-    expect(second).toMatchObject({ endpoint: '/v1/attorneys', location: 'Qwxyzville, TX', status: 400, query_id: null, covered: null });
+    expect(first.zip3).toMatch(/^\d{3}$/);
+    expect(second).toMatchObject({ endpoint: '/v1/attorneys', location: 'Qwxyzville, TX', status: 400, query_id: null, covered: null, metro: null, zip3: null });
     expect(first.address_hash).toMatch(/^[0-9a-f]{16}$/);
     expect(second.address_hash).toBe(first.address_hash);
     expect(Number.isNaN(Date.parse(first.time as string))).toBe(false);

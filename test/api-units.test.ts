@@ -88,6 +88,7 @@ describe('config', () => {
       host: '127.0.0.1',
       publicBaseUrl: null,
       siteDir: 'site',
+      siteBucket: null,
       dataDir: 'data',
       logDir: 'var/log',
       rateLimitPerHour: 600,

@@ -254,11 +254,13 @@ describe('tool calls are reported for the request log', () => {
         src: 'test-suite',
         covered: true,
         result_count: ((ok.structuredContent as Json).results as unknown[]).length,
+        metro: 'chicago',
+        zip3: ((ok.structuredContent as Json).location as { zip: string }).zip.slice(0, 3),
         status: 200,
       },
-      { tool: 'find_injury_attorneys', args: { zip: '6060' }, query_id: null, location: '6060', src: null, covered: null, result_count: null, status: 400 },
-      { tool: 'get_firm', args: { listing_id: 'l_aaaaaaaaaaaaaaaa' }, query_id: null, location: null, src: null, covered: null, result_count: null, status: 404 },
-      { tool: 'get_coverage', args: {}, query_id: null, location: null, src: null, covered: null, result_count: null, status: 200 },
+      { tool: 'find_injury_attorneys', args: { zip: '6060' }, query_id: null, location: '6060', src: null, covered: null, result_count: null, metro: null, zip3: null, status: 400 },
+      { tool: 'get_firm', args: { listing_id: 'l_aaaaaaaaaaaaaaaa' }, query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null, status: 404 },
+      { tool: 'get_coverage', args: {}, query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null, status: 200 },
     ]);
     for (const l of logged) {
       expect(l.info).toEqual(INFO);

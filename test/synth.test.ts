@@ -13,6 +13,7 @@ import {
   FlagRecord,
   MetrosFile,
   PlaceRecord,
+  RemovalRecord,
   SampleRecord,
   WEEK_FILES,
   type DatasetFileT,
@@ -274,6 +275,7 @@ describe('data/README.md', () => {
     'samples.jsonl': SampleRecord,
     'flags.jsonl': FlagRecord,
     'corrections.jsonl': CorrectionRecord,
+    'removals.jsonl': RemovalRecord,
   };
 
   it('has a valid example of every input file', () => {

@@ -2,6 +2,7 @@
  * `audit diff`: what changed between two published versions, office by office: added, removed, changed listing fields,
  * flag changes (profile_type, sponsored) and map-visibility moves, from a full shard scan of each version.
  */
+import { hoursText } from '../../shim/core/hours.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
 import { fieldsDiffering, scanOffices } from './scan.ts';
 import { openSite, type SiteLocation } from './site.ts';
@@ -164,6 +165,12 @@ function label(o: OfficeBrief): string {
   return `${o.listing_id}  ${o.name}, ${o.city} ${o.state}${o.metro === null ? '' : ` [${o.metro}]`}`;
 }
 
+/** Stored hours as the API shows them, one day after another ("Mon 9:00 AM-5:00 PM, Tue ..."), or "none". */
+function hoursLine(v: unknown): string {
+  if (v === null || v === undefined) return 'none';
+  return hoursText((v as StoredOfficeT['hours'] & object).weekly).join(', ');
+}
+
 function short(v: unknown): string {
   const s = JSON.stringify(v);
   return s.length <= 60 ? s : `${s.slice(0, 57)}...`;
@@ -197,7 +204,7 @@ export function formatDiff(d: SiteDiff, max = 20): string {
   };
   section('Added', d.added, label);
   section('Removed', d.removed, label);
-  section('Changed', d.changed, (x) => `${label(x)}: ${x.fields.map((f) => (f.field === 'hours' ? 'hours' : `${f.field} ${short(f.old)} -> ${short(f.new)}`)).join('; ')}`);
+  section('Changed', d.changed, (x) => `${label(x)}: ${x.fields.map((f) => (f.field === 'hours' ? `hours ${hoursLine(f.old)} -> ${hoursLine(f.new)}` : `${f.field} ${short(f.old)} -> ${short(f.new)}`)).join('; ')}`);
   section('Flag changes', d.flag_changes, (x) => `${label(x)}: ${x.field} ${String(x.old)} -> ${String(x.new)}`);
   section('Visibility moves, largest first', d.visibility_moves, (x) => {
     const metro = x.old_metro === x.metro ? '' : ` (metro ${x.old_metro ?? 'none'} -> ${x.metro ?? 'none'})`;

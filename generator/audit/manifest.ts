@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { keys, Manifest } from '../../shim/core/site-format.ts';
-import { mapPool, progressEvery } from './pool.ts';
+import { mapPool } from '../pool.ts';
+import { progressEvery } from '../progress.ts';
 import { AuditError, type AuditSite } from './site.ts';
 
 /** What the manifest check found. */

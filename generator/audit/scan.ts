@@ -5,7 +5,8 @@
  */
 import { latLngToCell } from 'h3-js';
 import { keys, Shard, ShardIndex, type ShardIndexT, type StoredOfficeT } from '../../shim/core/site-format.ts';
-import { mapPool, progressEvery } from './pool.ts';
+import { mapPool } from '../pool.ts';
+import { progressEvery } from '../progress.ts';
 import { AuditError, parseObject, type AuditSite } from './site.ts';
 
 /** Every office of one version as read from one resolution's shards. */

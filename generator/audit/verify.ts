@@ -7,7 +7,7 @@ import { CoverageCells, CoverageDoc, keys, type CoverageCellsT, type StoredOffic
 import { compareAnswer } from './compare.ts';
 import { getLive, jsonDifferences, LiveError } from './live.ts';
 import { checkManifest, type ManifestCheck } from './manifest.ts';
-import { mapPool } from './pool.ts';
+import { mapPool } from '../pool.ts';
 import { sampleQueries, type AuditQuery } from './queries.ts';
 import { recomputeAnswer } from './recompute.ts';
 import { compareResolutions, scanOffices } from './scan.ts';

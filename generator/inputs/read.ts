@@ -9,8 +9,8 @@ import { isoWeeksInYear } from '../week.ts';
 import { flagInterner, placeInterner } from './intern.ts';
 import { describeIssues, readJsonl } from './jsonl.ts';
 import type { BadRow, Row } from './jsonl.ts';
-import { CorrectionRecord, DatasetFile, FlagRecord, MetrosFile, PlaceRecord, SampleRecord, WEEK_FILES } from './schema.ts';
-import type { CorrectionRecordT, DatasetFileT, FlagRecordT, MetroT, PlaceRecordT, SampleRecordT } from './schema.ts';
+import { CorrectionRecord, DatasetFile, FlagRecord, MetrosFile, PlaceRecord, RemovalRecord, SampleRecord, WEEK_FILES } from './schema.ts';
+import type { CorrectionRecordT, DatasetFileT, FlagRecordT, MetroT, PlaceRecordT, RemovalRecordT, SampleRecordT } from './schema.ts';
 
 /** An input problem that no --skip-bad can get around (missing file, bad metros.json or dataset.json). */
 export class InputError extends Error {
@@ -29,6 +29,8 @@ export interface Inputs {
   samples: Row<SampleRecordT>[];
   flags: Row<FlagRecordT>[];
   corrections: Row<CorrectionRecordT>[];
+  /** Standing removals (data/removals.jsonl), lifted ones included. */
+  removals: Row<RemovalRecordT>[];
   bad: BadRow[];
   /** Facts worth telling the operator that are not errors. */
   notes: string[];
@@ -96,22 +98,24 @@ export async function readInputs(dataDir: string, week: string): Promise<Inputs>
   const samplesPath = join(weekDir, WEEK_FILES.samples);
   const flagsPath = join(weekDir, WEEK_FILES.flags);
   const correctionsPath = join(dataDir, 'corrections.jsonl');
-  const [placesR, samplesR, flagsR, correctionsR] = await Promise.all([
+  const removalsPath = join(dataDir, 'removals.jsonl');
+  const [placesR, samplesR, flagsR, correctionsR, removalsR] = await Promise.all([
     requiredJsonl(placesPath, PlaceRecord, placeInterner()),
     requiredJsonl(samplesPath, SampleRecord),
     readJsonl(flagsPath, FlagRecord, flagInterner()),
     readJsonl(correctionsPath, CorrectionRecord),
+    readJsonl(removalsPath, RemovalRecord),
   ]);
   const notes: string[] = [];
   if (flagsR === null) notes.push(`${flagsPath} is missing: every firm is standard and not sponsored`);
-  const bad: BadRow[] = [...placesR.bad, ...samplesR.bad, ...(flagsR?.bad ?? []), ...(correctionsR?.bad ?? [])];
+  const bad: BadRow[] = [...placesR.bad, ...samplesR.bad, ...(flagsR?.bad ?? []), ...(correctionsR?.bad ?? []), ...(removalsR?.bad ?? [])];
 
   const places = checkPlaces(placesR.rows, placesPath, bad);
   const samples = checkSamples(samplesR.rows, samplesPath, slugs, bad);
   const flags = checkFlags(flagsR?.rows ?? [], flagsPath, bad);
   const corrections = checkCorrections(correctionsR?.rows ?? [], correctionsPath, bad);
   bad.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return { week, metros: metrosFile.metros, dataset, places, samples, flags, corrections, bad, notes };
+  return { week, metros: metrosFile.metros, dataset, places, samples, flags, corrections, removals: removalsR?.rows ?? [], bad, notes };
 }
 
 function checkPlaces(rows: Row<PlaceRecordT>[], file: string, bad: BadRow[]): Row<PlaceRecordT>[] {

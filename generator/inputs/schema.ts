@@ -87,6 +87,26 @@ export const CorrectionRecord = z.discriminatedUnion('action', [
   }),
 ]);
 
+/**
+ * One line of `data/removals.jsonl`: a standing removal of one listing (by place_id or public listing_id) or a whole firm
+ * (by firm_id or website domain), applied to every week until `lifted` is set.
+ */
+export const RemovalRecord = z
+  .object({
+    place_id: z.string().min(1).optional(),
+    listing_id: z.string().regex(/^l_[a-z2-7]{16}$/).optional(),
+    firm_id: z.string().regex(/^f_[a-z2-7]{16}$/).optional(),
+    domain: z.string().min(1).optional(),
+    date: z.iso.date(),
+    reason: z.string().min(1),
+    lifted: z.iso.date().nullable().optional().describe('Set to the date the removal was lifted; the listing comes back from the next release'),
+  })
+  .strict()
+  .refine((r) => [r.place_id, r.listing_id, r.firm_id, r.domain].filter((x) => x !== undefined).length === 1, {
+    message: 'name exactly one of place_id, listing_id, firm_id, domain',
+  });
+
+export type RemovalRecordT = z.infer<typeof RemovalRecord>;
 export type MetrosFileT = z.infer<typeof MetrosFile>;
 export type MetroT = MetrosFileT['metros'][number];
 export type DatasetFileT = z.infer<typeof DatasetFile>;

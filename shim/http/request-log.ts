@@ -1,6 +1,6 @@
 /**
  * The per-request log line (docs/CONTRACT.md, Privacy): location as sent, time, user agent, a one-day salted hash of the address,
- * query id, src, covered and result count. Never the raw address.
+ * query id, src, covered and result count, and the resolved metro and ZIP3 for research counts. Never the raw address.
  */
 import { createHmac } from 'node:crypto';
 import type { RequestInfo, RequestLogEntry, RequestLogSink, SaltProvider } from '../edge-types.ts';
@@ -10,7 +10,7 @@ export const ADDRESS_HASH_HEX = 16;
 const MAX_FIELD = 256;
 
 /** What a route knows about a call, merged into its log line. */
-export type LogFields = Partial<Pick<RequestLogEntry, 'query_id' | 'endpoint' | 'location' | 'src' | 'covered' | 'result_count' | 'status'>>;
+export type LogFields = Partial<Pick<RequestLogEntry, 'query_id' | 'endpoint' | 'location' | 'src' | 'covered' | 'result_count' | 'metro' | 'zip3' | 'status'>>;
 
 const calls = new WeakMap<Request, LogFields[]>();
 
@@ -29,6 +29,11 @@ export function takeCalls(request: Request): LogFields[] {
   const list = calls.get(request) ?? [];
   calls.delete(request);
   return list;
+}
+
+/** First three digits of a resolved ZIP, or null. */
+export function zip3Of(zip: string | null | undefined): string | null {
+  return typeof zip === 'string' && /^\d{5}$/.test(zip) ? zip.slice(0, 3) : null;
 }
 
 /** HMAC-SHA256 of the address under the day's salt, hex, truncated to ADDRESS_HASH_HEX characters. */
@@ -70,6 +75,8 @@ export class RequestLogger {
           src: clip(f.src),
           covered: f.covered ?? null,
           result_count: f.result_count ?? null,
+          metro: f.metro ?? null,
+          zip3: f.zip3 ?? null,
           status: f.status,
         });
       }

@@ -8,6 +8,7 @@ import { locationAsSent } from '../core/params.ts';
 import { AttorneysQuery, FirmQuery } from '../core/query-schema.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, type AttorneysResponseT } from '../core/schemas.ts';
 import type { CallContext, Service } from '../core/service.ts';
+import { zip3Of } from '../http/request-log.ts';
 import { problemOf } from '../http/problem.ts';
 import { advertiseOnly, outputSchemaOf } from './json-schema.ts';
 
@@ -25,6 +26,9 @@ export interface ToolCallRecord {
   src: string | null;
   covered: boolean | null;
   result_count: number | null;
+  /** Resolved metro and ZIP3 of a search, for research counts. */
+  metro: string | null;
+  zip3: string | null;
   /** The HTTP status the same REST call would have answered. */
   status: number;
 }
@@ -126,6 +130,8 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           src: typeof args.src === 'string' ? args.src.slice(0, 100) : null,
           covered: found?.covered ?? null,
           result_count: found?.results.length ?? null,
+          metro: found?.location.metro ?? null,
+          zip3: zip3Of(found?.location.zip),
         };
       }),
   );
@@ -151,7 +157,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           }
           return service.getFirm(id, scope.ctx);
         },
-        () => ({ query_id: null, location: null, src: null, covered: null, result_count: null }),
+        () => ({ query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null }),
       ),
   );
 
@@ -169,7 +175,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
         'get_coverage',
         args,
         () => service.getCoverage(scope.ctx),
-        () => ({ query_id: null, location: null, src: null, covered: null, result_count: null }),
+        () => ({ query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null }),
       ),
   );
 

@@ -1,0 +1,64 @@
+/**
+ * The release's verify step: before a new version is made current, check its manifest and recompute a seeded sample of
+ * answers by brute force over its shards, comparing each with the answer the shim gives from that version.
+ */
+import { createService } from '../../shim/core/service-impl.ts';
+import { CoverageCells, keys } from '../../shim/core/site-format.ts';
+import { createSiteSource } from '../../shim/site-reader.ts';
+import { FolderStore } from '../../shim/store/folder.ts';
+import type { Store } from '../../shim/store/types.ts';
+import { compareAnswer } from '../audit/compare.ts';
+import { checkManifest } from '../audit/manifest.ts';
+import { sampleQueries } from '../audit/queries.ts';
+import { recomputeAnswer } from '../audit/recompute.ts';
+import { scanOffices } from '../audit/scan.ts';
+import { openSite } from '../audit/site.ts';
+import { pointerDoc } from '../documents.ts';
+import { serialise } from '../json.ts';
+
+/** A store that names `version` as current and reads everything else from `inner` (a version not yet pointed at). */
+class PinnedStore implements Store {
+  readonly kind: string;
+  constructor(
+    private readonly inner: Store,
+    private readonly pointer: Uint8Array,
+  ) {
+    this.kind = `${inner.kind}+pinned`;
+  }
+  get(key: string): Promise<Uint8Array | null> {
+    return key === keys.pointer ? Promise.resolve(this.pointer) : this.inner.get(key);
+  }
+}
+
+/** What the verify step found. */
+export interface VersionCheck {
+  version: string;
+  objects: number;
+  offices: number;
+  queries: number;
+  /** Every problem (manifest, scan, differing answers); empty when the version is good. */
+  problems: string[];
+}
+
+/** Check `version` in the site folder: manifest, office scan, and `sample` seeded queries recomputed and compared. */
+export async function checkVersion(siteDir: string, version: string, sample: number, seed: number, log?: (line: string) => void): Promise<VersionCheck> {
+  const site = await openSite({ kind: 'folder', dir: siteDir }, version);
+  const manifest = await checkManifest(site, log === undefined ? {} : { log });
+  const scan = await scanOffices(site);
+  const problems = [...manifest.problems, ...scan.problems];
+  const coverage = await site.json(keys.coverageCells(version), CoverageCells);
+  if (coverage === null) problems.push(`${keys.coverageCells(version)} is missing`);
+  const queries = coverage === null ? [] : sampleQueries(coverage, sample, seed);
+  const pointer = serialise(pointerDoc(version, site.meta.week));
+  const service = createService(createSiteSource(new PinnedStore(new FolderStore(siteDir), pointer)));
+  const officesById = new Map(scan.offices.map((o) => [o.listing_id, o]));
+  for (const q of queries) {
+    if (coverage === null || q.point === null) continue;
+    const got = await service.findAttorneys(Object.fromEntries(new URLSearchParams(q.query)), { publicBaseUrl: 'https://release.invalid' });
+    const expected = recomputeAnswer(scan.offices, coverage, q.point.lat, q.point.lng, q.radiusMiles, q.limit);
+    const diffs = compareAnswer(expected, got, { lat: q.point.lat, lng: q.point.lng, radiusMiles: q.radiusMiles, limit: q.limit, officesById });
+    for (const d of diffs) problems.push(`${q.query}: ${d}`);
+  }
+  log?.(`verify: ${version}: manifest ${manifest.problems.length === 0 ? 'ok' : 'BAD'}, ${scan.offices.length} offices, ${queries.length} answers recomputed, ${problems.length} problem(s)`);
+  return { version, objects: manifest.objects, offices: scan.offices.length, queries: queries.length, problems };
+}

@@ -1,0 +1,109 @@
+/** `npm run release -- [--week W] [--bucket B ...] [--force "reason"]`: one week from inputs to live, gated and verified. */
+import { parseArgs } from 'node:util';
+import { GATE_NAMES, MAX_DROP, MAX_MILES_FROM_ZIP } from './gates.ts';
+import { release } from './release.ts';
+
+const HELP = `Usage: npm run release -- [options]
+
+One command for the week: inputs -> generate -> gates -> verify -> publish -> invalidate -> release record.
+  1. generate the week into the site folder as a new version, NOT yet current;
+  2. gates (${GATE_NAMES.join(', ')}): missing or empty places or samples; offices, firms or samples down more than
+     ${MAX_DROP * 100}% against the live version; an office outside the US or more than ${MAX_MILES_FROM_ZIP} miles from its ZIP's centroid; a metro
+     with no offices or no samples; a correction naming an unknown listing; an office without a claimed status.
+     A failed gate refuses the week (nothing is written) unless --force "<reason>", kept in the record;
+  3. verify: the new version's manifest, and a seeded sample of answers recomputed by brute force and compared;
+  4. publish: to the bucket when --bucket is given (objects, then the pointer last), then the site folder's current.json;
+  5. invalidate: with --invalidate and --distribution the CloudFront paths are invalidated, otherwise printed;
+  6. a release record (JSON) in --records: what was published, counts, every gate (passed, or forced and why).
+A refused or failed release leaves the live version untouched. Progress on stderr; the summary on stdout.
+Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER.
+
+Options:
+  --data <dir>          inputs (default data/)
+  --site <dir>          local site folder (default site/)
+  --week <YYYY-Www>     week (default: the latest under <data>/weeks/)
+  --bucket <name>       also publish to this S3 bucket (its live version is the one gates compare against)
+  --prefix <p>          key prefix in the bucket
+  --endpoint <url>      S3-compatible endpoint (path-style), e.g. a loopback s3rver
+  --region <r>          AWS region (default AWS_REGION, then us-east-1)
+  --distribution <id>   CloudFront distribution whose changed paths to invalidate
+  --invalidate          apply the invalidation (otherwise the paths are printed)
+  --force <reason>      publish despite failed gates; the reason is recorded
+  --verify-sample <n>   answers recomputed by the verify step (default 40)
+  --records <dir>       folder of release records (default var/releases)
+  -h, --help            this text
+
+Exit status: 0 released; 1 refused by a gate or verify, or failed (the failing step is named); 2 usage error.`;
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        data: { type: 'string', default: 'data/' },
+        site: { type: 'string', default: 'site/' },
+        week: { type: 'string' },
+        bucket: { type: 'string' },
+        prefix: { type: 'string' },
+        endpoint: { type: 'string' },
+        region: { type: 'string' },
+        distribution: { type: 'string' },
+        invalidate: { type: 'boolean', default: false },
+        force: { type: 'string' },
+        'verify-sample': { type: 'string', default: '40' },
+        records: { type: 'string', default: 'var/releases' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const sample = Number(args['verify-sample']);
+  if (!Number.isInteger(sample) || sample < 0 || (args.force !== undefined && args.force.trim() === '') || (args.invalidate && args.distribution === undefined)) {
+    process.stderr.write(`--verify-sample must be an integer >= 0, --force needs a reason, --invalidate needs --distribution\n\n${HELP}\n`);
+    return 2;
+  }
+  const rec = await release({
+    dataDir: args.data,
+    siteDir: args.site,
+    verifySample: sample,
+    recordsDir: args.records,
+    invalidate: args.invalidate,
+    ...(args.week !== undefined ? { week: args.week } : {}),
+    ...(args.force !== undefined ? { force: args.force } : {}),
+    ...(args.bucket !== undefined
+      ? {
+          bucket: {
+            bucket: args.bucket,
+            forcePathStyle: args.endpoint !== undefined,
+            ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
+            ...(args.endpoint !== undefined ? { endpoint: args.endpoint } : {}),
+            ...(args.region !== undefined ? { region: args.region } : {}),
+            ...(args.distribution !== undefined ? { distributionId: args.distribution } : {}),
+          },
+        }
+      : {}),
+  });
+  const summary = {
+    outcome: rec.outcome,
+    failed_step: rec.failed_step,
+    version: rec.version,
+    previous_version: rec.previous_version,
+    counts: rec.counts,
+    gates_failed: rec.gates.filter((g) => !g.passed).map((g) => g.gate),
+    forced: rec.forced,
+    invalidation_paths: rec.invalidation.paths.length,
+    record: rec.recordPath,
+  };
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+  if (rec.outcome !== 'released') process.stderr.write(`release: ${rec.outcome} at ${rec.failed_step ?? '?'}: ${rec.error ?? ''}\n`);
+  return rec.outcome === 'released' ? 0 : 1;
+}
+
+process.exitCode = await main();

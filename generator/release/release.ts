@@ -1,0 +1,203 @@
+/**
+ * `npm run release`: one week from inputs to live (README "Operating it"): generate (nothing written if a gate refuses) -> gates
+ * -> verify the new version -> publish (bucket, then the local folder's pointer) -> invalidate -> a release record.
+ * A refused or failed release leaves the live version untouched.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Meta, Pointer, keys, type MetaT } from '../../shim/core/site-format.ts';
+import { S3Store } from '../../shim/store/s3.ts';
+import { FolderStore } from '../../shim/store/folder.ts';
+import type { Store } from '../../shim/store/types.ts';
+import type { S3ClientOptions } from '../../shim/aws/s3-client.ts';
+import { BadInputError, formatBadRow, generate, type GenerateResult } from '../generate.ts';
+import { InputError } from '../inputs/read.ts';
+import { publishSite, type PublishReport } from '../publish.ts';
+import { beginRun, endRun, flipPointer, pruneVersions, type Retention } from '../site-folder.ts';
+import { pointerDoc } from '../documents.ts';
+import { readRemovals } from '../removals.ts';
+import { serialise } from '../json.ts';
+import { checkVersion, type VersionCheck } from './check-version.ts';
+import { evaluateGates, liveCountsOf, type GateResult, type LiveCounts } from './gates.ts';
+
+/** Where and how to release. */
+export interface ReleaseOptions {
+  dataDir: string;
+  /** The local site folder (always written; served by the local server). */
+  siteDir: string;
+  week?: string;
+  /** Publish to this bucket too (the live version is then the bucket's). */
+  bucket?: { bucket: string; prefix?: string; distributionId?: string } & S3ClientOptions;
+  /** Apply the CloudFront invalidation (needs bucket.distributionId); otherwise the paths are only printed. */
+  invalidate?: boolean;
+  /** Publish despite failed gates; the reason is kept in the release record. */
+  force?: string;
+  /** Answers recomputed by the verify step (default 40) and their seed. */
+  verifySample?: number;
+  seed?: number;
+  retention?: Retention;
+  /** Folder of release records (default var/releases). */
+  recordsDir?: string;
+  log?: (line: string) => void;
+}
+
+/** The release record: what was published, counts, gates (passed, or forced and why). */
+export interface ReleaseRecord {
+  schema_version: 1;
+  generated: 'by npm run release; do not edit';
+  outcome: 'released' | 'refused' | 'failed';
+  /** The step that refused or failed, e.g. "gate claimed-status" or "verify". */
+  failed_step: string | null;
+  started_at: string;
+  finished_at: string;
+  week: string | null;
+  version: string | null;
+  previous_version: string | null;
+  targets: string[];
+  counts: { offices: number; firms: number; samples: number; places: number } | null;
+  live_before: LiveCounts;
+  gates: (GateResult & { forced: boolean })[];
+  forced: { reason: string } | null;
+  verify: VersionCheck | null;
+  publish: Omit<PublishReport, 'invalidationPaths'> | null;
+  invalidation: { paths: string[]; applied: boolean; id: string | null; error: string | null };
+  error: string | null;
+}
+
+/** A refused week: the gates that failed. */
+export class ReleaseRefused extends Error {
+  constructor(
+    readonly step: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReleaseRefused';
+  }
+}
+
+async function liveMeta(store: Store): Promise<MetaT | null> {
+  const p = await store.get(keys.pointer);
+  if (p === null) return null;
+  const { version } = Pointer.parse(JSON.parse(Buffer.from(p).toString('utf8')));
+  const m = await store.get(keys.meta(version));
+  return m === null ? null : Meta.parse(JSON.parse(Buffer.from(m).toString('utf8')));
+}
+
+/** Run a release; always resolves with its record (also written to recordsDir). */
+export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { recordPath: string }> {
+  const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const t0 = performance.now();
+  const say = (msg: string): void => log(`release [${((performance.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+  const { bucket } = opts;
+  const liveStore: Store = bucket ? new S3Store({ ...bucket, ...(bucket.prefix !== undefined ? { prefix: bucket.prefix } : {}) }) : new FolderStore(opts.siteDir);
+  const targets = [...(bucket ? [`s3://${bucket.bucket}/${bucket.prefix ?? ''}`] : []), `folder ${opts.siteDir}`];
+  const rec: ReleaseRecord = {
+    schema_version: 1,
+    generated: 'by npm run release; do not edit',
+    outcome: 'failed',
+    failed_step: null,
+    started_at: new Date().toISOString(),
+    finished_at: '',
+    week: opts.week ?? null,
+    version: null,
+    previous_version: null,
+    targets,
+    counts: null,
+    live_before: null,
+    gates: [],
+    forced: null,
+    verify: null,
+    publish: null,
+    invalidation: { paths: [], applied: false, id: null, error: null },
+    error: null,
+  };
+  let step = 'live version';
+  try {
+    const meta = await liveMeta(liveStore);
+    rec.live_before = meta === null ? null : liveCountsOf(meta);
+    rec.previous_version = meta?.version ?? null;
+    say(meta === null ? `nothing live yet on ${targets[0]}` : `live on ${targets[0]}: ${meta.version} (${meta.totals.offices} offices, ${meta.totals.firms} firms)`);
+
+    step = 'generate';
+    let generated: GenerateResult;
+    try {
+      generated = await generate({
+        dataDir: opts.dataDir,
+        outDir: opts.siteDir,
+        ...(opts.week !== undefined ? { week: opts.week } : {}),
+        activate: false,
+        log: (line) => log(`  ${line}`),
+        gate: (facts) => {
+          rec.week = facts.week;
+          rec.counts = { offices: facts.offices.length, firms: facts.firms, samples: facts.samples, places: facts.places };
+          const results = evaluateGates(facts, rec.live_before);
+          const failed = results.filter((g) => !g.passed);
+          rec.gates = results.map((g) => ({ ...g, forced: !g.passed && opts.force !== undefined }));
+          for (const g of results) say(`gate ${g.gate}: ${g.passed ? 'passed' : opts.force !== undefined ? 'FAILED, forced' : 'FAILED'}: ${g.detail}`);
+          if (failed.length > 0 && opts.force === undefined) {
+            step = `gate ${failed.map((g) => g.gate).join(', ')}`;
+            throw new ReleaseRefused(step, `refused by ${failed.length} gate(s): ${failed.map((g) => `${g.gate} (${g.detail})`).join('; ')}; fix the inputs or --force "<reason>"`);
+          }
+          if (failed.length > 0) rec.forced = { reason: opts.force as string };
+        },
+      });
+    } catch (err) {
+      if (err instanceof BadInputError) {
+        step = 'bad input rows';
+        throw new ReleaseRefused(step, `refused: ${err.message}: ${err.rows.slice(0, 5).map(formatBadRow).join('; ')}`);
+      }
+      if (err instanceof InputError) {
+        step = 'gate inputs-present';
+        rec.gates = [{ gate: 'inputs-present', passed: false, forced: false, detail: err.message }];
+        throw new ReleaseRefused(step, `refused: ${err.message}`);
+      }
+      throw err;
+    }
+    rec.version = generated.version;
+    rec.week = generated.week;
+    say(`generated ${generated.version} (${generated.objects} objects), not yet current`);
+
+    step = 'verify';
+    rec.verify = await checkVersion(opts.siteDir, generated.version, opts.verifySample ?? 40, opts.seed ?? 1, say);
+    if (rec.verify.problems.length > 0) throw new ReleaseRefused(step, `verify found ${rec.verify.problems.length} problem(s): ${rec.verify.problems.slice(0, 5).join('; ')}`);
+
+    if (bucket) {
+      step = 'publish';
+      const report = await publishSite({
+        ...bucket,
+        removals: await readRemovals(opts.dataDir),
+        siteDir: opts.siteDir,
+        version: generated.version,
+        ...(opts.invalidate && bucket.distributionId !== undefined ? { distributionId: bucket.distributionId } : {}),
+        log: (line) => log(`  ${line}`),
+      });
+      const { invalidationPaths, ...rest } = report;
+      rec.publish = rest;
+      rec.invalidation = { paths: invalidationPaths, applied: report.invalidationId !== null, id: report.invalidationId, error: report.invalidationError };
+    }
+    step = 'activate';
+    const { run } = await beginRun(opts.siteDir);
+    try {
+      const before = await flipPointer(run, serialise(pointerDoc(generated.version, generated.week)));
+      if (!bucket) rec.previous_version = before;
+      const pruned = await pruneVersions(run, opts.retention);
+      say(`folder ${opts.siteDir}: current.json -> ${generated.version}${pruned.length > 0 ? `; removed old ${pruned.join(', ')}` : ''}`);
+    } finally {
+      await endRun(run);
+    }
+    if (rec.invalidation.paths.length > 0 && !rec.invalidation.applied) say(`invalidate by hand (or --invalidate): ${rec.invalidation.paths.join(' ')}`);
+    rec.outcome = 'released';
+  } catch (err) {
+    rec.outcome = err instanceof ReleaseRefused ? 'refused' : 'failed';
+    rec.failed_step = err instanceof ReleaseRefused ? err.step : step;
+    rec.error = (err as Error).message;
+    say(`${rec.outcome.toUpperCase()} at ${rec.failed_step}: ${rec.error}; the live version is untouched`);
+  }
+  rec.finished_at = new Date().toISOString();
+  const dir = opts.recordsDir ?? join('var', 'releases');
+  await mkdir(dir, { recursive: true });
+  const recordPath = join(dir, `${rec.started_at.replace(/[:.]/g, '-')}-${rec.version ?? rec.week ?? 'unknown'}-${rec.outcome}.json`);
+  await writeFile(recordPath, `${JSON.stringify(rec, null, 2)}\n`);
+  say(`record ${recordPath}`);
+  return { ...rec, recordPath };
+}

@@ -1,0 +1,109 @@
+/** `npm run research -- --week 2026-W47 [--log var/log] [--cloudwatch export.jsonl] [--out var/research]`: weekly search counts. */
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { mondayOfIsoWeek } from '../week.ts';
+import { countSearches, LogLine, SUPPRESS_BELOW, type LogLineT } from './counts.ts';
+
+const HELP = `Usage: npm run research -- --week <YYYY-Www> [options]
+
+Counts the week's answered searches (REST GET /v1/attorneys and MCP find_injury_attorneys, status 200) by measured
+metro and by ZIP3, from the resolved metro and zip3 fields of the request log (no location is resolved again).
+Cells with fewer than ${SUPPRESS_BELOW} searches are shown as suppressed. Writes <out>/<week>.json and prints a summary.
+
+Inputs (either or both):
+  --log <dir>            local request log folder, requests-YYYY-MM-DD.jsonl (default var/log)
+  --cloudwatch <file>    a CloudWatch export of the Lambda's request lines, one JSON object per line: either the
+                         line itself or an event with a "message" holding it, e.g.
+                           aws logs filter-log-events --log-group-name <group> \\
+                             --filter-pattern '{ $.type = "request" }' --start-time <ms> --end-time <ms> \\
+                             --output json | jq -c '.events[]' > export.jsonl
+
+Options:
+  --week <YYYY-Www>      ISO week, Monday to Sunday UTC (required)
+  --out <dir>            output folder (default var/research)
+  -h, --help             this text
+
+Exit status: 0 written; 1 unreadable input; 2 usage error.`;
+
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function* jsonLines(file: string, bad: { n: number }): AsyncGenerator<LogLineT> {
+  const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const text of rl) {
+    if (text.trim() === '') continue;
+    try {
+      let value = JSON.parse(text) as unknown;
+      if (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string') value = JSON.parse((value as { message: string }).message);
+      const parsed = LogLine.safeParse(value);
+      if (parsed.success) yield parsed.data;
+      else bad.n++;
+    } catch {
+      bad.n++;
+    }
+  }
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        week: { type: 'string' },
+        log: { type: 'string', default: 'var/log' },
+        cloudwatch: { type: 'string' },
+        out: { type: 'string', default: 'var/research' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (args.week === undefined || !/^\d{4}-W\d{2}$/.test(args.week)) {
+    process.stderr.write(`--week <YYYY-Www> is required\n\n${HELP}\n`);
+    return 2;
+  }
+  const week = args.week;
+  const from = mondayOfIsoWeek(week);
+  const to = addDays(from, 6);
+  const files: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const f = join(args.log, `requests-${addDays(from, i)}.jsonl`);
+    if (existsSync(f)) files.push(f);
+  }
+  if (args.cloudwatch !== undefined) {
+    if (!existsSync(args.cloudwatch)) {
+      process.stderr.write(`research: ${args.cloudwatch} does not exist\n`);
+      return 1;
+    }
+    files.push(args.cloudwatch);
+  }
+  const bad = { n: 0 };
+  const lines: LogLineT[] = [];
+  for (const f of files) {
+    process.stderr.write(`research: reading ${f}\n`);
+    for await (const l of jsonLines(f, bad)) lines.push(l);
+  }
+  const counts = countSearches(lines, week, from, to);
+  await mkdir(args.out, { recursive: true });
+  const out = join(args.out, `${week}.json`);
+  await writeFile(out, `${JSON.stringify(counts, null, 2)}\n`);
+  const shown = (cells: typeof counts.by_metro): number => cells.filter((c) => c.searches !== null).length;
+  process.stderr.write(`research: ${lines.length} lines from ${files.length} file(s)${bad.n > 0 ? `, ${bad.n} unreadable skipped` : ''}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ week, from, to, searches: counts.searches, metros: counts.by_metro.length, metros_shown: shown(counts.by_metro), zip3s: counts.by_zip3.length, zip3s_shown: shown(counts.by_zip3), out })}\n`,
+  );
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,31 @@
+/** `audit diff` prints an office's hours change as old -> new, the way the API shows hours. */
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { afterAll, expect, it } from 'vitest';
+import { diffSites, formatDiff } from '../generator/audit/diff.ts';
+import { generate } from '../generator/generate.ts';
+import { listingIdOf } from '../generator/ids.ts';
+import { hoursText } from '../shim/core/hours.ts';
+import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+
+afterAll(removeTempDirs);
+
+it('prints old -> new hours of a corrected office', async () => {
+  const quiet = { quiet: true, log: () => {} };
+  const data = await copyFixture();
+  const before = join(await tempDir('hours-old'), 'site');
+  await generate({ dataDir: data, outDir: before, ...quiet });
+  const periods = [1, 2, 3, 4, 5].map((day) => ({ open: { day, time: '0800' }, close: { day, time: '1800' } }));
+  await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p1', reason: 'new hours from the firm', date: '2026-11-20', set: { opening_hours: { periods } } })}\n`);
+  const after = join(await tempDir('hours-new'), 'site');
+  await generate({ dataDir: data, outDir: after, ...quiet });
+  const d = await diffSites({ kind: 'folder', dir: before }, { kind: 'folder', dir: after });
+  const change = d.changed.find((c) => c.listing_id === listingIdOf('p1'));
+  const hours = change?.fields.find((f) => f.field === 'hours');
+  expect(hours).toBeDefined();
+  const oldText = hoursText((hours?.old as { weekly: Parameters<typeof hoursText>[0] }).weekly).join(', ');
+  const newText = hoursText((hours?.new as { weekly: Parameters<typeof hoursText>[0] }).weekly).join(', ');
+  expect(oldText).not.toBe(newText);
+  expect(formatDiff(d)).toContain(`hours ${oldText} -> ${newText}`);
+  expect(newText).toMatch(/8/);
+});

@@ -1,0 +1,126 @@
+/**
+ * Standing removals (data/removals.jsonl): a listing or a whole firm stays out of every later week until lifted, a new
+ * place id of a removed firm stays out too, and publish refuses a site (a rollback) that still holds a removed listing.
+ */
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BadInputError, generate } from '../generator/generate.ts';
+import { firmIdOf, listingIdOf } from '../generator/ids.ts';
+import { publishSite, RemovedListingError } from '../generator/publish.ts';
+import { release } from '../generator/release/release.ts';
+import { readRemovals } from '../generator/removals.ts';
+import { createService } from '../shim/core/service-impl.ts';
+import { keys } from '../shim/core/site-format.ts';
+import { createSiteSource } from '../shim/site-reader.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import { S3Store } from '../shim/store/s3.ts';
+import { copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+
+const quiet = { quiet: true, log: () => {} };
+const CTX = { publicBaseUrl: 'https://directory.example' };
+const ALPHA = ['p1', 'p2', 'p3'];
+
+/** Add week 2026-W48 to a data copy: last week's rows plus a new Alpha office under a new place id. */
+async function addNextWeek(data: string): Promise<void> {
+  const from = join(data, 'weeks', '2026-W47');
+  const to = join(data, 'weeks', '2026-W48');
+  await cp(from, to, { recursive: true });
+  await writeFile(join(to, 'dataset.json'), (await readFile(join(from, 'dataset.json'), 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'));
+  const first = (await readFile(join(from, 'places.jsonl'), 'utf8')).split('\n')[0] as string;
+  const p11 = { ...(JSON.parse(first) as Record<string, unknown>), place_id: 'p11', street_address: 'P11 Lake St', lat: 41.886, lng: -87.63 };
+  await writeFile(join(to, 'places.jsonl'), `${await readFile(join(to, 'places.jsonl'), 'utf8')}${JSON.stringify(p11)}\n`);
+}
+
+/** Listing ids of every office the site folder serves (through the shim), found by a search around Chicago and Milwaukee. */
+async function listed(site: string): Promise<Set<string>> {
+  const tree = await readTree(site);
+  const version = (JSON.parse((tree.get(keys.pointer) as Buffer).toString('utf8')) as { version: string }).version;
+  const ids = new Set<string>();
+  for (const k of tree.keys()) {
+    const m = new RegExp(`^v/${version}/firms/(l_[a-z2-7]{16})\\.json$`).exec(k);
+    if (m?.[1] !== undefined) ids.add(m[1]);
+  }
+  // The shards agree with the firm documents: a search lists exactly the served ones near Chicago.
+  const service = createService(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 }));
+  const found = await service.findAttorneys({ lat: '41.88', lng: '-87.63', radius_miles: '50', limit: '25' }, CTX);
+  for (const r of found.results) expect(ids.has(r.listing_id), r.listing_id).toBe(true);
+  return ids;
+}
+
+const line = (r: Record<string, unknown>): string => `${JSON.stringify({ date: '2026-11-20', reason: 'the firm asked to be removed', ...r })}\n`;
+
+afterAll(removeTempDirs);
+
+describe('standing removals', () => {
+  let data: string;
+  beforeAll(async () => {
+    data = await copyFixture();
+    await addNextWeek(data);
+  });
+
+  it('a whole firm by domain stays out this week and next, including a new place id; lifting brings it back', async () => {
+    const site = join(await tempDir('rm-domain'), 'site');
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'WWW.AlphaLaw.example' }));
+    await generate({ dataDir: data, outDir: site, week: '2026-W47', ...quiet });
+    let ids = await listed(site);
+    for (const p of ALPHA) expect(ids.has(listingIdOf(p))).toBe(false);
+    expect(ids.has(listingIdOf('p4'))).toBe(true);
+    await generate({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
+    ids = await listed(site);
+    for (const p of [...ALPHA, 'p11']) expect(ids.has(listingIdOf(p))).toBe(false);
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example', lifted: '2026-11-27' }));
+    await generate({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
+    ids = await listed(site);
+    for (const p of [...ALPHA, 'p11']) expect(ids.has(listingIdOf(p))).toBe(true);
+  });
+
+  it('by firm_id, by listing_id and by place_id', async () => {
+    const site = join(await tempDir('rm-ids'), 'site');
+    await writeFile(join(data, 'removals.jsonl'), line({ firm_id: firmIdOf('alphalaw.example') }) + line({ listing_id: listingIdOf('p6') }) + line({ place_id: 'p9' }));
+    await generate({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
+    const ids = await listed(site);
+    for (const p of [...ALPHA, 'p11', 'p6', 'p9']) expect(ids.has(listingIdOf(p)), p).toBe(false);
+    for (const p of ['p4', 'p5', 'p7', 'p8', 'p10']) expect(ids.has(listingIdOf(p)), p).toBe(true);
+  });
+
+  it('a mistyped removal is a bad row, not a silent no-op', async () => {
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example', firm_id: firmIdOf('alphalaw.example') }) + line({ listing_id: 'l_nothex' }));
+    const err = await generate({ dataDir: data, outDir: join(await tempDir('rm-bad'), 'site'), ...quiet }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadInputError);
+    expect((err as BadInputError).rows.map((r) => r.line)).toEqual([1, 2]);
+    await expect(readRemovals(data)).rejects.toThrow(/line 1: .*exactly one/);
+  });
+});
+
+describe('publish refuses a site holding a removed listing (a rollback cannot resurrect it)', () => {
+  let s3: RunningS3rver;
+  beforeAll(async () => {
+    s3 = await startS3rver();
+  });
+  afterAll(async () => s3.stop());
+
+  it('releases the week without the firm, then refuses to publish the older folder', async () => {
+    const data = await copyFixture();
+    const bucket = { bucket: 'site', ...s3.clientOptions };
+    const store = new S3Store({ ...bucket });
+    // Last week's site, published before the removal: it lists Alpha.
+    const old = join(await tempDir('rm-old'), 'site');
+    await generate({ dataDir: data, outDir: old, ...quiet });
+    await publishSite({ ...bucket, siteDir: old, quiet: true });
+    // The firm writes in: removed, and this week's release leaves it out.
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
+    const site = join(await tempDir('rm-new'), 'site');
+    // A tenth of the offices go at once, so the drop gate asks for a reason.
+    const r = await release({ dataDir: data, siteDir: site, recordsDir: await tempDir('rm-rec'), bucket, force: 'Alpha Injury Law asked to be removed (removals.jsonl:1)', log: () => {} });
+    expect(r.outcome, r.error ?? '').toBe('released');
+    const live = Buffer.from((await store.get(keys.pointer)) as Uint8Array);
+    expect(JSON.parse(live.toString('utf8'))).toMatchObject({ version: r.version });
+    // Rolling back to the old folder is refused before anything is written; the bucket keeps serving the new week.
+    const err = await publishSite({ ...bucket, siteDir: old, quiet: true, removals: await readRemovals(data) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RemovedListingError);
+    expect((err as Error).message).toContain(listingIdOf('p1'));
+    expect(Buffer.from((await store.get(keys.pointer)) as Uint8Array).equals(live)).toBe(true);
+  });
+});
