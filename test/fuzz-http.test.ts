@@ -69,7 +69,7 @@ describe('fuzz with the rate limit on', () => {
   });
 });
 
-/** The fields of a request log line (DESIGN 4.5 in the project's words: README "Operating it"). */
+/** The fields of a request log line (README "Privacy": the location sent, time, user agent, salted address hash, and what was answered). */
 const LOG_FIELDS = ['address_hash', 'covered', 'endpoint', 'location', 'metro', 'query_id', 'result_count', 'src', 'status', 'time', 'user_agent', 'zip3'];
 
 function logLines(dir: string): string[] {
