@@ -1,11 +1,13 @@
 /** The HTTP face of the service as one function of a web-standard Request: routing, errors, headers, limits, logging. */
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
+import { pageNameOf } from './core/page-format.ts';
 import { ApiError } from './core/errors.ts';
 import type { RawArgs, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
 import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
+import { pageResponse, wantsHtml } from './http/page-response.ts';
 import { customProblem, errorResponse, jsonResponse, problemResponse } from './http/problem.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
@@ -124,9 +126,21 @@ export function createApp(deps: AppDeps): App {
     return { response };
   };
 
-  const index: Handler = async (request) => {
+  const page: Handler = async (request, _info, name) => {
+    const doc = await service.page(name);
+    if (doc === null) throw notFound('There is no page at this path. The pages are /, /docs, /corrections and /metros/{slug} for each measured metro.');
+    return { response: pageResponse(request, doc) };
+  };
+
+  const index: Handler = async (request, info) => {
+    // Browsers get the search page; JSON callers (and any-type callers such as curl) keep the JSON index.
+    if (wantsHtml(request.headers.get('accept'))) {
+      const outcome = await page(request, info, 'index');
+      outcome.response.headers.set('vary', 'Accept');
+      return outcome;
+    }
     const base = config.publicBaseUrl;
-    return {
+    const json = {
       response: documentResponse(request, {
         name: SERVICE_NAME,
         version: API_VERSION,
@@ -143,6 +157,8 @@ export function createApp(deps: AppDeps): App {
         example: `${base}/v1/attorneys?location=Chicago,%20IL&limit=3`,
       }),
     };
+    json.response.headers.set('vary', 'Accept');
+    return json;
   };
 
   function route(pathname: string): Route | null {
@@ -170,6 +186,8 @@ export function createApp(deps: AppDeps): App {
     if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
     const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);
     if (redirectMatch?.[1] !== undefined) return read('/r/{listing_id}', redirect, redirectMatch[1]);
+    const pageName = pageNameOf(pathname);
+    if (pageName !== null) return read(pageName.startsWith('metros/') ? '/metros/{slug}' : pageName.startsWith('assets/') ? '/assets/{file}' : pathname, page, pageName);
     return null;
   }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DISCLOSURE, ORDER_TEXT } from './constants.ts';
 import { ApiError } from './errors.ts';
 import { parsedFromArg } from './location.ts';
+import { PAGE_NAME_RE, PageDoc, pageKey } from './page-format.ts';
 import { parseAttorneysArgs } from './params.ts';
 import type { SiteReader } from './reader.ts';
 import { resolveLocation } from './resolve.ts';
@@ -79,6 +80,12 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
     async openapi() {
       const reader = await source.current();
       return required(reader, keys.openapi(reader.version), z.unknown());
+    },
+
+    async page(name) {
+      if (!PAGE_NAME_RE.test(name)) return null;
+      const reader = await source.current();
+      return reader.json(pageKey(reader.version, name), PageDoc);
     },
   };
 }
