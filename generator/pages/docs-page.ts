@@ -27,7 +27,7 @@ export function docsPage(ctx: PageContext): string {
     description: 'OpenAPI reference of the injury attorney directory API and MCP configuration for AI assistants.',
     path: '/docs',
     main,
-    styles: ['/assets/swagger-ui.css'],
+    styles: ['/assets/swagger-ui.css', '/assets/docs.css'],
     scripts: ['/assets/swagger-ui-bundle.js', '/assets/docs.js'],
     footnote: ctx.footnote,
   });

@@ -105,6 +105,7 @@ export async function buildPages(input: PagesInput): Promise<Map<string, PageDoc
   pages.set('assets/site.css', doc('/assets/site.css', CSS, await own('site.css')));
   pages.set('assets/search.js', doc('/assets/search.js', JS, await own('search.js')));
   pages.set('assets/docs.js', doc('/assets/docs.js', JS, await own('docs.js')));
+  pages.set('assets/docs.css', doc('/assets/docs.css', CSS, await own('docs.css')));
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // The source map is not published, so its comment would only cause a 404 in developer tools.
   const bundle = (await readFile(join(swagger, 'swagger-ui-bundle.js'), 'utf8')).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
