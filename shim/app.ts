@@ -132,12 +132,13 @@ export function createApp(deps: AppDeps): App {
     return { response: pageResponse(request, doc) };
   };
 
-  const index: Handler = async (request, info) => {
+  const index: Handler = async (request) => {
     // Browsers get the search page; JSON callers (and any-type callers such as curl) keep the JSON index.
-    if (wantsHtml(request.headers.get('accept'))) {
-      const outcome = await page(request, info, 'index');
-      outcome.response.headers.set('vary', 'Accept');
-      return outcome;
+    // A site generated before the pages existed has no index page: such a browser gets the JSON index too.
+    const html = wantsHtml(request.headers.get('accept')) ? await service.page('index') : null;
+    if (html !== null) {
+      const response = pageResponse(request, html, { vary: 'Accept' });
+      return { response };
     }
     const base = config.publicBaseUrl;
     const json = {

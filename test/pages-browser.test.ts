@@ -99,6 +99,17 @@ describe('search page', () => {
     await page.context().close();
   });
 
+  it('searches around the browser\'s position with "Use my location"', async () => {
+    const ctx = await browser.newContext({ geolocation: { latitude: 41.8781, longitude: -87.6298 }, permissions: ['geolocation'] });
+    const page = await open('/', 1280, ctx);
+    await page.getByRole('button', { name: 'Use my location' }).click();
+    await page.locator('#status').filter({ hasText: /results/ }).waitFor();
+    expect(await page.getByLabel('ZIP code or city').inputValue()).toBe('41.8781,-87.6298');
+    const api = (await (await fetch(`${server.url}/v1/attorneys?location=41.8781,-87.6298&limit=25`)).json()) as Answer;
+    expect((await shownResults(page)).map((r) => r.name)).toEqual(api.results.map((r) => r.name));
+    await ctx.close();
+  });
+
   it('reaches the results with the keyboard alone', async () => {
     const page = await open('/');
     // Evaluated in the page; strings, because this project compiles without the DOM library.
