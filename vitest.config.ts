@@ -7,8 +7,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    // s3rver signs ListObjectsV2 continuation tokens with DES, which OpenSSL 3 only offers through its legacy provider:
-    // without it, listing more than 1,000 keys (one page) answers 500 (jamhall/s3rver#814).
-    poolOptions: { forks: { execArgv: ['--openssl-legacy-provider'] } },
+    poolOptions: {
+      // s3rver (the loopback S3 in tests) signs ListObjectsV2 continuation tokens with DES, which OpenSSL 3 refuses
+      // unless its legacy provider is loaded: without it, listing more than 1,000 keys fails with InternalError.
+      forks: { execArgv: ['--openssl-legacy-provider'] },
+    },
   },
 });

@@ -9,7 +9,6 @@ import { parsedFromArg } from '../shim/core/location.ts';
 import { parseAttorneysArgs } from '../shim/core/params.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
 import { resolveLocation } from '../shim/core/resolve.ts';
-import { metroAt } from '../shim/core/search.ts';
 import type { Service } from '../shim/core/service.ts';
 import { shapeLocation, shapeResult } from '../shim/core/shape.ts';
 import { keys, Pointer, Shard, ShardIndex, StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
@@ -124,12 +123,12 @@ export function naiveService(real: Service, index: NaiveIndex, source: { current
       const reader = await source.current();
       if (reader.version !== index.version) throw new Error(`naive baseline holds ${index.version}, the site serves ${reader.version}`);
       const location = await resolveLocation(parsedFromArg(q.location), reader);
-      const metro = await metroAt(reader, location.lat, location.lng);
+      const metro = location.metro;
       const found = metro === null ? { firmsWithinRadius: 0, hits: [] } : index.query(location.lat, location.lng, q.radiusMiles, q.limit);
       return {
         query_id: uuidv7(),
         covered: metro !== null,
-        location: shapeLocation(location, metro),
+        location: shapeLocation(location),
         radius_miles_used: q.radiusMiles,
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,

@@ -1,6 +1,7 @@
 /** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
 import { COVERAGE_RESOLUTION, DISCLOSURE, MAX_SHARDS_PER_QUERY, SCHEMA_VERSION, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
-import type { CoverageCellsT, CoverageDocT, FirmDocT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../shim/core/site-format.ts';
+import { LISTING_ALPHABET, listingPrefix } from '../shim/core/site-format.ts';
+import type { CoverageCellsT, CoverageDocT, FirmDocT, ListingBucketT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../shim/core/site-format.ts';
 import type { CoverageMap } from './coverage.ts';
 import type { DatasetFileT, MetroT } from './inputs/schema.ts';
 import { firmBrandFor, type BuiltFirm } from './offices.ts';
@@ -74,7 +75,7 @@ export function coverageDoc(
         firms: firms.get(m.slug)?.size ?? 0,
         offices: offices.get(m.slug) ?? 0,
         grid_points: st?.gridPoints ?? 0,
-        grid_samples: st?.sampleLines ?? 0,
+        grid_samples: st?.samples ?? 0,
         queries: st?.queries ?? 0,
         week_of: weekOf,
       };
@@ -94,12 +95,20 @@ export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
 export function metroSampling(vis: Pick<Visibility, 'metros'>): Record<string, MetroSamplingT> {
   const out: Record<string, MetroSamplingT> = {};
   const bySlug = [...vis.metros.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  for (const st of bySlug) out[st.slug] = { grid_points: st.gridPoints, queries: st.queries, samples: st.samples };
+  for (const st of bySlug) out[st.slug] = { grid_points: st.gridPoints, queries: st.queries, grid_samples: st.samples };
   return out;
 }
 
 /** meta.json. */
-export function metaDoc(version: string, week: string, weekOf: string, dataset: DatasetFileT, totals: Totals, vis: Pick<Visibility, 'metros'>): MetaT {
+export function metaDoc(
+  version: string,
+  week: string,
+  weekOf: string,
+  dataset: DatasetFileT,
+  totals: Totals,
+  vis: Pick<Visibility, 'metros'>,
+  contents: { zip3: readonly string[]; states: readonly string[]; listingPrefixLength: number },
+): MetaT {
   return {
     schema_version: SCHEMA_VERSION,
     generated: 'by generator/; do not edit',
@@ -113,7 +122,28 @@ export function metaDoc(version: string, week: string, weekOf: string, dataset: 
     coverage_resolution: COVERAGE_RESOLUTION,
     totals,
     metros: metroSampling(vis),
+    gazetteer: { zip3: [...contents.zip3].sort(), states: [...contents.states].sort() },
+    listing_prefix_length: contents.listingPrefixLength,
   };
+}
+
+/** Most listing ids a listings bucket should hold; the prefix grows a character when buckets would exceed it. */
+const LISTINGS_PER_BUCKET = 2048;
+
+/** The bucket prefix length for `count` listings: one character (32 buckets) up to 64k listings, two up to 2M. */
+export function listingPrefixLength(count: number): number {
+  let length = 1;
+  while (length < 4 && count / LISTING_ALPHABET.length ** length > LISTINGS_PER_BUCKET) length++;
+  return length;
+}
+
+/** Every listings bucket of `length`, in prefix order, each with its listing ids sorted (empty buckets included). */
+export function listingBuckets(listingIds: readonly string[], length: number): ListingBucketT[] {
+  const byPrefix = new Map<string, string[]>();
+  const prefixes = (n: number): string[] => (n === 0 ? [''] : prefixes(n - 1).flatMap((p) => [...LISTING_ALPHABET].map((c) => p + c)));
+  for (const prefix of prefixes(length)) byPrefix.set(prefix, []);
+  for (const id of listingIds) byPrefix.get(listingPrefix(id, length))?.push(id);
+  return [...byPrefix].map(([prefix, ids]) => ({ schema_version: SCHEMA_VERSION, prefix, listing_ids: ids.sort() }));
 }
 
 /** manifest.json: every object of the version but itself, by full store key, keys sorted. */

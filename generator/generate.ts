@@ -1,13 +1,14 @@
 /** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keys, StoredOffice } from '../shim/core/site-format.ts';
+import { keys, LISTING_ALPHABET, StoredOffice } from '../shim/core/site-format.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
+import { PROBLEM_CODES, problemPageHtml } from '../shim/core/problem-pages.ts';
 import { applyCorrections } from './corrections.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
-import { coverageCellsDoc, coverageDoc, firmDocs, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
+import { coverageCellsDoc, coverageDoc, firmDocs, listingBuckets, listingPrefixLength, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
 import { groupFirms } from './firms.ts';
 import { buildGazetteer } from './gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
@@ -141,10 +142,13 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.put(rel(keys.shardIndex(V)), buildShardIndex(shards, shardBytes));
     step(`${shards.length} shards written`);
     for (const b of built) for (const doc of firmDocs(b)) await w.put(rel(keys.firm(V, doc.listing_id)), doc);
-    step(`${offices.length} firm documents written`);
+    const prefixLength = listingPrefixLength(offices.length);
+    for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(rel(keys.listings(V, bucket.prefix)), bucket);
+    step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written`);
     await w.put(rel(keys.coverage(V)), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
     await w.put(rel(keys.coverageCells(V)), coverageCellsDoc(coverage));
     await w.put(rel(keys.openapi(V)), buildOpenApi());
+    for (const code of PROBLEM_CODES) await w.put(rel(keys.problem(V, code)), Buffer.from(problemPageHtml(code), 'utf8'));
     for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(rel(keys.zip(V, zip3)), gazetteer.zips.get(zip3));
     for (const st of [...gazetteer.cities.keys()].sort()) await w.put(rel(keys.city(V, st)), gazetteer.cities.get(st));
     const pageCount = await writePages(
@@ -155,7 +159,8 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.flush();
 
     const version = versionId(week, w.entries);
-    await w.put(rel(keys.meta(V)), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis));
+    const contents = { zip3: [...gazetteer.zips.keys()], states: [...gazetteer.cities.keys()], listingPrefixLength: prefixLength };
+    await w.put(rel(keys.meta(V)), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
     await w.flush();
     const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
     await w.put(rel(keys.manifest(V)), manifest);

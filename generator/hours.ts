@@ -1,4 +1,4 @@
-/** Google-style opening periods (day 0 = Sunday, "HHMM") to stored hours (day names, "HH:MM" pairs); text is rendered by the shim. */
+/** Google-style opening periods (day 0 = Sunday, "HHMM") to stored hours (day names, { opens, closes } "HH:MM"); text is rendered by the shim. */
 import { clock, DAY_MINUTES as DAY, DAY_NAMES } from '../shim/core/hours.ts';
 import type { StoredHoursT } from '../shim/core/site-format.ts';
 import type { PlaceRecordT } from './inputs/schema.ts';
@@ -48,7 +48,7 @@ export function convertHours(periods: Periods | null, timezone: string): StoredH
   }
   const weekly = {} as StoredHoursT['weekly'];
   DAY_NAMES.forEach((name, i) => {
-    weekly[name] = mergeIntervals(perDay[i] ?? []).map(([s, e]) => [clock(s), clock(e)] as [string, string]);
+    weekly[name] = mergeIntervals(perDay[i] ?? []).map(([s, e]) => ({ opens: clock(s), closes: clock(e) }));
   });
   return { timezone, weekly };
 }

@@ -22,12 +22,12 @@ export class StagingWriter {
     private readonly concurrency = 32,
   ) {}
 
-  /** Serialise `value` and write it at `rel` (relative to root). Resolves with the size in bytes once the write is queued. */
+  /** Serialise `value` (a Buffer is written as is) at `rel` (relative to root). Resolves with the size in bytes once the write is queued. */
   async put(rel: string, value: unknown): Promise<number> {
     if (this.failure !== undefined) throw this.failure;
     if (this.entries.has(rel)) throw new Error(`object written twice: ${rel}`);
     while (this.inFlight.size >= this.concurrency) await Promise.race(this.inFlight);
-    const bytes = serialise(value);
+    const bytes = Buffer.isBuffer(value) ? value : serialise(value);
     this.entries.set(rel, { sha256: sha256Hex(bytes), bytes: bytes.length });
     const path = join(this.root, rel);
     const dir = dirname(path);

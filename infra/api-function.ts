@@ -6,6 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { SALT_PREFIX } from '../shim/aws/salt.ts';
+import { REQUESTS_PER_HOUR, WINDOW_SECONDS } from './waf.ts';
 
 /** Days the function's log lines (request lines hold only a salted address hash) are kept. */
 export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
@@ -80,7 +81,9 @@ export class ApiFunction extends Construct {
         SITE_BUCKET: props.siteBucket.bucketName,
         SALT_BUCKET: props.saltBucket.bucketName,
         ORIGIN_VERIFY_SECRETS: props.originSecrets,
-        RATE_LIMIT_PER_HOUR: '600',
+        // The function counts and advertises in the WAF rule's window, so every answer states what WAF enforces.
+        RATE_LIMIT_PER_HOUR: String(REQUESTS_PER_HOUR),
+        RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
         ...(props.publicBaseUrl !== undefined ? { PUBLIC_BASE_URL: props.publicBaseUrl } : {}),
       },
     });

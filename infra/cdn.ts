@@ -24,7 +24,7 @@ export const DOCUMENT_PATHS = ['/v1/firms/*', '/v1/coverage', '/openapi.json'] a
  */
 export const PAGE_PATHS = ['/docs', '/corrections', '/metros/*', '/assets/*'] as const;
 /** Response headers a browser script may read. */
-export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag'];
+export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'];
 
 /** What the distribution fronts. */
 export interface CdnProps {
@@ -84,7 +84,9 @@ export class Cdn extends Construct {
       comment: 'CORS for public reads (the function sets its own; this covers S3 objects) and security headers',
       corsBehavior: {
         accessControlAllowCredentials: false,
-        accessControlAllowHeaders: ['Accept', 'Content-Type', 'If-None-Match'],
+        // Preflights for function paths are answered by the function (it allows what the browser asks for); this
+        // covers the S3 paths, where any request header is harmless too.
+        accessControlAllowHeaders: ['*'],
         accessControlAllowMethods: ['GET', 'HEAD', 'OPTIONS'],
         accessControlAllowOrigins: ['*'],
         accessControlExposeHeaders: EXPOSED_HEADERS,

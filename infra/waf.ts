@@ -1,24 +1,29 @@
-/** AWS WAF web ACL (CLOUDFRONT scope) with the per-address rate limit of DESIGN.md 3.4, answered as 429 problem+json. */
+/** AWS WAF web ACL (CLOUDFRONT scope) with the per-address rate limit, answered as 429 problem+json with the same RateLimit headers as the function. */
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ApiError } from '../shim/core/errors.ts';
+import { problemPath } from '../shim/core/problem-pages.ts';
+import { EXPOSED_HEADERS } from '../shim/http/cors.ts';
+import { limitHeader, perWindow, policyHeader } from '../shim/http/rate-limit.ts';
 
 /** Requests per address and hour promised by the contract. */
 export const REQUESTS_PER_HOUR = 600;
 /** WAF evaluation window, in seconds (one of 60, 120, 300, 600). */
 export const WINDOW_SECONDS = 600;
 /** WAF limit per window: the hourly quota scaled to the window (600 per hour = 100 per 600 s). */
-export const LIMIT_PER_WINDOW = (REQUESTS_PER_HOUR * WINDOW_SECONDS) / 3600;
+export const LIMIT_PER_WINDOW = perWindow(REQUESTS_PER_HOUR, WINDOW_SECONDS);
 /** Key of the custom response body. */
 export const RATE_LIMITED_BODY_KEY = 'rate_limited_problem';
 
 /** The problem body WAF returns with 429 (WAF fixes its Content-Type to application/json; it cannot send problem+json). */
 export function rateLimitedProblem(): object {
-  return new ApiError(
+  const problem = new ApiError(
     'rate_limited',
-    `More than ${REQUESTS_PER_HOUR} requests in an hour came from this network address (REST and MCP together). ` +
-      `Retry after ${WINDOW_SECONDS} seconds.`,
+    `More than ${LIMIT_PER_WINDOW} requests in ${WINDOW_SECONDS} seconds (the hourly quota of ${REQUESTS_PER_HOUR} in WAF's window) came from this ` +
+      `network address (REST and MCP together). Retry after ${WINDOW_SECONDS} seconds.`,
   ).toProblem();
+  // WAF cannot know the viewer's host: a relative reference, which resolves to the page on the host that answered.
+  return { ...problem, type: problemPath('rate_limited') };
 }
 
 /** The web ACL; attach it to the distribution with `webAclId: acl.webAcl.attrArn`. */
@@ -48,12 +53,12 @@ export class RateLimitAcl extends Construct {
                 customResponseBodyKey: RATE_LIMITED_BODY_KEY,
                 responseHeaders: [
                   { name: 'Retry-After', value: String(WINDOW_SECONDS) },
-                  { name: 'RateLimit-Policy', value: `"hour";q=${REQUESTS_PER_HOUR};w=3600` },
-                  { name: 'RateLimit', value: `"hour";r=0;t=${WINDOW_SECONDS}` },
+                  { name: 'RateLimit-Policy', value: policyHeader(LIMIT_PER_WINDOW, WINDOW_SECONDS) },
+                  { name: 'RateLimit', value: limitHeader(WINDOW_SECONDS, 0, WINDOW_SECONDS) },
                   { name: 'Cache-Control', value: 'no-store' },
                   // WAF answers before CloudFront's response headers policy, so CORS goes here too.
                   { name: 'Access-Control-Allow-Origin', value: '*' },
-                  { name: 'Access-Control-Expose-Headers', value: 'RateLimit, RateLimit-Policy, Retry-After' },
+                  { name: 'Access-Control-Expose-Headers', value: EXPOSED_HEADERS },
                 ],
               },
             },

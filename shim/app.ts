@@ -2,16 +2,23 @@
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { pageNameOf } from './core/page-format.ts';
 import { ApiError } from './core/errors.ts';
-import type { RawArgs, Service } from './core/service.ts';
+import { locationAsSent } from './core/params.ts';
+import type { CallContext, RawArgs, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
 import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
 import { pageResponse, wantsHtml } from './http/page-response.ts';
-import { customProblem, errorResponse, jsonResponse, problemResponse } from './http/problem.ts';
+import { errorResponse, jsonResponse } from './http/problem.ts';
+import { withProblemType } from './http/problem-type.ts';
+import { servedOpenApi } from './core/openapi-info.ts';
+import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
+import { termsPageHtml } from './core/terms-page.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
+import { mcpCallCount } from './mcp/cost.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
+import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
 /** Settings the app needs from the platform. */
 export interface AppConfig {
@@ -19,6 +26,8 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** Browser origins allowed to call /mcp. */
   allowedOrigins: readonly string[];
+  /** The corrections address in the OpenAPI contact (null: the default). */
+  correctionsEmail?: string | null;
 }
 
 /** Everything createApp is built from; the local server and the Lambda handler each supply their own. */
@@ -33,7 +42,7 @@ export interface AppDeps {
 }
 
 type Outcome = { response: Response; log?: LogFields };
-type Handler = (request: Request, info: RequestInfo, param: string) => Promise<Outcome>;
+type Handler = (request: Request, info: RequestInfo, param: string, ctx: CallContext) => Promise<Outcome>;
 
 interface Route {
   /** Path template, also the `endpoint` of the log line. */
@@ -42,6 +51,8 @@ interface Route {
   cors: 'public' | 'mcp';
   /** Whether the handler's body may stream (MCP); others are buffered to set Content-Length. */
   streams: boolean;
+  /** Rate-limit units the request costs (default 1): an MCP batch costs one per tool call. */
+  cost?: (request: Request) => Promise<number>;
   handler: Handler;
   param: string;
 }
@@ -59,40 +70,23 @@ function listingId(segment: string): string {
   return id ?? '';
 }
 
-function single(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && typeof value[0] === 'string') return value.join(' | ');
-  return null;
-}
-
-/** The location as the caller sent it, whichever form they used, for the log line. */
-function locationAsSent(raw: RawArgs): string | null {
-  const location = single(raw.location) ?? single(raw.zip);
-  if (location !== null) return location;
-  const lat = single(raw.lat);
-  const lng = single(raw.lng);
-  return lat === null && lng === null ? null : `${lat ?? ''},${lng ?? ''}`;
-}
-
 /** Build the app. */
 export function createApp(deps: AppDeps): App {
   const { service, config, rateLimiter } = deps;
   const logger = new RequestLogger(deps.log, deps.salt);
-  const ctx = { publicBaseUrl: config.publicBaseUrl };
   // The service's own origin may always call /mcp from a browser, like the MCP route allows.
   const mcpOrigins = [new URL(config.publicBaseUrl).origin, ...config.allowedOrigins];
 
-  const attorneys: Handler = async (request) => {
+  const attorneys: Handler = async (request, _info, _param, ctx) => {
     const search = new URL(request.url).search.slice(1);
     let raw: RawArgs = {};
     const log: LogFields = {};
     try {
       raw = parseQuery(search);
       log.location = locationAsSent(raw);
-      log.src = single(raw.src);
+      log.src = typeof raw.src === 'string' ? raw.src : null;
       const body = await service.findAttorneys(raw, ctx);
       log.query_id = body.query_id;
-      log.location = body.location.input;
       log.covered = body.covered;
       log.result_count = body.results.length;
       return { response: jsonResponse(200, body, { 'cache-control': NO_STORE }), log };
@@ -101,26 +95,29 @@ export function createApp(deps: AppDeps): App {
     }
   };
 
-  const firm: Handler = async (request, _info, param) => {
+  const firm: Handler = async (request, _info, param, ctx) => {
     const body = await service.getFirm(listingId(param), ctx);
     return { response: documentResponse(request, body) };
   };
 
-  const coverage: Handler = async (request) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
+  const coverage: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
 
-  const openapi: Handler = async (request) => ({ response: documentResponse(request, await service.openapi()) });
+  const openapi: Handler = async (request, _info, _param, ctx) => {
+    const links = { publicBaseUrl: config.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
+    return { response: documentResponse(request, servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links)) };
+  };
 
-  const redirect: Handler = async (_request, _info, param) => {
-    const location = await service.redirectTarget(listingId(param));
+  const terms: Handler = async (request) => ({ response: documentResponse(request, termsPageHtml(), 'text/html') });
+
+  const redirect: Handler = async (_request, _info, param, ctx) => {
+    const location = await service.redirectTarget(listingId(param), ctx);
     if (location === null) throw notFound('This listing has no website to open.');
     return { response: new Response(null, { status: 302, headers: { location, 'cache-control': NO_STORE } }) };
   };
 
   const mcp: Handler = async (request, info) => {
     if (deps.mcp === undefined) {
-      return {
-        response: problemResponse(customProblem(501, 'service_unavailable', 'Not implemented', 'The MCP endpoint is not available on this server.')),
-      };
+      return { response: errorResponse(new ApiError('not_implemented', 'The MCP endpoint is not available on this server.'), 'POST /mcp') };
     }
     const response = await deps.mcp(request, info);
     return { response };
@@ -162,6 +159,12 @@ export function createApp(deps: AppDeps): App {
     return json;
   };
 
+  const problemPage: Handler = async (request, _info, param) => {
+    const code = decodeSegment(param) ?? '';
+    if (!isProblemCode(code)) throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
+    return { response: documentResponse(request, problemPageHtml(code), 'text/html') };
+  };
+
   function route(pathname: string): Route | null {
     const read = (endpoint: string, handler: Handler, param = ''): Route => ({
       endpoint,
@@ -180,11 +183,15 @@ export function createApp(deps: AppDeps): App {
         return read('/v1/coverage', coverage);
       case '/openapi.json':
         return read('/openapi.json', openapi);
+      case '/terms':
+        return read('/terms', terms);
       case '/mcp':
-        return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '' };
+        return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '', cost: mcpCallCount };
     }
     const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
     if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
+    const problemMatch = /^\/problems\/([^/]+)$/.exec(pathname);
+    if (problemMatch?.[1] !== undefined) return read('/problems/{code}', problemPage, problemMatch[1]);
     const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);
     if (redirectMatch?.[1] !== undefined) return read('/r/{listing_id}', redirect, redirectMatch[1]);
     const pageName = pageNameOf(pathname);
@@ -192,8 +199,7 @@ export function createApp(deps: AppDeps): App {
     return null;
   }
 
-  async function handle(request: Request, info: RequestInfo, url: URL, found: Route | null): Promise<Outcome> {
-    const method = request.method.toUpperCase();
+  async function handle(request: Request, info: RequestInfo, method: string, url: URL, found: Route | null, ctx: CallContext): Promise<Outcome> {
     const target = url.pathname + url.search;
     try {
       checkTargetSize(target);
@@ -201,22 +207,23 @@ export function createApp(deps: AppDeps): App {
       return { response: errorResponse(err, 'request target') };
     }
     if (found === null) {
-      return { response: problemResponse(notFound('There is nothing at this path. See /openapi.json for the endpoints.').toProblem()) };
+      return { response: errorResponse(notFound('There is nothing at this path. See /openapi.json for the endpoints.'), 'routing') };
     }
     const allow = [...found.methods, 'OPTIONS'].join(', ');
     if (!found.methods.includes(method)) {
       const problem = new ApiError('method_not_allowed', `${found.endpoint} accepts ${found.methods.join(', ')} only; got ${method}.`);
-      return { response: problemResponse(problem.toProblem(), { allow }) };
+      return { response: errorResponse(problem, 'routing', { allow }) };
     }
     try {
-      return await found.handler(request, info, found.param);
+      return await found.handler(request, info, found.param, ctx);
     } catch (err) {
       return { response: errorResponse(err, `${method} ${found.endpoint}`) };
     }
   }
 
   return async function app(request: Request, info: RequestInfo): Promise<Response> {
-    const method = request.method.toUpperCase();
+    // The platform passes methods a web Request cannot carry (TRACE, CONNECT) in info.method.
+    const method = (info.method ?? request.method).toUpperCase();
     const url = new URL(request.url);
     const found = route(url.pathname);
     const key = rateLimitKey(info.clientAddress);
@@ -226,28 +233,33 @@ export function createApp(deps: AppDeps): App {
     // Preflights are sent by browsers on their own; they are answered but not counted.
     if (method === 'OPTIONS' && found !== null) {
       const headers = {
-        ...preflightHeaders([...found.methods, 'OPTIONS'], cors),
+        ...preflightHeaders([...found.methods, 'OPTIONS'], cors, request.headers.get('access-control-request-headers')),
         ...rateLimitHeaders(rateLimiter, rateLimiter.peek(key)),
         allow: [...found.methods, 'OPTIONS'].join(', '),
       };
       return finish(new Response(null, { status: 204, headers }), method, false);
     }
 
-    const limit = rateLimiter.take(key);
+    const cost = found?.cost !== undefined && found.methods.includes(method) ? await found.cost(request) : 1;
+    const limit = rateLimiter.take(key, cost);
+    let read: string | null = null;
+    const ctx: CallContext = { publicBaseUrl: config.publicBaseUrl, onVersion: (version) => (read = version) };
     let outcome: Outcome;
     if (!limit.allowed) {
-      const problem = new ApiError(
-        'rate_limited',
-        `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry after ${limit.resetSeconds} seconds.`,
-      ).toProblem();
-      outcome = { response: problemResponse(problem) };
+      const detail =
+        cost > 1 && limit.remaining > 0
+          ? `This batch holds ${cost} tool calls but only ${limit.remaining} requests are left this hour for your network address; each call counts. Send fewer, or retry after ${limit.resetSeconds} seconds.`
+          : `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry after ${limit.resetSeconds} seconds.`;
+      outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit') };
     } else {
-      outcome = await handle(request, info, url, found);
+      outcome = await handle(request, info, method, url, found, ctx);
     }
 
-    const response = await finish(outcome.response, method, found?.streams ?? false, {
+    const version = await answerVersion(read, service);
+    const response = await finish(await withProblemType(outcome.response, config.publicBaseUrl), method, found?.streams ?? false, {
       ...cors,
       ...rateLimitHeaders(rateLimiter, limit),
+      ...(version !== null ? { [VERSION_HEADER]: version } : {}),
     });
     await logger.write(request, info, { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status });
     return response;

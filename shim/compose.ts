@@ -11,6 +11,8 @@ export interface ComposeOptions {
   service: Service;
   publicBaseUrl: string;
   allowedOrigins: string[];
+  /** The OpenAPI contact address (null: the default). */
+  correctionsEmail?: string | null;
   rateLimiter: RateLimiter;
   log: RequestLogSink;
   salt: SaltProvider;
@@ -37,7 +39,7 @@ export function composeApp(opts: ComposeOptions): App {
   });
   return createApp({
     service: opts.service,
-    config: { publicBaseUrl: opts.publicBaseUrl, allowedOrigins: opts.allowedOrigins },
+    config: { publicBaseUrl: opts.publicBaseUrl, allowedOrigins: opts.allowedOrigins, correctionsEmail: opts.correctionsEmail ?? null },
     rateLimiter: opts.rateLimiter,
     log: opts.log,
     salt: opts.salt,

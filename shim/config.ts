@@ -1,7 +1,7 @@
 /** The local server's settings, parsed once from the environment at start-up. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { allowedOriginsField, blankIsUnset, cacheMibField, rateLimitField } from './env-fields.ts';
+import { allowedOriginsField, blankIsUnset, cacheMibField, correctionsEmailField, rateLimitField, rateLimitWindowField } from './env-fields.ts';
 
 
 const bool = z.preprocess(
@@ -21,7 +21,14 @@ const Env = z.object({
   DATA_DIR: z.preprocess(blankIsUnset, z.string().default('data')),
   LOG_DIR: z.preprocess(blankIsUnset, z.string().default('var/log')),
   RATE_LIMIT_PER_HOUR: rateLimitField,
-  TRUST_PROXY: z.preprocess(blankIsUnset, bool.default(false)),
+  RATE_LIMIT_WINDOW_SECONDS: rateLimitWindowField,
+  CORRECTIONS_EMAIL: correctionsEmailField,
+  TRUST_PROXY: z.preprocess(
+    blankIsUnset,
+    z.union([bool.transform((on) => (on ? 1 : 0)), z.coerce.number().int().min(0).max(10)], {
+      error: 'must be false, true (one proxy) or the number of trusted proxies in front of the server (0-10)',
+    }).default(0),
+  ),
   ALLOWED_ORIGINS: allowedOriginsField,
   CACHE_MIB: cacheMibField,
 });
@@ -35,7 +42,9 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   DATA_DIR: 'folder of the generator inputs (default data)',
   LOG_DIR: 'folder of the request log, requests-YYYY-MM-DD.jsonl (default var/log)',
   RATE_LIMIT_PER_HOUR: 'requests per hour per network address, REST and MCP together (default 600; 0 disables)',
-  TRUST_PROXY: 'true to take the client address from the left-most X-Forwarded-For (default false)',
+  CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
+  RATE_LIMIT_WINDOW_SECONDS: 'window the limit is counted and advertised in; the hourly quota is scaled to it (default 3600; must divide 3600)',
+  TRUST_PROXY: 'number of trusted proxies in front of the server (true = 1): the client address is the X-Forwarded-For entry that many from the right, the one your own proxy appended (default false = the socket peer)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
   CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; a shard larger than this is read on every query)',
 };
@@ -51,7 +60,12 @@ export interface Config {
   logDir: string;
   /** Requests per hour per address; 0 disables the limit. */
   rateLimitPerHour: number;
-  trustProxy: boolean;
+  /** Window the limit is counted and advertised in, in seconds (divides 3600). */
+  rateLimitWindowSeconds: number;
+  /** Contact address in the served OpenAPI document; null means the default. */
+  correctionsEmail: string | null;
+  /** Trusted proxies in front of the server; 0 means the socket peer is the client. */
+  proxyHops: number;
   allowedOrigins: string[];
   /** Budget of the parsed-object cache, in bytes of stored JSON. */
   cacheBytes: number;
@@ -81,7 +95,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     logDir: e.LOG_DIR,
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
-    trustProxy: e.TRUST_PROXY,
+    rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    correctionsEmail: e.CORRECTIONS_EMAIL ?? null,
+    proxyHops: e.TRUST_PROXY,
     cacheBytes: e.CACHE_MIB * 1024 * 1024,
     allowedOrigins: e.ALLOWED_ORIGINS,
   };

@@ -4,6 +4,8 @@
 export interface RequestInfo {
   /** The caller's network address (never stored raw). */
   clientAddress: string;
+  /** The request method when a web Request cannot carry it (TRACE, CONNECT, TRACK); absent otherwise. */
+  method?: string;
 }
 
 /** The whole service as one function of a web-standard Request. */

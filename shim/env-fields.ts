@@ -16,6 +16,18 @@ const origin = z.string().refine((value) => {
 /** RATE_LIMIT_PER_HOUR: requests per hour per address, default 600, 0 disables. */
 export const rateLimitField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(600));
 
+/**
+ * RATE_LIMIT_WINDOW_SECONDS: the window the limit is counted and advertised in, default 3600. A shorter window (AWS
+ * WAF counts in 60..600 s) scales the hourly quota down to it, so it must divide an hour evenly.
+ */
+export const rateLimitWindowField = z.preprocess(
+  blankIsUnset,
+  z.coerce.number().int().min(1).max(3600).refine((w) => 3600 % w === 0, 'must divide 3600 evenly (e.g. 60, 300, 600, 3600)').default(3600),
+);
+
+/** CORRECTIONS_EMAIL: the address firms and callers write to, shown as the OpenAPI contact; unset means the default. */
+export const correctionsEmailField = z.preprocess(blankIsUnset, z.email('must be an email address').optional());
+
 /** CACHE_MIB: budget of the parsed-object cache in MiB of stored (uncompressed JSON) bytes, default 64. */
 export const cacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(1).max(65_536).default(64));
 

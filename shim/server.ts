@@ -1,16 +1,21 @@
 /** The local HTTP server: node:http <-> web-standard Request/Response, with body limit and timeouts, and its composition. */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { composeApp } from './compose.ts';
 import type { Config } from './config.ts';
 import { createService } from './core/service-impl.ts';
 import type { Service } from './core/service.ts';
+import { ApiError, toApiError } from './core/errors.ts';
 import type { App } from './edge-types.ts';
-import { clientAddress } from './http/client-address.ts';
+import { clientAddress, normaliseAddress, rateLimitKey } from './http/client-address.ts';
+import { compressResponse } from './http/compress.ts';
+import { publicCorsHeaders } from './http/cors.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
-import { customProblem } from './http/problem.ts';
-import { createRateLimiter } from './http/rate-limit.ts';
+import { webMethod } from './http/method.ts';
+import { problemOf } from './http/problem.ts';
+import { createRateLimiter, perWindow, rateLimitHeaders } from './http/rate-limit.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
@@ -25,13 +30,60 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 class BodyTooLarge extends Error {}
 
-function problemText(status: number, detail: string): string {
-  return JSON.stringify(customProblem(status, status === 413 ? 'payload_too_large' : 'invalid_parameter', status === 413 ? 'Request body too large' : 'Bad request', detail));
+/** Headers every answer carries beyond its own (CORS, RateLimit), for the caller at `address`; counts nothing. */
+export type EdgeHeaders = (address: string) => Record<string, string>;
+
+/** The HTTP/1.1 bytes of a problem answer, for a socket the HTTP server no longer writes to (client errors). */
+function problemBytes(error: ApiError, extra: Record<string, string>, publicBaseUrl?: string): string {
+  const { problem, headers } = problemOf(error, 'client error', publicBaseUrl);
+  const body = JSON.stringify(problem);
+  const lines = Object.entries({
+    ...extra,
+    ...headers,
+    'content-type': 'application/problem+json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+  }).map(([name, value]) => `${name}: ${value}`);
+  return `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
-function sendProblem(res: ServerResponse, status: number, detail: string, close = false): void {
-  const body = problemText(status, detail);
-  res.writeHead(status, {
+/** What the HTTP parser refused, as the problem the caller gets. */
+function clientErrorProblem(code: string | undefined): ApiError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('header_fields_too_large', `The request headers are larger than ${maxHeaderSize} bytes; send fewer or shorter headers.`);
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('request_timeout', `The request was not received completely within ${REQUEST_TIMEOUT_MS / 1000} seconds.`);
+    case 'HPE_INVALID_METHOD':
+      return new ApiError('method_not_allowed', 'The request method is not one this service knows; use GET, HEAD or OPTIONS (POST for /mcp).');
+    default:
+      return new ApiError('bad_request', 'The request is not valid HTTP/1.1 (request line, Host or headers); nothing was processed.');
+  }
+}
+
+/**
+ * Answer what node's HTTP parser refused (oversized headers, bad request line, unknown method, missing Host) with a
+ * problem+json carrying the edge headers, where the socket still takes an answer.
+ */
+export function answerClientError(edgeHeaders: EdgeHeaders, publicBaseUrl?: string): (err: Error & { code?: string }, socket: Duplex) => void {
+  return (err, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const address = normaliseAddress((socket as Partial<Socket>).remoteAddress ?? 'unknown');
+    socket.end(problemBytes(clientErrorProblem(err.code), edgeHeaders(address), publicBaseUrl));
+  };
+}
+
+function sendProblem(res: ServerResponse, error: ApiError, extra: Record<string, string>, close = false, publicBaseUrl?: string): void {
+  const { problem, headers } = problemOf(error, 'server', publicBaseUrl);
+  const body = JSON.stringify(problem);
+  res.writeHead(problem.status, {
+    ...extra,
+    ...headers,
     'content-type': 'application/problem+json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
@@ -61,8 +113,12 @@ function hostOf(req: IncomingMessage): string {
 
 /** Options of toNodeListener. */
 export interface NodeListenerOptions {
-  /** Take the client address from X-Forwarded-For (left-most). */
-  trustProxy: boolean;
+  /** Trusted proxies in front of the server: the client address is the X-Forwarded-For entry that many from the right (0: the socket peer). */
+  proxyHops: number;
+  /** CORS and RateLimit headers for answers the adapter gives itself (413, 400); none by default. */
+  edgeHeaders?: EdgeHeaders;
+  /** Base of the problem `type` pages of those answers (default: the placeholder base). */
+  publicBaseUrl?: string;
   /** Request body limit in bytes (default MAX_BODY_BYTES). */
   maxBodyBytes?: number;
 }
@@ -70,18 +126,25 @@ export interface NodeListenerOptions {
 /** A node:http request listener that runs `app`. */
 export function toNodeListener(app: App, opts: NodeListenerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+  const edgeHeaders = opts.edgeHeaders ?? (() => ({}));
   return (req, res) => {
+    const forwardedFor = req.headers['x-forwarded-for'];
+    const address = clientAddress(req.socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null), opts.proxyHops);
     void (async () => {
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+        sendProblem(res, new ApiError('bad_request', 'An HTTP/1.1 request must carry a Host header.'), edgeHeaders(address), true, opts.publicBaseUrl);
+        return;
+      }
       const target = req.url ?? '/';
       let url: URL;
       try {
         if (!target.startsWith('/')) throw new Error('not origin-form');
         url = new URL(target, `http://${hostOf(req)}`);
       } catch {
-        sendProblem(res, 400, 'The request target must be a path such as /v1/attorneys.');
+        sendProblem(res, new ApiError('bad_request', 'The request target must be a path such as /v1/attorneys.'), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
-      const method = req.method ?? 'GET';
+      const { method, info } = webMethod(req.method ?? 'GET');
       const headers = new Headers();
       for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
         try {
@@ -97,21 +160,19 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
           if (declared > limit) throw new BodyTooLarge();
           body = await readBody(req, limit);
         } catch (err) {
-          if (err instanceof BodyTooLarge) sendProblem(res, 413, `The request body is larger than ${limit} bytes.`, true);
+          if (err instanceof BodyTooLarge) sendProblem(res, new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`), edgeHeaders(address), true, opts.publicBaseUrl);
           else res.destroy();
           return;
         }
       } else {
         req.resume();
       }
-      const address = clientAddress(req.socket.remoteAddress, headers.get('x-forwarded-for'), opts.trustProxy);
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
       let response: Response;
       try {
-        response = await app(request, { clientAddress: address });
+        response = await compressResponse(await app(request, { clientAddress: address, ...info }), headers.get('accept-encoding'));
       } catch (err) {
-        console.error('[shim] app failed:', err);
-        sendProblem(res, 500, 'The service failed to answer this request.');
+        sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
       const out: Record<string, string | string[]> = {};
@@ -134,8 +195,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
         res.destroy();
       }
     })().catch((err: unknown) => {
-      console.error('[shim] request handling failed:', err);
-      if (!res.headersSent) sendProblem(res, 500, 'The service failed to answer this request.');
+      if (!res.headersSent) sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
       else res.destroy();
     });
   };
@@ -172,9 +232,10 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 /** Build the app over the site folder and serve it on config.host:config.port. */
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
   let listener: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
-  const server = createServer((req, res) => {
+  // Host is checked by the listener, so its absence gets a problem body like every other refusal.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     if (listener !== null) listener(req, res);
-    else sendProblem(res, 503, 'The server is starting.');
+    else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
   });
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -187,16 +248,20 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
 
   const service = overrides.service ?? createService(createSiteSource(new FolderStore(resolve(config.siteDir)), { cacheBytes: config.cacheBytes }));
   const log = new JsonLinesSink(resolve(config.logDir));
+  const rateLimiter = createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
   const app = composeApp({
     service,
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins,
-    rateLimiter: createRateLimiter({ limit: config.rateLimitPerHour }),
+    correctionsEmail: config.correctionsEmail,
+    rateLimiter,
     log,
     salt: new MemorySaltProvider(),
     onMcpError: (error) => console.error('[shim] mcp:', error.message),
   });
-  listener = toNodeListener(app, { trustProxy: config.trustProxy });
+  const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...rateLimitHeaders(rateLimiter, rateLimiter.peek(rateLimitKey(address))) });
+  listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl });
+  server.on('clientError', answerClientError(edgeHeaders, publicBaseUrl));
 
   return {
     url,

@@ -22,9 +22,6 @@ export interface SiteSourceOptions {
   now?: () => number;
 }
 
-/** Cost charged for a cached missing object, in bytes. */
-const MISSING_COST = 64;
-
 /** Least-recently-used map whose entries carry a cost; evicts the oldest until the total fits the budget. */
 class ByteLru {
   private readonly entries = new Map<string, { value: unknown; cost: number }>();
@@ -124,10 +121,8 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
     const load = (async () => {
       try {
         const read = await readJson(store, key);
-        if (read === null) {
-          cache.set(key, null, MISSING_COST + key.length);
-          return null;
-        }
+        // A miss is never cached: an object restored (or re-published under the same version) is seen at once.
+        if (read === null) return null;
         const value = validate(schema, read.value, key);
         cache.set(key, value, read.bytes);
         return value;

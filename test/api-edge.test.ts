@@ -60,7 +60,7 @@ describe('headers', () => {
     const reply = await get('/v1/attorneys?zip=60601&limit=2');
     const h = reply.headers;
     expect(h.get('access-control-allow-origin')).toBe('*');
-    expect(h.get('access-control-expose-headers')).toBe('RateLimit, RateLimit-Policy, Retry-After, ETag');
+    expect(h.get('access-control-expose-headers')).toBe('RateLimit, RateLimit-Policy, Retry-After, ETag, Directory-Version');
     expect(h.get('cache-control')).toBe('no-store');
     expect(h.get('x-content-type-options')).toBe('nosniff');
     expect(h.get('content-type')).toMatch(/^application\/json/);
@@ -84,6 +84,9 @@ describe('headers', () => {
 
   it('firm, coverage and openapi documents: public cache, strong ETag, 304 on If-None-Match', async () => {
     const listing = await aListing();
+    // The identity representation has the strong tag; a compressed one carries it weak (see the compression suite).
+    const identity = { 'accept-encoding': 'identity' };
+    const get = (path: string, init: RequestInit = {}) => request(server.url, path, { ...init, headers: { ...identity, ...(init.headers as Record<string, string> | undefined) } }, schemas);
     for (const path of [`/v1/firms/${listing.listing_id}`, '/v1/coverage', '/openapi.json']) {
       const first = await get(path);
       expect(first.status, path).toBe(200);
@@ -147,6 +150,23 @@ describe('headers', () => {
     expect(reply.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('if-none-match');
     const unknown = await get('/nope', { method: 'OPTIONS' });
     expect(unknown.status).toBe(404);
+  });
+
+  it('a preflight allows the request headers the browser asks for, on REST and on /mcp', async () => {
+    const asked = 'X-Requested-With, Authorization, x-custom-trace';
+    for (const path of ['/v1/attorneys?zip=60601', '/v1/coverage', '/mcp']) {
+      const reply = await get(path, {
+        method: 'OPTIONS',
+        headers: { origin: `${server.url}`, 'access-control-request-method': path === '/mcp' ? 'POST' : 'GET', 'access-control-request-headers': asked },
+      });
+      expect(reply.status, path).toBe(204);
+      const allowed = (reply.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      for (const name of asked.toLowerCase().split(/\s*,\s*/)) expect(allowed, `${path} ${name}`).toContain(name);
+      expect(reply.headers.get('vary') ?? '', path).toMatch(/Access-Control-Request-Headers/);
+    }
+    // A malformed list is not echoed: the API's own list is allowed instead.
+    const bad = await get('/v1/coverage', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'a b, "c"' } });
+    expect(bad.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/);
   });
 
   it('serves a small JSON index at /', async () => {
@@ -243,13 +263,14 @@ describe('request log', () => {
     expect(Number.isNaN(Date.parse(first.time as string))).toBe(false);
   });
 
-  it('takes the address from X-Forwarded-For only when TRUST_PROXY=true, and hashes it too', async () => {
+  it('takes the address the trusted proxy appended to X-Forwarded-For only when TRUST_PROXY is set, and hashes it too', async () => {
     for (const trust of ['true', 'false']) {
       const local = await startTestServer({ TRUST_PROXY: trust, RATE_LIMIT_PER_HOUR: '2' });
       try {
         const replies: number[] = [];
         for (const address of ['203.0.113.7', '203.0.113.8', '203.0.113.9']) {
-          const reply = await request(local.url, '/v1/coverage', { headers: { 'x-forwarded-for': `${address}, 10.0.0.1`, 'user-agent': 'xff' } }, schemas);
+          // The client wrote 10.0.0.1; the proxy appended the address it saw.
+          const reply = await request(local.url, '/v1/coverage', { headers: { 'x-forwarded-for': `10.0.0.1, ${address}`, 'user-agent': 'xff' } }, schemas);
           replies.push(reply.status);
         }
         // Three different forwarded addresses: separate windows when trusted, one shared window (limit 2) when not.
@@ -262,6 +283,20 @@ describe('request log', () => {
       } finally {
         await local.close();
       }
+    }
+  });
+
+  it('cannot be dodged by writing addresses into X-Forwarded-For ahead of the proxy', async () => {
+    const local = await startTestServer({ TRUST_PROXY: 'true', RATE_LIMIT_PER_HOUR: '2' });
+    try {
+      const replies: number[] = [];
+      for (let i = 1; i <= 4; i++) {
+        const reply = await request(local.url, '/v1/coverage', { headers: { 'x-forwarded-for': `10.0.0.${i}, 198.51.100.7` } }, schemas);
+        replies.push(reply.status);
+      }
+      expect(replies).toEqual([200, 200, 429, 429]);
+    } finally {
+      await local.close();
     }
   });
 

@@ -45,11 +45,15 @@ describe('rate limiter', () => {
 });
 
 describe('client address', () => {
-  it('uses X-Forwarded-For (left-most, an IP) only when the proxy is trusted', () => {
-    expect(clientAddress('::ffff:127.0.0.1', '203.0.113.5, 10.0.0.1', false)).toBe('127.0.0.1');
-    expect(clientAddress('127.0.0.1', '203.0.113.5, 10.0.0.1', true)).toBe('203.0.113.5');
-    expect(clientAddress('127.0.0.1', '[2001:db8::1]:443', true)).toBe('2001:db8::1');
-    expect(clientAddress('127.0.0.1', 'not-an-ip', true)).toBe('127.0.0.1');
+  it('uses X-Forwarded-For only behind trusted proxies, counting hops from the right', () => {
+    expect(clientAddress('::ffff:127.0.0.1', '203.0.113.5, 10.0.0.1', 0)).toBe('127.0.0.1');
+    // One proxy appended the address it saw: the right-most entry. Entries to its left are the client's own words.
+    expect(clientAddress('127.0.0.1', '10.0.0.7, 198.51.100.7', 1)).toBe('198.51.100.7');
+    expect(clientAddress('127.0.0.1', '10.0.0.7, 198.51.100.7, 10.1.1.1', 2)).toBe('198.51.100.7');
+    expect(clientAddress('127.0.0.1', '[2001:db8::1]:443', 1)).toBe('2001:db8::1');
+    expect(clientAddress('127.0.0.1', 'not-an-ip', 1)).toBe('127.0.0.1');
+    // Fewer entries than trusted hops: the header did not come through the configured chain.
+    expect(clientAddress('127.0.0.1', '198.51.100.7', 2)).toBe('127.0.0.1');
   });
 
   it('limits IPv6 by /64 and IPv4 by address', () => {
@@ -87,15 +91,19 @@ describe('config', () => {
       dataDir: 'data',
       logDir: 'var/log',
       rateLimitPerHour: 600,
-      trustProxy: false,
+      rateLimitWindowSeconds: 3600,
+      correctionsEmail: null,
+      proxyHops: 0,
       allowedOrigins: [],
       cacheBytes: 64 * 1024 * 1024,
     });
     const c = loadConfig({ PORT: '9000', PUBLIC_BASE_URL: 'https://api.example/', TRUST_PROXY: 'true', ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000', RATE_LIMIT_PER_HOUR: '0', CACHE_MIB: '512' });
-    expect(c).toMatchObject({ cacheBytes: 512 * 1024 * 1024, port: 9000, publicBaseUrl: 'https://api.example', trustProxy: true, rateLimitPerHour: 0, allowedOrigins: ['https://a.example', 'http://localhost:3000'] });
+    expect(c).toMatchObject({ cacheBytes: 512 * 1024 * 1024, port: 9000, publicBaseUrl: 'https://api.example', proxyHops: 1, rateLimitPerHour: 0, allowedOrigins: ['https://a.example', 'http://localhost:3000'] });
   });
 
   it('names every bad variable', () => {
+    expect(loadConfig({ TRUST_PROXY: '2' }).proxyHops).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'no' }).proxyHops).toBe(0);
     const bad = { PORT: '99999', RATE_LIMIT_PER_HOUR: 'lots', TRUST_PROXY: 'maybe', PUBLIC_BASE_URL: 'ftp://x', ALLOWED_ORIGINS: 'https://a.example/path', CACHE_MIB: '0' };
     expect(() => loadConfig(bad)).toThrow(ConfigError);
     try {

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT } from '../shim/core/constants.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import { AttorneysResponse, FirmResponse, type AttorneysResponseT } from '../shim/core/schemas.ts';
+import { metroAt } from '../shim/core/resolve.ts';
 import { search } from '../shim/core/search.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { planShards } from '../shim/core/shards.ts';
@@ -85,8 +86,9 @@ describe('search against a brute-force scan of every office', () => {
     let nonEmpty = 0;
     for (const q of randomQueries(120)) {
       const want = brute(q.lat, q.lng, q.radius);
-      const got = await search(reader, q.lat, q.lng, q.radius, Number.MAX_SAFE_INTEGER);
-      expect({ q, covered: got.covered, metro: got.metro }).toEqual({ q, covered: want.covered, metro: want.metro });
+      const metro = await metroAt(reader, q.lat, q.lng);
+      const got = await search(reader, { lat: q.lat, lng: q.lng, metro }, q.radius, Number.MAX_SAFE_INTEGER);
+      expect({ q, covered: got.covered, metro }).toEqual({ q, covered: want.covered, metro: want.metro });
       expect(got.firmsWithinRadius).toBe(want.firms.length);
       expect(got.hits.map((h) => [h.office.listing_id, h.distanceMiles, h.officesWithinRadius])).toEqual(
         want.firms.map((f) => [f.listing_id, f.distance, f.count]),

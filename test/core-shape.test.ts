@@ -39,7 +39,7 @@ const storedOffice: StoredOfficeT = StoredOffice.parse({
   visibility: { appears_share_pct: 40, top3_share_pct: 12.5 },
   metro: 'austin',
   hours: {
-    weekly: { sun: [], mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '12:00'], ['13:00', '24:00']], thu: [['00:00', '24:00']], fri: [['09:00', '17:00']], sat: [] },
+    weekly: { sun: [], mon: [{ opens: '09:00', closes: '17:00' }], tue: [{ opens: '09:00', closes: '17:00' }], wed: [{ opens: '09:00', closes: '12:00' }, { opens: '13:00', closes: '24:00' }], thu: [{ opens: '00:00', closes: '24:00' }], fri: [{ opens: '09:00', closes: '17:00' }], sat: [] },
     timezone: 'America/Chicago',
   },
 });
@@ -48,7 +48,7 @@ const storedOffice: StoredOfficeT = StoredOffice.parse({
 const meta: ShapeMeta = {
   version: '2026-W47-0123456789',
   week_of: '2026-11-16',
-  metros: { austin: { grid_points: 100, queries: 5, samples: 500 }, houston: { grid_points: 120, queries: 5, samples: 600 } },
+  metros: { austin: { grid_points: 100, queries: 5, grid_samples: 500 }, houston: { grid_points: 120, queries: 5, grid_samples: 600 } },
 };
 
 describe('shapeResult', () => {
@@ -69,10 +69,10 @@ describe('shapeResult', () => {
       week_of: '2026-11-16',
       top3_share_pct: 12.5,
       appears_share_pct: 40,
+      grid_samples: 500,
+      what_this_is: MAP_VISIBILITY_WHAT,
       grid_points: 100,
       queries: 5,
-      samples: 500,
-      what_this_is: MAP_VISIBILITY_WHAT,
     });
     expect(r.brand_index).toEqual({ metro: 'austin', week_of: '2026-11-16', top3_share_pct: 20, appears_share_pct: 50, offices_measured: 2, what_this_is: BRAND_INDEX_WHAT });
     const unmeasured = shapeResult({ ...storedOffice, metro: null, visibility: null, brand: null }, meta, 1, 1, BASE);
@@ -156,14 +156,14 @@ describe('shapeFirm', () => {
     const other = { ...storedOffice, listing_id: 'l_bbbbbbbbbbbbbbbb', metro: 'houston', visibility: { top3_share_pct: 1, appears_share_pct: 2 }, brand: null };
     const f = shapeFirm(firmDoc(other, { ...firmBrand, metro: 'houston' }), meta, BASE);
     expect(f.firm.brand_index).toEqual({ metro: 'houston', week_of: '2026-11-16', top3_share_pct: 20, appears_share_pct: 50, offices_measured: 2, what_this_is: BRAND_INDEX_WHAT });
-    expect(f.office.map_visibility).toMatchObject({ metro: 'austin', samples: 500 });
-    expect(f.other_offices[0]?.map_visibility).toMatchObject({ metro: 'houston', grid_points: 120, samples: 600, top3_share_pct: 1, appears_share_pct: 2 });
+    expect(f.office.map_visibility).toMatchObject({ metro: 'austin', grid_samples: 500 });
+    expect(f.other_offices[0]?.map_visibility).toMatchObject({ metro: 'houston', grid_points: 120, grid_samples: 600, top3_share_pct: 1, appears_share_pct: 2 });
     expect(shapeFirm(firmDoc(other, null), meta, BASE).firm.brand_index).toBeNull();
   });
 });
 
 describe('shapeCoverage', () => {
-  it('drops schema_version and keeps the schema order', () => {
+  it('drops schema_version, adds the served version first and keeps the schema order', () => {
     const doc = CoverageDoc.parse({
       schema_version: 1,
       disclosure: DISCLOSURE,
@@ -173,7 +173,8 @@ describe('shapeCoverage', () => {
       generated_at: '2026-11-22T00:00:00Z',
       week_of: '2026-11-16',
     });
-    const c = shapeCoverage(doc);
+    const c = shapeCoverage(doc, '2026-W47-abc');
+    expect(c.version).toBe('2026-W47-abc');
     expect(CoverageResponse.parse(c)).toEqual(c);
     expect(Object.keys(c)).toEqual(schemaKeys(CoverageResponse));
     expect(Object.keys(c.metros[0]!)).toEqual(schemaKeys(CoverageResponse.shape.metros.element));

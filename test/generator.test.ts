@@ -17,6 +17,9 @@ import { pct1 } from '../generator/visibility.ts';
 import { mondayOfIsoWeek } from '../generator/week.ts';
 import { API_VERSION, BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
 import { hoursText } from '../shim/core/hours.ts';
+import { DEFAULT_PUBLIC_BASE_URL } from '../shim/core/openapi-info.ts';
+import { problemPageHtml } from '../shim/core/problem-pages.ts';
+import type { ProblemCodeT } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { shapeResult } from '../shim/core/shape.ts';
 import {
@@ -157,9 +160,9 @@ describe('map visibility and brand index', () => {
 
   const CTX = { publicBaseUrl: 'https://directory.example' };
   const WEEK_OF = '2026-11-16';
-  const sampling: Record<string, { grid_points: number; queries: number; samples: number }> = {
-    alpha: { grid_points: 2, queries: 5, samples: 10 },
-    beta: { grid_points: 1, queries: 5, samples: 5 },
+  const sampling: Record<string, { grid_points: number; queries: number; grid_samples: number }> = {
+    alpha: { grid_points: 2, queries: 5, grid_samples: 10 },
+    beta: { grid_points: 1, queries: 5, grid_samples: 5 },
   };
   const metaOf = (site: Site): MetaT => Meta.parse(site.json(keys.meta(site.pointer.version)));
   const serviceOf = (site: Site) => createService(createSiteSource(new FolderStore(site.dir)));
@@ -184,9 +187,10 @@ describe('map visibility and brand index', () => {
       expect(stored.metro, place).toBe(metro);
       expect(stored.visibility, place).toEqual({ top3_share_pct: top3, appears_share_pct: appears });
       // The public object, byte for byte: schema order, week and denominators from meta, the fixed text.
-      const { grid_points, queries, samples } = sampling[metro]!;
+      const { grid_points, queries, grid_samples } = sampling[metro]!;
+      // The seed's fields in the seed's order (grid_samples before what_this_is), then the extras.
       expect(JSON.stringify(shown), place).toBe(
-        JSON.stringify({ metro, week_of: WEEK_OF, top3_share_pct: top3, appears_share_pct: appears, grid_points, queries, samples, what_this_is: MAP_VISIBILITY_WHAT }),
+        JSON.stringify({ metro, week_of: WEEK_OF, top3_share_pct: top3, appears_share_pct: appears, grid_samples, what_this_is: MAP_VISIBILITY_WHAT, grid_points, queries }),
       );
     }
   });
@@ -269,7 +273,7 @@ describe('hours', () => {
     const h = convertHours([1, 2, 3, 4, 5].map((d) => p(d, '0900', d, '1700')), 'America/Chicago');
     expect(h?.timezone).toBe('America/Chicago');
     expect(h?.weekly).toEqual({
-      mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']], sat: [], sun: [],
+      mon: [{ opens: '09:00', closes: '17:00' }], tue: [{ opens: '09:00', closes: '17:00' }], wed: [{ opens: '09:00', closes: '17:00' }], thu: [{ opens: '09:00', closes: '17:00' }], fri: [{ opens: '09:00', closes: '17:00' }], sat: [], sun: [],
     });
     expect(h).not.toHaveProperty('text'); // rendered by the shim
     expect(hoursText(h!.weekly)[0]).toBe('Monday: 9:00 AM – 5:00 PM');
@@ -278,22 +282,22 @@ describe('hours', () => {
 
   it('past midnight splits at 24:00, including Saturday into Sunday', () => {
     const h = convertHours([p(5, '2000', 6, '0200'), p(6, '2200', 0, '0100'), p(3, '1200', 4, '0000')], 'America/New_York');
-    expect(h?.weekly.wed).toEqual([['12:00', '24:00']]);
+    expect(h?.weekly.wed).toEqual([{ opens: '12:00', closes: '24:00' }]);
     expect(h?.weekly.thu).toEqual([]);
-    expect(h?.weekly.fri).toEqual([['20:00', '24:00']]);
-    expect(h?.weekly.sat).toEqual([['00:00', '02:00'], ['22:00', '24:00']]);
-    expect(h?.weekly.sun).toEqual([['00:00', '01:00']]);
+    expect(h?.weekly.fri).toEqual([{ opens: '20:00', closes: '24:00' }]);
+    expect(h?.weekly.sat).toEqual([{ opens: '00:00', closes: '02:00' }, { opens: '22:00', closes: '24:00' }]);
+    expect(h?.weekly.sun).toEqual([{ opens: '00:00', closes: '01:00' }]);
     expect(hoursText(h!.weekly)[4]).toBe('Friday: 8:00 PM – 12:00 AM');
   });
 
   it('always open, split lunch, open without close, and no periods', () => {
     const always = convertHours([p(0, '0000')], 'America/Denver');
-    expect(Object.values(always?.weekly ?? {}).every((d) => JSON.stringify(d) === '[["00:00","24:00"]]')).toBe(true);
+    expect(Object.values(always?.weekly ?? {}).every((d) => JSON.stringify(d) === '[{"opens":"00:00","closes":"24:00"}]')).toBe(true);
     expect(hoursText(always!.weekly)[6]).toBe('Sunday: Open 24 hours');
     const lunch = convertHours([p(1, '1300', 1, '1700'), p(1, '0800', 1, '1200')], 'UTC');
-    expect(lunch?.weekly.mon).toEqual([['08:00', '12:00'], ['13:00', '17:00']]);
+    expect(lunch?.weekly.mon).toEqual([{ opens: '08:00', closes: '12:00' }, { opens: '13:00', closes: '17:00' }]);
     expect(hoursText(lunch!.weekly)[0]).toBe('Monday: 8:00 AM – 12:00 PM, 1:00 PM – 5:00 PM');
-    expect(convertHours([p(2, '0930')], 'UTC')?.weekly.tue).toEqual([['09:30', '24:00']]);
+    expect(convertHours([p(2, '0930')], 'UTC')?.weekly.tue).toEqual([{ opens: '09:30', closes: '24:00' }]);
     expect(convertHours([], 'UTC')).toBeNull();
     expect(convertHours(null, 'UTC')).toBeNull();
   });
@@ -332,6 +336,13 @@ describe('published site', () => {
     };
     for (const [key, bytes] of base.files) {
       const text = bytes.toString('utf8');
+      if (key.endsWith('.html')) {
+        // The pages behind problem type URIs, the same the shim serves at /problems/{code}.
+        const code = key.slice(`${keys.root(v)}problems/`.length, -'.html'.length);
+        expect(key).toBe(keys.problem(v, code));
+        expect(text, key).toBe(problemPageHtml(code as ProblemCodeT));
+        continue;
+      }
       expect(text.endsWith('\n'), key).toBe(true);
       expect(text.split('\n').length, `${key} is compact`).toBe(2);
       const json = JSON.parse(text) as { schema_version?: number };
@@ -346,7 +357,8 @@ describe('published site', () => {
     }
     const openapi = base.json<{ info: { version: string }; servers: unknown }>(keys.openapi(v));
     expect(openapi.info.version).toBe(API_VERSION);
-    expect(openapi.servers).toEqual([{ url: '/' }]);
+    // The stored document names the default base; the shim serves it re-based onto its own public base URL.
+    expect(openapi.servers).toEqual([{ url: DEFAULT_PUBLIC_BASE_URL, description: 'This service' }]);
     expect(await new Validator().validate(openapi as unknown as Record<string, unknown>)).toEqual({ valid: true });
 
     const meta = base.json<{ generated_at: string; totals: unknown }>(keys.meta(v));

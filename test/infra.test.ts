@@ -172,7 +172,7 @@ describe('default deployment', () => {
       Timeout: 10,
       Handler: 'index.handler',
       LoggingConfig: { LogGroup: { Ref: logs } },
-      Environment: { Variables: { SITE_BUCKET: { Ref: siteBucket }, SALT_BUCKET: { Ref: saltBucket }, RATE_LIMIT_PER_HOUR: '600' } },
+      Environment: { Variables: { SITE_BUCKET: { Ref: siteBucket }, SALT_BUCKET: { Ref: saltBucket }, RATE_LIMIT_PER_HOUR: '600', RATE_LIMIT_WINDOW_SECONDS: '600' } },
     });
     const variables = ((fn.Properties as Json).Environment as { Variables: Json }).Variables;
     expect(variables.PUBLIC_BASE_URL).toBeUndefined();
@@ -192,7 +192,7 @@ describe('default deployment', () => {
     expect(t.json).not.toMatch(/"SecretString":"/);
   });
 
-  it('WAF: CLOUDFRONT scope, 100 per 600 s per IP (600 per hour), 429 problem body with Retry-After', () => {
+  it('WAF: CLOUDFRONT scope, 100 per 600 s per IP (600 per hour), 429 problem body with Retry-After and the policy it enforces', () => {
     const acl = only(t.template, 'AWS::WAFv2::WebACL');
     const props = acl.Properties as Json;
     expect(props).toMatchObject({
@@ -209,11 +209,12 @@ describe('default deployment', () => {
     });
     const headers = ((((rules[0] as Json).Action as Json).Block as Json).CustomResponse as { ResponseHeaders: Array<{ Name: string; Value: string }> }).ResponseHeaders;
     const byName = Object.fromEntries(headers.map((h) => [h.Name.toLowerCase(), h.Value]));
-    expect(byName).toMatchObject({ 'retry-after': '600', 'ratelimit-policy': '"hour";q=600;w=3600', 'access-control-allow-origin': '*' });
+    // The advertised policy is the enforced one: 100 requests per 600 s window, as the function advertises too.
+    expect(byName).toMatchObject({ 'retry-after': '600', 'ratelimit-policy': '"600s";q=100;w=600', ratelimit: '"600s";r=0;t=600', 'access-control-allow-origin': '*' });
     const bodies = props.CustomResponseBodies as Record<string, { ContentType: string; Content: string }>;
     expect(bodies.rate_limited_problem?.ContentType).toBe('APPLICATION_JSON');
     expect(JSON.parse(bodies.rate_limited_problem?.Content as string)).toMatchObject({
-      type: 'https://injury-attorney-directory.example/problems/rate_limited',
+      type: '/problems/rate_limited',
       status: 429,
       code: 'rate_limited',
       title: 'Too many requests',
@@ -324,7 +325,7 @@ describe('default deployment', () => {
       expect(((cors?.[1].Properties as Json).ResponseHeadersPolicyConfig as Json).CorsConfig).toMatchObject({
         AccessControlAllowOrigins: { Items: ['*'] },
         AccessControlAllowMethods: { Items: ['GET', 'HEAD', 'OPTIONS'] },
-        AccessControlExposeHeaders: { Items: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag'] },
+        AccessControlExposeHeaders: { Items: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'] },
         AccessControlAllowCredentials: false,
         OriginOverride: false,
       });

@@ -46,7 +46,8 @@ afterAll(async () => {
 async function viaLocal(spec: EventSpec): Promise<{ status: number; headers: Headers; text: string }> {
   const response = await fetch(`${local.url}${spec.target}`, {
     method: spec.method ?? 'GET',
-    headers: spec.headers ?? {},
+    // Like the events below (no Accept-Encoding unless a test sets one): fetch would otherwise ask for gzip and br.
+    headers: { 'accept-encoding': 'identity', ...spec.headers },
     redirect: 'manual',
     ...(spec.body !== undefined ? { body: spec.body } : {}),
   });
@@ -198,6 +199,23 @@ describe('client address and privacy', () => {
     expect(out[0]?.endsWith('\n')).toBe(true);
     expect(out[0]?.slice(0, -1)).not.toContain('\n');
     expect(JSON.parse(out[0] as string)).toEqual({ type: 'request', ...entry });
+  });
+});
+
+describe('advertised rate limit', () => {
+  it("with WAF's window the function advertises and counts the policy WAF enforces (100 per 600 s)", async () => {
+    const waf = createHandler(loadLambdaEnv(env({ RATE_LIMIT_WINDOW_SECONDS: '600' })), { store: new FolderStore(process.env.TEST_SITE_DIR as string), salt: fixedSalt, log: { write: () => {} } });
+    const first = await waf(functionUrlEvent({ target: '/v1/coverage' }, SECRET));
+    expect(first.headers['ratelimit-policy']).toBe('"600s";q=100;w=600');
+    expect(first.headers.ratelimit).toMatch(/^"600s";r=99;t=\d+$/);
+    for (let i = 1; i < 100; i++) await waf(functionUrlEvent({ target: '/v1/coverage' }, SECRET));
+    const over = await waf(functionUrlEvent({ target: '/v1/coverage' }, SECRET));
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(600);
+  });
+
+  it('a window that does not divide an hour fails the cold start', () => {
+    expect(() => loadLambdaEnv(env({ RATE_LIMIT_WINDOW_SECONDS: '700' }))).toThrow(/RATE_LIMIT_WINDOW_SECONDS.*divide 3600/);
   });
 });
 

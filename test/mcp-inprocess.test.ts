@@ -9,7 +9,8 @@ import { createService } from '../shim/core/service-impl.ts';
 import type { Service } from '../shim/core/service.ts';
 import type { RequestInfo } from '../shim/edge-types.ts';
 import { createMcpRoute } from '../shim/mcp/route.ts';
-import { UNAVAILABLE_TEXT, type ToolCallRecord } from '../shim/mcp/tools.ts';
+import type { ToolCallRecord } from '../shim/mcp/tools.ts';
+import { toApiError } from '../shim/core/errors.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
@@ -291,7 +292,8 @@ describe('a store failure', () => {
       const call = await callTool(version, name, args, failing);
       expect(call.isError).toBe(true);
       const text = (call.content as { text: string }[])[0]?.text ?? '';
-      expect(text).toBe(UNAVAILABLE_TEXT);
+      // The same detail the REST 503 problem gives.
+      expect(text).toBe(toApiError(new StoreError('x', 'k')).detail);
       expect(text).not.toMatch(/disk on fire|secret|EIO|\bat\s/);
     }
     expect(calls.map((c) => c.status)).toEqual([503, 503]);

@@ -18,9 +18,14 @@ const VERSION = 'test-1';
 /** A SiteReader over a MemoryStore that parses each object with the schema it is asked for, as the real one does. */
 class MemoryReader implements SiteReader {
   readonly version = VERSION;
-  readonly meta = { version: VERSION } as MetaT;
+  readonly meta: MetaT;
   readonly reads: string[] = [];
-  constructor(private readonly store: MemoryStore) {}
+  constructor(
+    private readonly store: MemoryStore,
+    gazetteer: MetaT['gazetteer'],
+  ) {
+    this.meta = { version: VERSION, gazetteer } as MetaT;
+  }
   async json<T>(key: string, schema: ZodType<T>): Promise<T | null> {
     this.reads.push(key);
     const bytes = await this.store.get(key);
@@ -51,7 +56,7 @@ beforeAll(() => {
   for (const [zip3, doc] of g.zips) store.set(keys.zip(VERSION, zip3), JSON.stringify(doc));
   for (const [st, doc] of g.cities) store.set(keys.city(VERSION, st), JSON.stringify(doc));
   store.set(keys.coverageCells(VERSION), JSON.stringify(coverageCells()));
-  reader = new MemoryReader(store);
+  reader = new MemoryReader(store, { zip3: [...g.zips.keys()].sort(), states: [...g.cities.keys()].sort() });
 });
 
 function rejection(f: () => unknown): ApiError {
@@ -202,7 +207,28 @@ describe('resolveLocation', () => {
 
   it('fails with StoreError, not a guess, when the coverage cells are missing', async () => {
     const bare = new MemoryStore();
-    await expect(resolveLocation(parseLocation('40,-74'), new MemoryReader(bare))).rejects.toBeInstanceOf(StoreError);
+    await expect(resolveLocation(parseLocation('40,-74'), new MemoryReader(bare, reader.meta.gazetteer))).rejects.toBeInstanceOf(StoreError);
+  });
+
+  it('fails with StoreError, not "unknown place", when a gazetteer document the version lists is missing', async () => {
+    const holed = new MemoryStore();
+    for (const key of [keys.coverageCells(VERSION), keys.city(VERSION, 'IL')]) holed.set(key, new TextDecoder().decode((await store.get(key))!));
+    const r = new MemoryReader(holed, reader.meta.gazetteer);
+    await expect(resolveLocation(parseLocation('97201'), r)).rejects.toBeInstanceOf(StoreError);
+    await expect(resolveLocation(parseLocation('Minneapolis, MN'), r)).rejects.toBeInstanceOf(StoreError);
+    // A ZIP3 the version has no document for is an unknown ZIP, read from meta.json alone.
+    expect(reader.meta.gazetteer.zip3).not.toContain('000');
+    expect((await asyncRejection(resolveLocation(parseLocation('00001'), r))).code).toBe('location_not_understood');
+  });
+
+  it('treats city names that are JavaScript object keys as ordinary unknown places', async () => {
+    for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+      for (const input of [`${name}, IL`, `${name.replace(/_/g, ' ')} TX`, `Con Structor, CA`]) {
+        const error = await asyncRejection(resolve(input));
+        expect({ input, code: error.code }).toEqual({ input, code: 'location_not_understood' });
+        expect(error.detail).not.toMatch(/native code|function|\[object/);
+      }
+    }
   });
 });
 

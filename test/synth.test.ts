@@ -210,7 +210,7 @@ describe('default run (seed scale)', () => {
     expect(share((p) => p.opening_hours === null)).toBeGreaterThan(0.12);
     expect(share((p) => p.opening_hours === null)).toBeLessThan(0.18);
     expect(share((p) => p.primary_category === 'Personal injury attorney')).toBeGreaterThan(0.7);
-    expect(new Set(ps.map((p) => p.claimed))).toEqual(new Set([true, false, null]));
+    expect(new Set(ps.map((p) => p.claimed))).toEqual(new Set([true, false]));
     for (const p of ps) expect(p.timezone).toMatch(/^America\/(New_York|Chicago|Denver|Phoenix|Los_Angeles|Detroit)$/);
   });
 

@@ -34,7 +34,7 @@ export interface Office {
   phone: string | null;
   /** Index into HOURS_TEMPLATES, -1 for no hours. */
   hours: number;
-  claimed: boolean | null;
+  claimed: boolean;
   category: number;
   /** Natural log of prominence on the web map (log-normal across offices). */
   logProm: number;
@@ -120,7 +120,7 @@ export function addOffice(rng: Rng, pop: Population, world: World, firm: number,
   const phone = rng() < SHARE_NO_PHONE ? null : `(${pick(rng, codes)}) 555-01${String(randInt(rng, 0, 99)).padStart(2, '0')}`;
   const hours = rng() < SHARE_NO_HOURS ? -1 : pickWeighted(rng, HOURS_WEIGHTS);
   const c = rng();
-  const claimed = c < 0.7 ? true : c < 0.9 ? false : null;
+  const claimed = c < 0.7;
   const f = pop.firms[firm]!;
   f.opened++;
   const office: Office = {

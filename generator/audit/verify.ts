@@ -73,7 +73,7 @@ export function verifyExitCode(r: VerifyReport): 0 | 1 | 2 {
   return 0;
 }
 
-/** Differences between the live GET /v1/coverage and the site's coverage.json; throws LiveError when it cannot be read. */
+/** Differences between the live GET /v1/coverage (its `version` first) and the site's coverage.json; throws LiveError when it cannot be read. */
 async function liveVersionProblems(site: AuditSite, url: string, when: string): Promise<string[]> {
   const doc = await site.json(keys.coverage(site.version), CoverageDoc);
   if (doc === null) throw new AuditError(`${site.label}: version ${site.version} has no coverage.json`);
@@ -81,7 +81,7 @@ async function liveVersionProblems(site: AuditSite, url: string, when: string): 
   if (reply.status !== 200) throw new LiveError(`${when}: GET /v1/coverage could not be read: ${reply.problem ?? `HTTP ${reply.status}`}`);
   if (reply.body === null) return [`${when}: GET /v1/coverage: ${reply.problem ?? 'unreadable body'}`];
   const { schema_version: _sv, ...published } = doc;
-  const diffs = jsonDifferences(published, reply.body);
+  const diffs = jsonDifferences({ version: site.version, ...published }, reply.body);
   if (diffs.length === 0) return [];
   return [
     `${when}: the live API does not serve version ${site.version} (week_of ${site.meta.week_of}, generated_at ${site.meta.generated_at}); ` +

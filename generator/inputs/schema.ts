@@ -53,7 +53,7 @@ export const PlaceRecord = z.object({
   phone: z.string().nullable(),
   website: z.url({ protocol: /^https?$/ }).nullable(),
   primary_category: z.string().nullable(),
-  claimed: z.boolean().nullable(),
+  claimed: z.boolean().describe('Whether the business has claimed its listing; required (a row without it is a bad row)'),
   opening_hours: OpeningHours.nullable(),
   timezone: z.string().optional().describe('IANA zone; when absent the generator derives it from the state'),
 });

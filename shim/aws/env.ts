@@ -1,6 +1,6 @@
 /** The Lambda handler's settings, parsed once with zod at cold start; a bad value fails the start with every problem named. */
 import { z } from 'zod';
-import { allowedOriginsField, blankIsUnset, cacheMibField, rateLimitField } from '../env-fields.ts';
+import { allowedOriginsField, blankIsUnset, cacheMibField, correctionsEmailField, rateLimitField, rateLimitWindowField } from '../env-fields.ts';
 
 /** Header CloudFront adds to every origin request; the handler answers 403 without it (set on the origin, never by viewers). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
@@ -41,6 +41,8 @@ const Env = z.object({
       .optional(),
   ),
   RATE_LIMIT_PER_HOUR: rateLimitField,
+  RATE_LIMIT_WINDOW_SECONDS: rateLimitWindowField,
+  CORRECTIONS_EMAIL: correctionsEmailField,
   ALLOWED_ORIGINS: allowedOriginsField,
   CACHE_MIB: cacheMibField,
   AWS_REGION: z.preprocess(blankIsUnset, z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1').default('us-east-1')),
@@ -59,6 +61,10 @@ export interface LambdaEnv {
   publicBaseUrl: string | null;
   /** Per-instance request limit per address and hour (WAF enforces the shared one); 0 disables. */
   rateLimitPerHour: number;
+  /** Window the limit is counted and advertised in (the WAF rule's evaluation window on AWS). */
+  rateLimitWindowSeconds: number;
+  /** Contact address in the served OpenAPI document; null means the default. */
+  correctionsEmail: string | null;
   allowedOrigins: string[];
   /** Budget of the parsed-object cache, in bytes of stored JSON. */
   cacheBytes: number;
@@ -75,6 +81,8 @@ export const LAMBDA_ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   ORIGIN_VERIFY_SECRETS: `comma-separated values accepted in ${ORIGIN_VERIFY_HEADER} (required; at least ${MIN_SECRET_LENGTH} characters each)`,
   PUBLIC_BASE_URL: 'absolute base URL for `website` links (default https://<viewer host>)',
   RATE_LIMIT_PER_HOUR: 'requests per hour per address counted by one instance (default 600; WAF enforces the shared limit)',
+  CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
+  RATE_LIMIT_WINDOW_SECONDS: "window the limit is counted and advertised in, the WAF rule's evaluation window (default 3600; must divide 3600)",
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
   CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; keep well under the function memory)',
   AWS_REGION: 'region of the buckets (set by Lambda)',
@@ -106,6 +114,8 @@ export function loadLambdaEnv(env: Record<string, string | undefined> = process.
     originSecrets: e.ORIGIN_VERIFY_SECRETS,
     publicBaseUrl: e.PUBLIC_BASE_URL === undefined ? null : e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
+    rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    correctionsEmail: e.CORRECTIONS_EMAIL ?? null,
     allowedOrigins: e.ALLOWED_ORIGINS,
     cacheBytes: e.CACHE_MIB * 1024 * 1024,
     region: e.AWS_REGION,

@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { normaliseAddress } from '../http/client-address.ts';
+import { webMethod } from '../http/method.ts';
 
 /** The request a Function URL hands to the function (payload format 2.0); header names arrive lower-cased. */
 export interface FunctionUrlEvent {
@@ -47,7 +48,7 @@ export interface EventToRequestOptions {
   dropHeaders?: readonly string[];
 }
 
-/** A Request for the event: https://<host><rawPath>?<rawQueryString>, its headers, cookies and body (base64 decoded). */
+/** A Request for the event (a method a Request cannot carry becomes GET; pass webMethod(...).info to the app): https://<host><rawPath>?<rawQueryString>, its headers, cookies and body (base64 decoded). */
 export function eventToRequest(event: FunctionUrlEvent, options: EventToRequestOptions = {}): Request {
   const host = options.host ?? event.requestContext.domainName;
   const path = event.rawPath.startsWith('/') ? event.rawPath : `/${event.rawPath}`;
@@ -64,7 +65,7 @@ export function eventToRequest(event: FunctionUrlEvent, options: EventToRequestO
     }
   }
   if (event.cookies !== undefined && event.cookies.length > 0) headers.set('cookie', event.cookies.join('; '));
-  const method = event.requestContext.http.method.toUpperCase();
+  const { method } = webMethod(event.requestContext.http.method);
   const hasBody = method !== 'GET' && method !== 'HEAD' && event.body !== undefined && event.body !== '';
   const body = hasBody ? (event.isBase64Encoded ? Buffer.from(event.body as string, 'base64') : Buffer.from(event.body as string, 'utf8')) : undefined;
   return new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });

@@ -8,7 +8,9 @@ import { ApiError } from '../core/errors.ts';
 import { createService } from '../core/service-impl.ts';
 import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
-import { createRateLimiter } from '../http/rate-limit.ts';
+import { compressResponse } from '../http/compress.ts';
+import { webMethod } from '../http/method.ts';
+import { createRateLimiter, perWindow } from '../http/rate-limit.ts';
 import { createSiteSource } from '../site-reader.ts';
 import { S3Store } from '../store/s3.ts';
 import type { Store } from '../store/types.ts';
@@ -58,7 +60,8 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
   const salt = deps.salt ?? new S3SaltProvider({ bucket: env.saltBucket, ...s3 });
   const log = deps.log ?? new StdoutJsonSink();
   // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.
-  const rateLimiter = createRateLimiter({ limit: env.rateLimitPerHour });
+  // Counted and advertised in the WAF rule's window, so the headers state the policy WAF enforces.
+  const rateLimiter = createRateLimiter({ limit: perWindow(env.rateLimitPerHour, env.rateLimitWindowSeconds), windowSeconds: env.rateLimitWindowSeconds });
   const apps = new Map<string, App>();
 
   function build(publicBaseUrl: string): App {
@@ -66,6 +69,7 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
       service,
       publicBaseUrl,
       allowedOrigins: env.allowedOrigins,
+      correctionsEmail: env.correctionsEmail,
       rateLimiter,
       log,
       salt,
@@ -95,7 +99,9 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
     let response: Response;
     try {
       const request = eventToRequest(event, { host: new URL(publicBaseUrl).host, dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER] });
-      response = await appFor(publicBaseUrl)(request, { clientAddress });
+      // Function URL bodies of an encoded response go out base64 (responseToResult), as Lambda requires for binary.
+      const info = { clientAddress, ...webMethod(event.requestContext.http.method).info };
+      response = await compressResponse(await appFor(publicBaseUrl)(request, info), headers['accept-encoding'] ?? null);
     } catch (err) {
       console.error(JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }));
       return problem(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'));

@@ -9,6 +9,9 @@ export const SERVICE_NAME = 'injury-attorney-directory';
 /** Mean Earth radius used for every distance, in miles. */
 export const EARTH_RADIUS_MILES = 3958.8;
 
+/** The one version of the RateLimit header fields draft followed everywhere (shim, WAF answers, OpenAPI, docs). */
+export const RATELIMIT_DRAFT = 'draft-ietf-httpapi-ratelimit-headers-10';
+
 /** Query bounds (REST and MCP share these). */
 export const RADIUS_MILES = { min: 1, max: 50, default: 15 } as const;
 export const LIMIT = { min: 1, max: 25, default: 10 } as const;

@@ -1,4 +1,7 @@
-/** The one error type the core throws for a caller's mistake or a store failure; mapped to HTTP once, at the edge. */
+/**
+ * The error taxonomy of the service: ApiError for what the caller can read and act on, StoreError for a failed read
+ * of the published data. Everything else is a bug. Mapped to HTTP once, at the edge (shim/http/problem.ts).
+ */
 import type { ProblemCodeT, ProblemT } from './schemas.ts';
 
 const TITLES: Record<ProblemCodeT, string> = {
@@ -14,6 +17,10 @@ const TITLES: Record<ProblemCodeT, string> = {
   method_not_allowed: 'Method not allowed',
   origin_not_allowed: 'Origin not allowed',
   payload_too_large: 'Request body too large',
+  bad_request: 'Bad request',
+  request_timeout: 'Request timeout',
+  header_fields_too_large: 'Request headers too large',
+  not_implemented: 'Not implemented',
   internal_error: 'Internal error',
 };
 
@@ -30,16 +37,26 @@ const STATUS: Record<ProblemCodeT, number> = {
   method_not_allowed: 405,
   origin_not_allowed: 403,
   payload_too_large: 413,
+  bad_request: 400,
+  request_timeout: 408,
+  header_fields_too_large: 431,
+  not_implemented: 501,
   internal_error: 500,
 };
 
-/** A problem the caller can read: code, human detail, and optionally the parameter and accepted values. */
+/** Base of every problem `type` URI; a code's page is `${PROBLEM_TYPE_BASE}/${code}`. */
+export const PROBLEM_TYPE_BASE = 'https://injury-attorney-directory.example/problems';
+
+/** Seconds a client should wait before retrying after a store failure. */
+export const STORE_RETRY_AFTER_SECONDS = 30;
+
+/** A problem the caller can read: code, human detail, and optionally the parameter, accepted values and a retry delay. */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
     readonly code: ProblemCodeT,
     readonly detail: string,
-    readonly extra: { parameter?: string; accepted?: string[] } = {},
+    readonly extra: { parameter?: string; accepted?: string[]; retryAfterSeconds?: number } = {},
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -49,7 +66,7 @@ export class ApiError extends Error {
   /** RFC 9457 body. */
   toProblem(): ProblemT {
     return {
-      type: `https://injury-attorney-directory.example/problems/${this.code}`,
+      type: `${PROBLEM_TYPE_BASE}/${this.code}`,
       title: TITLES[this.code],
       status: this.status,
       detail: this.detail,
@@ -58,4 +75,29 @@ export class ApiError extends Error {
       ...(this.extra.accepted !== undefined ? { accepted: this.extra.accepted } : {}),
     };
   }
+}
+
+/** The store could not answer (I/O error, timeout, corrupt object, or an object the version should hold is missing). 503 at the edge. */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+/** Any thrown value as the ApiError the caller sees: itself, 503 for a StoreError, a generic 500 for anything else. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof StoreError) {
+    return new ApiError(
+      'service_unavailable',
+      `The directory data could not be read just now; nothing was found or ruled out and no partial answer is given. Retry after ${STORE_RETRY_AFTER_SECONDS} seconds.`,
+      { retryAfterSeconds: STORE_RETRY_AFTER_SECONDS },
+    );
+  }
+  return new ApiError('internal_error', 'The service failed to answer this request. Please retry later.');
 }

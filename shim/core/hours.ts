@@ -1,5 +1,5 @@
 /** Readable opening-hours lines from the weekly intervals: the one implementation, used by the shim when shaping. */
-import type { HoursT } from './schemas.ts';
+import type { HoursT, OpeningIntervalT } from './schemas.ts';
 
 /** A day's key in Hours.weekly. */
 export type DayName = keyof HoursT['weekly'];
@@ -23,11 +23,11 @@ function label12(m: number): string {
   return `${h12}:${pad(m % 60)} ${suffix}`;
 }
 
-function dayText(intervals: readonly (readonly [string, string])[]): string {
+function dayText(intervals: readonly OpeningIntervalT[]): string {
   if (intervals.length === 0) return 'Closed';
   const only = intervals.length === 1 ? intervals[0] : undefined;
-  if (only !== undefined && minutesOf(only[0]) === 0 && minutesOf(only[1]) === DAY_MINUTES) return 'Open 24 hours';
-  return intervals.map(([s, e]) => `${label12(minutesOf(s))} – ${label12(minutesOf(e))}`).join(', ');
+  if (only !== undefined && minutesOf(only.opens) === 0 && minutesOf(only.closes) === DAY_MINUTES) return 'Open 24 hours';
+  return intervals.map((i) => `${label12(minutesOf(i.opens))} – ${label12(minutesOf(i.closes))}`).join(', ');
 }
 
 /**

@@ -10,9 +10,10 @@
  */
 import { ApiError } from './errors.ts';
 import type { LocationArg } from './params.ts';
+import { nullProto } from './dict.ts';
 
 /** USPS codes the gazetteer covers (50 states, DC, PR) with their names, sorted by code. */
-export const US_STATES: Readonly<Record<string, string>> = Object.freeze({
+export const US_STATES: Readonly<Record<string, string>> = nullProto({
   AK: 'Alaska', AL: 'Alabama', AR: 'Arkansas', AZ: 'Arizona', CA: 'California', CO: 'Colorado', CT: 'Connecticut',
   DC: 'District of Columbia', DE: 'Delaware', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii', IA: 'Iowa', ID: 'Idaho',
   IL: 'Illinois', IN: 'Indiana', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana', MA: 'Massachusetts', MD: 'Maryland',
@@ -27,10 +28,10 @@ export const US_STATES: Readonly<Record<string, string>> = Object.freeze({
 export const US_STATE_CODES: readonly string[] = Object.freeze(Object.keys(US_STATES).sort());
 
 /** USPS codes of places with ZIP codes that the gazetteer does not cover (territories, military mail). */
-const UNCOVERED_CODES: Readonly<Record<string, string>> = {
+const UNCOVERED_CODES: Readonly<Record<string, string>> = nullProto({
   AS: 'American Samoa', GU: 'Guam', MP: 'the Northern Mariana Islands', VI: 'the U.S. Virgin Islands', FM: 'Micronesia',
   MH: 'the Marshall Islands', PW: 'Palau', AA: 'military mail (AA)', AE: 'military mail (AE)', AP: 'military mail (AP)',
-};
+});
 
 /** A location as the caller wrote it, parsed but not yet resolved. `parameter` names where it came from (default `location`). */
 export type ParsedLocation =

@@ -1,21 +1,29 @@
-/** The OpenAPI 3.1 description of the public API, generated from the zod schemas of the contract (DESIGN.md §3). */
+/** The OpenAPI 3.1 description of the public API, generated from the zod schemas of the contract (docs/CONTRACT.md). */
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
-import { API_VERSION, DISCLOSURE, LIMIT, ORDER_TEXT, RADIUS_MILES, SERVICE_NAME } from './constants.ts';
+import { API_VERSION, LIMIT, RADIUS_MILES, RATELIMIT_DRAFT, SERVICE_NAME } from './constants.ts';
+import { withoutSafeIntegerBounds } from './json-schema-bounds.ts';
+import { API_DESCRIPTION, CALLER_RULES, DEFAULT_PUBLIC_BASE_URL, TAGS, servedOpenApi } from './openapi-info.ts';
 import { AttorneysQuery } from './query-schema.ts';
-import { AttorneysResponse, CoverageResponse, FirmResponse, Problem } from './schemas.ts';
+import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from './schemas.ts';
 
 const rateLimitPolicy = z.string().meta({
-  description: 'Quota policy (draft-ietf-httpapi-ratelimit-headers-10): 600 requests per hour per network address, REST and MCP together.',
+  description: `Quota policy (${RATELIMIT_DRAFT}): 600 requests per hour per network address, REST and MCP together; where the window is shorter (AWS WAF counts in 600 s) the quota is scaled to it and the header names that window.`,
   example: '"hour";q=600;w=3600',
   header: { id: 'RateLimit-Policy' },
 });
 const rateLimit = z.string().meta({
-  description: 'Remaining quota r and seconds t until it resets (draft-ietf-httpapi-ratelimit-headers-10).',
+  description: `Remaining quota r and seconds t until it resets (${RATELIMIT_DRAFT}).`,
   example: '"hour";r=599;t=3600',
   header: { id: 'RateLimit' },
 });
+const directoryVersion = z.string().meta({
+  description: 'The published version of the directory this answer came from (as /v1/coverage `version`).',
+  example: '2026-W47-0123456789',
+  header: { id: 'Directory-Version' },
+});
+const vary = z.string().meta({ description: 'Accept-Encoding: the body is gzip- or brotli-encoded when the request accepts it.', example: 'Accept-Encoding', header: { id: 'Vary' } });
 const retryAfter = z.string().meta({
   description: 'Seconds to wait before retrying.',
   example: '60',
@@ -25,7 +33,8 @@ const etag = z.string().meta({ description: 'Entity tag of the document; send it
 const cacheControl = z.string().meta({ description: 'How long the document may be cached.', header: { id: 'Cache-Control' } });
 const location = z.string().meta({ description: 'The firm\'s own site, with utm_source set.', header: { id: 'Location' } });
 
-const rateHeaders = { 'RateLimit-Policy': rateLimitPolicy, RateLimit: rateLimit };
+const rateHeaders = { 'RateLimit-Policy': rateLimitPolicy, RateLimit: rateLimit, 'Directory-Version': directoryVersion };
+const jsonHeaders = { ...rateHeaders, Vary: vary };
 const listingIdParam = z.object({
   listing_id: z
     .string()
@@ -36,7 +45,7 @@ const listingIdParam = z.object({
 function problem(description: string, extra: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject {
   return {
     description,
-    headers: z.object({ ...rateHeaders, ...extra }),
+    headers: z.object({ ...jsonHeaders, ...extra }),
     content: { 'application/problem+json': { schema: Problem } },
   };
 }
@@ -69,26 +78,31 @@ function sortKeys<T>(record: Record<string, T> | undefined): Record<string, T> |
   return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k] as T]));
 }
 
-/** The OpenAPI 3.1 document served at /openapi.json (info.version API_VERSION, relative server '/'). Deterministic. */
+const problemCode = z.object({ code: ProblemCode.describe('A problem code, as in a problem\'s `code` field.') });
+
+/**
+ * The OpenAPI 3.1 document (info.version API_VERSION), with servers and links on DEFAULT_PUBLIC_BASE_URL; the shim
+ * serves it re-based onto its own public base URL (servedOpenApi). Deterministic.
+ */
 export function buildOpenApi(): Record<string, unknown> {
   const doc = createDocument({
     openapi: '3.1.0',
     info: {
       title: `${SERVICE_NAME} API`,
       version: API_VERSION,
-      description:
-        'Read-only directory of personal injury law offices near a US location, ordered by distance only. ' +
-        `Order: ${ORDER_TEXT} Disclosure (returned with every answer): ${DISCLOSURE} ` +
-        'Errors are RFC 9457 problem details. Every response carries RateLimit-Policy and RateLimit headers ' +
-        '(draft-ietf-httpapi-ratelimit-headers-10); 429 and 503 add Retry-After.',
+      description: API_DESCRIPTION,
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: DEFAULT_PUBLIC_BASE_URL }],
+    security: [],
+    tags: TAGS,
     paths: {
       '/v1/attorneys': {
         get: {
           operationId: 'findInjuryAttorneys',
+          tags: ['directory'],
           summary: 'Firms with an office near a location, nearest first',
           description:
+            `${CALLER_RULES} ` +
             'Exactly one location form: location, zip, or lat with lng. Query values are sent as strings; radius_miles is a number ' +
             `${RADIUS_MILES.min}..${RADIUS_MILES.max} (default ${RADIUS_MILES.default}) and limit an integer ${LIMIT.min}..${LIMIT.max} ` +
             `(default ${LIMIT.default}). Any other parameter is 400 unknown_parameter. A location outside every measured metro is 200 ` +
@@ -97,7 +111,7 @@ export function buildOpenApi(): Record<string, unknown> {
           responses: {
             '200': {
               description: 'Firms within the radius, each by its nearest office, ordered by distance alone.',
-              headers: z.object({ ...rateHeaders, 'Cache-Control': cacheControl }),
+              headers: z.object({ ...jsonHeaders, 'Cache-Control': cacheControl }),
               content: { 'application/json': { schema: AttorneysResponse } },
             },
             '400': problem('A parameter is missing, malformed, out of bounds or unknown, or the location is not understood.'),
@@ -108,12 +122,16 @@ export function buildOpenApi(): Record<string, unknown> {
       '/v1/firms/{listing_id}': {
         get: {
           operationId: 'getFirm',
+          tags: ['directory'],
           summary: 'A firm, the office with this listing_id, and its other offices',
+          description:
+            'The firm of a listing, the listed office (address, phone, hours, map_visibility) and the firm\'s other offices ordered by ' +
+            'listing_id. Use a listing_id exactly as a search returned it; ids are stable across weeks but a listing can leave the directory.',
           requestParams: { path: listingIdParam },
           responses: {
             '200': {
               description: 'The firm document.',
-              headers: z.object({ ...rateHeaders, ETag: etag, 'Cache-Control': cacheControl }),
+              headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
               content: { 'application/json': { schema: FirmResponse } },
             },
             '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
@@ -125,11 +143,15 @@ export function buildOpenApi(): Record<string, unknown> {
       '/v1/coverage': {
         get: {
           operationId: 'getCoverage',
+          tags: ['directory'],
           summary: 'The measured metros and this week\'s measurement',
+          description:
+            'The published version, the measured week, and per metro its centre, firm and office counts and the grid sampling behind ' +
+            'map_visibility. Use it to explain coverage, not to pick another metro for a person whose location is not covered.',
           responses: {
             '200': {
               description: 'Coverage of the served week.',
-              headers: z.object({ ...rateHeaders, ETag: etag, 'Cache-Control': cacheControl }),
+              headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
               content: { 'application/json': { schema: CoverageResponse } },
             },
             '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
@@ -140,6 +162,7 @@ export function buildOpenApi(): Record<string, unknown> {
       '/r/{listing_id}': {
         get: {
           operationId: 'redirectToFirmWebsite',
+          tags: ['directory'],
           summary: 'Redirect to the firm\'s own website',
           description: `302 to the firm's site in the directory with utm_source=${SERVICE_NAME} (an existing utm_source is replaced, other parameters kept). Never redirects outside the directory.`,
           requestParams: { path: listingIdParam },
@@ -153,13 +176,49 @@ export function buildOpenApi(): Record<string, unknown> {
       '/openapi.json': {
         get: {
           operationId: 'getOpenApi',
+          tags: ['service'],
           summary: 'This OpenAPI 3.1 document',
+          description: 'This description of the API, with its servers and links on the host that serves it.',
           responses: {
             '200': {
               description: 'The OpenAPI document.',
-              headers: z.object(rateHeaders),
+              headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
               content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
             },
+            ...errors,
+          },
+        },
+      },
+      '/terms': {
+        get: {
+          operationId: 'getTerms',
+          tags: ['service'],
+          summary: 'The terms of use',
+          description: 'A short HTML page with the terms of use (no bulk copying) and the caller rules.',
+          responses: {
+            '200': {
+              description: 'The page.',
+              headers: z.object({ ...rateHeaders, ETag: etag, 'Cache-Control': cacheControl }),
+              content: { 'text/html': { schema: z.string() } },
+            },
+            ...errors,
+          },
+        },
+      },
+      '/problems/{code}': {
+        get: {
+          operationId: 'getProblemType',
+          tags: ['service'],
+          summary: 'The page behind a problem type URI',
+          description: 'A short HTML page saying what a problem code means and what to do; every problem\'s `type` links here.',
+          requestParams: { path: problemCode },
+          responses: {
+            '200': {
+              description: 'The page.',
+              headers: z.object({ ...rateHeaders, ETag: etag, 'Cache-Control': cacheControl }),
+              content: { 'text/html': { schema: z.string() } },
+            },
+            '404': problem('No problem type with this name (code not_found).'),
             ...errors,
           },
         },
@@ -167,6 +226,7 @@ export function buildOpenApi(): Record<string, unknown> {
       '/mcp': {
         post: {
           operationId: 'mcp',
+          tags: ['mcp'],
           summary: 'Model Context Protocol endpoint (JSON-RPC 2.0 over Streamable HTTP, stateless, JSON responses)',
           description:
             'Tools find_injury_attorneys, get_firm and get_coverage return the same bodies as the REST calls (structuredContent) plus a ' +
@@ -174,7 +234,7 @@ export function buildOpenApi(): Record<string, unknown> {
             'tool or method is a JSON-RPC error. GET and DELETE answer 405. A foreign Origin is 403.',
           requestBody: { required: true, content: { 'application/json': { schema: jsonRpcRequest } } },
           responses: {
-            '200': { description: 'JSON-RPC response.', headers: z.object(rateHeaders), content: { 'application/json': { schema: jsonRpcResponse } } },
+            '200': { description: 'JSON-RPC response.', headers: z.object(jsonHeaders), content: { 'application/json': { schema: jsonRpcResponse } } },
             '202': { description: 'Accepted (the request was a notification).', headers: z.object(rateHeaders) },
             '400': problem('The body is not a JSON-RPC request.'),
             '403': problem('The request carries a foreign Origin (code origin_not_allowed).'),
@@ -182,21 +242,12 @@ export function buildOpenApi(): Record<string, unknown> {
             ...errors,
           },
         },
-        get: {
-          operationId: 'mcpGet',
-          summary: 'Not supported: the endpoint is stateless and opens no event stream',
-          responses: { '405': problem('Method not allowed (code method_not_allowed); use POST.'), '429': errors['429'] },
-        },
-        delete: {
-          operationId: 'mcpDelete',
-          summary: 'Not supported: there are no sessions to end',
-          responses: { '405': problem('Method not allowed (code method_not_allowed); use POST.'), '429': errors['429'] },
-        },
       },
     },
   });
   const components = doc.components === undefined ? undefined : Object.fromEntries(
     Object.keys(doc.components).sort().map((k) => [k, sortKeys((doc.components as Record<string, Record<string, unknown>>)[k])]),
   );
-  return { ...doc, paths: sortKeys(doc.paths as Record<string, unknown>), ...(components ? { components } : {}) };
+  const sorted = { ...doc, paths: sortKeys(doc.paths as Record<string, unknown>), ...(components ? { components } : {}) };
+  return servedOpenApi(withoutSafeIntegerBounds(sorted) as Record<string, unknown>, { publicBaseUrl: DEFAULT_PUBLIC_BASE_URL, correctionsEmail: null });
 }

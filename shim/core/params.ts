@@ -33,20 +33,20 @@ const UNPRINTABLE_RE = /\p{C}/u;
 const CONTROL_RE = /\p{Cc}/u;
 
 /** Names callers commonly send by mistake, and the accepted parameter they meant. */
-const ALIASES: Readonly<Record<string, string>> = {
+const ALIASES: ReadonlyMap<string, string> = new Map(Object.entries({
   radius: 'radius_miles', distance: 'radius_miles', miles: 'radius_miles', within: 'radius_miles',
   latitude: 'lat', longitude: 'lng', lon: 'lng', long: 'lng',
   zipcode: 'zip', zip_code: 'zip', postal_code: 'zip', postcode: 'zip',
   q: 'location', query: 'location', near: 'location', address: 'location', city: 'location', loc: 'location',
   max_results: 'limit', count: 'limit', per_page: 'limit', page_size: 'limit', num: 'limit',
   practice: 'practice_area', category: 'practice_area', source: 'src',
-};
+}));
 
 /** The accepted parameter an unknown name most likely meant, or null. */
 function suggestion(name: string): string | null {
   const n = name.toLowerCase().replace(/-/g, '_');
   if (ACCEPTED_PARAMS.includes(n)) return n;
-  return ALIASES[n] ?? null;
+  return ALIASES.get(n) ?? null;
 }
 
 function describe(value: unknown): string {
@@ -86,6 +86,7 @@ function stringValue(name: string, value: unknown, accepted: string): string {
 
 /** Validate raw arguments into an AttorneysArgs, or throw ApiError with the code and a detail naming the parameter and what is accepted. */
 export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
+  // Own names only (Object.keys), so nothing inherited from Object.prototype ever counts as sent.
   const given = Object.keys(raw).filter((k) => raw[k] !== undefined);
 
   // Unknown names first: a typo such as radius= must not be reported as some other problem.
@@ -178,4 +179,23 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   }
 
   return { location, radiusMiles, limit, practiceArea: PRACTICE_AREAS[0], src };
+}
+
+/** Longest location kept in a request log line, in characters. */
+const LOGGED_LOCATION_MAX = 200;
+
+function sentText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' | ');
+  return JSON.stringify(value);
+}
+
+/** The location as the caller sent it, whichever form they used (REST query values or MCP JSON arguments), for the request log. */
+export function locationAsSent(raw: RawArgs): string | null {
+  const text = sentText(raw.location) ?? sentText(raw.zip);
+  if (text !== null) return text.slice(0, LOGGED_LOCATION_MAX);
+  const lat = sentText(raw.lat);
+  const lng = sentText(raw.lng);
+  return lat === null && lng === null ? null : `${lat ?? ''},${lng ?? ''}`.slice(0, LOGGED_LOCATION_MAX);
 }

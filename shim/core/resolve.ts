@@ -1,17 +1,18 @@
 /**
- * Resolution of a parsed location to a point (DESIGN.md §3.1), through the gazetteer documents of the served version:
+ * Resolution of a parsed location to a point and its measured metro, through the gazetteer documents of the served version:
  * one ZIP3 document for a ZIP, one state document for a city, nothing for a point; plus the coverage cells for `metro`.
  */
 import { ApiError } from './errors.ts';
 import { metroForPoint } from './coverage.ts';
 import { US_STATES, type ParsedLocation } from './location.ts';
-import type { SiteReader } from './reader.ts';
+import { readRequired, type SiteReader } from './reader.ts';
 import type { LocationT } from './schemas.ts';
 import { CityGazetteer, CoverageCells, keys, normaliseCityName, ZipGazetteer, type CityEntryT } from './site-format.ts';
-import { StoreError } from '../store/types.ts';
 
 const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
 const FORMS = 'a 5-digit ZIP, "City, ST" or "lat,lng"';
+/** Why a gazetteer document meta.json lists may not be missing: the place would pass for unknown. */
+const LISTED = 'is listed in meta.json but missing';
 
 /** Levenshtein distance, stopping early once it exceeds `max`. */
 function editDistance(a: string, b: string, max: number): number {
@@ -43,12 +44,10 @@ function closeMatches(key: string, cities: Record<string, CityEntryT>): string[]
   return [...new Set(found.map((f) => f[2]))].slice(0, 3);
 }
 
-async function metroOf(reader: SiteReader, lat: number, lng: number): Promise<string | null> {
-  const key = keys.coverageCells(reader.version);
-  const cells = await reader.json(key, CoverageCells);
+/** The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. */
+export async function metroAt(reader: SiteReader, lat: number, lng: number): Promise<string | null> {
   // Without the coverage cells, covered:false would be a guess passed off as an answer.
-  if (cells === null) throw new StoreError('coverage cells missing from the served version', key);
-  return metroForPoint(cells, lat, lng);
+  return metroForPoint(await readRequired(reader, keys.coverageCells(reader.version), CoverageCells), lat, lng);
 }
 
 /**
@@ -60,11 +59,12 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
   const parameter = parsed.parameter ?? 'location';
   if (parsed.kind === 'point') {
     const { lat, lng } = parsed;
-    return { input: parsed.input, kind: 'point', lat, lng, zip: null, city: null, state: null, metro: await metroOf(reader, lat, lng), source: 'input', approximate: false };
+    return { input: parsed.input, kind: 'point', lat, lng, zip: null, city: null, state: null, metro: await metroAt(reader, lat, lng), source: 'input', approximate: false };
   }
 
   if (parsed.kind === 'zip') {
-    const doc = await reader.json(keys.zip(reader.version, parsed.zip.slice(0, 3)), ZipGazetteer);
+    const zip3 = parsed.zip.slice(0, 3);
+    const doc = reader.meta.gazetteer.zip3.includes(zip3) ? await readRequired(reader, keys.zip(reader.version, zip3), ZipGazetteer, LISTED) : null;
     const entry = doc?.zips[parsed.zip];
     if (entry === undefined) {
       throw new ApiError(
@@ -82,14 +82,14 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
       zip: parsed.zip,
       city: city === '' ? null : city,
       state,
-      metro: await metroOf(reader, lat, lng),
+      metro: await metroAt(reader, lat, lng),
       source,
       approximate: true,
     };
   }
 
   const key = normaliseCityName(parsed.city);
-  const doc = await reader.json(keys.city(reader.version, parsed.state), CityGazetteer);
+  const doc = reader.meta.gazetteer.states.includes(parsed.state) ? await readRequired(reader, keys.city(reader.version, parsed.state), CityGazetteer, LISTED) : null;
   const entry = doc?.cities[key];
   if (entry === undefined) {
     const close = doc === null || key === '' ? [] : closeMatches(key, doc.cities);
@@ -112,7 +112,7 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
     zip: entry.zip,
     city: entry.name,
     state: parsed.state,
-    metro: await metroOf(reader, entry.lat, entry.lng),
+    metro: await metroAt(reader, entry.lat, entry.lng),
     source: entry.source,
     approximate: true,
   };

@@ -1,8 +1,17 @@
-/** Zod schemas of the public contract (DESIGN.md §3): the shim validates with them and the generator derives openapi.json from them. */
+/** Zod schemas of the public contract (docs/CONTRACT.md): the shim validates with them and the generator derives openapi.json from them. */
 import { z } from 'zod';
 
 const pct = z.number().min(0).max(100).describe('Percent, one decimal place.');
-const dayHours = z.array(z.tuple([z.string().regex(/^\d{2}:\d{2}$/), z.string().regex(/^\d{2}:\d{2}$/)]));
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/);
+
+/** One opening interval of a day, with schema.org's OpeningHoursSpecification names; "24:00" closes at midnight. */
+export const OpeningInterval = z
+  .object({
+    opens: clockTime.describe('Local opening time, "HH:MM" (24-hour clock).'),
+    closes: clockTime.describe('Local closing time, "HH:MM"; "24:00" is the end of the day.'),
+  })
+  .meta({ id: 'OpeningInterval' });
+const dayHours = z.array(OpeningInterval).describe('Opening intervals of the day, earliest first; empty when closed.');
 
 /** Opening hours by day name; a closed day is an empty list. */
 export const Hours = z
@@ -20,10 +29,10 @@ export const MapVisibility = z
     week_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Monday of the measured ISO week.'),
     top3_share_pct: pct.describe('Share of the metro\'s grid samples in which the office ranked 1-3, in percent.'),
     appears_share_pct: pct.describe('Share of the metro\'s grid samples in which the office appeared at any rank, in percent.'),
-    grid_points: z.number().int().nonnegative(),
-    queries: z.number().int().nonnegative().describe('Injury searches per grid point.'),
-    samples: z.number().int().nonnegative().describe('grid_points x queries: the denominator of both shares.'),
-    what_this_is: z.string(),
+    grid_samples: z.number().int().min(0).describe('Grid points x injury searches in the metro this week: the denominator of both shares.'),
+    what_this_is: z.string().describe('What the measurement is: visibility on a web map, not lawyer quality or case results.'),
+    grid_points: z.number().int().min(0).describe('Grid points sampled in the metro this week.'),
+    queries: z.number().int().min(0).describe('Injury searches per grid point.'),
   })
   .meta({ id: 'MapVisibility' });
 
@@ -34,14 +43,14 @@ export const BrandIndex = z
     week_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     top3_share_pct: pct,
     appears_share_pct: pct,
-    offices_measured: z.number().int().nonnegative(),
+    offices_measured: z.number().int().min(0),
     what_this_is: z.string(),
   })
   .meta({ id: 'BrandIndex' });
 
 export const ProfileType = z.enum(['standard', 'enhanced']);
 
-/** The resolved location of a query (§3.1). */
+/** The resolved location of a query. */
 export const Location = z
   .object({
     input: z.string().describe('The location as sent.'),
@@ -70,13 +79,13 @@ export const Result = z
     website: z.string().nullable().describe('Link on this service (/r/{listing_id}) that redirects to the firm\'s site; open it as returned.'),
     website_domain: z.string().nullable(),
     primary_category: z.string().nullable(),
-    google_listing_claimed: z.boolean().nullable(),
+    google_listing_claimed: z.boolean().describe('Whether the business has claimed its listing on the web map.'),
     hours: Hours.nullable(),
     map_visibility: MapVisibility.nullable(),
     brand_index: BrandIndex.nullable(),
     profile_type: ProfileType,
     sponsored: z.boolean(),
-    offices_within_radius: z.number().int().positive(),
+    offices_within_radius: z.number().int().min(1),
   })
   .meta({ id: 'Result' });
 
@@ -87,14 +96,14 @@ export const AttorneysResponse = z
     covered: z.boolean(),
     location: Location,
     radius_miles_used: z.number(),
-    firms_within_radius: z.number().int().nonnegative(),
+    firms_within_radius: z.number().int().min(0),
     order: z.string(),
     disclosure: z.string(),
     results: z.array(Result),
   })
   .meta({ id: 'AttorneysResponse' });
 
-/** One office as shown by GET /v1/firms/{listing_id} (§3.2). */
+/** One office as shown by GET /v1/firms/{listing_id}. */
 export const Office = z
   .object({
     listing_id: z.string(),
@@ -107,7 +116,7 @@ export const Office = z
     phone: z.string().nullable(),
     hours: Hours.nullable(),
     primary_category: z.string().nullable(),
-    google_listing_claimed: z.boolean().nullable(),
+    google_listing_claimed: z.boolean().describe('Whether the business has claimed its listing on the web map.'),
     map_visibility: MapVisibility.nullable(),
   })
   .meta({ id: 'Office' });
@@ -133,23 +142,24 @@ export const FirmResponse = z
 
 export const LatLng = z.object({ lat: z.number(), lng: z.number() });
 
-/** Body of GET /v1/coverage (§3.3). */
+/** Body of GET /v1/coverage. */
 export const CoverageResponse = z
   .object({
+    version: z.string().describe('The published version this answer came from (also in the Directory-Version header of every answer).'),
     week_of: z.string(),
     generated_at: z.string(),
     dataset: z.object({ name: z.string(), synthetic: z.boolean() }),
-    totals: z.object({ firms: z.number().int(), offices: z.number().int(), metros: z.number().int() }),
+    totals: z.object({ firms: z.number().int().min(0), offices: z.number().int().min(0), metros: z.number().int().min(0) }),
     metros: z.array(
       z.object({
         slug: z.string(),
         name: z.string(),
         center: LatLng,
-        firms: z.number().int(),
-        offices: z.number().int(),
-        grid_points: z.number().int(),
-        grid_samples: z.number().int(),
-        queries: z.number().int(),
+        firms: z.number().int().min(0),
+        offices: z.number().int().min(0),
+        grid_points: z.number().int().min(0),
+        grid_samples: z.number().int().min(0),
+        queries: z.number().int().min(0),
         week_of: z.string(),
       }),
     ),
@@ -170,6 +180,10 @@ export const ProblemCode = z.enum([
   'method_not_allowed',
   'origin_not_allowed',
   'payload_too_large',
+  'bad_request',
+  'request_timeout',
+  'header_fields_too_large',
+  'not_implemented',
   'internal_error',
 ]);
 
@@ -187,6 +201,7 @@ export const Problem = z
   .meta({ id: 'Problem' });
 
 export type HoursT = z.infer<typeof Hours>;
+export type OpeningIntervalT = z.infer<typeof OpeningInterval>;
 export type MapVisibilityT = z.infer<typeof MapVisibility>;
 export type BrandIndexT = z.infer<typeof BrandIndex>;
 export type LocationT = z.infer<typeof Location>;

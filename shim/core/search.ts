@@ -2,18 +2,22 @@
  * Radius search over the published shards: plan H3 cells, read them, then the distance scan (scan.ts): exact distance,
  * nearest office per firm, ordered by distance then listing_id. Pure apart from the reader.
  */
-import { metroForPoint } from './coverage.ts';
-import type { SiteReader } from './reader.ts';
+import { readRequired, type SiteReader } from './reader.ts';
 import { firmNumbers, nearestFirms, type FirmHit } from './scan.ts';
 import { planShardsCached } from './shards.ts';
-import { CoverageCells, keys, Shard, ShardIndex, type ShardT } from './site-format.ts';
-import { StoreError } from '../store/types.ts';
+import { keys, Shard, ShardIndex, type ShardT } from './site-format.ts';
+import { StoreError } from './errors.ts';
+
+/** A resolved point in degrees with the measured metro containing it (resolve.ts), or null when outside every metro. */
+export interface SearchPoint {
+  lat: number;
+  lng: number;
+  metro: string | null;
+}
 
 /** What a search found. When not covered, hits is empty and firmsWithinRadius is 0. */
 export interface SearchOutcome {
   covered: boolean;
-  /** Slug of the measured metro containing the point, or null. */
-  metro: string | null;
   firmsWithinRadius: number;
   /** At most `limit` firms, nearest first. */
   hits: FirmHit[];
@@ -22,8 +26,7 @@ export interface SearchOutcome {
 /** The planned shards for a circle, read through `reader`. Throws StoreError when an indexed shard is missing. */
 async function shardsFor(reader: SiteReader, lat: number, lng: number, radiusMiles: number): Promise<ShardT[]> {
   const v = reader.version;
-  const index = await reader.json(keys.shardIndex(v), ShardIndex);
-  if (index === null) throw new StoreError(`version ${v} has no shard index`, keys.shardIndex(v));
+  const index = await readRequired(reader, keys.shardIndex(v), ShardIndex);
   const plan = planShardsCached(index, lat, lng, radiusMiles);
   return Promise.all(
     plan.cells.map(async (cell) => {
@@ -38,23 +41,15 @@ async function shardsFor(reader: SiteReader, lat: number, lng: number, radiusMil
 }
 
 
-/** The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. */
-export async function metroAt(reader: SiteReader, lat: number, lng: number): Promise<string | null> {
-  const key = keys.coverageCells(reader.version);
-  const cells = await reader.json(key, CoverageCells);
-  if (cells === null) throw new StoreError(`version ${reader.version} has no coverage cells`, key);
-  return metroForPoint(cells, lat, lng);
-}
-
 /**
- * Firms with an office within `radiusMiles` of (lat, lng), by nearest office, at most `limit`.
+ * Firms with an office within `radiusMiles` of the point, by nearest office, at most `limit`.
  * A point outside every measured metro is not covered: no results, even if offices lie within the radius.
  * A covered point gets every office within the radius, including offices just outside its metro's coverage.
  */
-export async function search(reader: SiteReader, lat: number, lng: number, radiusMiles: number, limit: number): Promise<SearchOutcome> {
-  const metro = await metroAt(reader, lat, lng);
-  if (metro === null) return { covered: false, metro: null, firmsWithinRadius: 0, hits: [] };
+export async function search(reader: SiteReader, point: SearchPoint, radiusMiles: number, limit: number): Promise<SearchOutcome> {
+  const { lat, lng, metro } = point;
+  if (metro === null) return { covered: false, firmsWithinRadius: 0, hits: [] };
   const shards = await shardsFor(reader, lat, lng, radiusMiles);
   const found = nearestFirms(shards, firmNumbers(reader.version), lat, lng, radiusMiles, limit);
-  return { covered: true, metro, firmsWithinRadius: found.firms, hits: found.hits };
+  return { covered: true, firmsWithinRadius: found.firms, hits: found.hits };
 }

@@ -6,14 +6,13 @@ import { ApiError } from './errors.ts';
 import { parsedFromArg } from './location.ts';
 import { PAGE_NAME_RE, PageDoc, pageKey } from './page-format.ts';
 import { parseAttorneysArgs } from './params.ts';
-import type { SiteReader } from './reader.ts';
+import { readRequired, type SiteReader } from './reader.ts';
 import { resolveLocation } from './resolve.ts';
 import type { AttorneysResponseT } from './schemas.ts';
 import { search } from './search.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
 import { shapeCoverage, shapeFirm, shapeLocation, shapeResult, withUtmSource } from './shape.ts';
-import { CoverageDoc, FirmDoc, keys, LISTING_ID_RE, type FirmDocT } from './site-format.ts';
-import { StoreError } from '../store/types.ts';
+import { CoverageDoc, FirmDoc, keys, LISTING_ID_RE, ListingBucket, listingPrefix, type FirmDocT } from './site-format.ts';
 
 function notFound(listingId: string): ApiError {
   return new ApiError('not_found', `No listing with id ${JSON.stringify(listingId.slice(0, 80))}. Use a listing_id exactly as a search returned it.`, {
@@ -21,32 +20,50 @@ function notFound(listingId: string): ApiError {
   });
 }
 
+/**
+ * The firm document of a listing. Whether the listing exists is read from its listings bucket, so a firm document the
+ * version should hold but the store lacks is a StoreError (503), never a false 404.
+ */
 async function firmDoc(reader: SiteReader, listingId: string): Promise<FirmDocT> {
   if (!LISTING_ID_RE.test(listingId)) throw notFound(listingId);
-  const doc = await reader.json(keys.firm(reader.version, listingId), FirmDoc);
-  if (doc === null) throw notFound(listingId);
-  return doc;
+  const bucket = await readRequired(reader, keys.listings(reader.version, listingPrefix(listingId, reader.meta.listing_prefix_length)), ListingBucket);
+  if (!sortedIncludes(bucket.listing_ids, listingId)) throw notFound(listingId);
+  return readRequired(reader, keys.firm(reader.version, listingId), FirmDoc);
 }
 
-async function required<T>(reader: SiteReader, key: string, schema: z.ZodType<T>): Promise<T> {
-  const value = await reader.json(key, schema);
-  if (value === null) throw new StoreError(`version ${reader.version} has no ${key}`, key);
-  return value;
+/** Binary search in a sorted list of strings. */
+function sortedIncludes(sorted: readonly string[], value: string): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid] as string;
+    if (v === value) return true;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /** The Service; `source.current()` is called once per operation, so one answer never mixes two versions. */
 export function createService(source: { current(): Promise<SiteReader> }): Service {
+  async function current(ctx: CallContext | undefined): Promise<SiteReader> {
+    const reader = await source.current();
+    ctx?.onVersion?.(reader.version);
+    return reader;
+  }
+
   return {
     async findAttorneys(args: RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
       const q = parseAttorneysArgs(args);
       const parsed = parsedFromArg(q.location);
-      const reader = await source.current();
+      const reader = await current(ctx);
       const location = await resolveLocation(parsed, reader);
-      const found = await search(reader, location.lat, location.lng, q.radiusMiles, q.limit);
+      const found = await search(reader, location, q.radiusMiles, q.limit);
       return {
         query_id: uuidv7(),
         covered: found.covered,
-        location: shapeLocation(location, found.metro),
+        location: shapeLocation(location),
         radius_miles_used: q.radiusMiles,
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,
@@ -56,17 +73,17 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
     },
 
     async getFirm(listingId, ctx) {
-      const reader = await source.current();
+      const reader = await current(ctx);
       return shapeFirm(await firmDoc(reader, listingId), reader.meta, ctx.publicBaseUrl);
     },
 
-    async getCoverage() {
-      const reader = await source.current();
-      return shapeCoverage(await required(reader, keys.coverage(reader.version), CoverageDoc));
+    async getCoverage(ctx) {
+      const reader = await current(ctx);
+      return shapeCoverage(await readRequired(reader, keys.coverage(reader.version), CoverageDoc), reader.version);
     },
 
-    async redirectTarget(listingId) {
-      const reader = await source.current();
+    async redirectTarget(listingId, ctx) {
+      const reader = await current(ctx);
       const doc = await firmDoc(reader, listingId);
       const site = doc.office.website_url ?? doc.firm.website_url;
       const target = site === null ? null : withUtmSource(site);
@@ -77,9 +94,13 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
       return target;
     },
 
-    async openapi() {
-      const reader = await source.current();
-      return required(reader, keys.openapi(reader.version), z.unknown());
+    async openapi(ctx) {
+      const reader = await current(ctx);
+      return readRequired(reader, keys.openapi(reader.version), z.unknown());
+    },
+
+    async currentVersion() {
+      return (await source.current()).version;
     },
 
     async page(name) {

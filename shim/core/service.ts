@@ -9,6 +9,8 @@ export type RawArgs = Record<string, unknown>;
 export interface CallContext {
   /** Absolute base URL of the service for `website` links, without trailing slash, e.g. http://127.0.0.1:8787 */
   publicBaseUrl: string;
+  /** Told the published version an operation read, once it has chosen it (for the Directory-Version header). */
+  onVersion?: (version: string) => void;
 }
 
 /** The public operations. Each rejects with ApiError (caller's mistake, not found) or StoreError (store failure). */
@@ -17,9 +19,11 @@ export interface Service {
   getFirm(listingId: string, ctx: CallContext): Promise<FirmResponseT>;
   getCoverage(ctx: CallContext): Promise<CoverageResponseT>;
   /** The firm's own site for GET /r/{listing_id}, or null when the listing has no website. Rejects ApiError not_found for unknown ids. */
-  redirectTarget(listingId: string): Promise<string | null>;
+  redirectTarget(listingId: string, ctx?: CallContext): Promise<string | null>;
   /** The OpenAPI document of the served version. */
-  openapi(): Promise<unknown>;
+  openapi(ctx?: CallContext): Promise<unknown>;
+  /** The version being served now (the pointer's); rejects StoreError when the store cannot be read. */
+  currentVersion(): Promise<string>;
   /** A page for people of the served version by page name (see page-format.ts), or null when there is none. */
   page(name: string): Promise<PageDocT | null>;
 }

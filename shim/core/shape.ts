@@ -1,5 +1,5 @@
 /**
- * Stored objects -> public response bodies, with every object built in its schema's field order (DESIGN.md §3).
+ * Stored objects -> public response bodies, with every object built in its schema's field order (docs/CONTRACT.md).
  * Stored records are compact (site-format.ts): hours.text, map_visibility and brand_index are rebuilt here from the
  * record, meta.json and the `what_this_is` constants.
  */
@@ -16,7 +16,7 @@ import type {
   ResultT,
 } from './schemas.ts';
 import { keys, type CoverageDocT, type FirmDocT, type MetaT, type StoredBrandT, type StoredHoursT, type StoredOfficeT } from './site-format.ts';
-import { StoreError } from '../store/types.ts';
+import { StoreError } from './errors.ts';
 
 /** The service's own link for a listing, which redirects to the firm's site (GET /r/{listing_id}). */
 export function websiteLink(publicBaseUrl: string, listingId: string): string {
@@ -61,10 +61,10 @@ function mapVisibility(office: StoredOfficeT, meta: ShapeMeta): MapVisibilityT |
     week_of: meta.week_of,
     top3_share_pct: office.visibility.top3_share_pct,
     appears_share_pct: office.visibility.appears_share_pct,
+    grid_samples: sampling.grid_samples,
+    what_this_is: MAP_VISIBILITY_WHAT,
     grid_points: sampling.grid_points,
     queries: sampling.queries,
-    samples: sampling.samples,
-    what_this_is: MAP_VISIBILITY_WHAT,
   };
 }
 
@@ -102,7 +102,7 @@ export function shapeResult(office: StoredOfficeT, meta: ShapeMeta, distanceMile
   };
 }
 
-/** One office as GET /v1/firms shows it (§3.2). */
+/** One office as GET /v1/firms shows it. */
 export function shapeOffice(office: StoredOfficeT, meta: ShapeMeta): OfficeT {
   return {
     listing_id: office.listing_id,
@@ -140,9 +140,10 @@ export function shapeFirm(doc: FirmDocT, meta: ShapeMeta, publicBaseUrl: string)
   };
 }
 
-/** Body of GET /v1/coverage: the stored document without schema_version. */
-export function shapeCoverage(doc: CoverageDocT): CoverageResponseT {
+/** Body of GET /v1/coverage: the stored document without schema_version, with the served version first. */
+export function shapeCoverage(doc: CoverageDocT, version: string): CoverageResponseT {
   return {
+    version,
     week_of: doc.week_of,
     generated_at: doc.generated_at,
     dataset: { name: doc.dataset.name, synthetic: doc.dataset.synthetic },
@@ -162,8 +163,8 @@ export function shapeCoverage(doc: CoverageDocT): CoverageResponseT {
   };
 }
 
-/** The resolved location in the Location schema's order, with the metro found by the search. */
-export function shapeLocation(loc: LocationT, metro: string | null): LocationT {
+/** The resolved location in the Location schema's order. */
+export function shapeLocation(loc: LocationT): LocationT {
   return {
     input: loc.input,
     kind: loc.kind,
@@ -172,7 +173,7 @@ export function shapeLocation(loc: LocationT, metro: string | null): LocationT {
     zip: loc.zip,
     city: loc.city,
     state: loc.state,
-    metro,
+    metro: loc.metro,
     source: loc.source,
     approximate: loc.approximate,
     ...(loc.note !== undefined ? { note: loc.note } : {}),

@@ -4,6 +4,7 @@
  * live under `v/<version>/`, and `current.json` (written last) names the version being served.
  */
 import { z } from 'zod';
+import { dict } from './dict.ts';
 import { BrandIndex, CoverageResponse, Hours, MapVisibility, ProfileType } from './schemas.ts';
 
 const sv = z.literal(1);
@@ -15,7 +16,7 @@ export const Pointer = z.object({ schema_version: sv, version: z.string().regex(
 export const MetroSampling = z.object({
   grid_points: z.number().int().nonnegative(),
   queries: z.number().int().nonnegative().describe('Injury searches per grid point'),
-  samples: z.number().int().nonnegative().describe('grid_points x queries'),
+  grid_samples: z.number().int().nonnegative().describe('grid_points x queries: the denominator of every share'),
 });
 
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
@@ -31,7 +32,19 @@ export const Meta = z.object({
   max_shards_per_query: z.number().int(),
   coverage_resolution: z.number().int(),
   totals: z.object({ firms: z.number().int(), offices: z.number().int(), metros: z.number().int() }),
-  metros: z.record(z.string(), MetroSampling).describe('Every metro by slug (sorted), with the sampling the shim puts into map_visibility'),
+  metros: dict(MetroSampling).describe('Every metro by slug (sorted), with the sampling the shim puts into map_visibility'),
+  gazetteer: z
+    .object({
+      zip3: z.array(z.string()).describe('Every ZIP3 with a gazetteer/zip document, sorted'),
+      states: z.array(z.string()).describe('Every state code with a gazetteer/city document, sorted'),
+    })
+    .describe('Which gazetteer documents the version holds: a missing one of these is a store failure, not an unknown place'),
+  listing_prefix_length: z
+    .number()
+    .int()
+    .min(1)
+    .max(4)
+    .describe('Characters after "l_" that name a listings/<prefix>.json bucket; every bucket of that length exists'),
 });
 
 /** Stored opening hours: the public Hours without `text`, which the shim renders from `weekly` (shim/core/hours.ts). */
@@ -66,7 +79,7 @@ export const StoredOffice = z
     website_url: z.string().nullable().describe("The firm's own site; the public `website` is {public_base_url}/r/{listing_id}"),
     website_domain: z.string().nullable(),
     primary_category: z.string().nullable(),
-    google_listing_claimed: z.boolean().nullable(),
+    google_listing_claimed: z.boolean(),
     hours: StoredHours.nullable(),
     metro: z.string().nullable().describe('Slug of the metro that measures this office; null when unmeasured'),
     visibility: StoredVisibility.nullable().describe('Null exactly when the public map_visibility is null'),
@@ -106,20 +119,20 @@ export const FirmDoc = z.object({
   other_offices: z.array(StoredOffice).describe('Same firm, ordered by listing_id'),
 });
 
-/** `v/<version>/coverage.json`: the public coverage body plus schema_version. */
-export const CoverageDoc = CoverageResponse.extend({ schema_version: sv });
+/** `v/<version>/coverage.json`: the public coverage body plus schema_version; the shim adds `version` from the pointer. */
+export const CoverageDoc = CoverageResponse.omit({ version: true }).extend({ schema_version: sv });
 
 /** `v/<version>/coverage-cells.json`: measured cells (H3, coverage_resolution) and the metros measuring each, nearest centre first. */
 export const CoverageCells = z.object({
   schema_version: sv,
   res: z.number().int(),
-  cells: z.record(z.string(), z.array(z.string())),
+  cells: dict(z.array(z.string())),
 });
 
 /** One ZIP: [lat, lng, city, state, source] where source is census_zcta or geonames_postal. */
 export const ZipEntry = z.tuple([z.number(), z.number(), z.string(), z.string(), z.enum(['census_zcta', 'geonames_postal'])]);
 /** `v/<version>/gazetteer/zip/<first 3 digits>.json`. */
-export const ZipGazetteer = z.object({ schema_version: sv, zips: z.record(z.string(), ZipEntry) });
+export const ZipGazetteer = z.object({ schema_version: sv, zips: dict(ZipEntry) });
 
 /** One place name in a state, already resolved to the most populous candidate. */
 export const CityEntry = z.object({
@@ -132,7 +145,10 @@ export const CityEntry = z.object({
   candidates: z.number().int().positive().describe('How many same-named places the state has; >1 means the most populous was chosen'),
 });
 /** `v/<version>/gazetteer/city/<ST>.json`: normalised name (see normaliseCityName) -> entry. */
-export const CityGazetteer = z.object({ schema_version: sv, state: z.string(), cities: z.record(z.string(), CityEntry) });
+export const CityGazetteer = z.object({ schema_version: sv, state: z.string(), cities: dict(CityEntry) });
+
+/** `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets too). */
+export const ListingBucket = z.object({ schema_version: sv, prefix: z.string(), listing_ids: z.array(z.string()) });
 
 /** `v/<version>/manifest.json`: every object of the version (except itself) with sha256 and size. */
 export const Manifest = z.object({
@@ -158,6 +174,7 @@ export type ZipGazetteerT = z.infer<typeof ZipGazetteer>;
 export type CityEntryT = z.infer<typeof CityEntry>;
 export type CityGazetteerT = z.infer<typeof CityGazetteer>;
 export type ManifestT = z.infer<typeof Manifest>;
+export type ListingBucketT = z.infer<typeof ListingBucket>;
 
 /** Store keys. `version` keys are relative to the store root. */
 export const keys = {
@@ -171,12 +188,23 @@ export const keys = {
   shardIndex: (version: string) => `v/${version}/shards/index.json`,
   shard: (version: string, res: number, cell: string) => `v/${version}/shards/${res}/${cell}.json`,
   firm: (version: string, listingId: string) => `v/${version}/firms/${listingId}.json`,
+  listings: (version: string, prefix: string) => `v/${version}/listings/${prefix}.json`,
   zip: (version: string, zip3: string) => `v/${version}/gazetteer/zip/${zip3}.json`,
   city: (version: string, state: string) => `v/${version}/gazetteer/city/${state}.json`,
+  /** The page behind a problem `type` URI (the shim serves the same page at /problems/{code}). */
+  problem: (version: string, code: string) => `v/${version}/problems/${code}.html`,
 } as const;
 
 /** Listing ids are `l_` + 16 lowercase base32 characters; anything else is not a listing. */
 export const LISTING_ID_RE = /^l_[a-z2-7]{16}$/;
+
+/** The alphabet of listing ids after `l_`, in bucket order. */
+export const LISTING_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** The listings bucket a listing id falls in. */
+export function listingPrefix(listingId: string, length: number): string {
+  return listingId.slice(2, 2 + length);
+}
 
 /**
  * Normalise a city name for lookup: lower case, accents and punctuation dropped, St./Ft./Mt. expanded, then spaces

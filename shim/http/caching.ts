@@ -21,9 +21,9 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   });
 }
 
-/** A 200 JSON document with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
+/** A 200 document (JSON, or a string sent as is) with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
 export function documentResponse(request: Request, body: unknown, contentType = 'application/json'): Response {
-  const text = JSON.stringify(body);
+  const text = typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body);
   const bytes = new TextEncoder().encode(text);
   const etag = etagOf(bytes);
   const headers = { etag, 'cache-control': DOCUMENT_CACHE_CONTROL };

@@ -8,14 +8,16 @@ export function normaliseAddress(address: string): string {
 }
 
 /**
- * The client address: the socket's peer, or the left-most X-Forwarded-For entry when the server sits behind a trusted
- * proxy (TRUST_PROXY=true) and that entry is an IP address.
+ * The client address. With `proxyHops` 0 it is the socket's peer. Behind `proxyHops` trusted proxies it is the
+ * X-Forwarded-For entry that many places from the right: each proxy appends the address it saw, so entries further
+ * left were written by the client and prove nothing. When that entry is missing or not an IP address, the socket peer.
  */
-export function clientAddress(socketAddress: string | undefined, forwardedFor: string | null, trustProxy: boolean): string {
-  if (trustProxy && forwardedFor !== null) {
-    const first = forwardedFor.split(',')[0]?.trim() ?? '';
+export function clientAddress(socketAddress: string | undefined, forwardedFor: string | null, proxyHops: number): string {
+  if (proxyHops > 0 && forwardedFor !== null) {
+    const entries = forwardedFor.split(',').map((e) => e.trim());
+    const entry = entries.length >= proxyHops ? (entries[entries.length - proxyHops] ?? '') : '';
     // Forms like "[2001:db8::1]:443" or "203.0.113.7:8080" carry a port some proxies add.
-    const bare = first.replace(/^\[([^\]]+)\](?::\d+)?$/, '$1').replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
+    const bare = entry.replace(/^\[([^\]]+)\](?::\d+)?$/, '$1').replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
     if (isIP(bare) !== 0) return normaliseAddress(bare);
   }
   return normaliseAddress(socketAddress ?? 'unknown');

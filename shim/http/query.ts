@@ -33,7 +33,8 @@ function decode(part: string): string {
  * repeated to a string[]. Invalid %-escapes, non-UTF-8 bytes and control characters are 400 invalid_parameter.
  */
 export function parseQuery(search: string): RawArgs {
-  const out: Record<string, string | string[]> = {};
+  // Null prototype: a caller's name such as __proto__ or constructor is an ordinary (unknown) parameter.
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   if (search === '') return out;
   for (const piece of search.split('&')) {
     if (piece === '') continue;

@@ -1,6 +1,6 @@
 /**
- * Per-address request limit: a fixed window of one hour per address, opened by its first request.
- * Headers follow draft-ietf-httpapi-ratelimit-headers-09 (structured fields):
+ * Per-address request limit: a fixed window (one hour by default) per address, opened by its first request.
+ * Headers follow RATELIMIT_DRAFT (structured fields):
  *   RateLimit-Policy: "hour";q=600;w=3600
  *   RateLimit: "hour";r=<requests left>;t=<seconds until the window resets>
  * Memory is bounded: expired windows are evicted oldest first, and at most `maxKeys` addresses are tracked.
@@ -21,8 +21,11 @@ export interface RateLimiter {
   readonly limit: number;
   /** Window length in seconds. */
   readonly windowSeconds: number;
-  /** Count one request for `key` and say whether it is allowed. */
-  take(key: string): RateLimitState;
+  /**
+   * Count a request of `cost` units (default 1) for `key` and say whether it is allowed. A request costing more than
+   * what is left is refused and counts nothing, so a batch cannot overdraw the window.
+   */
+  take(key: string, cost?: number): RateLimitState;
   /** The state of `key` without counting a request. */
   peek(key: string): RateLimitState;
   /** Addresses currently held in memory (for metrics and tests). */
@@ -41,8 +44,27 @@ export interface RateLimiterOptions {
   now?: () => number;
 }
 
-/** Name of the policy in the headers. */
-export const POLICY_NAME = 'hour';
+export { RATELIMIT_DRAFT } from '../core/constants.ts';
+
+/** Name of the policy in the headers: "hour" for the default window, else "<seconds>s" (e.g. "600s" under WAF). */
+export function policyName(windowSeconds: number): string {
+  return windowSeconds === 3600 ? 'hour' : `${windowSeconds}s`;
+}
+
+/** RateLimit-Policy value for `limit` requests per `windowSeconds`. */
+export function policyHeader(limit: number, windowSeconds: number): string {
+  return `"${policyName(windowSeconds)}";q=${limit};w=${windowSeconds}`;
+}
+
+/** RateLimit value: `remaining` requests left, reset in `resetSeconds`. */
+export function limitHeader(windowSeconds: number, remaining: number, resetSeconds: number): string {
+  return `"${policyName(windowSeconds)}";r=${remaining};t=${resetSeconds}`;
+}
+
+/** Requests allowed per window for an hourly quota (windowSeconds divides 3600). */
+export function perWindow(perHour: number, windowSeconds: number): number {
+  return (perHour * windowSeconds) / 3600;
+}
 
 interface Window {
   start: number;
@@ -80,7 +102,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   return {
     limit,
     windowSeconds,
-    take(key: string): RateLimitState {
+    take(key: string, cost = 1): RateLimitState {
       if (limit === 0) return { allowed: true, remaining: 0, resetSeconds: windowSeconds };
       const t = now();
       evict(t);
@@ -92,8 +114,11 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
         windows.set(key, w);
         if (windows.size > maxKeys) evict(t);
       }
+      if (cost > 1 && w.count + cost > limit) {
+        return { ...state(w, t, false), allowed: false };
+      }
       // Stop counting past limit + 1 so a flood cannot overflow anything and the answer stays "blocked".
-      if (w.count <= limit) w.count++;
+      if (w.count <= limit) w.count = Math.min(limit + 1, w.count + cost);
       return state(w, t, true);
     },
     peek(key: string): RateLimitState {
@@ -111,8 +136,8 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
 export function rateLimitHeaders(limiter: RateLimiter, s: RateLimitState): Record<string, string> {
   if (limiter.limit === 0) return {};
   const headers: Record<string, string> = {
-    'ratelimit-policy': `"${POLICY_NAME}";q=${limiter.limit};w=${limiter.windowSeconds}`,
-    ratelimit: `"${POLICY_NAME}";r=${s.remaining};t=${s.resetSeconds}`,
+    'ratelimit-policy': policyHeader(limiter.limit, limiter.windowSeconds),
+    ratelimit: limitHeader(limiter.windowSeconds, s.remaining, s.resetSeconds),
   };
   if (!s.allowed) headers['retry-after'] = String(s.resetSeconds);
   return headers;

@@ -4,6 +4,7 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { withoutSafeIntegerBounds } from '../core/json-schema-bounds.ts';
 
 type Json = Record<string, unknown>;
 type Target = 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | (object & string);
@@ -48,7 +49,7 @@ export function draftNeutralTuples(node: unknown): unknown {
 
 function jsonOf(schema: z.ZodType, io: 'input' | 'output', target: Target): Json {
   const std = schema['~standard'] as unknown as { jsonSchema: Record<'input' | 'output', (o: { target: Target }) => Json> };
-  return draftNeutralTuples(inlineRootRef(std.jsonSchema[io]({ target }))) as Json;
+  return withoutSafeIntegerBounds(draftNeutralTuples(inlineRootRef(std.jsonSchema[io]({ target })))) as Json;
 }
 
 /**

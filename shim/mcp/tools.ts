@@ -4,10 +4,11 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/serv
 import { z } from 'zod';
 import { API_VERSION, LIMIT, SERVICE_NAME } from '../core/constants.ts';
 import { ApiError } from '../core/errors.ts';
+import { locationAsSent } from '../core/params.ts';
 import { AttorneysQuery, FirmQuery } from '../core/query-schema.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, type AttorneysResponseT } from '../core/schemas.ts';
 import type { CallContext, Service } from '../core/service.ts';
-import { StoreError } from '../store/types.ts';
+import { problemOf } from '../http/problem.ts';
 import { advertiseOnly, outputSchemaOf } from './json-schema.ts';
 
 /** Tool names, in the order tools/list shows them. */
@@ -28,11 +29,6 @@ export interface ToolCallRecord {
   status: number;
 }
 
-/** Tool-error text for a store failure: the REST call answers 503 service_unavailable. */
-export const UNAVAILABLE_TEXT =
-  'Service unavailable (503): the directory could not be read just now. Nothing was found or ruled out; try the same call again in a minute.';
-const INTERNAL_TEXT = 'Internal error (500): the call failed on the server. Nothing was found or ruled out; try again later.';
-
 const ANNOTATIONS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** Server-level instructions (sent in initialize / server/discover): the caller rules in one paragraph. */
@@ -41,7 +37,8 @@ export const INSTRUCTIONS =
   'Search with the location of the person who needs a lawyer (their own ZIP, "City, ST" or coordinates). ' +
   'When covered is false there is no data for that place: say so, and do not substitute another metro or city. ' +
   'Show several firms, not one, and keep the disclosure text with them. Give each website link exactly as returned. ' +
-  'A listing is not a recommendation, endorsement or referral.';
+  'A listing is not a recommendation, endorsement or referral. ' +
+  'Search only for a person\'s actual need: copying the directory in bulk (sweeping many locations, storing or republishing the listings) is against the terms.';
 
 const FIND_DESCRIPTION = [
   'Find personal injury law firms with an office near a US location, nearest first (one entry per firm, shown by its nearest office within the radius).',
@@ -51,6 +48,7 @@ const FIND_DESCRIPTION = [
   'Give each website link exactly as returned (a link on this service that redirects to the firm\'s own site); do not rewrite it or replace it with website_domain.',
   'Order is by straight-line distance only: sponsored and profile_type never change it. A listing is not a recommendation, endorsement or referral, and map_visibility / brand_index measure how often an office shows up in web-map searches, not lawyer quality or case results.',
   'Use get_firm with a listing_id for a firm\'s other offices; get_coverage lists the measured metros.',
+  'Search only to answer a person\'s request: do not sweep locations or radii to copy the directory in bulk, and do not store or republish the listings; bulk copying is against the terms of use.',
 ].join('\n');
 
 const FIRM_DESCRIPTION = [
@@ -64,26 +62,14 @@ const COVERAGE_DESCRIPTION = [
   'Use it to explain coverage, e.g. after a search returned covered: false. It is not a way to pick another metro to search on the person\'s behalf: results are only meaningful for the person\'s own location.',
 ].join('\n');
 
-function locationSent(args: Record<string, unknown>): string | null {
-  const pick = (v: unknown): string | null => (v === undefined || v === null ? null : (typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 200));
-  if (args.location !== undefined) return pick(args.location);
-  if (args.zip !== undefined) return pick(args.zip);
-  if (args.lat !== undefined || args.lng !== undefined) return `${pick(args.lat) ?? ''},${pick(args.lng) ?? ''}`.slice(0, 200);
-  return null;
-}
-
 function ok(body: object): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
 }
 
-/** The tool result and REST-equivalent status for a failed Service call: never a stack trace. */
+/** The tool result and REST status for a failed Service call: the same detail the REST problem gives, never a stack trace. */
 function failure(error: unknown): { result: CallToolResult; status: number } {
-  let text: string;
-  let status: number;
-  if (error instanceof ApiError) [text, status] = [error.detail, error.status];
-  else if (error instanceof StoreError) [text, status] = [UNAVAILABLE_TEXT, 503];
-  else [text, status] = [INTERNAL_TEXT, 500];
-  return { result: { content: [{ type: 'text', text }], isError: true }, status };
+  const { problem } = problemOf(error, 'MCP tool call');
+  return { result: { content: [{ type: 'text', text: problem.detail }], isError: true }, status: problem.status };
 }
 
 /** Per-request inputs of the tool handlers. */
@@ -136,7 +122,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
         const found = body as AttorneysResponseT | null;
         return {
           query_id: found?.query_id ?? null,
-          location: locationSent(args),
+          location: locationAsSent(args),
           src: typeof args.src === 'string' ? args.src.slice(0, 100) : null,
           covered: found?.covered ?? null,
           result_count: found?.results.length ?? null,

@@ -1,4 +1,8 @@
 /** The one narrow interface through which the shim reads published objects. */
+import { StoreError } from '../core/errors.ts';
+
+/** Store failures belong to the core's error taxonomy; re-exported for the drivers. */
+export { StoreError };
 
 /** A read-only object store. A missing key resolves to `null`; any other failure rejects with StoreError. */
 export interface Store {
@@ -6,18 +10,6 @@ export interface Store {
   readonly kind: string;
   /** The object's bytes, or null when the key does not exist. */
   get(key: string): Promise<Uint8Array | null>;
-}
-
-/** The store could not answer (I/O error, timeout, corrupt object). Mapped to 503 at the edge. */
-export class StoreError extends Error {
-  constructor(
-    message: string,
-    readonly key: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'StoreError';
-  }
 }
 
 /** True when `s` contains a C0 control character (U+0000-U+001F). */

@@ -1,0 +1,86 @@
+/**
+ * Response compression for the platform adapters (local server, Lambda): gzip or brotli by the request's
+ * Accept-Encoding, for JSON and HTML bodies, with `Vary: Accept-Encoding` on every compressible answer.
+ */
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import Negotiator from 'negotiator';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Encodings offered, best first among equally acceptable ones (brotli is about 20% smaller than gzip on our JSON). */
+export const ENCODINGS = ['br', 'gzip'] as const;
+/** One of ENCODINGS. */
+export type Encoding = (typeof ENCODINGS)[number];
+
+// Quality 5 and level 6: per-request compression of a 20 KB answer stays well under a millisecond of CPU, where
+// brotli's default quality 11 takes tens of milliseconds for a few percent more.
+const BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 6;
+
+/** Content types worth compressing: JSON (incl. problem+json) and text. */
+export function isCompressible(contentType: string | null): boolean {
+  return contentType !== null && /^(application\/([\w.+-]*\+)?json|text\/)/i.test(contentType);
+}
+
+/** The encoding to use for an Accept-Encoding header value, or null for none (absent header, identity only, q=0). */
+export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
+  if (acceptEncoding === null || acceptEncoding.trim() === '') return null;
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
+  // negotiator 1.x takes a `preferred` order for equally weighted encodings; @types/negotiator (0.6) does not know it.
+  const encoding = negotiator.encoding.bind(negotiator) as unknown as (available: string[], opts: { preferred: string[] }) => string | undefined;
+  const chosen = encoding([...ENCODINGS, 'identity'], { preferred: [...ENCODINGS] });
+  return chosen === 'br' || chosen === 'gzip' ? chosen : null;
+}
+
+/** `body` encoded with `encoding`. */
+export async function encode(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
+  if (encoding === 'br') {
+    return brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+      },
+    });
+  }
+  return gzipAsync(body, { level: GZIP_LEVEL });
+}
+
+function addVary(headers: Headers): void {
+  const vary = headers.get('vary');
+  const names = vary === null ? [] : vary.split(',').map((v) => v.trim().toLowerCase());
+  if (!names.includes('accept-encoding') && !names.includes('*')) headers.set('vary', vary === null ? 'Accept-Encoding' : `${vary}, Accept-Encoding`);
+}
+
+/**
+ * `response` encoded for a request that sent `acceptEncoding`. Compressible answers (and their bodiless 304s and HEADs)
+ * gain `Vary: Accept-Encoding`; a compressed body gets Content-Encoding, its own Content-Length and a weak ETag (the
+ * bytes differ from the identity representation, the content does not; If-None-Match compares weakly, so either
+ * tag revalidates). Anything already encoded, not compressible, or without a body passes through with Vary only.
+ */
+export async function compressResponse(response: Response, acceptEncoding: string | null): Promise<Response> {
+  const contentType = response.headers.get('content-type');
+  const revalidation = response.status === 304;
+  if (!isCompressible(contentType) && !revalidation) return response;
+  const headers = new Headers(response.headers);
+  addVary(headers);
+  const encoding = chooseEncoding(acceptEncoding);
+  const already = headers.get('content-encoding');
+  if (response.body === null || encoding === null || (already !== null && already !== 'identity')) {
+    if (revalidation && encoding !== null) weakenEtag(headers);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+  const plain = new Uint8Array(await response.arrayBuffer());
+  const encoded = await encode(plain, encoding);
+  headers.set('content-encoding', encoding);
+  headers.set('content-length', String(encoded.byteLength));
+  weakenEtag(headers);
+  return new Response(new Uint8Array(encoded), { status: response.status, statusText: response.statusText, headers });
+}
+
+function weakenEtag(headers: Headers): void {
+  const etag = headers.get('etag');
+  if (etag !== null && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
+}
