@@ -29,6 +29,7 @@ import {
   FirmDoc,
   keys,
   LISTING_ID_RE,
+  ListingBucket,
   Manifest,
   Meta,
   Pointer,
@@ -332,6 +333,7 @@ describe('published site', () => {
       if (r.startsWith('gazetteer/zip/')) return ZipGazetteer;
       if (r.startsWith('gazetteer/city/')) return CityGazetteer;
       if (r.startsWith('pages/')) return PageDoc;
+      if (r.startsWith('listings/')) return ListingBucket;
       return null;
     };
     for (const [key, bytes] of base.files) {

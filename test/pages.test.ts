@@ -32,13 +32,13 @@ describe('/ by Accept', () => {
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.text).toContain('<form id="search"');
-    expect(html.headers.get('vary')).toBe('Accept');
+    expect(html.headers.get('vary')).toMatch(/^Accept(, |$)/);
     for (const accept of ['application/json', '*/*', undefined, 'text/html;q=0, application/json']) {
       const json = await get('/', accept);
       expect(json.status, String(accept)).toBe(200);
       expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect((json.body as { endpoints: Record<string, string> }).endpoints.find_attorneys).toContain('/v1/attorneys');
-      expect(json.headers.get('vary')).toBe('Accept');
+      expect(json.headers.get('vary')).toMatch(/^Accept(, |$)/);
     }
   });
 });
@@ -70,7 +70,7 @@ describe('page responses', () => {
   it('answer 304 to a matching If-None-Match and HEAD without a body', async () => {
     const first = await get('/corrections');
     const etag = first.headers.get('etag') as string;
-    expect(etag).toMatch(/^"/);
+    expect(etag).toMatch(/^(W\/)?"/);
     expect((await get('/corrections', undefined, { headers: { 'if-none-match': etag } })).status).toBe(304);
     const head = await get('/corrections', undefined, { method: 'HEAD' });
     expect(head.status).toBe(200);

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEFAULT_CORRECTIONS_EMAIL } from '../../shim/core/openapi-info.ts';
 import { pageKey } from '../../shim/core/page-format.ts';
 import type { PageDocT } from '../../shim/core/page-format.ts';
 import { keys } from '../../shim/core/site-format.ts';
@@ -32,8 +33,8 @@ export const SiteSettings = z.object({
   corrections_address: z.string().email().describe('Where firms write to correct or remove their record'),
 });
 
-/** Used when data/site.json is absent; the operator sets the real one there. */
-export const DEFAULT_CORRECTIONS_ADDRESS = 'corrections@example.org';
+/** Used when data/site.json is absent: the shim's default CORRECTIONS_EMAIL, so the page and the OpenAPI contact agree. */
+export const DEFAULT_CORRECTIONS_ADDRESS = DEFAULT_CORRECTIONS_EMAIL;
 
 /** Reads data/site.json; absent means the defaults. */
 export async function readSiteSettings(dataDir: string): Promise<z.infer<typeof SiteSettings>> {

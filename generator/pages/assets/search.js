@@ -71,7 +71,7 @@
     }
     const v = r.map_visibility;
     if (v) {
-      article.append(visibilityLine('Map visibility of this office', v, `${v.samples} map searches in ${v.metro}, week of ${v.week_of}`));
+      article.append(visibilityLine('Map visibility of this office', v, `${v.grid_samples} map searches in ${v.metro}, week of ${v.week_of}`));
     } else {
       article.append(el('p', 'vis', 'Map visibility: this office is not in a measured metro.'));
     }
