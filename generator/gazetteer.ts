@@ -1,5 +1,5 @@
 /**
- * The gazetteer documents of a published version (DESIGN.md §3.1, §5): ZIPs by ZIP3 and place names by state,
+ * The gazetteer documents of a published version (docs/CONTRACT.md, Location): ZIPs by ZIP3 and place names by state,
  * built from Census ZCTA internal points and GeoNames postal codes and places (gazetteer-sources.ts).
  * Deterministic: same packages, same documents, keys sorted.
  */

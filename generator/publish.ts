@@ -1,5 +1,5 @@
 /**
- * Atomic publish of a generated site folder to S3 (DESIGN.md §2, §4.2): the version's objects under
+ * Atomic publish of a generated site folder to S3 (docs/DEPLOY.md): the version's objects under
  * `<prefix>v/<version>/`, then its manifest, then the pointer `<prefix>current.json` LAST, so a publish
  * that stops halfway leaves the previous version serving. Objects whose sha256 the bucket already has
  * are copied server-side (from the serving version) or skipped (already under the target version).

@@ -1,4 +1,4 @@
-/** Map visibility per office and brand index per firm, from the week's ranked grid samples (DESIGN.md §1, §3.1). */
+/** Map visibility per office and brand index per firm, from the week's ranked grid samples (docs/CONTRACT.md, map_visibility). */
 import { haversineMiles } from '../shim/core/geo.ts';
 import type { StoredBrandT, StoredVisibilityT } from '../shim/core/site-format.ts';
 import { metrosCovering } from './coverage.ts';

@@ -69,6 +69,7 @@ export class ApiFunction extends Construct {
 
     this.fn = new lambda.Function(this, 'Handler', {
       description: 'Injury attorney directory: REST, MCP and redirects over the published site',
+      // The latest runtime; the bundle targets it (infra/bundle.ts LAMBDA_NODE_TARGET) and CI runs the Lambda suites on it.
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       handler: 'index.handler',

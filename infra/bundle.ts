@@ -11,6 +11,8 @@ import { build, type Plugin } from 'esbuild';
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Default output folder (gitignored). */
 export const DEFAULT_OUT_DIR = join(REPO, 'dist', 'lambda');
+/** esbuild target of the bundle: the Lambda runtime's Node (nodejs24.x in infra/api-function.ts). */
+export const LAMBDA_NODE_TARGET = 'node24';
 /** The bundle's file name; the function's handler is `index.handler`. */
 export const BUNDLE_FILE = 'index.mjs';
 
@@ -48,8 +50,7 @@ export async function bundleLambda(outDir: string = DEFAULT_OUT_DIR): Promise<Bu
     outfile: file,
     bundle: true,
     platform: 'node',
-    // The repository runs on Node 20; the Lambda runtime is newer and runs this too.
-    target: 'node20',
+    target: LAMBDA_NODE_TARGET,
     format: 'esm',
     // Prefer the ES module builds (the AWS SDK's tree-shake far better than its CommonJS ones).
     mainFields: ['module', 'main'],

@@ -166,10 +166,11 @@ export class Cdn extends Construct {
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       enableIpv6: true,
-      minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
       webAclId: props.webAclArn,
       ...(props.domain !== undefined
         ? {
+            // Only a custom certificate takes a security policy; the default *.cloudfront.net one is fixed by AWS.
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
             domainNames: props.domain.names,
             certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
           }

@@ -72,7 +72,7 @@ export function acknowledgements(t: NagTargets): Array<[IConstruct, Acknowledgem
         {
           id: 'AwsSolutions-CFR3',
           reason:
-            'CloudFront standard logs would store every viewer\'s raw IP address, which DESIGN.md 4.5 forbids. The function writes ' +
+            'CloudFront standard logs would store every viewer\'s raw IP address, which the privacy rules forbid (docs/CONTRACT.md). The function writes ' +
             'one line per request with a one-day salted hash instead, and CloudFront/WAF metrics give the counts.',
         },
         ...(t.customCertificate

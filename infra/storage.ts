@@ -48,7 +48,7 @@ export class Storage extends Construct {
     });
 
     // Unversioned on purpose: with versioning an expired salt would survive as a noncurrent version for
-    // another lifecycle day, and "unrecoverable within 48 hours" would no longer hold (DESIGN.md 4.6).
+    // another lifecycle day, and "unrecoverable within 48 hours" would no longer hold (docs/CONTRACT.md, Privacy).
     this.saltBucket = new s3.Bucket(this, 'SaltBucket', {
       ...privateBucketProps(),
       versioned: false,

@@ -17,7 +17,7 @@ export interface SaltProvider {
   saltFor(day: string): Promise<Uint8Array>;
 }
 
-/** One stored line per request (DESIGN.md §4.5): never the raw address. */
+/** One stored line per request (docs/CONTRACT.md, Privacy): never the raw address. */
 export interface RequestLogEntry {
   time: string;
   query_id: string | null;

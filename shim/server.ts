@@ -57,7 +57,9 @@ function clientErrorProblem(code: string | undefined): ApiError {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError('request_timeout', `The request was not received completely within ${REQUEST_TIMEOUT_MS / 1000} seconds.`);
     case 'HPE_INVALID_METHOD':
-      return new ApiError('method_not_allowed', 'The request method is not one this service knows; use GET, HEAD or OPTIONS (POST for /mcp).');
+      // The parser refused the request line itself (a lower-case or unknown method): a malformed request, the
+      // caller's to fix, so 400 rather than 501 (a 5xx would blame the service) or 405 (which needs the path's Allow).
+      return new ApiError('bad_request', 'The request method is not one this service knows; methods are upper case: GET, HEAD or OPTIONS (POST for /mcp).');
     default:
       return new ApiError('bad_request', 'The request is not valid HTTP/1.1 (request line, Host or headers); nothing was processed.');
   }
@@ -262,6 +264,12 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...rateLimitHeaders(rateLimiter, rateLimiter.peek(rateLimitKey(address))) });
   listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl });
   server.on('clientError', answerClientError(edgeHeaders, publicBaseUrl));
+  // node:http hands CONNECT to this event instead of the request listener; with no listener it drops the connection.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const address = normaliseAddress(req.socket.remoteAddress ?? 'unknown');
+    const error = new ApiError('method_not_allowed', 'CONNECT is not supported: this is not a proxy. Use GET, HEAD or OPTIONS (POST for /mcp).');
+    socket.end(problemBytes(error, { ...edgeHeaders(address), allow: 'GET, HEAD, OPTIONS' }, publicBaseUrl));
+  });
 
   return {
     url,

@@ -1,4 +1,4 @@
-/** GET /v1/attorneys and the other routes over real HTTP: every 400 of DESIGN.md §3.1, 404s, covered:false, bodies per openapi.json. */
+/** GET /v1/attorneys and the other routes over real HTTP: every 400 of docs/CONTRACT.md, 404s, covered:false, bodies per openapi.json. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseSchemas } from './helpers/openapi.ts';
 import { request, type Reply } from './helpers/http.ts';

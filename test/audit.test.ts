@@ -1,5 +1,5 @@
 /**
- * The auditor's tools (DESIGN.md §4.3) on the generated sample site with a real local server: verify agrees with an
+ * The auditor's tools (docs/AUDIT.md) on the generated sample site with a real local server: verify agrees with an
  * honest server, and names the query and the difference when the published shards and the served answers disagree;
  * the manifest check catches modified, missing and unlisted objects; diff counts match the inputs' place ids.
  */

@@ -3,7 +3,7 @@
  * synthesiser writes; cdk-nag's AwsSolutions checks pass with only the acknowledged findings, and are shown to be
  * active by a stack that breaks a rule on purpose.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
@@ -11,7 +11,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleLambda } from '../infra/bundle.ts';
+import { bundleLambda, LAMBDA_NODE_TARGET } from '../infra/bundle.ts';
+import { cdkJsonContext } from '../infra/context.ts';
 import { acknowledgements } from '../infra/nag.ts';
 import { DirectoryStack, type DirectoryStackProps } from '../infra/stack.ts';
 
@@ -31,7 +32,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 let n = 0;
 /** A fresh app with the nag plugin, the stack in it, and the template from the real synthesiser. */
 function synth(props: Partial<DirectoryStackProps> = {}): { app: App; stack: DirectoryStack; template: Template; json: string } {
-  const app = new App({ outdir: join(work, `out-${n++}`) });
+  const app = new App({ outdir: join(work, `out-${n++}`), context: cdkJsonContext() });
   const stack = new DirectoryStack(app, 'Directory', { env: { region: 'us-east-1' }, codeDir, ...props });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   app.synth(); // throws when cdk-nag reports an unacknowledged finding
@@ -131,7 +132,7 @@ describe('default deployment', () => {
     const statements = ((policy.Properties as Json).PolicyDocument as { Statement: Json[] }).Statement.filter((s) => s.Effect === 'Allow');
     const sourceArn = { StringEquals: { 'AWS:SourceArn': Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([{ Ref: distribution }])] }) } };
     expect(statements).toHaveLength(2);
-    expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject', Resource: [objectsOf(siteBucket, '/v/*'), objectsOf(siteBucket, '/current.json')], Condition: sourceArn }).test(statements[0]).isSuccess).toBe(true);
+    expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject', Resource: Match.arrayEquals([objectsOf(siteBucket, '/current.json'), objectsOf(siteBucket, '/v/*')]), Condition: sourceArn }).test(statements[0]).isSuccess).toBe(true);
     expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:ListBucket', Resource: arnOf(siteBucket), Condition: sourceArn }).test(statements[1]).isSuccess).toBe(true);
     expect(JSON.stringify(statements)).not.toContain('private/salt');
     // The salt bucket's policy only denies (TLS); nobody but the function role is granted anything.
@@ -148,7 +149,8 @@ describe('default deployment', () => {
     const policy = only(t.template, 'AWS::IAM::Policy');
     expect((policy.Properties as Json).Roles).toEqual([{ Ref: roleId }]);
     expect(((policy.Properties as Json).PolicyDocument as Json).Statement).toEqual([
-      { Sid: 'ReadPublishedSite', Effect: 'Allow', Action: 's3:GetObject', Resource: [objectsOf(siteBucket, '/v/*'), objectsOf(siteBucket, '/current.json')] },
+      // The minimizePolicies feature flag sorts resources.
+      { Sid: 'ReadPublishedSite', Effect: 'Allow', Action: 's3:GetObject', Resource: [objectsOf(siteBucket, '/current.json'), objectsOf(siteBucket, '/v/*')] },
       { Sid: 'MissingSiteKeysAre404', Effect: 'Allow', Action: 's3:ListBucket', Resource: arnOf(siteBucket) },
       { Sid: 'DailySalt', Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject'], Resource: objectsOf(saltBucket, '/private/salt/*') },
       { Sid: 'MissingSaltIs404', Effect: 'Allow', Action: 's3:ListBucket', Resource: arnOf(saltBucket) },
@@ -159,6 +161,19 @@ describe('default deployment', () => {
       Version: '2012-10-17',
       Statement: [{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }],
     });
+  });
+
+  it('the Lambda runtime is the Node the bundle targets and CI tests; engines and @types/node cover it', () => {
+    const fn = only(t.template, 'AWS::Lambda::Function');
+    const major = LAMBDA_NODE_TARGET.replace(/^node/, '');
+    expect((fn.Properties as Json).Runtime).toBe(`nodejs${major}.x`);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+    expect(pkg.engines.node).toMatch(new RegExp(`\\^${major}\\.`));
+    // @types/node is the oldest supported Node's, so code cannot use an API that Node lacks.
+    const oldest = /^\^(\d+)\./.exec(pkg.engines.node)?.[1];
+    expect(pkg.devDependencies['@types/node']).toMatch(new RegExp(`^\\^${oldest}\\.`));
+    expect(readFileSync('.ci/run', 'utf8')).toContain(`node_bin ${major}`);
+    expect(readFileSync('.ci/run', 'utf8')).toContain('node_bin 22');
   });
 
   it('the function: Node 24 on arm64, 512 MB, its own log group kept 30 days, environment from the stack', () => {
@@ -399,7 +414,7 @@ describe('options', () => {
 
 describe('cdk-nag is active', () => {
   it('a bucket without SSL enforcement is reported (AwsSolutions-S10) and fails the synth', () => {
-    const app = new App({ outdir: join(work, 'broken') });
+    const app = new App({ outdir: join(work, 'broken'), context: cdkJsonContext() });
     const stack = new Stack(app, 'Broken', { env: { region: 'us-east-1' } });
     const bucket = new s3.Bucket(stack, 'NoSsl', { blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL, encryption: s3.BucketEncryption.S3_MANAGED });
     Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: 'Test bucket: only the SSL finding is under test here.' });

@@ -6,7 +6,7 @@
 import { latLngToCell } from 'h3-js';
 import type { CoverageCellsT, StoredOfficeT } from '../../shim/core/site-format.ts';
 
-/** Earth radius of the public contract (DESIGN.md §3.1), in miles. */
+/** Earth radius of the public contract (docs/CONTRACT.md), in miles. */
 export const AUDIT_EARTH_RADIUS_MILES = 3958.8;
 
 const DEG = Math.PI / 180;

@@ -1,6 +1,6 @@
 /**
  * `audit verify`: check one published version (manifest, shards) and, given a live API, recompute queries from a
- * brute-force scan of the published shards and compare them with the live answers (DESIGN.md §4.3).
+ * brute-force scan of the published shards and compare them with the live answers (docs/AUDIT.md).
  */
 import { AttorneysResponse, CoverageResponse } from '../../shim/core/schemas.ts';
 import { CoverageCells, CoverageDoc, keys, type CoverageCellsT, type StoredOfficeT } from '../../shim/core/site-format.ts';

@@ -8,6 +8,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { bundleLambda } from '../bundle.ts';
 import { DirectoryStack, STACK_REGION } from '../stack.ts';
+import { cdkJsonContext } from '../context.ts';
 
 const HELP = `Usage: npm run infra:synth -- [-c key=value ...] [-o dir] [--quiet]
 Synthesises the AWS stack into infra/cdk.out (or dir) with aws-cdk-lib's own synthesiser, offline, after bundling the
@@ -51,7 +52,8 @@ async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
   // Under the CDK CLI, CDK_OUTDIR and CDK_CONTEXT_JSON are set and App reads them itself.
   const direct = process.env.CDK_OUTDIR === undefined;
-  const app = new App({ ...(direct ? { outdir: args.outdir ?? resolve('cdk.out') } : {}), context: args.context });
+  // Run directly, the app applies cdk.json's feature flags itself (the CLI passes them in CDK_CONTEXT_JSON).
+  const app = new App({ ...(direct ? { outdir: args.outdir ?? resolve('cdk.out') } : {}), context: { ...(direct ? cdkJsonContext() : {}), ...args.context } });
   const list = (key: string): string[] =>
     String(app.node.tryGetContext(key) ?? '')
       .split(',')

@@ -100,8 +100,8 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
     try {
       const request = eventToRequest(event, { host: new URL(publicBaseUrl).host, dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER] });
       // Function URL bodies of an encoded response go out base64 (responseToResult), as Lambda requires for binary.
-      const info = { clientAddress, ...webMethod(event.requestContext.http.method).info };
-      response = await compressResponse(await appFor(publicBaseUrl)(request, info), headers['accept-encoding'] ?? null);
+      const answer = await appFor(publicBaseUrl)(request, { clientAddress, ...webMethod(event.requestContext.http.method).info });
+      response = await compressResponse(answer, headers['accept-encoding'] ?? null);
     } catch (err) {
       console.error(JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }));
       return problem(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'));

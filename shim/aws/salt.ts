@@ -1,5 +1,5 @@
 /**
- * The daily salt on the AWS path (DESIGN.md §4.6): one random salt per UTC day in S3 under a
+ * The daily salt on the AWS path (docs/CONTRACT.md, Privacy): one random salt per UTC day in S3 under a
  * private prefix that CloudFront never serves, created by whichever instance needs it first with a
  * conditional write, and expired by a bucket lifecycle rule (1 day after creation, so gone within 48 hours).
  */

@@ -1,4 +1,4 @@
-/** Which measured metro a point is in (DESIGN.md §5): the point's H3 cell at the coverage resolution, looked up. Pure. */
+/** Which measured metro a point is in (docs/CONTRACT.md, Coverage): the point's H3 cell at the coverage resolution, looked up. Pure. */
 import { latLngToCell } from 'h3-js';
 import type { CoverageCellsT } from './site-format.ts';
 

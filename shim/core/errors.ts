@@ -44,8 +44,11 @@ const STATUS: Record<ProblemCodeT, number> = {
   internal_error: 500,
 };
 
-/** Base of every problem `type` URI; a code's page is `${PROBLEM_TYPE_BASE}/${code}`. */
-export const PROBLEM_TYPE_BASE = 'https://injury-attorney-directory.example/problems';
+/**
+ * Base of every problem `type` URI; a code's page is `${PROBLEM_TYPE_BASE}/${code}`. A relative reference, so it
+ * resolves on whichever host answered; the app makes it absolute on its public base URL (shim/http/problem-type.ts).
+ */
+export const PROBLEM_TYPE_BASE = '/problems';
 
 /** Seconds a client should wait before retrying after a store failure. */
 export const STORE_RETRY_AFTER_SECONDS = 30;

@@ -1,5 +1,5 @@
 /**
- * Parsing of the `location` parameter into one of three forms (DESIGN.md §3.1). Pure: no reads; resolution is resolve.ts.
+ * Parsing of the `location` parameter into one of three forms (docs/CONTRACT.md, Location). Pure: no reads; resolution is resolve.ts.
  *
  * Accepted, after trimming:
  * - ZIP: `60601`; ZIP+4 as `60601-1234`, `60601 1234` or `606011234` (the +4 is dropped).

@@ -1,6 +1,6 @@
 /**
  * Validation of attorney-search arguments, shared by REST (query-string values: strings, string[] when repeated)
- * and MCP (JSON values), so both give the same codes and messages (DESIGN.md §3.1).
+ * and MCP (JSON values), so both give the same codes and messages (docs/CONTRACT.md).
  */
 import { LIMIT, PRACTICE_AREAS, RADIUS_MILES, SRC_MAX_LENGTH } from './constants.ts';
 import { ApiError } from './errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Resolution of a parsed location to a point and its measured metro, through the gazetteer documents of the served version:
+ * Resolution of a parsed location to a point and its measured metro (docs/CONTRACT.md, Location), through the gazetteer documents of the served version:
  * one ZIP3 document for a ZIP, one state document for a city, nothing for a point; plus the coverage cells for `metro`.
  */
 import { ApiError } from './errors.ts';

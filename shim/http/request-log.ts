@@ -1,5 +1,5 @@
 /**
- * The per-request log line (DESIGN.md §4.5): location as sent, time, user agent, a one-day salted hash of the address,
+ * The per-request log line (docs/CONTRACT.md, Privacy): location as sent, time, user agent, a one-day salted hash of the address,
  * query id, src, covered and result count. Never the raw address.
  */
 import { createHmac } from 'node:crypto';

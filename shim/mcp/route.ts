@@ -1,5 +1,5 @@
 /**
- * POST /mcp: MCP over Streamable HTTP, stateless, JSON responses (DESIGN.md §3.5). The 2026-07-28 revision goes
+ * POST /mcp: MCP over Streamable HTTP, stateless, JSON responses (docs/MCP.md). The 2026-07-28 revision goes
  * through the SDK's createMcpHandler; 2025-era traffic (initialize handshake) through a per-request stateless
  * transport in JSON mode. Both build a fresh McpServer per request from the same tools over the same Service.
  */
