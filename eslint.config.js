@@ -13,4 +13,12 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(fs|path|http|https|crypto|url|os|child_process|zlib|stream|util|events|net|assert)(/.*)?$', message: 'Use the node: prefix.' }] }],
     },
   },
+  {
+    // Browser scripts of the pages for people (plain JS, served as they are).
+    files: ['generator/pages/assets/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly' },
+    },
+  },
 );

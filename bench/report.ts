@@ -5,6 +5,7 @@ import type { ColdS3Report } from './cold-s3.ts';
 import type { HttpReport } from './http.ts';
 import type { LambdaReport } from './lambda.ts';
 import type { MachineInfo } from './machine.ts';
+import { pagesSection, type PageWeight } from './pages.ts';
 import type { LatencyResult } from './query.ts';
 import { SCALE_CACHE_MIB, type ProcessCost, type ScaleLatency, type ShardStats } from './scale.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
@@ -72,10 +73,11 @@ export interface BenchResults {
     cold: ColdReads[] | null;
   };
   lambda?: LambdaReport;
+  pages?: PageWeight[];
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## Method'] as const;
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', '## Method'] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -472,6 +474,7 @@ export function renderReport(r: BenchResults): string {
     coldSection(r),
     scaleSection(r),
     lambdaSection(r),
+    pagesSection(r.pages),
     methodSection(r),
   ].join('\n\n')}\n`;
 }

@@ -17,6 +17,7 @@ import { densePoints, RADII } from './points.ts';
 import { measureLatency, measurePlanCost, ratioOfP50 } from './query.ts';
 import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchResults, type ScaleAttempt } from './report.ts';
 import { ensureScaleInputs, label, measureProcess, measureScaleLatency, shardStats } from './scale.ts';
+import { measurePageWeights } from './pages.ts';
 import { progress } from './stats.ts';
 
 const HELP = `Usage: npm run bench -- [options]
@@ -30,6 +31,7 @@ Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only
   4. scale: a synthetic nationwide dataset (default 1,000,000 offices): generator time and peak memory, shard sizes,
      latency against the sample as a ratio (naive beside it)
   5. the Lambda bundle: size raw and gzipped, import time in a fresh process
+  6. page weight: each page for people with the CSS, JS and SVG it loads, raw, gzip and brotli
 Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.
 
 Options:
@@ -38,7 +40,7 @@ Options:
   --skip-http           leave out section 2
   --skip-lambda         leave out section 5
   --skip-s3             leave out the S3 part of section 3
-  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda (e.g. --only cold)
+  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages (e.g. --only cold)
   --runs N              repetitions of each measurement (default 3; --quick 1)
   --duration S          seconds per autocannon run (default 5; --quick 2)
   --connections N       autocannon connections (default 10)
@@ -50,7 +52,7 @@ Options:
 Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
 bench/out/ (sites, data; gitignored).`;
 
-const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda'] as const;
+const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages'] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
 
 function positiveInt(name: string, value: string | undefined, fallback: number, allowZero = false): number {
@@ -99,7 +101,7 @@ for (const name of only ?? []) {
     process.exit(2);
   }
 }
-const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'] };
+const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false };
 /** Whether this run measures `section`. */
 const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
 // Quick or partial figures must never overwrite the full report.
@@ -245,6 +247,12 @@ if (wants('scale')) {
 if (wants('lambda')) {
   progress('5. Lambda bundle');
   results.lambda = await measureLambda(join(outRoot, 'lambda'), quick ? 2 : 5, progress);
+}
+
+// 6. Page weight.
+if (wants('pages')) {
+  progress('6. page weight');
+  results.pages = measurePageWeights(sampleDir);
 }
 
 results.durationMs = performance.now() - started;

@@ -20,6 +20,7 @@ import type { Inputs } from './inputs/read.ts';
 import { serialise, sha256Hex } from './json.ts';
 import { buildOffices } from './offices.ts';
 import type { BuiltFirm } from './offices.ts';
+import { pageMeasurement, writePages } from './pages/write-pages.ts';
 import { buildShardIndex, buildShards } from './shards.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
@@ -120,6 +121,8 @@ interface Model {
   offices: StoredOfficeT[];
   coverage: CoverageMap;
   vis: Pick<Visibility, 'metros'>;
+  /** The week's per-metro figures for the metro pages. */
+  pages: ReturnType<typeof pageMeasurement>;
 }
 
 // A function of its own so that everything it does not return can be collected before the write phase (at a million
@@ -144,6 +147,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   const { firms, notes: firmNotes } = groupFirms(places, inputs.flags);
   const coverage = buildCoverage(inputs.metros);
   const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
+  const pages = pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms);
   const built = buildOffices(firms, vis);
   const offices = built.flatMap((b) => b.offices);
   for (const o of offices) StoredOffice.parse(o);
@@ -164,7 +168,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
     standingRemovals: standing,
     unknownCorrections: corrected.unknown,
   };
-  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros } };
+  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages };
 }
 
 /** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
@@ -177,7 +181,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
-  const { inputs, facts, built, offices, coverage, vis } = await buildModel(opts, week, log, step);
+  const { inputs, facts, built, offices, coverage, vis, pages } = await buildModel(opts, week, log, step);
   const weekOf = mondayOfIsoWeek(week);
 
   gazetteerCache ??= buildGazetteer();
@@ -204,6 +208,11 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     for (const code of PROBLEM_CODES) await w.put(rel(keys.problem(V, code)), Buffer.from(problemPageHtml(code), 'utf8'));
     for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(rel(keys.zip(V, zip3)), gazetteer.zips.get(zip3));
     for (const st of [...gazetteer.cities.keys()].sort()) await w.put(rel(keys.city(V, st)), gazetteer.cities.get(st));
+    const pageCount = await writePages(
+      { dataDir: opts.dataDir, week, weekOf, synthetic: inputs.dataset.synthetic, metros: inputs.metros, offices, measurement: pages },
+      (key, value) => w.put(key, value),
+    );
+    step(`${pageCount} pages and page assets written`);
     await w.flush();
 
     const version = versionId(week, w.entries);

@@ -18,6 +18,11 @@ export const SITE_PATHS = ['/v/*', '/current.json'] as const;
 export const UNCACHED_PATHS = ['/v1/attorneys', '/r/*'] as const;
 /** Function paths that are whole documents, cached for as long as the function's Cache-Control allows. */
 export const DOCUMENT_PATHS = ['/v1/firms/*', '/v1/coverage', '/openapi.json'] as const;
+/**
+ * Pages for people, cached as documents (the function sets their CSP and security headers). `/` stays on the default
+ * behaviour: it answers HTML or JSON by the Accept header, which the document cache policy does not key on.
+ */
+export const PAGE_PATHS = ['/docs', '/corrections', '/metros/*', '/assets/*'] as const;
 /** Response headers a browser script may read. */
 export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'];
 
@@ -150,6 +155,7 @@ export class Cdn extends Construct {
     const additionalBehaviors: Record<string, cloudfront.BehaviorOptions> = { '/mcp': mcp };
     for (const path of UNCACHED_PATHS) additionalBehaviors[path] = uncached;
     for (const path of DOCUMENT_PATHS) additionalBehaviors[path] = document;
+    for (const path of PAGE_PATHS) additionalBehaviors[path] = document;
     for (const path of SITE_PATHS) additionalBehaviors[path] = site;
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {

@@ -1,5 +1,6 @@
 /** The HTTP face of the service as one function of a web-standard Request: routing, errors, headers, limits, logging. */
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
+import { pageNameOf } from './core/page-format.ts';
 import { ApiError } from './core/errors.ts';
 import { locationAsSent } from './core/params.ts';
 import type { CallContext, RawArgs, Service } from './core/service.ts';
@@ -7,6 +8,7 @@ import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-type
 import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
+import { pageResponse, wantsHtml } from './http/page-response.ts';
 import { errorResponse, jsonResponse } from './http/problem.ts';
 import { withProblemType } from './http/problem-type.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
@@ -123,9 +125,22 @@ export function createApp(deps: AppDeps): App {
     return { response };
   };
 
+  const page: Handler = async (request, _info, name) => {
+    const doc = await service.page(name);
+    if (doc === null) throw notFound('There is no page at this path. The pages are /, /docs, /corrections and /metros/{slug} for each measured metro.');
+    return { response: pageResponse(request, doc) };
+  };
+
   const index: Handler = async (request) => {
+    // Browsers get the search page; JSON callers (and any-type callers such as curl) keep the JSON index.
+    // A site generated before the pages existed has no index page: such a browser gets the JSON index too.
+    const html = wantsHtml(request.headers.get('accept')) ? await service.page('index') : null;
+    if (html !== null) {
+      const response = pageResponse(request, html, { vary: 'Accept' });
+      return { response };
+    }
     const base = config.publicBaseUrl;
-    return {
+    const json = {
       response: documentResponse(request, {
         name: SERVICE_NAME,
         version: API_VERSION,
@@ -142,6 +157,8 @@ export function createApp(deps: AppDeps): App {
         example: `${base}/v1/attorneys?location=Chicago,%20IL&limit=3`,
       }),
     };
+    json.response.headers.set('vary', 'Accept');
+    return json;
   };
 
   const problemPage: Handler = async (request, _info, param) => {
@@ -179,6 +196,8 @@ export function createApp(deps: AppDeps): App {
     if (problemMatch?.[1] !== undefined) return read('/problems/{code}', problemPage, problemMatch[1]);
     const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);
     if (redirectMatch?.[1] !== undefined) return read('/r/{listing_id}', redirect, redirectMatch[1]);
+    const pageName = pageNameOf(pathname);
+    if (pageName !== null) return read(pageName.startsWith('metros/') ? '/metros/{slug}' : pageName.startsWith('assets/') ? '/assets/{file}' : pathname, page, pageName);
     return null;
   }
 

@@ -2,6 +2,7 @@
  * The generator on hand-made inputs: firms, ids, visibility arithmetic (stored compact, shown in full through the shim),
  * hours, determinism, manifest, bad input, atomicity, corrections.
  */
+import { PageDoc } from '../shim/core/page-format.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFile, readdir, writeFile } from 'node:fs/promises';
@@ -331,6 +332,7 @@ describe('published site', () => {
       if (r.startsWith('firms/')) return FirmDoc;
       if (r.startsWith('gazetteer/zip/')) return ZipGazetteer;
       if (r.startsWith('gazetteer/city/')) return CityGazetteer;
+      if (r.startsWith('pages/')) return PageDoc;
       if (r.startsWith('listings/')) return ListingBucket;
       return null;
     };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DISCLOSURE, ORDER_TEXT } from './constants.ts';
 import { ApiError } from './errors.ts';
 import { parsedFromArg } from './location.ts';
+import { PAGE_NAME_RE, PageDoc, pageKey } from './page-format.ts';
 import { parseAttorneysArgs } from './params.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { queryId } from './query-id.ts';
@@ -100,6 +101,12 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
 
     async currentVersion() {
       return (await source.current()).version;
+    },
+
+    async page(name) {
+      if (!PAGE_NAME_RE.test(name)) return null;
+      const reader = await source.current();
+      return reader.json(pageKey(reader.version, name), PageDoc);
     },
   };
 }

@@ -1,4 +1,5 @@
 /** The three public operations, shared by REST and MCP: one code path for validation and shaping. */
+import type { PageDocT } from './page-format.ts';
 import type { AttorneysResponseT, CoverageResponseT, FirmResponseT } from './schemas.ts';
 
 /** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
@@ -23,4 +24,6 @@ export interface Service {
   openapi(ctx?: CallContext): Promise<unknown>;
   /** The version being served now (the pointer's); rejects StoreError when the store cannot be read. */
   currentVersion(): Promise<string>;
+  /** A page for people of the served version by page name (see page-format.ts), or null when there is none. */
+  page(name: string): Promise<PageDocT | null>;
 }

@@ -1,0 +1,34 @@
+/** `/docs`: the API reference rendered in the browser by the bundled Swagger UI from /openapi.json, and the MCP setup. */
+import { SERVICE_NAME } from '../../shim/core/constants.ts';
+import type { PageContext } from './context.ts';
+import { esc, shell } from './layout.ts';
+
+/** The HTML of `/docs`. */
+export function docsPage(ctx: PageContext): string {
+  const urlConfig = JSON.stringify({ mcpServers: { [SERVICE_NAME]: { url: 'https://<this host>/mcp' } } }, null, 2);
+  const vscode = JSON.stringify({ servers: { [SERVICE_NAME]: { type: 'http', url: 'https://<this host>/mcp' } } }, null, 2);
+  const main = `<h1>API reference</h1>
+<p class="lede">Three read-only operations, no key: <code>GET /v1/attorneys</code> (offices near a location, nearest first), <code>GET /v1/firms/{listing_id}</code> and <code>GET /v1/coverage</code>. The machine-readable contract is <a href="/openapi.json">/openapi.json</a>; below it is rendered with "Try it out" against this server.</p>
+
+<h2 id="mcp">Use it from an AI assistant (MCP)</h2>
+<p>The same operations are MCP tools at <code>/mcp</code> (Streamable HTTP, no session, no key): <code>find_injury_attorneys</code>, <code>get_firm</code> and <code>get_coverage</code>. Replace <code>&lt;this host&gt;</code> with the address in your browser's location bar (locally <code>http://127.0.0.1:8787</code>).</p>
+<p>Clients that take a URL (the <code>mcpServers</code> format):</p>
+<pre><code>${esc(urlConfig)}</code></pre>
+<p>Claude Code:</p>
+<pre><code>claude mcp add --transport http ${SERVICE_NAME} https://&lt;this host&gt;/mcp</code></pre>
+<p>VS Code (<code>.vscode/mcp.json</code>):</p>
+<pre><code>${esc(vscode)}</code></pre>
+
+<h2 id="reference">Endpoints</h2>
+<noscript><p>The interactive reference needs JavaScript; the contract itself is plain JSON at <a href="/openapi.json">/openapi.json</a>.</p></noscript>
+<div id="api"></div>`;
+  return shell({
+    title: 'API reference and MCP setup: Injury Attorney Directory',
+    description: 'OpenAPI reference of the injury attorney directory API and MCP configuration for AI assistants.',
+    path: '/docs',
+    main,
+    styles: ['/assets/swagger-ui.css', '/assets/docs.css'],
+    scripts: ['/assets/swagger-ui-bundle.js', '/assets/docs.js'],
+    footnote: ctx.footnote,
+  });
+}

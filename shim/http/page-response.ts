@@ -1,0 +1,75 @@
+/** Responses for the pages for people: the stored bytes with a strict Content-Security-Policy and security headers. */
+import type { PageDocT } from '../core/page-format.ts';
+import { DOCUMENT_CACHE_CONTROL, etagOf, ifNoneMatchHits } from './caching.ts';
+
+/** CSP of HTML pages: only this origin's scripts, styles, images and API; no frames, no plugins, no inline code. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+].join('; ');
+
+/**
+ * CSP of /docs: Swagger UI sets element styles from script and uses data: icons in its stylesheet, and writes markup
+ * through React, so it needs those two sources and no Trusted Types requirement. Still no inline script and no other host.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** CSP of standalone SVG charts: their own embedded style sheet and nothing else (no script). */
+export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'";
+
+/** CSP of stylesheets and scripts (they load nothing themselves). */
+export const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+function cspOf(page: PageDocT): string {
+  if (page.content_type.startsWith('text/html')) return page.path === '/docs' ? DOCS_CSP : PAGE_CSP;
+  if (page.content_type.startsWith('image/svg+xml')) return SVG_CSP;
+  return ASSET_CSP;
+}
+
+/** Headers every page response carries, besides content type and caching. */
+export function pageSecurityHeaders(page: PageDocT): Record<string, string> {
+  return {
+    'content-security-policy': cspOf(page),
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': page.content_type.startsWith('image/svg+xml') ? 'SAMEORIGIN' : 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    // Only the search page asks for the position, and only when "Use my location" is pressed.
+    'permissions-policy': `geolocation=(${page.path === '/' ? 'self' : ''}), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()`,
+  };
+}
+
+/** A 200 page with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
+export function pageResponse(request: Request, page: PageDocT, extra: Record<string, string> = {}): Response {
+  const bytes = new TextEncoder().encode(page.body);
+  const etag = etagOf(bytes);
+  const headers = { etag, 'cache-control': DOCUMENT_CACHE_CONTROL, ...pageSecurityHeaders(page), ...extra };
+  if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  return new Response(bytes, { status: 200, headers: { ...headers, 'content-type': page.content_type } });
+}
+
+/** True when the caller asked for HTML (a browser); JSON and any-type callers keep the JSON index. */
+export function wantsHtml(accept: string | null): boolean {
+  if (accept === null) return false;
+  return accept.split(',').some((part) => {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return type === 'text/html' && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}

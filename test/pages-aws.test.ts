@@ -1,0 +1,71 @@
+/**
+ * The pages on the AWS path: the pointer, meta and every page object put (gzip-compressed, as publish stores large
+ * objects) on a real S3-protocol server (s3rver on loopback) and read by the Lambda handler, as CloudFront relays a
+ * viewer's request; the same bytes and security headers as the local server. (test/aws-e2e.test.ts covers publishing.)
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { s3Client } from '../shim/aws/s3-client.ts';
+import { keys, Pointer } from '../shim/core/site-format.ts';
+import { loadLambdaEnv } from '../shim/aws/env.ts';
+import { createHandler, type FunctionUrlHandler } from '../shim/aws/handler.ts';
+import type { SaltProvider } from '../shim/edge-types.ts';
+import { S3Store } from '../shim/store/s3.ts';
+import { functionUrlEvent } from './helpers/function-url.ts';
+import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+const BASE = 'https://directory.example';
+const SECRET = 'pagesSecretValueThatIsLongEnough0123456789ab';
+const fixedSalt: SaltProvider = { saltFor: async () => new Uint8Array(32).fill(3) };
+
+let s3: RunningS3rver;
+let local: TestServer;
+let handler: FunctionUrlHandler;
+
+beforeAll(async () => {
+  s3 = await startS3rver({ buckets: ['site'] });
+  const siteDir = process.env.TEST_SITE_DIR as string;
+  const { version } = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8')));
+  const pagesDir = join(siteDir, keys.root(version), 'pages');
+  const pageFiles = (readdirSync(pagesDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.json')).map((f) => join(pagesDir, f));
+  const client = s3Client(s3.clientOptions);
+  for (const file of [join(siteDir, keys.pointer), join(siteDir, keys.meta(version)), ...pageFiles]) {
+    const bytes = readFileSync(file);
+    const gz = bytes.length > 1024;
+    await client.send(
+      new PutObjectCommand({ Bucket: 'site', Key: relative(siteDir, file), Body: gz ? gzipSync(bytes) : bytes, ContentType: 'application/json', ...(gz ? { ContentEncoding: 'gzip' } : {}) }),
+    );
+  }
+  local = await startTestServer({ PUBLIC_BASE_URL: BASE });
+  const env = loadLambdaEnv({ SITE_BUCKET: 'site', SALT_BUCKET: 'salt', ORIGIN_VERIFY_SECRETS: SECRET, PUBLIC_BASE_URL: BASE });
+  handler = createHandler(env, { store: new S3Store({ bucket: 'site', ...s3.clientOptions }), salt: fixedSalt, log: { write: () => undefined } });
+});
+afterAll(async () => {
+  await local?.close();
+  await s3?.stop();
+});
+
+describe('pages through the Lambda handler from S3', () => {
+  it.each([
+    ['/', 'text/html'],
+    ['/metros/chicago', 'text/html'],
+    ['/docs', 'text/html'],
+    ['/corrections', 'text/html'],
+    ['/assets/search.js', '*/*'],
+    ['/assets/metro-chicago-map.svg', 'image/*'],
+  ])('%s: same body and headers as the local server', async (target, accept) => {
+    // Uncompressed on both sides (compression has its own tests), so bodies and entity tags compare byte for byte.
+    const result = await handler(functionUrlEvent({ target, headers: { accept, 'accept-encoding': 'identity' } }, SECRET));
+    const expected = await fetch(local.url + target, { headers: { accept, 'accept-encoding': 'identity' } });
+    expect(result.statusCode).toBe(200);
+    const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8');
+    expect(body.equals(Buffer.from(await expected.arrayBuffer())), target).toBe(true);
+    for (const name of ['content-type', 'etag', 'cache-control', 'content-security-policy', 'x-frame-options', 'referrer-policy', 'permissions-policy', 'vary']) {
+      expect(result.headers[name], `${target} ${name}`).toBe(expected.headers.get(name) ?? undefined);
+    }
+  });
+});
