@@ -17,7 +17,7 @@ export const SITE_PATHS = ['/v/*', '/current.json'] as const;
 /** Function paths whose answers depend on the query: never cached. */
 export const UNCACHED_PATHS = ['/v1/attorneys', '/r/*'] as const;
 /** Function paths that are whole documents, cached for as long as the function's Cache-Control allows. */
-export const DOCUMENT_PATHS = ['/v1/firms/*', '/v1/coverage', '/openapi.json'] as const;
+export const DOCUMENT_PATHS = ['/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms'] as const;
 /** Response headers a browser script may read. */
 export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'];
 

@@ -288,7 +288,7 @@ describe('default deployment', () => {
     it('function documents are cached as the function says (min 0, default 0, max 1 day) with no query string', () => {
       const cachePolicy = logicalId(t.template, 'AWS::CloudFront::CachePolicy');
       const originRequest = logicalId(t.template, 'AWS::CloudFront::OriginRequestPolicy');
-      for (const path of ['/v1/firms/*', '/v1/coverage', '/openapi.json']) {
+      for (const path of ['/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms']) {
         expect(behaviors[path], path).toMatchObject({ TargetOriginId: functionOrigin, CachePolicyId: { Ref: cachePolicy }, OriginRequestPolicyId: { Ref: originRequest } });
       }
       t.template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
@@ -319,7 +319,7 @@ describe('default deployment', () => {
         expect(behaviors[path], path).toMatchObject({ TargetOriginId: siteOrigin, CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ['GET', 'HEAD'] });
         expect(behaviors[path]?.FunctionAssociations).toBeUndefined();
       }
-      expect(Object.keys(behaviors).sort()).toEqual(['/current.json', '/mcp', '/openapi.json', '/r/*', '/v/*', '/v1/attorneys', '/v1/coverage', '/v1/firms/*']);
+      expect(Object.keys(behaviors).sort()).toEqual(['/current.json', '/mcp', '/openapi.json', '/problems/*', '/r/*', '/terms', '/v/*', '/v1/attorneys', '/v1/coverage', '/v1/firms/*']);
     });
 
     it('every function path copies the viewer Host for links; the CloudFront Function overwrites any header the viewer sent', () => {
