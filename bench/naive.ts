@@ -3,7 +3,7 @@
  * office per firm, sort by distance then listing_id, limit). Written independently of shim/core/search.ts so it can
  * also serve as a brute-force check of the shim's answers.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { queryId } from '../shim/core/query-id.ts';
 import { DISCLOSURE, EARTH_RADIUS_MILES, ORDER_TEXT } from '../shim/core/constants.ts';
 import { parsedFromArg } from '../shim/core/location.ts';
 import { parseAttorneysArgs } from '../shim/core/params.ts';
@@ -126,7 +126,7 @@ export function naiveService(real: Service, index: NaiveIndex, source: { current
       const metro = location.metro;
       const found = metro === null ? { firmsWithinRadius: 0, hits: [] } : index.query(location.lat, location.lng, q.radiusMiles, q.limit);
       return {
-        query_id: uuidv7(),
+        query_id: queryId({ version: reader.version, locationInput: location.input, radiusMiles: q.radiusMiles, limit: q.limit, practiceArea: q.practiceArea }),
         covered: metro !== null,
         location: shapeLocation(location),
         radius_miles_used: q.radiusMiles,

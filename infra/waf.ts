@@ -1,13 +1,14 @@
 /** AWS WAF web ACL (CLOUDFRONT scope) with the per-address rate limit, answered as 429 problem+json with the same RateLimit headers as the function. */
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { REQUESTS_PER_HOUR } from '../shim/core/constants.ts';
 import { ApiError } from '../shim/core/errors.ts';
 import { problemPath } from '../shim/core/problem-pages.ts';
 import { EXPOSED_HEADERS } from '../shim/http/cors.ts';
 import { limitHeader, perWindow, policyHeader } from '../shim/http/rate-limit.ts';
 
 /** Requests per address and hour promised by the contract. */
-export const REQUESTS_PER_HOUR = 600;
+export { REQUESTS_PER_HOUR };
 /** WAF evaluation window, in seconds (one of 60, 120, 300, 600). */
 export const WINDOW_SECONDS = 600;
 /** WAF limit per window: the hourly quota scaled to the window (600 per hour = 100 per 600 s). */

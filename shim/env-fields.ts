@@ -1,5 +1,6 @@
 /** Environment-variable field schemas shared by the local server's config and the Lambda's cold-start env. */
 import { z } from 'zod';
+import { REQUESTS_PER_HOUR } from './core/constants.ts';
 
 /** An empty or blank variable counts as unset (so its default applies). */
 export const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -13,8 +14,8 @@ const origin = z.string().refine((value) => {
   }
 }, 'each origin must look like https://example.com (scheme, host and optional port, nothing else)');
 
-/** RATE_LIMIT_PER_HOUR: requests per hour per address, default 600, 0 disables. */
-export const rateLimitField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(600));
+/** RATE_LIMIT_PER_HOUR: requests per hour per address, default REQUESTS_PER_HOUR, 0 disables. */
+export const rateLimitField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(REQUESTS_PER_HOUR));
 
 /**
  * RATE_LIMIT_WINDOW_SECONDS: the window the limit is counted and advertised in, default 3600. A shorter window (AWS

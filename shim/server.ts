@@ -34,8 +34,8 @@ class BodyTooLarge extends Error {}
 export type EdgeHeaders = (address: string) => Record<string, string>;
 
 /** The HTTP/1.1 bytes of a problem answer, for a socket the HTTP server no longer writes to (client errors). */
-function problemBytes(error: ApiError, extra: Record<string, string>): string {
-  const { problem, headers } = problemOf(error, 'client error');
+function problemBytes(error: ApiError, extra: Record<string, string>, publicBaseUrl?: string): string {
+  const { problem, headers } = problemOf(error, 'client error', publicBaseUrl);
   const body = JSON.stringify(problem);
   const lines = Object.entries({
     ...extra,
@@ -57,7 +57,9 @@ function clientErrorProblem(code: string | undefined): ApiError {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError('request_timeout', `The request was not received completely within ${REQUEST_TIMEOUT_MS / 1000} seconds.`);
     case 'HPE_INVALID_METHOD':
-      return new ApiError('method_not_allowed', 'The request method is not one this service knows; use GET, HEAD or OPTIONS (POST for /mcp).');
+      // The parser refused the request line itself (a lower-case or unknown method): a malformed request, the
+      // caller's to fix, so 400 rather than 501 (a 5xx would blame the service) or 405 (which needs the path's Allow).
+      return new ApiError('bad_request', 'The request method is not one this service knows; methods are upper case: GET, HEAD or OPTIONS (POST for /mcp).');
     default:
       return new ApiError('bad_request', 'The request is not valid HTTP/1.1 (request line, Host or headers); nothing was processed.');
   }
@@ -67,19 +69,19 @@ function clientErrorProblem(code: string | undefined): ApiError {
  * Answer what node's HTTP parser refused (oversized headers, bad request line, unknown method, missing Host) with a
  * problem+json carrying the edge headers, where the socket still takes an answer.
  */
-export function answerClientError(edgeHeaders: EdgeHeaders): (err: Error & { code?: string }, socket: Duplex) => void {
+export function answerClientError(edgeHeaders: EdgeHeaders, publicBaseUrl?: string): (err: Error & { code?: string }, socket: Duplex) => void {
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
     const address = normaliseAddress((socket as Partial<Socket>).remoteAddress ?? 'unknown');
-    socket.end(problemBytes(clientErrorProblem(err.code), edgeHeaders(address)));
+    socket.end(problemBytes(clientErrorProblem(err.code), edgeHeaders(address), publicBaseUrl));
   };
 }
 
-function sendProblem(res: ServerResponse, error: ApiError, extra: Record<string, string>, close = false): void {
-  const { problem, headers } = problemOf(error, 'server');
+function sendProblem(res: ServerResponse, error: ApiError, extra: Record<string, string>, close = false, publicBaseUrl?: string): void {
+  const { problem, headers } = problemOf(error, 'server', publicBaseUrl);
   const body = JSON.stringify(problem);
   res.writeHead(problem.status, {
     ...extra,
@@ -117,6 +119,8 @@ export interface NodeListenerOptions {
   proxyHops: number;
   /** CORS and RateLimit headers for answers the adapter gives itself (413, 400); none by default. */
   edgeHeaders?: EdgeHeaders;
+  /** Base of the problem `type` pages of those answers (default: the placeholder base). */
+  publicBaseUrl?: string;
   /** Request body limit in bytes (default MAX_BODY_BYTES). */
   maxBodyBytes?: number;
 }
@@ -130,7 +134,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
     const address = clientAddress(req.socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null), opts.proxyHops);
     void (async () => {
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-        sendProblem(res, new ApiError('bad_request', 'An HTTP/1.1 request must carry a Host header.'), edgeHeaders(address), true);
+        sendProblem(res, new ApiError('bad_request', 'An HTTP/1.1 request must carry a Host header.'), edgeHeaders(address), true, opts.publicBaseUrl);
         return;
       }
       const target = req.url ?? '/';
@@ -139,7 +143,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
         if (!target.startsWith('/')) throw new Error('not origin-form');
         url = new URL(target, `http://${hostOf(req)}`);
       } catch {
-        sendProblem(res, new ApiError('bad_request', 'The request target must be a path such as /v1/attorneys.'), edgeHeaders(address));
+        sendProblem(res, new ApiError('bad_request', 'The request target must be a path such as /v1/attorneys.'), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
       const { method, info } = webMethod(req.method ?? 'GET');
@@ -158,7 +162,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
           if (declared > limit) throw new BodyTooLarge();
           body = await readBody(req, limit);
         } catch (err) {
-          if (err instanceof BodyTooLarge) sendProblem(res, new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`), edgeHeaders(address), true);
+          if (err instanceof BodyTooLarge) sendProblem(res, new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`), edgeHeaders(address), true, opts.publicBaseUrl);
           else res.destroy();
           return;
         }
@@ -170,7 +174,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
       try {
         response = await compressResponse(await app(request, { clientAddress: address, ...info }), headers.get('accept-encoding'));
       } catch (err) {
-        sendProblem(res, toApiError(err), edgeHeaders(address));
+        sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
       const out: Record<string, string | string[]> = {};
@@ -193,7 +197,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
         res.destroy();
       }
     })().catch((err: unknown) => {
-      if (!res.headersSent) sendProblem(res, toApiError(err), edgeHeaders(address));
+      if (!res.headersSent) sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
       else res.destroy();
     });
   };
@@ -258,8 +262,14 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     onMcpError: (error) => console.error('[shim] mcp:', error.message),
   });
   const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...rateLimitHeaders(rateLimiter, rateLimiter.peek(rateLimitKey(address))) });
-  listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders });
-  server.on('clientError', answerClientError(edgeHeaders));
+  listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl });
+  server.on('clientError', answerClientError(edgeHeaders, publicBaseUrl));
+  // node:http hands CONNECT to this event instead of the request listener; with no listener it drops the connection.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const address = normaliseAddress(req.socket.remoteAddress ?? 'unknown');
+    const error = new ApiError('method_not_allowed', 'CONNECT is not supported: this is not a proxy. Use GET, HEAD or OPTIONS (POST for /mcp).');
+    socket.end(problemBytes(error, { ...edgeHeaders(address), allow: 'GET, HEAD, OPTIONS' }, publicBaseUrl));
+  });
 
   return {
     url,

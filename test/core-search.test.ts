@@ -185,7 +185,15 @@ describe('covered', () => {
     ];
     const strip = (b: AttorneysResponseT) => ({ ...b, query_id: null, location: { lat: b.location.lat, lng: b.location.lng, metro: b.location.metro } });
     for (const o of others) expect(strip(o)).toEqual(strip(byZip));
-    expect(new Set([byZip, ...others].map((b) => b.query_id)).size).toBe(5);
+    // query_id names the normalised query: zip=60601 and location=60601 are one query, lat/lng and "lat,lng" another,
+    // ZIP+4 a third (its answer echoes a different input).
+    const ids = [byZip, ...others].map((b) => b.query_id);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[4]).toBe(ids[3]);
+    expect(new Set(ids).size).toBe(3);
+    expect((await s.findAttorneys({ limit: '25', radius_miles: '20', zip: '60601' }, CTX)).query_id).toBe(byZip.query_id);
+    expect((await s.findAttorneys({ zip: '60601', radius_miles: '20', limit: '24' }, CTX)).query_id).not.toBe(byZip.query_id);
+    expect((await s.findAttorneys({ zip: '60601', radius_miles: '15' }, CTX)).query_id).toBe((await s.findAttorneys({ zip: '60601' }, CTX)).query_id);
     expect(others[2]!.location).toMatchObject({ kind: 'point', source: 'input', approximate: false, zip: null });
     expect(byZip.location).toMatchObject({ kind: 'zip', input: '60601', zip: '60601', approximate: true, metro: 'chicago' });
   });

@@ -10,6 +10,9 @@ export const SERVICE_NAME = 'injury-attorney-directory';
 export const EARTH_RADIUS_MILES = 3958.8;
 
 /** The one version of the RateLimit header fields draft followed everywhere (shim, WAF answers, OpenAPI, docs). */
+/** Requests per network address and hour the contract promises, REST and MCP together (the default of RATE_LIMIT_PER_HOUR). */
+export const REQUESTS_PER_HOUR = 600;
+/** The RateLimit header draft every answer follows. */
 export const RATELIMIT_DRAFT = 'draft-ietf-httpapi-ratelimit-headers-10';
 
 /** Query bounds (REST and MCP share these). */

@@ -2,20 +2,20 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
-import { API_VERSION, LIMIT, RADIUS_MILES, RATELIMIT_DRAFT, SERVICE_NAME } from './constants.ts';
+import { API_VERSION, LIMIT, RADIUS_MILES, RATELIMIT_DRAFT, REQUESTS_PER_HOUR, SERVICE_NAME } from './constants.ts';
 import { withoutSafeIntegerBounds } from './json-schema-bounds.ts';
 import { API_DESCRIPTION, CALLER_RULES, DEFAULT_PUBLIC_BASE_URL, TAGS, servedOpenApi } from './openapi-info.ts';
 import { AttorneysQuery } from './query-schema.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from './schemas.ts';
 
 const rateLimitPolicy = z.string().meta({
-  description: `Quota policy (${RATELIMIT_DRAFT}): 600 requests per hour per network address, REST and MCP together; where the window is shorter (AWS WAF counts in 600 s) the quota is scaled to it and the header names that window.`,
-  example: '"hour";q=600;w=3600',
+  description: `Quota policy (${RATELIMIT_DRAFT}): ${REQUESTS_PER_HOUR} requests per hour per network address, REST and MCP together; where the window is shorter (AWS WAF counts in 600 s) the quota is scaled to it and the header names that window.`,
+  example: `"hour";q=${REQUESTS_PER_HOUR};w=3600`,
   header: { id: 'RateLimit-Policy' },
 });
 const rateLimit = z.string().meta({
   description: `Remaining quota r and seconds t until it resets (${RATELIMIT_DRAFT}).`,
-  example: '"hour";r=599;t=3600',
+  example: `"hour";r=${REQUESTS_PER_HOUR - 1};t=3600`,
   header: { id: 'RateLimit' },
 });
 const directoryVersion = z.string().meta({

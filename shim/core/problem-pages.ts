@@ -72,20 +72,20 @@ const EXPLAIN: Record<ProblemCodeT, { meaning: string; action: string }> = {
     action: 'Send one small JSON-RPC message per request.',
   },
   bad_request: {
-    meaning: 'The request could not be read as HTTP: for example a request target that is not a path, or a malformed header.',
-    action: 'Send a plain GET (or POST to /mcp) with a path such as /v1/attorneys and well-formed headers.',
+    meaning: 'The request is not valid HTTP/1.1: a malformed request line (for example a control byte in the path), a missing Host header, or headers the server cannot parse. Nothing was processed.',
+    action: 'Send a well-formed request; an HTTP client library does this for you.',
   },
   request_timeout: {
     meaning: 'The request was not received completely in time.',
-    action: 'Send the whole request promptly; retry on a fresh connection.',
+    action: 'Retry; send the whole request without pausing.',
   },
   header_fields_too_large: {
     meaning: 'The request headers are larger than the server accepts.',
     action: 'Send fewer or shorter headers (cookies are never needed).',
   },
   not_implemented: {
-    meaning: 'This server does not provide the requested function (for example the MCP endpoint on a server built without it).',
-    action: 'Use the REST endpoints described at /openapi.json, or a deployment that offers the function.',
+    meaning: 'This server does not offer the endpoint (for example a deployment without MCP).',
+    action: 'Use the REST endpoints described in /openapi.json.',
   },
   internal_error: {
     meaning: 'The service failed to answer for a reason of its own; nothing about the request is wrong.',

@@ -92,7 +92,9 @@ export const Result = z
 /** Table 2.1: body of GET /v1/attorneys. */
 export const AttorneysResponse = z
   .object({
-    query_id: z.uuid({ version: 'v7' }),
+    query_id: z
+      .uuid({ version: 'v8' })
+      .describe('Names the normalised query on the served version: the same query on the same version always has the same id (RFC 9562 UUID version 8 from a SHA-256)'),
     covered: z.boolean(),
     location: Location,
     radius_miles_used: z.number(),

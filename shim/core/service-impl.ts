@@ -1,11 +1,11 @@
 /** The Service over a source of site versions: parse -> resolve -> search -> shape, one version per call. */
-import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { DISCLOSURE, ORDER_TEXT } from './constants.ts';
 import { ApiError } from './errors.ts';
 import { parsedFromArg } from './location.ts';
 import { parseAttorneysArgs } from './params.ts';
 import { readRequired, type SiteReader } from './reader.ts';
+import { queryId } from './query-id.ts';
 import { resolveLocation } from './resolve.ts';
 import type { AttorneysResponseT } from './schemas.ts';
 import { search } from './search.ts';
@@ -60,7 +60,7 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
       const location = await resolveLocation(parsed, reader);
       const found = await search(reader, location, q.radiusMiles, q.limit);
       return {
-        query_id: uuidv7(),
+        query_id: queryId({ version: reader.version, locationInput: location.input, radiusMiles: q.radiusMiles, limit: q.limit, practiceArea: q.practiceArea }),
         covered: found.covered,
         location: shapeLocation(location),
         radius_miles_used: q.radiusMiles,

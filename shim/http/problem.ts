@@ -1,5 +1,6 @@
 /** The one mapping from errors to RFC 9457 problem responses (application/problem+json), for REST, MCP and the server; never a stack trace. */
 import { toApiError } from '../core/errors.ts';
+import { problemTypeUri } from '../core/problem-pages.ts';
 import type { ProblemT } from '../core/schemas.ts';
 
 /** A JSON response with the given status, body and extra headers. */
@@ -7,13 +8,18 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': `${contentType}; charset=utf-8`, ...headers } });
 }
 
-/** The problem body and the headers it needs (Retry-After for 503) of anything thrown. Unexpected errors are logged to stderr with `context`. */
-export function problemOf(error: unknown, context = 'request'): { problem: ProblemT; headers: Record<string, string> } {
+/**
+ * The problem body and the headers it needs (Retry-After for 503) of anything thrown. Unexpected errors are logged to
+ * stderr with `context`. With `publicBaseUrl`, `type` is the code's page on the service itself.
+ */
+export function problemOf(error: unknown, context = 'request', publicBaseUrl?: string): { problem: ProblemT; headers: Record<string, string> } {
   const api = toApiError(error);
   if (api !== error) console.error(`[shim] ${api.status === 503 ? 'store failure' : 'unexpected error'} on ${context}:`, error instanceof Error ? error.message : error);
   const headers: Record<string, string> = {};
   if (api.extra.retryAfterSeconds !== undefined) headers['retry-after'] = String(api.extra.retryAfterSeconds);
-  return { problem: api.toProblem(), headers };
+  const problem = api.toProblem();
+  if (publicBaseUrl !== undefined) problem.type = problemTypeUri(publicBaseUrl, problem.code);
+  return { problem, headers };
 }
 
 /** A problem response for a body already shaped as RFC 9457. */

@@ -11,6 +11,7 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 import { ApiError } from '../core/errors.ts';
+import { errorResponse } from '../http/problem.ts';
 import type { Service } from '../core/service.ts';
 import type { RequestInfo } from '../edge-types.ts';
 import { TOOL_NAMES, buildMcpServer } from './tools.ts';
@@ -34,10 +35,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
 function problem(error: ApiError, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(error.toProblem()), {
-    status: error.status,
-    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
-  });
+  return errorResponse(error, '/mcp', { 'cache-control': 'no-store', ...headers });
 }
 
 function forbiddenOrigin(origin: string): Response {

@@ -1,0 +1,26 @@
+/**
+ * Child process of the soak run: `node --import tsx bench/soak-server.ts --site DIR`. Starts the real local server
+ * (request log on, rate limit off so one load generator is not throttled) and prints one JSON line {url, pid} on stdout
+ * when ready; stops on SIGTERM.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../shim/config.ts';
+import { startServer } from '../shim/server.ts';
+
+const { values } = parseArgs({ options: { site: { type: 'string' }, help: { type: 'boolean' } } });
+if (values.help || values.site === undefined) {
+  process.stdout.write('Usage: node --import tsx bench/soak-server.ts --site DIR\n(started by bench/soak.ts)\n');
+  process.exit(values.help ? 0 : 2);
+}
+const logDir = mkdtempSync(join(tmpdir(), 'iad-soak-log-'));
+const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: resolve(values.site), LOG_DIR: logDir }));
+process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`);
+process.once('SIGTERM', () => {
+  void server.close(2000).finally(() => {
+    rmSync(logDir, { recursive: true, force: true });
+    process.exit(0);
+  });
+});
