@@ -288,7 +288,7 @@ describe('default deployment', () => {
     it('function documents are cached as the function says (min 0, default 0, max 1 day) with no query string', () => {
       const cachePolicy = logicalId(t.template, 'AWS::CloudFront::CachePolicy');
       const originRequest = logicalId(t.template, 'AWS::CloudFront::OriginRequestPolicy');
-      for (const path of ['/v1/firms/*', '/v1/coverage', '/openapi.json', '/docs', '/corrections', '/metros/*', '/assets/*']) {
+      for (const path of ['/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms', '/docs', '/corrections', '/metros/*', '/assets/*']) {
         expect(behaviors[path], path).toMatchObject({ TargetOriginId: functionOrigin, CachePolicyId: { Ref: cachePolicy }, OriginRequestPolicyId: { Ref: originRequest } });
       }
       t.template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
@@ -320,7 +320,7 @@ describe('default deployment', () => {
         expect(behaviors[path]?.FunctionAssociations).toBeUndefined();
       }
       expect(Object.keys(behaviors).sort()).toEqual([
-        '/assets/*', '/corrections', '/current.json', '/docs', '/mcp', '/metros/*', '/openapi.json', '/r/*', '/v/*', '/v1/attorneys', '/v1/coverage', '/v1/firms/*',
+        '/assets/*', '/corrections', '/current.json', '/docs', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/terms', '/v/*', '/v1/attorneys', '/v1/coverage', '/v1/firms/*',
       ]);
     });
 
