@@ -310,6 +310,13 @@ export function invalidationPathsFor(previous: ManifestT | null, previousVersion
   const listings = [...changed].map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1]).filter((id): id is string => id !== undefined).sort();
   if (listings.length > MAX_LISTING_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');
   else for (const id of listings) paths.push(`/v1/firms/${id}`, `/r/${id}`);
+  // Pages for people and problem pages are cached at CloudFront like documents; a week's metro figures change them all,
+  // so one wildcard per folder. `/` is not cached (it is negotiated on Accept).
+  const changedUnder = (prefix: string): string[] => [...changed].filter((rel) => rel.startsWith(prefix)).map((rel) => rel.slice(prefix.length));
+  const pages = changedUnder('pages/');
+  for (const name of ['docs.json', 'corrections.json']) if (pages.includes(name)) paths.push(`/${name.slice(0, -'.json'.length)}`);
+  for (const folder of ['metros', 'assets']) if (pages.some((name) => name.startsWith(`${folder}/`))) paths.push(`/${folder}/*`);
+  if (changedUnder('problems/').length > 0) paths.push('/problems/*');
   return paths;
 }
 

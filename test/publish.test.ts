@@ -295,3 +295,28 @@ describe('invalidationPathsFor', () => {
     expect(paths).toEqual(['/current.json', '/v1/firms/*', '/r/*']);
   });
 });
+
+describe('invalidationPathsFor', () => {
+  const manifest = (version: string, objects: Record<string, string>) => ({
+    schema_version: 1 as const,
+    version,
+    objects: Object.fromEntries(Object.entries(objects).map(([rel, sha]) => [`v/${version}/${rel}`, { sha256: sha, bytes: 1 }])),
+  });
+
+  it('names the cached paths of what changed: documents, listings, pages for people and problem pages', () => {
+    const before = manifest('a', {
+      'coverage.json': '1', 'openapi.json': '1', 'firms/l_aaaaaaaaaaaaaaaa.json': '1', 'pages/index.json': '1', 'pages/docs.json': '1',
+      'pages/corrections.json': '1', 'pages/metros/chicago.json': '1', 'pages/assets/site.css.json': '1', 'problems/not_found.html': '1',
+    });
+    const same = manifest('b', Object.fromEntries(Object.entries(before.objects).map(([k, e]) => [k.slice('v/a/'.length), e.sha256])));
+    expect(invalidationPathsFor(before, 'a', same, 'b')).toEqual(['/current.json']);
+    const next = manifest('b', {
+      'coverage.json': '2', 'openapi.json': '1', 'firms/l_aaaaaaaaaaaaaaaa.json': '2', 'pages/index.json': '2', 'pages/docs.json': '1',
+      'pages/corrections.json': '2', 'pages/metros/chicago.json': '2', 'pages/assets/site.css.json': '1', 'problems/not_found.html': '2',
+    });
+    expect(invalidationPathsFor(before, 'a', next, 'b')).toEqual([
+      '/current.json', '/v1/coverage', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/r/l_aaaaaaaaaaaaaaaa', '/corrections', '/metros/*', '/problems/*',
+    ]);
+  });
+});
+
