@@ -154,7 +154,7 @@ export interface ComparableAnswer {
 
 /**
  * The first difference between the shim's answer and the peer's (listing ids in order, firms within the radius,
- * offices within the radius per firm, distances to the API's 0.01 mile), or null when they agree.
+ * offices within the radius per firm, distances to within one step of the API's 0.01-mile rounding), or null when they agree.
  */
 export function answerDifference(shim: ComparableAnswer, peer: ComparableAnswer): string | null {
   if (shim.firms_within_radius !== peer.firms_within_radius) return `firms_within_radius: shim ${shim.firms_within_radius}, postgis ${peer.firms_within_radius}`;
@@ -164,7 +164,7 @@ export function answerDifference(shim: ComparableAnswer, peer: ComparableAnswer)
     if (b === undefined) return `results[${i}]: missing from postgis`;
     if (a.listing_id !== b.listing_id) return `results[${i}].listing_id: shim ${a.listing_id}, postgis ${b.listing_id}`;
     if (a.offices_within_radius !== b.offices_within_radius) return `results[${i}].offices_within_radius: shim ${a.offices_within_radius}, postgis ${b.offices_within_radius}`;
-    if (Math.abs(a.distance_miles - b.distance_miles) > 0.0051) return `results[${i}].distance_miles: shim ${a.distance_miles}, postgis ${b.distance_miles}`;
+    if (Math.abs(a.distance_miles - b.distance_miles) > 0.01 + 1e-9) return `results[${i}].distance_miles: shim ${a.distance_miles}, postgis ${b.distance_miles}`;
   }
   return null;
 }
