@@ -227,7 +227,7 @@ describe('report section', () => {
     expect(postgisTargetRow(r).note).toMatch(/1 answers differed/);
   });
 
-  it('has its place in BENCHMARKS.md beside the scale section', () => {
+  it('has its place in BENCHMARKS.md after page weight, where --update puts a new section', () => {
     const md = renderReport({
       machine: { cpuModel: 'x', cores: 2, memoryBytes: 1, os: 'linux', node: 'v20', commit: 'abc', dirty: false, loadStart: 0, loadEnd: 0 },
       command: 'npm run bench',
@@ -237,8 +237,8 @@ describe('report section', () => {
       sample: { siteDir: 'bench/out/site-sample', version: 'v', offices: 9077, generate: null, shards: { indexBytes: 1, perRes: [] } },
       postgis: measured(5),
     });
-    expect(md.indexOf('## 4. Scale')).toBeLessThan(md.indexOf(POSTGIS_HEADING));
-    expect(md.indexOf(POSTGIS_HEADING)).toBeLessThan(md.indexOf('## 5. Lambda bundle'));
+    expect(md.indexOf('## 6. Page weight')).toBeLessThan(md.indexOf(POSTGIS_HEADING));
+    expect(md.indexOf(POSTGIS_HEADING)).toBeLessThan(md.indexOf('## Method'));
     expect(md).toMatch(/warm p50 ahead of PostGIS at every radius and size \| \*\*met\*\*/);
   });
 });
