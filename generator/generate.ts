@@ -22,6 +22,7 @@ import { buildOffices } from './offices.ts';
 import type { BuiltFirm } from './offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
 import { buildShardIndex, buildShards } from './shards.ts';
+import { measurementDocs } from './measurement-docs.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
@@ -123,6 +124,8 @@ interface Model {
   vis: Pick<Visibility, 'metros'>;
   /** The week's per-metro figures for the metro pages. */
   pages: ReturnType<typeof pageMeasurement>;
+  /** The published measurement, one document per metro. */
+  measurement: ReturnType<typeof measurementDocs>;
 }
 
 // A function of its own so that everything it does not return can be collected before the write phase (at a million
@@ -148,6 +151,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   const coverage = buildCoverage(inputs.metros);
   const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
   const pages = pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms);
+  const measurement = measurementDocs(inputs.metros, inputs.samples.map((r) => r.value), firms, week);
   const built = buildOffices(firms, vis);
   const offices = built.flatMap((b) => b.offices);
   for (const o of offices) StoredOffice.parse(o);
@@ -168,7 +172,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
     standingRemovals: standing,
     unknownCorrections: corrected.unknown,
   };
-  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages };
+  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages, measurement };
 }
 
 /** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
@@ -181,7 +185,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
-  const { inputs, facts, built, offices, coverage, vis, pages } = await buildModel(opts, week, log, step);
+  const { inputs, facts, built, offices, coverage, vis, pages, measurement } = await buildModel(opts, week, log, step);
   const weekOf = mondayOfIsoWeek(week);
 
   gazetteerCache ??= buildGazetteer();
@@ -204,6 +208,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written`);
     await w.put(rel(keys.coverage(V)), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
     await w.put(rel(keys.coverageCells(V)), coverageCellsDoc(coverage));
+    for (const doc of measurement) await w.put(rel(keys.measurement(V, doc.metro)), doc);
     await w.put(rel(keys.openapi(V)), buildOpenApi());
     for (const code of PROBLEM_CODES) await w.put(rel(keys.problem(V, code)), Buffer.from(problemPageHtml(code), 'utf8'));
     for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(rel(keys.zip(V, zip3)), gazetteer.zips.get(zip3));
