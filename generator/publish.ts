@@ -101,6 +101,10 @@ export interface PublishReport {
   skipped: number;
   /** Entries of a layer's map (0 for a complete version). */
   layerEntries: number;
+  /** The plan in one line. */
+  plan: string;
+  /** A dry run: the keys it would upload, in order (the manifest or a layer's meta.json, then the pointer, last). */
+  plannedPuts?: string[];
   manifestWritten: boolean;
   pointerWritten: boolean;
   /** Bytes of the uploaded objects (manifest and pointer included when written), before and after gzip (a dry run: before only). */
@@ -143,7 +147,8 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   const state = await readRemote(remote, client, opts.bucket, prefix, local.version, concurrency);
   say(state.live ? `bucket serves ${state.live.version}${state.live.layers ? ` (a layer over ${state.live.layers.base})` : ''}` : 'bucket serves nothing yet');
   const plan = planPublish(local, state, opts.complete ? { complete: true } : {});
-  say(describePlan(plan));
+  const planLine = describePlan(plan);
+  say(planLine);
 
   const report: PublishReport = {
     version: plan.version,
@@ -156,6 +161,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     reused: plan.reused,
     skipped: plan.skipped,
     layerEntries: plan.layers ? Object.keys(plan.layers.objects).length : 0,
+    plan: planLine,
     manifestWritten: false,
     pointerWritten: false,
     uploadedRawBytes: 0,
@@ -169,6 +175,12 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   };
   if (opts.dryRun) {
     report.uploaded = plan.puts.length + (plan.meta ? 1 : 0);
+    report.plannedPuts = [
+      ...plan.puts.map((p) => p.key),
+      ...(plan.manifest ? [keys.manifest(plan.version)] : []),
+      ...(plan.meta ? [keys.meta(plan.version)] : []),
+      ...(plan.pointer ? [keys.pointer] : []),
+    ];
     report.uploadedRawBytes = plan.puts.reduce((s, p) => s + p.bytes, 0) + (plan.meta?.length ?? 0) + (plan.manifest ? local.manifestBytes.length : 0) + (plan.pointer?.length ?? 0);
     report.ms = performance.now() - t0;
     say('dry run: nothing written');

@@ -291,6 +291,15 @@ describe('publishSite on s3rver', () => {
     const report = JSON.parse(out.stdout) as { version: string; dryRun: boolean; uploaded: number; copied: number; reused: number; skipped: number };
     expect(report).toMatchObject({ version: siteA.version, dryRun: true, copied: 0 });
     expect(report.uploaded + report.reused + report.skipped).toBe(A.size);
+    // Without --json a dry run prints the plan: one line, each key it would write, the paths; the bucket is unchanged.
+    const before = snapshot();
+    const text = await run(process.execPath, [...cli, '--bucket', BUCKET, '--prefix', PREFIX, '--endpoint', server.endpoint, '--site', join(work, 'a'), '--dry-run', '--quiet'], { env });
+    const lines = text.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^plan for ${siteA.version}: .*copy none; pointer to write$`));
+    expect(lines).toContain('put current.json');
+    expect(lines.filter((l) => l.startsWith('put ')).length).toBe(report.uploaded + 1);
+    expect(lines).toContain('invalidate /current.json');
+    expect(delta(before, 'PUT') + delta(before, 'COPY')).toBe(0);
     await expect(run(process.execPath, [...cli, '--site', join(work, 'a')])).rejects.toMatchObject({ code: 2 });
   });
 });
