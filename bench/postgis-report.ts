@@ -4,7 +4,7 @@ import type { PostgisReport } from './postgis.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
 
 /** Heading of the section (the last measured one; `--update` adds a new section before Method). */
-export const POSTGIS_HEADING = '## 7. PostGIS peer';
+export const POSTGIS_HEADING = '## 8. PostGIS peer';
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -44,7 +44,7 @@ export function postgisTargetRow(r: PostgisReport | undefined): { name: string; 
     }
   }
   const mismatches = r.check?.mismatches.length ?? 0;
-  return { name, ok, measured: `PostGIS p50 / shim p50: ${parts.join('; ')}`, note: mismatches > 0 ? `${mismatches} answers differed from the shim's (see 7)` : '' };
+  return { name, ok, measured: `PostGIS p50 / shim p50: ${parts.join('; ')}`, note: mismatches > 0 ? `${mismatches} answers differed from the shim's (see 8)` : '' };
 }
 
 /** The BENCHMARKS.md section of the PostGIS peer. */
