@@ -19,6 +19,28 @@ export const MetroSampling = z.object({
   grid_samples: z.number().int().nonnegative().describe('grid_points x queries: the denominator of every share'),
 });
 
+/** One object of a layered version: the version prefix that holds it (with its hash and size), or null when the version lacks it. */
+export const LayerEntry = z
+  .object({
+    in: z.string().regex(/^[A-Za-z0-9._-]+$/).describe('The version whose prefix v/<in>/ holds this object'),
+    sha256: z.string(),
+    bytes: z.number().int().nonnegative(),
+  })
+  .nullable();
+
+/**
+ * The `layers` of a layered version's meta.json in a bucket (written by publish, never by generate): the version's own
+ * prefix holds only what differs from `base`, a complete version; `objects` lists every object not read from `base`,
+ * flattened so each resolves in one hop.
+ */
+export const Layers = z.object({
+  base: z.string().regex(/^[A-Za-z0-9._-]+$/).describe('A complete version (its own manifest.json): every object not in `objects` is read from v/<base>/'),
+  generated_meta: z
+    .object({ sha256: z.string(), bytes: z.number().int().nonnegative() })
+    .describe('sha256 and size of this meta.json as the generator wrote it, i.e. without `layers`'),
+  objects: dict(LayerEntry).describe('Key relative to the version root -> where it is (own objects name this version), or null when absent'),
+});
+
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
   schema_version: sv,
@@ -45,6 +67,7 @@ export const Meta = z.object({
     .min(1)
     .max(4)
     .describe('Characters after "l_" that name a listings/<prefix>.json bucket; every bucket of that length exists'),
+  layers: Layers.optional().describe('Present only in a bucket, on a version published as a layer over a complete one'),
 });
 
 /** Stored opening hours: the public Hours without `text`, which the shim renders from `weekly` (shim/core/hours.ts). */
@@ -235,6 +258,8 @@ export type ZipGazetteerT = z.infer<typeof ZipGazetteer>;
 export type CityEntryT = z.infer<typeof CityEntry>;
 export type CityGazetteerT = z.infer<typeof CityGazetteer>;
 export type ManifestT = z.infer<typeof Manifest>;
+export type LayersT = z.infer<typeof Layers>;
+export type LayerEntryT = z.infer<typeof LayerEntry>;
 export type ListingBucketT = z.infer<typeof ListingBucket>;
 export type MeasurementDocT = z.infer<typeof MeasurementDoc>;
 export type ChangeReasonT = z.infer<typeof ChangeReason>;
