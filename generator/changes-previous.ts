@@ -30,11 +30,12 @@ export async function changesAgainstLive(
   const pointerBytes = await store.get(keys.pointer);
   if (pointerBytes === null) return changesDoc(version, week, null, provenance);
   const live = parseObject(pointerBytes, keys.pointer, Pointer).version;
-  if (live === version) {
-    const kept = await store.get(keys.changes(version));
-    if (kept !== null) return parseObject(kept, keys.changes(version), ChangesDoc);
-  }
+  // Read through openSite, so a layered live version's keys resolve where its map says.
   const previous = await openSite(site, live);
+  if (live === version) {
+    const kept = await previous.json(keys.changes(version), ChangesDoc);
+    if (kept !== null) return kept;
+  }
   log?.(`changes: comparing with ${previous.label} version ${live}`);
   const index = await readShardIndex(previous);
   const res = cheapestResolution(index);

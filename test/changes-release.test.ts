@@ -6,6 +6,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { measure } from '../generator/audit/measure.ts';
+import { openSite } from '../generator/audit/site.ts';
 import { listingIdOf } from '../generator/ids.ts';
 import { release } from '../generator/release/release.ts';
 import { ChangesDoc, keys } from '../shim/core/site-format.ts';
@@ -57,4 +58,22 @@ it('compares with the version live in the bucket, and audit measure checks the b
   expect(report.mismatches).toEqual([]);
   expect(report.problems).toEqual([]);
   expect(report.firm_documents).toBe(report.offices);
-}, 120_000);
+
+  // A same-day correction goes up as a layer over the live version; its changes document and measurement still check.
+  const correction = { action: 'update', place_id: 'p1', reason: 'Call from the office manager', date: '2026-11-26', public_note: 'Phone corrected by the firm', set: { phone: '(312) 555-0177' } };
+  await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify(correction)}\n`);
+  const third = await release({ dataDir: data, siteDir: join(await tempDir('changes-c'), 'site'), recordsDir: records, bucket, ...silent });
+  expect(third.outcome, third.error ?? '').toBe('released');
+  const layered = await openSite({ kind: 's3', ...bucket });
+  expect(layered.version).toBe(third.version);
+  expect(layered.meta.layers).toBeDefined();
+  const fix = await layered.json(keys.changes(third.version as string), ChangesDoc);
+  expect(fix?.previous?.version).toBe(second.version);
+  expect(fix?.changed).toEqual([
+    { listing_id: listingIdOf('p1'), firm_id: expect.any(String), name: 'Alpha Injury Law', city: 'Chicago', state: 'IL', fields: [{ field: 'phone', old: '(312) 555-0100', new: '(312) 555-0177', reason: { kind: 'correction', date: '2026-11-26', note: 'Phone corrected by the firm' } }] },
+  ]);
+  expect(JSON.stringify(fix)).not.toContain('office manager');
+  const again = await measure({ site: { kind: 's3', ...bucket } });
+  expect(again.version).toBe(third.version);
+  expect(again.mismatches).toEqual([]);
+}, 180_000);
