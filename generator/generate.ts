@@ -222,7 +222,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
     await w.put(rel(keys.manifest(V)), manifest);
     await w.flush();
-    const linked = await linkUnchanged(run, w.entries);
+    const linked = await linkUnchanged(run, version, w.entries);
     if (linked > 0) step(`${linked} unchanged object(s) hard-linked to the current version's files`);
     const how = await installVersion(run, version, w.entries.keys());
     step(how === 'new' ? `version ${version} in place` : `version ${version} was already in place; its objects were refreshed`);

@@ -201,11 +201,12 @@ export async function pruneVersions(run: SiteRun, retention: Retention = {}): Pr
  * Make every staged object whose content the current version already holds (same key, sha256 and size, by the two
  * manifests) a hard link to that version's file, so a correction does not duplicate unchanged objects on disk. Each
  * version stays a complete folder, so retention and rollback need no knowledge of the links. Returns how many were
- * linked (0 when there is no current version or links are not supported).
+ * linked (0 when there is no current version, it is this same version, or links are not supported).
  */
-export async function linkUnchanged(run: SiteRun, entries: ReadonlyMap<string, { sha256: string; bytes: number }>): Promise<number> {
+export async function linkUnchanged(run: SiteRun, version: string, entries: ReadonlyMap<string, { sha256: string; bytes: number }>): Promise<number> {
   const current = await currentVersion(run.site);
-  if (current === null) return 0;
+  // The same version again rewrites every object: that is how an object lost or damaged on disk is restored.
+  if (current === null || current === version) return 0;
   let previous;
   try {
     previous = Manifest.parse(JSON.parse(await readFile(join(run.site, keys.manifest(current)), 'utf8')));
@@ -219,12 +220,15 @@ export async function linkUnchanged(run: SiteRun, entries: ReadonlyMap<string, {
   });
   let linked = 0;
   let unsupported = false;
-  await runPool(same, 32, async ([rel]) => {
+  await runPool(same, 32, async ([rel, e]) => {
     if (unsupported) return;
     const staged = join(run.objects, rel);
     const tmp = `${staged}.link`;
+    const from = join(run.site, root, rel);
+    // A file whose size no longer matches its manifest was damaged: keep the fresh copy.
+    if ((await stat(from).catch(() => null))?.size !== e.bytes) return;
     try {
-      await link(join(run.site, root, rel), tmp);
+      await link(from, tmp);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // The old file went (pruned by another run) or the file system has no hard links: keep the written copy.

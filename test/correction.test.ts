@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkManifest } from '../generator/audit/manifest.ts';
 import { openSite } from '../generator/audit/site.ts';
-import { readStoredVersion } from '../generator/bucket-version.ts';
+import { prefixesReadBy, readStoredVersion } from '../generator/bucket-version.ts';
 import { generate } from '../generator/generate.ts';
 import { publishSite, type PublishOptions } from '../generator/publish.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
@@ -155,6 +155,9 @@ describe('a correction published as a layer', () => {
     expect(stored?.layers?.base).toBe(F);
     const homes = new Set(Object.values(stored!.layers!.objects).map((e) => e?.in ?? null));
     expect(homes).toEqual(new Set([C1, C2, null]));
+    // Pruning the bucket must keep every prefix a kept version reads from.
+    expect(await prefixesReadBy(bucketStore(), [C2])).toEqual([C1, C2, F].sort());
+    expect(await prefixesReadBy(bucketStore(), [F])).toEqual([F]);
     // Every entry resolves to an object that exists, in one hop, and the composed manifest is the generator's.
     expect(stored!.manifest.objects).toEqual(manifests.get(C2)!.objects);
     for (const [rel, e] of Object.entries(stored!.layers!.objects)) if (e !== null) expect(await bucketStore().get(keys.root(e.in) + rel), rel).not.toBeNull();
