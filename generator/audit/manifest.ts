@@ -26,11 +26,11 @@ export interface ManifestCheckOptions {
 
 /**
  * The version id the generator derives from content: `<week>-<first 10 hex of sha256>` over the lines
- * `<key relative to v/<version>/> TAB <sha256>\n` of every object except meta.json and manifest.json, sorted by key.
+ * `<key relative to v/<version>/> TAB <sha256>\n` of every object except meta.json, manifest.json and changes.json (which depends on the version live before), sorted by key.
  */
 export function expectedVersionId(week: string, version: string, objects: Record<string, { sha256: string }>): string {
   const root = keys.root(version);
-  const skip = new Set([keys.meta(version), keys.manifest(version)]);
+  const skip = new Set([keys.meta(version), keys.manifest(version), keys.changes(version)]);
   const lines = Object.keys(objects)
     .filter((k) => !skip.has(k) && k.startsWith(root))
     .map((k) => k.slice(root.length))
