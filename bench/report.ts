@@ -6,6 +6,8 @@ import type { HttpReport } from './http.ts';
 import type { LambdaReport } from './lambda.ts';
 import type { MachineInfo } from './machine.ts';
 import { pagesSection, type PageWeight } from './pages.ts';
+import type { WorkloadReport } from './workload.ts';
+import { workloadSection } from './workload-report.ts';
 import type { LatencyResult } from './query.ts';
 import { SCALE_CACHE_MIB, type ProcessCost, type ScaleLatency, type ShardStats } from './scale.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
@@ -74,10 +76,11 @@ export interface BenchResults {
   };
   lambda?: LambdaReport;
   pages?: PageWeight[];
+  workload?: WorkloadReport;
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', '## Method'] as const;
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', '## 7. Edge cache and cost', '## Method'] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -475,6 +478,7 @@ export function renderReport(r: BenchResults): string {
     scaleSection(r),
     lambdaSection(r),
     pagesSection(r.pages),
+    workloadSection(r.workload),
     methodSection(r),
   ].join('\n\n')}\n`;
 }
