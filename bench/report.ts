@@ -1,4 +1,6 @@
 /** Writes BENCHMARKS.md from the measured results. Pure apart from nothing: results in, markdown out. */
+import type { CorrectionResults } from './correction.ts';
+import { correctionSection, correctionTargetRows } from './correction-report.ts';
 import { MAX_SHARDS_PER_QUERY } from '../shim/core/constants.ts';
 import type { ColdReads, FirstAnswer } from './cold.ts';
 import type { ColdS3Report } from './cold-s3.ts';
@@ -64,6 +66,7 @@ export interface BenchResults {
     points: number;
   };
   http?: HttpReport;
+  correction?: CorrectionResults;
   cold?: { reads: ColdReads[]; first: FirstAnswer | null; firstError?: string; s3?: ColdS3Report | null; s3Error?: string };
   scale?: {
     requested: number;
@@ -80,7 +83,7 @@ export interface BenchResults {
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', '## 7. Edge cache and cost', '## Method'] as const;
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', '## 8. Edge cache and cost', '## Method'] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -127,6 +130,7 @@ function targetRows(r: BenchResults): TargetRow[] {
   } else rows.push({ name: `latency at scale within ${TARGETS.scaleLatencyRatio}x of the sample`, ok: null, measured: r.scale ? 'no large site could be generated (see 4)' : 'skipped', note: '' });
 
   rows.push(...coldTargetRows(r));
+  rows.push(...correctionTargetRows(r.correction));
   return rows;
 }
 
@@ -478,6 +482,7 @@ export function renderReport(r: BenchResults): string {
     scaleSection(r),
     lambdaSection(r),
     pagesSection(r.pages),
+    correctionSection(r.correction),
     workloadSection(r.workload),
     methodSection(r),
   ].join('\n\n')}\n`;

@@ -1,9 +1,9 @@
-/** Renders section 7 of BENCHMARKS.md (the workload model: edge hit ratio and cost per million searches). */
+/** Renders section 8 of BENCHMARKS.md (the workload model: edge hit ratio and cost per million searches). */
 import { fmtBytes, fmtMs } from './stats.ts';
 import { CACHES, HEADER_BYTES, MISS_COSTS, RATES, TTLS, type WorkloadReport } from './workload.ts';
 
 /** The section's heading, as BENCHMARKS.md and --update match it. */
-export const WORKLOAD_HEADING = '## 7. Edge cache and cost (workload model)';
+export const WORKLOAD_HEADING = '## 8. Edge cache and cost (workload model)';
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 const usd = (x: number): string => `$${x.toFixed(2)}`;
