@@ -12,8 +12,18 @@ import { VIEWER_HOST_HEADER } from '../shim/aws/env.ts';
 
 /** Response headers that depend on the caller, not on the answer, and so never come from CloudFront's cache. */
 export const PER_CALLER_HEADERS = ['RateLimit'] as const;
-/** Request headers the function still sees on a miss: links' host, the address it rate-limits and hashes, and its log's user agent. */
-export const ANSWER_ORIGIN_HEADERS = [VIEWER_HOST_HEADER, 'CloudFront-Viewer-Address', 'User-Agent'] as const;
+/**
+ * Request headers the function still sees on a miss: links' host, the address it rate-limits and hashes, its log's user
+ * agent, and what a CORS preflight asks (OPTIONS is never cached; the function allows the headers a browser asks for).
+ */
+export const ANSWER_ORIGIN_HEADERS = [
+  VIEWER_HOST_HEADER,
+  'CloudFront-Viewer-Address',
+  'User-Agent',
+  'Origin',
+  'Access-Control-Request-Method',
+  'Access-Control-Request-Headers',
+] as const;
 
 /** The three policies of the /v1/attorneys behaviour. */
 export interface AnswerPolicies {

@@ -327,7 +327,7 @@ describe('default deployment', () => {
       });
       expect(resourceOf(t.template, t.stack, t.stack.cdn.node.findChild('AnswerOriginRequest')).Properties).toMatchObject({
         OriginRequestPolicyConfig: {
-          HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['x-viewer-host', 'CloudFront-Viewer-Address', 'User-Agent'] },
+          HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['x-viewer-host', 'CloudFront-Viewer-Address', 'User-Agent', 'Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'] },
           QueryStringsConfig: { QueryStringBehavior: 'all' },
           CookiesConfig: { CookieBehavior: 'none' },
         },
