@@ -10,6 +10,8 @@ import type { MachineInfo } from './machine.ts';
 import { pagesSection, type PageWeight } from './pages.ts';
 import type { PostgisReport } from './postgis.ts';
 import { POSTGIS_HEADING, postgisSection, postgisTargetRow } from './postgis-report.ts';
+import type { WorkloadReport } from './workload.ts';
+import { WORKLOAD_HEADING, workloadSection } from './workload-report.ts';
 import type { LatencyResult } from './query.ts';
 import { SCALE_CACHE_MIB, type ProcessCost, type ScaleLatency, type ShardStats } from './scale.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
@@ -80,10 +82,11 @@ export interface BenchResults {
   lambda?: LambdaReport;
   pages?: PageWeight[];
   postgis?: PostgisReport;
+  workload?: WorkloadReport;
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', POSTGIS_HEADING, '## Method'] as const;
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', POSTGIS_HEADING, WORKLOAD_HEADING, '## Method'] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -485,6 +488,7 @@ export function renderReport(r: BenchResults): string {
     pagesSection(r.pages),
     correctionSection(r.correction),
     postgisSection(r.postgis, r.command),
+    workloadSection(r.workload),
     methodSection(r),
   ].join('\n\n')}\n`;
 }
