@@ -19,6 +19,7 @@ import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchRe
 import { ensureScaleInputs, label, measureProcess, measureScaleLatency, shardStats } from './scale.ts';
 import { measurePageWeights } from './pages.ts';
 import { progress } from './stats.ts';
+import { updateReport } from './update-report.ts';
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -47,6 +48,8 @@ Options:
   --scale-offices N     offices of the scale dataset (default 1000000; --quick 20000)
   --scale-fallback N    size to try when the generator fails at --scale-offices (default 250000; 0 for none)
   --out FILE            report file (default BENCHMARKS.md; with --quick or --only, bench/out/BENCHMARKS.partial.md)
+  --update              with --only: also rewrite, in BENCHMARKS.md, just the sections this run measured (and their
+                        rows of the Targets table), keeping every other section as it is; the report's head names the run
   -h, --help            this text
 
 Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
@@ -80,6 +83,7 @@ try {
       'scale-offices': { type: 'string' },
       'scale-fallback': { type: 'string' },
       out: { type: 'string' },
+      update: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -100,6 +104,10 @@ for (const name of only ?? []) {
     process.stderr.write(`bench: --only takes ${SECTION_NAMES.join(',')}, got ${JSON.stringify(name)}\n\n${HELP}\n`);
     process.exit(2);
   }
+}
+if (args.update && (only === null || args.quick)) {
+  process.stderr.write(`bench: --update needs --only (and not --quick): it replaces the sections a partial run measured\n\n${HELP}\n`);
+  process.exit(2);
 }
 const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false };
 /** Whether this run measures `section`. */
@@ -262,3 +270,10 @@ const resultsFile = join(outRoot, partial ? 'results.partial.json' : 'results.js
 writeFileSync(outFile, renderReport(results));
 writeFileSync(resultsFile, `${JSON.stringify(results, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}\n`);
 progress(`wrote ${outFile} and ${resultsFile} in ${(results.durationMs / 1000).toFixed(0)} s`);
+if (args.update) {
+  const reportFile = join(REPO, 'BENCHMARKS.md');
+  const when = `${results.startedAt}, commit ${results.machine.commit.slice(0, 10)}, load ${results.machine.loadStart.toFixed(1)}`;
+  const updated = updateReport(readFileSync(reportFile, 'utf8'), renderReport(results), command, when);
+  writeFileSync(reportFile, updated.report);
+  progress(`updated ${reportFile}: ${updated.sections.join(', ') || 'no measured section'}`);
+}
