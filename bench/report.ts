@@ -1,4 +1,5 @@
 /** Writes BENCHMARKS.md from the measured results. Pure apart from nothing: results in, markdown out. */
+import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from './render-hotpath.ts';
 import { MAX_SHARDS_PER_QUERY } from '../shim/core/constants.ts';
 import type { ColdReads, FirstAnswer } from './cold.ts';
 import type { ColdS3Report } from './cold-s3.ts';
@@ -74,10 +75,11 @@ export interface BenchResults {
   };
   lambda?: LambdaReport;
   pages?: PageWeight[];
+  hotpath?: HotpathResults;
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', '## Method'] as const;
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', HOTPATH_HEADING, '## Method'] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -124,6 +126,7 @@ function targetRows(r: BenchResults): TargetRow[] {
   } else rows.push({ name: `latency at scale within ${TARGETS.scaleLatencyRatio}x of the sample`, ok: null, measured: r.scale ? 'no large site could be generated (see 4)' : 'skipped', note: '' });
 
   rows.push(...coldTargetRows(r));
+  rows.push(...hotpathTargetRows(r.hotpath));
   return rows;
 }
 
@@ -475,6 +478,7 @@ export function renderReport(r: BenchResults): string {
     scaleSection(r),
     lambdaSection(r),
     pagesSection(r.pages),
+    hotpathSection(r.hotpath),
     methodSection(r),
   ].join('\n\n')}\n`;
 }
