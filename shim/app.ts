@@ -17,7 +17,7 @@ import { termsPageHtml } from './core/terms-page.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
 import { mcpCallCount } from './mcp/cost.ts';
-import { answerLogFields, RequestLogger, type LogFields } from './http/request-log.ts';
+import { answerLogFields, noteAnswer, RequestLogger, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
 /** Settings the app needs from the platform. */
@@ -86,7 +86,9 @@ export function createApp(deps: AppDeps): App {
       log.location = locationAsSent(raw);
       log.src = typeof raw.src === 'string' ? raw.src : null;
       const body = await service.findAttorneys(raw, ctx);
-      Object.assign(log, answerLogFields(body));
+      const fields = answerLogFields(body);
+      Object.assign(log, fields);
+      noteAnswer(request, fields);
       return { response: jsonResponse(200, body, { 'cache-control': NO_STORE }), log };
     } catch (err) {
       return { response: errorResponse(err, 'GET /v1/attorneys'), log };

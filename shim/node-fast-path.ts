@@ -14,7 +14,7 @@ import { rateLimitKey } from './http/client-address.ts';
 import { chooseEncoding, compressResponse } from './http/compress.ts';
 import { MAX_TARGET_BYTES, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
-import { answerLogFields, type LogFields, type RequestLogger } from './http/request-log.ts';
+import { answerFieldsOf, type LogFields, type RequestLogger } from './http/request-log.ts';
 import { VERSION_HEADER } from './http/version.ts';
 
 /** What the fast path shares with the app: the same cache, version source, limiter and logger. */
@@ -118,26 +118,22 @@ function storable(response: Response, body: Buffer, log: LogFields): { status: n
 
 /**
  * The encoded answer for an eligible request the app has just answered (`answer`, not yet compressed), storing its
- * identity form and the requested coding in the cache when it is a 200 search answer naming its version. Errors are
- * never stored: a 400 costs no search, and a 503 must not outlive the fault.
+ * identity form and the requested coding in the cache when it is a search answer (the app noted its log fields) that
+ * names its version. Errors are never stored: a 400 costs no search, and a 503 must not outlive the fault.
  */
-export async function remember(cache: AnswerCache, e: Eligible, answer: Response, acceptEncoding: string | null): Promise<Response> {
+export async function remember(cache: AnswerCache, e: Eligible, request: Request, answer: Response, acceptEncoding: string | null): Promise<Response> {
   const version = answer.headers.get(VERSION_HEADER);
-  if (answer.status !== 200 || answer.body === null || version === null || cache.maxBytes === 0) return compressResponse(answer, acceptEncoding);
-  const bytes = new Uint8Array(await answer.arrayBuffer());
-  let log: LogFields;
-  try {
-    log = answerLogFields(JSON.parse(Buffer.from(bytes).toString('utf8')) as Parameters<typeof answerLogFields>[0]);
-  } catch {
-    return compressResponse(new Response(bytes, { status: answer.status, headers: answer.headers }), acceptEncoding);
-  }
+  const log = answerFieldsOf(request);
+  if (answer.status !== 200 || answer.body === null || version === null || log === undefined) return compressResponse(answer, acceptEncoding);
+  const bytes = Buffer.from(await answer.arrayBuffer());
   const fresh = (): Response => new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+  // The identity representation is these bytes under the headers compression gives a body it leaves alone.
   const identity = await compressResponse(fresh(), null);
-  cache.set(version, 'identity', e.key, storable(identity, Buffer.from(await identity.clone().arrayBuffer()), log));
+  cache.set(version, 'identity', e.key, storable(identity, bytes, log));
   if (e.coding === 'identity') return identity;
   const encoded = await compressResponse(fresh(), acceptEncoding);
-  if ((encoded.headers.get('content-encoding') ?? 'identity') === e.coding) {
-    cache.set(version, e.coding, e.key, storable(encoded, Buffer.from(await encoded.clone().arrayBuffer()), log));
-  }
-  return encoded;
+  if ((encoded.headers.get('content-encoding') ?? 'identity') !== e.coding) return encoded;
+  const body = Buffer.from(await encoded.arrayBuffer());
+  cache.set(version, e.coding, e.key, storable(encoded, body, log));
+  return new Response(body, { status: encoded.status, headers: encoded.headers });
 }

@@ -183,7 +183,7 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
         const answer = await app(request, { clientAddress: address, ...info });
         response =
           cacheable !== null && opts.fast !== undefined
-            ? await remember(opts.fast.cache, cacheable, answer, headers.get('accept-encoding'))
+            ? await remember(opts.fast.cache, cacheable, request, answer, headers.get('accept-encoding'))
             : await compressResponse(answer, headers.get('accept-encoding'));
       } catch (err) {
         sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);

@@ -77,7 +77,8 @@ describe('fast path answers equal the ordinary path, header by header and byte b
     // Both servers see the same requests, so their rate-limit counts stay equal.
     await fetch(`${fast.url}/v1/coverage`).then((r) => r.arrayBuffer());
     const coverage = (await (await fetch(`${slow.url}/v1/coverage`)).json()) as { metros: { center: { lat: number; lng: number } }[] };
-    for (const m of coverage.metros) {
+    // Five metros' centres in three forms each, beside the fixed queries: enough variety, a bounded run time.
+    for (const m of coverage.metros.slice(0, 5)) {
       const { lat, lng } = m.center;
       paths.push(`/v1/attorneys?lat=${lat}&lng=${lng}`, `/v1/attorneys?location=${lat},${lng}&radius_miles=5&limit=3`, `/v1/attorneys?limit=25&radius_miles=50&lat=${lat}&lng=${lng}&src=test-app`);
     }
@@ -98,7 +99,7 @@ describe('fast path answers equal the ordinary path, header by header and byte b
     await Promise.all([slow.close(100), fast.close(100)]);
   });
 
-  it('for every query, encoding and method, twice over (a miss, then a hit)', async () => {
+  it('for every query, encoding and method, twice over (a miss, then a hit)', { timeout: 120_000 }, async () => {
     const encodings: (string | undefined)[] = [undefined, 'gzip', 'br', 'gzip, deflate, br', 'br;q=0, gzip', 'identity', '*', 'gzip;q=0, br;q=0'];
     let compared = 0;
     for (const path of paths) {

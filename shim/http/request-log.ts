@@ -31,6 +31,18 @@ export function takeCalls(request: Request): LogFields[] {
   return list;
 }
 
+const answers = new WeakMap<Request, LogFields>();
+
+/** Note the log fields of the search answer given to `request`, for an adapter that caches the answer (answerFieldsOf). */
+export function noteAnswer(request: Request, fields: LogFields): void {
+  answers.set(request, fields);
+}
+
+/** The log fields noted for the search answer given to `request`, if it got one. */
+export function answerFieldsOf(request: Request): LogFields | undefined {
+  return answers.get(request);
+}
+
 /** First three digits of a resolved ZIP, or null. */
 export function zip3Of(zip: string | null | undefined): string | null {
   return typeof zip === 'string' && /^\d{5}$/.test(zip) ? zip.slice(0, 3) : null;
