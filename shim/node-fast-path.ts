@@ -64,6 +64,21 @@ export function eligible(method: string | undefined, target: string, headers: In
   const search = target.slice(PREFIX.length);
   if (!PLAIN_QUERY_RE.test(search)) return null;
   for (const name of CONDITIONAL) if (headers[name] !== undefined) return null;
+  const parsed = parsedSearch(search);
+  if (parsed === null) return null;
+  // A HEAD answer carries the identity representation's headers (the ordinary path compresses no empty body).
+  const coding = method === 'HEAD' ? 'identity' : codingFor(headers['accept-encoding']);
+  return { ...parsed, coding };
+}
+
+/** Distinct query strings whose key is remembered (repeated searches skip parsing and validation). */
+const MAX_REMEMBERED_SEARCHES = 10_000;
+const searches = new Map<string, Omit<Eligible, 'coding'>>();
+
+/** Key and log fields of a query string, memoised; null when it is not a valid search. */
+function parsedSearch(search: string): Omit<Eligible, 'coding'> | null {
+  const known = searches.get(search);
+  if (known !== undefined) return known;
   let raw;
   try {
     raw = parseQuery(search);
@@ -72,9 +87,10 @@ export function eligible(method: string | undefined, target: string, headers: In
   }
   const key = answerKey(raw);
   if (key === null) return null;
-  // A HEAD answer carries the identity representation's headers (the ordinary path compresses no empty body).
-  const coding = method === 'HEAD' ? 'identity' : codingFor(headers['accept-encoding']);
-  return { key, coding, location: locationAsSent(raw), src: typeof raw.src === 'string' ? raw.src : null };
+  const parsed = { key, location: locationAsSent(raw), src: typeof raw.src === 'string' ? raw.src : null };
+  if (searches.size >= MAX_REMEMBERED_SEARCHES) searches.clear();
+  searches.set(search, parsed);
+  return parsed;
 }
 
 /** Answer `req` from the cache; false (having written nothing) when the ordinary path must answer it. */
