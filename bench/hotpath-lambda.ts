@@ -26,24 +26,39 @@ export interface LambdaColdReport {
   coldTotalMs: Spread;
   /** The second answer in the same process (same query), ms. */
   secondAnswerMs: Spread;
+  /** CPU time (user + system) of the import and of the first answer, ms: what the wall times cost without other processes competing. */
+  importCpuMs: Spread;
+  firstAnswerCpuMs: Spread;
   query: string;
 }
 
 const SECRET = 'bench-origin-secret-0123456789abcdef';
 const QUERY = '/v1/attorneys?location=Chicago,%20IL&limit=10';
 
-function coldOnce(file: string, env: Record<string, string>, event: unknown): Promise<{ importMs: number; firstMs: number; secondMs: number }> {
+interface ColdSample {
+  importMs: number;
+  firstMs: number;
+  secondMs: number;
+  importCpuMs: number;
+  firstCpuMs: number;
+}
+
+function coldOnce(file: string, env: Record<string, string>, event: unknown): Promise<ColdSample> {
   const script = [
+    'const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };',
+    'const c0 = cpu();',
     'const t0 = performance.now();',
     `const m = await import(${JSON.stringify(pathToFileURL(file).href)});`,
     'const t1 = performance.now();',
+    'const c1 = cpu();',
     'const event = JSON.parse(process.env.BENCH_EVENT);',
     'const a = await m.handler(event);',
     'const t2 = performance.now();',
+    'const c2 = cpu();',
     'const b = await m.handler(event);',
     'const t3 = performance.now();',
     'if (a.statusCode !== 200 || b.statusCode !== 200) throw new Error(`answered ${a.statusCode}: ${a.body.slice(0, 300)}`);',
-    'process.stderr.write(`RESULT ${JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2 })}\\n`);',
+    'process.stderr.write(`RESULT ${JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2, importCpuMs: c1 - c0, firstCpuMs: c2 - c1 })}\\n`);',
   ].join('\n');
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '', ...env, BENCH_EVENT: JSON.stringify(event) }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -52,7 +67,7 @@ function coldOnce(file: string, env: Record<string, string>, event: unknown): Pr
     child.once('exit', (code) => {
       const line = /^RESULT (.*)$/m.exec(err)?.[1];
       if (code !== 0 || line === undefined) fail(new Error(`cold start failed (${code}): ${err.slice(0, 500)}`));
-      else done(JSON.parse(line) as { importMs: number; firstMs: number; secondMs: number });
+      else done(JSON.parse(line) as ColdSample);
     });
   });
 }
@@ -74,11 +89,11 @@ export async function measureLambdaCold(siteDir: string, outDir: string, runs: n
       AWS_SECRET_ACCESS_KEY: 'S3RVER',
     };
     const event = functionUrlEvent({ target: QUERY }, SECRET);
-    const samples: { importMs: number; firstMs: number; secondMs: number }[] = [];
+    const samples: ColdSample[] = [];
     for (let i = 0; i < runs; i++) {
       const r = await coldOnce(join(info.dir, 'index.mjs'), env, event);
       samples.push(r);
-      onProgress?.(`lambda cold start ${i + 1}/${runs}: import ${r.importMs.toFixed(1)} ms, first answer ${r.firstMs.toFixed(1)} ms, second ${r.secondMs.toFixed(1)} ms`);
+      onProgress?.(`lambda cold start ${i + 1}/${runs}: import ${r.importMs.toFixed(1)} ms (CPU ${r.importCpuMs.toFixed(1)} ms), first answer ${r.firstMs.toFixed(1)} ms (CPU ${r.firstCpuMs.toFixed(1)} ms), second ${r.secondMs.toFixed(1)} ms`);
     }
     return {
       entryBytes: info.bytes,
@@ -88,6 +103,8 @@ export async function measureLambdaCold(siteDir: string, outDir: string, runs: n
       firstAnswerMs: spread(samples.map((s) => s.firstMs)),
       coldTotalMs: spread(samples.map((s) => s.importMs + s.firstMs)),
       secondAnswerMs: spread(samples.map((s) => s.secondMs)),
+      importCpuMs: spread(samples.map((s) => s.importCpuMs)),
+      firstAnswerCpuMs: spread(samples.map((s) => s.firstCpuMs)),
       query: QUERY,
     };
   } finally {

@@ -3,7 +3,7 @@
  * Starts the real local server with its answer cache (the default), the same server with ANSWER_CACHE_MIB=0 (every
  * request through the app and a search), and a bare node:http server answering each query path with the very bytes the
  * shim sends for it (identity), then times the search alone in-process. Prints one JSON line {cached, uncached, bare,
- * paths, searchUs} on stdout when ready; stops on SIGTERM.
+ * paths, searchUs} on stdout when ready; the bare server's /__cpu answers this process's CPU time; stops on SIGTERM.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -34,14 +34,23 @@ const paths = radii.flatMap((r) => densePoints().map((p) => pointPath(p, r)));
 
 // The bare server's answers: the exact body bytes the shim sends for each path.
 const bodies = new Map<string, Buffer>();
+/** Path on the bare server answering this process's CPU usage (user and system µs). */
+const CPU_PATH = '/__cpu';
 for (const path of paths) {
   const res = await fetch(uncached.url + path);
   if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
   bodies.set(path, Buffer.from(await res.arrayBuffer()));
 }
 const bare = createServer((req, res) => {
-  const body = bodies.get(req.url ?? '');
   req.resume();
+  if (req.url === CPU_PATH) {
+    // This process's CPU time so far (every server lives here), read before and after each timed run.
+    const cpu = JSON.stringify(process.cpuUsage());
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(cpu)) });
+    res.end(cpu);
+    return;
+  }
+  const body = bodies.get(req.url ?? '');
   if (body === undefined) {
     res.writeHead(404, { 'content-length': '0' });
     res.end();
