@@ -12,7 +12,7 @@ export interface HotpathResults {
 }
 
 /** Heading of the section. */
-export const HOTPATH_HEADING = '## 7. Hot path';
+export const HOTPATH_HEADING = '## 8. Hot path';
 /** Throughput of cached repeated queries as a share of a bare node:http server sending the same bytes. */
 export const HOTPATH_SHARE_OF_BARE = 0.6;
 /** Import time of the Lambda bundle in a fresh process, ms. */
@@ -44,7 +44,7 @@ export function hotpathTargetRows(h: HotpathResults | undefined): { name: string
         ` (server CPU per answer, bare over cached: ${h.http.cpuRatios.map((r) => `${r.radiusMiles} mi ${fmt(r.cached.median, 2)}x`).join(', ')}; distinct points, throughput: ${h.http.ratios.map((r) => `${r.radiusMiles} mi ${fmt(r.distinct.median, 2)}x`).join(', ')})`,
       note: ok
         ? ''
-        : `Short by ${fmt((HOTPATH_SHARE_OF_BARE - worst) * 100, 0)} points at the worst radius. The fast path still parses and validates the query, negotiates the coding, reads the served version, counts the caller in the limiter, hashes the address for the log line and writes about a dozen headers; the bare server does none of it. See 7.`,
+        : `Short by ${fmt((HOTPATH_SHARE_OF_BARE - worst) * 100, 0)} points at the worst radius. The fast path still parses and validates the query, negotiates the coding, reads the served version, counts the caller in the limiter, hashes the address for the log line and writes about a dozen headers; the bare server does none of it. See 8.`,
     });
   } else rows.push({ name: shareName, ok: null, measured: h.httpError ?? 'skipped', note: '' });
   if (h.lambda !== null) {

@@ -1,4 +1,6 @@
 /** Writes BENCHMARKS.md from the measured results. Pure apart from nothing: results in, markdown out. */
+import type { CorrectionResults } from './correction.ts';
+import { correctionSection, correctionTargetRows } from './correction-report.ts';
 import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from './render-hotpath.ts';
 import { MAX_SHARDS_PER_QUERY } from '../shim/core/constants.ts';
 import type { ColdReads, FirstAnswer } from './cold.ts';
@@ -63,6 +65,7 @@ export interface BenchResults {
     points: number;
   };
   http?: HttpReport;
+  correction?: CorrectionResults;
   cold?: { reads: ColdReads[]; first: FirstAnswer | null; firstError?: string; s3?: ColdS3Report | null; s3Error?: string };
   scale?: {
     requested: number;
@@ -126,6 +129,7 @@ function targetRows(r: BenchResults): TargetRow[] {
   } else rows.push({ name: `latency at scale within ${TARGETS.scaleLatencyRatio}x of the sample`, ok: null, measured: r.scale ? 'no large site could be generated (see 4)' : 'skipped', note: '' });
 
   rows.push(...coldTargetRows(r));
+  rows.push(...correctionTargetRows(r.correction));
   rows.push(...hotpathTargetRows(r.hotpath));
   return rows;
 }
@@ -478,6 +482,7 @@ export function renderReport(r: BenchResults): string {
     scaleSection(r),
     lambdaSection(r),
     pagesSection(r.pages),
+    correctionSection(r.correction),
     hotpathSection(r.hotpath),
     methodSection(r),
   ].join('\n\n')}\n`;

@@ -21,6 +21,7 @@ import { measurePageWeights } from './pages.ts';
 import { progress } from './stats.ts';
 import { measureHotpathSection } from './hotpath-section.ts';
 import { updateReport } from './update-report.ts';
+import { runCorrectionSection } from './correction-section.ts';
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -34,7 +35,9 @@ Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only
      latency against the sample as a ratio (naive beside it)
   5. the Lambda bundle: size raw and gzipped, import time in a fresh process
   6. page weight: each page for people with the CSS, JS and SVG it loads, raw, gzip and brotli
-  7. hot path: /v1/attorneys with the answer cache, without it, and a bare node:http server sending the same bytes;
+  7. correction publish: a one-listing correction published to s3rver over its week (objects, bytes, copies, seconds
+     to the pointer flip), on the sample and on the --scale-offices site, the complete weekly publish beside it
+  8. hot path: /v1/attorneys with the answer cache, without it, and a bare node:http server sending the same bytes;
      the Lambda bundle's cold start over s3rver (import, first answer)
 Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.
 
@@ -44,7 +47,8 @@ Options:
   --skip-http           leave out section 2
   --skip-lambda         leave out section 5
   --skip-s3             leave out the S3 part of section 3
-  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages,hotpath (e.g. --only cold)
+  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages,correction,
+                        hotpath (e.g. --only cold)
   --runs N              repetitions of each measurement (default 3; --quick 1)
   --duration S          seconds per autocannon run (default 5; --quick 2)
   --connections N       autocannon connections (default 10)
@@ -58,7 +62,7 @@ Options:
 Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
 bench/out/ (sites, data; gitignored).`;
 
-const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'hotpath'] as const;
+const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction', 'hotpath'] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
 
 function positiveInt(name: string, value: string | undefined, fallback: number, allowZero = false): number {
@@ -112,7 +116,7 @@ if (args.update && (only === null || args.quick)) {
   process.stderr.write(`bench: --update needs --only (and not --quick): it replaces the sections a partial run measured\n\n${HELP}\n`);
   process.exit(2);
 }
-const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, hotpath: false };
+const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, correction: false, hotpath: false };
 /** Whether this run measures `section`. */
 const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
 // Quick or partial figures must never overwrite the full report.
@@ -148,6 +152,7 @@ if (!quick || !existsSync(join(sampleDir, keys.pointer))) {
 const pointer = Pointer.parse(JSON.parse(readFileSync(join(sampleDir, keys.pointer), 'utf8')));
 const meta = Meta.parse(JSON.parse(readFileSync(join(sampleDir, keys.meta(pointer.version)), 'utf8')));
 const sampleShards = shardStats(sampleDir);
+const sampleOffices = (): number => meta.totals.offices;
 
 const results: BenchResults = {
   machine,
@@ -266,9 +271,15 @@ if (wants('pages')) {
   results.pages = measurePageWeights(sampleDir);
 }
 
-// 7. Hot path.
+// 7. Correction publish.
+if (wants('correction')) {
+  progress('7. correction publish');
+  results.correction = await runCorrectionSection({ outRoot, dataDir, sampleDir, offices: sampleOffices(), scaleOffices: args['skip-scale'] ? null : scaleOffices, onLine: progress });
+}
+
+// 8. Hot path.
 if (wants('hotpath')) {
-  progress('7. hot path: answer cache, Node fast path, Lambda cold start');
+  progress('8. hot path: answer cache, Node fast path, Lambda cold start');
   results.hotpath = await measureHotpathSection({ site: sampleDir, radii: quick ? [15] : RADII, runs, durationSec, connections, jitterMiles: JITTER_MILES, lambdaDir: join(outRoot, 'lambda-cold'), onProgress: progress });
 }
 
