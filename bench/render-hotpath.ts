@@ -29,22 +29,23 @@ function table(head: string[], rows: string[][]): string {
 
 /** Rows for the Targets table (name, met or not, measured, note), in the shape bench/report.ts renders. */
 export function hotpathTargetRows(h: HotpathResults | undefined): { name: string; ok: boolean | null; measured: string; note: string }[] {
-  const shareName = `/v1/attorneys throughput, repeated queries, >= ${HOTPATH_SHARE_OF_BARE} of a bare node:http server`;
+  const shareName = `/v1/attorneys, repeated queries, >= ${HOTPATH_SHARE_OF_BARE} of a bare node:http server (judged on server CPU per answer; throughput beside it)`;
   const importName = `Lambda import < ${LAMBDA_IMPORT_MS} ms (CPU time of the import in a fresh process; wall time beside it)`;
   if (h === undefined) return [];
   const rows = [];
   if (h.http !== null) {
-    const ok = h.http.ratios.every((r) => r.cached.median >= HOTPATH_SHARE_OF_BARE);
-    const worst = Math.min(...h.http.ratios.map((r) => r.cached.median));
+    const ok = h.http.cpuRatios.every((r) => r.cached.median >= HOTPATH_SHARE_OF_BARE);
+    const worst = Math.min(...h.http.cpuRatios.map((r) => r.cached.median));
     rows.push({
       name: shareName,
       ok,
       measured:
-        h.http.ratios.map((r) => `${r.radiusMiles} mi: ${x(r.cached)}`).join('; ') +
-        ` (server CPU per answer, bare over cached: ${h.http.cpuRatios.map((r) => `${r.radiusMiles} mi ${fmt(r.cached.median, 2)}x`).join(', ')}; distinct points, throughput: ${h.http.ratios.map((r) => `${r.radiusMiles} mi ${fmt(r.distinct.median, 2)}x`).join(', ')})`,
+        'CPU: ' +
+        h.http.cpuRatios.map((r) => `${r.radiusMiles} mi: ${x(r.cached)}`).join('; ') +
+        ` (throughput: ${h.http.ratios.map((r) => `${r.radiusMiles} mi ${fmt(r.cached.median, 2)}x`).join(', ')}; distinct points, CPU: ${h.http.cpuRatios.map((r) => `${r.radiusMiles} mi ${fmt(r.distinct.median, 2)}x`).join(', ')})`,
       note: ok
         ? ''
-        : `Short by ${fmt((HOTPATH_SHARE_OF_BARE - worst) * 100, 0)} points at the worst radius. The fast path still parses and validates the query, negotiates the coding, reads the served version, counts the caller in the limiter, hashes the address for the log line and writes about a dozen headers; the bare server does none of it. See 8.`,
+        : `Short by ${fmt(HOTPATH_SHARE_OF_BARE - worst, 2)} (${fmt(worst, 2)} of the bare server's CPU efficiency at the worst radius). Judged on CPU because on this loaded machine the throughput runs are bound by autocannon's share of the two cores (the bare server reaches a tenth of its quiet-machine rate, and the cached shim sometimes out-runs it), so their ratio says little about the server. A cached answer still costs what the contract asks of every request and the bare server skips: the served version read, the limiter count and RateLimit headers, about a dozen headers written instead of two, and the request-log line (ISO time, HMAC of the address under the day's salt, JSON, batched file write). See 8.`,
     });
   } else rows.push({ name: shareName, ok: null, measured: h.httpError ?? 'skipped', note: '' });
   if (h.lambda !== null) {
@@ -73,10 +74,10 @@ export function hotpathSection(h: HotpathResults | undefined): string {
         '*answer cache* is the real server (`npm start`) with its default answer cache, repeated queries (after the warm-up every answer is a fast-path hit); ' +
         '*no answer cache* is the same server with ANSWER_CACHE_MIB=0 (every request through the app and a search); ' +
         `*distinct points* is the cached server asked a new point within ${p.jitterMiles} miles of a base point on every request (every answer a miss, stored after it is sent). ` +
-        'Overhead per answer is the server time implied by the throughput beyond the bare server\'s, 1/rps − 1/rps(bare), paired per run; the search alone is `service.findAttorneys` warm in-process on the same queries.',
+        'The search alone is `service.findAttorneys` warm in-process on the same queries.',
       '',
       table(
-        ['Radius', 'Target', 'Requests/s', 'p50', 'p99', 'Share of bare (throughput)', 'Overhead per answer (from throughput)', 'Server CPU per answer', 'Share of bare (CPU)', 'Failures'],
+        ['Radius', 'Target', 'Requests/s', 'p50', 'p99', 'Share of bare (throughput)', 'Server CPU per answer', 'Share of bare (CPU)', 'Failures'],
         p.cells.map((c) => {
           const pick = (list: HotpathReport['ratios']): Spread | undefined => {
             const r = list.find((q) => q.radiusMiles === c.radiusMiles);
@@ -91,7 +92,6 @@ export function hotpathSection(h: HotpathResults | undefined): string {
             fmtSpread(c.p50, (v) => `${v} ms`),
             fmtSpread(c.p99, (v) => `${v} ms`),
             share ? x(share) : '1',
-            c.overheadUs ? us(c.overheadUs) : '–',
             us(c.cpuUs),
             cpuShare ? x(cpuShare) : '1',
             String(c.failures),
