@@ -1,6 +1,7 @@
 /** Writes BENCHMARKS.md from the measured results. Pure apart from nothing: results in, markdown out. */
 import type { CorrectionResults } from './correction.ts';
 import { correctionSection, correctionTargetRows } from './correction-report.ts';
+import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from './render-hotpath.ts';
 import { MAX_SHARDS_PER_QUERY } from '../shim/core/constants.ts';
 import type { ColdReads, FirstAnswer } from './cold.ts';
 import type { ColdS3Report } from './cold-s3.ts';
@@ -83,10 +84,11 @@ export interface BenchResults {
   pages?: PageWeight[];
   postgis?: PostgisReport;
   workload?: WorkloadReport;
+  hotpath?: HotpathResults;
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', POSTGIS_HEADING, WORKLOAD_HEADING, '## Method'] as const;
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', POSTGIS_HEADING, WORKLOAD_HEADING, HOTPATH_HEADING, '## Method'] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -135,6 +137,7 @@ function targetRows(r: BenchResults): TargetRow[] {
   rows.push(...coldTargetRows(r));
   rows.push(...correctionTargetRows(r.correction));
   rows.push(postgisTargetRow(r.postgis));
+  rows.push(...hotpathTargetRows(r.hotpath));
   return rows;
 }
 
@@ -489,6 +492,7 @@ export function renderReport(r: BenchResults): string {
     correctionSection(r.correction),
     postgisSection(r.postgis, r.command),
     workloadSection(r.workload),
+    hotpathSection(r.hotpath),
     methodSection(r),
   ].join('\n\n')}\n`;
 }

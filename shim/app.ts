@@ -17,7 +17,7 @@ import { termsPageHtml } from './core/terms-page.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
 import { mcpCallCount } from './mcp/cost.ts';
-import { RequestLogger, zip3Of, type LogFields } from './http/request-log.ts';
+import { answerLogFields, noteAnswer, RequestLogger, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
 /** Settings the app needs from the platform. */
@@ -86,11 +86,9 @@ export function createApp(deps: AppDeps): App {
       log.location = locationAsSent(raw);
       log.src = typeof raw.src === 'string' ? raw.src : null;
       const body = await service.findAttorneys(raw, ctx);
-      log.query_id = body.query_id;
-      log.covered = body.covered;
-      log.result_count = body.results.length;
-      log.metro = body.location.metro;
-      log.zip3 = zip3Of(body.location.zip);
+      const fields = answerLogFields(body);
+      Object.assign(log, fields);
+      noteAnswer(request, fields);
       return { response: jsonResponse(200, body, { 'cache-control': ANSWER_CACHE_CONTROL }), log };
     } catch (err) {
       return { response: errorResponse(err, 'GET /v1/attorneys'), log };
