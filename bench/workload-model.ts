@@ -1,7 +1,7 @@
 /**
  * The workload model of /v1/attorneys at the edge (pure): a population-weighted mix of distinct queries, the CloudFront
  * hit ratio it implies for a TTL, a request rate and a number of independent caches, and the cost per million searches
- * at stated list prices. Inputs and assumptions are documented in BENCHMARKS.md section 8 and docs/DEPLOY.md.
+ * at stated list prices. Inputs and assumptions are documented in BENCHMARKS.md section 9 and docs/DEPLOY.md.
  */
 
 /** One distinct cache key and its share of all searches. */
@@ -21,7 +21,7 @@ export interface QueryMix {
   limits: Array<{ limit: number; share: number }>;
 }
 
-/** The mix the report assumes (section 8 says why). */
+/** The mix the report assumes (section 9 says why). */
 export const DEFAULT_MIX: QueryMix = {
   forms: { zip: 0.5, city: 0.35, point: 0.15 },
   zipParams: [

@@ -12,7 +12,7 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   return [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
 }
 
-/** Section 7, or a line saying it was skipped. */
+/** Section 9, or a line saying it was skipped. */
 export function workloadSection(w: WorkloadReport | undefined): string {
   const out = [WORKLOAD_HEADING, ''];
   if (!w) return [...out, 'Skipped.'].join('\n');

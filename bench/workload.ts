@@ -1,5 +1,5 @@
 /**
- * Section 8: the workload model measured on this repository's own parts. Locations are drawn by population over the
+ * Section 9: the workload model measured on this repository's own parts. Locations are drawn by population over the
  * gazetteer sources the generator uses (Census ZCTA points for ZIPs, GeoNames places for cities and population);
  * answer sizes come from the real service on the sample site, the edge log line from the real CloudFront Function
  * (run under the cloudfront-js-2.0 rules); the hit ratio and cost come from bench/workload-model.ts.
@@ -39,7 +39,7 @@ export interface HitRow {
   hitRatio: number;
 }
 
-/** What section 8 reports. */
+/** What section 9 reports. */
 export interface WorkloadReport {
   mix: QueryMix;
   sources: { zctas: number; places: number; keys: number; top100Share: number; top10000Share: number };
@@ -90,7 +90,7 @@ export function zipWeights(zctas: ReadonlyArray<{ zip: string; lat: number; lng:
   return { weights: nearest.map((p) => p.population / (count.get(p.id) ?? 1)), nearest };
 }
 
-/** Run section 8 against the sample site in `siteDir`. */
+/** Run section 9 against the sample site in `siteDir`. */
 export async function measureWorkload(siteDir: string, onProgress: (line: string) => void): Promise<WorkloadReport> {
   const started = performance.now();
   const mix = DEFAULT_MIX;
