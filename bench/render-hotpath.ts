@@ -12,7 +12,7 @@ export interface HotpathResults {
 }
 
 /** Heading of the section. */
-export const HOTPATH_HEADING = '## 8. Hot path';
+export const HOTPATH_HEADING = '## 10. Hot path';
 /** Throughput of cached repeated queries as a share of a bare node:http server sending the same bytes. */
 export const HOTPATH_SHARE_OF_BARE = 0.6;
 /** Import time of the Lambda bundle in a fresh process, ms. */
@@ -45,7 +45,7 @@ export function hotpathTargetRows(h: HotpathResults | undefined): { name: string
         ` (throughput: ${h.http.ratios.map((r) => `${r.radiusMiles} mi ${fmt(r.cached.median, 2)}x`).join(', ')}; distinct points, CPU: ${h.http.cpuRatios.map((r) => `${r.radiusMiles} mi ${fmt(r.distinct.median, 2)}x`).join(', ')})`,
       note: ok
         ? ''
-        : `Short by ${fmt(HOTPATH_SHARE_OF_BARE - worst, 2)} (${fmt(worst, 2)} of the bare server's CPU efficiency at the worst radius). Judged on CPU because on this loaded machine the throughput runs are bound by autocannon's share of the two cores (the bare server reaches a tenth of its quiet-machine rate, and the cached shim sometimes out-runs it), so their ratio says little about the server. A cached answer still costs what the contract asks of every request and the bare server skips: the served version read, the limiter count and RateLimit headers, about a dozen headers written instead of two, and the request-log line (ISO time, HMAC of the address under the day's salt, JSON, batched file write). See 8.`,
+        : `Short by ${fmt(HOTPATH_SHARE_OF_BARE - worst, 2)} (${fmt(worst, 2)} of the bare server's CPU efficiency at the worst radius). Judged on CPU because on this loaded machine the throughput runs are bound by autocannon's share of the two cores (the bare server reaches a tenth of its quiet-machine rate, and the cached shim sometimes out-runs it), so their ratio says little about the server. A cached answer still costs what the contract asks of every request and the bare server skips: the served version read, the limiter count and RateLimit headers, about a dozen headers written instead of two, and the request-log line (ISO time, HMAC of the address under the day's salt, JSON, batched file write). See 10.`,
     });
   } else rows.push({ name: shareName, ok: null, measured: h.httpError ?? 'skipped', note: '' });
   if (h.lambda !== null) {

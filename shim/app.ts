@@ -5,7 +5,7 @@ import { ApiError } from './core/errors.ts';
 import { locationAsSent } from './core/params.ts';
 import type { CallContext, RawArgs, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
-import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
+import { ANSWER_CACHE_CONTROL, DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
 import { pageResponse, wantsHtml } from './http/page-response.ts';
@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps): App {
       const fields = answerLogFields(body);
       Object.assign(log, fields);
       noteAnswer(request, fields);
-      return { response: jsonResponse(200, body, { 'cache-control': NO_STORE }), log };
+      return { response: jsonResponse(200, body, { 'cache-control': ANSWER_CACHE_CONTROL }), log };
     } catch (err) {
       return { response: errorResponse(err, 'GET /v1/attorneys'), log };
     }
