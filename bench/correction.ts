@@ -9,8 +9,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { listingIdOf } from '../generator/ids.ts';
 import { publishSite, type PublishReport } from '../generator/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { FirmDoc, keys, Pointer } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { startS3rver } from '../test/helpers/s3rver.ts';
@@ -168,7 +167,9 @@ export async function measureCorrection(opts: {
     const meta = await store.get(keys.meta(correctionVersion));
     const correction = costOf(r, puts, copies, r.mode === 'layered' && meta ? meta.byteLength : null, [...written, ...(r.mode === 'layered' ? [keys.meta(correctionVersion)] : []), keys.pointer]);
     const listing = listingIdOf(inputs.placeId);
-    const firm = await createService(createSiteSource(store)).getFirm(listing, { publicBaseUrl: 'https://directory.example' });
+    // Read the way the shim does (through the layer's map), but only the firm document: a seeded week has no other objects.
+    const reader = await createSiteSource(store).current();
+    const firm = await reader.json(keys.firm(correctionVersion, listing), FirmDoc);
     return {
       offices: opts.offices,
       baseVersion,
@@ -179,7 +180,7 @@ export async function measureCorrection(opts: {
       full,
       fullPlanned,
       correction,
-      servedPhone: firm.office.phone ?? null,
+      servedPhone: firm?.office.phone ?? null,
       generate,
     };
   } finally {
