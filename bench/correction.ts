@@ -3,14 +3,13 @@
  * published with publishSite to s3rver on loopback over the week it corrects; objects and bytes written, copies made
  * (counted on the server), seconds to the pointer flip; and the complete publish of the week beside it.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { listingIdOf } from '../generator/ids.ts';
 import { publishSite, type PublishReport } from '../generator/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { FirmDoc, keys, Pointer } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { startS3rver } from '../test/helpers/s3rver.ts';
@@ -59,11 +58,23 @@ export interface CorrectionResults {
   errors: string[];
 }
 
+/** The first line of a file too large to read whole (a million places pass the longest string V8 makes). */
+function firstLine(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8').split('\n', 1)[0] as string;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A data folder beside `dataDir` whose corrections.jsonl adds one phone change of the week's first place (links to the rest). */
 function correctedInputs(dataDir: string, dir: string): { dir: string; placeId: string; phone: string; text: string } {
   const weeks = readdirSync(join(dataDir, 'weeks')).sort();
   const week = weeks[weeks.length - 1] as string;
-  const first = readFileSync(join(dataDir, 'weeks', week, 'places.jsonl'), 'utf8').split('\n', 1)[0] as string;
+  const first = firstLine(join(dataDir, 'weeks', week, 'places.jsonl'));
   const place = JSON.parse(first) as { place_id: string; phone: string | null };
   const phone = place.phone === '(909) 555-0199' ? '(909) 555-0198' : '(909) 555-0199';
   const existing = existsSync(join(dataDir, 'corrections.jsonl')) ? readFileSync(join(dataDir, 'corrections.jsonl'), 'utf8') : '';
@@ -156,7 +167,9 @@ export async function measureCorrection(opts: {
     const meta = await store.get(keys.meta(correctionVersion));
     const correction = costOf(r, puts, copies, r.mode === 'layered' && meta ? meta.byteLength : null, [...written, ...(r.mode === 'layered' ? [keys.meta(correctionVersion)] : []), keys.pointer]);
     const listing = listingIdOf(inputs.placeId);
-    const firm = await createService(createSiteSource(store)).getFirm(listing, { publicBaseUrl: 'https://directory.example' });
+    // Read the way the shim does (through the layer's map), but only the firm document: a seeded week has no other objects.
+    const reader = await createSiteSource(store).current();
+    const firm = await reader.json(keys.firm(correctionVersion, listing), FirmDoc);
     return {
       offices: opts.offices,
       baseVersion,
@@ -167,7 +180,7 @@ export async function measureCorrection(opts: {
       full,
       fullPlanned,
       correction,
-      servedPhone: firm.office.phone ?? null,
+      servedPhone: firm?.office.phone ?? null,
       generate,
     };
   } finally {
