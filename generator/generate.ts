@@ -21,7 +21,7 @@ import { serialise, sha256Hex } from './json.ts';
 import { buildOffices } from './offices.ts';
 import type { BuiltFirm } from './offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
-import { buildShardIndex, buildShards } from './shards.ts';
+import { buildCells } from './cells.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
@@ -193,11 +193,12 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   for (const path of leftovers) step(`removed the leftovers of an interrupted run: ${path}`);
   const w = new StagingWriter(run.objects);
   try {
-    const shards = buildShards(offices);
-    const shardBytes: number[] = [];
-    for (const s of shards) shardBytes.push(await w.put(rel(keys.shard(V, s.res, s.cell)), s));
-    await w.put(rel(keys.shardIndex(V)), buildShardIndex(shards, shardBytes));
-    step(`${shards.length} shards written`);
+    const tree = buildCells(offices);
+    for (const g of tree.groups) await w.put(rel(keys.cellGroup(V, g.cell)), g);
+    for (const b of tree.blocks) await w.put(rel(keys.cellBlock(V, b.cell)), b);
+    for (const r of tree.records) await w.put(rel(keys.cellRecords(V, r.block, r.chunk)), r);
+    await w.put(rel(keys.cellIndex(V)), tree.index);
+    step(`cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`);
     for (const b of built) for (const doc of firmDocs(b)) await w.put(rel(keys.firm(V, doc.listing_id)), doc);
     const prefixLength = listingPrefixLength(offices.length);
     for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(rel(keys.listings(V, bucket.prefix)), bucket);

@@ -15,8 +15,6 @@ function meta(version: string): object {
     week_of: '2026-11-16',
     generated_at: '2026-11-22T00:00:00Z',
     dataset: { name: 'sample', synthetic: true },
-    shard_resolutions: [3, 4, 5],
-    max_shards_per_query: 20,
     coverage_resolution: 5,
     totals: { firms: 1, offices: 1, metros: 1 },
     metros: { sample: { grid_points: 1, queries: 5, grid_samples: 5 } },
