@@ -19,6 +19,8 @@ import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchRe
 import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats } from './scale.ts';
 import { measurePageWeights } from './pages.ts';
 import { progress } from './stats.ts';
+import { updateReport } from './update-report.ts';
+import { runCorrectionSection } from './correction-section.ts';
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -32,6 +34,8 @@ Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only
      latency against the sample as a ratio (naive beside it)
   5. the Lambda bundle: size raw and gzipped, import time in a fresh process
   6. page weight: each page for people with the CSS, JS and SVG it loads, raw, gzip and brotli
+  7. correction publish: a one-listing correction published to s3rver over its week (objects, bytes, copies, seconds
+     to the pointer flip), on the sample and on the --scale-offices site, the complete weekly publish beside it
 Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.
 
 Options:
@@ -40,19 +44,22 @@ Options:
   --skip-http           leave out section 2
   --skip-lambda         leave out section 5
   --skip-s3             leave out the S3 part of section 3
-  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages (e.g. --only cold)
+  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages,correction
+                        (e.g. --only cold)
   --runs N              repetitions of each measurement (default 3; --quick 1)
   --duration S          seconds per autocannon run (default 5; --quick 2)
   --connections N       autocannon connections (default 10)
   --scale-offices N     offices of the scale dataset (default 1000000; --quick 20000)
   --scale-fallback N    size to try when the generator fails at --scale-offices (default 250000; 0 for none)
   --out FILE            report file (default BENCHMARKS.md; with --quick or --only, bench/out/BENCHMARKS.partial.md)
+  --update              with --only: also rewrite, in BENCHMARKS.md, just the sections this run measured (and their
+                        rows of the Targets table), keeping every other section as it is; the report's head names the run
   -h, --help            this text
 
 Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
 bench/out/ (sites, data; gitignored).`;
 
-const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages'] as const;
+const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction'] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
 
 function positiveInt(name: string, value: string | undefined, fallback: number, allowZero = false): number {
@@ -80,6 +87,7 @@ try {
       'scale-offices': { type: 'string' },
       'scale-fallback': { type: 'string' },
       out: { type: 'string' },
+      update: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -101,7 +109,11 @@ for (const name of only ?? []) {
     process.exit(2);
   }
 }
-const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false };
+if (args.update && (only === null || args.quick)) {
+  process.stderr.write(`bench: --update needs --only (and not --quick): it replaces the sections a partial run measured\n\n${HELP}\n`);
+  process.exit(2);
+}
+const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, correction: false };
 /** Whether this run measures `section`. */
 const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
 // Quick or partial figures must never overwrite the full report.
@@ -137,6 +149,7 @@ if (!quick || !existsSync(join(sampleDir, keys.pointer))) {
 const pointer = Pointer.parse(JSON.parse(readFileSync(join(sampleDir, keys.pointer), 'utf8')));
 const meta = Meta.parse(JSON.parse(readFileSync(join(sampleDir, keys.meta(pointer.version)), 'utf8')));
 const sampleShards = cellStats(sampleDir);
+const sampleOffices = (): number => meta.totals.offices;
 
 const results: BenchResults = {
   machine,
@@ -253,6 +266,12 @@ if (wants('pages')) {
   results.pages = measurePageWeights(sampleDir);
 }
 
+// 7. Correction publish.
+if (wants('correction')) {
+  progress('7. correction publish');
+  results.correction = await runCorrectionSection({ outRoot, dataDir, sampleDir, offices: sampleOffices(), scaleOffices: args['skip-scale'] ? null : scaleOffices, onLine: progress });
+}
+
 results.durationMs = performance.now() - started;
 results.machine.loadEnd = loadNow();
 const outFile = resolve(REPO, args.out ?? (partial ? 'bench/out/BENCHMARKS.partial.md' : 'BENCHMARKS.md'));
@@ -260,3 +279,10 @@ const resultsFile = join(outRoot, partial ? 'results.partial.json' : 'results.js
 writeFileSync(outFile, renderReport(results));
 writeFileSync(resultsFile, `${JSON.stringify(results, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}\n`);
 progress(`wrote ${outFile} and ${resultsFile} in ${(results.durationMs / 1000).toFixed(0)} s`);
+if (args.update) {
+  const reportFile = join(REPO, 'BENCHMARKS.md');
+  const when = `${results.startedAt}, commit ${results.machine.commit.slice(0, 10)}, load ${results.machine.loadStart.toFixed(1)}`;
+  const updated = updateReport(readFileSync(reportFile, 'utf8'), renderReport(results), command, when);
+  writeFileSync(reportFile, updated.report);
+  progress(`updated ${reportFile}: ${updated.sections.join(', ') || 'no measured section'}`);
+}

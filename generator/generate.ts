@@ -6,7 +6,7 @@ import { buildOpenApi } from '../shim/core/openapi.ts';
 import { PROBLEM_CODES, problemPageHtml } from '../shim/core/problem-pages.ts';
 import { applyCorrections } from './corrections.ts';
 import type { Corrected } from './corrections.ts';
-import type { MetroT, PlaceRecordT } from './inputs/schema.ts';
+import type { MetroT, PlaceRecordT, RemovalRecordT } from './inputs/schema.ts';
 import { ActiveRemovals, describeRemoval, identityOfPlace } from './removals.ts';
 import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
@@ -22,6 +22,10 @@ import { buildOffices } from './offices.ts';
 import type { BuiltFirm } from './offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
 import { buildCells } from './cells.ts';
+import type { SiteLocation } from './audit/site.ts';
+import { changesAgainstLive } from './changes-previous.ts';
+import { provenanceOf, type Provenance } from './changes.ts';
+import { measurementDocs } from './measurement-docs.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
@@ -40,6 +44,8 @@ export interface GenerateOptions {
   retention?: Retention;
   /** Called with the week's facts before anything is written; a throw stops the run with nothing written (release gates). */
   gate?: (facts: WeekFacts) => void | Promise<void>;
+  /** The site whose live version the changes document compares against (default: outDir; release: the bucket). */
+  previous?: SiteLocation;
   /** Point current.json at the new version (default true); false leaves it for a later flip (release: verify first). */
   activate?: boolean;
   /** ISO week, e.g. 2026-W47; defaults to the latest folder in <dataDir>/weeks/. */
@@ -104,7 +110,7 @@ export function formatBadRow(row: BadRow): string {
 let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
 
 const V = 'V';
-/** Key relative to the version root, e.g. "shards/5/85283473fffffff.json". */
+/** Key relative to the version root, e.g. "cells/blocks/85283473fffffff.json". */
 const rel = (key: string): string => key.slice(keys.root(V).length);
 
 /** `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`. */
@@ -123,6 +129,10 @@ interface Model {
   vis: Pick<Visibility, 'metros'>;
   /** The week's per-metro figures for the metro pages. */
   pages: ReturnType<typeof pageMeasurement>;
+  /** The published measurement, one document per metro. */
+  measurement: ReturnType<typeof measurementDocs>;
+  /** Which corrections and removals acted on which listings, for the changes document. */
+  provenance: Provenance;
 }
 
 // A function of its own so that everything it does not return can be collected before the write phase (at a million
@@ -139,15 +149,21 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   const removals = new ActiveRemovals(inputs.removals);
   const places: PlaceRecordT[] = [];
   const standing = new Map<string, string>();
+  const standingRows = new Map<string, RemovalRecordT>();
   for (const p of corrected.places) {
     const m = removals.match(identityOfPlace(p));
     if (m === undefined) places.push(p);
-    else standing.set(p.place_id, describeRemoval(m));
+    else {
+      standing.set(p.place_id, describeRemoval(m));
+      standingRows.set(p.place_id, m.value);
+    }
   }
+  const provenance = provenanceOf(inputs.corrections, corrected, standingRows, inputs.removals);
   const { firms, notes: firmNotes } = groupFirms(places, inputs.flags);
   const coverage = buildCoverage(inputs.metros);
   const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
   const pages = pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms);
+  const measurement = measurementDocs(inputs.metros, inputs.samples.map((r) => r.value), firms, week);
   const built = buildOffices(firms, vis);
   const offices = built.flatMap((b) => b.offices);
   for (const o of offices) StoredOffice.parse(o);
@@ -168,7 +184,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
     standingRemovals: standing,
     unknownCorrections: corrected.unknown,
   };
-  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages };
+  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages, measurement, provenance };
 }
 
 /** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
@@ -181,7 +197,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
-  const { inputs, facts, built, offices, coverage, vis, pages } = await buildModel(opts, week, log, step);
+  const { inputs, facts, built, offices, coverage, vis, pages, measurement, provenance } = await buildModel(opts, week, log, step);
   const weekOf = mondayOfIsoWeek(week);
 
   gazetteerCache ??= buildGazetteer();
@@ -205,6 +221,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written`);
     await w.put(rel(keys.coverage(V)), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
     await w.put(rel(keys.coverageCells(V)), coverageCellsDoc(coverage));
+    for (const doc of measurement) await w.put(rel(keys.measurement(V, doc.metro)), doc);
     await w.put(rel(keys.openapi(V)), buildOpenApi());
     for (const code of PROBLEM_CODES) await w.put(rel(keys.problem(V, code)), Buffer.from(problemPageHtml(code), 'utf8'));
     for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(rel(keys.zip(V, zip3)), gazetteer.zips.get(zip3));
@@ -217,6 +234,10 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.flush();
 
     const version = versionId(week, w.entries);
+    // Not part of the version id: it depends on what was live before, not on the week's inputs.
+    const changes = await changesAgainstLive(opts.previous ?? { kind: 'folder', dir: opts.outDir }, version, week, offices, provenance, step);
+    await w.put(rel(keys.changes(V)), changes);
+    step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
     const contents = { zip3: [...gazetteer.zips.keys()], states: [...gazetteer.cities.keys()], listingPrefixLength: prefixLength };
     await w.put(rel(keys.meta(V)), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
     await w.flush();

@@ -5,14 +5,21 @@ import { readRemovals } from './removals.ts';
 
 const HELP = `Usage: npm run publish -- --bucket <name> [options]
 
-Publishes the version named by <site>/current.json to S3, atomically:
-  1. every object of <site>/v/<version>/ (checked against its manifest) goes to <prefix>v/<version>/...
-     - skipped when the bucket already holds it under that version (same sha256),
-     - copied server-side from the serving version when unchanged since it,
-     - uploaded otherwise (gzip-encoded when larger than 1 KiB and at least 10% smaller);
-  2. then <prefix>v/<version>/manifest.json;
+Publishes the version named by <site>/current.json to S3, atomically, copying nothing:
+  1. plan against the bucket (nothing is written yet):
+     - the first version, or one that changed much, goes up complete: every object of <site>/v/<version>/ under
+       <prefix>v/<version>/, then its manifest.json;
+     - otherwise (a correction) it goes up as a layer over the serving version: only the objects that are new or
+       changed are uploaded, and its meta.json carries a map saying which earlier version's prefix holds every other
+       object (one hop; a layer over a layer keeps pointing where the serving one read). Readers resolve every key
+       of a version through that one map, so an answer never mixes versions;
+     - a version already in the bucket (a rollback) uploads nothing;
+     - objects already under the version with the same sha256 (an interrupted run) are skipped;
+  2. upload the planned objects (checked against the local manifest; gzip-encoded when larger than 1 KiB and at
+     least 10% smaller), then the manifest (complete) or the meta.json with the map (layer);
   3. then, LAST, the pointer <prefix>current.json. A publish that stops earlier leaves the previous version serving,
      and running it again resumes where it stopped.
+Every version prefix a kept version's map names must stay in the bucket (publish never deletes anything).
 Refused before anything is written when the version holds a listing under a standing removal (<data>/removals.jsonl),
 so publishing an older site folder (a rollback) cannot bring a removed listing back.
 Cache-Control: versioned objects "${CACHE_IMMUTABLE}", pointer "${CACHE_POINTER}".
@@ -31,7 +38,9 @@ Options:
   --distribution <id>    CloudFront distribution to invalidate after the pointer is written
   --concurrency <n>      requests in flight (default 16)
   --no-gzip              store every object uncompressed
-  --dry-run              read the bucket, print the plan and the paths, write nothing
+  --complete             never publish as a layer (every object under the version's own prefix)
+  --dry-run              read the bucket, print the plan (one line, then each key it would write, then the
+                         CloudFront paths), write nothing
   --json                 print the full report as JSON on stdout instead of the paths
   --quiet                no progress output on stderr
   -h, --help             this text
@@ -55,6 +64,7 @@ async function main(): Promise<number> {
         concurrency: { type: 'string', default: '16' },
         'no-gzip': { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
+        complete: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -83,6 +93,7 @@ async function main(): Promise<number> {
       concurrency,
       gzip: !args['no-gzip'],
       dryRun: args['dry-run'],
+      complete: args.complete,
       quiet: args.quiet,
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
       ...(args.endpoint !== undefined ? { endpoint: args.endpoint } : {}),
@@ -90,7 +101,11 @@ async function main(): Promise<number> {
       ...(args.distribution !== undefined ? { distributionId: args.distribution } : {}),
     });
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-    else for (const path of report.invalidationPaths) process.stdout.write(`${path}\n`);
+    else if (report.dryRun) {
+      process.stdout.write(`${report.plan}\n`);
+      for (const key of report.plannedPuts ?? []) process.stdout.write(`put ${key}\n`);
+      for (const path of report.invalidationPaths) process.stdout.write(`invalidate ${path}\n`);
+    } else for (const path of report.invalidationPaths) process.stdout.write(`${path}\n`);
     if (report.invalidationError) {
       process.stderr.write(`publish: version ${report.version} is live, but the CloudFront invalidation failed: ${report.invalidationError}\n`);
       return 1;

@@ -1,8 +1,8 @@
 /**
- * Atomic publish of a generated site folder to S3 (docs/DEPLOY.md): the version's objects under
- * `<prefix>v/<version>/`, then its manifest, then the pointer `<prefix>current.json` LAST, so a publish
- * that stops halfway leaves the previous version serving. Objects whose sha256 the bucket already has
- * are copied server-side (from the serving version) or skipped (already under the target version).
+ * Atomic publish of a generated site folder to S3 (docs/DEPLOY.md): reads the local version and the bucket's state,
+ * plans (publish-plan.ts: a layer holding only what changed, or a complete version; nothing is ever copied), uploads
+ * the planned objects, then the layer's meta.json or the complete version's manifest, then the pointer
+ * `<prefix>current.json` LAST, so a publish that stops halfway leaves the previous version serving; then invalidates.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import {
-  CopyObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -18,10 +17,12 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../shim/aws/s3-client.ts';
-import { keys, Manifest, Meta, Pointer, type ManifestT, type PointerT } from '../shim/core/site-format.ts';
+import { keys, Manifest, Meta, Pointer } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { assertSafeKey } from '../shim/store/types.ts';
+import { readStoredVersion } from './bucket-version.ts';
 import { pointerDoc } from './documents.ts';
+import { planPublish, type LocalVersion, type PublishPlan, type RemoteState } from './publish-plan.ts';
 import { removedListingsIn } from './release/removal-check.ts';
 import type { ActiveRemovals } from './removals.ts';
 import { serialise, sha256Hex } from './json.ts';
@@ -33,8 +34,7 @@ const gzipAsync = promisify(gzip);
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Cache-Control of the pointer: always revalidate, so a new version is seen at once. */
 export const CACHE_POINTER = 'no-cache';
-/** Above this many changed listings, invalidate /v1/firms/* and /r/* instead of each path. */
-export const MAX_LISTING_INVALIDATIONS = 100;
+export { invalidationPathsFor, MAX_LISTING_INVALIDATIONS } from './invalidation.ts';
 
 /** The version to publish holds a listing under a standing removal. */
 export class RemovedListingError extends Error {
@@ -56,6 +56,8 @@ export interface PublishOptions extends S3ClientOptions {
   distributionId?: string;
   /** Plan and print, write nothing. */
   dryRun?: boolean;
+  /** Publish every object under the version's own prefix, never as a layer (default false). */
+  complete?: boolean;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
   /** Gzip objects larger than gzipMinBytes when that saves at least 10% (default true). */
@@ -74,7 +76,7 @@ export interface PublishOptions extends S3ClientOptions {
 
 /** One object settled during publish. */
 export interface ObjectEvent {
-  action: 'upload' | 'copy' | 'skip';
+  action: 'upload' | 'skip';
   /** Key relative to the bucket prefix. */
   key: string;
   done: number;
@@ -86,11 +88,23 @@ export interface PublishReport {
   version: string;
   previousVersion: string | null;
   dryRun: boolean;
+  /** `layered`: only what changed went up, the rest is read from earlier versions; `complete`; `published`: already there. */
+  mode: PublishPlan['mode'];
   /** Objects listed in the manifest (the manifest itself and the pointer not counted). */
   objects: number;
+  /** Objects written under the version's prefix (a layer's meta.json included). */
   uploaded: number;
+  /** Always 0: nothing is copied (kept for readers of older reports). */
   copied: number;
+  /** Objects a layer reads from an earlier version's prefix. */
+  reused: number;
   skipped: number;
+  /** Entries of a layer's map (0 for a complete version). */
+  layerEntries: number;
+  /** The plan in one line. */
+  plan: string;
+  /** A dry run: the keys it would upload, in order (the manifest or a layer's meta.json, then the pointer, last). */
+  plannedPuts?: string[];
   manifestWritten: boolean;
   pointerWritten: boolean;
   /** Bytes of the uploaded objects (manifest and pointer included when written), before and after gzip (a dry run: before only). */
@@ -98,6 +112,8 @@ export interface PublishReport {
   uploadedSentBytes: number;
   /** Objects stored with Content-Encoding gzip among the uploaded ones. */
   gzipped: number;
+  /** Milliseconds from the start to the pointer write (null when the pointer was not written). */
+  pointerMs: number | null;
   /** CloudFront paths that serve something that changed (empty when the pointer did not move). */
   invalidationPaths: string[];
   invalidationId: string | null;
@@ -106,9 +122,7 @@ export interface PublishReport {
   ms: number;
 }
 
-type Action = { key: string; rel: string; sha256: string; bytes: number } & ({ kind: 'upload' } | { kind: 'copy'; from: string } | { kind: 'skip' });
-
-/** Publish the site folder's current version to the bucket; resolves once the pointer is written (and invalidation requested). */
+/** Publish the site folder's version to the bucket; resolves once the pointer is written (and invalidation requested). */
 export async function publishSite(opts: PublishOptions): Promise<PublishReport> {
   const t0 = performance.now();
   const log = opts.quiet ? () => undefined : (opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
@@ -121,88 +135,154 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     s3Client({ connectionTimeoutMs: 3000, requestTimeoutMs: 30_000, socketTimeoutMs: 30_000, maxSockets: concurrency, ...clientOptionsOf(opts) });
   const remote = new S3Store({ bucket: opts.bucket, prefix, client });
 
-  // Local state: pointer and manifest of the version to publish.
-  const pointerBytes = opts.version === undefined ? await readFile(join(siteDir, keys.pointer)) : await pointerFor(siteDir, opts.version);
-  const pointer = Pointer.parse(JSON.parse(pointerBytes.toString('utf8')));
-  const version = pointer.version;
-  const root = keys.root(version);
-  const manifestBytes = await readFile(join(siteDir, keys.manifest(version)));
-  const manifest = Manifest.parse(JSON.parse(manifestBytes.toString('utf8')));
-  if (manifest.version !== version) throw new Error(`manifest names version ${manifest.version}, pointer names ${version}`);
-  for (const key of Object.keys(manifest.objects)) {
-    assertSafeKey(key);
-    if (!key.startsWith(root)) throw new Error(`manifest key ${key} is outside ${root}`);
-  }
-  say(`site ${siteDir}: version ${version}, ${Object.keys(manifest.objects).length} objects -> s3://${opts.bucket}/${prefix}`);
+  const local = await readLocal(siteDir, opts.version);
+  say(`site ${siteDir}: version ${local.version}, ${Object.keys(local.manifest.objects).length} objects -> s3://${opts.bucket}/${prefix}`);
   if (opts.removals !== undefined && opts.removals.count > 0) {
-    const held = await removedListingsIn(siteDir, version, opts.removals);
+    const held = await removedListingsIn(siteDir, local.version, opts.removals);
     if (held.length > 0) {
-      throw new RemovedListingError(`version ${version} contains ${held.length} listing(s) under a standing removal, refused (regenerate it with the removals applied): ${held.slice(0, 5).join('; ')}`);
+      throw new RemovedListingError(`version ${local.version} contains ${held.length} listing(s) under a standing removal, refused (regenerate it with the removals applied): ${held.slice(0, 5).join('; ')}`);
     }
     say(`no listing under the ${opts.removals.count} standing removal(s)`);
   }
-
-  // Remote state: the serving pointer and manifest, and the target version's manifest if it exists.
-  const remotePointerBytes = await remote.get(keys.pointer);
-  const remotePointer: PointerT | null = remotePointerBytes ? Pointer.parse(parseJson(remotePointerBytes, keys.pointer)) : null;
-  const previousVersion = remotePointer?.version ?? null;
-  const previous = previousVersion ? await readManifest(remote, previousVersion) : null;
-  if (previousVersion && !previous) throw new Error(`the bucket's pointer names ${previousVersion} but its manifest is missing`);
-  const target = previousVersion === version ? previous : await readManifest(remote, version);
-  if (target) {
-    const diff = manifestDiff(target, manifest);
-    if (diff) throw new Error(`version ${version} is already in the bucket with different content (${diff}); published versions are immutable`);
-  }
-  say(previousVersion ? `bucket serves ${previousVersion}` : 'bucket serves nothing yet');
-
-  // Plan every object: skip (already under the target), copy (unchanged since the serving version), or upload.
-  const present = target ? null : await presentUnder(client, opts.bucket, prefix, root, concurrency);
-  const actions: Action[] = [];
-  for (const [key, entry] of Object.entries(manifest.objects)) {
-    const rel = key.slice(root.length);
-    const base = { key, rel, sha256: entry.sha256, bytes: entry.bytes };
-    const old = previousVersion && previous ? previous.objects[keys.root(previousVersion) + rel] : undefined;
-    if (target || present?.get(key) === entry.sha256) actions.push({ ...base, kind: 'skip' });
-    else if (old && old.sha256 === entry.sha256 && previousVersion !== version) actions.push({ ...base, kind: 'copy', from: keys.root(previousVersion!) + rel });
-    else actions.push({ ...base, kind: 'upload' });
-  }
-  const count = (kind: Action['kind']): number => actions.filter((a) => a.kind === kind).length;
-  const pointerChanges = !remotePointerBytes || !Buffer.from(remotePointerBytes).equals(pointerBytes);
-  const invalidationPaths = pointerChanges ? invalidationPathsFor(previous, previousVersion, manifest, version) : [];
-  say(`plan: upload ${count('upload')}, copy ${count('copy')}, skip ${count('skip')}; manifest ${target ? 'present' : 'to write'}; pointer ${pointerChanges ? 'to write' : 'unchanged'}`);
+  const state = await readRemote(remote, client, opts.bucket, prefix, local.version, concurrency);
+  say(state.live ? `bucket serves ${state.live.version}${state.live.layers ? ` (a layer over ${state.live.layers.base})` : ''}` : 'bucket serves nothing yet');
+  const plan = planPublish(local, state, opts.complete ? { complete: true } : {});
+  const planLine = describePlan(plan);
+  say(planLine);
 
   const report: PublishReport = {
-    version,
-    previousVersion,
+    version: plan.version,
+    previousVersion: plan.previousVersion,
     dryRun: opts.dryRun ?? false,
-    objects: actions.length,
+    mode: plan.mode,
+    objects: plan.objects,
     uploaded: 0,
     copied: 0,
-    skipped: 0,
+    reused: plan.reused,
+    skipped: plan.skipped,
+    layerEntries: plan.layers ? Object.keys(plan.layers.objects).length : 0,
+    plan: planLine,
     manifestWritten: false,
     pointerWritten: false,
     uploadedRawBytes: 0,
     uploadedSentBytes: 0,
     gzipped: 0,
-    invalidationPaths,
+    pointerMs: null,
+    invalidationPaths: plan.invalidationPaths,
     invalidationId: null,
     invalidationError: null,
     ms: 0,
   };
   if (opts.dryRun) {
-    report.uploaded = count('upload');
-    report.copied = count('copy');
-    report.skipped = count('skip');
-    report.uploadedRawBytes =
-      actions.filter((a) => a.kind === 'upload').reduce((s, a) => s + a.bytes, 0) + (target ? 0 : manifestBytes.length) + (pointerChanges ? pointerBytes.length : 0);
+    report.uploaded = plan.puts.length + (plan.meta ? 1 : 0);
+    report.plannedPuts = [
+      ...plan.puts.map((p) => p.key),
+      ...(plan.manifest ? [keys.manifest(plan.version)] : []),
+      ...(plan.meta ? [keys.meta(plan.version)] : []),
+      ...(plan.pointer ? [keys.pointer] : []),
+    ];
+    report.uploadedRawBytes = plan.puts.reduce((s, p) => s + p.bytes, 0) + (plan.meta?.length ?? 0) + (plan.manifest ? local.manifestBytes.length : 0) + (plan.pointer?.length ?? 0);
     report.ms = performance.now() - t0;
     say('dry run: nothing written');
     return report;
   }
 
+  const put = uploader(client, opts, prefix, report);
+  await executePlan(plan, siteDir, concurrency, put, report, opts.onObject, say);
+  if (plan.manifest) {
+    await put(keys.manifest(plan.version), local.manifestBytes, CACHE_IMMUTABLE);
+    report.manifestWritten = true;
+  }
+  if (plan.meta) {
+    // A layer is complete once its meta.json (which carries the map) is in place: written after its objects.
+    await put(keys.meta(plan.version), Buffer.from(plan.meta), CACHE_IMMUTABLE);
+    report.uploaded += 1;
+  }
+  if (plan.pointer) {
+    // LAST: until this write succeeds, readers keep the previous version.
+    await put(keys.pointer, Buffer.from(plan.pointer), CACHE_POINTER);
+    report.pointerWritten = true;
+    report.pointerMs = performance.now() - t0;
+    say(`pointer ${prefix}${keys.pointer} -> ${plan.version}`);
+  }
+  if (plan.invalidationPaths.length > 0 && opts.distributionId) await invalidate(opts.distributionId, opts.cloudFront, plan, report, say);
+  report.ms = performance.now() - t0;
+  say(`done in ${(report.ms / 1000).toFixed(1)}s (${plan.mode}): uploaded ${report.uploaded} (${report.gzipped} gzipped, ${report.uploadedRawBytes} -> ${report.uploadedSentBytes} bytes), reused ${report.reused}, skipped ${report.skipped}`);
+  return report;
+}
+
+/** One line saying what a plan does. */
+export function describePlan(plan: PublishPlan): string {
+  const what =
+    plan.mode === 'layered'
+      ? `a layer over ${plan.layers?.base ?? '?'}: upload ${plan.puts.length} changed object(s) + meta.json with a map of ${Object.keys(plan.layers?.objects ?? {}).length} entries, read ${plan.reused} unchanged in place`
+      : plan.mode === 'complete'
+        ? `complete: upload ${plan.puts.length} object(s) + manifest.json`
+        : 'already in the bucket: upload nothing';
+  return `plan for ${plan.version}: ${what}, skip ${plan.skipped} already there; copy none; pointer ${plan.pointer ? 'to write' : 'unchanged'}`;
+}
+
+/** The local version to publish: pointer, manifest (checked) and generated meta.json. */
+async function readLocal(siteDir: string, version: string | undefined): Promise<LocalVersion & { manifestBytes: Buffer }> {
+  const pointerBytes = version === undefined ? await readFile(join(siteDir, keys.pointer)) : await pointerFor(siteDir, version);
+  const v = Pointer.parse(JSON.parse(pointerBytes.toString('utf8'))).version;
+  const root = keys.root(v);
+  const manifestBytes = await readFile(join(siteDir, keys.manifest(v)));
+  const manifest = Manifest.parse(JSON.parse(manifestBytes.toString('utf8')));
+  if (manifest.version !== v) throw new Error(`manifest names version ${manifest.version}, pointer names ${v}`);
+  for (const key of Object.keys(manifest.objects)) {
+    assertSafeKey(key);
+    if (!key.startsWith(root)) throw new Error(`manifest key ${key} is outside ${root}`);
+  }
+  const metaBytes = await readFile(join(siteDir, keys.meta(v)));
+  const metaEntry = manifest.objects[keys.meta(v)];
+  if (metaEntry !== undefined && sha256Hex(metaBytes) !== metaEntry.sha256) throw new Error(`${keys.meta(v)} on disk does not match the manifest`);
+  return { version: v, manifest, manifestBytes, metaBytes, pointerBytes };
+}
+
+/** The bucket's pointer, the version it serves, the target version if complete, and leftovers under the target. */
+async function readRemote(store: S3Store, client: S3Client, bucket: string, prefix: string, version: string, concurrency: number): Promise<RemoteState> {
+  const pointerBytes = await store.get(keys.pointer);
+  const liveVersion = pointerBytes ? Pointer.parse(parseJson(pointerBytes, keys.pointer)).version : null;
+  const live = liveVersion ? await readStoredVersion(store, liveVersion) : null;
+  if (liveVersion && !live) throw new Error(`the bucket's pointer names ${liveVersion} but its manifest is missing`);
+  const target = liveVersion === version ? live : await readStoredVersion(store, version);
+  const present = target ? new Map<string, string>() : await presentUnder(client, bucket, prefix, keys.root(version), concurrency);
+  return { pointerBytes, live, target, present };
+}
+
+/** Upload every planned object from the site folder, checking each against the manifest first. */
+async function executePlan(
+  plan: PublishPlan,
+  siteDir: string,
+  concurrency: number,
+  put: (key: string, body: Buffer, cacheControl: string) => Promise<void>,
+  report: PublishReport,
+  onObject: PublishOptions['onObject'],
+  say: (msg: string) => void,
+): Promise<void> {
+  let done = 0;
+  let lastLine = performance.now();
+  await runPool(plan.puts, concurrency, async (p) => {
+    const body = await readFile(join(siteDir, p.key));
+    const sha = sha256Hex(body);
+    if (sha !== p.sha256 || body.length !== p.bytes) throw new Error(`${p.key} on disk does not match the manifest (sha256 ${sha}, ${body.length} bytes)`);
+    await put(p.key, body, CACHE_IMMUTABLE);
+    report.uploaded += 1;
+    done += 1;
+    await onObject?.({ action: 'upload', key: p.key, done, total: plan.puts.length });
+    if (performance.now() - lastLine > 2000 || done === plan.puts.length) {
+      lastLine = performance.now();
+      say(`${done}/${plan.puts.length} objects uploaded`);
+    }
+  });
+}
+
+/** A PutObject of one body (gzip-encoded when that saves 10%), counted in the report. */
+function uploader(client: S3Client, opts: PublishOptions, prefix: string, report: PublishReport) {
   const gzipOn = opts.gzip ?? true;
   const gzipMin = opts.gzipMinBytes ?? 1024;
-  const put = async (key: string, body: Buffer, sha256: string, cacheControl: string): Promise<void> => {
+  return async (key: string, body: Buffer, cacheControl: string): Promise<void> => {
     let sent = body;
     let encoding: string | undefined;
     if (gzipOn && body.length > gzipMin) {
@@ -221,103 +301,32 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
         CacheControl: cacheControl,
         ...(encoding ? { ContentEncoding: encoding } : {}),
         ContentMD5: createHash('md5').update(sent).digest('base64'),
-        Metadata: { sha256 },
+        Metadata: { sha256: sha256Hex(body) },
       }),
     );
     report.uploadedRawBytes += body.length;
     report.uploadedSentBytes += sent.length;
     if (encoding) report.gzipped += 1;
   };
-
-  let done = 0;
-  let lastLine = performance.now();
-  await runPool(actions, concurrency, async (a) => {
-    if (a.kind === 'upload') {
-      const body = await readFile(join(siteDir, a.key));
-      const sha = sha256Hex(body);
-      if (sha !== a.sha256 || body.length !== a.bytes) throw new Error(`${a.key} on disk does not match the manifest (sha256 ${sha}, ${body.length} bytes)`);
-      await put(a.key, body, a.sha256, CACHE_IMMUTABLE);
-      report.uploaded += 1;
-    } else if (a.kind === 'copy') {
-      await client.send(
-        new CopyObjectCommand({
-          Bucket: opts.bucket,
-          Key: prefix + a.key,
-          CopySource: encodeURI(`${opts.bucket}/${prefix}${a.from}`),
-          MetadataDirective: 'COPY',
-        }),
-      );
-      report.copied += 1;
-    } else {
-      report.skipped += 1;
-    }
-    done += 1;
-    await opts.onObject?.({ action: a.kind, key: a.key, done, total: actions.length });
-    if (performance.now() - lastLine > 2000 || done === actions.length) {
-      lastLine = performance.now();
-      say(`${done}/${actions.length} objects (uploaded ${report.uploaded}, copied ${report.copied}, skipped ${report.skipped})`);
-    }
-  });
-
-  if (!target) {
-    await put(keys.manifest(version), manifestBytes, sha256Hex(manifestBytes), CACHE_IMMUTABLE);
-    report.manifestWritten = true;
-  }
-  if (pointerChanges) {
-    // LAST: until this write succeeds, readers keep the previous version.
-    await put(keys.pointer, pointerBytes, sha256Hex(pointerBytes), CACHE_POINTER);
-    report.pointerWritten = true;
-    say(`pointer ${prefix}${keys.pointer} -> ${version}`);
-  }
-
-  if (invalidationPaths.length > 0 && opts.distributionId) {
-    const cloudFront = opts.cloudFront ?? new CloudFrontClient({ region: 'us-east-1', maxAttempts: 3 });
-    try {
-      const out = await cloudFront.send(
-        new CreateInvalidationCommand({
-          DistributionId: opts.distributionId,
-          InvalidationBatch: { CallerReference: `publish-${version}-${Date.now()}`, Paths: { Quantity: invalidationPaths.length, Items: invalidationPaths } },
-        }),
-      );
-      report.invalidationId = out.Invalidation?.Id ?? null;
-      say(`CloudFront invalidation ${report.invalidationId ?? '?'} of ${invalidationPaths.length} path(s) on ${opts.distributionId}`);
-    } catch (err) {
-      // The new version is already serving; only the CDN may lag. Report rather than pretend the publish failed.
-      report.invalidationError = (err as Error).message ?? String(err);
-      say(`CloudFront invalidation FAILED (${report.invalidationError}); the new version is live, invalidate the paths by hand`);
-    }
-  }
-  report.ms = performance.now() - t0;
-  say(`done in ${(report.ms / 1000).toFixed(1)}s: uploaded ${report.uploaded} (${report.gzipped} gzipped, ${report.uploadedRawBytes} -> ${report.uploadedSentBytes} bytes), copied ${report.copied}, skipped ${report.skipped}`);
-  return report;
 }
 
-/**
- * CloudFront paths whose answer may change when the pointer moves from `previous` to `next`: the pointer, the API
- * documents built from changed objects, and each added, changed or removed listing (or wildcards when there are many).
- */
-export function invalidationPathsFor(previous: ManifestT | null, previousVersion: string | null, next: ManifestT, version: string): string[] {
-  if (!previous || !previousVersion) return ['/*'];
-  const rels = (m: ManifestT, v: string): Map<string, string> => new Map(Object.entries(m.objects).map(([k, e]) => [k.slice(keys.root(v).length), e.sha256]));
-  const before = rels(previous, previousVersion);
-  const after = rels(next, version);
-  const changed = new Set<string>();
-  for (const [rel, sha] of after) if (before.get(rel) !== sha) changed.add(rel);
-  for (const rel of before.keys()) if (!after.has(rel)) changed.add(rel);
-  const paths = [`/${keys.pointer}`];
-  if (changed.has('coverage.json')) paths.push('/v1/coverage');
-  if (changed.has('openapi.json')) paths.push('/openapi.json');
-  const listings = [...changed].map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1]).filter((id): id is string => id !== undefined).sort();
-  if (listings.length > MAX_LISTING_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');
-  else for (const id of listings) paths.push(`/v1/firms/${id}`, `/r/${id}`);
-  // Pages for people and problem pages are cached at CloudFront like documents; a week's metro figures change them all,
-  // so one wildcard per folder. `/` is not cached (it is negotiated on Accept).
-  const changedUnder = (prefix: string): string[] => [...changed].filter((rel) => rel.startsWith(prefix)).map((rel) => rel.slice(prefix.length));
-  const pages = changedUnder('pages/');
-  for (const name of ['docs.json', 'corrections.json']) if (pages.includes(name)) paths.push(`/${name.slice(0, -'.json'.length)}`);
-  for (const folder of ['metros', 'assets']) if (pages.some((name) => name.startsWith(`${folder}/`))) paths.push(`/${folder}/*`);
-  if (changedUnder('problems/').length > 0) paths.push('/problems/*');
-  return paths;
+/** Ask CloudFront to invalidate the plan's paths; a failure is reported, not thrown (the new version already serves). */
+async function invalidate(distributionId: string, given: CloudFrontClient | undefined, plan: PublishPlan, report: PublishReport, say: (msg: string) => void): Promise<void> {
+  const cloudFront = given ?? new CloudFrontClient({ region: 'us-east-1', maxAttempts: 3 });
+  const paths = plan.invalidationPaths;
+  try {
+    const out = await cloudFront.send(
+      new CreateInvalidationCommand({
+        DistributionId: distributionId,
+        InvalidationBatch: { CallerReference: `publish-${plan.version}-${Date.now()}`, Paths: { Quantity: paths.length, Items: paths } },
+      }),
+    );
+    report.invalidationId = out.Invalidation?.Id ?? null;
+    say(`CloudFront invalidation ${report.invalidationId ?? '?'} of ${paths.length} path(s) on ${distributionId}`);
+  } catch (err) {
+    report.invalidationError = (err as Error).message ?? String(err);
+    say(`CloudFront invalidation FAILED (${report.invalidationError}); the new version is live, invalidate the paths by hand`);
+  }
 }
 
 /** Content-Type by extension; every published document is JSON (openapi.json included). */
@@ -332,18 +341,6 @@ export function contentTypeOf(key: string): string {
 async function pointerFor(siteDir: string, version: string): Promise<Buffer> {
   const meta = Meta.parse(JSON.parse(await readFile(join(siteDir, keys.meta(version)), 'utf8')));
   return serialise(pointerDoc(version, meta.week));
-}
-
-async function readManifest(store: S3Store, version: string): Promise<ManifestT | null> {
-  const bytes = await store.get(keys.manifest(version));
-  return bytes ? Manifest.parse(parseJson(bytes, keys.manifest(version))) : null;
-}
-
-/** First difference between two manifests of the same version, or null when they list the same objects. */
-function manifestDiff(a: ManifestT, b: ManifestT): string | null {
-  for (const [key, e] of Object.entries(b.objects)) if (a.objects[key]?.sha256 !== e.sha256) return key;
-  for (const key of Object.keys(a.objects)) if (!(key in b.objects)) return key;
-  return null;
 }
 
 /** Key (relative to `prefix`) -> sha256 (from x-amz-meta-sha256) of objects already under `root`: leftovers of an interrupted publish. */

@@ -1,9 +1,11 @@
 /**
  * Reads the published site through a Store: the pointer (current.json, cached briefly), the meta of the version it
- * names, and parsed objects of that version, cached in memory in an LRU bounded by bytes.
+ * names, and parsed objects of that version, cached in memory in an LRU bounded by bytes. A layered version's keys
+ * resolve through the map in its meta.json, read once with the meta, so one answer never mixes versions.
  */
 import type { ZodType } from 'zod';
 import type { SiteReader } from './core/reader.ts';
+import { layerResolver } from './core/layers.ts';
 import { keys, Meta, Pointer, type MetaT } from './core/site-format.ts';
 import { StoreError, type Store } from './store/types.ts';
 
@@ -136,6 +138,7 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
 
   function makeReader(version: string, meta: MetaT): SiteReader {
     const prefix = keys.root(version);
+    const resolve = layerResolver(version, meta.layers);
     return {
       version,
       meta,
@@ -143,7 +146,9 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
         if (!key.startsWith(prefix)) {
           return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
         }
-        return cachedJson(key, schema);
+        // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
+        const stored = resolve(key);
+        return stored === null ? Promise.resolve(null) : cachedJson(stored, schema);
       },
     };
   }

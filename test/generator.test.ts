@@ -23,6 +23,7 @@ import type { ProblemCodeT } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { shapeResult } from '../shim/core/shape.ts';
 import {
+  ChangesDoc,
   CityGazetteer,
   CoverageCells,
   CoverageDoc,
@@ -31,6 +32,7 @@ import {
   LISTING_ID_RE,
   ListingBucket,
   Manifest,
+  MeasurementDoc,
   Meta,
   Pointer,
   ZipGazetteer,
@@ -335,6 +337,8 @@ describe('published site', () => {
       if (r.startsWith('gazetteer/city/')) return CityGazetteer;
       if (r.startsWith('pages/')) return PageDoc;
       if (r.startsWith('listings/')) return ListingBucket;
+      if (r.startsWith('measurement/')) return MeasurementDoc;
+      if (r === 'changes.json') return ChangesDoc;
       return null;
     };
     for (const [key, bytes] of base.files) {

@@ -16,6 +16,8 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidationPathsFor, publishSite, type PublishOptions } from '../generator/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
+import { readStoredVersion } from '../generator/bucket-version.ts';
+import { generatedMetaBytes, resolveLayered } from '../shim/core/layers.ts';
 import { keys, type ManifestT } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
@@ -73,12 +75,22 @@ const opts = (siteDir: string, extra: Partial<PublishOptions> = {}): PublishOpti
 const snapshot = (): Record<string, number> => ({ ...server.requests });
 const delta = (before: Record<string, number>, kind: string): number => (server.requests[kind] ?? 0) - (before[kind] ?? 0);
 
-/** Every object of the site folder's version (and its manifest) reads back through S3Store with the same bytes. */
+/**
+ * Every object of the site folder's version reads back through S3Store with the same bytes, a layered version's
+ * through the map in its meta.json (and its meta.json, without the map, as generated); the version's manifest as
+ * written, or composed from its base's for a layer.
+ */
 async function expectServes(siteDir: string, manifest: ManifestT): Promise<void> {
   const reader = new S3Store({ bucket: BUCKET, prefix: PREFIX, ...server.clientOptions });
-  for (const key of [...Object.keys(manifest.objects), keys.manifest(manifest.version)]) {
-    const got = await reader.get(key);
+  const version = manifest.version;
+  const stored = await readStoredVersion(reader, version);
+  expect(stored?.manifest.objects).toEqual(manifest.objects);
+  for (const key of Object.keys(manifest.objects)) {
+    const at = resolveLayered(version, stored?.layers ?? undefined, key);
+    expect(at, key).not.toBeNull();
+    let got = await reader.get(at!);
     expect(got, key).not.toBeNull();
+    if (key === keys.meta(version) && stored?.layers) got = generatedMetaBytes(got!);
     expect(Buffer.from(got!).equals(await readFile(join(siteDir, key))), key).toBe(true);
   }
 }
@@ -142,7 +154,7 @@ describe('publishSite on s3rver', () => {
     expect(delta(before, 'COPY')).toBe(0);
   });
 
-  it('publishing a changed site uploads only the changed objects, copies the rest, and invalidates what changed', async () => {
+  it('publishing a changed site uploads only the changed objects as a layer, copies nothing, and invalidates what changed', async () => {
     B.set(`firms/${id(3)}.json`, Buffer.from(`${JSON.stringify({ listing_id: id(3), name: 'Firm 3, renamed' })}\n`));
     B.delete(`firms/${id(4)}.json`);
     B.set(`firms/${id(25)}.json`, Buffer.from(`${JSON.stringify({ listing_id: id(25), name: 'Firm 25, new' })}\n`));
@@ -150,9 +162,10 @@ describe('publishSite on s3rver', () => {
     siteB = await writeSite(join(work, 'b'), '2026-W47', B);
     const before = snapshot();
     const r = await publishSite(opts(join(work, 'b')));
-    expect(r).toMatchObject({ version: siteB.version, previousVersion: siteA.version, uploaded: 3, copied: B.size - 3, skipped: 0, pointerWritten: true });
-    expect(delta(before, 'PUT')).toBe(3 + 2); // the changed objects, the manifest, the pointer
-    expect(delta(before, 'COPY')).toBe(B.size - 3);
+    // The 3 changed objects and the layer's meta.json; firms/<4> is marked absent in the map.
+    expect(r).toMatchObject({ version: siteB.version, previousVersion: siteA.version, mode: 'layered', uploaded: 4, reused: B.size - 4, copied: 0, skipped: 0, layerEntries: 4, manifestWritten: false, pointerWritten: true });
+    expect(delta(before, 'PUT')).toBe(3 + 2); // the changed objects, the meta.json with the map, the pointer
+    expect(delta(before, 'COPY')).toBe(0);
     await expectServes(join(work, 'b'), siteB.manifest);
     await expectServes(join(work, 'a'), siteA.manifest); // the previous version stays readable
     expect(await servedVersion()).toBe(siteB.version);
@@ -177,13 +190,16 @@ describe('publishSite on s3rver', () => {
     expect(await servedVersion()).toBe(siteB.version);
     await expectServes(join(work, 'b'), siteB.manifest);
     expect(await store.get(keys.manifest(siteC.version))).toBeNull();
+    expect(await store.get(keys.meta(siteC.version))).toBeNull();
 
     const before = snapshot();
     const r = await publishSite(opts(join(work, 'c')));
-    expect(r.uploaded + r.copied + r.skipped).toBe(C.size);
+    expect(r.mode).toBe('layered');
+    expect(r.uploaded + r.reused + r.skipped).toBe(C.size);
     expect(r.skipped).toBeGreaterThanOrEqual(3);
-    expect(r.uploaded).toBeLessThanOrEqual(8 - 3);
-    expect(delta(before, 'PUT')).toBe(r.uploaded + 2);
+    expect(r.uploaded).toBeLessThanOrEqual(8 - 3 + 1);
+    expect(delta(before, 'PUT')).toBe(r.uploaded + 1);
+    expect(delta(before, 'COPY')).toBe(0);
     expect(await servedVersion()).toBe(siteC.version);
     await expectServes(join(work, 'c'), siteC.manifest);
   });
@@ -272,9 +288,18 @@ describe('publishSite on s3rver', () => {
     expect(help.stdout).toMatch(/Usage: npm run publish -- --bucket/);
     const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
     const out = await run(process.execPath, [...cli, '--bucket', BUCKET, '--prefix', PREFIX, '--endpoint', server.endpoint, '--site', join(work, 'a'), '--dry-run', '--json', '--quiet'], { env });
-    const report = JSON.parse(out.stdout) as { version: string; dryRun: boolean; uploaded: number; copied: number; skipped: number };
-    expect(report).toMatchObject({ version: siteA.version, dryRun: true });
-    expect(report.uploaded + report.copied + report.skipped).toBe(A.size);
+    const report = JSON.parse(out.stdout) as { version: string; dryRun: boolean; uploaded: number; copied: number; reused: number; skipped: number };
+    expect(report).toMatchObject({ version: siteA.version, dryRun: true, copied: 0 });
+    expect(report.uploaded + report.reused + report.skipped).toBe(A.size);
+    // Without --json a dry run prints the plan: one line, each key it would write, the paths; the bucket is unchanged.
+    const before = snapshot();
+    const text = await run(process.execPath, [...cli, '--bucket', BUCKET, '--prefix', PREFIX, '--endpoint', server.endpoint, '--site', join(work, 'a'), '--dry-run', '--quiet'], { env });
+    const lines = text.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^plan for ${siteA.version}: .*copy none; pointer to write$`));
+    expect(lines).toContain('put current.json');
+    expect(lines.filter((l) => l.startsWith('put ')).length).toBe(report.uploaded + 1);
+    expect(lines).toContain('invalidate /current.json');
+    expect(delta(before, 'PUT') + delta(before, 'COPY')).toBe(0);
     await expect(run(process.execPath, [...cli, '--site', join(work, 'a')])).rejects.toMatchObject({ code: 2 });
   });
 });

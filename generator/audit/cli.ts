@@ -1,6 +1,7 @@
-/** `npm run audit -- verify ...` and `npm run audit -- diff <old> <new>`: the auditor's tools (docs/AUDIT.md). */
+/** `npm run audit -- verify ...`, `npm run audit -- diff <old> <new>` and `npm run audit -- measure ...`: the auditor's tools (docs/AUDIT.md). */
 import { parseArgs } from 'node:util';
 import { diffSites, formatDiff } from './diff.ts';
+import { formatMeasureReport, measure, measureExitCode } from './measure.ts';
 import { parseQuery, QueryError, type AuditQuery } from './queries.ts';
 import { AuditError, type SiteLocation } from './site.ts';
 import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
@@ -12,6 +13,8 @@ Commands:
            recomputed from the published office records alone
   diff     what changed between two published versions: offices added, removed, changed, flag changes and
            map-visibility moves
+  measure  recompute every map_visibility and brand_index from the version's published measurement data and
+           compare them with the published shards, firm documents, meta.json and coverage.json
 
 npm run audit -- <command> --help   options of a command. See docs/AUDIT.md.`;
 
@@ -69,6 +72,34 @@ Options:
   -h, --help        this text
 
 Exit status: 0 diff printed, 2 usage error or a site could not be read.`;
+
+const MEASURE_HELP = `Usage: npm run audit -- measure (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
+                              [--version V] [--no-firms] [--max N] [--json] [--quiet]
+
+Reads one published version (default: the one current.json names): its measurement documents
+(v/<version>/measurement/<metro>.json: per grid point and query, the ranked listing ids the sampler saw), the offices of
+every shard of one resolution, coverage.json (metro centres) and coverage-cells.json. Recomputes, independently of the
+generator's code, from the documented definitions:
+  - per metro: grid_points, queries and grid_samples (points x queries), compared with meta.json and coverage.json;
+  - per office: the measuring metro (most samples holding it; ties nearest centre, then slug; never sampled: the
+    nearest-centred metro whose coverage cell holds it), top3_share_pct and appears_share_pct (one decimal, half up);
+  - per firm and metro: brand_index top3_share_pct, appears_share_pct (a firm counts once per sample, at its best
+    office) and offices_measured;
+and compares them with every office record in the shards and, unless --no-firms, in every firm document (office,
+other_offices and the firm's brand_index). Prints each mismatch as expected vs got, naming the office.
+
+Options:
+  --site <folder>     a site folder (as written by npm run generate or npm run release)
+  --bucket <name>     an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region
+  --version <id>      version to check instead of current.json's
+  --no-firms          skip the firm documents (one read per office)
+  --max <N>           mismatch lines in the text report (default 50; 0 = all)
+  --json              the full report as JSON
+  --quiet             no progress on stderr
+  -h, --help          this text
+
+Exit status: 0 every published share equals its recomputation, 1 a mismatch or a broken shard was found, 2 usage
+error or the site could not be read.`;
 
 function siteFromArg(arg: string, endpoint: string | undefined, region: string | undefined): SiteLocation {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(arg);
@@ -217,6 +248,58 @@ async function runDiff(argv: string[]): Promise<number> {
   }
 }
 
+async function runMeasure(argv: string[]): Promise<number> {
+  let a;
+  try {
+    a = parseArgs({
+      args: argv,
+      options: {
+        site: { type: 'string' },
+        bucket: { type: 'string' },
+        prefix: { type: 'string' },
+        endpoint: { type: 'string' },
+        region: { type: 'string' },
+        version: { type: 'string' },
+        'no-firms': { type: 'boolean', default: false },
+        max: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    return usage((err as Error).message, MEASURE_HELP);
+  }
+  if (a.help) {
+    process.stdout.write(`${MEASURE_HELP}\n`);
+    return 0;
+  }
+  if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', MEASURE_HELP);
+  const max = a.max === undefined ? 50 : Number(a.max);
+  if (!Number.isInteger(max) || max < 0) return usage(`--max must be a whole number, got ${a.max}`, MEASURE_HELP);
+  const site: SiteLocation =
+    a.site !== undefined
+      ? { kind: 'folder', dir: a.site }
+      : { kind: 's3', bucket: a.bucket as string, ...(a.prefix !== undefined ? { prefix: a.prefix } : {}), ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}), ...(a.region !== undefined ? { region: a.region } : {}) };
+  try {
+    const report = await measure({
+      site,
+      ...(a.version !== undefined ? { version: a.version } : {}),
+      firms: !a['no-firms'],
+      ...(a.quiet ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
+    });
+    process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatMeasureReport(report, max));
+    return measureExitCode(report);
+  } catch (err) {
+    if (err instanceof AuditError) {
+      process.stderr.write(`audit measure: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -225,6 +308,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'verify') return runVerify(rest);
   if (command === 'diff') return runDiff(rest);
+  if (command === 'measure') return runMeasure(rest);
   return usage(`unknown command ${JSON.stringify(command)}`, HELP);
 }
 

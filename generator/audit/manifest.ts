@@ -3,7 +3,9 @@
  * version that the manifest does not list, and the version id recomputed from the content hashes.
  */
 import { createHash } from 'node:crypto';
-import { keys, Manifest } from '../../shim/core/site-format.ts';
+import { generatedMetaBytes } from '../../shim/core/layers.ts';
+import { keys, Manifest, type ManifestT } from '../../shim/core/site-format.ts';
+import { readStoredVersion } from '../bucket-version.ts';
 import { mapPool } from '../pool.ts';
 import { progressEvery } from '../progress.ts';
 import { AuditError, type AuditSite } from './site.ts';
@@ -24,11 +26,11 @@ export interface ManifestCheckOptions {
 
 /**
  * The version id the generator derives from content: `<week>-<first 10 hex of sha256>` over the lines
- * `<key relative to v/<version>/> TAB <sha256>\n` of every object except meta.json and manifest.json, sorted by key.
+ * `<key relative to v/<version>/> TAB <sha256>\n` of every object except meta.json, manifest.json and changes.json (which depends on the version live before), sorted by key.
  */
 export function expectedVersionId(week: string, version: string, objects: Record<string, { sha256: string }>): string {
   const root = keys.root(version);
-  const skip = new Set([keys.meta(version), keys.manifest(version)]);
+  const skip = new Set([keys.meta(version), keys.manifest(version), keys.changes(version)]);
   const lines = Object.keys(objects)
     .filter((k) => !skip.has(k) && k.startsWith(root))
     .map((k) => k.slice(root.length))
@@ -40,8 +42,10 @@ export function expectedVersionId(week: string, version: string, objects: Record
 /** Check the manifest of the site's version against the objects actually stored. */
 export async function checkManifest(site: AuditSite, options: ManifestCheckOptions = {}): Promise<ManifestCheck> {
   const v = site.version;
+  const layered = site.meta.layers !== undefined;
   const manifestKey = keys.manifest(v);
-  const manifest = await site.json(manifestKey, Manifest);
+  // A layered version has no manifest of its own: its base's, overridden by its map, is the one it would have had.
+  const manifest = layered ? await composedManifest(site) : await site.json(manifestKey, Manifest);
   if (manifest === null) throw new AuditError(`${site.label}: version ${v} has no ${manifestKey}`);
   const problems: string[] = [];
   if (manifest.version !== v) problems.push(`${manifestKey} names version ${manifest.version}, not ${v}`);
@@ -67,6 +71,8 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
       problems.push(`${key}: listed in the manifest but missing`);
       return;
     }
+    // A layer's meta.json carries its map; the manifest lists it as generated.
+    if (layered && key === keys.meta(v)) got = generatedMetaBytes(got);
     bytes += got.byteLength;
     const sha = createHash('sha256').update(got).digest('hex');
     if (sha !== want.sha256) problems.push(`${key}: sha256 ${sha}, the manifest says ${want.sha256}`);
@@ -79,4 +85,14 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
   const id = expectedVersionId(site.meta.week, v, manifest.objects);
   if (id !== v) problems.push(`version id ${v} does not match its content: the listed hashes give ${id}`);
   return { objects: listed.length, bytes, problems: problems.sort() };
+}
+
+async function composedManifest(site: AuditSite): Promise<ManifestT> {
+  try {
+    const stored = await readStoredVersion(site.raw, site.version);
+    if (stored === null) throw new Error(`version ${site.version} is not complete`);
+    return stored.manifest;
+  } catch (err) {
+    throw new AuditError(`${site.label}: ${(err as Error).message}`);
+  }
 }

@@ -7,6 +7,7 @@ import { join, relative, sep } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { ZodType } from 'zod';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
+import { layerResolver } from '../../shim/core/layers.ts';
 import { keys, Meta, Pointer, type MetaT } from '../../shim/core/site-format.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
@@ -19,12 +20,15 @@ export type SiteLocation = { kind: 'folder'; dir: string } | ({ kind: 's3'; buck
 export interface AuditSite {
   /** Human-readable name of the location, e.g. "folder site/" or "s3://bucket/prefix/". */
   readonly label: string;
+  /** Reads keys of the version (a layered version's through its map). */
   readonly store: Store;
+  /** Reads stored keys as they are. */
+  readonly raw: Store;
   readonly version: string;
   readonly meta: MetaT;
   /** The parsed object at a full store key, or null when missing; throws AuditError when it is not valid JSON of `schema`. */
   json<T>(key: string, schema: ZodType<T>): Promise<T | null>;
-  /** Every key present under `v/<version>/` (full store keys, sorted). */
+  /** Every key present under `v/<version>/` (full store keys, sorted; a layered version's own objects only). */
   listVersionKeys(): Promise<string[]>;
 }
 
@@ -88,10 +92,13 @@ export async function openSite(loc: SiteLocation, version?: string): Promise<Aud
     store = new S3Store(options);
     label = `s3://${loc.bucket}/${normalisePrefix(loc.prefix)}`;
   }
+  // Until the version's meta.json is read, keys are read as they are.
+  let resolveKey = (key: string): string | null => key;
   const json = async <T>(key: string, schema: ZodType<T>): Promise<T | null> => {
     let bytes: Uint8Array | null;
     try {
-      bytes = await store.get(key);
+      const at = resolveKey(key);
+      bytes = at === null ? null : await store.get(at);
     } catch (err) {
       throw new AuditError(`${label}: ${(err as Error).message}`);
     }
@@ -107,9 +114,23 @@ export async function openSite(loc: SiteLocation, version?: string): Promise<Aud
   if (meta === null) throw new AuditError(`${label} has no ${keys.meta(v)}: version ${v} is not published there`);
   if (meta.version !== v) throw new AuditError(`${keys.meta(v)} names version ${meta.version}, not ${v}`);
   const resolved = v;
+  resolveKey = layerResolver(v, meta.layers);
+  // A layered version (published over another): every key of it is read where its map says.
+  const raw = store;
+  const versionStore: Store =
+    meta.layers === undefined
+      ? raw
+      : {
+          kind: raw.kind,
+          get: (key) => {
+            const at = resolveKey(key);
+            return at === null ? Promise.resolve(null) : raw.get(at);
+          },
+        };
   return {
     label,
-    store,
+    store: versionStore,
+    raw,
     version: resolved,
     meta,
     json,

@@ -75,14 +75,18 @@ export const FlagRecord = z.object({
   sponsored: z.boolean(),
 });
 
+/** An optional note for the public changes document; `reason` (which may name who asked) is never published. */
+const publicNote = z.string().min(1).max(300).optional().describe('Published in the changes document; `reason` never is');
+
 /** One line of `data/corrections.jsonl`: an operator correction applied on top of every week's data. */
 export const CorrectionRecord = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('remove'), place_id: z.string(), reason: z.string(), date: z.iso.date() }),
+  z.object({ action: z.literal('remove'), place_id: z.string(), reason: z.string(), date: z.iso.date(), public_note: publicNote }),
   z.object({
     action: z.literal('update'),
     place_id: z.string(),
     reason: z.string(),
     date: z.iso.date(),
+    public_note: publicNote,
     set: PlaceRecord.omit({ place_id: true }).partial(),
   }),
 ]);
@@ -99,6 +103,7 @@ export const RemovalRecord = z
     domain: z.string().min(1).optional(),
     date: z.iso.date(),
     reason: z.string().min(1),
+    public_note: publicNote,
     lifted: z.iso.date().nullable().optional().describe('Set to the date the removal was lifted; the listing comes back from the next release'),
   })
   .strict()

@@ -83,6 +83,11 @@ async function liveMeta(store: Store): Promise<MetaT | null> {
   return m === null ? null : Meta.parse(JSON.parse(Buffer.from(m).toString('utf8')));
 }
 
+function withoutDistribution<T extends { distributionId?: string }>(b: T): Omit<T, 'distributionId'> {
+  const { distributionId: _d, ...rest } = b;
+  return rest;
+}
+
 /** Run a release; always resolves with its record (also written to recordsDir). */
 export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { recordPath: string }> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -125,6 +130,8 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         dataDir: opts.dataDir,
         outDir: opts.siteDir,
         ...(opts.week !== undefined ? { week: opts.week } : {}),
+        // The changes document compares with what is live: the bucket's version when publishing to one.
+        ...(bucket ? { previous: { ...withoutDistribution(bucket), kind: 's3' as const } } : {}),
         activate: false,
         log: (line) => log(`  ${line}`),
         gate: (facts) => {

@@ -19,6 +19,28 @@ export const MetroSampling = z.object({
   grid_samples: z.number().int().nonnegative().describe('grid_points x queries: the denominator of every share'),
 });
 
+/** One object of a layered version: the version prefix that holds it (with its hash and size), or null when the version lacks it. */
+export const LayerEntry = z
+  .object({
+    in: z.string().regex(/^[A-Za-z0-9._-]+$/).describe('The version whose prefix v/<in>/ holds this object'),
+    sha256: z.string(),
+    bytes: z.number().int().nonnegative(),
+  })
+  .nullable();
+
+/**
+ * The `layers` of a layered version's meta.json in a bucket (written by publish, never by generate): the version's own
+ * prefix holds only what differs from `base`, a complete version; `objects` lists every object not read from `base`,
+ * flattened so each resolves in one hop.
+ */
+export const Layers = z.object({
+  base: z.string().regex(/^[A-Za-z0-9._-]+$/).describe('A complete version (its own manifest.json): every object not in `objects` is read from v/<base>/'),
+  generated_meta: z
+    .object({ sha256: z.string(), bytes: z.number().int().nonnegative() })
+    .describe('sha256 and size of this meta.json as the generator wrote it, i.e. without `layers`'),
+  objects: dict(LayerEntry).describe('Key relative to the version root -> where it is (own objects name this version), or null when absent'),
+});
+
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
   schema_version: z.literal(2).describe('2: offices are searched through cells/ (the cell tree), no longer shards/'),
@@ -43,6 +65,7 @@ export const Meta = z.object({
     .min(1)
     .max(4)
     .describe('Characters after "l_" that name a listings/<prefix>.json bucket; every bucket of that length exists'),
+  layers: Layers.optional().describe('Present only in a bucket, on a version published as a layer over a complete one'),
 });
 
 /** Stored opening hours: the public Hours without `text`, which the shim renders from `weekly` (shim/core/hours.ts). */
@@ -144,6 +167,67 @@ export const Manifest = z.object({
   objects: z.record(z.string(), z.object({ sha256: z.string(), bytes: z.number().int() })),
 });
 
+/**
+ * `v/<version>/measurement/<metro>.json`: the week's web-map samples of one metro as the sampler saw them, reduced to
+ * what anyone needs to recompute map_visibility and brand_index: per grid point and query, the ranked listing ids
+ * (null where the map ranked a place that is not a listing of this version). Nothing else of the map service.
+ */
+export const MeasurementDoc = z.object({
+  schema_version: sv,
+  generated: z.literal('by generator/; do not edit'),
+  metro: z.string(),
+  week: z.string(),
+  queries: z.array(z.string()).describe('The distinct queries sampled in the metro, sorted'),
+  points: z
+    .array(
+      z.object({
+        point_id: z.string(),
+        lat: z.number(),
+        lng: z.number(),
+        ranked: dict(z.array(z.string().nullable())).describe('Query -> listing ids in rank order (rank 1 first); null: a place that is not a listing'),
+      }),
+    )
+    .describe('Grid points sorted by point_id; grid_samples = points x queries'),
+});
+
+/** Why a listing changed between two versions: the weekly data, a correction, a standing removal (or its lifting). */
+export const ChangeReason = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('weekly_data') }),
+  z.object({ kind: z.literal('correction'), date: z.string(), note: z.string().nullable() }),
+  z.object({ kind: z.literal('removal'), scope: z.enum(['listing', 'firm']), date: z.string(), note: z.string().nullable() }),
+  z.object({ kind: z.literal('removal_lifted'), date: z.string(), lifted: z.string(), note: z.string().nullable() }),
+]);
+
+/** A listing as the changes document names it. */
+export const ChangeListing = z.object({ listing_id: z.string(), firm_id: z.string(), name: z.string(), city: z.string(), state: z.string() });
+
+/**
+ * `v/<version>/changes.json`: what changed in the listings since the version that was live before this one, and why.
+ * Measurement fields (metro, shares, brand index) are not listing changes; the measurement documents hold their basis.
+ */
+export const ChangesDoc = z.object({
+  schema_version: sv,
+  generated: z.literal('by generator/; do not edit'),
+  version: z.string(),
+  week: z.string(),
+  previous: z.object({ version: z.string(), week: z.string() }).nullable().describe('Null: the first version of the site, nothing to compare with'),
+  counts: z.object({ added: z.number().int(), removed: z.number().int(), changed: z.number().int() }),
+  added: z.array(ChangeListing.extend({ reasons: z.array(ChangeReason) })),
+  removed: z.array(
+    z.object({
+      listing_id: z.string(),
+      firm_id: z.string(),
+      old: ChangeListing.omit({ listing_id: true, firm_id: true }).nullable().describe('Null when the listing was removed on request (a removal or a correction)'),
+      reasons: z.array(ChangeReason),
+    }),
+  ),
+  changed: z.array(
+    ChangeListing.extend({
+      fields: z.array(z.object({ field: z.string(), old: z.unknown(), new: z.unknown(), reason: ChangeReason })),
+    }),
+  ),
+});
+
 export type PointerT = z.infer<typeof Pointer>;
 export type MetaT = z.infer<typeof Meta>;
 export type MetroSamplingT = z.infer<typeof MetroSampling>;
@@ -159,7 +243,12 @@ export type ZipGazetteerT = z.infer<typeof ZipGazetteer>;
 export type CityEntryT = z.infer<typeof CityEntry>;
 export type CityGazetteerT = z.infer<typeof CityGazetteer>;
 export type ManifestT = z.infer<typeof Manifest>;
+export type LayersT = z.infer<typeof Layers>;
+export type LayerEntryT = z.infer<typeof LayerEntry>;
 export type ListingBucketT = z.infer<typeof ListingBucket>;
+export type MeasurementDocT = z.infer<typeof MeasurementDoc>;
+export type ChangeReasonT = z.infer<typeof ChangeReason>;
+export type ChangesDocT = z.infer<typeof ChangesDoc>;
 
 /** Store keys. `version` keys are relative to the store root. */
 export const keys = {
@@ -179,6 +268,10 @@ export const keys = {
   listings: (version: string, prefix: string) => `v/${version}/listings/${prefix}.json`,
   zip: (version: string, zip3: string) => `v/${version}/gazetteer/zip/${zip3}.json`,
   city: (version: string, state: string) => `v/${version}/gazetteer/city/${state}.json`,
+  /** One metro's published measurement: the ranked listing ids per grid point and query. */
+  measurement: (version: string, metro: string) => `v/${version}/measurement/${metro}.json`,
+  /** What changed since the previous version, and why (written after the version id, which it does not enter). */
+  changes: (version: string) => `v/${version}/changes.json`,
   /** The page behind a problem `type` URI (the shim serves the same page at /problems/{code}). */
   problem: (version: string, code: string) => `v/${version}/problems/${code}.html`,
 } as const;

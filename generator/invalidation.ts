@@ -1,0 +1,33 @@
+/** The CloudFront paths a publish invalidates: those whose answer may change when the pointer moves. */
+import { keys, type ManifestT } from '../shim/core/site-format.ts';
+
+/** Above this many changed listings, invalidate /v1/firms/* and /r/* instead of each path. */
+export const MAX_LISTING_INVALIDATIONS = 100;
+
+/**
+ * CloudFront paths whose answer may change when the pointer moves from `previous` to `next`: the pointer, the API
+ * documents built from changed objects, and each added, changed or removed listing (or wildcards when there are many).
+ */
+export function invalidationPathsFor(previous: ManifestT | null, previousVersion: string | null, next: ManifestT, version: string): string[] {
+  if (!previous || !previousVersion) return ['/*'];
+  const rels = (m: ManifestT, v: string): Map<string, string> => new Map(Object.entries(m.objects).map(([k, e]) => [k.slice(keys.root(v).length), e.sha256]));
+  const before = rels(previous, previousVersion);
+  const after = rels(next, version);
+  const changed = new Set<string>();
+  for (const [rel, sha] of after) if (before.get(rel) !== sha) changed.add(rel);
+  for (const rel of before.keys()) if (!after.has(rel)) changed.add(rel);
+  const paths = [`/${keys.pointer}`];
+  if (changed.has('coverage.json')) paths.push('/v1/coverage');
+  if (changed.has('openapi.json')) paths.push('/openapi.json');
+  const listings = [...changed].map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1]).filter((id): id is string => id !== undefined).sort();
+  if (listings.length > MAX_LISTING_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');
+  else for (const id of listings) paths.push(`/v1/firms/${id}`, `/r/${id}`);
+  // Pages for people and problem pages are cached at CloudFront like documents; a week's metro figures change them all,
+  // so one wildcard per folder. `/` is not cached (it is negotiated on Accept).
+  const changedUnder = (prefix: string): string[] => [...changed].filter((rel) => rel.startsWith(prefix)).map((rel) => rel.slice(prefix.length));
+  const pages = changedUnder('pages/');
+  for (const name of ['docs.json', 'corrections.json']) if (pages.includes(name)) paths.push(`/${name.slice(0, -'.json'.length)}`);
+  for (const folder of ['metros', 'assets']) if (pages.some((name) => name.startsWith(`${folder}/`))) paths.push(`/${folder}/*`);
+  if (changedUnder('problems/').length > 0) paths.push('/problems/*');
+  return paths;
+}
