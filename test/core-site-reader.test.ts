@@ -8,7 +8,7 @@ import { StoreError, type Store } from '../shim/store/types.ts';
 
 function meta(version: string): object {
   return {
-    schema_version: 1,
+    schema_version: 2,
     generated: 'by generator/; do not edit',
     version,
     week: '2026-W47',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { dict } from './dict.ts';
+import { inVersion, paths } from './paths.ts';
 import { BrandIndex, CoverageResponse, Hours, MapVisibility, ProfileType } from './schemas.ts';
 
 const sv = z.literal(1);
@@ -250,30 +251,30 @@ export type MeasurementDocT = z.infer<typeof MeasurementDoc>;
 export type ChangeReasonT = z.infer<typeof ChangeReason>;
 export type ChangesDocT = z.infer<typeof ChangesDoc>;
 
-/** Store keys. `version` keys are relative to the store root. */
+/** Store keys, built from the one list of paths (paths.ts). `version` keys are relative to the store root. */
 export const keys = {
   pointer: 'current.json',
   root: (version: string) => `v/${version}/`,
-  meta: (version: string) => `v/${version}/meta.json`,
-  manifest: (version: string) => `v/${version}/manifest.json`,
-  openapi: (version: string) => `v/${version}/openapi.json`,
-  coverage: (version: string) => `v/${version}/coverage.json`,
-  coverageCells: (version: string) => `v/${version}/coverage-cells.json`,
+  meta: inVersion(paths.meta),
+  manifest: inVersion(paths.manifest),
+  openapi: inVersion(paths.openapi),
+  coverage: inVersion(paths.coverage),
+  coverageCells: inVersion(paths.coverageCells),
   /** The cell tree (shim/core/cell-format.ts): top index, group trees, office columns, full records. */
-  cellIndex: (version: string) => `v/${version}/cells/index.json`,
-  cellGroup: (version: string, cell: string) => `v/${version}/cells/groups/${cell}.json`,
-  cellBlock: (version: string, cell: string) => `v/${version}/cells/blocks/${cell}.json`,
-  cellRecords: (version: string, block: string, chunk: number) => `v/${version}/cells/records/${block}/${chunk}.json`,
-  firm: (version: string, listingId: string) => `v/${version}/firms/${listingId}.json`,
-  listings: (version: string, prefix: string) => `v/${version}/listings/${prefix}.json`,
-  zip: (version: string, zip3: string) => `v/${version}/gazetteer/zip/${zip3}.json`,
-  city: (version: string, state: string) => `v/${version}/gazetteer/city/${state}.json`,
+  cellIndex: inVersion(paths.cellIndex),
+  cellGroup: inVersion(paths.cellGroup),
+  cellBlock: inVersion(paths.cellBlock),
+  cellRecords: inVersion(paths.cellRecords),
+  firm: inVersion(paths.firm),
+  listings: inVersion(paths.listings),
+  zip: inVersion(paths.zip),
+  city: inVersion(paths.city),
   /** One metro's published measurement: the ranked listing ids per grid point and query. */
-  measurement: (version: string, metro: string) => `v/${version}/measurement/${metro}.json`,
+  measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */
-  changes: (version: string) => `v/${version}/changes.json`,
+  changes: inVersion(paths.changes),
   /** The page behind a problem `type` URI (the shim serves the same page at /problems/{code}). */
-  problem: (version: string, code: string) => `v/${version}/problems/${code}.html`,
+  problem: inVersion(paths.problem),
 } as const;
 
 /** Listing ids are `l_` + 16 lowercase base32 characters; anything else is not a listing. */
