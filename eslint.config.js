@@ -14,6 +14,12 @@ export default tseslint.config(
     },
   },
   {
+    // CloudFront Functions (cloudfront-js-2.0), deployed as they are: the runtime's globals and modules only.
+    files: ['infra/edge/*.js'],
+    languageOptions: { sourceType: 'module', globals: { console: 'readonly', require: 'readonly', Buffer: 'readonly' } },
+    rules: { 'no-var': 'off', 'no-control-regex': 'off', '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^handler$', caughtErrors: 'none' }] },
+  },
+  {
     // Browser scripts of the pages for people (plain JS, served as they are).
     files: ['generator/pages/assets/*.js'],
     languageOptions: {

@@ -1,12 +1,17 @@
 /** Writes BENCHMARKS.md from the measured results. Pure apart from nothing: results in, markdown out. */
 import type { CorrectionResults } from './correction.ts';
 import { correctionSection, correctionTargetRows } from './correction-report.ts';
+import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from './render-hotpath.ts';
 import type { ColdReads, FirstAnswer } from './cold.ts';
 import type { ColdS3Report } from './cold-s3.ts';
 import type { HttpReport } from './http.ts';
 import type { LambdaReport } from './lambda.ts';
 import type { MachineInfo } from './machine.ts';
 import { pagesSection, type PageWeight } from './pages.ts';
+import type { PostgisReport } from './postgis.ts';
+import { POSTGIS_HEADING, postgisSection, postgisTargetRow } from './postgis-report.ts';
+import type { WorkloadReport } from './workload.ts';
+import { WORKLOAD_HEADING, workloadSection } from './workload-report.ts';
 import type { LatencyResult } from './query.ts';
 import { SCALE_CACHE_MIB, type ProcessCost, type ScaleLatency, type ShardStats } from './scale.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
@@ -68,10 +73,13 @@ export interface BenchResults {
   };
   lambda?: LambdaReport;
   pages?: PageWeight[];
+  postgis?: PostgisReport;
+  workload?: WorkloadReport;
+  hotpath?: HotpathResults;
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', '## Method'] as const;
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', POSTGIS_HEADING, WORKLOAD_HEADING, HOTPATH_HEADING, '## Method'] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -119,6 +127,8 @@ function targetRows(r: BenchResults): TargetRow[] {
 
   rows.push(...coldTargetRows(r));
   rows.push(...correctionTargetRows(r.correction));
+  rows.push(postgisTargetRow(r.postgis));
+  rows.push(...hotpathTargetRows(r.hotpath));
   return rows;
 }
 
@@ -468,6 +478,9 @@ export function renderReport(r: BenchResults): string {
     lambdaSection(r),
     pagesSection(r.pages),
     correctionSection(r.correction),
+    postgisSection(r.postgis, r.command),
+    workloadSection(r.workload),
+    hotpathSection(r.hotpath),
     methodSection(r),
   ].join('\n\n')}\n`;
 }

@@ -18,7 +18,10 @@ import { measureLatency, ratioOfP50 } from './query.ts';
 import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchResults, type ScaleAttempt } from './report.ts';
 import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats } from './scale.ts';
 import { measurePageWeights } from './pages.ts';
+import { measurePostgis, scaleSiteFor } from './postgis.ts';
+import { measureWorkload } from './workload.ts';
 import { progress } from './stats.ts';
+import { measureHotpathSection } from './hotpath-section.ts';
 import { updateReport } from './update-report.ts';
 import { runCorrectionSection } from './correction-section.ts';
 
@@ -36,6 +39,11 @@ Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only
   6. page weight: each page for people with the CSS, JS and SVG it loads, raw, gzip and brotli
   7. correction publish: a one-listing correction published to s3rver over its week (objects, bytes, copies, seconds
      to the pointer flip), on the sample and on the --scale-offices site, the complete weekly publish beside it
+  8. PostGIS peer (when PostgreSQL + PostGIS are installed, or with --install-postgis): the sample and scale offices in a
+     throwaway cluster, answers checked against the shim, warm p50/p99 of both side by side, load and index time
+  9. workload: searches drawn by population over ZIPs and cities; the edge hit ratio for a TTL and rate; cost per million
+ 10. hot path: /v1/attorneys with the answer cache, without it, and a bare node:http server sending the same bytes;
+     the Lambda bundle's cold start over s3rver (import, first answer)
 Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.
 
 Options:
@@ -44,8 +52,10 @@ Options:
   --skip-http           leave out section 2
   --skip-lambda         leave out section 5
   --skip-s3             leave out the S3 part of section 3
-  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages,correction
-                        (e.g. --only cold)
+  --skip-postgis        leave out section 8
+  --install-postgis     apt-get install PostgreSQL + PostGIS when missing (root); without it a missing server skips 8
+  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages,correction,postgis,
+                        workload,hotpath (e.g. --only cold)
   --runs N              repetitions of each measurement (default 3; --quick 1)
   --duration S          seconds per autocannon run (default 5; --quick 2)
   --connections N       autocannon connections (default 10)
@@ -59,7 +69,7 @@ Options:
 Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
 bench/out/ (sites, data; gitignored).`;
 
-const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction'] as const;
+const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction', 'postgis', 'workload', 'hotpath'] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
 
 function positiveInt(name: string, value: string | undefined, fallback: number, allowZero = false): number {
@@ -80,6 +90,8 @@ try {
       'skip-http': { type: 'boolean', default: false },
       'skip-lambda': { type: 'boolean', default: false },
       'skip-s3': { type: 'boolean', default: false },
+      'skip-postgis': { type: 'boolean', default: false },
+      'install-postgis': { type: 'boolean', default: false },
       only: { type: 'string' },
       runs: { type: 'string' },
       duration: { type: 'string' },
@@ -113,7 +125,7 @@ if (args.update && (only === null || args.quick)) {
   process.stderr.write(`bench: --update needs --only (and not --quick): it replaces the sections a partial run measured\n\n${HELP}\n`);
   process.exit(2);
 }
-const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, correction: false };
+const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, correction: false, postgis: args['skip-postgis'], workload: false, hotpath: false };
 /** Whether this run measures `section`. */
 const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
 // Quick or partial figures must never overwrite the full report.
@@ -225,6 +237,7 @@ if (wants('cold')) {
 }
 
 // 4. Scale.
+let scaleSiteDir: string | null = null;
 if (wants('scale')) {
   progress(`4. scale: ${scaleOffices} offices`);
   const sizes = [scaleOffices, ...(scaleFallback > 0 && scaleFallback < scaleOffices ? [scaleFallback] : [])];
@@ -252,6 +265,20 @@ if (wants('scale')) {
     progress('  cold path at scale');
     results.scale.cold = await measureColdReads(largeDir, RADII);
   }
+  scaleSiteDir = largeDir;
+}
+
+// 8. PostGIS peer, over the sample and the scale site (section 4's, an earlier run's, or generated now).
+if (wants('postgis')) {
+  progress('8. PostGIS peer');
+  const largeSite = await scaleSiteFor(outRoot, results.scale?.measured ?? scaleOffices, scaleSiteDir, progress);
+  results.postgis = await measurePostgis({
+    sites: [{ label: label(meta.totals.offices), dir: sampleDir, origin: 'generated by this run' }, ...(largeSite === null ? [] : [largeSite])],
+    outRoot,
+    install: args['install-postgis'],
+    runs,
+    onProgress: progress,
+  });
 }
 
 // 5. Lambda bundle.
@@ -270,6 +297,18 @@ if (wants('pages')) {
 if (wants('correction')) {
   progress('7. correction publish');
   results.correction = await runCorrectionSection({ outRoot, dataDir, sampleDir, offices: sampleOffices(), scaleOffices: args['skip-scale'] ? null : scaleOffices, onLine: progress });
+}
+
+// 9. Workload model: edge hit ratio and cost per million searches.
+if (wants('workload')) {
+  progress('9. workload model');
+  results.workload = await measureWorkload(sampleDir, progress);
+}
+
+// 10. Hot path.
+if (wants('hotpath')) {
+  progress('10. hot path: answer cache, Node fast path, Lambda cold start');
+  results.hotpath = await measureHotpathSection({ site: sampleDir, radii: quick ? [15] : RADII, runs, durationSec, connections, jitterMiles: JITTER_MILES, lambdaDir: join(outRoot, 'lambda-cold'), onProgress: progress });
 }
 
 results.durationMs = performance.now() - started;

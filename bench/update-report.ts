@@ -43,7 +43,8 @@ function mergeTargets(existing: Block, partial: Block): Block {
     const row = rowName(line);
     const note = noteName(line);
     const name = row ?? note;
-    if (name === null) continue;
+    // A target the partial run did not measure keeps the committed figures.
+    if (name === null || (row !== null && line.includes(' | not measured | '))) continue;
     const same = lines.findIndex((l) => (row !== null ? rowName(l) : noteName(l)) === name);
     if (same !== -1) {
       lines[same] = line;

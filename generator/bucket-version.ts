@@ -1,6 +1,6 @@
 /** Reading a published version's manifest from a store, composing it for a layered version (its base's manifest plus its map). */
 import { z } from 'zod';
-import { composeManifest } from '../shim/core/layers.ts';
+import { composeManifest, prefixesOf } from '../shim/core/layers.ts';
 import { keys, Layers, Manifest, type LayersT, type ManifestT } from '../shim/core/site-format.ts';
 import type { Store } from '../shim/store/types.ts';
 
@@ -45,4 +45,21 @@ export async function readStoredVersion(store: Store, version: string): Promise<
   }
   const bytes = await store.get(keys.manifest(version));
   return bytes === null ? null : { version, manifest: parse(Manifest, bytes, keys.manifest(version)), layers: null };
+}
+
+/** Every version prefix the given versions read from (themselves, and for a layer its base and every version its map names). */
+export async function prefixesReadBy(store: Store, versions: readonly string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const version of versions) {
+    const metaBytes = await store.get(keys.meta(version));
+    if (metaBytes === null) throw new Error(`version ${version} is not in the store (no ${keys.meta(version)})`);
+    let layers: LayersT | undefined;
+    try {
+      layers = parse(MetaLayers, metaBytes, keys.meta(version)).layers;
+    } catch {
+      layers = undefined;
+    }
+    for (const v of prefixesOf(version, layers)) out.add(v);
+  }
+  return [...out].sort();
 }

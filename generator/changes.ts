@@ -5,7 +5,7 @@
  */
 import { SCHEMA_VERSION } from '../shim/core/constants.ts';
 import type { ChangeReasonT, ChangesDocT, StoredOfficeT } from '../shim/core/site-format.ts';
-import { diffOffices } from './audit/diff.ts';
+import { diffOffices, type OfficeChange } from './audit/diff.ts';
 import type { Corrected } from './corrections.ts';
 import { listingIdOf, normaliseFlagKey } from './ids.ts';
 import type { Row } from './inputs/jsonl.ts';
@@ -92,29 +92,58 @@ function liftedNaming(p: Provenance, o: StoredOfficeT): RemovalRecordT | undefin
   );
 }
 
+/**
+ * The listing diff against the previous version, fed one batch of its offices at a time (a shard), so the previous
+ * version is never held whole: at a million offices that would double the generator's heap. Each batch is diffed with
+ * audit diff's own `diffOffices`, so the document and `npm run audit -- diff` agree by construction.
+ */
+export class ListingDiffer {
+  private readonly now: Map<string, StoredOfficeT>;
+  private readonly seen = new Set<string>();
+  private readonly removedOld: StoredOfficeT[] = [];
+  private readonly changedList: OfficeChange[] = [];
+
+  constructor(offices: readonly StoredOfficeT[]) {
+    this.now = new Map(offices.map((o) => [o.listing_id, o]));
+  }
+
+  /** Offices of the previous version (any batch; each listing once over all batches). */
+  add(previous: readonly StoredOfficeT[]): void {
+    const after: StoredOfficeT[] = [];
+    for (const o of previous) {
+      this.seen.add(o.listing_id);
+      const n = this.now.get(o.listing_id);
+      if (n === undefined) this.removedOld.push(o);
+      else after.push(n);
+    }
+    this.changedList.push(...diffOffices(previous, after, Infinity).changed);
+  }
+
+  /** Added (new records), removed (old records) and changed, each sorted by listing_id. */
+  result(): { added: StoredOfficeT[]; removed: StoredOfficeT[]; changed: OfficeChange[] } {
+    const added = [...this.now.values()].filter((o) => !this.seen.has(o.listing_id)).sort(byId);
+    return { added, removed: [...this.removedOld].sort(byId), changed: [...this.changedList].sort(byId) };
+  }
+}
+
+const byId = (a: { listing_id: string }, b: { listing_id: string }): number => (a.listing_id < b.listing_id ? -1 : a.listing_id > b.listing_id ? 1 : 0);
+
 /** The previous version as the changes document compares against it, or null for the first version of a site. */
 export interface PreviousVersion {
   version: string;
   week: string;
-  offices: readonly StoredOfficeT[];
+  diff: ReturnType<ListingDiffer['result']>;
 }
 
-/**
- * Build the changes document (pure, deterministic: every list by listing_id). The listing diff is audit diff's own
- * (measurement fields excluded), so the document and `npm run audit -- diff` agree by construction.
- */
-export function changesDoc(version: string, week: string, previous: PreviousVersion | null, offices: readonly StoredOfficeT[], p: Provenance): ChangesDocT {
+/** Build the changes document (pure, deterministic: every list by listing_id). */
+export function changesDoc(version: string, week: string, previous: PreviousVersion | null, p: Provenance): ChangesDocT {
   const base: Pick<ChangesDocT, 'schema_version' | 'generated' | 'version' | 'week'> = { schema_version: SCHEMA_VERSION, generated: 'by generator/; do not edit', version, week };
   if (previous === null) return { ...base, previous: null, counts: { added: 0, removed: 0, changed: 0 }, added: [], removed: [], changed: [] };
-  const byId = (a: StoredOfficeT, b: StoredOfficeT): number => (a.listing_id < b.listing_id ? -1 : a.listing_id > b.listing_id ? 1 : 0);
-  const d = diffOffices([...previous.offices].sort(byId), [...offices].sort(byId), Infinity);
-  const now = new Map(offices.map((o) => [o.listing_id, o]));
-  const before = new Map(previous.offices.map((o) => [o.listing_id, o]));
+  const d = previous.diff;
   const weekly: ChangeReasonT = { kind: 'weekly_data' };
 
   const added = d.added.map((a) => {
-    const o = now.get(a.listing_id) as StoredOfficeT;
-    const lifted = liftedNaming(p, o);
+    const lifted = liftedNaming(p, a);
     const reasons: ChangeReasonT[] = [lifted === undefined ? weekly : { kind: 'removal_lifted', date: lifted.date, lifted: lifted.lifted ?? '', note: note(lifted) }];
     for (const c of p.updates.get(a.listing_id) ?? []) reasons.push(correctionReason(c));
     return { listing_id: a.listing_id, firm_id: a.firm_id, name: a.name, city: a.city, state: a.state, reasons };
@@ -128,9 +157,8 @@ export function changesDoc(version: string, week: string, previous: PreviousVers
     if (standing !== undefined) reasons.push(removalReason(standing));
     if (correction !== undefined) reasons.push(correctionReason(correction));
     if (reasons.length === 0) reasons.push(weekly);
-    const o = before.get(r.listing_id) as StoredOfficeT;
     // A listing taken out on request is not described again in a new public document.
-    return { listing_id: r.listing_id, firm_id: r.firm_id, old: onRequest ? null : { name: o.name, city: o.city, state: o.state }, reasons };
+    return { listing_id: r.listing_id, firm_id: r.firm_id, old: onRequest ? null : { name: r.name, city: r.city, state: r.state }, reasons };
   });
 
   const changed = d.changed.map((c) => ({

@@ -30,7 +30,7 @@ import { measurementDocs } from './measurement-docs.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
-import { beginRun, endRun, flipPointer, installVersion, pruneVersions } from './site-folder.ts';
+import { beginRun, endRun, flipPointer, installVersion, linkUnchanged, pruneVersions } from './site-folder.ts';
 import type { Retention } from './site-folder.ts';
 import { StagingWriter } from './write.ts';
 import type { Entry } from './write.ts';
@@ -242,6 +242,8 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
     await w.put(paths.manifest(), manifest);
     await w.flush();
+    const linked = await linkUnchanged(run, version, w.entries);
+    if (linked > 0) step(`${linked} unchanged object(s) hard-linked to the current version's files`);
     const how = await installVersion(run, version, w.entries.keys());
     step(how === 'new' ? `version ${version} in place` : `version ${version} was already in place; its objects were refreshed`);
     const pointer = serialise(pointerDoc(version, week));

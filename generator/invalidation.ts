@@ -16,7 +16,8 @@ export function invalidationPathsFor(previous: ManifestT | null, previousVersion
   const changed = new Set<string>();
   for (const [rel, sha] of after) if (before.get(rel) !== sha) changed.add(rel);
   for (const rel of before.keys()) if (!after.has(rel)) changed.add(rel);
-  const paths = [`/${keys.pointer}`];
+  // Every answer names its version (query_id, Directory-Version): a new pointer makes every cached search answer stale.
+  const paths = [`/${keys.pointer}`, '/v1/attorneys*'];
   if (changed.has('coverage.json')) paths.push('/v1/coverage');
   if (changed.has('openapi.json')) paths.push('/openapi.json');
   const listings = [...changed].map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1]).filter((id): id is string => id !== undefined).sort();

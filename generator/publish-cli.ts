@@ -2,6 +2,9 @@
 import { parseArgs } from 'node:util';
 import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
 import { readRemovals } from './removals.ts';
+import { prefixesReadBy } from './bucket-version.ts';
+import { keys } from '../shim/core/site-format.ts';
+import { S3Store } from '../shim/store/s3.ts';
 
 const HELP = `Usage: npm run publish -- --bucket <name> [options]
 
@@ -38,6 +41,8 @@ Options:
   --distribution <id>    CloudFront distribution to invalidate after the pointer is written
   --concurrency <n>      requests in flight (default 16)
   --no-gzip              store every object uncompressed
+  --prefixes-of <v,...>  publish nothing: print every version prefix (v/<version>/) these versions read from, one per
+                         line (themselves, and a layer's base and earlier layers); keep them all when pruning
   --complete             never publish as a layer (every object under the version's own prefix)
   --dry-run              read the bucket, print the plan (one line, then each key it would write, then the
                          CloudFront paths), write nothing
@@ -65,6 +70,7 @@ async function main(): Promise<number> {
         'no-gzip': { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         complete: { type: 'boolean', default: false },
+        'prefixes-of': { type: 'string' },
         json: { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -84,6 +90,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${!args.bucket ? '--bucket is required' : '--concurrency must be an integer from 1 to 256'}\n\n${HELP}\n`);
     return 2;
   }
+  if (args['prefixes-of'] !== undefined) return printPrefixes(args.bucket, args['prefixes-of'], args);
   try {
     const report = await publishSite({
       removals: await readRemovals(args.data),
@@ -113,6 +120,28 @@ async function main(): Promise<number> {
     return 0;
   } catch (err) {
     process.stderr.write(`publish: failed; the bucket's pointer was not moved, the previous version still serves: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+/** `--prefixes-of`: the prefixes a list of versions reads from, read from the bucket. */
+async function printPrefixes(bucket: string, list: string, args: { prefix?: string; endpoint?: string; region?: string }): Promise<number> {
+  const versions = list.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (versions.length === 0 || versions.some((v) => !/^[A-Za-z0-9._-]+$/.test(v))) {
+    process.stderr.write(`--prefixes-of takes a comma-separated list of version ids, got ${JSON.stringify(list)}\n`);
+    return 2;
+  }
+  const store = new S3Store({
+    bucket,
+    ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
+    ...(args.endpoint !== undefined ? { endpoint: args.endpoint } : {}),
+    ...(args.region !== undefined ? { region: args.region } : {}),
+  });
+  try {
+    for (const v of await prefixesReadBy(store, versions)) process.stdout.write(`${keys.root(v)}\n`);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`publish --prefixes-of: ${(err as Error).message}\n`);
     return 1;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The CloudFront distribution: published site objects from S3 (origin access control), the function's documents cached
- * as the function's Cache-Control says, and per-query paths (/v1/attorneys, /r/*, /mcp) passed through uncached.
+ * as the function's Cache-Control says, search answers (/v1/attorneys) cached until the next publish on the normalised
+ * query, and /r/*, /mcp passed through uncached. WAF (the web ACL) runs before the cache: it counts hits and misses alike.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
@@ -11,11 +12,14 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../shim/aws/env.ts';
+import { answerPolicies } from './answer-cache.ts';
 
 /** Paths served from the bucket as published (auditors recompute answers from the raw shards and manifests). */
 export const SITE_PATHS = ['/v/*', '/current.json'] as const;
-/** Function paths whose answers depend on the query: never cached. */
-export const UNCACHED_PATHS = ['/v1/attorneys', '/r/*'] as const;
+/** Function paths never cached: redirects (each click is counted by the function). */
+export const UNCACHED_PATHS = ['/r/*'] as const;
+/** Function paths whose answers depend on the query: cached on the normalised query until the next publish. */
+export const ANSWER_PATHS = ['/v1/attorneys'] as const;
 /** Function paths that are whole documents, cached for as long as the function's Cache-Control allows. */
 export const DOCUMENT_PATHS = ['/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms'] as const;
 /**
@@ -33,6 +37,8 @@ export interface CdnProps {
   /** Value CloudFront sends in X-Origin-Verify (a dynamic reference). */
   originSecret: string;
   webAclArn: string;
+  /** Viewer-request function of the cached function paths: host copy, query normalisation, edge request log. */
+  viewerRequest: cloudfront.IFunction;
   /** Custom domain names and an ACM certificate in us-east-1 covering them. */
   domain?: { names: string[]; certificateArn: string };
 }
@@ -80,9 +86,7 @@ export class Cdn extends Construct {
       referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: false },
       frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
     };
-    const publicHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PublicHeaders', {
-      comment: 'CORS for public reads (the function sets its own; this covers S3 objects) and security headers',
-      corsBehavior: {
+    const publicCors: cloudfront.ResponseHeadersCorsBehavior = {
         accessControlAllowCredentials: false,
         // Preflights for function paths are answered by the function (it allows what the browser asks for); this
         // covers the S3 paths, where any request header is harmless too.
@@ -92,7 +96,10 @@ export class Cdn extends Construct {
         accessControlExposeHeaders: EXPOSED_HEADERS,
         accessControlMaxAge: Duration.days(1),
         originOverride: false,
-      },
+    };
+    const publicHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PublicHeaders', {
+      comment: 'CORS for public reads (the function sets its own; this covers S3 objects) and security headers',
+      corsBehavior: publicCors,
       securityHeadersBehavior: security,
     });
     // /mcp answers CORS only for configured origins (the function decides), so no CORS policy here.
@@ -132,11 +139,16 @@ export class Cdn extends Construct {
       functionAssociations,
       compress: true,
     };
+    // Cached paths log at the edge: the function sees only misses.
+    const edgeLogged = [{ function: props.viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }];
     const document: cloudfront.BehaviorOptions = {
       ...uncached,
       cachePolicy: documentCache,
       originRequestPolicy: documentOriginRequest,
+      functionAssociations: edgeLogged,
     };
+    const answers = answerPolicies(this, publicCors, security);
+    const answer: cloudfront.BehaviorOptions = { ...uncached, ...answers, functionAssociations: edgeLogged };
     const site: cloudfront.BehaviorOptions = {
       origin: siteOrigin,
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -154,6 +166,7 @@ export class Cdn extends Construct {
 
     const additionalBehaviors: Record<string, cloudfront.BehaviorOptions> = { '/mcp': mcp };
     for (const path of UNCACHED_PATHS) additionalBehaviors[path] = uncached;
+    for (const path of ANSWER_PATHS) additionalBehaviors[path] = answer;
     for (const path of DOCUMENT_PATHS) additionalBehaviors[path] = document;
     for (const path of PAGE_PATHS) additionalBehaviors[path] = document;
     for (const path of SITE_PATHS) additionalBehaviors[path] = site;
@@ -166,7 +179,11 @@ export class Cdn extends Construct {
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       enableIpv6: true,
+      // Evaluated before the cache, so every request counts against the per-address limit, hit or miss.
       webAclId: props.webAclArn,
+      // A 5xx is about one moment: never served from the cache to anyone else (CloudFront would otherwise keep error
+      // answers 10 seconds). A 429 is about one caller: CloudFront never caches that status, and it says no-store.
+      errorResponses: [500, 502, 503, 504].map((httpStatus) => ({ httpStatus, ttl: Duration.seconds(0) })),
       ...(props.domain !== undefined
         ? {
             // Only a custom certificate takes a security policy; the default *.cloudfront.net one is fixed by AWS.

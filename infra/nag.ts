@@ -11,6 +11,7 @@ export interface NagTargets {
   siteBucket: s3.Bucket;
   saltBucket: s3.Bucket;
   functionPolicy: iam.Policy;
+  rotatorPolicy: iam.Policy;
   originSecret: secretsmanager.Secret;
   distribution: cloudfront.Distribution;
   /** True when the distribution has its own certificate (then TLS 1.2 is enforced and CFR4 cannot occur). */
@@ -47,6 +48,15 @@ export function acknowledgements(t: NagTargets): Array<[IConstruct, Acknowledgem
         {
           id: `AwsSolutions-IAM5[Resource::${arnToken(t.saltBucket)}/private/salt/*]`,
           reason: 'One salt object per UTC day (private/salt/<YYYY-MM-DD>), created by whichever instance needs it first; the day is not known in advance.',
+        },
+      ],
+    ],
+    [
+      t.rotatorPolicy,
+      [
+        {
+          id: `AwsSolutions-IAM5[Resource::${arnToken(t.saltBucket)}/private/salt/*]`,
+          reason: 'The rotator reads or creates today\'s and tomorrow\'s salt object (private/salt/<YYYY-MM-DD>); the days are not known in advance.',
         },
       ],
     ],

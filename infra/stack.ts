@@ -3,6 +3,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
 import { Cdn } from './cdn.ts';
+import { EdgeLog } from './edge-log.ts';
 import { acknowledgeJustifiedFindings } from './nag.ts';
 import { OriginSecret } from './origin-secret.ts';
 import { Storage } from './storage.ts';
@@ -15,6 +16,8 @@ export const STACK_REGION = 'us-east-1';
 export interface DirectoryStackProps extends StackProps {
   /** Folder with the Lambda bundle (infra/bundle.ts). */
   codeDir: string;
+  /** Folder with the salt rotator's bundle (infra/rotator-bundle.ts). */
+  rotatorCodeDir: string;
   /** Custom domain names and an ACM certificate (us-east-1) covering them; also sets PUBLIC_BASE_URL. */
   domain?: { names: string[]; certificateArn: string };
   /** Secrets Manager version ids of the origin secret during a rotation: [sent and accepted, ...also accepted]. */
@@ -30,6 +33,7 @@ export class DirectoryStack extends Stack {
   readonly cdn: Cdn;
   readonly acl: RateLimitAcl;
   readonly originSecret: OriginSecret;
+  readonly edgeLog: EdgeLog;
 
   constructor(scope: Construct, id: string, props: DirectoryStackProps) {
     super(scope, id, props);
@@ -48,11 +52,13 @@ export class DirectoryStack extends Stack {
       ...(firstDomain !== undefined ? { publicBaseUrl: `https://${firstDomain}` } : {}),
     });
     this.acl = new RateLimitAcl(this, 'RateLimit');
+    this.edgeLog = new EdgeLog(this, 'EdgeLog', { saltBucket: this.storage.saltBucket, rotatorCodeDir: props.rotatorCodeDir });
     this.cdn = new Cdn(this, 'Cdn', {
       siteBucket: this.storage.siteBucket,
       functionUrl: this.api.url,
       originSecret: this.originSecret.sent(),
       webAclArn: this.acl.webAcl.attrArn,
+      viewerRequest: this.edgeLog.viewerRequest,
       ...(props.domain !== undefined ? { domain: props.domain } : {}),
     });
 
@@ -62,6 +68,7 @@ export class DirectoryStack extends Stack {
     new CfnOutput(this, 'SaltBucketName', { value: this.storage.saltBucket.bucketName });
     new CfnOutput(this, 'FunctionName', { value: this.api.fn.functionName });
     new CfnOutput(this, 'FunctionLogGroup', { value: this.api.logGroup.logGroupName });
+    new CfnOutput(this, 'EdgeLogGroup', { value: this.edgeLog.functionLogGroup.logGroupName });
     new CfnOutput(this, 'OriginSecretArn', { value: this.originSecret.secret.secretArn });
 
     if (props.withoutNagAcknowledgements !== true) this.acknowledge(props.domain !== undefined);
@@ -72,6 +79,7 @@ export class DirectoryStack extends Stack {
       siteBucket: this.storage.siteBucket,
       saltBucket: this.storage.saltBucket,
       functionPolicy: this.api.policy,
+      rotatorPolicy: this.edgeLog.rotatorPolicy,
       originSecret: this.originSecret.secret,
       distribution: this.cdn.distribution,
       customCertificate,

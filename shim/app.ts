@@ -5,7 +5,7 @@ import { ApiError } from './core/errors.ts';
 import { locationAsSent } from './core/params.ts';
 import type { CallContext, RawArgs, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
-import { DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
+import { ANSWER_CACHE_CONTROL, DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
 import { pageResponse, wantsHtml } from './http/page-response.ts';
@@ -17,7 +17,7 @@ import { termsPageHtml } from './core/terms-page.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
 import { mcpCallCount } from './mcp/cost.ts';
-import { RequestLogger, zip3Of, type LogFields } from './http/request-log.ts';
+import { answerLogFields, noteAnswer, RequestLogger, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
 /** Settings the app needs from the platform. */
@@ -86,12 +86,10 @@ export function createApp(deps: AppDeps): App {
       log.location = locationAsSent(raw);
       log.src = typeof raw.src === 'string' ? raw.src : null;
       const body = await service.findAttorneys(raw, ctx);
-      log.query_id = body.query_id;
-      log.covered = body.covered;
-      log.result_count = body.results.length;
-      log.metro = body.location.metro;
-      log.zip3 = zip3Of(body.location.zip);
-      return { response: jsonResponse(200, body, { 'cache-control': NO_STORE }), log };
+      const fields = answerLogFields(body);
+      Object.assign(log, fields);
+      noteAnswer(request, fields);
+      return { response: jsonResponse(200, body, { 'cache-control': ANSWER_CACHE_CONTROL }), log };
     } catch (err) {
       return { response: errorResponse(err, 'GET /v1/attorneys'), log };
     }

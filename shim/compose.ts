@@ -4,7 +4,6 @@ import type { Service } from './core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from './edge-types.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import { recordCall } from './http/request-log.ts';
-import { createMcpRoute } from './mcp/route.ts';
 
 /** What a platform provides. */
 export interface ComposeOptions {
@@ -20,25 +19,41 @@ export interface ComposeOptions {
   onMcpError: (error: Error) => void;
 }
 
-/** The App with /mcp mounted; MCP tool calls are logged through the same sink as REST requests. */
+/**
+ * The App with /mcp mounted; MCP tool calls are logged through the same sink as REST requests. The MCP route (and the
+ * MCP SDK under it, a third of the Lambda bundle) is loaded on the first /mcp request, not at start-up, so a cold
+ * start that answers a search does not pay for it.
+ */
 export function composeApp(opts: ComposeOptions): App {
-  const mcp = createMcpRoute(opts.service, {
-    publicBaseUrl: opts.publicBaseUrl,
-    allowedOrigins: opts.allowedOrigins,
-    onToolCall: (call, request) =>
-      recordCall(request, {
-        endpoint: `/mcp ${call.tool}`,
-        query_id: call.query_id,
-        location: call.location,
-        src: call.src,
-        covered: call.covered,
-        result_count: call.result_count,
-        metro: call.metro,
-        zip3: call.zip3,
-        status: call.status,
-      }),
-    onError: opts.onMcpError,
-  });
+  let route: Promise<App> | null = null;
+  const load = async (): Promise<App> => {
+    const { createMcpRoute } = await import('./mcp/route.ts');
+    return createMcpRoute(opts.service, {
+      publicBaseUrl: opts.publicBaseUrl,
+      allowedOrigins: opts.allowedOrigins,
+      onToolCall: (call, request) =>
+        recordCall(request, {
+          endpoint: `/mcp ${call.tool}`,
+          query_id: call.query_id,
+          location: call.location,
+          src: call.src,
+          covered: call.covered,
+          result_count: call.result_count,
+          metro: call.metro,
+          zip3: call.zip3,
+          status: call.status,
+        }),
+      onError: opts.onMcpError,
+    });
+  };
+  const mcp: App = async (request, info) => {
+    // A failed load is not remembered: the next /mcp request tries again.
+    route ??= load().catch((err: unknown) => {
+      route = null;
+      throw err;
+    });
+    return (await route)(request, info);
+  };
   return createApp({
     service: opts.service,
     config: { publicBaseUrl: opts.publicBaseUrl, allowedOrigins: opts.allowedOrigins, correctionsEmail: opts.correctionsEmail ?? null },

@@ -1,8 +1,9 @@
 /** The local server's settings, parsed once from the environment at start-up. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { allowedOriginsField, blankIsUnset, cacheMibField, correctionsEmailField, rateLimitField, rateLimitWindowField } from './env-fields.ts';
+import { allowedOriginsField, answerCacheMibField, blankIsUnset, cacheMibField, correctionsEmailField, rateLimitField, rateLimitWindowField } from './env-fields.ts';
 import { REQUESTS_PER_HOUR } from './core/constants.ts';
+import { DEFAULT_ANSWER_CACHE_MIB } from './http/answer-cache.ts';
 
 
 const bool = z.preprocess(
@@ -35,6 +36,7 @@ const Env = z.object({
   ),
   ALLOWED_ORIGINS: allowedOriginsField,
   CACHE_MIB: cacheMibField,
+  ANSWER_CACHE_MIB: answerCacheMibField,
 });
 
 /** Names of the environment variables read, with what each means (for --help). */
@@ -54,6 +56,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   TRUST_PROXY: 'number of trusted proxies in front of the server (true = 1): the client address is the X-Forwarded-For entry that many from the right, the one your own proxy appended (default false = the socket peer)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
   CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; a shard larger than this is read on every query)',
+  ANSWER_CACHE_MIB: `memory for finished /v1/attorneys answers (all encodings), per query and published version, in MiB (default ${DEFAULT_ANSWER_CACHE_MIB}; 0 turns the cache off)`,
 };
 
 /** Parsed settings. Directories are as given (relative to the working directory). */
@@ -78,6 +81,8 @@ export interface Config {
   allowedOrigins: string[];
   /** Budget of the parsed-object cache, in bytes of stored JSON. */
   cacheBytes: number;
+  /** Budget of the answer cache, in bytes of headers and encoded bodies; 0 disables it. */
+  answerCacheBytes: number;
 }
 
 /** Thrown by loadConfig with a message naming each bad variable. */
@@ -112,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     correctionsEmail: e.CORRECTIONS_EMAIL ?? null,
     proxyHops: e.TRUST_PROXY,
     cacheBytes: e.CACHE_MIB * 1024 * 1024,
+    answerCacheBytes: e.ANSWER_CACHE_MIB * 1024 * 1024,
     allowedOrigins: e.ALLOWED_ORIGINS,
   };
 }

@@ -1,6 +1,7 @@
 /** Environment-variable field schemas shared by the local server's config and the Lambda's cold-start env. */
 import { z } from 'zod';
 import { REQUESTS_PER_HOUR } from './core/constants.ts';
+import { DEFAULT_ANSWER_CACHE_MIB } from './http/answer-cache.ts';
 
 /** An empty or blank variable counts as unset (so its default applies). */
 export const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -31,6 +32,9 @@ export const correctionsEmailField = z.preprocess(blankIsUnset, z.email('must be
 
 /** CACHE_MIB: budget of the parsed-object cache in MiB of stored (uncompressed JSON) bytes, default 64. */
 export const cacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(1).max(65_536).default(64));
+
+/** ANSWER_CACHE_MIB: budget of the local server's cache of finished /v1/attorneys answers, in MiB; 0 turns it off. */
+export const answerCacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(65_536).default(DEFAULT_ANSWER_CACHE_MIB));
 
 /** ALLOWED_ORIGINS: comma-separated browser origins allowed to call /mcp; parsed to a list without trailing slashes. */
 export const allowedOriginsField = z.preprocess(

@@ -15,7 +15,10 @@ import { publicCorsHeaders } from './http/cors.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { webMethod } from './http/method.ts';
 import { problemOf } from './http/problem.ts';
-import { createRateLimiter, perWindow, rateLimitHeaders } from './http/rate-limit.ts';
+import { AnswerCache } from './http/answer-cache.ts';
+import { createRateLimiter, perWindow, rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
+import { RequestLogger } from './http/request-log.ts';
+import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
@@ -124,6 +127,8 @@ export interface NodeListenerOptions {
   publicBaseUrl?: string;
   /** Request body limit in bytes (default MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** The answer cache and what its fast path shares with the app; absent: every request runs the app. */
+  fast?: FastPathDeps;
 }
 
 /** A node:http request listener that runs `app`. */
@@ -139,6 +144,8 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
         return;
       }
       const target = req.url ?? '/';
+      const cacheable = opts.fast === undefined ? null : eligible(req.method, target, req.headers);
+      if (cacheable !== null && opts.fast !== undefined && (await serveFromCache(opts.fast, cacheable, req, res, address))) return;
       let url: URL;
       try {
         if (!target.startsWith('/')) throw new Error('not origin-form');
@@ -173,7 +180,11 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
       let response: Response;
       try {
-        response = await compressResponse(await app(request, { clientAddress: address, ...info }), headers.get('accept-encoding'));
+        const answer = await app(request, { clientAddress: address, ...info });
+        response =
+          cacheable !== null && opts.fast !== undefined
+            ? await remember(opts.fast.cache, cacheable, request, answer, headers.get('accept-encoding'))
+            : await compressResponse(answer, headers.get('accept-encoding'));
       } catch (err) {
         sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
@@ -207,6 +218,8 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
 /** Parts a caller may replace (tests, benchmarks). */
 export interface ServerOverrides {
   service?: Service;
+  /** The rate limiter (tests give one a fixed clock). */
+  rateLimiter?: RateLimiter;
 }
 
 /** A running local server. */
@@ -218,6 +231,8 @@ export interface RunningServer {
   server: Server;
   /** The request log sink (flush it before reading the file). */
   log: JsonLinesSink;
+  /** The answer cache of the fast path (null when ANSWER_CACHE_MIB is 0). */
+  answers: AnswerCache | null;
   /** Stop accepting, finish in-flight requests (up to graceMs), flush the log. */
   close(graceMs?: number): Promise<void>;
 }
@@ -252,7 +267,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const store = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
   const service = overrides.service ?? createService(createSiteSource(store, { cacheBytes: config.cacheBytes }));
   const log = new JsonLinesSink(resolve(config.logDir));
-  const rateLimiter = createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
+  const rateLimiter = overrides.rateLimiter ?? createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
+  const salt = new MemorySaltProvider();
+  const answers = config.answerCacheBytes > 0 ? new AnswerCache(config.answerCacheBytes) : null;
+  const fast: FastPathDeps | undefined =
+    answers === null ? undefined : { cache: answers, currentVersion: () => service.currentVersion(), rateLimiter, logger: new RequestLogger(log, salt) };
   const app = composeApp({
     service,
     publicBaseUrl,
@@ -260,11 +279,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     correctionsEmail: config.correctionsEmail,
     rateLimiter,
     log,
-    salt: new MemorySaltProvider(),
+    salt,
     onMcpError: (error) => console.error('[shim] mcp:', error.message),
   });
   const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...rateLimitHeaders(rateLimiter, rateLimiter.peek(rateLimitKey(address))) });
-  listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl });
+  listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl, ...(fast !== undefined ? { fast } : {}) });
   server.on('clientError', answerClientError(edgeHeaders, publicBaseUrl));
   // node:http hands CONNECT to this event instead of the request listener; with no listener it drops the connection.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
@@ -278,6 +297,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     publicBaseUrl,
     server,
     log,
+    answers,
     async close(graceMs = 5000): Promise<void> {
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeIdleConnections();

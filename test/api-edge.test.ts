@@ -56,12 +56,13 @@ describe('openapi.json', () => {
 });
 
 describe('headers', () => {
-  it('GET /v1/attorneys: CORS, no-store, nosniff, rate-limit headers, no ETag', async () => {
+  it('GET /v1/attorneys: CORS, cacheable by shared caches until the next publish, nosniff, rate-limit headers, no ETag', async () => {
     const reply = await get('/v1/attorneys?zip=60601&limit=2');
     const h = reply.headers;
     expect(h.get('access-control-allow-origin')).toBe('*');
     expect(h.get('access-control-expose-headers')).toBe('RateLimit, RateLimit-Policy, Retry-After, ETag, Directory-Version');
-    expect(h.get('cache-control')).toBe('no-store');
+    // A week for CloudFront (every publish invalidates /v1/attorneys*), five minutes for a browser's own copy.
+    expect(h.get('cache-control')).toBe('public, max-age=300, s-maxage=604800');
     expect(h.get('x-content-type-options')).toBe('nosniff');
     expect(h.get('content-type')).toMatch(/^application\/json/);
     expect(h.get('etag')).toBeNull();
@@ -70,6 +71,14 @@ describe('headers', () => {
     expect(Number(left)).toBeLessThan(100000);
     expect(Number(reset)).toBeGreaterThan(0);
     expect(Number(reset)).toBeLessThanOrEqual(3600);
+  });
+
+  it('errors of /v1/attorneys are never stored by any cache', async () => {
+    for (const path of ['/v1/attorneys?radius=3', '/v1/attorneys?zip=00000', '/v1/attorneys', '/v1/attorneys?zip=60601&limit=99']) {
+      const reply = await get(path);
+      expect(reply.status, path).toBe(400);
+      expect(reply.headers.get('cache-control'), path).toBe('no-store');
+    }
   });
 
   it('every response carries the rate-limit headers and nosniff, errors included', async () => {

@@ -4,12 +4,12 @@
  * exactly like the complete version the generator wrote for the same inputs; a correction on a correction, rollbacks,
  * the audit's manifest check, and a reader that holds a version while the pointer moves.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkManifest } from '../generator/audit/manifest.ts';
 import { openSite } from '../generator/audit/site.ts';
-import { readStoredVersion } from '../generator/bucket-version.ts';
+import { prefixesReadBy, readStoredVersion } from '../generator/bucket-version.ts';
 import { generate } from '../generator/generate.ts';
 import { publishSite, type PublishOptions } from '../generator/publish.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
@@ -133,6 +133,15 @@ describe('a correction published as a layer', () => {
     expect(p1, 'the corrected phone is served').toBeDefined();
   });
 
+  it('the local folder does not duplicate unchanged objects either: they are hard links to the week\'s files', async () => {
+    const ino = async (v: string, rel: string): Promise<number> => (await stat(join(site, keys.root(v), rel))).ino;
+    const changed = changedRels(F, C1);
+    const unchanged = Object.keys(manifests.get(C1)!.objects).map((k) => k.slice(keys.root(C1).length)).filter((rel) => !changed.has(rel));
+    expect(unchanged.length).toBeGreaterThan(changed.size);
+    for (const rel of unchanged) expect(await ino(C1, rel), rel).toBe(await ino(F, rel));
+    for (const rel of changed) if (rel !== 'manifest.json') expect(await ino(C1, rel), rel).not.toBe(await ino(F, rel));
+  });
+
   it('a correction on a correction stays one hop: its map names the first correction where that one is unchanged', async () => {
     C2 = await generateWith([phone('p1', '(312) 555-0199'), phone('p6', '(414) 555-0123'), { action: 'remove', place_id: 'p8', reason: 'closed', date: '2026-11-21' }]);
     expected.set(C2, await answers(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 })));
@@ -146,6 +155,9 @@ describe('a correction published as a layer', () => {
     expect(stored?.layers?.base).toBe(F);
     const homes = new Set(Object.values(stored!.layers!.objects).map((e) => e?.in ?? null));
     expect(homes).toEqual(new Set([C1, C2, null]));
+    // Pruning the bucket must keep every prefix a kept version reads from.
+    expect(await prefixesReadBy(bucketStore(), [C2])).toEqual([C1, C2, F].sort());
+    expect(await prefixesReadBy(bucketStore(), [F])).toEqual([F]);
     // Every entry resolves to an object that exists, in one hop, and the composed manifest is the generator's.
     expect(stored!.manifest.objects).toEqual(manifests.get(C2)!.objects);
     for (const [rel, e] of Object.entries(stored!.layers!.objects)) if (e !== null) expect(await bucketStore().get(keys.root(e.in) + rel), rel).not.toBeNull();
@@ -194,5 +206,15 @@ describe('a correction published as a layer', () => {
     expect(during.length).toBeGreaterThan(0);
     for (const a of during) expect(a).toEqual(expected.get(C1));
     expect(await answers({ current: () => Promise.resolve(held) })).toEqual(expected.get(C1));
+  });
+
+  it('retention in the site folder removes old versions without breaking a kept one that shares their files', async () => {
+    const C4 = await generateWith([phone('p1', '(312) 555-0166')]);
+    const want = await answers(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 }));
+    // Keep only the current version: the week and the earlier corrections go, their shared (linked) files stay with C4.
+    await generate({ dataDir: data, outDir: site, quiet: true, retention: { keep: 1, graceMs: 0 } });
+    for (const v of [F, C1, C2]) await expect(stat(join(site, keys.root(v)))).rejects.toThrow();
+    expect(await answers(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 }))).toEqual(want);
+    expect((await readFile(join(site, keys.pointer), 'utf8')).includes(C4)).toBe(true);
   });
 });

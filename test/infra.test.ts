@@ -6,12 +6,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleLambda, LAMBDA_NODE_TARGET } from '../infra/bundle.ts';
+import { bundleSaltRotator } from '../infra/rotator-bundle.ts';
 import { cdkJsonContext } from '../infra/context.ts';
 import { acknowledgements } from '../infra/nag.ts';
 import { DirectoryStack, type DirectoryStackProps } from '../infra/stack.ts';
@@ -22,10 +24,12 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 let work: string;
 let codeDir: string;
+let rotatorCodeDir: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'iad-infra-'));
   codeDir = (await bundleLambda(join(work, 'bundle'))).dir;
+  rotatorCodeDir = (await bundleSaltRotator(join(work, 'rotator'))).dir;
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -33,7 +37,7 @@ let n = 0;
 /** A fresh app with the nag plugin, the stack in it, and the template from the real synthesiser. */
 function synth(props: Partial<DirectoryStackProps> = {}): { app: App; stack: DirectoryStack; template: Template; json: string } {
   const app = new App({ outdir: join(work, `out-${n++}`), context: cdkJsonContext() });
-  const stack = new DirectoryStack(app, 'Directory', { env: { region: 'us-east-1' }, codeDir, ...props });
+  const stack = new DirectoryStack(app, 'Directory', { env: { region: 'us-east-1' }, codeDir, rotatorCodeDir, ...props });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   app.synth(); // throws when cdk-nag reports an unacknowledged finding
   const template = Template.fromStack(stack);
@@ -52,6 +56,14 @@ function logicalId(template: Template, type: string, props: Json = {}): string {
   return Object.keys(found)[0] as string;
 }
 const arnOf = (id: string): Json => ({ 'Fn::GetAtt': [id, 'Arn'] });
+/** The logical id of a construct's CloudFormation resource. */
+function idOf(stack: Stack, construct: IConstruct): string {
+  return stack.resolve((construct.node.defaultChild as CfnElement).logicalId) as string;
+}
+/** The resource of a construct in the template. */
+function resourceOf(template: Template, stack: Stack, construct: IConstruct): Json {
+  return (template.toJSON().Resources as Record<string, Json>)[idOf(stack, construct)] as Json;
+}
 const objectsOf = (id: string, suffix: string): Json => ({ 'Fn::Join': ['', [arnOf(id), suffix]] });
 
 describe('default deployment', () => {
@@ -69,18 +81,23 @@ describe('default deployment', () => {
       'AWS::S3::Bucket': 2,
       'AWS::S3::BucketPolicy': 2,
       'AWS::SecretsManager::Secret': 1,
-      'AWS::Logs::LogGroup': 1,
-      'AWS::IAM::Role': 1,
-      'AWS::IAM::Policy': 1,
-      'AWS::Lambda::Function': 1,
+      // The function's, the edge function's and the salt rotator's.
+      'AWS::Logs::LogGroup': 3,
+      'AWS::IAM::Role': 2,
+      'AWS::IAM::Policy': 2,
+      'AWS::Lambda::Function': 2,
       'AWS::Lambda::Url': 1,
+      // The Function URL's public invoke (two, as CDK writes it) and the schedule's.
+      'AWS::Lambda::Permission': 3,
+      'AWS::Events::Rule': 1,
       'AWS::WAFv2::WebACL': 1,
       'AWS::CloudFront::Distribution': 1,
       'AWS::CloudFront::OriginAccessControl': 1,
-      'AWS::CloudFront::Function': 1,
-      'AWS::CloudFront::CachePolicy': 1,
-      'AWS::CloudFront::OriginRequestPolicy': 1,
-      'AWS::CloudFront::ResponseHeadersPolicy': 2,
+      'AWS::CloudFront::Function': 2,
+      'AWS::CloudFront::KeyValueStore': 1,
+      'AWS::CloudFront::CachePolicy': 2,
+      'AWS::CloudFront::OriginRequestPolicy': 2,
+      'AWS::CloudFront::ResponseHeadersPolicy': 3,
     };
     for (const [type, count] of Object.entries(counts)) t.template.resourceCountIs(type, count);
     // No custom resources (their Lambda functions would need their own review).
@@ -141,12 +158,12 @@ describe('default deployment', () => {
   });
 
   it('the function role has one inline policy with exactly the least privilege it needs', () => {
-    const role = only(t.template, 'AWS::IAM::Role');
+    const role = resourceOf(t.template, t.stack, t.stack.api.role);
     expect((role.Properties as Json).ManagedPolicyArns).toBeUndefined();
     expect((role.Properties as Json).Policies).toBeUndefined();
-    const roleId = logicalId(t.template, 'AWS::IAM::Role');
-    const logs = logicalId(t.template, 'AWS::Logs::LogGroup');
-    const policy = only(t.template, 'AWS::IAM::Policy');
+    const roleId = idOf(t.stack, t.stack.api.role);
+    const logs = idOf(t.stack, t.stack.api.logGroup);
+    const policy = resourceOf(t.template, t.stack, t.stack.api.policy);
     expect((policy.Properties as Json).Roles).toEqual([{ Ref: roleId }]);
     expect(((policy.Properties as Json).PolicyDocument as Json).Statement).toEqual([
       // The minimizePolicies feature flag sorts resources.
@@ -164,7 +181,7 @@ describe('default deployment', () => {
   });
 
   it('the Lambda runtime is the Node the bundle targets and CI tests; engines and @types/node cover it', () => {
-    const fn = only(t.template, 'AWS::Lambda::Function');
+    const fn = resourceOf(t.template, t.stack, t.stack.api.fn);
     const major = LAMBDA_NODE_TARGET.replace(/^node/, '');
     expect((fn.Properties as Json).Runtime).toBe(`nodejs${major}.x`);
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
@@ -177,9 +194,9 @@ describe('default deployment', () => {
   });
 
   it('the function: Node 24 on arm64, 512 MB, its own log group kept 30 days, environment from the stack', () => {
-    const logs = logicalId(t.template, 'AWS::Logs::LogGroup');
-    t.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    const fn = only(t.template, 'AWS::Lambda::Function');
+    const logs = idOf(t.stack, t.stack.api.logGroup);
+    expect(resourceOf(t.template, t.stack, t.stack.api.logGroup).Properties).toMatchObject({ RetentionInDays: 30 });
+    const fn = resourceOf(t.template, t.stack, t.stack.api.fn);
     expect(fn.Properties).toMatchObject({
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
@@ -193,7 +210,7 @@ describe('default deployment', () => {
     expect(variables.PUBLIC_BASE_URL).toBeUndefined();
     expect(JSON.stringify(variables.ORIGIN_VERIFY_SECRETS)).toMatch(/^\{"Fn::Join":\["",\["\{\{resolve:secretsmanager:",\{"Ref":"OriginSecret[0-9A-F]+"\},":SecretString:::\}\}"\]\]\}$/);
     // The policy exists before the function can run.
-    expect(fn.DependsOn).toEqual(expect.arrayContaining([logicalId(t.template, 'AWS::IAM::Policy')]));
+    expect(fn.DependsOn).toEqual(expect.arrayContaining([idOf(t.stack, t.stack.api.policy)]));
   });
 
   it('the Function URL has auth NONE (the handler checks the origin secret) and buffered responses', () => {
@@ -268,8 +285,8 @@ describe('default deployment', () => {
       });
     });
 
-    it('per-query paths go to the function uncached with every viewer header but Host', () => {
-      for (const path of ['/v1/attorneys', '/r/*', '/mcp']) {
+    it('redirects and MCP go to the function uncached with every viewer header but Host', () => {
+      for (const path of ['/r/*', '/mcp']) {
         expect(behaviors[path], path).toMatchObject({
           TargetOriginId: functionOrigin,
           CachePolicyId: CACHING_DISABLED,
@@ -277,7 +294,65 @@ describe('default deployment', () => {
         });
       }
       expect(config.DefaultCacheBehavior).toMatchObject({ TargetOriginId: functionOrigin, CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER });
-      expect(behaviors['/v1/attorneys']?.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    });
+
+    it('/v1/attorneys is cached until the next publish, keyed on the whole (normalised) query and the viewer host, gzip and brotli', () => {
+      const policyOf = (construct: IConstruct): Json => ({ Ref: idOf(t.stack, construct) });
+      const answer = behaviors['/v1/attorneys'] as Json;
+      const cachePolicy = t.stack.cdn.node.findChild('AnswerCache');
+      expect(answer).toMatchObject({
+        TargetOriginId: functionOrigin,
+        AllowedMethods: ['GET', 'HEAD', 'OPTIONS'],
+        Compress: true,
+        CachePolicyId: policyOf(cachePolicy),
+        OriginRequestPolicyId: policyOf(t.stack.cdn.node.findChild('AnswerOriginRequest')),
+        ResponseHeadersPolicyId: policyOf(t.stack.cdn.node.findChild('AnswerHeaders')),
+      });
+      expect(resourceOf(t.template, t.stack, cachePolicy).Properties).toEqual({
+        CachePolicyConfig: {
+          Comment: expect.any(String),
+          Name: expect.any(String),
+          MinTTL: 0,
+          DefaultTTL: 0,
+          // The answer's s-maxage: a week, the publishing cadence; the publish invalidates /v1/attorneys* sooner.
+          MaxTTL: 604800,
+          ParametersInCacheKeyAndForwardedToOrigin: {
+            QueryStringsConfig: { QueryStringBehavior: 'all' },
+            HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['x-viewer-host'] },
+            CookiesConfig: { CookieBehavior: 'none' },
+            EnableAcceptEncodingGzip: true,
+            EnableAcceptEncodingBrotli: true,
+          },
+        },
+      });
+      expect(resourceOf(t.template, t.stack, t.stack.cdn.node.findChild('AnswerOriginRequest')).Properties).toMatchObject({
+        OriginRequestPolicyConfig: {
+          HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['x-viewer-host', 'CloudFront-Viewer-Address', 'User-Agent', 'Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'] },
+          QueryStringsConfig: { QueryStringBehavior: 'all' },
+          CookiesConfig: { CookieBehavior: 'none' },
+        },
+      });
+    });
+
+    it('cached answers lose the per-caller RateLimit count at the edge and keep CORS and the policy header', () => {
+      const policy = resourceOf(t.template, t.stack, t.stack.cdn.node.findChild('AnswerHeaders')).Properties as Json;
+      const config = policy.ResponseHeadersPolicyConfig as Json;
+      expect(config.RemoveHeadersConfig).toEqual({ Items: [{ Header: 'RateLimit' }] });
+      expect(config.CorsConfig).toMatchObject({
+        AccessControlAllowOrigins: { Items: ['*'] },
+        AccessControlExposeHeaders: { Items: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'] },
+      });
+      expect(JSON.stringify(config)).not.toContain('RateLimit-Policy"}');
+    });
+
+    it('WAF is associated with the distribution, so it runs before the cache and counts hits and misses alike', () => {
+      expect(config.WebACLId).toEqual(arnOf(logicalId(t.template, 'AWS::WAFv2::WebACL')));
+      // No behaviour can bypass it: WAF is per distribution, not per behaviour.
+      expect(JSON.stringify(config.CacheBehaviors)).not.toContain('WebACL');
+    });
+
+    it('a 5xx is never kept by the edge cache for other callers (a 429 is not a status CloudFront caches)', () => {
+      expect(config.CustomErrorResponses).toEqual([500, 502, 503, 504].map((code) => ({ ErrorCode: code, ErrorCachingMinTTL: 0 })));
     });
 
     it('POST is allowed on /mcp (HTTPS only, no redirect that would turn a POST into a GET) and nowhere else', () => {
@@ -286,8 +361,8 @@ describe('default deployment', () => {
     });
 
     it('function documents are cached as the function says (min 0, default 0, max 1 day) with no query string', () => {
-      const cachePolicy = logicalId(t.template, 'AWS::CloudFront::CachePolicy');
-      const originRequest = logicalId(t.template, 'AWS::CloudFront::OriginRequestPolicy');
+      const cachePolicy = idOf(t.stack, t.stack.cdn.node.findChild('DocumentCache'));
+      const originRequest = idOf(t.stack, t.stack.cdn.node.findChild('DocumentOriginRequest'));
       for (const path of ['/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms', '/docs', '/corrections', '/metros/*', '/assets/*']) {
         expect(behaviors[path], path).toMatchObject({ TargetOriginId: functionOrigin, CachePolicyId: { Ref: cachePolicy }, OriginRequestPolicyId: { Ref: originRequest } });
       }
@@ -324,13 +399,58 @@ describe('default deployment', () => {
       ]);
     });
 
-    it('every function path copies the viewer Host for links; the CloudFront Function overwrites any header the viewer sent', () => {
-      const fnArn = { 'Fn::GetAtt': [logicalId(t.template, 'AWS::CloudFront::Function'), 'FunctionARN'] };
-      for (const b of [config.DefaultCacheBehavior as Json, ...Object.values(behaviors).filter((b) => b.TargetOriginId === functionOrigin)]) {
-        expect(b.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: fnArn }]);
+    it('every function path copies the viewer Host for links; cached paths do it in the edge-logging function', () => {
+      const hostFn = t.stack.cdn.node.findChild('ViewerHost');
+      const edgeFn = t.stack.edgeLog.viewerRequest;
+      const arn = (c: IConstruct): Json => ({ 'Fn::GetAtt': [idOf(t.stack, c), 'FunctionARN'] });
+      const cached = ['/v1/attorneys', '/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms', '/docs', '/corrections', '/metros/*', '/assets/*'];
+      for (const [path, b] of Object.entries(behaviors).filter(([, b]) => b.TargetOriginId === functionOrigin)) {
+        expect(b.FunctionAssociations, path).toEqual([{ EventType: 'viewer-request', FunctionARN: arn(cached.includes(path) ? edgeFn : hostFn) }]);
       }
-      const code = ((only(t.template, 'AWS::CloudFront::Function').Properties as Json).FunctionCode as string);
-      expect(code).toContain("request.headers['x-viewer-host'] = { value:");
+      expect((config.DefaultCacheBehavior as Json).FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: arn(hostFn) }]);
+      const hostCode = (resourceOf(t.template, t.stack, hostFn).Properties as Json).FunctionCode as string;
+      expect(hostCode).toContain("request.headers['x-viewer-host'] = { value:");
+      expect(JSON.stringify((resourceOf(t.template, t.stack, edgeFn).Properties as Json).FunctionCode)).toContain("request.headers[VIEWER_HOST_HEADER] = { value:");
+    });
+
+    it('the edge function: cloudfront-js-2.0, published, reading the salt store, its code with the store id filled in', () => {
+      const props = resourceOf(t.template, t.stack, t.stack.edgeLog.viewerRequest).Properties as Json;
+      const kvs = idOf(t.stack, t.stack.edgeLog.store);
+      expect(props).toMatchObject({
+        AutoPublish: true,
+        FunctionConfig: { Runtime: 'cloudfront-js-2.0', KeyValueStoreAssociations: [{ KeyValueStoreARN: arnOf(kvs) }] },
+      });
+      const code = JSON.stringify(props.FunctionCode);
+      expect(code).not.toContain('__KVS_ID__');
+      expect(code).toContain(JSON.stringify({ 'Fn::GetAtt': [kvs, 'Id'] }));
+    });
+
+    it('the edge log group is the one CloudFront writes the function\'s lines to, kept 30 days', () => {
+      const group = resourceOf(t.template, t.stack, t.stack.edgeLog.functionLogGroup).Properties as Json;
+      expect(group.RetentionInDays).toBe(30);
+      const name = (resourceOf(t.template, t.stack, t.stack.edgeLog.viewerRequest).Properties as Json).Name as string;
+      expect(group.LogGroupName).toBe(`/aws/cloudfront/function/${name}`);
+    });
+
+    it('the salt rotator runs hourly with least privilege: the store, the salt objects, its own logs', () => {
+      t.template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(1 hour)',
+        State: 'ENABLED',
+        Targets: [Match.objectLike({ Arn: arnOf(idOf(t.stack, t.stack.edgeLog.rotator)) })],
+      });
+      const fn = resourceOf(t.template, t.stack, t.stack.edgeLog.rotator).Properties as Json;
+      expect(fn).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Environment: { Variables: { SALT_BUCKET: { Ref: saltBucket }, EDGE_SALT_KVS_ARN: arnOf(idOf(t.stack, t.stack.edgeLog.store)) } },
+      });
+      const policy = resourceOf(t.template, t.stack, t.stack.edgeLog.rotatorPolicy).Properties as Json;
+      const statements = (policy.PolicyDocument as { Statement: Json[] }).Statement;
+      expect(statements.map((st) => st.Sid)).toEqual(['EdgeSaltStore', 'DailySalt', 'MissingSaltIs404', 'OwnLogs']);
+      expect(statements[0]).toMatchObject({ Resource: arnOf(idOf(t.stack, t.stack.edgeLog.store)) });
+      expect(statements[1]).toMatchObject({ Action: ['s3:GetObject', 's3:PutObject'], Resource: objectsOf(saltBucket, '/private/salt/*') });
+      expect(JSON.stringify(statements)).not.toContain(siteBucket);
     });
 
     it('CORS response headers for public reads; /mcp leaves CORS to the function', () => {
@@ -345,7 +465,7 @@ describe('default deployment', () => {
         OriginOverride: false,
       });
       const corsRef = { Ref: cors?.[0] };
-      for (const path of ['/v1/attorneys', '/r/*', '/v1/firms/*', '/v1/coverage', '/openapi.json', '/v/*', '/current.json']) {
+      for (const path of ['/r/*', '/v1/firms/*', '/v1/coverage', '/openapi.json', '/v/*', '/current.json']) {
         expect(behaviors[path]?.ResponseHeadersPolicyId, path).toEqual(corsRef);
       }
       expect(behaviors['/mcp']?.ResponseHeadersPolicyId).not.toEqual(corsRef);
@@ -365,6 +485,7 @@ describe('default deployment', () => {
       siteBucket: t.stack.storage.siteBucket,
       saltBucket: t.stack.storage.saltBucket,
       functionPolicy: t.stack.api.policy,
+      rotatorPolicy: t.stack.edgeLog.rotatorPolicy,
       originSecret: t.stack.originSecret.secret,
       distribution: t.stack.cdn.distribution,
       customCertificate: false,
@@ -373,6 +494,7 @@ describe('default deployment', () => {
       'AwsSolutions-CFR1',
       'AwsSolutions-CFR3',
       'AwsSolutions-CFR4',
+      'AwsSolutions-IAM5',
       'AwsSolutions-IAM5',
       'AwsSolutions-IAM5',
       'AwsSolutions-S1',
@@ -401,14 +523,14 @@ describe('options', () => {
     const sent = JSON.stringify((config.Origins as Json[]).find((o) => o.OriginCustomHeaders !== undefined));
     expect(sent).toContain(':SecretString:::11111111-new}}');
     expect(sent).not.toContain('22222222-old');
-    const fn = only(t.template, 'AWS::Lambda::Function');
+    const fn = resourceOf(t.template, t.stack, t.stack.api.fn);
     const accepted = JSON.stringify((((fn.Properties as Json).Environment as Json).Variables as Json).ORIGIN_VERIFY_SECRETS);
     expect(accepted).toContain(':SecretString:::11111111-new}},{{resolve:secretsmanager:');
     expect(accepted).toContain(':SecretString:::22222222-old}}');
   });
 
   it('refuses any region but us-east-1 (a CLOUDFRONT-scope web ACL lives there)', () => {
-    expect(() => new DirectoryStack(new App(), 'Elsewhere', { env: { region: 'eu-west-1' }, codeDir })).toThrow(/us-east-1/);
+    expect(() => new DirectoryStack(new App(), 'Elsewhere', { env: { region: 'eu-west-1' }, codeDir, rotatorCodeDir })).toThrow(/us-east-1/);
   });
 });
 
@@ -429,7 +551,7 @@ describe('cdk-nag is active', () => {
 
   it('without its acknowledgements the directory stack reports exactly the acknowledged findings (none is stale)', () => {
     const app = new App();
-    const bare = new DirectoryStack(app, 'Bare', { env: { region: 'us-east-1' }, codeDir, withoutNagAcknowledgements: true });
+    const bare = new DirectoryStack(app, 'Bare', { env: { region: 'us-east-1' }, codeDir, rotatorCodeDir, withoutNagAcknowledgements: true });
     const reported = new AwsSolutionsChecks(app)
       .validateScope(bare)
       .violations.map((v) => v.ruleName.replace(/<[^>]+>/g, '<ARN>'))
@@ -438,6 +560,7 @@ describe('cdk-nag is active', () => {
       siteBucket: bare.storage.siteBucket,
       saltBucket: bare.storage.saltBucket,
       functionPolicy: bare.api.policy,
+      rotatorPolicy: bare.edgeLog.rotatorPolicy,
       originSecret: bare.originSecret.secret,
       distribution: bare.cdn.distribution,
       customCertificate: false,

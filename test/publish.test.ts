@@ -170,7 +170,7 @@ describe('publishSite on s3rver', () => {
     await expectServes(join(work, 'a'), siteA.manifest); // the previous version stays readable
     expect(await servedVersion()).toBe(siteB.version);
     expect(new Set(r.invalidationPaths)).toEqual(
-      new Set(['/current.json', '/v1/coverage', ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}`, `/r/${id(i)}`])]),
+      new Set(['/current.json', '/v1/attorneys*', '/v1/coverage', ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}`, `/r/${id(i)}`])]),
     );
   });
 
@@ -271,7 +271,7 @@ describe('publishSite on s3rver', () => {
       });
       const r = await publishSite(opts(join(work, 'g'), { distributionId: 'EDIST123', cloudFront }));
       expect(r.invalidationId).toBe('I1');
-      expect(r.invalidationPaths).toEqual(expect.arrayContaining(['/current.json', `/v1/firms/${id(7)}`, `/r/${id(7)}`]));
+      expect(r.invalidationPaths).toEqual(expect.arrayContaining(['/current.json', '/v1/attorneys*', `/v1/firms/${id(7)}`, `/r/${id(7)}`]));
       expect(requests).toHaveLength(1);
       expect(requests[0]!.url).toMatch(/\/distribution\/EDIST123\/invalidation$/);
       const sent = [...requests[0]!.body.matchAll(/<Path>([^<]*)<\/Path>/g)].map((m) => m[1]);
@@ -313,11 +313,11 @@ describe('invalidationPathsFor', () => {
 
   it('lists each changed listing, and switches to wildcards when there are many', () => {
     const before = manifest('A', [1, 2, 3]);
-    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2, 3]), 'B')).toEqual(['/current.json']);
-    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2], 'c2'), 'B')).toEqual(['/current.json', '/v1/coverage', `/v1/firms/${id(3)}`, `/r/${id(3)}`]);
+    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2, 3]), 'B')).toEqual(['/current.json', '/v1/attorneys*']);
+    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2], 'c2'), 'B')).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage', `/v1/firms/${id(3)}`, `/r/${id(3)}`]);
     const many = manifest('B', Array.from({ length: 150 }, (_, i) => i + 10));
     const paths = invalidationPathsFor(before, 'A', many, 'B');
-    expect(paths).toEqual(['/current.json', '/v1/firms/*', '/r/*']);
+    expect(paths).toEqual(['/current.json', '/v1/attorneys*', '/v1/firms/*', '/r/*']);
   });
 });
 
@@ -334,13 +334,13 @@ describe('invalidationPathsFor', () => {
       'pages/corrections.json': '1', 'pages/metros/chicago.json': '1', 'pages/assets/site.css.json': '1', 'problems/not_found.html': '1',
     });
     const same = manifest('b', Object.fromEntries(Object.entries(before.objects).map(([k, e]) => [k.slice('v/a/'.length), e.sha256])));
-    expect(invalidationPathsFor(before, 'a', same, 'b')).toEqual(['/current.json']);
+    expect(invalidationPathsFor(before, 'a', same, 'b')).toEqual(['/current.json', '/v1/attorneys*']);
     const next = manifest('b', {
       'coverage.json': '2', 'openapi.json': '1', 'firms/l_aaaaaaaaaaaaaaaa.json': '2', 'pages/index.json': '2', 'pages/docs.json': '1',
       'pages/corrections.json': '2', 'pages/metros/chicago.json': '2', 'pages/assets/site.css.json': '1', 'problems/not_found.html': '2',
     });
     expect(invalidationPathsFor(before, 'a', next, 'b')).toEqual([
-      '/current.json', '/v1/coverage', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/r/l_aaaaaaaaaaaaaaaa', '/corrections', '/metros/*', '/problems/*',
+      '/current.json', '/v1/attorneys*', '/v1/coverage', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/r/l_aaaaaaaaaaaaaaaa', '/corrections', '/metros/*', '/problems/*',
     ]);
   });
 });

@@ -108,6 +108,23 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   return { offices, objects, bytes, problems, index, groups, blocks };
 }
 
+/** Every record chunk key of a version, from its cell index and group trees; null when the version has no cell index (schema 1). */
+export async function recordChunkKeys(site: AuditSite): Promise<string[] | null> {
+  const v = site.version;
+  const index = await site.json(keys.cellIndex(v), CellIndex);
+  if (index === null) return null;
+  const out: string[] = [];
+  for (const cell of Object.keys(index.groups).sort()) {
+    const group = await site.json(keys.cellGroup(v, cell), CellGroup);
+    if (group === null) throw new AuditError(`${site.label}: ${keys.cellGroup(v, cell)} is listed in the cell index but missing`);
+    group.rows.cell.forEach((block, i) => {
+      if (group.rows.block[i] !== i) return;
+      for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) out.push(keys.cellRecords(v, block, k));
+    });
+  }
+  return out;
+}
+
 /**
  * Problems where the published index, groups and blocks differ from the tree the generator's rules build from the
  * scanned records: a wrong count, reach, shared firm, column or order anywhere shows up here, named by object.

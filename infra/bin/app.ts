@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { bundleLambda } from '../bundle.ts';
+import { bundleSaltRotator } from '../rotator-bundle.ts';
 import { DirectoryStack, STACK_REGION } from '../stack.ts';
 import { cdkJsonContext } from '../context.ts';
 
@@ -67,11 +68,14 @@ async function main(argv: string[]): Promise<void> {
   if (!args.quiet) process.stderr.write('bundling the Lambda handler ...\n');
   const bundle = await bundleLambda();
   if (!args.quiet) process.stderr.write(`bundle: ${bundle.bytes} bytes (${bundle.gzipBytes} gzipped)\n`);
+  const rotator = await bundleSaltRotator();
+  if (!args.quiet) process.stderr.write(`salt rotator bundle: ${rotator.bytes} bytes\n`);
 
   new DirectoryStack(app, 'InjuryAttorneyDirectory', {
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: STACK_REGION },
     description: 'Injury attorney directory: S3 + CloudFront + Lambda Function URL + WAF',
     codeDir: bundle.dir,
+    rotatorCodeDir: rotator.dir,
     originSecretVersionIds: list('originSecretVersions'),
     ...(domainNames.length > 0 && certificateArn !== undefined ? { domain: { names: domainNames, certificateArn } } : {}),
   });

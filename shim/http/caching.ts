@@ -3,7 +3,15 @@ import { createHash } from 'node:crypto';
 
 /** Cache-Control of documents that change at most once per publish (weekly, or a same-day correction). */
 export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
-/** Cache-Control of per-query answers, redirects and MCP. */
+/**
+ * Cache-Control of a 200 /v1/attorneys answer. Shared caches (CloudFront) keep it for up to a week, the publishing
+ * cadence: every publish invalidates `/v1/attorneys*`, so it is served until the next publish and never past it.
+ * Browsers keep it 5 minutes like the documents, since nothing can invalidate a browser's copy.
+ */
+export const ANSWER_CACHE_CONTROL = 'public, max-age=300, s-maxage=604800';
+/** Seconds a shared cache may keep an answer (the s-maxage of ANSWER_CACHE_CONTROL). */
+export const ANSWER_SHARED_MAX_AGE_SECONDS = 604_800;
+/** Cache-Control of errors, redirects and MCP. */
 export const NO_STORE = 'no-store';
 
 /** Strong entity tag: the quoted base64url SHA-256 of the body bytes. */

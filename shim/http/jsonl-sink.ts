@@ -1,17 +1,28 @@
-/** Local request log: one JSON line per entry in <dir>/requests-YYYY-MM-DD.jsonl (UTC day of the entry). */
+/**
+ * Local request log: one JSON line per entry in <dir>/requests-YYYY-MM-DD.jsonl (UTC day of the entry). Entries are
+ * held in memory and written in batches, off the response path: when FLUSH_ENTRIES are waiting, FLUSH_MS after the
+ * first one, on flush() and on close() (the server's graceful stop), so a stop loses no line.
+ */
 import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestLogEntry, RequestLogSink } from '../edge-types.ts';
 
 /** Buffered bytes beyond which lines are dropped rather than held in memory (a stalled disk must not exhaust RAM). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** Entries waiting that trigger a write at once (about 80 KB of lines). */
+export const FLUSH_ENTRIES = 256;
+/** Longest an entry waits before it is written, in milliseconds. */
+export const FLUSH_MS = 200;
 
-/** Appends entries to a file per UTC day through a write stream; flush() and close() for shutdown and tests. */
+/** Appends entries to a file per UTC day through a write stream, in batches; flush() and close() for shutdown and tests. */
 export class JsonLinesSink implements RequestLogSink {
   private stream: WriteStream | null = null;
   private day: string | null = null;
   private dropped = 0;
   private failed = false;
+  private pending: RequestLogEntry[] = [];
+  private pendingDay: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(readonly dir: string) {}
 
@@ -22,14 +33,35 @@ export class JsonLinesSink implements RequestLogSink {
 
   write(entry: RequestLogEntry): void {
     const day = entry.time.slice(0, 10);
-    if (this.day !== day || this.stream === null) this.open(day);
-    const stream = this.stream;
-    if (stream === null) return;
-    if (stream.writableLength > MAX_BUFFERED_BYTES) {
+    // A batch holds one day's lines, so each goes to its own day's file.
+    if (this.pendingDay !== null && day !== this.pendingDay) this.drain();
+    if ((this.stream?.writableLength ?? 0) > MAX_BUFFERED_BYTES) {
       if (this.dropped++ === 0) console.error('[shim] request log is not keeping up; dropping lines');
       return;
     }
-    stream.write(`${JSON.stringify(entry)}\n`);
+    this.pendingDay = day;
+    this.pending.push(entry);
+    if (this.pending.length >= FLUSH_ENTRIES) this.drain();
+    else if (this.timer === null) {
+      this.timer = setTimeout(() => this.drain(), FLUSH_MS);
+      // The timer alone must not keep a finished process alive; close() writes what is left.
+      this.timer.unref();
+    }
+  }
+
+  /** Serialise and hand the waiting entries to the file stream in one write. */
+  private drain(): void {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const day = this.pendingDay;
+    if (this.pending.length === 0 || day === null) return;
+    if (this.day !== day || this.stream === null) this.open(day);
+    const lines = this.pending.map((e) => `${JSON.stringify(e)}\n`).join('');
+    this.pending = [];
+    this.pendingDay = null;
+    this.stream?.write(lines);
   }
 
   private open(day: string): void {
@@ -51,13 +83,15 @@ export class JsonLinesSink implements RequestLogSink {
 
   /** Resolve once everything written so far has reached the file. */
   flush(): Promise<void> {
+    this.drain();
     const stream = this.stream;
     if (stream === null || stream.writableLength === 0) return Promise.resolve();
     return new Promise((resolve) => stream.write('', () => resolve()));
   }
 
-  /** Flush and close the current file. */
+  /** Write what is waiting, then close the current file. */
   close(): Promise<void> {
+    this.drain();
     const stream = this.stream;
     this.stream = null;
     this.day = null;

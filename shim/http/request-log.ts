@@ -31,6 +31,18 @@ export function takeCalls(request: Request): LogFields[] {
   return list;
 }
 
+const answers = new WeakMap<Request, LogFields>();
+
+/** Note the log fields of the search answer given to `request`, for an adapter that caches the answer (answerFieldsOf). */
+export function noteAnswer(request: Request, fields: LogFields): void {
+  answers.set(request, fields);
+}
+
+/** The log fields noted for the search answer given to `request`, if it got one. */
+export function answerFieldsOf(request: Request): LogFields | undefined {
+  return answers.get(request);
+}
+
 /** First three digits of a resolved ZIP, or null. */
 export function zip3Of(zip: string | null | undefined): string | null {
   return typeof zip === 'string' && /^\d{5}$/.test(zip) ? zip.slice(0, 3) : null;
@@ -56,14 +68,22 @@ export class RequestLogger {
 
   /** Write one line per recorded call of `request` (or one line from `base` when there were none). Never throws. */
   async write(request: Request, info: RequestInfo, base: LogFields & { endpoint: string; status: number }): Promise<void> {
+    const lines = takeCalls(request);
+    await this.writeLines(request.headers.get('user-agent'), info.clientAddress, base, lines.length > 0 ? lines : [{}]);
+  }
+
+  /**
+   * Write one line per entry of `calls` merged over `base`, for a caller at `clientAddress` with `userAgent`: the path
+   * of adapters that answer without a web Request (the Node fast path). Never throws.
+   */
+  async writeLines(userAgent: string | null, clientAddress: string, base: LogFields & { endpoint: string; status: number }, calls: readonly LogFields[] = [{}]): Promise<void> {
     try {
       const time = this.now();
       const iso = time.toISOString();
       const salt = await this.salt.saltFor(iso.slice(0, 10));
-      const address_hash = hashAddress(salt, info.clientAddress);
-      const user_agent = clip(request.headers.get('user-agent'));
-      const lines = takeCalls(request);
-      for (const fields of lines.length > 0 ? lines : [{}]) {
+      const address_hash = hashAddress(salt, clientAddress);
+      const user_agent = clip(userAgent);
+      for (const fields of calls) {
         const f = { ...base, ...fields };
         this.sink.write({
           time: iso,
@@ -84,4 +104,9 @@ export class RequestLogger {
       console.error('[shim] request log failed:', err instanceof Error ? err.message : err);
     }
   }
+}
+
+/** The log fields a search answer gives (query id, covered, result count, resolved metro and ZIP3). */
+export function answerLogFields(body: { query_id: string; covered: boolean; results: readonly unknown[]; location: { metro: string | null; zip: string | null } }): LogFields {
+  return { query_id: body.query_id, covered: body.covered, result_count: body.results.length, metro: body.location.metro, zip3: zip3Of(body.location.zip) };
 }

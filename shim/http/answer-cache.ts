@@ -1,0 +1,105 @@
+/**
+ * The shim's answer cache: finished /v1/attorneys answers (status, headers, encoded body bytes) per normalised query,
+ * served version and content encoding, bounded by bytes, least recently used evicted first.
+ *
+ * The key is what the answer is computed from and nothing else: the parsed location with the parameter name dropped
+ * (so `zip=60601` and `location=60601`, or `lat=41.88&lng=-87.63` and `location=41.88,-87.63`, share an entry, as they
+ * share a query_id), radius and limit with defaults made explicit, and the practice area. `src` only names the caller,
+ * parameter order is irrelevant. The version is part of every key, so an answer is never served for another version.
+ */
+import { parsedFromArg } from '../core/location.ts';
+import { parseAttorneysArgs } from '../core/params.ts';
+import type { RawArgs } from '../core/service.ts';
+import type { LogFields } from './request-log.ts';
+
+/** Default budget of the answer cache in MiB (about 1,900 answers of 16 KB identity plus their brotli and gzip forms). */
+export const DEFAULT_ANSWER_CACHE_MIB = 32;
+
+/** The representation an entry holds: one per content coding the server may choose. */
+export type AnswerCoding = 'identity' | 'br' | 'gzip';
+
+/** One finished answer in one coding: every header but the per-caller ones (RateLimit, Date), and the body bytes. */
+export interface CachedAnswer {
+  status: number;
+  headers: ReadonlyArray<readonly [string, string]>;
+  body: Buffer;
+  /** What the request log needs from the answer (query id, covered, counts, metro, ZIP3). */
+  log: LogFields;
+}
+
+/** Hits, misses and size, for tests and the benchmark. */
+export interface AnswerCacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  bytes: number;
+  evictions: number;
+}
+
+/** Per-entry overhead counted beside the body and headers (key, Map slot, objects), in bytes. */
+const ENTRY_OVERHEAD = 256;
+
+/** The cache key of a query string's arguments, or null when they are not a valid search (the app answers the 400). */
+export function answerKey(raw: RawArgs): string | null {
+  try {
+    const q = parseAttorneysArgs(raw);
+    const { parameter: _ignored, ...place } = parsedFromArg(q.location);
+    return JSON.stringify([place, q.radiusMiles, q.limit, q.practiceArea]);
+  } catch {
+    return null;
+  }
+}
+
+/** A byte-bounded LRU of finished answers keyed by version, coding and normalised query. */
+export class AnswerCache {
+  private readonly entries = new Map<string, { answer: CachedAnswer; cost: number }>();
+  private total = 0;
+  private readonly counts = { hits: 0, misses: 0, evictions: 0 };
+
+  /** `maxBytes` 0 disables the cache (nothing is stored). */
+  constructor(readonly maxBytes: number) {}
+
+  private static slot(version: string, coding: AnswerCoding, key: string): string {
+    return `${version}\u0000${coding}\u0000${key}`;
+  }
+
+  /** The answer stored for this version, coding and key, marked as most recently used; undefined on a miss. */
+  get(version: string, coding: AnswerCoding, key: string): CachedAnswer | undefined {
+    const slot = AnswerCache.slot(version, coding, key);
+    const hit = this.entries.get(slot);
+    if (hit === undefined) {
+      this.counts.misses++;
+      return undefined;
+    }
+    this.counts.hits++;
+    this.entries.delete(slot);
+    this.entries.set(slot, hit);
+    return hit.answer;
+  }
+
+  /** Store an answer; evicts the least recently used until the total fits. An answer larger than the budget is not stored. */
+  set(version: string, coding: AnswerCoding, key: string, answer: CachedAnswer): void {
+    const slot = AnswerCache.slot(version, coding, key);
+    let cost = ENTRY_OVERHEAD + slot.length * 2 + answer.body.byteLength;
+    for (const [name, value] of answer.headers) cost += name.length + value.length;
+    if (cost > this.maxBytes) return;
+    const old = this.entries.get(slot);
+    if (old !== undefined) {
+      this.total -= old.cost;
+      this.entries.delete(slot);
+    }
+    this.entries.set(slot, { answer, cost });
+    this.total += cost;
+    for (const [oldest, entry] of this.entries) {
+      if (this.total <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.total -= entry.cost;
+      this.counts.evictions++;
+    }
+  }
+
+  /** Counters and current size. */
+  stats(): AnswerCacheStats {
+    return { ...this.counts, entries: this.entries.size, bytes: this.total };
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The Node server's fast path: a /v1/attorneys GET or HEAD whose finished answer is in the answer cache is written
+ * straight to node:http, without web Request/Response objects, the router or a search. It keeps what the app does for
+ * every request: the rate limit is counted and advertised, the request log gets its line, and the answer's headers
+ * (CORS, Vary, Directory-Version, Cache-Control, Content-Encoding, Content-Length, nosniff) are those the app and
+ * compression produced for the same query, version and coding, because the cache stores exactly those.
+ * Anything else (a miss, a refused caller, a conditional request, an unusual target) goes down the ordinary path,
+ * which fills the cache through `remember`.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { locationAsSent } from './core/params.ts';
+import { answerKey, type AnswerCache, type AnswerCoding } from './http/answer-cache.ts';
+import { rateLimitKey } from './http/client-address.ts';
+import { chooseEncoding, compressResponse } from './http/compress.ts';
+import { MAX_TARGET_BYTES, parseQuery } from './http/query.ts';
+import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
+import { answerFieldsOf, type LogFields, type RequestLogger } from './http/request-log.ts';
+import { VERSION_HEADER } from './http/version.ts';
+
+/** What the fast path shares with the app: the same cache, version source, limiter and logger. */
+export interface FastPathDeps {
+  cache: AnswerCache;
+  currentVersion(): Promise<string>;
+  rateLimiter: RateLimiter;
+  logger: RequestLogger;
+}
+
+/** A request the cache may answer: its key, the coding it would be sent in, and its own log fields. */
+export interface Eligible {
+  key: string;
+  coding: AnswerCoding;
+  location: string | null;
+  src: string | null;
+}
+
+const PREFIX = '/v1/attorneys?';
+// Characters the WHATWG URL parser leaves as they are in a query: the ordinary path reads exactly these bytes too.
+const PLAIN_QUERY_RE = /^[A-Za-z0-9%&=+,.\-_~:;!$*()@/?]*$/;
+// Headers under which the answer may differ from the stored one; such requests take the ordinary path.
+const CONDITIONAL = ['if-none-match', 'if-match', 'if-modified-since', 'if-unmodified-since', 'if-range'] as const;
+/** Distinct Accept-Encoding values whose negotiation is remembered (browsers and clients send a handful). */
+const MAX_REMEMBERED_CODINGS = 256;
+/** Response headers that belong to one caller and are added per request, never stored. */
+const PER_CALLER = new Set(['ratelimit', 'ratelimit-policy', 'retry-after', 'date']);
+
+const codings = new Map<string, AnswerCoding>();
+
+/** The coding chooseEncoding picks for an Accept-Encoding value, memoised (negotiation parses q-values each time). */
+function codingFor(acceptEncoding: string | undefined): AnswerCoding {
+  if (acceptEncoding === undefined) return 'identity';
+  let coding = codings.get(acceptEncoding);
+  if (coding === undefined) {
+    coding = chooseEncoding(acceptEncoding) ?? 'identity';
+    if (codings.size >= MAX_REMEMBERED_CODINGS) codings.clear();
+    codings.set(acceptEncoding, coding);
+  }
+  return coding;
+}
+
+/** The cache lookup of a request, or null when only the ordinary path may answer it. */
+export function eligible(method: string | undefined, target: string, headers: IncomingHttpHeaders): Eligible | null {
+  if (method !== 'GET' && method !== 'HEAD') return null;
+  if (!target.startsWith(PREFIX) || target.length > MAX_TARGET_BYTES) return null;
+  const search = target.slice(PREFIX.length);
+  if (!PLAIN_QUERY_RE.test(search)) return null;
+  for (const name of CONDITIONAL) if (headers[name] !== undefined) return null;
+  const parsed = parsedSearch(search);
+  if (parsed === null) return null;
+  // A HEAD answer carries the identity representation's headers (the ordinary path compresses no empty body).
+  const coding = method === 'HEAD' ? 'identity' : codingFor(headers['accept-encoding']);
+  return { ...parsed, coding };
+}
+
+/** Distinct query strings whose key is remembered (repeated searches skip parsing and validation). */
+const MAX_REMEMBERED_SEARCHES = 10_000;
+const searches = new Map<string, Omit<Eligible, 'coding'>>();
+
+/** Key and log fields of a query string, memoised; null when it is not a valid search. */
+function parsedSearch(search: string): Omit<Eligible, 'coding'> | null {
+  const known = searches.get(search);
+  if (known !== undefined) return known;
+  let raw;
+  try {
+    raw = parseQuery(search);
+  } catch {
+    return null;
+  }
+  const key = answerKey(raw);
+  if (key === null) return null;
+  const parsed = { key, location: locationAsSent(raw), src: typeof raw.src === 'string' ? raw.src : null };
+  if (searches.size >= MAX_REMEMBERED_SEARCHES) searches.clear();
+  searches.set(search, parsed);
+  return parsed;
+}
+
+/** Answer `req` from the cache; false (having written nothing) when the ordinary path must answer it. */
+export async function serveFromCache(deps: FastPathDeps, e: Eligible, req: IncomingMessage, res: ServerResponse, address: string): Promise<boolean> {
+  let version: string;
+  try {
+    version = await deps.currentVersion();
+  } catch {
+    return false;
+  }
+  const answer = deps.cache.get(version, e.coding, e.key);
+  if (answer === undefined) return false;
+  const limitKey = rateLimitKey(address);
+  // A caller over the limit gets the ordinary 429; peeking first means the count is taken once, below or there.
+  if (!deps.rateLimiter.peek(limitKey).allowed) return false;
+  const limit = deps.rateLimiter.take(limitKey);
+  const out: Record<string, string> = {};
+  for (const [name, value] of answer.headers) out[name] = value;
+  Object.assign(out, rateLimitHeaders(deps.rateLimiter, limit));
+  req.resume();
+  res.writeHead(answer.status, out);
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
+  const ua = req.headers['user-agent'];
+  await deps.logger.writeLines(ua === undefined ? null : ua, address, {
+    ...answer.log,
+    location: e.location,
+    src: e.src,
+    endpoint: '/v1/attorneys',
+    status: answer.status,
+  });
+  return true;
+}
+
+function storable(response: Response, body: Buffer, log: LogFields): { status: number; headers: [string, string][]; body: Buffer; log: LogFields } {
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (!PER_CALLER.has(name)) headers.push([name, value]);
+  });
+  return { status: response.status, headers, body, log };
+}
+
+/**
+ * The encoded answer for an eligible request the app has just answered (`answer`, not yet compressed), storing its
+ * identity form and the requested coding in the cache when it is a search answer (the app noted its log fields) that
+ * names its version. Errors are never stored: a 400 costs no search, and a 503 must not outlive the fault.
+ */
+export async function remember(cache: AnswerCache, e: Eligible, request: Request, answer: Response, acceptEncoding: string | null): Promise<Response> {
+  const version = answer.headers.get(VERSION_HEADER);
+  const log = answerFieldsOf(request);
+  if (answer.status !== 200 || answer.body === null || version === null || log === undefined) return compressResponse(answer, acceptEncoding);
+  const bytes = Buffer.from(await answer.arrayBuffer());
+  const fresh = (): Response => new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+  // The identity representation is these bytes under the headers compression gives a body it leaves alone.
+  const identity = await compressResponse(fresh(), null);
+  cache.set(version, 'identity', e.key, storable(identity, bytes, log));
+  if (e.coding === 'identity') return identity;
+  const encoded = await compressResponse(fresh(), acceptEncoding);
+  if ((encoded.headers.get('content-encoding') ?? 'identity') !== e.coding) return encoded;
+  const body = Buffer.from(await encoded.arrayBuffer());
+  cache.set(version, e.coding, e.key, storable(encoded, body, log));
+  return new Response(body, { status: encoded.status, headers: encoded.headers });
+}
