@@ -1,5 +1,5 @@
 /**
- * Store faults under a running server: each kind of stored object (pointer, meta, coverage cells, shard index, a
+ * Store faults under a running server: each kind of stored object (pointer, meta, coverage cells, cell index, a
  * shard, a firm document, gazetteer ZIP and city documents, coverage document) deleted, emptied, truncated, garbled
  * and replaced by JSON of the wrong shape gives 503 with Retry-After on every request that needs it (never a 400,
  * 404 or partial 200), and once the object is restored the same server answers exactly as before, without a restart.
@@ -120,7 +120,7 @@ async function expectSameAsIntact(url: string, path: string): Promise<void> {
 }
 
 describe('a damaged stored object is 503 under a running server, and the server recovers once it is restored', () => {
-  const names = ['pointer current.json', 'meta.json', 'coverage-cells.json', 'shard index', 'a shard (the one holding the point, at every resolution)', 'a firm document', 'gazetteer ZIP document', 'gazetteer city document', 'coverage document'];
+  const names = ['pointer current.json', 'meta.json', 'coverage-cells.json', 'cell index', 'a cell block (the one holding the point)', 'a firm document', 'gazetteer ZIP document', 'gazetteer city document', 'coverage document'];
   for (const kindName of names) {
     for (const fault of Object.keys(FAULTS) as (keyof typeof FAULTS)[]) {
       it(`${kindName}, ${fault}`, async () => {
