@@ -27,13 +27,14 @@ export interface ColdReads {
   worst: { query: string; objects: number; bytes: number; byKind: Record<string, { objects: number; bytes: number }> };
 }
 
-/** What kind of object a key is, for the breakdown ("shard res 5", "shard index", "gazetteer city", ...). */
+/** What kind of object a key is, for the breakdown ("cell block", "cell records", "cell index", "gazetteer city", ...). */
 export function kindOf(key: string): string {
   if (key === 'current.json') return 'pointer';
   const rel = key.replace(/^v\/[^/]+\//, '');
-  const shard = /^shards\/(\d+)\//.exec(rel);
-  if (shard) return `shard res ${shard[1]}`;
-  if (rel === 'shards/index.json') return 'shard index';
+  if (rel === 'cells/index.json') return 'cell index';
+  if (rel.startsWith('cells/groups/')) return 'cell group';
+  if (rel.startsWith('cells/blocks/')) return 'cell block';
+  if (rel.startsWith('cells/records/')) return 'cell records';
   if (rel.startsWith('gazetteer/zip/')) return 'gazetteer zip';
   if (rel.startsWith('gazetteer/city/')) return 'gazetteer city';
   return rel;
@@ -77,7 +78,7 @@ export function readsByKind(reads: readonly StoreRead[]): Record<string, { objec
 export function summariseCold(label: string, perQuery: readonly { query: string; reads: readonly StoreRead[] }[]): ColdReads {
   const objects = perQuery.map((q) => q.reads.length);
   const bytes = perQuery.map((q) => q.reads.reduce((n, r) => n + r.bytes, 0));
-  const shards = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('shard res')).length);
+  const shards = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('cell ')).length);
   let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, byKind: {} };
   perQuery.forEach((q, i) => {
     const b = bytes[i] ?? 0;

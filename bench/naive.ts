@@ -11,7 +11,8 @@ import type { SiteReader } from '../shim/core/reader.ts';
 import { resolveLocation } from '../shim/core/resolve.ts';
 import type { Service } from '../shim/core/service.ts';
 import { shapeLocation, shapeResult } from '../shim/core/shape.ts';
-import { keys, Pointer, Shard, ShardIndex, StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
+import { CellGroup, CellIndex, CellRecords } from '../shim/core/cell-format.ts';
+import { keys, Pointer, StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
 import type { Store } from '../shim/store/types.ts';
 
 const RAD = Math.PI / 180;
@@ -39,7 +40,7 @@ export class NaiveIndex {
     return this.ids.length;
   }
 
-  /** Load every office of the current version from the finest shard resolution of `store` (each office is in exactly one cell there). */
+  /** Load every office of the current version from its record chunks (cells/records/: each office is in exactly one). */
   static async load(store: Store, onProgress?: (done: number, total: number) => void): Promise<NaiveIndex> {
     const text = async (key: string): Promise<unknown> => {
       const bytes = await store.get(key);
@@ -47,35 +48,40 @@ export class NaiveIndex {
       return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown;
     };
     const { version } = Pointer.parse(await text(keys.pointer));
-    const index = ShardIndex.parse(await text(keys.shardIndex(version)));
-    const res = Math.max(...index.resolutions);
-    const cells = Object.keys(index.cells[String(res)] ?? {}).sort();
-    const total = cells.reduce((n, c) => n + (index.cells[String(res)]?.[c]?.[0] ?? 0), 0);
+    const index = CellIndex.parse(await text(keys.cellIndex(version)));
+    const total = index.offices;
     const lat = new Float64Array(total);
     const lng = new Float64Array(total);
     const firm = new Int32Array(total);
     const ids: string[] = [];
     const records: string[] = [];
     const firmNo = new Map<string, number>();
-    for (const [i, cell] of cells.entries()) {
-      // Shard validation is the shim's job; the baseline only needs the fields it scans, checked per office below.
-      const shard = Shard.shape.offices.parse((await text(keys.shard(version, res, cell)) as { offices: unknown }).offices);
-      for (const office of shard) {
-        const n = ids.length;
-        lat[n] = office.lat;
-        lng[n] = office.lng;
-        let f = firmNo.get(office.firm_id);
-        if (f === undefined) {
-          f = firmNo.size;
-          firmNo.set(office.firm_id, f);
+    const groups = Object.keys(index.groups).sort();
+    for (const cell of groups) {
+      const group = CellGroup.parse(await text(keys.cellGroup(version, cell)));
+      for (const [i, block] of group.rows.cell.entries()) {
+        if (group.rows.block[i] !== i) continue;
+        for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) {
+          // Record validation is the shim's job; the baseline only needs the fields it scans, checked per office below.
+          const chunk = CellRecords.shape.offices.parse((await text(keys.cellRecords(version, block, k)) as { offices: unknown }).offices);
+          for (const office of chunk) {
+            const n = ids.length;
+            lat[n] = office.lat;
+            lng[n] = office.lng;
+            let f = firmNo.get(office.firm_id);
+            if (f === undefined) {
+              f = firmNo.size;
+              firmNo.set(office.firm_id, f);
+            }
+            firm[n] = f;
+            ids.push(office.listing_id);
+            records.push(JSON.stringify(office));
+          }
         }
-        firm[n] = f;
-        ids.push(office.listing_id);
-        records.push(JSON.stringify(office));
       }
-      if (onProgress && (i % 500 === 0 || i === cells.length - 1)) onProgress(ids.length, total);
+      if (onProgress) onProgress(ids.length, total);
     }
-    if (ids.length !== total) throw new Error(`naive baseline: the shard index counts ${total} offices at res ${res}, the shards hold ${ids.length}`);
+    if (ids.length !== total) throw new Error(`naive baseline: the cell index counts ${total} offices, the record chunks hold ${ids.length}`);
     return new NaiveIndex(version, lat, lng, firm, ids, records);
   }
 

@@ -8,20 +8,26 @@ import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { z } from 'zod';
-import { keys, Meta, Pointer, ShardIndex } from '../shim/core/site-format.ts';
+import { CellGroup, CellIndex } from '../shim/core/cell-format.ts';
+import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
 import { copyLine, copySql, createTableSql, indexSql, type PeerOffice } from './postgis-sql.ts';
 
-// Only what the peer needs of a shard; the full office object is kept as the record.
+// Only what the peer needs of a record chunk; the full office object is kept as the record.
 const ShardOffices = z.object({ offices: z.array(z.object({ listing_id: z.string(), firm_id: z.string(), lat: z.number(), lng: z.number() }).passthrough()) });
 
-/** Every office of the current version of `siteDir`, from its finest shard resolution (each office is in one cell there). */
+/** Every office of the current version of `siteDir`, from its record chunks (each office is in exactly one). */
 export function* siteOffices(siteDir: string): Generator<{ office: PeerOffice; record: string }> {
   const read = (key: string): unknown => JSON.parse(readFileSync(join(siteDir, key), 'utf8'));
   const { version } = Pointer.parse(read(keys.pointer));
-  const index = ShardIndex.parse(read(keys.shardIndex(version)));
-  const res = Math.max(...index.resolutions);
-  for (const cell of Object.keys(index.cells[String(res)] ?? {}).sort()) {
-    for (const office of ShardOffices.parse(read(keys.shard(version, res, cell))).offices) yield { office, record: JSON.stringify(office) };
+  const index = CellIndex.parse(read(keys.cellIndex(version)));
+  for (const cell of Object.keys(index.groups).sort()) {
+    const group = CellGroup.parse(read(keys.cellGroup(version, cell)));
+    for (const [i, block] of group.rows.cell.entries()) {
+      if (group.rows.block[i] !== i) continue;
+      for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) {
+        for (const office of ShardOffices.parse(read(keys.cellRecords(version, block, k))).offices) yield { office, record: JSON.stringify(office) };
+      }
+    }
   }
 }
 

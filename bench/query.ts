@@ -1,7 +1,5 @@
 /** Warm in-process query latency: service.findAttorneys over a warm cache, several targets measured side by side. */
 import type { Service } from '../shim/core/service.ts';
-import { planShards } from '../shim/core/shards.ts';
-import type { ShardIndexT } from '../shim/core/site-format.ts';
 import { jittered, pointArgs, type QueryPoint } from './points.ts';
 import { quantile, spread, type Spread } from './stats.ts';
 
@@ -122,19 +120,4 @@ export function ratioOfP50(results: readonly LatencyResult[], a: string, b: stri
     out.set(ra.radiusMiles, spread(ra.p50Runs.map((x, i) => x / (rb.p50Runs[i] ?? Number.NaN))));
   }
   return out;
-}
-
-/** Median time of planShards alone (the H3 cover of the circle at every shard resolution), per radius, in ms. */
-export function measurePlanCost(index: ShardIndexT, points: readonly QueryPoint[], radii: readonly number[], passes: number): { radiusMiles: number; planMs: number }[] {
-  return radii.map((radius) => {
-    const times: number[] = [];
-    for (let pass = 0; pass < passes; pass++) {
-      for (const p of points) {
-        const t0 = performance.now();
-        planShards(index, p.lat, p.lng, radius);
-        times.push(performance.now() - t0);
-      }
-    }
-    return { radiusMiles: radius, planMs: quantile(times, 0.5) };
-  });
 }

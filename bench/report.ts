@@ -2,7 +2,6 @@
 import type { CorrectionResults } from './correction.ts';
 import { correctionSection, correctionTargetRows } from './correction-report.ts';
 import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from './render-hotpath.ts';
-import { MAX_SHARDS_PER_QUERY } from '../shim/core/constants.ts';
 import type { ColdReads, FirstAnswer } from './cold.ts';
 import type { ColdS3Report } from './cold-s3.ts';
 import type { HttpReport } from './http.ts';
@@ -28,20 +27,13 @@ export const TARGETS = {
   coldBytes: 1024 * 1024,
 } as const;
 
-/** Objects every cold query may read besides shards: pointer, meta, coverage cells, shard index, one gazetteer document. */
+/** Objects every cold query may read besides the cell tree below its index: pointer, meta, coverage cells, cell index, one gazetteer document. */
 const COLD_FIXED_OBJECTS = 5;
 
 /** Names of the distinct-point targets, and how far from the base points their queries are scattered, in miles. */
 export const DISTINCT_SHIM = 'shim, distinct points';
 export const DISTINCT_NAIVE = 'naive, distinct points';
 export const JITTER_MILES = 2;
-
-/** The planShards (H3 covering) share of a warm query, per radius. */
-export interface PlanCost {
-  radiusMiles: number;
-  /** Median time of planShards alone, ms. */
-  planMs: number;
-}
 
 /** One generator run of the scale measurement. */
 export interface ScaleAttempt {
@@ -64,7 +56,6 @@ export interface BenchResults {
     naiveOverShim: Map<number, Spread>;
     naiveOverShimDistinct: Map<number, Spread>;
     jitterMiles: number;
-    plan: PlanCost[];
     runs: number;
     points: number;
   };
@@ -142,16 +133,14 @@ function targetRows(r: BenchResults): TargetRow[] {
 }
 
 function throughputWhy(r: BenchResults): string {
-  const plan = r.latency?.plan.map((p) => `${p.radiusMiles} mi: ${fmtMs(p.planMs)}`).join(', ');
   const p50 = (target: string): string | undefined =>
     r.latency?.results.filter((l) => l.target === target).map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`).join(', ');
   const repeated = [...(r.http?.shimOverStatic.entries() ?? [])].map(([radius, v]) => `${radius} mi: ${fmt(v.median, 2)}x`).join(', ');
   return (
     'The ceiling is the same server code answering each query with its stored answer (same routing, headers, request log, UUID and JSON serialisation), so the ratio is the cost of the search itself. ' +
-    `At distinct points a warm findAttorneys takes ${p50(DISTINCT_SHIM) ?? 'n/a'} (p50), of which planning the shards (planShards: a latitude-band search over the index's non-empty cells) is ${plan ?? 'n/a'}; ` +
-    `with repeated points (plan memoised) it takes ${p50('shim') ?? 'n/a'} and the server reaches ${repeated} of the ceiling. ` +
-    'The rest is proportional to the offices in the circle: a per-shard KD-tree (kdbush) yields those in its bounding box, each is distance-checked from typed arrays and counted by firm number, and the nearest `limit` firms are kept by insertion (no sort of every firm); at 15-50 miles a dense metro has 300-600 firms within the radius. ' +
-    'What would reach it: finer shards in dense areas (fewer offices scanned outside the circle), and a per-(point, radius) answer cache for repeated ZIP and city centroids.'
+    `At distinct points a warm findAttorneys takes ${p50(DISTINCT_SHIM) ?? 'n/a'} (p50); with repeated points it takes ${p50('shim') ?? 'n/a'} and the server reaches ${repeated} of the ceiling. ` +
+    'The search walks the cell tree of the groups near the circle (cells wholly inside add their stored firm counts), checks the offices of leaf cells crossing the edge one by one, and visits the nearest cells until the `limit` nearest firms are settled; the edge work grows with the circle\'s circumference and the density there. ' +
+    'What would reach it: a per-(point, radius) answer cache for repeated ZIP and city centroids, and smaller leaves on the edge.'
   );
 }
 
@@ -161,10 +150,10 @@ function scaleWhy(r: BenchResults): string {
     .filter((l) => l.target === 'shim large' && (l.storeReadsTimed ?? 0) > 0.05 * l.queries * l.p50Runs.length)
     .map((l) => `${l.radiusMiles} mi`);
   return (
-    'A query does work proportional to the offices inside its circle (each found through its shard\'s KD-tree, distance-checked and counted per firm, because `firms_within_radius` is an exact count), and the nationwide dataset puts ~100x more firms in the same dense-metro circle (see the firms-in-radius ratio beside the latency ratio); ' +
-    'shard objects also grow with density, so parsing and holding them costs more' +
-    (reads && reads.length > 0 ? `; at ${reads.join(', ')} the warm cache (CACHE_MIB=${SCALE_CACHE_MIB}) could not hold the shards of the query set, so timed queries re-read the store` : '') +
-    '. What would reach it: precomputed per-cell firm counts for cells wholly inside the circle, compact shards (columnar lat/lng/firm/listing id only, full records fetched for the `limit` shown), and finer shard resolutions for dense areas; an exact count of firms within the radius needs every office near the circle, so the work cannot drop to a constant.'
+    'Cells wholly inside the circle cost O(1) (stored firm counts and the firms they share with other cells), but the offices of leaf cells crossing the circle\'s edge are checked one by one, because `firms_within_radius` is exact: that work follows the density along the edge, which the nationwide dataset raises ~100x in dense metros (see the firms-in-radius ratio beside the latency ratio); ' +
+    'firms whose offices span cells also add to the shared-firm lists of the inside cells' +
+    (reads && reads.length > 0 ? `; at ${reads.join(', ')} the cache (CACHE_MIB=${SCALE_CACHE_MIB}) could not hold the objects of the query set, so timed queries re-read the store` : '') +
+    '. What would reach it: smaller leaf cells (CELL_LEAF_MAX) so fewer offices near but outside the edge are checked, and coarser shared-firm summaries; an exact count needs every office near the edge, so the work cannot drop to a constant.'
   );
 }
 
@@ -187,9 +176,8 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
   const objectsOk = maxObj <= TARGETS.coldObjects;
   const decodedOk = maxBytes <= TARGETS.coldBytes;
   const construction =
-    `At most ${COLD_FIXED_OBJECTS + MAX_SHARDS_PER_QUERY} objects by construction: pointer + meta + coverage cells + shard index + at most one gazetteer document + ` +
-    `at most MAX_SHARDS_PER_QUERY = ${MAX_SHARDS_PER_QUERY} shards (shim/core/constants.ts; the shard planner picks the finest resolution whose cover stays within it).` +
-    (objectsOk ? '' : ` The measured maximum exceeds it: the site or the planner does not hold to the cap. ${coldWhy(sets)}`);
+    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta + coverage cells + cell index + at most one gazetteer document), then the group trees near the circle, the blocks of leaf cells crossing its edge and of the nearest cells, and the record chunks of the firms shown: not bounded by construction, measured.` +
+    (objectsOk ? '' : ` The measured maximum exceeds the target. ${coldWhy(sets)}`);
   const rows: TargetRow[] = [
     { name: objectsName, ok: objectsOk, measured: `max ${maxObj} objects (${queries})`, note: construction },
     {
@@ -226,8 +214,8 @@ function coldWhy(sets: ColdReads[]): string {
     .join(', ');
   return (
     `Worst query: ${worst.worst.query} (${worst.worst.objects} objects, ${fmtBytes(worst.worst.bytes)}: ${kinds}). ` +
-    'Every cold query also reads the pointer, meta, coverage cells and the whole shard index, whose size grows with the number of non-empty cells. ' +
-    'What would reach it: split the shard index and the coverage cells by a coarse cell (read only the part around the point), compact the shard records, and split the state gazetteer of big states by first letter.'
+    'Every cold query also reads the pointer, meta, coverage cells and the cell index; the group trees near the circle grow with the cells of a group, and the blocks with the offices along the circle\'s edge. ' +
+    'What would reach it: smaller blocks on dense edges (more, smaller objects), group trees split below resolution 2 in dense metros, the coverage cells split by a coarse cell, and the state gazetteer of big states split by first letter.'
   );
 }
 
@@ -278,10 +266,10 @@ function latencySection(r: BenchResults): string {
     ),
     '',
     table(
-      ['Radius', 'naive p50 / shim p50, repeated points', 'naive p50 / shim p50, distinct points', 'planShards alone, uncached (median)'],
+      ['Radius', 'naive p50 / shim p50, repeated points', 'naive p50 / shim p50, distinct points'],
       [...l.naiveOverShim.entries()].map(([radius, s]) => {
         const d = l.naiveOverShimDistinct.get(radius);
-        return [`${radius} mi`, x(s), d ? x(d) : 'n/a', fmtMs(l.plan.find((p) => p.radiusMiles === radius)?.planMs ?? Number.NaN)];
+        return [`${radius} mi`, x(s), d ? x(d) : 'n/a'];
       }),
     ),
     '',
@@ -320,7 +308,7 @@ function httpSection(r: BenchResults): string {
 
 function coldRows(sets: ColdReads[]): string {
   return table(
-    ['Query set', 'Queries', 'Objects median', 'Objects max', 'Shard objects max', 'Bytes median', 'Bytes max', 'Heaviest query'],
+    ['Query set', 'Queries', 'Objects median', 'Objects max', 'Cell objects max', 'Bytes median', 'Bytes max', 'Heaviest query'],
     sets.map((s) => [s.label, n0(s.queries), n0(s.objects.median), n0(s.objects.max), n0(s.shardObjects.max), fmtBytes(s.bytes.median), fmtBytes(s.bytes.max), `${s.worst.query}: ${Object.entries(s.worst.byKind).sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 3).map(([k, v]) => `${k} ${fmtBytes(v.bytes)}`).join(', ')}`]),
   );
 }
@@ -329,8 +317,8 @@ function coldSection(r: BenchResults): string {
   const out = ['## 3. Cold path', ''];
   if (!r.cold) return [...out, 'Skipped.'].join('\n');
   out.push(
-    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, coverage cells, shard index, shards, and a gazetteer document for ZIP or city input. ' +
-      `By construction that is at most ${COLD_FIXED_OBJECTS + MAX_SHARDS_PER_QUERY} objects (at most MAX_SHARDS_PER_QUERY = ${MAX_SHARDS_PER_QUERY} shards). ` +
+    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, coverage cells, the cell index, the group trees near the circle, blocks (office columns) of the edge and nearest cells, record chunks of the firms shown, and a gazetteer document for ZIP or city input. ' +
+      `Cell objects are those under cells/ other than the index. ` +
       `Points: every one of the 27 metros, centre and four points 10 miles out; "City, ST": the metros' principal cities. From the site folder (FolderStore; bytes as stored, uncompressed), sample site (${n0(r.sample.offices)} offices):`,
     '',
     coldRows(r.cold.reads),
@@ -387,9 +375,9 @@ function coldS3Section(r: BenchResults): string[] {
 function shardTable(s: { indexBytes: number; perRes: ShardStats[] }): string {
   return (
     table(
-      ['Resolution', 'Shards', 'Median bytes', 'Max bytes', 'Median offices', 'Max offices', 'Total'],
-      s.perRes.map((p) => [String(p.res), n0(p.count), fmtBytes(p.medianBytes), fmtBytes(p.maxBytes), n0(p.medianOffices), n0(p.maxOffices), fmtBytes(p.totalBytes)]),
-    ) + `\n\nShard index: ${fmtBytes(s.indexBytes)}.`
+      ['Object', 'Count', 'Median bytes', 'Max bytes', 'Median offices', 'Max offices', 'Total'],
+      s.perRes.map((p) => [p.kind, n0(p.count), fmtBytes(p.medianBytes), fmtBytes(p.maxBytes), n0(p.medianOffices), n0(p.maxOffices), fmtBytes(p.totalBytes)]),
+    ) + `\n\nCell index (cells/index.json): ${fmtBytes(s.indexBytes)}.`
   );
 }
 
@@ -418,11 +406,11 @@ function scaleSection(r: BenchResults): string {
   const method = s.attempts[0]?.generate ?? r.sample.generate;
   if (method) out.push(`Peak memory: ${method.method}. Command: \`${method.command}\`.`, '');
   if (s.measured !== s.requested && first) out.push(`**${n0(s.requested)} offices could not be measured here**; the figures below are for ${s.measured === null ? 'no site' : `${n0(s.measured)} offices`}. See the failure above.`, '');
-  out.push(`Shards of the sample (${n0(r.sample.offices)} offices):`, '', shardTable(r.sample.shards), '');
-  if (s.shards) out.push(`Shards at ${n0(s.measured ?? 0)} offices:`, '', shardTable(s.shards), '');
+  out.push(`Cell tree of the sample (${n0(r.sample.offices)} offices):`, '', shardTable(r.sample.shards), '');
+  if (s.shards) out.push(`Cell tree at ${n0(s.measured ?? 0)} offices:`, '', shardTable(s.shards), '');
   if (s.latency) {
     out.push(
-      `Warm in-process latency, shim and naive over both sites in one child process, the four targets interleaved in every run (distinct points: every timed query a new point within ${JITTER_MILES} miles of the base points of section 1), each site source with a cache budget of ${SCALE_CACHE_MIB} MiB (the server's \`CACHE_MIB\`; the default 64 MiB cannot hold the 1M site's dense shards, so a server at that scale needs it raised):`,
+      `Warm in-process latency, shim and naive over both sites in one child process, the four targets interleaved in every run (distinct points: every timed query a new point within ${JITTER_MILES} miles of the base points of section 1), each site source with a cache budget of ${SCALE_CACHE_MIB} MiB (the server's default \`CACHE_MIB\`):`,
       '',
       table(
         ['Radius', 'Target', 'p50', 'p99', 'Firms in radius (median)', 'Store reads while timed'],

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createService } from '../shim/core/service-impl.ts';
-import { keys, Meta, Pointer, ShardIndex } from '../shim/core/site-format.ts';
+import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { REPO } from './child.ts';
@@ -14,9 +14,9 @@ import { measureLambda } from './lambda.ts';
 import { loadNow, machineInfo } from './machine.ts';
 import { NaiveIndex, naiveService } from './naive.ts';
 import { densePoints, RADII } from './points.ts';
-import { measureLatency, measurePlanCost, ratioOfP50 } from './query.ts';
+import { measureLatency, ratioOfP50 } from './query.ts';
 import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchResults, type ScaleAttempt } from './report.ts';
-import { ensureScaleInputs, label, measureProcess, measureScaleLatency, shardStats } from './scale.ts';
+import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats } from './scale.ts';
 import { measurePageWeights } from './pages.ts';
 import { measurePostgis, scaleSiteFor } from './postgis.ts';
 import { measureWorkload } from './workload.ts';
@@ -160,7 +160,7 @@ if (!quick || !existsSync(join(sampleDir, keys.pointer))) {
 }
 const pointer = Pointer.parse(JSON.parse(readFileSync(join(sampleDir, keys.pointer), 'utf8')));
 const meta = Meta.parse(JSON.parse(readFileSync(join(sampleDir, keys.meta(pointer.version)), 'utf8')));
-const sampleShards = shardStats(sampleDir);
+const sampleShards = cellStats(sampleDir);
 const sampleOffices = (): number => meta.totals.offices;
 
 const results: BenchResults = {
@@ -190,13 +190,11 @@ if (wants('latency')) {
     ],
     { points, radii: RADII, runs, passes: quick ? 5 : 20, maxMsPerCell: quick ? 1000 : 4000, onProgress: progress },
   );
-  const shardIndex = ShardIndex.parse(JSON.parse(readFileSync(join(sampleDir, keys.shardIndex(pointer.version)), 'utf8')));
   results.latency = {
     results: latency,
     naiveOverShim: ratioOfP50(latency, 'naive', 'shim'),
     naiveOverShimDistinct: ratioOfP50(latency, DISTINCT_NAIVE, DISTINCT_SHIM),
     jitterMiles: JITTER_MILES,
-    plan: measurePlanCost(shardIndex, points, RADII, quick ? 3 : 10),
     runs,
     points: points.length,
   };
@@ -261,7 +259,7 @@ if (wants('scale')) {
   }
   results.scale = { requested: scaleOffices, attempts, measured, shards: null, latency: null, cold: null };
   if (largeDir !== null) {
-    results.scale.shards = shardStats(largeDir);
+    results.scale.shards = cellStats(largeDir);
     progress('  latency at scale against the sample (child process)');
     results.scale.latency = await measureScaleLatency(sampleDir, largeDir, runs, progress);
     progress('  cold path at scale');

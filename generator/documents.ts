@@ -1,5 +1,5 @@
 /** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
-import { COVERAGE_RESOLUTION, DISCLOSURE, MAX_SHARDS_PER_QUERY, SCHEMA_VERSION, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
+import { COVERAGE_RESOLUTION, DISCLOSURE, SCHEMA_VERSION } from '../shim/core/constants.ts';
 import { LISTING_ALPHABET, listingPrefix } from '../shim/core/site-format.ts';
 import type { CoverageCellsT, CoverageDocT, FirmDocT, ListingBucketT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../shim/core/site-format.ts';
 import type { CoverageMap } from './coverage.ts';
@@ -110,15 +110,13 @@ export function metaDoc(
   contents: { zip3: readonly string[]; states: readonly string[]; listingPrefixLength: number },
 ): MetaT {
   return {
-    schema_version: SCHEMA_VERSION,
+    schema_version: 2,
     generated: 'by generator/; do not edit',
     version,
     week,
     week_of: weekOf,
     generated_at: dataset.collected_at,
     dataset: { name: dataset.name, synthetic: dataset.synthetic },
-    shard_resolutions: [...SHARD_RESOLUTIONS],
-    max_shards_per_query: MAX_SHARDS_PER_QUERY,
     coverage_resolution: COVERAGE_RESOLUTION,
     totals,
     metros: metroSampling(vis),

@@ -1,6 +1,7 @@
 /** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
 import { join } from 'node:path';
 import { keys, LISTING_ALPHABET, StoredOffice } from '../shim/core/site-format.ts';
+import { paths } from '../shim/core/paths.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
 import { PROBLEM_CODES, problemPageHtml } from '../shim/core/problem-pages.ts';
@@ -21,7 +22,7 @@ import { serialise, sha256Hex } from './json.ts';
 import { buildOffices } from './offices.ts';
 import type { BuiltFirm } from './offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
-import { buildShardIndex, buildShards } from './shards.ts';
+import { buildCells } from './cells.ts';
 import type { SiteLocation } from './audit/site.ts';
 import { changesAgainstLive } from './changes-previous.ts';
 import { provenanceOf, type Provenance } from './changes.ts';
@@ -109,9 +110,6 @@ export function formatBadRow(row: BadRow): string {
 // The gazetteer depends only on installed packages, so one build serves every run in a process.
 let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
 
-const V = 'V';
-/** Key relative to the version root, e.g. "shards/5/85283473fffffff.json". */
-const rel = (key: string): string => key.slice(keys.root(V).length);
 
 /** `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`. */
 export function versionId(week: string, entries: ReadonlyMap<string, Entry>): string {
@@ -209,22 +207,23 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   for (const path of leftovers) step(`removed the leftovers of an interrupted run: ${path}`);
   const w = new StagingWriter(run.objects);
   try {
-    const shards = buildShards(offices);
-    const shardBytes: number[] = [];
-    for (const s of shards) shardBytes.push(await w.put(rel(keys.shard(V, s.res, s.cell)), s));
-    await w.put(rel(keys.shardIndex(V)), buildShardIndex(shards, shardBytes));
-    step(`${shards.length} shards written`);
-    for (const b of built) for (const doc of firmDocs(b)) await w.put(rel(keys.firm(V, doc.listing_id)), doc);
+    const tree = buildCells(offices);
+    for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
+    for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
+    for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
+    await w.put(paths.cellIndex(), tree.index);
+    step(`cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`);
+    for (const b of built) for (const doc of firmDocs(b)) await w.put(paths.firm(doc.listing_id), doc);
     const prefixLength = listingPrefixLength(offices.length);
-    for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(rel(keys.listings(V, bucket.prefix)), bucket);
+    for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
     step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written`);
-    await w.put(rel(keys.coverage(V)), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
-    await w.put(rel(keys.coverageCells(V)), coverageCellsDoc(coverage));
-    for (const doc of measurement) await w.put(rel(keys.measurement(V, doc.metro)), doc);
-    await w.put(rel(keys.openapi(V)), buildOpenApi());
-    for (const code of PROBLEM_CODES) await w.put(rel(keys.problem(V, code)), Buffer.from(problemPageHtml(code), 'utf8'));
-    for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(rel(keys.zip(V, zip3)), gazetteer.zips.get(zip3));
-    for (const st of [...gazetteer.cities.keys()].sort()) await w.put(rel(keys.city(V, st)), gazetteer.cities.get(st));
+    await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
+    await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
+    for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
+    await w.put(paths.openapi(), buildOpenApi());
+    for (const code of PROBLEM_CODES) await w.put(paths.problem(code), Buffer.from(problemPageHtml(code), 'utf8'));
+    for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
+    for (const st of [...gazetteer.cities.keys()].sort()) await w.put(paths.city(st), gazetteer.cities.get(st));
     const pageCount = await writePages(
       { dataDir: opts.dataDir, week, weekOf, synthetic: inputs.dataset.synthetic, metros: inputs.metros, offices, measurement: pages },
       (key, value) => w.put(key, value),
@@ -235,13 +234,13 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const version = versionId(week, w.entries);
     // Not part of the version id: it depends on what was live before, not on the week's inputs.
     const changes = await changesAgainstLive(opts.previous ?? { kind: 'folder', dir: opts.outDir }, version, week, offices, provenance, step);
-    await w.put(rel(keys.changes(V)), changes);
+    await w.put(paths.changes(), changes);
     step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
     const contents = { zip3: [...gazetteer.zips.keys()], states: [...gazetteer.cities.keys()], listingPrefixLength: prefixLength };
-    await w.put(rel(keys.meta(V)), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
+    await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
     await w.flush();
     const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
-    await w.put(rel(keys.manifest(V)), manifest);
+    await w.put(paths.manifest(), manifest);
     await w.flush();
     const linked = await linkUnchanged(run, version, w.entries);
     if (linked > 0) step(`${linked} unchanged object(s) hard-linked to the current version's files`);

@@ -418,10 +418,9 @@ describe('store failures', () => {
     await expect503(copy, ['/v1/attorneys?zip=60601', '/v1/coverage', '/openapi.json', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/r/l_aaaaaaaaaaaaaaaa']);
   });
 
-  it('missing shard files are 503, never a partial answer', async () => {
+  it('missing cell blocks are 503, never a partial answer', async () => {
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
-    const shards = copy.own('shards');
-    for (const entry of readdirSync(shards)) if (entry !== 'index.json') copy.empty(`shards/${entry}`);
+    copy.empty('cells/blocks');
     await expect503(copy, ['/v1/attorneys?zip=60601', '/v1/attorneys?location=Houston,%20TX&radius_miles=50']);
   });
 

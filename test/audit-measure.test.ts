@@ -26,12 +26,12 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Rewrite every stored record of one office (all shard resolutions, and the firm documents holding it). */
+/** Rewrite every stored record of one office (its record chunk, and the firm documents holding it). */
 async function tamper(root: string, v: string, listingId: string, edit: (o: { visibility: { top3_share_pct: number } | null }) => void): Promise<number> {
   let edited = 0;
   const dir = join(root, keys.root(v));
   for (const rel of await readdir(dir, { recursive: true })) {
-    if (!rel.endsWith('.json') || !(rel.startsWith('shards/') || rel.startsWith('firms/'))) continue;
+    if (!rel.endsWith('.json') || !(rel.startsWith('cells/records/') || rel.startsWith('firms/'))) continue;
     const text = await readFile(join(dir, rel), 'utf8');
     if (!text.includes(listingId)) continue;
     const doc = JSON.parse(text) as { offices?: { listing_id: string }[]; office?: { listing_id: string }; other_offices?: { listing_id: string }[] };

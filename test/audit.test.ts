@@ -1,25 +1,26 @@
 /**
  * The auditor's tools (docs/AUDIT.md) on the generated sample site with a real local server: verify agrees with an
- * honest server, and names the query and the difference when the published shards and the served answers disagree;
+ * honest server, and names the query and the difference when the published records and the served answers disagree;
  * the manifest check catches modified, missing and unlisted objects; diff counts match the inputs' place ids.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { latLngToCell } from 'h3-js';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffSites, formatDiff, type SiteDiff } from '../generator/audit/diff.ts';
 import { checkManifest } from '../generator/audit/manifest.ts';
 import { parseQuery, seededRandom } from '../generator/audit/queries.ts';
 import { greatCircleMiles } from '../generator/audit/recompute.ts';
-import { compareResolutions, scanOffices } from '../generator/audit/scan.ts';
+import { compareTree, scanOffices } from '../generator/audit/scan.ts';
+import { buildCells } from '../generator/cells.ts';
+import { CellBlock, CellRecords, type CellRecordsT } from '../shim/core/cell-format.ts';
 import { openSite, type SiteLocation } from '../generator/audit/site.ts';
 import { verify, verifyExitCode, type VerifyReport } from '../generator/audit/verify.ts';
 import { generate } from '../generator/generate.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
-import { FirmDoc, keys, Manifest, Pointer, Shard, ShardIndex, type ShardT, type StoredOfficeT } from '../shim/core/site-format.ts';
+import { FirmDoc, keys, Manifest, Pointer, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { publishSite } from '../generator/publish.ts';
@@ -35,12 +36,28 @@ function versionOf(site: string): string {
   return Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;
 }
 
-function readShard(site: string, res: number, cell: string): ShardT {
-  return Shard.parse(JSON.parse(readFileSync(join(site, keys.shard(versionOf(site), res, cell)), 'utf8')));
+function readRecords(site: string, block: string, chunk: number): CellRecordsT {
+  return CellRecords.parse(JSON.parse(readFileSync(join(site, keys.cellRecords(versionOf(site), block, chunk)), 'utf8')));
 }
 
-function writeShard(site: string, shard: ShardT): void {
-  writeFileSync(join(site, keys.shard(versionOf(site), shard.res, shard.cell)), `${JSON.stringify(shard)}\n`);
+function writeRecords(site: string, rec: CellRecordsT): void {
+  writeFileSync(join(site, keys.cellRecords(versionOf(site), rec.block, rec.chunk)), `${JSON.stringify(rec)}\n`);
+}
+
+/** Rewrite a copy's cell tree, consistently, from its offices as `edit` changes them (a server serving other data). */
+async function rewriteCells(site: string, edit: (offices: StoredOfficeT[]) => StoredOfficeT[]): Promise<void> {
+  const opened = await openSite(folder(site));
+  const tree = buildCells(edit((await scanOffices(opened)).offices));
+  const v = opened.version;
+  rmSync(join(site, keys.root(v), 'cells'), { recursive: true });
+  const put = (key: string, value: unknown): void => {
+    mkdirSync(dirname(join(site, key)), { recursive: true });
+    writeFileSync(join(site, key), `${JSON.stringify(value)}\n`);
+  };
+  put(keys.cellIndex(v), tree.index);
+  for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
+  for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
+  for (const r of tree.records) put(keys.cellRecords(v, r.block, r.chunk), r);
 }
 
 /** A full copy of the sample site (never hard links: the copies are modified). */
@@ -63,11 +80,12 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
   });
 }
 
-/** The office in the densest res-5 shard, and a point 0.07 miles north of it. */
-function denseOffice(site: string, skip = 0): StoredOfficeT {
-  const index = ShardIndex.parse(JSON.parse(readFileSync(join(site, keys.shardIndex(versionOf(site))), 'utf8')));
-  const [cell] = Object.entries(index.cells['5'] ?? {}).sort((a, b) => b[1][0] - a[1][0])[0] as [string, [number, number]];
-  return readShard(site, 5, cell).offices[skip] as StoredOfficeT;
+/** An office of the largest block (a dense spot), with the block's cell. */
+function denseOffice(site: string, skip = 0): { office: StoredOfficeT; block: string } {
+  const dir = join(site, keys.root(versionOf(site)), 'cells', 'blocks');
+  const blocks = readdirSync(dir).map((f) => CellBlock.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+  const block = blocks.sort((a, b) => b.listing.length - a.listing.length || (a.cell < b.cell ? -1 : 1))[0]?.cell ?? '';
+  return { office: readRecords(site, block, 0).offices[skip] as StoredOfficeT, block };
 }
 
 function mismatches(r: VerifyReport): { query: string; differences: string[] }[] {
@@ -99,7 +117,7 @@ describe('own haversine', () => {
 });
 
 describe('audit verify', () => {
-  it('passes on the sample site against an honest server for 30 seeded queries, with manifest and shards intact', async () => {
+  it('passes on the sample site against an honest server for 30 seeded queries, with manifest and cell tree intact', async () => {
     const r = await verify({ site: folder(SITE), url: server.url, sample: 30, seed: 11 });
     expect(r.errors).toEqual([]);
     expect(r.manifest?.problems).toEqual([]);
@@ -117,7 +135,7 @@ describe('audit verify', () => {
   });
 
   it('also checks zip and city queries, from the point the live API resolved', async () => {
-    const r = await verify({ site: folder(SITE), url: server.url, queries: [parseQuery('zip=10001&radius_miles=5'), parseQuery('location=Chicago, IL&limit=3')], manifest: false, allResolutions: false });
+    const r = await verify({ site: folder(SITE), url: server.url, queries: [parseQuery('zip=10001&radius_miles=5'), parseQuery('location=Chicago, IL&limit=3')], manifest: false, rebuildTree: false });
     expect(r.live?.queries.map((q) => [q.status, q.point?.from])).toEqual([
       ['match', 'live'],
       ['match', 'live'],
@@ -126,48 +144,44 @@ describe('audit verify', () => {
 
   it('fails, naming the query and the office, when a published shard was altered but the server answers from the original', async () => {
     const copy = copySite('altered-published');
-    const office = denseOffice(SITE);
-    const cell = latLngToCell(office.lat, office.lng, 3);
-    const shard = readShard(copy, 3, cell);
-    const moved = shard.offices.find((o) => o.listing_id === office.listing_id) as StoredOfficeT;
-    moved.lat = Math.round((moved.lat + 0.02) * 1e6) / 1e6; // 1.4 miles north, same res-3 cell
-    writeShard(copy, shard);
-    expect(latLngToCell(moved.lat, moved.lng, 3)).toBe(cell);
+    const { office, block } = denseOffice(SITE);
+    const rec = readRecords(copy, block, 0);
+    const moved = rec.offices.find((o) => o.listing_id === office.listing_id) as StoredOfficeT;
+    moved.lat = Math.round((moved.lat + 0.02) * 1e6) / 1e6; // 1.4 miles north
+    writeRecords(copy, rec);
 
     const query = `lat=${office.lat + 0.001}&lng=${office.lng}&radius_miles=2&limit=25`;
-    const r = await verify({ site: folder(copy), url: server.url, queries: [parseQuery(query)], sample: 10, seed: 3, manifest: false, allResolutions: false });
+    const r = await verify({ site: folder(copy), url: server.url, queries: [parseQuery(query)], sample: 10, seed: 3, manifest: false, rebuildTree: false });
     expect(verifyExitCode(r)).toBe(1);
     const bad = mismatches(r).find((q) => q.query === query);
     expect(bad, 'the tampered query is reported').toBeDefined();
     expect(bad?.differences.some((d) => d.includes(office.listing_id) && /expected .* got /.test(d))).toBe(true);
 
-    // The manifest and the cross-resolution check catch the same tampering without any live query.
+    // The manifest and the scan (records against the block's columns, and the tree rebuilt) catch the same tampering
+    // without any live query.
     const site = await openSite(folder(copy));
     const manifest = await checkManifest(site);
-    expect(manifest.problems.some((p) => p.startsWith(keys.shard(site.version, 3, cell)) && p.includes('sha256'))).toBe(true);
-    const scan = await scanOffices(site, { res: 3 });
-    expect((await compareResolutions(site, scan)).some((p) => p.includes(office.listing_id) && p.includes('lat'))).toBe(true);
+    expect(manifest.problems.some((p) => p.startsWith(keys.cellRecords(site.version, block, 0)) && p.includes('sha256'))).toBe(true);
+    const scan = await scanOffices(site);
+    expect(scan.problems.some((p) => p.includes(office.listing_id) && p.includes('block column'))).toBe(true);
+    expect(compareTree(scan, site.version).length).toBeGreaterThan(0);
 
     // The CLI prints the same as an expected-vs-got report and exits 1.
-    const cli = await runCli(['verify', '--site', copy, '--url', server.url, '--query', query, '--no-manifest', '--one-resolution', '--quiet']);
+    const cli = await runCli(['verify', '--site', copy, '--url', server.url, '--query', query, '--no-manifest', '--no-tree', '--quiet']);
     expect(cli.code).toBe(1);
     expect(cli.stdout).toContain(`MISMATCH /v1/attorneys?${query}`);
     expect(cli.stdout).toContain(office.listing_id);
     expect(cli.stdout).toContain('RESULT: differences found');
   });
 
-  it('fails when the server answers from a copy with an office removed from its shards', async () => {
+  it('fails when the server answers from a copy with an office removed from its cell tree', async () => {
     const copy = copySite('altered-served');
-    const office = denseOffice(SITE, 1);
-    for (const res of [3, 4, 5]) {
-      const shard = readShard(copy, res, latLngToCell(office.lat, office.lng, res));
-      shard.offices = shard.offices.filter((o) => o.listing_id !== office.listing_id);
-      writeShard(copy, shard);
-    }
+    const { office } = denseOffice(SITE, 1);
+    await rewriteCells(copy, (offices) => offices.filter((o) => o.listing_id !== office.listing_id));
     const tampered = await startTestServer({ SITE_DIR: copy });
     try {
       const query = `lat=${office.lat}&lng=${office.lng}&radius_miles=3&limit=25`;
-      const r = await verify({ site: folder(SITE), url: tampered.url, queries: [parseQuery(query)], manifest: false, allResolutions: false });
+      const r = await verify({ site: folder(SITE), url: tampered.url, queries: [parseQuery(query)], manifest: false, rebuildTree: false });
       expect(verifyExitCode(r)).toBe(1);
       const bad = mismatches(r).find((q) => q.query === query);
       expect(bad?.differences).toContainEqual(expect.stringMatching(new RegExp(`^missing from the live answer: ${office.listing_id} \\(0\\.00 mi`)));
@@ -182,7 +196,7 @@ describe('audit verify', () => {
     const coverage = JSON.parse(readFileSync(join(copy, keys.coverage(v)), 'utf8')) as { generated_at: string };
     coverage.generated_at = '2026-11-25T14:00:00Z';
     writeFileSync(join(copy, keys.coverage(v)), `${JSON.stringify(coverage)}\n`);
-    const r = await verify({ site: folder(copy), url: server.url, queries: [parseQuery('lat=41.88&lng=-87.63&radius_miles=1')], manifest: false, allResolutions: false });
+    const r = await verify({ site: folder(copy), url: server.url, queries: [parseQuery('lat=41.88&lng=-87.63&radius_miles=1')], manifest: false, rebuildTree: false });
     expect(verifyExitCode(r)).toBe(1);
     expect(r.live?.versionProblems.join('\n')).toMatch(/does not serve version .*generated_at/);
   });
@@ -190,7 +204,7 @@ describe('audit verify', () => {
   it('catches a modified, a missing and an unlisted object, and a manifest rewritten to hide them', async () => {
     const copy = copySite('manifest');
     const v = versionOf(copy);
-    const office = denseOffice(copy, 2);
+    const { office } = denseOffice(copy, 2);
     const firmKey = keys.firm(v, office.listing_id);
     const firm = FirmDoc.parse(JSON.parse(readFileSync(join(copy, firmKey), 'utf8')));
     firm.firm.sponsored = !firm.firm.sponsored;
@@ -233,9 +247,9 @@ describe('audit verify', () => {
       expect(clean.scan?.problems).toEqual([]);
       expect(clean.version).toBe(versionOf(small));
       expect(verifyExitCode(clean)).toBe(0);
-      const extra = `${keys.root(clean.version)}shards/5/8500000ffffffff.json`;
+      const extra = `${keys.root(clean.version)}cells/blocks/8500000ffffffff.json`;
       await s3Client(s3.clientOptions).send(new PutObjectCommand({ Bucket: 'audit', Key: `prod/${extra}`, Body: Buffer.from('{}\n') }));
-      const dirty = await verify({ site, allResolutions: false });
+      const dirty = await verify({ site, rebuildTree: false });
       expect(dirty.manifest?.problems).toEqual([`${extra}: present but not listed in the manifest`]);
       expect(verifyExitCode(dirty)).toBe(1);
     } finally {

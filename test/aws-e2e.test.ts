@@ -196,7 +196,7 @@ describe('cold path', () => {
     await cold(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=10' }, SECRET));
     const warmGets = gets() - g1;
     process.stderr.write(`[aws-e2e] S3 GETs: cold query ${coldGets} (site objects + today's salt), same query warm ${warmGets}\n`);
-    // Pointer, meta, gazetteer, coverage cells, shard index, shards and the salt: bounded, and the warm repeat reads nothing.
+    // Pointer, meta, gazetteer, coverage cells, cell index, groups, blocks, records and the salt: bounded, and the warm repeat reads nothing.
     expect(coldGets).toBeGreaterThan(2);
     expect(coldGets).toBeLessThanOrEqual(30);
     expect(warmGets).toBe(0);

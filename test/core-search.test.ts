@@ -12,8 +12,9 @@ import { AttorneysResponse, FirmResponse, type AttorneysResponseT } from '../shi
 import { metroAt } from '../shim/core/resolve.ts';
 import { search } from '../shim/core/search.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { planShards } from '../shim/core/shards.ts';
-import { CoverageCells, FirmDoc, keys, Meta, Pointer, ShardIndex, type CoverageCellsT, type StoredOfficeT } from '../shim/core/site-format.ts';
+import { CellBlock } from '../shim/core/cell-format.ts';
+import { buildCells } from '../generator/cells.ts';
+import { CoverageCells, FirmDoc, keys, Meta, Pointer, type CoverageCellsT, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
@@ -212,7 +213,6 @@ class RewritingStore implements Store {
 }
 
 const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
-const dec = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b)) as Record<string, unknown>;
 
 describe('ties and failures', () => {
   it('breaks distance ties by listing_id, between firms and within one firm', async () => {
@@ -222,12 +222,13 @@ describe('ties and failures', () => {
     const earlier = clone('l_2222222222222222', 'f_tie_other_a');
     const later = clone('l_zzzzzzzzzzzzzzzz', 'f_tie_other_z');
     const sameFirm = clone('l_2222222222222223', base.firm_id);
-    const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => {
-      if (bytes === null || !key.includes('/shards/') || key.endsWith('index.json')) return bytes;
-      const shard = dec(bytes) as { offices: StoredOfficeT[] };
-      if (!shard.offices.some((o) => o.listing_id === base.listing_id)) return bytes;
-      return enc({ ...shard, offices: [later, ...shard.offices, sameFirm, earlier] });
-    });
+    // The version's cell tree rebuilt with the three clones at the same spot as `base`, served in place of the published one.
+    const tree = buildCells([later, ...offices, sameFirm, earlier]);
+    const cells = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
+    for (const g of tree.groups) cells.set(keys.cellGroup(version, g.cell), g);
+    for (const bl of tree.blocks) cells.set(keys.cellBlock(version, bl.cell), bl);
+    for (const r of tree.records) cells.set(keys.cellRecords(version, r.block, r.chunk), r);
+    const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key.includes('/cells/') ? (cells.has(key) ? enc(cells.get(key)) : null) : bytes));
     const service = createService(createSiteSource(store));
     const body = await service.findAttorneys({ lat: base.lat, lng: base.lng, radius_miles: 1, limit: 25 }, CTX);
     const ids = body.results.map((r) => r.listing_id);
@@ -237,12 +238,14 @@ describe('ties and failures', () => {
     expect(body.results.slice(0, 3).map((r) => r.distance_miles)).toEqual([0, 0, 0]);
   });
 
-  it('fails with StoreError, never a partial answer, when an indexed shard is missing', async () => {
+  it('fails with StoreError, never a partial answer, when a block the query needs is missing', async () => {
     const q = { lat: 41.8781, lng: -87.6298, radius: 15 };
-    const index = ShardIndex.parse(JSON.parse(readFileSync(join(vdir, 'shards', 'index.json'), 'utf8')));
-    const plan = planShards(index, q.lat, q.lng, q.radius);
-    expect(plan.cells.length).toBeGreaterThan(1);
-    const hidden = keys.shard(version, plan.res, plan.cells[plan.cells.length - 1]!);
+    // The block the nearest office's records name: the search must read it (nearest first).
+    const near = await createService(createSiteSource(new FolderStore(SITE))).findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius, limit: 1 }, CTX);
+    const nearest = FirmDoc.parse(JSON.parse(readFileSync(join(vdir, 'firms', `${near.results[0]!.listing_id}.json`), 'utf8'))).office;
+    const blocks = readdirSync(join(vdir, 'cells', 'blocks')).map((f) => CellBlock.parse(JSON.parse(readFileSync(join(vdir, 'cells', 'blocks', f), 'utf8'))));
+    const holding = blocks.find((b) => b.lat.some((lat, i) => lat === nearest.lat && b.lng[i] === nearest.lng))!;
+    const hidden = keys.cellBlock(version, holding.cell);
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key === hidden ? null : bytes));
     const service = createService(createSiteSource(store));
     await expect(service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius }, CTX)).rejects.toBeInstanceOf(StoreError);
@@ -251,9 +254,9 @@ describe('ties and failures', () => {
     expect(body.results.length).toBeGreaterThan(0);
   });
 
-  it('fails with StoreError when a shard is corrupt', async () => {
+  it('fails with StoreError when a cell block is corrupt', async () => {
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) =>
-      bytes !== null && key.includes('/shards/') && !key.endsWith('index.json') ? new TextEncoder().encode('{"schema_version":1,"offices":[{') : bytes,
+      bytes !== null && key.includes('/cells/blocks/') ? new TextEncoder().encode('{"schema_version":2,"listing":[{') : bytes,
     );
     await expect(createService(createSiteSource(store)).findAttorneys({ zip: '60601' }, CTX)).rejects.toBeInstanceOf(StoreError);
   });

@@ -142,7 +142,7 @@ describe('caching', () => {
 
 describe('versions', () => {
   it('never mixes two versions in one answer, even when the pointer moves mid-request', async () => {
-    // Version B is the sample site with every name prefixed "B "; the pointer flips to B when A's first shard is read.
+    // Version B is the sample site with every name prefixed "B "; the pointer flips to B when A's first cell block is read.
     const folder = new FolderStore(SITE);
     const A = version;
     const B = `${version}-b`;
@@ -158,7 +158,7 @@ describe('versions', () => {
           const text = new TextDecoder().decode(bytes).replaceAll(`"version":"${A}"`, `"version":"${B}"`).replaceAll('"name":"', '"name":"B ');
           return new TextEncoder().encode(text);
         }
-        if (key.startsWith(`${keys.root(A)}shards/`) && !key.endsWith('index.json') && !flipped) {
+        if (key.startsWith(`${keys.root(A)}cells/blocks/`) && !flipped) {
           flipped = true;
           pointer = B;
         }

@@ -8,15 +8,13 @@ import { StoreError, type Store } from '../shim/store/types.ts';
 
 function meta(version: string): object {
   return {
-    schema_version: 1,
+    schema_version: 2,
     generated: 'by generator/; do not edit',
     version,
     week: '2026-W47',
     week_of: '2026-11-16',
     generated_at: '2026-11-22T00:00:00Z',
     dataset: { name: 'sample', synthetic: true },
-    shard_resolutions: [3, 4, 5],
-    max_shards_per_query: 20,
     coverage_resolution: 5,
     totals: { firms: 1, offices: 1, metros: 1 },
     metros: { sample: { grid_points: 1, queries: 5, grid_samples: 5 } },

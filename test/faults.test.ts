@@ -1,13 +1,12 @@
 /**
- * Store faults under a running server: each kind of stored object (pointer, meta, coverage cells, shard index, a
+ * Store faults under a running server: each kind of stored object (pointer, meta, coverage cells, cell index, a
  * shard, a firm document, gazetteer ZIP and city documents, coverage document) deleted, emptied, truncated, garbled
  * and replaced by JSON of the wrong shape gives 503 with Retry-After on every request that needs it (never a 400,
  * 404 or partial 200), and once the object is restored the same server answers exactly as before, without a restart.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { latLngToCell } from 'h3-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexSite, type IndexedOffice, type SiteIndex } from './fuzz/site-index.ts';
 import { request, type Reply } from './helpers/http.ts';
@@ -66,7 +65,7 @@ function comparable(reply: Reply): unknown {
 
 beforeAll(async () => {
   site = indexSite(SITE());
-  // An office with a website, in Chicago, whose shards and firm document the probes read.
+  // An office with a website, in Chicago, whose cell block and firm document the probes read.
   const chicago = (zip3Doc('60601').zips as Record<string, [number, number]>)['60601'] as [number, number];
   const near = site.offices
     .filter((o) => site.websites.get(o.listingId) !== null)
@@ -74,13 +73,19 @@ beforeAll(async () => {
     .sort((a, b) => a.d - b.d);
   office = (near[0] as { o: IndexedOffice }).o;
   const point = `/v1/attorneys?lat=${office.lat}&lng=${office.lng}&radius_miles=1`;
-  const shards = [3, 4, 5].map((res) => `shards/${res}/${latLngToCell(office.lat, office.lng, res)}.json`);
+  const { version } = JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string };
+  const blockDir = join(SITE(), 'v', version, 'cells', 'blocks');
+  const holding = readdirSync(blockDir).find((f) => {
+    const b = JSON.parse(readFileSync(join(blockDir, f), 'utf8')) as { lat: number[]; lng: number[] };
+    return b.lat.some((lat, i) => lat === office.lat && b.lng[i] === office.lng);
+  });
+  const shards = [`cells/blocks/${holding ?? 'missing'}`];
   kinds = [
     { name: 'pointer current.json', files: ['current.json'], probes: ['/v1/attorneys?zip=60601', '/v1/coverage', `/v1/firms/${office.listingId}`], warmUp: null },
     { name: 'meta.json', files: ['meta.json'], probes: ['/v1/attorneys?zip=60601', '/v1/coverage', `/r/${office.listingId}`], warmUp: null },
     { name: 'coverage-cells.json', files: ['coverage-cells.json'], probes: ['/v1/attorneys?zip=60601', point], warmUp: '/v1/coverage' },
-    { name: 'shard index', files: ['shards/index.json'], probes: ['/v1/attorneys?zip=60601', point], warmUp: '/v1/coverage' },
-    { name: 'a shard (the one holding the point, at every resolution)', files: shards, probes: [point], warmUp: '/v1/attorneys?zip=10001' },
+    { name: 'cell index', files: ['cells/index.json'], probes: ['/v1/attorneys?zip=60601', point], warmUp: '/v1/coverage' },
+    { name: 'a cell block (the one holding the point)', files: shards, probes: [point], warmUp: '/v1/attorneys?zip=10001' },
     { name: 'a firm document', files: [`firms/${office.listingId}.json`], probes: [`/v1/firms/${office.listingId}`, `/r/${office.listingId}`], warmUp: '/v1/attorneys?zip=60601' },
     { name: 'gazetteer ZIP document', files: ['gazetteer/zip/606.json'], probes: ['/v1/attorneys?zip=60601', '/v1/attorneys?location=60601-1234'], warmUp: point },
     { name: 'gazetteer city document', files: ['gazetteer/city/IL.json'], probes: ['/v1/attorneys?location=Chicago,%20IL'], warmUp: '/v1/attorneys?zip=60601' },
@@ -115,7 +120,7 @@ async function expectSameAsIntact(url: string, path: string): Promise<void> {
 }
 
 describe('a damaged stored object is 503 under a running server, and the server recovers once it is restored', () => {
-  const names = ['pointer current.json', 'meta.json', 'coverage-cells.json', 'shard index', 'a shard (the one holding the point, at every resolution)', 'a firm document', 'gazetteer ZIP document', 'gazetteer city document', 'coverage document'];
+  const names = ['pointer current.json', 'meta.json', 'coverage-cells.json', 'cell index', 'a cell block (the one holding the point)', 'a firm document', 'gazetteer ZIP document', 'gazetteer city document', 'coverage document'];
   for (const kindName of names) {
     for (const fault of Object.keys(FAULTS) as (keyof typeof FAULTS)[]) {
       it(`${kindName}, ${fault}`, async () => {

@@ -15,7 +15,7 @@ import { convertHours } from '../generator/hours.ts';
 import { firmIdOf, listingIdOf, websiteDomainOf } from '../generator/ids.ts';
 import { pct1 } from '../generator/visibility.ts';
 import { mondayOfIsoWeek } from '../generator/week.ts';
-import { API_VERSION, BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT, SHARD_RESOLUTIONS } from '../shim/core/constants.ts';
+import { API_VERSION, BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT } from '../shim/core/constants.ts';
 import { hoursText } from '../shim/core/hours.ts';
 import { DEFAULT_PUBLIC_BASE_URL } from '../shim/core/openapi-info.ts';
 import { problemPageHtml } from '../shim/core/problem-pages.ts';
@@ -35,11 +35,10 @@ import {
   MeasurementDoc,
   Meta,
   Pointer,
-  Shard,
-  ShardIndex,
   ZipGazetteer,
 } from '../shim/core/site-format.ts';
-import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT, ShardT } from '../shim/core/site-format.ts';
+import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecords, type CellBlockT, type CellIndexT, type CellRecordsT } from '../shim/core/cell-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { BASIC_FIXTURE, copyFixture, readJson, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
@@ -78,8 +77,8 @@ async function loadSite(dir: string): Promise<Site> {
 }
 
 const firmDocOf = (site: Site, placeId: string): FirmDocT => site.json<FirmDocT>(keys.firm(site.pointer.version, listingIdOf(placeId)));
-const shardsOf = (site: Site): ShardT[] =>
-  [...site.files.keys()].filter((k) => /\/shards\/\d+\//.test(k)).map((k) => site.json<ShardT>(k));
+const recordsOf = (site: Site): CellRecordsT[] =>
+  [...site.files.keys()].filter((k) => k.includes('/cells/records/')).map((k) => site.json<CellRecordsT>(k));
 
 let base: Site;
 afterAll(removeTempDirs);
@@ -320,7 +319,7 @@ describe('hours', () => {
 });
 
 describe('published site', () => {
-  it('every object matches its schema, openapi.json is valid OpenAPI 3.1, shards hold every office at every resolution', async () => {
+  it('every object matches its schema, openapi.json is valid OpenAPI 3.1, record chunks hold every office once', async () => {
     const v = base.pointer.version;
     expect(v).toMatch(/^2026-W47-[0-9a-f]{10}$/);
     const schemaOf = (key: string): ZodType | null => {
@@ -329,8 +328,10 @@ describe('published site', () => {
       if (r === 'manifest.json') return Manifest;
       if (r === 'coverage.json') return CoverageDoc;
       if (r === 'coverage-cells.json') return CoverageCells;
-      if (r === 'shards/index.json') return ShardIndex;
-      if (r.startsWith('shards/')) return Shard;
+      if (r === 'cells/index.json') return CellIndex;
+      if (r.startsWith('cells/groups/')) return CellGroup;
+      if (r.startsWith('cells/blocks/')) return CellBlock;
+      if (r.startsWith('cells/records/')) return CellRecords;
       if (r.startsWith('firms/')) return FirmDoc;
       if (r.startsWith('gazetteer/zip/')) return ZipGazetteer;
       if (r.startsWith('gazetteer/city/')) return CityGazetteer;
@@ -353,13 +354,13 @@ describe('published site', () => {
       expect(text.split('\n').length, `${key} is compact`).toBe(2);
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
-      expect(json.schema_version, key).toBe(1);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') || key === keys.meta(v) ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();
       schema?.parse(json);
       // Stored records are compact: no constant texts, no hours text, no per-metro facts (the shim adds them).
-      if (schema === Shard || schema === FirmDoc) expect(text, key).not.toMatch(/what_this_is|week_of|grid_points|"text"|map_visibility|brand_index/);
+      if (schema === CellRecords || schema === FirmDoc) expect(text, key).not.toMatch(/what_this_is|week_of|grid_points|"text"|map_visibility|brand_index/);
     }
     const openapi = base.json<{ info: { version: string }; servers: unknown }>(keys.openapi(v));
     expect(openapi.info.version).toBe(API_VERSION);
@@ -371,17 +372,17 @@ describe('published site', () => {
     expect(meta.generated_at).toBe('2026-11-18T14:00:00Z');
     const firmIds = [...base.files.keys()].filter((k) => k.startsWith(`${keys.root(v)}firms/`)).map((k) => basename(k, '.json')).sort();
     expect(firmIds).toEqual(Array.from({ length: 10 }, (_, i) => listingIdOf(`p${i + 1}`)).sort());
-    const index = base.json<{ cells: Record<string, Record<string, [number, number]>> }>(keys.shardIndex(v));
-    for (const res of SHARD_RESOLUTIONS) {
-      const shards = shardsOf(base).filter((s) => s.res === res);
-      const ids = shards.flatMap((s) => s.offices.map((o) => o.listing_id));
-      expect(ids.sort()).toEqual(firmIds);
-      for (const s of shards) {
-        expect(s.offices.map((o) => o.listing_id)).toEqual(s.offices.map((o) => o.listing_id).sort());
-        const key = keys.shard(v, res, s.cell);
-        expect(index.cells[String(res)]?.[s.cell]).toEqual([s.offices.length, base.files.get(key)?.length]);
-      }
-      expect(Object.keys(index.cells[String(res)] ?? {}).length).toBe(shards.length);
+    // The record chunks hold every office once, and each agrees with its block's columns at its position.
+    const records = recordsOf(base);
+    expect(records.flatMap((r) => r.offices.map((o) => o.listing_id)).sort()).toEqual(firmIds);
+    const index = base.json<CellIndexT>(keys.cellIndex(v));
+    expect(index.offices).toBe(10);
+    for (const r of records) {
+      const block = base.json<CellBlockT>(keys.cellBlock(v, r.block));
+      r.offices.forEach((o, i) => {
+        const p = r.chunk * index.record_chunk + i;
+        expect([block.lat[p], block.lng[p], block.listing[p]]).toEqual([o.lat, o.lng, firmIds.indexOf(o.listing_id)]);
+      });
     }
   });
 
@@ -476,12 +477,12 @@ describe('bad input', () => {
     const out = join(parent, 'site');
     await generate({ dataDir: BASIC_FIXTURE, outDir: out, ...quiet });
     const before = await readTree(out);
-    // Fail in the middle of writing: the log callback throws once the shards are written.
+    // Fail in the middle of writing: the log callback throws once the cell tree is written.
     const failing = generate({
       dataDir: BASIC_FIXTURE,
       outDir: out,
       log: (line) => {
-        if (line.includes('shards written')) throw new Error('disk on fire');
+        if (line.includes('cell tree written')) throw new Error('disk on fire');
       },
     });
     await expect(failing).rejects.toThrow('disk on fire');
@@ -533,7 +534,7 @@ describe('corrections', () => {
     const v = site.pointer.version;
     const gone = listingIdOf('p2');
     expect(site.files.has(keys.firm(v, gone))).toBe(false);
-    for (const s of shardsOf(site)) expect(s.offices.some((o) => o.listing_id === gone)).toBe(false);
+    for (const r of recordsOf(site)) expect(r.offices.some((o) => o.listing_id === gone)).toBe(false);
     for (const [k, b] of site.files) if (k.includes('/firms/')) expect(b.toString('utf8').includes(gone), k).toBe(false);
     expect(JSON.stringify(site.json(keys.manifest(v)))).not.toContain(gone);
     const cov = site.json<CoverageDocT>(keys.coverage(v));

@@ -9,8 +9,8 @@ import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
 const HELP = `Usage: npm run audit -- <command> [options]
 
 Commands:
-  verify   check a published version (manifest, shards) and compare live /v1/attorneys answers with answers
-           recomputed from the published shards alone
+  verify   check a published version (manifest, cell tree) and compare live /v1/attorneys answers with answers
+           recomputed from the published office records alone
   diff     what changed between two published versions: offices added, removed, changed, flag changes and
            map-visibility moves
   measure  recompute every map_visibility and brand_index from the version's published measurement data and
@@ -20,14 +20,14 @@ npm run audit -- <command> --help   options of a command. See docs/AUDIT.md.`;
 
 const VERIFY_HELP = `Usage: npm run audit -- verify (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
                               [--version V] [--url <live API base URL>] [--query '<query>']... [--sample N] [--seed S]
-                              [--res R] [--no-manifest] [--one-resolution] [--json] [--quiet]
+                              [--no-manifest] [--no-tree] [--json] [--quiet]
 
 Reads one published version (default: the one current.json names) and checks:
   - the manifest: every listed object present with its sha256 and size, nothing unlisted under v/<version>/,
     and the version id recomputed from the content hashes (skip with --no-manifest);
-  - the shards: every shard of one resolution (the one with the fewest objects, or --res) read in full, each office
-    in the cell its coordinates fall in, counts and sizes as the index says, totals as meta.json says, and every other
-    resolution holding exactly the same office records (skip the latter with --one-resolution);
+  - the cell tree: every record chunk of every block of every group read in full, each record agreeing with its block's
+    columns, no listing twice, totals as meta.json says, and the index, groups (counts, reaches, shared firms) and
+    blocks rebuilt from those records by the published rules and compared byte for byte (skip the rebuild with --no-tree);
   - with --url: that the live API serves this version (GET /v1/coverage equals the published coverage.json, before and
     after the queries), then for each query GET /v1/attorneys and the same answer recomputed by brute force from
     every published office: haversine distance (R = 3958.8 mi), offices within the radius, nearest office per firm,
@@ -45,7 +45,6 @@ Options:
   --sample <N>          N seeded random points in the measured metros, radius 1-50 mi, limit 1-25
                         (default 30 when --url is given without --query)
   --seed <S>            seed of --sample (default 1)
-  --res <R>             shard resolution to scan
   --concurrency <N>     live requests at once (default 4; the API allows 600 requests an hour per address)
   --json                print the full report as JSON instead of text
   --quiet               no progress on stderr
@@ -58,7 +57,7 @@ const DIFF_HELP = `Usage: npm run audit -- diff <old site> <new site> [--old-ver
                             [--max N] [--endpoint URL] [--region R] [--json] [--quiet]
 
 <site> is a site folder or s3://bucket[/prefix]. Each version (default: the one its current.json names) is read in
-full from the shards of one resolution. Reports, by listing_id:
+full from its record chunks (cells/records/). Reports, by listing_id:
   - offices added and removed (and firms added and removed);
   - offices changed: which listing fields differ (name, address, phone, hours, coordinates, firm, flags, ...);
   - flag changes: profile_type and sponsored, old -> new (flags never affect order);
@@ -136,10 +135,9 @@ async function runVerify(argv: string[]): Promise<number> {
         query: { type: 'string', multiple: true },
         sample: { type: 'string' },
         seed: { type: 'string' },
-        res: { type: 'string' },
         concurrency: { type: 'string' },
         'no-manifest': { type: 'boolean', default: false },
-        'one-resolution': { type: 'boolean', default: false },
+        'no-tree': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -157,13 +155,11 @@ async function runVerify(argv: string[]): Promise<number> {
   let queries: AuditQuery[];
   let sample: number | undefined;
   let seed: number | undefined;
-  let res: number | undefined;
   let concurrency: number | undefined;
   try {
     queries = (a.query ?? []).map(parseQuery);
     sample = positiveInt('sample', a.sample);
     seed = positiveInt('seed', a.seed);
-    res = positiveInt('res', a.res);
     concurrency = positiveInt('concurrency', a.concurrency);
   } catch (err) {
     if (err instanceof QueryError) return usage(err.message, VERIFY_HELP);
@@ -185,10 +181,9 @@ async function runVerify(argv: string[]): Promise<number> {
       queries,
       ...(sample !== undefined ? { sample } : {}),
       ...(seed !== undefined ? { seed } : {}),
-      ...(res !== undefined ? { res } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
       manifest: !a['no-manifest'],
-      allResolutions: !a['one-resolution'],
+      rebuildTree: !a['no-tree'],
       ...(a.quiet ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
     });
     process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report));

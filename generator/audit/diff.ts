@@ -1,6 +1,6 @@
 /**
  * `audit diff`: what changed between two published versions, office by office: added, removed, changed listing fields,
- * flag changes (profile_type, sponsored) and map-visibility moves, from a full shard scan of each version.
+ * flag changes (profile_type, sponsored) and map-visibility moves, from a full scan of each version's office records.
  */
 import { hoursText } from '../../shim/core/hours.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
@@ -145,7 +145,7 @@ export interface DiffOptions {
   log?: (line: string) => void;
 }
 
-/** Read both versions (every shard of one resolution each) and diff them. */
+/** Read both versions (every record chunk of each) and diff them. */
 export async function diffSites(oldLoc: SiteLocation, newLoc: SiteLocation, opts: DiffOptions = {}): Promise<SiteDiff> {
   const side = async (loc: SiteLocation, version: string | undefined): Promise<{ side: DiffSide; offices: StoredOfficeT[] }> => {
     const site = await openSite(loc, version);

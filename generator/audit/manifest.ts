@@ -52,7 +52,7 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
   const listed = Object.entries(manifest.objects).sort(([a], [b]) => (a < b ? -1 : 1));
   for (const [key] of listed) if (!key.startsWith(keys.root(v))) problems.push(`${manifestKey} lists ${key}, outside ${keys.root(v)}`);
   if (manifest.objects[manifestKey] !== undefined) problems.push(`${manifestKey} lists itself`);
-  for (const required of [keys.meta(v), keys.shardIndex(v), keys.coverage(v), keys.coverageCells(v), keys.openapi(v)]) {
+  for (const required of [keys.meta(v), keys.cellIndex(v), keys.coverage(v), keys.coverageCells(v), keys.openapi(v)]) {
     if (manifest.objects[required] === undefined) problems.push(`${manifestKey} does not list ${required}`);
   }
 

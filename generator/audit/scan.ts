@@ -1,122 +1,148 @@
 /**
- * Brute-force read of the published offices: every shard of one resolution listed in the shard index, with the checks
- * that make the scan a complete, independent list (each office in the cell its coordinates fall in, counts and sizes as
- * indexed, no listing twice, total as in meta.json). No shard planning: the scan is the independent answer.
+ * Brute-force read of the published offices: every record chunk of every block of every group the cell index lists,
+ * with the checks that make the scan a complete, independent list (records agree with the block columns, no listing
+ * twice, totals as in meta.json), and a rebuild of the whole cell tree from those records compared with the published
+ * one, so every summary the shim counts with is checked. No search: the scan is the independent answer.
  */
-import { latLngToCell } from 'h3-js';
-import { keys, Shard, ShardIndex, type ShardIndexT, type StoredOfficeT } from '../../shim/core/site-format.ts';
+import { buildCells } from '../cells.ts';
+import { serialise } from '../json.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecords, type CellBlockT, type CellGroupT, type CellIndexT } from '../../shim/core/cell-format.ts';
+import { keys, type StoredOfficeT } from '../../shim/core/site-format.ts';
 import { mapPool } from '../pool.ts';
 import { progressEvery } from '../progress.ts';
 import { AuditError, parseObject, type AuditSite } from './site.ts';
+import type { ZodType } from 'zod';
 
-/** Every office of one version as read from one resolution's shards. */
+/** Every office of one version as read from its record chunks, with the tree objects read on the way. */
 export interface OfficeScan {
-  res: number;
   /** Offices sorted by listing_id. */
   offices: StoredOfficeT[];
-  shards: number;
+  /** Objects read (index, groups, blocks, record chunks). */
+  objects: number;
   bytes: number;
-  /** Broken invariants found while reading (empty when the shards are sound). */
+  /** Broken invariants found while reading (empty when the tree is sound). */
   problems: string[];
+  index: CellIndexT;
+  groups: CellGroupT[];
+  blocks: CellBlockT[];
 }
 
 /** Options of scanOffices. */
 export interface ScanOptions {
-  /** Resolution to read; default: the one with the fewest shard objects. */
-  res?: number;
   /** Concurrent reads (default 16). */
   concurrency?: number;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }
 
-/** The version's shard index; AuditError when it is missing. */
-export async function readShardIndex(site: AuditSite): Promise<ShardIndexT> {
-  const index = await site.json(keys.shardIndex(site.version), ShardIndex);
-  if (index === null) throw new AuditError(`${site.label}: version ${site.version} has no shard index`);
-  return index;
-}
+const byListing = (a: StoredOfficeT, b: StoredOfficeT): number => (a.listing_id < b.listing_id ? -1 : a.listing_id > b.listing_id ? 1 : 0);
 
-/** The resolution with the fewest shard objects (ties: coarser), which a full scan reads fastest. */
-export function cheapestResolution(index: ShardIndexT): number {
-  let best: { res: number; n: number } | null = null;
-  for (const res of [...index.resolutions].sort((a, b) => a - b)) {
-    const n = Object.keys(index.cells[String(res)] ?? {}).length;
-    if (best === null || n < best.n) best = { res, n };
-  }
-  if (best === null) throw new AuditError('the shard index lists no resolution');
-  return best.res;
-}
-
-/** Read every shard of one resolution and check it; problems are collected, not thrown. */
+/** Read every object of the cell tree and check it; problems are collected, not thrown. */
 export async function scanOffices(site: AuditSite, options: ScanOptions = {}): Promise<OfficeScan> {
-  const index = await readShardIndex(site);
-  const res = options.res ?? cheapestResolution(index);
-  if (!index.resolutions.includes(res)) throw new AuditError(`resolution ${res} is not published (the index lists ${index.resolutions.join(', ')})`);
-  const cells = Object.entries(index.cells[String(res)] ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
   const problems: string[] = [];
+  const concurrency = options.concurrency ?? 16;
   const progress = progressEvery(options.log);
-  let done = 0;
+  let objects = 0;
   let bytes = 0;
-  const perShard = await mapPool(cells, options.concurrency ?? 16, async ([cell, [count, size]]) => {
-    const key = keys.shard(site.version, res, cell);
+  const read = async <T>(key: string, schema: ZodType<T>): Promise<T | null> => {
     const raw = await site.store.get(key).catch((err: unknown) => {
       throw new AuditError(`${site.label}: ${(err as Error).message}`);
     });
-    progress(++done, cells.length, `scan res ${res} shards`);
-    if (raw === null) {
-      problems.push(`${key}: listed in the shard index but missing`);
-      return [];
-    }
+    if (raw === null) return null;
+    objects++;
     bytes += raw.byteLength;
-    let shard;
     try {
-      shard = parseObject(raw, key, Shard);
+      return parseObject(raw, key, schema);
     } catch (err) {
       problems.push((err as Error).message);
-      return [];
+      return null;
     }
-    if (shard.res !== res || shard.cell !== cell) problems.push(`${key}: holds cell ${shard.cell} at res ${shard.res}`);
-    if (shard.offices.length !== count) problems.push(`${key}: ${shard.offices.length} offices, the index says ${count}`);
-    if (raw.byteLength !== size) problems.push(`${key}: ${raw.byteLength} bytes, the index says ${size}`);
-    for (let i = 1; i < shard.offices.length; i++) {
-      if ((shard.offices[i - 1] as StoredOfficeT).listing_id >= (shard.offices[i] as StoredOfficeT).listing_id) {
-        problems.push(`${key}: offices not sorted by listing_id at position ${i}`);
-        break;
+  };
+  const v = site.version;
+  const index = await read(keys.cellIndex(v), CellIndex);
+  if (index === null) throw new AuditError(`${site.label}: version ${v} has no readable cell index (${keys.cellIndex(v)})`);
+  const groupCells = Object.keys(index.groups).sort();
+  const groups = (
+    await mapPool(groupCells, concurrency, async (cell) => {
+      const key = keys.cellGroup(v, cell);
+      const g = await read(key, CellGroup);
+      if (g === null) problems.push(`${key}: listed in the cell index but missing or unreadable`);
+      else if (g.cell !== cell) problems.push(`${key}: holds group ${g.cell}`);
+      return g;
+    })
+  ).filter((g): g is CellGroupT => g !== null);
+  const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
+  let done = 0;
+  const perBlock = await mapPool(blockRows, concurrency, async ({ cell, n }) => {
+    const key = keys.cellBlock(v, cell);
+    const block = await read(key, CellBlock);
+    progress(++done, blockRows.length, 'scan cell blocks');
+    if (block === null) {
+      problems.push(`${key}: listed in its group but missing or unreadable`);
+      return { block: null, offices: [] as StoredOfficeT[] };
+    }
+    const cols = [block.listing, block.firm, block.lat, block.lng];
+    if (block.cell !== cell || cols.some((c) => c.length !== n)) problems.push(`${key}: holds ${block.cell} with ${block.listing.length} offices, its group says ${cell} with ${n}`);
+    const offices: StoredOfficeT[] = [];
+    for (let k = 0; k * index.record_chunk < n; k++) {
+      const rkey = keys.cellRecords(v, cell, k);
+      const rec = await read(rkey, CellRecords);
+      if (rec === null) {
+        problems.push(`${rkey}: missing or unreadable`);
+        continue;
       }
+      rec.offices.forEach((o, j) => {
+        const p = k * index.record_chunk + j;
+        if (o.lat !== block.lat[p] || o.lng !== block.lng[p]) problems.push(`${rkey}: ${o.listing_id} at ${o.lat},${o.lng}, the block column says ${block.lat[p]},${block.lng[p]}`);
+      });
+      offices.push(...rec.offices);
     }
-    for (const o of shard.offices) {
-      const own = latLngToCell(o.lat, o.lng, res);
-      if (own !== cell) problems.push(`${key}: ${o.listing_id} at ${o.lat},${o.lng} lies in cell ${own}, not ${cell}`);
-    }
-    return shard.offices;
+    return { block, offices };
   });
-  const offices = perShard.flat().sort((a, b) => (a.listing_id < b.listing_id ? -1 : a.listing_id > b.listing_id ? 1 : 0));
+  const offices = perBlock.flatMap((b) => b.offices).sort(byListing);
   for (let i = 1; i < offices.length; i++) {
-    if ((offices[i - 1] as StoredOfficeT).listing_id === (offices[i] as StoredOfficeT).listing_id) problems.push(`res ${res}: ${(offices[i] as StoredOfficeT).listing_id} is in more than one shard`);
+    if ((offices[i - 1] as StoredOfficeT).listing_id === (offices[i] as StoredOfficeT).listing_id) problems.push(`${(offices[i] as StoredOfficeT).listing_id} is in more than one record chunk`);
   }
-  if (offices.length !== site.meta.totals.offices) problems.push(`res ${res}: ${offices.length} offices in the shards, meta.json totals say ${site.meta.totals.offices}`);
-  return { res, offices, shards: cells.length, bytes, problems };
+  if (offices.length !== site.meta.totals.offices) problems.push(`${offices.length} offices in the record chunks, meta.json totals say ${site.meta.totals.offices}`);
+  const blocks = perBlock.flatMap((b) => (b.block === null ? [] : [b.block]));
+  return { offices, objects, bytes, problems, index, groups, blocks };
 }
 
-/** Problems where another resolution's shards do not hold exactly the same office records as `base`. */
-export async function compareResolutions(site: AuditSite, base: OfficeScan, options: Omit<ScanOptions, 'res'> = {}): Promise<string[]> {
-  const index = await readShardIndex(site);
-  const want = new Map(base.offices.map((o) => [o.listing_id, JSON.stringify(o)]));
-  const problems: string[] = [];
-  for (const res of index.resolutions) {
-    if (res === base.res) continue;
-    const other = await scanOffices(site, { ...options, res });
-    problems.push(...other.problems);
-    const seen = new Set<string>();
-    for (const o of other.offices) {
-      seen.add(o.listing_id);
-      const w = want.get(o.listing_id);
-      if (w === undefined) problems.push(`res ${res} has ${o.listing_id}, res ${base.res} does not`);
-      else if (w !== JSON.stringify(o)) problems.push(`${o.listing_id} differs between res ${base.res} and res ${res}: ${fieldsDiffering(JSON.parse(w) as StoredOfficeT, o).join(', ')}`);
-    }
-    for (const id of want.keys()) if (!seen.has(id)) problems.push(`res ${base.res} has ${id}, res ${res} does not`);
+/** Every record chunk key of a version, from its cell index and group trees; null when the version has no cell index (schema 1). */
+export async function recordChunkKeys(site: AuditSite): Promise<string[] | null> {
+  const v = site.version;
+  const index = await site.json(keys.cellIndex(v), CellIndex);
+  if (index === null) return null;
+  const out: string[] = [];
+  for (const cell of Object.keys(index.groups).sort()) {
+    const group = await site.json(keys.cellGroup(v, cell), CellGroup);
+    if (group === null) throw new AuditError(`${site.label}: ${keys.cellGroup(v, cell)} is listed in the cell index but missing`);
+    group.rows.cell.forEach((block, i) => {
+      if (group.rows.block[i] !== i) return;
+      for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) out.push(keys.cellRecords(v, block, k));
+    });
   }
+  return out;
+}
+
+/**
+ * Problems where the published index, groups and blocks differ from the tree the generator's rules build from the
+ * scanned records: a wrong count, reach, shared firm, column or order anywhere shows up here, named by object.
+ */
+export function compareTree(scan: OfficeScan, version: string): string[] {
+  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk });
+  const problems: string[] = [];
+  const same = (key: string, a: unknown, b: unknown): void => {
+    if (a === undefined) problems.push(`${key}: published but the records do not give it`);
+    else if (b === undefined) problems.push(`${key}: the records give it but it is not published`);
+    else if (!serialise(a).equals(serialise(b))) problems.push(`${key}: differs from the tree the records give`);
+  };
+  same(keys.cellIndex(version), rebuilt.index, scan.index);
+  const pub = new Map(scan.groups.map((g) => [g.cell, g]));
+  for (const g of rebuilt.groups) same(keys.cellGroup(version, g.cell), g, pub.get(g.cell));
+  for (const c of pub.keys()) if (!rebuilt.groups.some((g) => g.cell === c)) same(keys.cellGroup(version, c), undefined, pub.get(c));
+  const pubBlocks = new Map(scan.blocks.map((b) => [b.cell, b]));
+  for (const b of rebuilt.blocks) same(keys.cellBlock(version, b.cell), b, pubBlocks.get(b.cell));
   return problems;
 }
 

@@ -1,6 +1,6 @@
 /**
- * `audit verify`: check one published version (manifest, shards) and, given a live API, recompute queries from a
- * brute-force scan of the published shards and compare them with the live answers (docs/AUDIT.md).
+ * `audit verify`: check one published version (manifest, cell tree) and, given a live API, recompute queries from a
+ * brute-force scan of the published records and compare them with the live answers (docs/AUDIT.md).
  */
 import { AttorneysResponse, CoverageResponse } from '../../shim/core/schemas.ts';
 import { CoverageCells, CoverageDoc, keys, type CoverageCellsT, type StoredOfficeT } from '../../shim/core/site-format.ts';
@@ -10,7 +10,7 @@ import { checkManifest, type ManifestCheck } from './manifest.ts';
 import { mapPool } from '../pool.ts';
 import { sampleQueries, type AuditQuery } from './queries.ts';
 import { recomputeAnswer } from './recompute.ts';
-import { compareResolutions, scanOffices } from './scan.ts';
+import { compareTree, scanOffices } from './scan.ts';
 import { AuditError, openSite, type AuditSite, type SiteLocation } from './site.ts';
 
 /** What to verify. */
@@ -25,12 +25,10 @@ export interface VerifyOptions {
   /** Seeded sampled queries added to `queries`. */
   sample?: number;
   seed?: number;
-  /** Shard resolution the brute-force scan reads (default: the one with the fewest objects). */
-  res?: number;
   /** Check the manifest (default true). */
   manifest?: boolean;
-  /** Check that every other resolution holds the same office records (default true). */
-  allResolutions?: boolean;
+  /** Rebuild the cell tree from the records and compare it with the published one (default true). */
+  rebuildTree?: boolean;
   /** Live requests in flight at once (default 4). */
   concurrency?: number;
   log?: (line: string) => void;
@@ -54,7 +52,7 @@ export interface VerifyReport {
   version: string;
   week: string;
   generatedAt: string;
-  scan: { res: number; shards: number; bytes: number; offices: number; problems: string[] } | null;
+  scan: { objects: number; bytes: number; offices: number; problems: string[] } | null;
   manifest: ManifestCheck | null;
   live: { url: string; versionProblems: string[]; queries: QueryCheck[] } | null;
   /** Checks that could not run (site unreadable, API unreachable, rate limited). */
@@ -148,10 +146,10 @@ export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
       timingsMs.manifest = Math.round(t() - t0);
     }
     const t1 = t();
-    const scan = await scanOffices(site, { ...(opts.res !== undefined ? { res: opts.res } : {}), ...(log !== undefined ? { log } : {}) });
+    const scan = await scanOffices(site, log !== undefined ? { log } : {});
     const problems = [...scan.problems];
-    if (opts.allResolutions ?? true) problems.push(...(await compareResolutions(site, scan, log === undefined ? {} : { log })));
-    report.scan = { res: scan.res, shards: scan.shards, bytes: scan.bytes, offices: scan.offices.length, problems };
+    if (opts.rebuildTree ?? true) problems.push(...compareTree(scan, site.version));
+    report.scan = { objects: scan.objects, bytes: scan.bytes, offices: scan.offices.length, problems };
     timingsMs.scan = Math.round(t() - t1);
 
     const queries = [...(opts.queries ?? [])];
@@ -192,7 +190,7 @@ export function formatVerifyReport(r: VerifyReport): string {
     if (r.manifest.problems.length > 50) lines.push(`  ... ${r.manifest.problems.length - 50} more`);
   }
   if (r.scan !== null) {
-    lines.push(`shards: ${r.scan.offices} offices from ${r.scan.shards} shards at res ${r.scan.res}: ${r.scan.problems.length === 0 ? 'OK' : `${r.scan.problems.length} PROBLEM(S)`}`);
+    lines.push(`cell tree: ${r.scan.offices} offices from ${r.scan.objects} objects: ${r.scan.problems.length === 0 ? 'OK' : `${r.scan.problems.length} PROBLEM(S)`}`);
     for (const p of r.scan.problems.slice(0, 50)) lines.push(`  ${p}`);
     if (r.scan.problems.length > 50) lines.push(`  ... ${r.scan.problems.length - 50} more`);
   }

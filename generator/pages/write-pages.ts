@@ -5,9 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEFAULT_CORRECTIONS_EMAIL } from '../../shim/core/openapi-info.ts';
-import { pageKey } from '../../shim/core/page-format.ts';
+import { paths } from '../../shim/core/paths.ts';
 import type { PageDocT } from '../../shim/core/page-format.ts';
-import { keys } from '../../shim/core/site-format.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
 import type { Firm } from '../firms.ts';
 import { readJsonl } from '../inputs/jsonl.ts';
@@ -119,6 +118,6 @@ export async function buildPages(input: PagesInput): Promise<Map<string, PageDoc
 /** Build the pages and hand each to `put` at its key relative to the version root. */
 export async function writePages(input: PagesInput, put: (rel: string, value: unknown) => Promise<unknown>): Promise<number> {
   const pages = await buildPages(input);
-  for (const [name, page] of pages) await put(pageKey('V', name).slice(keys.root('V').length), page);
+  for (const [name, page] of pages) await put(paths.page(name), page);
   return pages.size;
 }

@@ -25,7 +25,7 @@ export const PRACTICE_AREAS = ['personal_injury'] as const;
 export const SHARD_RESOLUTIONS = [3, 4, 5] as const;
 /**
  * Upper bound on shard objects read by one query, at any radius. A cold query also reads current.json, meta.json,
- * coverage-cells.json, shards/index.json and at most one gazetteer document, so 15 keeps the total at 20 objects.
+ * coverage-cells.json, a shard index and at most one gazetteer document (schema 1; the cell tree does not use it).
  */
 export const MAX_SHARDS_PER_QUERY = 15;
 /** H3 resolution of the coverage cells, and the ring added around ZIP-centroid cells. */

@@ -3,7 +3,7 @@
  * media type, so pages change atomically with the week's data and are read through the same versioned reader.
  */
 import { z } from 'zod';
-import { keys } from './site-format.ts';
+import { inVersion, paths } from './paths.ts';
 
 /** `v/<version>/pages/<name>.json`: one page or asset and the media type it is served with. */
 export const PageDoc = z.object({
@@ -20,7 +20,7 @@ export const PAGE_NAME_RE = /^[a-z0-9][a-z0-9.-]*(\/[a-z0-9][a-z0-9.-]*)*$/;
 
 /** Store key of a page by name, e.g. pageKey(v, 'metros/chicago'). */
 export function pageKey(version: string, name: string): string {
-  return `${keys.root(version)}pages/${name}.json`;
+  return inVersion(paths.page)(version, name);
 }
 
 /**

@@ -8,7 +8,7 @@ export interface SiteReader {
   readonly version: string;
   readonly meta: MetaT;
   /**
-   * The parsed object at `key` (a full store key, e.g. keys.shard(version, 5, cell)), or null when it does not exist.
+   * The parsed object at `key` (a full store key, e.g. keys.cellBlock(version, cell)), or null when it does not exist.
    * Rejects with StoreError when the store fails or the object does not match `schema`.
    */
   json<T>(key: string, schema: ZodType<T>): Promise<T | null>;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { dict } from './dict.ts';
+import { inVersion, paths } from './paths.ts';
 import { BrandIndex, CoverageResponse, Hours, MapVisibility, ProfileType } from './schemas.ts';
 
 const sv = z.literal(1);
@@ -43,15 +44,13 @@ export const Layers = z.object({
 
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
-  schema_version: sv,
+  schema_version: z.literal(2).describe('2: offices are searched through cells/ (the cell tree), no longer shards/'),
   generated: z.literal('by generator/; do not edit'),
   version: z.string(),
   week: z.string().describe('ISO week, e.g. 2026-W47'),
   week_of: z.string().describe('Monday of the ISO week, YYYY-MM-DD'),
   generated_at: z.string().describe('Taken from the inputs (dataset.json collected_at), so output is deterministic'),
   dataset: z.object({ name: z.string(), synthetic: z.boolean() }),
-  shard_resolutions: z.array(z.number().int()),
-  max_shards_per_query: z.number().int(),
   coverage_resolution: z.number().int(),
   totals: z.object({ firms: z.number().int(), offices: z.number().int(), metros: z.number().int() }),
   metros: dict(MetroSampling).describe('Every metro by slug (sorted), with the sampling the shim puts into map_visibility'),
@@ -113,17 +112,6 @@ export const StoredOffice = z
   .refine((o) => (o.metro === null) === (o.visibility === null) && (o.brand === null || o.metro !== null), {
     message: 'metro and visibility are null together, and brand needs a metro',
   });
-
-/** `v/<version>/shards/<res>/<cell>.json`: every office whose point lies in that H3 cell, sorted by listing_id. */
-export const Shard = z.object({ schema_version: sv, res: z.number().int(), cell: z.string(), offices: z.array(StoredOffice) });
-
-/** `v/<version>/shards/index.json`: the non-empty cells per resolution, with office count and byte size. */
-export const ShardIndex = z.object({
-  schema_version: sv,
-  resolutions: z.array(z.number().int()),
-  max_shards_per_query: z.number().int(),
-  cells: z.record(z.string(), z.record(z.string(), z.tuple([z.number().int(), z.number().int()]))),
-});
 
 /** `v/<version>/firms/<listing_id>.json`: everything GET /v1/firms/{listing_id} and GET /r/{listing_id} need. */
 export const FirmDoc = z.object({
@@ -249,8 +237,6 @@ export type StoredVisibilityT = z.infer<typeof StoredVisibility>;
 export type StoredBrandT = z.infer<typeof StoredBrand>;
 export type StoredFirmBrandT = z.infer<typeof StoredFirmBrand>;
 export type StoredOfficeT = z.infer<typeof StoredOffice>;
-export type ShardT = z.infer<typeof Shard>;
-export type ShardIndexT = z.infer<typeof ShardIndex>;
 export type FirmDocT = z.infer<typeof FirmDoc>;
 export type CoverageDocT = z.infer<typeof CoverageDoc>;
 export type CoverageCellsT = z.infer<typeof CoverageCells>;
@@ -265,27 +251,30 @@ export type MeasurementDocT = z.infer<typeof MeasurementDoc>;
 export type ChangeReasonT = z.infer<typeof ChangeReason>;
 export type ChangesDocT = z.infer<typeof ChangesDoc>;
 
-/** Store keys. `version` keys are relative to the store root. */
+/** Store keys, built from the one list of paths (paths.ts). `version` keys are relative to the store root. */
 export const keys = {
   pointer: 'current.json',
   root: (version: string) => `v/${version}/`,
-  meta: (version: string) => `v/${version}/meta.json`,
-  manifest: (version: string) => `v/${version}/manifest.json`,
-  openapi: (version: string) => `v/${version}/openapi.json`,
-  coverage: (version: string) => `v/${version}/coverage.json`,
-  coverageCells: (version: string) => `v/${version}/coverage-cells.json`,
-  shardIndex: (version: string) => `v/${version}/shards/index.json`,
-  shard: (version: string, res: number, cell: string) => `v/${version}/shards/${res}/${cell}.json`,
-  firm: (version: string, listingId: string) => `v/${version}/firms/${listingId}.json`,
-  listings: (version: string, prefix: string) => `v/${version}/listings/${prefix}.json`,
-  zip: (version: string, zip3: string) => `v/${version}/gazetteer/zip/${zip3}.json`,
-  city: (version: string, state: string) => `v/${version}/gazetteer/city/${state}.json`,
+  meta: inVersion(paths.meta),
+  manifest: inVersion(paths.manifest),
+  openapi: inVersion(paths.openapi),
+  coverage: inVersion(paths.coverage),
+  coverageCells: inVersion(paths.coverageCells),
+  /** The cell tree (shim/core/cell-format.ts): top index, group trees, office columns, full records. */
+  cellIndex: inVersion(paths.cellIndex),
+  cellGroup: inVersion(paths.cellGroup),
+  cellBlock: inVersion(paths.cellBlock),
+  cellRecords: inVersion(paths.cellRecords),
+  firm: inVersion(paths.firm),
+  listings: inVersion(paths.listings),
+  zip: inVersion(paths.zip),
+  city: inVersion(paths.city),
   /** One metro's published measurement: the ranked listing ids per grid point and query. */
-  measurement: (version: string, metro: string) => `v/${version}/measurement/${metro}.json`,
+  measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */
-  changes: (version: string) => `v/${version}/changes.json`,
+  changes: inVersion(paths.changes),
   /** The page behind a problem `type` URI (the shim serves the same page at /problems/{code}). */
-  problem: (version: string, code: string) => `v/${version}/problems/${code}.html`,
+  problem: inVersion(paths.problem),
 } as const;
 
 /** Listing ids are `l_` + 16 lowercase base32 characters; anything else is not a listing. */

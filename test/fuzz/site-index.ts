@@ -35,13 +35,12 @@ function json(path: string): unknown {
 export function indexSite(siteDir: string): SiteIndex {
   const { version } = json(join(siteDir, 'current.json')) as { version: string };
   const root = join(siteDir, 'v', version);
-  const shardIndex = json(join(root, 'shards', 'index.json')) as { resolutions: number[] };
-  // Every office lies in exactly one shard per resolution, so one resolution lists them all.
-  const res = String(shardIndex.resolutions[0]);
+  // Every office lies in exactly one record chunk, so the chunks list them all.
   const offices: IndexedOffice[] = [];
   const websites = new Map<string, string | null>();
-  for (const name of readdirSync(join(root, 'shards', res)).sort()) {
-    const shard = json(join(root, 'shards', res, name)) as {
+  const chunks = readdirSync(join(root, 'cells', 'records'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.json')).sort();
+  for (const name of chunks) {
+    const shard = json(join(root, 'cells', 'records', name)) as {
       offices: { listing_id: string; firm_id: string; lat: number; lng: number; website_url: string | null }[];
     };
     for (const o of shard.offices) {

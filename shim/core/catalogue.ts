@@ -1,0 +1,50 @@
+/**
+ * The catalogue of stored documents: for every kind of document a version holds, its path (paths.ts) and the zod
+ * schema it must match. The generator writes through these paths, the shim reads with these keys and schemas, and the
+ * tests check every published object against the entry its key belongs to, so the two sides cannot drift.
+ */
+import type { ZodType } from 'zod';
+import { CellBlock, CellGroup, CellIndex, CellRecords } from './cell-format.ts';
+import { PageDoc } from './page-format.ts';
+import { paths, type DocName } from './paths.ts';
+import { ChangesDoc, CityGazetteer, CoverageCells, CoverageDoc, FirmDoc, ListingBucket, Manifest, MeasurementDoc, Meta, ZipGazetteer } from './site-format.ts';
+
+/** One kind of document: its path inside a version, the schema of its JSON (null: not zod-checked JSON, see `format`), and how to recognise its paths. */
+export interface CatalogueEntry {
+  path: (...args: never[]) => string;
+  schema: ZodType | null;
+  /** What the object is when it has no zod schema. */
+  format: 'json' | 'openapi' | 'html';
+  /** Matches exactly the version-relative paths of this kind. */
+  match: RegExp;
+}
+
+const id = '[A-Za-z0-9._-]+';
+const entry = (path: CatalogueEntry['path'], schema: ZodType | null, match: RegExp, format: CatalogueEntry['format'] = 'json'): CatalogueEntry => ({ path, schema, format, match });
+
+/** Every kind of document of a version, by name; `satisfies` makes a path without an entry a type error. */
+export const catalogue = {
+  meta: entry(paths.meta, Meta, /^meta\.json$/),
+  manifest: entry(paths.manifest, Manifest, /^manifest\.json$/),
+  openapi: entry(paths.openapi, null, /^openapi\.json$/, 'openapi'),
+  coverage: entry(paths.coverage, CoverageDoc, /^coverage\.json$/),
+  coverageCells: entry(paths.coverageCells, CoverageCells, /^coverage-cells\.json$/),
+  cellIndex: entry(paths.cellIndex, CellIndex, /^cells\/index\.json$/),
+  cellGroup: entry(paths.cellGroup, CellGroup, new RegExp(`^cells/groups/${id}\\.json$`)),
+  cellBlock: entry(paths.cellBlock, CellBlock, new RegExp(`^cells/blocks/${id}\\.json$`)),
+  cellRecords: entry(paths.cellRecords, CellRecords, new RegExp(`^cells/records/${id}/\\d+\\.json$`)),
+  firm: entry(paths.firm, FirmDoc, new RegExp(`^firms/${id}\\.json$`)),
+  listings: entry(paths.listings, ListingBucket, new RegExp(`^listings/${id}\\.json$`)),
+  zip: entry(paths.zip, ZipGazetteer, /^gazetteer\/zip\/\d{3}\.json$/),
+  city: entry(paths.city, CityGazetteer, /^gazetteer\/city\/[A-Z]{2}\.json$/),
+  measurement: entry(paths.measurement, MeasurementDoc, new RegExp(`^measurement/${id}\\.json$`)),
+  changes: entry(paths.changes, ChangesDoc, /^changes\.json$/),
+  problem: entry(paths.problem, null, new RegExp(`^problems/${id}\\.html$`), 'html'),
+  page: entry(paths.page, PageDoc, /^pages\/[a-z0-9][a-z0-9./-]*\.json$/),
+} satisfies Record<DocName, CatalogueEntry>;
+
+/** The catalogue entry (and its name) a version-relative path belongs to, or null for a path no document kind has. */
+export function catalogueEntryOf(rel: string): { name: DocName; entry: CatalogueEntry } | null {
+  for (const [name, e] of Object.entries(catalogue) as [DocName, CatalogueEntry][]) if (e.match.test(rel)) return { name, entry: e };
+  return null;
+}

@@ -1,0 +1,31 @@
+/**
+ * Where each stored document lives inside a version (relative to `v/<version>/`): the one list of paths. Store keys
+ * (site-format.ts `keys`), the generator's writes and the document catalogue (catalogue.ts) are all built from it.
+ */
+export const paths = {
+  meta: () => 'meta.json',
+  manifest: () => 'manifest.json',
+  openapi: () => 'openapi.json',
+  coverage: () => 'coverage.json',
+  coverageCells: () => 'coverage-cells.json',
+  cellIndex: () => 'cells/index.json',
+  cellGroup: (cell: string) => `cells/groups/${cell}.json`,
+  cellBlock: (cell: string) => `cells/blocks/${cell}.json`,
+  cellRecords: (block: string, chunk: number) => `cells/records/${block}/${chunk}.json`,
+  firm: (listingId: string) => `firms/${listingId}.json`,
+  listings: (prefix: string) => `listings/${prefix}.json`,
+  zip: (zip3: string) => `gazetteer/zip/${zip3}.json`,
+  city: (state: string) => `gazetteer/city/${state}.json`,
+  measurement: (metro: string) => `measurement/${metro}.json`,
+  changes: () => 'changes.json',
+  problem: (code: string) => `problems/${code}.html`,
+  page: (name: string) => `pages/${name}.json`,
+} as const;
+
+/** The name of a kind of stored document. */
+export type DocName = keyof typeof paths;
+
+/** A path function made into a store-key function of a version: `v/<version>/<path>`. */
+export function inVersion<A extends unknown[]>(path: (...args: A) => string): (version: string, ...args: A) => string {
+  return (version, ...args) => `v/${version}/${path(...args)}`;
+}

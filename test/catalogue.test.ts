@@ -1,0 +1,49 @@
+/**
+ * The document catalogue (shim/core/catalogue.ts) against a generated site: every object the generator wrote belongs
+ * to exactly one entry and matches that entry's schema, every entry has objects, and each entry's path function gives
+ * back the object's own path, so the generator's writes and the shim's reads cannot drift apart.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogue, catalogueEntryOf } from '../shim/core/catalogue.ts';
+import { paths, type DocName } from '../shim/core/paths.ts';
+import { keys, Pointer } from '../shim/core/site-format.ts';
+
+const SITE = process.env.TEST_SITE_DIR as string;
+
+describe('document catalogue', () => {
+  it('holds every object of a generated version, each matching its schema', () => {
+    const { version } = Pointer.parse(JSON.parse(readFileSync(join(SITE, keys.pointer), 'utf8')));
+    const root = join(SITE, keys.root(version));
+    const rels = readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(root.length).split('\\').join('/'))
+      .sort();
+    expect(rels.length).toBeGreaterThan(1000);
+    const seen = new Map<DocName, number>();
+    for (const rel of rels) {
+      const matching = (Object.keys(catalogue) as DocName[]).filter((name) => catalogue[name].match.test(rel));
+      expect(matching, rel).toHaveLength(1);
+      const found = catalogueEntryOf(rel);
+      expect(found?.name, rel).toBe(matching[0]);
+      const { name, entry } = found!;
+      seen.set(name, (seen.get(name) ?? 0) + 1);
+      const text = readFileSync(join(root, rel), 'utf8');
+      if (entry.format === 'html') expect(text, rel).toMatch(/^<!doctype html>/i);
+      else {
+        const json = JSON.parse(text) as unknown;
+        if (entry.schema !== null) expect(entry.schema.safeParse(json).success, rel).toBe(true);
+        else expect((json as { openapi?: string }).openapi, rel).toMatch(/^3\.1/);
+      }
+    }
+    expect([...seen.keys()].sort()).toEqual((Object.keys(paths) as DocName[]).sort());
+  });
+
+  it('builds store keys from the same paths', () => {
+    expect(keys.cellRecords('2026-W47-abc', '82754ffffffffff', 3)).toBe(`v/2026-W47-abc/${paths.cellRecords('82754ffffffffff', 3)}`);
+    expect(catalogueEntryOf(paths.cellRecords('82754ffffffffff', 3))?.name).toBe('cellRecords');
+    expect(catalogueEntryOf(paths.firm('l_aaaaaaaaaaaaaaaa'))?.name).toBe('firm');
+    expect(catalogueEntryOf('shards/5/85283473fffffff.json')).toBeNull();
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * The cell-tree search (shim/core/cell-search.ts) against brute force over every office: the same firms within the
+ * radius (count), the same `limit` nearest firms in the same order (distance, then listing_id), the same nearest office
+ * and offices-within-radius per firm. On the generated sample site and on synthesised dense data with firms whose
+ * offices lie on both sides of the circle's edge, firms spanning metros, and offices sharing one spot (ties).
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ZodType } from 'zod';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCells, type CellTreeOptions } from '../generator/cells.ts';
+import { serialise } from '../generator/json.ts';
+import { cellSearch } from '../shim/core/cell-search.ts';
+import { destination, haversineMiles } from '../shim/core/geo.ts';
+import type { SiteReader } from '../shim/core/reader.ts';
+import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/core/site-format.ts';
+import { createSiteSource } from '../shim/site-reader.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import { rng } from './helpers/rng.ts';
+
+type Office = Pick<StoredOfficeT, 'listing_id' | 'firm_id' | 'lat' | 'lng'>;
+
+interface Expected {
+  firms: number;
+  hits: { listing_id: string; distanceMiles: number; officesWithinRadius: number }[];
+}
+
+/** The answer by definition: every office's haversine distance, nearest office per firm, then sort. */
+function bruteForce(offices: readonly Office[], lat: number, lng: number, radius: number, limit: number): Expected {
+  const perFirm = new Map<string, { o: Office; d: number; n: number }>();
+  for (const o of offices) {
+    const d = haversineMiles(lat, lng, o.lat, o.lng);
+    if (d > radius) continue;
+    const b = perFirm.get(o.firm_id);
+    if (b === undefined) perFirm.set(o.firm_id, { o, d, n: 1 });
+    else {
+      b.n++;
+      if (d < b.d || (d === b.d && o.listing_id < b.o.listing_id)) Object.assign(b, { o, d });
+    }
+  }
+  const all = [...perFirm.values()].sort((a, b) => a.d - b.d || (a.o.listing_id < b.o.listing_id ? -1 : 1));
+  return { firms: perFirm.size, hits: all.slice(0, limit).map((b) => ({ listing_id: b.o.listing_id, distanceMiles: b.d, officesWithinRadius: b.n })) };
+}
+
+/** A SiteReader over objects held in memory (round-tripped through JSON as a store would), counting reads. */
+function memoryReader(objects: Map<string, unknown>, version: string): SiteReader & { reads: string[] } {
+  const reads: string[] = [];
+  const parsed = new Map<string, unknown>();
+  return {
+    version,
+    meta: {} as MetaT,
+    reads,
+    json<T>(key: string, schema: ZodType<T>): Promise<T | null> {
+      reads.push(key);
+      const v = objects.get(key);
+      if (v === undefined) return Promise.resolve(null);
+      if (!parsed.has(key)) parsed.set(key, schema.parse(JSON.parse(serialise(v).toString('utf8'))));
+      return Promise.resolve(parsed.get(key) as T);
+    },
+  };
+}
+
+function treeObjects(offices: readonly StoredOfficeT[], version: string, opts: CellTreeOptions): Map<string, unknown> {
+  const tree = buildCells(offices, opts);
+  const m = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
+  for (const g of tree.groups) m.set(keys.cellGroup(version, g.cell), g);
+  for (const b of tree.blocks) m.set(keys.cellBlock(version, b.cell), b);
+  for (const r of tree.records) m.set(keys.cellRecords(version, r.block, r.chunk), r);
+  return m;
+}
+
+async function compare(reader: SiteReader, offices: readonly Office[], lat: number, lng: number, radius: number, limit: number): Promise<void> {
+  const got = await cellSearch(reader, lat, lng, radius, limit);
+  const want = bruteForce(offices, lat, lng, radius, limit);
+  const where = `${lat},${lng} r=${radius} limit=${limit}`;
+  expect(got.firms, where).toBe(want.firms);
+  expect(got.hits.map((h) => ({ listing_id: h.office.listing_id, distanceMiles: h.distanceMiles, officesWithinRadius: h.officesWithinRadius })), where).toEqual(want.hits);
+}
+
+describe('cell search on the generated sample site', () => {
+  let offices: Office[];
+  let reader: SiteReader;
+  let centres: [number, number][];
+  beforeAll(async () => {
+    const site = process.env.TEST_SITE_DIR as string;
+    const version = Pointer.parse(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).version;
+    const meta = Meta.parse(JSON.parse(await readFile(join(site, keys.meta(version)), 'utf8')));
+    // The independent list of offices: the firm documents, not the cell tree.
+    const dir = join(site, keys.root(version), 'firms');
+    offices = await Promise.all((await readdir(dir)).map(async (f) => FirmDoc.parse(JSON.parse(await readFile(join(dir, f), 'utf8'))).office));
+    expect(offices.length).toBe(meta.totals.offices);
+    reader = await createSiteSource(new FolderStore(site)).current();
+    const metros = JSON.parse(await readFile('data/metros.json', 'utf8')) as { metros: { center: { lat: number; lng: number } }[] };
+    centres = metros.metros.map((m) => [m.center.lat, m.center.lng]);
+  });
+
+  it('equals brute force at every metro centre and 10 miles out, at 1, 5, 15, 30 and 50 miles', async () => {
+    for (const [lat, lng] of centres) {
+      for (const [pLat, pLng] of [[lat, lng], destination(lat, lng, 10, 45), destination(lat, lng, 10, 200)] as [number, number][]) {
+        for (const radius of [1, 5, 15, 30, 50]) await compare(reader, offices, pLat, pLng, radius, radius === 15 ? 25 : 10);
+      }
+    }
+  });
+
+  it('equals brute force at 300 seeded random points and radii', async () => {
+    const random = rng(7);
+    for (let i = 0; i < 300; i++) {
+      const [lat, lng] = centres[Math.floor(random() * centres.length)] as [number, number];
+      const [pLat, pLng] = destination(lat, lng, random() * 40, random() * 360);
+      await compare(reader, offices, pLat, pLng, 1 + random() * 49, 1 + Math.floor(random() * 25));
+    }
+  });
+});
+
+describe('cell search on synthesised dense data', () => {
+  // A dense metro and a second one 120 miles away; firms with offices on both sides of a query circle's edge, firms in
+  // both metros, and groups of offices at one spot (equal distances, ordered by listing_id).
+  const random = rng(11);
+  const offices: StoredOfficeT[] = [];
+  const base = { name: 'x', address: 'x', city: 'x', state: 'NY', zip: null, phone: null, website_url: null, website_domain: null, primary_category: null, google_listing_claimed: false, hours: null, metro: null, visibility: null, brand: null, profile_type: 'standard', sponsored: false } as unknown as StoredOfficeT;
+  const A: [number, number] = [40.75, -73.98];
+  const B = destination(A[0], A[1], 120, 250);
+  const id = (n: number): string => `l_${Array.from({ length: 16 }, (_, k) => String.fromCharCode(97 + (Math.floor(n / 26 ** (15 - k)) % 26))).join('')}`;
+  let next = 0;
+  const add = (firm: string, lat: number, lng: number): void => {
+    offices.push({ ...base, listing_id: id(next++), firm_id: firm, lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 });
+  };
+  for (let i = 0; i < 6000; i++) {
+    const [c, spread] = random() < 0.75 ? [A, 25] : [B, 15];
+    const [lat, lng] = destination(c[0], c[1], spread * Math.sqrt(-Math.log(1 - random() * 0.999)), random() * 360);
+    const firm = random() < 0.6 ? `f_single_${i}` : `f_multi_${Math.floor(random() * 400)}`;
+    add(firm, lat, lng);
+  }
+  for (let f = 0; f < 40; f++) {
+    // Chains across both metros.
+    for (let k = 0; k < 8; k++) {
+      const c = k % 2 === 0 ? A : B;
+      const [lat, lng] = destination(c[0], c[1], random() * 30, random() * 360);
+      add(`f_chain_${f}`, lat, lng);
+    }
+  }
+  for (let s = 0; s < 30; s++) {
+    const [lat, lng] = destination(A[0], A[1], random() * 20, random() * 360);
+    for (let k = 0; k < 4; k++) add(`f_spot_${s}_${k % 2}`, lat, lng);
+  }
+
+  for (const [name, opts] of [
+    ['the published tuning', {}],
+    ['a deep tree (small leaves and blocks)', { leafMax: 8, blockMax: 40, recordChunk: 5 }],
+  ] as [string, CellTreeOptions][]) {
+    it(`equals brute force with ${name}`, async () => {
+      const reader = memoryReader(treeObjects(offices, 'v1', opts), 'v1');
+      const r = rng(5);
+      for (let i = 0; i < 250; i++) {
+        const c = i % 3 === 0 ? B : A;
+        const [lat, lng] = destination(c[0], c[1], r() * 45, r() * 360);
+        await compare(reader, offices, lat, lng, [1, 2, 5, 15, 25, 50][i % 6] ?? 15, 1 + Math.floor(r() * 25));
+      }
+      // Centred on a spot of four offices: ties by listing_id.
+      const spot = offices.find((o) => o.firm_id.startsWith('f_spot_')) as StoredOfficeT;
+      await compare(reader, offices, spot.lat, spot.lng, 1, 25);
+    });
+  }
+
+  it('is byte-identical whatever the order of the offices', () => {
+    const a = buildCells(offices);
+    const b = buildCells([...offices].reverse());
+    expect(serialise(a).equals(serialise(b))).toBe(true);
+  });
+});
