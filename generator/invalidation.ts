@@ -19,6 +19,7 @@ export function invalidationPathsFor(previous: ManifestT | null, previousVersion
   // Every answer names its version (query_id, Directory-Version): a new pointer makes every cached search answer stale.
   const paths = [`/${keys.pointer}`, '/v1/attorneys*'];
   if (changed.has('coverage.json')) paths.push('/v1/coverage');
+  if (changed.has('changes.json')) paths.push('/v1/changes');
   if (changed.has('openapi.json')) paths.push('/openapi.json');
   const listings = [...changed].map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1]).filter((id): id is string => id !== undefined).sort();
   if (listings.length > MAX_LISTING_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');

@@ -102,6 +102,8 @@ export function createApp(deps: AppDeps): App {
 
   const coverage: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
 
+  const changes: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getChanges(ctx)) });
+
   const openapi: Handler = async (request, _info, _param, ctx) => {
     const links = { publicBaseUrl: config.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
     return { response: documentResponse(request, servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links)) };
@@ -150,6 +152,7 @@ export function createApp(deps: AppDeps): App {
           find_attorneys: `${base}/v1/attorneys?location={ZIP, "City, ST" or "lat,lng"}`,
           firm: `${base}/v1/firms/{listing_id}`,
           coverage: `${base}/v1/coverage`,
+          changes: `${base}/v1/changes`,
           mcp: `${base}/mcp`,
         },
         example: `${base}/v1/attorneys?location=Chicago,%20IL&limit=3`,
@@ -181,6 +184,8 @@ export function createApp(deps: AppDeps): App {
         return read('/v1/attorneys', attorneys);
       case '/v1/coverage':
         return read('/v1/coverage', coverage);
+      case '/v1/changes':
+        return read('/v1/changes', changes);
       case '/openapi.json':
         return read('/openapi.json', openapi);
       case '/terms':

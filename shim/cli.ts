@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from './server.ts';
 
 const USAGE = `Usage: npm start [-- --no-build]
 
-Serves the directory API on http://HOST:PORT: GET /v1/attorneys, /v1/firms/{listing_id}, /v1/coverage,
+Serves the directory API on http://HOST:PORT: GET /v1/attorneys, /v1/firms/{listing_id}, /v1/coverage, /v1/changes,
 /openapi.json, /r/{listing_id} and POST /mcp.
 
 Before serving, builds the site when SITE_DIR has no current.json or is older than the newest input under DATA_DIR

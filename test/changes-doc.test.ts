@@ -12,6 +12,7 @@ import { generate } from '../generator/generate.ts';
 import { listingIdOf } from '../generator/ids.ts';
 import { ChangesDoc, keys, type ChangesDocT } from '../shim/core/site-format.ts';
 import { copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { startTestServer } from './helpers/server.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
 const PRIVATE = ['Jane Roe', 'jane@roe.example', 'Mr Zeta', 'closed after a complaint'];
@@ -124,5 +125,28 @@ describe('changes document', () => {
     expect(d.previous?.version).toBe(second);
     expect(d.added.map((a) => a.listing_id).sort()).toEqual([listingIdOf('p9'), listingIdOf('p10')].sort());
     for (const a of d.added) expect(a.reasons).toEqual([{ kind: 'removal_lifted', date: '2026-11-22', lifted: '2026-11-26', note: 'The firm asked to be removed' }]);
+  });
+});
+
+describe('GET /v1/changes', () => {
+  it('serves the served version’s changes document as published, cacheable, with no private detail', async () => {
+    const server = await startTestServer({ SITE_DIR: site });
+    try {
+      const response = await fetch(`${server.url}/v1/changes`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      // Earlier cases generate further versions into the site: the one served is whatever current.json names.
+      const served = ((await readJson(site, keys.pointer)) as { version: string }).version;
+      expect(response.headers.get('directory-version')).toBe(served);
+      expect(response.headers.get('etag')).not.toBeNull();
+      const text = await response.text();
+      expect(ChangesDoc.parse(JSON.parse(text))).toEqual(ChangesDoc.parse(await readJson(site, keys.changes(served))));
+      expect(JSON.parse(text)).toMatchObject({ version: served });
+      for (const secret of PRIVATE) expect(text).not.toContain(secret);
+      const index = (await (await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })).json()) as { endpoints: Record<string, string> };
+      expect(index.endpoints.changes).toBe(`${server.url}/v1/changes`);
+    } finally {
+      await server.close();
+    }
   });
 });

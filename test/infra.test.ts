@@ -395,7 +395,7 @@ describe('default deployment', () => {
         expect(behaviors[path]?.FunctionAssociations).toBeUndefined();
       }
       expect(Object.keys(behaviors).sort()).toEqual([
-        '/assets/*', '/corrections', '/current.json', '/docs', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/terms', '/v/*', '/v1/attorneys', '/v1/coverage', '/v1/firms/*',
+        '/assets/*', '/corrections', '/current.json', '/docs', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/terms', '/v/*', '/v1/attorneys', '/v1/changes', '/v1/coverage', '/v1/firms/*',
       ]);
     });
 
@@ -403,7 +403,7 @@ describe('default deployment', () => {
       const hostFn = t.stack.cdn.node.findChild('ViewerHost');
       const edgeFn = t.stack.edgeLog.viewerRequest;
       const arn = (c: IConstruct): Json => ({ 'Fn::GetAtt': [idOf(t.stack, c), 'FunctionARN'] });
-      const cached = ['/v1/attorneys', '/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms', '/docs', '/corrections', '/metros/*', '/assets/*'];
+      const cached = ['/v1/attorneys', '/v1/firms/*', '/v1/coverage', '/v1/changes', '/openapi.json', '/problems/*', '/terms', '/docs', '/corrections', '/metros/*', '/assets/*'];
       for (const [path, b] of Object.entries(behaviors).filter(([, b]) => b.TargetOriginId === functionOrigin)) {
         expect(b.FunctionAssociations, path).toEqual([{ EventType: 'viewer-request', FunctionARN: arn(cached.includes(path) ? edgeFn : hostFn) }]);
       }

@@ -157,6 +157,7 @@ describe('a client generated with openapi-typescript', () => {
       ['getFirm', '200', await json(`/v1/firms/${id}`)],
       ['getFirm', '404', await json('/v1/firms/l_aaaaaaaaaaaaaaaa')],
       ['getCoverage', '200', await json('/v1/coverage')],
+      ['getChanges', '200', await json('/v1/changes')],
     ];
     const kind = (status: string): string => (status === '200' ? 'application/json' : 'application/problem+json');
     const lines = [

@@ -7,6 +7,7 @@ import { withoutSafeIntegerBounds } from './json-schema-bounds.ts';
 import { API_DESCRIPTION, CALLER_RULES, DEFAULT_PUBLIC_BASE_URL, TAGS, servedOpenApi } from './openapi-info.ts';
 import { AttorneysQuery } from './query-schema.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from './schemas.ts';
+import { ChangesDoc } from './site-format.ts';
 
 const rateLimitPolicy = z.string().meta({
   description: `Quota policy (${RATELIMIT_DRAFT}): ${REQUESTS_PER_HOUR} requests per hour per network address, REST and MCP together; where the window is shorter (AWS WAF counts in 600 s) the quota is scaled to it and the header names that window.`,
@@ -153,6 +154,27 @@ export function buildOpenApi(): Record<string, unknown> {
               description: 'Coverage of the served week.',
               headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
               content: { 'application/json': { schema: CoverageResponse } },
+            },
+            '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
+            ...errors,
+          },
+        },
+      },
+      '/v1/changes': {
+        get: {
+          operationId: 'getChanges',
+          tags: ['directory'],
+          summary: 'What changed in the listings since the version before, and why',
+          description:
+            'The served version\'s changes document, for auditors: listings added, removed and changed (old and new values, hours ' +
+            'included) since the version live before it, each with its reason: the weekly data, a firm\'s correction, a standing ' +
+            'removal or its lifting (kind, date and an optional public note; never who asked or their private reason). ' +
+            '`previous` is null for the first version of a site.',
+          responses: {
+            '200': {
+              description: 'Changes of the served version.',
+              headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
+              content: { 'application/json': { schema: ChangesDoc } },
             },
             '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
             ...errors,

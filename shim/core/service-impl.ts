@@ -12,7 +12,7 @@ import type { AttorneysResponseT } from './schemas.ts';
 import { search } from './search.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
 import { shapeCoverage, shapeFirm, shapeLocation, shapeResult, withUtmSource } from './shape.ts';
-import { CoverageDoc, FirmDoc, keys, LISTING_ID_RE, ListingBucket, listingPrefix, type FirmDocT } from './site-format.ts';
+import { ChangesDoc, CoverageDoc, FirmDoc, keys, LISTING_ID_RE, ListingBucket, listingPrefix, type FirmDocT } from './site-format.ts';
 
 function notFound(listingId: string): ApiError {
   return new ApiError('not_found', `No listing with id ${JSON.stringify(listingId.slice(0, 80))}. Use a listing_id exactly as a search returned it.`, {
@@ -80,6 +80,11 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
     async getCoverage(ctx) {
       const reader = await current(ctx);
       return shapeCoverage(await readRequired(reader, keys.coverage(reader.version), CoverageDoc), reader.version);
+    },
+
+    async getChanges(ctx) {
+      const reader = await current(ctx);
+      return readRequired(reader, keys.changes(reader.version), ChangesDoc);
     },
 
     async redirectTarget(listingId, ctx) {

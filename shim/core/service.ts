@@ -1,6 +1,7 @@
 /** The three public operations, shared by REST and MCP: one code path for validation and shaping. */
 import type { PageDocT } from './page-format.ts';
 import type { AttorneysResponseT, CoverageResponseT, FirmResponseT } from './schemas.ts';
+import type { ChangesDocT } from './site-format.ts';
 
 /** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
 export type RawArgs = Record<string, unknown>;
@@ -18,6 +19,8 @@ export interface Service {
   findAttorneys(args: RawArgs, ctx: CallContext): Promise<AttorneysResponseT>;
   getFirm(listingId: string, ctx: CallContext): Promise<FirmResponseT>;
   getCoverage(ctx: CallContext): Promise<CoverageResponseT>;
+  /** The served version's changes document: listings added, removed and changed since the version live before it, and why. */
+  getChanges(ctx: CallContext): Promise<ChangesDocT>;
   /** The firm's own site for GET /r/{listing_id}, or null when the listing has no website. Rejects ApiError not_found for unknown ids. */
   redirectTarget(listingId: string, ctx?: CallContext): Promise<string | null>;
   /** The OpenAPI document of the served version. */
