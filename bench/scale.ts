@@ -1,7 +1,7 @@
 /** Scale: a synthetic nationwide dataset, the generator's time and peak memory on it, its shards, and query latency against the sample. */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { CellGroup, CellIndex } from '../shim/core/cell-format.ts';
 import { keys, Pointer } from '../shim/core/site-format.ts';
 import { lineSplitter, REPO, startJsonChild } from './child.ts';
@@ -32,7 +32,9 @@ export function measureProcess(script: string, args: string[], onLine: (line: st
   const useTime = existsSync(TIME);
   const nodeCmd = [process.execPath, ...nodeArgs, '--import', 'tsx', script, ...args];
   const argv = useTime ? [TIME, '-v', ...nodeCmd] : nodeCmd;
-  const command = `${useTime ? '/usr/bin/time -v ' : ''}node ${[...nodeArgs, '--import', 'tsx', script, ...args].join(' ')}`;
+  // The report shows paths relative to the repository (it runs with cwd REPO), never this machine's own paths.
+  const shown = args.map((a) => (isAbsolute(a) && !relative(REPO, a).startsWith('..') ? relative(REPO, a) : a));
+  const command = `${useTime ? '/usr/bin/time -v ' : ''}node ${[...nodeArgs, '--import', 'tsx', script, ...shown].join(' ')}`;
   return new Promise((done) => {
     const t0 = performance.now();
     const child = spawn(argv[0] as string, argv.slice(1), { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
