@@ -7,7 +7,8 @@ import { S3Store } from '../shim/store/s3.ts';
 import type { Store } from '../shim/store/types.ts';
 import { recordChunkKeys } from './audit/scan.ts';
 import { runPool } from './pool.ts';
-import { openSite, parseObject, type SiteLocation } from './audit/site.ts';
+import { openSite, openStoredVersion, parseObject, type AuditSite, type SiteLocation, type StoredSite } from './audit/site.ts';
+import { CURRENT_SCHEMA, otherSchemaMessage } from './published-meta.ts';
 import { changesDoc, ListingDiffer, type Provenance } from './changes.ts';
 
 /** The schema-1 shard index and shard, only as far as reading a live version published before the cell tree needs. */
@@ -36,33 +37,44 @@ export async function changesAgainstLive(
   const pointerBytes = await store.get(keys.pointer);
   if (pointerBytes === null) return changesDoc(version, week, null, provenance);
   const live = parseObject(pointerBytes, keys.pointer, Pointer).version;
-  // Read through openSite, so a layered live version's keys resolve where its map says.
-  const previous = await openSite(site, live);
+  // Read loosely first: the live version may be of an older schema than this generator writes. Keys are read through
+  // its map, so a layered live version's keys resolve where the map says.
+  const previous = await openStoredVersion(site, live);
   if (live === version) {
     const kept = await previous.json(keys.changes(version), ChangesDoc);
     if (kept !== null) return kept;
   }
-  log?.(`changes: comparing with ${previous.label} version ${live}`);
+  const schema = previous.meta.schema_version;
+  log?.(`changes: comparing with ${previous.label} version ${live} (schema ${schema})`);
   const differ = new ListingDiffer(offices);
-  // One object at a time into the differ: the previous version is never held whole.
-  const chunks = await recordChunkKeys(previous);
-  if (chunks !== null) {
-    await runPool(chunks, 8, async (key) => {
-      const bytes = await previous.store.get(key);
-      if (bytes === null) throw new Error(`the live version ${live} lacks ${key}, which its cell tree lists`);
-      differ.add(parseObject(bytes, key, CellRecords).offices);
-    });
-  } else {
-    // A live version of schema 1 (before the cell tree): every office is in one shard of its coarsest resolution.
-    const index = await previous.json(`${keys.root(live)}shards/index.json`, LegacyShardIndex);
-    if (index === null) throw new Error(`the live version ${live} has neither a cell index nor a shard index`);
-    const res = Math.min(...index.resolutions);
-    await runPool(Object.keys(index.cells[String(res)] ?? {}).sort(), 8, async (cell) => {
-      const key = `${keys.root(live)}shards/${res}/${cell}.json`;
-      const bytes = await previous.store.get(key);
-      if (bytes === null) throw new Error(`the live version ${live} lacks ${key}, which its shard index lists`);
-      differ.add(parseObject(bytes, key, LegacyShard).offices);
-    });
-  }
+  if (schema === CURRENT_SCHEMA) await addCellRecords(await openSite(site, live), differ);
+  else if (schema === 1) await addLegacyShards(previous, differ);
+  else throw new Error(otherSchemaMessage(`the live version of ${previous.label}`, live, schema));
   return changesDoc(version, week, { version: live, week: previous.meta.week, diff: differ.result() }, provenance);
+}
+
+/** Every office of a schema-2 version, one record chunk at a time into the differ: the version is never held whole. */
+async function addCellRecords(previous: AuditSite, differ: ListingDiffer): Promise<void> {
+  const chunks = await recordChunkKeys(previous);
+  if (chunks === null) throw new Error(`the live version ${previous.version} is schema 2 but has no cell index`);
+  await runPool(chunks, 8, async (key) => {
+    const bytes = await previous.store.get(key);
+    if (bytes === null) throw new Error(`the live version ${previous.version} lacks ${key}, which its cell tree lists`);
+    differ.add(parseObject(bytes, key, CellRecords).offices);
+  });
+}
+
+/** Every office of a schema-1 version (before the cell tree): each is in one shard of the coarsest resolution. */
+async function addLegacyShards(previous: StoredSite, differ: ListingDiffer): Promise<void> {
+  const live = previous.version;
+  const index = await previous.json(`${keys.root(live)}shards/index.json`, LegacyShardIndex);
+  if (index === null) throw new Error(`the live version ${live} is schema 1 but has no ${keys.root(live)}shards/index.json`);
+  if (index.resolutions.length === 0) throw new Error(`the live version ${live}: shards/index.json lists no resolution`);
+  const res = Math.min(...index.resolutions);
+  await runPool(Object.keys(index.cells[String(res)] ?? {}).sort(), 8, async (cell) => {
+    const key = `${keys.root(live)}shards/${res}/${cell}.json`;
+    const bytes = await previous.store.get(key);
+    if (bytes === null) throw new Error(`the live version ${live} lacks ${key}, which its shard index lists`);
+    differ.add(parseObject(bytes, key, LegacyShard).offices);
+  });
 }

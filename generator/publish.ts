@@ -17,11 +17,12 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../shim/aws/s3-client.ts';
-import { keys, Manifest, Meta, Pointer } from '../shim/core/site-format.ts';
+import { keys, Manifest, Pointer } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { assertSafeKey } from '../shim/store/types.ts';
 import { readStoredVersion } from './bucket-version.ts';
 import { pointerDoc } from './documents.ts';
+import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage } from './published-meta.ts';
 import { planPublish, type LocalVersion, type PublishPlan, type RemoteState } from './publish-plan.ts';
 import { removedListingsIn } from './release/removal-check.ts';
 import type { ActiveRemovals } from './removals.ts';
@@ -235,6 +236,9 @@ async function readLocal(siteDir: string, version: string | undefined): Promise<
     if (!key.startsWith(root)) throw new Error(`manifest key ${key} is outside ${root}`);
   }
   const metaBytes = await readFile(join(siteDir, keys.meta(v)));
+  // A version of an older schema (kept for rollback) would not be served by this shim: say so before anything is read.
+  const schema = AnyMeta.pick({ schema_version: true }).safeParse(JSON.parse(metaBytes.toString('utf8')));
+  if (schema.success && schema.data.schema_version !== CURRENT_SCHEMA) throw new Error(otherSchemaMessage(`site ${siteDir}`, v, schema.data.schema_version));
   const metaEntry = manifest.objects[keys.meta(v)];
   if (metaEntry !== undefined && sha256Hex(metaBytes) !== metaEntry.sha256) throw new Error(`${keys.meta(v)} on disk does not match the manifest`);
   return { version: v, manifest, manifestBytes, metaBytes, pointerBytes };
@@ -339,7 +343,7 @@ export function contentTypeOf(key: string): string {
 
 /** The pointer bytes generate writes for `version` (so the bucket's pointer equals the folder's). */
 async function pointerFor(siteDir: string, version: string): Promise<Buffer> {
-  const meta = Meta.parse(JSON.parse(await readFile(join(siteDir, keys.meta(version)), 'utf8')));
+  const meta = AnyMeta.pick({ week: true }).parse(JSON.parse(await readFile(join(siteDir, keys.meta(version)), 'utf8')));
   return serialise(pointerDoc(version, meta.week));
 }
 

@@ -9,6 +9,7 @@ import type { ZodType } from 'zod';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
 import { layerResolver } from '../../shim/core/layers.ts';
 import { keys, Meta, Pointer, type MetaT } from '../../shim/core/site-format.ts';
+import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage, type AnyMetaT } from '../published-meta.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import type { Store } from '../../shim/store/types.ts';
@@ -16,8 +17,8 @@ import type { Store } from '../../shim/store/types.ts';
 /** Where a site lives: a folder, or a bucket (optionally under a prefix, optionally on a custom endpoint). */
 export type SiteLocation = { kind: 'folder'; dir: string } | ({ kind: 's3'; bucket: string; prefix?: string } & S3ClientOptions);
 
-/** One version of a published site, opened for auditing. */
-export interface AuditSite {
+/** One version of a published site, of any schema: its meta.json read only as far as every schema agrees. */
+export interface StoredSite {
   /** Human-readable name of the location, e.g. "folder site/" or "s3://bucket/prefix/". */
   readonly label: string;
   /** Reads keys of the version (a layered version's through its map). */
@@ -25,11 +26,16 @@ export interface AuditSite {
   /** Reads stored keys as they are. */
   readonly raw: Store;
   readonly version: string;
-  readonly meta: MetaT;
+  readonly meta: AnyMetaT;
   /** The parsed object at a full store key, or null when missing; throws AuditError when it is not valid JSON of `schema`. */
   json<T>(key: string, schema: ZodType<T>): Promise<T | null>;
   /** Every key present under `v/<version>/` (full store keys, sorted; a layered version's own objects only). */
   listVersionKeys(): Promise<string[]>;
+}
+
+/** One version of a published site of the current schema, opened for auditing. */
+export interface AuditSite extends Omit<StoredSite, 'meta'> {
+  readonly meta: MetaT;
 }
 
 /** The site could not be read as a published site (missing pointer or meta, invalid JSON, store failure). */
@@ -80,8 +86,17 @@ async function listBucket(loc: Extract<SiteLocation, { kind: 's3' }>, under: str
   return out.sort();
 }
 
-/** Open one version of a site: `version` when given, else the one current.json names. */
+/** Open one version of a site of the current schema: `version` when given, else the one current.json names. */
 export async function openSite(loc: SiteLocation, version?: string): Promise<AuditSite> {
+  const site = await openStoredVersion(loc, version);
+  if (site.meta.schema_version !== CURRENT_SCHEMA) throw new AuditError(otherSchemaMessage(site.label, site.version, site.meta.schema_version));
+  const meta = await site.json(keys.meta(site.version), Meta);
+  if (meta === null) throw new AuditError(`${site.label} has no ${keys.meta(site.version)}: version ${site.version} is not published there`);
+  return { ...site, meta };
+}
+
+/** Open one version of a site whatever its schema (`version` when given, else the one current.json names). */
+export async function openStoredVersion(loc: SiteLocation, version?: string): Promise<StoredSite> {
   let store: Store;
   let label: string;
   if (loc.kind === 'folder') {
@@ -110,7 +125,7 @@ export async function openSite(loc: SiteLocation, version?: string): Promise<Aud
     if (pointer === null) throw new AuditError(`${label} has no ${keys.pointer}: not a published site (or give --version)`);
     v = pointer.version;
   }
-  const meta = await json(keys.meta(v), Meta);
+  const meta = await json(keys.meta(v), AnyMeta);
   if (meta === null) throw new AuditError(`${label} has no ${keys.meta(v)}: version ${v} is not published there`);
   if (meta.version !== v) throw new AuditError(`${keys.meta(v)} names version ${meta.version}, not ${v}`);
   const resolved = v;

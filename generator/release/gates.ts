@@ -1,6 +1,6 @@
 /** The release gates (README "Operating it"): pure checks of a week's facts against the live version; each fatal unless forced. */
 import type { WeekFacts } from '../generate.ts';
-import type { MetaT } from '../../shim/core/site-format.ts';
+import type { AnyMetaT } from '../published-meta.ts';
 
 /** Miles an office may be from its ZIP's centroid (and from the nearest US ZIP at all). */
 export const MAX_MILES_FROM_ZIP = 50;
@@ -25,7 +25,7 @@ export interface GateResult {
 export type LiveCounts = { version: string; offices: number; firms: number; samples: number } | null;
 
 /** Offices, firms and samples of a published meta. */
-export function liveCountsOf(meta: MetaT): NonNullable<LiveCounts> {
+export function liveCountsOf(meta: Pick<AnyMetaT, 'version' | 'totals' | 'metros'>): NonNullable<LiveCounts> {
   const samples = Object.values(meta.metros).reduce((n, m) => n + m.grid_samples, 0);
   return { version: meta.version, offices: meta.totals.offices, firms: meta.totals.firms, samples };
 }

@@ -5,7 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Meta, Pointer, keys, type MetaT } from '../../shim/core/site-format.ts';
+import { Pointer, keys } from '../../shim/core/site-format.ts';
+import { AnyMeta, type AnyMetaT } from '../published-meta.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import type { Store } from '../../shim/store/types.ts';
@@ -75,12 +76,13 @@ export class ReleaseRefused extends Error {
   }
 }
 
-async function liveMeta(store: Store): Promise<MetaT | null> {
+/** The live version's meta, read only as far as every schema agrees (a release may replace an older schema's version). */
+async function liveMeta(store: Store): Promise<AnyMetaT | null> {
   const p = await store.get(keys.pointer);
   if (p === null) return null;
   const { version } = Pointer.parse(JSON.parse(Buffer.from(p).toString('utf8')));
   const m = await store.get(keys.meta(version));
-  return m === null ? null : Meta.parse(JSON.parse(Buffer.from(m).toString('utf8')));
+  return m === null ? null : AnyMeta.parse(JSON.parse(Buffer.from(m).toString('utf8')));
 }
 
 function withoutDistribution<T extends { distributionId?: string }>(b: T): Omit<T, 'distributionId'> {
