@@ -1,7 +1,8 @@
 /** Reading a published version's manifest from a store, composing it for a layered version (its base's manifest plus its map). */
 import { z } from 'zod';
 import { composeManifest, prefixesOf } from '../shim/core/layers.ts';
-import { keys, Layers, Manifest, type LayersT, type ManifestT } from '../shim/core/site-format.ts';
+import { keys, Layers, type LayersT, type ManifestT } from '../shim/core/site-format.ts';
+import { parseManifest } from './manifest-parse.ts';
 import type { Store } from '../shim/store/types.ts';
 
 /** A version as a store holds it: its manifest as a complete version, and its map when it is a layer. */
@@ -41,10 +42,10 @@ export async function readStoredVersion(store: Store, version: string): Promise<
   if (layers !== undefined) {
     const baseBytes = await store.get(keys.manifest(layers.base));
     if (baseBytes === null) throw new Error(`version ${version} is a layer over ${layers.base}, whose ${keys.manifest(layers.base)} is missing`);
-    return { version, manifest: composeManifest(version, layers, parse(Manifest, baseBytes, keys.manifest(layers.base))), layers };
+    return { version, manifest: composeManifest(version, layers, parseManifest(baseBytes, keys.manifest(layers.base))), layers };
   }
   const bytes = await store.get(keys.manifest(version));
-  return bytes === null ? null : { version, manifest: parse(Manifest, bytes, keys.manifest(version)), layers: null };
+  return bytes === null ? null : { version, manifest: parseManifest(bytes, keys.manifest(version)), layers: null };
 }
 
 /** Every version prefix the given versions read from (themselves, and for a layer its base and every version its map names). */

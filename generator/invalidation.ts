@@ -1,5 +1,6 @@
 /** The CloudFront paths a publish invalidates: those whose answer may change when the pointer moves. */
 import { keys, type ManifestT } from '../shim/core/site-format.ts';
+import { joinManifests } from './manifest-join.ts';
 
 /** Above this many changed listings, invalidate /v1/firms/* and /r/* instead of each path. */
 export const MAX_LISTING_INVALIDATIONS = 100;
@@ -10,12 +11,11 @@ export const MAX_LISTING_INVALIDATIONS = 100;
  */
 export function invalidationPathsFor(previous: ManifestT | null, previousVersion: string | null, next: ManifestT, version: string): string[] {
   if (!previous || !previousVersion) return ['/*'];
-  const rels = (m: ManifestT, v: string): Map<string, string> => new Map(Object.entries(m.objects).map(([k, e]) => [k.slice(keys.root(v).length), e.sha256]));
-  const before = rels(previous, previousVersion);
-  const after = rels(next, version);
   const changed = new Set<string>();
-  for (const [rel, sha] of after) if (before.get(rel) !== sha) changed.add(rel);
-  for (const rel of before.keys()) if (!after.has(rel)) changed.add(rel);
+  // One ordered walk of both manifests (no lookup by a built key: see manifest-join.ts).
+  joinManifests(previous.objects, keys.root(previousVersion), next.objects, keys.root(version), (rel, before, after) => {
+    if (before?.sha256 !== after?.sha256) changed.add(rel);
+  });
   // Every answer names its version (query_id, Directory-Version): a new pointer makes every cached search answer stale.
   const paths = [`/${keys.pointer}`, '/v1/attorneys*'];
   if (changed.has('coverage.json')) paths.push('/v1/coverage');

@@ -5,6 +5,7 @@
  */
 import { keys, type LayersT, type ManifestT } from '../shim/core/site-format.ts';
 import { invalidationPathsFor } from './invalidation.ts';
+import { joinManifests, manifestKeys } from './manifest-join.ts';
 import { serialise } from './json.ts';
 
 /** A layer's map may name at most this many objects (it is read with meta.json, once per version per reader). */
@@ -105,25 +106,26 @@ export function layerOver(local: LocalVersion, live: RemoteVersion): { layers: L
   const objects: LayersT['objects'] = Object.create(null) as LayersT['objects'];
   const own: PlannedPut[] = [];
   let reused = 0;
-  const localRels = new Set<string>();
-  for (const key of Object.keys(local.manifest.objects).sort()) {
-    const entry = local.manifest.objects[key]!;
-    const rel = key.slice(root.length);
-    localRels.add(rel);
-    if (rel === 'meta.json') continue;
-    if (same(live.manifest.objects[liveRoot + rel], entry)) {
+  const localObjects = local.manifest.objects;
+  // One ordered walk of both manifests (no lookup by a built key: see manifest-join.ts).
+  joinManifests(localObjects, root, live.manifest.objects, liveRoot, (rel, entry, inLive) => {
+    if (rel === 'meta.json' || rel === 'manifest.json') return;
+    if (entry === undefined) {
+      // Whatever live has that this version lacks must not fall through to the base.
+      objects[rel] = null;
+    } else if (same(inLive, entry)) {
       reused += 1;
       // Where live reads it: its own map's entry, else its base (a complete live version is its own base).
       const at = live.layers?.objects[rel]?.in ?? base;
       if (at !== base) objects[rel] = { in: at, ...entry };
     } else {
       objects[rel] = { in: local.version, ...entry };
-      own.push({ key, ...entry });
+      own.push({ key: root + rel, ...entry });
     }
-  }
-  // Whatever live has (or its map hides) that this version lacks must not fall through to the base.
-  const gone = new Set([...Object.keys(live.manifest.objects).map((k) => k.slice(liveRoot.length)), ...Object.keys(live.layers?.objects ?? {})]);
-  for (const rel of [...gone].sort()) if (!localRels.has(rel) && rel !== 'manifest.json') objects[rel] = null;
+  });
+  // Nor what live's map hides.
+  const lacks = (rel: string): boolean => rel !== 'manifest.json' && localObjects[root + rel] === undefined;
+  for (const rel of Object.keys(live.layers?.objects ?? {})) if (lacks(rel)) objects[rel] = null;
   const metaEntry = local.manifest.objects[root + 'meta.json'];
   if (metaEntry === undefined) return null;
   const layers: LayersT = { base, generated_meta: { ...metaEntry }, objects };
@@ -146,7 +148,7 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
     if (diff) throw new Error(`version ${version} is already in the bucket with different content (${diff}); published versions are immutable`);
   }
   const pointerChanges = remote.pointerBytes === null || !Buffer.from(remote.pointerBytes).equals(Buffer.from(local.pointerBytes));
-  const all = Object.keys(manifest.objects).sort();
+  const all = manifestKeys(manifest.objects);
   const plan: PublishPlan = {
     version,
     previousVersion: live?.version ?? null,

@@ -17,11 +17,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../shim/aws/s3-client.ts';
-import { keys, Manifest, Pointer } from '../shim/core/site-format.ts';
+import { keys, Pointer } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { assertSafeKey } from '../shim/store/types.ts';
 import { readStoredVersion } from './bucket-version.ts';
 import { pointerDoc } from './documents.ts';
+import { manifestKeys } from './manifest-join.ts';
+import { parseManifest } from './manifest-parse.ts';
 import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage } from './published-meta.ts';
 import { planPublish, type LocalVersion, type PublishPlan, type RemoteState } from './publish-plan.ts';
 import { removedListingsIn } from './release/removal-check.ts';
@@ -137,7 +139,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   const remote = new S3Store({ bucket: opts.bucket, prefix, client });
 
   const local = await readLocal(siteDir, opts.version);
-  say(`site ${siteDir}: version ${local.version}, ${Object.keys(local.manifest.objects).length} objects -> s3://${opts.bucket}/${prefix}`);
+  say(`site ${siteDir}: version ${local.version}, ${manifestKeys(local.manifest.objects).length} objects -> s3://${opts.bucket}/${prefix}`);
   if (opts.removals !== undefined && opts.removals.count > 0) {
     const held = await removedListingsIn(siteDir, local.version, opts.removals);
     if (held.length > 0) {
@@ -229,16 +231,22 @@ async function readLocal(siteDir: string, version: string | undefined): Promise<
   const v = Pointer.parse(JSON.parse(pointerBytes.toString('utf8'))).version;
   const root = keys.root(v);
   const manifestBytes = await readFile(join(siteDir, keys.manifest(v)));
-  const manifest = Manifest.parse(JSON.parse(manifestBytes.toString('utf8')));
+  const manifest = parseManifest(manifestBytes, join(siteDir, keys.manifest(v)));
   if (manifest.version !== v) throw new Error(`manifest names version ${manifest.version}, pointer names ${v}`);
-  for (const key of Object.keys(manifest.objects)) {
+  for (const key of manifestKeys(manifest.objects)) {
     assertSafeKey(key);
     if (!key.startsWith(root)) throw new Error(`manifest key ${key} is outside ${root}`);
   }
   const metaBytes = await readFile(join(siteDir, keys.meta(v)));
-  // A version of an older schema (kept for rollback) would not be served by this shim: say so before anything is read.
-  const schema = AnyMeta.pick({ schema_version: true }).safeParse(JSON.parse(metaBytes.toString('utf8')));
-  if (schema.success && schema.data.schema_version !== CURRENT_SCHEMA) throw new Error(otherSchemaMessage(`site ${siteDir}`, v, schema.data.schema_version));
+  // A generated version of an older schema (kept for rollback) would not be served by this shim: say so before any upload.
+  let metaValue: unknown = null;
+  try {
+    metaValue = JSON.parse(metaBytes.toString('utf8'));
+  } catch {
+    // not a generated meta.json: publish is content-agnostic, the plan copes
+  }
+  const meta = AnyMeta.safeParse(metaValue);
+  if (meta.success && meta.data.schema_version !== CURRENT_SCHEMA) throw new Error(otherSchemaMessage(`site ${siteDir}`, v, meta.data.schema_version));
   const metaEntry = manifest.objects[keys.meta(v)];
   if (metaEntry !== undefined && sha256Hex(metaBytes) !== metaEntry.sha256) throw new Error(`${keys.meta(v)} on disk does not match the manifest`);
   return { version: v, manifest, manifestBytes, metaBytes, pointerBytes };

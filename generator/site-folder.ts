@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { keys, Manifest, Pointer } from '../shim/core/site-format.ts';
+import { keys, Pointer } from '../shim/core/site-format.ts';
+import { parseManifest } from './manifest-parse.ts';
 import { runPool } from './pool.ts';
 
 /** Folder under the site that holds runs in progress (never read by the shim). */
@@ -209,7 +210,7 @@ export async function linkUnchanged(run: SiteRun, version: string, entries: Read
   if (current === null || current === version) return 0;
   let previous;
   try {
-    previous = Manifest.parse(JSON.parse(await readFile(join(run.site, keys.manifest(current)), 'utf8')));
+    previous = parseManifest(await readFile(join(run.site, keys.manifest(current))), keys.manifest(current));
   } catch {
     return 0;
   }
