@@ -1,11 +1,12 @@
 /**
- * The gazetteer documents of a published version (docs/CONTRACT.md, Location): ZIPs by ZIP3 and place names by state,
+ * The gazetteer documents of a published version (docs/CONTRACT.md, Location): ZIPs by ZIP3 and place names by state
+ * and first letter (cityBucket: the biggest, Pennsylvania's "s", is about 32 KiB, where the whole state was 292 KiB),
  * built from Census ZCTA internal points and GeoNames postal codes and places (gazetteer-sources.ts).
  * Deterministic: same packages, same documents, keys sorted.
  */
 import { haversineMiles } from '../shim/core/geo.ts';
 import { US_STATE_CODES, US_STATES } from '../shim/core/location.ts';
-import { normaliseCityName, type CityEntryT, type CityGazetteerT, type ZipGazetteerT } from '../shim/core/site-format.ts';
+import { cityBucket, normaliseCityName, type CityEntryT, type CityGazetteerT, type ZipGazetteerT } from '../shim/core/site-format.ts';
 import { readPlaces, readPostal, readZctas, type PlaceRow, type PostalRow, type ZctaRow } from './gazetteer-sources.ts';
 
 type ZipEntryT = ZipGazetteerT['zips'][string];
@@ -247,8 +248,8 @@ function entryOf(candidates: Candidate[]): CityEntryT {
   };
 }
 
-/** One state's place names: normalised name -> most populous candidate, with the count of candidates. */
-function buildState(state: string, places: PlaceRow[], zipPoints: ZipPoint[]): CityGazetteerT {
+/** One state's place names: normalised name -> most populous candidate, with the count of candidates; sorted by name. */
+function buildState(places: PlaceRow[], zipPoints: ZipPoint[]): Map<string, CityEntryT> {
   const grid = new ZipGrid(zipPoints);
   const placesByKey = new Map<string, PlaceRow[]>();
   for (const p of places) push(placesByKey, normaliseCityName(p.name), p);
@@ -270,7 +271,18 @@ function buildState(state: string, places: PlaceRow[], zipPoints: ZipPoint[]): C
     }
   }
   for (const [alias, list] of aliases) if (!primary.has(alias)) primary.set(alias, entryOf(list.sort(rank)));
-  return { schema_version: 1, state, cities: sortedRecord(primary) };
+  return new Map([...primary].sort((a, b) => byString(a[0], b[0])));
+}
+
+/** A state's names split into their city documents, by bucket (sorted); a bucket without names has no document. */
+export function splitCities(state: string, cities: ReadonlyMap<string, CityEntryT>): Map<string, CityGazetteerT> {
+  const byBucket = new Map<string, [string, CityEntryT][]>();
+  for (const entry of cities) push(byBucket, cityBucket(entry[0]), entry);
+  const out = new Map<string, CityGazetteerT>();
+  for (const bucket of [...byBucket.keys()].sort(byString)) {
+    out.set(bucket, { schema_version: 1, state, bucket, cities: sortedRecord(byBucket.get(bucket) ?? []) });
+  }
+  return out;
 }
 
 /** Cleaned GeoNames places by USPS state code (PR from its country code). */
@@ -286,8 +298,8 @@ function placesByState(rows: PlaceRow[]): Map<string, PlaceRow[]> {
   return out;
 }
 
-/** The gazetteer of a version: ZIP documents keyed by ZIP3 and city documents keyed by USPS state code, both sorted. */
-export function buildGazetteer(): { zips: Map<string, ZipGazetteerT>; cities: Map<string, CityGazetteerT> } {
+/** The gazetteer of a version: ZIP documents keyed by ZIP3, city documents keyed by USPS state code then bucket, all sorted. */
+export function buildGazetteer(): { zips: Map<string, ZipGazetteerT>; cities: Map<string, Map<string, CityGazetteerT>> } {
   const entries = buildZipEntries(readZctas(), readPostal());
 
   const byZip3 = new Map<string, [string, ZipEntryT][]>();
@@ -302,9 +314,9 @@ export function buildGazetteer(): { zips: Map<string, ZipGazetteerT>; cities: Ma
   }
 
   const places = placesByState(readPlaces());
-  const cities = new Map<string, CityGazetteerT>();
+  const cities = new Map<string, Map<string, CityGazetteerT>>();
   for (const state of US_STATE_CODES) {
-    cities.set(state, buildState(state, places.get(state) ?? [], pointsByState.get(state) ?? []));
+    cities.set(state, splitCities(state, buildState(places.get(state) ?? [], pointsByState.get(state) ?? [])));
   }
   return { zips, cities };
 }
