@@ -1,6 +1,7 @@
 /**
  * The gazetteer documents of a published version (docs/CONTRACT.md, Location): ZIPs by ZIP3 and place names by state
- * and first letter (cityBucket: the biggest, Pennsylvania's "s", is about 32 KiB, where the whole state was 292 KiB),
+ * and runs of first letters packed up to CITY_DOC_BYTES (the biggest, Pennsylvania's "s" alone, is 32,858 bytes, where
+ * the whole state was 299,303),
  * built from Census ZCTA internal points and GeoNames postal codes and places (gazetteer-sources.ts).
  * Deterministic: same packages, same documents, keys sorted.
  */
@@ -274,14 +275,32 @@ function buildState(places: PlaceRow[], zipPoints: ZipPoint[]): Map<string, City
   return new Map([...primary].sort((a, b) => byString(a[0], b[0])));
 }
 
-/** A state's names split into their city documents, by bucket (sorted); a bucket without names has no document. */
+/** A city document grows by whole first letters up to this size in bytes; one letter alone may pass it (PA "s"). */
+export const CITY_DOC_BYTES = 32 * 1024;
+
+/**
+ * A state's names packed into city documents: names grouped by first character (cityBucket, order 0-9, _, a-z), runs
+ * of consecutive characters in one document while it stays within CITY_DOC_BYTES. Keyed by each document's first character.
+ */
 export function splitCities(state: string, cities: ReadonlyMap<string, CityEntryT>): Map<string, CityGazetteerT> {
-  const byBucket = new Map<string, [string, CityEntryT][]>();
-  for (const entry of cities) push(byBucket, cityBucket(entry[0]), entry);
+  const byChar = new Map<string, [string, CityEntryT][]>();
+  for (const entry of cities) push(byChar, cityBucket(entry[0]), entry);
   const out = new Map<string, CityGazetteerT>();
-  for (const bucket of [...byBucket.keys()].sort(byString)) {
-    out.set(bucket, { schema_version: 1, state, bucket, cities: sortedRecord(byBucket.get(bucket) ?? []) });
+  const size = (d: CityGazetteerT): number => Buffer.byteLength(JSON.stringify(d)) + 1;
+  let open: { bucket: string; names: [string, CityEntryT][] } | null = null;
+  const close = (): void => {
+    if (open !== null) out.set(open.bucket, { schema_version: 1, state, bucket: open.bucket, cities: sortedRecord(open.names) });
+  };
+  for (const c of [...byChar.keys()].sort(byString)) {
+    const names = byChar.get(c) ?? [];
+    if (open !== null && size({ schema_version: 1, state, bucket: open.bucket, cities: sortedRecord([...open.names, ...names]) }) <= CITY_DOC_BYTES) {
+      open.names.push(...names);
+      continue;
+    }
+    close();
+    open = { bucket: c, names: [...names] };
   }
+  close();
   return out;
 }
 

@@ -228,6 +228,13 @@ describe('resolveLocation', () => {
     expect(checked).toBeGreaterThan(30_000);
   });
 
+  it('knows a name whose first character precedes every city document of its state is unknown, without a read', async () => {
+    const r = new MemoryReader(store, { ...reader.meta.gazetteer, cities: { ...reader.meta.gazetteer.cities, WY: 'c' } });
+    const error = await asyncRejection(resolveLocation(parseLocation('Afton, WY'), r));
+    expect(error.code).toBe('location_not_understood');
+    expect(r.reads).toEqual([]);
+  });
+
   it('passes a point through, exact, with its metro or null', async () => {
     expect(await resolve('40.7128,-74.006')).toEqual({
       input: '40.7128,-74.006', kind: 'point', lat: 40.7128, lng: -74.006, zip: null, city: null, state: null,

@@ -1,14 +1,15 @@
 /**
  * Resolution of a parsed location to a point and its measured metro (docs/CONTRACT.md, Location), through the gazetteer documents of the served version:
- * one ZIP3 document for a ZIP, one document of the state's names sharing the first letter for a city, nothing for a
- * point; plus the coverage cells for `metro`. "Did you mean" hints come from that same document, so they share the first letter.
+ * one ZIP3 document for a ZIP, one document of the state's names from a run of first letters for a city, nothing
+ * for a point; plus the coverage cells for `metro`. "Did you mean" hints come from that same document (names of the same
+ * first letter at least).
  */
 import { ApiError } from './errors.ts';
 import { metroForPoint } from './coverage.ts';
 import { US_STATES, type ParsedLocation } from './location.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import type { LocationT } from './schemas.ts';
-import { CityGazetteer, cityBucket, CoverageCells, keys, normaliseCityName, ZipGazetteer, type CityEntryT } from './site-format.ts';
+import { CityGazetteer, cityDocument, CoverageCells, keys, normaliseCityName, ZipGazetteer, type CityEntryT } from './site-format.ts';
 
 const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
 const FORMS = 'a 5-digit ZIP, "City, ST" or "lat,lng"';
@@ -90,9 +91,9 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
   }
 
   const key = normaliseCityName(parsed.city);
-  const bucket = cityBucket(key);
-  const listed = reader.meta.gazetteer.cities[parsed.state]?.includes(bucket) === true;
-  const doc = listed ? await readRequired(reader, keys.city(reader.version, parsed.state, bucket), CityGazetteer, LISTED) : null;
+  const starts = reader.meta.gazetteer.cities[parsed.state];
+  const bucket = starts === undefined ? null : cityDocument(key, starts);
+  const doc = bucket === null ? null : await readRequired(reader, keys.city(reader.version, parsed.state, bucket), CityGazetteer, LISTED);
   const entry = doc?.cities[key];
   if (entry === undefined) {
     const close = doc === null || key === '' ? [] : closeMatches(key, doc.cities);

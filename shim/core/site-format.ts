@@ -57,8 +57,8 @@ export const Meta = z.object({
   gazetteer: z
     .object({
       zip3: z.array(z.string()).describe('Every ZIP3 with a gazetteer/zip document, sorted'),
-      cities: dict(z.string().regex(/^[a-z0-9_]+$/))
-        .describe('State code -> its city buckets (see cityBucket), one character each, sorted: gazetteer/city/<ST>/<bucket>.json exists for each'),
+      cities: dict(z.string().regex(/^[0-9_a-z]+$/))
+        .describe('State code -> the first character of each of its city documents, sorted (see cityDocument): gazetteer/city/<ST>/<c>.json exists for each'),
     })
     .describe('Which gazetteer documents the version holds: a missing one of these is a store failure, not an unknown place'),
   listing_prefix_length: z
@@ -160,7 +160,10 @@ export const CityEntry = z.object({
 export const CityGazetteer = z.object({
   schema_version: sv,
   state: z.string(),
-  bucket: z.string().regex(/^[a-z0-9_]$/).describe('The first character of every name in this document, or "_" for names not starting with a-z or 0-9'),
+  bucket: z
+    .string()
+    .regex(/^[0-9_a-z]$/)
+    .describe('The first of the name characters (see cityBucket) this document covers, up to the next one meta.json lists for the state'),
   cities: dict(CityEntry),
 });
 
@@ -294,10 +297,21 @@ export function listingPrefix(listingId: string, length: number): string {
   return listingId.slice(2, 2 + length);
 }
 
-/** The city bucket of a normalised name: its first character when a-z or 0-9, else "_" (so a lookup reads one small document). */
+/** The name character of a normalised name: its first character when a-z or 0-9, else "_". */
 export function cityBucket(key: string): string {
   const c = key.charAt(0);
   return /^[a-z0-9]$/.test(c) ? c : '_';
+}
+
+/**
+ * The city document holding a normalised name, given the state's document starts from meta.json (sorted characters):
+ * the last start not after the name's character (order 0-9, _, a-z); null when the name's character precedes them all.
+ */
+export function cityDocument(key: string, starts: string): string | null {
+  const c = cityBucket(key);
+  let found: string | null = null;
+  for (const s of starts) if (s <= c) found = s;
+  return found;
 }
 
 /**
