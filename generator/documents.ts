@@ -107,7 +107,7 @@ export function metaDoc(
   dataset: DatasetFileT,
   totals: Totals,
   vis: Pick<Visibility, 'metros'>,
-  contents: { zip3: readonly string[]; states: readonly string[]; listingPrefixLength: number },
+  contents: { zip3: readonly string[]; cityBuckets: ReadonlyMap<string, readonly string[]>; listingPrefixLength: number },
 ): MetaT {
   return {
     schema_version: 2,
@@ -120,7 +120,10 @@ export function metaDoc(
     coverage_resolution: COVERAGE_RESOLUTION,
     totals,
     metros: metroSampling(vis),
-    gazetteer: { zip3: [...contents.zip3].sort(), states: [...contents.states].sort() },
+    gazetteer: {
+      zip3: [...contents.zip3].sort(),
+      cities: Object.fromEntries([...contents.cityBuckets].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([st, bs]) => [st, [...bs].sort().join('')])),
+    },
     listing_prefix_length: contents.listingPrefixLength,
   };
 }

@@ -1,11 +1,13 @@
 /**
- * The gazetteer documents of a published version (docs/CONTRACT.md, Location): ZIPs by ZIP3 and place names by state,
+ * The gazetteer documents of a published version (docs/CONTRACT.md, Location): ZIPs by ZIP3 and place names by state
+ * and runs of first letters packed up to CITY_DOC_BYTES (the biggest, Pennsylvania's "s" alone, is 32,858 bytes, where
+ * the whole state was 299,303),
  * built from Census ZCTA internal points and GeoNames postal codes and places (gazetteer-sources.ts).
  * Deterministic: same packages, same documents, keys sorted.
  */
 import { haversineMiles } from '../shim/core/geo.ts';
 import { US_STATE_CODES, US_STATES } from '../shim/core/location.ts';
-import { normaliseCityName, type CityEntryT, type CityGazetteerT, type ZipGazetteerT } from '../shim/core/site-format.ts';
+import { cityBucket, normaliseCityName, type CityEntryT, type CityGazetteerT, type ZipGazetteerT } from '../shim/core/site-format.ts';
 import { readPlaces, readPostal, readZctas, type PlaceRow, type PostalRow, type ZctaRow } from './gazetteer-sources.ts';
 
 type ZipEntryT = ZipGazetteerT['zips'][string];
@@ -247,8 +249,8 @@ function entryOf(candidates: Candidate[]): CityEntryT {
   };
 }
 
-/** One state's place names: normalised name -> most populous candidate, with the count of candidates. */
-function buildState(state: string, places: PlaceRow[], zipPoints: ZipPoint[]): CityGazetteerT {
+/** One state's place names: normalised name -> most populous candidate, with the count of candidates; sorted by name. */
+function buildState(places: PlaceRow[], zipPoints: ZipPoint[]): Map<string, CityEntryT> {
   const grid = new ZipGrid(zipPoints);
   const placesByKey = new Map<string, PlaceRow[]>();
   for (const p of places) push(placesByKey, normaliseCityName(p.name), p);
@@ -270,7 +272,36 @@ function buildState(state: string, places: PlaceRow[], zipPoints: ZipPoint[]): C
     }
   }
   for (const [alias, list] of aliases) if (!primary.has(alias)) primary.set(alias, entryOf(list.sort(rank)));
-  return { schema_version: 1, state, cities: sortedRecord(primary) };
+  return new Map([...primary].sort((a, b) => byString(a[0], b[0])));
+}
+
+/** A city document grows by whole first letters up to this size in bytes; one letter alone may pass it (PA "s"). */
+export const CITY_DOC_BYTES = 32 * 1024;
+
+/**
+ * A state's names packed into city documents: names grouped by first character (cityBucket, order 0-9, _, a-z), runs
+ * of consecutive characters in one document while it stays within CITY_DOC_BYTES. Keyed by each document's first character.
+ */
+export function splitCities(state: string, cities: ReadonlyMap<string, CityEntryT>): Map<string, CityGazetteerT> {
+  const byChar = new Map<string, [string, CityEntryT][]>();
+  for (const entry of cities) push(byChar, cityBucket(entry[0]), entry);
+  const out = new Map<string, CityGazetteerT>();
+  const size = (d: CityGazetteerT): number => Buffer.byteLength(JSON.stringify(d)) + 1;
+  let open: { bucket: string; names: [string, CityEntryT][] } | null = null;
+  const close = (): void => {
+    if (open !== null) out.set(open.bucket, { schema_version: 1, state, bucket: open.bucket, cities: sortedRecord(open.names) });
+  };
+  for (const c of [...byChar.keys()].sort(byString)) {
+    const names = byChar.get(c) ?? [];
+    if (open !== null && size({ schema_version: 1, state, bucket: open.bucket, cities: sortedRecord([...open.names, ...names]) }) <= CITY_DOC_BYTES) {
+      open.names.push(...names);
+      continue;
+    }
+    close();
+    open = { bucket: c, names: [...names] };
+  }
+  close();
+  return out;
 }
 
 /** Cleaned GeoNames places by USPS state code (PR from its country code). */
@@ -286,8 +317,8 @@ function placesByState(rows: PlaceRow[]): Map<string, PlaceRow[]> {
   return out;
 }
 
-/** The gazetteer of a version: ZIP documents keyed by ZIP3 and city documents keyed by USPS state code, both sorted. */
-export function buildGazetteer(): { zips: Map<string, ZipGazetteerT>; cities: Map<string, CityGazetteerT> } {
+/** The gazetteer of a version: ZIP documents keyed by ZIP3, city documents keyed by USPS state code then bucket, all sorted. */
+export function buildGazetteer(): { zips: Map<string, ZipGazetteerT>; cities: Map<string, Map<string, CityGazetteerT>> } {
   const entries = buildZipEntries(readZctas(), readPostal());
 
   const byZip3 = new Map<string, [string, ZipEntryT][]>();
@@ -302,9 +333,9 @@ export function buildGazetteer(): { zips: Map<string, ZipGazetteerT>; cities: Ma
   }
 
   const places = placesByState(readPlaces());
-  const cities = new Map<string, CityGazetteerT>();
+  const cities = new Map<string, Map<string, CityGazetteerT>>();
   for (const state of US_STATE_CODES) {
-    cities.set(state, buildState(state, places.get(state) ?? [], pointsByState.get(state) ?? []));
+    cities.set(state, splitCities(state, buildState(places.get(state) ?? [], pointsByState.get(state) ?? [])));
   }
   return { zips, cities };
 }

@@ -200,7 +200,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   gazetteerCache ??= buildGazetteer();
   const gazetteer = gazetteerCache;
-  step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${gazetteer.cities.size} states`);
+  step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...gazetteer.cities.values()].reduce((n, b) => n + b.size, 0)} city files in ${gazetteer.cities.size} states`);
   if (opts.gate !== undefined) await opts.gate({ ...facts, offices, zips: gazetteer.zips });
 
   const { run, leftovers } = await beginRun(opts.outDir);
@@ -223,7 +223,9 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.put(paths.openapi(), buildOpenApi());
     for (const code of PROBLEM_CODES) await w.put(paths.problem(code), Buffer.from(problemPageHtml(code), 'utf8'));
     for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
-    for (const st of [...gazetteer.cities.keys()].sort()) await w.put(paths.city(st), gazetteer.cities.get(st));
+    for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
+    }
     const pageCount = await writePages(
       { dataDir: opts.dataDir, week, weekOf, synthetic: inputs.dataset.synthetic, metros: inputs.metros, offices, measurement: pages },
       (key, value) => w.put(key, value),
@@ -236,7 +238,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const changes = await changesAgainstLive(opts.previous ?? { kind: 'folder', dir: opts.outDir }, version, week, offices, provenance, step);
     await w.put(paths.changes(), changes);
     step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
-    const contents = { zip3: [...gazetteer.zips.keys()], states: [...gazetteer.cities.keys()], listingPrefixLength: prefixLength };
+    const contents = { zip3: [...gazetteer.zips.keys()], cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])), listingPrefixLength: prefixLength };
     await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
     await w.flush();
     const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);

@@ -44,14 +44,17 @@ export interface BundleInfo {
   files: number;
 }
 
-/** Build the bundle into `outDir` (emptied first) and report its size. Rejects on any esbuild error. */
-export async function bundleLambda(outDir: string = DEFAULT_OUT_DIR): Promise<BundleInfo> {
+/**
+ * Bundle one handler, `entry` (a path from the repository root, e.g. shim/aws/lambda.ts), into `outDir` (emptied first)
+ * as index.mjs plus on-demand chunks, and report its size: the one esbuild set-up of every Lambda. Rejects on any esbuild error.
+ */
+export async function bundleEntry(entry: string, outDir: string): Promise<BundleInfo> {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, BUNDLE_FILE);
   await build({
     plugins: [zodEnglishOnly],
-    entryPoints: { index: join(REPO, 'shim', 'aws', 'lambda.ts') },
+    entryPoints: { index: join(REPO, entry) },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     // Code reached only through a dynamic import (the MCP route and its SDK) goes to its own chunk file, which node
@@ -74,6 +77,11 @@ export async function bundleLambda(outDir: string = DEFAULT_OUT_DIR): Promise<Bu
   const all = readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   const totalBytes = all.reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
   return { dir: outDir, file, bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, totalBytes, files: all.length };
+}
+
+/** Build the API handler (shim/aws/lambda.ts) into `outDir` and report its size. */
+export function bundleLambda(outDir: string = DEFAULT_OUT_DIR): Promise<BundleInfo> {
+  return bundleEntry('shim/aws/lambda.ts', outDir);
 }
 
 async function main(argv: string[]): Promise<void> {

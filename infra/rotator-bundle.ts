@@ -1,12 +1,10 @@
 /**
- * Bundles the salt rotator (shim/aws/salt-rotator.ts) with esbuild into one ESM file, offline, like infra/bundle.ts
- * does for the API handler. `npx tsx infra/rotator-bundle.ts [--out DIR]` builds and prints the size.
+ * Bundles the salt rotator (shim/aws/salt-rotator.ts) into one ESM file with the API handler's esbuild set-up
+ * (bundleEntry in infra/bundle.ts). `npx tsx infra/rotator-bundle.ts [--out DIR]` builds and prints the size.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { LAMBDA_NODE_TARGET } from './bundle.ts';
+import { BUNDLE_FILE, bundleEntry } from './bundle.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Default output folder (gitignored). */
@@ -14,23 +12,8 @@ export const DEFAULT_ROTATOR_OUT_DIR = join(REPO, 'dist', 'salt-rotator');
 
 /** Build the rotator into `outDir` (emptied first); resolves to the folder and the bundle's size in bytes. */
 export async function bundleSaltRotator(outDir: string = DEFAULT_ROTATOR_OUT_DIR): Promise<{ dir: string; bytes: number }> {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, 'index.mjs');
-  await build({
-    entryPoints: [join(REPO, 'shim', 'aws', 'salt-rotator.ts')],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    target: LAMBDA_NODE_TARGET,
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    minify: true,
-    legalComments: 'eof',
-    logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return { dir: outDir, bytes: readFileSync(file).length };
+  const { dir, bytes } = await bundleEntry('shim/aws/salt-rotator.ts', outDir);
+  return { dir, bytes };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -42,7 +25,7 @@ async function main(argv: string[]): Promise<void> {
   const out = i >= 0 && argv[i + 1] !== undefined ? resolve(argv[i + 1] as string) : DEFAULT_ROTATOR_OUT_DIR;
   process.stderr.write(`bundling shim/aws/salt-rotator.ts into ${out} ...\n`);
   const info = await bundleSaltRotator(out);
-  process.stdout.write(`${join(info.dir, 'index.mjs')}: ${info.bytes} bytes\n`);
+  process.stdout.write(`${join(info.dir, BUNDLE_FILE)}: ${info.bytes} bytes\n`);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));

@@ -5,6 +5,7 @@
  */
 import type { ZodType } from 'zod';
 import type { SiteReader } from './core/reader.ts';
+import { ByteLru } from './core/byte-lru.ts';
 import { layerResolver } from './core/layers.ts';
 import { keys, Meta, Pointer, type MetaT } from './core/site-format.ts';
 import { StoreError, type Store } from './store/types.ts';
@@ -22,45 +23,6 @@ export interface SiteSourceOptions {
   cacheBytes?: number;
   /** Clock for the pointer cache, in milliseconds (tests). */
   now?: () => number;
-}
-
-/** Least-recently-used map whose entries carry a cost; evicts the oldest until the total fits the budget. */
-class ByteLru {
-  private readonly entries = new Map<string, { value: unknown; cost: number }>();
-  private total = 0;
-  constructor(private readonly budget: number) {}
-
-  get(key: string): { value: unknown } | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry;
-  }
-
-  set(key: string, value: unknown, cost: number): void {
-    if (cost > this.budget) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.total -= old.cost;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, { value, cost });
-    this.total += cost;
-    for (const [k, e] of this.entries) {
-      if (this.total <= this.budget) break;
-      this.entries.delete(k);
-      this.total -= e.cost;
-    }
-  }
-
-  get bytes(): number {
-    return this.total;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }
 
 /** Counters for tests and benchmarks. */
@@ -102,7 +64,7 @@ export const POINTER_TTL_MS = 5000;
 export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): CachedSiteSource {
   const ttl = opts.pointerTtlMs ?? POINTER_TTL_MS;
   const now = opts.now ?? Date.now;
-  const cache = new ByteLru(opts.cacheBytes ?? 64 * 1024 * 1024);
+  const cache = new ByteLru<unknown>(opts.cacheBytes ?? 64 * 1024 * 1024);
   const inflight = new Map<string, Promise<unknown>>();
   const counters = { storeReads: 0, cacheHits: 0 };
 
@@ -115,7 +77,7 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
     const hit = cache.get(key);
     if (hit !== undefined) {
       counters.cacheHits++;
-      return Promise.resolve(hit.value as T | null);
+      return Promise.resolve(hit as T);
     }
     const pending = inflight.get(key);
     if (pending !== undefined) {

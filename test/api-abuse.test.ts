@@ -100,7 +100,7 @@ describe('objects missing from the served version', () => {
     try {
       const moved: [string, string][] = [
         [join(copy.own('gazetteer/zip'), '972.json'), ''],
-        [join(copy.own('gazetteer/city'), 'MN.json'), ''],
+        [join(copy.own('gazetteer/city/MN'), 'l.json'), ''], // the document holding Minneapolis
         [join(copy.own('firms'), `${listing}.json`), ''],
       ];
       for (const pair of moved) {

@@ -18,7 +18,7 @@ function meta(version: string): object {
     coverage_resolution: 5,
     totals: { firms: 1, offices: 1, metros: 1 },
     metros: { sample: { grid_points: 1, queries: 5, grid_samples: 5 } },
-    gazetteer: { zip3: ['606'], states: ['IL'] },
+    gazetteer: { zip3: ['606'], cities: { IL: 'c' } },
     listing_prefix_length: 1,
   };
 }

@@ -88,7 +88,7 @@ beforeAll(async () => {
     { name: 'a cell block (the one holding the point)', files: shards, probes: [point], warmUp: '/v1/attorneys?zip=10001' },
     { name: 'a firm document', files: [`firms/${office.listingId}.json`], probes: [`/v1/firms/${office.listingId}`, `/r/${office.listingId}`], warmUp: '/v1/attorneys?zip=60601' },
     { name: 'gazetteer ZIP document', files: ['gazetteer/zip/606.json'], probes: ['/v1/attorneys?zip=60601', '/v1/attorneys?location=60601-1234'], warmUp: point },
-    { name: 'gazetteer city document', files: ['gazetteer/city/IL.json'], probes: ['/v1/attorneys?location=Chicago,%20IL'], warmUp: '/v1/attorneys?zip=60601' },
+    { name: 'gazetteer city document', files: ['gazetteer/city/IL/c.json'], probes: ['/v1/attorneys?location=Chicago,%20IL'], warmUp: '/v1/attorneys?zip=60601' },
     { name: 'coverage document', files: ['coverage.json'], probes: ['/v1/coverage'], warmUp: '/v1/attorneys?zip=60601' },
   ];
   copyDir = mkdtempSync(join(tmpdir(), 'iad-faults-'));

@@ -1,6 +1,6 @@
 /** planPublish on literal manifests: layered or complete, flattening, removals, resumption, rollback, immutability. */
 import { describe, expect, it } from 'vitest';
-import { planPublish, type LocalVersion, type RemoteState, type RemoteVersion } from '../generator/publish-plan.ts';
+import { MAX_LAYER_META_BYTES, planPublish, type LocalVersion, type RemoteState, type RemoteVersion } from '../generator/publish-plan.ts';
 import { composeManifest, generatedMetaBytes, prefixesOf, resolveLayered } from '../shim/core/layers.ts';
 import type { LayersT, ManifestT } from '../shim/core/site-format.ts';
 
@@ -85,6 +85,32 @@ describe('planPublish', () => {
     expect(plan.puts).toHaveLength(Object.keys(week).length);
     const capped = planPublish(local('C1', { ...week, 'meta.json': 'm1', 'firms/l_a.json': 'a2', 'shards/5/x.json': 's2' }), remote(F), { maxLayerEntries: 1 });
     expect(capped.mode).toBe('complete');
+  });
+
+  it('keeps a layer\'s meta.json, which every cold query reads, within 64 KiB: a bigger map goes up complete', () => {
+    // 4,000 firm documents nobody changes, then corrections changing n of them with real-length hashes and version ids.
+    const sha = (s: string): string => s.padEnd(64, '0');
+    const firms = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`firms/l_${String(i).padStart(8, '0')}.json`, sha(`f${i}`)]));
+    const base = { ...week, ...firms };
+    const W: RemoteVersion = { version: '2026-W47-e2f997d5ca', manifest: manifest('2026-W47-e2f997d5ca', base), layers: null };
+    const correct = (n: number, maxLayerMetaBytes?: number) => {
+      const changed = Object.fromEntries(Object.keys(firms).slice(0, n).map((rel) => [rel, sha(`${rel}x`)]));
+      return planPublish(local('2026-W47-c0ffee1234', { ...base, 'meta.json': 'm1', ...changed }), remote(W), { maxLayerMetaBytes });
+    };
+    const modes: [number, string][] = [];
+    for (const n of [10, 200, 350, 400, 450, 1000, 1900]) {
+      // What the meta.json would be without the bound: the plan layers exactly when that fits.
+      const unbounded = correct(n, Infinity);
+      expect(unbounded.mode).toBe('layered');
+      const plan = correct(n);
+      expect({ n, mode: plan.mode }).toEqual({ n, mode: unbounded.meta!.byteLength <= MAX_LAYER_META_BYTES ? 'layered' : 'complete' });
+      if (plan.mode === 'layered') expect(plan.meta).toEqual(unbounded.meta);
+      modes.push([n, plan.mode]);
+    }
+    // Small corrections stay layers (an entry is ~150 bytes); 1,900 changed objects would make a ~290 KB meta.json.
+    expect(modes[0]).toEqual([10, 'layered']);
+    expect(modes.at(-1)).toEqual([1900, 'complete']);
+    expect(correct(1900, Infinity).meta!.byteLength).toBeGreaterThan(250_000);
   });
 
   it('resumes: objects already under the version with the right hash are skipped', () => {

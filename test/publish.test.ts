@@ -45,7 +45,7 @@ function baseObjects(): Objects {
   }
   // Incompressible and over 1 KiB: must be stored as is.
   o.set('gazetteer/zip/100.json', randomBytes(4096));
-  o.set('gazetteer/city/NY.json', json({ cities: { 'new york': { lat: 40.7, lng: -74 } } }));
+  o.set('gazetteer/city/NY/n.json', json({ cities: { 'new york': { lat: 40.7, lng: -74 } } }));
   return o;
 }
 

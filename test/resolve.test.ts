@@ -54,9 +54,10 @@ beforeAll(() => {
   const g = buildGazetteer();
   store = new MemoryStore();
   for (const [zip3, doc] of g.zips) store.set(keys.zip(VERSION, zip3), JSON.stringify(doc));
-  for (const [st, doc] of g.cities) store.set(keys.city(VERSION, st), JSON.stringify(doc));
+  for (const [st, buckets] of g.cities) for (const [b, doc] of buckets) store.set(keys.city(VERSION, st, b), JSON.stringify(doc));
   store.set(keys.coverageCells(VERSION), JSON.stringify(coverageCells()));
-  reader = new MemoryReader(store, { zip3: [...g.zips.keys()].sort(), states: [...g.cities.keys()].sort() });
+  const cities = Object.fromEntries([...g.cities].map(([st, b]) => [st, [...b.keys()].join('')]));
+  reader = new MemoryReader(store, { zip3: [...g.zips.keys()].sort(), cities });
 });
 
 function rejection(f: () => unknown): ApiError {
@@ -195,6 +196,45 @@ describe('resolveLocation', () => {
     expect((await asyncRejection(resolve('Chicago, IN'))).code).toBe('location_not_understood');
   });
 
+  it('resolves every place name of every state to its entry, reading only the one city document of its bucket', async () => {
+    // Parsed documents kept per key, as the real reader's cache does, so 30,000-odd lookups stay quick.
+    const parsed = new Map<string, unknown>();
+    const reads: string[] = [];
+    const cached: SiteReader = {
+      version: VERSION,
+      meta: reader.meta,
+      async json<T>(key: string, schema: ZodType<T>): Promise<T | null> {
+        reads.push(key);
+        if (!parsed.has(key)) parsed.set(key, await reader.json(key, schema));
+        return parsed.get(key) as T | null;
+      },
+    };
+    const g = buildGazetteer();
+    let checked = 0;
+    const wrong: unknown[] = [];
+    for (const [state, buckets] of g.cities) {
+      for (const [bucket, doc] of buckets) {
+        const expectedReads = JSON.stringify([keys.city(VERSION, state, bucket), keys.coverageCells(VERSION)]);
+        for (const [key, e] of Object.entries(doc.cities)) {
+          reads.length = 0;
+          const loc = await resolveLocation({ kind: 'city', city: key, state, input: `${key}, ${state}` }, cached);
+          const ok = loc.lat === e.lat && loc.lng === e.lng && loc.city === e.name && loc.zip === e.zip && JSON.stringify(reads) === expectedReads;
+          if (!ok) wrong.push({ key, state, loc, e, reads: [...reads] });
+          checked++;
+        }
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(checked).toBeGreaterThan(30_000);
+  });
+
+  it('knows a name whose first character precedes every city document of its state is unknown, without a read', async () => {
+    const r = new MemoryReader(store, { ...reader.meta.gazetteer, cities: { ...reader.meta.gazetteer.cities, WY: 'c' } });
+    const error = await asyncRejection(resolveLocation(parseLocation('Afton, WY'), r));
+    expect(error.code).toBe('location_not_understood');
+    expect(r.reads).toEqual([]);
+  });
+
   it('passes a point through, exact, with its metro or null', async () => {
     expect(await resolve('40.7128,-74.006')).toEqual({
       input: '40.7128,-74.006', kind: 'point', lat: 40.7128, lng: -74.006, zip: null, city: null, state: null,
@@ -212,7 +252,7 @@ describe('resolveLocation', () => {
 
   it('fails with StoreError, not "unknown place", when a gazetteer document the version lists is missing', async () => {
     const holed = new MemoryStore();
-    for (const key of [keys.coverageCells(VERSION), keys.city(VERSION, 'IL')]) holed.set(key, new TextDecoder().decode((await store.get(key))!));
+    for (const key of [keys.coverageCells(VERSION), keys.city(VERSION, 'IL', 'c')]) holed.set(key, new TextDecoder().decode((await store.get(key))!));
     const r = new MemoryReader(holed, reader.meta.gazetteer);
     await expect(resolveLocation(parseLocation('97201'), r)).rejects.toBeInstanceOf(StoreError);
     await expect(resolveLocation(parseLocation('Minneapolis, MN'), r)).rejects.toBeInstanceOf(StoreError);

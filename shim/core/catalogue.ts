@@ -36,7 +36,7 @@ export const catalogue = {
   firm: entry(paths.firm, FirmDoc, new RegExp(`^firms/${id}\\.json$`)),
   listings: entry(paths.listings, ListingBucket, new RegExp(`^listings/${id}\\.json$`)),
   zip: entry(paths.zip, ZipGazetteer, /^gazetteer\/zip\/\d{3}\.json$/),
-  city: entry(paths.city, CityGazetteer, /^gazetteer\/city\/[A-Z]{2}\.json$/),
+  city: entry(paths.city, CityGazetteer, /^gazetteer\/city\/[A-Z]{2}\/[a-z0-9_]\.json$/),
   measurement: entry(paths.measurement, MeasurementDoc, new RegExp(`^measurement/${id}\\.json$`)),
   changes: entry(paths.changes, ChangesDoc, /^changes\.json$/),
   problem: entry(paths.problem, null, new RegExp(`^problems/${id}\\.html$`), 'html'),

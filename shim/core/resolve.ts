@@ -1,13 +1,15 @@
 /**
  * Resolution of a parsed location to a point and its measured metro (docs/CONTRACT.md, Location), through the gazetteer documents of the served version:
- * one ZIP3 document for a ZIP, one state document for a city, nothing for a point; plus the coverage cells for `metro`.
+ * one ZIP3 document for a ZIP, one document of the state's names from a run of first letters for a city, nothing
+ * for a point; plus the coverage cells for `metro`. "Did you mean" hints come from that same document (names of the same
+ * first letter at least).
  */
 import { ApiError } from './errors.ts';
 import { metroForPoint } from './coverage.ts';
 import { US_STATES, type ParsedLocation } from './location.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import type { LocationT } from './schemas.ts';
-import { CityGazetteer, CoverageCells, keys, normaliseCityName, ZipGazetteer, type CityEntryT } from './site-format.ts';
+import { CityGazetteer, cityDocument, CoverageCells, keys, normaliseCityName, ZipGazetteer, type CityEntryT } from './site-format.ts';
 
 const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
 const FORMS = 'a 5-digit ZIP, "City, ST" or "lat,lng"';
@@ -32,7 +34,7 @@ function editDistance(a: string, b: string, max: number): number {
   return prev[b.length]!;
 }
 
-/** Up to three names of the state closest in spelling to `key` (one edit per five letters, at most two), most populous first. */
+/** Up to three names of the bucket closest in spelling to `key` (one edit per five letters, at most two), most populous first. */
 function closeMatches(key: string, cities: Record<string, CityEntryT>): string[] {
   const max = Math.min(2, Math.max(1, Math.floor(key.length / 5)));
   const found: [number, number, string][] = [];
@@ -51,7 +53,7 @@ export async function metroAt(reader: SiteReader, lat: number, lng: number): Pro
 }
 
 /**
- * Resolve a parsed location to the public `location` object, reading only the ZIP3 or state gazetteer document and the
+ * Resolve a parsed location to the public `location` object, reading only the ZIP3 or city gazetteer document and the
  * coverage cells of the reader's version. Rejects ApiError `location_not_understood` for an unknown ZIP or city, and
  * StoreError when the store fails.
  */
@@ -89,7 +91,9 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
   }
 
   const key = normaliseCityName(parsed.city);
-  const doc = reader.meta.gazetteer.states.includes(parsed.state) ? await readRequired(reader, keys.city(reader.version, parsed.state), CityGazetteer, LISTED) : null;
+  const starts = reader.meta.gazetteer.cities[parsed.state];
+  const bucket = starts === undefined ? null : cityDocument(key, starts);
+  const doc = bucket === null ? null : await readRequired(reader, keys.city(reader.version, parsed.state, bucket), CityGazetteer, LISTED);
   const entry = doc?.cities[key];
   if (entry === undefined) {
     const close = doc === null || key === '' ? [] : closeMatches(key, doc.cities);

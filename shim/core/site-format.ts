@@ -57,7 +57,8 @@ export const Meta = z.object({
   gazetteer: z
     .object({
       zip3: z.array(z.string()).describe('Every ZIP3 with a gazetteer/zip document, sorted'),
-      states: z.array(z.string()).describe('Every state code with a gazetteer/city document, sorted'),
+      cities: dict(z.string().regex(/^[0-9_a-z]+$/))
+        .describe('State code -> the first character of each of its city documents, sorted (see cityDocument): gazetteer/city/<ST>/<c>.json exists for each'),
     })
     .describe('Which gazetteer documents the version holds: a missing one of these is a store failure, not an unknown place'),
   listing_prefix_length: z
@@ -155,8 +156,16 @@ export const CityEntry = z.object({
   source: z.enum(['geonames_place', 'geonames_postal']),
   candidates: z.number().int().positive().describe('How many same-named places the state has; >1 means the most populous was chosen'),
 });
-/** `v/<version>/gazetteer/city/<ST>.json`: normalised name (see normaliseCityName) -> entry. */
-export const CityGazetteer = z.object({ schema_version: sv, state: z.string(), cities: dict(CityEntry) });
+/** `v/<version>/gazetteer/city/<ST>/<bucket>.json`: the state's normalised names (see normaliseCityName) of one bucket (see cityBucket) -> entry. */
+export const CityGazetteer = z.object({
+  schema_version: sv,
+  state: z.string(),
+  bucket: z
+    .string()
+    .regex(/^[0-9_a-z]$/)
+    .describe('The first of the name characters (see cityBucket) this document covers, up to the next one meta.json lists for the state'),
+  cities: dict(CityEntry),
+});
 
 /** `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets too). */
 export const ListingBucket = z.object({ schema_version: sv, prefix: z.string(), listing_ids: z.array(z.string()) });
@@ -286,6 +295,23 @@ export const LISTING_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 /** The listings bucket a listing id falls in. */
 export function listingPrefix(listingId: string, length: number): string {
   return listingId.slice(2, 2 + length);
+}
+
+/** The name character of a normalised name: its first character when a-z or 0-9, else "_". */
+export function cityBucket(key: string): string {
+  const c = key.charAt(0);
+  return /^[a-z0-9]$/.test(c) ? c : '_';
+}
+
+/**
+ * The city document holding a normalised name, given the state's document starts from meta.json (sorted characters):
+ * the last start not after the name's character (order 0-9, _, a-z); null when the name's character precedes them all.
+ */
+export function cityDocument(key: string, starts: string): string | null {
+  const c = cityBucket(key);
+  let found: string | null = null;
+  for (const s of starts) if (s <= c) found = s;
+  return found;
 }
 
 /**

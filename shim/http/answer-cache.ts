@@ -7,6 +7,7 @@
  * share a query_id), radius and limit with defaults made explicit, and the practice area. `src` only names the caller,
  * parameter order is irrelevant. The version is part of every key, so an answer is never served for another version.
  */
+import { ByteLru } from '../core/byte-lru.ts';
 import { parsedFromArg } from '../core/location.ts';
 import { parseAttorneysArgs } from '../core/params.ts';
 import type { RawArgs } from '../core/service.ts';
@@ -52,12 +53,13 @@ export function answerKey(raw: RawArgs): string | null {
 
 /** A byte-bounded LRU of finished answers keyed by version, coding and normalised query. */
 export class AnswerCache {
-  private readonly entries = new Map<string, { answer: CachedAnswer; cost: number }>();
-  private total = 0;
-  private readonly counts = { hits: 0, misses: 0, evictions: 0 };
+  private readonly lru: ByteLru<CachedAnswer>;
+  private readonly counts = { hits: 0, misses: 0 };
 
   /** `maxBytes` 0 disables the cache (nothing is stored). */
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {
+    this.lru = new ByteLru(maxBytes);
+  }
 
   private static slot(version: string, coding: AnswerCoding, key: string): string {
     return `${version}\u0000${coding}\u0000${key}`;
@@ -65,16 +67,10 @@ export class AnswerCache {
 
   /** The answer stored for this version, coding and key, marked as most recently used; undefined on a miss. */
   get(version: string, coding: AnswerCoding, key: string): CachedAnswer | undefined {
-    const slot = AnswerCache.slot(version, coding, key);
-    const hit = this.entries.get(slot);
-    if (hit === undefined) {
-      this.counts.misses++;
-      return undefined;
-    }
-    this.counts.hits++;
-    this.entries.delete(slot);
-    this.entries.set(slot, hit);
-    return hit.answer;
+    const hit = this.lru.get(AnswerCache.slot(version, coding, key));
+    if (hit === undefined) this.counts.misses++;
+    else this.counts.hits++;
+    return hit;
   }
 
   /** Store an answer; evicts the least recently used until the total fits. An answer larger than the budget is not stored. */
@@ -82,24 +78,11 @@ export class AnswerCache {
     const slot = AnswerCache.slot(version, coding, key);
     let cost = ENTRY_OVERHEAD + slot.length * 2 + answer.body.byteLength;
     for (const [name, value] of answer.headers) cost += name.length + value.length;
-    if (cost > this.maxBytes) return;
-    const old = this.entries.get(slot);
-    if (old !== undefined) {
-      this.total -= old.cost;
-      this.entries.delete(slot);
-    }
-    this.entries.set(slot, { answer, cost });
-    this.total += cost;
-    for (const [oldest, entry] of this.entries) {
-      if (this.total <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.total -= entry.cost;
-      this.counts.evictions++;
-    }
+    this.lru.set(slot, answer, cost);
   }
 
   /** Counters and current size. */
   stats(): AnswerCacheStats {
-    return { ...this.counts, entries: this.entries.size, bytes: this.total };
+    return { ...this.counts, evictions: this.lru.evictions, entries: this.lru.size, bytes: this.lru.bytes };
   }
 }

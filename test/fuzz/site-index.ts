@@ -55,10 +55,12 @@ export function indexSite(siteDir: string): SiteIndex {
     zips.push(...Object.keys(doc.zips));
   }
   const cities: string[] = [];
-  for (const name of readdirSync(join(root, 'gazetteer', 'city')).sort()) {
-    const doc = json(join(root, 'gazetteer', 'city', name)) as { state: string; cities: Record<string, { name: string; population: number | null }> };
-    // The larger places: the whole list is ~40k names, and the fuzz wants covered ones often.
-    for (const entry of Object.values(doc.cities)) if ((entry.population ?? 0) > 20_000) cities.push(`${entry.name}, ${doc.state}`);
+  for (const state of readdirSync(join(root, 'gazetteer', 'city')).sort()) {
+    for (const name of readdirSync(join(root, 'gazetteer', 'city', state)).sort()) {
+      const doc = json(join(root, 'gazetteer', 'city', state, name)) as { state: string; cities: Record<string, { name: string; population: number | null }> };
+      // The larger places: the whole list is ~40k names, and the fuzz wants covered ones often.
+      for (const entry of Object.values(doc.cities)) if ((entry.population ?? 0) > 20_000) cities.push(`${entry.name}, ${doc.state}`);
+    }
   }
   const metros = json(join(root, 'meta.json')) as { metros: Record<string, unknown> };
   const centres = (json(fileURLToPath(new URL('../../data/metros.json', import.meta.url))) as { metros: { slug: string; center: { lat: number; lng: number } }[] }).metros
