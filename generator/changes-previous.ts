@@ -7,7 +7,7 @@ import { S3Store } from '../shim/store/s3.ts';
 import type { Store } from '../shim/store/types.ts';
 import { recordChunkKeys } from './audit/scan.ts';
 import { runPool } from './pool.ts';
-import { openSite, openStoredVersion, parseObject, type AuditSite, type SiteLocation, type StoredSite } from './audit/site.ts';
+import { openStoredVersion, parseObject, type SiteLocation, type StoredSite } from './audit/site.ts';
 import { CURRENT_SCHEMA, otherSchemaMessage } from './published-meta.ts';
 import { changesDoc, ListingDiffer, type Provenance } from './changes.ts';
 
@@ -47,14 +47,15 @@ export async function changesAgainstLive(
   const schema = previous.meta.schema_version;
   log?.(`changes: comparing with ${previous.label} version ${live} (schema ${schema})`);
   const differ = new ListingDiffer(offices);
-  if (schema === CURRENT_SCHEMA) await addCellRecords(await openSite(site, live), differ);
+  // Only the cell tree is read: a meta.json of the same schema but other fields still compares.
+  if (schema === CURRENT_SCHEMA) await addCellRecords(previous, differ);
   else if (schema === 1) await addLegacyShards(previous, differ);
   else throw new Error(otherSchemaMessage(`the live version of ${previous.label}`, live, schema));
   return changesDoc(version, week, { version: live, week: previous.meta.week, diff: differ.result() }, provenance);
 }
 
 /** Every office of a schema-2 version, one record chunk at a time into the differ: the version is never held whole. */
-async function addCellRecords(previous: AuditSite, differ: ListingDiffer): Promise<void> {
+async function addCellRecords(previous: StoredSite, differ: ListingDiffer): Promise<void> {
   const chunks = await recordChunkKeys(previous);
   if (chunks === null) throw new Error(`the live version ${previous.version} is schema 2 but has no cell index`);
   await runPool(chunks, 8, async (key) => {

@@ -109,7 +109,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
 }
 
 /** Every record chunk key of a version, from its cell index and group trees; null when the version has no cell index (schema 1). */
-export async function recordChunkKeys(site: AuditSite): Promise<string[] | null> {
+export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' | 'label'>): Promise<string[] | null> {
   const v = site.version;
   const index = await site.json(keys.cellIndex(v), CellIndex);
   if (index === null) return null;
