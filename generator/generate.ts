@@ -267,5 +267,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.settle();
     await endRun(run);
     throw err;
+  } finally {
+    await w.close();
   }
 }
