@@ -28,6 +28,33 @@ export function firmDocs(built: BuiltFirm): FirmDocT[] {
   }));
 }
 
+/**
+ * firmDocs(built) as JSON texts, each exactly `JSON.stringify(doc)`, with every office serialised once per firm: a firm
+ * of n offices has n documents listing n - 1 others, and serialising those objects again for each document was most of
+ * the generator's time at a million offices.
+ */
+export function firmDocTexts(built: BuiltFirm): { listingId: string; json: string }[] {
+  const { firm, offices } = built;
+  const texts = offices.map((o) => JSON.stringify(o));
+  return offices.map((office, i) => {
+    const head = JSON.stringify({
+      schema_version: SCHEMA_VERSION,
+      listing_id: office.listing_id,
+      firm: {
+        firm_id: firm.firmId,
+        name: firm.name,
+        website_url: firm.websiteUrl,
+        website_domain: firm.domain,
+        profile_type: firm.profileType,
+        sponsored: firm.sponsored,
+        brand: firmBrandFor(office, built),
+      },
+    });
+    const others = texts.filter((_, j) => j !== i).join(',');
+    return { listingId: office.listing_id, json: `${head.slice(0, -1)},"office":${texts[i] ?? ''},"other_offices":[${others}]}` };
+  });
+}
+
 /** Totals shared by coverage.json and meta.json. */
 export interface Totals {
   firms: number;

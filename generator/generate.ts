@@ -12,7 +12,7 @@ import { ActiveRemovals, describeRemoval, identityOfPlace } from './removals.ts'
 import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
-import { coverageCellsDoc, coverageDoc, firmDocs, listingBuckets, listingPrefixLength, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
+import { coverageCellsDoc, coverageDoc, firmDocTexts, listingBuckets, listingPrefixLength, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
 import { groupFirms } from './firms.ts';
 import { buildGazetteer } from './gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
@@ -213,7 +213,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
     await w.put(paths.cellIndex(), tree.index);
     step(`cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`);
-    for (const b of built) for (const doc of firmDocs(b)) await w.put(paths.firm(doc.listing_id), doc);
+    for (const b of built) for (const doc of firmDocTexts(b)) await w.putJson(paths.firm(doc.listingId), doc.json);
     const prefixLength = listingPrefixLength(offices.length);
     for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
     step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written`);
