@@ -8,6 +8,7 @@ import { latestWeek, readInputs } from '../generator/inputs/read.ts';
 import { buildOffices } from '../generator/offices.ts';
 import type { BuiltFirm } from '../generator/offices.ts';
 import { measureVisibility } from '../generator/visibility.ts';
+import type { StoredOfficeT } from '../shim/core/site-format.ts';
 
 describe('firmDocTexts', () => {
   it('gives, for every firm of the sample, exactly JSON.stringify of each of its firm documents', async () => {
@@ -37,7 +38,7 @@ describe('firmDocTexts', () => {
   });
 
   it('escapes names and addresses the same way (quotes, backslashes, non-ASCII, control characters)', () => {
-    const office = {
+    const office: StoredOfficeT = {
       listing_id: 'l_aaaaaaaaaaaaaaaa',
       firm_id: 'f_aaaaaaaaaaaaaaaa',
       name: 'O\'Brien "Injury" Law \\ Ñandú 🚗 \u2028\u0007',
@@ -51,12 +52,12 @@ describe('firmDocTexts', () => {
       website_url: null,
       website_domain: null,
       primary_category: null,
-      google_listing_claimed: null,
+      google_listing_claimed: true,
       hours: null,
       metro: null,
       visibility: null,
       brand: null,
-      profile_type: 'standard' as const,
+      profile_type: 'standard',
       sponsored: false,
     };
     const b: BuiltFirm = {
