@@ -171,13 +171,29 @@ export function listingBuckets(listingIds: readonly string[], length: number): L
   return [...byPrefix].map(([prefix, ids]) => ({ schema_version: SCHEMA_VERSION, prefix, listing_ids: ids.sort() }));
 }
 
-/** manifest.json: every object of the version but itself, by full store key, keys sorted. */
+/** The relative keys of `entries` in manifest order (sorted; the version prefix does not change the order). */
+export function sortedKeys(entries: ReadonlyMap<string, Entry>): string[] {
+  return [...entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * manifest.json as JSON text: every object of the version but itself, by full store key (`prefix` + relative key),
+ * keys sorted; exactly JSON.stringify of the ManifestT object, built without that object of a million properties.
+ */
+export function manifestJson(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): string {
+  const parts = sorted.map((rel) => {
+    const e = entries.get(rel) as Entry;
+    return `${JSON.stringify(prefix + rel)}:{"sha256":${JSON.stringify(e.sha256)},"bytes":${e.bytes}}`;
+  });
+  return `{"schema_version":${SCHEMA_VERSION},"version":${JSON.stringify(version)},"objects":{${parts.join(',')}}}`;
+}
+
+/** manifest.json as an object (what manifestJson serialises). */
 export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>, keyOf: (rel: string) => string): ManifestT {
   const objects: ManifestT['objects'] = {};
-  const sorted = [...entries.keys()].map((rel) => [keyOf(rel), rel] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  for (const [key, rel] of sorted) {
+  for (const rel of sortedKeys(entries)) {
     const e = entries.get(rel) as Entry;
-    objects[key] = { sha256: e.sha256, bytes: e.bytes };
+    objects[keyOf(rel)] = { sha256: e.sha256, bytes: e.bytes };
   }
   return { schema_version: SCHEMA_VERSION, version, objects };
 }

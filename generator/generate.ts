@@ -1,4 +1,5 @@
 /** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { keys, LISTING_ALPHABET, StoredOffice } from '../shim/core/site-format.ts';
 import { paths } from '../shim/core/paths.ts';
@@ -12,13 +13,13 @@ import { ActiveRemovals, describeRemoval, identityOfPlace } from './removals.ts'
 import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
-import { coverageCellsDoc, coverageDoc, firmDocTexts, listingBuckets, listingPrefixLength, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
+import { coverageCellsDoc, coverageDoc, firmDocTexts, listingBuckets, listingPrefixLength, manifestJson, metaDoc, pointerDoc, sortedKeys, totalsOf } from './documents.ts';
 import { groupFirms } from './firms.ts';
 import { buildGazetteer } from './gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
 import type { Inputs } from './inputs/read.ts';
-import { serialise, sha256Hex } from './json.ts';
+import { serialise } from './json.ts';
 import { buildOffices } from './offices.ts';
 import type { BuiltFirm } from './offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
@@ -112,9 +113,10 @@ let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
 
 
 /** `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`. */
-export function versionId(week: string, entries: ReadonlyMap<string, Entry>): string {
-  const lines = [...entries.keys()].sort().map((k) => `${k}\t${(entries.get(k) as Entry).sha256}\n`);
-  return `${week}-${sha256Hex(lines.join('')).slice(0, 10)}`;
+export function versionId(week: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[] = sortedKeys(entries)): string {
+  const h = createHash('sha256');
+  for (const k of sorted) h.update(`${k}\t${(entries.get(k) as Entry).sha256}\n`);
+  return `${week}-${h.digest('hex').slice(0, 10)}`;
 }
 
 /** What the write phase needs; the input rows, firms' place records and visibility maps are left behind for the GC. */
@@ -149,7 +151,8 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   const standing = new Map<string, string>();
   const standingRows = new Map<string, RemovalRecordT>();
   for (const p of corrected.places) {
-    const m = removals.match(identityOfPlace(p));
+    // Without standing removals nothing can match: skip hashing a million identities.
+    const m = removals.count === 0 ? undefined : removals.match(identityOfPlace(p));
     if (m === undefined) places.push(p);
     else {
       standing.set(p.place_id, describeRemoval(m));
@@ -239,8 +242,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const contents = { zip3: [...gazetteer.zips.keys()], states: [...gazetteer.cities.keys()], listingPrefixLength: prefixLength };
     await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
     await w.flush();
-    const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
-    await w.put(paths.manifest(), manifest);
+    await w.putJson(paths.manifest(), manifestJson(version, w.entries, sortedKeys(w.entries), keys.root(version)));
     await w.flush();
     const linked = await linkUnchanged(run, version, w.entries);
     if (linked > 0) step(`${linked} unchanged object(s) hard-linked to the current version's files`);

@@ -1,13 +1,14 @@
-/** The generator's fast document texts equal the plain serialisation of the same documents, on the sample's every firm. */
+/** The generator's fast document texts equal the plain serialisation of the same documents (every firm of the sample, the manifest). */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCoverage } from '../generator/coverage.ts';
-import { firmDocs, firmDocTexts } from '../generator/documents.ts';
+import { firmDocs, firmDocTexts, manifestDoc, manifestJson, sortedKeys } from '../generator/documents.ts';
 import { groupFirms } from '../generator/firms.ts';
 import { latestWeek, readInputs } from '../generator/inputs/read.ts';
 import { buildOffices } from '../generator/offices.ts';
 import type { BuiltFirm } from '../generator/offices.ts';
 import { measureVisibility } from '../generator/visibility.ts';
+import type { Entry } from '../generator/write.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 
 describe('firmDocTexts', () => {
@@ -66,5 +67,21 @@ describe('firmDocTexts', () => {
       mainBrand: { metro: 'new-york', top3_share_pct: 1.5, appears_share_pct: 20, offices_measured: 2 },
     };
     expect(firmDocTexts(b)).toEqual(firmDocs(b).map((d) => ({ listingId: d.listing_id, json: JSON.stringify(d) })));
+  });
+});
+
+describe('manifestJson', () => {
+  it('is exactly JSON.stringify of the manifest object, keys sorted by full key', () => {
+    const entries = new Map<string, Entry>([
+      ['firms/l_b.json', { sha256: 'b'.repeat(64), bytes: 2 }],
+      ['cells/index.json', { sha256: 'c'.repeat(64), bytes: 30 }],
+      ['firms/l_a.json', { sha256: 'a'.repeat(64), bytes: 1 }],
+      ['pages/metros/zürich "x".json', { sha256: 'd'.repeat(64), bytes: 4 }],
+      ['10.json', { sha256: 'e'.repeat(64), bytes: 5 }],
+    ]);
+    const prefix = 'v/2026-W47-0123456789/';
+    const text = manifestJson('2026-W47-0123456789', entries, sortedKeys(entries), prefix);
+    expect(text).toBe(JSON.stringify(manifestDoc('2026-W47-0123456789', entries, (r) => prefix + r)));
+    expect(Object.keys((JSON.parse(text) as { objects: object }).objects)).toEqual([...entries.keys()].map((k) => prefix + k).sort());
   });
 });
