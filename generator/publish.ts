@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import {
@@ -18,6 +19,7 @@ import {
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../shim/aws/s3-client.ts';
 import { keys, Manifest, Meta, Pointer } from '../shim/core/site-format.ts';
+import { POINTER_TTL_MS } from '../shim/site-reader.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { assertSafeKey } from '../shim/store/types.ts';
 import { readStoredVersion } from './bucket-version.ts';
@@ -54,6 +56,11 @@ export interface PublishOptions extends S3ClientOptions {
   removals?: ActiveRemovals;
   /** CloudFront distribution to invalidate once the pointer is written. */
   distributionId?: string;
+  /**
+   * Wait this long after the pointer write before invalidating (ms; default the shim's pointer TTL plus 1 s): until then
+   * a function instance may still answer from the old version, and an answer it makes must not outlive the invalidation.
+   */
+  invalidationDelayMs?: number;
   /** Plan and print, write nothing. */
   dryRun?: boolean;
   /** Publish every object under the version's own prefix, never as a layer (default false). */
@@ -117,6 +124,8 @@ export interface PublishReport {
   /** CloudFront paths that serve something that changed (empty when the pointer did not move). */
   invalidationPaths: string[];
   invalidationId: string | null;
+  /** When the invalidation was requested (ms since the publish started), null when none was. */
+  invalidationAtMs: number | null;
   /** Set when the pointer moved but CreateInvalidation failed (invalidate invalidationPaths by hand). */
   invalidationError: string | null;
   ms: number;
@@ -170,6 +179,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     pointerMs: null,
     invalidationPaths: plan.invalidationPaths,
     invalidationId: null,
+    invalidationAtMs: null,
     invalidationError: null,
     ms: 0,
   };
@@ -205,7 +215,15 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     report.pointerMs = performance.now() - t0;
     say(`pointer ${prefix}${keys.pointer} -> ${plan.version}`);
   }
-  if (plan.invalidationPaths.length > 0 && opts.distributionId) await invalidate(opts.distributionId, opts.cloudFront, plan, report, say);
+  if (plan.invalidationPaths.length > 0 && opts.distributionId) {
+    const delay = opts.invalidationDelayMs ?? POINTER_TTL_MS + 1000;
+    if (plan.pointer && delay > 0) {
+      say(`waiting ${(delay / 1000).toFixed(1)}s for function instances to reread the pointer before invalidating`);
+      await sleep(delay);
+    }
+    report.invalidationAtMs = performance.now() - t0;
+    await invalidate(opts.distributionId, opts.cloudFront, plan, report, say);
+  }
   report.ms = performance.now() - t0;
   say(`done in ${(report.ms / 1000).toFixed(1)}s (${plan.mode}): uploaded ${report.uploaded} (${report.gzipped} gzipped, ${report.uploadedRawBytes} -> ${report.uploadedSentBytes} bytes), reused ${report.reused}, skipped ${report.skipped}`);
   return report;

@@ -12,7 +12,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../shim/aws/env.ts';
-import { answerPolicies } from './answer-cache.ts';
+import { ANSWER_ORIGIN_HEADERS, answerPolicies } from './answer-cache.ts';
 
 /** Paths served from the bucket as published (auditors recompute answers from the raw shards and manifests). */
 export const SITE_PATHS = ['/v/*', '/current.json'] as const;
@@ -115,14 +115,15 @@ export class Cdn extends Construct {
       maxTtl: Duration.days(1),
       // Documents take no parameters: a query string must neither split the cache nor reach the function.
       queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
-      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+      // Their links are built on the viewer host, so two custom domains must not share one cached copy.
+      headerBehavior: cloudfront.CacheHeaderBehavior.allowList(VIEWER_HOST_HEADER),
       cookieBehavior: cloudfront.CacheCookieBehavior.none(),
       enableAcceptEncodingGzip: true,
       enableAcceptEncodingBrotli: true,
     });
     const documentOriginRequest = new cloudfront.OriginRequestPolicy(this, 'DocumentOriginRequest', {
-      comment: 'Function documents: the viewer host (for links) and the client address (for the hashed request log)',
-      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(VIEWER_HOST_HEADER, 'CloudFront-Viewer-Address'),
+      comment: 'Function documents: as /v1/attorneys misses (host for links, address and user agent for the log, CORS preflight)',
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...ANSWER_ORIGIN_HEADERS),
       queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.none(),
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
     });

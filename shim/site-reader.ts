@@ -95,9 +95,12 @@ function validate<T>(schema: ZodType<T>, value: unknown, key: string): T {
   return result.data;
 }
 
+/** How long a site source keeps the pointer it read (ms): a publish is followed within this. */
+export const POINTER_TTL_MS = 5000;
+
 /** A SiteSource over `store`: pointer cached for pointerTtlMs, parsed objects cached per key (versioned keys never change). */
 export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): CachedSiteSource {
-  const ttl = opts.pointerTtlMs ?? 5000;
+  const ttl = opts.pointerTtlMs ?? POINTER_TTL_MS;
   const now = opts.now ?? Date.now;
   const cache = new ByteLru(opts.cacheBytes ?? 64 * 1024 * 1024);
   const inflight = new Map<string, Promise<unknown>>();

@@ -360,7 +360,7 @@ describe('default deployment', () => {
       for (const [path, b] of Object.entries(behaviors)) if (path !== '/mcp') expect(b.AllowedMethods, path).not.toContain('POST');
     });
 
-    it('function documents are cached as the function says (min 0, default 0, max 1 day) with no query string', () => {
+    it('function documents are cached as the function says (min 0, default 0, max 1 day) per viewer host, with no query string, and get CORS preflight headers', () => {
       const cachePolicy = idOf(t.stack, t.stack.cdn.node.findChild('DocumentCache'));
       const originRequest = idOf(t.stack, t.stack.cdn.node.findChild('DocumentOriginRequest'));
       for (const path of ['/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms', '/docs', '/corrections', '/metros/*', '/assets/*']) {
@@ -373,7 +373,8 @@ describe('default deployment', () => {
           MaxTTL: 86400,
           ParametersInCacheKeyAndForwardedToOrigin: {
             QueryStringsConfig: { QueryStringBehavior: 'none' },
-            HeadersConfig: { HeaderBehavior: 'none' },
+            // Links in documents name the viewer host: one cached copy per host.
+            HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['x-viewer-host'] },
             CookiesConfig: { CookieBehavior: 'none' },
             EnableAcceptEncodingGzip: true,
             EnableAcceptEncodingBrotli: true,
@@ -382,7 +383,11 @@ describe('default deployment', () => {
       });
       t.template.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
         OriginRequestPolicyConfig: {
-          HeadersConfig: { HeaderBehavior: 'whitelist', Headers: Match.arrayEquals(['x-viewer-host', 'CloudFront-Viewer-Address']) },
+          // A CORS preflight on a document reaches the function with what the browser asks.
+          HeadersConfig: {
+            HeaderBehavior: 'whitelist',
+            Headers: Match.arrayEquals(['x-viewer-host', 'CloudFront-Viewer-Address', 'User-Agent', 'Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']),
+          },
           QueryStringsConfig: { QueryStringBehavior: 'none' },
           CookiesConfig: { CookieBehavior: 'none' },
         },

@@ -269,8 +269,10 @@ describe('publishSite on s3rver', () => {
         endpoint: `http://127.0.0.1:${(cf.address() as AddressInfo).port}`,
         credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
       });
-      const r = await publishSite(opts(join(work, 'g'), { distributionId: 'EDIST123', cloudFront }));
+      const r = await publishSite(opts(join(work, 'g'), { distributionId: 'EDIST123', cloudFront, invalidationDelayMs: 300 }));
       expect(r.invalidationId).toBe('I1');
+      // Not before function instances could have reread the pointer, so no old answer outlives the invalidation.
+      expect(r.invalidationAtMs! - r.pointerMs!).toBeGreaterThanOrEqual(300);
       expect(r.invalidationPaths).toEqual(expect.arrayContaining(['/current.json', '/v1/attorneys*', `/v1/firms/${id(7)}`, `/r/${id(7)}`]));
       expect(requests).toHaveLength(1);
       expect(requests[0]!.url).toMatch(/\/distribution\/EDIST123\/invalidation$/);

@@ -1,9 +1,18 @@
-/** `npm run research`: weekly search counts by metro and ZIP3 from a crafted request log, small cells suppressed. */
+/**
+ * `npm run research`: weekly search counts by metro and ZIP3 from a crafted request log, small cells suppressed; and
+ * behind CloudFront, from the real edge function's lines joined to the real server's lines.
+ */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countSearches, NO_METRO, type ResearchCounts } from '../generator/research/counts.ts';
+import { mondayOfIsoWeek } from '../generator/week.ts';
+import { viewerRequestCode } from '../infra/edge-function.ts';
+import { loadConfig } from '../shim/config.ts';
+import { startServer, type RunningServer } from '../shim/server.ts';
+import { forwardedQuery, loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
 import { removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { rng } from './helpers/rng.ts';
 
@@ -118,5 +127,102 @@ describe('research counts', () => {
     const help = spawnSync(process.execPath, ['--import', 'tsx', 'generator/research/cli.ts', '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/--cloudwatch/);
+  });
+});
+
+/** The ISO week ("2026-W48") holding UTC day `day`. */
+function isoWeekOf(day: string): string {
+  const year = Number(day.slice(0, 4));
+  for (const y of [year - 1, year, year + 1]) {
+    for (let w = 1; w <= 53; w++) {
+      const week = `${y}-W${String(w).padStart(2, '0')}`;
+      const monday = mondayOfIsoWeek(week);
+      const sunday = new Date(Date.parse(`${monday}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
+      if (day >= monday && day <= sunday) return week;
+    }
+  }
+  throw new Error(`no ISO week holds ${day}`);
+}
+
+describe('research counts behind CloudFront: edge lines joined to function lines', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const siteDir = process.env.TEST_SITE_DIR;
+    if (siteDir === undefined) throw new Error('TEST_SITE_DIR is not set');
+    const logDir = await tempDir('research-log');
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SITE_DIR: siteDir, LOG_DIR: logDir, ANSWER_CACHE_MIB: '0', RATE_LIMIT_PER_HOUR: '0', PUBLIC_BASE_URL: 'https://directory.example' });
+    server = await startServer(config);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('counts every search, cache hits included, by the metro and ZIP3 the function resolved; the function log alone misses the hits', async () => {
+    const kvsId = 'a1b2c3d4-5678-90ab-cdef-EXAMPLE11111';
+    const edgeFn = loadCloudFrontFunction(viewerRequestCode(kvsId), kvsId, new Map([[`salt-${new Date().toISOString().slice(0, 10)}`, 'ab'.repeat(32)]]));
+    // Viewer queries in different spellings of the same searches, repeated (later ones are cache hits), and bad ones.
+    const queries = [
+      'lat=41.8781&lng=-87.6298',
+      'lng=-87.6298&lat=41.8781&radius_miles=15',
+      'location=41.8781,-87.6298',
+      'zip=60601',
+      'location=60601&limit=10',
+      'location=Chicago%2C+IL',
+      'zip=10001&radius_miles=5',
+      'location=Austin,%20TX&limit=3',
+      'lat=30.2672&lng=-97.7431&src=my-app',
+      'zip=60601&radius_miles=500',
+      'location=Qwxyzville,%20TX',
+      'lat=91&lng=0',
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((r) => `lat=41.8781&lng=-87.6298&radius_miles=${r}`),
+    ];
+    const rand = rng(48);
+    const viewer = Array.from({ length: 240 }, () => queries[Math.floor(rand() * queries.length)] as string);
+    // A toy CloudFront: the edge function, then a cache of 200s keyed on the forwarded query, then the real server.
+    const cdn = new Map<string, { metro: string | null; zip: string | null }>();
+    const truth = { metro: new Map<string, number>(), zip3: new Map<string, number>() };
+    let hits = 0;
+    for (const q of viewer) {
+      const forwarded = forwardedQuery(await edgeFn.handler(viewerRequest('/v1/attorneys', q, { ip: '203.0.113.7', userAgent: 'research-test' })));
+      let answer = cdn.get(forwarded);
+      if (answer !== undefined) hits++;
+      else {
+        const res = await fetch(`${server.url}/v1/attorneys?${forwarded}`);
+        const body = (await res.json()) as { location?: { metro: string | null; zip: string | null } };
+        if (res.status === 200 && body.location !== undefined) cdn.set(forwarded, (answer = body.location));
+      }
+      if (answer === undefined) continue;
+      const m = answer.metro ?? NO_METRO;
+      const z = answer.zip !== null && /^\d{5}$/.test(answer.zip) ? answer.zip.slice(0, 3) : '(no ZIP)';
+      truth.metro.set(m, (truth.metro.get(m) ?? 0) + 1);
+      truth.zip3.set(z, (truth.zip3.get(z) ?? 0) + 1);
+    }
+    expect(hits).toBeGreaterThan(150);
+    expect(viewer.length - hits).toBeGreaterThanOrEqual(10);
+    await server.log.flush();
+    const dir = await tempDir('research-edge');
+    // The edge lines as a CloudWatch export: events whose message is the logged line after a request id.
+    await writeFile(join(dir, 'edge.jsonl'), `${edgeFn.logs.map((l, i) => JSON.stringify({ timestamp: 0, message: `req${i}\t${l}` })).join('\n')}\n`);
+    const week = isoWeekOf(new Date().toISOString().slice(0, 10));
+    const run = (extra: string[]): ResearchCounts => {
+      const out = join(dir, `out-${extra.length}`);
+      const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/research/cli.ts', '--week', week, '--log', server.log.dir, '--out', out, ...extra], { encoding: 'utf8' });
+      expect(cli.status, cli.stderr).toBe(0);
+      return JSON.parse(readFileSync(join(out, `${week}.json`), 'utf8')) as ResearchCounts;
+    };
+    const withEdge = run(['--edge', join(dir, 'edge.jsonl')]);
+    const all = [...truth.metro.values()].reduce((a, b) => a + b, 0);
+    expect(withEdge.rest_counted_from).toBe('edge');
+    expect(withEdge.edge_unresolved).toBe(0);
+    expect(withEdge.searches).toBe(all);
+    for (const [key, cells] of [['metro', withEdge.by_metro], ['zip3', withEdge.by_zip3]] as const) {
+      const want = truth[key];
+      expect(cells.map((c) => c.key)).toEqual([...want.keys()].sort());
+      for (const c of cells) expect(c.searches ?? 0).toBe((want.get(c.key) ?? 0) >= 10 ? want.get(c.key) : 0);
+    }
+    const functionOnly = run([]);
+    expect(functionOnly.rest_counted_from).toBe('function');
+    expect(functionOnly.searches).toBe(cdn.size);
+    expect(cdn.size).toBeLessThan(all - 150);
   });
 });

@@ -1,11 +1,11 @@
-/** `npm run research -- --week 2026-W47 [--log var/log] [--cloudwatch export.jsonl] [--out var/research]`: weekly search counts. */
+/** `npm run research -- --week 2026-W47 [--log var/log] [--cloudwatch export.jsonl] [--edge edge.jsonl] [--out var/research]`: weekly search counts. */
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { mondayOfIsoWeek } from '../week.ts';
-import { countSearches, LogLine, SUPPRESS_BELOW, type LogLineT } from './counts.ts';
+import { countSearches, EdgeLine, LogLine, SUPPRESS_BELOW, type EdgeLineT, type LogLineT } from './counts.ts';
 
 const HELP = `Usage: npm run research -- --week <YYYY-Www> [options]
 
@@ -20,6 +20,10 @@ Inputs (either or both):
                            aws logs filter-log-events --log-group-name <group> \\
                              --filter-pattern '{ $.type = "request" }' --start-time <ms> --end-time <ms> \\
                              --output json | jq -c '.events[]' > export.jsonl
+  --edge <file>          a CloudWatch export of the edge request log (/aws/cloudfront/function/<name>, us-east-1),
+                         in the same form. With it, REST searches are counted from the edge lines (every request,
+                         cache hit or miss), each resolved through a function line for the same location; without
+                         it, cached answers on AWS are not counted.
 
 Options:
   --week <YYYY-Www>      ISO week, Monday to Sunday UTC (required)
@@ -32,14 +36,18 @@ function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
-async function* jsonLines(file: string, bad: { n: number }): AsyncGenerator<LogLineT> {
+async function* jsonLines<T>(file: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, bad: { n: number }): AsyncGenerator<T> {
   const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   for await (const text of rl) {
     if (text.trim() === '') continue;
     try {
       let value = JSON.parse(text) as unknown;
-      if (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string') value = JSON.parse((value as { message: string }).message);
-      const parsed = LogLine.safeParse(value);
+      if (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string') {
+        // A CloudWatch event: the line is its message (an edge line may follow a request-id prefix).
+        const message = (value as { message: string }).message;
+        value = JSON.parse(message.slice(Math.max(0, message.indexOf('{'))));
+      }
+      const parsed = schema.safeParse(value);
       if (parsed.success) yield parsed.data;
       else bad.n++;
     } catch {
@@ -56,6 +64,7 @@ async function main(): Promise<number> {
         week: { type: 'string' },
         log: { type: 'string', default: 'var/log' },
         cloudwatch: { type: 'string' },
+        edge: { type: 'string' },
         out: { type: 'string', default: 'var/research' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -81,25 +90,32 @@ async function main(): Promise<number> {
     const f = join(args.log, `requests-${addDays(from, i)}.jsonl`);
     if (existsSync(f)) files.push(f);
   }
-  if (args.cloudwatch !== undefined) {
-    if (!existsSync(args.cloudwatch)) {
-      process.stderr.write(`research: ${args.cloudwatch} does not exist\n`);
+  for (const given of [args.cloudwatch, args.edge]) {
+    if (given !== undefined && !existsSync(given)) {
+      process.stderr.write(`research: ${given} does not exist\n`);
       return 1;
     }
-    files.push(args.cloudwatch);
   }
+  if (args.cloudwatch !== undefined) files.push(args.cloudwatch);
   const bad = { n: 0 };
   const lines: LogLineT[] = [];
   for (const f of files) {
     process.stderr.write(`research: reading ${f}\n`);
-    for await (const l of jsonLines(f, bad)) lines.push(l);
+    for await (const l of jsonLines(f, LogLine, bad)) lines.push(l);
   }
-  const counts = countSearches(lines, week, from, to);
+  const edge: EdgeLineT[] = [];
+  if (args.edge !== undefined) {
+    process.stderr.write(`research: reading edge lines ${args.edge}\n`);
+    for await (const l of jsonLines(args.edge, EdgeLine, bad)) edge.push(l);
+  }
+  const counts = countSearches(lines, week, from, to, SUPPRESS_BELOW, edge);
   await mkdir(args.out, { recursive: true });
   const out = join(args.out, `${week}.json`);
   await writeFile(out, `${JSON.stringify(counts, null, 2)}\n`);
   const shown = (cells: typeof counts.by_metro): number => cells.filter((c) => c.searches !== null).length;
-  process.stderr.write(`research: ${lines.length} lines from ${files.length} file(s)${bad.n > 0 ? `, ${bad.n} unreadable skipped` : ''}\n`);
+  process.stderr.write(
+    `research: ${lines.length} lines from ${files.length} file(s)${edge.length > 0 ? `, ${edge.length} edge lines (${counts.edge_unresolved} searches unresolved)` : ''}${bad.n > 0 ? `, ${bad.n} unreadable skipped` : ''}\n`,
+  );
   process.stdout.write(
     `${JSON.stringify({ week, from, to, searches: counts.searches, metros: counts.by_metro.length, metros_shown: shown(counts.by_metro), zip3s: counts.by_zip3.length, zip3s_shown: shown(counts.by_zip3), out })}\n`,
   );
