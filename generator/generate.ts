@@ -161,13 +161,17 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   }
   const provenance = provenanceOf(inputs.corrections, corrected, standingRows, inputs.removals);
   const { firms, notes: firmNotes } = groupFirms(places, inputs.flags);
+  step(`phase: ${firms.length} firms grouped`);
   const coverage = buildCoverage(inputs.metros);
   const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
+  step('phase: visibility measured');
   const pages = pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms);
   const measurement = measurementDocs(inputs.metros, inputs.samples.map((r) => r.value), firms, week);
+  step('phase: page and published measurement computed');
   const built = buildOffices(firms, vis);
   const offices = built.flatMap((b) => b.offices);
   for (const o of offices) StoredOffice.parse(o);
+  step('phase: stored offices built and checked');
   for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
   if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
   step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections, ${standing.size} kept out by ${removals.count} standing removals), ${coverage.size} coverage cells`);
@@ -211,6 +215,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const w = new StagingWriter(run.objects);
   try {
     const tree = buildCells(offices);
+    step('phase: cell tree built');
     for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
     for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
     for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
