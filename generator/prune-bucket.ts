@@ -1,0 +1,171 @@
+/**
+ * Pruning old version prefixes from the bucket (docs/DEPLOY.md, "Old versions"). A prefix v/<version>/ is deleted only
+ * when no kept version reads from it: the serving version, the newest `keep` complete-or-layered versions and, for a
+ * layer, its base and every version its map names all stay. A prefix with objects younger than `minAgeMs` stays too,
+ * because it may be a publish still uploading (its meta.json is written after its objects). The plan is pure.
+ */
+import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { normalisePrefix } from '../shim/aws/s3-client.ts';
+import { prefixesOf } from '../shim/core/layers.ts';
+import { Layers, keys, type LayersT } from '../shim/core/site-format.ts';
+import { S3Store } from '../shim/store/s3.ts';
+
+/** What the bucket says about one version prefix. */
+export interface StoredVersionInfo {
+  version: string;
+  /** The week its meta.json names, or null when it has no (readable) meta.json: an upload in progress or abandoned. */
+  week: string | null;
+  /** When its meta.json was written (ms), or null without one. */
+  metaModifiedMs: number | null;
+  /** When its newest object was written (ms). */
+  newestMs: number;
+  /** Its layer map (a layered version), undefined for a complete one. */
+  layers: LayersT | undefined;
+  objects: number;
+  bytes: number;
+}
+
+/** Why a prefix stays. */
+export type KeepReason = 'serving' | 'recent' | 'read by a kept version' | 'younger than the minimum age';
+
+/** The outcome of planning: each prefix kept (with why) or deleted. */
+export interface PrunePlan {
+  serving: string | null;
+  keep: Array<{ version: string; why: KeepReason }>;
+  remove: Array<{ version: string; objects: number; bytes: number }>;
+}
+
+/** Newest first: by week, then by when meta.json was written, then by id. */
+function newerFirst(a: StoredVersionInfo, b: StoredVersionInfo): number {
+  const w = (b.week ?? '').localeCompare(a.week ?? '');
+  if (w !== 0) return w;
+  const t = (b.metaModifiedMs ?? 0) - (a.metaModifiedMs ?? 0);
+  return t !== 0 ? t : b.version.localeCompare(a.version);
+}
+
+/** Which prefixes to keep and which to delete. `keep` counts versions with a meta.json, the serving one included. */
+export function planPrune(versions: readonly StoredVersionInfo[], serving: string | null, keep: number, nowMs: number, minAgeMs: number): PrunePlan {
+  if (!Number.isInteger(keep) || keep < 1) throw new Error(`keep must be an integer >= 1, got ${keep}`);
+  const byId = new Map(versions.map((v) => [v.version, v]));
+  if (serving !== null && byId.get(serving)?.metaModifiedMs == null) throw new Error(`the pointer names ${serving}, which has no meta.json in the bucket: refusing to prune`);
+  const why = new Map<string, KeepReason>();
+  const roots: string[] = [];
+  if (serving !== null) {
+    why.set(serving, 'serving');
+    roots.push(serving);
+  }
+  for (const v of versions.filter((x) => x.metaModifiedMs !== null).sort(newerFirst)) {
+    if (roots.length >= keep) break;
+    if (roots.includes(v.version)) continue;
+    why.set(v.version, 'recent');
+    roots.push(v.version);
+  }
+  for (const root of roots) {
+    for (const p of prefixesOf(root, byId.get(root)?.layers)) {
+      if (!byId.has(p)) throw new Error(`kept version ${root} reads from v/${p}/, which is not in the bucket: refusing to prune`);
+      if (!why.has(p)) why.set(p, 'read by a kept version');
+    }
+  }
+  for (const v of versions) if (!why.has(v.version) && nowMs - v.newestMs < minAgeMs) why.set(v.version, 'younger than the minimum age');
+  const sorted = [...versions].sort((a, b) => a.version.localeCompare(b.version));
+  return {
+    serving,
+    keep: sorted.filter((v) => why.has(v.version)).map((v) => ({ version: v.version, why: why.get(v.version) as KeepReason })),
+    remove: sorted.filter((v) => !why.has(v.version)).map((v) => ({ version: v.version, objects: v.objects, bytes: v.bytes })),
+  };
+}
+
+/** One object of a listing. */
+interface Listed {
+  key: string;
+  modifiedMs: number;
+  bytes: number;
+}
+
+async function listAll(client: S3Client, bucket: string, prefix: string): Promise<Listed[]> {
+  const out: Listed[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }));
+    for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key, modifiedMs: o.LastModified?.getTime() ?? 0, bytes: o.Size ?? 0 });
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token !== undefined);
+  return out;
+}
+
+async function readJson(store: S3Store, key: string): Promise<unknown> {
+  const bytes = await store.get(key);
+  return bytes === null ? null : (JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown);
+}
+
+/** Options of one prune. */
+export interface PruneOptions {
+  client: S3Client;
+  bucket: string;
+  prefix?: string;
+  keep: number;
+  /** Prefixes with an object younger than this stay (ms; default a day). */
+  minAgeMs?: number;
+  dryRun?: boolean;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+/** Read the bucket, plan, and (unless dryRun) delete the planned prefixes, 1,000 keys a request. */
+export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { deletedObjects: number }> {
+  const say = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const root = normalisePrefix(opts.prefix);
+  const store = new S3Store({ bucket: opts.bucket, prefix: root, client: opts.client });
+  const objects = await listAll(opts.client, opts.bucket, `${root}v/`);
+  const groups = new Map<string, Listed[]>();
+  for (const o of objects) {
+    const version = o.key.slice(`${root}v/`.length).split('/')[0] ?? '';
+    if (version === '') continue;
+    const list = groups.get(version);
+    if (list === undefined) groups.set(version, [o]);
+    else list.push(o);
+  }
+  say(`prune: ${groups.size} version prefixes, ${objects.length} objects under ${root}v/`);
+  const infos: StoredVersionInfo[] = [];
+  for (const [version, list] of groups) {
+    const metaKey = `${root}${keys.meta(version)}`;
+    const metaObject = list.find((o) => o.key === metaKey);
+    let week: string | null = null;
+    let layers: LayersT | undefined;
+    if (metaObject !== undefined) {
+      const meta = (await readJson(store, keys.meta(version))) as { week?: unknown; layers?: unknown } | null;
+      if (meta === null || typeof meta !== 'object') throw new Error(`${metaKey} is not a JSON object: refusing to prune`);
+      week = typeof meta.week === 'string' ? meta.week : null;
+      // A map that does not parse could hide a base still read: stop rather than guess.
+      if (meta.layers !== undefined) layers = Layers.parse(meta.layers);
+    }
+    infos.push({
+      version,
+      week,
+      metaModifiedMs: metaObject?.modifiedMs ?? null,
+      newestMs: Math.max(...list.map((o) => o.modifiedMs)),
+      layers,
+      objects: list.length,
+      bytes: list.reduce((a, o) => a + o.bytes, 0),
+    });
+  }
+  const pointer = (await readJson(store, keys.pointer)) as { version?: unknown } | null;
+  const serving = pointer !== null && typeof pointer.version === 'string' ? pointer.version : null;
+  const plan = planPrune(infos, serving, opts.keep, (opts.now ?? Date.now)(), opts.minAgeMs ?? 86_400_000);
+  for (const k of plan.keep) say(`keep   v/${k.version}/ (${k.why})`);
+  for (const r of plan.remove) say(`${opts.dryRun ? 'would delete' : 'delete'} v/${r.version}/ (${r.objects} objects, ${r.bytes} bytes)`);
+  let deletedObjects = 0;
+  if (!opts.dryRun) {
+    for (const r of plan.remove) {
+      const doomed = groups.get(r.version) ?? [];
+      for (let i = 0; i < doomed.length; i += 1000) {
+        const batch = doomed.slice(i, i + 1000);
+        const res = await opts.client.send(new DeleteObjectsCommand({ Bucket: opts.bucket, Delete: { Objects: batch.map((o) => ({ Key: o.key })), Quiet: true } }));
+        if ((res.Errors ?? []).length > 0) throw new Error(`deleting under v/${r.version}/ failed for ${res.Errors?.length} keys, e.g. ${res.Errors?.[0]?.Key}: ${res.Errors?.[0]?.Message}`);
+        deletedObjects += batch.length;
+      }
+      say(`deleted v/${r.version}/`);
+    }
+  }
+  return { ...plan, deletedObjects };
+}

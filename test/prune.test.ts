@@ -1,0 +1,131 @@
+/**
+ * Pruning old version prefixes: the plan keeps the serving version, the newest N, everything a kept layer reads from and
+ * anything young; on s3rver exactly the planned prefixes disappear and every object a kept version reads stays.
+ */
+import { execFile } from 'node:child_process';
+import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planPrune, pruneBucket, type StoredVersionInfo } from '../generator/prune-bucket.ts';
+import { s3Client } from '../shim/aws/s3-client.ts';
+import type { LayersT } from '../shim/core/site-format.ts';
+import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+
+const DAY = 86_400_000;
+const layerOver = (base: string, objects: LayersT['objects']): LayersT => ({ base, generated_meta: { sha256: 'x', bytes: 1 }, objects });
+const info = (version: string, week: string | null, t: number, layers?: LayersT): StoredVersionInfo => ({
+  version,
+  week,
+  metaModifiedMs: week === null ? null : t,
+  newestMs: t,
+  layers,
+  objects: 3,
+  bytes: 30,
+});
+
+describe('planPrune', () => {
+  const now = 100 * DAY;
+  const versions = [
+    info('2026-W44-a', '2026-W44', 10 * DAY),
+    info('2026-W45-b', '2026-W45', 11 * DAY),
+    info('2026-W46-c', '2026-W46', 12 * DAY),
+    info('2026-W46-d', '2026-W46', 13 * DAY, layerOver('2026-W46-c', { 'firms/x.json': { in: '2026-W45-b', sha256: 's', bytes: 1 }, 'firms/y.json': null })),
+    info('2026-W47-e', null, 14 * DAY),
+  ];
+
+  it('keeps the serving layer, its base and every version its map names; deletes the rest', () => {
+    const plan = planPrune(versions, '2026-W46-d', 1, now, DAY);
+    expect(plan.keep).toEqual([
+      { version: '2026-W45-b', why: 'read by a kept version' },
+      { version: '2026-W46-c', why: 'read by a kept version' },
+      { version: '2026-W46-d', why: 'serving' },
+    ]);
+    expect(plan.remove.map((r) => r.version)).toEqual(['2026-W44-a', '2026-W47-e']);
+  });
+
+  it('keeps the newest N by week then meta time, counting the serving one, and never what is younger than the minimum age', () => {
+    const plan = planPrune(versions, '2026-W44-a', 2, now, DAY);
+    expect(plan.keep.map((k) => [k.version, k.why])).toEqual([
+      ['2026-W44-a', 'serving'],
+      ['2026-W45-b', 'read by a kept version'],
+      ['2026-W46-c', 'read by a kept version'],
+      ['2026-W46-d', 'recent'],
+    ]);
+    expect(plan.remove.map((r) => r.version)).toEqual(['2026-W47-e']);
+    const young = planPrune(versions, '2026-W46-d', 1, 14 * DAY + 1000, DAY);
+    expect(young.keep.find((k) => k.version === '2026-W47-e')?.why).toBe('younger than the minimum age');
+  });
+
+  it('refuses when the serving version or a prefix a kept version reads is missing, and when keep < 1', () => {
+    expect(() => planPrune(versions, '2026-W48-z', 1, now, DAY)).toThrow(/pointer names 2026-W48-z/);
+    expect(() => planPrune(versions.filter((v) => v.version !== '2026-W45-b'), '2026-W46-d', 1, now, DAY)).toThrow(/reads from v\/2026-W45-b\//);
+    expect(() => planPrune(versions, '2026-W46-d', 0, now, DAY)).toThrow(/keep must be/);
+  });
+});
+
+describe('pruneBucket on s3rver', () => {
+  let s3: RunningS3rver;
+  let client: S3Client;
+  const BUCKET = 'site';
+  const put = (key: string, body: string): Promise<unknown> => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
+  const keysUnder = async (prefix: string): Promise<string[]> => {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
+    return (page.Contents ?? []).map((o) => o.Key ?? '').sort();
+  };
+
+  beforeAll(async () => {
+    s3 = await startS3rver({ buckets: [BUCKET] });
+    client = s3Client(s3.clientOptions);
+    const meta = (version: string, week: string, layers?: LayersT): string => JSON.stringify({ schema_version: 2, version, week, ...(layers ? { layers } : {}) });
+    for (const [v, w] of [['2026-W44-a', '2026-W44'], ['2026-W45-b', '2026-W45'], ['2026-W46-c', '2026-W46']] as const) {
+      await put(`prod/v/${v}/firms/x.json`, '{}');
+      await put(`prod/v/${v}/firms/y.json`, '{}');
+      await put(`prod/v/${v}/meta.json`, meta(v, w));
+    }
+    await put('prod/v/2026-W46-d/firms/z.json', '{}');
+    await put('prod/v/2026-W46-d/meta.json', meta('2026-W46-d', '2026-W46', layerOver('2026-W46-c', { 'firms/x.json': { in: '2026-W45-b', sha256: 's', bytes: 2 }, 'firms/y.json': null, 'firms/z.json': { in: '2026-W46-d', sha256: 's', bytes: 2 } })));
+    // An abandoned upload: objects, no meta.json.
+    await put('prod/v/2026-W47-e/firms/x.json', '{}');
+    await put('prod/current.json', JSON.stringify({ schema_version: 1, version: '2026-W46-d', week: '2026-W46' }));
+    await put('other/v/2026-W40-q/meta.json', meta('2026-W40-q', '2026-W40'));
+  });
+  afterAll(async () => {
+    await s3?.stop();
+  });
+
+  it('deletes nothing younger than the minimum age, nothing in a dry run, then exactly the unread prefixes', async () => {
+    const before = await keysUnder('');
+    const quiet = (): void => {};
+    const young = await pruneBucket({ client, bucket: BUCKET, prefix: 'prod', keep: 1, log: quiet });
+    expect(young.remove).toEqual([]);
+    const later = () => Date.now() + 2 * DAY;
+    const dry = await pruneBucket({ client, bucket: BUCKET, prefix: 'prod/', keep: 1, dryRun: true, now: later, log: quiet });
+    expect(dry.remove.map((r) => r.version)).toEqual(['2026-W44-a', '2026-W47-e']);
+    expect(await keysUnder('')).toEqual(before);
+
+    const done = await pruneBucket({ client, bucket: BUCKET, prefix: 'prod/', keep: 1, now: later, log: quiet });
+    expect(done.deletedObjects).toBe(4);
+    const after = await keysUnder('');
+    expect(after).toEqual(before.filter((k) => !k.startsWith('prod/v/2026-W44-a/') && !k.startsWith('prod/v/2026-W47-e/')));
+    // Every object the serving layer reads is still there: its own, its base's and the one its map sends elsewhere.
+    for (const k of ['prod/v/2026-W46-d/firms/z.json', 'prod/v/2026-W45-b/firms/x.json', 'prod/v/2026-W46-c/meta.json']) expect(after).toContain(k);
+    expect(after).toContain('other/v/2026-W40-q/meta.json');
+  });
+
+  it('the CLI has --help, checks its arguments and prunes with --dry-run', async () => {
+    // Asynchronously: s3rver runs in this process and must keep answering while the CLI waits on it.
+    const run = (args: string[]): Promise<{ status: number; stdout: string; stderr: string }> =>
+      new Promise((resolve) => {
+        execFile(process.execPath, ['--import', 'tsx', 'generator/prune-cli.ts', ...args], { env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' } }, (err, stdout, stderr) =>
+          resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : -1, stdout, stderr }),
+        );
+      });
+    const help = await run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--keep <n>/);
+    expect((await run(['--bucket', BUCKET])).status).toBe(2);
+    const dry = await run(['--bucket', BUCKET, '--prefix', 'prod/', '--keep', '1', '--min-age-hours', '0', '--dry-run', '--endpoint', s3.endpoint]);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe('');
+    expect(dry.stderr).toMatch(/keep {3}v\/2026-W46-d\/ \(serving\)/);
+  });
+});
