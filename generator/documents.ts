@@ -28,6 +28,33 @@ export function firmDocs(built: BuiltFirm): FirmDocT[] {
   }));
 }
 
+/**
+ * firmDocs(built) as JSON texts, each exactly `JSON.stringify(doc)`, with every office serialised once per firm: a firm
+ * of n offices has n documents listing n - 1 others, and serialising those objects again for each document was most of
+ * the generator's time at a million offices.
+ */
+export function firmDocTexts(built: BuiltFirm): { listingId: string; json: string }[] {
+  const { firm, offices } = built;
+  const texts = offices.map((o) => JSON.stringify(o));
+  return offices.map((office, i) => {
+    const head = JSON.stringify({
+      schema_version: SCHEMA_VERSION,
+      listing_id: office.listing_id,
+      firm: {
+        firm_id: firm.firmId,
+        name: firm.name,
+        website_url: firm.websiteUrl,
+        website_domain: firm.domain,
+        profile_type: firm.profileType,
+        sponsored: firm.sponsored,
+        brand: firmBrandFor(office, built),
+      },
+    });
+    const others = texts.filter((_, j) => j !== i).join(',');
+    return { listingId: office.listing_id, json: `${head.slice(0, -1)},"office":${texts[i] ?? ''},"other_offices":[${others}]}` };
+  });
+}
+
 /** Totals shared by coverage.json and meta.json. */
 export interface Totals {
   firms: number;
@@ -147,13 +174,29 @@ export function listingBuckets(listingIds: readonly string[], length: number): L
   return [...byPrefix].map(([prefix, ids]) => ({ schema_version: SCHEMA_VERSION, prefix, listing_ids: ids.sort() }));
 }
 
-/** manifest.json: every object of the version but itself, by full store key, keys sorted. */
+/** The relative keys of `entries` in manifest order (sorted; the version prefix does not change the order). */
+export function sortedKeys(entries: ReadonlyMap<string, Entry>): string[] {
+  return [...entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * manifest.json as JSON text: every object of the version but itself, by full store key (`prefix` + relative key),
+ * keys sorted; exactly JSON.stringify of the ManifestT object, built without that object of a million properties.
+ */
+export function manifestJson(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): string {
+  const parts = sorted.map((rel) => {
+    const e = entries.get(rel) as Entry;
+    return `${JSON.stringify(prefix + rel)}:{"sha256":${JSON.stringify(e.sha256)},"bytes":${e.bytes}}`;
+  });
+  return `{"schema_version":${SCHEMA_VERSION},"version":${JSON.stringify(version)},"objects":{${parts.join(',')}}}`;
+}
+
+/** manifest.json as an object (what manifestJson serialises). */
 export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>, keyOf: (rel: string) => string): ManifestT {
   const objects: ManifestT['objects'] = {};
-  const sorted = [...entries.keys()].map((rel) => [keyOf(rel), rel] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  for (const [key, rel] of sorted) {
+  for (const rel of sortedKeys(entries)) {
     const e = entries.get(rel) as Entry;
-    objects[key] = { sha256: e.sha256, bytes: e.bytes };
+    objects[keyOf(rel)] = { sha256: e.sha256, bytes: e.bytes };
   }
   return { schema_version: SCHEMA_VERSION, version, objects };
 }

@@ -1,7 +1,7 @@
 /** Offices grouped into firms by website domain, with ids, names and operator flags. */
 import type { Row } from './inputs/jsonl.ts';
 import type { FlagRecordT, PlaceRecordT } from './inputs/schema.ts';
-import { firmIdOf, firmKeyOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from './ids.ts';
+import { firmIdOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from './ids.ts';
 
 /** One office (a place record) with its derived ids. */
 export interface OfficeIn {
@@ -49,8 +49,10 @@ export function groupFirms(places: readonly PlaceRecordT[], flags: readonly Row<
     const clash = listingIds.get(listingId);
     if (clash !== undefined) throw new Error(`listing id collision: places "${clash}" and "${place.place_id}" both hash to ${listingId}`);
     listingIds.set(listingId, place.place_id);
-    const firmKey = firmKeyOf(place.place_id, place.website);
-    const office: OfficeIn = { place, listingId, firmKey, domain: websiteDomainOf(place.website) };
+    // firmKeyOf, with the domain parsed once.
+    const domain = websiteDomainOf(place.website);
+    const firmKey = domain ?? `place:${place.place_id}`;
+    const office: OfficeIn = { place, listingId, firmKey, domain };
     const list = groups.get(firmKey);
     if (list) list.push(office);
     else groups.set(firmKey, [office]);

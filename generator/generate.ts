@@ -1,4 +1,5 @@
 /** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { keys, LISTING_ALPHABET, StoredOffice } from '../shim/core/site-format.ts';
 import { paths } from '../shim/core/paths.ts';
@@ -12,13 +13,13 @@ import { ActiveRemovals, describeRemoval, identityOfPlace } from './removals.ts'
 import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
-import { coverageCellsDoc, coverageDoc, firmDocs, listingBuckets, listingPrefixLength, manifestDoc, metaDoc, pointerDoc, totalsOf } from './documents.ts';
+import { coverageCellsDoc, coverageDoc, firmDocTexts, listingBuckets, listingPrefixLength, manifestJson, metaDoc, pointerDoc, sortedKeys, totalsOf } from './documents.ts';
 import { groupFirms } from './firms.ts';
 import { buildGazetteer } from './gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
 import type { Inputs } from './inputs/read.ts';
-import { serialise, sha256Hex } from './json.ts';
+import { serialise } from './json.ts';
 import { buildOffices } from './offices.ts';
 import type { BuiltFirm } from './offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
@@ -112,9 +113,10 @@ let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
 
 
 /** `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`. */
-export function versionId(week: string, entries: ReadonlyMap<string, Entry>): string {
-  const lines = [...entries.keys()].sort().map((k) => `${k}\t${(entries.get(k) as Entry).sha256}\n`);
-  return `${week}-${sha256Hex(lines.join('')).slice(0, 10)}`;
+export function versionId(week: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[] = sortedKeys(entries)): string {
+  const h = createHash('sha256');
+  for (const k of sorted) h.update(`${k}\t${(entries.get(k) as Entry).sha256}\n`);
+  return `${week}-${h.digest('hex').slice(0, 10)}`;
 }
 
 /** What the write phase needs; the input rows, firms' place records and visibility maps are left behind for the GC. */
@@ -149,7 +151,8 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   const standing = new Map<string, string>();
   const standingRows = new Map<string, RemovalRecordT>();
   for (const p of corrected.places) {
-    const m = removals.match(identityOfPlace(p));
+    // Without standing removals nothing can match: skip hashing a million identities.
+    const m = removals.count === 0 ? undefined : removals.match(identityOfPlace(p));
     if (m === undefined) places.push(p);
     else {
       standing.set(p.place_id, describeRemoval(m));
@@ -158,13 +161,17 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   }
   const provenance = provenanceOf(inputs.corrections, corrected, standingRows, inputs.removals);
   const { firms, notes: firmNotes } = groupFirms(places, inputs.flags);
+  step(`phase: ${firms.length} firms grouped`);
   const coverage = buildCoverage(inputs.metros);
   const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
+  step('phase: visibility measured');
   const pages = pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms);
   const measurement = measurementDocs(inputs.metros, inputs.samples.map((r) => r.value), firms, week);
+  step('phase: page and published measurement computed');
   const built = buildOffices(firms, vis);
   const offices = built.flatMap((b) => b.offices);
   for (const o of offices) StoredOffice.parse(o);
+  step('phase: stored offices built and checked');
   for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
   if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
   step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections, ${standing.size} kept out by ${removals.count} standing removals), ${coverage.size} coverage cells`);
@@ -208,12 +215,13 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const w = new StagingWriter(run.objects);
   try {
     const tree = buildCells(offices);
+    step('phase: cell tree built');
     for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
     for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
     for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
     await w.put(paths.cellIndex(), tree.index);
     step(`cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`);
-    for (const b of built) for (const doc of firmDocs(b)) await w.put(paths.firm(doc.listing_id), doc);
+    for (const b of built) for (const doc of firmDocTexts(b)) await w.putJson(paths.firm(doc.listingId), doc.json);
     const prefixLength = listingPrefixLength(offices.length);
     for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
     step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written`);
@@ -241,8 +249,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const contents = { zip3: [...gazetteer.zips.keys()], cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])), listingPrefixLength: prefixLength };
     await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
     await w.flush();
-    const manifest = manifestDoc(version, w.entries, (r) => keys.root(version) + r);
-    await w.put(paths.manifest(), manifest);
+    await w.putJson(paths.manifest(), manifestJson(version, w.entries, sortedKeys(w.entries), keys.root(version)));
     await w.flush();
     const linked = await linkUnchanged(run, version, w.entries);
     if (linked > 0) step(`${linked} unchanged object(s) hard-linked to the current version's files`);
@@ -269,5 +276,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.settle();
     await endRun(run);
     throw err;
+  } finally {
+    await w.close();
   }
 }

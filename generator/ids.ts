@@ -1,5 +1,5 @@
 /** Stable, opaque ids: listing ids from place ids, firm ids and firm keys from website domains. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -20,8 +20,10 @@ export function base32(bytes: Uint8Array): string {
   return out;
 }
 
+// One-shot hash(): a createHash object per id was most of the cost of a million ids. 16 base32 characters are exactly
+// the digest's first 10 bytes.
 function hashId(prefix: string, input: string): string {
-  return prefix + base32(createHash('sha256').update(input, 'utf8').digest()).slice(0, 16);
+  return prefix + base32(hash('sha256', input, 'buffer').subarray(0, 10));
 }
 
 /** `l_` + first 16 base32 characters of sha256("listing:" + place_id): stable across weeks. */

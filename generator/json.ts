@@ -1,5 +1,5 @@
 /** Deterministic serialisation of published objects. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Compact JSON in the objects' own key order (built deterministically), UTF-8, with a trailing newline. */
 export function serialise(value: unknown): Buffer {
@@ -8,5 +8,5 @@ export function serialise(value: unknown): Buffer {
 
 /** Hex sha256 of bytes. */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return hash('sha256', bytes, 'hex');
 }

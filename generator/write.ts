@@ -1,7 +1,5 @@
-/** Output I/O: a staging writer with bounded concurrency that hashes every object. */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { serialise, sha256Hex } from './json.ts';
+/** Output I/O: a staging writer that hands objects to a worker thread in batches; the worker writes and hashes them. */
+import { Worker } from 'node:worker_threads';
 
 /** Hash and size of one written object. */
 export interface Entry {
@@ -9,48 +7,131 @@ export interface Entry {
   bytes: number;
 }
 
-/** Writes objects under a root folder, at most `concurrency` files at a time, remembering sha256 and size of each. */
+/** Bytes per batch handed to the worker: big enough that the per-message cost vanishes, small enough to stay cheap. */
+const BATCH_BYTES = 4 << 20;
+/** Objects per batch at most (many tiny objects should not wait for a full buffer). */
+const BATCH_OBJECTS = 4096;
+/** Batches handed over and not yet written; the writer waits beyond this, so memory stays bounded. */
+const MAX_IN_FLIGHT = 4;
+
+interface Pending {
+  rels: string[];
+  entries: Entry[];
+}
+
+/** A write failure reported by the worker, as the fs error it was. */
+function workerError(e: { message: string; code?: string; path?: string }): Error {
+  return Object.assign(new Error(e.message), e.code !== undefined ? { code: e.code } : {}, e.path !== undefined ? { path: e.path } : {});
+}
+
+/**
+ * Writes objects under a root folder and remembers sha256 and size of each. `put` serialises on the calling thread and
+ * copies the bytes into a batch; full batches go to one worker thread, which writes each file with synchronous calls
+ * (no promise or thread-pool round trip per file) and hashes it, so writing overlaps the caller's computing. Hashes are
+ * filled in when the worker reports the batch: read `entries` after `flush`.
+ */
 export class StagingWriter {
   /** Relative key -> hash and size, in write order. */
   readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly dirs = new Map<string, Promise<unknown>>();
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private waiters: (() => void)[] = [];
   private failure: unknown = undefined;
+  private nextId = 0;
+  private buf: Buffer = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  private used = 0;
+  private rels: string[] = [];
+  private lens: number[] = [];
+  private batchEntries: Entry[] = [];
 
-  constructor(
-    readonly root: string,
-    private readonly concurrency = 32,
-  ) {}
+  constructor(readonly root: string) {
+    this.worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: { root } });
+    this.worker.on('message', (msg: { id: number; hashes?: string[]; error?: { message: string; code?: string; path?: string } }) => {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (msg.error !== undefined) this.failure ??= workerError(msg.error);
+      else if (p !== undefined && msg.hashes !== undefined) p.entries.forEach((e, i) => (e.sha256 = msg.hashes?.[i] ?? ''));
+      this.wake();
+    });
+    this.worker.on('error', (err) => {
+      this.failure ??= err;
+      this.pending.clear();
+      this.wake();
+    });
+  }
 
-  /** Serialise `value` (a Buffer is written as is) at `rel` (relative to root). Resolves with the size in bytes once the write is queued. */
+  private wake(): void {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w();
+  }
+
+  private async until(done: () => boolean): Promise<void> {
+    while (!done()) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Hand the current batch to the worker. */
+  private send(): void {
+    if (this.rels.length === 0) return;
+    const id = this.nextId++;
+    this.pending.set(id, { rels: this.rels, entries: this.batchEntries });
+    // allocUnsafeSlow: a plain ArrayBuffer of its own (not the shared pool), so it can be transferred.
+    const buf = this.buf.buffer as ArrayBuffer;
+    this.worker.postMessage({ id, rels: this.rels, lens: this.lens, buf }, [buf]);
+    this.buf = Buffer.allocUnsafeSlow(BATCH_BYTES);
+    this.used = 0;
+    this.rels = [];
+    this.lens = [];
+    this.batchEntries = [];
+  }
+
+  /** Serialise `value` (a Buffer is written as is) at `rel` (relative to root). Resolves with the size in bytes once queued. */
   async put(rel: string, value: unknown): Promise<number> {
+    if (Buffer.isBuffer(value)) return this.add(rel, value);
+    return this.add(rel, `${JSON.stringify(value)}\n`);
+  }
+
+  /** Write `json` (already serialised, without the trailing newline every object ends with) at `rel`. */
+  async putJson(rel: string, json: string): Promise<number> {
+    return this.add(rel, `${json}\n`);
+  }
+
+  private async add(rel: string, data: string | Buffer): Promise<number> {
     if (this.failure !== undefined) throw this.failure;
     if (this.entries.has(rel)) throw new Error(`object written twice: ${rel}`);
-    while (this.inFlight.size >= this.concurrency) await Promise.race(this.inFlight);
-    const bytes = Buffer.isBuffer(value) ? value : serialise(value);
-    this.entries.set(rel, { sha256: sha256Hex(bytes), bytes: bytes.length });
-    const path = join(this.root, rel);
-    const dir = dirname(path);
-    let made = this.dirs.get(dir);
-    if (made === undefined) this.dirs.set(dir, (made = mkdir(dir, { recursive: true })));
-    const task: Promise<void> = made
-      .then(() => writeFile(path, bytes))
-      .catch((err: unknown) => {
-        this.failure ??= err;
-      })
-      .finally(() => this.inFlight.delete(task));
-    this.inFlight.add(task);
-    return bytes.length;
+    const len = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
+    if (this.used + len > this.buf.length || this.rels.length >= BATCH_OBJECTS) {
+      this.send();
+      await this.until(() => this.pending.size < MAX_IN_FLIGHT || this.failure !== undefined);
+      if (this.failure !== undefined) throw this.failure;
+      // An object bigger than a batch gets a batch of its own.
+      if (len > this.buf.length) this.buf = Buffer.allocUnsafeSlow(len);
+    }
+    if (typeof data === 'string') this.buf.write(data, this.used, 'utf8');
+    else data.copy(this.buf, this.used);
+    this.used += len;
+    const entry: Entry = { sha256: '', bytes: len };
+    this.entries.set(rel, entry);
+    this.rels.push(rel);
+    this.lens.push(len);
+    this.batchEntries.push(entry);
+    return len;
   }
 
   /** Wait for every queued write to finish or fail, without reporting failures (before removing the folder). */
   async settle(): Promise<void> {
-    await Promise.all(this.inFlight);
+    this.send();
+    await this.until(() => this.pending.size === 0);
   }
 
   /** Wait for every queued write; rejects with the first write error. */
   async flush(): Promise<void> {
-    await Promise.all(this.inFlight);
+    await this.settle();
     if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Stop the worker (after flush or settle). */
+  async close(): Promise<void> {
+    await this.worker.terminate();
   }
 }

@@ -1,0 +1,35 @@
+// The staging writer's worker thread (see write.ts): writes and hashes batches of objects with synchronous calls, so
+// the main thread keeps computing and serialising while the file system works. Plain JavaScript: a worker thread has
+// no TypeScript loader under every runner (tsx, vitest).
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const root = workerData.root;
+const made = new Set();
+
+// One message per batch: { id, rels, lens, buf }, the objects' bytes back to back in `buf` (transferred, not copied).
+// The reply lists each object's sha256 in hex, or says why the batch failed.
+parentPort.on('message', (batch) => {
+  const bytes = new Uint8Array(batch.buf);
+  const hashes = [];
+  let off = 0;
+  try {
+    for (let i = 0; i < batch.rels.length; i++) {
+      const part = bytes.subarray(off, off + batch.lens[i]);
+      off += batch.lens[i];
+      const path = join(root, batch.rels[i]);
+      const dir = dirname(path);
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      writeFileSync(path, part);
+      hashes.push(createHash('sha256').update(part).digest('hex'));
+    }
+    parentPort.postMessage({ id: batch.id, hashes });
+  } catch (err) {
+    parentPort.postMessage({ id: batch.id, error: { message: err.message, code: err.code, path: err.path } });
+  }
+});

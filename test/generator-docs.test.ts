@@ -1,0 +1,87 @@
+/** The generator's fast document texts equal the plain serialisation of the same documents (every firm of the sample, the manifest). */
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCoverage } from '../generator/coverage.ts';
+import { firmDocs, firmDocTexts, manifestDoc, manifestJson, sortedKeys } from '../generator/documents.ts';
+import { groupFirms } from '../generator/firms.ts';
+import { latestWeek, readInputs } from '../generator/inputs/read.ts';
+import { buildOffices } from '../generator/offices.ts';
+import type { BuiltFirm } from '../generator/offices.ts';
+import { measureVisibility } from '../generator/visibility.ts';
+import type { Entry } from '../generator/write.ts';
+import type { StoredOfficeT } from '../shim/core/site-format.ts';
+
+describe('firmDocTexts', () => {
+  it('gives, for every firm of the sample, exactly JSON.stringify of each of its firm documents', async () => {
+    const data = resolve('data');
+    const inputs = await readInputs(data, await latestWeek(data));
+    const { firms } = groupFirms(
+      inputs.places.map((r) => r.value),
+      inputs.flags,
+    );
+    const vis = measureVisibility(
+      inputs.metros,
+      inputs.samples.map((r) => r.value),
+      firms,
+      buildCoverage(inputs.metros),
+    );
+    const built = buildOffices(firms, vis);
+    let docs = 0;
+    let multi = 0;
+    for (const b of built) {
+      const expected = firmDocs(b).map((d) => ({ listingId: d.listing_id, json: JSON.stringify(d) }));
+      expect(firmDocTexts(b)).toEqual(expected);
+      docs += expected.length;
+      if (b.offices.length > 2) multi++;
+    }
+    expect(docs).toBe(inputs.places.length);
+    expect(multi).toBeGreaterThan(10);
+  });
+
+  it('escapes names and addresses the same way (quotes, backslashes, non-ASCII, control characters)', () => {
+    const office: StoredOfficeT = {
+      listing_id: 'l_aaaaaaaaaaaaaaaa',
+      firm_id: 'f_aaaaaaaaaaaaaaaa',
+      name: 'O\'Brien "Injury" Law \\ Ñandú 🚗 \u2028\u0007',
+      address: '1 Main St',
+      city: 'Zürich',
+      state: 'NY',
+      zip: null,
+      lat: 40.5,
+      lng: -74.25,
+      phone: null,
+      website_url: null,
+      website_domain: null,
+      primary_category: null,
+      google_listing_claimed: true,
+      hours: null,
+      metro: null,
+      visibility: null,
+      brand: null,
+      profile_type: 'standard',
+      sponsored: false,
+    };
+    const b: BuiltFirm = {
+      firm: { key: 'k', firmId: office.firm_id, name: office.name, websiteUrl: null, domain: null, profileType: 'standard', sponsored: false },
+      offices: [office, { ...office, listing_id: 'l_bbbbbbbbbbbbbbbb', name: 'Ünïcode "two"' }],
+      mainBrand: { metro: 'new-york', top3_share_pct: 1.5, appears_share_pct: 20, offices_measured: 2 },
+    };
+    expect(firmDocTexts(b)).toEqual(firmDocs(b).map((d) => ({ listingId: d.listing_id, json: JSON.stringify(d) })));
+  });
+});
+
+describe('manifestJson', () => {
+  it('is exactly JSON.stringify of the manifest object, keys sorted by full key', () => {
+    const entries = new Map<string, Entry>([
+      ['firms/l_b.json', { sha256: 'b'.repeat(64), bytes: 2 }],
+      ['cells/index.json', { sha256: 'c'.repeat(64), bytes: 30 }],
+      ['firms/l_a.json', { sha256: 'a'.repeat(64), bytes: 1 }],
+      ['pages/metros/zürich "x".json', { sha256: 'd'.repeat(64), bytes: 4 }],
+      ['10.json', { sha256: 'e'.repeat(64), bytes: 5 }],
+    ]);
+    const prefix = 'v/2026-W47-0123456789/';
+    const text = manifestJson('2026-W47-0123456789', entries, sortedKeys(entries), prefix);
+    expect(text).toBe(JSON.stringify(manifestDoc('2026-W47-0123456789', entries, (r) => prefix + r)));
+    expect(Object.keys((JSON.parse(text) as { objects: object }).objects)).toEqual([...entries.keys()].map((k) => prefix + k).sort());
+  });
+});
