@@ -37,7 +37,8 @@ describe('document catalogue', () => {
         else expect((json as { openapi?: string }).openapi, rel).toMatch(/^3\.1/);
       }
     }
-    expect([...seen.keys()].sort()).toEqual((Object.keys(paths) as DocName[]).sort());
+    // cityState is only read (weeks generated before the city gazetteer split); every other kind is written.
+    expect([...seen.keys()].sort()).toEqual((Object.keys(paths) as DocName[]).filter((n) => n !== 'cityState').sort());
   });
 
   it('builds store keys from the same paths', () => {

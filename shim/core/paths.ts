@@ -16,6 +16,8 @@ export const paths = {
   listings: (prefix: string) => `listings/${prefix}.json`,
   zip: (zip3: string) => `gazetteer/zip/${zip3}.json`,
   city: (state: string, bucket: string) => `gazetteer/city/${state}/${bucket}.json`,
+  /** One state's whole city gazetteer: versions generated before the split by first letter (read, never written). */
+  cityState: (state: string) => `gazetteer/city/${state}.json`,
   measurement: (metro: string) => `measurement/${metro}.json`,
   changes: () => 'changes.json',
   problem: (code: string) => `problems/${code}.html`,

@@ -9,7 +9,7 @@ import { metroForPoint } from './coverage.ts';
 import { US_STATES, type ParsedLocation } from './location.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import type { LocationT } from './schemas.ts';
-import { CityGazetteer, cityDocument, CoverageCells, keys, normaliseCityName, ZipGazetteer, type CityEntryT } from './site-format.ts';
+import { CityGazetteer, CityGazetteerState, cityDocument, CoverageCells, keys, normaliseCityName, ZipGazetteer, type CityEntryT } from './site-format.ts';
 
 const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
 const FORMS = 'a 5-digit ZIP, "City, ST" or "lat,lng"';
@@ -32,6 +32,21 @@ function editDistance(a: string, b: string, max: number): number {
     prev = cur;
   }
   return prev[b.length]!;
+}
+
+/**
+ * The city document that would hold normalised name `key` in `state`, or null when the version has none: one of the
+ * state's split documents (meta.json gazetteer.cities), or in a version generated before the split its whole-state
+ * document (gazetteer.states), so a new shim still serves an older published week.
+ */
+async function cityDocumentFor(reader: SiteReader, state: string, key: string): Promise<{ cities: Record<string, CityEntryT> } | null> {
+  const g = reader.meta.gazetteer;
+  if (g.cities !== undefined) {
+    const starts = g.cities[state];
+    const bucket = starts === undefined ? null : cityDocument(key, starts);
+    return bucket === null ? null : readRequired(reader, keys.city(reader.version, state, bucket), CityGazetteer, LISTED);
+  }
+  return g.states?.includes(state) === true ? readRequired(reader, keys.cityState(reader.version, state), CityGazetteerState, LISTED) : null;
 }
 
 /** Up to three names of the bucket closest in spelling to `key` (one edit per five letters, at most two), most populous first. */
@@ -91,9 +106,7 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
   }
 
   const key = normaliseCityName(parsed.city);
-  const starts = reader.meta.gazetteer.cities[parsed.state];
-  const bucket = starts === undefined ? null : cityDocument(key, starts);
-  const doc = bucket === null ? null : await readRequired(reader, keys.city(reader.version, parsed.state, bucket), CityGazetteer, LISTED);
+  const doc = await cityDocumentFor(reader, parsed.state, key);
   const entry = doc?.cities[key];
   if (entry === undefined) {
     const close = doc === null || key === '' ? [] : closeMatches(key, doc.cities);

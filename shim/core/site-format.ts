@@ -58,7 +58,12 @@ export const Meta = z.object({
     .object({
       zip3: z.array(z.string()).describe('Every ZIP3 with a gazetteer/zip document, sorted'),
       cities: dict(z.string().regex(/^[0-9_a-z]+$/))
+        .optional()
         .describe('State code -> the first character of each of its city documents, sorted (see cityDocument): gazetteer/city/<ST>/<c>.json exists for each'),
+      states: z
+        .array(z.string())
+        .optional()
+        .describe('Versions generated before the split: every state code with one gazetteer/city/<ST>.json (read, never written)'),
     })
     .describe('Which gazetteer documents the version holds: a missing one of these is a store failure, not an unknown place'),
   listing_prefix_length: z
@@ -166,6 +171,9 @@ export const CityGazetteer = z.object({
     .describe('The first of the name characters (see cityBucket) this document covers, up to the next one meta.json lists for the state'),
   cities: dict(CityEntry),
 });
+
+/** `v/<version>/gazetteer/city/<ST>.json`: one state's whole city gazetteer, in versions generated before the split. */
+export const CityGazetteerState = CityGazetteer.omit({ bucket: true });
 
 /** `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets too). */
 export const ListingBucket = z.object({ schema_version: sv, prefix: z.string(), listing_ids: z.array(z.string()) });
@@ -278,6 +286,7 @@ export const keys = {
   listings: inVersion(paths.listings),
   zip: inVersion(paths.zip),
   city: inVersion(paths.city),
+  cityState: inVersion(paths.cityState),
   /** One metro's published measurement: the ranked listing ids per grid point and query. */
   measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */
