@@ -1,8 +1,8 @@
 /** `npm run generate -- [--week 2026-W47] [--out site/] [--data data/] [--skip-bad] [--quiet]`: publish one week into a site folder. */
-import { parseArgs } from 'node:util';
 import { BadInputError, formatBadRow, generate } from './generate.ts';
 import { InputError } from './inputs/read.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './site-folder.ts';
+import { parseCli } from './cli-args.ts';
 
 const HELP = `Usage: npm run generate -- [options]
 
@@ -27,9 +27,8 @@ Options:
 Exit status: 0 published, 1 bad input or failure (nothing written), 2 usage error.`;
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
+  const cli = parseCli(
+    {
       options: {
         week: { type: 'string' },
         data: { type: 'string', default: 'data/' },
@@ -40,16 +39,11 @@ async function main(): Promise<number> {
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+    },
+    HELP,
+  );
+  if ('exit' in cli) return cli.exit;
+  const args = cli.values;
   const grace = Number(args['grace-seconds']);
   const keep = Number(args.keep);
   if (!Number.isFinite(grace) || grace < 0 || !Number.isInteger(keep) || keep < 1) {

@@ -1,6 +1,6 @@
 /** `npm run prune -- --bucket B --keep N [--dry-run]`: delete old version prefixes no kept version reads from. */
-import { parseArgs } from 'node:util';
 import { s3Client } from '../shim/aws/s3-client.ts';
+import { parseCli } from './cli-args.ts';
 import { pruneBucket } from './prune-bucket.ts';
 
 const HELP = `Usage: npm run prune -- --bucket <name> --keep <n> [options]
@@ -27,9 +27,8 @@ Options:
 Exit status: 0 pruned (or nothing to prune); 1 failure or refusal (nothing, or only whole listed prefixes, deleted); 2 usage error.`;
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
+  const cli = parseCli(
+    {
       options: {
         bucket: { type: 'string' },
         keep: { type: 'string' },
@@ -40,16 +39,11 @@ async function main(): Promise<number> {
         'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+    },
+    HELP,
+  );
+  if ('exit' in cli) return cli.exit;
+  const args = cli.values;
   const keep = Number(args.keep);
   const minAgeHours = Number(args['min-age-hours']);
   if (!args.bucket || !Number.isInteger(keep) || keep < 1 || !Number.isFinite(minAgeHours) || minAgeHours < 0) {

@@ -1,10 +1,10 @@
 /** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--distribution ID] [--site site/] [--dry-run]`: atomic publish to S3. */
-import { parseArgs } from 'node:util';
 import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
 import { readRemovals } from './removals.ts';
 import { prefixesReadBy } from './bucket-version.ts';
 import { keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
+import { parseCli } from './cli-args.ts';
 
 const HELP = `Usage: npm run publish -- --bucket <name> [options]
 
@@ -54,9 +54,8 @@ Exit status: 0 published (or nothing to do); 1 failure: the previous version sti
 is live but the invalidation failed; 2 usage error.`;
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
+  const cli = parseCli(
+    {
       options: {
         bucket: { type: 'string' },
         prefix: { type: 'string' },
@@ -75,16 +74,11 @@ async function main(): Promise<number> {
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+    },
+    HELP,
+  );
+  if ('exit' in cli) return cli.exit;
+  const args = cli.values;
   const concurrency = Number(args.concurrency);
   if (!args.bucket || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
     process.stderr.write(`${!args.bucket ? '--bucket is required' : '--concurrency must be an integer from 1 to 256'}\n\n${HELP}\n`);

@@ -1,10 +1,10 @@
 /** `npm run audit -- verify ...`, `npm run audit -- diff <old> <new>` and `npm run audit -- measure ...`: the auditor's tools (docs/AUDIT.md). */
-import { parseArgs } from 'node:util';
 import { diffSites, formatDiff } from './diff.ts';
 import { formatMeasureReport, measure, measureExitCode } from './measure.ts';
 import { parseQuery, QueryError, type AuditQuery } from './queries.ts';
 import { AuditError, type SiteLocation } from './site.ts';
 import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
+import { parseCli } from '../cli-args.ts';
 
 const HELP = `Usage: npm run audit -- <command> [options]
 
@@ -120,9 +120,8 @@ function usage(message: string, help: string): number {
 }
 
 async function runVerify(argv: string[]): Promise<number> {
-  let a;
-  try {
-    a = parseArgs({
+  const cli = parseCli(
+    {
       args: argv,
       options: {
         site: { type: 'string' },
@@ -142,15 +141,12 @@ async function runVerify(argv: string[]): Promise<number> {
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    return usage((err as Error).message, VERIFY_HELP);
-  }
-  if (a.help) {
-    process.stdout.write(`${VERIFY_HELP}\n`);
-    return 0;
-  }
+      onUsageError: (message) => usage(message, VERIFY_HELP),
+    },
+    VERIFY_HELP,
+  );
+  if ('exit' in cli) return cli.exit;
+  const a = cli.values;
   if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', VERIFY_HELP);
   let queries: AuditQuery[];
   let sample: number | undefined;
@@ -199,9 +195,8 @@ async function runVerify(argv: string[]): Promise<number> {
 }
 
 async function runDiff(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = parseCli(
+    {
       args: argv,
       options: {
         'old-version': { type: 'string' },
@@ -214,16 +209,13 @@ async function runDiff(argv: string[]): Promise<number> {
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      allowPositionals: true,
-    });
-  } catch (err) {
-    return usage((err as Error).message, DIFF_HELP);
-  }
+      positionals: true,
+      onUsageError: (message) => usage(message, DIFF_HELP),
+    },
+    DIFF_HELP,
+  );
+  if ('exit' in parsed) return parsed.exit;
   const a = parsed.values;
-  if (a.help) {
-    process.stdout.write(`${DIFF_HELP}\n`);
-    return 0;
-  }
   const [oldArg, newArg, ...rest] = parsed.positionals;
   if (oldArg === undefined || newArg === undefined || rest.length > 0) return usage('give exactly two sites: <old> <new>', DIFF_HELP);
   const threshold = a.threshold === undefined ? 1 : Number(a.threshold);
@@ -249,9 +241,8 @@ async function runDiff(argv: string[]): Promise<number> {
 }
 
 async function runMeasure(argv: string[]): Promise<number> {
-  let a;
-  try {
-    a = parseArgs({
+  const cli = parseCli(
+    {
       args: argv,
       options: {
         site: { type: 'string' },
@@ -266,15 +257,12 @@ async function runMeasure(argv: string[]): Promise<number> {
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    return usage((err as Error).message, MEASURE_HELP);
-  }
-  if (a.help) {
-    process.stdout.write(`${MEASURE_HELP}\n`);
-    return 0;
-  }
+      onUsageError: (message) => usage(message, MEASURE_HELP),
+    },
+    MEASURE_HELP,
+  );
+  if ('exit' in cli) return cli.exit;
+  const a = cli.values;
   if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', MEASURE_HELP);
   const max = a.max === undefined ? 50 : Number(a.max);
   if (!Number.isInteger(max) || max < 0) return usage(`--max must be a whole number, got ${a.max}`, MEASURE_HELP);

@@ -1,7 +1,7 @@
 /** `npm run release -- [--week W] [--bucket B ...] [--force "reason"]`: one week from inputs to live, gated and verified. */
-import { parseArgs } from 'node:util';
 import { GATE_NAMES, MAX_DROP, MAX_MILES_FROM_ZIP } from './gates.ts';
 import { release } from './release.ts';
+import { parseCli } from '../cli-args.ts';
 
 const HELP = `Usage: npm run release -- [options]
 
@@ -36,9 +36,8 @@ Options:
 Exit status: 0 released; 1 refused by a gate or verify, or failed (the failing step is named); 2 usage error.`;
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
+  const cli = parseCli(
+    {
       options: {
         data: { type: 'string', default: 'data/' },
         site: { type: 'string', default: 'site/' },
@@ -54,16 +53,11 @@ async function main(): Promise<number> {
         records: { type: 'string', default: 'var/releases' },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+    },
+    HELP,
+  );
+  if ('exit' in cli) return cli.exit;
+  const args = cli.values;
   const sample = Number(args['verify-sample']);
   if (!Number.isInteger(sample) || sample < 0 || (args.force !== undefined && args.force.trim() === '') || (args.invalidate && args.distribution === undefined)) {
     process.stderr.write(`--verify-sample must be an integer >= 0, --force needs a reason, --invalidate needs --distribution\n\n${HELP}\n`);

@@ -3,9 +3,9 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { mondayOfIsoWeek } from '../week.ts';
 import { countSearches, EdgeLine, LogLine, SUPPRESS_BELOW, type EdgeLineT, type LogLineT } from './counts.ts';
+import { parseCli } from '../cli-args.ts';
 
 const HELP = `Usage: npm run research -- --week <YYYY-Www> [options]
 
@@ -57,9 +57,8 @@ async function* jsonLines<T>(file: string, schema: { safeParse(v: unknown): { su
 }
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
+  const cli = parseCli(
+    {
       options: {
         week: { type: 'string' },
         log: { type: 'string', default: 'var/log' },
@@ -68,16 +67,11 @@ async function main(): Promise<number> {
         out: { type: 'string', default: 'var/research' },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+    },
+    HELP,
+  );
+  if ('exit' in cli) return cli.exit;
+  const args = cli.values;
   if (args.week === undefined || !/^\d{4}-W\d{2}$/.test(args.week)) {
     process.stderr.write(`--week <YYYY-Www> is required\n\n${HELP}\n`);
     return 2;
