@@ -8,10 +8,10 @@ import { firmBrandFor, type BuiltFirm } from './offices.ts';
 import type { Visibility } from './visibility.ts';
 import type { Entry } from './write.ts';
 
-/** One firm document per office of the firm: the office, the firm, and the firm's other offices by listing_id. */
-export function firmDocs(built: BuiltFirm): FirmDocT[] {
-  const { firm, offices } = built;
-  return offices.map((office) => ({
+/** The part of an office's firm document before `office`: schema version, listing id and the firm. */
+function firmDocHead(built: BuiltFirm, office: BuiltFirm['offices'][number]): Pick<FirmDocT, 'schema_version' | 'listing_id' | 'firm'> {
+  const { firm } = built;
+  return {
     schema_version: SCHEMA_VERSION,
     listing_id: office.listing_id,
     firm: {
@@ -23,9 +23,12 @@ export function firmDocs(built: BuiltFirm): FirmDocT[] {
       sponsored: firm.sponsored,
       brand: firmBrandFor(office, built),
     },
-    office,
-    other_offices: offices.filter((o) => o !== office),
-  }));
+  };
+}
+
+/** One firm document per office of the firm: the office, the firm, and the firm's other offices by listing_id. */
+export function firmDocs(built: BuiltFirm): FirmDocT[] {
+  return built.offices.map((office) => ({ ...firmDocHead(built, office), office, other_offices: built.offices.filter((o) => o !== office) }));
 }
 
 /**
@@ -34,22 +37,9 @@ export function firmDocs(built: BuiltFirm): FirmDocT[] {
  * the generator's time at a million offices.
  */
 export function firmDocTexts(built: BuiltFirm): { listingId: string; json: string }[] {
-  const { firm, offices } = built;
-  const texts = offices.map((o) => JSON.stringify(o));
-  return offices.map((office, i) => {
-    const head = JSON.stringify({
-      schema_version: SCHEMA_VERSION,
-      listing_id: office.listing_id,
-      firm: {
-        firm_id: firm.firmId,
-        name: firm.name,
-        website_url: firm.websiteUrl,
-        website_domain: firm.domain,
-        profile_type: firm.profileType,
-        sponsored: firm.sponsored,
-        brand: firmBrandFor(office, built),
-      },
-    });
+  const texts = built.offices.map((o) => JSON.stringify(o));
+  return built.offices.map((office, i) => {
+    const head = JSON.stringify(firmDocHead(built, office));
     const others = texts.filter((_, j) => j !== i).join(',');
     return { listingId: office.listing_id, json: `${head.slice(0, -1)},"office":${texts[i] ?? ''},"other_offices":[${others}]}` };
   });
