@@ -118,9 +118,13 @@ describe('report writer', () => {
       shardObjects: { median: 1, max: 1 },
       worst: { query: 'q', objects: 5, bytes, byKind: { 'cell block': { objects: 1, bytes } } },
     });
-    const met = renderReport({ ...base, cold: { reads: [cold(1000)], first: null } });
+    // The cold targets are judged at national scale: without a scale site they are not judged, whatever the sample shows.
+    const scale = (bytes: number): BenchResults['scale'] => ({ requested: 1, attempts: [], measured: 1, shards: null, latency: null, cold: [cold(bytes)] });
+    const sampleOnly = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null } });
+    expect(sampleOnly).toMatch(/\| cold path <= 20 objects[^\n]*\| not measured \| not judged: no scale site/);
+    const met = renderReport({ ...base, cold: { reads: [cold(1000)], first: null }, scale: scale(1000) });
     expect(met).toMatch(/cold path[^\n]*\| \*\*met\*\*/);
-    const missed = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null } });
+    const missed = renderReport({ ...base, cold: { reads: [cold(1000)], first: null }, scale: scale(5_000_000) });
     expect(missed).toMatch(/cold path[^\n]*\| \*\*missed\*\*/);
     // Over S3: decoded bytes above the target, wire bytes below it; each target row names its measure.
     const s3: ColdS3Report = {
@@ -129,7 +133,7 @@ describe('report writer', () => {
       passes: 1,
       sets: [{ ...cold(5_000_000), wireBytes: { median: 400_000, max: 400_000 }, rounds: { median: 5, max: 5 }, worstWire: { query: 'q', objects: 5, wireBytes: 400_000, decodedBytes: 5_000_000 }, latencyMs: { median: 10, p99: 20, max: 20, samples: 1 } }],
     };
-    const both = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null, s3 } });
+    const both = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null, s3 }, scale: scale(1000) });
     expect(both).toMatch(/\| cold path <= 20 objects[^\n]*\| \*\*met\*\*/);
     expect(both).toMatch(/\| cold path <= 1 MiB[^\n|]*\*\*decoded\*\*[^\n]*\| \*\*missed\*\* \| max 4\.8 MiB decoded/);
     expect(both).toMatch(/\| cold path <= 1 MiB[^\n|]*\*\*on the wire\*\*[^\n]*\| \*\*met\*\* \| max 390\.6 KiB on the wire/);
