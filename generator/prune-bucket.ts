@@ -4,7 +4,7 @@
  * layer, its base and every version its map names all stay. A prefix with objects younger than `minAgeMs` stays too,
  * because it may be a publish still uploading (its meta.json is written after its objects). The plan is pure.
  */
-import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import { normalisePrefix } from '../shim/aws/s3-client.ts';
 import { prefixesOf } from '../shim/core/layers.ts';
 import { Layers, keys, type LayersT } from '../shim/core/site-format.ts';
@@ -84,12 +84,9 @@ interface Listed {
 
 async function listAll(client: S3Client, bucket: string, prefix: string): Promise<Listed[]> {
   const out: Listed[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }));
+  for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) {
     for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key, modifiedMs: o.LastModified?.getTime() ?? 0, bytes: o.Size ?? 0 });
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token !== undefined);
+  }
   return out;
 }
 

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import {
   HeadObjectCommand,
-  ListObjectsV2Command,
+  paginateListObjectsV2,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -377,12 +377,7 @@ async function pointerFor(siteDir: string, version: string): Promise<Buffer> {
 async function presentUnder(client: S3Client, bucket: string, prefix: string, root: string, concurrency: number): Promise<Map<string, string>> {
   const fullPrefix = prefix + root;
   const found: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: fullPrefix, ...(token ? { ContinuationToken: token } : {}) }));
-    for (const o of page.Contents ?? []) if (o.Key) found.push(o.Key);
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
+  for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: fullPrefix })) for (const o of page.Contents ?? []) if (o.Key) found.push(o.Key);
   const shas = new Map<string, string>();
   await runPool(found, concurrency, async (fullKey) => {
     const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: fullKey }));

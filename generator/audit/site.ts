@@ -4,7 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import type { ZodType } from 'zod';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
 import { layerResolver } from '../../shim/core/layers.ts';
@@ -77,12 +77,7 @@ async function listBucket(loc: Extract<SiteLocation, { kind: 's3' }>, under: str
   const client = s3Client(clientOptions);
   const p = normalisePrefix(prefix);
   const out: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: p + under, ...(token ? { ContinuationToken: token } : {}) }));
-    for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push(o.Key.slice(p.length));
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
+  for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: p + under })) for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push(o.Key.slice(p.length));
   return out.sort();
 }
 
