@@ -43,30 +43,59 @@ function roundUp(miles: number): number {
   return Math.ceil(miles * 1e4) / 1e4 + 1e-4;
 }
 
+/**
+ * The base cell and digits 1..CELL_MAX_RES of a res-CELL_MAX_RES H3 id as one integer below 2^34 (exact in a double).
+ * Its order is the id's order, and the key of the id's parent at res r is floor(key / 8^(CELL_MAX_RES - r)), so
+ * sorting and grouping need no H3 call and no string compare. A res-9 id is 15 hex digits; base cell and digits are
+ * its bits 18..51 (the lower 18 bits are the unused digits 10..15, all set).
+ */
+function cellKey(h3: string): number {
+  const hi = parseInt(h3.slice(0, -8), 16);
+  const lo = parseInt(h3.slice(-8), 16);
+  return (hi & 0xfffff) * 2 ** 14 + (lo >>> 18);
+}
+
 /** The cell tree of `offices`. */
 export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOptions = {}): CellTree {
   const leafMax = opts.leafMax ?? CELL_LEAF_MAX;
   const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
-  const listingNo = new Map([...offices.map((o) => o.listing_id)].sort(cmp).map((id, i) => [id, i]));
+  const count = offices.length;
+  // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
+  const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) => cmp((offices[a] as StoredOfficeT).listing_id, (offices[b] as StoredOfficeT).listing_id));
+  const listingOf = new Int32Array(count);
+  byListing.forEach((i, rank) => (listingOf[i] = rank));
   const firmIds = [...new Set(offices.map((o) => o.firm_id))].sort(cmp);
   const firmNo = new Map(firmIds.map((id, i) => [id, i]));
-  const fine = offices.map((o) => latLngToCell(o.lat, o.lng, CELL_MAX_RES));
-  const order = offices.map((_, i) => i);
-  const lno = (i: number): number => listingNo.get((offices[i] as StoredOfficeT).listing_id) ?? 0;
-  // Same-resolution H3 ids compare as numbers when compared as strings; descendants of a cell are then contiguous.
-  order.sort((a, b) => cmp(fine[a] ?? '', fine[b] ?? '') || lno(a) - lno(b));
+  const key = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const o = offices[i] as StoredOfficeT;
+    key[i] = cellKey(latLngToCell(o.lat, o.lng, CELL_MAX_RES));
+  }
+  const order = Int32Array.from(byListing.sort((a, b) => (key[a] as number) - (key[b] as number)));
+  // Columns in sorted position order, read by the tree walk below.
+  const keyAt = new Float64Array(count);
+  const firmAt = new Int32Array(count);
+  const latAt = new Float64Array(count);
+  const lngAt = new Float64Array(count);
+  for (let p = 0; p < count; p++) {
+    const o = offices[order[p] as number] as StoredOfficeT;
+    keyAt[p] = key[order[p] as number] as number;
+    firmAt[p] = firmNo.get(o.firm_id) ?? 0;
+    latAt[p] = o.lat;
+    lngAt[p] = o.lng;
+  }
   const at = (p: number): StoredOfficeT => offices[order[p] ?? 0] as StoredOfficeT;
-  const fineAt = (p: number): string => fine[order[p] ?? 0] ?? '';
-  const firmAt = (p: number): number => firmNo.get(at(p).firm_id) ?? 0;
+  const parentKey = (p: number, res: number): number => Math.floor((keyAt[p] as number) / 8 ** (CELL_MAX_RES - res));
+  const cellAt = (p: number, res: number): string => cellToParent(latLngToCell(latAt[p] as number, lngAt[p] as number, CELL_MAX_RES), res);
 
   const nodes: Node[] = [];
-  const leafOf = new Int32Array(offices.length);
+  const leafOf = new Int32Array(count);
   const build = (cell: string, parent: number, s: number, e: number): number => {
     const id = nodes.length;
     const [cLat, cLng] = cellToLatLng(cell);
     let reach = 0;
-    for (let p = s; p < e; p++) reach = Math.max(reach, haversineMiles(cLat, cLng, at(p).lat, at(p).lng));
+    for (let p = s; p < e; p++) reach = Math.max(reach, haversineMiles(cLat, cLng, latAt[p] as number, lngAt[p] as number));
     const node: Node = { cell, parent, s, e, reach: roundUp(reach), firms: 0, foreign: new Map(), block: -1, children: [] };
     nodes.push(node);
     const res = getResolution(cell);
@@ -76,42 +105,47 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     }
     let start = s;
     while (start < e) {
-      const child = cellToParent(fineAt(start), res + 1);
+      const child = parentKey(start, res + 1);
       let end = start + 1;
-      while (end < e && cellToParent(fineAt(end), res + 1) === child) end++;
-      node.children.push(build(child, id, start, end));
+      while (end < e && parentKey(end, res + 1) === child) end++;
+      node.children.push(build(cellAt(start, res + 1), id, start, end));
       start = end;
     }
     return id;
   };
   const roots: number[] = [];
-  for (let start = 0; start < offices.length; ) {
-    const group = cellToParent(fineAt(start), CELL_GROUP_RES);
+  for (let start = 0; start < count; ) {
+    const group = parentKey(start, CELL_GROUP_RES);
     let end = start + 1;
-    while (end < offices.length && cellToParent(fineAt(end), CELL_GROUP_RES) === group) end++;
-    roots.push(build(group, -1, start, end));
+    while (end < count && parentKey(end, CELL_GROUP_RES) === group) end++;
+    roots.push(build(cellAt(start, CELL_GROUP_RES), -1, start, end));
     start = end;
   }
 
-  // Each firm's home: the deepest node holding all its offices (-1 when they span groups). Summaries follow from it.
-  const positions = new Map<number, number[]>();
-  for (let p = 0; p < offices.length; p++) {
-    const f = firmAt(p);
-    const list = positions.get(f);
-    if (list === undefined) positions.set(f, [p]);
-    else list.push(p);
+  // Each firm's positions, ascending, as one array sliced by firm (offsets), instead of a million small arrays.
+  const firmOffices = new Int32Array(firmIds.length);
+  for (let p = 0; p < count; p++) (firmOffices[firmAt[p] as number] as number)++;
+  const firstOf = new Int32Array(firmIds.length + 1);
+  for (let f = 0; f < firmIds.length; f++) firstOf[f + 1] = (firstOf[f] as number) + (firmOffices[f] as number);
+  const positions = new Int32Array(count);
+  const fill = firstOf.slice(0, firmIds.length);
+  for (let p = 0; p < count; p++) {
+    const f = firmAt[p] as number;
+    positions[fill[f] as number] = p;
+    fill[f] = (fill[f] as number) + 1;
   }
-  const firmOffices = new Map<number, number>();
-  for (const [f, ps] of positions) {
-    firmOffices.set(f, ps.length);
-    const lo = ps[0] ?? 0;
-    const hi = ps[ps.length - 1] ?? 0;
+  // Each firm's home: the deepest node holding all its offices (-1 when they span groups). Summaries follow from it.
+  for (let f = 0; f < firmIds.length; f++) {
+    const from = firstOf[f] as number;
+    const to = firstOf[f + 1] as number;
+    const lo = positions[from] as number;
+    const hi = positions[to - 1] as number;
     // The lowest common ancestor: up from the first office's leaf until the node also holds the last (ranges nest).
     let home = leafOf[lo] ?? -1;
     while (home >= 0 && hi >= (nodes[home] as Node).e) home = (nodes[home] as Node).parent;
     for (let x = home; x >= 0; x = (nodes[x] as Node).parent) (nodes[x] as Node).firms++;
-    for (const p of ps) {
-      for (let x = leafOf[p] ?? -1; x >= 0 && x !== home; x = (nodes[x] as Node).parent) {
+    for (let k = from; k < to; k++) {
+      for (let x = leafOf[positions[k] as number] ?? -1; x >= 0 && x !== home; x = (nodes[x] as Node).parent) {
         const fo = (nodes[x] as Node).foreign;
         fo.set(f, (fo.get(f) ?? 0) + 1);
       }
@@ -126,11 +160,10 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       block = id;
       const cols: CellBlockT = { schema_version: 2, cell: n.cell, listing: [], firm: [], lat: [], lng: [] };
       for (let p = n.s; p < n.e; p++) {
-        const o = at(p);
-        cols.listing.push(listingNo.get(o.listing_id) ?? 0);
-        cols.firm.push(firmAt(p));
-        cols.lat.push(o.lat);
-        cols.lng.push(o.lng);
+        cols.listing.push(listingOf[order[p] as number] as number);
+        cols.firm.push(firmAt[p] as number);
+        cols.lat.push(latAt[p] as number);
+        cols.lng.push(lngAt[p] as number);
       }
       blocks.push(cols);
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
@@ -138,7 +171,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
         const rec: CellRecordsT = { schema_version: 2, block: n.cell, chunk: k, offices: [], firm_offices: [] };
         for (let p = s; p < end; p++) {
           rec.offices.push(at(p));
-          rec.firm_offices.push(firmOffices.get(firmAt(p)) ?? 0);
+          rec.firm_offices.push(firmOffices[firmAt[p] as number] as number);
         }
         records.push(rec);
       }
@@ -180,7 +213,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     leaf_max: leafMax,
     block_max: blockMax,
     record_chunk: chunk,
-    offices: offices.length,
+    offices: count,
     firms: firmIds.length,
     groups: groupEntries,
   };

@@ -16,6 +16,7 @@ import type { SiteReader } from '../shim/core/reader.ts';
 import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
+import { buildCellsReference } from './helpers/cells-reference.ts';
 import { rng } from './helpers/rng.ts';
 
 type Office = Pick<StoredOfficeT, 'listing_id' | 'firm_id' | 'lat' | 'lng'>;
@@ -161,6 +162,19 @@ describe('cell search on synthesised dense data', () => {
       await compare(reader, offices, spot.lat, spot.lng, 1, 25);
     });
   }
+
+  it('is the tree the plain build gives (H3 calls per comparison), here and with offices over the whole globe', () => {
+    // Global points reach every base cell, pentagons included, where the numeric cell keys would first go wrong.
+    const g = rng(3);
+    const world = [...offices];
+    for (let i = 0; i < 3000; i++) {
+      const [lat, lng] = [Math.asin(2 * g() - 1) * (180 / Math.PI), g() * 360 - 180];
+      world.push({ ...base, listing_id: `l_world${String(i).padStart(5, '0')}`, firm_id: `f_world_${i % 700}`, lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 });
+    }
+    for (const opts of [{}, { leafMax: 8, blockMax: 40, recordChunk: 5 }, { leafMax: 1, blockMax: 3, recordChunk: 2 }] as CellTreeOptions[]) {
+      expect(serialise(buildCells(world, opts)).equals(serialise(buildCellsReference(world, opts)))).toBe(true);
+    }
+  });
 
   it('is byte-identical whatever the order of the offices', () => {
     const a = buildCells(offices);
