@@ -32,6 +32,7 @@ class JsonlParser<T> {
     private readonly file: string,
     private readonly schema: ZodType<T>,
     private readonly prepare: (value: T) => T = (value) => value,
+    private readonly fast: (json: unknown) => T | undefined = () => undefined,
   ) {}
 
   /** Line `line` (1-based) without its '\n'; a trailing '\r' is dropped here. */
@@ -43,6 +44,11 @@ class JsonlParser<T> {
       json = JSON.parse(raw);
     } catch (err) {
       this.bad.push({ file: this.file, line, reason: `not valid JSON (${(err as Error).message})` });
+      return;
+    }
+    const quick = this.fast(json);
+    if (quick !== undefined) {
+      this.rows.push({ line, value: this.prepare(quick) });
       return;
     }
     const parsed = this.schema.safeParse(json);
@@ -72,14 +78,16 @@ const BOM = '\uFEFF';
  * Read and parse a JSON-lines file; a missing file is null (the caller decides whether that is fatal). `prepare` may
  * replace each valid value by an equal one that shares parts with earlier rows (see intern.ts). The file is streamed and
  * split on '\n' bytes, each line decoded on its own (a '\n' byte is never part of a multi-byte UTF-8 sequence, so this
- * decodes exactly as the whole file would): memory holds the parsed rows, never the file's text.
+ * decodes exactly as the whole file would): memory holds the parsed rows, never the file's text. `fast` may return what
+ * `schema` would for a row (see fast-check.ts); where it returns undefined, `schema` decides.
  */
 export async function readJsonl<T>(
   path: string,
   schema: ZodType<T>,
   prepare?: (value: T) => T,
+  fast?: (json: unknown) => T | undefined,
 ): Promise<{ rows: Row<T>[]; bad: BadRow[] } | null> {
-  const parser = new JsonlParser(path, schema, prepare);
+  const parser = new JsonlParser(path, schema, prepare, fast);
   let line = 0;
   const emit = (bytes: Buffer, start: number, end: number): void => {
     let text = bytes.toString('utf8', start, end);

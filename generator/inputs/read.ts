@@ -6,6 +6,7 @@ import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
 import { normaliseFlagKey } from '../ids.ts';
 import { isValidTimeZone, STATE_TIMEZONES } from '../timezones.ts';
 import { isoWeeksInYear } from '../week.ts';
+import { checkFlag, checkPlace } from './fast-check.ts';
 import { flagInterner, placeInterner } from './intern.ts';
 import { describeIssues, readJsonl } from './jsonl.ts';
 import type { BadRow, Row } from './jsonl.ts';
@@ -71,8 +72,8 @@ async function readJsonFile<T>(path: string, schema: ZodType<T>): Promise<T> {
   return parsed.data;
 }
 
-async function requiredJsonl<T>(path: string, schema: ZodType<T>, prepare?: (value: T) => T): Promise<{ rows: Row<T>[]; bad: BadRow[] }> {
-  const r = await readJsonl(path, schema, prepare);
+async function requiredJsonl<T>(path: string, schema: ZodType<T>, prepare?: (value: T) => T, fast?: (json: unknown) => T | undefined): Promise<{ rows: Row<T>[]; bad: BadRow[] }> {
+  const r = await readJsonl(path, schema, prepare, fast);
   if (r === null) throw new InputError(`${path}: missing`);
   return r;
 }
@@ -100,9 +101,9 @@ export async function readInputs(dataDir: string, week: string): Promise<Inputs>
   const correctionsPath = join(dataDir, 'corrections.jsonl');
   const removalsPath = join(dataDir, 'removals.jsonl');
   const [placesR, samplesR, flagsR, correctionsR, removalsR] = await Promise.all([
-    requiredJsonl(placesPath, PlaceRecord, placeInterner()),
+    requiredJsonl(placesPath, PlaceRecord, placeInterner(), checkPlace),
     requiredJsonl(samplesPath, SampleRecord),
-    readJsonl(flagsPath, FlagRecord, flagInterner()),
+    readJsonl(flagsPath, FlagRecord, flagInterner(), checkFlag),
     readJsonl(correctionsPath, CorrectionRecord),
     readJsonl(removalsPath, RemovalRecord),
   ]);
