@@ -224,7 +224,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     for (const b of built) for (const doc of firmDocTexts(b)) await w.putJson(paths.firm(doc.listingId), doc.json);
     const prefixLength = listingPrefixLength(offices.length);
     for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
-    step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written`);
+    step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`);
     await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
     await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
     for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
