@@ -192,6 +192,60 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages, measurement, provenance };
 }
 
+/** The cell tree of `offices`, built and written; a function of its own so the tree is garbage once written. */
+async function writeCellTree(w: StagingWriter, offices: readonly StoredOfficeT[], step: (msg: string) => void): Promise<void> {
+  const tree = buildCells(offices);
+  step('phase: cell tree built');
+  for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
+  for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
+  for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
+  await w.put(paths.cellIndex(), tree.index);
+  step(`cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`);
+}
+
+/** What writeContent needs besides the model. */
+interface WriteContext {
+  opts: GenerateOptions;
+  week: string;
+  weekOf: string;
+  gazetteer: ReturnType<typeof buildGazetteer>;
+  step: (msg: string) => void;
+}
+
+/** Every object of the version but the manifest, through `w`; resolves with the version id. */
+async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf, gazetteer, step }: WriteContext): Promise<string> {
+  const { inputs, built, offices, coverage, vis, pages, measurement, provenance } = model;
+  await writeCellTree(w, offices, step);
+  for (const b of built) for (const doc of firmDocTexts(b)) await w.putJson(paths.firm(doc.listingId), doc.json);
+  const prefixLength = listingPrefixLength(offices.length);
+  for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
+  step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`);
+  await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
+  await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
+  for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
+  await w.put(paths.openapi(), buildOpenApi());
+  for (const code of PROBLEM_CODES) await w.put(paths.problem(code), Buffer.from(problemPageHtml(code), 'utf8'));
+  for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
+  for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
+  }
+  const pageCount = await writePages(
+    { dataDir: opts.dataDir, week, weekOf, synthetic: inputs.dataset.synthetic, metros: inputs.metros, offices, measurement: pages },
+    (key, value) => w.put(key, value),
+  );
+  step(`${pageCount} pages and page assets written`);
+  await w.flush();
+
+  const version = versionId(week, w.entries);
+  // Not part of the version id: it depends on what was live before, not on the week's inputs.
+  const changes = await changesAgainstLive(opts.previous ?? { kind: 'folder', dir: opts.outDir }, version, week, offices, provenance, step);
+  await w.put(paths.changes(), changes);
+  step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
+  const contents = { zip3: [...gazetteer.zips.keys()], cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])), listingPrefixLength: prefixLength };
+  await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
+  return version;
+}
+
 /** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
 export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -202,52 +256,23 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
-  const { inputs, facts, built, offices, coverage, vis, pages, measurement, provenance } = await buildModel(opts, week, log, step);
+  // A variable of its own, emptied once the content is written, so that the offices, firms and cell tree are garbage
+  // before the manifest of a million entries is built (at a million offices they are about a gigabyte of heap).
+  let model: Model | undefined = await buildModel(opts, week, log, step);
+  const { inputs, facts } = model;
   const weekOf = mondayOfIsoWeek(week);
 
   gazetteerCache ??= buildGazetteer();
   const gazetteer = gazetteerCache;
   step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...gazetteer.cities.values()].reduce((n, b) => n + b.size, 0)} city files in ${gazetteer.cities.size} states`);
-  if (opts.gate !== undefined) await opts.gate({ ...facts, offices, zips: gazetteer.zips });
+  if (opts.gate !== undefined) await opts.gate({ ...facts, offices: model.offices, zips: gazetteer.zips });
 
   const { run, leftovers } = await beginRun(opts.outDir);
   for (const path of leftovers) step(`removed the leftovers of an interrupted run: ${path}`);
   const w = new StagingWriter(run.objects);
   try {
-    const tree = buildCells(offices);
-    step('phase: cell tree built');
-    for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
-    for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
-    for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
-    await w.put(paths.cellIndex(), tree.index);
-    step(`cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`);
-    for (const b of built) for (const doc of firmDocTexts(b)) await w.putJson(paths.firm(doc.listingId), doc.json);
-    const prefixLength = listingPrefixLength(offices.length);
-    for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
-    step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`);
-    await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
-    await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
-    for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
-    await w.put(paths.openapi(), buildOpenApi());
-    for (const code of PROBLEM_CODES) await w.put(paths.problem(code), Buffer.from(problemPageHtml(code), 'utf8'));
-    for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
-    for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-      for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
-    }
-    const pageCount = await writePages(
-      { dataDir: opts.dataDir, week, weekOf, synthetic: inputs.dataset.synthetic, metros: inputs.metros, offices, measurement: pages },
-      (key, value) => w.put(key, value),
-    );
-    step(`${pageCount} pages and page assets written`);
-    await w.flush();
-
-    const version = versionId(week, w.entries);
-    // Not part of the version id: it depends on what was live before, not on the week's inputs.
-    const changes = await changesAgainstLive(opts.previous ?? { kind: 'folder', dir: opts.outDir }, version, week, offices, provenance, step);
-    await w.put(paths.changes(), changes);
-    step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
-    const contents = { zip3: [...gazetteer.zips.keys()], cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])), listingPrefixLength: prefixLength };
-    await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
+    const version = await writeContent(w, model, { opts, week, weekOf, gazetteer, step });
+    model = undefined;
     await w.flush();
     await w.putJson(paths.manifest(), manifestJson(version, w.entries, sortedKeys(w.entries), keys.root(version)));
     await w.flush();
