@@ -145,7 +145,11 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   }
   step(`${inputs.places.length} places, ${inputs.samples.length} samples, ${inputs.flags.length} flags, ${inputs.corrections.length} corrections`);
 
+  const placeRows = inputs.places.length;
   const corrected = applyCorrections(inputs.places.map((r) => r.value), inputs.corrections);
+  // From here on the place records are held by `places` and, once grouped, by their firms only, so buildOffices can let
+  // them go one firm at a time (at a million offices, records and rows are a good part of the peak heap).
+  inputs.places = [];
   const removals = new ActiveRemovals(inputs.removals);
   const places: PlaceRecordT[] = [];
   const standing = new Map<string, string>();
@@ -159,8 +163,12 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
       standingRows.set(p.place_id, m.value);
     }
   }
+  corrected.places = [];
   const provenance = provenanceOf(inputs.corrections, corrected, standingRows, inputs.removals);
+  const unclaimed = places.filter((p) => p.claimed === null).map((p) => p.place_id);
   const { firms, notes: firmNotes } = groupFirms(places, inputs.flags);
+  places.length = 0;
+  inputs.flags = [];
   step(`phase: ${firms.length} firms grouped`);
   const coverage = buildCoverage(inputs.metros);
   const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
@@ -168,7 +176,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   const pages = pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms);
   const measurement = measurementDocs(inputs.metros, inputs.samples.map((r) => r.value), firms, week);
   step('phase: page and published measurement computed');
-  const built = buildOffices(firms, vis);
+  const built = buildOffices(firms, vis, { release: true });
   const offices = built.flatMap((b) => b.offices);
   for (const o of offices) StoredOffice.parse(o);
   step('phase: stored offices built and checked');
@@ -181,11 +189,11 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   const facts = {
     week,
     metros,
-    places: inputs.places.length,
+    places: placeRows,
     samples: inputs.samples.length,
     samplesByMetro,
     firms: firms.length,
-    unclaimed: places.filter((p) => p.claimed === null).map((p) => p.place_id),
+    unclaimed,
     standingRemovals: standing,
     unknownCorrections: corrected.unknown,
   };

@@ -47,8 +47,9 @@ export type FirmLookup = Map<string, { key: string; promoted: boolean }>;
 export function firmLookup(firms: readonly Firm[]): FirmLookup {
   const m: FirmLookup = new Map();
   for (const f of firms) {
-    const promoted = f.sponsored || f.profileType === 'enhanced';
-    for (const o of f.offices) m.set(o.place.place_id, { key: f.key, promoted });
+    // One entry object per firm, shared by its offices (a million offices need not make a million).
+    const entry = { key: f.key, promoted: f.sponsored || f.profileType === 'enhanced' };
+    for (const o of f.offices) m.set(o.place.place_id, entry);
   }
   return m;
 }
