@@ -11,7 +11,7 @@ import { StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, type StoredOfficeT } from './site-format.ts';
-import { chordHav, FirmBits, Nearest, unitVector, withinTest } from './search-scratch.ts';
+import { chordHav, FirmBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
 
 /** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
 export interface FirmHit {
@@ -36,6 +36,8 @@ interface Tree {
   foreignOffices: Int32Array;
   /** Largest firm number in the shared lists (checked against the index before marking). */
   maxFirm: number;
+  /** A shared list not in firm-number order (the format requires it; the counts of shown firms rely on it). */
+  unsorted: boolean;
 }
 
 /** A block's columns as typed arrays, with each office's unit vector for the distance test, built once per parsed block. */
@@ -52,7 +54,7 @@ export interface Columns {
 
 const trees = new WeakMap<CellGroupT, Tree>();
 const columnsOf = new WeakMap<CellBlockT, Columns>();
-const centres = new WeakMap<CellIndexT, Map<string, [number, number]>>();
+const groupLists = new WeakMap<CellIndexT, ReturnType<typeof groupsOf>>();
 
 function treeOf(group: CellGroupT): Tree {
   let t = trees.get(group);
@@ -83,18 +85,34 @@ function treeOf(group: CellGroupT): Tree {
   const foreignFirm = new Int32Array(total);
   const foreignOffices = new Int32Array(total);
   let maxFirm = -1;
+  let unsorted = false;
   for (let i = 0, k = 0; i < n; i++) {
     const f = rows.foreign[i] ?? [];
     for (let j = 0; j + 1 < f.length; j += 2, k++) {
       const firm = f[j] ?? 0;
+      if (j > 0 && firm <= (f[j - 2] ?? 0)) unsorted = true;
       foreignFirm[k] = firm;
       foreignOffices[k] = f[j + 1] ?? 0;
       if (firm > maxFirm) maxFirm = firm;
     }
   }
-  t = { group, lat, lng, reach: Float64Array.from(rows.reach), firms: Int32Array.from(rows.firms), first, kids, foreignAt, foreignFirm, foreignOffices, maxFirm };
+  t = { group, lat, lng, reach: Float64Array.from(rows.reach), firms: Int32Array.from(rows.firms), first, kids, foreignAt, foreignFirm, foreignOffices, maxFirm, unsorted };
   trees.set(group, t);
   return t;
+}
+
+/** Position of `firm` in row i's shared-firm list (sorted by firm number; checked in treeOf), or -1. */
+function sharedAt(t: Tree, i: number, firm: number): number {
+  let a = t.foreignAt[i] ?? 0;
+  let b = (t.foreignAt[i + 1] ?? 0) - 1;
+  while (a <= b) {
+    const m = (a + b) >> 1;
+    const f = t.foreignFirm[m] ?? 0;
+    if (f === firm) return m;
+    if (f < firm) a = m + 1;
+    else b = m - 1;
+  }
+  return -1;
 }
 
 function columns(block: CellBlockT): Columns {
@@ -113,12 +131,21 @@ function columns(block: CellBlockT): Columns {
   return c;
 }
 
-function groupCentre(index: CellIndexT, cell: string): [number, number] {
-  let m = centres.get(index);
-  if (m === undefined) centres.set(index, (m = new Map()));
-  let c = m.get(cell);
-  if (c === undefined) m.set(cell, (c = cellToLatLng(cell)));
-  return c;
+/** The index's groups in cell order with their H3 centres and reach, built once per parsed index. */
+function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng: Float64Array; reach: Float64Array } {
+  let g = groupLists.get(index);
+  if (g === undefined) {
+    const cells = Object.keys(index.groups).sort();
+    const lat = new Float64Array(cells.length);
+    const lng = new Float64Array(cells.length);
+    const reach = new Float64Array(cells.length);
+    cells.forEach((cell, j) => {
+      [lat[j], lng[j]] = cellToLatLng(cell);
+      reach[j] = index.groups[cell]?.[1] ?? 0;
+    });
+    groupLists.set(index, (g = { cells, lat, lng, reach }));
+  }
+  return g;
 }
 
 /**
@@ -130,12 +157,8 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
   const v = reader.version;
   const R = radiusMiles;
   const index = await readRequired(reader, keys.cellIndex(v), CellIndex);
-  const near = Object.keys(index.groups)
-    .filter((cell) => {
-      const [cLat, cLng] = groupCentre(index, cell);
-      return haversineMiles(lat, lng, cLat, cLng) - (index.groups[cell]?.[1] ?? 0) <= R;
-    })
-    .sort();
+  const groups = groupsOf(index);
+  const near = groups.cells.filter((_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R);
   const groupTrees = await Promise.all(
     near.map(async (cell) => {
       const key = keys.cellGroup(v, cell);
@@ -143,6 +166,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
       const t = treeOf(group);
       if (t.maxFirm >= index.firms) throw new StoreError(`${key} names firm ${t.maxFirm} of ${index.firms}`, key);
+      if (t.unsorted) throw new StoreError(`${key} has a shared-firm list out of firm-number order`, key);
       return t;
     }),
   );
@@ -191,22 +215,30 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
 
     const p = new Float64Array(3);
     unitVector(lat, lng, p, 0);
-    const inCircle = withinTest(R);
+    const [px, py, pz] = [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0];
+    const [lo, hi] = havBounds(R);
     const nearest = new Nearest<Columns>(limit, lat, lng);
     const edgeBlocks = await Promise.all(edges.map(([t, i]) => blockOf(t, i)));
     const edgeFirms: number[] = [];
     // Edge offices within the radius (block, position), offered as nearest after the inside cells: by then the kept
     // firms are near the point and the chord test drops almost all of these, which lie near the circle's edge.
     const edgeAt: number[] = [];
-    for (const [e, [t, i]] of edges.entries()) {
+    for (let e = 0; e < edges.length; e++) {
+      const [t, i] = edges[e] as [Tree, number];
       const cols = edgeBlocks[e] as Columns;
+      const { xyz, firm } = cols;
       const start = t.group.rows.at[i] ?? 0;
       const end = start + (t.group.rows.n[i] ?? 0);
       for (let q = start; q < end; q++) {
-        const h = chordHav(p, cols.xyz, q);
-        if (!inCircle(h, lat, lng, cols.lat[q] ?? 0, cols.lng[q] ?? 0)) continue;
-        marked.add(cols.firm[q] ?? 0);
-        edgeFirms.push(cols.firm[q] ?? 0);
+        const dx = px - (xyz[q * 3] ?? 0);
+        const dy = py - (xyz[q * 3 + 1] ?? 0);
+        const dz = pz - (xyz[q * 3 + 2] ?? 0);
+        const h = (dx * dx + dy * dy + dz * dz) / 4;
+        // Clearly outside, or near the radius and outside by the exact haversine.
+        if (h > hi || (h >= lo && haversineMiles(lat, lng, cols.lat[q] ?? 0, cols.lng[q] ?? 0) > R)) continue;
+        const f = firm[q] ?? 0;
+        marked.add(f);
+        edgeFirms.push(f);
         edgeAt.push(e, q);
       }
     }
@@ -251,12 +283,11 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
     const shown = nearest.list();
     const within = new Map<number, number>();
     for (const k of shown) if (marked.has(k.firm) && keptBits.add(k.firm)) within.set(k.firm, 0);
-    if (keptBits.size > 0) {
+    if (within.size > 0) {
       for (const [t, i] of inside) {
-        const end = t.foreignAt[i + 1] ?? 0;
-        for (let k = t.foreignAt[i] ?? 0; k < end; k++) {
-          const f = t.foreignFirm[k] ?? 0;
-          if (keptBits.has(f)) within.set(f, (within.get(f) ?? 0) + (t.foreignOffices[k] ?? 0));
+        for (const f of within.keys()) {
+          const at = sharedAt(t, i, f);
+          if (at >= 0) within.set(f, (within.get(f) ?? 0) + (t.foreignOffices[at] ?? 0));
         }
       }
       for (const f of edgeFirms) if (keptBits.has(f)) within.set(f, (within.get(f) ?? 0) + 1);

@@ -35,12 +35,13 @@ export function havOfMiles(miles: number): number {
   return s * s;
 }
 
-/** Whether an office is within `radiusMiles` of the point, exactly as haversineMiles(...) <= radiusMiles decides. */
-export function withinTest(radiusMiles: number): (h: number, lat: number, lng: number, oLat: number, oLng: number) => boolean {
+/**
+ * Bounds on haversine's term for `radiusMiles`: an office with chordHav below the first is within the radius, above
+ * the second outside; between them haversineMiles(...) <= radiusMiles decides, as a brute-force scan would.
+ */
+export function havBounds(radiusMiles: number): [number, number] {
   const H = havOfMiles(radiusMiles);
-  const lo = H * (1 - REL) - ABS;
-  const hi = H * (1 + REL) + ABS;
-  return (h, lat, lng, oLat, oLng) => (h < lo ? true : h > hi ? false : haversineMiles(lat, lng, oLat, oLng) <= radiusMiles);
+  return [H * (1 - REL) - ABS, H * (1 + REL) + ABS];
 }
 
 /**
