@@ -150,10 +150,9 @@ function scaleWhy(r: BenchResults): string {
     .filter((l) => l.target === 'shim large' && (l.storeReadsTimed ?? 0) > 0.05 * l.queries * l.p50Runs.length)
     .map((l) => `${l.radiusMiles} mi`);
   return (
-    'Cells wholly inside the circle cost O(1) (stored firm counts and the firms they share with other cells), but the offices of leaf cells crossing the circle\'s edge are checked one by one, because `firms_within_radius` is exact: that work follows the density along the edge, which the nationwide dataset raises ~100x in dense metros (see the firms-in-radius ratio beside the latency ratio); ' +
-    'firms whose offices span cells also add to the shared-firm lists of the inside cells' +
-    (reads && reads.length > 0 ? `; at ${reads.join(', ')} the cache (CACHE_MIB=${SCALE_CACHE_MIB}) could not hold the objects of the query set, so timed queries re-read the store` : '') +
-    '. What would reach it: smaller leaf cells (CELL_LEAF_MAX) so fewer offices near but outside the edge are checked, and coarser shared-firm summaries; an exact count needs every office near the edge, so the work cannot drop to a constant.'
+    'Cells wholly inside the circle cost O(1) for the firms homed under them (stored counts), but two parts of an exact `firms_within_radius` follow the density: the offices of leaf cells crossing the circle\'s edge are checked one by one (a chord test on precomputed unit vectors, haversine only near the radius), and every firm shared between cells is marked once per inside cell that holds it (a bitset over firm numbers) to count it once; at 1,000,000 offices a 15-mile circle in New York marks ~30,000 shared entries (17,600 distinct firms) and tests ~7,000 edge offices, against a few hundred at 9,077 (see the firms-in-radius ratio beside the latency ratio)' +
+    (reads && reads.length > 0 ? `; at ${reads.join(', ')} the cache (CACHE_MIB=${SCALE_CACHE_MIB}) could not hold the record chunks of the shown firms of every distinct point, so timed queries re-read the store (a record chunk costs a read, a parse and a check of 64 records)` : '') +
+    '. What would reach it: a format listing each shared firm once per page of cells rather than at every level of the tree (fewer marks per query), smaller leaf cells along the edge (CELL_LEAF_MAX), and smaller record chunks; the work an exact count needs still grows with the firms near the edge, so 1.5x at a hundredfold density is not reachable by tuning alone.'
   );
 }
 
