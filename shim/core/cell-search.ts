@@ -11,7 +11,7 @@ import { StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, type StoredOfficeT } from './site-format.ts';
-import { chordHav, FirmBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
+import { chordHav, chordMiles, FirmBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
 
 /** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
 export interface FirmHit {
@@ -23,8 +23,8 @@ export interface FirmHit {
 /** A group's tree as typed arrays (H3 centres, children, flattened shared-firm lists), built once per parsed group. */
 interface Tree {
   group: CellGroupT;
-  lat: Float64Array;
-  lng: Float64Array;
+  /** Unit vectors of the cells' H3 centres (x, y, z interleaved). */
+  xyz: Float64Array;
   reach: Float64Array;
   firms: Int32Array;
   /** Children of row i: kids[first[i]] .. kids[first[i + 1] - 1]. */
@@ -61,14 +61,12 @@ function treeOf(group: CellGroupT): Tree {
   if (t !== undefined) return t;
   const rows = group.rows;
   const n = rows.cell.length;
-  const lat = new Float64Array(n);
-  const lng = new Float64Array(n);
+  const xyz = new Float64Array(n * 3);
   const counts = new Int32Array(n + 1);
   const foreignAt = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     const [a, b] = cellToLatLng(rows.cell[i] ?? '');
-    lat[i] = a;
-    lng[i] = b;
+    unitVector(a, b, xyz, i * 3);
     const p = rows.parent[i] ?? -1;
     if (p >= 0) counts[p + 1] = (counts[p + 1] ?? 0) + 1;
     foreignAt[i + 1] = (foreignAt[i] ?? 0) + ((rows.foreign[i]?.length ?? 0) >> 1);
@@ -96,7 +94,7 @@ function treeOf(group: CellGroupT): Tree {
       if (firm > maxFirm) maxFirm = firm;
     }
   }
-  t = { group, lat, lng, reach: Float64Array.from(rows.reach), firms: Int32Array.from(rows.firms), first, kids, foreignAt, foreignFirm, foreignOffices, maxFirm, unsorted };
+  t = { group, xyz, reach: Float64Array.from(rows.reach), firms: Int32Array.from(rows.firms), first, kids, foreignAt, foreignFirm, foreignOffices, maxFirm, unsorted };
   trees.set(group, t);
   return t;
 }
@@ -172,6 +170,8 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
   );
 
   // Firms counted office by office: shared with an inside cell (homed outside it) or seen within the radius on the edge.
+  const p = new Float64Array(3);
+  unitVector(lat, lng, p, 0);
   const marked = FirmBits.acquire(index.firms);
   const keptBits = FirmBits.acquire(index.firms);
   try {
@@ -184,7 +184,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       stack.push(0);
       while (stack.length > 0) {
         const i = stack.pop() ?? 0;
-        const d = haversineMiles(lat, lng, t.lat[i] ?? 0, t.lng[i] ?? 0);
+        const d = chordMiles(chordHav(p, t.xyz, i));
         const reach = t.reach[i] ?? 0;
         if (d - reach > R) continue;
         if (d + reach <= R) {
@@ -213,8 +213,6 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       return cols;
     };
 
-    const p = new Float64Array(3);
-    unitVector(lat, lng, p, 0);
     const [px, py, pz] = [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0];
     const [lo, hi] = havBounds(R);
     const nearest = new Nearest<Columns>(limit, lat, lng);
@@ -246,10 +244,10 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
 
     // Nearest first: rows keyed by their tree's position in groupTrees and their row number.
     const queue = new FlatQueue<number>();
-    const stride = Math.max(1, ...groupTrees.map((t) => t.lat.length));
+    const stride = Math.max(1, ...groupTrees.map((t) => t.reach.length));
     const push = (ti: number, i: number): void => {
       const t = groupTrees[ti] as Tree;
-      const d = haversineMiles(lat, lng, t.lat[i] ?? 0, t.lng[i] ?? 0);
+      const d = chordMiles(chordHav(p, t.xyz, i));
       queue.push(ti * stride + i, Math.max(0, d - (t.reach[i] ?? 0)));
     };
     const treeIndex = new Map(groupTrees.map((t, ti) => [t, ti]));

@@ -29,6 +29,14 @@ export function chordHav(p: Float64Array, xyz: Float64Array, q: number): number 
   return (dx * dx + dy * dy + dz * dz) / 4;
 }
 
+/**
+ * Miles from haversine's term h (the inverse of havOfMiles): haversineMiles' last step. For cells, whose reach carries
+ * a margin of its own; offices are compared with haversineMiles itself wherever rounding could matter.
+ */
+export function chordMiles(h: number): number {
+  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
 /** Haversine's term for a distance in miles (the inverse of haversineMiles' last step). */
 export function havOfMiles(miles: number): number {
   const s = Math.sin(Math.min(Math.PI / 2, miles / (2 * EARTH_RADIUS_MILES)));
