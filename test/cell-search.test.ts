@@ -213,6 +213,9 @@ describe('cell search on synthesised dense data', () => {
       const [lat, lng] = A;
       await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 50, 10), kind).rejects.toBeInstanceOf(StoreError);
     }
+    const objects = treeObjects(offices, 'v1', {});
+    (objects.get(keys.cellIndex('v1')) as { firms: number }).firms = 1e12;
+    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 5, 10)).rejects.toThrow(/counts 1000000000000 firms/);
   });
 
   it('is byte-identical whatever the order of the offices', () => {

@@ -52,6 +52,9 @@ export interface Columns {
   maxFirm: number;
 }
 
+/** Most firms a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
+export const MAX_FIRMS = 2 ** 26;
+
 const trees = new WeakMap<CellGroupT, Tree>();
 const columnsOf = new WeakMap<CellBlockT, Columns>();
 const groupLists = new WeakMap<CellIndexT, ReturnType<typeof groupsOf>>();
@@ -155,6 +158,8 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
   const v = reader.version;
   const R = radiusMiles;
   const index = await readRequired(reader, keys.cellIndex(v), CellIndex);
+  // The per-query bitsets are sized by the firm count: a corrupt count must be a store failure, not an allocation error.
+  if (index.firms > MAX_FIRMS) throw new StoreError(`${keys.cellIndex(v)} counts ${index.firms} firms, more than ${MAX_FIRMS}`, keys.cellIndex(v));
   const groups = groupsOf(index);
   const near = groups.cells.filter((_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R);
   const groupTrees = await Promise.all(
