@@ -60,3 +60,23 @@ export class CountingStore implements Store {
     this.reads = [];
   }
 }
+
+/** Wraps `inner`, counting reads of keys it has already returned once: what a cache that held them would have saved. */
+export class RereadStore implements Store {
+  readonly kind: string;
+  private readonly seen = new Set<string>();
+  /** Reads so far, and those of a key read before. */
+  reads = 0;
+  rereads = 0;
+
+  constructor(private readonly inner: Store) {
+    this.kind = `reread(${inner.kind})`;
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    this.reads++;
+    if (this.seen.has(key)) this.rereads++;
+    else this.seen.add(key);
+    return this.inner.get(key);
+  }
+}

@@ -9,6 +9,8 @@ export interface LatencyTarget {
   service: Service;
   /** Store reads so far (to show the timed phase ran from a warm cache); absent for targets without a store. */
   storeReads?: () => number;
+  /** Store reads so far of an object read before (the cache let it go); absent when not tracked. */
+  storeRereads?: () => number;
   /**
    * When set, every timed query asks about a new point within this many miles of the base point (the same sequence
    * for every target), so nothing memoised per exact point can answer it; otherwise the base points repeat.
@@ -29,6 +31,8 @@ export interface LatencyResult {
   queries: number;
   /** Store reads during the timed phases (0 means every timed query was answered from the cache). */
   storeReadsTimed: number | null;
+  /** Of those, reads of an object read before (the cache could not keep it); null when not tracked. */
+  storeRereadsTimed?: number | null;
   /** Firms within the radius, median over the points (a sense of the work). */
   firmsWithinRadius: number;
 }
@@ -53,12 +57,12 @@ const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
  * pass over the points to warm the cache, then timed passes. Reports per-query p50/p99 per run, summarised as median and range.
  */
 export async function measureLatency(targets: readonly LatencyTarget[], opts: LatencyOptions): Promise<LatencyResult[]> {
-  const perCell = new Map<string, { p50: number[]; p99: number[]; n: number[]; reads: number; firms: number[] }>();
+  const perCell = new Map<string, { p50: number[]; p99: number[]; n: number[]; reads: number; rereads: number; firms: number[] }>();
   const cellKey = (t: string, r: number): string => `${t}\u0000${r}`;
   for (let run = 0; run < opts.runs; run++) {
     for (const radius of opts.radii) {
       for (const target of targets) {
-        const cell = perCell.get(cellKey(target.name, radius)) ?? { p50: [], p99: [], n: [], reads: 0, firms: [] };
+        const cell = perCell.get(cellKey(target.name, radius)) ?? { p50: [], p99: [], n: [], reads: 0, rereads: 0, firms: [] };
         perCell.set(cellKey(target.name, radius), cell);
         for (const [i, p] of opts.points.entries()) {
           const out = await target.service.findAttorneys(pointArgs(p, radius), CTX);
@@ -69,6 +73,7 @@ export async function measureLatency(targets: readonly LatencyTarget[], opts: La
           }
         }
         const readsBefore = target.storeReads?.() ?? 0;
+        const rereadsBefore = target.storeRereads?.() ?? 0;
         const times: number[] = [];
         const started = performance.now();
         let n = run * 1_000_000;
@@ -82,6 +87,7 @@ export async function measureLatency(targets: readonly LatencyTarget[], opts: La
           if (performance.now() - started > opts.maxMsPerCell) break;
         }
         cell.reads += (target.storeReads?.() ?? 0) - readsBefore;
+        cell.rereads += (target.storeRereads?.() ?? 0) - rereadsBefore;
         cell.p50.push(quantile(times, 0.5));
         cell.p99.push(quantile(times, 0.99));
         cell.n.push(times.length);
@@ -104,6 +110,7 @@ export async function measureLatency(targets: readonly LatencyTarget[], opts: La
         p50Runs: cell.p50,
         queries: quantile(cell.n, 0.5),
         storeReadsTimed: target.storeReads ? cell.reads : null,
+        storeRereadsTimed: target.storeRereads ? cell.rereads : null,
         firmsWithinRadius: quantile(cell.firms, 0.5),
       });
     }

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createService } from '../shim/core/service-impl.ts';
+import { RereadStore } from './counting-store.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { NaiveIndex, naiveService } from './naive.ts';
@@ -34,13 +35,14 @@ const say = (line: string): void => void process.stderr.write(`${line}\n`);
 async function targets(label: string, dir: string): Promise<LatencyTarget[]> {
   const site = resolve(dir);
   const cacheBytes = Number(values['cache-mib']) * 1024 * 1024;
-  const source = createSiteSource(new FolderStore(site), { cacheBytes });
+  const store = new RereadStore(new FolderStore(site));
+  const source = createSiteSource(store, { cacheBytes });
   const naiveSource = createSiteSource(new FolderStore(site), { cacheBytes });
   const t0 = performance.now();
   const index = await NaiveIndex.load(new FolderStore(site), (done, total) => say(`naive ${label}: loaded ${done}/${total} offices`));
   say(`naive ${label}: ${index.size} offices loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return [
-    { name: `shim ${label}`, service: createService(source), storeReads: () => source.stats().storeReads, jitterMiles: JITTER_MILES },
+    { name: `shim ${label}`, service: createService(source), storeReads: () => source.stats().storeReads, storeRereads: () => store.rereads, jitterMiles: JITTER_MILES },
     { name: `naive ${label}`, service: naiveService(createService(naiveSource), index, naiveSource), jitterMiles: JITTER_MILES },
   ];
 }

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCells, type CellTreeOptions } from '../generator/cells.ts';
 import { serialise } from '../generator/json.ts';
 import { cellSearch } from '../shim/core/cell-search.ts';
+import { StoreError } from '../shim/core/errors.ts';
 import { destination, haversineMiles } from '../shim/core/geo.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
 import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/core/site-format.ts';
@@ -174,6 +175,61 @@ describe('cell search on synthesised dense data', () => {
     for (const opts of [{}, { leafMax: 8, blockMax: 40, recordChunk: 5 }, { leafMax: 1, blockMax: 3, recordChunk: 2 }] as CellTreeOptions[]) {
       expect(serialise(buildCells(world, opts)).equals(serialise(buildCellsReference(world, opts)))).toBe(true);
     }
+  });
+
+  it('counts an office lying exactly on the circle (radius = its haversine distance), and one just beyond it', async () => {
+    const reader = memoryReader(treeObjects(offices, 'v1', {}), 'v1');
+    const r = rng(17);
+    let checked = 0;
+    for (let i = 0; i < 400 && checked < 120; i++) {
+      const [lat, lng] = destination(A[0], A[1], r() * 30, r() * 360);
+      const o = offices[Math.floor(r() * offices.length)] as StoredOfficeT;
+      const radius = haversineMiles(lat, lng, o.lat, o.lng);
+      if (radius < 1 || radius > 50) continue;
+      checked++;
+      await compare(reader, offices, lat, lng, radius, 25);
+      await compare(reader, offices, lat, lng, radius * (1 - 1e-15), 25);
+    }
+    expect(checked).toBe(120);
+  });
+
+  it('answers searches that interleave at their reads as it answers them one by one', async () => {
+    const objects = treeObjects(offices, 'v1', {});
+    const plain = memoryReader(objects, 'v1');
+    // Every read resolves after a random delay, so the searches' scratch state is in use by several at once.
+    const r = rng(23);
+    const slow: SiteReader = { ...plain, json: (key, schema) => new Promise((res) => setTimeout(() => res(plain.json(key, schema)), Math.floor(r() * 3))) };
+    const queries = Array.from({ length: 40 }, (_, i) => {
+      const [lat, lng] = destination(A[0], A[1], r() * 40, r() * 360);
+      return { lat, lng, radius: [1, 5, 15, 50][i % 4] ?? 15 };
+    });
+    const together = await Promise.all(queries.map((q) => cellSearch(slow, q.lat, q.lng, q.radius, 10)));
+    for (const [i, q] of queries.entries()) {
+      const want = bruteForce(offices, q.lat, q.lng, q.radius, 10);
+      const got = together[i];
+      expect(got?.firms, `query ${i}`).toBe(want.firms);
+      expect(got?.hits.map((h) => ({ listing_id: h.office.listing_id, distanceMiles: h.distanceMiles, officesWithinRadius: h.officesWithinRadius })), `query ${i}`).toEqual(want.hits);
+    }
+  });
+
+  it('fails as a store failure, not a wrong count, when a group or block names a firm number the index does not have', async () => {
+    for (const kind of ['group', 'block'] as const) {
+      const objects = treeObjects(offices, 'v1', {});
+      const index = objects.get(keys.cellIndex('v1')) as { firms: number };
+      const prefix = kind === 'group' ? 'v/v1/cells/groups/' : 'v/v1/cells/blocks/';
+      for (const [key, value] of objects) {
+        if (!key.startsWith(prefix)) continue;
+        const o = JSON.parse(JSON.stringify(value)) as { rows?: { foreign: number[][] }; firm?: number[] };
+        if (o.rows !== undefined) o.rows.foreign = o.rows.foreign.map((f) => (f.length > 0 ? [index.firms + 5, 1] : f));
+        if (o.firm !== undefined) o.firm = o.firm.map(() => index.firms + 5);
+        objects.set(key, o);
+      }
+      const [lat, lng] = A;
+      await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 50, 10), kind).rejects.toBeInstanceOf(StoreError);
+    }
+    const objects = treeObjects(offices, 'v1', {});
+    (objects.get(keys.cellIndex('v1')) as { firms: number }).firms = 1e12;
+    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 5, 10)).rejects.toThrow(/counts 1000000000000 firms/);
   });
 
   it('is byte-identical whatever the order of the offices', () => {

@@ -153,6 +153,16 @@ describe('city documents', () => {
     expect(city('Mc Lean', 'VA')).toEqual(city('McLean', 'VA'));
   });
 
+  it('find Hawaiian names typed without the ʻokina or with any apostrophe ("Ewa Beach", "Kapaa", "Hale\'iwa")', () => {
+    const ewa = city('‘Ewa Beach', 'HI');
+    expect(milesFrom(ewa, 21.3156, -158.007)).toBeLessThan(3);
+    for (const s of ['Ewa Beach', 'ʻEwa Beach', "'Ewa Beach", 'EWA BEACH']) expect(city(s, 'HI'), s).toEqual(ewa);
+    expect(city('Kapaa', 'HI')).toEqual(city('Kapa‘a', 'HI'));
+    expect(city('Kapaa', 'HI')).toBeDefined();
+    expect(city("Hale'iwa", 'HI')).toEqual(city('Hale‘iwa', 'HI'));
+    expect(city('Haleiwa', 'HI')).toBeDefined();
+  });
+
   it('tell same-named cities of different states apart', () => {
     expect(milesFrom(city('Springfield', 'IL'), 39.7984, -89.6544)).toBeLessThan(3); // the capital
     expect(milesFrom(city('Springfield', 'MA'), 42.1015, -72.5898)).toBeLessThan(3);

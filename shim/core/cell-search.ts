@@ -11,6 +11,7 @@ import { StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, type StoredOfficeT } from './site-format.ts';
+import { chordHav, chordMiles, FirmBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
 
 /** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
 export interface FirmHit {
@@ -19,43 +20,59 @@ export interface FirmHit {
   officesWithinRadius: number;
 }
 
-/** A group's tree with H3 centres and children, built once per parsed group. */
+/** A group's tree as typed arrays (H3 centres, children, flattened shared-firm lists), built once per parsed group. */
 interface Tree {
   group: CellGroupT;
-  lat: Float64Array;
-  lng: Float64Array;
+  /** Unit vectors of the cells' H3 centres (x, y, z interleaved). */
+  xyz: Float64Array;
+  reach: Float64Array;
+  firms: Int32Array;
   /** Children of row i: kids[first[i]] .. kids[first[i + 1] - 1]. */
   first: Int32Array;
   kids: Int32Array;
+  /** Shared firms of row i: foreignFirm[foreignAt[i]] .. foreignFirm[foreignAt[i + 1] - 1], with their office counts. */
+  foreignAt: Int32Array;
+  foreignFirm: Int32Array;
+  foreignOffices: Int32Array;
+  /** Largest firm number in the shared lists (checked against the index before marking). */
+  maxFirm: number;
+  /** A shared list not in firm-number order (the format requires it; the counts of shown firms rely on it). */
+  unsorted: boolean;
 }
 
-/** A block's columns as typed arrays, built once per parsed block. */
-interface Columns {
+/** A block's columns as typed arrays, with each office's unit vector for the distance test, built once per parsed block. */
+export interface Columns {
   cell: string;
   listing: Int32Array;
   firm: Int32Array;
   lat: Float64Array;
   lng: Float64Array;
+  /** Unit vectors on the sphere (x, y, z interleaved), for a chord-length test before any trigonometry. */
+  xyz: Float64Array;
+  maxFirm: number;
 }
+
+/** Most firms a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
+export const MAX_FIRMS = 2 ** 26;
 
 const trees = new WeakMap<CellGroupT, Tree>();
 const columnsOf = new WeakMap<CellBlockT, Columns>();
-const centres = new WeakMap<CellIndexT, Map<string, [number, number]>>();
+const groupLists = new WeakMap<CellIndexT, ReturnType<typeof groupsOf>>();
 
 function treeOf(group: CellGroupT): Tree {
   let t = trees.get(group);
   if (t !== undefined) return t;
   const rows = group.rows;
   const n = rows.cell.length;
-  const lat = new Float64Array(n);
-  const lng = new Float64Array(n);
+  const xyz = new Float64Array(n * 3);
   const counts = new Int32Array(n + 1);
+  const foreignAt = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     const [a, b] = cellToLatLng(rows.cell[i] ?? '');
-    lat[i] = a;
-    lng[i] = b;
+    unitVector(a, b, xyz, i * 3);
     const p = rows.parent[i] ?? -1;
     if (p >= 0) counts[p + 1] = (counts[p + 1] ?? 0) + 1;
+    foreignAt[i + 1] = (foreignAt[i] ?? 0) + ((rows.foreign[i]?.length ?? 0) >> 1);
   }
   const first = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) first[i + 1] = (first[i] ?? 0) + (counts[i + 1] ?? 0);
@@ -65,37 +82,72 @@ function treeOf(group: CellGroupT): Tree {
     const p = rows.parent[i] ?? -1;
     if (p >= 0) kids[(fill[p] = (fill[p] ?? 0) + 1) - 1] = i;
   }
-  t = { group, lat, lng, first, kids };
+  const total = foreignAt[n] ?? 0;
+  const foreignFirm = new Int32Array(total);
+  const foreignOffices = new Int32Array(total);
+  let maxFirm = -1;
+  let unsorted = false;
+  for (let i = 0, k = 0; i < n; i++) {
+    const f = rows.foreign[i] ?? [];
+    for (let j = 0; j + 1 < f.length; j += 2, k++) {
+      const firm = f[j] ?? 0;
+      if (j > 0 && firm <= (f[j - 2] ?? 0)) unsorted = true;
+      foreignFirm[k] = firm;
+      foreignOffices[k] = f[j + 1] ?? 0;
+      if (firm > maxFirm) maxFirm = firm;
+    }
+  }
+  t = { group, xyz, reach: Float64Array.from(rows.reach), firms: Int32Array.from(rows.firms), first, kids, foreignAt, foreignFirm, foreignOffices, maxFirm, unsorted };
   trees.set(group, t);
   return t;
+}
+
+/** Position of `firm` in row i's shared-firm list (sorted by firm number; checked in treeOf), or -1. */
+function sharedAt(t: Tree, i: number, firm: number): number {
+  let a = t.foreignAt[i] ?? 0;
+  let b = (t.foreignAt[i + 1] ?? 0) - 1;
+  while (a <= b) {
+    const m = (a + b) >> 1;
+    const f = t.foreignFirm[m] ?? 0;
+    if (f === firm) return m;
+    if (f < firm) a = m + 1;
+    else b = m - 1;
+  }
+  return -1;
 }
 
 function columns(block: CellBlockT): Columns {
   let c = columnsOf.get(block);
   if (c === undefined) {
-    c = { cell: block.cell, listing: Int32Array.from(block.listing), firm: Int32Array.from(block.firm), lat: Float64Array.from(block.lat), lng: Float64Array.from(block.lng) };
+    const lat = Float64Array.from(block.lat);
+    const lng = Float64Array.from(block.lng);
+    const xyz = new Float64Array(lat.length * 3);
+    for (let p = 0; p < lat.length; p++) unitVector(lat[p] ?? 0, lng[p] ?? 0, xyz, p * 3);
+    const firm = Int32Array.from(block.firm);
+    let maxFirm = -1;
+    for (const f of firm) if (f > maxFirm) maxFirm = f;
+    c = { cell: block.cell, listing: Int32Array.from(block.listing), firm, lat, lng, xyz, maxFirm };
     columnsOf.set(block, c);
   }
   return c;
 }
 
-function groupCentre(index: CellIndexT, cell: string): [number, number] {
-  let m = centres.get(index);
-  if (m === undefined) centres.set(index, (m = new Map()));
-  let c = m.get(cell);
-  if (c === undefined) m.set(cell, (c = cellToLatLng(cell)));
-  return c;
+/** The index's groups in cell order with their H3 centres and reach, built once per parsed index. */
+function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng: Float64Array; reach: Float64Array } {
+  let g = groupLists.get(index);
+  if (g === undefined) {
+    const cells = Object.keys(index.groups).sort();
+    const lat = new Float64Array(cells.length);
+    const lng = new Float64Array(cells.length);
+    const reach = new Float64Array(cells.length);
+    cells.forEach((cell, j) => {
+      [lat[j], lng[j]] = cellToLatLng(cell);
+      reach[j] = index.groups[cell]?.[1] ?? 0;
+    });
+    groupLists.set(index, (g = { cells, lat, lng, reach }));
+  }
+  return g;
 }
-
-/** A firm's nearest office so far: distance, listing number, and where its columns are. */
-interface Best {
-  d: number;
-  listing: number;
-  cols: Columns;
-  pos: number;
-}
-
-const before = (a: Best, b: Best): boolean => a.d < b.d || (a.d === b.d && a.listing < b.listing);
 
 /**
  * Firms with an office within `radiusMiles` of (lat, lng), each by its nearest office (ties by listing_id), nearest
@@ -106,133 +158,161 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
   const v = reader.version;
   const R = radiusMiles;
   const index = await readRequired(reader, keys.cellIndex(v), CellIndex);
-  const near = Object.keys(index.groups)
-    .filter((cell) => {
-      const [cLat, cLng] = groupCentre(index, cell);
-      return haversineMiles(lat, lng, cLat, cLng) - (index.groups[cell]?.[1] ?? 0) <= R;
-    })
-    .sort();
+  // The per-query bitsets are sized by the firm count: a corrupt count must be a store failure, not an allocation error.
+  if (index.firms > MAX_FIRMS) throw new StoreError(`${keys.cellIndex(v)} counts ${index.firms} firms, more than ${MAX_FIRMS}`, keys.cellIndex(v));
+  const groups = groupsOf(index);
+  const near = groups.cells.filter((_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R);
   const groupTrees = await Promise.all(
     near.map(async (cell) => {
       const key = keys.cellGroup(v, cell);
       const group = await readRequired(reader, key, CellGroup, 'is listed in the cell index but missing');
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
-      return treeOf(group);
+      const t = treeOf(group);
+      if (t.maxFirm >= index.firms) throw new StoreError(`${key} names firm ${t.maxFirm} of ${index.firms}`, key);
+      if (t.unsorted) throw new StoreError(`${key} has a shared-firm list out of firm-number order`, key);
+      return t;
     }),
   );
 
-  // Classify: wholly inside (a "top" inside cell), crossing the edge (down to leaves), or outside.
-  let count = 0;
-  const shared = new Map<number, number>();
-  const inside: [Tree, number][] = [];
-  const edges: [Tree, number][] = [];
-  for (const t of groupTrees) {
-    const rows = t.group.rows;
-    const stack = [0];
-    while (stack.length > 0) {
-      const i = stack.pop() ?? 0;
-      const d = haversineMiles(lat, lng, t.lat[i] ?? 0, t.lng[i] ?? 0);
-      const reach = rows.reach[i] ?? 0;
-      if (d - reach > R) continue;
-      if (d + reach <= R) {
-        count += rows.firms[i] ?? 0;
-        const f = rows.foreign[i] ?? [];
-        for (let k = 0; k + 1 < f.length; k += 2) shared.set(f[k] ?? 0, (shared.get(f[k] ?? 0) ?? 0) + (f[k + 1] ?? 0));
-        inside.push([t, i]);
-        continue;
+  // Firms counted office by office: shared with an inside cell (homed outside it) or seen within the radius on the edge.
+  const p = new Float64Array(3);
+  unitVector(lat, lng, p, 0);
+  const marked = FirmBits.acquire(index.firms);
+  const keptBits = FirmBits.acquire(index.firms);
+  try {
+    // Classify: wholly inside (a "top" inside cell), crossing the edge (down to leaves), or outside.
+    let count = 0;
+    const inside: [Tree, number][] = [];
+    const edges: [Tree, number][] = [];
+    const stack: number[] = [];
+    for (const t of groupTrees) {
+      stack.push(0);
+      while (stack.length > 0) {
+        const i = stack.pop() ?? 0;
+        const d = chordMiles(chordHav(p, t.xyz, i));
+        const reach = t.reach[i] ?? 0;
+        if (d - reach > R) continue;
+        if (d + reach <= R) {
+          count += t.firms[i] ?? 0;
+          const end = t.foreignAt[i + 1] ?? 0;
+          for (let k = t.foreignAt[i] ?? 0; k < end; k++) marked.add(t.foreignFirm[k] ?? 0);
+          inside.push([t, i]);
+          continue;
+        }
+        const a = t.first[i] ?? 0;
+        const b = t.first[i + 1] ?? 0;
+        if (a === b) edges.push([t, i]);
+        for (let k = b - 1; k >= a; k--) stack.push(t.kids[k] ?? 0);
       }
+    }
+
+    const blockOf = async (t: Tree, i: number): Promise<Columns> => {
+      const b = t.group.rows.block[i] ?? -1;
+      const cell = t.group.rows.cell[b] ?? '';
+      const key = keys.cellBlock(v, cell);
+      if (b < 0) throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives leaf ${t.group.rows.cell[i] ?? ''} no block`, key);
+      const block = await readRequired(reader, key, CellBlock, 'is listed in its group but missing');
+      const cols = columns(block);
+      if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
+      if (cols.maxFirm >= index.firms) throw new StoreError(`${key} names firm ${cols.maxFirm} of ${index.firms}`, key);
+      return cols;
+    };
+
+    const [px, py, pz] = [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0];
+    const [lo, hi] = havBounds(R);
+    const nearest = new Nearest<Columns>(limit, lat, lng);
+    const edgeBlocks = await Promise.all(edges.map(([t, i]) => blockOf(t, i)));
+    const edgeFirms: number[] = [];
+    // Edge offices within the radius (block, position), offered as nearest after the inside cells: by then the kept
+    // firms are near the point and the chord test drops almost all of these, which lie near the circle's edge.
+    const edgeAt: number[] = [];
+    for (let e = 0; e < edges.length; e++) {
+      const [t, i] = edges[e] as [Tree, number];
+      const cols = edgeBlocks[e] as Columns;
+      const { xyz, firm } = cols;
+      const start = t.group.rows.at[i] ?? 0;
+      const end = start + (t.group.rows.n[i] ?? 0);
+      for (let q = start; q < end; q++) {
+        const dx = px - (xyz[q * 3] ?? 0);
+        const dy = py - (xyz[q * 3 + 1] ?? 0);
+        const dz = pz - (xyz[q * 3 + 2] ?? 0);
+        const h = (dx * dx + dy * dy + dz * dz) / 4;
+        // Clearly outside, or near the radius and outside by the exact haversine.
+        if (h > hi || (h >= lo && haversineMiles(lat, lng, cols.lat[q] ?? 0, cols.lng[q] ?? 0) > R)) continue;
+        const f = firm[q] ?? 0;
+        marked.add(f);
+        edgeFirms.push(f);
+        edgeAt.push(e, q);
+      }
+    }
+    count += marked.size;
+
+    // Nearest first: rows keyed by their tree's position in groupTrees and their row number.
+    const queue = new FlatQueue<number>();
+    const stride = Math.max(1, ...groupTrees.map((t) => t.reach.length));
+    const push = (ti: number, i: number): void => {
+      const t = groupTrees[ti] as Tree;
+      const d = chordMiles(chordHav(p, t.xyz, i));
+      queue.push(ti * stride + i, Math.max(0, d - (t.reach[i] ?? 0)));
+    };
+    const treeIndex = new Map(groupTrees.map((t, ti) => [t, ti]));
+    for (const [t, i] of inside) push(treeIndex.get(t) ?? 0, i);
+    while (queue.length > 0) {
+      if ((queue.peekValue() ?? 0) > nearest.kth()) break;
+      const id = queue.pop() ?? 0;
+      const ti = Math.floor(id / stride);
+      const i = id - ti * stride;
+      const t = groupTrees[ti] as Tree;
       const a = t.first[i] ?? 0;
       const b = t.first[i + 1] ?? 0;
-      if (a === b) edges.push([t, i]);
-      for (let k = b - 1; k >= a; k--) stack.push(t.kids[k] ?? 0);
-    }
-  }
-
-  const blockOf = async (t: Tree, i: number): Promise<Columns> => {
-    const b = t.group.rows.block[i] ?? -1;
-    const cell = t.group.rows.cell[b] ?? '';
-    const key = keys.cellBlock(v, cell);
-    if (b < 0) throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives leaf ${t.group.rows.cell[i] ?? ''} no block`, key);
-    const block = await readRequired(reader, key, CellBlock, 'is listed in its group but missing');
-    const cols = columns(block);
-    if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
-    return cols;
-  };
-
-  const best = new Map<number, Best>();
-  const consider = (cols: Columns, pos: number, d: number): void => {
-    const f = cols.firm[pos] ?? 0;
-    const cand: Best = { d, listing: cols.listing[pos] ?? 0, cols, pos };
-    const b = best.get(f);
-    if (b === undefined || before(cand, b)) best.set(f, cand);
-  };
-  const edgeCount = new Map<number, number>();
-  const edgeBlocks = await Promise.all(edges.map(([t, i]) => blockOf(t, i)));
-  for (const [e, [t, i]] of edges.entries()) {
-    const cols = edgeBlocks[e] as Columns;
-    const start = t.group.rows.at[i] ?? 0;
-    const end = start + (t.group.rows.n[i] ?? 0);
-    for (let p = start; p < end; p++) {
-      const d = haversineMiles(lat, lng, cols.lat[p] ?? 0, cols.lng[p] ?? 0);
-      if (d > R) continue;
-      const f = cols.firm[p] ?? 0;
-      edgeCount.set(f, (edgeCount.get(f) ?? 0) + 1);
-      consider(cols, p, d);
-    }
-  }
-  for (const f of shared.keys()) if (!edgeCount.has(f)) count++;
-  count += edgeCount.size;
-
-  // The `limit` nearest so far (limit is at most 25, so an insertion list).
-  const top = (): Best[] => {
-    const list: Best[] = [];
-    for (const b of best.values()) {
-      if (list.length === limit && !before(b, list[list.length - 1] as Best)) continue;
-      let at = list.length;
-      while (at > 0 && before(b, list[at - 1] as Best)) at--;
-      list.splice(at, 0, b);
-      if (list.length > limit) list.pop();
-    }
-    return list;
-  };
-  const queue = new FlatQueue<[Tree, number]>();
-  const push = (t: Tree, i: number): void => {
-    const d = haversineMiles(lat, lng, t.lat[i] ?? 0, t.lng[i] ?? 0);
-    queue.push([t, i], Math.max(0, d - (t.group.rows.reach[i] ?? 0)));
-  };
-  for (const [t, i] of inside) push(t, i);
-  let kept = top();
-  while (queue.length > 0) {
-    const kth = kept.length === limit ? (kept[kept.length - 1] as Best).d : Number.POSITIVE_INFINITY;
-    if ((queue.peekValue() ?? 0) > kth) break;
-    const [t, i] = queue.pop() as [Tree, number];
-    const a = t.first[i] ?? 0;
-    const b = t.first[i + 1] ?? 0;
-    if (a < b) {
-      for (let k = a; k < b; k++) push(t, t.kids[k] ?? 0);
-      continue;
-    }
-    const cols = await blockOf(t, i);
-    const start = t.group.rows.at[i] ?? 0;
-    const end = start + (t.group.rows.n[i] ?? 0);
-    for (let p = start; p < end; p++) consider(cols, p, haversineMiles(lat, lng, cols.lat[p] ?? 0, cols.lng[p] ?? 0));
-    kept = top();
-  }
-
-  const chunk = index.record_chunk;
-  const hits = await Promise.all(
-    kept.map(async (k): Promise<FirmHit> => {
-      const n = Math.floor(k.pos / chunk);
-      const key = keys.cellRecords(v, k.cols.cell, n);
-      const rec = await readRequired(reader, key, CellRecords, 'is missing for a block position');
-      const office = rec.offices[k.pos - n * chunk];
-      if (office === undefined || office.lat !== k.cols.lat[k.pos] || office.lng !== k.cols.lng[k.pos]) {
-        throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.cols.cell}`, key);
+      if (a < b) {
+        for (let k = a; k < b; k++) push(ti, t.kids[k] ?? 0);
+        continue;
       }
-      const f = k.cols.firm[k.pos] ?? 0;
-      const within = shared.has(f) || edgeCount.has(f) ? (shared.get(f) ?? 0) + (edgeCount.get(f) ?? 0) : (rec.firm_offices[k.pos - n * chunk] ?? 0);
-      return { office, distanceMiles: k.d, officesWithinRadius: within };
-    }),
-  );
-  return { firms: count, hits };
+      const cols = await blockOf(t, i);
+      const start = t.group.rows.at[i] ?? 0;
+      const end = start + (t.group.rows.n[i] ?? 0);
+      for (let q = start; q < end; q++) nearest.consider(chordHav(p, cols.xyz, q), cols, q, cols.firm[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+    }
+
+    for (let k = 0; k + 1 < edgeAt.length; k += 2) {
+      const cols = edgeBlocks[edgeAt[k] ?? 0] as Columns;
+      const q = edgeAt[k + 1] ?? 0;
+      nearest.consider(chordHav(p, cols.xyz, q), cols, q, cols.firm[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+    }
+
+    // Offices within the radius of each kept firm that was counted office by office (the others are homed under an
+    // inside cell, so every office of theirs is within it).
+    const shown = nearest.list();
+    const within = new Map<number, number>();
+    for (const k of shown) if (marked.has(k.firm) && keptBits.add(k.firm)) within.set(k.firm, 0);
+    if (within.size > 0) {
+      for (const [t, i] of inside) {
+        for (const f of within.keys()) {
+          const at = sharedAt(t, i, f);
+          if (at >= 0) within.set(f, (within.get(f) ?? 0) + (t.foreignOffices[at] ?? 0));
+        }
+      }
+      for (const f of edgeFirms) if (keptBits.has(f)) within.set(f, (within.get(f) ?? 0) + 1);
+    }
+
+    const chunk = index.record_chunk;
+    const hits = await Promise.all(
+      shown.map(async (k): Promise<FirmHit> => {
+        const n = Math.floor(k.pos / chunk);
+        const key = keys.cellRecords(v, k.ref.cell, n);
+        const rec = await readRequired(reader, key, CellRecords, 'is missing for a block position');
+        const office = rec.offices[k.pos - n * chunk];
+        if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
+          throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
+        }
+        const inRadius = within.get(k.firm) ?? rec.firm_offices[k.pos - n * chunk] ?? 0;
+        return { office, distanceMiles: k.d, officesWithinRadius: inRadius };
+      }),
+    );
+    return { firms: count, hits };
+  } finally {
+    marked.release();
+    keptBits.release();
+  }
 }

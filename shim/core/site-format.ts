@@ -324,12 +324,13 @@ export function cityDocument(key: string, starts: string): string | null {
 }
 
 /**
- * Normalise a city name for lookup: lower case, accents and punctuation dropped, St./Ft./Mt. expanded, then spaces
- * removed, so "St. Louis" = "Saint Louis" and "Mc Lean" (USPS) = "McLean" = "mclean" (e.g. "saintlouis").
+ * Normalise a city name for lookup: lower case, accents, apostrophes (and the Hawaiian ʻokina, however typed) and
+ * punctuation dropped, St./Ft./Mt. expanded, then spaces removed, so "St. Louis" = "Saint Louis", "Mc Lean" (USPS) =
+ * "McLean" = "mclean" and "‘Ewa Beach" = "Ewa Beach" (e.g. "saintlouis").
  */
 export function normaliseCityName(name: string): string {
   let s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  s = s.replace(/[’']/g, '').replace(/[.,]/g, ' ').replace(/-/g, ' ');
+  s = s.replace(/[’'‘ʻʼ`´]/g, '').replace(/[.,]/g, ' ').replace(/-/g, ' ');
   s = s.replace(/\s+/g, ' ').trim();
   s = s.replace(/^(st|ste) /, 'saint ').replace(/^ft /, 'fort ').replace(/^mt /, 'mount ');
   s = s.replace(/ (st|ste) /g, ' saint ').replace(/ ft /g, ' fort ').replace(/ mt /g, ' mount ');
