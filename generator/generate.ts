@@ -259,7 +259,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const t0 = performance.now();
   const step = (msg: string): void => {
-    if (!opts.quiet) log(`generate [${((performance.now() - t0) / 1000).toFixed(1)}s ${Math.round(process.memoryUsage.rss() / 1e6)}MB peak ${Math.round(process.resourceUsage().maxRSS / 1e3)}MB] ${msg}`);
+    if (!opts.quiet) log(`generate [${((performance.now() - t0) / 1000).toFixed(1)}s ${Math.round(process.memoryUsage.rss() / 1e6)}MB peak ${Math.round((process.resourceUsage().maxRSS * 1024) / 1e6)}MB] ${msg}`);
   };
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
