@@ -1,7 +1,7 @@
 /** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { keys, LISTING_ALPHABET, StoredOffice } from '../shim/core/site-format.ts';
+import { keys, LISTING_ALPHABET } from '../shim/core/site-format.ts';
 import { paths } from '../shim/core/paths.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
@@ -33,6 +33,7 @@ import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
 import { beginRun, endRun, flipPointer, installVersion, linkUnchanged, pruneVersions } from './site-folder.ts';
 import type { Retention } from './site-folder.ts';
+import { checkStoredOffices } from './stored-office-check.ts';
 import { StagingWriter } from './write.ts';
 import type { Entry } from './write.ts';
 
@@ -178,7 +179,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   step('phase: page and published measurement computed');
   const built = buildOffices(firms, vis, { release: true });
   const offices = built.flatMap((b) => b.offices);
-  for (const o of offices) StoredOffice.parse(o);
+  checkStoredOffices(offices);
   step('phase: stored offices built and checked');
   for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
   if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
