@@ -102,6 +102,13 @@ export const CellRecords = z.object({
   firm_offices: z.array(nat).describe("How many offices the record's firm has in the version"),
 });
 
+/**
+ * How the search reads a record chunk: the chunk checked whole except its records, each of which is checked with
+ * StoredOffice when it is shown (a query shows at most 25 of a chunk's 64). Only the search reads record chunks in the
+ * shim; the catalogue, the generator and audit check chunks whole with CellRecords.
+ */
+export const CellRecordsShown = CellRecords.extend({ offices: z.array(z.looseObject({})) });
+
 export type CellIndexT = z.infer<typeof CellIndex>;
 export type CellGroupT = z.infer<typeof CellGroup>;
 export type CellBlockT = z.infer<typeof CellBlock>;
