@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCells, type CellTreeOptions } from '../generator/cells.ts';
+import { CellRecords } from '../shim/core/cell-format.ts';
 import { serialise } from '../generator/json.ts';
 import { cellSearch } from '../shim/core/cell-search.ts';
 import { StoreError } from '../shim/core/errors.ts';
@@ -230,6 +231,25 @@ describe('cell search on synthesised dense data', () => {
     const objects = treeObjects(offices, 'v1', {});
     (objects.get(keys.cellIndex('v1')) as { firms: number }).firms = 1e12;
     await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 5, 10)).rejects.toThrow(/counts 1000000000000 firms/);
+  });
+
+  it('checks each shown record: a broken one is a store failure naming its chunk, and the chunk is checked with the catalogue schema elsewhere', async () => {
+    const objects = treeObjects(offices, 'v1', {});
+    const [lat, lng] = A;
+    const good = await cellSearch(memoryReader(objects, 'v1'), lat, lng, 5, 10);
+    const shown = good.hits[0]?.office.listing_id;
+    for (const [key, value] of objects) {
+      if (!key.includes('/cells/records/')) continue;
+      const chunk = JSON.parse(JSON.stringify(value)) as { offices: { listing_id: string; google_listing_claimed: unknown }[] };
+      const at = chunk.offices.findIndex((o) => o.listing_id === shown);
+      if (at < 0) continue;
+      (chunk.offices[at] as { google_listing_claimed: unknown }).google_listing_claimed = 'yes';
+      objects.set(key, chunk);
+      await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 5, 10)).rejects.toThrow(new RegExp(`${key.replace(/[.]/g, '\\.')} holds a record that does not match its schema at google_listing_claimed`));
+      expect(CellRecords.safeParse(chunk).success).toBe(false);
+      return;
+    }
+    throw new Error(`no chunk holds ${shown}`);
   });
 
   it('is byte-identical whatever the order of the offices', () => {

@@ -6,11 +6,11 @@
  */
 import FlatQueue from 'flatqueue';
 import { cellToLatLng } from 'h3-js';
-import { CellBlock, CellGroup, CellIndex, CellRecords, type CellBlockT, type CellGroupT, type CellIndexT } from './cell-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecordsShown, type CellBlockT, type CellGroupT, type CellIndexT } from './cell-format.ts';
 import { StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
-import { keys, type StoredOfficeT } from './site-format.ts';
+import { keys, StoredOffice, type StoredOfficeT } from './site-format.ts';
 import { chordHav, chordMiles, FirmBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
 
 /** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
@@ -130,6 +130,23 @@ function columns(block: CellBlockT): Columns {
     columnsOf.set(block, c);
   }
   return c;
+}
+
+const shownOffices = new WeakMap<object, StoredOfficeT>();
+
+/** A record of a chunk read with CellRecordsShown, checked with StoredOffice the first time it is shown. */
+function shownOffice(raw: object | undefined, key: string): StoredOfficeT | undefined {
+  if (raw === undefined) return undefined;
+  let office = shownOffices.get(raw);
+  if (office === undefined) {
+    const checked = StoredOffice.safeParse(raw);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new StoreError(`${key} holds a record that does not match its schema${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`, key);
+    }
+    shownOffices.set(raw, (office = checked.data));
+  }
+  return office;
 }
 
 /** The index's groups in cell order with their H3 centres and reach, built once per parsed index. */
@@ -301,8 +318,8 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       shown.map(async (k): Promise<FirmHit> => {
         const n = Math.floor(k.pos / chunk);
         const key = keys.cellRecords(v, k.ref.cell, n);
-        const rec = await readRequired(reader, key, CellRecords, 'is missing for a block position');
-        const office = rec.offices[k.pos - n * chunk];
+        const rec = await readRequired(reader, key, CellRecordsShown, 'is missing for a block position');
+        const office = shownOffice(rec.offices[k.pos - n * chunk], key);
         if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
           throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
         }

@@ -1,6 +1,6 @@
 /**
- * The arithmetic and scratch state of one cell search (cell-search.ts), kept in typed arrays so a query over tens of
- * thousands of offices and shared firms allocates almost nothing. Distances are miles on the sphere of
+ * The arithmetic and scratch state of one cell search (cell-search.ts), in typed arrays so a query over tens of
+ * thousands of offices and shared firms allocates no object per office or firm. Distances are miles on the sphere of
  * EARTH_RADIUS_MILES; every decision that could differ from haversineMiles by rounding falls back to it, so answers
  * are exactly those of a brute-force haversine scan.
  */
