@@ -195,14 +195,14 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
   const p = new Float64Array(3);
   unitVector(lat, lng, p, 0);
   const marked = FirmBits.acquire(index.firms);
-  const keptBits = FirmBits.acquire(index.firms);
   try {
     // Classify: wholly inside (a "top" inside cell), crossing the edge (down to leaves), or outside.
     let count = 0;
-    const inside: [Tree, number][] = [];
-    const edges: [Tree, number][] = [];
+    // Rows by (position of their tree in groupTrees, row number).
+    const inside: [number, number][] = [];
+    const edges: [number, number][] = [];
     const stack: number[] = [];
-    for (const t of groupTrees) {
+    for (const [ti, t] of groupTrees.entries()) {
       stack.push(0);
       while (stack.length > 0) {
         const i = stack.pop() ?? 0;
@@ -213,12 +213,12 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
           count += t.firms[i] ?? 0;
           const end = t.foreignAt[i + 1] ?? 0;
           for (let k = t.foreignAt[i] ?? 0; k < end; k++) marked.add(t.foreignFirm[k] ?? 0);
-          inside.push([t, i]);
+          inside.push([ti, i]);
           continue;
         }
         const a = t.first[i] ?? 0;
         const b = t.first[i + 1] ?? 0;
-        if (a === b) edges.push([t, i]);
+        if (a === b) edges.push([ti, i]);
         for (let k = b - 1; k >= a; k--) stack.push(t.kids[k] ?? 0);
       }
     }
@@ -235,30 +235,23 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       return cols;
     };
 
-    const [px, py, pz] = [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0];
     const [lo, hi] = havBounds(R);
     const nearest = new Nearest<Columns>(limit, lat, lng);
-    const edgeBlocks = await Promise.all(edges.map(([t, i]) => blockOf(t, i)));
-    const edgeFirms: number[] = [];
+    const edgeBlocks = await Promise.all(edges.map(([ti, i]) => blockOf(groupTrees[ti] as Tree, i)));
     // Edge offices within the radius (block, position), offered as nearest after the inside cells: by then the kept
     // firms are near the point and the chord test drops almost all of these, which lie near the circle's edge.
     const edgeAt: number[] = [];
     for (let e = 0; e < edges.length; e++) {
-      const [t, i] = edges[e] as [Tree, number];
+      const [ti, i] = edges[e] as [number, number];
+      const rows = (groupTrees[ti] as Tree).group.rows;
       const cols = edgeBlocks[e] as Columns;
-      const { xyz, firm } = cols;
-      const start = t.group.rows.at[i] ?? 0;
-      const end = start + (t.group.rows.n[i] ?? 0);
+      const start = rows.at[i] ?? 0;
+      const end = start + (rows.n[i] ?? 0);
       for (let q = start; q < end; q++) {
-        const dx = px - (xyz[q * 3] ?? 0);
-        const dy = py - (xyz[q * 3 + 1] ?? 0);
-        const dz = pz - (xyz[q * 3 + 2] ?? 0);
-        const h = (dx * dx + dy * dy + dz * dz) / 4;
+        const h = chordHav(p, cols.xyz, q);
         // Clearly outside, or near the radius and outside by the exact haversine.
         if (h > hi || (h >= lo && haversineMiles(lat, lng, cols.lat[q] ?? 0, cols.lng[q] ?? 0) > R)) continue;
-        const f = firm[q] ?? 0;
-        marked.add(f);
-        edgeFirms.push(f);
+        marked.add(cols.firm[q] ?? 0);
         edgeAt.push(e, q);
       }
     }
@@ -272,8 +265,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       const d = chordMiles(chordHav(p, t.xyz, i));
       queue.push(ti * stride + i, Math.max(0, d - (t.reach[i] ?? 0)));
     };
-    const treeIndex = new Map(groupTrees.map((t, ti) => [t, ti]));
-    for (const [t, i] of inside) push(treeIndex.get(t) ?? 0, i);
+    for (const [ti, i] of inside) push(ti, i);
     while (queue.length > 0) {
       if ((queue.peekValue() ?? 0) > nearest.kth()) break;
       const id = queue.pop() ?? 0;
@@ -302,15 +294,20 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
     // inside cell, so every office of theirs is within it).
     const shown = nearest.list();
     const within = new Map<number, number>();
-    for (const k of shown) if (marked.has(k.firm) && keptBits.add(k.firm)) within.set(k.firm, 0);
+    for (const k of shown) if (marked.has(k.firm)) within.set(k.firm, 0);
     if (within.size > 0) {
-      for (const [t, i] of inside) {
+      for (const [ti, i] of inside) {
+        const t = groupTrees[ti] as Tree;
         for (const f of within.keys()) {
           const at = sharedAt(t, i, f);
           if (at >= 0) within.set(f, (within.get(f) ?? 0) + (t.foreignOffices[at] ?? 0));
         }
       }
-      for (const f of edgeFirms) if (keptBits.has(f)) within.set(f, (within.get(f) ?? 0) + 1);
+      for (let k = 0; k + 1 < edgeAt.length; k += 2) {
+        const f = (edgeBlocks[edgeAt[k] ?? 0] as Columns).firm[edgeAt[k + 1] ?? 0] ?? 0;
+        const n = within.get(f);
+        if (n !== undefined) within.set(f, n + 1);
+      }
     }
 
     const chunk = index.record_chunk;
@@ -330,6 +327,5 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
     return { firms: count, hits };
   } finally {
     marked.release();
-    keptBits.release();
   }
 }
