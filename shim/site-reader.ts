@@ -8,6 +8,7 @@ import type { SiteReader } from './core/reader.ts';
 import { ByteLru } from './core/byte-lru.ts';
 import { layerResolver } from './core/layers.ts';
 import { keys, Meta, Pointer, type MetaT } from './core/site-format.ts';
+import { checkStored } from './core/errors.ts';
 import { StoreError, type Store } from './store/types.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
@@ -48,15 +49,6 @@ async function readJson(store: Store, key: string): Promise<{ value: unknown; by
   }
 }
 
-function validate<T>(schema: ZodType<T>, value: unknown, key: string): T {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new StoreError(`${key} does not match its schema${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`, key);
-  }
-  return result.data;
-}
-
 /** How long a site source keeps the pointer it read (ms): a publish is followed within this. */
 export const POINTER_TTL_MS = 5000;
 
@@ -90,7 +82,7 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
         const read = await readJson(store, key);
         // A miss is never cached: an object restored (or re-published under the same version) is seen at once.
         if (read === null) return null;
-        const value = validate(schema, read.value, key);
+        const value = checkStored(schema, read.value, key);
         cache.set(key, value, read.bytes);
         return value;
       } finally {
@@ -122,13 +114,13 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
     counters.storeReads++;
     const read = await readJson(store, keys.pointer);
     if (read === null) throw new StoreError('no published version: current.json is missing', keys.pointer);
-    const { version } = validate(Pointer, read.value, keys.pointer);
+    const { version } = checkStored(Pointer, read.value, keys.pointer);
     let reader = readers.get(version);
     if (reader === undefined) {
       counters.storeReads++;
       const metaRead = await readJson(store, keys.meta(version));
       if (metaRead === null) throw new StoreError(`version ${version} has no meta.json`, keys.meta(version));
-      const meta = validate(Meta, metaRead.value, keys.meta(version));
+      const meta = checkStored(Meta, metaRead.value, keys.meta(version));
       if (meta.version !== version) {
         throw new StoreError(`meta.json of ${version} names version ${meta.version}`, keys.meta(version));
       }

@@ -7,7 +7,7 @@
 import FlatQueue from 'flatqueue';
 import { cellToLatLng } from 'h3-js';
 import { CellBlock, CellGroup, CellIndex, CellRecordsShown, type CellBlockT, type CellGroupT, type CellIndexT } from './cell-format.ts';
-import { StoreError } from './errors.ts';
+import { checkStored, StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, StoredOffice, type StoredOfficeT } from './site-format.ts';
@@ -138,14 +138,7 @@ const shownOffices = new WeakMap<object, StoredOfficeT>();
 function shownOffice(raw: object | undefined, key: string): StoredOfficeT | undefined {
   if (raw === undefined) return undefined;
   let office = shownOffices.get(raw);
-  if (office === undefined) {
-    const checked = StoredOffice.safeParse(raw);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw new StoreError(`${key} holds a record that does not match its schema${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`, key);
-    }
-    shownOffices.set(raw, (office = checked.data));
-  }
+  if (office === undefined) shownOffices.set(raw, (office = checkStored(StoredOffice, raw, key, `${key} holds a record that`)));
   return office;
 }
 

@@ -2,6 +2,7 @@
  * The error taxonomy of the service: ApiError for what the caller can read and act on, StoreError for a failed read
  * of the published data. Everything else is a bug. Mapped to HTTP once, at the edge (shim/http/problem.ts).
  */
+import type { ZodType } from 'zod';
 import type { ProblemCodeT, ProblemT } from './schemas.ts';
 
 const TITLES: Record<ProblemCodeT, string> = {
@@ -90,6 +91,19 @@ export class StoreError extends Error {
     super(message, options);
     this.name = 'StoreError';
   }
+}
+
+/**
+ * `value` checked with `schema`, or a StoreError for `key` saying "<subject> does not match its schema at <path>:
+ * <zod's message>" (subject: the key itself, or what in it was checked).
+ */
+export function checkStored<T>(schema: ZodType<T>, value: unknown, key: string, subject = key): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new StoreError(`${subject} does not match its schema${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`, key);
+  }
+  return result.data;
 }
 
 /** Any thrown value as the ApiError the caller sees: itself, 503 for a StoreError, a generic 500 for anything else. */
