@@ -11,7 +11,8 @@ import type { SiteReader } from '../shim/core/reader.ts';
 import { resolveLocation } from '../shim/core/resolve.ts';
 import type { Service } from '../shim/core/service.ts';
 import { shapeLocation, shapeResult } from '../shim/core/shape.ts';
-import { CellGroup, CellIndex, CellRecords } from '../shim/core/cell-format.ts';
+import { z } from 'zod';
+import { CellGroup, CellIndex } from '../shim/core/cell-format.ts';
 import { keys, Pointer, StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
 import type { Store } from '../shim/store/types.ts';
 
@@ -63,7 +64,7 @@ export class NaiveIndex {
         if (group.rows.block[i] !== i) continue;
         for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) {
           // Record validation is the shim's job; the baseline only needs the fields it scans, checked per office below.
-          const chunk = CellRecords.shape.offices.parse((await text(keys.cellRecords(version, block, k)) as { offices: unknown }).offices);
+          const chunk = z.array(StoredOffice).parse((await text(keys.cellRecords(version, block, k)) as { offices: unknown }).offices);
           for (const office of chunk) {
             const n = ids.length;
             lat[n] = office.lat;

@@ -1,12 +1,13 @@
 /**
- * Offices into the cell tree (shim/core/cell-format.ts): group cells, per-cell summaries, office columns and record
- * chunks. Pure and deterministic: the same offices in any order give the same objects.
+ * Offices into the cell tree (shim/core/cell-format.ts): units, group cells, per-cell summaries, office columns and
+ * record chunks. Pure and deterministic: the same offices in any order give the same objects.
  */
 import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
-import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK } from '../shim/core/cell-format.ts';
+import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK, UNIT_MILES, WHOLE_FIRMS } from '../shim/core/cell-format.ts';
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT } from '../shim/core/cell-format.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
+import { unitsOf } from './units.ts';
 
 /** Every object of the cell tree, in a deterministic order. */
 export interface CellTree {
@@ -21,6 +22,11 @@ export interface CellTreeOptions {
   leafMax?: number;
   blockMax?: number;
   recordChunk?: number;
+  /**
+   * 2: the tree as a schema-2 version has it (whole firms numbered by the rank of their firm_id), in the shape the
+   * shim upgrades schema-2 objects to (cell-format.ts); audit rebuilds an older week with it. Default 3.
+   */
+  schema?: 2 | 3;
 }
 
 interface Node {
@@ -30,8 +36,8 @@ interface Node {
   s: number;
   e: number;
   reach: number;
-  firms: number;
-  foreign: Map<number, number>;
+  units: number;
+  shared: Map<number, number>;
   block: number;
   children: number[];
 }
@@ -55,18 +61,28 @@ function cellKey(h3: string): number {
   return (hi & 0xfffff) * 2 ** 14 + (lo >>> 18);
 }
 
+/** A row's shared list: [unit - previous unit, offices, ...] by ascending unit, the first difference from 0. */
+function sharedList(shared: Map<number, number>): number[] {
+  const out: number[] = [];
+  let prev = 0;
+  for (const [unit, n] of [...shared.entries()].sort((a, b) => a[0] - b[0])) {
+    out.push(unit - prev, n);
+    prev = unit;
+  }
+  return out;
+}
+
 /** The cell tree of `offices`. */
 export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOptions = {}): CellTree {
   const leafMax = opts.leafMax ?? CELL_LEAF_MAX;
   const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
+  const schema = opts.schema ?? 3;
   const count = offices.length;
   // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
   const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) => cmp((offices[a] as StoredOfficeT).listing_id, (offices[b] as StoredOfficeT).listing_id));
   const listingOf = new Int32Array(count);
   byListing.forEach((i, rank) => (listingOf[i] = rank));
-  const firmIds = [...new Set(offices.map((o) => o.firm_id))].sort(cmp);
-  const firmNo = new Map(firmIds.map((id, i) => [id, i]));
   const key = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const o = offices[i] as StoredOfficeT;
@@ -75,16 +91,20 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const order = Int32Array.from(byListing.sort((a, b) => (key[a] as number) - (key[b] as number)));
   // Columns in sorted position order, read by the tree walk below.
   const keyAt = new Float64Array(count);
-  const firmAt = new Int32Array(count);
   const latAt = new Float64Array(count);
   const lngAt = new Float64Array(count);
   for (let p = 0; p < count; p++) {
     const o = offices[order[p] as number] as StoredOfficeT;
     keyAt[p] = key[order[p] as number] as number;
-    firmAt[p] = firmNo.get(o.firm_id) ?? 0;
     latAt[p] = o.lat;
     lngAt[p] = o.lng;
   }
+  const { unitAt, units } = unitsOf(
+    Array.from(order, (i) => (offices[i] as StoredOfficeT).firm_id),
+    latAt,
+    lngAt,
+    schema === 2 ? null : UNIT_MILES,
+  );
   const at = (p: number): StoredOfficeT => offices[order[p] ?? 0] as StoredOfficeT;
   const parentKey = (p: number, res: number): number => Math.floor((keyAt[p] as number) / 8 ** (CELL_MAX_RES - res));
   const cellAt = (p: number, res: number): string => cellToParent(latLngToCell(latAt[p] as number, lngAt[p] as number, CELL_MAX_RES), res);
@@ -96,7 +116,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const [cLat, cLng] = cellToLatLng(cell);
     let reach = 0;
     for (let p = s; p < e; p++) reach = Math.max(reach, haversineMiles(cLat, cLng, latAt[p] as number, lngAt[p] as number));
-    const node: Node = { cell, parent, s, e, reach: roundUp(reach), firms: 0, foreign: new Map(), block: -1, children: [] };
+    const node: Node = { cell, parent, s, e, reach: roundUp(reach), units: 0, shared: new Map(), block: -1, children: [] };
     nodes.push(node);
     const res = getResolution(cell);
     if (e - s <= leafMax || res >= CELL_MAX_RES) {
@@ -122,20 +142,20 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     start = end;
   }
 
-  // Each firm's positions, ascending, as one array sliced by firm (offsets), instead of a million small arrays.
-  const firmOffices = new Int32Array(firmIds.length);
-  for (let p = 0; p < count; p++) (firmOffices[firmAt[p] as number] as number)++;
-  const firstOf = new Int32Array(firmIds.length + 1);
-  for (let f = 0; f < firmIds.length; f++) firstOf[f + 1] = (firstOf[f] as number) + (firmOffices[f] as number);
+  // Each unit's positions, ascending, as one array sliced by unit (offsets), instead of a million small arrays.
+  const unitOffices = new Int32Array(units);
+  for (let p = 0; p < count; p++) (unitOffices[unitAt[p] as number] as number)++;
+  const firstOf = new Int32Array(units + 1);
+  for (let f = 0; f < units; f++) firstOf[f + 1] = (firstOf[f] as number) + (unitOffices[f] as number);
   const positions = new Int32Array(count);
-  const fill = firstOf.slice(0, firmIds.length);
+  const fill = firstOf.slice(0, units);
   for (let p = 0; p < count; p++) {
-    const f = firmAt[p] as number;
+    const f = unitAt[p] as number;
     positions[fill[f] as number] = p;
     fill[f] = (fill[f] as number) + 1;
   }
-  // Each firm's home: the deepest node holding all its offices (-1 when they span groups). Summaries follow from it.
-  for (let f = 0; f < firmIds.length; f++) {
+  // Each unit's home: the deepest node holding all its offices (-1 when they span groups). Summaries follow from it.
+  for (let f = 0; f < units; f++) {
     const from = firstOf[f] as number;
     const to = firstOf[f + 1] as number;
     const lo = positions[from] as number;
@@ -143,10 +163,10 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     // The lowest common ancestor: up from the first office's leaf until the node also holds the last (ranges nest).
     let home = leafOf[lo] ?? -1;
     while (home >= 0 && hi >= (nodes[home] as Node).e) home = (nodes[home] as Node).parent;
-    for (let x = home; x >= 0; x = (nodes[x] as Node).parent) (nodes[x] as Node).firms++;
+    for (let x = home; x >= 0; x = (nodes[x] as Node).parent) (nodes[x] as Node).units++;
     for (let k = from; k < to; k++) {
       for (let x = leafOf[positions[k] as number] ?? -1; x >= 0 && x !== home; x = (nodes[x] as Node).parent) {
-        const fo = (nodes[x] as Node).foreign;
+        const fo = (nodes[x] as Node).shared;
         fo.set(f, (fo.get(f) ?? 0) + 1);
       }
     }
@@ -158,20 +178,20 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const n = nodes[id] as Node;
     if (block < 0 && (n.e - n.s <= blockMax || n.children.length === 0)) {
       block = id;
-      const cols: CellBlockT = { schema_version: 2, cell: n.cell, listing: [], firm: [], lat: [], lng: [] };
+      const cols: CellBlockT = { schema_version: schema, cell: n.cell, listing: [], unit: [], lat: [], lng: [] };
       for (let p = n.s; p < n.e; p++) {
         cols.listing.push(listingOf[order[p] as number] as number);
-        cols.firm.push(firmAt[p] as number);
+        cols.unit.push(unitAt[p] as number);
         cols.lat.push(latAt[p] as number);
         cols.lng.push(lngAt[p] as number);
       }
       blocks.push(cols);
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
-        const rec: CellRecordsT = { schema_version: 2, block: n.cell, chunk: k, offices: [], firm_offices: [] };
+        const rec: CellRecordsT = { schema_version: schema, block: n.cell, chunk: k, offices: [], unit_offices: [] };
         for (let p = s; p < end; p++) {
           rec.offices.push(at(p));
-          rec.firm_offices.push(firmOffices[firmAt[p] as number] as number);
+          rec.unit_offices.push(unitOffices[unitAt[p] as number] as number);
         }
         records.push(rec);
       }
@@ -186,7 +206,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
-    const rows: CellGroupT['rows'] = { cell: [], parent: [], n: [], reach: [], firms: [], foreign: [], block: [], at: [] };
+    const rows: CellGroupT['rows'] = { cell: [], parent: [], n: [], reach: [], units: [], shared: [], block: [], at: [] };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;
@@ -195,26 +215,27 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       rows.parent.push(id === r ? -1 : (rowOf.get(n.parent) ?? -1));
       rows.n.push(n.e - n.s);
       rows.reach.push(n.reach);
-      rows.firms.push(n.firms);
-      rows.foreign.push([...n.foreign.entries()].sort((a, b) => a[0] - b[0]).flat());
+      rows.units.push(n.units);
+      rows.shared.push(sharedList(n.shared));
       rows.block.push(n.block < 0 ? -1 : (rowOf.get(n.block) ?? -1));
       rows.at.push(n.block < 0 ? -1 : n.s - (nodes[n.block] as Node).s);
       for (const c of n.children) emit(c);
     };
     emit(r);
-    groups.push({ schema_version: 2, cell: root.cell, rows });
+    groups.push({ schema_version: schema, cell: root.cell, rows });
   }
 
   const index: CellIndexT = {
-    schema_version: 2,
+    schema_version: schema,
     generated: 'by generator/; do not edit',
     group_res: CELL_GROUP_RES,
     max_res: CELL_MAX_RES,
     leaf_max: leafMax,
     block_max: blockMax,
     record_chunk: chunk,
+    unit_miles: schema === 2 ? WHOLE_FIRMS : UNIT_MILES,
     offices: count,
-    firms: firmIds.length,
+    units,
     groups: groupEntries,
   };
   return { index, groups, blocks, records };

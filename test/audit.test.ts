@@ -14,6 +14,7 @@ import { checkManifest } from '../generator/audit/manifest.ts';
 import { parseQuery, seededRandom } from '../generator/audit/queries.ts';
 import { greatCircleMiles } from '../generator/audit/recompute.ts';
 import { compareTree, scanOffices } from '../generator/audit/scan.ts';
+import { buildCellsReference } from './helpers/cells-reference.ts';
 import { buildCells } from '../generator/cells.ts';
 import { CellBlock, CellRecords, type CellRecordsT } from '../shim/core/cell-format.ts';
 import { openSite, type SiteLocation } from '../generator/audit/site.ts';
@@ -48,6 +49,22 @@ function writeRecords(site: string, rec: CellRecordsT): void {
 async function rewriteCells(site: string, edit: (offices: StoredOfficeT[]) => StoredOfficeT[]): Promise<void> {
   const opened = await openSite(folder(site));
   const tree = buildCells(edit((await scanOffices(opened)).offices));
+  const v = opened.version;
+  rmSync(join(site, keys.root(v), 'cells'), { recursive: true });
+  const put = (key: string, value: unknown): void => {
+    mkdirSync(dirname(join(site, key)), { recursive: true });
+    writeFileSync(join(site, key), `${JSON.stringify(value)}\n`);
+  };
+  put(keys.cellIndex(v), tree.index);
+  for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
+  for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
+  for (const r of tree.records) put(keys.cellRecords(v, r.block, r.chunk), r);
+}
+
+/** Replace a copy's cell tree by the schema-2 objects an older generator wrote for the same offices. */
+async function writeSchema2Cells(site: string): Promise<void> {
+  const opened = await openSite(folder(site));
+  const tree = buildCellsReference((await scanOffices(opened)).offices);
   const v = opened.version;
   rmSync(join(site, keys.root(v), 'cells'), { recursive: true });
   const put = (key: string, value: unknown): void => {
@@ -172,6 +189,23 @@ describe('audit verify', () => {
     expect(cli.stdout).toContain(`MISMATCH /v1/attorneys?${query}`);
     expect(cli.stdout).toContain(office.listing_id);
     expect(cli.stdout).toContain('RESULT: differences found');
+  });
+
+  it('rebuilds a week of cell schema 2 (whole firms) by schema 2\'s rules, and still catches a wrong firm count there', async () => {
+    const copy = copySite('schema2');
+    await writeSchema2Cells(copy);
+    const site = await openSite(folder(copy));
+    const scan = await scanOffices(site);
+    expect(scan.problems).toEqual([]);
+    expect(scan.index.schema_version).toBe(2);
+    expect(compareTree(scan, site.version)).toEqual([]);
+
+    const key = keys.cellGroup(site.version, Object.keys(scan.index.groups)[0] as string);
+    const raw = JSON.parse(readFileSync(join(copy, key), 'utf8')) as { rows: { firms: number[] } };
+    raw.rows.firms[0] = (raw.rows.firms[0] ?? 0) + 1;
+    writeFileSync(join(copy, key), `${JSON.stringify(raw)}\n`);
+    const tampered = await scanOffices(await openSite(folder(copy)));
+    expect(compareTree(tampered, site.version)).toEqual([`${key}: differs from the tree the records give`]);
   });
 
   it('fails when the server answers from a copy with an office removed from its cell tree', async () => {

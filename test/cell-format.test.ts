@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CellBlock, CellGroup, column, isInt, isNat, isNonNeg, isNum, natLists } from '../shim/core/cell-format.ts';
+import { CellBlock, CellGroup, column, deltaPairs, isInt, isNat, isNonNeg, isNum, natLists } from '../shim/core/cell-format.ts';
 
 const elements: unknown[] = [0, 1, 7, -1, -0, 0.5, -2.5, 1e-9, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 1e300, -1e300, Number.MAX_VALUE, NaN, Infinity, -Infinity, '1', '', null, true, false, [], [1], {}, undefined];
 const arrays: unknown[] = [[], ...elements.map((e) => [e]), ...elements.map((e) => [1, e, 2]), [1, 2, 3], null, undefined, 5, '[]', {}, { length: 1, 0: 1 }];
@@ -27,15 +27,23 @@ describe('numeric columns', () => {
     for (const v of nested) expect(natLists.safeParse(v).success, JSON.stringify(v) ?? String(v)).toBe(reference.safeParse(v).success);
   });
 
-  it('name the column that is wrong in a group or a block', () => {
-    const group = { schema_version: 2, cell: 'x', rows: { cell: ['x'], parent: [-1], n: [1], reach: [0.5], firms: [1], foreign: [[3, -1]], block: [0], at: [0] } };
-    const g = CellGroup.safeParse(group);
-    expect(g.success).toBe(false);
-    expect(g.error?.issues[0]?.path).toEqual(['rows', 'foreign']);
-    const block = { schema_version: 2, cell: 'x', listing: [0], firm: [0], lat: [40.1], lng: ['-73.9'] };
-    const b = CellBlock.safeParse(block);
-    expect(b.success).toBe(false);
-    expect(b.error?.issues[0]?.path).toEqual(['lng']);
+  it('name the column that is wrong in a group or a block, of schema 3 and of schema 2', () => {
+    const group = { schema_version: 3, cell: 'x', rows: { cell: ['x'], parent: [-1], n: [1], reach: [0.5], units: [1], shared: [[3, -1]], block: [0], at: [0] } };
+    expect(CellGroup.safeParse(group).error?.issues[0]?.path).toEqual(['rows', 'shared']);
+    const group2 = { schema_version: 2, cell: 'x', rows: { cell: ['x'], parent: [-1], n: [1], reach: [0.5], firms: [1], foreign: [[3, -1]], block: [0], at: [0] } };
+    expect(CellGroup.safeParse(group2).error?.issues[0]?.path).toEqual(['rows', 'foreign']);
+    const block = { schema_version: 3, cell: 'x', listing: [0], unit: [0], lat: [40.1], lng: ['-73.9'] };
+    expect(CellBlock.safeParse(block).error?.issues[0]?.path).toEqual(['lng']);
     expect(CellBlock.safeParse({ ...block, lng: [-73.9] }).success).toBe(true);
+    const block2 = { schema_version: 2, cell: 'x', listing: [0], firm: [0], lat: [40.1], lng: ['-73.9'] };
+    expect(CellBlock.safeParse(block2).error?.issues[0]?.path).toEqual(['lng']);
+    expect(CellBlock.safeParse({ ...block2, schema_version: 4 }).error?.issues[0]?.path).toEqual(['schema_version']);
+  });
+
+  it('upgrade a schema-2 group, block and record chunk to the schema-3 shape on parse (firms as units, shared lists as differences)', () => {
+    const group2 = { schema_version: 2, cell: 'x', rows: { cell: ['x', 'y'], parent: [-1, 0], n: [3, 2], reach: [0.5, 0.2], firms: [1, 0], foreign: [[4, 1, 9, 2, 10, 1], []], block: [0, 0], at: [0, 1] } };
+    expect(CellGroup.parse(group2)).toEqual({ schema_version: 2, cell: 'x', rows: { cell: ['x', 'y'], parent: [-1, 0], n: [3, 2], reach: [0.5, 0.2], units: [1, 0], shared: [[4, 1, 5, 2, 1, 1], []], block: [0, 0], at: [0, 1] } });
+    expect(deltaPairs([4, 1, 9, 2, 10, 1])).toEqual([4, 1, 5, 2, 1, 1]);
+    expect(CellBlock.parse({ schema_version: 2, cell: 'x', listing: [0, 1], firm: [7, 8], lat: [1, 2], lng: [3, 4] })).toEqual({ schema_version: 2, cell: 'x', listing: [0, 1], unit: [7, 8], lat: [1, 2], lng: [3, 4] });
   });
 });

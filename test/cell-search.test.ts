@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCells, type CellTreeOptions } from '../generator/cells.ts';
-import { CellRecords } from '../shim/core/cell-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecords } from '../shim/core/cell-format.ts';
 import { serialise } from '../generator/json.ts';
 import { cellSearch } from '../shim/core/cell-search.ts';
 import { StoreError } from '../shim/core/errors.ts';
@@ -18,7 +18,7 @@ import type { SiteReader } from '../shim/core/reader.ts';
 import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
-import { buildCellsReference } from './helpers/cells-reference.ts';
+import { buildCellsReference, type CellTreeV2 } from './helpers/cells-reference.ts';
 import { rng } from './helpers/rng.ts';
 
 type Office = Pick<StoredOfficeT, 'listing_id' | 'firm_id' | 'lat' | 'lng'>;
@@ -63,8 +63,7 @@ function memoryReader(objects: Map<string, unknown>, version: string): SiteReade
   };
 }
 
-function treeObjects(offices: readonly StoredOfficeT[], version: string, opts: CellTreeOptions): Map<string, unknown> {
-  const tree = buildCells(offices, opts);
+function treeObjects(offices: readonly StoredOfficeT[], version: string, opts: CellTreeOptions, tree: CellTreeV2 | ReturnType<typeof buildCells> = buildCells(offices, opts)): Map<string, unknown> {
   const m = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
   for (const g of tree.groups) m.set(keys.cellGroup(version, g.cell), g);
   for (const b of tree.blocks) m.set(keys.cellBlock(version, b.cell), b);
@@ -147,6 +146,55 @@ describe('cell search on synthesised dense data', () => {
     for (let k = 0; k < 4; k++) add(`f_spot_${s}_${k % 2}`, lat, lng);
   }
 
+  it('splits a firm into units only where its offices lie more than 101 miles apart, counting each firm once', () => {
+    const tree = buildCells(offices);
+    const unitOf = new Map<string, number>();
+    for (const b of tree.blocks) b.unit.forEach((u, q) => unitOf.set(`${b.cell}/${q}`, u));
+    const seen = new Map<string, Map<number, Office[]>>();
+    for (const r of tree.records) {
+      r.offices.forEach((o, j) => {
+        const u = unitOf.get(`${r.block}/${r.chunk * CellIndex.parse(tree.index).record_chunk + j}`) as number;
+        const units = seen.get(o.firm_id) ?? new Map<number, Office[]>();
+        seen.set(o.firm_id, units.set(u, [...(units.get(u) ?? []), o]));
+      });
+    }
+    let split = 0;
+    for (const units of seen.values()) {
+      const groups = [...units.values()];
+      if (groups.length > 1) split++;
+      // Offices of two units of one firm are more than 101 miles apart; within one unit a chain links them (checked by
+      // the search tests: a unit's offices are never split by a circle of the query bounds).
+      for (let a = 0; a < groups.length; a++) {
+        for (let b = a + 1; b < groups.length; b++) {
+          for (const x of groups[a] ?? []) for (const y of groups[b] ?? []) expect(haversineMiles(x.lat, x.lng, y.lat, y.lng)).toBeGreaterThan(101);
+        }
+      }
+    }
+    // Firms in both metros, 120 miles apart, with offices far enough apart to split: the data exercises units.
+    expect(split).toBeGreaterThan(10);
+    expect(tree.index.units).toBeGreaterThan(seen.size);
+  });
+
+  it('equals brute force between the two metros, where one circle reaches both (radius 35 to 50 miles)', async () => {
+    const reader = memoryReader(treeObjects(offices, 'v1', {}), 'v1');
+    const r = rng(23);
+    for (let i = 0; i < 120; i++) {
+      const t = 0.25 + 0.5 * r();
+      const [lat, lng] = destination(A[0], A[1], 120 * t, 250 + (r() - 0.5) * 10);
+      await compare(reader, offices, lat, lng, 35 + r() * 15, 1 + Math.floor(r() * 25));
+    }
+  });
+
+  it('answers from a schema-2 week (whole firms, absolute shared lists) as brute force does', async () => {
+    const reader = memoryReader(treeObjects(offices, 'v1', {}, buildCellsReference(offices)), 'v1');
+    const r = rng(29);
+    for (let i = 0; i < 150; i++) {
+      const c = i % 3 === 0 ? B : A;
+      const [lat, lng] = destination(c[0], c[1], r() * 45, r() * 360);
+      await compare(reader, offices, lat, lng, [1, 5, 15, 50][i % 4] ?? 15, 1 + Math.floor(r() * 25));
+    }
+  });
+
   for (const [name, opts] of [
     ['the published tuning', {}],
     ['a deep tree (small leaves and blocks)', { leafMax: 8, blockMax: 40, recordChunk: 5 }],
@@ -174,7 +222,15 @@ describe('cell search on synthesised dense data', () => {
       world.push({ ...base, listing_id: `l_world${String(i).padStart(5, '0')}`, firm_id: `f_world_${i % 700}`, lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 });
     }
     for (const opts of [{}, { leafMax: 8, blockMax: 40, recordChunk: 5 }, { leafMax: 1, blockMax: 3, recordChunk: 2 }] as CellTreeOptions[]) {
-      expect(serialise(buildCells(world, opts)).equals(serialise(buildCellsReference(world, opts)))).toBe(true);
+      const ref = buildCellsReference(world, opts);
+      // The plain build writes schema 2; what the shim reads is each object upgraded on parse.
+      const upgraded = {
+        index: CellIndex.parse(ref.index),
+        groups: ref.groups.map((g) => CellGroup.parse(g)),
+        blocks: ref.blocks.map((b) => CellBlock.parse(b)),
+        records: ref.records.map(({ schema_version, block, chunk, offices: o, firm_offices }) => ({ schema_version, block, chunk, offices: o, unit_offices: firm_offices })),
+      };
+      expect(serialise(buildCells(world, { ...opts, schema: 2 })).equals(serialise(upgraded))).toBe(true);
     }
   });
 
@@ -213,24 +269,39 @@ describe('cell search on synthesised dense data', () => {
     }
   });
 
-  it('fails as a store failure, not a wrong count, when a group or block names a firm number the index does not have', async () => {
+  it('fails as a store failure, not a wrong count, when a group or block names a unit number the index does not have', async () => {
     for (const kind of ['group', 'block'] as const) {
       const objects = treeObjects(offices, 'v1', {});
-      const index = objects.get(keys.cellIndex('v1')) as { firms: number };
+      const index = objects.get(keys.cellIndex('v1')) as { units: number };
       const prefix = kind === 'group' ? 'v/v1/cells/groups/' : 'v/v1/cells/blocks/';
       for (const [key, value] of objects) {
         if (!key.startsWith(prefix)) continue;
-        const o = JSON.parse(JSON.stringify(value)) as { rows?: { foreign: number[][] }; firm?: number[] };
-        if (o.rows !== undefined) o.rows.foreign = o.rows.foreign.map((f) => (f.length > 0 ? [index.firms + 5, 1] : f));
-        if (o.firm !== undefined) o.firm = o.firm.map(() => index.firms + 5);
+        const o = JSON.parse(JSON.stringify(value)) as { rows?: { shared: number[][] }; unit?: number[] };
+        if (o.rows !== undefined) o.rows.shared = o.rows.shared.map((f) => (f.length > 0 ? [index.units + 5, 1] : f));
+        if (o.unit !== undefined) o.unit = o.unit.map(() => index.units + 5);
         objects.set(key, o);
       }
       const [lat, lng] = A;
-      await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 50, 10), kind).rejects.toBeInstanceOf(StoreError);
+      await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 50, 10), kind).rejects.toThrow(/names unit \d+ of \d+/);
     }
     const objects = treeObjects(offices, 'v1', {});
-    (objects.get(keys.cellIndex('v1')) as { firms: number }).firms = 1e12;
-    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 5, 10)).rejects.toThrow(/counts 1000000000000 firms/);
+    (objects.get(keys.cellIndex('v1')) as { units: number }).units = 1e12;
+    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 5, 10)).rejects.toThrow(/counts 1000000000000 units/);
+  });
+
+  it('fails as a store failure when a shared list repeats a unit (a difference of 0), or the units are too close for the radius', async () => {
+    const objects = treeObjects(offices, 'v1', {});
+    for (const [key, value] of objects) {
+      if (!key.startsWith('v/v1/cells/groups/')) continue;
+      const o = JSON.parse(JSON.stringify(value)) as { rows: { shared: number[][] } };
+      o.rows.shared = o.rows.shared.map((f) => (f.length >= 4 ? [f[0] ?? 0, 1, 0, 1, ...f.slice(4)] : f));
+      objects.set(key, o);
+    }
+    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 50, 10)).rejects.toThrow(/shared-unit list out of unit order/);
+    const close = treeObjects(offices, 'v1', {});
+    (close.get(keys.cellIndex('v1')) as { unit_miles: number }).unit_miles = 60;
+    await expect(cellSearch(memoryReader(close, 'v1'), A[0], A[1], 25, 10)).resolves.toBeDefined();
+    await expect(cellSearch(memoryReader(close, 'v1'), A[0], A[1], 30, 10)).rejects.toThrow(/units 60 miles apart, too close for a 30-mile radius/);
   });
 
   it('checks each shown record: a broken one is a store failure naming its chunk, and the chunk is checked with the catalogue schema elsewhere', async () => {

@@ -81,7 +81,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       problems.push(`${key}: listed in its group but missing or unreadable`);
       return { block: null, offices: [] as StoredOfficeT[] };
     }
-    const cols = [block.listing, block.firm, block.lat, block.lng];
+    const cols = [block.listing, block.unit, block.lat, block.lng];
     if (block.cell !== cell || cols.some((c) => c.length !== n)) problems.push(`${key}: holds ${block.cell} with ${block.listing.length} offices, its group says ${cell} with ${n}`);
     const offices: StoredOfficeT[] = [];
     for (let k = 0; k * index.record_chunk < n; k++) {
@@ -130,7 +130,8 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
  * scanned records: a wrong count, reach, shared firm, column or order anywhere shows up here, named by object.
  */
 export function compareTree(scan: OfficeScan, version: string): string[] {
-  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk });
+  // A schema-2 week is rebuilt by schema 2's rules, in the shape its objects are upgraded to on parse.
+  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, schema: scan.index.schema_version });
   const problems: string[] = [];
   const same = (key: string, a: unknown, b: unknown): void => {
     if (a === undefined) problems.push(`${key}: published but the records do not give it`);

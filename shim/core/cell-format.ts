@@ -1,14 +1,19 @@
 /**
- * The search side of the site (schema 2): offices in a tree of H3 cells. A small top index names the group cells
+ * The search side of the site (cell schema 3): offices in a tree of H3 cells. A small top index names the group cells
  * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell summaries; blocks hold compact columns
- * (listing number, firm number, lat, lng) of the offices under one tree cell; record chunks hold the full records of
- * consecutive block positions. See docs/SITE-FORMAT.md for the format in words.
+ * (listing number, unit number, lat, lng) of the offices under one tree cell; record chunks hold the full records of
+ * consecutive block positions. Counting is by *units*: a firm's offices split where they lie more than UNIT_MILES
+ * apart, so that within any query circle a firm's offices all share one unit. See docs/SITE-FORMAT.md.
+ *
+ * Schema 2 (firm numbers, absolute shared lists) is still read: each schema-2 object is upgraded on parse to the
+ * schema-3 shape (keeping schema_version 2), so a shim deployed before the next generate answers from the live week.
  */
 import { z } from 'zod';
+import { RADIUS_MILES } from './constants.ts';
 import { dict } from './dict.ts';
 import { StoredOffice } from './site-format.ts';
 
-const sv = z.literal(2);
+const sv = z.literal(3);
 const int = z.number().int();
 const nat = z.number().int().nonnegative();
 
@@ -32,6 +37,14 @@ export const natLists = z.custom<number[][]>((v) => Array.isArray(v) && v.every(
   message: 'expected an array of arrays of non-negative integers',
 });
 
+/**
+ * Offices of one firm closer than this (miles, through a chain of its offices) share a unit. Any two offices within R
+ * of one point are at most 2R apart, so for 2R < UNIT_MILES a circle never holds two units of one firm.
+ */
+export const UNIT_MILES = 2 * RADIUS_MILES.max + 1;
+/** unit_miles of a schema-2 version, whose units are whole firms: more than any distance on Earth. */
+export const WHOLE_FIRMS = 25_000;
+
 /** Resolution of the group cells that split the index; 2 keeps a 50-mile circle within a few groups. */
 export const CELL_GROUP_RES = 2;
 /** Offices are placed in the tree by their cell at this resolution; a tree cell at it is never split. */
@@ -44,7 +57,7 @@ export const CELL_BLOCK_MAX = 4096;
 export const CELL_RECORD_CHUNK = 64;
 
 /** `cells/index.json`: every group cell with its office count and reach (miles from the cell's H3 centre to its farthest office). */
-export const CellIndex = z.object({
+const CellIndex3 = z.object({
   schema_version: sv,
   generated: z.literal('by generator/; do not edit'),
   group_res: int,
@@ -52,64 +65,94 @@ export const CellIndex = z.object({
   leaf_max: nat,
   block_max: nat,
   record_chunk: nat,
+  unit_miles: z.number().positive().describe("a firm's offices within this many miles of each other (through a chain of them) share a unit"),
   offices: nat,
-  firms: nat,
+  units: nat,
   groups: dict(z.tuple([nat, z.number().nonnegative()])).describe('group cell -> [offices, reach miles]'),
 });
+const CellIndex2 = CellIndex3.omit({ schema_version: true, unit_miles: true, units: true }).extend({ schema_version: z.literal(2), firms: nat });
+export const CellIndex = z.discriminatedUnion('schema_version', [
+  CellIndex3,
+  CellIndex2.transform(({ schema_version, generated, group_res, max_res, leaf_max, block_max, record_chunk, offices, firms, groups }) => ({
+    schema_version, generated, group_res, max_res, leaf_max, block_max, record_chunk, unit_miles: WHOLE_FIRMS, offices, units: firms, groups,
+  })),
+]);
+
+const tree = {
+  cell: z.array(z.string()),
+  parent: column(isInt, 'integers'),
+  n: column(isNat, 'non-negative integers'),
+  reach: column(isNonNeg, 'non-negative numbers'),
+};
+const placement = { block: column(isInt, 'integers'), at: column(isInt, 'integers') };
 
 /**
  * `cells/groups/<cell>.json`: the group's cell tree in preorder (children after their parent, by cell id), columnar.
  * Row i: cell[i] at res of the cell id, parent[i] (row, -1 for the group cell), n[i] offices, reach[i] miles from the
- * cell's H3 centre to its farthest office (rounded up), firms[i] firms with every office under the cell, foreign[i]
- * [firm, offices under the cell, ...] for firms with offices under the cell and elsewhere, block[i] the row of the block
- * holding the cell's offices (-1 above blocks) and at[i] the first position of its offices in that block.
+ * cell's H3 centre to its farthest office (rounded up), units[i] units with every office under the cell, shared[i]
+ * [unit - previous unit of the list, offices under the cell, ...] (ascending units; the first difference is from 0) for
+ * units with offices under the cell and elsewhere, block[i] the row of the block holding the cell's offices (-1 above
+ * blocks) and at[i] the first position of its offices in that block.
  */
-export const CellGroup = z.object({
-  schema_version: sv,
-  cell: z.string(),
-  rows: z.object({
-    cell: z.array(z.string()),
-    parent: column(isInt, 'integers'),
-    n: column(isNat, 'non-negative integers'),
-    reach: column(isNonNeg, 'non-negative numbers'),
-    firms: column(isNat, 'non-negative integers'),
-    foreign: natLists,
-    block: column(isInt, 'integers'),
-    at: column(isInt, 'integers'),
-  }),
-});
+const CellGroup3 = z.object({ schema_version: sv, cell: z.string(), rows: z.object({ ...tree, units: column(isNat, 'non-negative integers'), shared: natLists, ...placement }) });
+const CellGroup2 = z.object({ schema_version: z.literal(2), cell: z.string(), rows: z.object({ ...tree, firms: column(isNat, 'non-negative integers'), foreign: natLists, ...placement }) });
+export const CellGroup = z.discriminatedUnion('schema_version', [
+  CellGroup3,
+  CellGroup2.transform(({ schema_version, cell, rows: r }) => ({
+    schema_version,
+    cell,
+    rows: { cell: r.cell, parent: r.parent, n: r.n, reach: r.reach, units: r.firms, shared: r.foreign.map(deltaPairs), block: r.block, at: r.at },
+  })),
+]);
+
+/** [unit, offices, ...] with absolute units as the schema-3 difference form (a schema-2 list upgraded on parse). */
+export function deltaPairs(pairs: readonly number[]): number[] {
+  const out = pairs.slice();
+  for (let j = out.length - 2; j >= 2; j -= 2) out[j] = (pairs[j] ?? 0) - (pairs[j - 2] ?? 0);
+  return out;
+}
 
 /**
  * `cells/blocks/<cell>.json`: the offices under one tree cell as columns, ordered by (res-9 cell id, listing number).
  * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
- * firm: rank of the firm_id among all firm ids.
+ * unit: the office's unit number.
  */
-export const CellBlock = z.object({
+const CellBlock3 = z.object({
   schema_version: sv,
   cell: z.string(),
   listing: column(isNat, 'non-negative integers'),
-  firm: column(isNat, 'non-negative integers'),
+  unit: column(isNat, 'non-negative integers'),
   lat: column(isNum, 'numbers'),
   lng: column(isNum, 'numbers'),
 });
+const CellBlock2 = CellBlock3.omit({ schema_version: true, unit: true }).extend({ schema_version: z.literal(2), firm: column(isNat, 'non-negative integers') });
+export const CellBlock = z.discriminatedUnion('schema_version', [
+  CellBlock3,
+  CellBlock2.transform(({ schema_version, cell, listing, firm, lat, lng }) => ({ schema_version, cell, listing, unit: firm, lat, lng })),
+]);
 
-/** `cells/records/<block cell>/<chunk>.json`: full records of block positions chunk*record_chunk onwards, with each one's firm office count. */
-export const CellRecords = z.object({
-  schema_version: sv,
+const records3 = {
   block: z.string(),
   chunk: nat,
   offices: z.array(StoredOffice),
-  firm_offices: z.array(nat).describe("How many offices the record's firm has in the version"),
-});
+  unit_offices: z.array(nat).describe("How many offices the record's unit has in the version"),
+};
+/** `cells/records/<block cell>/<chunk>.json`: full records of block positions chunk*record_chunk onwards, with each one's unit office count. */
+const recordsOf = <O extends z.ZodType>(offices: O) => {
+  const v3 = z.object({ schema_version: sv, ...records3, offices: z.array(offices) });
+  const v2 = z.object({ schema_version: z.literal(2), block: records3.block, chunk: records3.chunk, offices: z.array(offices), firm_offices: records3.unit_offices });
+  return z.discriminatedUnion('schema_version', [v3, v2.transform(({ schema_version, block, chunk, offices: o, firm_offices }) => ({ schema_version, block, chunk, offices: o, unit_offices: firm_offices }))]);
+};
+export const CellRecords = recordsOf(StoredOffice);
 
 /**
  * How the search reads a record chunk: the chunk checked whole except its records, each of which is checked with
  * StoredOffice when it is shown (a query shows at most 25 of a chunk's 64). Only the search reads record chunks in the
  * shim; the catalogue, the generator and audit check chunks whole with CellRecords.
  */
-export const CellRecordsShown = CellRecords.extend({ offices: z.array(z.looseObject({})) });
+export const CellRecordsShown = recordsOf(z.looseObject({}));
 
-export type CellIndexT = z.infer<typeof CellIndex>;
-export type CellGroupT = z.infer<typeof CellGroup>;
-export type CellBlockT = z.infer<typeof CellBlock>;
-export type CellRecordsT = z.infer<typeof CellRecords>;
+export type CellIndexT = z.output<typeof CellIndex>;
+export type CellGroupT = z.output<typeof CellGroup>;
+export type CellBlockT = z.output<typeof CellBlock>;
+export type CellRecordsT = z.output<typeof CellRecords>;

@@ -1,8 +1,9 @@
 /**
- * Radius search over the cell tree (cell-format.ts). Cells wholly inside the circle add their precomputed firm counts
- * and the firms they share with other cells; cells crossing the edge are checked office by office; the `limit` nearest
+ * Radius search over the cell tree (cell-format.ts). Cells wholly inside the circle add their precomputed unit counts
+ * and the units they share with other cells; cells crossing the edge are checked office by office; the `limit` nearest
  * firms are found visiting cells nearest first and stopping when no unseen cell can beat the last kept firm.
- * Exact: the count equals a brute-force count of distinct firms with an office within the radius.
+ * Exact: the count equals a brute-force count of distinct firms with an office within the radius, because a circle of
+ * radius R with 2R < unit_miles holds offices of at most one unit per firm (units are found only by their numbers).
  */
 import FlatQueue from 'flatqueue';
 import { cellToLatLng } from 'h3-js';
@@ -11,7 +12,7 @@ import { checkStored, StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, StoredOffice, type StoredOfficeT } from './site-format.ts';
-import { chordHav, chordMiles, FirmBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
+import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
 
 /** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
 export interface FirmHit {
@@ -20,23 +21,23 @@ export interface FirmHit {
   officesWithinRadius: number;
 }
 
-/** A group's tree as typed arrays (H3 centres, children, flattened shared-firm lists), built once per parsed group. */
+/** A group's tree as typed arrays (H3 centres, children, flattened shared-unit lists), built once per parsed group. */
 interface Tree {
   group: CellGroupT;
   /** Unit vectors of the cells' H3 centres (x, y, z interleaved). */
   xyz: Float64Array;
   reach: Float64Array;
-  firms: Int32Array;
+  units: Int32Array;
   /** Children of row i: kids[first[i]] .. kids[first[i + 1] - 1]. */
   first: Int32Array;
   kids: Int32Array;
-  /** Shared firms of row i: foreignFirm[foreignAt[i]] .. foreignFirm[foreignAt[i + 1] - 1], with their office counts. */
-  foreignAt: Int32Array;
-  foreignFirm: Int32Array;
-  foreignOffices: Int32Array;
-  /** Largest firm number in the shared lists (checked against the index before marking). */
-  maxFirm: number;
-  /** A shared list not in firm-number order (the format requires it; the counts of shown firms rely on it). */
+  /** Shared units of row i (absolute numbers): sharedUnit[sharedAt[i]] .. sharedUnit[sharedAt[i + 1] - 1], with their office counts. */
+  sharedAt: Int32Array;
+  sharedUnit: Int32Array;
+  sharedOffices: Int32Array;
+  /** Largest unit number in the shared lists (checked against the index before marking). */
+  maxUnit: number;
+  /** A shared list not in ascending unit order (the format requires it; a unit listed twice would be counted twice). */
   unsorted: boolean;
 }
 
@@ -44,16 +45,16 @@ interface Tree {
 export interface Columns {
   cell: string;
   listing: Int32Array;
-  firm: Int32Array;
+  unit: Int32Array;
   lat: Float64Array;
   lng: Float64Array;
   /** Unit vectors on the sphere (x, y, z interleaved), for a chord-length test before any trigonometry. */
   xyz: Float64Array;
-  maxFirm: number;
+  maxUnit: number;
 }
 
-/** Most firms a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
-export const MAX_FIRMS = 2 ** 26;
+/** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
+export const MAX_UNITS = 2 ** 26;
 
 const trees = new WeakMap<CellGroupT, Tree>();
 const columnsOf = new WeakMap<CellBlockT, Columns>();
@@ -66,13 +67,13 @@ function treeOf(group: CellGroupT): Tree {
   const n = rows.cell.length;
   const xyz = new Float64Array(n * 3);
   const counts = new Int32Array(n + 1);
-  const foreignAt = new Int32Array(n + 1);
+  const sharedAt = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     const [a, b] = cellToLatLng(rows.cell[i] ?? '');
     unitVector(a, b, xyz, i * 3);
     const p = rows.parent[i] ?? -1;
     if (p >= 0) counts[p + 1] = (counts[p + 1] ?? 0) + 1;
-    foreignAt[i + 1] = (foreignAt[i] ?? 0) + ((rows.foreign[i]?.length ?? 0) >> 1);
+    sharedAt[i + 1] = (sharedAt[i] ?? 0) + ((rows.shared[i]?.length ?? 0) >> 1);
   }
   const first = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) first[i + 1] = (first[i] ?? 0) + (counts[i + 1] ?? 0);
@@ -82,38 +83,27 @@ function treeOf(group: CellGroupT): Tree {
     const p = rows.parent[i] ?? -1;
     if (p >= 0) kids[(fill[p] = (fill[p] ?? 0) + 1) - 1] = i;
   }
-  const total = foreignAt[n] ?? 0;
-  const foreignFirm = new Int32Array(total);
-  const foreignOffices = new Int32Array(total);
-  let maxFirm = -1;
+  const total = sharedAt[n] ?? 0;
+  const sharedUnit = new Int32Array(total);
+  const sharedOffices = new Int32Array(total);
+  let maxUnit = -1;
   let unsorted = false;
   for (let i = 0, k = 0; i < n; i++) {
-    const f = rows.foreign[i] ?? [];
-    for (let j = 0; j + 1 < f.length; j += 2, k++) {
-      const firm = f[j] ?? 0;
-      if (j > 0 && firm <= (f[j - 2] ?? 0)) unsorted = true;
-      foreignFirm[k] = firm;
-      foreignOffices[k] = f[j + 1] ?? 0;
-      if (firm > maxFirm) maxFirm = firm;
+    const list = rows.shared[i] ?? [];
+    // Each entry is the difference from the previous unit of the list (the first from 0): ascending means > 0 after it.
+    let unit = 0;
+    for (let j = 0; j + 1 < list.length; j += 2, k++) {
+      const step = list[j] ?? 0;
+      if (j > 0 && step === 0) unsorted = true;
+      unit += step;
+      sharedUnit[k] = unit;
+      sharedOffices[k] = list[j + 1] ?? 0;
     }
+    if (unit > maxUnit) maxUnit = unit;
   }
-  t = { group, xyz, reach: Float64Array.from(rows.reach), firms: Int32Array.from(rows.firms), first, kids, foreignAt, foreignFirm, foreignOffices, maxFirm, unsorted };
+  t = { group, xyz, reach: Float64Array.from(rows.reach), units: Int32Array.from(rows.units), first, kids, sharedAt, sharedUnit, sharedOffices, maxUnit, unsorted };
   trees.set(group, t);
   return t;
-}
-
-/** Position of `firm` in row i's shared-firm list (sorted by firm number; checked in treeOf), or -1. */
-function sharedAt(t: Tree, i: number, firm: number): number {
-  let a = t.foreignAt[i] ?? 0;
-  let b = (t.foreignAt[i + 1] ?? 0) - 1;
-  while (a <= b) {
-    const m = (a + b) >> 1;
-    const f = t.foreignFirm[m] ?? 0;
-    if (f === firm) return m;
-    if (f < firm) a = m + 1;
-    else b = m - 1;
-  }
-  return -1;
 }
 
 function columns(block: CellBlockT): Columns {
@@ -123,10 +113,10 @@ function columns(block: CellBlockT): Columns {
     const lng = Float64Array.from(block.lng);
     const xyz = new Float64Array(lat.length * 3);
     for (let p = 0; p < lat.length; p++) unitVector(lat[p] ?? 0, lng[p] ?? 0, xyz, p * 3);
-    const firm = Int32Array.from(block.firm);
-    let maxFirm = -1;
-    for (const f of firm) if (f > maxFirm) maxFirm = f;
-    c = { cell: block.cell, listing: Int32Array.from(block.listing), firm, lat, lng, xyz, maxFirm };
+    const unit = Int32Array.from(block.unit);
+    let maxUnit = -1;
+    for (const f of unit) if (f > maxUnit) maxUnit = f;
+    c = { cell: block.cell, listing: Int32Array.from(block.listing), unit, lat, lng, xyz, maxUnit };
     columnsOf.set(block, c);
   }
   return c;
@@ -168,8 +158,11 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
   const v = reader.version;
   const R = radiusMiles;
   const index = await readRequired(reader, keys.cellIndex(v), CellIndex);
-  // The per-query bitsets are sized by the firm count: a corrupt count must be a store failure, not an allocation error.
-  if (index.firms > MAX_FIRMS) throw new StoreError(`${keys.cellIndex(v)} counts ${index.firms} firms, more than ${MAX_FIRMS}`, keys.cellIndex(v));
+  // The per-query bitset is sized by the unit count: a corrupt count must be a store failure, not an allocation error.
+  if (index.units > MAX_UNITS) throw new StoreError(`${keys.cellIndex(v)} counts ${index.units} units, more than ${MAX_UNITS}`, keys.cellIndex(v));
+  // Units count firms only while a circle cannot reach two units of one firm (the query bounds guarantee it for a
+  // version written by this generator; anything else is a version this shim cannot answer from).
+  if (2 * R >= index.unit_miles) throw new StoreError(`${keys.cellIndex(v)} splits firms into units ${index.unit_miles} miles apart, too close for a ${R}-mile radius`, keys.cellIndex(v));
   const groups = groupsOf(index);
   const near = groups.cells.filter((_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R);
   const groupTrees = await Promise.all(
@@ -178,16 +171,16 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       const group = await readRequired(reader, key, CellGroup, 'is listed in the cell index but missing');
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
       const t = treeOf(group);
-      if (t.maxFirm >= index.firms) throw new StoreError(`${key} names firm ${t.maxFirm} of ${index.firms}`, key);
-      if (t.unsorted) throw new StoreError(`${key} has a shared-firm list out of firm-number order`, key);
+      if (t.maxUnit >= index.units) throw new StoreError(`${key} names unit ${t.maxUnit} of ${index.units}`, key);
+      if (t.unsorted) throw new StoreError(`${key} has a shared-unit list out of unit order`, key);
       return t;
     }),
   );
 
-  // Firms counted office by office: shared with an inside cell (homed outside it) or seen within the radius on the edge.
+  // Units counted office by office: shared with an inside cell (homed outside it) or seen within the radius on the edge.
   const p = new Float64Array(3);
   unitVector(lat, lng, p, 0);
-  const marked = FirmBits.acquire(index.firms);
+  const marked = UnitBits.acquire(index.units);
   try {
     // Classify: wholly inside (a "top" inside cell), crossing the edge (down to leaves), or outside.
     let count = 0;
@@ -203,9 +196,8 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
         const reach = t.reach[i] ?? 0;
         if (d - reach > R) continue;
         if (d + reach <= R) {
-          count += t.firms[i] ?? 0;
-          const end = t.foreignAt[i + 1] ?? 0;
-          for (let k = t.foreignAt[i] ?? 0; k < end; k++) marked.add(t.foreignFirm[k] ?? 0);
+          count += t.units[i] ?? 0;
+          marked.addAll(t.sharedUnit, t.sharedAt[i] ?? 0, t.sharedAt[i + 1] ?? 0);
           inside.push([ti, i]);
           continue;
         }
@@ -224,7 +216,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       const block = await readRequired(reader, key, CellBlock, 'is listed in its group but missing');
       const cols = columns(block);
       if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
-      if (cols.maxFirm >= index.firms) throw new StoreError(`${key} names firm ${cols.maxFirm} of ${index.firms}`, key);
+      if (cols.maxUnit >= index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${index.units}`, key);
       return cols;
     };
 
@@ -244,7 +236,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
         const h = chordHav(p, cols.xyz, q);
         // Clearly outside, or near the radius and outside by the exact haversine.
         if (h > hi || (h >= lo && haversineMiles(lat, lng, cols.lat[q] ?? 0, cols.lng[q] ?? 0) > R)) continue;
-        marked.add(cols.firm[q] ?? 0);
+        marked.add(cols.unit[q] ?? 0);
         edgeAt.push(e, q);
       }
     }
@@ -274,30 +266,35 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       const cols = await blockOf(t, i);
       const start = t.group.rows.at[i] ?? 0;
       const end = start + (t.group.rows.n[i] ?? 0);
-      for (let q = start; q < end; q++) nearest.consider(chordHav(p, cols.xyz, q), cols, q, cols.firm[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+      for (let q = start; q < end; q++) nearest.consider(chordHav(p, cols.xyz, q), cols, q, cols.unit[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
     }
 
     for (let k = 0; k + 1 < edgeAt.length; k += 2) {
       const cols = edgeBlocks[edgeAt[k] ?? 0] as Columns;
       const q = edgeAt[k + 1] ?? 0;
-      nearest.consider(chordHav(p, cols.xyz, q), cols, q, cols.firm[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+      nearest.consider(chordHav(p, cols.xyz, q), cols, q, cols.unit[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
     }
 
     // Offices within the radius of each kept firm that was counted office by office (the others are homed under an
     // inside cell, so every office of theirs is within it).
     const shown = nearest.list();
     const within = new Map<number, number>();
-    for (const k of shown) if (marked.has(k.firm)) within.set(k.firm, 0);
+    for (const k of shown) if (marked.has(k.unit)) within.set(k.unit, 0);
     if (within.size > 0) {
+      // The count is taken: from here the set holds only those shown firms, so the loops below ask a bit, not the map,
+      // about each of the thousands of shared-list entries and edge offices.
+      marked.reset(within.keys());
       for (const [ti, i] of inside) {
         const t = groupTrees[ti] as Tree;
-        for (const f of within.keys()) {
-          const at = sharedAt(t, i, f);
-          if (at >= 0) within.set(f, (within.get(f) ?? 0) + (t.foreignOffices[at] ?? 0));
+        const end = t.sharedAt[i + 1] ?? 0;
+        for (let k = t.sharedAt[i] ?? 0; k < end; k++) {
+          const f = t.sharedUnit[k] ?? 0;
+          if (marked.has(f)) within.set(f, (within.get(f) ?? 0) + (t.sharedOffices[k] ?? 0));
         }
       }
       for (let k = 0; k + 1 < edgeAt.length; k += 2) {
-        const f = (edgeBlocks[edgeAt[k] ?? 0] as Columns).firm[edgeAt[k + 1] ?? 0] ?? 0;
+        const f = (edgeBlocks[edgeAt[k] ?? 0] as Columns).unit[edgeAt[k + 1] ?? 0] ?? 0;
+        if (!marked.has(f)) continue;
         const n = within.get(f);
         if (n !== undefined) within.set(f, n + 1);
       }
@@ -313,7 +310,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
         if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
           throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
         }
-        const inRadius = within.get(k.firm) ?? rec.firm_offices[k.pos - n * chunk] ?? 0;
+        const inRadius = within.get(k.unit) ?? rec.unit_offices[k.pos - n * chunk] ?? 0;
         return { office, distanceMiles: k.d, officesWithinRadius: inRadius };
       }),
     );

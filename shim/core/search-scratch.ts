@@ -53,23 +53,23 @@ export function havBounds(radiusMiles: number): [number, number] {
 }
 
 /**
- * A set of firm numbers 0 .. capacity - 1 as a bitset: a million firms take 125 KiB, which stays in the CPU cache
+ * A set of unit numbers 0 .. capacity - 1 as a bitset: a million units take 125 KiB, which stays in the CPU cache
  * while a search marks tens of thousands of them. Pooled, because searches interleave at their awaits.
  */
-export class FirmBits {
-  private static pool: FirmBits[] = [];
+export class UnitBits {
+  private static pool: UnitBits[] = [];
   private readonly bits: Uint32Array;
-  /** Firms in the set. */
+  /** Units in the set. */
   size = 0;
 
   private constructor(capacity: number) {
     this.bits = new Uint32Array(Math.ceil(capacity / 32));
   }
 
-  /** An empty set for firm numbers 0 .. firms - 1; give it back with release(). */
-  static acquire(firms: number): FirmBits {
-    let b = FirmBits.pool.pop();
-    if (b === undefined || b.bits.length * 32 < firms) b = new FirmBits(firms);
+  /** An empty set for unit numbers 0 .. units - 1; give it back with release(). */
+  static acquire(units: number): UnitBits {
+    let b = UnitBits.pool.pop();
+    if (b === undefined || b.bits.length * 32 < units) b = new UnitBits(units);
     else b.bits.fill(0);
     b.size = 0;
     return b;
@@ -77,13 +77,13 @@ export class FirmBits {
 
   /** Returns the set to the pool (a few are kept). */
   release(): void {
-    if (FirmBits.pool.length < 8) FirmBits.pool.push(this);
+    if (UnitBits.pool.length < 8) UnitBits.pool.push(this);
   }
 
-  /** Adds a firm; true when it was not in the set. */
-  add(firm: number): boolean {
-    const w = firm >>> 5;
-    const m = 1 << (firm & 31);
+  /** Adds a unit; true when it was not in the set. */
+  add(unit: number): boolean {
+    const w = unit >>> 5;
+    const m = 1 << (unit & 31);
     const word = this.bits[w] ?? 0;
     if ((word & m) !== 0) return false;
     this.bits[w] = word | m;
@@ -91,15 +91,42 @@ export class FirmBits {
     return true;
   }
 
-  /** Whether the firm is in the set. */
-  has(firm: number): boolean {
-    return ((this.bits[firm >>> 5] ?? 0) & (1 << (firm & 31))) !== 0;
+  /** Adds units[from .. to - 1] (one tight loop: the dense metros' shared lists run to tens of thousands). */
+  addAll(units: Int32Array, from: number, to: number): void {
+    const bits = this.bits;
+    let size = this.size;
+    for (let k = from; k < to; k++) {
+      const f = units[k] as number;
+      const w = f >>> 5;
+      const word = bits[w] as number;
+      const m = 1 << (f & 31);
+      if ((word & m) === 0) {
+        bits[w] = word | m;
+        size++;
+      }
+    }
+    this.size = size;
+  }
+
+  /** Empties the set and adds `units` (a few): cheaper than a second set when only these are asked about next. */
+  reset(units: Iterable<number>): void {
+    this.bits.fill(0);
+    this.size = 0;
+    for (const f of units) this.add(f);
+  }
+
+  /** Whether the unit is in the set. */
+  has(unit: number): boolean {
+    return ((this.bits[unit >>> 5] ?? 0) & (1 << (unit & 31))) !== 0;
   }
 }
 
-/** A kept firm: its nearest office so far (exact distance, listing number) and where that office's columns are. */
+/**
+ * A kept firm, known by its unit number (a circle within the query bounds holds one unit per firm): its nearest office
+ * so far (exact distance, listing number) and where that office's columns are.
+ */
 export interface Kept<R> {
-  firm: number;
+  unit: number;
   d: number;
   listing: number;
   ref: R;
@@ -125,14 +152,14 @@ export class Nearest<R> {
     return this.kept.length === this.limit ? (this.kept[this.limit - 1] as Kept<R>).d : Number.POSITIVE_INFINITY;
   }
 
-  /** Offers an office (h: its chordHav from the point) of `firm`. */
-  consider(h: number, ref: R, pos: number, firm: number, listing: number, oLat: number, oLng: number): void {
+  /** Offers an office (h: its chordHav from the point) of the firm whose unit is `unit`. */
+  consider(h: number, ref: R, pos: number, unit: number, listing: number, oLat: number, oLng: number): void {
     if (h > this.kthHav) return;
     const d = haversineMiles(this.lat, this.lng, oLat, oLng);
     const kept = this.kept;
     const last = kept[kept.length - 1];
     if (kept.length === this.limit && last !== undefined && !(d < last.d || (d === last.d && listing < last.listing))) return;
-    const j = kept.findIndex((k) => k.firm === firm);
+    const j = kept.findIndex((k) => k.unit === unit);
     if (j >= 0) {
       const k = kept[j] as Kept<R>;
       if (!(d < k.d || (d === k.d && listing < k.listing))) return;
@@ -144,7 +171,7 @@ export class Nearest<R> {
       if (!(d < k.d || (d === k.d && listing < k.listing))) break;
       at--;
     }
-    kept.splice(at, 0, { firm, d, listing, ref, pos });
+    kept.splice(at, 0, { unit, d, listing, ref, pos });
     if (kept.length > this.limit) kept.pop();
     if (kept.length === this.limit) this.kthHav = havOfMiles((kept[this.limit - 1] as Kept<R>).d) * (1 + REL) + ABS;
   }

@@ -1,13 +1,25 @@
 /**
  * The cell tree built the plain way (H3 calls and string compares in the sort comparator, a map lookup per office),
- * kept as the independent answer that generator/cells.ts, which precomputes numeric cell keys, must equal.
+ * as schema 2 wrote it (whole firms, absolute shared lists): kept as the independent answer that generator/cells.ts,
+ * which precomputes numeric cell keys, must equal in its schema-2 mode once these objects are upgraded on parse, and
+ * as real schema-2 objects for the shim's reading of an older week.
  */
 import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
 import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK } from '../../shim/core/cell-format.ts';
-import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT } from '../../shim/core/cell-format.ts';
+import type { z } from 'zod';
+import type { CellBlock, CellGroup, CellIndex, CellRecords } from '../../shim/core/cell-format.ts';
 import { haversineMiles } from '../../shim/core/geo.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
-import type { CellTree, CellTreeOptions } from '../../generator/cells.ts';
+import type { CellTreeOptions } from '../../generator/cells.ts';
+
+type V2<T extends z.ZodType> = Extract<z.input<T>, { schema_version: 2 }>;
+/** Schema-2 objects as published (before the shim's upgrade on parse). */
+export interface CellTreeV2 {
+  index: V2<typeof CellIndex>;
+  groups: V2<typeof CellGroup>[];
+  blocks: V2<typeof CellBlock>[];
+  records: V2<typeof CellRecords>[];
+}
 
 interface Node {
   cell: string;
@@ -30,7 +42,7 @@ function roundUp(miles: number): number {
 }
 
 /** The cell tree of `offices`, the plain way. */
-export function buildCellsReference(offices: readonly StoredOfficeT[], opts: CellTreeOptions = {}): CellTree {
+export function buildCellsReference(offices: readonly StoredOfficeT[], opts: CellTreeOptions = {}): CellTreeV2 {
   const leafMax = opts.leafMax ?? CELL_LEAF_MAX;
   const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
@@ -104,13 +116,13 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
     }
   }
 
-  const blocks: CellBlockT[] = [];
-  const records: CellRecordsT[] = [];
+  const blocks: CellTreeV2['blocks'] = [];
+  const records: CellTreeV2['records'] = [];
   const assignBlock = (id: number, block: number): void => {
     const n = nodes[id] as Node;
     if (block < 0 && (n.e - n.s <= blockMax || n.children.length === 0)) {
       block = id;
-      const cols: CellBlockT = { schema_version: 2, cell: n.cell, listing: [], firm: [], lat: [], lng: [] };
+      const cols: CellTreeV2['blocks'][number] = { schema_version: 2, cell: n.cell, listing: [], firm: [], lat: [], lng: [] };
       for (let p = n.s; p < n.e; p++) {
         const o = at(p);
         cols.listing.push(listingNo.get(o.listing_id) ?? 0);
@@ -121,7 +133,7 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
       blocks.push(cols);
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
-        const rec: CellRecordsT = { schema_version: 2, block: n.cell, chunk: k, offices: [], firm_offices: [] };
+        const rec: CellTreeV2['records'][number] = { schema_version: 2, block: n.cell, chunk: k, offices: [], firm_offices: [] };
         for (let p = s; p < end; p++) {
           rec.offices.push(at(p));
           rec.firm_offices.push(firmOffices.get(firmAt(p)) ?? 0);
@@ -134,12 +146,12 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
   };
   for (const r of roots) assignBlock(r, -1);
 
-  const groups: CellGroupT[] = [];
+  const groups: CellTreeV2['groups'] = [];
   const groupEntries: Record<string, [number, number]> = {};
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
-    const rows: CellGroupT['rows'] = { cell: [], parent: [], n: [], reach: [], firms: [], foreign: [], block: [], at: [] };
+    const rows: CellTreeV2['groups'][number]['rows'] = { cell: [], parent: [], n: [], reach: [], firms: [], foreign: [], block: [], at: [] };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;
@@ -158,7 +170,7 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
     groups.push({ schema_version: 2, cell: root.cell, rows });
   }
 
-  const index: CellIndexT = {
+  const index: CellTreeV2['index'] = {
     schema_version: 2,
     generated: 'by generator/; do not edit',
     group_res: CELL_GROUP_RES,
