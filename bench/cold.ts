@@ -33,6 +33,7 @@ export function kindOf(key: string): string {
   const rel = key.replace(/^v\/[^/]+\//, '');
   if (rel === 'cells/index.json') return 'cell index';
   if (rel.startsWith('cells/groups/')) return 'cell group';
+  if (rel.startsWith('cells/shared/')) return 'cell shared';
   if (rel.startsWith('cells/blocks/')) return 'cell block';
   if (rel.startsWith('cells/records/')) return 'cell records';
   if (rel.startsWith('gazetteer/zip/')) return 'gazetteer zip';

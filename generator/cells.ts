@@ -4,7 +4,7 @@
  */
 import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
 import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK, UNIT_MILES, WHOLE_FIRMS } from '../shim/core/cell-format.ts';
-import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT } from '../shim/core/cell-format.ts';
+import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../shim/core/cell-format.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { unitsOf } from './units.ts';
@@ -13,6 +13,8 @@ import { unitsOf } from './units.ts';
 export interface CellTree {
   index: CellIndexT;
   groups: CellGroupT[];
+  /** The shared lists of each group's rows at or above block level (none in schema 2, which keeps them in the group). */
+  shared: CellSharedT[];
   blocks: CellBlockT[];
   records: CellRecordsT[];
 }
@@ -178,14 +180,23 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const n = nodes[id] as Node;
     if (block < 0 && (n.e - n.s <= blockMax || n.children.length === 0)) {
       block = id;
-      const cols: CellBlockT = { schema_version: schema, cell: n.cell, listing: [], unit: [], lat: [], lng: [] };
+      const cols = { cell: n.cell, listing: [] as number[], unit: [] as number[], lat: [] as number[], lng: [] as number[] };
       for (let p = n.s; p < n.e; p++) {
         cols.listing.push(listingOf[order[p] as number] as number);
         cols.unit.push(unitAt[p] as number);
         cols.lat.push(latAt[p] as number);
         cols.lng.push(lngAt[p] as number);
       }
-      blocks.push(cols);
+      // The lists of the rows below the block's own, in the group's row order (preorder, children by cell id).
+      const below: number[][] = [];
+      const walk = (x: number): void => {
+        for (const c of (nodes[x] as Node).children) {
+          below.push(sharedList((nodes[c] as Node).shared));
+          walk(c);
+        }
+      };
+      if (schema === 3) walk(id);
+      blocks.push(schema === 2 ? { schema_version: 2, ...cols } : { schema_version: 3, ...cols, shared: below });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
         const rec: CellRecordsT = { schema_version: schema, block: n.cell, chunk: k, offices: [], unit_offices: [] };
@@ -202,11 +213,13 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   for (const r of roots) assignBlock(r, -1);
 
   const groups: CellGroupT[] = [];
+  const shared: CellSharedT[] = [];
   const groupEntries: Record<string, [number, number]> = {};
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
-    const rows: CellGroupT['rows'] = { cell: [], parent: [], n: [], reach: [], units: [], shared: [], block: [], at: [] };
+    const rows = { cell: [] as string[], parent: [] as number[], n: [] as number[], reach: [] as number[], units: [] as number[], shared: [] as number[][], block: [] as number[], at: [] as number[] };
+    const apart: CellSharedT = { schema_version: 3, cell: root.cell, row: [], shared: [] };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;
@@ -216,13 +229,23 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       rows.n.push(n.e - n.s);
       rows.reach.push(n.reach);
       rows.units.push(n.units);
-      rows.shared.push(sharedList(n.shared));
+      if (schema === 2) rows.shared.push(sharedList(n.shared));
+      else if (n.block < 0 || n.block === id) {
+        apart.row.push(rows.cell.length - 1);
+        apart.shared.push(sharedList(n.shared));
+      }
       rows.block.push(n.block < 0 ? -1 : (rowOf.get(n.block) ?? -1));
       rows.at.push(n.block < 0 ? -1 : n.s - (nodes[n.block] as Node).s);
       for (const c of n.children) emit(c);
     };
     emit(r);
-    groups.push({ schema_version: schema, cell: root.cell, rows });
+    // Key order as the schemas have it (audit compares the objects byte for byte).
+    const { cell, parent, n, reach, units: homed, block, at: first } = rows;
+    if (schema === 2) groups.push({ schema_version: 2, cell: root.cell, rows: { cell, parent, n, reach, units: homed, shared: rows.shared, block, at: first } });
+    else {
+      groups.push({ schema_version: 3, cell: root.cell, rows: { cell, parent, n, reach, units: homed, block, at: first } });
+      shared.push(apart);
+    }
   }
 
   const index: CellIndexT = {
@@ -238,5 +261,5 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     units,
     groups: groupEntries,
   };
-  return { index, groups, blocks, records };
+  return { index, groups, shared, blocks, records };
 }

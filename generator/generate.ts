@@ -206,6 +206,7 @@ async function writeCellTree(w: StagingWriter, offices: readonly StoredOfficeT[]
   const tree = buildCells(offices);
   step('phase: cell tree built');
   for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
+  for (const a of tree.shared) await w.put(paths.cellShared(a.cell), a);
   for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
   for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
   await w.put(paths.cellIndex(), tree.index);

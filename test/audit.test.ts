@@ -57,6 +57,7 @@ async function rewriteCells(site: string, edit: (offices: StoredOfficeT[]) => St
   };
   put(keys.cellIndex(v), tree.index);
   for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
+  for (const a of tree.shared) put(keys.cellShared(v, a.cell), a);
   for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
   for (const r of tree.records) put(keys.cellRecords(v, r.block, r.chunk), r);
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CellBlock, CellGroup, column, deltaPairs, isInt, isNat, isNonNeg, isNum, natLists } from '../shim/core/cell-format.ts';
+import { CellBlock, CellGroup, CellShared, column, deltaPairs, isInt, isNat, isNonNeg, isNum, natLists } from '../shim/core/cell-format.ts';
 
 const elements: unknown[] = [0, 1, 7, -1, -0, 0.5, -2.5, 1e-9, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 1e300, -1e300, Number.MAX_VALUE, NaN, Infinity, -Infinity, '1', '', null, true, false, [], [1], {}, undefined];
 const arrays: unknown[] = [[], ...elements.map((e) => [e]), ...elements.map((e) => [1, e, 2]), [1, 2, 3], null, undefined, 5, '[]', {}, { length: 1, 0: 1 }];
@@ -28,12 +28,14 @@ describe('numeric columns', () => {
   });
 
   it('name the column that is wrong in a group or a block, of schema 3 and of schema 2', () => {
-    const group = { schema_version: 3, cell: 'x', rows: { cell: ['x'], parent: [-1], n: [1], reach: [0.5], units: [1], shared: [[3, -1]], block: [0], at: [0] } };
-    expect(CellGroup.safeParse(group).error?.issues[0]?.path).toEqual(['rows', 'shared']);
+    const group = { schema_version: 3, cell: 'x', rows: { cell: ['x'], parent: [-1], n: [1], reach: [-0.5], units: [1], block: [0], at: [0] } };
+    expect(CellGroup.safeParse(group).error?.issues[0]?.path).toEqual(['rows', 'reach']);
+    expect(CellShared.safeParse({ schema_version: 3, cell: 'x', row: [0], shared: [[3, -1]] }).error?.issues[0]?.path).toEqual(['shared']);
     const group2 = { schema_version: 2, cell: 'x', rows: { cell: ['x'], parent: [-1], n: [1], reach: [0.5], firms: [1], foreign: [[3, -1]], block: [0], at: [0] } };
     expect(CellGroup.safeParse(group2).error?.issues[0]?.path).toEqual(['rows', 'foreign']);
-    const block = { schema_version: 3, cell: 'x', listing: [0], unit: [0], lat: [40.1], lng: ['-73.9'] };
+    const block = { schema_version: 3, cell: 'x', listing: [0], unit: [0], lat: [40.1], lng: ['-73.9'], shared: [] };
     expect(CellBlock.safeParse(block).error?.issues[0]?.path).toEqual(['lng']);
+    expect(CellBlock.safeParse({ ...block, lng: [-73.9], shared: [[1.5, 1]] }).error?.issues[0]?.path).toEqual(['shared']);
     expect(CellBlock.safeParse({ ...block, lng: [-73.9] }).success).toBe(true);
     const block2 = { schema_version: 2, cell: 'x', listing: [0], firm: [0], lat: [40.1], lng: ['-73.9'] };
     expect(CellBlock.safeParse(block2).error?.issues[0]?.path).toEqual(['lng']);

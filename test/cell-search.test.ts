@@ -66,6 +66,7 @@ function memoryReader(objects: Map<string, unknown>, version: string): SiteReade
 function treeObjects(offices: readonly StoredOfficeT[], version: string, opts: CellTreeOptions, tree: CellTreeV2 | ReturnType<typeof buildCells> = buildCells(offices, opts)): Map<string, unknown> {
   const m = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
   for (const g of tree.groups) m.set(keys.cellGroup(version, g.cell), g);
+  if ('shared' in tree) for (const a of tree.shared) m.set(keys.cellShared(version, a.cell), a);
   for (const b of tree.blocks) m.set(keys.cellBlock(version, b.cell), b);
   for (const r of tree.records) m.set(keys.cellRecords(version, r.block, r.chunk), r);
   return m;
@@ -227,6 +228,7 @@ describe('cell search on synthesised dense data', () => {
       const upgraded = {
         index: CellIndex.parse(ref.index),
         groups: ref.groups.map((g) => CellGroup.parse(g)),
+        shared: [],
         blocks: ref.blocks.map((b) => CellBlock.parse(b)),
         records: ref.records.map(({ schema_version, block, chunk, offices: o, firm_offices }) => ({ schema_version, block, chunk, offices: o, unit_offices: firm_offices })),
       };
@@ -269,16 +271,16 @@ describe('cell search on synthesised dense data', () => {
     }
   });
 
-  it('fails as a store failure, not a wrong count, when a group or block names a unit number the index does not have', async () => {
-    for (const kind of ['group', 'block'] as const) {
+  it('fails as a store failure, not a wrong count, when a shared list or a block names a unit number the index does not have', async () => {
+    for (const kind of ['shared', 'block lists', 'block'] as const) {
       const objects = treeObjects(offices, 'v1', {});
       const index = objects.get(keys.cellIndex('v1')) as { units: number };
-      const prefix = kind === 'group' ? 'v/v1/cells/groups/' : 'v/v1/cells/blocks/';
+      const prefix = kind === 'shared' ? 'v/v1/cells/shared/' : 'v/v1/cells/blocks/';
       for (const [key, value] of objects) {
         if (!key.startsWith(prefix)) continue;
-        const o = JSON.parse(JSON.stringify(value)) as { rows?: { shared: number[][] }; unit?: number[] };
-        if (o.rows !== undefined) o.rows.shared = o.rows.shared.map((f) => (f.length > 0 ? [index.units + 5, 1] : f));
-        if (o.unit !== undefined) o.unit = o.unit.map(() => index.units + 5);
+        const o = JSON.parse(JSON.stringify(value)) as { shared: number[][]; unit?: number[] };
+        if (kind !== 'block') o.shared = o.shared.map((f) => (f.length > 0 ? [index.units + 5, 1] : f));
+        else o.unit = o.unit?.map(() => index.units + 5);
         objects.set(key, o);
       }
       const [lat, lng] = A;
@@ -292,9 +294,9 @@ describe('cell search on synthesised dense data', () => {
   it('fails as a store failure when a shared list repeats a unit (a difference of 0), or the units are too close for the radius', async () => {
     const objects = treeObjects(offices, 'v1', {});
     for (const [key, value] of objects) {
-      if (!key.startsWith('v/v1/cells/groups/')) continue;
-      const o = JSON.parse(JSON.stringify(value)) as { rows: { shared: number[][] } };
-      o.rows.shared = o.rows.shared.map((f) => (f.length >= 4 ? [f[0] ?? 0, 1, 0, 1, ...f.slice(4)] : f));
+      if (!key.startsWith('v/v1/cells/shared/')) continue;
+      const o = JSON.parse(JSON.stringify(value)) as { shared: number[][] };
+      o.shared = o.shared.map((f) => (f.length >= 4 ? [f[0] ?? 0, 1, 0, 1, ...f.slice(4)] : f));
       objects.set(key, o);
     }
     await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 50, 10)).rejects.toThrow(/shared-unit list out of unit order/);
@@ -321,6 +323,21 @@ describe('cell search on synthesised dense data', () => {
       return;
     }
     throw new Error(`no chunk holds ${shown}`);
+  });
+
+  it('fails as a store failure when a group\'s shared object or a block\'s lists do not match the group\'s rows', async () => {
+    for (const [prefix, edit] of [
+      ['v/v1/cells/shared/', (o: { row: number[]; shared: number[][] }) => ({ ...o, row: o.row.slice(1), shared: o.shared.slice(1) })],
+      ['v/v1/cells/shared/', (o: { row: number[]; shared: number[][] }) => ({ ...o, shared: o.shared.slice(1) })],
+      ['v/v1/cells/blocks/', (o: { shared: number[][] }) => ({ ...o, shared: [...o.shared, []] })],
+    ] as const) {
+      const objects = treeObjects(offices, 'v1', {});
+      for (const [key, value] of objects) if (key.startsWith(prefix)) objects.set(key, (edit as (o: never) => unknown)(JSON.parse(JSON.stringify(value)) as never));
+      await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 50, 10), prefix).rejects.toThrow(/does not (list the rows|hold one shared list per row)/);
+    }
+    const missing = treeObjects(offices, 'v1', {});
+    for (const key of [...missing.keys()]) if (key.startsWith('v/v1/cells/shared/')) missing.delete(key);
+    await expect(cellSearch(memoryReader(missing, 'v1'), A[0], A[1], 50, 10)).rejects.toBeInstanceOf(StoreError);
   });
 
   it('is byte-identical whatever the order of the offices', () => {

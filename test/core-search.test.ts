@@ -226,6 +226,7 @@ describe('ties and failures', () => {
     const tree = buildCells([later, ...offices, sameFirm, earlier]);
     const cells = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
     for (const g of tree.groups) cells.set(keys.cellGroup(version, g.cell), g);
+    for (const a of tree.shared) cells.set(keys.cellShared(version, a.cell), a);
     for (const bl of tree.blocks) cells.set(keys.cellBlock(version, bl.cell), bl);
     for (const r of tree.records) cells.set(keys.cellRecords(version, r.block, r.chunk), r);
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key.includes('/cells/') ? (cells.has(key) ? enc(cells.get(key)) : null) : bytes));

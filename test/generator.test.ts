@@ -38,7 +38,7 @@ import {
   ZipGazetteer,
 } from '../shim/core/site-format.ts';
 import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
-import { CellBlock, CellGroup, CellIndex, CellRecords, type CellBlockT, type CellIndexT, type CellRecordsT } from '../shim/core/cell-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellIndexT, type CellRecordsT } from '../shim/core/cell-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { BASIC_FIXTURE, copyFixture, readJson, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
@@ -330,6 +330,7 @@ describe('published site', () => {
       if (r === 'coverage-cells.json') return CoverageCells;
       if (r === 'cells/index.json') return CellIndex;
       if (r.startsWith('cells/groups/')) return CellGroup;
+      if (r.startsWith('cells/shared/')) return CellShared;
       if (r.startsWith('cells/blocks/')) return CellBlock;
       if (r.startsWith('cells/records/')) return CellRecords;
       if (r.startsWith('firms/')) return FirmDoc;

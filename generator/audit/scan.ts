@@ -6,7 +6,7 @@
  */
 import { buildCells } from '../cells.ts';
 import { serialise } from '../json.ts';
-import { CellBlock, CellGroup, CellIndex, CellRecords, type CellBlockT, type CellGroupT, type CellIndexT } from '../../shim/core/cell-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/core/cell-format.ts';
 import { keys, type StoredOfficeT } from '../../shim/core/site-format.ts';
 import { mapPool } from '../pool.ts';
 import { progressEvery } from '../progress.ts';
@@ -24,6 +24,8 @@ export interface OfficeScan {
   problems: string[];
   index: CellIndexT;
   groups: CellGroupT[];
+  /** Each group's CellShared object (schema 3; none in schema 2). */
+  shared: CellSharedT[];
   blocks: CellBlockT[];
 }
 
@@ -71,6 +73,17 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       return g;
     })
   ).filter((g): g is CellGroupT => g !== null);
+  const shared =
+    index.schema_version === 2
+      ? []
+      : (
+          await mapPool(groupCells, concurrency, async (cell) => {
+            const key = keys.cellShared(v, cell);
+            const a = await read(key, CellShared);
+            if (a === null) problems.push(`${key}: its group is in the cell index but it is missing or unreadable`);
+            return a;
+          })
+        ).filter((a): a is CellSharedT => a !== null);
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
   let done = 0;
   const perBlock = await mapPool(blockRows, concurrency, async ({ cell, n }) => {
@@ -105,7 +118,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   }
   if (offices.length !== site.meta.totals.offices) problems.push(`${offices.length} offices in the record chunks, meta.json totals say ${site.meta.totals.offices}`);
   const blocks = perBlock.flatMap((b) => (b.block === null ? [] : [b.block]));
-  return { offices, objects, bytes, problems, index, groups, blocks };
+  return { offices, objects, bytes, problems, index, groups, shared, blocks };
 }
 
 /** Every record chunk key of a version, from its cell index and group trees; null when the version has no cell index (schema 1). */
@@ -142,6 +155,8 @@ export function compareTree(scan: OfficeScan, version: string): string[] {
   const pub = new Map(scan.groups.map((g) => [g.cell, g]));
   for (const g of rebuilt.groups) same(keys.cellGroup(version, g.cell), g, pub.get(g.cell));
   for (const c of pub.keys()) if (!rebuilt.groups.some((g) => g.cell === c)) same(keys.cellGroup(version, c), undefined, pub.get(c));
+  const pubShared = new Map(scan.shared.map((a) => [a.cell, a]));
+  for (const a of rebuilt.shared) same(keys.cellShared(version, a.cell), a, pubShared.get(a.cell));
   const pubBlocks = new Map(scan.blocks.map((b) => [b.cell, b]));
   for (const b of rebuilt.blocks) same(keys.cellBlock(version, b.cell), b, pubBlocks.get(b.cell));
   return problems;

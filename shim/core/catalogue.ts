@@ -4,7 +4,7 @@
  * tests check every published object against the entry its key belongs to, so the two sides cannot drift.
  */
 import type { ZodType } from 'zod';
-import { CellBlock, CellGroup, CellIndex, CellRecords } from './cell-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared } from './cell-format.ts';
 import { PageDoc } from './page-format.ts';
 import { paths, type DocName } from './paths.ts';
 import { ChangesDoc, CityGazetteer, CityGazetteerState, CoverageCells, CoverageDoc, FirmDoc, ListingBucket, Manifest, MeasurementDoc, Meta, ZipGazetteer } from './site-format.ts';
@@ -31,6 +31,7 @@ export const catalogue = {
   coverageCells: entry(paths.coverageCells, CoverageCells, /^coverage-cells\.json$/),
   cellIndex: entry(paths.cellIndex, CellIndex, /^cells\/index\.json$/),
   cellGroup: entry(paths.cellGroup, CellGroup, new RegExp(`^cells/groups/${id}\\.json$`)),
+  cellShared: entry(paths.cellShared, CellShared, new RegExp(`^cells/shared/${id}\\.json$`)),
   cellBlock: entry(paths.cellBlock, CellBlock, new RegExp(`^cells/blocks/${id}\\.json$`)),
   cellRecords: entry(paths.cellRecords, CellRecords, new RegExp(`^cells/records/${id}/\\d+\\.json$`)),
   firm: entry(paths.firm, FirmDoc, new RegExp(`^firms/${id}\\.json$`)),

@@ -1,8 +1,9 @@
 /**
  * The search side of the site (cell schema 3): offices in a tree of H3 cells. A small top index names the group cells
- * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell summaries; blocks hold compact columns
- * (listing number, unit number, lat, lng) of the offices under one tree cell; record chunks hold the full records of
- * consecutive block positions. Counting is by *units*: a firm's offices split where they lie more than UNIT_MILES
+ * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared object the shared
+ * lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of the offices under
+ * one tree cell and the shared lists of the cells below it; record chunks hold the full records of consecutive block
+ * positions. Counting is by *units*: a firm's offices split where they lie more than UNIT_MILES
  * apart, so that within any query circle a firm's offices all share one unit. See docs/SITE-FORMAT.md.
  *
  * Schema 2 (firm numbers, absolute shared lists) is still read: each schema-2 object is upgraded on parse to the
@@ -89,12 +90,13 @@ const placement = { block: column(isInt, 'integers'), at: column(isInt, 'integer
 /**
  * `cells/groups/<cell>.json`: the group's cell tree in preorder (children after their parent, by cell id), columnar.
  * Row i: cell[i] at res of the cell id, parent[i] (row, -1 for the group cell), n[i] offices, reach[i] miles from the
- * cell's H3 centre to its farthest office (rounded up), units[i] units with every office under the cell, shared[i]
- * [unit - previous unit of the list, offices under the cell, ...] (ascending units; the first difference is from 0) for
- * units with offices under the cell and elsewhere, block[i] the row of the block holding the cell's offices (-1 above
- * blocks) and at[i] the first position of its offices in that block.
+ * cell's H3 centre to its farthest office (rounded up), units[i] units with every office under the cell, block[i] the
+ * row of the block holding the cell's offices (-1 above blocks) and at[i] the first position of its offices in that
+ * block. A row's shared list (the units with offices under the cell and elsewhere) is kept apart, read only when the
+ * cell lies wholly inside a query circle: in the group's CellShared object for rows at or above block level, in the
+ * block object for rows below it. (Schema 2 kept every list in the group; upgraded groups carry `shared` here.)
  */
-const CellGroup3 = z.object({ schema_version: sv, cell: z.string(), rows: z.object({ ...tree, units: column(isNat, 'non-negative integers'), shared: natLists, ...placement }) });
+const CellGroup3 = z.object({ schema_version: sv, cell: z.string(), rows: z.object({ ...tree, units: column(isNat, 'non-negative integers'), ...placement }) });
 const CellGroup2 = z.object({ schema_version: z.literal(2), cell: z.string(), rows: z.object({ ...tree, firms: column(isNat, 'non-negative integers'), foreign: natLists, ...placement }) });
 export const CellGroup = z.discriminatedUnion('schema_version', [
   CellGroup3,
@@ -104,6 +106,18 @@ export const CellGroup = z.discriminatedUnion('schema_version', [
     rows: { cell: r.cell, parent: r.parent, n: r.n, reach: r.reach, units: r.firms, shared: r.foreign.map(deltaPairs), block: r.block, at: r.at },
   })),
 ]);
+
+/**
+ * A shared list: [unit - previous unit of the list, offices under the cell, ...] by ascending unit (the first step is
+ * the unit itself), for the units with offices under the cell whose home is above it.
+ */
+const sharedLists = natLists;
+
+/**
+ * `cells/shared/<group cell>.json`: the shared lists of the group's rows at or above block level (block[i] is -1 or
+ * i), in row order; row[j] names the row of shared[j].
+ */
+export const CellShared = z.object({ schema_version: sv, cell: z.string(), row: column(isNat, 'non-negative integers'), shared: sharedLists });
 
 /** [unit, offices, ...] with absolute units as the schema-3 difference form (a schema-2 list upgraded on parse). */
 export function deltaPairs(pairs: readonly number[]): number[] {
@@ -115,7 +129,8 @@ export function deltaPairs(pairs: readonly number[]): number[] {
 /**
  * `cells/blocks/<cell>.json`: the offices under one tree cell as columns, ordered by (res-9 cell id, listing number).
  * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
- * unit: the office's unit number.
+ * unit: the office's unit number; shared: the shared lists of the tree rows below the block's own row, in row order
+ * (shared[j] belongs to the group row block + 1 + j).
  */
 const CellBlock3 = z.object({
   schema_version: sv,
@@ -124,8 +139,9 @@ const CellBlock3 = z.object({
   unit: column(isNat, 'non-negative integers'),
   lat: column(isNum, 'numbers'),
   lng: column(isNum, 'numbers'),
+  shared: sharedLists,
 });
-const CellBlock2 = CellBlock3.omit({ schema_version: true, unit: true }).extend({ schema_version: z.literal(2), firm: column(isNat, 'non-negative integers') });
+const CellBlock2 = CellBlock3.omit({ schema_version: true, unit: true, shared: true }).extend({ schema_version: z.literal(2), firm: column(isNat, 'non-negative integers') });
 export const CellBlock = z.discriminatedUnion('schema_version', [
   CellBlock3,
   CellBlock2.transform(({ schema_version, cell, listing, firm, lat, lng }) => ({ schema_version, cell, listing, unit: firm, lat, lng })),
@@ -155,4 +171,5 @@ export const CellRecordsShown = recordsOf(z.looseObject({}));
 export type CellIndexT = z.output<typeof CellIndex>;
 export type CellGroupT = z.output<typeof CellGroup>;
 export type CellBlockT = z.output<typeof CellBlock>;
+export type CellSharedT = z.output<typeof CellShared>;
 export type CellRecordsT = z.output<typeof CellRecords>;

@@ -7,12 +7,13 @@
  */
 import FlatQueue from 'flatqueue';
 import { cellToLatLng } from 'h3-js';
-import { CellBlock, CellGroup, CellIndex, CellRecordsShown, type CellBlockT, type CellGroupT, type CellIndexT } from './cell-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecordsShown, CellShared, type CellBlockT, type CellGroupT, type CellIndexT } from './cell-format.ts';
 import { checkStored, StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, StoredOffice, type StoredOfficeT } from './site-format.ts';
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
+import { sharedLists, type SharedLists } from './shared-lists.ts';
 
 /** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
 export interface FirmHit {
@@ -21,7 +22,7 @@ export interface FirmHit {
   officesWithinRadius: number;
 }
 
-/** A group's tree as typed arrays (H3 centres, children, flattened shared-unit lists), built once per parsed group. */
+/** A group's tree as typed arrays (H3 centres, children, where each row's shared list is), built once per parsed group. */
 interface Tree {
   group: CellGroupT;
   /** Unit vectors of the cells' H3 centres (x, y, z interleaved). */
@@ -31,14 +32,15 @@ interface Tree {
   /** Children of row i: kids[first[i]] .. kids[first[i + 1] - 1]. */
   first: Int32Array;
   kids: Int32Array;
-  /** Shared units of row i (absolute numbers): sharedUnit[sharedAt[i]] .. sharedUnit[sharedAt[i + 1] - 1], with their office counts. */
-  sharedAt: Int32Array;
-  sharedUnit: Int32Array;
-  sharedOffices: Int32Array;
-  /** Largest unit number in the shared lists (checked against the index before marking). */
-  maxUnit: number;
-  /** A shared list not in ascending unit order (the format requires it; a unit listed twice would be counted twice). */
-  unsorted: boolean;
+  block: Int32Array;
+  /** Schema 2: every row's list, in the group itself. Otherwise null, and a row's list is apart (slot, below). */
+  inline: SharedLists | null;
+  /** For a row at or above block level, its position in the group's CellShared object (-1 for the others). */
+  slot: Int32Array;
+  /** Rows at or above block level, in row order: what the CellShared object's `row` column must say. */
+  apartRows: number[];
+  /** For a block row, how many rows lie below it (its block object's shared lists). */
+  below: Int32Array;
 }
 
 /** A block's columns as typed arrays, with each office's unit vector for the distance test, built once per parsed block. */
@@ -51,6 +53,8 @@ export interface Columns {
   /** Unit vectors on the sphere (x, y, z interleaved), for a chord-length test before any trigonometry. */
   xyz: Float64Array;
   maxUnit: number;
+  /** The shared lists of the tree rows below the block's own (schema 3), list j for row block + 1 + j. */
+  below: SharedLists | null;
 }
 
 /** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
@@ -67,13 +71,11 @@ function treeOf(group: CellGroupT): Tree {
   const n = rows.cell.length;
   const xyz = new Float64Array(n * 3);
   const counts = new Int32Array(n + 1);
-  const sharedAt = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     const [a, b] = cellToLatLng(rows.cell[i] ?? '');
     unitVector(a, b, xyz, i * 3);
     const p = rows.parent[i] ?? -1;
     if (p >= 0) counts[p + 1] = (counts[p + 1] ?? 0) + 1;
-    sharedAt[i + 1] = (sharedAt[i] ?? 0) + ((rows.shared[i]?.length ?? 0) >> 1);
   }
   const first = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) first[i + 1] = (first[i] ?? 0) + (counts[i + 1] ?? 0);
@@ -83,25 +85,19 @@ function treeOf(group: CellGroupT): Tree {
     const p = rows.parent[i] ?? -1;
     if (p >= 0) kids[(fill[p] = (fill[p] ?? 0) + 1) - 1] = i;
   }
-  const total = sharedAt[n] ?? 0;
-  const sharedUnit = new Int32Array(total);
-  const sharedOffices = new Int32Array(total);
-  let maxUnit = -1;
-  let unsorted = false;
-  for (let i = 0, k = 0; i < n; i++) {
-    const list = rows.shared[i] ?? [];
-    // Each entry is the difference from the previous unit of the list (the first from 0): ascending means > 0 after it.
-    let unit = 0;
-    for (let j = 0; j + 1 < list.length; j += 2, k++) {
-      const step = list[j] ?? 0;
-      if (j > 0 && step === 0) unsorted = true;
-      unit += step;
-      sharedUnit[k] = unit;
-      sharedOffices[k] = list[j + 1] ?? 0;
-    }
-    if (unit > maxUnit) maxUnit = unit;
+  const block = Int32Array.from(rows.block);
+  const slot = new Int32Array(n).fill(-1);
+  const apartRows: number[] = [];
+  const below = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const b = block[i] ?? -1;
+    if (b < 0 || b === i) {
+      slot[i] = apartRows.length;
+      apartRows.push(i);
+    } else if (b < n) below[b] = (below[b] ?? 0) + 1;
   }
-  t = { group, xyz, reach: Float64Array.from(rows.reach), units: Int32Array.from(rows.units), first, kids, sharedAt, sharedUnit, sharedOffices, maxUnit, unsorted };
+  const inline = 'shared' in rows ? sharedLists(rows.shared) : null;
+  t = { group, xyz, reach: Float64Array.from(rows.reach), units: Int32Array.from(rows.units), first, kids, block, inline, slot, apartRows, below };
   trees.set(group, t);
   return t;
 }
@@ -116,10 +112,17 @@ function columns(block: CellBlockT): Columns {
     const unit = Int32Array.from(block.unit);
     let maxUnit = -1;
     for (const f of unit) if (f > maxUnit) maxUnit = f;
-    c = { cell: block.cell, listing: Int32Array.from(block.listing), unit, lat, lng, xyz, maxUnit };
+    const below = 'shared' in block ? sharedLists(block.shared) : null;
+    c = { cell: block.cell, listing: Int32Array.from(block.listing), unit, lat, lng, xyz, maxUnit, below };
     columnsOf.set(block, c);
   }
   return c;
+}
+
+/** A store failure unless every unit of `lists` is below the index's count and none is listed twice in one list. */
+function checkLists(lists: SharedLists, units: number, key: string): void {
+  if (lists.maxUnit >= units) throw new StoreError(`${key} names unit ${lists.maxUnit} of ${units}`, key);
+  if (lists.repeated) throw new StoreError(`${key} has a shared-unit list out of unit order`, key);
 }
 
 const shownOffices = new WeakMap<object, StoredOfficeT>();
@@ -151,8 +154,9 @@ function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng:
 
 /**
  * Firms with an office within `radiusMiles` of (lat, lng), each by its nearest office (ties by listing_id), nearest
- * first, at most `limit`; with the exact number of such firms. Reads the index, the groups near the circle, the blocks
- * of cells crossing its edge and of the nearest cells, and the record chunks of the firms returned.
+ * first, at most `limit`; with the exact number of such firms. Reads the index, the groups near the circle, the shared
+ * lists of the cells wholly inside it, the blocks of cells crossing its edge and of the nearest cells, and the record
+ * chunks of the firms returned.
  */
 export async function cellSearch(reader: SiteReader, lat: number, lng: number, radiusMiles: number, limit: number): Promise<{ firms: number; hits: FirmHit[] }> {
   const v = reader.version;
@@ -171,8 +175,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       const group = await readRequired(reader, key, CellGroup, 'is listed in the cell index but missing');
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
       const t = treeOf(group);
-      if (t.maxUnit >= index.units) throw new StoreError(`${key} names unit ${t.maxUnit} of ${index.units}`, key);
-      if (t.unsorted) throw new StoreError(`${key} has a shared-unit list out of unit order`, key);
+      if (t.inline !== null) checkLists(t.inline, index.units, key);
       return t;
     }),
   );
@@ -197,7 +200,6 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
         if (d - reach > R) continue;
         if (d + reach <= R) {
           count += t.units[i] ?? 0;
-          marked.addAll(t.sharedUnit, t.sharedAt[i] ?? 0, t.sharedAt[i + 1] ?? 0);
           inside.push([ti, i]);
           continue;
         }
@@ -209,20 +211,65 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
     }
 
     const blockOf = async (t: Tree, i: number): Promise<Columns> => {
-      const b = t.group.rows.block[i] ?? -1;
+      const b = t.block[i] ?? -1;
       const cell = t.group.rows.cell[b] ?? '';
       const key = keys.cellBlock(v, cell);
-      if (b < 0) throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives leaf ${t.group.rows.cell[i] ?? ''} no block`, key);
+      if (b < 0) throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
       const block = await readRequired(reader, key, CellBlock, 'is listed in its group but missing');
       const cols = columns(block);
       if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
       if (cols.maxUnit >= index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${index.units}`, key);
+      if (t.inline === null) {
+        if (cols.below?.at.length !== (t.below[b] ?? 0) + 1) throw new StoreError(`${key} does not hold one shared list per row below block ${cell}`, key);
+        checkLists(cols.below, index.units, key);
+      }
       return cols;
     };
+    // The shared lists of a group's rows at or above block level, read when one of those rows is wholly inside.
+    const apartOf = async (t: Tree): Promise<SharedLists> => {
+      const key = keys.cellShared(v, t.group.cell);
+      const apart = await readRequired(reader, key, CellShared, 'is missing for a group of the cell index');
+      if (apart.cell !== t.group.cell || apart.row.length !== t.apartRows.length || apart.row.some((r, j) => r !== t.apartRows[j])) {
+        throw new StoreError(`${key} does not list the rows at or above block level of group ${t.group.cell}`, key);
+      }
+      const lists = sharedLists(apart.shared);
+      if (lists.at.length !== t.apartRows.length + 1) throw new StoreError(`${key} does not hold one shared list per row`, key);
+      checkLists(lists, index.units, key);
+      return lists;
+    };
+
+    // Where each inside top's shared list is: in its group (schema 2), apart (at or above block level), or in its block.
+    const apart = new Map<number, Promise<SharedLists>>();
+    const insideBlocks = new Map<number, Promise<Columns>>();
+    const stride = Math.max(1, ...groupTrees.map((t) => t.reach.length));
+    for (const [ti, i] of inside) {
+      const t = groupTrees[ti] as Tree;
+      const b = t.block[i] ?? -1;
+      if (t.inline !== null) continue;
+      if (b < 0 || b === i) {
+        if (!apart.has(ti)) apart.set(ti, apartOf(t));
+      } else if (!insideBlocks.has(ti * stride + b)) insideBlocks.set(ti * stride + b, blockOf(t, i));
+    }
 
     const [lo, hi] = havBounds(R);
     const nearest = new Nearest<Columns>(limit, lat, lng);
-    const edgeBlocks = await Promise.all(edges.map(([ti, i]) => blockOf(groupTrees[ti] as Tree, i)));
+    const [edgeBlocks, apartLists, belowLists] = await Promise.all([
+      Promise.all(edges.map(([ti, i]) => blockOf(groupTrees[ti] as Tree, i))),
+      Promise.all([...apart].map(async ([ti, lists]) => [ti, await lists] as const)).then((a) => new Map(a)),
+      Promise.all([...insideBlocks].map(async ([id, cols]) => [id, await cols] as const)).then((a) => new Map(a)),
+    ]);
+    /** The shared list of inside top (ti, i): the lists holding it and its position there. */
+    const listOf = (ti: number, i: number): [SharedLists, number] => {
+      const t = groupTrees[ti] as Tree;
+      if (t.inline !== null) return [t.inline, i];
+      const b = t.block[i] ?? -1;
+      if (b < 0 || b === i) return [apartLists.get(ti) as SharedLists, t.slot[i] ?? 0];
+      return [(belowLists.get(ti * stride + b) as Columns).below as SharedLists, i - b - 1];
+    };
+    for (const [ti, i] of inside) {
+      const [lists, j] = listOf(ti, i);
+      marked.addAll(lists.unit, lists.at[j] ?? 0, lists.at[j + 1] ?? 0);
+    }
     // Edge offices within the radius (block, position), offered as nearest after the inside cells: by then the kept
     // firms are near the point and the chord test drops almost all of these, which lie near the circle's edge.
     const edgeAt: number[] = [];
@@ -244,7 +291,6 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
 
     // Nearest first: rows keyed by their tree's position in groupTrees and their row number.
     const queue = new FlatQueue<number>();
-    const stride = Math.max(1, ...groupTrees.map((t) => t.reach.length));
     const push = (ti: number, i: number): void => {
       const t = groupTrees[ti] as Tree;
       const d = chordMiles(chordHav(p, t.xyz, i));
@@ -285,11 +331,11 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       // about each of the thousands of shared-list entries and edge offices.
       marked.reset(within.keys());
       for (const [ti, i] of inside) {
-        const t = groupTrees[ti] as Tree;
-        const end = t.sharedAt[i + 1] ?? 0;
-        for (let k = t.sharedAt[i] ?? 0; k < end; k++) {
-          const f = t.sharedUnit[k] ?? 0;
-          if (marked.has(f)) within.set(f, (within.get(f) ?? 0) + (t.sharedOffices[k] ?? 0));
+        const [lists, j] = listOf(ti, i);
+        const end = lists.at[j + 1] ?? 0;
+        for (let k = lists.at[j] ?? 0; k < end; k++) {
+          const f = lists.unit[k] ?? 0;
+          if (marked.has(f)) within.set(f, (within.get(f) ?? 0) + (lists.offices[k] ?? 0));
         }
       }
       for (let k = 0; k + 1 < edgeAt.length; k += 2) {

@@ -10,6 +10,7 @@ export const paths = {
   coverageCells: () => 'coverage-cells.json',
   cellIndex: () => 'cells/index.json',
   cellGroup: (cell: string) => `cells/groups/${cell}.json`,
+  cellShared: (group: string) => `cells/shared/${group}.json`,
   cellBlock: (cell: string) => `cells/blocks/${cell}.json`,
   cellRecords: (block: string, chunk: number) => `cells/records/${block}/${chunk}.json`,
   firm: (listingId: string) => `firms/${listingId}.json`,

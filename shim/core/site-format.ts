@@ -277,9 +277,10 @@ export const keys = {
   openapi: inVersion(paths.openapi),
   coverage: inVersion(paths.coverage),
   coverageCells: inVersion(paths.coverageCells),
-  /** The cell tree (shim/core/cell-format.ts): top index, group trees, office columns, full records. */
+  /** The cell tree (shim/core/cell-format.ts): top index, group trees, shared lists, office columns, full records. */
   cellIndex: inVersion(paths.cellIndex),
   cellGroup: inVersion(paths.cellGroup),
+  cellShared: inVersion(paths.cellShared),
   cellBlock: inVersion(paths.cellBlock),
   cellRecords: inVersion(paths.cellRecords),
   firm: inVersion(paths.firm),
