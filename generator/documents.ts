@@ -31,18 +31,33 @@ export function firmDocs(built: BuiltFirm): FirmDocT[] {
   return built.offices.map((office) => ({ ...firmDocHead(built, office), office, other_offices: built.offices.filter((o) => o !== office) }));
 }
 
+const OFFICE_KEY = Buffer.from(',"office":');
+const OTHERS_KEY = Buffer.from(',"other_offices":[');
+const COMMA = Buffer.from(',');
+const END = Buffer.from(']}');
+
 /**
- * firmDocs(built) as JSON texts, each exactly `JSON.stringify(doc)`, with every office serialised once per firm: a firm
- * of n offices has n documents listing n - 1 others, and serialising those objects again for each document was most of
- * the generator's time at a million offices.
+ * firmDocs(built) as UTF-8 byte pieces, one document at a time: the pieces joined are exactly `JSON.stringify(doc)`.
+ * Every office is serialised once per firm and each document is only a list of pieces, so the writer copies the bytes
+ * of a firm's other offices into its batch instead of the generator building a string per document (a firm of n
+ * offices has n documents listing n - 1 others; at a million offices those strings were gigabytes of garbage).
  */
-export function firmDocTexts(built: BuiltFirm): { listingId: string; json: string }[] {
-  const texts = built.offices.map((o) => JSON.stringify(o));
-  return built.offices.map((office, i) => {
+export function* firmDocPieces(built: BuiltFirm): Generator<{ listingId: string; pieces: Uint8Array[] }> {
+  const texts = built.offices.map((o) => Buffer.from(JSON.stringify(o), 'utf8'));
+  for (let i = 0; i < built.offices.length; i++) {
+    const office = built.offices[i] as BuiltFirm['offices'][number];
     const head = JSON.stringify(firmDocHead(built, office));
-    const others = texts.filter((_, j) => j !== i).join(',');
-    return { listingId: office.listing_id, json: `${head.slice(0, -1)},"office":${texts[i] ?? ''},"other_offices":[${others}]}` };
-  });
+    const pieces: Uint8Array[] = [Buffer.from(head.slice(0, -1), 'utf8'), OFFICE_KEY, texts[i] as Buffer, OTHERS_KEY];
+    let first = true;
+    for (let j = 0; j < texts.length; j++) {
+      if (j === i) continue;
+      if (!first) pieces.push(COMMA);
+      pieces.push(texts[j] as Buffer);
+      first = false;
+    }
+    pieces.push(END);
+    yield { listingId: office.listing_id, pieces };
+  }
 }
 
 /** Totals shared by coverage.json and meta.json. */
@@ -170,18 +185,30 @@ export function sortedKeys(entries: ReadonlyMap<string, Entry>): string[] {
 }
 
 /**
- * manifest.json as JSON text: every object of the version but itself, by full store key (`prefix` + relative key),
- * keys sorted; exactly JSON.stringify of the ManifestT object, built without that object of a million properties.
+ * manifest.json's bytes (JSON and its trailing newline): every object of the version but itself, by full store key
+ * (`prefix` + relative key), keys sorted; exactly JSON.stringify of the ManifestT object. Written straight into one
+ * buffer of the right size (its own memory, see StagingWriter.putOwned), without that object of a million properties,
+ * a string per entry or the joined text.
  */
-export function manifestJson(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): string {
-  const parts = sorted.map((rel) => {
+export function manifestBytes(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): Buffer {
+  const head = `{"schema_version":${SCHEMA_VERSION},"version":${JSON.stringify(version)},"objects":{`;
+  const tail = '}}\n';
+  // Each entry: KEY:{"sha256":"<64 hex>","bytes":N} plus a comma between entries.
+  const fixed = '{"sha256":"","bytes":}'.length + 1 + 64;
+  let len = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, sorted.length - 1);
+  for (const rel of sorted) len += Buffer.byteLength(JSON.stringify(prefix + rel)) + fixed + String((entries.get(rel) as Entry).bytes).length;
+  const out = Buffer.allocUnsafeSlow(len);
+  let at = out.write(head, 0);
+  sorted.forEach((rel, i) => {
     const e = entries.get(rel) as Entry;
-    return `${JSON.stringify(prefix + rel)}:{"sha256":${JSON.stringify(e.sha256)},"bytes":${e.bytes}}`;
+    at += out.write(`${i === 0 ? '' : ','}${JSON.stringify(prefix + rel)}:{"sha256":"${e.sha256}","bytes":${e.bytes}}`, at);
   });
-  return `{"schema_version":${SCHEMA_VERSION},"version":${JSON.stringify(version)},"objects":{${parts.join(',')}}}`;
+  at += out.write(tail, at);
+  if (at !== len) throw new Error(`manifest: wrote ${at} bytes, expected ${len}`);
+  return out;
 }
 
-/** manifest.json as an object (what manifestJson serialises). */
+/** manifest.json as an object (what manifestBytes serialises). */
 export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>, keyOf: (rel: string) => string): ManifestT {
   const objects: ManifestT['objects'] = {};
   for (const rel of sortedKeys(entries)) {

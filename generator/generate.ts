@@ -13,7 +13,7 @@ import { ActiveRemovals, describeRemoval, identityOfPlace } from './removals.ts'
 import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
-import { coverageCellsDoc, coverageDoc, firmDocTexts, listingBuckets, listingPrefixLength, manifestJson, metaDoc, pointerDoc, sortedKeys, totalsOf } from './documents.ts';
+import { coverageCellsDoc, coverageDoc, firmDocPieces, listingBuckets, listingPrefixLength, manifestBytes, metaDoc, pointerDoc, sortedKeys, totalsOf } from './documents.ts';
 import { groupFirms } from './firms.ts';
 import { buildGazetteer } from './gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
@@ -225,7 +225,7 @@ interface WriteContext {
 async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf, gazetteer, step }: WriteContext): Promise<string> {
   const { inputs, built, offices, coverage, vis, pages, measurement, provenance } = model;
   await writeCellTree(w, offices, step);
-  for (const b of built) for (const doc of firmDocTexts(b)) await w.putJson(paths.firm(doc.listingId), doc.json);
+  for (const b of built) for (const doc of firmDocPieces(b)) await w.putPieces(paths.firm(doc.listingId), doc.pieces);
   const prefixLength = listingPrefixLength(offices.length);
   for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
   step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`);
@@ -283,7 +283,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const version = await writeContent(w, model, { opts, week, weekOf, gazetteer, step });
     model = undefined;
     await w.flush();
-    await w.putJson(paths.manifest(), manifestJson(version, w.entries, sortedKeys(w.entries), keys.root(version)));
+    await w.putOwned(paths.manifest(), manifestBytes(version, w.entries, sortedKeys(w.entries), keys.root(version)));
     await w.flush();
     const linked = await linkUnchanged(run, version, w.entries);
     if (linked > 0) step(`${linked} unchanged object(s) hard-linked to the current version's files`);
