@@ -225,7 +225,7 @@ interface WriteContext {
 async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf, gazetteer, step }: WriteContext): Promise<string> {
   const { inputs, built, offices, coverage, vis, pages, measurement, provenance } = model;
   await writeCellTree(w, offices, step);
-  for (const b of built) for (const doc of firmDocPieces(b)) await w.putPieces(paths.firm(doc.listingId), doc.pieces);
+  for (const b of built) for (const doc of firmDocPieces(b)) await w.putPieces(paths.firm(doc.listingId), doc.pieces, doc.bytes);
   const prefixLength = listingPrefixLength(offices.length);
   for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
   step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`);

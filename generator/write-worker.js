@@ -10,7 +10,7 @@ const root = workerData.root;
 const made = new Set();
 
 // One message per batch: { id, rels, lens, buf }, the objects' bytes back to back in `buf` (transferred, not copied).
-// The reply holds each object's raw sha256 (32 bytes each, in order), or says why the batch failed.
+// The reply holds each object's raw sha256 (32 bytes each, in order) and hands `buf` back, or says why the batch failed.
 parentPort.on('message', (batch) => {
   const bytes = new Uint8Array(batch.buf);
   // Raw sha256 digests, 32 bytes per object in batch order, handed back without a copy.
@@ -29,7 +29,8 @@ parentPort.on('message', (batch) => {
       writeFileSync(path, part);
       digests.set(createHash('sha256').update(part).digest(), 32 * i);
     }
-    parentPort.postMessage({ id: batch.id, digests: digests.buffer }, [digests.buffer]);
+    // The batch's buffer goes back too, for the writer to fill again.
+    parentPort.postMessage({ id: batch.id, digests: digests.buffer, buf: batch.buf }, [digests.buffer, batch.buf]);
   } catch (err) {
     parentPort.postMessage({ id: batch.id, error: { message: err.message, code: err.code, path: err.path } });
   }

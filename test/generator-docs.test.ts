@@ -11,9 +11,13 @@ import { measureVisibility } from '../generator/visibility.ts';
 import type { Entry } from '../generator/write.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 
-/** Each document's pieces joined and decoded, as the writer writes them (without the trailing newline). */
+/** Each document's pieces joined, as the writer writes them (without the trailing newline); its stated byte length checked. */
 const texts = (b: BuiltFirm): { listingId: string; json: string }[] =>
-  [...firmDocPieces(b)].map((d) => ({ listingId: d.listingId, json: Buffer.concat(d.pieces).toString('utf8') }));
+  [...firmDocPieces(b)].map((d) => {
+    const json = d.pieces.join('');
+    expect(d.bytes).toBe(Buffer.byteLength(json, 'utf8'));
+    return { listingId: d.listingId, json };
+  });
 
 describe('firmDocPieces', () => {
   it('gives, for every firm of the sample, exactly JSON.stringify of each of its firm documents', async () => {

@@ -30,9 +30,9 @@ describe('StagingWriter', () => {
         if (i % 3 === 0) await w.put(rel, value);
         else if (i % 3 === 1) await w.putJson(rel, JSON.stringify(value));
         else {
-          const bytes = Buffer.from(JSON.stringify(value));
-          const cut = Math.floor(bytes.length / 2);
-          await w.putPieces(rel, [bytes.subarray(0, cut), Buffer.alloc(0), bytes.subarray(cut)]);
+          const text = JSON.stringify(value);
+          const cut = text.indexOf('"pad"');
+          await w.putPieces(rel, [text.slice(0, cut), '', text.slice(cut)], Buffer.byteLength(text));
         }
         expected.set(rel, Buffer.from(`${JSON.stringify(value)}\n`));
       }
@@ -62,12 +62,13 @@ describe('StagingWriter', () => {
     }
   });
 
-  it('refuses an object written twice', async () => {
+  it('refuses an object written twice, and pieces whose stated length is wrong', async () => {
     const w = await writer();
     try {
       await w.put('a.json', { a: 1 });
-      await expect(w.putPieces('a.json', [Buffer.from('{}')])).rejects.toThrow('object written twice: a.json');
+      await expect(w.putPieces('a.json', ['{}'], 2)).rejects.toThrow('object written twice: a.json');
       await expect(w.putOwned('a.json', Buffer.from('{}'))).rejects.toThrow('object written twice: a.json');
+      await expect(w.putPieces('b.json', ['"é"'], 3)).rejects.toThrow('b.json: the pieces are 4 bytes, not the 3 stated');
       await w.flush();
       expect((await readFile(join(w.root, 'a.json'), 'utf8')).trim()).toBe('{"a":1}');
     } finally {
