@@ -4,7 +4,7 @@
  * the heap had grown to 2.3 GB before it ran (V8 lets a heap grow up to several times its live size between
  * collections). Growing at most HEAP_GROWING_PERCENT past the live size keeps the heap near 1.6 GB at the cost of some
  * more collections. The same setting as `node --heap-growing-percent=40`, set by the generator's command lines
- * (a process flag, so not by `generate()` inside a test or server process); `NODE_OPTIONS` with that flag overrides it.
+ * (generate and release; a process flag, so not by `generate()` inside a test or server process); `NODE_OPTIONS` with that flag overrides it.
  */
 import { setFlagsFromString } from 'node:v8';
 
