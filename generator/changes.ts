@@ -107,16 +107,44 @@ export class ListingDiffer {
     this.now = new Map(offices.map((o) => [o.listing_id, o]));
   }
 
+  /** JSON of this version's hours and brand objects, each shared by many offices. */
+  private readonly nowJson = new WeakMap<object, string>();
+
   /** Offices of the previous version (any batch; each listing once over all batches). */
   add(previous: readonly StoredOfficeT[]): void {
+    const before: StoredOfficeT[] = [];
     const after: StoredOfficeT[] = [];
     for (const o of previous) {
       this.seen.add(o.listing_id);
       const n = this.now.get(o.listing_id);
       if (n === undefined) this.removedOld.push(o);
-      else after.push(n);
+      else if (!this.same(o, n)) {
+        before.push(o);
+        after.push(n);
+      }
     }
-    this.changedList.push(...diffOffices(previous, after, Infinity).changed);
+    // Only records that differ go to diffOffices: comparing every field's JSON of a million unchanged offices was most
+    // of the time a run with a previous version spent on this document.
+    if (after.length > 0) this.changedList.push(...diffOffices(before, after, Infinity).changed);
+  }
+
+  /** Whether every field of the two records serialises the same (then diffOffices finds no field changed). */
+  private same(old: StoredOfficeT, now: StoredOfficeT): boolean {
+    const names = Object.keys(old) as (keyof StoredOfficeT)[];
+    if (names.length !== Object.keys(now).length) return false;
+    for (const k of names) {
+      const a = old[k];
+      const b = now[k];
+      if (a === b) continue;
+      if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+      let text = this.nowJson.get(b);
+      if (text === undefined) {
+        text = JSON.stringify(b);
+        if (k === 'hours' || k === 'brand') this.nowJson.set(b, text);
+      }
+      if (JSON.stringify(a) !== text) return false;
+    }
+    return true;
   }
 
   /** Added (new records), removed (old records) and changed, each sorted by listing_id. */

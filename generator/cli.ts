@@ -3,6 +3,7 @@ import { BadInputError, formatBadRow, generate } from './generate.ts';
 import { InputError } from './inputs/read.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './site-folder.ts';
 import { parseCli } from './cli-args.ts';
+import { limitHeapGrowth } from './heap.ts';
 
 const HELP = `Usage: npm run generate -- [options]
 
@@ -50,6 +51,7 @@ async function main(): Promise<number> {
     process.stderr.write(`--grace-seconds must be a number >= 0 and --keep an integer >= 1\n\n${HELP}\n`);
     return 2;
   }
+  limitHeapGrowth();
   try {
     const r = await generate({
       retention: { graceMs: grace * 1000, keep },

@@ -32,17 +32,31 @@ export function firmDocs(built: BuiltFirm): FirmDocT[] {
 }
 
 /**
- * firmDocs(built) as JSON texts, each exactly `JSON.stringify(doc)`, with every office serialised once per firm: a firm
- * of n offices has n documents listing n - 1 others, and serialising those objects again for each document was most of
- * the generator's time at a million offices.
+ * firmDocs(built) as pieces of JSON text, one document at a time, with their UTF-8 length: the pieces joined are exactly
+ * `JSON.stringify(doc)`. Every office is serialised once per firm and each document is only a list of pieces, which the
+ * writer encodes straight into its batch: a firm of n offices has n documents listing n - 1 others, and building a
+ * string per document (then copying it) was most of the garbage of a national run.
  */
-export function firmDocTexts(built: BuiltFirm): { listingId: string; json: string }[] {
+export function* firmDocPieces(built: BuiltFirm): Generator<{ listingId: string; pieces: string[]; bytes: number }> {
   const texts = built.offices.map((o) => JSON.stringify(o));
-  return built.offices.map((office, i) => {
-    const head = JSON.stringify(firmDocHead(built, office));
-    const others = texts.filter((_, j) => j !== i).join(',');
-    return { listingId: office.listing_id, json: `${head.slice(0, -1)},"office":${texts[i] ?? ''},"other_offices":[${others}]}` };
-  });
+  const lengths = texts.map((t) => Buffer.byteLength(t, 'utf8'));
+  let all = 0;
+  for (const n of lengths) all += n;
+  const others = Math.max(0, texts.length - 2);
+  for (let i = 0; i < texts.length; i++) {
+    const office = built.offices[i] as BuiltFirm['offices'][number];
+    const head = JSON.stringify(firmDocHead(built, office)).slice(0, -1);
+    const pieces = [head, ',"office":', texts[i] as string, ',"other_offices":['];
+    for (let j = 0; j < texts.length; j++) {
+      if (j === i) continue;
+      if (pieces.length > 4) pieces.push(',');
+      pieces.push(texts[j] as string);
+    }
+    pieces.push(']}');
+    // head + the keys and brackets (all ASCII) + this office + the others and their commas.
+    const bytes = Buffer.byteLength(head, 'utf8') + ',"office":,"other_offices":[]}'.length + all + others;
+    yield { listingId: office.listing_id, pieces, bytes };
+  }
 }
 
 /** Totals shared by coverage.json and meta.json. */
@@ -166,22 +180,36 @@ export function listingBuckets(listingIds: readonly string[], length: number): L
 
 /** The relative keys of `entries` in manifest order (sorted; the version prefix does not change the order). */
 export function sortedKeys(entries: ReadonlyMap<string, Entry>): string[] {
-  return [...entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // The default sort compares strings by UTF-16 code units, as `<` does, without calling back into JavaScript for each
+  // of the ~20 million comparisons a national version's keys take.
+  return [...entries.keys()].sort();
 }
 
 /**
- * manifest.json as JSON text: every object of the version but itself, by full store key (`prefix` + relative key),
- * keys sorted; exactly JSON.stringify of the ManifestT object, built without that object of a million properties.
+ * manifest.json's bytes (JSON and its trailing newline): every object of the version but itself, by full store key
+ * (`prefix` + relative key), keys sorted; exactly JSON.stringify of the ManifestT object. Written straight into one
+ * buffer of the right size (its own memory, see StagingWriter.putOwned), without that object of a million properties,
+ * a string per entry or the joined text.
  */
-export function manifestJson(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): string {
-  const parts = sorted.map((rel) => {
+export function manifestBytes(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): Buffer {
+  const head = `{"schema_version":${SCHEMA_VERSION},"version":${JSON.stringify(version)},"objects":{`;
+  const tail = '}}\n';
+  // Each entry: KEY:{"sha256":"<64 hex>","bytes":N} plus a comma between entries.
+  const fixed = '{"sha256":"","bytes":}'.length + 1 + 64;
+  let len = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, sorted.length - 1);
+  for (const rel of sorted) len += Buffer.byteLength(JSON.stringify(prefix + rel)) + fixed + String((entries.get(rel) as Entry).bytes).length;
+  const out = Buffer.allocUnsafeSlow(len);
+  let at = out.write(head, 0);
+  sorted.forEach((rel, i) => {
     const e = entries.get(rel) as Entry;
-    return `${JSON.stringify(prefix + rel)}:{"sha256":${JSON.stringify(e.sha256)},"bytes":${e.bytes}}`;
+    at += out.write(`${i === 0 ? '' : ','}${JSON.stringify(prefix + rel)}:{"sha256":"${e.sha256}","bytes":${e.bytes}}`, at);
   });
-  return `{"schema_version":${SCHEMA_VERSION},"version":${JSON.stringify(version)},"objects":{${parts.join(',')}}}`;
+  at += out.write(tail, at);
+  if (at !== len) throw new Error(`manifest: wrote ${at} bytes, expected ${len}`);
+  return out;
 }
 
-/** manifest.json as an object (what manifestJson serialises). */
+/** manifest.json as an object (what manifestBytes serialises). */
 export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>, keyOf: (rel: string) => string): ManifestT {
   const objects: ManifestT['objects'] = {};
   for (const rel of sortedKeys(entries)) {

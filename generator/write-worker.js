@@ -10,10 +10,11 @@ const root = workerData.root;
 const made = new Set();
 
 // One message per batch: { id, rels, lens, buf }, the objects' bytes back to back in `buf` (transferred, not copied).
-// The reply lists each object's sha256 in hex, or says why the batch failed.
+// The reply holds each object's raw sha256 (32 bytes each, in order) and hands `buf` back, or says why the batch failed.
 parentPort.on('message', (batch) => {
   const bytes = new Uint8Array(batch.buf);
-  const hashes = [];
+  // Raw sha256 digests, 32 bytes per object in batch order, handed back without a copy.
+  const digests = new Uint8Array(32 * batch.rels.length);
   let off = 0;
   try {
     for (let i = 0; i < batch.rels.length; i++) {
@@ -26,9 +27,10 @@ parentPort.on('message', (batch) => {
         made.add(dir);
       }
       writeFileSync(path, part);
-      hashes.push(createHash('sha256').update(part).digest('hex'));
+      digests.set(createHash('sha256').update(part).digest(), 32 * i);
     }
-    parentPort.postMessage({ id: batch.id, hashes });
+    // The batch's buffer goes back too, for the writer to fill again.
+    parentPort.postMessage({ id: batch.id, digests: digests.buffer, buf: batch.buf }, [digests.buffer, batch.buf]);
   } catch (err) {
     parentPort.postMessage({ id: batch.id, error: { message: err.message, code: err.code, path: err.path } });
   }

@@ -1,11 +1,8 @@
 /** Output I/O: a staging writer that hands objects to worker threads in batches; the workers write and hash them. */
 import { Worker } from 'node:worker_threads';
+import { WrittenObjects } from './written.ts';
 
-/** Hash and size of one written object. */
-export interface Entry {
-  sha256: string;
-  bytes: number;
-}
+export type { Entry } from './written.ts';
 
 /** Bytes per batch handed to a worker: big enough that the per-message cost vanishes, small enough to stay cheap. */
 const BATCH_BYTES = 4 << 20;
@@ -21,8 +18,8 @@ const NEWLINE = 0x0a;
 const WORKERS = 2;
 
 interface Pending {
-  rels: string[];
-  entries: Entry[];
+  /** Positions of the batch's objects in `entries`. */
+  at: number[];
 }
 
 /** A write failure reported by the worker, as the fs error it was. */
@@ -38,28 +35,38 @@ function workerError(e: { message: string; code?: string; path?: string }): Erro
  */
 export class StagingWriter {
   /** Relative key -> hash and size, in write order. */
-  readonly entries = new Map<string, Entry>();
+  readonly entries = new WrittenObjects();
   private readonly workers: Worker[];
   private readonly pending = new Map<number, Pending>();
   private waiters: (() => void)[] = [];
   private failure: unknown = undefined;
   private nextId = 0;
   private buf: Buffer = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  /**
+   * Batch buffers the workers have handed back, reused: a new 4 MiB buffer per batch is external memory, and V8 starts
+   * a full collection of the whole heap each time external memory grows by a few tens of MB; at a million offices
+   * (5 GB written) that was about a hundred collections of a 2 GB heap.
+   */
+  private free: ArrayBuffer[] = [];
   private used = 0;
   private rels: string[] = [];
   private lens: number[] = [];
-  private batchEntries: Entry[] = [];
+  private batchAt: number[] = [];
   /** Milliseconds `put` spent waiting for the workers (all batches in flight): how far writing lags computing. */
   waitedMs = 0;
 
   constructor(readonly root: string) {
     this.workers = Array.from({ length: WORKERS }, () => {
       const worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: { root } });
-      worker.on('message', (msg: { id: number; hashes?: string[]; error?: { message: string; code?: string; path?: string } }) => {
+      worker.on('message', (msg: { id: number; digests?: ArrayBuffer; buf?: ArrayBuffer; error?: { message: string; code?: string; path?: string } }) => {
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
+        if (msg.buf !== undefined && msg.buf.byteLength === BATCH_BYTES) this.free.push(msg.buf);
         if (msg.error !== undefined) this.failure ??= workerError(msg.error);
-        else if (p !== undefined && msg.hashes !== undefined) p.entries.forEach((e, i) => (e.sha256 = msg.hashes?.[i] ?? ''));
+        else if (p !== undefined && msg.digests !== undefined) {
+          const digests = new Uint8Array(msg.digests);
+          p.at.forEach((i, k) => this.entries.setHash(i, digests, k * 32));
+        }
         this.wake();
       });
       worker.on('error', (err) => {
@@ -84,22 +91,49 @@ export class StagingWriter {
   /** Hand the current batch to the next worker. */
   private send(): void {
     if (this.rels.length === 0) return;
-    const id = this.nextId++;
-    this.pending.set(id, { rels: this.rels, entries: this.batchEntries });
     // allocUnsafeSlow: a plain ArrayBuffer of its own (not the shared pool), so it can be transferred.
-    const buf = this.buf.buffer as ArrayBuffer;
-    (this.workers[id % this.workers.length] as Worker).postMessage({ id, rels: this.rels, lens: this.lens, buf }, [buf]);
-    this.buf = Buffer.allocUnsafeSlow(BATCH_BYTES);
+    this.post(this.rels, this.lens, this.batchAt, this.buf.buffer as ArrayBuffer);
+    const reused = this.free.pop();
+    this.buf = reused === undefined ? Buffer.allocUnsafeSlow(BATCH_BYTES) : Buffer.from(reused);
     this.used = 0;
     this.rels = [];
     this.lens = [];
-    this.batchEntries = [];
+    this.batchAt = [];
+  }
+
+  /** Hand a batch (its buffer transferred, not copied) to the next worker. */
+  private post(rels: string[], lens: number[], at: number[], buf: ArrayBuffer): void {
+    const id = this.nextId++;
+    this.pending.set(id, { at });
+    (this.workers[id % this.workers.length] as Worker).postMessage({ id, rels, lens, buf }, [buf]);
+  }
+
+  /** Wait until fewer than MAX_IN_FLIGHT batches are out (or a write failed, which is thrown). */
+  private async slot(): Promise<void> {
+    const t = performance.now();
+    await this.until(() => this.pending.size < MAX_IN_FLIGHT || this.failure !== undefined);
+    this.waitedMs += performance.now() - t;
+    if (this.failure !== undefined) throw this.failure;
   }
 
   /** Serialise `value` (a Buffer is written as is) at `rel` (relative to root). Resolves with the size in bytes once queued. */
   async put(rel: string, value: unknown): Promise<number> {
     if (Buffer.isBuffer(value)) return this.add(rel, value);
-    return this.add(rel, `${JSON.stringify(value)}\n`);
+    return this.putJson(rel, JSON.stringify(value));
+  }
+
+  /**
+   * Write `data` at `rel` as a batch of its own, its memory handed to the worker without a copy: `data` is unusable
+   * afterwards. For one big object (the manifest of a million objects is ~150 MB, which a batch copy would double).
+   */
+  async putOwned(rel: string, data: Buffer): Promise<number> {
+    if (this.failure !== undefined) throw this.failure;
+    this.send();
+    await this.slot();
+    const own = data.byteOffset === 0 && data.buffer.byteLength === data.length && data.buffer instanceof ArrayBuffer;
+    const buf = own ? data.buffer : (Uint8Array.prototype.slice.call(data).buffer as ArrayBuffer);
+    this.post([rel], [data.length], [this.entries.add(rel, data.length)], buf);
+    return data.length;
   }
 
   /** Write `json` (already serialised, without the trailing newline every object ends with) at `rel`. */
@@ -112,9 +146,21 @@ export class StagingWriter {
     });
   }
 
-  private async add(rel: string, data: string | Buffer): Promise<number> {
-    const len = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
-    return this.reserve(rel, len, (buf, at) => (typeof data === 'string' ? buf.write(data, at, 'utf8') : data.copy(buf, at)));
+  /**
+   * Write the concatenation of `pieces` (UTF-8; `bytes` is their total encoded length) and the trailing newline every
+   * object ends with at `rel`, each piece encoded straight into the batch.
+   */
+  async putPieces(rel: string, pieces: readonly string[], bytes: number): Promise<number> {
+    return this.reserve(rel, bytes + 1, (buf, start) => {
+      let at = start;
+      for (const p of pieces) at += buf.write(p, at, 'utf8');
+      if (at !== start + bytes) throw new Error(`${rel}: the pieces are ${at - start} bytes, not the ${bytes} stated`);
+      buf[at] = NEWLINE;
+    });
+  }
+
+  private async add(rel: string, data: Buffer): Promise<number> {
+    return this.reserve(rel, data.length, (buf, at) => data.copy(buf, at));
   }
 
   /** Room for `len` bytes at `rel` in the current batch (sending full ones), filled by `fill`. */
@@ -123,20 +169,19 @@ export class StagingWriter {
     if (this.entries.has(rel)) throw new Error(`object written twice: ${rel}`);
     if (this.used + len > this.buf.length || this.rels.length >= BATCH_OBJECTS) {
       this.send();
-      const t = performance.now();
-      await this.until(() => this.pending.size < MAX_IN_FLIGHT || this.failure !== undefined);
-      this.waitedMs += performance.now() - t;
-      if (this.failure !== undefined) throw this.failure;
+      await this.slot();
       // An object bigger than a batch gets a batch of its own.
-      if (len > this.buf.length) this.buf = Buffer.allocUnsafeSlow(len);
+      if (len > this.buf.length) {
+        this.free.push(this.buf.buffer as ArrayBuffer);
+        this.buf = Buffer.allocUnsafeSlow(len);
+      }
     }
+    const at = this.entries.add(rel, len);
     fill(this.buf, this.used);
     this.used += len;
-    const entry: Entry = { sha256: '', bytes: len };
-    this.entries.set(rel, entry);
     this.rels.push(rel);
     this.lens.push(len);
-    this.batchEntries.push(entry);
+    this.batchAt.push(at);
     return len;
   }
 

@@ -1,8 +1,8 @@
-/** The generator's fast document texts equal the plain serialisation of the same documents (every firm of the sample, the manifest). */
+/** The generator's fast document bytes equal the plain serialisation of the same documents (every firm of the sample, the manifest). */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCoverage } from '../generator/coverage.ts';
-import { firmDocs, firmDocTexts, manifestDoc, manifestJson, sortedKeys } from '../generator/documents.ts';
+import { firmDocPieces, firmDocs, manifestBytes, manifestDoc, sortedKeys } from '../generator/documents.ts';
 import { groupFirms } from '../generator/firms.ts';
 import { latestWeek, readInputs } from '../generator/inputs/read.ts';
 import { buildOffices } from '../generator/offices.ts';
@@ -11,7 +11,15 @@ import { measureVisibility } from '../generator/visibility.ts';
 import type { Entry } from '../generator/write.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 
-describe('firmDocTexts', () => {
+/** Each document's pieces joined, as the writer writes them (without the trailing newline); its stated byte length checked. */
+const texts = (b: BuiltFirm): { listingId: string; json: string }[] =>
+  [...firmDocPieces(b)].map((d) => {
+    const json = d.pieces.join('');
+    expect(d.bytes).toBe(Buffer.byteLength(json, 'utf8'));
+    return { listingId: d.listingId, json };
+  });
+
+describe('firmDocPieces', () => {
   it('gives, for every firm of the sample, exactly JSON.stringify of each of its firm documents', async () => {
     const data = resolve('data');
     const inputs = await readInputs(data, await latestWeek(data));
@@ -30,7 +38,7 @@ describe('firmDocTexts', () => {
     let multi = 0;
     for (const b of built) {
       const expected = firmDocs(b).map((d) => ({ listingId: d.listing_id, json: JSON.stringify(d) }));
-      expect(firmDocTexts(b)).toEqual(expected);
+      expect(texts(b)).toEqual(expected);
       docs += expected.length;
       if (b.offices.length > 2) multi++;
     }
@@ -66,11 +74,11 @@ describe('firmDocTexts', () => {
       offices: [office, { ...office, listing_id: 'l_bbbbbbbbbbbbbbbb', name: 'Ünïcode "two"' }],
       mainBrand: { metro: 'new-york', top3_share_pct: 1.5, appears_share_pct: 20, offices_measured: 2 },
     };
-    expect(firmDocTexts(b)).toEqual(firmDocs(b).map((d) => ({ listingId: d.listing_id, json: JSON.stringify(d) })));
+    expect(texts(b)).toEqual(firmDocs(b).map((d) => ({ listingId: d.listing_id, json: JSON.stringify(d) })));
   });
 });
 
-describe('manifestJson', () => {
+describe('manifestBytes', () => {
   it('is exactly JSON.stringify of the manifest object, keys sorted by full key', () => {
     const entries = new Map<string, Entry>([
       ['firms/l_b.json', { sha256: 'b'.repeat(64), bytes: 2 }],
@@ -80,8 +88,8 @@ describe('manifestJson', () => {
       ['10.json', { sha256: 'e'.repeat(64), bytes: 5 }],
     ]);
     const prefix = 'v/2026-W47-0123456789/';
-    const text = manifestJson('2026-W47-0123456789', entries, sortedKeys(entries), prefix);
-    expect(text).toBe(JSON.stringify(manifestDoc('2026-W47-0123456789', entries, (r) => prefix + r)));
+    const text = manifestBytes('2026-W47-0123456789', entries, sortedKeys(entries), prefix).toString('utf8');
+    expect(text).toBe(`${JSON.stringify(manifestDoc('2026-W47-0123456789', entries, (r) => prefix + r))}\n`);
     expect(Object.keys((JSON.parse(text) as { objects: object }).objects)).toEqual([...entries.keys()].map((k) => prefix + k).sort());
   });
 });

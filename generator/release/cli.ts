@@ -2,6 +2,7 @@
 import { GATE_NAMES, MAX_DROP, MAX_MILES_FROM_ZIP } from './gates.ts';
 import { release } from './release.ts';
 import { parseCli } from '../cli-args.ts';
+import { limitHeapGrowth } from '../heap.ts';
 
 const HELP = `Usage: npm run release -- [options]
 
@@ -63,6 +64,7 @@ async function main(): Promise<number> {
     process.stderr.write(`--verify-sample must be an integer >= 0, --force needs a reason, --invalidate needs --distribution\n\n${HELP}\n`);
     return 2;
   }
+  limitHeapGrowth();
   const rec = await release({
     dataDir: args.data,
     siteDir: args.site,
