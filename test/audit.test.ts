@@ -45,10 +45,10 @@ function writeRecords(site: string, rec: CellRecordsT): void {
   writeFileSync(join(site, keys.cellRecords(versionOf(site), rec.block, rec.chunk)), `${JSON.stringify(rec)}\n`);
 }
 
-/** Rewrite a copy's cell tree, consistently, from its offices as `edit` changes them (a server serving other data). */
-async function rewriteCells(site: string, edit: (offices: StoredOfficeT[]) => StoredOfficeT[]): Promise<void> {
+/** Replace a copy's cell tree by the objects `build` gives for its offices (schema 3's or schema 2's `shared`-less ones). */
+async function writeCells(site: string, build: (offices: StoredOfficeT[]) => { index: unknown; groups: { cell: string }[]; shared?: { cell: string }[]; blocks: { cell: string }[]; records: { block: string; chunk: number }[] }): Promise<void> {
   const opened = await openSite(folder(site));
-  const tree = buildCells(edit((await scanOffices(opened)).offices));
+  const tree = build((await scanOffices(opened)).offices);
   const v = opened.version;
   rmSync(join(site, keys.root(v), 'cells'), { recursive: true });
   const put = (key: string, value: unknown): void => {
@@ -57,26 +57,16 @@ async function rewriteCells(site: string, edit: (offices: StoredOfficeT[]) => St
   };
   put(keys.cellIndex(v), tree.index);
   for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
-  for (const a of tree.shared) put(keys.cellShared(v, a.cell), a);
+  for (const a of tree.shared ?? []) put(keys.cellShared(v, a.cell), a);
   for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
   for (const r of tree.records) put(keys.cellRecords(v, r.block, r.chunk), r);
 }
 
+/** Rewrite a copy's cell tree, consistently, from its offices as `edit` changes them (a server serving other data). */
+const rewriteCells = (site: string, edit: (offices: StoredOfficeT[]) => StoredOfficeT[]): Promise<void> => writeCells(site, (offices) => buildCells(edit(offices)));
+
 /** Replace a copy's cell tree by the schema-2 objects an older generator wrote for the same offices. */
-async function writeSchema2Cells(site: string): Promise<void> {
-  const opened = await openSite(folder(site));
-  const tree = buildCellsReference((await scanOffices(opened)).offices);
-  const v = opened.version;
-  rmSync(join(site, keys.root(v), 'cells'), { recursive: true });
-  const put = (key: string, value: unknown): void => {
-    mkdirSync(dirname(join(site, key)), { recursive: true });
-    writeFileSync(join(site, key), `${JSON.stringify(value)}\n`);
-  };
-  put(keys.cellIndex(v), tree.index);
-  for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
-  for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
-  for (const r of tree.records) put(keys.cellRecords(v, r.block, r.chunk), r);
-}
+const writeSchema2Cells = (site: string): Promise<void> => writeCells(site, (offices) => buildCellsReference(offices));
 
 /** A full copy of the sample site (never hard links: the copies are modified). */
 function copySite(name: string): string {

@@ -4,24 +4,11 @@
  * with every kind of difference (listing fields, equal hours in a copy, measurement only, an extra field, removed and
  * added listings), fed in batches as the previous version's record chunks are.
  */
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sampleOffices } from './helpers/sample-offices.ts';
 import { diffOffices } from '../generator/audit/diff.ts';
 import { ListingDiffer } from '../generator/changes.ts';
-import { buildCoverage } from '../generator/coverage.ts';
-import { groupFirms } from '../generator/firms.ts';
-import { latestWeek, readInputs } from '../generator/inputs/read.ts';
-import { buildOffices } from '../generator/offices.ts';
-import { measureVisibility } from '../generator/visibility.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
-
-async function sampleOffices(): Promise<StoredOfficeT[]> {
-  const data = resolve('data');
-  const inputs = await readInputs(data, await latestWeek(data));
-  const { firms } = groupFirms(inputs.places.map((r) => r.value), inputs.flags);
-  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, buildCoverage(inputs.metros));
-  return buildOffices(firms, vis).flatMap((b) => b.offices);
-}
 
 /** A previous record of `o` (as read back from JSON: no object shared with the new one), changed by kind `i % 9` (kind 8: unchanged, or other hours). */
 function previousOf(o: StoredOfficeT, i: number): StoredOfficeT | null {

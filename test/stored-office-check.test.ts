@@ -3,23 +3,10 @@
  * accepts every office of the sample, and on broken variants of them it never accepts what zod refuses, so a refused
  * office always reaches zod and its error.
  */
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCoverage } from '../generator/coverage.ts';
-import { groupFirms } from '../generator/firms.ts';
-import { latestWeek, readInputs } from '../generator/inputs/read.ts';
-import { buildOffices } from '../generator/offices.ts';
+import { sampleOffices } from './helpers/sample-offices.ts';
 import { checkStoredOffices, storedOfficeChecker } from '../generator/stored-office-check.ts';
-import { measureVisibility } from '../generator/visibility.ts';
 import { StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
-
-async function sampleOffices(): Promise<StoredOfficeT[]> {
-  const data = resolve('data');
-  const inputs = await readInputs(data, await latestWeek(data));
-  const { firms } = groupFirms(inputs.places.map((r) => r.value), inputs.flags);
-  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, buildCoverage(inputs.metros));
-  return buildOffices(firms, vis).flatMap((b) => b.offices);
-}
 
 const BAD: unknown[] = [undefined, null, 0, -1, 100.5, Number.NaN, Infinity, 1.5, '', 'x', true, [], {}];
 

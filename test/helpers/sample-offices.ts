@@ -1,0 +1,17 @@
+/** The sample's stored offices as the generator builds them (inputs of the latest week in data/, visibility measured). */
+import { resolve } from 'node:path';
+import { buildCoverage } from '../../generator/coverage.ts';
+import { groupFirms } from '../../generator/firms.ts';
+import { latestWeek, readInputs } from '../../generator/inputs/read.ts';
+import { buildOffices } from '../../generator/offices.ts';
+import { measureVisibility } from '../../generator/visibility.ts';
+import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+
+/** Every stored office of the sample's latest week. */
+export async function sampleOffices(): Promise<StoredOfficeT[]> {
+  const data = resolve('data');
+  const inputs = await readInputs(data, await latestWeek(data));
+  const { firms } = groupFirms(inputs.places.map((r) => r.value), inputs.flags);
+  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, buildCoverage(inputs.metros));
+  return buildOffices(firms, vis).flatMap((b) => b.offices);
+}
