@@ -31,7 +31,7 @@ import { measurementDocs } from './measurement-docs.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
-import { beginRun, endRun, flipPointer, installVersion, linkUnchanged, pruneVersions } from './site-folder.ts';
+import { beginRun, currentVersion, endRun, flipPointer, installVersion, pruneVersions } from './site-folder.ts';
 import type { Retention } from './site-folder.ts';
 import { checkStoredOffices } from './stored-office-check.ts';
 import { StagingWriter } from './write.ts';
@@ -280,7 +280,8 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const { run, leftovers } = await beginRun(opts.outDir);
   for (const path of leftovers) step(`removed the leftovers of an interrupted run: ${path}`);
-  const w = new StagingWriter(run.objects);
+  const current = await currentVersion(run.site);
+  const w = new StagingWriter(run.objects, current === null ? null : join(run.site, keys.root(current)));
   try {
     const { version, sorted } = await writeContent(w, model, { opts, week, weekOf, gazetteer, step });
     model = undefined;
@@ -290,8 +291,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const all = [...sorted, ...[...w.entries.keys()].slice(sorted.length)].sort();
     await w.putOwned(paths.manifest(), manifestBytes(version, w.entries, all, keys.root(version)));
     await w.flush();
-    const linked = await linkUnchanged(run, version, w.entries);
-    if (linked > 0) step(`${linked} unchanged object(s) hard-linked to the current version's files`);
+    if (w.linked > 0) step(`${w.linked} unchanged object(s) hard-linked to the current version's files`);
     const how = await installVersion(run, version, w.entries.keys());
     step(how === 'new' ? `version ${version} in place` : `version ${version} was already in place; its objects were refreshed`);
     const pointer = serialise(pointerDoc(version, week));

@@ -9,10 +9,9 @@
  * keys under `v/`, so nothing under `.staging/` is ever read.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { keys, Pointer } from '../shim/core/site-format.ts';
-import { parseManifest } from './manifest-parse.ts';
 import { runPool } from './pool.ts';
 
 /** Folder under the site that holds runs in progress (never read by the shim). */
@@ -196,49 +195,4 @@ export async function pruneVersions(run: SiteRun, retention: Retention = {}): Pr
     removed.push(v.name);
   }
   return removed;
-}
-
-/**
- * Make every staged object whose content the current version already holds (same key, sha256 and size, by the two
- * manifests) a hard link to that version's file, so a correction does not duplicate unchanged objects on disk. Each
- * version stays a complete folder, so retention and rollback need no knowledge of the links. Returns how many were
- * linked (0 when there is no current version, it is this same version, or links are not supported).
- */
-export async function linkUnchanged(run: SiteRun, version: string, entries: ReadonlyMap<string, { sha256: string; bytes: number }>): Promise<number> {
-  const current = await currentVersion(run.site);
-  // The same version again rewrites every object: that is how an object lost or damaged on disk is restored.
-  if (current === null || current === version) return 0;
-  let previous;
-  try {
-    previous = parseManifest(await readFile(join(run.site, keys.manifest(current))), keys.manifest(current));
-  } catch {
-    return 0;
-  }
-  const root = keys.root(current);
-  const same = [...entries].filter(([rel, e]) => {
-    const old = previous.objects[root + rel];
-    return old !== undefined && old.sha256 === e.sha256 && old.bytes === e.bytes;
-  });
-  let linked = 0;
-  let unsupported = false;
-  await runPool(same, 32, async ([rel, e]) => {
-    if (unsupported) return;
-    const staged = join(run.objects, rel);
-    const tmp = `${staged}.link`;
-    const from = join(run.site, root, rel);
-    // A file whose size no longer matches its manifest was damaged: keep the fresh copy.
-    if ((await stat(from).catch(() => null))?.size !== e.bytes) return;
-    try {
-      await link(from, tmp);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      // The old file went (pruned by another run) or the file system has no hard links: keep the written copy.
-      if (code === 'EPERM' || code === 'EXDEV' || code === 'ENOTSUP') unsupported = true;
-      await unlink(tmp).catch(() => undefined);
-      return;
-    }
-    await rename(tmp, staged);
-    linked += 1;
-  });
-  return linked;
 }

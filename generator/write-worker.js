@@ -2,20 +2,49 @@
 // the main thread keeps computing and serialising while the file system works. Plain JavaScript: a worker thread has
 // no TypeScript loader under every runner (tsx, vitest).
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const root = workerData.root;
+/** The folder of the version the site serves now (or null): an object whose bytes equal its file there is linked to it. */
+const previous = workerData.previous ?? null;
 const made = new Set();
+/** False once the file system refused a hard link (none across devices, or none at all): every object is then written. */
+let linking = previous !== null;
+
+/**
+ * Hard-link `path` to the previous version's file at `rel` when that file holds exactly `part`. Compared byte for byte,
+ * not by a manifest, so a file damaged on disk is never linked (the fresh copy is written and restores it).
+ */
+function linkSame(rel, part, path) {
+  if (!linking) return false;
+  const from = join(previous, rel);
+  let old;
+  try {
+    old = readFileSync(from);
+  } catch {
+    return false; // not in the previous version (or pruned by another run meanwhile)
+  }
+  if (!old.equals(part)) return false;
+  try {
+    linkSync(from, path);
+    return true;
+  } catch (err) {
+    if (err.code === 'EPERM' || err.code === 'EXDEV' || err.code === 'ENOTSUP') linking = false;
+    return false;
+  }
+}
 
 // One message per batch: { id, rels, lens, buf }, the objects' bytes back to back in `buf` (transferred, not copied).
-// The reply holds each object's raw sha256 (32 bytes each, in order) and hands `buf` back, or says why the batch failed.
+// The reply holds each object's raw sha256 (32 bytes each, in order) and how many were hard-linked rather than written,
+// and hands `buf` back, or says why the batch failed.
 parentPort.on('message', (batch) => {
   const bytes = new Uint8Array(batch.buf);
   // Raw sha256 digests, 32 bytes per object in batch order, handed back without a copy.
   const digests = new Uint8Array(32 * batch.rels.length);
   let off = 0;
+  let linked = 0;
   try {
     for (let i = 0; i < batch.rels.length; i++) {
       const part = bytes.subarray(off, off + batch.lens[i]);
@@ -26,11 +55,12 @@ parentPort.on('message', (batch) => {
         mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
-      writeFileSync(path, part);
+      if (linkSame(batch.rels[i], part, path)) linked++;
+      else writeFileSync(path, part);
       digests.set(createHash('sha256').update(part).digest(), 32 * i);
     }
     // The batch's buffer goes back too, for the writer to fill again.
-    parentPort.postMessage({ id: batch.id, digests: digests.buffer, buf: batch.buf }, [digests.buffer, batch.buf]);
+    parentPort.postMessage({ id: batch.id, digests: digests.buffer, linked, buf: batch.buf }, [digests.buffer, batch.buf]);
   } catch (err) {
     parentPort.postMessage({ id: batch.id, error: { message: err.message, code: err.code, path: err.path } });
   }

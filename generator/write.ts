@@ -54,13 +54,23 @@ export class StagingWriter {
   private batchAt: number[] = [];
   /** Milliseconds `put` spent waiting for the workers (all batches in flight): how far writing lags computing. */
   waitedMs = 0;
+  /** Objects hard-linked to the previous version's identical file instead of written (known after `flush`). */
+  linked = 0;
 
-  constructor(readonly root: string) {
+  /**
+   * `previous`: the folder of the version the site serves now, or null. An object whose bytes equal its file there
+   * becomes a hard link to that file instead of a new copy (on a file system without hard links, a copy).
+   */
+  constructor(
+    readonly root: string,
+    previous: string | null = null,
+  ) {
     this.workers = Array.from({ length: WORKERS }, () => {
-      const worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: { root } });
-      worker.on('message', (msg: { id: number; digests?: ArrayBuffer; buf?: ArrayBuffer; error?: { message: string; code?: string; path?: string } }) => {
+      const worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: { root, previous } });
+      worker.on('message', (msg: { id: number; digests?: ArrayBuffer; linked?: number; buf?: ArrayBuffer; error?: { message: string; code?: string; path?: string } }) => {
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
+        this.linked += msg.linked ?? 0;
         if (msg.buf !== undefined && msg.buf.byteLength === BATCH_BYTES) this.free.push(msg.buf);
         if (msg.error !== undefined) this.failure ??= workerError(msg.error);
         else if (p !== undefined && msg.digests !== undefined) {

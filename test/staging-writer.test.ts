@@ -1,6 +1,6 @@
 /** The staging writer: every way of putting an object leaves the same bytes on disk, and `entries` holds their real sha256 and size. */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,10 +11,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function writer(): Promise<StagingWriter> {
+async function writer(previous: string | null = null): Promise<StagingWriter> {
   const dir = await mkdtemp(join(tmpdir(), 'staging-writer-'));
   dirs.push(dir);
-  return new StagingWriter(dir);
+  return new StagingWriter(dir, previous);
 }
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
@@ -71,6 +71,37 @@ describe('StagingWriter', () => {
       await expect(w.putPieces('b.json', ['"é"'], 3)).rejects.toThrow('b.json: the pieces are 4 bytes, not the 3 stated');
       await w.flush();
       expect((await readFile(join(w.root, 'a.json'), 'utf8')).trim()).toBe('{"a":1}');
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('hard-links an object to the previous version\'s file only when the bytes are the same, and writes the others', async () => {
+    const prev = await mkdtemp(join(tmpdir(), 'staging-previous-'));
+    dirs.push(prev);
+    await mkdir(join(prev, 'firms'));
+    const doc = (i: number): unknown => ({ i, name: `office ${i}` });
+    const text = (i: number): string => `${JSON.stringify(doc(i))}\n`;
+    await writeFile(join(prev, 'firms/same.json'), text(1));
+    await writeFile(join(prev, 'firms/changed.json'), text(2));
+    // Damaged on disk: same size as the fresh bytes, other content. Linking to it would spread the damage.
+    await writeFile(join(prev, 'firms/damaged.json'), text(3).replace('office', 'offica'));
+    const w = await writer(prev);
+    try {
+      await w.put('firms/same.json', doc(1));
+      await w.put('firms/changed.json', doc(22));
+      await w.put('firms/damaged.json', doc(3));
+      await w.put('firms/new.json', doc(4));
+      await w.flush();
+      const ino = async (dir: string, rel: string): Promise<number> => (await stat(join(dir, rel))).ino;
+      expect(w.linked).toBe(1);
+      expect(await ino(w.root, 'firms/same.json')).toBe(await ino(prev, 'firms/same.json'));
+      for (const rel of ['firms/changed.json', 'firms/damaged.json']) expect(await ino(w.root, rel), rel).not.toBe(await ino(prev, rel));
+      expect(await readFile(join(w.root, 'firms/changed.json'), 'utf8')).toBe(text(22));
+      expect(await readFile(join(w.root, 'firms/damaged.json'), 'utf8')).toBe(text(3));
+      expect(await readFile(join(w.root, 'firms/new.json'), 'utf8')).toBe(text(4));
+      expect(await readFile(join(prev, 'firms/damaged.json'), 'utf8'), 'the previous version is never written to').toBe(text(3).replace('office', 'offica'));
+      expect(w.entries.get('firms/same.json')?.sha256).toBe(sha(Buffer.from(text(1))));
     } finally {
       await w.close();
     }
