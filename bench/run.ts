@@ -1,5 +1,5 @@
 /** `npm run bench [-- options]`: every benchmark side by side in one run, written to BENCHMARKS.md. Progress on stderr. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createService } from '../shim/core/service-impl.ts';
@@ -16,7 +16,7 @@ import { NaiveIndex, naiveService } from './naive.ts';
 import { densePoints, RADII } from './points.ts';
 import { measureLatency, ratioOfP50 } from './query.ts';
 import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchResults, type ScaleAttempt } from './report.ts';
-import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats } from './scale.ts';
+import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats, SCALE_WEEKS } from './scale.ts';
 import { measurePageWeights } from './pages.ts';
 import { measurePostgis, scaleSiteFor } from './postgis.ts';
 import { measureWorkload } from './workload.ts';
@@ -247,15 +247,23 @@ if (wants('scale')) {
   for (const offices of sizes) {
     const inputs = await ensureScaleInputs(outRoot, offices, (l) => progress(`  [synth ${label(offices)}] ${l}`));
     const siteDir = join(outRoot, `site-${label(offices)}`);
-    progress(`  generating ${offices} offices into ${siteDir}`);
-    const generate = await measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', siteDir], (l) => progress(`  [generate ${label(offices)}] ${l}`));
-    attempts.push({ offices, inputsReused: inputs.reused, synthMs: inputs.synthMs, generate });
-    if (generate.ok) {
+    // The first week into an empty folder (everything written), then the next week beside it as the weekly run does
+    // (unchanged objects linked to the previous week's files, the changes diffed against it).
+    rmSync(siteDir, { recursive: true, force: true });
+    const [first, next] = SCALE_WEEKS;
+    const run = (week: string) => {
+      progress(`  generating ${offices} offices, week ${week}, into ${siteDir}`);
+      return measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', siteDir, '--week', week], (l) => progress(`  [generate ${label(offices)} ${week}] ${l}`));
+    };
+    const generate = await run(first);
+    const nextWeek = generate.ok ? await run(next) : null;
+    attempts.push({ offices, inputsReused: inputs.reused, synthMs: inputs.synthMs, weeks: [first, next], generate, next: nextWeek });
+    if (generate.ok && nextWeek?.ok === true) {
       largeDir = siteDir;
       measured = offices;
       break;
     }
-    progress(`  the generator failed at ${offices} offices: ${generate.error ?? ''}`);
+    progress(`  the generator failed at ${offices} offices: ${(generate.ok ? nextWeek?.error : generate.error) ?? ''}`);
   }
   results.scale = { requested: scaleOffices, attempts, measured, shards: null, latency: null, cold: null };
   if (largeDir !== null) {

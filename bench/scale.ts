@@ -96,18 +96,21 @@ export interface ScaleInputs {
   synthMs: number | null;
 }
 
-/** Synthesise `offices` nationwide offices (one week) into bench/out/data-<n>/weeks, unless a matching one is there. */
+/** The weeks of the scale dataset: the first is generated into an empty folder, the second beside it (the weekly run). */
+export const SCALE_WEEKS = ['2026-W46', '2026-W47'] as const;
+
+/** Synthesise `offices` nationwide offices (SCALE_WEEKS) into bench/out/data-<n>/weeks, unless a matching one is there. */
 export async function ensureScaleInputs(outRoot: string, offices: number, onLine: (line: string) => void): Promise<ScaleInputs> {
   const dataDir = resolve(outRoot, `data-${label(offices)}`);
   const marker = join(dataDir, 'bench-synth.json');
-  const params = JSON.stringify({ offices, nationwide: true, seed: 1, weeks: ['2026-W47'] });
+  const params = JSON.stringify({ offices, nationwide: true, seed: 1, weeks: SCALE_WEEKS });
   if (existsSync(marker) && readFileSync(marker, 'utf8') === params && existsSync(join(dataDir, 'metros.json'))) {
     return { dataDir, offices, reused: true, synthMs: null };
   }
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   copyFileSync(join(REPO, 'data', 'metros.json'), join(dataDir, 'metros.json'));
-  const cost = await measureProcess('data/synth/cli.ts', ['--out', join(dataDir, 'weeks'), '--offices', String(offices), '--nationwide', '--weeks', '2026-W47'], onLine);
+  const cost = await measureProcess('data/synth/cli.ts', ['--out', join(dataDir, 'weeks'), '--offices', String(offices), '--nationwide', '--weeks', SCALE_WEEKS.join(',')], onLine);
   if (!cost.ok) throw new Error(`synthesis of ${offices} offices failed: ${cost.error ?? ''}`);
   writeFileSync(marker, params);
   return { dataDir, offices, reused: false, synthMs: cost.wallMs };
@@ -137,11 +140,14 @@ export function cellStats(siteDir: string): { version: string; indexBytes: numbe
   const v = pointer.version;
   const indexText = readFileSync(join(siteDir, keys.cellIndex(v)));
   const index = CellIndex.parse(JSON.parse(indexText.toString('utf8')));
-  const rows: Record<string, { bytes: number; offices: number }[]> = { 'group trees': [], 'blocks (columns)': [], 'record chunks': [] };
+  const rows: Record<string, { bytes: number; offices: number }[]> = { 'group trees': [], 'group shared lists': [], 'blocks (columns)': [], 'record chunks': [] };
   for (const cell of Object.keys(index.groups).sort()) {
     const key = keys.cellGroup(v, cell);
     const group = CellGroup.parse(JSON.parse(readFileSync(join(siteDir, key), 'utf8')));
     rows['group trees']?.push({ bytes: statSync(join(siteDir, key)).size, offices: group.rows.n[0] ?? 0 });
+    // Schema 2 had no shared object (its lists were in the group).
+    const shared = join(siteDir, keys.cellShared(v, cell));
+    if (existsSync(shared)) rows['group shared lists']?.push({ bytes: statSync(shared).size, offices: group.rows.n[0] ?? 0 });
     for (const [i, block] of group.rows.cell.entries()) {
       if (group.rows.block[i] !== i) continue;
       const n = group.rows.n[i] ?? 0;
@@ -151,7 +157,7 @@ export function cellStats(siteDir: string): { version: string; indexBytes: numbe
       }
     }
   }
-  const perRes = Object.entries(rows).map(([kind, list]) => {
+  const perRes = Object.entries(rows).filter(([, list]) => list.length > 0).map(([kind, list]) => {
     const bytes = list.map((e) => e.bytes);
     const offices = list.map((e) => e.offices);
     return {
