@@ -13,6 +13,8 @@ import { POSTGIS_HEADING, postgisSection, postgisTargetRow } from './postgis-rep
 import type { WorkloadReport } from './workload.ts';
 import { WORKLOAD_HEADING, workloadSection } from './workload-report.ts';
 import type { LatencyResult } from './query.ts';
+import { TREES_HEADING, treeSweepSection } from './tree-sweep-report.ts';
+import type { TreeSweepReport } from './tree-sweep.ts';
 import { SCALE_CACHE_MIB, SCALE_WEEKS, type ProcessCost, type ScaleLatency, type ShardStats } from './scale.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
 
@@ -81,12 +83,13 @@ export interface BenchResults {
   lambda?: LambdaReport;
   pages?: PageWeight[];
   postgis?: PostgisReport;
+  trees?: TreeSweepReport;
   workload?: WorkloadReport;
   hotpath?: HotpathResults;
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', POSTGIS_HEADING, WORKLOAD_HEADING, HOTPATH_HEADING, '## Method'] as const;
+export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', POSTGIS_HEADING, WORKLOAD_HEADING, HOTPATH_HEADING, TREES_HEADING, '## Method'] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -549,6 +552,7 @@ export function renderReport(r: BenchResults): string {
     postgisSection(r.postgis, r.command),
     workloadSection(r.workload),
     hotpathSection(r.hotpath),
+    treeSweepSection(r.trees),
     methodSection(r),
   ].join('\n\n')}\n`;
 }

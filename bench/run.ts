@@ -1,4 +1,5 @@
 /** `npm run bench [-- options]`: every benchmark side by side in one run, written to BENCHMARKS.md. Progress on stderr. */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchRe
 import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats, SCALE_WEEKS } from './scale.ts';
 import { measurePageWeights } from './pages.ts';
 import { measurePostgis, scaleSiteFor } from './postgis.ts';
+import { measureTreeSweep, TREE_SWEEP } from './tree-sweep.ts';
 import { measureWorkload } from './workload.ts';
 import { progress } from './stats.ts';
 import { measureHotpathSection } from './hotpath-section.ts';
@@ -44,6 +46,8 @@ Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only
   9. workload: searches drawn by population over ZIPs and cities; the edge hit ratio for a TTL and rate; cost per million
  10. hot path: /v1/attorneys with the answer cache, without it, and a bare node:http server sending the same bytes;
      the Lambda bundle's cold start over s3rver (import, first answer)
+ 11. cell-tree parameters: the scale site's cell tree rebuilt with other leaf, block and record-chunk sizes, the cold
+     query sets of 3 replayed on each (objects and bytes against each other)
 Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.
 
 Options:
@@ -55,7 +59,7 @@ Options:
   --skip-postgis        leave out section 8
   --install-postgis     apt-get install PostgreSQL + PostGIS when missing (root); without it a missing server skips 8
   --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages,correction,postgis,
-                        workload,hotpath (e.g. --only cold)
+                        workload,hotpath,trees (e.g. --only cold)
   --runs N              repetitions of each measurement (default 3; --quick 1)
   --duration S          seconds per autocannon run (default 5; --quick 2)
   --connections N       autocannon connections (default 10)
@@ -69,7 +73,7 @@ Options:
 Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
 bench/out/ (sites, data; gitignored).`;
 
-const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction', 'postgis', 'workload', 'hotpath'] as const;
+const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction', 'postgis', 'workload', 'hotpath', 'trees'] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
 
 function positiveInt(name: string, value: string | undefined, fallback: number, allowZero = false): number {
@@ -125,7 +129,7 @@ if (args.update && (only === null || args.quick)) {
   process.stderr.write(`bench: --update needs --only (and not --quick): it replaces the sections a partial run measured\n\n${HELP}\n`);
   process.exit(2);
 }
-const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, correction: false, postgis: args['skip-postgis'], workload: false, hotpath: false };
+const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, correction: false, postgis: args['skip-postgis'], workload: false, hotpath: false, trees: false };
 /** Whether this run measures `section`. */
 const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
 // Quick or partial figures must never overwrite the full report.
@@ -249,9 +253,13 @@ if (wants('scale')) {
     const siteDir = join(outRoot, `site-${label(offices)}`);
     // The first week into an empty folder (everything written), then the next week beside it as the weekly run does
     // (unchanged objects linked to the previous week's files, the changes diffed against it).
+    if (existsSync(siteDir)) progress(`  removing the earlier run's ${siteDir} (a million files: minutes)`);
     rmSync(siteDir, { recursive: true, force: true });
     const [first, next] = SCALE_WEEKS;
     const run = (week: string) => {
+      // Dirty pages of earlier work (the folder just removed, the week before) are flushed first, so the run is not
+      // charged for them: a million small files make the write-back the slowest part of a run otherwise.
+      execFileSync('sync');
       progress(`  generating ${offices} offices, week ${week}, into ${siteDir}`);
       return measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', siteDir, '--week', week], (l) => progress(`  [generate ${label(offices)} ${week}] ${l}`));
     };
@@ -287,6 +295,13 @@ if (wants('postgis')) {
     runs,
     onProgress: progress,
   });
+}
+
+// 11. Cell-tree parameters, over the scale site (section 4's, an earlier run's, or generated now).
+if (wants('trees')) {
+  progress('11. cell-tree parameters at scale');
+  const largeSite = await scaleSiteFor(outRoot, results.scale?.measured ?? scaleOffices, scaleSiteDir, progress);
+  if (largeSite !== null) results.trees = await measureTreeSweep(largeSite.dir, outRoot, TREE_SWEEP, progress);
 }
 
 // 5. Lambda bundle.
