@@ -50,6 +50,8 @@ export interface ScaleAttempt {
   generate: ProcessCost;
   /** The next week's run; null when the first failed. */
   next: ProcessCost | null;
+  /** The progress lines of the two runs ("generate [<s> <rss> peak <peak>] <step>"). */
+  logs?: [string[], string[]];
 }
 
 /** Everything one `npm run bench` measured; absent parts were skipped. */
@@ -186,7 +188,7 @@ function generateTargetRow(r: BenchResults): TargetRow {
     name,
     ok,
     measured,
-    note: ok ? '' : 'Wall time of the generator CLI as a child process (Node start-up included), peak RSS by GNU time. The progress lines of the run (section 4\'s command with the same inputs) say which phase took the time.',
+    note: ok ? '' : 'Wall time of the generator CLI as a child process (Node start-up included), peak RSS by GNU time. Section 4 shows each run\'s progress lines, which say where the time went.',
   };
 }
 
@@ -262,9 +264,9 @@ function coldWhy(sets: ColdReads[]): string {
     .join(', ');
   return (
     `Worst query: ${worst.worst.query} (${worst.worst.objects} objects, ${fmtBytes(worst.worst.bytes)}: ${kinds}). ` +
-    'Every cold query also reads the pointer, meta, coverage cells and the cell index; the group trees near the circle grow with the cells of a group, and the blocks with the offices along the circle\'s edge. ' +
-    'Most of a dense group tree (96% of the 3 MiB New York group at 1,000,000 offices) is its shared-firm lists, which repeat a firm spanning cells at every level of the tree. ' +
-    'What would reach it: shared firms listed once per page of cells and the tree cut into pages, so a query reads only the pages along its edge; the two targets pull against each other on the edge, since smaller blocks cut bytes but add objects along the circumference (a branch, `format`, cut the worst bytes to 1.7 MiB but read up to 100 objects).'
+    'Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to two things: the blocks of the leaf cells crossing the circle\'s edge, each read whole (up to `block_max` offices) to test the offices of its few edge leaves, and a group\'s shared-list object, read whole when any of its rows at or above block level is wholly inside, though the query needs only those rows\' lists. ' +
+      'What would reach it: the shared object split into pages by a finer cell, so a query reads the lists of its inside cells only; smaller blocks (section 11 measures them: block bytes fall, objects rise, and the shared object grows, which paging removes); shorter columns (lat and lng are about half of a block\'s bytes, and offices in a block are ordered by res-9 cell, so coordinates delta-coded from the previous office would take a few digits each). ' +
+      'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from.'
   );
 }
 
@@ -454,6 +456,12 @@ function scaleSection(r: BenchResults): string {
     'The first week is generated into an empty folder (every object written); the next week beside it, as the weekly run does: objects whose bytes equal the previous week\'s file are hard-linked to it instead of written, and the changes document is diffed against it.',
     '',
   );
+  for (const a of s.attempts) {
+    a.weeks.forEach((week, i) => {
+      const log = a.logs?.[i] ?? [];
+      if (log.length > 0) out.push(`The generator's progress, ${n0(a.offices)} offices, ${week} (elapsed seconds, resident memory, peak, step):`, '', '```', ...log, '```', '');
+    });
+  }
   for (const a of s.attempts) {
     const failed = !a.generate.ok ? a.generate : a.next?.ok === false ? a.next : null;
     if (failed === null) continue;

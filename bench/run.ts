@@ -256,16 +256,21 @@ if (wants('scale')) {
     if (existsSync(siteDir)) progress(`  removing the earlier run's ${siteDir} (a million files: minutes)`);
     rmSync(siteDir, { recursive: true, force: true });
     const [first, next] = SCALE_WEEKS;
-    const run = (week: string) => {
+    // Each run's own progress lines (elapsed time, memory, step), kept for the report: they say where the time went.
+    const logs: [string[], string[]] = [[], []];
+    const run = (week: string, log: string[]) => {
       // Dirty pages of earlier work (the folder just removed, the week before) are flushed first, so the run is not
       // charged for them: a million small files make the write-back the slowest part of a run otherwise.
       execFileSync('sync');
       progress(`  generating ${offices} offices, week ${week}, into ${siteDir}`);
-      return measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', siteDir, '--week', week], (l) => progress(`  [generate ${label(offices)} ${week}] ${l}`));
+      return measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', siteDir, '--week', week], (l) => {
+        if (l.startsWith('generate [')) log.push(l.replaceAll(resolve(REPO), '.'));
+        progress(`  [generate ${label(offices)} ${week}] ${l}`);
+      });
     };
-    const generate = await run(first);
-    const nextWeek = generate.ok ? await run(next) : null;
-    attempts.push({ offices, inputsReused: inputs.reused, synthMs: inputs.synthMs, weeks: [first, next], generate, next: nextWeek });
+    const generate = await run(first, logs[0]);
+    const nextWeek = generate.ok ? await run(next, logs[1]) : null;
+    attempts.push({ offices, inputsReused: inputs.reused, synthMs: inputs.synthMs, weeks: [first, next], generate, next: nextWeek, logs });
     if (generate.ok && nextWeek?.ok === true) {
       largeDir = siteDir;
       measured = offices;
