@@ -9,7 +9,10 @@ import { buildCells } from '../generator/cells.ts';
 import { CellGroup, CellIndex, CellRecords } from '../shim/core/cell-format.ts';
 import { paths } from '../shim/core/paths.ts';
 import { keys, Pointer, type StoredOfficeT } from '../shim/core/site-format.ts';
-import { measureColdReads, type ColdReads } from './cold.ts';
+import { createService } from '../shim/core/service-impl.ts';
+import { createSiteSource } from '../shim/site-reader.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import { COLD_CTX, coldQuerySets, measureColdReads, type ColdReads } from './cold.ts';
 import { RADII } from './points.ts';
 
 /** The tree's tuning: offices per leaf and per block at most, records per chunk. */
@@ -48,7 +51,7 @@ export interface TreeSweepReport {
 const same = (a: TreeConfig, b: TreeConfig): boolean => a.leafMax === b.leafMax && a.blockMax === b.blockMax && a.recordChunk === b.recordChunk;
 
 /** Every office of the current version of `siteDir`, read from its record chunks. */
-function officesOf(siteDir: string, v: string): StoredOfficeT[] {
+export function officesOf(siteDir: string, v: string): StoredOfficeT[] {
   const index = CellIndex.parse(JSON.parse(readFileSync(join(siteDir, keys.cellIndex(v)), 'utf8')));
   const out: StoredOfficeT[] = [];
   for (const cell of Object.keys(index.groups).sort()) {
@@ -66,7 +69,7 @@ function officesOf(siteDir: string, v: string): StoredOfficeT[] {
  * A copy of `siteDir`'s current version in `outDir` whose cell tree is built with `config`; everything else of the
  * version is a symbolic link to the original (the cold path reads only pointer, meta, coverage, gazetteer and cells).
  */
-function writeVariant(siteDir: string, v: string, offices: readonly StoredOfficeT[], config: TreeConfig, outDir: string): { blocks: number; recordChunks: number; sharedMaxBytes: number } {
+export function writeVariant(siteDir: string, v: string, offices: readonly StoredOfficeT[], config: TreeConfig, outDir: string): { blocks: number; recordChunks: number; sharedMaxBytes: number } {
   rmSync(outDir, { recursive: true, force: true });
   const root = join(outDir, keys.root(v));
   mkdirSync(root, { recursive: true });
@@ -96,6 +99,22 @@ function sharedMax(siteDir: string, v: string, cells: readonly string[]): number
   return max;
 }
 
+/**
+ * Throws unless the rebuilt copy in `variantDir` answers every `step`-th cold query exactly as `siteDir` does (count,
+ * firms, distances): a copy that answered otherwise would make its figures meaningless.
+ */
+export async function checkSameAnswers(siteDir: string, variantDir: string, step = 1): Promise<number> {
+  const a = createService(createSiteSource(new FolderStore(siteDir)));
+  const b = createService(createSiteSource(new FolderStore(variantDir)));
+  const queries = coldQuerySets(RADII).flatMap((set) => set.queries).filter((_, i) => i % step === 0);
+  for (const q of queries) {
+    const [x, y] = await Promise.all([a.findAttorneys(q.args, COLD_CTX), b.findAttorneys(q.args, COLD_CTX)]);
+    const shown = (r: typeof x): string => JSON.stringify([r.firms_within_radius, r.results.map((f) => [f.listing_id, f.distance_miles, f.offices_within_radius])]);
+    if (shown(x) !== shown(y)) throw new Error(`the tree rebuilt in ${variantDir} answers ${q.name} otherwise: expected ${shown(x).slice(0, 200)}, got ${shown(y).slice(0, 200)}`);
+  }
+  return queries.length;
+}
+
 /** The published configuration measured on `siteDir` itself, then each of `configs` on a rebuilt copy in `workDir`. */
 export async function measureTreeSweep(siteDir: string, workDir: string, configs: readonly TreeConfig[], onProgress: (line: string) => void): Promise<TreeSweepReport> {
   const v = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8'))).version;
@@ -116,7 +135,8 @@ export async function measureTreeSweep(siteDir: string, workDir: string, configs
     onProgress(`  rebuilding the tree with leaf ${config.leafMax}, block ${config.blockMax}, chunk ${config.recordChunk}`);
     const dir = join(workDir, `tree-${config.leafMax}-${config.blockMax}-${config.recordChunk}`);
     const built = writeVariant(siteDir, v, offices, config, dir);
-    onProgress(`  ${built.blocks} blocks, ${built.recordChunks} record chunks: cold query sets`);
+    const checked = await checkSameAnswers(siteDir, dir, 5);
+    onProgress(`  ${built.blocks} blocks, ${built.recordChunks} record chunks, ${checked} answers the same as the site's: cold query sets`);
     rows.push({ config, published: false, ...built, sets: await measureColdReads(dir, RADII) });
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleOffices } from './helpers/sample-offices.ts';
 import { diffOffices } from '../generator/audit/diff.ts';
 import { ListingDiffer } from '../generator/changes.ts';
-import type { StoredOfficeT } from '../shim/core/site-format.ts';
+import { StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
 
 /** A previous record of `o` (as read back from JSON: no object shared with the new one), changed by kind `i % 9` (kind 8: unchanged, or other hours). */
 function previousOf(o: StoredOfficeT, i: number): StoredOfficeT | null {
@@ -64,5 +64,27 @@ describe('ListingDiffer', () => {
     expect(new Set(got.changed.flatMap((c) => c.fields.map((f) => f.field)))).toEqual(new Set(['name', 'hours', 'lat', 'phone', 'extra', 'sponsored']));
     expect(got.removed.length).toBe(40 + now.filter((_, i) => i % 9 !== 3 && i % 11 === 10).length);
     expect(got.added.length).toBe(now.filter((_, i) => i % 9 === 3 && i % 11 !== 10).length);
+  });
+
+  it('checks only the previous records that differ from this version\'s, and refuses one that is not a stored office', async () => {
+    const now = await sampleOffices();
+    const previous = now.map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
+    for (const i of [3, 70]) previous[i] = { ...previous[i], name: `${String(previous[i]?.name)} (old name)` };
+    const checked: number[] = [];
+    const differ = new ListingDiffer(now);
+    for (let s = 0; s < previous.length; s += 64) {
+      differ.add(previous.slice(s, s + 64), (raw, i) => {
+        checked.push(s + i);
+        return StoredOffice.parse(raw);
+      });
+    }
+    expect(checked).toEqual([3, 70]);
+    const got = differ.result();
+    expect(got.changed.map((c) => c.listing_id)).toEqual([now[3]?.listing_id, now[70]?.listing_id].sort());
+    expect(got.added).toEqual([]);
+    expect(got.removed).toEqual([]);
+    // A record that is not a stored office never equals one of this version, so it is checked, and the check throws.
+    const bad = new ListingDiffer(now);
+    expect(() => bad.add([{ ...previous[0], lat: 'north' }], (raw) => StoredOffice.parse(raw))).toThrow(/lat/);
   });
 });
