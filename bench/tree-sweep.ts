@@ -6,7 +6,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildCells } from '../generator/cells.ts';
-import { CellGroup, CellIndex, CellRecords } from '../shim/core/cell-format.ts';
+import { recordChunkKeys } from '../generator/audit/scan.ts';
+import { openStoredVersion } from '../generator/audit/site.ts';
+import { CellIndex, CellRecords } from '../shim/core/cell-format.ts';
 import { paths } from '../shim/core/paths.ts';
 import { keys, Pointer, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { createService } from '../shim/core/service-impl.ts';
@@ -50,17 +52,14 @@ export interface TreeSweepReport {
 
 const same = (a: TreeConfig, b: TreeConfig): boolean => a.leafMax === b.leafMax && a.blockMax === b.blockMax && a.recordChunk === b.recordChunk;
 
-/** Every office of the current version of `siteDir`, read from its record chunks. */
-export function officesOf(siteDir: string, v: string): StoredOfficeT[] {
-  const index = CellIndex.parse(JSON.parse(readFileSync(join(siteDir, keys.cellIndex(v)), 'utf8')));
+/** Every office of version `v` of the site folder `siteDir`, read from its record chunks. */
+export async function officesOf(siteDir: string, v: string): Promise<StoredOfficeT[]> {
+  const site = await openStoredVersion({ kind: 'folder', dir: siteDir }, v);
   const out: StoredOfficeT[] = [];
-  for (const cell of Object.keys(index.groups).sort()) {
-    const group = CellGroup.parse(JSON.parse(readFileSync(join(siteDir, keys.cellGroup(v, cell)), 'utf8')));
-    group.rows.cell.forEach((block, i) => {
-      if (group.rows.block[i] !== i) return;
-      const n = group.rows.n[i] ?? 0;
-      for (let k = 0; k * index.record_chunk < n; k++) out.push(...CellRecords.parse(JSON.parse(readFileSync(join(siteDir, keys.cellRecords(v, block, k)), 'utf8'))).offices);
-    });
+  for (const key of (await recordChunkKeys(site)) ?? []) {
+    const chunk = await site.json(key, CellRecords);
+    if (chunk === null) throw new Error(`${siteDir}: ${key} is listed in its group but missing`);
+    out.push(...chunk.offices);
   }
   return out;
 }
@@ -130,7 +129,7 @@ export async function measureTreeSweep(siteDir: string, workDir: string, configs
   const others = configs.filter((c) => !same(c, published));
   if (others.length === 0) return { offices: index.offices, version: v, rows };
   onProgress(`  reading the ${index.offices} offices of ${v} from its record chunks`);
-  const offices = officesOf(siteDir, v);
+  const offices = await officesOf(siteDir, v);
   for (const config of others) {
     onProgress(`  rebuilding the tree with leaf ${config.leafMax}, block ${config.blockMax}, chunk ${config.recordChunk}`);
     const dir = join(workDir, `tree-${config.leafMax}-${config.blockMax}-${config.recordChunk}`);

@@ -7,7 +7,7 @@ import { S3Store } from '../shim/store/s3.ts';
 import type { Store } from '../shim/store/types.ts';
 import { recordChunkKeys } from './audit/scan.ts';
 import { runPool } from './pool.ts';
-import { AuditError, openStoredVersion, parseObject, type SiteLocation, type StoredSite } from './audit/site.ts';
+import { checkParsed, openStoredVersion, parseObject, type SiteLocation, type StoredSite } from './audit/site.ts';
 import { CURRENT_SCHEMA, otherSchemaMessage } from './published-meta.ts';
 import { changesDoc, ListingDiffer, type Provenance } from './changes.ts';
 
@@ -62,11 +62,7 @@ async function addCellRecords(previous: StoredSite, differ: ListingDiffer): Prom
     const bytes = await previous.store.get(key);
     if (bytes === null) throw new Error(`the live version ${previous.version} lacks ${key}, which its cell tree lists`);
     // The chunk is checked whole but its records loosely; the differ checks the records that differ from this week's.
-    differ.add(parseObject(bytes, key, CellRecordsShown).offices, (raw, i) => {
-      const office = StoredOffice.safeParse(raw);
-      if (!office.success) throw new AuditError(`${key} does not match its published format: offices.${i}: ${office.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
-      return office.data;
-    });
+    differ.add(parseObject(bytes, key, CellRecordsShown).offices, (raw, i) => checkParsed(raw, `${key} offices.${i}`, StoredOffice));
   });
 }
 

@@ -120,7 +120,8 @@ export class ListingDiffer {
     for (const [i, raw] of previous.entries()) {
       const id = (raw as { listing_id?: unknown }).listing_id;
       const n = typeof id === 'string' ? this.now.get(id) : undefined;
-      if (n !== undefined && this.same(raw as StoredOfficeT, n)) {
+      // Equal fields and values: diffOffices would find no field changed.
+      if (n !== undefined && sameJson(raw, n)) {
         this.seen.add(n.listing_id);
         continue;
       }
@@ -135,14 +136,6 @@ export class ListingDiffer {
     // Only records that differ go to diffOffices: comparing every field's JSON of a million unchanged offices was most
     // of the time a run with a previous version spent on this document.
     if (after.length > 0) this.changedList.push(...diffOffices(before, after, Infinity).changed);
-  }
-
-  /** Whether the two records have the same fields with equal values (then diffOffices finds no field changed). */
-  private same(old: StoredOfficeT, now: StoredOfficeT): boolean {
-    const names = Object.keys(old);
-    if (names.length !== Object.keys(now).length) return false;
-    for (const k of names) if (!Object.hasOwn(now, k) || !sameJson(old[k as keyof StoredOfficeT], now[k as keyof StoredOfficeT])) return false;
-    return true;
   }
 
   /** Added (new records), removed (old records) and changed, each sorted by listing_id. */

@@ -43,7 +43,7 @@ describe('cell-tree sweep', () => {
 
   it('refuses a copy that answers otherwise', { timeout: 120_000 }, async () => {
     const v = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;
-    const offices = officesOf(site, v);
+    const offices = await officesOf(site, v);
     const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
     expect(offices.length).toBe(index.offices);
     const same = join(work, 'same');

@@ -51,8 +51,13 @@ export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T
   } catch (err) {
     throw new AuditError(`${key} is not valid UTF-8 JSON: ${(err as Error).message}`);
   }
+  return checkParsed(value, key, schema);
+}
+
+/** Check an already parsed value against a schema, naming `what` (a key, or a part of one) on failure. */
+export function checkParsed<T>(value: unknown, what: string, schema: ZodType<T>): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new AuditError(`${key} does not match its published format: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new AuditError(`${what} does not match its published format: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data;
 }
 
