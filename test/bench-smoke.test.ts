@@ -108,6 +108,28 @@ describe('report writer', () => {
     expect(md).toContain('Skipped');
   });
 
+  it('judges generate on both weeks of the scale run, and shows each week\'s progress', () => {
+    const cost = (wallMs: number, peakRssBytes: number) => ({ ok: true, wallMs, peakRssBytes, method: 'GNU time', command: 'node generator/cli.ts', stdout: '' });
+    const scale = (first: ReturnType<typeof cost>, next: ReturnType<typeof cost> | null): BenchResults['scale'] => ({
+      requested: 1000,
+      attempts: [{ offices: 1000, inputsReused: true, synthMs: null, weeks: ['2026-W46', '2026-W47'], generate: first, next, logs: [['generate [1.0s 10MB peak 10MB] reading'], []] }],
+      measured: 1000,
+      shards: null,
+      latency: null,
+      cold: null,
+    });
+    const row = /\| generate the 1,000-office site in < 3 min and < 2\.00 GiB peak RSS, first week and next week \| ([^|]+) \| ([^\n]+) \|/;
+    const met = renderReport({ ...base, scale: scale(cost(170_000, 1.5 * 1024 ** 3), cost(179_000, 1.9 * 1024 ** 3)) });
+    expect(met.match(row)?.slice(1, 3)).toEqual(['**met**', '2026-W46 (empty folder): 170.00 s, 1.50 GiB; 2026-W47 (beside it): 179.00 s, 1.90 GiB']);
+    expect(met).toContain('| 1,000 | 2026-W47, beside 2026-W46 | ok | 179.00 s | 1.90 GiB | – |');
+    expect(met).toContain("The generator's progress, 1,000 offices, 2026-W46");
+    expect(met).not.toContain("The generator's progress, 1,000 offices, 2026-W47");
+    // Either week over time or memory, or the next week not run, misses the target.
+    for (const [first, next] of [[cost(170_000, 1e9), cost(181_000, 1e9)], [cost(170_000, 1e9), cost(170_000, 2.1 * 1024 ** 3)], [cost(170_000, 1e9), null]] as const) {
+      expect(renderReport({ ...base, scale: scale(first, next) }).match(row)?.[1]).toBe('**missed**');
+    }
+  });
+
   it('marks a target met or missed from the figures', () => {
     const one = (v: number): ReturnType<typeof spread> => spread([v]);
     const cold = (bytes: number) => ({
