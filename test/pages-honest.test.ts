@@ -62,7 +62,9 @@ describe('an unmeasured area on the search page', () => {
     expect(await notice.textContent()).toBe(`This area is not measured. ${answer.disclosure}`);
     expect(await notice.textContent()).toMatch(/does not mean there are no personal injury lawyers there/);
     expect(await page.locator('#status').textContent()).toMatch(/no data for this area/);
+    // The notice says it all: no empty list and no second copy of the disclosure beside it.
     expect(await page.locator('#result-list').isVisible()).toBe(false);
+    expect(await page.locator('#disclosure').isVisible()).toBe(false);
     await page.context().close();
   });
 });
