@@ -4,7 +4,8 @@
  * also serve as a brute-force check of the shim's answers.
  */
 import { queryId } from '../shim/core/query-id.ts';
-import { DISCLOSURE, EARTH_RADIUS_MILES, ORDER_TEXT } from '../shim/core/constants.ts';
+import { EARTH_RADIUS_MILES, ORDER_TEXT } from '../shim/core/constants.ts';
+import { searchDisclosure } from '../shim/core/disclosure.ts';
 import { parsedFromArg } from '../shim/core/location.ts';
 import { parseAttorneysArgs } from '../shim/core/params.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
@@ -139,7 +140,7 @@ export function naiveService(real: Service, index: NaiveIndex, source: { current
         radius_miles_used: q.radiusMiles,
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,
-        disclosure: DISCLOSURE,
+        disclosure: searchDisclosure(metro !== null, location, reader.meta),
         results: found.hits.map((h) => shapeResult(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
       };
     },

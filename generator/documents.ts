@@ -1,5 +1,6 @@
 /** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
-import { COVERAGE_RESOLUTION, DISCLOSURE, SCHEMA_VERSION } from '../shim/core/constants.ts';
+import { COVERAGE_RESOLUTION, SCHEMA_VERSION } from '../shim/core/constants.ts';
+import { disclosureFor } from '../shim/core/disclosure.ts';
 import { LISTING_ALPHABET, listingPrefix } from '../shim/core/site-format.ts';
 import type { CoverageCellsT, CoverageDocT, FirmDocT, ListingBucketT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../shim/core/site-format.ts';
 import type { CoverageMap } from './coverage.ts';
@@ -111,7 +112,7 @@ export function coverageDoc(
         week_of: weekOf,
       };
     }),
-    disclosure: DISCLOSURE,
+    disclosure: disclosureFor(dataset),
   };
 }
 

@@ -160,7 +160,7 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
     expect(find.description).toMatch(/not a recommendation/);
   });
 
-  it('find_injury_attorneys returns the Service answer as structuredContent and as JSON text', async () => {
+  it('find_injury_attorneys returns the Service answer as structuredContent, and as JSON text with format "json"', async () => {
     const call = await callTool(version, 'find_injury_attorneys', COVERED);
     expect(call.isError).toBeFalsy();
     const structured = call.structuredContent as Json;
@@ -170,7 +170,9 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
     expect((structured.results as Json[]).length).toBeGreaterThan(1);
     const content = call.content as { type: string; text: string }[];
     expect(content[0]?.type).toBe('text');
-    expect(JSON.parse(content[0]?.text ?? '')).toEqual(structured);
+    expect(content[0]?.text).toContain((structured.results as { name: string }[])[0]?.name);
+    const asJson = await callTool(version, 'find_injury_attorneys', { ...COVERED, format: 'json' });
+    expect(JSON.parse((asJson.content as { text: string }[])[0]?.text ?? '')).toEqual(structured);
   });
 
   it('an uncovered location is covered: false with no results, not an error', async () => {
@@ -186,7 +188,8 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
     expect(firm.structuredContent).toEqual(await service.getFirm(found?.listing_id ?? '', { publicBaseUrl: BASE }));
     const coverage = await callTool(version, 'get_coverage', {});
     expect(coverage.structuredContent).toEqual(await service.getCoverage({ publicBaseUrl: BASE }));
-    expect(JSON.parse((coverage.content as { text: string }[])[0]?.text ?? '')).toEqual(coverage.structuredContent);
+    const coverageJson = await callTool(version, 'get_coverage', { format: 'json' });
+    expect(JSON.parse((coverageJson.content as { text: string }[])[0]?.text ?? '')).toEqual(coverage.structuredContent);
   });
 
   it.each<[string, Json]>([

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISCLOSURE } from '../shim/core/constants.ts';
+import { disclosureFor } from '../shim/core/disclosure.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
@@ -68,12 +68,12 @@ describe('search page', () => {
     const api = (await (await fetch(`${server.url}/v1/attorneys?location=Chicago,%20IL&limit=25`)).json()) as Answer;
     expect(shown).toEqual(api.results.map((r) => ({ name: r.name, miles: r.distance_miles })));
     for (let i = 1; i < shown.length; i++) expect(shown[i]!.miles).toBeGreaterThanOrEqual(shown[i - 1]!.miles);
-    await expect(page.locator('#disclosure').textContent()).resolves.toBe(DISCLOSURE);
+    await expect(page.locator('#disclosure').textContent()).resolves.toBe(disclosureFor({ synthetic: true }));
     expect(await page.locator('#disclosure').isVisible()).toBe(true);
     expect(await page.locator('#not-covered').isVisible()).toBe(false);
     const first = page.locator('#result-list > li').first();
     expect(await first.locator('.address').textContent()).toMatch(/, IL \d{5}/);
-    expect(await first.locator('.vis').first().textContent()).toMatch(/top three in \d+\.\d% .* of \d+ map searches in chicago/);
+    expect(await first.locator('.vis').first().textContent()).toMatch(/top three in \d+\.\d% .* of \d+ map searches in Chicago/);
     const site = first.getByRole('link', { name: /^Website/ });
     if ((await site.count()) > 0) expect(await site.getAttribute('href')).toMatch(new RegExp(`^${server.url}/r/`));
     await page.context().close();

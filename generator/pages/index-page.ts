@@ -1,5 +1,6 @@
 /** `/`: what the service is and is not, the search, and the measured metros. */
-import { DISCLOSURE, RADIUS_MILES } from '../../shim/core/constants.ts';
+import { RADIUS_MILES } from '../../shim/core/constants.ts';
+import { disclosureFor, SYNTHETIC_NOTE } from '../../shim/core/disclosure.ts';
 import { esc, shell } from './layout.ts';
 import type { PageContext } from './context.ts';
 
@@ -11,14 +12,17 @@ export function indexPage(ctx: PageContext): string {
   const metros = ctx.metros
     .map((m) => `<li><a href="/metros/${esc(m.metro.slug)}">${esc(m.metro.name)}</a> (${m.week.gridPoints} grid points, ${m.officeShares.length} offices measured)</li>`)
     .join('\n');
+  // search.js names a metro by its name, not its slug, in result cards.
+  const metroNames = JSON.stringify(Object.fromEntries(ctx.metros.map((m) => [m.metro.slug, m.metro.name])));
+  const sample = ctx.synthetic ? `\n<p class="notice" id="sample-data"><strong>${esc(SYNTHETIC_NOTE)}</strong></p>` : '';
   const main = `<h1>Personal injury law offices near you, nearest first</h1>
 <p class="lede">A public directory of personal injury law offices in the United States, listed by straight-line distance from the place you give, and this service's own weekly measurement of how often each office shows up in the top three of injury searches on a web map.</p>
 <div class="is-not">
 <p><strong>What this is not:</strong> not a referral, not a recommendation and not legal advice. Distance alone sets the order; no firm can pay for a position, and sponsorship or an enhanced profile never moves a firm up. There are no ratings or reviews. Check a lawyer's licence with the state bar before hiring.</p>
-</div>
+</div>${sample}
 
 <h2 id="search-heading">Search</h2>
-<form id="search" class="search" action="/v1/attorneys" method="get" role="search" aria-labelledby="search-heading">
+<form id="search" class="search" action="/v1/attorneys" method="get" role="search" aria-labelledby="search-heading" data-metro-names="${esc(metroNames)}">
 <div>
 <label for="location">ZIP code or city</label>
 <input id="location" name="location" type="text" inputmode="text" autocomplete="postal-code" required maxlength="200" aria-describedby="location-hint">
@@ -38,12 +42,12 @@ export function indexPage(ctx: PageContext): string {
 
 <section id="results" aria-labelledby="results-heading" hidden>
 <h2 id="results-heading" tabindex="-1">Results</h2>
-<p id="not-covered" class="notice" hidden>This area is not measured: it lies outside the ${ctx.metros.length} metros whose web-map visibility this service samples each week, so the offices below have no visibility figures. The list itself is complete and ordered by distance as everywhere else.</p>
+<p id="not-covered" class="notice" hidden>This area is not measured.</p>
 <div class="results-layout">
 <ol id="result-list" class="results"></ol>
 <aside aria-labelledby="disclosure-heading">
 <h3 id="disclosure-heading">About these results</h3>
-<p id="disclosure" class="disclosure">${esc(DISCLOSURE)}</p>
+<p id="disclosure" class="disclosure">${esc(disclosureFor({ synthetic: ctx.synthetic }))}</p>
 </aside>
 </div>
 </section>

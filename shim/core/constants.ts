@@ -46,10 +46,10 @@ export const ORDER_TEXT =
   'Ascending straight-line (great-circle) distance from the location to the nearest office of each firm, ties broken by listing_id. ' +
   'Nothing else affects the order: sponsored status, profile_type and map_visibility never change it, and no firm can pay for a position.';
 
-/** Disclosure that must travel with results. */
+/** Disclosure that must travel with results (shim/core/disclosure.ts adds the synthetic and uncovered notes); names no API field. */
 export const DISCLOSURE =
   'This is a directory, not a recommendation or a referral: listings are ordered by distance only. ' +
-  'map_visibility and brand_index are this service\'s own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; ' +
+  'The map visibility figures are this service\'s own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; ' +
   'they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. ' +
   'Check a lawyer\'s licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.';
 

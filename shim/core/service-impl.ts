@@ -1,6 +1,7 @@
 /** The Service over a source of site versions: parse -> resolve -> search -> shape, one version per call. */
 import { z } from 'zod';
-import { DISCLOSURE, ORDER_TEXT } from './constants.ts';
+import { ORDER_TEXT } from './constants.ts';
+import { disclosureFor, searchDisclosure } from './disclosure.ts';
 import { ApiError } from './errors.ts';
 import { parsedFromArg } from './location.ts';
 import { PAGE_NAME_RE, PageDoc, pageKey } from './page-format.ts';
@@ -67,14 +68,14 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
         radius_miles_used: q.radiusMiles,
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,
-        disclosure: DISCLOSURE,
+        disclosure: searchDisclosure(found.covered, location, reader.meta),
         results: found.hits.map((h) => shapeResult(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
       };
     },
 
     async getFirm(listingId, ctx) {
       const reader = await current(ctx);
-      return shapeFirm(await firmDoc(reader, listingId), reader.meta, ctx.publicBaseUrl);
+      return shapeFirm(await firmDoc(reader, listingId), reader.meta, ctx.publicBaseUrl, disclosureFor(reader.meta.dataset));
     },
 
     async getCoverage(ctx) {
@@ -102,6 +103,11 @@ export function createService(source: { current(): Promise<SiteReader> }): Servi
     async openapi(ctx) {
       const reader = await current(ctx);
       return readRequired(reader, keys.openapi(reader.version), z.unknown());
+    },
+
+    async dataset() {
+      const meta = (await source.current()).meta;
+      return { name: meta.dataset.name, synthetic: meta.dataset.synthetic, metros: meta.totals.metros };
     },
 
     async currentVersion() {

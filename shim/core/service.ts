@@ -14,6 +14,14 @@ export interface CallContext {
   onVersion?: (version: string) => void;
 }
 
+/** What the served version says about its data. */
+export interface DatasetInfo {
+  name: string;
+  /** True while the firms are fictional sample data. */
+  synthetic: boolean;
+  metros: number;
+}
+
 /** The public operations. Each rejects with ApiError (caller's mistake, not found) or StoreError (store failure). */
 export interface Service {
   findAttorneys(args: RawArgs, ctx: CallContext): Promise<AttorneysResponseT>;
@@ -25,6 +33,8 @@ export interface Service {
   redirectTarget(listingId: string, ctx?: CallContext): Promise<string | null>;
   /** The OpenAPI document of the served version. */
   openapi(ctx?: CallContext): Promise<unknown>;
+  /** The served version's dataset and how many metros it measures (the MCP instructions name both); rejects StoreError like currentVersion. */
+  dataset(): Promise<DatasetInfo>;
   /** The version being served now (the pointer's); rejects StoreError when the store cannot be read. */
   currentVersion(): Promise<string>;
   /** A page for people of the served version by page name (see page-format.ts), or null when there is none. */

@@ -4,6 +4,7 @@
  * record, meta.json and the `what_this_is` constants.
  */
 import { BRAND_INDEX_WHAT, DISCLOSURE, MAP_VISIBILITY_WHAT, SERVICE_NAME } from './constants.ts';
+import { disclosureFor } from './disclosure.ts';
 import { hoursText } from './hours.ts';
 import type {
   BrandIndexT,
@@ -120,8 +121,8 @@ export function shapeOffice(office: StoredOfficeT, meta: ShapeMeta): OfficeT {
   };
 }
 
-/** Body of GET /v1/firms/{listing_id}. */
-export function shapeFirm(doc: FirmDocT, meta: ShapeMeta, publicBaseUrl: string): FirmResponseT {
+/** Body of GET /v1/firms/{listing_id}; `disclosure` is the served dataset's (disclosure.ts), the plain one by default. */
+export function shapeFirm(doc: FirmDocT, meta: ShapeMeta, publicBaseUrl: string, disclosure: string = DISCLOSURE): FirmResponseT {
   const f = doc.firm;
   return {
     listing_id: doc.listing_id,
@@ -136,11 +137,14 @@ export function shapeFirm(doc: FirmDocT, meta: ShapeMeta, publicBaseUrl: string)
     },
     office: shapeOffice(doc.office, meta),
     other_offices: doc.other_offices.map((o) => shapeOffice(o, meta)),
-    disclosure: DISCLOSURE,
+    disclosure,
   };
 }
 
-/** Body of GET /v1/coverage: the stored document without schema_version, with the served version first. */
+/**
+ * Body of GET /v1/coverage: the stored document without schema_version, with the served version first. The disclosure
+ * is rebuilt from the document's dataset, so a version stored before the synthetic note still says so.
+ */
 export function shapeCoverage(doc: CoverageDocT, version: string): CoverageResponseT {
   return {
     version,
@@ -159,7 +163,7 @@ export function shapeCoverage(doc: CoverageDocT, version: string): CoverageRespo
       queries: m.queries,
       week_of: m.week_of,
     })),
-    disclosure: doc.disclosure,
+    disclosure: disclosureFor(doc.dataset),
   };
 }
 

@@ -16,6 +16,7 @@ import type { Service } from '../core/service.ts';
 import type { RequestInfo } from '../edge-types.ts';
 import { TOOL_NAMES, buildMcpServer } from './tools.ts';
 import type { ToolCallRecord, ToolScope } from './tools.ts';
+import type { TextData } from './tool-texts.ts';
 
 /** Options of createMcpRoute. */
 export interface McpRouteOptions {
@@ -87,8 +88,19 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
       // Reporting must never change the answer.
     }
   };
-  const scopeFor = (request: Request, info: RequestInfo): ToolScope => ({
+  // The instructions and descriptions name the served dataset (synthetic or not, how many metros): read per request
+  // from the version's meta.json, which the reader holds; unreadable, they name neither and the tool calls say why.
+  const dataOf = async (): Promise<TextData> => {
+    try {
+      const d = await service.dataset();
+      return { synthetic: d.synthetic, metros: d.metros };
+    } catch {
+      return null;
+    }
+  };
+  const scopeFor = (request: Request, info: RequestInfo, data: TextData): ToolScope => ({
     ctx,
+    data,
     ...(opts.onToolCall ? { onToolCall: (call: ToolCallRecord) => opts.onToolCall?.(call, request, info) } : {}),
   });
 
@@ -144,7 +156,7 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
       return rpcError(200, -32602, `Unknown tool: ${name}. Available tools: ${TOOL_NAMES.join(', ')}.`, call.id);
     }
 
-    const scope = scopeFor(request, info);
+    const scope = scopeFor(request, info, await dataOf());
     try {
       if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
         return withNoStore(await serveLegacy(request, body, scope));

@@ -2,7 +2,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { API_VERSION, LIMIT, SERVICE_NAME } from '../core/constants.ts';
+import { API_VERSION, SERVICE_NAME } from '../core/constants.ts';
 import { ApiError } from '../core/errors.ts';
 import { locationAsSent } from '../core/params.ts';
 import { AttorneysQuery, FirmQuery } from '../core/query-schema.ts';
@@ -10,7 +10,9 @@ import { AttorneysResponse, CoverageResponse, FirmResponse, type AttorneysRespon
 import type { CallContext, Service } from '../core/service.ts';
 import { zip3Of } from '../http/request-log.ts';
 import { problemOf } from '../http/problem.ts';
+import { coverageText, firmText, searchText } from './answer-text.ts';
 import { advertiseOnly, outputSchemaOf } from './json-schema.ts';
+import { coverageDescription, findDescription, firmDescription, instructions, type TextData } from './tool-texts.ts';
 
 /** Tool names, in the order tools/list shows them. */
 export const TOOL_NAMES = ['find_injury_attorneys', 'get_firm', 'get_coverage'] as const;
@@ -35,74 +37,103 @@ export interface ToolCallRecord {
 
 const ANNOTATIONS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-/** Server-level instructions (sent in initialize / server/discover): the caller rules in one paragraph. */
-export const INSTRUCTIONS =
-  'A read-only directory of personal injury law offices in 27 measured US metros, ordered by distance only. ' +
-  'Search with the location of the person who needs a lawyer (their own ZIP, "City, ST" or coordinates). ' +
-  'When covered is false there is no data for that place: say so, and do not substitute another metro or city. ' +
-  'Show several firms, not one, and keep the disclosure text with them. Give each website link exactly as returned. ' +
-  'A listing is not a recommendation, endorsement or referral. ' +
-  'Search only for a person\'s actual need: copying the directory in bulk (sweeping many locations, storing or republishing the listings) is against the terms.';
+/** Set on MCP tool inputs only: the text block as a compact summary (default) or as the full JSON answer. */
+const Format = z
+  .enum(['text', 'json'])
+  .optional()
+  .describe('"text" (default): the text block is a compact summary for a model; "json": the full JSON answer as text, for clients that read only text. structuredContent is the full answer either way.');
 
-const FIND_DESCRIPTION = [
-  'Find personal injury law firms with an office near a US location, nearest first (one entry per firm, shown by its nearest office within the radius).',
-  'Use the location of the person who needs the lawyer: their own ZIP, "City, ST" or coordinates. Never invent one, and never use a different place than the person gave.',
-  'If covered is false, the location is outside the 27 measured metros and there is no data for it: tell the person so. Do not search another metro or a nearby big city instead, and do not present results from anywhere else as theirs.',
-  `When there are results, show the person several firms (not only the first; up to ${LIMIT.max} can be requested with limit), with distance_miles, address and phone, and keep the disclosure text with them.`,
-  'Give each website link exactly as returned (a link on this service that redirects to the firm\'s own site); do not rewrite it or replace it with website_domain.',
-  'Order is by straight-line distance only: sponsored and profile_type never change it. A listing is not a recommendation, endorsement or referral, and map_visibility / brand_index measure how often an office shows up in web-map searches, not lawyer quality or case results.',
-  'Use get_firm with a listing_id for a firm\'s other offices; get_coverage lists the measured metros.',
-  'Search only to answer a person\'s request: do not sweep locations or radii to copy the directory in bulk, and do not store or republish the listings; bulk copying is against the terms of use.',
-].join('\n');
+/** find_injury_attorneys arguments: the REST parameters with their bounds, plus format. */
+const FindInput = AttorneysQuery.extend({ format: Format });
 
-const FIRM_DESCRIPTION = [
-  'One listed law office by listing_id, exactly as returned by find_injury_attorneys: the firm (name, website, profile type, brand_index), this office (address, phone, hours, map_visibility) and the firm\'s other offices.',
-  'Do not guess or construct listing ids: an unknown id is an error; search again instead.',
-  'Give the website link exactly as returned and keep the disclosure with what you show. A listing is not a recommendation.',
-].join('\n');
+/** get_firm arguments: the listing, an optional point of the person (REST lat/lng bounds), and format. */
+const FirmInput = FirmQuery.extend({
+  lat: AttorneysQuery.shape.lat.describe('Latitude of the person (e.g. the search location); with lng, the text lists other offices nearest to it first.'),
+  lng: AttorneysQuery.shape.lng.describe('Longitude of the person; requires lat.'),
+  format: Format,
+});
 
-const COVERAGE_DESCRIPTION = [
-  'The metros this directory covers (27 measured US metros), with firm and office counts per metro and the week of the data.',
-  'Use it to explain coverage, e.g. after a search returned covered: false. It is not a way to pick another metro to search on the person\'s behalf: results are only meaningful for the person\'s own location.',
-].join('\n');
-
-function ok(body: object): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
+/** The format argument, checked like a REST parameter; undefined means text. */
+function formatOf(args: Record<string, unknown>): 'text' | 'json' {
+  const f = args.format;
+  if (f === undefined || f === 'text' || f === 'json') return f ?? 'text';
+  throw new ApiError('invalid_parameter', `format must be "text" or "json"; got ${JSON.stringify(String(f).slice(0, 40))}.`, { parameter: 'format' });
 }
 
-/** The tool result and REST status for a failed Service call: the same detail the REST problem gives, never a stack trace. */
-function failure(error: unknown): { result: CallToolResult; status: number } {
-  const { problem } = problemOf(error, 'MCP tool call');
-  return { result: { content: [{ type: 'text', text: problem.detail }], isError: true }, status: problem.status };
+/** get_firm's optional point: both lat and lng within the REST bounds, or neither. */
+function pointOf(args: Record<string, unknown>): { lat: number; lng: number } | null {
+  const { lat, lng } = args;
+  if (lat === undefined && lng === undefined) return null;
+  const ok = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= max;
+  if (!ok(lat, 90) || !ok(lng, 180)) {
+    throw new ApiError('invalid_parameter', 'lat and lng go together: latitude -90 to 90 and longitude -180 to 180 in decimal degrees, as numbers.', {
+      parameter: lat === undefined || !ok(lat, 90) ? 'lat' : 'lng',
+    });
+  }
+  return { lat, lng };
+}
+
+function withoutFormat(args: Record<string, unknown>): Record<string, unknown> {
+  const { format: _format, ...rest } = args;
+  return rest;
+}
+
+/** A successful result: the text written for the model (or the JSON on request) and the full body as structuredContent. */
+function ok(body: object, text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> };
+}
+
+/**
+ * The tool result and REST status for a failed Service call: the REST problem's detail as the first text block, a
+ * second block `problem: {"code",...}` with its code and extension members, and the whole problem in `_meta.problem`.
+ */
+function failure(error: unknown, publicBaseUrl: string): { result: CallToolResult; status: number } {
+  const { problem } = problemOf(error, 'MCP tool call', publicBaseUrl);
+  const { type: _type, title: _title, detail: _detail, ...facts } = problem;
+  return {
+    result: {
+      content: [
+        { type: 'text', text: problem.detail },
+        { type: 'text', text: `problem: ${JSON.stringify(facts)}` },
+      ],
+      isError: true,
+      _meta: { problem },
+    },
+    status: problem.status,
+  };
 }
 
 /** Per-request inputs of the tool handlers. */
 export interface ToolScope {
   ctx: CallContext;
+  /** The served dataset, named in the instructions and descriptions; null or absent when it could not be read. */
+  data?: TextData;
   onToolCall?: (call: ToolCallRecord) => void;
 }
 
 /** A fresh McpServer with the three tools, for one HTTP request (a stateless transport cannot be reused). */
 export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
+  const data = scope.data ?? null;
   const server = new McpServer(
     { name: SERVICE_NAME, title: 'Injury Attorney Directory', version: API_VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
+    { instructions: instructions(data), capabilities: { tools: { listChanged: false } } },
   );
 
   const run = async (
     tool: ToolName,
     args: Record<string, unknown>,
-    call: () => Promise<object>,
+    call: () => Promise<{ body: object; text: string }>,
     describe: (body: object | null) => Omit<ToolCallRecord, 'tool' | 'args' | 'status'>,
   ): Promise<CallToolResult> => {
     let result: CallToolResult;
     let status = 200;
     let body: object | null = null;
     try {
-      body = await call();
-      result = ok(body);
+      const answer = await call();
+      body = answer.body;
+      result = ok(body, answer.text);
     } catch (error) {
-      ({ result, status } = failure(error));
+      ({ result, status } = failure(error, scope.ctx.publicBaseUrl));
     }
     try {
       scope.onToolCall?.({ tool, args, ...describe(body), status });
@@ -116,13 +147,21 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     'find_injury_attorneys',
     {
       title: 'Find injury attorneys near a location',
-      description: FIND_DESCRIPTION,
-      inputSchema: advertiseOnly(AttorneysQuery),
+      description: findDescription(data),
+      inputSchema: advertiseOnly(FindInput),
       outputSchema: outputSchemaOf(AttorneysResponse),
       annotations: ANNOTATIONS,
     },
     (args) =>
-      run('find_injury_attorneys', args, () => service.findAttorneys(args, scope.ctx), (body) => {
+      run(
+        'find_injury_attorneys',
+        args,
+        async () => {
+          const format = formatOf(args);
+          const body = await service.findAttorneys(withoutFormat(args), scope.ctx);
+          return { body, text: format === 'json' ? JSON.stringify(body) : searchText(body) };
+        },
+        (body) => {
         const found = body as AttorneysResponseT | null;
         return {
           query_id: found?.query_id ?? null,
@@ -133,15 +172,16 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           metro: found?.location.metro ?? null,
           zip3: zip3Of(found?.location.zip),
         };
-      }),
+        },
+      ),
   );
 
   server.registerTool(
     'get_firm',
     {
       title: 'Get one listed law office and its firm',
-      description: FIRM_DESCRIPTION,
-      inputSchema: advertiseOnly(FirmQuery),
+      description: firmDescription(data),
+      inputSchema: advertiseOnly(FirmInput),
       outputSchema: outputSchemaOf(FirmResponse),
       annotations: ANNOTATIONS,
     },
@@ -149,13 +189,16 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
       run(
         'get_firm',
         args,
-        () => {
+        async () => {
           // REST takes the id from the path, where it is always present and a string.
           const id = args.listing_id;
           if (typeof id !== 'string' || id === '') {
             throw new ApiError('invalid_parameter', 'listing_id is required: send it exactly as returned by find_injury_attorneys.', { parameter: 'listing_id' });
           }
-          return service.getFirm(id, scope.ctx);
+          const format = formatOf(args);
+          const near = pointOf(args);
+          const body = await service.getFirm(id, scope.ctx);
+          return { body, text: format === 'json' ? JSON.stringify(body) : firmText(body, near) };
         },
         () => ({ query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null }),
       ),
@@ -165,8 +208,8 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     'get_coverage',
     {
       title: 'List the covered metros',
-      description: COVERAGE_DESCRIPTION,
-      inputSchema: advertiseOnly(z.object({})),
+      description: coverageDescription(data),
+      inputSchema: advertiseOnly(z.object({ format: Format })),
       outputSchema: outputSchemaOf(CoverageResponse),
       annotations: ANNOTATIONS,
     },
@@ -174,7 +217,11 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
       run(
         'get_coverage',
         args,
-        () => service.getCoverage(scope.ctx),
+        async () => {
+          const format = formatOf(args);
+          const body = await service.getCoverage(scope.ctx);
+          return { body, text: format === 'json' ? JSON.stringify(body) : coverageText(body) };
+        },
         () => ({ query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null }),
       ),
   );

@@ -14,6 +14,23 @@
   const disclosure = document.getElementById('disclosure');
   const notCovered = document.getElementById('not-covered');
   if (!form || !input || !radius || !status || !results || !heading || !list || !disclosure || !notCovered) return;
+  const layout = results.querySelector('.results-layout');
+  const notCoveredLead = notCovered.textContent;
+
+  /** Metro slug -> name, written into the form by the page generator. */
+  let metroNames = {};
+  try {
+    metroNames = JSON.parse(form.dataset.metroNames || '{}');
+  } catch {
+    metroNames = {};
+  }
+  function metroName(slug) {
+    return Object.prototype.hasOwnProperty.call(metroNames, slug) ? metroNames[slug] : slug;
+  }
+
+  function plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+  }
 
   /** An element with optional class and text. */
   function el(tag, className, text) {
@@ -71,12 +88,12 @@
     }
     const v = r.map_visibility;
     if (v) {
-      article.append(visibilityLine('Map visibility of this office', v, `${v.grid_samples} map searches in ${v.metro}, week of ${v.week_of}`));
+      article.append(visibilityLine('Map visibility of this office', v, `${v.grid_samples} map searches in ${metroName(v.metro)}, week of ${v.week_of}`));
     } else {
       article.append(el('p', 'vis', 'Map visibility: this office is not in a measured metro.'));
     }
     const b = r.brand_index;
-    if (b) article.append(visibilityLine('Firm across the metro', b, `searches in ${b.metro} (${b.offices_measured} offices measured)`));
+    if (b) article.append(visibilityLine('Firm across the metro', b, `searches in ${metroName(b.metro)} (${plural(b.offices_measured, 'office', 'offices')} measured)`));
     const flags = [`Profile: ${r.profile_type}`, `Sponsored: ${r.sponsored ? 'yes' : 'no'}`];
     if (r.google_listing_claimed !== null && r.google_listing_claimed !== undefined) flags.push(`Map listing claimed: ${r.google_listing_claimed ? 'yes' : 'no'}`);
     article.append(el('p', 'flags', `${flags.join(' · ')} (shown for transparency; never affects order)`));
@@ -87,11 +104,27 @@
   function show(body) {
     list.replaceChildren(...body.results.map(resultItem));
     disclosure.textContent = body.disclosure;
-    notCovered.hidden = body.covered;
     const where = body.location.city ? `${body.location.city}, ${body.location.state}` : body.location.zip || body.location.input;
-    heading.textContent = `${body.results.length} of ${body.firms_within_radius} firms within ${body.radius_miles_used} miles of ${where}, nearest first`;
+    if (!body.covered) {
+      // No data is not "no lawyers": the answer's own disclosure says what it means, in place of an empty list.
+      notCovered.textContent = `${notCoveredLead} ${body.disclosure}`;
+      notCovered.hidden = false;
+      if (layout) layout.hidden = true;
+      heading.textContent = `No data for ${where}`;
+      results.hidden = false;
+      say('No results: this directory has no data for this area (outside the measured metros). That does not mean there are no lawyers there.');
+      heading.focus();
+      return;
+    }
+    notCovered.hidden = true;
+    if (layout) layout.hidden = false;
+    heading.textContent = `${body.results.length} of ${plural(body.firms_within_radius, 'firm', 'firms')} within ${body.radius_miles_used} miles of ${where}, nearest first`;
     results.hidden = false;
-    say(body.results.length === 0 ? 'No firms found within this radius.' : `${body.results.length} results, nearest first.`);
+    say(
+      body.results.length === 0
+        ? `No results: the directory lists no office within ${body.radius_miles_used} miles of this place. Try a larger radius.`
+        : `${body.results.length} results, nearest first.`,
+    );
     heading.focus();
   }
 

@@ -1,0 +1,219 @@
+/**
+ * MCP answers sized and written for the model that relays them, with the official clients (SDK v1, v2) over real HTTP:
+ * descriptions within 1,024 characters and the caller rules in the instructions; a compact text block with what a
+ * person needs per firm and the disclosure and caveat once; the full JSON on request; get_firm's other offices capped
+ * and nearest first; tool errors that carry the REST code.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAP_VISIBILITY_WHAT } from '../shim/core/constants.ts';
+import { haversineMiles } from '../shim/core/geo.ts';
+import type { AttorneysResponseT, FirmResponseT } from '../shim/core/schemas.ts';
+import { request } from './helpers/http.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+type Json = Record<string, unknown>;
+interface ToolResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Json;
+}
+interface AnyClient {
+  listTools(): Promise<{ tools: { name: string; description?: string; inputSchema: Json }[] }>;
+  callTool(params: { name: string; arguments: Json }): Promise<ToolResult>;
+  instructions(): string | undefined;
+  close(): Promise<void>;
+}
+
+let server: TestServer;
+/** Found before the server starts: the scan blocks the event loop for seconds, which would drop idle keep-alive sockets. */
+let largest = '';
+beforeAll(async () => {
+  largest = largestFirm();
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function v1(): Promise<AnyClient> {
+  const client = new ClientV1({ name: 'mcp-answers-v1', version: '1.0.0' });
+  await client.connect(new TransportV1(new URL(`${server.url}/mcp`)));
+  return { listTools: () => client.listTools() as never, callTool: (p) => client.callTool(p) as Promise<ToolResult>, instructions: () => client.getInstructions(), close: () => client.close() };
+}
+
+async function v2(): Promise<AnyClient> {
+  const client = new ClientV2({ name: 'mcp-answers-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new TransportV2(new URL(`${server.url}/mcp`)));
+  return { listTools: () => client.listTools() as never, callTool: (p) => client.callTool(p) as Promise<ToolResult>, instructions: () => client.getInstructions(), close: () => client.close() };
+}
+
+function texts(result: ToolResult): string[] {
+  return (result.content as { type: string; text: string }[]).map((c) => c.text);
+}
+
+function count(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+/** The listing with the most other offices in the served sample, read from its firm documents. */
+function largestFirm(): string {
+  const site = process.env.TEST_SITE_DIR as string;
+  const version = (JSON.parse(readFileSync(join(site, 'current.json'), 'utf8')) as { version: string }).version;
+  const dir = join(site, 'v', version, 'firms');
+  let best = { id: '', n: -1 };
+  for (const file of readdirSync(dir, { recursive: true }) as string[]) {
+    if (!file.endsWith('.json')) continue;
+    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { listing_id: string; other_offices: unknown[] };
+    if (doc.other_offices.length > best.n) best = { id: doc.listing_id, n: doc.other_offices.length };
+  }
+  return best.id;
+}
+
+describe.each<[string, () => Promise<AnyClient>]>([
+  ['v1 SDK client', v1],
+  ['v2 client (2026-07-28)', v2],
+])('%s', (_label, connect) => {
+  let client: AnyClient;
+  beforeAll(async () => {
+    client = await connect();
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('tool descriptions fit 1,024 characters; the caller rules and the sample-data warning are in the instructions', async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      expect(tool.description?.length, tool.name).toBeLessThanOrEqual(1024);
+      expect(tool.description, tool.name).toMatch(/fictional/);
+    }
+    const rules = client.instructions() ?? '';
+    expect(rules).toMatch(/person who needs a lawyer \(their own ZIP/);
+    expect(rules).toMatch(/covered is false .* do not substitute another metro/);
+    expect(rules).toMatch(/Show several firms, not only the first, and keep the disclosure/);
+    expect(rules).toMatch(/website link exactly as returned/);
+    expect(rules).toMatch(/not a recommendation/);
+    expect(rules).toMatch(/fictional/);
+  });
+
+  it('the format argument is advertised on MCP only, beside the REST bounds', async () => {
+    const { tools } = await client.listTools();
+    const props = (name: string): Record<string, Json> => (tools.find((t) => t.name === name)?.inputSchema.properties ?? {}) as Record<string, Json>;
+    expect(props('find_injury_attorneys').format).toMatchObject({ enum: ['text', 'json'] });
+    expect(props('find_injury_attorneys').radius_miles).toMatchObject({ minimum: 1, maximum: 50, default: 15 });
+    expect(props('find_injury_attorneys').limit).toMatchObject({ minimum: 1, maximum: 25, default: 10 });
+    expect(props('get_firm').lat).toMatchObject({ minimum: -90, maximum: 90 });
+    expect(props('get_firm').lng).toMatchObject({ minimum: -180, maximum: 180 });
+    const rest = await request(server.url, '/v1/attorneys?location=Chicago%2C%20IL&format=json');
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ code: 'unknown_parameter', parameter: 'format' });
+  });
+
+  it.each([
+    ['Chicago, IL', 10],
+    ['10001', 10],
+    ['Houston, TX', 10],
+    ['Austin, TX', 25],
+  ])('a search near %s with limit %i: one compact block per firm, disclosure and caveat once', async (location, limit) => {
+    const result = await client.callTool({ name: 'find_injury_attorneys', arguments: { location, limit } });
+    const body = result.structuredContent as AttorneysResponseT;
+    const rest = await request(server.url, `/v1/attorneys?location=${encodeURIComponent(location)}&limit=${limit}`);
+    expect(body).toEqual(rest.body);
+    expect(body.results).toHaveLength(limit);
+    const [text] = texts(result);
+    expect(text).toBeDefined();
+    if (limit === 10) expect(text!.length).toBeLessThanOrEqual(6000);
+    else expect(text!.length).toBeLessThanOrEqual(12000);
+    for (const r of body.results) {
+      expect(text).toContain(`${r.name} · ${r.distance_miles} mi`);
+      expect(text).toContain(r.address);
+      if (r.phone !== null) expect(text).toContain(r.phone);
+      if (r.website !== null) expect(text).toContain(r.website);
+      expect(text).toContain(`listing_id ${r.listing_id}`);
+      if (r.map_visibility !== null) expect(text).toContain(`top 3 in ${r.map_visibility.top3_share_pct}%, shown in ${r.map_visibility.appears_share_pct}%`);
+    }
+    expect(count(text!, body.disclosure)).toBe(1);
+    expect(count(text!, MAP_VISIBILITY_WHAT)).toBe(1);
+    expect(text).toMatch(/fictional/);
+    expect(text).toMatch(/several firms/);
+    // Firms in order, nearest first, numbered as a person would read them.
+    const order = body.results.map((r) => text!.indexOf(`${r.name} · ${r.distance_miles} mi`));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('hours read as one line per firm, days with the same hours grouped', async () => {
+    const result = await client.callTool({ name: 'find_injury_attorneys', arguments: { location: 'Chicago, IL', limit: 10 } });
+    const body = result.structuredContent as AttorneysResponseT;
+    const day = (line: string | undefined): string => (line ?? '').replace(/^\w+day: /, '');
+    const withHours = body.results.find((r) => r.hours !== null && day(r.hours.text[0]) === day(r.hours.text[4]));
+    expect(withHours).toBeDefined();
+    const mon = day(withHours!.hours!.text[0]);
+    expect(texts(result)[0]).toContain(`Hours (${withHours!.hours!.timezone}): Mon–`);
+    expect(texts(result)[0]).toContain(mon);
+  });
+
+  it('an uncovered place reads as no data, never as no lawyers', async () => {
+    const result = await client.callTool({ name: 'find_injury_attorneys', arguments: { location: 'New Haven, CT', radius_miles: 50 } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ covered: false, results: [] });
+    const [text] = texts(result);
+    expect(text).toMatch(/^covered: false: no data/);
+    expect(text).toMatch(/does not mean there are no personal injury lawyers there/);
+    expect(text).toMatch(/Do not substitute firms from another metro or city/);
+    expect(text).not.toMatch(/\b0 firms|no firms|no injury/i);
+  });
+
+  it('format "json" returns the full answer as text; structuredContent is the same either way', async () => {
+    const args = { location: 'Chicago, IL', limit: 3 };
+    const compact = await client.callTool({ name: 'find_injury_attorneys', arguments: args });
+    const full = await client.callTool({ name: 'find_injury_attorneys', arguments: { ...args, format: 'json' } });
+    expect(JSON.parse(texts(full)[0] ?? '')).toEqual(full.structuredContent);
+    expect(full.structuredContent).toEqual(compact.structuredContent);
+    const firmJson = await client.callTool({ name: 'get_firm', arguments: { listing_id: (compact.structuredContent as AttorneysResponseT).results[0]?.listing_id, format: 'json' } });
+    expect(JSON.parse(texts(firmJson)[0] ?? '')).toEqual(firmJson.structuredContent);
+    const coverage = await client.callTool({ name: 'get_coverage', arguments: { format: 'json' } });
+    expect(JSON.parse(texts(coverage)[0] ?? '')).toEqual(coverage.structuredContent);
+  });
+
+  it('get_firm of the largest firm: at most 10 other offices, nearest to the point given first, and the total', async () => {
+    const id = largest;
+    const point = { lat: 41.8781, lng: -87.6298 };
+    const result = await client.callTool({ name: 'get_firm', arguments: { listing_id: id, ...point } });
+    const body = result.structuredContent as FirmResponseT;
+    expect(body).toEqual((await request(server.url, `/v1/firms/${id}`)).body);
+    const total = body.other_offices.length;
+    expect(total).toBeGreaterThan(10);
+    const [text] = texts(result);
+    expect(text).toContain(`Other offices of this firm: ${total} in all; the 10 nearest to the point given first:`);
+    const nearest = [...body.other_offices].sort((a, b) => haversineMiles(point.lat, point.lng, a.lat, a.lng) - haversineMiles(point.lat, point.lng, b.lat, b.lng)).slice(0, 10);
+    const listed = [...text!.matchAll(/^- .* listing_id (l_\w+)$/gm)].map((m) => m[1]);
+    expect(listed).toEqual(nearest.map((o) => o.listing_id));
+    expect(text).toContain(`(${total - 10} more: format "json" returns every office.)`);
+    expect(text!.length).toBeLessThanOrEqual(6000);
+    // Without a point: nearest to the office asked about.
+    const plain = texts(await client.callTool({ name: 'get_firm', arguments: { listing_id: id } }))[0];
+    expect(plain).toContain('nearest to this office first');
+  });
+
+  it.each<[string, string, Json, string]>([
+    ['a radius out of range', 'find_injury_attorneys', { location: 'Chicago, IL', radius_miles: 51 }, 'invalid_parameter'],
+    ['no location', 'find_injury_attorneys', {}, 'location_required'],
+    ['an unknown listing', 'get_firm', { listing_id: 'l_aaaaaaaaaaaaaaaa' }, 'not_found'],
+    ['a bad format', 'find_injury_attorneys', { location: 'Chicago, IL', format: 'xml' }, 'invalid_parameter'],
+    ['lat without lng on get_firm', 'get_firm', { listing_id: 'l_aaaaaaaaaaaaaaaa', lat: 41.9 }, 'invalid_parameter'],
+  ])('an error (%s) carries the REST code in its text and in _meta.problem', async (_label, name, args, code) => {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError).toBe(true);
+    const [detail, problemLine] = texts(result);
+    const problem = result._meta?.problem as Json;
+    expect(problem).toMatchObject({ code, detail });
+    expect(problemLine).toMatch(new RegExp(`^problem: \\{.*"code":"${code}"`));
+    expect(JSON.parse((problemLine ?? '').replace(/^problem: /, ''))).toMatchObject({ code, status: problem.status });
+  });
+});
