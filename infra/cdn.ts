@@ -21,7 +21,17 @@ export const UNCACHED_PATHS = ['/r/*'] as const;
 /** Function paths whose answers depend on the query: cached on the normalised query until the next publish. */
 export const ANSWER_PATHS = ['/v1/attorneys'] as const;
 /** Function paths that are whole documents, cached for as long as the function's Cache-Control allows. */
-export const DOCUMENT_PATHS = ['/v1/firms/*', '/v1/coverage', '/v1/changes', '/openapi.json', '/problems/*', '/terms'] as const;
+export const DOCUMENT_PATHS = [
+  '/v1/firms/*',
+  '/v1/coverage',
+  '/v1/changes',
+  '/openapi.json',
+  '/problems/*',
+  '/terms',
+  '/favicon.ico',
+  '/robots.txt',
+  '/.well-known/security.txt',
+] as const;
 /**
  * Pages for people, cached as documents (the function sets their CSP and security headers). `/` stays on the default
  * behaviour: it answers HTML or JSON by the Accept header, which the document cache policy does not key on.

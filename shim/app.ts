@@ -14,9 +14,11 @@ import { withProblemType } from './http/problem-type.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
 import { termsPageHtml } from './core/terms-page.ts';
+import { FAVICON_ICO, FAVICON_TYPE } from './core/favicon.ts';
+import { robotsTxt, securityTxt } from './core/well-known.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
-import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
-import { mcpCallCount } from './mcp/cost.ts';
+import { admissionHeaders, admit, pathCharge, peekHeaders, settle, type Charge, type RequestLimits } from './http/limits.ts';
+import { mcpCharge } from './mcp/cost.ts';
 import { answerLogFields, noteAnswer, RequestLogger, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
@@ -34,7 +36,8 @@ export interface AppConfig {
 export interface AppDeps {
   service: Service;
   config: AppConfig;
-  rateLimiter: RateLimiter;
+  /** The answer quota and the ceiling on every request. */
+  limits: RequestLimits;
   log: RequestLogSink;
   salt: SaltProvider;
   /** The MCP route mounted at /mcp; absent means 501. */
@@ -51,8 +54,8 @@ interface Route {
   cors: 'public' | 'mcp';
   /** Whether the handler's body may stream (MCP); others are buffered to set Content-Length. */
   streams: boolean;
-  /** Rate-limit units the request costs (default 1): an MCP batch costs one per tool call. */
-  cost?: (request: Request) => Promise<number>;
+  /** What the request spends of the answer quota when not its path's (pathCharge): an MCP POST, its tool calls. */
+  charge?: (request: Request) => Promise<Charge>;
   handler: Handler;
   param: string;
 }
@@ -72,7 +75,7 @@ function listingId(segment: string): string {
 
 /** Build the app. */
 export function createApp(deps: AppDeps): App {
-  const { service, config, rateLimiter } = deps;
+  const { service, config, limits } = deps;
   const logger = new RequestLogger(deps.log, deps.salt);
   // The service's own origin may always call /mcp from a browser, like the MCP route allows.
   const mcpOrigins = [new URL(config.publicBaseUrl).origin, ...config.allowedOrigins];
@@ -110,6 +113,14 @@ export function createApp(deps: AppDeps): App {
   };
 
   const terms: Handler = async (request) => ({ response: documentResponse(request, termsPageHtml(), 'text/html') });
+
+  const favicon: Handler = async (request) => ({ response: documentResponse(request, FAVICON_ICO, FAVICON_TYPE) });
+
+  const robots: Handler = async (request) => ({ response: documentResponse(request, robotsTxt(), 'text/plain') });
+
+  const security: Handler = async (request) => ({
+    response: documentResponse(request, securityTxt(config.publicBaseUrl, config.correctionsEmail ?? null, new Date()), 'text/plain'),
+  });
 
   const redirect: Handler = async (_request, _info, param, ctx) => {
     const location = await service.redirectTarget(listingId(param), ctx);
@@ -190,8 +201,14 @@ export function createApp(deps: AppDeps): App {
         return read('/openapi.json', openapi);
       case '/terms':
         return read('/terms', terms);
+      case '/favicon.ico':
+        return read('/favicon.ico', favicon);
+      case '/robots.txt':
+        return read('/robots.txt', robots);
+      case '/.well-known/security.txt':
+        return read('/.well-known/security.txt', security);
       case '/mcp':
-        return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '', cost: mcpCallCount };
+        return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '', charge: mcpCharge };
     }
     const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
     if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
@@ -226,6 +243,10 @@ export function createApp(deps: AppDeps): App {
     }
   }
 
+  const windowText = limits.answers.windowSeconds === 3600 ? 'an hour' : `${limits.answers.windowSeconds} seconds`;
+  const ceilingDetail = (resetSeconds: number): string =>
+    `More than ${limits.all.limit} requests of any kind (pages, documents and MCP protocol messages included) in ${windowText} came from your network address. Retry after ${resetSeconds} seconds.`;
+
   return async function app(request: Request, info: RequestInfo): Promise<Response> {
     // The platform passes methods a web Request cannot carry (TRACE, CONNECT) in info.method.
     const method = (info.method ?? request.method).toUpperCase();
@@ -235,35 +256,45 @@ export function createApp(deps: AppDeps): App {
     const cors =
       found?.cors === 'mcp' ? mcpCorsHeaders(request.headers.get('origin'), mcpOrigins) : publicCorsHeaders();
 
-    // Preflights are sent by browsers on their own; they are answered but not counted.
+    // Preflights are sent by browsers on their own; they spend no answer (the ceiling on every request counts them).
     if (method === 'OPTIONS' && found !== null) {
+      const admission = admit(limits, key, 0);
+      if (!admission.allowed) {
+        const refused = errorResponse(new ApiError('rate_limited', ceilingDetail(admission.all.resetSeconds)), 'rate limit');
+        return finish(await withProblemType(refused, config.publicBaseUrl), method, false, { ...cors, ...admissionHeaders(limits, admission) });
+      }
       const headers = {
         ...preflightHeaders([...found.methods, 'OPTIONS'], cors, request.headers.get('access-control-request-headers')),
-        ...rateLimitHeaders(rateLimiter, rateLimiter.peek(key)),
+        ...peekHeaders(limits, key),
         allow: [...found.methods, 'OPTIONS'].join(', '),
       };
       return finish(new Response(null, { status: 204, headers }), method, false);
     }
 
-    const cost = found?.cost !== undefined && found.methods.includes(method) ? await found.cost(request) : 1;
-    const limit = rateLimiter.take(key, cost);
+    const charge = found?.charge !== undefined && found.methods.includes(method) ? await found.charge(request) : pathCharge(url.pathname);
+    let admission = admit(limits, key, charge.units);
     let read: string | null = null;
     const ctx: CallContext = { publicBaseUrl: config.publicBaseUrl, onVersion: (version) => (read = version) };
     let outcome: Outcome;
-    if (!limit.allowed) {
+    if (!admission.allowed) {
+      const left = admission.answers.remaining;
       const detail =
-        cost > 1 && limit.remaining > 0
-          ? `This batch holds ${cost} tool calls but only ${limit.remaining} requests are left this hour for your network address; each call counts. Send fewer, or retry after ${limit.resetSeconds} seconds.`
-          : `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry after ${limit.resetSeconds} seconds.`;
+        admission.refusedBy === 'all'
+          ? ceilingDetail(admission.all.resetSeconds)
+          : charge.units > 1 && left > 0
+            ? `This batch holds ${charge.units} tool calls but only ${left} answers are left in the current window for your network address; each call counts. Send fewer, or retry after ${admission.answers.resetSeconds} seconds.`
+            : `More than ${limits.answers.limit} API and tool calls in ${windowText} came from your network address. Retry after ${admission.answers.resetSeconds} seconds.`;
       outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit') };
     } else {
       outcome = await handle(request, info, method, url, found, ctx);
+      // An MCP POST spends only the tool calls that got a result: a refused batch or a JSON-RPC error spends nothing.
+      if (charge.spent !== undefined) admission = settle(limits, key, admission, charge.units, await charge.spent(outcome.response));
     }
 
     const version = await answerVersion(read, service);
     const response = await finish(await withProblemType(outcome.response, config.publicBaseUrl), method, found?.streams ?? false, {
       ...cors,
-      ...rateLimitHeaders(rateLimiter, limit),
+      ...admissionHeaders(limits, admission),
       ...(version !== null ? { [VERSION_HEADER]: version } : {}),
     });
     await logger.write(request, info, { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status });

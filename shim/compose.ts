@@ -2,7 +2,7 @@
 import { createApp } from './app.ts';
 import type { Service } from './core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from './edge-types.ts';
-import type { RateLimiter } from './http/rate-limit.ts';
+import type { RequestLimits } from './http/limits.ts';
 import { recordCall } from './http/request-log.ts';
 
 /** What a platform provides. */
@@ -12,7 +12,8 @@ export interface ComposeOptions {
   allowedOrigins: string[];
   /** The OpenAPI contact address (null: the default). */
   correctionsEmail?: string | null;
-  rateLimiter: RateLimiter;
+  /** The answer quota and the ceiling on every request. */
+  limits: RequestLimits;
   log: RequestLogSink;
   salt: SaltProvider;
   /** Where MCP faults are reported (stderr locally, a structured line on Lambda). */
@@ -57,7 +58,7 @@ export function composeApp(opts: ComposeOptions): App {
   return createApp({
     service: opts.service,
     config: { publicBaseUrl: opts.publicBaseUrl, allowedOrigins: opts.allowedOrigins, correctionsEmail: opts.correctionsEmail ?? null },
-    rateLimiter: opts.rateLimiter,
+    limits: opts.limits,
     log: opts.log,
     salt: opts.salt,
     mcp,

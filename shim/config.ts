@@ -50,7 +50,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   SITE_S3_ENDPOINT: 'S3-compatible endpoint for SITE_BUCKET, path-style, e.g. a loopback s3rver http://127.0.0.1:4568',
   DATA_DIR: 'folder of the generator inputs (default data)',
   LOG_DIR: 'folder of the request log, requests-YYYY-MM-DD.jsonl (default var/log)',
-  RATE_LIMIT_PER_HOUR: `requests per hour per network address, REST and MCP together (default ${REQUESTS_PER_HOUR}; 0 disables)`,
+  RATE_LIMIT_PER_HOUR: `answers (API calls under /v1/ and /r/, MCP tool calls) per hour per network address, REST and MCP together; every request is held to ten times it (default ${REQUESTS_PER_HOUR}; 0 disables)`,
   CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
   RATE_LIMIT_WINDOW_SECONDS: 'window the limit is counted and advertised in; the hourly quota is scaled to it (default 3600; must divide 3600)',
   TRUST_PROXY: 'number of trusted proxies in front of the server (true = 1): the client address is the X-Forwarded-For entry that many from the right, the one your own proxy appended (default false = the socket peer)',

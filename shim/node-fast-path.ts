@@ -13,15 +13,15 @@ import { answerKey, type AnswerCache, type AnswerCoding } from './http/answer-ca
 import { rateLimitKey } from './http/client-address.ts';
 import { chooseEncoding, compressResponse } from './http/compress.ts';
 import { MAX_TARGET_BYTES, parseQuery } from './http/query.ts';
-import { rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
+import { admissionHeaders, admit, wouldAdmit, type RequestLimits } from './http/limits.ts';
 import { answerFieldsOf, type LogFields, type RequestLogger } from './http/request-log.ts';
 import { VERSION_HEADER } from './http/version.ts';
 
-/** What the fast path shares with the app: the same cache, version source, limiter and logger. */
+/** What the fast path shares with the app: the same cache, version source, limits and logger. */
 export interface FastPathDeps {
   cache: AnswerCache;
   currentVersion(): Promise<string>;
-  rateLimiter: RateLimiter;
+  limits: RequestLimits;
   logger: RequestLogger;
 }
 
@@ -105,11 +105,11 @@ export async function serveFromCache(deps: FastPathDeps, e: Eligible, req: Incom
   if (answer === undefined) return false;
   const limitKey = rateLimitKey(address);
   // A caller over the limit gets the ordinary 429; peeking first means the count is taken once, below or there.
-  if (!deps.rateLimiter.peek(limitKey).allowed) return false;
-  const limit = deps.rateLimiter.take(limitKey);
+  if (!wouldAdmit(deps.limits, limitKey, 1)) return false;
+  const admission = admit(deps.limits, limitKey, 1);
   const out: Record<string, string> = {};
   for (const [name, value] of answer.headers) out[name] = value;
-  Object.assign(out, rateLimitHeaders(deps.rateLimiter, limit));
+  Object.assign(out, admissionHeaders(deps.limits, admission));
   req.resume();
   res.writeHead(answer.status, out);
   res.end(req.method === 'HEAD' ? undefined : answer.body);

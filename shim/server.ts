@@ -16,7 +16,8 @@ import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { webMethod } from './http/method.ts';
 import { problemOf } from './http/problem.ts';
 import { AnswerCache } from './http/answer-cache.ts';
-import { createRateLimiter, perWindow, rateLimitHeaders, type RateLimiter } from './http/rate-limit.ts';
+import { createRequestLimits, peekHeaders, type RequestLimits } from './http/limits.ts';
+import { perWindow } from './http/rate-limit.ts';
 import { RequestLogger } from './http/request-log.ts';
 import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
@@ -218,8 +219,8 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
 /** Parts a caller may replace (tests, benchmarks). */
 export interface ServerOverrides {
   service?: Service;
-  /** The rate limiter (tests give one a fixed clock). */
-  rateLimiter?: RateLimiter;
+  /** The rate limits (tests give them a fixed clock). */
+  limits?: RequestLimits;
 }
 
 /** A running local server. */
@@ -267,22 +268,22 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const store = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
   const service = overrides.service ?? createService(createSiteSource(store, { cacheBytes: config.cacheBytes }));
   const log = new JsonLinesSink(resolve(config.logDir));
-  const rateLimiter = overrides.rateLimiter ?? createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
+  const limits = overrides.limits ?? createRequestLimits({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
   const salt = new MemorySaltProvider();
   const answers = config.answerCacheBytes > 0 ? new AnswerCache(config.answerCacheBytes) : null;
   const fast: FastPathDeps | undefined =
-    answers === null ? undefined : { cache: answers, currentVersion: () => service.currentVersion(), rateLimiter, logger: new RequestLogger(log, salt) };
+    answers === null ? undefined : { cache: answers, currentVersion: () => service.currentVersion(), limits, logger: new RequestLogger(log, salt) };
   const app = composeApp({
     service,
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins,
     correctionsEmail: config.correctionsEmail,
-    rateLimiter,
+    limits,
     log,
     salt,
     onMcpError: (error) => console.error('[shim] mcp:', error.message),
   });
-  const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...rateLimitHeaders(rateLimiter, rateLimiter.peek(rateLimitKey(address))) });
+  const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...peekHeaders(limits, rateLimitKey(address)) });
   listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl, ...(fast !== undefined ? { fast } : {}) });
   server.on('clientError', answerClientError(edgeHeaders, publicBaseUrl));
   // node:http hands CONNECT to this event instead of the request listener; with no listener it drops the connection.

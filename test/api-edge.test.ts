@@ -347,11 +347,11 @@ describe('request size', () => {
 });
 
 describe('rate limit', () => {
-  it('answers 429 rate_limited with Retry-After after RATE_LIMIT_PER_HOUR requests, REST and MCP together', async () => {
+  it('answers 429 rate_limited with Retry-After after RATE_LIMIT_PER_HOUR API and tool calls, REST and MCP together', async () => {
     const local = await startTestServer({ RATE_LIMIT_PER_HOUR: '4' });
     try {
       const seen: string[] = [];
-      const paths = ['/v1/coverage', '/v1/attorneys?zip=60601&limit=1', '/nope', '/v1/attorneys?radius=1'];
+      const paths = ['/v1/coverage', '/v1/attorneys?zip=60601&limit=1', '/v1/nope', '/v1/attorneys?radius=1'];
       for (const path of paths) {
         const reply = await request(local.url, path, {}, schemas);
         expect(reply.status, path).not.toBe(429);
@@ -364,8 +364,15 @@ describe('rate limit', () => {
 
       for (const [path, init] of [
         ['/v1/coverage', {}],
-        ['/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }],
-        ['/openapi.json', { method: 'HEAD' }],
+        [
+          '/mcp',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_coverage","arguments":{}}}',
+          },
+        ],
+        ['/r/l_aaaaaaaaaaaaaaaa', { method: 'HEAD' }],
       ] as const) {
         const limited = await request(local.url, path, init, schemas);
         expect(limited.status, path).toBe(429);

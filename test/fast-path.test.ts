@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../shim/config.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { createRateLimiter } from '../shim/http/rate-limit.ts';
+import { createRequestLimits } from '../shim/http/limits.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
@@ -48,7 +48,7 @@ async function serve(siteDir: string, answerCacheMib: number, limit = 100_000, p
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SITE_DIR: siteDir, LOG_DIR: logDir, ANSWER_CACHE_MIB: String(answerCacheMib), PUBLIC_BASE_URL: 'https://directory.example' });
   const t = 1_800_000_000_000;
   return startServer(config, {
-    rateLimiter: createRateLimiter({ limit, now: () => t }),
+    limits: createRequestLimits({ limit, now: () => t }),
     ...(pointerTtlMs !== undefined ? { service: createService(createSiteSource(new FolderStore(siteDir), { pointerTtlMs })) } : {}),
   });
 }

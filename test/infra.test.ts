@@ -34,6 +34,26 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let n = 0;
+/** Whether a synthesized WAF statement (Or, And, ByteMatch on UriPath or Body) matches a request's path and body. */
+function wafMatches(statement: Json, path: string, body: string): boolean {
+  if (statement.OrStatement !== undefined) return ((statement.OrStatement as Json).Statements as Json[]).some((s) => wafMatches(s, path, body));
+  if (statement.AndStatement !== undefined) return ((statement.AndStatement as Json).Statements as Json[]).every((s) => wafMatches(s, path, body));
+  const match = statement.ByteMatchStatement as { FieldToMatch: Json; PositionalConstraint: string; SearchString: string } | undefined;
+  if (match === undefined) throw new Error(`statement not modelled: ${Object.keys(statement).join()}`);
+  const field = match.FieldToMatch.UriPath !== undefined ? path : match.FieldToMatch.Body !== undefined ? body : null;
+  if (field === null) throw new Error('field not modelled');
+  switch (match.PositionalConstraint) {
+    case 'STARTS_WITH':
+      return field.startsWith(match.SearchString);
+    case 'EXACTLY':
+      return field === match.SearchString;
+    case 'CONTAINS':
+      return field.includes(match.SearchString);
+    default:
+      throw new Error(`constraint not modelled: ${match.PositionalConstraint}`);
+  }
+}
+
 /** A fresh app with the nag plugin, the stack in it, and the template from the real synthesiser. */
 function synth(props: Partial<DirectoryStackProps> = {}): { app: App; stack: DirectoryStack; template: Template; json: string } {
   const app = new App({ outdir: join(work, `out-${n++}`), context: cdkJsonContext() });
@@ -233,7 +253,8 @@ describe('default deployment', () => {
       VisibilityConfig: { SampledRequestsEnabled: false, CloudWatchMetricsEnabled: true },
     });
     const rules = props.Rules as Json[];
-    expect(rules).toHaveLength(1);
+    // The answer quota, then the ceiling on every request (issue 25: protocol messages and pages spend no answer).
+    expect(rules).toHaveLength(2);
     expect(rules[0]).toMatchObject({
       Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 100, EvaluationWindowSec: 600 } },
       Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'rate_limited_problem' } } },
@@ -254,6 +275,39 @@ describe('default deployment', () => {
     // And the distribution is protected by it.
     const dist = only(t.template, 'AWS::CloudFront::Distribution');
     expect(((dist.Properties as Json).DistributionConfig as Json).WebACLId).toEqual(arnOf(logicalId(t.template, 'AWS::WAFv2::WebACL')));
+  });
+
+  it('WAF: the answer rule counts API paths and MCP tool calls only; every request counts toward a ceiling of 1,000 per 600 s', () => {
+    const rules = (only(t.template, 'AWS::WAFv2::WebACL').Properties as Json).Rules as Json[];
+    const [answers, all] = rules as [Json, Json];
+    const scope = ((answers.Statement as Json).RateBasedStatement as Json).ScopeDownStatement as Json;
+    const counts = (path: string, body = ''): boolean => wafMatches(scope, path, body);
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: { location: '60601' } } });
+    for (const path of ['/v1/attorneys', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/v1/coverage', '/v1/nope', '/r/l_aaaaaaaaaaaaaaaa']) expect(counts(path), path).toBe(true);
+    expect(counts('/mcp', call)).toBe(true);
+    expect(counts('/mcp', `[${call},${call}]`)).toBe(true);
+    for (const method of ['initialize', 'notifications/initialized', 'tools/list', 'ping']) {
+      expect(counts('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method })), method).toBe(false);
+    }
+    expect(counts('/mcp')).toBe(false);
+    for (const path of ['/', '/docs', '/metros/chicago', '/assets/site.css', '/favicon.ico', '/robots.txt', '/.well-known/security.txt', '/openapi.json', '/terms', '/problems/rate_limited', '/v/x/meta.json']) {
+      expect(counts(path), path).toBe(false);
+    }
+    // A body larger than WAF inspects counts, so padding cannot hide a tool call.
+    expect(JSON.stringify(scope)).toContain('"OversizeHandling":"MATCH"');
+
+    expect(all).toMatchObject({
+      Priority: 1,
+      Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 1000, EvaluationWindowSec: 600 } },
+      Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'all_requests_limited_problem' } } },
+    });
+    expect((all.Statement as { RateBasedStatement: Json }).RateBasedStatement.ScopeDownStatement).toBeUndefined();
+    const headers = (((all.Action as Json).Block as Json).CustomResponse as { ResponseHeaders: Array<{ Name: string; Value: string }> }).ResponseHeaders;
+    expect(Object.fromEntries(headers.map((h) => [h.Name.toLowerCase(), h.Value]))).toMatchObject({
+      'retry-after': '600',
+      'ratelimit-policy': '"600s";q=100;w=600, "all-600s";q=1000;w=600',
+      ratelimit: '"all-600s";r=0;t=600',
+    });
   });
 
   describe('CloudFront', () => {
@@ -400,7 +454,7 @@ describe('default deployment', () => {
         expect(behaviors[path]?.FunctionAssociations).toBeUndefined();
       }
       expect(Object.keys(behaviors).sort()).toEqual([
-        '/assets/*', '/corrections', '/current.json', '/docs', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/terms', '/v/*', '/v1/attorneys', '/v1/changes', '/v1/coverage', '/v1/firms/*',
+        '/.well-known/security.txt', '/assets/*', '/corrections', '/current.json', '/docs', '/favicon.ico', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/robots.txt', '/terms', '/v/*', '/v1/attorneys', '/v1/changes', '/v1/coverage', '/v1/firms/*',
       ]);
     });
 
@@ -408,7 +462,7 @@ describe('default deployment', () => {
       const hostFn = t.stack.cdn.node.findChild('ViewerHost');
       const edgeFn = t.stack.edgeLog.viewerRequest;
       const arn = (c: IConstruct): Json => ({ 'Fn::GetAtt': [idOf(t.stack, c), 'FunctionARN'] });
-      const cached = ['/v1/attorneys', '/v1/firms/*', '/v1/coverage', '/v1/changes', '/openapi.json', '/problems/*', '/terms', '/docs', '/corrections', '/metros/*', '/assets/*'];
+      const cached = ['/v1/attorneys', '/v1/firms/*', '/v1/coverage', '/v1/changes', '/openapi.json', '/problems/*', '/terms', '/favicon.ico', '/robots.txt', '/.well-known/security.txt', '/docs', '/corrections', '/metros/*', '/assets/*'];
       for (const [path, b] of Object.entries(behaviors).filter(([, b]) => b.TargetOriginId === functionOrigin)) {
         expect(b.FunctionAssociations, path).toEqual([{ EventType: 'viewer-request', FunctionARN: arn(cached.includes(path) ? edgeFn : hostFn) }]);
       }

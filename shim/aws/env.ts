@@ -81,7 +81,7 @@ export const LAMBDA_ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   SALT_BUCKET: 'bucket of the daily salts, kept at private/salt/<day> (required; unversioned, objects expire after 1 day)',
   ORIGIN_VERIFY_SECRETS: `comma-separated values accepted in ${ORIGIN_VERIFY_HEADER} (required; at least ${MIN_SECRET_LENGTH} characters each)`,
   PUBLIC_BASE_URL: 'absolute base URL for `website` links (default https://<viewer host>)',
-  RATE_LIMIT_PER_HOUR: `requests per hour per address counted by one instance (default ${REQUESTS_PER_HOUR}; WAF enforces the shared limit)`,
+  RATE_LIMIT_PER_HOUR: `answers (API and tool calls) per hour per address counted by one instance, every request held to ten times it (default ${REQUESTS_PER_HOUR}; WAF enforces the shared limit)`,
   CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
   RATE_LIMIT_WINDOW_SECONDS: "window the limit is counted and advertised in, the WAF rule's evaluation window (default 3600; must divide 3600)",
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',

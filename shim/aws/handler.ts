@@ -10,7 +10,8 @@ import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { compressResponse } from '../http/compress.ts';
 import { webMethod } from '../http/method.ts';
-import { createRateLimiter, perWindow } from '../http/rate-limit.ts';
+import { createRequestLimits } from '../http/limits.ts';
+import { perWindow } from '../http/rate-limit.ts';
 import { createSiteSource } from '../site-reader.ts';
 import { S3Store } from '../store/s3.ts';
 import type { Store } from '../store/types.ts';
@@ -61,7 +62,7 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
   const log = deps.log ?? new StdoutJsonSink();
   // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.
   // Counted and advertised in the WAF rule's window, so the headers state the policy WAF enforces.
-  const rateLimiter = createRateLimiter({ limit: perWindow(env.rateLimitPerHour, env.rateLimitWindowSeconds), windowSeconds: env.rateLimitWindowSeconds });
+  const limits = createRequestLimits({ limit: perWindow(env.rateLimitPerHour, env.rateLimitWindowSeconds), windowSeconds: env.rateLimitWindowSeconds });
   const apps = new Map<string, App>();
 
   function build(publicBaseUrl: string): App {
@@ -70,7 +71,7 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
       publicBaseUrl,
       allowedOrigins: env.allowedOrigins,
       correctionsEmail: env.correctionsEmail,
-      rateLimiter,
+      limits,
       log,
       salt,
       onMcpError: (error) => console.error(JSON.stringify({ type: 'mcp_error', message: error.message })),

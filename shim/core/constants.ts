@@ -12,6 +12,11 @@ export const EARTH_RADIUS_MILES = 3958.8;
 /** The one version of the RateLimit header fields draft followed everywhere (shim, WAF answers, OpenAPI, docs). */
 /** Requests per network address and hour the contract promises, REST and MCP together (the default of RATE_LIMIT_PER_HOUR). */
 export const REQUESTS_PER_HOUR = 600;
+/**
+ * The ceiling on every request of an address (pages, assets, documents and MCP protocol messages included), as a
+ * multiple of the answer quota: what spends no answer still cannot flood.
+ */
+export const ALL_REQUESTS_FACTOR = 10;
 /** The RateLimit header draft every answer follows. */
 export const RATELIMIT_DRAFT = 'draft-ietf-httpapi-ratelimit-headers-10';
 

@@ -4,13 +4,20 @@ import { createDocument } from 'zod-openapi';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import { API_VERSION, LIMIT, RADIUS_MILES, RATELIMIT_DRAFT, REQUESTS_PER_HOUR, SERVICE_NAME } from './constants.ts';
 import { withoutSafeIntegerBounds } from './json-schema-bounds.ts';
-import { API_DESCRIPTION, CALLER_RULES, DEFAULT_PUBLIC_BASE_URL, TAGS, servedOpenApi } from './openapi-info.ts';
+import { API_DESCRIPTION, DEFAULT_PUBLIC_BASE_URL, TAGS, servedOpenApi } from './openapi-info.ts';
 import { AttorneysQuery } from './query-schema.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from './schemas.ts';
 import { ChangesDoc } from './site-format.ts';
+import { ApiError } from './errors.ts';
+import { OPENAPI_EXAMPLES as E } from './openapi-examples.ts';
+import { problemTypeUri } from './problem-pages.ts';
+import type { ProblemT } from './schemas.ts';
 
 const rateLimitPolicy = z.string().meta({
-  description: `Quota policy (${RATELIMIT_DRAFT}): ${REQUESTS_PER_HOUR} requests per hour per network address, REST and MCP together; where the window is shorter (AWS WAF counts in 600 s) the quota is scaled to it and the header names that window.`,
+  description:
+    `Quota policy (${RATELIMIT_DRAFT}): ${REQUESTS_PER_HOUR} answers per hour per network address (calls under /v1/ and /r/, MCP tool calls), REST and MCP together; ` +
+    'where the window is shorter (AWS WAF counts in 600 s) the quota is scaled to it and the header names that window. A 429 from the ceiling on every request ' +
+    '(ten times the quota) adds that policy, "all-hour".',
   example: `"hour";q=${REQUESTS_PER_HOUR};w=3600`,
   header: { id: 'RateLimit-Policy' },
 });
@@ -43,34 +50,51 @@ const listingIdParam = z.object({
     .describe('listing_id exactly as returned by a search: "l_" and 16 lowercase base32 characters. Anything else is 404.'),
 });
 
-function problem(description: string, extra: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject {
+function problem(description: string, example: ProblemT | undefined, extra: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject {
+  if (example === undefined) throw new Error(`no example for the problem response "${description}"`);
   return {
     description,
     headers: z.object({ ...jsonHeaders, ...extra }),
-    content: { 'application/problem+json': { schema: Problem } },
+    content: { 'application/problem+json': { schema: Problem, example } },
   };
 }
 
+/** A problem the service answers with a fixed text (no sample data behind it), with its type on the document's base. */
+function fixedProblem(code: ConstructorParameters<typeof ApiError>[0], detail: string): ProblemT {
+  return { ...new ApiError(code, detail).toProblem(), type: problemTypeUri(DEFAULT_PUBLIC_BASE_URL, code) };
+}
+
 const errors = {
-  '429': problem('Rate limit exceeded (code rate_limited).', { 'Retry-After': retryAfter }),
-  '500': problem('Unexpected failure (code internal_error); never a stack trace.'),
-  '503': problem('The published data could not be read (code service_unavailable); retry later. Never a partial answer.', { 'Retry-After': retryAfter }),
+  '429': problem('Rate limit exceeded (code rate_limited).', E.problems['429'], { 'Retry-After': retryAfter }),
+  '500': problem('Unexpected failure (code internal_error); never a stack trace.', E.problems['500']),
+  '503': problem('The published data could not be read (code service_unavailable); retry later. Never a partial answer.', E.problems['503'], {
+    'Retry-After': retryAfter,
+  }),
 };
+const notFound = E.problems['404'];
+const htmlExample = '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>…</title>\n</head>\n<body>…</body>\n</html>\n';
 
 const jsonRpcRequest = z
   .object({
-    jsonrpc: z.literal('2.0'),
+    jsonrpc: z.literal('2.0').describe('Always "2.0".'),
     id: z.union([z.string(), z.number().int()]).optional().describe('Absent for notifications.'),
     method: z.string().describe('e.g. initialize, tools/list, tools/call.'),
-    params: z.record(z.string(), z.unknown()).optional(),
+    params: z.record(z.string(), z.unknown()).optional().describe('Method parameters, e.g. name and arguments for tools/call.'),
   })
   .meta({ id: 'JsonRpcRequest', description: 'A JSON-RPC 2.0 request or notification (Model Context Protocol).' });
 const jsonRpcResponse = z
   .object({
-    jsonrpc: z.literal('2.0'),
-    id: z.union([z.string(), z.number().int(), z.null()]),
-    result: z.record(z.string(), z.unknown()).optional(),
-    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
+    jsonrpc: z.literal('2.0').describe('Always "2.0".'),
+    id: z.union([z.string(), z.number().int(), z.null()]).describe('The id of the request answered.'),
+    result: z.record(z.string(), z.unknown()).optional().describe('The result: for tools/call, content and structuredContent.'),
+    error: z
+      .object({
+        code: z.number().int().describe('JSON-RPC error code, e.g. -32602 for an unknown tool.'),
+        message: z.string().describe('What went wrong.'),
+        data: z.unknown().optional().describe('More detail, when any.'),
+      })
+      .optional()
+      .describe('Set instead of result for an unknown tool or method, or a malformed request.'),
   })
   .meta({ id: 'JsonRpcResponse', description: 'A JSON-RPC 2.0 response: result, or error for an unknown tool or method.' });
 
@@ -80,6 +104,24 @@ function sortKeys<T>(record: Record<string, T> | undefined): Record<string, T> |
 }
 
 const problemCode = z.object({ code: ProblemCode.describe('A problem code, as in a problem\'s `code` field.') });
+
+/** Operation description of GET /v1/attorneys (at most 300 characters; the parameters and fields carry the detail). */
+export const ATTORNEYS_DESCRIPTION =
+  'Law firms with an office near the own location of the person who needs a lawyer (never one you chose), nearest first by distance alone. ' +
+  'If covered is false there is no data for that place: say so, do not substitute another metro. Keep the disclosure; a listing is not a recommendation.';
+
+/** `doc` with an example on every path and query parameter that has one in the sample examples. Mutates and returns `doc`. */
+function withParameterExamples(doc: Record<string, unknown>): Record<string, unknown> {
+  for (const item of Object.values(doc.paths as Record<string, Record<string, { parameters?: { name: string; example?: unknown }[] }>>)) {
+    for (const op of Object.values(item)) {
+      for (const param of op.parameters ?? []) {
+        const example = E.parameters[param.name];
+        if (example !== undefined) param.example = example;
+      }
+    }
+  }
+  return doc;
+}
 
 /**
  * The OpenAPI 3.1 document (info.version API_VERSION), with servers and links on DEFAULT_PUBLIC_BASE_URL; the shim
@@ -102,20 +144,27 @@ export function buildOpenApi(): Record<string, unknown> {
           operationId: 'findInjuryAttorneys',
           tags: ['directory'],
           summary: 'Firms with an office near a location, nearest first',
-          description:
-            `${CALLER_RULES} ` +
-            'Exactly one location form: location, zip, or lat with lng. Query values are sent as strings; radius_miles is a number ' +
-            `${RADIUS_MILES.min}..${RADIUS_MILES.max} (default ${RADIUS_MILES.default}) and limit an integer ${LIMIT.min}..${LIMIT.max} ` +
-            `(default ${LIMIT.default}). Any other parameter is 400 unknown_parameter. A location outside every measured metro is 200 ` +
-            'with covered false and no results.',
+          description: ATTORNEYS_DESCRIPTION,
           requestParams: { query: AttorneysQuery },
           responses: {
             '200': {
-              description: 'Firms within the radius, each by its nearest office, ordered by distance alone.',
+              description: 'Firms within the radius, each by its nearest office, ordered by distance alone. A location outside every measured metro is 200 with covered false and no results.',
               headers: z.object({ ...jsonHeaders, 'Cache-Control': cacheControl }),
-              content: { 'application/json': { schema: AttorneysResponse } },
+              content: {
+                'application/json': {
+                  schema: AttorneysResponse,
+                  examples: {
+                    covered: { summary: `GET /v1/attorneys?${E.queries.covered}`, value: E.attorneys.covered },
+                    not_covered: { summary: `GET /v1/attorneys?${E.queries.not_covered} (outside every measured metro)`, value: E.attorneys.not_covered },
+                  },
+                },
+              },
             },
-            '400': problem('A parameter is missing, malformed, out of bounds or unknown, or the location is not understood.'),
+            '400': problem(
+              `Exactly one location form (location, zip, or lat with lng) is required; radius_miles is ${RADIUS_MILES.min}..${RADIUS_MILES.max}, limit ${LIMIT.min}..${LIMIT.max}; ` +
+                'any other parameter is unknown_parameter; a location not understood is location_not_understood.',
+              E.problems['400'],
+            ),
             ...errors,
           },
         },
@@ -133,10 +182,10 @@ export function buildOpenApi(): Record<string, unknown> {
             '200': {
               description: 'The firm document.',
               headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
-              content: { 'application/json': { schema: FirmResponse } },
+              content: { 'application/json': { schema: FirmResponse, example: E.firm } },
             },
             '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
-            '404': problem('Unknown or malformed listing_id (code not_found).'),
+            '404': problem('Unknown or malformed listing_id (code not_found).', notFound),
             ...errors,
           },
         },
@@ -153,7 +202,7 @@ export function buildOpenApi(): Record<string, unknown> {
             '200': {
               description: 'Coverage of the served week.',
               headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
-              content: { 'application/json': { schema: CoverageResponse } },
+              content: { 'application/json': { schema: CoverageResponse, example: E.coverage } },
             },
             '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
             ...errors,
@@ -166,15 +215,14 @@ export function buildOpenApi(): Record<string, unknown> {
           tags: ['directory'],
           summary: 'What changed in the listings since the version before, and why',
           description:
-            'The served version\'s changes document, for auditors: listings added, removed and changed (old and new values, hours ' +
-            'included) since the version live before it, each with its reason: the weekly data, a firm\'s correction, a standing ' +
-            'removal or its lifting (kind, date and an optional public note; never who asked or their private reason). ' +
-            '`previous` is null for the first version of a site.',
+            'For auditors: listings added, removed and changed (old and new values) since the version live before this one, each ' +
+            'with its reason (the weekly data, a correction, a standing removal or its lifting; never who asked). `previous` is null ' +
+            'for the first version of a site.',
           responses: {
             '200': {
               description: 'Changes of the served version.',
               headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
-              content: { 'application/json': { schema: ChangesDoc } },
+              content: { 'application/json': { schema: ChangesDoc, example: E.changes } },
             },
             '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
             ...errors,
@@ -190,7 +238,7 @@ export function buildOpenApi(): Record<string, unknown> {
           requestParams: { path: listingIdParam },
           responses: {
             '302': { description: 'Redirect to the firm\'s website.', headers: z.object({ ...rateHeaders, Location: location }) },
-            '404': problem('Unknown listing_id, or the listing has no website (code not_found).'),
+            '404': problem('Unknown listing_id, or the listing has no website (code not_found).', notFound),
             ...errors,
           },
         },
@@ -205,7 +253,12 @@ export function buildOpenApi(): Record<string, unknown> {
             '200': {
               description: 'The OpenAPI document.',
               headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
-              content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+              content: {
+                'application/json': {
+                  schema: z.record(z.string(), z.unknown()),
+                  example: { openapi: '3.1.0', info: { title: `${SERVICE_NAME} API`, version: API_VERSION }, paths: {} },
+                },
+              },
             },
             ...errors,
           },
@@ -221,7 +274,7 @@ export function buildOpenApi(): Record<string, unknown> {
             '200': {
               description: 'The page.',
               headers: z.object({ ...rateHeaders, ETag: etag, 'Cache-Control': cacheControl }),
-              content: { 'text/html': { schema: z.string() } },
+              content: { 'text/html': { schema: z.string(), example: htmlExample } },
             },
             ...errors,
           },
@@ -238,9 +291,12 @@ export function buildOpenApi(): Record<string, unknown> {
             '200': {
               description: 'The page.',
               headers: z.object({ ...rateHeaders, ETag: etag, 'Cache-Control': cacheControl }),
-              content: { 'text/html': { schema: z.string() } },
+              content: { 'text/html': { schema: z.string(), example: htmlExample } },
             },
-            '404': problem('No problem type with this name (code not_found).'),
+            '404': problem(
+              'No problem type with this name (code not_found).',
+              fixedProblem('not_found', 'There is no problem type with this name. See /openapi.json for the codes.'),
+            ),
             ...errors,
           },
         },
@@ -251,16 +307,39 @@ export function buildOpenApi(): Record<string, unknown> {
           tags: ['mcp'],
           summary: 'Model Context Protocol endpoint (JSON-RPC 2.0 over Streamable HTTP, stateless, JSON responses)',
           description:
-            'Tools find_injury_attorneys, get_firm and get_coverage return the same bodies as the REST calls (structuredContent) plus a ' +
-            'text block. No session (no Mcp-Session-Id) and no key. A bad tool argument is a tool result with isError true; an unknown ' +
-            'tool or method is a JSON-RPC error. GET and DELETE answer 405. A foreign Origin is 403.',
-          requestBody: { required: true, content: { 'application/json': { schema: jsonRpcRequest } } },
+            'Tools find_injury_attorneys, get_firm and get_coverage return the REST bodies (structuredContent) and a text block. No ' +
+            'session, no key. A bad argument is a result with isError true; an unknown tool or method is a JSON-RPC error. Only tool ' +
+            'calls spend the rate limit.',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: jsonRpcRequest,
+                example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: { location: E.parameters.location, limit: 2 } } },
+              },
+            },
+          },
           responses: {
-            '200': { description: 'JSON-RPC response.', headers: z.object(jsonHeaders), content: { 'application/json': { schema: jsonRpcResponse } } },
+            '200': {
+              description: 'JSON-RPC response.',
+              headers: z.object(jsonHeaders),
+              content: {
+                'application/json': {
+                  schema: jsonRpcResponse,
+                  example: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '…' }], structuredContent: E.attorneys.not_covered } },
+                },
+              },
+            },
             '202': { description: 'Accepted (the request was a notification).', headers: z.object(rateHeaders) },
-            '400': problem('The body is not a JSON-RPC request.'),
-            '403': problem('The request carries a foreign Origin (code origin_not_allowed).'),
-            '413': problem('The request body is too large (code payload_too_large).'),
+            '400': problem(
+              'The body is not a JSON-RPC request.',
+              fixedProblem('bad_request', 'The body is not a JSON-RPC 2.0 request.'),
+            ),
+            '403': problem(
+              'The request carries a foreign Origin (code origin_not_allowed). GET and DELETE answer 405.',
+              fixedProblem('origin_not_allowed', 'Requests from the browser origin "https://elsewhere.example" are not allowed on /mcp. MCP clients that are not web pages send no Origin header.'),
+            ),
+            '413': problem('The request body is too large (code payload_too_large).', fixedProblem('payload_too_large', 'The request body is larger than 65536 bytes.')),
             ...errors,
           },
         },
@@ -270,6 +349,6 @@ export function buildOpenApi(): Record<string, unknown> {
   const components = doc.components === undefined ? undefined : Object.fromEntries(
     Object.keys(doc.components).sort().map((k) => [k, sortKeys((doc.components as Record<string, Record<string, unknown>>)[k])]),
   );
-  const sorted = { ...doc, paths: sortKeys(doc.paths as Record<string, unknown>), ...(components ? { components } : {}) };
+  const sorted = withParameterExamples({ ...doc, paths: sortKeys(doc.paths as Record<string, unknown>), ...(components ? { components } : {}) });
   return servedOpenApi(withoutSafeIntegerBounds(sorted) as Record<string, unknown>, { publicBaseUrl: DEFAULT_PUBLIC_BASE_URL, correctionsEmail: null });
 }

@@ -10,17 +10,19 @@ export const OpeningInterval = z
     opens: clockTime.describe('Local opening time, "HH:MM" (24-hour clock).'),
     closes: clockTime.describe('Local closing time, "HH:MM"; "24:00" is the end of the day.'),
   })
-  .meta({ id: 'OpeningInterval' });
+  .meta({ id: 'OpeningInterval', description: 'One opening interval of a day.' });
 const dayHours = z.array(OpeningInterval).describe('Opening intervals of the day, earliest first; empty when closed.');
 
 /** Opening hours by day name; a closed day is an empty list. */
 export const Hours = z
   .object({
     timezone: z.string().describe('IANA time zone of the office, e.g. America/Chicago.'),
-    weekly: z.object({ mon: dayHours, tue: dayHours, wed: dayHours, thu: dayHours, fri: dayHours, sat: dayHours, sun: dayHours }),
+    weekly: z
+      .object({ mon: dayHours, tue: dayHours, wed: dayHours, thu: dayHours, fri: dayHours, sat: dayHours, sun: dayHours })
+      .describe('Opening intervals by day name, mon to sun.'),
     text: z.array(z.string()).length(7).describe('One readable line per day, Monday first.'),
   })
-  .meta({ id: 'Hours' });
+  .meta({ id: 'Hours', description: "Opening hours by day in the office's time zone." });
 
 /** Table 2.3: the service's own weekly map-visibility measurement of one office. */
 export const MapVisibility = z
@@ -34,60 +36,73 @@ export const MapVisibility = z
     grid_points: z.number().int().min(0).describe('Grid points sampled in the metro this week.'),
     queries: z.number().int().min(0).describe('Injury searches per grid point.'),
   })
-  .meta({ id: 'MapVisibility' });
+  .meta({ id: 'MapVisibility', description: "This service's weekly measurement of how often the office showed on a web map. Not a quality rating." });
 
 /** Firm-level view of the same measurement in one metro. */
 export const BrandIndex = z
   .object({
-    metro: z.string(),
-    week_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-    top3_share_pct: pct,
-    appears_share_pct: pct,
-    offices_measured: z.number().int().min(0),
-    what_this_is: z.string(),
+    metro: z.string().describe('Slug of the measured metro.'),
+    week_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Monday of the measured ISO week.'),
+    top3_share_pct: pct.describe("Share of the metro's grid samples in which any office of the firm ranked 1-3, in percent."),
+    appears_share_pct: pct.describe("Share of the metro's grid samples in which any office of the firm appeared, in percent."),
+    offices_measured: z.number().int().min(0).describe("The firm's offices measured in the metro."),
+    what_this_is: z.string().describe('What the measurement is: visibility on a web map, not lawyer quality or case results.'),
   })
-  .meta({ id: 'BrandIndex' });
+  .meta({ id: 'BrandIndex', description: "The firm's map visibility across its offices in one metro, this week. Not a quality rating." });
 
-export const ProfileType = z.enum(['standard', 'enhanced']);
+export const ProfileType = z
+  .enum(['standard', 'enhanced'])
+  .describe('Set by the directory operator: "enhanced" is a firm with an upgraded profile, "standard" every other. Shown for transparency; never affects order.');
+/** `sponsored` of a firm. */
+const sponsored = z.boolean().describe("True when the firm sponsors the directory operator. Shown for transparency; never affects order.");
+/** A listing id. */
+const listingId = z.string().describe('Stable id of an office listing: "l_" and 16 base32 characters. Use it with /v1/firms/{listing_id}.');
+const nullablePhone = z.string().nullable().describe('Phone number as listed, or null.');
+const primaryCategory = z.string().nullable().describe('Business category on the web map, e.g. "Personal injury attorney", or null.');
+const claimed = z.boolean().describe('Whether the business has claimed its listing on the web map.');
+const officeHours = Hours.nullable().describe("Opening hours in the office's time zone, or null when none are listed.");
+const officeVisibility = MapVisibility.nullable().describe("This office's map visibility this week, or null when no measured metro sampled it.");
+const firmVisibility = BrandIndex.nullable().describe("The firm's map visibility in the metro this week, or null when not measured.");
+const websiteDomain = z.string().nullable().describe("Domain of the firm's own site, or null; offices sharing a domain are one firm.");
 
 /** The resolved location of a query. */
 export const Location = z
   .object({
     input: z.string().describe('The location as sent.'),
-    kind: z.enum(['zip', 'city', 'point']),
-    lat: z.number(),
-    lng: z.number(),
-    zip: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
+    kind: z.enum(['zip', 'city', 'point']).describe('How it was read: a ZIP, a city or a point (coordinates).'),
+    lat: z.number().describe('Latitude of the point searched from, decimal degrees.'),
+    lng: z.number().describe('Longitude of the point searched from, decimal degrees.'),
+    zip: z.string().nullable().describe('The 5-digit ZIP, for a ZIP location; else null.'),
+    city: z.string().nullable().describe('The city, for a city location; else null.'),
+    state: z.string().nullable().describe('Two-letter USPS state code, when known; else null.'),
     metro: z.string().nullable().describe('Slug of the measured metro containing the point, or null.'),
     source: z.string().describe('Where the coordinates came from, e.g. census_zcta, geonames_postal, geonames_place, input.'),
     approximate: z.boolean().describe('True when the point stands for an area (ZIP or city), false for coordinates as sent.'),
     note: z.string().optional().describe('Set when a choice was made, e.g. the most populous of several same-named places.'),
   })
-  .meta({ id: 'Location' });
+  .meta({ id: 'Location', description: 'Where the search was made from, as the service understood the location sent.' });
 
 /** Table 2.2: one firm, shown by its nearest office within the radius. */
 export const Result = z
   .object({
-    listing_id: z.string(),
-    name: z.string(),
-    address: z.string(),
-    zip: z.string().nullable(),
+    listing_id: listingId,
+    name: z.string().describe("The firm's name as listed."),
+    address: z.string().describe('Full street address of the nearest office.'),
+    zip: z.string().nullable().describe("The office's 5-digit ZIP, or null."),
     distance_miles: z.number().describe('Great-circle distance in miles, 2 decimals.'),
-    phone: z.string().nullable(),
+    phone: nullablePhone,
     website: z.string().nullable().describe('Link on this service (/r/{listing_id}) that redirects to the firm\'s site; open it as returned.'),
-    website_domain: z.string().nullable(),
-    primary_category: z.string().nullable(),
-    google_listing_claimed: z.boolean().describe('Whether the business has claimed its listing on the web map.'),
-    hours: Hours.nullable(),
-    map_visibility: MapVisibility.nullable(),
-    brand_index: BrandIndex.nullable(),
+    website_domain: websiteDomain,
+    primary_category: primaryCategory,
+    google_listing_claimed: claimed,
+    hours: officeHours,
+    map_visibility: officeVisibility,
+    brand_index: firmVisibility,
     profile_type: ProfileType,
-    sponsored: z.boolean(),
-    offices_within_radius: z.number().int().min(1),
+    sponsored,
+    offices_within_radius: z.number().int().min(1).describe("How many of the firm's offices are within the radius (at least this one)."),
   })
-  .meta({ id: 'Result' });
+  .meta({ id: 'Result', description: 'One firm, shown by its office nearest the location.' });
 
 /** Table 2.1: body of GET /v1/attorneys. */
 export const AttorneysResponse = z
@@ -95,77 +110,94 @@ export const AttorneysResponse = z
     query_id: z
       .uuid({ version: 'v8' })
       .describe('Names the normalised query on the served version: the same query on the same version always has the same id (RFC 9562 UUID version 8 from a SHA-256)'),
-    covered: z.boolean(),
+    covered: z
+      .boolean()
+      .describe('True when the location lies in a measured metro. False: the service has no data there (results empty), which does not mean there are no lawyers.'),
     location: Location,
-    radius_miles_used: z.number(),
-    firms_within_radius: z.number().int().min(0),
-    order: z.string(),
-    disclosure: z.string(),
-    results: z.array(Result),
+    radius_miles_used: z.number().describe('The search radius applied, in miles.'),
+    firms_within_radius: z.number().int().min(0).describe('Distinct firms with an office within the radius, before limit.'),
+    order: z.string().describe('How results are ordered: by distance alone.'),
+    disclosure: z.string().describe('Text to keep with the results when relaying them.'),
+    results: z.array(Result).describe('Firms nearest first, at most limit.'),
   })
   .meta({ id: 'AttorneysResponse' });
 
 /** One office as shown by GET /v1/firms/{listing_id}. */
 export const Office = z
   .object({
-    listing_id: z.string(),
-    address: z.string(),
-    city: z.string(),
-    state: z.string(),
-    zip: z.string().nullable(),
-    lat: z.number(),
-    lng: z.number(),
-    phone: z.string().nullable(),
-    hours: Hours.nullable(),
-    primary_category: z.string().nullable(),
-    google_listing_claimed: z.boolean().describe('Whether the business has claimed its listing on the web map.'),
-    map_visibility: MapVisibility.nullable(),
+    listing_id: listingId,
+    address: z.string().describe('Full street address.'),
+    city: z.string().describe('City of the office.'),
+    state: z.string().describe('Two-letter USPS state code.'),
+    zip: z.string().nullable().describe('5-digit ZIP, or null.'),
+    lat: z.number().describe('Latitude, decimal degrees.'),
+    lng: z.number().describe('Longitude, decimal degrees.'),
+    phone: nullablePhone,
+    hours: officeHours,
+    primary_category: primaryCategory,
+    google_listing_claimed: claimed,
+    map_visibility: officeVisibility,
   })
-  .meta({ id: 'Office' });
+  .meta({ id: 'Office', description: 'One office of a firm.' });
 
 /** Body of GET /v1/firms/{listing_id}. */
 export const FirmResponse = z
   .object({
-    listing_id: z.string(),
-    firm: z.object({
-      firm_id: z.string(),
-      name: z.string(),
-      website: z.string().nullable(),
-      website_domain: z.string().nullable(),
-      profile_type: ProfileType,
-      sponsored: z.boolean(),
-      brand_index: BrandIndex.nullable(),
-    }),
+    listing_id: listingId,
+    firm: z
+      .object({
+        firm_id: z.string().describe('Stable id of the firm.'),
+        name: z.string().describe("The firm's name as listed."),
+        website: z.string().nullable().describe("Link on this service that redirects to the firm's site, or null; open it as returned."),
+        website_domain: websiteDomain,
+        profile_type: ProfileType,
+        sponsored,
+        brand_index: firmVisibility,
+      })
+      .describe('The firm the listing belongs to.'),
     office: Office,
-    other_offices: z.array(Office),
-    disclosure: z.string(),
+    other_offices: z.array(Office).describe("The firm's other offices, by listing_id."),
+    disclosure: z.string().describe('Text to keep with the firm when relaying it.'),
   })
   .meta({ id: 'FirmResponse' });
 
-export const LatLng = z.object({ lat: z.number(), lng: z.number() });
+export const LatLng = z.object({ lat: z.number().describe('Latitude, decimal degrees.'), lng: z.number().describe('Longitude, decimal degrees.') });
 
 /** Body of GET /v1/coverage. */
 export const CoverageResponse = z
   .object({
     version: z.string().describe('The published version this answer came from (also in the Directory-Version header of every answer).'),
-    week_of: z.string(),
-    generated_at: z.string(),
-    dataset: z.object({ name: z.string(), synthetic: z.boolean() }),
-    totals: z.object({ firms: z.number().int().min(0), offices: z.number().int().min(0), metros: z.number().int().min(0) }),
-    metros: z.array(
-      z.object({
-        slug: z.string(),
-        name: z.string(),
-        center: LatLng,
-        firms: z.number().int().min(0),
-        offices: z.number().int().min(0),
-        grid_points: z.number().int().min(0),
-        grid_samples: z.number().int().min(0),
-        queries: z.number().int().min(0),
-        week_of: z.string(),
-      }),
-    ),
-    disclosure: z.string(),
+    week_of: z.string().describe('Monday of the ISO week the served data measures.'),
+    generated_at: z.string().describe('When the served version was generated (ISO 8601, UTC).'),
+    dataset: z
+      .object({
+        name: z.string().describe('Name of the dataset.'),
+        synthetic: z.boolean().describe('True when the firms are fictional sample data, not real law offices.'),
+      })
+      .describe('The dataset behind the answers.'),
+    totals: z
+      .object({
+        firms: z.number().int().min(0).describe('Firms in the directory.'),
+        offices: z.number().int().min(0).describe('Offices in the directory.'),
+        metros: z.number().int().min(0).describe('Measured metros.'),
+      })
+      .describe('Counts over the whole directory.'),
+    metros: z
+      .array(
+        z.object({
+          slug: z.string().describe('Id of the metro, as in location.metro and map_visibility.metro.'),
+          name: z.string().describe('Name of the metro.'),
+          center: LatLng.describe('Centre of the metro.'),
+          firms: z.number().int().min(0).describe('Firms with an office in the metro.'),
+          offices: z.number().int().min(0).describe('Offices in the metro.'),
+          grid_points: z.number().int().min(0).describe('Grid points sampled on the web map this week.'),
+          grid_samples: z.number().int().min(0).describe('Grid points x searches: the denominator of visibility shares.'),
+          queries: z.number().int().min(0).describe('Injury searches per grid point.'),
+          week_of: z.string().describe('Monday of the week this metro was measured.'),
+        }),
+      )
+      .describe('The measured metros; a location outside all of them is not covered.'),
+    disclosure: z.string().describe('Text to keep with the data when relaying it.'),
   })
   .meta({ id: 'CoverageResponse' });
 
@@ -192,11 +224,11 @@ export const ProblemCode = z.enum([
 /** RFC 9457 problem details with a machine-readable `code`. */
 export const Problem = z
   .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: ProblemCode,
+    type: z.string().describe('URI of a page explaining the code.'),
+    title: z.string().describe('Short summary of the problem type.'),
+    status: z.number().int().describe('The HTTP status code.'),
+    detail: z.string().describe('What went wrong with this request and how to fix it.'),
+    code: ProblemCode.describe('Machine-readable problem code.'),
     parameter: z.string().optional().describe('The offending parameter, when there is one.'),
     accepted: z.array(z.string()).optional().describe('Accepted parameter names or values, when useful.'),
   })

@@ -209,41 +209,84 @@ export const MeasurementDoc = z.object({
 });
 
 /** Why a listing changed between two versions: the weekly data, a correction, a standing removal (or its lifting). */
-export const ChangeReason = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('weekly_data') }),
-  z.object({ kind: z.literal('correction'), date: z.string(), note: z.string().nullable() }),
-  z.object({ kind: z.literal('removal'), scope: z.enum(['listing', 'firm']), date: z.string(), note: z.string().nullable() }),
-  z.object({ kind: z.literal('removal_lifted'), date: z.string(), lifted: z.string(), note: z.string().nullable() }),
-]);
+const reasonDate = z.string().describe('Day the request was recorded (YYYY-MM-DD).');
+const reasonNote = z.string().nullable().describe('Public note on the request, or null.');
+export const ChangeReason = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('weekly_data').describe("The week's new input data.") }),
+    z.object({ kind: z.literal('correction').describe("A firm's correction of its record."), date: reasonDate, note: reasonNote }),
+    z.object({
+      kind: z.literal('removal').describe('A standing removal on request.'),
+      scope: z.enum(['listing', 'firm']).describe('Whether one listing or the whole firm was removed.'),
+      date: reasonDate,
+      note: reasonNote,
+    }),
+    z.object({
+      kind: z.literal('removal_lifted').describe('A standing removal was lifted.'),
+      date: reasonDate,
+      lifted: z.string().describe('Day the removal was lifted (YYYY-MM-DD).'),
+      note: reasonNote,
+    }),
+  ])
+  .describe('Why the listing changed.');
 
 /** A listing as the changes document names it. */
-export const ChangeListing = z.object({ listing_id: z.string(), firm_id: z.string(), name: z.string(), city: z.string(), state: z.string() });
+export const ChangeListing = z.object({
+  listing_id: z.string().describe('The listing id.'),
+  firm_id: z.string().describe('The firm id.'),
+  name: z.string().describe("The firm's name."),
+  city: z.string().describe('City of the office.'),
+  state: z.string().describe('Two-letter USPS state code.'),
+});
+const reasons = z.array(ChangeReason).describe('Why, one or more reasons.');
 
 /**
  * `v/<version>/changes.json`: what changed in the listings since the version that was live before this one, and why.
  * Measurement fields (metro, shares, brand index) are not listing changes; the measurement documents hold their basis.
  */
 export const ChangesDoc = z.object({
-  schema_version: sv,
-  generated: z.literal('by generator/; do not edit'),
-  version: z.string(),
-  week: z.string(),
-  previous: z.object({ version: z.string(), week: z.string() }).nullable().describe('Null: the first version of the site, nothing to compare with'),
-  counts: z.object({ added: z.number().int(), removed: z.number().int(), changed: z.number().int() }),
-  added: z.array(ChangeListing.extend({ reasons: z.array(ChangeReason) })),
-  removed: z.array(
-    z.object({
-      listing_id: z.string(),
-      firm_id: z.string(),
-      old: ChangeListing.omit({ listing_id: true, firm_id: true }).nullable().describe('Null when the listing was removed on request (a removal or a correction)'),
-      reasons: z.array(ChangeReason),
-    }),
-  ),
-  changed: z.array(
-    ChangeListing.extend({
-      fields: z.array(z.object({ field: z.string(), old: z.unknown(), new: z.unknown(), reason: ChangeReason })),
-    }),
-  ),
+  schema_version: sv.describe('Version of this document format.'),
+  generated: z.literal('by generator/; do not edit').describe('Marks a generated document.'),
+  version: z.string().describe('The published version this document describes.'),
+  week: z.string().describe('ISO week of its data, e.g. 2026-W47.'),
+  previous: z
+    .object({ version: z.string().describe('The version live before.'), week: z.string().describe('Its ISO week.') })
+    .nullable()
+    .describe('Null: the first version of the site, nothing to compare with'),
+  counts: z
+    .object({
+      added: z.number().int().describe('Listings added.'),
+      removed: z.number().int().describe('Listings removed.'),
+      changed: z.number().int().describe('Listings changed.'),
+    })
+    .describe('How many listings were added, removed and changed.'),
+  added: z.array(ChangeListing.extend({ reasons })).describe('Listings new in this version.'),
+  removed: z
+    .array(
+      z.object({
+        listing_id: z.string().describe('The listing id.'),
+        firm_id: z.string().describe('The firm id.'),
+        old: ChangeListing.omit({ listing_id: true, firm_id: true }).nullable().describe('Null when the listing was removed on request (a removal or a correction)'),
+        reasons,
+      }),
+    )
+    .describe('Listings no longer in this version.'),
+  changed: z
+    .array(
+      ChangeListing.extend({
+        fields: z
+          .array(
+            z.object({
+              field: z.string().describe('Name of the changed field.'),
+              old: z.unknown().describe('Its value before.'),
+              new: z.unknown().describe('Its value now.'),
+              reason: ChangeReason,
+            }),
+          )
+          .describe('The fields that changed, each with old and new value.'),
+      }),
+    )
+    .describe('Listings whose record changed.'),
 });
 
 export type PointerT = z.infer<typeof Pointer>;

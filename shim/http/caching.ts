@@ -29,12 +29,15 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   });
 }
 
-/** A 200 document (JSON, or a string sent as is) with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
+/**
+ * A 200 document (JSON, a string sent as is, or bytes sent as is with no charset) with ETag and Cache-Control, or a
+ * bodiless 304 when the client's copy is current.
+ */
 export function documentResponse(request: Request, body: unknown, contentType = 'application/json'): Response {
-  const text = typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body);
-  const bytes = new TextEncoder().encode(text);
+  const binary = body instanceof Uint8Array;
+  const bytes = binary ? body : new TextEncoder().encode(typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body));
   const etag = etagOf(bytes);
   const headers = { etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
   if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-  return new Response(bytes, { status: 200, headers: { ...headers, 'content-type': `${contentType}; charset=utf-8` } });
+  return new Response(bytes, { status: 200, headers: { ...headers, 'content-type': binary ? contentType : `${contentType}; charset=utf-8` } });
 }

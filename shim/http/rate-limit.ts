@@ -28,6 +28,8 @@ export interface RateLimiter {
   take(key: string, cost?: number): RateLimitState;
   /** The state of `key` without counting a request. */
   peek(key: string): RateLimitState;
+  /** Give back `units` counted by an allowed take of this window (what the request did not spend after all). */
+  refund(key: string, units: number): void;
   /** Addresses currently held in memory (for metrics and tests). */
   trackedKeys(): number;
 }
@@ -51,14 +53,14 @@ export function policyName(windowSeconds: number): string {
   return windowSeconds === 3600 ? 'hour' : `${windowSeconds}s`;
 }
 
-/** RateLimit-Policy value for `limit` requests per `windowSeconds`. */
-export function policyHeader(limit: number, windowSeconds: number): string {
-  return `"${policyName(windowSeconds)}";q=${limit};w=${windowSeconds}`;
+/** RateLimit-Policy value for `limit` requests per `windowSeconds`, under `name` (default policyName). */
+export function policyHeader(limit: number, windowSeconds: number, name = policyName(windowSeconds)): string {
+  return `"${name}";q=${limit};w=${windowSeconds}`;
 }
 
-/** RateLimit value: `remaining` requests left, reset in `resetSeconds`. */
-export function limitHeader(windowSeconds: number, remaining: number, resetSeconds: number): string {
-  return `"${policyName(windowSeconds)}";r=${remaining};t=${resetSeconds}`;
+/** RateLimit value: `remaining` requests left, reset in `resetSeconds`, for the policy `name` (default policyName). */
+export function limitHeader(windowSeconds: number, remaining: number, resetSeconds: number, name = policyName(windowSeconds)): string {
+  return `"${name}";r=${remaining};t=${resetSeconds}`;
 }
 
 /** Requests allowed per window for an hourly quota (windowSeconds divides 3600). */
@@ -125,6 +127,11 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       if (limit === 0) return { allowed: true, remaining: 0, resetSeconds: windowSeconds };
       const t = now();
       return state(current(key, t), t, false);
+    },
+    refund(key: string, units: number): void {
+      if (limit === 0 || units <= 0) return;
+      const w = current(key, now());
+      if (w !== undefined) w.count = Math.max(0, w.count - units);
     },
     trackedKeys(): number {
       return windows.size;

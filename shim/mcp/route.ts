@@ -69,6 +69,20 @@ function toolCallOf(body: unknown): { id: unknown; name: unknown } | null {
   return { id: msg.id, name: typeof msg.params === 'object' && msg.params !== null ? msg.params.name : undefined };
 }
 
+/** The first id two requests of a batch share (their answers could not be told apart), if any. */
+function duplicateId(body: unknown): string | number | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const seen = new Set<unknown>();
+  for (const m of body as unknown[]) {
+    if (typeof m !== 'object' || m === null || !('method' in m) || !('id' in m)) continue;
+    const id = (m as { id: unknown }).id;
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}
+
 function withNoStore(response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set('cache-control', 'no-store');
@@ -148,6 +162,11 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
       body = JSON.parse(read.text);
     } catch {
       return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
+    }
+
+    const duplicate = duplicateId(body);
+    if (duplicate !== undefined) {
+      return rpcError(400, -32600, `Invalid Request: every request in a batch needs its own id; id ${JSON.stringify(duplicate)} is used more than once. Nothing in the batch was run.`);
     }
 
     const call = toolCallOf(body);

@@ -4,6 +4,7 @@
  * sorted by distance, within the radius and at most `limit` long. Returns violations as text; an empty list is a pass.
  */
 import { latLngToCell } from 'h3-js';
+import { ANSWER_PATH_PREFIXES } from '../../shim/http/limits.ts';
 import { POISON_HOST, type FuzzCase } from './cases.ts';
 import type { RawReply } from './raw-http.ts';
 import type { SiteIndex } from './site-index.ts';
@@ -95,6 +96,15 @@ export function checkSearch(site: SiteIndex, body: unknown, radiusSent: number |
 /** The target as the server read it: a raw CR or LF ends the request line (the rest becomes header lines). */
 function effectiveTarget(c: FuzzCase): string {
   return c.request.target.split(/[\r\n]/)[0] ?? '';
+}
+
+/** The path the server routes the case's target to (dot segments resolved, as the WHATWG URL parser does). */
+function servedPath(c: FuzzCase): string {
+  try {
+    return new URL(effectiveTarget(c), 'http://fuzz.invalid').pathname;
+  } catch {
+    return '';
+  }
 }
 
 /** /mcp answers in MCP's terms, whichever generator made the case. */
@@ -212,10 +222,16 @@ export function checkReply(site: SiteIndex, c: FuzzCase, reply: RawReply | null)
   return out;
 }
 
-/** A unit a successful answer must have cost: REST 2xx/3xx answers one each, every answered tools/call one each. */
+/**
+ * A unit a successful answer must have cost: REST 2xx/3xx answers under /v1/ and /r/ one each (pages and documents
+ * spend none), every answered tools/call one each.
+ */
 export function answeredUnits(c: FuzzCase, reply: RawReply | null): number {
   if (reply === null || reply.status >= 400) return 0;
-  if (!isMcpPath(c)) return reply.status < 400 && c.request.method.toUpperCase() !== 'OPTIONS' ? 1 : 0;
+  if (!isMcpPath(c)) {
+    const answer = ANSWER_PATH_PREFIXES.some((prefix) => servedPath(c).startsWith(prefix));
+    return answer && c.request.method.toUpperCase() !== 'OPTIONS' ? 1 : 0;
+  }
   const json = parseBody(reply);
   const answers = (Array.isArray(json) ? json : [json]).filter(isObject);
   return answers.filter((a) => isObject(a.result) && Array.isArray(a.result.content)).length;
