@@ -71,8 +71,9 @@ async function main(): Promise<number> {
         : !Number.isInteger(timeoutMs) || timeoutMs < 1 || !Number.isInteger(maxAttempts) || maxAttempts < 1
           ? '--request-timeout-ms and --max-attempts must be integers >= 1'
           : null;
-  if (problem !== null) {
-    process.stderr.write(`${problem}\n\n${HELP}\n`);
+  const bucket = args.bucket;
+  if (problem !== null || bucket === undefined) {
+    process.stderr.write(`${problem ?? '--bucket is required'}\n\n${HELP}\n`);
     return 2;
   }
   try {
@@ -85,7 +86,7 @@ async function main(): Promise<number> {
     });
     const result = await pruneBucket({
       client,
-      bucket: args.bucket,
+      bucket,
       keep,
       minAgeMs: minAgeHours * 3_600_000,
       batchSize,
