@@ -47,6 +47,11 @@ describe('week folders', () => {
     // Naming the week explicitly is still possible.
     const named = await generate({ dataDir: data, outDir: out, week: '2026-W47', quiet: true, log: () => {} });
     expect(named.week).toBe('2026-W47');
+    // A week a stopped collect left half-written is named as such (renaming it would publish half a week).
+    await rm(join(data, 'weeks', '2026-48'), { recursive: true });
+    await mkdir(join(data, 'weeks', '2026-W48.tmp-collect'));
+    const half = await generate({ dataDir: data, outDir: out, quiet: true, log: () => {} }).catch((e: unknown) => e);
+    expect((half as Error).message).toMatch(/2026-W48\.tmp-collect: a week still being written, or left by a run that stopped/);
   });
 
   it('without week folders (a fresh clone), generate says to run npm run synth or npm start', async () => {

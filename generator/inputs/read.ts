@@ -56,6 +56,10 @@ export async function latestWeek(dataDir: string): Promise<string> {
   }
   const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
   const misnamed = folders.filter((n) => !WEEK_RE.test(n));
+  const unfinished = misnamed.filter((n) => /^\d{4}-W\d{2}\.tmp-/.test(n));
+  if (unfinished.length > 0) {
+    throw new InputError(`${unfinished.map((n) => join(dir, n)).join(', ')}: a week still being written, or left by a run that stopped (npm run collect); finish it or remove it, or name the week with --week`);
+  }
   if (misnamed.length > 0) {
     throw new InputError(
       `${misnamed.map((n) => join(dir, n)).join(', ')}: not named like a week folder (YYYY-Www, e.g. 2026-W48); rename it, move it out of ${dir}, or name the week with --week`,
