@@ -152,12 +152,12 @@ describe('prune on a slow store (s3rver behind a proxy that stops answering chos
     } while (token !== undefined);
     return out.sort();
   };
-  /** A site under `root`: a kept version (3 objects) the pointer names, and an older one of OLD_KEYS objects plus its meta.json. */
-  const seed = async (root: string): Promise<void> => {
+  /** A site under `root`: a kept version (3 objects) the pointer names, and an older one of `old` objects plus its meta.json. */
+  const seed = async (root: string, old = OLD_KEYS): Promise<void> => {
     const put = (key: string, body: string): Promise<unknown> => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${root}${key}`, Body: body }));
     const meta = (version: string, week: string): string => JSON.stringify({ schema_version: 2, version, week });
     await runPool(
-      Array.from({ length: OLD_KEYS }, (_, i) => `v/2026-W40-old/firms/f${String(i).padStart(5, '0')}.json`),
+      Array.from({ length: old }, (_, i) => `v/2026-W40-old/firms/f${String(i).padStart(5, '0')}.json`),
       16,
       async (k) => {
         await put(k, '{}');
@@ -226,5 +226,23 @@ describe('prune on a slow store (s3rver behind a proxy that stops answering chos
     expect(again.status, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/delete v\/2026-W40-old\/ \(950 objects/);
     expect(await keysUnder('b/')).toEqual(kept.map((k) => `b/${k}`).sort());
+  });
+
+  it('a rollback between planning and deleting: the pointer moved, nothing is deleted', async () => {
+    await seed('c/', 5);
+    proxy.hold = null;
+    let reads = 0;
+    proxy.before = async (req) => {
+      if (req.method !== 'GET' || !(req.url ?? '').includes('c/current.json')) return;
+      reads += 1;
+      // The second read of the pointer comes after the plan: an operator rolls back to the version being pruned.
+      if (reads === 2) await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'c/current.json', Body: JSON.stringify({ schema_version: 1, version: '2026-W40-old', week: '2026-W40' }) }));
+    };
+    const before = await keysUnder('c/');
+    const viaProxy = createS3Client({ ...s3.clientOptions, endpoint: proxy.endpoint });
+    const err = await pruneBucket({ client: viaProxy, bucket: BUCKET, prefix: 'c/', keep: 1, minAgeMs: 0, log: () => {} }).catch((e: unknown) => e);
+    proxy.before = null;
+    expect((err as Error).message).toMatch(/the pointer moved from 2026-W41-new to 2026-W40-old while planning: nothing deleted/);
+    expect(await keysUnder('c/')).toEqual(before);
   });
 });

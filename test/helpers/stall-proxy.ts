@@ -21,6 +21,8 @@ export interface StallProxy {
   matched: number;
   /** Requests held. */
   held: number;
+  /** Awaited before each request is forwarded (e.g. to change the store between two reads of a command). */
+  before: ((req: IncomingMessage) => Promise<void>) | null;
   stop(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function startStallProxy(target: string): Promise<StallProxy> {
     hold: null,
     matched: 0,
     held: 0,
+    before: null,
     stop: async () => undefined,
   };
   const forward = (req: IncomingMessage, res: ServerResponse): void => {
@@ -53,7 +56,14 @@ export async function startStallProxy(target: string): Promise<StallProxy> {
         return;
       }
     }
-    forward(req, res);
+    if (proxy.before === null) forward(req, res);
+    else {
+      req.pause();
+      proxy.before(req).then(
+        () => forward(req, res),
+        () => res.destroy(),
+      );
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   proxy.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
