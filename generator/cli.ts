@@ -1,5 +1,6 @@
 /** `npm run generate -- [--week 2026-W47] [--out site/] [--data data/] [--skip-bad] [--quiet]`: publish one week into a site folder. */
 import { BadInputError, formatBadRow, generate } from './generate.ts';
+import { describeFailure } from './failure.ts';
 import { InputError } from './inputs/read.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './site-folder.ts';
 import { parseCli } from './cli-args.ts';
@@ -70,7 +71,7 @@ async function main(): Promise<number> {
     } else if (err instanceof InputError) {
       process.stderr.write(`generate: ${err.message}; nothing was written\n`);
     } else {
-      process.stderr.write(`generate: failed, the site still serves what it served before: ${(err as Error).stack ?? String(err)}\n`);
+      process.stderr.write(`generate: failed, the site still serves what it served before: ${describeFailure(err)}\n`);
     }
     return 1;
   }

@@ -17,6 +17,7 @@ import { coverageCellsDoc, coverageDoc, firmDocPieces, listingBuckets, listingPr
 import { groupFirms } from './firms.ts';
 import { buildGazetteer } from './gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
+import { placeIdsOf } from './inputs/place-ids.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
 import type { Inputs } from './inputs/read.ts';
 import { serialise } from './json.ts';
@@ -94,6 +95,8 @@ export interface WeekFacts {
   standingRemovals: ReadonlyMap<string, string>;
   /** Gazetteer ZIP documents by ZIP3 (centroids). */
   zips: ReadonlyMap<string, ZipGazetteerT>;
+  /** The operator's place_id of each listing id given (read again from places.jsonl: for messages only). */
+  placeIdsOf?: (listingIds: Iterable<string>) => ReadonlyMap<string, string>;
 }
 
 /** The inputs have bad rows and skipBad is off: nothing was written. */
@@ -197,6 +200,7 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
     unclaimed,
     standingRemovals: standing,
     unknownCorrections: corrected.unknown,
+    placeIdsOf: (ids: Iterable<string>) => placeIdsOf(join(opts.dataDir, 'weeks', week, 'places.jsonl'), ids),
   };
   return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages, measurement, provenance };
 }

@@ -103,14 +103,37 @@ export interface PruneOptions {
   keep: number;
   /** Prefixes with an object younger than this stay (ms; default a day). */
   minAgeMs?: number;
+  /** Keys per DeleteObjects request (1 to 1,000; default 1,000). A slow store may need fewer. */
+  batchSize?: number;
   dryRun?: boolean;
   now?: () => number;
   log?: (line: string) => void;
 }
 
-/** Read the bucket, plan, and (unless dryRun) delete the planned prefixes, 1,000 keys a request. */
+/** Thrown when deleting stops part way: what was deleted, what was not, and that every kept version is whole. */
+export class PruneStoppedError extends Error {
+  /** Objects deleted by this run before it stopped. */
+  readonly deletedObjects: number;
+  constructor(message: string, deletedObjects: number) {
+    super(message);
+    this.name = 'PruneStoppedError';
+    this.deletedObjects = deletedObjects;
+  }
+}
+
+/** The largest DeleteObjects request S3 accepts. */
+export const MAX_BATCH = 1000;
+
+/**
+ * Read the bucket, plan, and (unless dryRun) delete the planned prefixes, `batchSize` keys a request. Every doomed
+ * version's meta.json goes first, in one request before any other object: from then on none of them is a version
+ * (nothing can point at it, a later prune counts it as an abandoned upload), so a run that stops part way leaves no
+ * damaged version that still looks whole, and a re-run deletes what is left. Kept prefixes are never touched.
+ */
 export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { deletedObjects: number }> {
   const say = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const batchSize = opts.batchSize ?? MAX_BATCH;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) throw new Error(`batch size must be an integer from 1 to ${MAX_BATCH}, got ${batchSize}`);
   const root = normalisePrefix(opts.prefix);
   const store = new S3Store({ bucket: opts.bucket, prefix: root, client: opts.client });
   const objects = await listAll(opts.client, opts.bucket, `${root}v/`);
@@ -146,23 +169,52 @@ export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { del
       bytes: list.reduce((a, o) => a + o.bytes, 0),
     });
   }
-  const pointer = (await readJson(store, keys.pointer)) as { version?: unknown } | null;
-  const serving = pointer !== null && typeof pointer.version === 'string' ? pointer.version : null;
+  const servingNow = async (): Promise<string | null> => {
+    const pointer = (await readJson(store, keys.pointer)) as { version?: unknown } | null;
+    return pointer !== null && typeof pointer.version === 'string' ? pointer.version : null;
+  };
+  const serving = await servingNow();
   const plan = planPrune(infos, serving, opts.keep, (opts.now ?? Date.now)(), opts.minAgeMs ?? 86_400_000);
   for (const k of plan.keep) say(`keep   v/${k.version}/ (${k.why})`);
   for (const r of plan.remove) say(`${opts.dryRun ? 'would delete' : 'delete'} v/${r.version}/ (${r.objects} objects, ${r.bytes} bytes)`);
+  if (opts.dryRun || plan.remove.length === 0) return { ...plan, deletedObjects: 0 };
+
+  // The pointer may have moved since it was read (a rollback): re-plan rather than delete what it now names.
+  const again = await servingNow();
+  if (again !== serving) throw new Error(`the pointer moved from ${serving ?? 'none'} to ${again ?? 'none'} while planning: nothing deleted; run prune again`);
+  const total = plan.remove.reduce((a, r) => a + r.objects, 0);
+  const started = Date.now();
   let deletedObjects = 0;
-  if (!opts.dryRun) {
-    for (const r of plan.remove) {
-      const doomed = groups.get(r.version) ?? [];
-      for (let i = 0; i < doomed.length; i += 1000) {
-        const batch = doomed.slice(i, i + 1000);
-        const res = await opts.client.send(new DeleteObjectsCommand({ Bucket: opts.bucket, Delete: { Objects: batch.map((o) => ({ Key: o.key })), Quiet: true } }));
-        if ((res.Errors ?? []).length > 0) throw new Error(`deleting under v/${r.version}/ failed for ${res.Errors?.length} keys, e.g. ${res.Errors?.[0]?.Key}: ${res.Errors?.[0]?.Message}`);
-        deletedObjects += batch.length;
-      }
-      say(`deleted v/${r.version}/`);
+  const metaKeys = plan.remove.map((r) => `${root}${keys.meta(r.version)}`);
+  const metas = new Set(objects.filter((o) => metaKeys.includes(o.key)).map((o) => o.key));
+  const deleteBatch = async (batchKeys: string[], where: string): Promise<void> => {
+    let res;
+    try {
+      res = await opts.client.send(new DeleteObjectsCommand({ Bucket: opts.bucket, Delete: { Objects: batchKeys.map((Key) => ({ Key })), Quiet: true } }));
+    } catch (err) {
+      throw stopped(err as Error, where);
     }
+    const errors = res.Errors ?? [];
+    if (errors.length > 0) throw stopped(new Error(`${errors.length} keys not deleted, e.g. ${errors[0]?.Key}: ${errors[0]?.Message}`), where);
+    deletedObjects += batchKeys.length;
+  };
+  const stopped = (cause: Error, where: string): PruneStoppedError =>
+    new PruneStoppedError(
+      `stopped ${where} after deleting ${deletedObjects} of ${total} objects: ${cause.message}. ` +
+        `Every kept version is whole (prune never deletes a kept version's objects, and each version being deleted lost its meta.json first, so nothing can point at it). ` +
+        `Run the same command again to delete the rest (a slow store may need a larger --request-timeout-ms or a smaller --batch-size).`,
+      deletedObjects,
+    );
+
+  for (let i = 0; i < metas.size; i += batchSize) await deleteBatch([...metas].slice(i, i + batchSize), "removing the deleted versions' meta.json");
+  if (metas.size > 0) say(`removed meta.json of ${metas.size} version(s): none of them can be pointed at any more`);
+  for (const r of plan.remove) {
+    const doomed = (groups.get(r.version) ?? []).filter((o) => !metas.has(o.key)).map((o) => o.key);
+    for (let i = 0; i < doomed.length; i += batchSize) {
+      await deleteBatch(doomed.slice(i, i + batchSize), `in v/${r.version}/`);
+      say(`v/${r.version}/: ${Math.min(i + batchSize, doomed.length)}/${doomed.length} objects deleted (${deletedObjects}/${total} in all, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
+    say(`deleted v/${r.version}/`);
   }
   return { ...plan, deletedObjects };
 }

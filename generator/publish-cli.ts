@@ -1,4 +1,5 @@
 /** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--distribution ID] [--site site/] [--dry-run]`: atomic publish to S3. */
+import { describeFailure } from './failure.ts';
 import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
 import { readRemovals } from './removals.ts';
 import { prefixesReadBy } from './bucket-version.ts';
@@ -113,7 +114,7 @@ async function main(): Promise<number> {
     }
     return 0;
   } catch (err) {
-    process.stderr.write(`publish: failed; the bucket's pointer was not moved, the previous version still serves: ${(err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(`publish: failed; the bucket's pointer was not moved, the previous version still serves: ${describeFailure(err)}\n`);
     return 1;
   }
 }

@@ -14,6 +14,7 @@ import { loadConfig } from '../shim/config.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';
 import { forwardedQuery, loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
 import { removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { recoverable } from './helpers/disclosure.ts';
 import { rng } from './helpers/rng.ts';
 
 afterAll(removeTempDirs);
@@ -91,6 +92,7 @@ function check(counts: ResearchCounts, lines: Line[]): void {
   }
   expect(counts.by_zip3.find((c) => c.key === '335')).toEqual({ key: '335', searches: null, suppressed: true });
   expect(counts.by_zip3.find((c) => c.key === '336')).toEqual({ key: '336', searches: 10 });
+  expect(recoverable(counts)).toEqual([]);
 }
 
 describe('research counts', () => {

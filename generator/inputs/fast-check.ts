@@ -5,6 +5,7 @@
  * it is not sure; the caller then asks zod, which decides and words the reason of a bad row. So a check may be stricter
  * than zod, never looser; test/input-fast-check.test.ts holds them to that against zod on valid and broken rows.
  */
+import { isPublicWebHost } from '../../shim/core/public-host.ts';
 import type { FlagRecordT, PlaceRecordT } from './schema.ts';
 
 type Json = Record<string, unknown>;
@@ -24,7 +25,7 @@ const TAB_OR_NEWLINE = /[\t\n\r]/;
 function isHttpUrl(w: string): boolean {
   if (w !== w.trim() || TAB_OR_NEWLINE.test(w) || !HTTP.test(w)) return false;
   const url = URL.parse(w);
-  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:');
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && isPublicWebHost(url.hostname);
 }
 
 /** One `{ day, time }` of a period, or undefined. */

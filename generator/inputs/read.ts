@@ -1,4 +1,5 @@
 /** Reads and validates one week of inputs plus metros.json and corrections.jsonl; cross-row checks make more bad rows. */
+import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ZodType } from 'zod';
@@ -39,18 +40,33 @@ export interface Inputs {
 
 const WEEK_RE = /^\d{4}-W\d{2}$/;
 
-/** The latest week folder under `<dataDir>/weeks/` (ISO week names sort lexically). */
+const NO_WEEKS = 'run `npm run synth` to make a synthetic week of inputs (or `npm start`, which builds and serves the sample site)';
+
+/**
+ * The latest week folder under `<dataDir>/weeks/` (ISO week names sort lexically). A folder whose name is not a week
+ * (`2026-48` for `2026-W48`) is refused rather than skipped: skipping it would quietly pick, and release, an older week.
+ */
 export async function latestWeek(dataDir: string): Promise<string> {
   const dir = join(dataDir, 'weeks');
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = await readdir(dir);
+    entries = await readdir(dir, { withFileTypes: true });
   } catch {
-    throw new InputError(`no week folders: ${dir} does not exist`);
+    throw new InputError(`no week folders: ${dir} does not exist; ${NO_WEEKS}`);
   }
-  const weeks = names.filter((n) => WEEK_RE.test(n)).sort();
-  const last = weeks[weeks.length - 1];
-  if (last === undefined) throw new InputError(`no week folders (YYYY-Www) in ${dir}`);
+  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+  const misnamed = folders.filter((n) => !WEEK_RE.test(n));
+  const unfinished = misnamed.filter((n) => /^\d{4}-W\d{2}\.tmp-/.test(n));
+  if (unfinished.length > 0) {
+    throw new InputError(`${unfinished.map((n) => join(dir, n)).join(', ')}: a week still being written, or left by a run that stopped (npm run collect); finish it or remove it, or name the week with --week`);
+  }
+  if (misnamed.length > 0) {
+    throw new InputError(
+      `${misnamed.map((n) => join(dir, n)).join(', ')}: not named like a week folder (YYYY-Www, e.g. 2026-W48); rename it, move it out of ${dir}, or name the week with --week`,
+    );
+  }
+  const last = folders.sort()[folders.length - 1];
+  if (last === undefined) throw new InputError(`no week folders (YYYY-Www) in ${dir}; ${NO_WEEKS}`);
   return last;
 }
 

@@ -1,4 +1,5 @@
 /** Zod schemas of the generator's inputs (documented in data/README.md). A real operator's files use the same formats. */
+import { isPublicWebUrl } from '../../shim/core/public-host.ts';
 import { z } from 'zod';
 
 const latitude = z.number().min(-90).max(90);
@@ -51,7 +52,10 @@ export const PlaceRecord = z.object({
   lat: latitude,
   lng: longitude,
   phone: z.string().nullable(),
-  website: z.url({ protocol: /^https?$/ }).nullable(),
+  website: z
+    .url({ protocol: /^https?$/ })
+    .refine(isPublicWebUrl, { message: 'host is not on the public internet (localhost, a loopback, private or link-local address, or a local-only name); /r/ would send visitors there' })
+    .nullable(),
   primary_category: z.string().nullable(),
   claimed: z.boolean().describe('Whether the business has claimed its listing; required (a row without it is a bad row)'),
   opening_hours: OpeningHours.nullable(),

@@ -90,22 +90,29 @@ function countsDrop(f: WeekFacts, live: LiveCounts): GateResult {
 
 function coordinates(f: WeekFacts): GateResult {
   const grid = new ZipGrid(f.zips);
-  const bad: string[] = [];
+  const bad: Array<{ o: WeekFacts['offices'][number]; why: string }> = [];
   for (const o of f.offices) {
-    const where = `${o.listing_id} "${o.name}" at ${o.lat},${o.lng}`;
     if (!grid.near(o.lat, o.lng, MAX_MILES_FROM_ZIP)) {
-      bad.push(`${where}: outside the US (no US ZIP within ${MAX_MILES_FROM_ZIP} miles)`);
+      bad.push({ o, why: `outside the US (no US ZIP within ${MAX_MILES_FROM_ZIP} miles)` });
       continue;
     }
     if (o.zip === null) continue;
     const c = grid.byZip.get(o.zip);
-    if (c === undefined) bad.push(`${where}: ZIP ${o.zip} is not a known US ZIP`);
+    if (c === undefined) bad.push({ o, why: `ZIP ${o.zip} is not a known US ZIP` });
     else {
       const d = miles(o.lat, o.lng, c[0], c[1]);
-      if (d > MAX_MILES_FROM_ZIP) bad.push(`${where}: ${d.toFixed(0)} miles from the centroid of its ZIP ${o.zip}`);
+      if (d > MAX_MILES_FROM_ZIP) bad.push({ o, why: `${d.toFixed(0)} miles from the centroid of its ZIP ${o.zip}` });
     }
   }
-  return { gate: 'coordinates', passed: bad.length === 0, detail: bad.length === 0 ? `${f.offices.length} offices within ${MAX_MILES_FROM_ZIP} miles of their ZIP` : `${bad.length} office(s): ${list(bad)}` };
+  // Named by the operator's place_id (places.jsonl), with the listing id the site uses.
+  const shown = bad.slice(0, EXAMPLES);
+  const placeIds = f.placeIdsOf?.(shown.map((b) => b.o.listing_id)) ?? new Map<string, string>();
+  const lines = shown.map(({ o, why }) => {
+    const place = placeIds.get(o.listing_id);
+    return `${place !== undefined ? `place "${place}" (listing ${o.listing_id})` : `listing ${o.listing_id}`} "${o.name}" at ${o.lat},${o.lng}: ${why}`;
+  });
+  if (bad.length > EXAMPLES) lines.push(`and ${bad.length - EXAMPLES} more`);
+  return { gate: 'coordinates', passed: bad.length === 0, detail: bad.length === 0 ? `${f.offices.length} offices within ${MAX_MILES_FROM_ZIP} miles of their ZIP` : `${bad.length} office(s): ${lines.join('; ')}` };
 }
 
 function metroCoverage(f: WeekFacts): GateResult {

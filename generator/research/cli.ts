@@ -11,7 +11,9 @@ const HELP = `Usage: npm run research -- --week <YYYY-Www> [options]
 
 Counts the week's answered searches (REST GET /v1/attorneys and MCP find_injury_attorneys, status 200) by measured
 metro and by ZIP3, from the resolved metro and zip3 fields of the request log (no location is resolved again).
-Cells with fewer than ${SUPPRESS_BELOW} searches are shown as suppressed. Writes <out>/<week>.json and prints a summary.
+Cells with fewer than ${SUPPRESS_BELOW} searches are shown as suppressed, and so are the next-smallest cells (or the
+total) where the total minus the shown cells would give a suppressed count away (complementary suppression).
+Writes <out>/<week>.json and prints a summary.
 
 Inputs (either or both):
   --log <dir>            local request log folder, requests-YYYY-MM-DD.jsonl (default var/log)

@@ -1,10 +1,12 @@
 /**
- * Research counts (README "Operating it"): searches per week by metro and by ZIP3, cells under the threshold suppressed.
+ * Research counts (README "Operating it"): searches per week by metro and by ZIP3, cells under the threshold suppressed
+ * along with the complementary cells that keep them from being worked out (suppress.ts).
  * On AWS, cached /v1/attorneys answers never reach the function, so REST searches are counted from the edge log (one line
  * per request, hit or miss) and resolved to a metro and ZIP3 through the function's lines for the same location. Pure.
  */
 import { z } from 'zod';
 import { answerKey } from '../../shim/http/answer-cache.ts';
+import { suppress } from './suppress.ts';
 
 /** Cells with fewer searches than this are shown as suppressed. */
 export const SUPPRESS_BELOW = 10;
@@ -46,7 +48,7 @@ export interface ResearchCounts {
   from: string;
   to: string;
   suppress_below: number;
-  /** All searches of the week; null (suppressed) when fewer than suppress_below. */
+  /** All searches of the week; null (suppressed) when fewer than suppress_below, or when it would expose a suppressed cell. */
   searches: number | null;
   by_metro: Cell[];
   by_zip3: Cell[];
@@ -64,10 +66,8 @@ export function isSearch(l: LogLineT): boolean {
   return l.status === 200 && l.query_id !== null && (l.endpoint === '/v1/attorneys' || l.endpoint.endsWith('find_injury_attorneys'));
 }
 
-function cells(counts: ReadonlyMap<string, number>, below: number): Cell[] {
-  return [...counts.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, n]) => (n < below ? { key, searches: null, suppressed: true as const } : { key, searches: n }));
+function cells(view: ReadonlyArray<{ key: string; searches: number | null }>): Cell[] {
+  return view.map(({ key, searches }) => (searches === null ? { key, searches: null, suppressed: true as const } : { key, searches }));
 }
 
 /** True for an edge line of a valid /v1/attorneys search (its cache key parses as one; invalid ones get a 400 at the function). */
@@ -125,6 +125,7 @@ export function countSearches(lines: Iterable<LogLineT>, week: string, from: str
     if (place !== undefined) add(place.metro, place.zip3);
     else if (!refused.has(e.location ?? '')) unresolved++;
   }
+  const shown = suppress(searches, [byMetro, byZip3], below);
   return {
     schema_version: 2,
     generated: 'by npm run research; do not edit',
@@ -132,10 +133,11 @@ export function countSearches(lines: Iterable<LogLineT>, week: string, from: str
     from,
     to,
     suppress_below: below,
-    // The total is itself a cell: a week with fewer searches than the threshold shows none of them.
-    searches: searches < below ? null : searches,
-    by_metro: cells(byMetro, below),
-    by_zip3: cells(byZip3, below),
+    // The total is itself a cell: a week with fewer searches than the threshold shows none of them, and a total that
+    // would let a suppressed cell be worked out is withheld too (suppress.ts).
+    searches: shown.searches,
+    by_metro: cells(shown.views[0] ?? []),
+    by_zip3: cells(shown.views[1] ?? []),
     rest_counted_from: fromEdge ? 'edge' : 'function',
     edge_unresolved: unresolved,
   };

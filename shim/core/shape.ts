@@ -3,6 +3,7 @@
  * Stored records are compact (site-format.ts): hours.text, map_visibility and brand_index are rebuilt here from the
  * record, meta.json and the `what_this_is` constants.
  */
+import { isPublicWebHost } from './public-host.ts';
 import { BRAND_INDEX_WHAT, DISCLOSURE, MAP_VISIBILITY_WHAT, SERVICE_NAME } from './constants.ts';
 import { disclosureFor } from './disclosure.ts';
 import { hoursText } from './hours.ts';
@@ -196,7 +197,8 @@ function paramName(piece: string): string {
 
 /**
  * `url` with `utm_source=<SERVICE_NAME>`: an existing utm_source is replaced, every other query parameter kept byte for
- * byte. Null when the url is not an absolute http(s) URL without credentials (such a link is never followed).
+ * byte. Null when the url is not an absolute http(s) URL without credentials on a public host (such a link is never
+ * followed: a redirect into the visitor's own network would be one, public-host.ts).
  */
 export function withUtmSource(url: string): string | null {
   let u: URL;
@@ -205,7 +207,7 @@ export function withUtmSource(url: string): string | null {
   } catch {
     return null;
   }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '') return null;
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '' || !isPublicWebHost(u.hostname)) return null;
   const kept = u.search
     .slice(1)
     .split('&')
