@@ -1,4 +1,5 @@
 /** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
+import { attribution } from '../shim/core/attribution.ts';
 import { COVERAGE_RESOLUTION, DISCLOSURE, SCHEMA_VERSION } from '../shim/core/constants.ts';
 import { LISTING_ALPHABET, listingPrefix } from '../shim/core/site-format.ts';
 import type { CoverageCellsT, CoverageDocT, FirmDocT, ListingBucketT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../shim/core/site-format.ts';
@@ -112,6 +113,7 @@ export function coverageDoc(
       };
     }),
     disclosure: DISCLOSURE,
+    attribution: attribution(),
   };
 }
 

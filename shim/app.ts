@@ -8,9 +8,11 @@ import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-type
 import { ANSWER_CACHE_CONTROL, DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
-import { pageResponse, wantsHtml } from './http/page-response.ts';
+import { errorPageFor } from './http/error-page-response.ts';
+import { pageResponse, renderedPageResponse, wantsHtml } from './http/page-response.ts';
 import { errorResponse, jsonResponse } from './http/problem.ts';
 import { withProblemType } from './http/problem-type.ts';
+import { humanWait } from './core/human-wait.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
 import { termsPageHtml } from './core/terms-page.ts';
@@ -109,7 +111,7 @@ export function createApp(deps: AppDeps): App {
     return { response: documentResponse(request, servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links)) };
   };
 
-  const terms: Handler = async (request) => ({ response: documentResponse(request, termsPageHtml(), 'text/html') });
+  const terms: Handler = async (request) => ({ response: renderedPageResponse(request, '/terms', termsPageHtml()) });
 
   const redirect: Handler = async (_request, _info, param, ctx) => {
     const location = await service.redirectTarget(listingId(param), ctx);
@@ -165,7 +167,7 @@ export function createApp(deps: AppDeps): App {
   const problemPage: Handler = async (request, _info, param) => {
     const code = decodeSegment(param) ?? '';
     if (!isProblemCode(code)) throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
-    return { response: documentResponse(request, problemPageHtml(code), 'text/html') };
+    return { response: renderedPageResponse(request, `/problems/${code}`, problemPageHtml(code)) };
   };
 
   function route(pathname: string): Route | null {
@@ -246,22 +248,25 @@ export function createApp(deps: AppDeps): App {
     }
 
     const cost = found?.cost !== undefined && found.methods.includes(method) ? await found.cost(request) : 1;
-    const limit = rateLimiter.take(key, cost);
+    // The pages' stylesheet and scripts are the same for everyone and cached: they count against no quota, so a
+    // person over the limit still gets a styled page saying when to come back.
+    const limit = found?.endpoint === '/assets/{file}' ? { ...rateLimiter.peek(key), allowed: true } : rateLimiter.take(key, cost);
     let read: string | null = null;
     const ctx: CallContext = { publicBaseUrl: config.publicBaseUrl, onVersion: (version) => (read = version) };
     let outcome: Outcome;
     if (!limit.allowed) {
       const detail =
         cost > 1 && limit.remaining > 0
-          ? `This batch holds ${cost} tool calls but only ${limit.remaining} requests are left this hour for your network address; each call counts. Send fewer, or retry after ${limit.resetSeconds} seconds.`
-          : `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry after ${limit.resetSeconds} seconds.`;
+          ? `This batch holds ${cost} tool calls but only ${limit.remaining} requests are left this hour for your network address; each call counts. Send fewer, or retry in ${humanWait(limit.resetSeconds)} (Retry-After gives the seconds).`
+          : `More than ${rateLimiter.limit} requests in an hour came from your network address. Retry in ${humanWait(limit.resetSeconds)} (Retry-After gives the seconds).`;
       outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit') };
     } else {
       outcome = await handle(request, info, method, url, found, ctx);
     }
 
     const version = await answerVersion(read, service);
-    const response = await finish(await withProblemType(outcome.response, config.publicBaseUrl), method, found?.streams ?? false, {
+    const answered = await errorPageFor(request, method, await withProblemType(outcome.response, config.publicBaseUrl));
+    const response = await finish(answered, method, found?.streams ?? false, {
       ...cors,
       ...rateLimitHeaders(rateLimiter, limit),
       ...(version !== null ? { [VERSION_HEADER]: version } : {}),

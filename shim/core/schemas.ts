@@ -144,6 +144,20 @@ export const FirmResponse = z
 
 export const LatLng = z.object({ lat: z.number(), lng: z.number() });
 
+/** Credit and licence of the published place data (GeoNames CC BY 4.0, U.S. Census public domain). */
+export const Attribution = z.object({
+  notice: z.string().describe('The attribution in one sentence: who the place data comes from, its licence, and that it was changed.'),
+  sources: z.array(
+    z.object({
+      name: z.string(),
+      used_for: z.string(),
+      licence: z.string().describe('e.g. "CC BY 4.0" or "Public domain"'),
+      licence_url: z.string().nullable(),
+      url: z.string(),
+    }),
+  ),
+});
+
 /** Body of GET /v1/coverage. */
 export const CoverageResponse = z
   .object({
@@ -166,6 +180,7 @@ export const CoverageResponse = z
       }),
     ),
     disclosure: z.string(),
+    attribution: Attribution,
   })
   .meta({ id: 'CoverageResponse' });
 
@@ -185,6 +200,7 @@ export const ProblemCode = z.enum([
   'bad_request',
   'request_timeout',
   'header_fields_too_large',
+  'expectation_failed',
   'not_implemented',
   'internal_error',
 ]);

@@ -4,6 +4,7 @@
  * record, meta.json and the `what_this_is` constants.
  */
 import { BRAND_INDEX_WHAT, DISCLOSURE, MAP_VISIBILITY_WHAT, SERVICE_NAME } from './constants.ts';
+import { attribution } from './attribution.ts';
 import { hoursText } from './hours.ts';
 import type {
   BrandIndexT,
@@ -160,6 +161,7 @@ export function shapeCoverage(doc: CoverageDocT, version: string): CoverageRespo
       week_of: m.week_of,
     })),
     disclosure: doc.disclosure,
+    attribution: doc.attribution ?? attribution(),
   };
 }
 
