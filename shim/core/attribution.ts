@@ -66,7 +66,10 @@ export function attribution(): AttributionT {
   return { notice: ATTRIBUTION_NOTICE, sources: DATA_SOURCES.map((s) => ({ ...s })) };
 }
 
-/** The footer line of every page (HTML). */
+/**
+ * The footer line of every page (HTML). It names the licence and links to /terms#data, which links the sources and the
+ * licence text: the pages themselves reference no other host.
+ */
 export const ATTRIBUTION_FOOTER_HTML =
-  `Place data: contains data from <a href="${GEONAMES_URL}">GeoNames</a>, licensed under <a href="${CC_BY_4_URL}">CC BY 4.0</a>, ` +
-  'and the U.S. Census Bureau (public domain), changed (merged, deduplicated, rounded). <a href="/terms#data">Sources and licences</a>.';
+  'Place data: contains data from GeoNames, licensed under CC BY 4.0, and from the U.S. Census Bureau (public domain), ' +
+  'changed (merged, deduplicated, rounded). <a href="/terms#data">Sources and licences</a>.';
