@@ -229,6 +229,8 @@ export interface ServerOverrides {
   service?: Service;
   /** The rate limiter (tests give one a fixed clock). */
   rateLimiter?: RateLimiter;
+  /** Header and request timeouts in milliseconds (default HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS; tests shorten them). */
+  timeouts?: { headersMs: number; requestMs: number };
 }
 
 /** A running local server. */
@@ -264,8 +266,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     if (listener !== null) listener(req, res);
     else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
   });
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = overrides.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS;
+  server.requestTimeout = overrides.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 
   const bound = await listen(server, config.port, config.host);
