@@ -1,4 +1,5 @@
 /** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
+import { attribution } from '../shim/core/attribution.ts';
 import { COVERAGE_RESOLUTION, SCHEMA_VERSION } from '../shim/core/constants.ts';
 import { disclosureFor } from '../shim/core/disclosure.ts';
 import { LISTING_ALPHABET, listingPrefix } from '../shim/core/site-format.ts';
@@ -113,6 +114,7 @@ export function coverageDoc(
       };
     }),
     disclosure: disclosureFor(dataset),
+    attribution: attribution(),
   };
 }
 

@@ -8,9 +8,11 @@ import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-type
 import { ANSWER_CACHE_CONTROL, DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
-import { pageResponse, wantsHtml } from './http/page-response.ts';
+import { errorPageFor } from './http/error-page-response.ts';
+import { pageResponse, renderedPageResponse, wantsHtml } from './http/page-response.ts';
 import { errorResponse, jsonResponse } from './http/problem.ts';
 import { withProblemType } from './http/problem-type.ts';
+import { humanWait } from './core/human-wait.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
 import { termsPageHtml } from './core/terms-page.ts';
@@ -112,7 +114,7 @@ export function createApp(deps: AppDeps): App {
     return { response: documentResponse(request, servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links)) };
   };
 
-  const terms: Handler = async (request) => ({ response: documentResponse(request, termsPageHtml(), 'text/html') });
+  const terms: Handler = async (request) => ({ response: renderedPageResponse(request, '/terms', termsPageHtml()) });
 
   const favicon: Handler = async (request) => ({ response: documentResponse(request, FAVICON_ICO, FAVICON_TYPE) });
 
@@ -176,7 +178,7 @@ export function createApp(deps: AppDeps): App {
   const problemPage: Handler = async (request, _info, param) => {
     const code = decodeSegment(param) ?? '';
     if (!isProblemCode(code)) throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
-    return { response: documentResponse(request, problemPageHtml(code), 'text/html') };
+    return { response: renderedPageResponse(request, `/problems/${code}`, problemPageHtml(code)) };
   };
 
   function route(pathname: string): Route | null {
@@ -245,7 +247,7 @@ export function createApp(deps: AppDeps): App {
 
   const windowText = limits.answers.windowSeconds === 3600 ? 'an hour' : `${limits.answers.windowSeconds} seconds`;
   const ceilingDetail = (resetSeconds: number): string =>
-    `More than ${limits.all.limit} requests of any kind (pages, documents and MCP protocol messages included) in ${windowText} came from your network address. Retry after ${resetSeconds} seconds.`;
+    `More than ${limits.all.limit} requests of any kind (pages, documents and MCP protocol messages included) in ${windowText} came from your network address. Retry in ${humanWait(resetSeconds)} (Retry-After gives the seconds).`;
 
   return async function app(request: Request, info: RequestInfo): Promise<Response> {
     // The platform passes methods a web Request cannot carry (TRACE, CONNECT) in info.method.
@@ -282,8 +284,8 @@ export function createApp(deps: AppDeps): App {
         admission.refusedBy === 'all'
           ? ceilingDetail(admission.all.resetSeconds)
           : charge.units > 1 && left > 0
-            ? `This batch holds ${charge.units} tool calls but only ${left} answers are left in the current window for your network address; each call counts. Send fewer, or retry after ${admission.answers.resetSeconds} seconds.`
-            : `More than ${limits.answers.limit} API and tool calls in ${windowText} came from your network address. Retry after ${admission.answers.resetSeconds} seconds.`;
+            ? `This batch holds ${charge.units} tool calls but only ${left} answers are left in the current window for your network address; each call counts. Send fewer, or retry in ${humanWait(admission.answers.resetSeconds)} (Retry-After gives the seconds).`
+            : `More than ${limits.answers.limit} API and tool calls in ${windowText} came from your network address. Retry in ${humanWait(admission.answers.resetSeconds)} (Retry-After gives the seconds).`;
       outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit') };
     } else {
       outcome = await handle(request, info, method, url, found, ctx);
@@ -292,7 +294,8 @@ export function createApp(deps: AppDeps): App {
     }
 
     const version = await answerVersion(read, service);
-    const response = await finish(await withProblemType(outcome.response, config.publicBaseUrl), method, found?.streams ?? false, {
+    const answered = await errorPageFor(request, method, await withProblemType(outcome.response, config.publicBaseUrl));
+    const response = await finish(answered, method, found?.streams ?? false, {
       ...cors,
       ...admissionHeaders(limits, admission),
       ...(version !== null ? { [VERSION_HEADER]: version } : {}),

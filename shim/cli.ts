@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const base = running.url;
   process.stdout.write(
-    `Serving ${config.siteBucket === null ? resolve(config.siteDir) : `s3://${config.siteBucket.bucket}/${config.siteBucket.prefix ?? ''}`} on ${base}  (request log: ${resolve(config.logDir)}, rate limit: ${config.rateLimitPerHour || 'off'}/hour)\n` +
+    `Serving ${config.siteBucket === null ? resolve(config.siteDir) : `s3://${config.siteBucket.bucket}/${config.siteBucket.prefix ?? ''}`} on ${base}  (request log: ${resolve(config.logDir)}, rate limit: ${config.rateLimitPerHour === 0 ? 'off' : `${config.rateLimitPerHour}/hour`})\n` +
       `Try:\n  curl '${base}/v1/attorneys?location=Chicago,%20IL&limit=3'\n  curl '${base}/openapi.json'\n`,
   );
 

@@ -30,6 +30,11 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Time allowed to receive the request headers, and the whole request, in milliseconds. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How often node checks the two timeouts above (its default is 30 s, so a slow socket lived up to 60 s); with 1 s a
+ * request that stalls is refused within a second of its limit.
+ */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 /** Idle keep-alive connections are closed after this many milliseconds. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
@@ -60,7 +65,11 @@ function clientErrorProblem(code: string | undefined): ApiError {
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError('header_fields_too_large', `The request headers are larger than ${maxHeaderSize} bytes; send fewer or shorter headers.`);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError('request_timeout', `The request was not received completely within ${REQUEST_TIMEOUT_MS / 1000} seconds.`);
+      // node reports both limits with this one code.
+      return new ApiError(
+        'request_timeout',
+        `The request was not received in time: the headers must arrive within ${HEADERS_TIMEOUT_MS / 1000} seconds and the whole request within ${REQUEST_TIMEOUT_MS / 1000} seconds.`,
+      );
     case 'HPE_INVALID_METHOD':
       // The parser refused the request line itself (a lower-case or unknown method): a malformed request, the
       // caller's to fix, so 400 rather than 501 (a 5xx would blame the service) or 405 (which needs the path's Allow).
@@ -221,6 +230,8 @@ export interface ServerOverrides {
   service?: Service;
   /** The rate limits (tests give them a fixed clock). */
   limits?: RequestLimits;
+  /** Header and request timeouts in milliseconds (default HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS; tests shorten them). */
+  timeouts?: { headersMs: number; requestMs: number };
 }
 
 /** A running local server. */
@@ -252,12 +263,12 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
   let listener: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
   // Host is checked by the listener, so its absence gets a problem body like every other refusal.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, (req, res) => {
     if (listener !== null) listener(req, res);
     else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
   });
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = overrides.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS;
+  server.requestTimeout = overrides.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 
   const bound = await listen(server, config.port, config.host);
@@ -286,6 +297,22 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...peekHeaders(limits, rateLimitKey(address)) });
   listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl, ...(fast !== undefined ? { fast } : {}) });
   server.on('clientError', answerClientError(edgeHeaders, publicBaseUrl));
+  const socketAddress = (req: IncomingMessage): string => normaliseAddress(req.socket.remoteAddress ?? 'unknown');
+  // Without these listeners node answers an unknown Expect with a bare 417, and `100-continue` with 100 Continue before
+  // the listener can see that the declared body is over the limit.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const error = new ApiError('expectation_failed', `The Expect header "${String(req.headers.expect).slice(0, 100)}" cannot be met; only 100-continue is supported.`);
+    sendProblem(res, error, edgeHeaders(socketAddress(req)), true, publicBaseUrl);
+  });
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      // Refused before 100 Continue, so the client never sends the body.
+      sendProblem(res, new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`), edgeHeaders(socketAddress(req)), true, publicBaseUrl);
+      return;
+    }
+    res.writeContinue();
+    server.emit('request', req, res);
+  });
   // node:http hands CONNECT to this event instead of the request listener; with no listener it drops the connection.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const address = normaliseAddress(req.socket.remoteAddress ?? 'unknown');

@@ -56,7 +56,10 @@ describe('the served document', () => {
     const info = doc.info as Record<string, unknown>;
     expect(info.contact).toEqual({ name: 'Corrections and questions', url: `${BASE}/corrections`, email: EMAIL });
     expect(info.termsOfService).toBe(`${BASE}/terms`);
-    expect(info.license).toEqual({ name: 'Terms of use (no bulk copying)', url: `${BASE}/terms` });
+    // The licence is the project's (MIT); the terms of use are termsOfService only.
+    expect(info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(info.description).toMatch(/GeoNames .*CC BY 4\.0/);
+    expect(info.description).toMatch(/U\.S\. Census Bureau/);
     for (const text of [info.description as string, operations().find(([, op]) => op.operationId === 'findInjuryAttorneys')?.[1].description ?? '']) {
       expect(text).toMatch(/own location of the person/);
       expect(text).toMatch(/covered is false .*do not substitute another metro/);

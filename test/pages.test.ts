@@ -86,11 +86,14 @@ describe('page responses', () => {
     expect((await get('/assets/search.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
   });
 
-  it('answer unknown pages, unmeasured metros and odd paths with a 404 problem, never a 500', async () => {
+  it('answer unknown pages, unmeasured metros and odd paths with a 404 (a page for browsers, a problem for JSON callers), never a 500', async () => {
     for (const path of ['/metros/atlantis', '/metros/', '/metros/Chicago', '/assets/nothing.js', '/metros/..%2Fmeta', '/docs/', '/assets/a/b']) {
       const r = await get(path, 'text/html');
       expect(r.status, path).toBe(404);
-      expect(r.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const json = await get(path, 'application/json');
+      expect(json.status, path).toBe(404);
+      expect(json.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     }
     expect(pageNameOf('/metros/../meta')).toBeNull();
     expect(pageNameOf('/assets/.hidden')).toBeNull();

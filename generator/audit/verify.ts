@@ -3,6 +3,7 @@
  * brute-force scan of the published records and compare them with the live answers (docs/AUDIT.md).
  */
 import { AttorneysResponse, CoverageResponse } from '../../shim/core/schemas.ts';
+import { attribution } from '../../shim/core/attribution.ts';
 import { CoverageCells, CoverageDoc, keys, type CoverageCellsT, type StoredOfficeT } from '../../shim/core/site-format.ts';
 import { compareAnswer } from './compare.ts';
 import { getLive, jsonDifferences, LiveError } from './live.ts';
@@ -79,7 +80,8 @@ async function liveVersionProblems(site: AuditSite, url: string, when: string): 
   if (reply.status !== 200) throw new LiveError(`${when}: GET /v1/coverage could not be read: ${reply.problem ?? `HTTP ${reply.status}`}`);
   if (reply.body === null) return [`${when}: GET /v1/coverage: ${reply.problem ?? 'unreadable body'}`];
   const { schema_version: _sv, ...published } = doc;
-  const diffs = jsonDifferences({ version: site.version, ...published }, reply.body);
+  // A version published before coverage.json carried `attribution` is served with the current one (as shim/core/shape.ts does).
+  const diffs = jsonDifferences({ version: site.version, ...published, attribution: published.attribution ?? attribution() }, reply.body);
   if (diffs.length === 0) return [];
   return [
     `${when}: the live API does not serve version ${site.version} (week_of ${site.meta.week_of}, generated_at ${site.meta.generated_at}); ` +

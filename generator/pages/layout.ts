@@ -1,4 +1,5 @@
 /** The shared page shell: escaping, head, header navigation and footer. Pages load only same-origin CSS and JS. */
+import { ATTRIBUTION_FOOTER_HTML } from '../../shim/core/attribution.ts';
 
 /** Text escaped for HTML element content and double-quoted attribute values. */
 export function esc(text: string | number): string {
@@ -60,7 +61,8 @@ ${o.main}
 <footer class="site"><div class="wrap">
 <p>A directory and a measurement, not a referral or a recommendation. Results are ordered by distance alone; no firm can pay for a position. No cookies, no trackers.</p>
 ${o.footnote !== undefined ? `<p>${esc(o.footnote)}</p>` : ''}
-<p><a href="/openapi.json">openapi.json</a> · <a href="/v1/coverage">Coverage (JSON)</a> · <a href="/docs#mcp">MCP</a></p>
+<p><a href="/openapi.json">openapi.json</a> · <a href="/v1/coverage">Coverage (JSON)</a> · <a href="/docs#mcp">MCP</a> · <a href="/terms">Terms of use</a></p>
+<p class="attribution">${ATTRIBUTION_FOOTER_HTML}</p>
 </div></footer>
 </body>
 </html>

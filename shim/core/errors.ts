@@ -21,6 +21,7 @@ const TITLES: Record<ProblemCodeT, string> = {
   bad_request: 'Bad request',
   request_timeout: 'Request timeout',
   header_fields_too_large: 'Request headers too large',
+  expectation_failed: 'Expectation failed',
   not_implemented: 'Not implemented',
   internal_error: 'Internal error',
 };
@@ -41,6 +42,7 @@ const STATUS: Record<ProblemCodeT, number> = {
   bad_request: 400,
   request_timeout: 408,
   header_fields_too_large: 431,
+  expectation_failed: 417,
   not_implemented: 501,
   internal_error: 500,
 };

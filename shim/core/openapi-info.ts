@@ -1,7 +1,8 @@
 /**
  * The OpenAPI document's prose and links: caller rules, terms, tags, contact, and re-basing the stored document onto
- * the public base URL the shim serves it from (servers, contact, terms, licence are absolute).
+ * the public base URL the shim serves it from (servers, contact and terms are absolute).
  */
+import { ATTRIBUTION_NOTICE } from './attribution.ts';
 import { DISCLOSURE, ORDER_TEXT } from './constants.ts';
 
 /** Base URL written into the stored document; the shim replaces it with its own public base URL when serving. */
@@ -30,6 +31,7 @@ export const API_DESCRIPTION = [
   `Disclosure (returned with every answer): ${DISCLOSURE}`,
   'Errors are RFC 9457 problem details whose type links to a page explaining the code. Every response carries RateLimit-Policy, RateLimit and ' +
     'Directory-Version headers; 429 and 503 add Retry-After. JSON answers are gzip- or brotli-encoded when the request accepts it.',
+  `Data sources: ${ATTRIBUTION_NOTICE} /v1/coverage lists the sources in its attribution field.`,
 ].join('\n\n');
 
 /** The operation tags, with descriptions. */
@@ -39,6 +41,9 @@ export const TAGS = [
   { name: 'mcp', description: 'The same three calls as Model Context Protocol tools (JSON-RPC over HTTP, stateless).' },
 ];
 
+/** `info.license`: the project's licence (SPDX identifier), not the terms of use (those are `termsOfService`). */
+export const API_LICENSE = { name: 'MIT', identifier: 'MIT' } as const;
+
 /** Where the served document points: the shim's public base URL and the configured corrections address. */
 export interface OpenApiLinks {
   publicBaseUrl: string;
@@ -46,7 +51,7 @@ export interface OpenApiLinks {
   correctionsEmail: string | null;
 }
 
-/** `doc` with servers, contact, terms of service and licence on `links.publicBaseUrl`. Pure; `doc` is not changed. */
+/** `doc` with servers, contact and terms of service on `links.publicBaseUrl`, and the licence. Pure; `doc` is not changed. */
 export function servedOpenApi(doc: Record<string, unknown>, links: OpenApiLinks): Record<string, unknown> {
   const base = links.publicBaseUrl.replace(/\/+$/, '');
   const info = (doc.info ?? {}) as Record<string, unknown>;
@@ -60,7 +65,8 @@ export function servedOpenApi(doc: Record<string, unknown>, links: OpenApiLinks)
       ...rest,
       termsOfService: `${base}/terms`,
       contact: { name: 'Corrections and questions', url: `${base}/corrections`, email: links.correctionsEmail ?? DEFAULT_CORRECTIONS_EMAIL },
-      license: { name: 'Terms of use (no bulk copying)', url: `${base}/terms` },
+      // The licence of the software and its description; how the answers may be used is the terms of service.
+      license: API_LICENSE,
     },
     servers: [{ url: base, description: 'This service' }],
   };

@@ -163,6 +163,20 @@ export const FirmResponse = z
 
 export const LatLng = z.object({ lat: z.number().describe('Latitude, decimal degrees.'), lng: z.number().describe('Longitude, decimal degrees.') });
 
+/** Credit and licence of the published place data (GeoNames CC BY 4.0, U.S. Census public domain). */
+export const Attribution = z.object({
+  notice: z.string().describe('The attribution in one sentence: who the place data comes from, its licence, and that it was changed.'),
+  sources: z.array(
+    z.object({
+      name: z.string(),
+      used_for: z.string(),
+      licence: z.string().describe('e.g. "CC BY 4.0" or "Public domain"'),
+      licence_url: z.string().nullable(),
+      url: z.string(),
+    }),
+  ),
+});
+
 /** Body of GET /v1/coverage. */
 export const CoverageResponse = z
   .object({
@@ -198,6 +212,7 @@ export const CoverageResponse = z
       )
       .describe('The measured metros; a location outside all of them is not covered.'),
     disclosure: z.string().describe('Text to keep with the data when relaying it.'),
+    attribution: Attribution.describe('Credit and licence of the published place data (GeoNames, U.S. Census).'),
   })
   .meta({ id: 'CoverageResponse' });
 
@@ -217,6 +232,7 @@ export const ProblemCode = z.enum([
   'bad_request',
   'request_timeout',
   'header_fields_too_large',
+  'expectation_failed',
   'not_implemented',
   'internal_error',
 ]);

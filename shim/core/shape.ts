@@ -5,6 +5,7 @@
  */
 import { isPublicWebHost } from './public-host.ts';
 import { BRAND_INDEX_WHAT, DISCLOSURE, MAP_VISIBILITY_WHAT, SERVICE_NAME } from './constants.ts';
+import { attribution } from './attribution.ts';
 import { disclosureFor } from './disclosure.ts';
 import { hoursText } from './hours.ts';
 import type {
@@ -165,6 +166,7 @@ export function shapeCoverage(doc: CoverageDocT, version: string): CoverageRespo
       week_of: m.week_of,
     })),
     disclosure: disclosureFor(doc.dataset),
+    attribution: doc.attribution ?? attribution(),
   };
 }
 

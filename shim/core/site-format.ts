@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { dict } from './dict.ts';
 import { inVersion, paths } from './paths.ts';
-import { BrandIndex, CoverageResponse, Hours, MapVisibility, ProfileType } from './schemas.ts';
+import { Attribution, BrandIndex, CoverageResponse, Hours, MapVisibility, ProfileType } from './schemas.ts';
 
 const sv = z.literal(1);
 
@@ -137,7 +137,9 @@ export const FirmDoc = z.object({
 });
 
 /** `v/<version>/coverage.json`: the public coverage body plus schema_version; the shim adds `version` from the pointer. */
-export const CoverageDoc = CoverageResponse.omit({ version: true }).extend({ schema_version: sv });
+// `attribution` is optional in the stored document: versions published before it existed lack it, and the shim then
+// serves the current attribution (the place data and its licence were the same).
+export const CoverageDoc = CoverageResponse.omit({ version: true }).extend({ schema_version: sv, attribution: Attribution.optional() });
 
 /** `v/<version>/coverage-cells.json`: measured cells (H3, coverage_resolution) and the metros measuring each, nearest centre first. */
 export const CoverageCells = z.object({

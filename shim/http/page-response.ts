@@ -36,23 +36,28 @@ export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-anc
 /** CSP of stylesheets and scripts (they load nothing themselves). */
 export const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-function cspOf(page: PageDocT): string {
-  if (page.content_type.startsWith('text/html')) return page.path === '/docs' ? DOCS_CSP : PAGE_CSP;
-  if (page.content_type.startsWith('image/svg+xml')) return SVG_CSP;
+function cspOf(path: string, contentType: string): string {
+  if (contentType.startsWith('text/html')) return path === '/docs' ? DOCS_CSP : PAGE_CSP;
+  if (contentType.startsWith('image/svg+xml')) return SVG_CSP;
   return ASSET_CSP;
+}
+
+/** Headers every response for people carries besides content type and caching, by its public path and media type. */
+export function securityHeaders(path: string, contentType: string): Record<string, string> {
+  return {
+    'content-security-policy': cspOf(path, contentType),
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': contentType.startsWith('image/svg+xml') ? 'SAMEORIGIN' : 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    // Only the search page asks for the position, and only when "Use my location" is pressed.
+    'permissions-policy': `geolocation=(${path === '/' ? 'self' : ''}), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()`,
+  };
 }
 
 /** Headers every page response carries, besides content type and caching. */
 export function pageSecurityHeaders(page: PageDocT): Record<string, string> {
-  return {
-    'content-security-policy': cspOf(page),
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': page.content_type.startsWith('image/svg+xml') ? 'SAMEORIGIN' : 'DENY',
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
-    // Only the search page asks for the position, and only when "Use my location" is pressed.
-    'permissions-policy': `geolocation=(${page.path === '/' ? 'self' : ''}), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()`,
-  };
+  return securityHeaders(page.path, page.content_type);
 }
 
 /** A 200 page with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
@@ -72,4 +77,32 @@ export function wantsHtml(accept: string | null): boolean {
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return type === 'text/html' && (q === undefined || Number(q.slice(2)) > 0);
   });
+}
+
+/** A page the shim renders itself (/terms, /problems/{code}) answered like a stored page: ETag, caching, CSP and security headers. */
+export function renderedPageResponse(request: Request, path: string, html: string): Response {
+  return pageResponse(request, { schema_version: 1, generated: 'by generator/; do not edit', path, content_type: 'text/html; charset=utf-8', body: html });
+}
+
+/** Highest q the Accept header gives any of `types` (0 when none is named). */
+function qualityOf(accept: string, types: readonly string[]): number {
+  let best = 0;
+  for (const part of accept.split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    if (type === undefined || !types.includes(type.trim())) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = q === undefined ? 1 : Number(q.slice(2));
+    if (Number.isFinite(value) && value > best) best = value;
+  }
+  return best;
+}
+
+/**
+ * True when the caller prefers an HTML page to a problem+json body: it names text/html, with a higher q than any JSON
+ * type it names. Browsers navigating do; fetch() (Accept: *\/*), curl and API clients do not.
+ */
+export function prefersHtml(accept: string | null): boolean {
+  if (accept === null) return false;
+  const html = qualityOf(accept, ['text/html', 'application/xhtml+xml']);
+  return html > 0 && html > qualityOf(accept, ['application/problem+json', 'application/json']);
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../shim/config.ts';
-import { startServer } from '../../shim/server.ts';
+import { startServer, type ServerOverrides } from '../../shim/server.ts';
 
 /** A server started by startTestServer. */
 export interface TestServer {
@@ -20,9 +20,9 @@ export interface TestServer {
 /**
  * Start the server with the sample site (TEST_SITE_DIR from the global setup) on 127.0.0.1 and a free port.
  * `env` overrides the environment the server reads (SITE_DIR, RATE_LIMIT_PER_HOUR, TRUST_PROXY, ...); the real process
- * environment is not read. Defaults: RATE_LIMIT_PER_HOUR=100000 (headers present, never hit), LOG_DIR a temp folder.
+ * environment is not read; `overrides` replaces parts of the server (timeouts, rate limiter). Defaults: RATE_LIMIT_PER_HOUR=100000 (headers present, never hit), LOG_DIR a temp folder.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, overrides: ServerOverrides = {}): Promise<TestServer> {
   const siteDir = env.SITE_DIR ?? process.env.TEST_SITE_DIR;
   if (siteDir === undefined) throw new Error('TEST_SITE_DIR is not set: run the tests through vitest (test/global-setup.ts builds the site).');
   const ownLogDir = env.LOG_DIR === undefined ? mkdtempSync(join(tmpdir(), 'iad-test-log-')) : null;
@@ -34,7 +34,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     SITE_DIR: siteDir,
     LOG_DIR: env.LOG_DIR ?? (ownLogDir as string),
   });
-  const running = await startServer(config);
+  const running = await startServer(config, overrides);
   return {
     url: running.url,
     logDir: config.logDir,

@@ -2,6 +2,8 @@
 'use strict';
 
 window.addEventListener('DOMContentLoaded', () => {
+  // The MCP snippets name this server: its real origin, whatever host or port the page was opened on.
+  for (const el of document.querySelectorAll('.origin')) el.textContent = window.location.origin;
   const root = document.getElementById('api');
   if (!root) return;
   // Swagger UI renders its server chooser without a label; name it for screen readers whenever it appears.
