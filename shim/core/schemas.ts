@@ -199,6 +199,10 @@ export const Problem = z
     code: ProblemCode,
     parameter: z.string().optional().describe('The offending parameter, when there is one.'),
     accepted: z.array(z.string()).optional().describe('Accepted parameter names or values, when useful.'),
+    candidates: z
+      .array(z.object({ city: z.string(), state: z.string(), covered: z.boolean() }))
+      .optional()
+      .describe('With ambiguous_location: the places of that name, most populous first; covered is whether a measured metro contains it. Ask the person which one.'),
   })
   .meta({ id: 'Problem' });
 
