@@ -105,7 +105,7 @@ function check(s: Scenario, a: Answer, channel: 'rest' | 'mcp'): string[] {
   return wrong;
 }
 
-/** Per channel: scenarios answered on the first call, and useful within two (the refusal's fix or a candidate followed). */
+/** Per channel: scenarios answered as expected on the first call, and within two (the refusal's fix or a candidate followed). */
 const tally = new Map<string, { first: number; two: number; total: number }>();
 
 async function secondCall(s: Scenario, a: Answer): Promise<boolean> {
@@ -128,8 +128,8 @@ async function runAll(channel: string, ask: (args: Args) => Promise<Answer>): Pr
     const wrong = check(s, a, channel === 'REST' ? 'rest' : 'mcp');
     if (wrong.length > 0) failures.push(`${s.says}: ${wrong.join('; ')}`);
     t.total++;
-    if (a.ok) t.first++;
-    if (await secondCall(s, a)) t.two++;
+    if (a.ok && wrong.length === 0) t.first++;
+    if (wrong.length === 0 && (await secondCall(s, a))) t.two++;
   }
   tally.set(channel, t);
   return failures;
