@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 function query(args: Args): string {
-  return new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)])).toString();
+  return new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [k, String(v)])).toString();
 }
 
 async function viaRest(args: Args): Promise<Answer> {
