@@ -192,8 +192,9 @@ describe('notes', () => {
     const venice = await resolve('Venice LA');
     expect(venice).toMatchObject({ city: 'Venice', state: 'LA', metro: null });
     expect(venice.note).toBe('Read as Venice, Louisiana (LA). "LA" is also short for Los Angeles: for Venice in California, send "Venice, CA".');
-    // Written as "City, ST", LA is the state and nothing else is suggested; a covered reading needs no note.
-    expect((await resolve('Venice, LA')).note).toBeUndefined();
+    // An assistant may have added the comma itself: "Venice, LA" says the same; spelt out, the state is meant.
+    expect((await resolve('Venice, LA')).note).toBe(venice.note);
+    expect((await resolve('Venice, Louisiana')).note).toBeUndefined();
     expect(haversineMiles(venice.lat, venice.lng, 29.28, -89.35)).toBeLessThan(15);
   });
 

@@ -86,11 +86,11 @@ export interface CityQuery {
 
 /**
  * The note for a state code that is also a covered city's nickname, when the literal reading is outside coverage and
- * the same name exists in that city's state inside it: "Venice LA" (no comma) is read as Louisiana, and says Los Angeles was possible.
+ * the same name exists in that city's state inside it: "Venice LA" is read as Louisiana, and says Los Angeles was possible.
  */
 async function otherReading(reader: SiteReader, q: CityQuery, entry: CityEntryT): Promise<string | null> {
-  // Only "Venice LA", written without the comma: "Venice, LA" is the USPS form and means the state.
-  const typed = new RegExp(String.raw`[^,\s]\s+${q.state}\.?\s*$`, 'i').test(q.input);
+  // Only when the state was written as the code ("Venice LA", "Venice, LA"), not spelt out ("Venice, Louisiana").
+  const typed = new RegExp(String.raw`[\s,]${q.state}\.?\s*$`, 'i').test(q.input);
   const alt = typed ? nicknamePlace(q.state.toLowerCase()) : null;
   if (alt === null || alt.state === q.state) return null;
   const other = await cityEntry(reader, q.city, alt.state);

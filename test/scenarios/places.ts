@@ -80,6 +80,7 @@ export const SCENARIOS: Scenario[] = [
   { says: 'Vegas', args: loc('Vegas'), expect: at([36.1699, -115.1398], 5, 'NV', false) },
   { says: 'NOLA', args: loc('NOLA'), expect: at([29.9511, -90.0715], 5, 'LA', false) },
   { says: 'Venice LA (meaning Venice, Los Angeles)', args: loc('Venice LA'), expect: at([29.1675, -89.2163], 5, 'LA', false, /"LA" is also short for Los Angeles.*"Venice, CA"/) },
+  { says: 'Venice, LA (the comma added by an assistant)', args: loc('Venice, LA'), expect: at([29.1675, -89.2163], 5, 'LA', false, /"LA" is also short for Los Angeles/) },
   { says: 'Venice, CA', args: loc('Venice, CA'), expect: at([33.985, -118.4695], 3, 'CA', true) },
   // Typos.
   { says: 'Chicgo, IL', args: loc('Chicgo, IL'), expect: refused('location_not_understood', /Did you mean "Chicago, IL"/, 'Chicago, IL') },
