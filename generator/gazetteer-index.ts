@@ -1,6 +1,6 @@
 /**
  * The two gazetteer indexes across states (docs/CONTRACT.md, Location): place names by their first two characters,
- * for a name sent without a state, and ZIP points by 2-degree tile, for whether a point is in the US and in which
+ * for a name sent without a state, and ZIP points by 4-degree tile, for whether a point is in the US and in which
  * state. Deterministic: keys and lists sorted.
  */
 import { namePrefix, pointTile, type CityEntryT, type NameEntryT, type NameGazetteerT, type PointGazetteerT, type ZipGazetteerT } from '../shim/core/site-format.ts';

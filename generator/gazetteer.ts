@@ -113,7 +113,7 @@ function clusters<T extends { lat: number; lng: number }>(items: T[], miles: num
   return [...groups.values()];
 }
 
-/** Nearest ZIP of a state to a point, within NEAREST_ZIP_MILES, through a 0.2-degree grid. */
+/** Nearest ZIP of a state to a point, within NEAREST_ZIP_MILES, through a 0.4-degree grid. */
 class ZipGrid {
   private readonly cells = new Map<string, ZipPoint[]>();
   constructor(points: ZipPoint[]) {

@@ -67,7 +67,7 @@ describe('the indexes', () => {
     let points = 0;
     for (const [tile, doc] of g.points) {
       PointGazetteer.parse(doc);
-      expect(JSON.stringify(doc).length).toBeLessThan(64 * 1024);
+      expect(JSON.stringify(doc).length).toBeLessThan(96 * 1024);
       for (const [lat, lng] of doc.points) expect(pointTile(lat, lng)).toBe(tile);
       points += doc.points.length;
     }

@@ -21,7 +21,7 @@ export const paths = {
   cityState: (state: string) => `gazetteer/city/${state}.json`,
   /** Place names of every state by the first two characters of the normalised name, for a name sent without a state. */
   names: (prefix: string) => `gazetteer/names/${prefix}.json`,
-  /** ZIP points of one 2-degree tile, for whether a point is in the US and in which state. */
+  /** ZIP points of one 4-degree tile, for whether a point is in the US and in which state. */
   points: (tile: string) => `gazetteer/points/${tile}.json`,
   measurement: (metro: string) => `measurement/${metro}.json`,
   changes: () => 'changes.json',

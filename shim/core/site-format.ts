@@ -194,7 +194,7 @@ export const NameGazetteer = z.object({
 
 /** One ZIP point: [lat, lng, state]. */
 export const PointEntry = z.tuple([z.number(), z.number(), z.string()]);
-/** `v/<version>/gazetteer/points/<tile>.json`: every ZIP point of one 2-degree tile (see pointTile), sorted. */
+/** `v/<version>/gazetteer/points/<tile>.json`: every ZIP point of one 4-degree tile (see pointTile), sorted. */
 export const PointGazetteer = z.object({ schema_version: sv, tile: z.string(), points: z.array(PointEntry) });
 
 /** `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets too). */
@@ -346,7 +346,7 @@ export function namePrefix(key: string): string {
 }
 
 /** Degrees of latitude and longitude of a points tile. */
-export const POINT_TILE_DEGREES = 2;
+export const POINT_TILE_DEGREES = 4;
 
 /** The points tile of a position: its south-west corner in whole degrees, a multiple of POINT_TILE_DEGREES ("40_-76"). */
 export function pointTile(lat: number, lng: number): string {
