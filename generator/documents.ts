@@ -141,7 +141,13 @@ export function metaDoc(
   dataset: DatasetFileT,
   totals: Totals,
   vis: Pick<Visibility, 'metros'>,
-  contents: { zip3: readonly string[]; cityBuckets: ReadonlyMap<string, readonly string[]>; listingPrefixLength: number },
+  contents: {
+    zip3: readonly string[];
+    cityBuckets: ReadonlyMap<string, readonly string[]>;
+    names?: readonly string[];
+    points?: readonly string[];
+    listingPrefixLength: number;
+  },
 ): MetaT {
   return {
     schema_version: 2,
@@ -157,6 +163,8 @@ export function metaDoc(
     gazetteer: {
       zip3: [...contents.zip3].sort(),
       cities: Object.fromEntries([...contents.cityBuckets].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([st, bs]) => [st, [...bs].sort().join('')])),
+      ...(contents.names === undefined ? {} : { names: [...contents.names].sort() }),
+      ...(contents.points === undefined ? {} : { points: [...contents.points].sort() }),
     },
     listing_prefix_length: contents.listingPrefixLength,
   };

@@ -7,7 +7,8 @@
  */
 import { haversineMiles } from '../shim/core/geo.ts';
 import { US_STATE_CODES, US_STATES } from '../shim/core/location.ts';
-import { cityBucket, normaliseCityName, type CityEntryT, type CityGazetteerT, type ZipGazetteerT } from '../shim/core/site-format.ts';
+import { cityBucket, normaliseCityName, type CityEntryT, type CityGazetteerT, type NameGazetteerT, type PointGazetteerT, type ZipGazetteerT } from '../shim/core/site-format.ts';
+import { buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
 import { readPlaces, readPostal, readZctas, type PlaceRow, type PostalRow, type ZctaRow } from './gazetteer-sources.ts';
 
 type ZipEntryT = ZipGazetteerT['zips'][string];
@@ -112,7 +113,7 @@ function clusters<T extends { lat: number; lng: number }>(items: T[], miles: num
   return [...groups.values()];
 }
 
-/** Nearest ZIP of a state to a point, within NEAREST_ZIP_MILES, through a 0.2-degree grid. */
+/** Nearest ZIP of a state to a point, within NEAREST_ZIP_MILES, through a 0.4-degree grid. */
 class ZipGrid {
   private readonly cells = new Map<string, ZipPoint[]>();
   constructor(points: ZipPoint[]) {
@@ -249,8 +250,12 @@ function entryOf(candidates: Candidate[]): CityEntryT {
   };
 }
 
-/** One state's place names: normalised name -> most populous candidate, with the count of candidates; sorted by name. */
-function buildState(places: PlaceRow[], zipPoints: ZipPoint[]): Map<string, CityEntryT> {
+/**
+ * One state's place names: normalised name -> most populous candidate, with the count of candidates; sorted by name.
+ * `populations` receives each name's largest known population, also of a place indexed under the name by its alias
+ * (DC's "Washington", "New York City" for "New York"), whose entry may be a postal place without one.
+ */
+function buildState(places: PlaceRow[], zipPoints: ZipPoint[], populations = new Map<string, number>()): Map<string, CityEntryT> {
   const grid = new ZipGrid(zipPoints);
   const placesByKey = new Map<string, PlaceRow[]>();
   for (const p of places) push(placesByKey, normaliseCityName(p.name), p);
@@ -264,10 +269,12 @@ function buildState(places: PlaceRow[], zipPoints: ZipPoint[]): Map<string, City
     const candidates = candidatesOf(placesByKey.get(key) ?? [], postalByKey.get(key) ?? [], grid);
     primary.set(key, entryOf(candidates));
     for (const c of candidates) {
+      if (c.population !== null) populations.set(key, Math.max(populations.get(key) ?? 0, c.population));
       if (c.tier !== Tier.Place && c.tier !== Tier.Section) continue;
       const stem = ALIAS_SUFFIX_RE.exec(c.name)?.[1];
       const alias = stem === undefined ? '' : normaliseCityName(stem);
       // "Kansas, MO" for Kansas City reads as a mistake, not a name people use.
+      if (alias !== '' && c.population !== null) populations.set(alias, Math.max(populations.get(alias) ?? 0, c.population));
       if (alias !== '' && !STATE_NAMES.has(alias)) push(aliases, alias, { ...c, tier: Tier.Alias });
     }
   }
@@ -317,8 +324,13 @@ function placesByState(rows: PlaceRow[]): Map<string, PlaceRow[]> {
   return out;
 }
 
-/** The gazetteer of a version: ZIP documents keyed by ZIP3, city documents keyed by USPS state code then bucket, all sorted. */
-export function buildGazetteer(): { zips: Map<string, ZipGazetteerT>; cities: Map<string, Map<string, CityGazetteerT>> } {
+/** The gazetteer of a version, all sorted: ZIP documents by ZIP3, city documents by state then bucket, names by prefix, points by tile. */
+export function buildGazetteer(): {
+  zips: Map<string, ZipGazetteerT>;
+  cities: Map<string, Map<string, CityGazetteerT>>;
+  names: Map<string, NameGazetteerT>;
+  points: Map<string, PointGazetteerT>;
+} {
   const entries = buildZipEntries(readZctas(), readPostal());
 
   const byZip3 = new Map<string, [string, ZipEntryT][]>();
@@ -334,8 +346,12 @@ export function buildGazetteer(): { zips: Map<string, ZipGazetteerT>; cities: Ma
 
   const places = placesByState(readPlaces());
   const cities = new Map<string, Map<string, CityGazetteerT>>();
+  const byState = new Map<string, Map<string, CityEntryT>>();
   for (const state of US_STATE_CODES) {
-    cities.set(state, splitCities(state, buildState(places.get(state) ?? [], pointsByState.get(state) ?? [])));
+    const populations = new Map<string, number>();
+    const names = buildState(places.get(state) ?? [], pointsByState.get(state) ?? [], populations);
+    byState.set(state, new Map([...names].map(([k, e]) => [k, { ...e, population: populations.get(k) ?? e.population }])));
+    cities.set(state, splitCities(state, names));
   }
-  return { zips, cities };
+  return { zips, cities, names: buildNameIndex(byState), points: buildPointTiles(zips) };
 }

@@ -243,6 +243,8 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
   for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
   }
+  for (const [prefix, doc] of gazetteer.names) await w.put(paths.names(prefix), doc);
+  for (const [tile, doc] of gazetteer.points) await w.put(paths.points(tile), doc);
   const pageCount = await writePages(
     { dataDir: opts.dataDir, week, weekOf, synthetic: inputs.dataset.synthetic, metros: inputs.metros, offices, measurement: pages },
     (key, value) => w.put(key, value),
@@ -256,7 +258,13 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
   const changes = await changesAgainstLive(opts.previous ?? { kind: 'folder', dir: opts.outDir }, version, week, offices, provenance, step);
   await w.put(paths.changes(), changes);
   step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
-  const contents = { zip3: [...gazetteer.zips.keys()], cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])), listingPrefixLength: prefixLength };
+  const contents = {
+    zip3: [...gazetteer.zips.keys()],
+    cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])),
+    names: [...gazetteer.names.keys()],
+    points: [...gazetteer.points.keys()],
+    listingPrefixLength: prefixLength,
+  };
   await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
   return { version, sorted };
 }

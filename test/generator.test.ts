@@ -34,7 +34,9 @@ import {
   Manifest,
   MeasurementDoc,
   Meta,
+  NameGazetteer,
   Pointer,
+  PointGazetteer,
   ZipGazetteer,
 } from '../shim/core/site-format.ts';
 import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
@@ -336,6 +338,8 @@ describe('published site', () => {
       if (r.startsWith('firms/')) return FirmDoc;
       if (r.startsWith('gazetteer/zip/')) return ZipGazetteer;
       if (r.startsWith('gazetteer/city/')) return CityGazetteer;
+      if (r.startsWith('gazetteer/names/')) return NameGazetteer;
+      if (r.startsWith('gazetteer/points/')) return PointGazetteer;
       if (r.startsWith('pages/')) return PageDoc;
       if (r.startsWith('listings/')) return ListingBucket;
       if (r.startsWith('measurement/')) return MeasurementDoc;

@@ -7,7 +7,7 @@ import type { ZodType } from 'zod';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared } from './cell-format.ts';
 import { PageDoc } from './page-format.ts';
 import { paths, type DocName } from './paths.ts';
-import { ChangesDoc, CityGazetteer, CityGazetteerState, CoverageCells, CoverageDoc, FirmDoc, ListingBucket, Manifest, MeasurementDoc, Meta, ZipGazetteer } from './site-format.ts';
+import { ChangesDoc, CityGazetteer, CityGazetteerState, CoverageCells, CoverageDoc, FirmDoc, ListingBucket, Manifest, MeasurementDoc, Meta, NameGazetteer, PointGazetteer, ZipGazetteer } from './site-format.ts';
 
 /** One kind of document: its path inside a version, the schema of its JSON (null: not zod-checked JSON, see `format`), and how to recognise its paths. */
 export interface CatalogueEntry {
@@ -39,6 +39,8 @@ export const catalogue = {
   zip: entry(paths.zip, ZipGazetteer, /^gazetteer\/zip\/\d{3}\.json$/),
   city: entry(paths.city, CityGazetteer, /^gazetteer\/city\/[A-Z]{2}\/[a-z0-9_]\.json$/),
   cityState: entry(paths.cityState, CityGazetteerState, /^gazetteer\/city\/[A-Z]{2}\.json$/),
+  names: entry(paths.names, NameGazetteer, /^gazetteer\/names\/[0-9_a-z]{1,2}\.json$/),
+  points: entry(paths.points, PointGazetteer, /^gazetteer\/points\/-?\d+_-?\d+\.json$/),
   measurement: entry(paths.measurement, MeasurementDoc, new RegExp(`^measurement/${id}\\.json$`)),
   changes: entry(paths.changes, ChangesDoc, /^changes\.json$/),
   problem: entry(paths.problem, null, new RegExp(`^problems/${id}\\.html$`), 'html'),

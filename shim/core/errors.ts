@@ -5,6 +5,9 @@
 import type { ZodType } from 'zod';
 import type { ProblemCodeT, ProblemT } from './schemas.ts';
 
+/** One place an ambiguous name may mean: city, USPS state, and whether a measured metro contains it. */
+export type CandidateT = NonNullable<ProblemT['candidates']>[number];
+
 const TITLES: Record<ProblemCodeT, string> = {
   location_required: 'Location required',
   location_not_understood: 'Location not understood',
@@ -62,7 +65,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ProblemCodeT,
     readonly detail: string,
-    readonly extra: { parameter?: string; accepted?: string[]; retryAfterSeconds?: number } = {},
+    readonly extra: { parameter?: string; accepted?: string[]; retryAfterSeconds?: number; candidates?: CandidateT[] } = {},
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -79,6 +82,7 @@ export class ApiError extends Error {
       code: this.code,
       ...(this.extra.parameter !== undefined ? { parameter: this.extra.parameter } : {}),
       ...(this.extra.accepted !== undefined ? { accepted: this.extra.accepted } : {}),
+      ...(this.extra.candidates !== undefined ? { candidates: this.extra.candidates } : {}),
     };
   }
 }

@@ -1,31 +1,25 @@
 /**
- * Parsing of the `location` parameter into one of three forms (docs/CONTRACT.md, Location). Pure: no reads; resolution is resolve.ts.
+ * Parsing of the `location` parameter into one of its forms (docs/CONTRACT.md, Location). Pure: no reads; resolution is resolve.ts.
  *
  * Accepted, after trimming:
  * - ZIP: `60601`; ZIP+4 as `60601-1234`, `60601 1234` or `606011234` (the +4 is dropped).
- * - City: `City, ST` with a USPS code of the 50 states, DC or PR, case-insensitive. The comma may be left out when the
- *   last word is such a code (`Austin TX`). A trailing `, USA`/`, US` is ignored. A trailing ZIP (`Chicago, IL 60601`,
- *   as in an address line) is used as the ZIP, being the more precise of the two.
- * - Point: `lat,lng` in decimal degrees, latitude -90..90, longitude -180..180.
+ * - City: `City, ST` with a USPS code of the 50 states, DC or PR, or the state's name (`Anchorage, Alaska`),
+ *   case-insensitive. The comma may be left out (`Austin TX`, `Austin Texas`). A trailing `, USA`/`, US` is ignored.
+ *   A trailing ZIP (`Chicago, IL 60601`, `Chicago, Illinois 60606`, as in an address line) is used as the ZIP, being
+ *   the more precise of the two. A curated nickname (nicknames.ts: `NYC`, `Philly`) stands for its city.
+ * - Name: a place name without a state (`Springfield`): resolve.ts answers it or names the candidates.
+ * - Point: `lat,lng` in decimal degrees, or with degree signs and hemisphere letters (coordinates.ts).
+ * A county or a street address without a ZIP is refused with what to send instead.
  */
+import { CoordinatesError, readCoordinates } from './coordinates.ts';
 import { ApiError } from './errors.ts';
+import { nicknamePlace } from './nicknames.ts';
 import type { LocationArg } from './params.ts';
 import { nullProto } from './dict.ts';
+import { normaliseCityName } from './site-format.ts';
+import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES, US_STATES } from './state-names.ts';
 
-/** USPS codes the gazetteer covers (50 states, DC, PR) with their names, sorted by code. */
-export const US_STATES: Readonly<Record<string, string>> = nullProto({
-  AK: 'Alaska', AL: 'Alabama', AR: 'Arkansas', AZ: 'Arizona', CA: 'California', CO: 'Colorado', CT: 'Connecticut',
-  DC: 'District of Columbia', DE: 'Delaware', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii', IA: 'Iowa', ID: 'Idaho',
-  IL: 'Illinois', IN: 'Indiana', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana', MA: 'Massachusetts', MD: 'Maryland',
-  ME: 'Maine', MI: 'Michigan', MN: 'Minnesota', MO: 'Missouri', MS: 'Mississippi', MT: 'Montana', NC: 'North Carolina',
-  ND: 'North Dakota', NE: 'Nebraska', NH: 'New Hampshire', NJ: 'New Jersey', NM: 'New Mexico', NV: 'Nevada',
-  NY: 'New York', OH: 'Ohio', OK: 'Oklahoma', OR: 'Oregon', PA: 'Pennsylvania', PR: 'Puerto Rico', RI: 'Rhode Island',
-  SC: 'South Carolina', SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VA: 'Virginia', VT: 'Vermont',
-  WA: 'Washington', WI: 'Wisconsin', WV: 'West Virginia', WY: 'Wyoming',
-});
-
-/** The USPS state codes the gazetteer covers, sorted. */
-export const US_STATE_CODES: readonly string[] = Object.freeze(Object.keys(US_STATES).sort());
+export { US_STATE_CODES, US_STATES };
 
 /** USPS codes of places with ZIP codes that the gazetteer does not cover (territories, military mail). */
 const UNCOVERED_CODES: Readonly<Record<string, string>> = nullProto({
@@ -36,17 +30,20 @@ const UNCOVERED_CODES: Readonly<Record<string, string>> = nullProto({
 /** A location as the caller wrote it, parsed but not yet resolved. `parameter` names where it came from (default `location`). */
 export type ParsedLocation =
   | { kind: 'zip'; zip: string; input: string; parameter?: string }
-  | { kind: 'city'; city: string; state: string; input: string; parameter?: string }
+  | { kind: 'city'; city: string; state: string; input: string; parameter?: string; nickname?: string }
+  | { kind: 'name'; name: string; input: string; parameter?: string }
   | { kind: 'point'; lat: number; lng: number; input: string; parameter?: string };
 
 const FORMS = 'a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX") or "lat,lng" ("41.88,-87.63")';
 const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
 
 const ZIP_RE = /^(\d{5})(?:[-\s]?\d{4})?$/;
-const NUMBER = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const POINT_RE = new RegExp(String.raw`^(${NUMBER})\s*,\s*(${NUMBER})$`);
 const COUNTRY_SUFFIX_RE = /\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of america)?)$/i;
 const TRAILING_ZIP_RE = /^(.*[^\s,])[\s,]+(\d{5}(?:-\d{4})?)$/;
+/** A county, parish or borough named as the place ("Harris County", "Cook Co."). */
+const COUNTY_RE = /^(.*\S)\s+(county|co\.?|parish|borough)$/i;
+/** A street address: a house number, then a word ("350 5th Ave", "1600 Pennsylvania Ave NW"). */
+const ADDRESS_RE = /^\d+[a-z]?\s+\S/i;
 
 function notUnderstood(detail: string, parameter: string): ApiError {
   return new ApiError('location_not_understood', detail, { parameter, accepted: ACCEPTED });
@@ -56,20 +53,12 @@ function quote(s: string): string {
   return JSON.stringify(s);
 }
 
-/** The USPS code for a state written out in full ("texas" -> "TX"), or null. */
-function codeOfStateName(name: string): string | null {
-  const wanted = name.toLowerCase().replace(/\s+/g, ' ').trim();
-  for (const code of US_STATE_CODES) if (US_STATES[code]?.toLowerCase() === wanted) return code;
-  return null;
-}
-
-function parsePoint(latText: string, lngText: string, input: string, parameter: string): ParsedLocation {
-  const lat = Number(latText);
-  const lng = Number(lngText);
+function point(lat: number, lng: number, text: [string, string] | undefined, input: string, parameter: string): ParsedLocation {
   const latOk = lat >= -90 && lat <= 90;
   const lngOk = lng >= -180 && lng <= 180;
   if (latOk && lngOk) return { kind: 'point', lat, lng, input, parameter };
   const swapped = lng >= -90 && lng <= 90 && lat >= -180 && lat <= 180;
+  const [latText, lngText] = text ?? [String(lat), String(lng)];
   throw new ApiError(
     'invalid_parameter',
     `${parameter} ${quote(input)} is not a valid "lat,lng": latitude must be from -90 to 90 and longitude from -180 to 180 (decimal degrees)` +
@@ -78,35 +67,77 @@ function parsePoint(latText: string, lngText: string, input: string, parameter: 
   );
 }
 
-function parseCity(cityText: string, stateText: string, input: string, parameter: string): ParsedLocation {
-  const city = cityText.replace(/\s+/g, ' ').trim();
-  if (!/\p{L}/u.test(city)) {
-    throw notUnderstood(`${parameter} ${quote(input)} has no city name before the state; send ${FORMS}.`, parameter);
-  }
-  const st = stateText.trim();
-  const code = st.toUpperCase().replace(/\./g, '');
-  if (US_STATES[code] !== undefined) return { kind: 'city', city, state: code, input, parameter };
-  const uncovered = UNCOVERED_CODES[code];
-  if (uncovered !== undefined) {
-    throw notUnderstood(
-      `${parameter} ${quote(input)}: ${code} (${uncovered}) is not covered; locations must be in the 50 states, DC or Puerto Rico.`,
-      parameter,
-    );
-  }
-  const named = codeOfStateName(st);
-  if (named !== null) {
-    throw notUnderstood(`${parameter} ${quote(input)}: write the state as its 2-letter USPS code, e.g. ${quote(`${city}, ${named}`)}.`, parameter);
-  }
-  throw notUnderstood(
-    `${parameter} ${quote(input)}: ${quote(st)} is not a USPS state code. Send "City, ST" where ST is one of ${US_STATE_CODES.join(' ')}.`,
+/** The refusal of a county: counties are not places the service resolves, and which part the person is in matters. */
+function countyRefusal(input: string, county: string, parameter: string): ApiError {
+  return notUnderstood(
+    `${parameter} ${quote(input)} names a county (${county}); counties are not accepted, since distances need one point. ` +
+      `Ask the person for their ZIP code or their city, and send it as a 5-digit ZIP or "City, ST".`,
     parameter,
   );
 }
 
+/** The refusal of a street address without its ZIP, naming the city when the address gives it. */
+function addressRefusal(input: string, city: string | null, state: string | null, parameter: string): ApiError {
+  const instead = city !== null && state !== null ? `the city as ${quote(`${city}, ${state}`)}` : 'the city as "City, ST"';
+  return notUnderstood(
+    `${parameter} ${quote(input)} looks like a street address; street addresses are accepted only with their ZIP code. ` +
+      `Send the address's 5-digit ZIP, or ${instead}, or the point as "lat,lng".`,
+    parameter,
+  );
+}
+
+/** The state part of a "City, ST" form, or an error naming what is wrong with it. */
+function stateOf(stateText: string, input: string, parameter: string): string {
+  const st = stateText.trim();
+  const code = stateCodeOf(st);
+  if (code !== null) return code;
+  const upper = st.toUpperCase().replace(/\./g, '');
+  const uncovered = UNCOVERED_CODES[upper];
+  if (uncovered !== undefined) {
+    throw notUnderstood(
+      `${parameter} ${quote(input)}: ${upper} (${uncovered}) is not covered; locations must be in the 50 states, DC or Puerto Rico.`,
+      parameter,
+    );
+  }
+  throw notUnderstood(
+    `${parameter} ${quote(input)}: ${quote(st)} is not a USPS state code. Send "City, ST" where ST is one of ${US_STATE_CODES.join(' ')} (or the state's name).`,
+    parameter,
+  );
+}
+
+function parseCity(cityText: string, stateText: string, input: string, parameter: string): ParsedLocation {
+  const state = stateOf(stateText, input, parameter);
+  // "Brooklyn, New York, NY" or "Venice, Los Angeles, CA": the first part is the place; an address line starts with a number.
+  const parts = cityText.split(',').map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p !== '');
+  if (parts.length > 1 && ADDRESS_RE.test(parts[0] ?? '')) throw addressRefusal(input, parts[parts.length - 1] ?? null, state, parameter);
+  const city = parts[0] ?? '';
+  if (!/\p{L}/u.test(city)) {
+    throw notUnderstood(`${parameter} ${quote(input)} has no city name before the state; send ${FORMS}.`, parameter);
+  }
+  if (ADDRESS_RE.test(city)) throw addressRefusal(input, null, state, parameter);
+  const county = COUNTY_RE.exec(city);
+  if (county !== null) throw countyRefusal(input, `${city}, ${state}`, parameter);
+  const nick = nicknamePlace(normaliseCityName(city));
+  if (nick !== null && nick.state === state) return { kind: 'city', city: nick.city, state, input, parameter, nickname: city };
+  return { kind: 'city', city, state, input, parameter };
+}
+
+/** "City State" without a comma: the last one to three words when they name a state ("Austin TX", "Saint Paul Minnesota"). */
+function splitTrailingState(s: string): [string, string] | null {
+  const words = s.split(/\s+/);
+  for (let n = Math.min(STATE_NAME_MAX_WORDS, words.length - 1); n >= 1; n--) {
+    const tail = words.slice(-n).join(' ');
+    if (stateCodeOf(tail) !== null || (n === 1 && UNCOVERED_CODES[tail.toUpperCase().replace(/\./g, '')] !== undefined)) {
+      return [words.slice(0, -n).join(' '), tail];
+    }
+  }
+  return null;
+}
+
 /**
- * Parse a `location` value into a ZIP, a city with its state, or a point.
- * Throws ApiError `location_not_understood` (unrecognised form, missing or unknown state) or `invalid_parameter`
- * (coordinates out of range); the detail names `parameter` and what is accepted.
+ * Parse a `location` value into a ZIP, a city with its state, a name without a state, or a point.
+ * Throws ApiError `location_not_understood` (unrecognised form, unknown state, a county, a street address) or
+ * `invalid_parameter` (coordinates out of range); the detail names `parameter` and what is accepted.
  */
 export function parseLocation(input: string, parameter = 'location'): ParsedLocation {
   let s = input.trim();
@@ -115,8 +146,14 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
   const zip = ZIP_RE.exec(s);
   if (zip?.[1] !== undefined) return { kind: 'zip', zip: zip[1], input, parameter };
 
-  const point = POINT_RE.exec(s);
-  if (point?.[1] !== undefined && point[2] !== undefined) return parsePoint(point[1], point[2], input, parameter);
+  let coordinates;
+  try {
+    coordinates = readCoordinates(s);
+  } catch (e) {
+    if (e instanceof CoordinatesError) throw notUnderstood(`${parameter}: ${e.message}, as "lat,lng" ("41.88,-87.63").`, parameter);
+    throw e;
+  }
+  if (coordinates !== null) return point(coordinates.lat, coordinates.lng, coordinates.text, input, parameter);
 
   if (/^[\d\s+.,-]+$/.test(s)) {
     const digits = s.replace(/\D/g, '');
@@ -130,25 +167,26 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
   s = s.replace(COUNTRY_SUFFIX_RE, '').trim();
   const trailingZip = TRAILING_ZIP_RE.exec(s);
   if (trailingZip?.[1] !== undefined && trailingZip[2] !== undefined) {
-    const stateBefore = /[,\s]\s*([A-Za-z.]{2,4})$/.exec(trailingZip[1])?.[1]?.toUpperCase().replace(/\./g, '') ?? '';
+    const before = trailingZip[1];
+    const comma = before.lastIndexOf(',');
+    const stated = comma >= 0 ? stateCodeOf(before.slice(comma + 1)) : splitTrailingState(before)?.[1];
     // An address line's "City, ST 60601": the ZIP is the more precise of the two. Other trailing numbers fall through.
-    if (US_STATES[stateBefore] !== undefined) return { kind: 'zip', zip: trailingZip[2].slice(0, 5), input, parameter };
+    if (stated !== null && stated !== undefined) return { kind: 'zip', zip: trailingZip[2].slice(0, 5), input, parameter };
   }
 
   const comma = s.lastIndexOf(',');
   if (comma >= 0) return parseCity(s.slice(0, comma), s.slice(comma + 1), input, parameter);
 
-  const lastSpace = s.lastIndexOf(' ');
-  const lastWord = lastSpace >= 0 ? s.slice(lastSpace + 1).toUpperCase().replace(/\./g, '') : '';
-  if (lastSpace >= 0 && (US_STATES[lastWord] !== undefined || UNCOVERED_CODES[lastWord] !== undefined)) {
-    return parseCity(s.slice(0, lastSpace), lastWord, input, parameter);
-  }
+  const split = splitTrailingState(s);
+  if (split !== null && /\p{L}/u.test(split[0])) return parseCity(split[0], split[1], input, parameter);
+
+  if (ADDRESS_RE.test(s)) throw addressRefusal(input, null, null, parameter);
+  const county = COUNTY_RE.exec(s);
+  if (county !== null) throw countyRefusal(input, s, parameter);
   if (/\p{L}/u.test(s)) {
-    throw notUnderstood(
-      `${parameter} ${quote(input)} has no state; add the state's 2-letter USPS code after a comma, as ${quote(`${s}, ST`)} ` +
-        `(e.g. "Springfield, IL"), or send a 5-digit ZIP or "lat,lng".`,
-      parameter,
-    );
+    const nick = nicknamePlace(normaliseCityName(s));
+    if (nick !== null) return { kind: 'city', city: nick.city, state: nick.state, input, parameter, nickname: s };
+    return { kind: 'name', name: s.replace(/\s+/g, ' '), input, parameter };
   }
   throw notUnderstood(`${parameter} ${quote(input)} is not understood; send ${FORMS}.`, parameter);
 }

@@ -19,6 +19,10 @@ export const paths = {
   city: (state: string, bucket: string) => `gazetteer/city/${state}/${bucket}.json`,
   /** One state's whole city gazetteer: versions generated before the split by first letter (read, never written). */
   cityState: (state: string) => `gazetteer/city/${state}.json`,
+  /** Place names of every state by the first two characters of the normalised name, for a name sent without a state. */
+  names: (prefix: string) => `gazetteer/names/${prefix}.json`,
+  /** ZIP points of one 4-degree tile, for whether a point is in the US and in which state. */
+  points: (tile: string) => `gazetteer/points/${tile}.json`,
   measurement: (metro: string) => `measurement/${metro}.json`,
   changes: () => 'changes.json',
   problem: (code: string) => `problems/${code}.html`,

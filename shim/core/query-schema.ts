@@ -10,7 +10,7 @@ export const AttorneysQuery = z
       .min(1)
       .max(200)
       .optional()
-      .describe('The person\'s own location: a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX") or "lat,lng" ("41.88,-87.63"). Use exactly one of location, zip, or lat+lng.'),
+      .describe('The person\'s own location: a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX" or "Austin, Texas") or "lat,lng" ("41.88,-87.63"). Use exactly one of location, zip, or lat+lng.'),
     zip: z.string().regex(/^\d{5}$/).optional().describe('5-digit US ZIP code.'),
     lat: z.number().min(-90).max(90).optional().describe('Latitude in decimal degrees; requires lng.'),
     lng: z.number().min(-180).max(180).optional().describe('Longitude in decimal degrees; requires lat.'),

@@ -247,6 +247,16 @@ export const Problem = z
     code: ProblemCode.describe('Machine-readable problem code.'),
     parameter: z.string().optional().describe('The offending parameter, when there is one.'),
     accepted: z.array(z.string()).optional().describe('Accepted parameter names or values, when useful.'),
+    candidates: z
+      .array(
+        z.object({
+          city: z.string().describe('The place\'s name.'),
+          state: z.string().describe('Its USPS state code.'),
+          covered: z.boolean().describe('Whether a measured metro contains it (the directory has data there).'),
+        }),
+      )
+      .optional()
+      .describe('With ambiguous_location: the places of that name, most populous first; covered is whether a measured metro contains it. Ask the person which one.'),
   })
   .meta({ id: 'Problem' });
 

@@ -64,6 +64,14 @@ export const Meta = z.object({
         .array(z.string())
         .optional()
         .describe('Versions generated before the split: every state code with one gazetteer/city/<ST>.json (read, never written)'),
+      names: z
+        .array(z.string().regex(/^[0-9_a-z]{1,2}$/))
+        .optional()
+        .describe('Every prefix (see namePrefix) with a gazetteer/names/<prefix>.json, sorted; absent in versions written before names without a state were accepted'),
+      points: z
+        .array(z.string().regex(/^-?\d+_-?\d+$/))
+        .optional()
+        .describe('Every tile (see pointTile) with a gazetteer/points/<tile>.json, sorted; absent in versions written before points were checked to be in the US'),
     })
     .describe('Which gazetteer documents the version holds: a missing one of these is a store failure, not an unknown place'),
   listing_prefix_length: z
@@ -176,6 +184,20 @@ export const CityGazetteer = z.object({
 
 /** `v/<version>/gazetteer/city/<ST>.json`: one state's whole city gazetteer, in versions generated before the split. */
 export const CityGazetteerState = CityGazetteer.omit({ bucket: true });
+
+/** One state's place of a name: [state, display name, lat, lng, population or null], the state's entry for the name. */
+export const NameEntry = z.tuple([z.string(), z.string(), z.number(), z.number(), z.number().int().nullable()]);
+/** `v/<version>/gazetteer/names/<prefix>.json`: normalised names of one prefix -> the states having it, most populous first. */
+export const NameGazetteer = z.object({
+  schema_version: sv,
+  prefix: z.string().regex(/^[0-9_a-z]{1,2}$/),
+  names: dict(z.array(NameEntry)),
+});
+
+/** One ZIP point: [lat, lng, state]. */
+export const PointEntry = z.tuple([z.number(), z.number(), z.string()]);
+/** `v/<version>/gazetteer/points/<tile>.json`: every ZIP point of one 4-degree tile (see pointTile), sorted. */
+export const PointGazetteer = z.object({ schema_version: sv, tile: z.string(), points: z.array(PointEntry) });
 
 /** `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets too). */
 export const ListingBucket = z.object({ schema_version: sv, prefix: z.string(), listing_ids: z.array(z.string()) });
@@ -305,6 +327,9 @@ export type CoverageCellsT = z.infer<typeof CoverageCells>;
 export type ZipGazetteerT = z.infer<typeof ZipGazetteer>;
 export type CityEntryT = z.infer<typeof CityEntry>;
 export type CityGazetteerT = z.infer<typeof CityGazetteer>;
+export type NameEntryT = z.infer<typeof NameEntry>;
+export type NameGazetteerT = z.infer<typeof NameGazetteer>;
+export type PointGazetteerT = z.infer<typeof PointGazetteer>;
 export type ManifestT = z.infer<typeof Manifest>;
 export type LayersT = z.infer<typeof Layers>;
 export type LayerEntryT = z.infer<typeof LayerEntry>;
@@ -333,6 +358,8 @@ export const keys = {
   zip: inVersion(paths.zip),
   city: inVersion(paths.city),
   cityState: inVersion(paths.cityState),
+  names: inVersion(paths.names),
+  points: inVersion(paths.points),
   /** One metro's published measurement: the ranked listing ids per grid point and query. */
   measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */
@@ -356,6 +383,20 @@ export function listingPrefix(listingId: string, length: number): string {
 export function cityBucket(key: string): string {
   const c = key.charAt(0);
   return /^[a-z0-9]$/.test(c) ? c : '_';
+}
+
+/** The names document of a normalised name: its first two characters, each a-z or 0-9, else "_". */
+export function namePrefix(key: string): string {
+  return [...key.slice(0, 2)].map((c) => (/^[a-z0-9]$/.test(c) ? c : '_')).join('');
+}
+
+/** Degrees of latitude and longitude of a points tile. */
+export const POINT_TILE_DEGREES = 4;
+
+/** The points tile of a position: its south-west corner in whole degrees, a multiple of POINT_TILE_DEGREES ("40_-76"). */
+export function pointTile(lat: number, lng: number): string {
+  const d = POINT_TILE_DEGREES;
+  return `${Math.floor(lat / d) * d}_${Math.floor(lng / d) * d}`;
 }
 
 /**

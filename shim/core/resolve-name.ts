@@ -1,0 +1,74 @@
+/**
+ * A place name sent without a state (docs/CONTRACT.md, Location): one place of that name, or one at least
+ * DOMINANCE times as populous as the next, resolves with a note naming the others; several comparable places are
+ * 400 `ambiguous_location` with the candidates, for the caller to ask the person which one.
+ */
+import { ApiError, type CandidateT } from './errors.ts';
+import { readRequired, type SiteReader } from './reader.ts';
+import { ACCEPTED, closeMatches, FORMS, LISTED, metroAt, resolveCity } from './resolve-city.ts';
+import type { LocationT } from './schemas.ts';
+import { keys, NameGazetteer, namePrefix, normaliseCityName, type NameEntryT } from './site-format.ts';
+import { isStateName, US_STATES } from './state-names.ts';
+
+/** A place is read as the one meant when its population is at least this many times the next same-named place's. */
+export const DOMINANCE = 10;
+/** Most candidates an ambiguous_location answer lists. */
+export const MAX_CANDIDATES = 10;
+/** Most other places a note names. */
+const MAX_OTHERS = 5;
+
+function placeList(entries: NameEntryT[], max: number): string {
+  const shown = entries.slice(0, max).map((e) => `${e[1]}, ${e[0]}`).join('; ');
+  return entries.length > max ? `${shown} and ${entries.length - max} more` : shown;
+}
+
+function noState(name: string, input: string, parameter: string, hint: string): ApiError {
+  return new ApiError(
+    'location_not_understood',
+    `${parameter} ${JSON.stringify(input)} has no state${hint} Send the place as "City, ST" with the state's 2-letter code or name, or send ${FORMS}.`,
+    { parameter, accepted: ACCEPTED },
+  );
+}
+
+/** Resolve a name without a state, or reject with `ambiguous_location` (candidates) or `location_not_understood`. */
+export async function resolveName(reader: SiteReader, q: { name: string; input: string; parameter?: string }): Promise<LocationT> {
+  const parameter = q.parameter ?? 'location';
+  const key = normaliseCityName(q.name);
+  const listed = reader.meta.gazetteer.names;
+  // A version written before names without a state were indexed: ask for the state.
+  if (listed === undefined || key === '') throw noState(q.name, q.input, parameter, '.');
+  const prefix = namePrefix(key);
+  const doc = listed.includes(prefix) ? await readRequired(reader, keys.names(reader.version, prefix), NameGazetteer, LISTED) : null;
+  const entries = doc?.names[key];
+  if (entries === undefined || entries.length === 0) {
+    const close = doc === null ? [] : closeMatches(key, Object.entries(doc.names), (es) => es[0]?.[4] ?? null, (es) => `${es[0]?.[1]}, ${es[0]?.[0]}`);
+    const hint = close.length > 0 ? `, and no US place is named ${JSON.stringify(q.name)}. Did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?` : '.';
+    throw noState(q.name, q.input, parameter, isStateName(key) ? ` and names a state, not a place; ask the person for their city or ZIP.` : hint);
+  }
+  const [top, second] = entries as [NameEntryT, ...NameEntryT[]];
+  const topPopulation = top[4];
+  const dominant = second === undefined || (topPopulation !== null && topPopulation >= DOMINANCE * (second[4] ?? 0));
+  // "Washington" is also a state: unless the place is that state's own namesake ("New York"), ask.
+  const stateToo = isStateName(key) && normaliseCityName(US_STATES[top[0]] ?? '') !== key;
+  if (dominant && !stateToo) {
+    const location = await resolveCity(reader, { city: top[1], state: top[0], input: q.input, parameter });
+    const others = entries.slice(1);
+    const read =
+      `No state was given; read as ${top[1]}, ${top[0]}` +
+      (topPopulation === null ? '' : ` (population ${topPopulation.toLocaleString('en-US')})`) +
+      (others.length === 0 ? ', the only US place of that name.' : `. Other places of that name: ${placeList(others, MAX_OTHERS)}; if the person meant one of those, send it as "City, ST".`);
+    location.note = location.note === undefined ? read : `${read} ${location.note}`;
+    return location;
+  }
+  const shown = entries.slice(0, MAX_CANDIDATES);
+  const candidates: CandidateT[] = [];
+  for (const [state, city, lat, lng] of shown) candidates.push({ city, state, covered: (await metroAt(reader, lat, lng)) !== null });
+  const list = candidates.map((c) => `${c.city}, ${c.state} (${c.covered ? 'covered' : 'not covered'})`).join('; ');
+  throw new ApiError(
+    'ambiguous_location',
+    `${JSON.stringify(q.name)} is the name of places in ${entries.length} states${stateToo ? ', and of a state' : ''}; ` +
+      `the service will not guess. Ask the person which one they mean (or for their ZIP), then send it as "City, ST". ` +
+      `Most populous first${entries.length > shown.length ? ` (the ${shown.length} largest)` : ''}: ${list}.`,
+    { parameter, accepted: ACCEPTED, candidates },
+  );
+}

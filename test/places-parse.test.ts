@@ -1,0 +1,102 @@
+/** The forms of `location` people and models write (docs/CONTRACT.md, Location): parsing only, no reads. */
+import { describe, expect, it } from 'vitest';
+import { readCoordinates } from '../shim/core/coordinates.ts';
+import { ApiError } from '../shim/core/errors.ts';
+import { parseLocation } from '../shim/core/location.ts';
+import { NICKNAMES } from '../shim/core/nicknames.ts';
+import { normaliseCityName } from '../shim/core/site-format.ts';
+import { stateCodeOf, US_STATE_CODES, US_STATES } from '../shim/core/state-names.ts';
+
+function rejection(f: () => unknown): ApiError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('states as people write them', () => {
+  it('reads every code, every full name in any case, and AP abbreviations', () => {
+    for (const code of US_STATE_CODES) {
+      expect(stateCodeOf(code.toLowerCase())).toBe(code);
+      expect(stateCodeOf(US_STATES[code]!.toUpperCase())).toBe(code);
+    }
+    expect(stateCodeOf('Calif.')).toBe('CA');
+    expect(stateCodeOf('N.Y.')).toBe('NY');
+    expect(stateCodeOf('Ontario')).toBeNull();
+  });
+
+  it('takes "City, State", "City State" and a trailing ZIP after a state name', () => {
+    expect(parseLocation('Anchorage, Alaska')).toMatchObject({ kind: 'city', city: 'Anchorage', state: 'AK' });
+    expect(parseLocation('Saint Paul, Minnesota')).toMatchObject({ kind: 'city', city: 'Saint Paul', state: 'MN' });
+    expect(parseLocation('Washington, District of Columbia')).toMatchObject({ kind: 'city', city: 'Washington', state: 'DC' });
+    expect(parseLocation('Kansas City Missouri')).toMatchObject({ kind: 'city', city: 'Kansas City', state: 'MO' });
+    expect(parseLocation('Chicago, Illinois 60606')).toMatchObject({ kind: 'zip', zip: '60606' });
+    expect(parseLocation('Chicago Illinois 60606-1234')).toMatchObject({ kind: 'zip', zip: '60606' });
+    expect(parseLocation('Brooklyn, New York, NY')).toMatchObject({ kind: 'city', city: 'Brooklyn', state: 'NY' });
+  });
+});
+
+describe('coordinates', () => {
+  it('reads degree signs, hemisphere letters on either side, minutes and seconds, either order', () => {
+    const nyc = { lat: 40.7128, lng: -74.006 };
+    for (const s of ['40.7128° N, 74.0060° W', '40.7128 N 74.0060 W', '40.7128N,74.0060W', 'N40.7128 W74.0060', '74.0060° W, 40.7128° N', '40.7128°, -74.0060°']) {
+      expect(parseLocation(s), s).toMatchObject({ kind: 'point', ...nyc, input: s });
+    }
+    const dms = parseLocation('40°42\'46"N 74°0\'22"W');
+    expect(dms).toMatchObject({ kind: 'point' });
+    if (dms.kind === 'point') expect([dms.lat.toFixed(4), dms.lng.toFixed(4)]).toEqual(['40.7128', '-74.0061']);
+    expect(parseLocation('34.0522 -118.2437')).toMatchObject({ kind: 'point', lat: 34.0522, lng: -118.2437 });
+    expect(readCoordinates('41.88,-87.63')?.text).toEqual(['41.88', '-87.63']);
+  });
+
+  it('refuses coordinates that contradict themselves, saying why', () => {
+    expect(rejection(() => parseLocation('40.7 N, 74.0 N')).detail).toMatch(/two latitudes/);
+    expect(rejection(() => parseLocation('-40.7 N, 74.0 W')).detail).toMatch(/both a minus sign and a hemisphere letter/);
+    expect(rejection(() => parseLocation('40°75\'N 74°W')).detail).toMatch(/below 60/);
+  });
+});
+
+describe('nicknames (shim/core/nicknames.ts)', () => {
+  it('are stored normalised, each for a covered state code', () => {
+    for (const [key, place] of Object.entries(NICKNAMES)) {
+      expect(normaliseCityName(key), key).toBe(key);
+      expect(US_STATES[place.state], key).toBeDefined();
+    }
+  });
+
+  it('stand for their city alone or with the same state, and say which nickname was read', () => {
+    expect(parseLocation('NYC')).toMatchObject({ kind: 'city', city: 'New York', state: 'NY', nickname: 'NYC' });
+    expect(parseLocation('nyc, ny')).toMatchObject({ kind: 'city', city: 'New York', state: 'NY' });
+    expect(parseLocation('Philly')).toMatchObject({ kind: 'city', city: 'Philadelphia', state: 'PA' });
+    expect(parseLocation('L.A.')).toMatchObject({ kind: 'city', city: 'Los Angeles', state: 'CA' });
+    expect(parseLocation('D.C.')).toMatchObject({ kind: 'city', city: 'Washington', state: 'DC' });
+    // "Venice LA": LA as the state code; resolve.ts notes the Los Angeles reading.
+    expect(parseLocation('Venice LA')).toMatchObject({ kind: 'city', city: 'Venice', state: 'LA' });
+  });
+});
+
+describe('names without a state, counties and street addresses', () => {
+  it('passes a name without a state to the resolver rather than refusing it', () => {
+    expect(parseLocation('Springfield')).toEqual({ kind: 'name', name: 'Springfield', input: 'Springfield', parameter: 'location' });
+    expect(parseLocation('New York')).toMatchObject({ kind: 'name', name: 'New York' });
+  });
+
+  it('refuses a county, asking for the ZIP or the city', () => {
+    for (const s of ['Harris County, TX', 'Cook County IL', 'Orange County', 'Jefferson Parish, LA', 'Cook Co., IL']) {
+      const e = rejection(() => parseLocation(s));
+      expect(e.code, s).toBe('location_not_understood');
+      expect(e.detail, s).toMatch(/names a county.*counties are not accepted.*ZIP code or their city/);
+    }
+  });
+
+  it('refuses a street address without its ZIP, naming the city when the address gives it', () => {
+    expect(rejection(() => parseLocation('123 Main St, Springfield, IL')).detail).toMatch(/street address.*5-digit ZIP, or the city as "Springfield, IL"/);
+    expect(rejection(() => parseLocation('350 5th Ave New York NY')).detail).toMatch(/street address.*"City, ST"/);
+    expect(rejection(() => parseLocation('350 5th Ave')).code).toBe('location_not_understood');
+    // With its ZIP, the address is its ZIP.
+    expect(parseLocation('233 S Wacker Dr, Chicago, IL 60606')).toMatchObject({ kind: 'zip', zip: '60606' });
+  });
+});
