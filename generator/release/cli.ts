@@ -19,6 +19,12 @@ One command for the week: inputs -> generate -> gates -> verify -> publish -> in
   5. invalidate: with --invalidate and --distribution the CloudFront paths are invalidated, otherwise printed;
   6. a release record (JSON) in --records: what was published, counts, every gate (passed, or forced and why).
 A refused or failed release leaves the live version untouched. Progress on stderr; the summary on stdout.
+
+Rollback: npm run release -- --rollback <version> [--bucket B ...] (folder and bucket alike; never write current.json
+by hand). A version of the site folder that holds no listing under a standing removal (<data>/removals.jsonl) is
+verified and made current again (the bucket's pointer first, then the folder's); one that holds such a listing is not
+served again: its week is released again from <data>/weeks/<week>/ with the removals and today's corrections applied,
+through the gates, as a new version. A version no longer in the folder is refused, naming the versions it keeps.
 Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER.
 
 Options:
@@ -34,6 +40,7 @@ Options:
   --force <gate>=<reason>
                         let this one gate through when it fails, e.g. --force counts-drop="firm removed on request";
                         repeatable, one gate each; the reason is recorded
+  --rollback <version>  roll back to this version instead of releasing a week (above)
   --skip-bad            leave out bad input rows (each listed in the record) instead of refusing the week
   --verify-sample <n>   answers recomputed by the verify step (default 40)
   --records <dir>       folder of release records (default var/releases)
@@ -56,6 +63,7 @@ async function main(): Promise<number> {
         invalidate: { type: 'boolean', default: false },
         force: { type: 'string', multiple: true },
         'skip-bad': { type: 'boolean', default: false },
+        rollback: { type: 'string' },
         'verify-sample': { type: 'string', default: '40' },
         records: { type: 'string', default: 'var/releases' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -85,6 +93,7 @@ async function main(): Promise<number> {
     ...(args.week !== undefined ? { week: args.week } : {}),
     ...(Object.keys(force).length > 0 ? { force } : {}),
     ...(args['skip-bad'] ? { skipBad: true } : {}),
+    ...(args.rollback !== undefined ? { rollback: args.rollback } : {}),
     ...(args.bucket !== undefined
       ? {
           bucket: {
@@ -100,6 +109,7 @@ async function main(): Promise<number> {
   });
   const summary = {
     outcome: rec.outcome,
+    rollback: rec.rollback,
     failed_step: rec.failed_step,
     version: rec.version,
     previous_version: rec.previous_version,

@@ -19,6 +19,7 @@ import { pointerDoc } from '../documents.ts';
 import { readRemovals } from '../removals.ts';
 import { serialise } from '../json.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
+import { rollbackTarget } from './rollback-target.ts';
 import { lastSeenBefore } from './closed-places.ts';
 import { evaluateGates, liveCountsOf, type GateName, type GateResult, type LiveCounts } from './gates.ts';
 
@@ -36,6 +37,12 @@ export interface ReleaseOptions {
   force?: Partial<Record<GateName, string>>;
   /** Leave out bad input rows (each listed in the record) instead of refusing the week. */
   skipBad?: boolean;
+  /**
+   * Roll back to this version of the site folder instead of releasing a week: verified and made current again (folder,
+   * and bucket when given), or, when it holds a listing under a standing removal, its week released again with the
+   * removals applied (a new version, through the gates). Refused with the reason when neither is possible.
+   */
+  rollback?: string;
   /** Answers recomputed by the verify step (default 40) and their seed. */
   verifySample?: number;
   seed?: number;
@@ -50,6 +57,8 @@ export interface ReleaseRecord {
   schema_version: 1;
   generated: 'by npm run release; do not edit';
   outcome: 'released' | 'refused' | 'failed';
+  /** The version a rollback asked for (null for a weekly release), and how it went: pointer moved, or week regenerated. */
+  rollback: { to: string; how: 'pointer' | 'regenerated' } | null;
   /** The step that refused or failed, e.g. "gate claimed-status" or "verify". */
   failed_step: string | null;
   started_at: string;
@@ -110,6 +119,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     schema_version: 1,
     generated: 'by npm run release; do not edit',
     outcome: 'failed',
+    rollback: null,
     failed_step: null,
     started_at: new Date().toISOString(),
     finished_at: '',
@@ -135,13 +145,28 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     rec.previous_version = meta?.version ?? null;
     say(meta === null ? `nothing live yet on ${targets[0]}` : `live on ${targets[0]}: ${meta.version} (${meta.totals.offices} offices, ${meta.totals.firms} firms)`);
 
+    let week = opts.week;
+    let generated: Pick<GenerateResult, 'version' | 'week' | 'objects' | 'skipped'> | null = null;
+    if (opts.rollback !== undefined) {
+      step = 'rollback target';
+      const target = await rollbackTarget(opts.siteDir, opts.dataDir, opts.rollback, await readRemovals(opts.dataDir));
+      if (target.kind === 'refused') throw new ReleaseRefused(step, `rollback refused: ${target.message}`);
+      rec.rollback = { to: target.version, how: target.kind === 'pointer' ? 'pointer' : 'regenerated' };
+      if (target.kind === 'pointer') {
+        generated = { version: target.version, week: target.week, objects: 0, skipped: [] };
+        say(`rollback to ${target.version}: it holds no listing under a standing removal; verify, then point at it again`);
+      } else {
+        week = target.week;
+        say(`rollback to ${target.version}: it holds ${target.held.length} listing(s) under a standing removal (${target.held.slice(0, 3).join('; ')}); releasing its week ${week} again with the removals applied, as a new version`);
+      }
+    }
+
     step = 'generate';
-    let generated: GenerateResult;
     try {
-      generated = await generate({
+      generated ??= await generate({
         dataDir: opts.dataDir,
         outDir: opts.siteDir,
-        ...(opts.week !== undefined ? { week: opts.week } : {}),
+        ...(week !== undefined ? { week } : {}),
         // The changes document compares with what is live: the bucket's version when publishing to one.
         ...(bucket ? { previous: { ...withoutDistribution(bucket), kind: 's3' as const } } : {}),
         activate: false,
@@ -184,7 +209,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     rec.version = generated.version;
     rec.week = generated.week;
     rec.skipped_rows = generated.skipped.map(formatBadRow);
-    say(`generated ${generated.version} (${generated.objects} objects), not yet current`);
+    if (rec.rollback?.how !== 'pointer') say(`generated ${generated.version} (${generated.objects} objects), not yet current`);
 
     step = 'verify';
     rec.verify = await checkVersion(opts.siteDir, generated.version, opts.verifySample ?? 40, opts.seed ?? 1, say);
