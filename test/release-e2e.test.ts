@@ -117,7 +117,7 @@ describe('release, correction, removal, rollback: the removed firm is absent fro
       const records = await tempDir('e2e-rec');
       const prefix = `e2e-${Date.now()}/`;
       const bucket: Partial<ReleaseOptions> = target === 'bucket' ? { bucket: { bucket: 'site', prefix, ...s3.clientOptions } } : {};
-      const env = target === 'bucket' ? { SITE_BUCKET: 'site', SITE_PREFIX: prefix, SITE_S3_ENDPOINT: s3.endpoint, SITE_DIR: site } : { SITE_DIR: site };
+      const env: Record<string, string> = target === 'bucket' ? { SITE_BUCKET: 'site', SITE_PREFIX: prefix, SITE_S3_ENDPOINT: s3.endpoint, SITE_DIR: site } : { SITE_DIR: site };
       const run = async (extra: Partial<ReleaseOptions>): Promise<ReleaseRecord> => {
         const r = await release({ dataDir: data, siteDir: site, recordsDir: records, log: () => {}, ...bucket, ...extra });
         return r;

@@ -78,6 +78,10 @@ async function main(): Promise<number> {
     process.stderr.write(`--verify-sample must be an integer >= 0, --invalidate needs --distribution\n\n${HELP}\n`);
     return 2;
   }
+  if (args.rollback !== undefined && args.week !== undefined) {
+    process.stderr.write(`--rollback names a version and --week a week to release: give one of them\n\n${HELP}\n`);
+    return 2;
+  }
   const force = parseForce(args.force ?? []);
   if (typeof force === 'string') {
     process.stderr.write(`${force}\n\n${HELP}\n`);
