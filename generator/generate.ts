@@ -1,5 +1,6 @@
 /** The generator: one week of inputs (plus corrections) -> a complete, versioned, deterministic site folder. */
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys, LISTING_ALPHABET } from '../shim/core/site-format.ts';
 import { paths } from '../shim/core/paths.ts';
@@ -29,6 +30,7 @@ import type { SiteLocation } from './audit/site.ts';
 import { changesAgainstLive } from './changes-previous.ts';
 import { provenanceOf, type Provenance } from './changes.ts';
 import { measurementDocs } from './measurement-docs.ts';
+import { chooseVersionId, versionBasis } from './version-basis.ts';
 import { measureVisibility } from './visibility.ts';
 import type { Visibility } from './visibility.ts';
 import { mondayOfIsoWeek } from './week.ts';
@@ -116,11 +118,34 @@ export function formatBadRow(row: BadRow): string {
 let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
 
 
-/** `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`. */
-export function versionId(week: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[] = sortedKeys(entries)): string {
+/**
+ * `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`, followed by
+ * a line `previous TAB <version>` when a version was live before (its changes document depends on it).
+ */
+export function versionId(week: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[] = sortedKeys(entries), previous: string | null = null): string {
   const h = createHash('sha256');
   for (const k of sorted) h.update(`${k}\t${(entries.get(k) as Entry).sha256}\n`);
+  if (previous !== null) h.update(`previous\t${previous}\n`);
   return `${week}-${h.digest('hex').slice(0, 10)}`;
+}
+
+/** A written version would get other bytes: versions are immutable, so the run is refused. */
+export class ChangedVersionError extends Error {
+  override name = 'ChangedVersionError';
+}
+
+/** Throw ChangedVersionError when `<site>/v/<version>/` already holds a manifest other than `manifest`. */
+async function refuseChangedVersion(site: string, version: string, manifest: Uint8Array): Promise<void> {
+  let existing: Buffer;
+  try {
+    existing = await readFile(join(site, keys.manifest(version)));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (!existing.equals(Buffer.from(manifest))) {
+    throw new ChangedVersionError(`version ${version} is already in ${site} with other bytes; published versions are immutable, so nothing was written`);
+  }
 }
 
 /** What the write phase needs; the input rows, firms' place records and visibility maps are left behind for the GC. */
@@ -253,9 +278,11 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
   await w.flush();
 
   const sorted = sortedKeys(w.entries);
-  const version = versionId(week, w.entries, sorted);
-  // Not part of the version id: it depends on what was live before, not on the week's inputs.
-  const changes = await changesAgainstLive(opts.previous ?? { kind: 'folder', dir: opts.outDir }, version, week, offices, provenance, step);
+  const target = opts.previous ?? { kind: 'folder' as const, dir: opts.outDir };
+  // The changes document depends on the version live before, so the id covers it too: the same content released over
+  // another live version is another version, and no byte of a written version ever changes.
+  const { version } = chooseVersionId(await versionBasis(target), (previous) => versionId(week, w.entries, sorted, previous));
+  const changes = await changesAgainstLive(target, version, week, offices, provenance, step);
   await w.put(paths.changes(), changes);
   step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
   const contents = {
@@ -301,7 +328,10 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     // The keys written after the version id (changes, meta) added to the sorted content keys: the sort finds the sorted
     // run and merges them in, instead of comparing a million keys again.
     const all = [...sorted, ...[...w.entries.keys()].slice(sorted.length)].sort();
-    await w.putOwned(paths.manifest(), manifestBytes(version, w.entries, all, keys.root(version)));
+    const manifest = manifestBytes(version, w.entries, all, keys.root(version));
+    // Before putOwned, which hands the bytes to the writer.
+    await refuseChangedVersion(opts.outDir, version, manifest);
+    await w.putOwned(paths.manifest(), manifest);
     await w.flush();
     if (w.linked > 0) step(`${w.linked} unchanged object(s) hard-linked to the current version's files`);
     const how = await installVersion(run, version, w.entries.keys());

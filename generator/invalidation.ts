@@ -6,8 +6,8 @@ import { joinManifests } from './manifest-join.ts';
 export const MAX_LISTING_INVALIDATIONS = 100;
 
 /**
- * CloudFront paths whose answer may change when the pointer moves from `previous` to `next`: the pointer, the API
- * documents built from changed objects, and each added, changed or removed listing (or wildcards when there are many).
+ * CloudFront paths whose answer may change when the pointer moves from `previous` to `next`: the pointer, the searches
+ * and /v1/coverage (they name the version), the API documents built from changed objects, and each added, changed or removed listing (or wildcards when there are many).
  */
 export function invalidationPathsFor(previous: ManifestT | null, previousVersion: string | null, next: ManifestT, version: string): string[] {
   if (!previous || !previousVersion) return ['/*'];
@@ -16,9 +16,9 @@ export function invalidationPathsFor(previous: ManifestT | null, previousVersion
   joinManifests(previous.objects, keys.root(previousVersion), next.objects, keys.root(version), (rel, before, after) => {
     if (before?.sha256 !== after?.sha256) changed.add(rel);
   });
-  // Every answer names its version (query_id, Directory-Version): a new pointer makes every cached search answer stale.
-  const paths = [`/${keys.pointer}`, '/v1/attorneys*'];
-  if (changed.has('coverage.json')) paths.push('/v1/coverage');
+  // Every answer names its version (query_id, Directory-Version): a new pointer makes every cached search answer stale,
+  // and /v1/coverage too (its body names the version), even when no count changed (a one-phone correction).
+  const paths = [`/${keys.pointer}`, '/v1/attorneys*', '/v1/coverage'];
   if (changed.has('changes.json')) paths.push('/v1/changes');
   if (changed.has('openapi.json')) paths.push('/openapi.json');
   const listings = [...changed].map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1]).filter((id): id is string => id !== undefined).sort();

@@ -14,8 +14,14 @@ import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../shim/aws/env.ts';
 import { ANSWER_ORIGIN_HEADERS, answerPolicies } from './answer-cache.ts';
 
-/** Paths served from the bucket as published (auditors recompute answers from the raw shards and manifests). */
-export const SITE_PATHS = ['/v/*', '/current.json'] as const;
+/**
+ * Paths served from the bucket as published: the pointer, and each version's measurement data (grid points and the
+ * ranked listing ids the sampler saw, from which anyone can recompute map_visibility and brand_index). Nothing else
+ * under `v/` has a public route: an older version kept for rollback or audit still holds the listings a standing
+ * removal took out since, and versions are immutable, so they are never purged from it. `/v/...` otherwise reaches
+ * the function, which answers 404.
+ */
+export const SITE_PATHS = ['/current.json', '/v/*/measurement/*'] as const;
 /** Function paths never cached: redirects (each click is counted by the function). */
 export const UNCACHED_PATHS = ['/r/*'] as const;
 /** Function paths whose answers depend on the query: cached on the normalised query until the next publish. */
@@ -61,7 +67,7 @@ export class Cdn extends Construct {
     super(scope, id);
 
     const oac = new cloudfront.S3OriginAccessControl(this, 'SiteOac', {
-      description: 'CloudFront reads the published site (v/*, current.json)',
+      description: 'CloudFront reads the pointer and the measurement data of the published site',
       signing: cloudfront.Signing.SIGV4_ALWAYS,
     });
     // withBucketDefaults + our own bucket policy: the CDK helper would grant the whole bucket, we grant the site paths only.

@@ -1,6 +1,6 @@
-/** `npm start`: build the sample site when it is missing or stale, then serve the API locally. */
+/** `npm start`: serve what is published; release the sample through the gates only when there is no site yet. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ENV_HELP, loadConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
 
@@ -9,11 +9,14 @@ const USAGE = `Usage: npm start [-- --no-build]
 Serves the directory API on http://HOST:PORT: GET /v1/attorneys, /v1/firms/{listing_id}, /v1/coverage, /v1/changes,
 /openapi.json, /r/{listing_id} and POST /mcp.
 
-Before serving, builds the site when SITE_DIR has no current.json or is older than the newest input under DATA_DIR
-(metros.json, corrections.jsonl, weeks/): it synthesises the sample inputs first when DATA_DIR/weeks is missing.
+Serves what SITE_DIR's current.json names; starting the server never publishes. Only when SITE_DIR has no
+current.json yet does it build one, and then as a release does (npm run release: gates, verify, a release record
+beside LOG_DIR in releases/), synthesising the sample inputs first when DATA_DIR/weeks is missing; a refused week
+is not served (exit 1). When inputs under DATA_DIR (metros.json, corrections.jsonl, removals.jsonl, weeks/) changed
+since the site was published, it says so and names the release command, and serves the published version as it is.
 
 Options:
-  --no-build   serve SITE_DIR as it is, without checking or building it
+  --no-build   serve SITE_DIR as it is, without checking it or releasing the sample
   -h, --help   show this help
 
 Environment:
@@ -38,32 +41,33 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** Make sure SITE_DIR holds a site at least as new as the inputs, synthesising and generating as needed. */
+/** Make sure SITE_DIR holds a published site: the sample's first release (gates, verify, record) when it has none. */
 async function ensureSite(config: Config): Promise<void> {
   const siteDir = resolve(config.siteDir);
   const dataDir = resolve(config.dataDir);
   const pointer = join(siteDir, 'current.json');
-  const siteTime = existsSync(pointer) ? statSync(pointer).mtimeMs : 0;
-
-  if (!existsSync(join(dataDir, 'metros.json'))) {
-    if (siteTime > 0) return;
-    throw new Error(`No site in ${siteDir} and no inputs in ${dataDir} (metros.json is missing): nothing to serve.`);
-  }
   const weeksDir = join(dataDir, 'weeks');
+  if (existsSync(pointer)) {
+    const siteTime = statSync(pointer).mtimeMs;
+    const inputs = ['metros.json', 'corrections.jsonl', 'removals.jsonl', 'weeks'].map((name) => newestMtime(join(dataDir, name)));
+    if (Math.max(...inputs) > siteTime) {
+      say(`Inputs under ${dataDir} changed since ${siteDir} was published; serving the published version as it is. Publish them with: npm run release -- --data ${config.dataDir} --site ${config.siteDir}`);
+    }
+    return;
+  }
+  if (!existsSync(join(dataDir, 'metros.json'))) throw new Error(`No site in ${siteDir} and no inputs in ${dataDir} (metros.json is missing): nothing to serve.`);
   if (!existsSync(weeksDir)) {
     say(`No inputs in ${weeksDir}: synthesising the sample dataset (synthetic, fictional firms) ...`);
     const { synthesize } = await import('../data/synth/synthesize.ts');
     await synthesize({ outDir: weeksDir });
   }
-  const inputTime = Math.max(newestMtime(join(dataDir, 'metros.json')), newestMtime(join(dataDir, 'corrections.jsonl')), newestMtime(weeksDir));
-  if (siteTime > 0 && siteTime >= inputTime) {
-    say(`Site in ${siteDir} is up to date.`);
-    return;
+  say(`No site in ${siteDir}: releasing it from ${dataDir} as npm run release does (gates, verify, release record) ...`);
+  const { release } = await import('../generator/release/release.ts');
+  const rec = await release({ dataDir, siteDir, recordsDir: join(dirname(resolve(config.logDir)), 'releases'), log: say });
+  if (rec.outcome !== 'released') {
+    throw new Error(`the first release of ${siteDir} was ${rec.outcome} at ${rec.failed_step ?? '?'} (${rec.recordPath}); nothing is published, so nothing is served. Fix the inputs and run npm run release.`);
   }
-  say(siteTime === 0 ? `No site in ${siteDir}: generating it from ${dataDir} ...` : `Inputs changed since the site was built: regenerating ${siteDir} ...`);
-  const { generate } = await import('../generator/generate.ts');
-  const result = await generate({ dataDir, outDir: siteDir });
-  say(`Generated version ${result.version} (week ${result.week}, ${result.objects} objects).`);
+  say(`Released version ${rec.version ?? '?'} (week ${rec.week ?? '?'}).`);
 }
 
 async function main(argv: string[]): Promise<number> {

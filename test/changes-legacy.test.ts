@@ -87,7 +87,7 @@ describe('a live version of schema 1', () => {
       await client.send(new PutObjectCommand({ Bucket: 'site', Key: key, Body: await readFile(join(legacySite, key)) }));
     }
     const records = await tempDir('legacy-records');
-    const rec = await release({ dataDir: data, siteDir: join(await tempDir('legacy-release'), 'site'), recordsDir: records, bucket, force: 'Far Away Law closed', log: () => {} });
+    const rec = await release({ dataDir: data, siteDir: join(await tempDir('legacy-release'), 'site'), recordsDir: records, bucket, force: { 'counts-drop': 'Far Away Law closed' }, log: () => {} });
     expect(rec.outcome, rec.error ?? '').toBe('released');
     expect(rec.previous_version).toBe(first);
     // The drop gate read the schema-1 live meta: one firm of seven gone is more than 10%, hence the --force.

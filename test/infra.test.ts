@@ -163,13 +163,13 @@ describe('default deployment', () => {
     });
   });
 
-  it('CloudFront reads only v/* and current.json of the site bucket, and only this distribution', () => {
+  it('CloudFront reads only current.json and the measurement data of the site bucket, and only this distribution', () => {
     const distribution = logicalId(t.template, 'AWS::CloudFront::Distribution');
     const policy = only(t.template, 'AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: siteBucket } } });
     const statements = ((policy.Properties as Json).PolicyDocument as { Statement: Json[] }).Statement.filter((s) => s.Effect === 'Allow');
     const sourceArn = { StringEquals: { 'AWS:SourceArn': Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([{ Ref: distribution }])] }) } };
     expect(statements).toHaveLength(2);
-    expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject', Resource: Match.arrayEquals([objectsOf(siteBucket, '/current.json'), objectsOf(siteBucket, '/v/*')]), Condition: sourceArn }).test(statements[0]).isSuccess).toBe(true);
+    expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject', Resource: Match.arrayEquals([objectsOf(siteBucket, '/current.json'), objectsOf(siteBucket, '/v/*/measurement/*')]), Condition: sourceArn }).test(statements[0]).isSuccess).toBe(true);
     expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:ListBucket', Resource: arnOf(siteBucket), Condition: sourceArn }).test(statements[1]).isSuccess).toBe(true);
     expect(JSON.stringify(statements)).not.toContain('private/salt');
     // The salt bucket's policy only denies (TLS); nobody but the function role is granted anything.
@@ -448,13 +448,17 @@ describe('default deployment', () => {
       });
     });
 
-    it('published objects (/v/*, /current.json) come from S3, cached, read-only', () => {
-      for (const path of ['/v/*', '/current.json']) {
+    it('the pointer and the measurement data come from S3, cached, read-only', () => {
+      for (const path of ['/v/*/measurement/*', '/current.json']) {
         expect(behaviors[path], path).toMatchObject({ TargetOriginId: siteOrigin, CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ['GET', 'HEAD'] });
         expect(behaviors[path]?.FunctionAssociations).toBeUndefined();
       }
+      // No public route to a version's listings (firm documents, cells, pages): an older version still holds a listing
+      // removed since. /v/<version>/firms/<id>.json falls to the default behaviour, the function, which answers 404.
+      expect(Object.keys(behaviors).filter((p) => p.startsWith('/v/'))).toEqual(['/v/*/measurement/*']);
+      expect((config.DefaultCacheBehavior as Json).TargetOriginId).not.toEqual(siteOrigin);
       expect(Object.keys(behaviors).sort()).toEqual([
-        '/.well-known/security.txt', '/assets/*', '/corrections', '/current.json', '/docs', '/favicon.ico', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/robots.txt', '/terms', '/v/*', '/v1/attorneys', '/v1/changes', '/v1/coverage', '/v1/firms/*',
+        '/.well-known/security.txt', '/assets/*', '/corrections', '/current.json', '/docs', '/favicon.ico', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/robots.txt', '/terms', '/v/*/measurement/*', '/v1/attorneys', '/v1/changes', '/v1/coverage', '/v1/firms/*',
       ]);
     });
 
@@ -524,7 +528,7 @@ describe('default deployment', () => {
         OriginOverride: false,
       });
       const corsRef = { Ref: cors?.[0] };
-      for (const path of ['/r/*', '/v1/firms/*', '/v1/coverage', '/openapi.json', '/v/*', '/current.json']) {
+      for (const path of ['/r/*', '/v1/firms/*', '/v1/coverage', '/openapi.json', '/v/*/measurement/*', '/current.json']) {
         expect(behaviors[path]?.ResponseHeadersPolicyId, path).toEqual(corsRef);
       }
       expect(behaviors['/mcp']?.ResponseHeadersPolicyId).not.toEqual(corsRef);

@@ -315,11 +315,18 @@ describe('invalidationPathsFor', () => {
 
   it('lists each changed listing, and switches to wildcards when there are many', () => {
     const before = manifest('A', [1, 2, 3]);
-    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2, 3]), 'B')).toEqual(['/current.json', '/v1/attorneys*']);
+    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2, 3]), 'B')).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage']);
     expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2], 'c2'), 'B')).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage', `/v1/firms/${id(3)}`, `/r/${id(3)}`]);
     const many = manifest('B', Array.from({ length: 150 }, (_, i) => i + 10));
     const paths = invalidationPathsFor(before, 'A', many, 'B');
-    expect(paths).toEqual(['/current.json', '/v1/attorneys*', '/v1/firms/*', '/r/*']);
+    expect(paths).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage', '/v1/firms/*', '/r/*']);
+  });
+
+  it('a correction that changes no count still invalidates /v1/coverage, whose body names the version', () => {
+    const before = manifest('A', [1, 2, 3]);
+    const phoneFix = manifest('B', [1, 2, 3]);
+    phoneFix.objects[`v/B/firms/${id(2)}.json`] = { sha256: 'new phone', bytes: 1 };
+    expect(invalidationPathsFor(before, 'A', phoneFix, 'B')).toContain('/v1/coverage');
   });
 });
 
@@ -336,7 +343,7 @@ describe('invalidationPathsFor', () => {
       'pages/corrections.json': '1', 'pages/metros/chicago.json': '1', 'pages/assets/site.css.json': '1', 'problems/not_found.html': '1',
     });
     const same = manifest('b', Object.fromEntries(Object.entries(before.objects).map(([k, e]) => [k.slice('v/a/'.length), e.sha256])));
-    expect(invalidationPathsFor(before, 'a', same, 'b')).toEqual(['/current.json', '/v1/attorneys*']);
+    expect(invalidationPathsFor(before, 'a', same, 'b')).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage']);
     const next = manifest('b', {
       'coverage.json': '2', 'openapi.json': '1', 'firms/l_aaaaaaaaaaaaaaaa.json': '2', 'pages/index.json': '2', 'pages/docs.json': '1',
       'pages/corrections.json': '2', 'pages/metros/chicago.json': '2', 'pages/assets/site.css.json': '1', 'problems/not_found.html': '2',

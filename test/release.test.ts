@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { release, type ReleaseRecord } from '../generator/release/release.ts';
@@ -126,15 +126,50 @@ describe('--force', () => {
     await release({ dataDir: await copyFixture(), siteDir: site, recordsDir: records, ...silent });
     const data = await copyFixture();
     await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 43.04, lng: -87.91 } : p));
-    const r = await release({ dataDir: data, siteDir: site, recordsDir: records, force: 'office moved to Milwaukee; ZIP fixed next week', ...silent });
+    const r = await release({ dataDir: data, siteDir: site, recordsDir: records, force: { coordinates: 'office moved to Milwaukee; ZIP fixed next week' }, ...silent });
     expect(r.outcome).toBe('released');
-    expect(r.forced).toEqual({ reason: 'office moved to Milwaukee; ZIP fixed next week' });
+    expect(r.forced).toEqual([{ gate: 'coordinates', reason: 'office moved to Milwaukee; ZIP fixed next week' }]);
     expect(r.gates.find((g) => g.gate === 'coordinates')).toMatchObject({ passed: false, forced: true });
     expect(r.gates.filter((g) => g.passed).every((g) => !g.forced)).toBe(true);
     expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ version: r.version });
     expect(r.version).not.toBe(liveVersion);
     expect(r.verify?.problems).toEqual([]);
     expect(r.verify?.queries).toBeGreaterThan(0);
+  });
+});
+
+describe('corrections for places that closed, and gates forced one at a time', () => {
+  it('a correction naming a place an earlier week had is reported and skipped, listed in the record', async () => {
+    const data = await copyFixture();
+    const site = join(await tempDir('release-closed'), 'site');
+    expect((await release({ dataDir: data, siteDir: site, recordsDir: records, ...silent })).outcome).toBe('released');
+    // Week 48: p2 closed. The correction written for it while it was open still stands in corrections.jsonl.
+    await cp(join(data, ...WEEK), join(data, 'weeks', '2026-W48'), { recursive: true });
+    const ds = join(data, 'weeks', '2026-W48', 'dataset.json');
+    await writeFile(ds, (await readFile(ds, 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'));
+    const w48 = join(data, 'weeks', '2026-W48', 'places.jsonl');
+    await writeFile(w48, (await readFile(w48, 'utf8')).split('\n').filter((l) => !l.includes('"p2"')).join('\n'));
+    await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p2', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0142' } })}\n`);
+    const r = await release({ dataDir: data, siteDir: site, recordsDir: records, ...silent });
+    expect(r.outcome, r.error ?? '').toBe('released');
+    expect(r.week).toBe('2026-W48');
+    expect(r.gates.find((g) => g.gate === 'corrections-known')?.passed).toBe(true);
+    expect(r.skipped_corrections).toEqual([{ line: 1, place_id: 'p2', action: 'update', last_seen_week: '2026-W47' }]);
+    const onDisk = JSON.parse(await readFile(r.recordPath, 'utf8')) as ReleaseRecord;
+    expect(onDisk.skipped_corrections).toEqual(r.skipped_corrections);
+  });
+
+  it('forcing one gate lets only that gate through; the others still refuse', async () => {
+    const data = await copyFixture();
+    await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p.place_id === 'p5' || p.place_id === 'p10' ? null : p));
+    const before = await folderState(live);
+    const r = await release({ dataDir: data, siteDir: live, recordsDir: records, force: { coordinates: 'office moved abroad' }, ...silent });
+    expect(r.outcome).toBe('refused');
+    expect(r.failed_step).toBe('gate counts-drop');
+    expect(r.error).toContain('--force counts-drop="<reason>"');
+    expect(r.gates.find((g) => g.gate === 'coordinates')).toMatchObject({ passed: false, forced: true });
+    expect(r.gates.find((g) => g.gate === 'counts-drop')).toMatchObject({ passed: false, forced: false });
+    expect(await folderState(live)).toEqual(before);
   });
 });
 
@@ -171,12 +206,33 @@ describe('the CLI', () => {
   it('has --help and exits 1 naming the failing gate', async () => {
     const help = spawnSync(process.execPath, ['--import', 'tsx', 'generator/release/cli.ts', '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/--force <reason>/);
+    expect(help.stdout).toMatch(/--force <gate>=<reason>/);
     const data = await copyFixture();
     await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p));
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/release/cli.ts', '--data', data, '--site', live, '--records', records], { encoding: 'utf8' });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toMatch(/release: refused at gate coordinates/);
     expect(JSON.parse(cli.stdout)).toMatchObject({ outcome: 'refused', gates_failed: ['coordinates'] });
+  });
+
+  it('--force takes one gate and its reason; a bare reason is a usage error naming the gates', async () => {
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/release/cli.ts', '--site', live, '--force', 'just a reason'], { encoding: 'utf8' });
+    expect(cli.status).toBe(2);
+    expect(cli.stderr).toMatch(/--force takes <gate>=<reason>.*counts-drop/);
+  });
+
+  it('a bad row refusal says --skip-bad, and release accepts it: the row is left out and listed in the record', async () => {
+    const data = await copyFixture();
+    await editPlaces(data, (p) => (p.place_id === 'p3' ? { ...p, claimed: null } : p));
+    const site = join(await tempDir('release-skip'), 'site');
+    const args = ['--import', 'tsx', 'generator/release/cli.ts', '--data', data, '--site', site, '--records', records];
+    const refused = spawnSync(process.execPath, args, { encoding: 'utf8' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('--skip-bad');
+    const skipped = spawnSync(process.execPath, [...args, '--skip-bad'], { encoding: 'utf8' });
+    expect(skipped.status, skipped.stderr).toBe(0);
+    const summary = JSON.parse(skipped.stdout) as { record: string };
+    const rec = JSON.parse(await readFile(summary.record, 'utf8')) as ReleaseRecord;
+    expect(rec.skipped_rows).toEqual([expect.stringMatching(/places\.jsonl:3: claimed/)]);
   });
 });

@@ -113,7 +113,7 @@ describe('publish refuses a site holding a removed listing (a rollback cannot re
     await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
     const site = join(await tempDir('rm-new'), 'site');
     // A tenth of the offices go at once, so the drop gate asks for a reason.
-    const r = await release({ dataDir: data, siteDir: site, recordsDir: await tempDir('rm-rec'), bucket, force: 'Alpha Injury Law asked to be removed (removals.jsonl:1)', log: () => {} });
+    const r = await release({ dataDir: data, siteDir: site, recordsDir: await tempDir('rm-rec'), bucket, force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' }, log: () => {} });
     expect(r.outcome, r.error ?? '').toBe('released');
     const live = Buffer.from((await store.get(keys.pointer)) as Uint8Array);
     expect(JSON.parse(live.toString('utf8'))).toMatchObject({ version: r.version });

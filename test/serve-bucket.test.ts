@@ -51,7 +51,7 @@ describe('SITE_BUCKET', () => {
   });
 
   it('follows the pointer a release moves (after the 5 s pointer cache)', async () => {
-    const r = await release({ dataDir: await copyFixture(), siteDir: join(await tempDir('serve-bucket'), 'site'), recordsDir: await tempDir('serve-rec'), bucket: { bucket: 'site', ...s3.clientOptions }, force: 'test: a tiny fixture replaces the sample', log: () => {} });
+    const r = await release({ dataDir: await copyFixture(), siteDir: join(await tempDir('serve-bucket'), 'site'), recordsDir: await tempDir('serve-rec'), bucket: { bucket: 'site', ...s3.clientOptions }, force: { 'counts-drop': 'test: a tiny fixture replaces the sample' }, log: () => {} });
     expect(r.outcome, r.error ?? '').toBe('released');
     await new Promise((resolve) => setTimeout(resolve, 5200));
     const res = await fetch(`${fromBucket.url}/v1/coverage`);

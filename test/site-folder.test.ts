@@ -201,11 +201,12 @@ describe('retention', () => {
     expect(r.previousVersion).toBe(ids[3]);
     expect(r.pruned.sort()).toEqual([ids[0]]);
     expect((await readdir(join(site, 'v'))).sort()).toEqual([ids[1], ids[2], ids[3]].sort());
-    // Republishing an older week (a rollback) makes it current again; the one it replaced starts its grace period.
+    // Generating an older week's inputs again over a newer live version is a new version (its changes document compares
+    // with the live one, so the older version's bytes never change); the one it replaced starts its grace period.
     const back = await generate({ dataDir: (variants[1] as Variant).data, outDir: site, retention: { keep: 1, graceMs: 60_000 }, ...quiet });
-    expect(back.version).toBe(ids[1]);
-    expect(back.pruned).toEqual([ids[2]]);
-    expect(Pointer.parse(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).version).toBe(ids[1]);
+    expect(back.version).not.toBe(ids[1]);
+    expect(back.pruned.sort()).toEqual([ids[1], ids[2]].sort());
+    expect(Pointer.parse(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).version).toBe(back.version);
     expect(existsSync(join(site, STAGING))).toBe(false);
   });
 

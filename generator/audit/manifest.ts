@@ -3,6 +3,7 @@
  * version that the manifest does not list, and the version id recomputed from the content hashes.
  */
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { generatedMetaBytes } from '../../shim/core/layers.ts';
 import { keys, Manifest, type ManifestT } from '../../shim/core/site-format.ts';
 import { readStoredVersion } from '../bucket-version.ts';
@@ -28,7 +29,7 @@ export interface ManifestCheckOptions {
  * The version id the generator derives from content: `<week>-<first 10 hex of sha256>` over the lines
  * `<key relative to v/<version>/> TAB <sha256>\n` of every object except meta.json, manifest.json and changes.json (which depends on the version live before), sorted by key.
  */
-export function expectedVersionId(week: string, version: string, objects: Record<string, { sha256: string }>): string {
+export function expectedVersionId(week: string, version: string, objects: Record<string, { sha256: string }>, previous: string | null = null): string {
   const root = keys.root(version);
   const skip = new Set([keys.meta(version), keys.manifest(version), keys.changes(version)]);
   const lines = Object.keys(objects)
@@ -36,8 +37,12 @@ export function expectedVersionId(week: string, version: string, objects: Record
     .map((k) => k.slice(root.length))
     .sort()
     .map((rel) => `${rel}\t${(objects[root + rel] as { sha256: string }).sha256}\n`);
+  if (previous !== null) lines.push(`previous\t${previous}\n`);
   return `${week}-${createHash('sha256').update(lines.join('')).digest('hex').slice(0, 10)}`;
 }
+
+/** Only the field of the changes document the version id covers. */
+const ChangesPrevious = z.object({ previous: z.object({ version: z.string() }).nullable() });
 
 /** Check the manifest of the site's version against the objects actually stored. */
 export async function checkManifest(site: AuditSite, options: ManifestCheckOptions = {}): Promise<ManifestCheck> {
@@ -82,8 +87,10 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
   const present = await site.listVersionKeys();
   for (const key of present) if (key !== manifestKey && manifest.objects[key] === undefined) problems.push(`${key}: present but not listed in the manifest`);
 
-  const id = expectedVersionId(site.meta.week, v, manifest.objects);
-  if (id !== v) problems.push(`version id ${v} does not match its content: the listed hashes give ${id}`);
+  // The id covers the version its changes document compared with; versions made before that rule hash the content only.
+  const changes = manifest.objects[keys.changes(v)] === undefined ? null : await site.json(keys.changes(v), ChangesPrevious).catch(() => null);
+  const id = expectedVersionId(site.meta.week, v, manifest.objects, changes?.previous?.version ?? null);
+  if (id !== v && expectedVersionId(site.meta.week, v, manifest.objects) !== v) problems.push(`version id ${v} does not match its content: the listed hashes give ${id}`);
   return { objects: listed.length, bytes, problems: problems.sort() };
 }
 

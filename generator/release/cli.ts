@@ -1,5 +1,5 @@
-/** `npm run release -- [--week W] [--bucket B ...] [--force "reason"]`: one week from inputs to live, gated and verified. */
-import { GATE_NAMES, MAX_DROP, MAX_MILES_FROM_ZIP } from './gates.ts';
+/** `npm run release -- [--week W] [--bucket B ...] [--force <gate>=<reason> ...]`: one week from inputs to live, gated and verified. */
+import { GATE_NAMES, MAX_DROP, MAX_MILES_FROM_ZIP, type GateName } from './gates.ts';
 import { release } from './release.ts';
 import { parseCli } from '../cli-args.ts';
 import { limitHeapGrowth } from '../heap.ts';
@@ -10,13 +10,21 @@ One command for the week: inputs -> generate -> gates -> verify -> publish -> in
   1. generate the week into the site folder as a new version, NOT yet current;
   2. gates (${GATE_NAMES.join(', ')}): missing or empty places or samples; offices, firms or samples down more than
      ${MAX_DROP * 100}% against the live version; an office outside the US or more than ${MAX_MILES_FROM_ZIP} miles from its ZIP's centroid; a metro
-     with no offices or no samples; a correction naming an unknown listing; an office without a claimed status.
-     A failed gate refuses the week (nothing is written) unless --force "<reason>", kept in the record;
+     with no offices or no samples; a correction naming a place no week ever had; an office without a claimed status.
+     A correction naming a place an earlier week had (it closed since) is reported and skipped, and listed in the record.
+     A failed gate refuses the week (nothing is written) unless it is let through by name with --force <gate>=<reason>
+     (repeat for each gate; the other gates still refuse); each forced gate and its reason are kept in the record;
   3. verify: the new version's manifest, and a seeded sample of answers recomputed by brute force and compared;
   4. publish: to the bucket when --bucket is given (objects, then the pointer last), then the site folder's current.json;
   5. invalidate: with --invalidate and --distribution the CloudFront paths are invalidated, otherwise printed;
   6. a release record (JSON) in --records: what was published, counts, every gate (passed, or forced and why).
 A refused or failed release leaves the live version untouched. Progress on stderr; the summary on stdout.
+
+Rollback: npm run release -- --rollback <version> [--bucket B ...] (folder and bucket alike; never write current.json
+by hand). A version of the site folder that holds no listing under a standing removal (<data>/removals.jsonl) is
+verified and made current again (the bucket's pointer first, then the folder's); one that holds such a listing is not
+served again: its week is released again from <data>/weeks/<week>/ with the removals and today's corrections applied,
+through the gates, as a new version. A version no longer in the folder is refused, naming the versions it keeps.
 Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER.
 
 Options:
@@ -29,7 +37,11 @@ Options:
   --region <r>          AWS region (default AWS_REGION, then us-east-1)
   --distribution <id>   CloudFront distribution whose changed paths to invalidate
   --invalidate          apply the invalidation (otherwise the paths are printed)
-  --force <reason>      publish despite failed gates; the reason is recorded
+  --force <gate>=<reason>
+                        let this one gate through when it fails, e.g. --force counts-drop="firm removed on request";
+                        repeatable, one gate each; the reason is recorded
+  --rollback <version>  roll back to this version instead of releasing a week (above)
+  --skip-bad            leave out bad input rows (each listed in the record) instead of refusing the week
   --verify-sample <n>   answers recomputed by the verify step (default 40)
   --records <dir>       folder of release records (default var/releases)
   -h, --help            this text
@@ -49,7 +61,9 @@ async function main(): Promise<number> {
         region: { type: 'string' },
         distribution: { type: 'string' },
         invalidate: { type: 'boolean', default: false },
-        force: { type: 'string' },
+        force: { type: 'string', multiple: true },
+        'skip-bad': { type: 'boolean', default: false },
+        rollback: { type: 'string' },
         'verify-sample': { type: 'string', default: '40' },
         records: { type: 'string', default: 'var/releases' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -60,8 +74,17 @@ async function main(): Promise<number> {
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
   const sample = Number(args['verify-sample']);
-  if (!Number.isInteger(sample) || sample < 0 || (args.force !== undefined && args.force.trim() === '') || (args.invalidate && args.distribution === undefined)) {
-    process.stderr.write(`--verify-sample must be an integer >= 0, --force needs a reason, --invalidate needs --distribution\n\n${HELP}\n`);
+  if (!Number.isInteger(sample) || sample < 0 || (args.invalidate && args.distribution === undefined)) {
+    process.stderr.write(`--verify-sample must be an integer >= 0, --invalidate needs --distribution\n\n${HELP}\n`);
+    return 2;
+  }
+  if (args.rollback !== undefined && args.week !== undefined) {
+    process.stderr.write(`--rollback names a version and --week a week to release: give one of them\n\n${HELP}\n`);
+    return 2;
+  }
+  const force = parseForce(args.force ?? []);
+  if (typeof force === 'string') {
+    process.stderr.write(`${force}\n\n${HELP}\n`);
     return 2;
   }
   limitHeapGrowth();
@@ -72,7 +95,9 @@ async function main(): Promise<number> {
     recordsDir: args.records,
     invalidate: args.invalidate,
     ...(args.week !== undefined ? { week: args.week } : {}),
-    ...(args.force !== undefined ? { force: args.force } : {}),
+    ...(Object.keys(force).length > 0 ? { force } : {}),
+    ...(args['skip-bad'] ? { skipBad: true } : {}),
+    ...(args.rollback !== undefined ? { rollback: args.rollback } : {}),
     ...(args.bucket !== undefined
       ? {
           bucket: {
@@ -88,6 +113,7 @@ async function main(): Promise<number> {
   });
   const summary = {
     outcome: rec.outcome,
+    rollback: rec.rollback,
     failed_step: rec.failed_step,
     version: rec.version,
     previous_version: rec.previous_version,
@@ -100,6 +126,21 @@ async function main(): Promise<number> {
   process.stdout.write(`${JSON.stringify(summary)}\n`);
   if (rec.outcome !== 'released') process.stderr.write(`release: ${rec.outcome} at ${rec.failed_step ?? '?'}: ${rec.error ?? ''}\n`);
   return rec.outcome === 'released' ? 0 : 1;
+}
+
+/** `--force <gate>=<reason>` values as gate -> reason, or the usage error. */
+function parseForce(values: readonly string[]): Partial<Record<GateName, string>> | string {
+  const out: Partial<Record<GateName, string>> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    const gate = eq < 0 ? '' : v.slice(0, eq).trim();
+    const reason = eq < 0 ? '' : v.slice(eq + 1).trim();
+    if (!(GATE_NAMES as readonly string[]).includes(gate) || reason === '') {
+      return `--force takes <gate>=<reason>, one gate at a time, with a gate among ${GATE_NAMES.join(', ')}; got ${JSON.stringify(v)}`;
+    }
+    out[gate as GateName] = reason;
+  }
+  return out;
 }
 
 process.exitCode = await main();

@@ -19,7 +19,9 @@ import { pointerDoc } from '../documents.ts';
 import { readRemovals } from '../removals.ts';
 import { serialise } from '../json.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
-import { evaluateGates, liveCountsOf, type GateResult, type LiveCounts } from './gates.ts';
+import { rollbackTarget } from './rollback-target.ts';
+import { lastSeenBefore } from './closed-places.ts';
+import { evaluateGates, liveCountsOf, type GateName, type GateResult, type LiveCounts } from './gates.ts';
 
 /** Where and how to release. */
 export interface ReleaseOptions {
@@ -31,8 +33,16 @@ export interface ReleaseOptions {
   bucket?: { bucket: string; prefix?: string; distributionId?: string } & S3ClientOptions;
   /** Apply the CloudFront invalidation (needs bucket.distributionId); otherwise the paths are only printed. */
   invalidate?: boolean;
-  /** Publish despite failed gates; the reason is kept in the release record. */
-  force?: string;
+  /** Gates to let through when they fail, each with its reason (kept in the release record); others still refuse. */
+  force?: Partial<Record<GateName, string>>;
+  /** Leave out bad input rows (each listed in the record) instead of refusing the week. */
+  skipBad?: boolean;
+  /**
+   * Roll back to this version of the site folder instead of releasing a week: verified and made current again (folder,
+   * and bucket when given), or, when it holds a listing under a standing removal, its week released again with the
+   * removals applied (a new version, through the gates). Refused with the reason when neither is possible.
+   */
+  rollback?: string;
   /** Answers recomputed by the verify step (default 40) and their seed. */
   verifySample?: number;
   seed?: number;
@@ -47,6 +57,8 @@ export interface ReleaseRecord {
   schema_version: 1;
   generated: 'by npm run release; do not edit';
   outcome: 'released' | 'refused' | 'failed';
+  /** The version a rollback asked for (null for a weekly release), and how it went: pointer moved, or week regenerated. */
+  rollback: { to: string; how: 'pointer' | 'regenerated' } | null;
   /** The step that refused or failed, e.g. "gate claimed-status" or "verify". */
   failed_step: string | null;
   started_at: string;
@@ -58,7 +70,12 @@ export interface ReleaseRecord {
   counts: { offices: number; firms: number; samples: number; places: number } | null;
   live_before: LiveCounts;
   gates: (GateResult & { forced: boolean })[];
-  forced: { reason: string } | null;
+  /** Each failed gate let through, with the operator's reason. */
+  forced: { gate: GateName; reason: string }[];
+  /** Corrections naming a place this week lacks but an earlier week had (it closed): reported and skipped. */
+  skipped_corrections: { line: number; place_id: string; action: string; last_seen_week: string }[];
+  /** Bad input rows left out under skipBad, as `file:line: reason`. */
+  skipped_rows: string[];
   verify: VersionCheck | null;
   publish: Omit<PublishReport, 'invalidationPaths'> | null;
   invalidation: { paths: string[]; applied: boolean; id: string | null; error: string | null };
@@ -102,6 +119,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     schema_version: 1,
     generated: 'by npm run release; do not edit',
     outcome: 'failed',
+    rollback: null,
     failed_step: null,
     started_at: new Date().toISOString(),
     finished_at: '',
@@ -112,7 +130,9 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     counts: null,
     live_before: null,
     gates: [],
-    forced: null,
+    forced: [],
+    skipped_corrections: [],
+    skipped_rows: [],
     verify: null,
     publish: null,
     invalidation: { paths: [], applied: false, id: null, error: null },
@@ -125,35 +145,59 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     rec.previous_version = meta?.version ?? null;
     say(meta === null ? `nothing live yet on ${targets[0]}` : `live on ${targets[0]}: ${meta.version} (${meta.totals.offices} offices, ${meta.totals.firms} firms)`);
 
+    let week = opts.week;
+    let generated: Pick<GenerateResult, 'version' | 'week' | 'objects' | 'skipped'> | null = null;
+    if (opts.rollback !== undefined) {
+      step = 'rollback target';
+      const target = await rollbackTarget(opts.siteDir, opts.dataDir, opts.rollback, await readRemovals(opts.dataDir));
+      if (target.kind === 'refused') throw new ReleaseRefused(step, `rollback refused: ${target.message}`);
+      rec.rollback = { to: target.version, how: target.kind === 'pointer' ? 'pointer' : 'regenerated' };
+      if (target.kind === 'pointer') {
+        generated = { version: target.version, week: target.week, objects: 0, skipped: [] };
+        say(`rollback to ${target.version}: it holds no listing under a standing removal; verify, then point at it again`);
+      } else {
+        week = target.week;
+        say(`rollback to ${target.version}: it holds ${target.held.length} listing(s) under a standing removal (${target.held.slice(0, 3).join('; ')}); releasing its week ${week} again with the removals applied, as a new version`);
+      }
+    }
+
     step = 'generate';
-    let generated: GenerateResult;
     try {
-      generated = await generate({
+      generated ??= await generate({
         dataDir: opts.dataDir,
         outDir: opts.siteDir,
-        ...(opts.week !== undefined ? { week: opts.week } : {}),
+        ...(week !== undefined ? { week } : {}),
         // The changes document compares with what is live: the bucket's version when publishing to one.
         ...(bucket ? { previous: { ...withoutDistribution(bucket), kind: 's3' as const } } : {}),
         activate: false,
+        ...(opts.skipBad === true ? { skipBad: true } : {}),
         log: (line) => log(`  ${line}`),
-        gate: (facts) => {
+        gate: async (facts) => {
           rec.week = facts.week;
           rec.counts = { offices: facts.offices.length, firms: facts.firms, samples: facts.samples, places: facts.places };
-          const results = evaluateGates(facts, rec.live_before);
-          const failed = results.filter((g) => !g.passed);
-          rec.gates = results.map((g) => ({ ...g, forced: !g.passed && opts.force !== undefined }));
-          for (const g of results) say(`gate ${g.gate}: ${g.passed ? 'passed' : opts.force !== undefined ? 'FAILED, forced' : 'FAILED'}: ${g.detail}`);
-          if (failed.length > 0 && opts.force === undefined) {
-            step = `gate ${failed.map((g) => g.gate).join(', ')}`;
-            throw new ReleaseRefused(step, `refused by ${failed.length} gate(s): ${failed.map((g) => `${g.gate} (${g.detail})`).join('; ')}; fix the inputs or --force "<reason>"`);
+          // A correction for a place that closed since is skipped, not refused: the file applies to every week.
+          const closed = await lastSeenBefore(opts.dataDir, facts.week, facts.unknownCorrections.map((c) => c.place_id));
+          rec.skipped_corrections = facts.unknownCorrections.flatMap((c) => {
+            const w = closed.get(c.place_id);
+            return w === undefined ? [] : [{ line: c.line, place_id: c.place_id, action: c.action, last_seen_week: w }];
+          });
+          for (const c of rec.skipped_corrections) say(`corrections.jsonl:${c.line}: place_id "${c.place_id}" is not in ${facts.week} (last in ${c.last_seen_week}, closed since): ${c.action} skipped`);
+          const results = evaluateGates({ ...facts, unknownCorrections: facts.unknownCorrections.filter((c) => !closed.has(c.place_id)) }, rec.live_before);
+          const forced = (g: GateResult): boolean => !g.passed && opts.force?.[g.gate] !== undefined;
+          rec.gates = results.map((g) => ({ ...g, forced: forced(g) }));
+          for (const g of results) say(`gate ${g.gate}: ${g.passed ? 'passed' : forced(g) ? 'FAILED, forced' : 'FAILED'}: ${g.detail}`);
+          const refused = results.filter((g) => !g.passed && !forced(g));
+          if (refused.length > 0) {
+            step = `gate ${refused.map((g) => g.gate).join(', ')}`;
+            throw new ReleaseRefused(step, `refused by ${refused.length} gate(s): ${refused.map((g) => `${g.gate} (${g.detail})`).join('; ')}; fix the inputs, or let one gate through with --force ${refused[0]?.gate ?? '<gate>'}="<reason>"`);
           }
-          if (failed.length > 0) rec.forced = { reason: opts.force as string };
+          rec.forced = results.filter(forced).map((g) => ({ gate: g.gate, reason: opts.force?.[g.gate] as string }));
         },
       });
     } catch (err) {
       if (err instanceof BadInputError) {
         step = 'bad input rows';
-        throw new ReleaseRefused(step, `refused: ${err.message}: ${err.rows.slice(0, 5).map(formatBadRow).join('; ')}`);
+        throw new ReleaseRefused(step, `refused: ${err.message}: ${err.rows.slice(0, 5).map(formatBadRow).join('; ')}${err.rows.length > 5 ? `; and ${err.rows.length - 5} more` : ''}`);
       }
       if (err instanceof InputError) {
         step = 'gate inputs-present';
@@ -164,7 +208,8 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     }
     rec.version = generated.version;
     rec.week = generated.week;
-    say(`generated ${generated.version} (${generated.objects} objects), not yet current`);
+    rec.skipped_rows = generated.skipped.map(formatBadRow);
+    if (rec.rollback?.how !== 'pointer') say(`generated ${generated.version} (${generated.objects} objects), not yet current`);
 
     step = 'verify';
     rec.verify = await checkVersion(opts.siteDir, generated.version, opts.verifySample ?? 40, opts.seed ?? 1, say);
