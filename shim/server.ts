@@ -23,6 +23,7 @@ import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
+import { withDeadline } from './store/deadline.ts';
 
 /** Largest request body read, in bytes (MCP messages are small). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -264,7 +265,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const url = `http://${host}:${bound.port}`;
   const publicBaseUrl = config.publicBaseUrl ?? url;
 
-  const store = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
+  const raw = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
+  const store = withDeadline(raw, config.storeTimeoutMs);
   const service = overrides.service ?? createService(createSiteSource(store, { cacheBytes: config.cacheBytes }));
   const log = new JsonLinesSink(resolve(config.logDir));
   const rateLimiter = overrides.rateLimiter ?? createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
@@ -304,7 +306,10 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
       clearTimeout(timer);
-      await log.close();
+      // The log's last writes get the same grace: a file system that no longer answers must not hold up the stop.
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([log.close(), new Promise<void>((done) => (waited = setTimeout(done, graceMs)))]);
+      clearTimeout(waited);
     },
   };
 }

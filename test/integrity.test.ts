@@ -3,7 +3,7 @@
  * listings bucket): an object altered into other valid JSON is a 503 with Retry-After, never a wrong 200, and once the
  * original is restored the same server answers exactly as an intact one, without a restart.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,4 +129,38 @@ describe('an object altered into other valid JSON is 503, and its restored copy 
       }
     });
   }
+});
+
+describe('a page or asset missing from the served version is 503, never a 404 or the JSON index', () => {
+  it('/corrections, /metros/{slug}, /assets/{file} and the index page for a browser', async () => {
+    const asset = readdirSync(inCopy('pages/assets'))[0] as string;
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    const cases: [rel: string, path: string, headers: Record<string, string>][] = [
+      ['pages/corrections.json', '/corrections', {}],
+      ['pages/metros/chicago.json', '/metros/chicago', {}],
+      [`pages/assets/${asset}`, `/assets/${asset.replace(/\.json$/, '')}`, {}],
+      ['pages/index.json', '/', html],
+    ];
+    const server = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
+    try {
+      for (const [rel, path, headers] of cases) {
+        const original = readFileSync(inCopy(rel));
+        try {
+          expect((await request(server.url, path, { headers })).status, `${path} intact`).toBe(200);
+          unlinkSync(inCopy(rel));
+          const reply = await request(server.url, path, { headers });
+          expect(reply.status, `${path} with ${rel} missing: ${reply.text.slice(0, 200)}`).toBe(503);
+          expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
+        } finally {
+          writeFileSync(inCopy(rel), original);
+        }
+        expect((await request(server.url, path, { headers })).status, `${path} restored`).toBe(200);
+      }
+      // What the version never had stays a 404.
+      expect((await request(server.url, '/metros/nowhere')).status).toBe(404);
+      expect((await request(server.url, '/assets/nothing.css')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
 });
