@@ -20,7 +20,7 @@ import { createRateLimiter, perWindow, rateLimitHeaders, type RateLimiter } from
 import { RequestLogger } from './http/request-log.ts';
 import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
-import { createSiteSource } from './site-reader.ts';
+import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';
@@ -234,6 +234,8 @@ export interface RunningServer {
   log: JsonLinesSink;
   /** The answer cache of the fast path (null when ANSWER_CACHE_MIB is 0). */
   answers: AnswerCache | null;
+  /** Counters of the parsed-object cache (null when a service was injected). */
+  siteStats: (() => SiteSourceStats) | null;
   /** Stop accepting, finish in-flight requests (up to graceMs), flush the log. */
   close(graceMs?: number): Promise<void>;
 }
@@ -267,7 +269,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
 
   const raw = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
   const store = withDeadline(raw, config.storeTimeoutMs);
-  const service = overrides.service ?? createService(createSiteSource(store, { cacheBytes: config.cacheBytes }));
+  const source = overrides.service === undefined ? createSiteSource(store, { cacheBytes: config.cacheBytes }) : null;
+  const service = overrides.service ?? createService(source as CachedSiteSource);
   const log = new JsonLinesSink(resolve(config.logDir));
   const rateLimiter = overrides.rateLimiter ?? createRateLimiter({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
   const salt = new MemorySaltProvider();
@@ -300,6 +303,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     server,
     log,
     answers,
+    siteStats: source === null ? null : () => source.stats(),
     async close(graceMs = 5000): Promise<void> {
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeIdleConnections();
