@@ -29,7 +29,7 @@ function logText(): string {
 function raw(bytes: Buffer): Promise<string> {
   const url = new URL(server.url);
   return new Promise((done, fail) => {
-    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(bytes));
     let out = '';
     socket.on('data', (b: Buffer) => (out += b.toString('latin1')));
     socket.on('end', () => done(out));
@@ -37,25 +37,29 @@ function raw(bytes: Buffer): Promise<string> {
   });
 }
 
-const UNSAFE = ['\u2028', '\u2029', '\u202e', '\u202d', '\u2066', '\u200f', '\u0085', '\u009b', '\u001b', '\u0000', '\u007f', '\ufeff'];
+const UNSAFE = ['\u2028', '\u2029', '\u202e', '\u2066', '\u200f', '\u0080', '\u0085', '\u009b', '\ufeff'];
 
 describe('the request log', () => {
   it('replaces line separators, bidi controls and other controls in what the caller sent', async () => {
-    const location = `Chicago\u2028, IL\u2029\u202eevil\u2066`;
-    const src = `tool\u202e\u001b[31m\u0085`;
-    const res = await fetch(`${server.url}/v1/attorneys?location=${encodeURIComponent(location)}&src=${encodeURIComponent(src)}`, { headers: { 'user-agent': 'agent/1.0' } });
+    // A valid search whose src carries line separators (src is logged as sent), and a user agent sent as raw UTF-8 bytes (which
+    // node reads as Latin-1, so U+202E arrives as "\u00e2\u0080\u00ae": a C1 control), which fetch refuses to send.
+    // (A query string with C0 controls is refused with 400 before anything is logged, and src refuses Unicode's
+    // controls and format characters; U+2028 and U+2029 are neither.)
+    const src = `tool\u2028x\u2029y`;
+    const res = await fetch(`${server.url}/v1/attorneys?zip=60601&src=${encodeURIComponent(src)}`, { headers: { 'user-agent': 'agent/1.0' } });
+    expect(res.status).toBe(200);
     await res.arrayBuffer();
-    const target = `/v1/attorneys?zip=60601&src=${encodeURIComponent('ua\u2029')}`;
-    const reply = await raw(Buffer.concat([Buffer.from(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nUser-Agent: `), Buffer.from('bot\u202e\u2028/1', 'utf8'), Buffer.from('\r\nConnection: close\r\n\r\n')]));
-    expect(reply.startsWith('HTTP/1.1 200')).toBe(true);
+    const reply = await raw(Buffer.concat([Buffer.from('GET /v1/attorneys?zip=60601 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: '), Buffer.from('bot\u202e\u2028/1', 'utf8'), Buffer.from('\r\nConnection: close\r\n\r\n')]));
+    expect(reply.slice(0, reply.indexOf('\r\n'))).toBe('HTTP/1.1 200 OK');
     await server.flushLog();
     const text = logText();
     for (const c of UNSAFE) expect(text.includes(c), `U+${c.codePointAt(0)?.toString(16).padStart(4, '0')} in the log`).toBe(false);
-    const lines = text.split('\n').filter((l) => l !== '');
-    const entries = lines.map((l) => JSON.parse(l) as { location: string | null; src: string | null; user_agent: string | null });
-    expect(entries.map((e) => e.location)).toContain('Chicago\ufffd, IL\ufffd\ufffdevil\ufffd');
-    expect(entries.map((e) => e.src)).toContain('tool\ufffd\ufffd[31m\ufffd');
-    expect(entries.some((e) => e.user_agent?.startsWith('bot') === true && e.user_agent.includes('\ufffd'))).toBe(true);
+    const entries = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { src: string | null; user_agent: string | null });
+    expect(entries.map((e) => e.src)).toContain('tool\ufffdx\ufffdy');
+    expect(entries.map((e) => e.user_agent)).toContain('bot\u00e2\ufffd\u00ae\u00e2\ufffd\u00a8/1');
   });
 
   it('keeps ordinary text, accents and characters outside the BMP as sent', () => {
