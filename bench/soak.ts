@@ -72,6 +72,7 @@ function startServerChild(site: string): Promise<ServerChild> {
   const stderr = { lines: 0, first: [] as string[] };
   // A failing request logs a stack trace; count the report lines rather than flood the terminal.
   const err = lineSplitter((line) => {
+    if (line.startsWith('[soak-mem]')) process.stderr.write(`${line}\n`);
     if (!line.startsWith('[shim]')) return;
     stderr.lines++;
     if (stderr.first.length < 3 && !stderr.first.includes(line)) stderr.first.push(line.slice(0, 200));

@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildCells } from '../generator/cells.ts';
+import { hashSerialised, sealCellTree } from '../generator/cell-hashes.ts';
 import { recordChunkKeys } from '../generator/audit/scan.ts';
 import { openStoredVersion } from '../generator/audit/site.ts';
 import { CellIndex, CellRecords } from '../shim/core/cell-format.ts';
@@ -73,16 +74,21 @@ export function writeVariant(siteDir: string, v: string, offices: readonly Store
   const root = join(outDir, keys.root(v));
   mkdirSync(root, { recursive: true });
   writeFileSync(join(outDir, keys.pointer), readFileSync(join(siteDir, keys.pointer)));
-  for (const e of readdirSync(join(siteDir, keys.root(v)))) if (e !== 'cells') symlinkSync(resolve(siteDir, keys.root(v), e), join(root, e));
+  for (const e of readdirSync(join(siteDir, keys.root(v)))) if (e !== 'cells' && e !== 'meta.json') symlinkSync(resolve(siteDir, keys.root(v), e), join(root, e));
   const tree = buildCells(offices, config);
+  // The variant's objects carry their own hashes (docs/SITE-FORMAT.md, "Integrity"), and its meta.json the new index's.
+  sealCellTree(tree);
   let sharedMaxBytes = 0;
   const put = (key: string, doc: unknown): number => {
     const file = join(root, key);
     mkdirSync(dirname(file), { recursive: true });
-    const text = JSON.stringify(doc);
+    const text = `${JSON.stringify(doc)}\n`;
     writeFileSync(file, text);
     return Buffer.byteLength(text);
   };
+  const meta = JSON.parse(readFileSync(join(siteDir, keys.meta(v)), 'utf8')) as { sha256?: Record<string, string> };
+  if (meta.sha256 !== undefined) meta.sha256[paths.cellIndex()] = hashSerialised(paths.cellIndex(), tree.index);
+  writeFileSync(join(root, paths.meta()), `${JSON.stringify(meta)}\n`);
   put(paths.cellIndex(), tree.index);
   for (const g of tree.groups) put(paths.cellGroup(g.cell), g);
   for (const s of tree.shared) sharedMaxBytes = Math.max(sharedMaxBytes, put(paths.cellShared(s.cell), s));

@@ -26,9 +26,11 @@ export interface CellTreeOptions {
   recordChunk?: number;
   /**
    * 2: the tree as a schema-2 version has it (whole firms numbered by the rank of their firm_id), in the shape the
-   * shim upgrades schema-2 objects to (cell-format.ts); audit rebuilds an older week with it. Default 3.
+   * shim upgrades schema-2 objects to (cell-format.ts); audit rebuilds an older week with it. 3: without the hashes of
+   * schema 4. Default 4, whose hash fields are left empty here and filled by cell-hashes.ts once the children are
+   * serialised.
    */
-  schema?: 2 | 3;
+  schema?: 2 | 3 | 4;
 }
 
 interface Node {
@@ -79,7 +81,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const leafMax = opts.leafMax ?? CELL_LEAF_MAX;
   const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
-  const schema = opts.schema ?? 3;
+  const schema = opts.schema ?? 4;
   const count = offices.length;
   // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
   const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) => cmp((offices[a] as StoredOfficeT).listing_id, (offices[b] as StoredOfficeT).listing_id));
@@ -195,8 +197,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
           walk(c);
         }
       };
-      if (schema === 3) walk(id);
-      blocks.push(schema === 2 ? { schema_version: 2, ...cols } : { schema_version: 3, ...cols, shared: below });
+      if (schema !== 2) walk(id);
+      blocks.push(schema === 2 ? { schema_version: 2, ...cols } : schema === 3 ? { schema_version: 3, ...cols, shared: below } : { schema_version: 4, ...cols, shared: below, records_sha256: [] });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
         const rec: CellRecordsT = { schema_version: schema, block: n.cell, chunk: k, offices: [], unit_offices: [] };
@@ -219,7 +221,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
     const rows = { cell: [] as string[], parent: [] as number[], n: [] as number[], reach: [] as number[], units: [] as number[], shared: [] as number[][], block: [] as number[], at: [] as number[] };
-    const apart: CellSharedT = { schema_version: 3, cell: root.cell, row: [], shared: [] };
+    const apart: CellSharedT = { schema_version: schema === 4 ? 4 : 3, cell: root.cell, row: [], shared: [] };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;
@@ -243,14 +245,14 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const { cell, parent, n, reach, units: homed, block, at: first } = rows;
     if (schema === 2) groups.push({ schema_version: 2, cell: root.cell, rows: { cell, parent, n, reach, units: homed, shared: rows.shared, block, at: first } });
     else {
-      groups.push({ schema_version: 3, cell: root.cell, rows: { cell, parent, n, reach, units: homed, block, at: first } });
+      const r3 = { cell, parent, n, reach, units: homed, block, at: first };
+      groups.push(schema === 3 ? { schema_version: 3, cell: root.cell, rows: r3 } : { schema_version: 4, cell: root.cell, rows: r3, shared_sha256: '', block_sha256: {} });
       shared.push(apart);
     }
   }
 
-  const index: CellIndexT = {
-    schema_version: schema,
-    generated: 'by generator/; do not edit',
+  const head = {
+    generated: 'by generator/; do not edit' as const,
     group_res: CELL_GROUP_RES,
     max_res: CELL_MAX_RES,
     leaf_max: leafMax,
@@ -261,5 +263,6 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     units,
     groups: groupEntries,
   };
+  const index: CellIndexT = schema === 4 ? { schema_version: 4, ...head, group_sha256: {} } : { schema_version: schema, ...head };
   return { index, groups, shared, blocks, records };
 }

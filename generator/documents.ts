@@ -147,6 +147,7 @@ export function metaDoc(
     names?: readonly string[];
     points?: readonly string[];
     listingPrefixLength: number;
+    sha256: Record<string, string>;
   },
 ): MetaT {
   return {
@@ -167,7 +168,33 @@ export function metaDoc(
       ...(contents.points === undefined ? {} : { points: [...contents.points].sort() }),
     },
     listing_prefix_length: contents.listingPrefixLength,
+    sha256: contents.sha256,
   };
+}
+
+/**
+ * True for the objects the shim reads by a name meta.json gives it: the cell index, coverage, coverage cells, openapi,
+ * changes, listing buckets, gazetteer documents and pages. The cell tree below the index and the firm documents are
+ * checked against their parents instead (docs/SITE-FORMAT.md).
+ */
+export function namedByMeta(rel: string): boolean {
+  return (
+    rel === 'cells/index.json' ||
+    rel === 'coverage.json' ||
+    rel === 'coverage-cells.json' ||
+    rel === 'openapi.json' ||
+    rel === 'changes.json' ||
+    rel.startsWith('listings/') ||
+    rel.startsWith('gazetteer/') ||
+    rel.startsWith('pages/')
+  );
+}
+
+/** meta.json's `sha256`: relative key -> sha256 of each object namedByMeta, in key order. */
+export function namedByMetaHashes(entries: ReadonlyMap<string, { sha256: string }>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of [...entries.keys()].filter(namedByMeta).sort()) out[rel] = (entries.get(rel) as { sha256: string }).sha256;
+  return out;
 }
 
 /** Most listing ids a listings bucket should hold; the prefix grows a character when buckets would exceed it. */
@@ -180,13 +207,16 @@ export function listingPrefixLength(count: number): number {
   return length;
 }
 
-/** Every listings bucket of `length`, in prefix order, each with its listing ids sorted (empty buckets included). */
-export function listingBuckets(listingIds: readonly string[], length: number): ListingBucketT[] {
+/** Every listings bucket of `length`, in prefix order, each with its listing ids sorted (empty buckets included) and, given `firmHash`, each one's firm document sha256. */
+export function listingBuckets(listingIds: readonly string[], length: number, firmHash?: (listingId: string) => string): ListingBucketT[] {
   const byPrefix = new Map<string, string[]>();
   const prefixes = (n: number): string[] => (n === 0 ? [''] : prefixes(n - 1).flatMap((p) => [...LISTING_ALPHABET].map((c) => p + c)));
   for (const prefix of prefixes(length)) byPrefix.set(prefix, []);
   for (const id of listingIds) byPrefix.get(listingPrefix(id, length))?.push(id);
-  return [...byPrefix].map(([prefix, ids]) => ({ schema_version: SCHEMA_VERSION, prefix, listing_ids: ids.sort() }));
+  return [...byPrefix].map(([prefix, ids]) => {
+    const listing_ids = ids.sort();
+    return firmHash === undefined ? { schema_version: SCHEMA_VERSION, prefix, listing_ids } : { schema_version: SCHEMA_VERSION, prefix, listing_ids, sha256: listing_ids.map(firmHash) };
+  });
 }
 
 /** The relative keys of `entries` in manifest order (sorted; the version prefix does not change the order). */

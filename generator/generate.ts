@@ -14,7 +14,7 @@ import { ActiveRemovals, describeRemoval, identityOfPlace } from './removals.ts'
 import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
-import { coverageCellsDoc, coverageDoc, firmDocPieces, listingBuckets, listingPrefixLength, manifestBytes, metaDoc, pointerDoc, sortedKeys, totalsOf } from './documents.ts';
+import { coverageCellsDoc, coverageDoc, firmDocPieces, listingBuckets, listingPrefixLength, manifestBytes, metaDoc, namedByMetaHashes, pointerDoc, sortedKeys, totalsOf } from './documents.ts';
 import { groupFirms } from './firms.ts';
 import { buildGazetteer } from './gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
@@ -26,6 +26,7 @@ import { buildOffices } from './offices.ts';
 import type { BuiltFirm } from './offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
 import { buildCells } from './cells.ts';
+import { sealBlocks, sealGroups, sealIndex, type HashOf } from './cell-hashes.ts';
 import type { SiteLocation } from './audit/site.ts';
 import { changesAgainstLive } from './changes-previous.ts';
 import { provenanceOf, type Provenance } from './changes.ts';
@@ -230,14 +231,29 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages, measurement, provenance };
 }
 
+/** The sha256 of an object `w` wrote, known once `w` is flushed. */
+function writtenHash(w: StagingWriter, rel: string): string {
+  const entry = w.entries.get(rel);
+  if (entry === undefined) throw new Error(`${rel} was not written`);
+  return entry.sha256;
+}
+
 /** The cell tree of `offices`, built and written; a function of its own so the tree is garbage once written. */
 async function writeCellTree(w: StagingWriter, offices: readonly StoredOfficeT[], step: (msg: string) => void): Promise<void> {
   const tree = buildCells(offices);
   step('phase: cell tree built');
-  for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
-  for (const a of tree.shared) await w.put(paths.cellShared(a.cell), a);
-  for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
+  // Children before parents: each level records the sha256 the workers computed for the level below (cell-hashes.ts).
+  const written: HashOf = (rel) => writtenHash(w, rel);
   for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
+  await w.flush();
+  sealBlocks(tree, written);
+  for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
+  for (const a of tree.shared) await w.put(paths.cellShared(a.cell), a);
+  await w.flush();
+  sealGroups(tree, written);
+  for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
+  await w.flush();
+  sealIndex(tree, written);
   await w.put(paths.cellIndex(), tree.index);
   step(`cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`);
 }
@@ -257,7 +273,9 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
   await writeCellTree(w, offices, step);
   for (const b of built) for (const doc of firmDocPieces(b)) await w.putPieces(paths.firm(doc.listingId), doc.pieces, doc.bytes);
   const prefixLength = listingPrefixLength(offices.length);
-  for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength)) await w.put(paths.listings(bucket.prefix), bucket);
+  // A bucket records its firm documents' sha256, so the documents are hashed first.
+  await w.flush();
+  for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength, (id) => writtenHash(w, paths.firm(id)))) await w.put(paths.listings(bucket.prefix), bucket);
   step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`);
   await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
@@ -285,12 +303,14 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
   const changes = await changesAgainstLive(target, version, week, offices, provenance, step);
   await w.put(paths.changes(), changes);
   step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
+  await w.flush();
   const contents = {
     zip3: [...gazetteer.zips.keys()],
     cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])),
     names: [...gazetteer.names.keys()],
     points: [...gazetteer.points.keys()],
     listingPrefixLength: prefixLength,
+    sha256: namedByMetaHashes(w.entries),
   };
   await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
   return { version, sorted };

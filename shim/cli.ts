@@ -70,6 +70,9 @@ async function ensureSite(config: Config): Promise<void> {
   say(`Released version ${rec.version ?? '?'} (week ${rec.week ?? '?'}).`);
 }
 
+/** Longest a stop on SIGTERM or SIGINT may take, in milliseconds (open requests get 5 s, the log as long again). */
+const STOP_DEADLINE_MS = 12_000;
+
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {
     process.stdout.write(USAGE);
@@ -115,6 +118,11 @@ async function main(argv: string[]): Promise<number> {
     }
     stopping = true;
     say(`${signal}: finishing open requests and shutting down ...`);
+    // Whatever still waits (a read of a hung mount cannot be cancelled), the process stops within STOP_DEADLINE_MS.
+    setTimeout(() => {
+      say(`Shutdown took longer than ${STOP_DEADLINE_MS / 1000} s: exiting now.`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     running.close().then(
       () => process.exit(0),
       (err: unknown) => {

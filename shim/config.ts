@@ -1,10 +1,10 @@
 /** The local server's settings, parsed once from the environment at start-up. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { allowedOriginsField, answerCacheMibField, blankIsUnset, cacheMibField, correctionsEmailField, rateLimitField, rateLimitWindowField } from './env-fields.ts';
+import { allowedOriginsField, answerCacheMibField, blankIsUnset, cacheMibField, correctionsEmailField, rateLimitField, rateLimitWindowField, storeTimeoutField } from './env-fields.ts';
 import { REQUESTS_PER_HOUR } from './core/constants.ts';
 import { DEFAULT_ANSWER_CACHE_MIB } from './http/answer-cache.ts';
-
+import { DEFAULT_STORE_TIMEOUT_MS } from './store/deadline.ts';
 
 const bool = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
@@ -37,6 +37,7 @@ const Env = z.object({
   ALLOWED_ORIGINS: allowedOriginsField,
   CACHE_MIB: cacheMibField,
   ANSWER_CACHE_MIB: answerCacheMibField,
+  STORE_TIMEOUT_MS: storeTimeoutField,
 });
 
 /** Names of the environment variables read, with what each means (for --help). */
@@ -57,6 +58,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
   CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; a shard larger than this is read on every query)',
   ANSWER_CACHE_MIB: `memory for finished /v1/attorneys answers (all encodings), per query and published version, in MiB (default ${DEFAULT_ANSWER_CACHE_MIB}; 0 turns the cache off)`,
+  STORE_TIMEOUT_MS: `how long one read of the site (folder or bucket) may take before the request needing it answers 503 with Retry-After, in ms (default ${DEFAULT_STORE_TIMEOUT_MS})`,
 };
 
 /** Parsed settings. Directories are as given (relative to the working directory). */
@@ -83,6 +85,8 @@ export interface Config {
   cacheBytes: number;
   /** Budget of the answer cache, in bytes of headers and encoded bodies; 0 disables it. */
   answerCacheBytes: number;
+  /** Deadline of one store read, in milliseconds. */
+  storeTimeoutMs: number;
 }
 
 /** Thrown by loadConfig with a message naming each bad variable. */
@@ -118,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proxyHops: e.TRUST_PROXY,
     cacheBytes: e.CACHE_MIB * 1024 * 1024,
     answerCacheBytes: e.ANSWER_CACHE_MIB * 1024 * 1024,
+    storeTimeoutMs: e.STORE_TIMEOUT_MS,
     allowedOrigins: e.ALLOWED_ORIGINS,
   };
 }

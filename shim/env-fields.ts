@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { REQUESTS_PER_HOUR } from './core/constants.ts';
 import { DEFAULT_ANSWER_CACHE_MIB } from './http/answer-cache.ts';
+import { DEFAULT_STORE_TIMEOUT_MS } from './store/deadline.ts';
 
 /** An empty or blank variable counts as unset (so its default applies). */
 export const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -32,6 +33,9 @@ export const correctionsEmailField = z.preprocess(blankIsUnset, z.email('must be
 
 /** CACHE_MIB: budget of the parsed-object cache in MiB of stored (uncompressed JSON) bytes, default 64. */
 export const cacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(1).max(65_536).default(64));
+
+/** STORE_TIMEOUT_MS: how long one store read may take before the request that needs it is a 503 (100 ms - 60 s). */
+export const storeTimeoutField = z.preprocess(blankIsUnset, z.coerce.number().int().min(100).max(60_000).default(DEFAULT_STORE_TIMEOUT_MS));
 
 /** ANSWER_CACHE_MIB: budget of the local server's cache of finished /v1/attorneys answers, in MiB; 0 turns it off. */
 export const answerCacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(65_536).default(DEFAULT_ANSWER_CACHE_MIB));

@@ -21,9 +21,10 @@ import { perWindow } from './http/rate-limit.ts';
 import { RequestLogger } from './http/request-log.ts';
 import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
-import { createSiteSource } from './site-reader.ts';
+import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './site-reader.ts';
 import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
+import { withDeadline } from './store/deadline.ts';
 
 /** Largest request body read, in bytes (MCP messages are small). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -245,6 +246,8 @@ export interface RunningServer {
   log: JsonLinesSink;
   /** The answer cache of the fast path (null when ANSWER_CACHE_MIB is 0). */
   answers: AnswerCache | null;
+  /** Counters of the parsed-object cache (null when a service was injected). */
+  siteStats: (() => SiteSourceStats) | null;
   /** Stop accepting, finish in-flight requests (up to graceMs), flush the log. */
   close(graceMs?: number): Promise<void>;
 }
@@ -276,8 +279,10 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const url = `http://${host}:${bound.port}`;
   const publicBaseUrl = config.publicBaseUrl ?? url;
 
-  const store = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
-  const service = overrides.service ?? createService(createSiteSource(store, { cacheBytes: config.cacheBytes }));
+  const raw = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
+  const store = withDeadline(raw, config.storeTimeoutMs);
+  const source = overrides.service === undefined ? createSiteSource(store, { cacheBytes: config.cacheBytes }) : null;
+  const service = overrides.service ?? createService(source as CachedSiteSource);
   const log = new JsonLinesSink(resolve(config.logDir));
   const limits = overrides.limits ?? createRequestLimits({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
   const salt = new MemorySaltProvider();
@@ -326,13 +331,17 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     server,
     log,
     answers,
+    siteStats: source === null ? null : () => source.stats(),
     async close(graceMs = 5000): Promise<void> {
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
       clearTimeout(timer);
-      await log.close();
+      // The log's last writes get the same grace: a file system that no longer answers must not hold up the stop.
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([log.close(), new Promise<void>((done) => (waited = setTimeout(done, graceMs)))]);
+      clearTimeout(waited);
     },
   };
 }

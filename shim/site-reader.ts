@@ -9,6 +9,7 @@ import { ByteLru } from './core/byte-lru.ts';
 import { layerResolver } from './core/layers.ts';
 import { keys, Meta, Pointer, type MetaT } from './core/site-format.ts';
 import { checkStored } from './core/errors.ts';
+import { checkHash, expectedHash, recordsHashes } from './integrity.ts';
 import { StoreError, type Store } from './store/types.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
@@ -39,9 +40,10 @@ export interface CachedSiteSource extends SiteSource {
   stats(): SiteSourceStats;
 }
 
-async function readJson(store: Store, key: string): Promise<{ value: unknown; bytes: number } | null> {
+async function readJson(store: Store, key: string, sha256?: string): Promise<{ value: unknown; bytes: number } | null> {
   const bytes = await store.get(key);
   if (bytes === null) return null;
+  checkHash(key, bytes, sha256);
   try {
     return { value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown, bytes: bytes.byteLength };
   } catch (err) {
@@ -56,7 +58,8 @@ export const POINTER_TTL_MS = 5000;
 export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): CachedSiteSource {
   const ttl = opts.pointerTtlMs ?? POINTER_TTL_MS;
   const now = opts.now ?? Date.now;
-  const cache = new ByteLru<unknown>(opts.cacheBytes ?? 64 * 1024 * 1024);
+  // Each entry keeps the hash it was checked against: a reader expecting another hash for the same key is refused.
+  const cache = new ByteLru<{ value: unknown; sha256: string | undefined }>(opts.cacheBytes ?? 64 * 1024 * 1024);
   const inflight = new Map<string, Promise<unknown>>();
   const counters = { storeReads: 0, cacheHits: 0 };
 
@@ -65,13 +68,14 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
   // The reader of each version seen recently, so a version keeps one meta and one identity.
   const readers = new Map<string, SiteReader>();
 
-  function cachedJson<T>(key: string, schema: ZodType<T>): Promise<T | null> {
+  function cachedJson<T>(key: string, schema: ZodType<T>, sha256: string | undefined, listed: boolean): Promise<T | null> {
     const hit = cache.get(key);
-    if (hit !== undefined) {
+    if (hit !== undefined && (sha256 === undefined || hit.sha256 === sha256)) {
       counters.cacheHits++;
-      return Promise.resolve(hit as T);
+      return Promise.resolve(hit.value as T);
     }
-    const pending = inflight.get(key);
+    const slot = `${key}\u0000${sha256 ?? ''}`;
+    const pending = inflight.get(slot);
     if (pending !== undefined) {
       counters.cacheHits++;
       return pending as Promise<T | null>;
@@ -79,33 +83,43 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
     counters.storeReads++;
     const load = (async () => {
       try {
-        const read = await readJson(store, key);
-        // A miss is never cached: an object restored (or re-published under the same version) is seen at once.
-        if (read === null) return null;
+        const read = await readJson(store, key, sha256);
+        // A miss, a hash mismatch or a schema failure is never cached: an object restored (or re-published under the
+        // same version) is seen at once.
+        if (read === null) {
+          if (listed) throw new StoreError(`${key} is missing from the served version, which records its sha256`, key);
+          return null;
+        }
         const value = checkStored(schema, read.value, key);
-        cache.set(key, value, read.bytes);
+        cache.set(key, { value, sha256 }, read.bytes);
         return value;
       } finally {
-        inflight.delete(key);
+        inflight.delete(slot);
       }
     })();
-    inflight.set(key, load);
+    inflight.set(slot, load);
     return load;
   }
 
   function makeReader(version: string, meta: MetaT): SiteReader {
     const prefix = keys.root(version);
     const resolve = layerResolver(version, meta.layers);
+    const hashed = recordsHashes(meta);
     return {
       version,
       meta,
-      json<T>(key: string, schema: ZodType<T>): Promise<T | null> {
+      json<T>(key: string, schema: ZodType<T>, sha256?: string): Promise<T | null> {
         if (!key.startsWith(prefix)) {
           return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
         }
+        const expected = expectedHash(meta, key.slice(prefix.length), sha256);
+        if (hashed && expected === undefined) return Promise.resolve(null);
         // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
         const stored = resolve(key);
-        return stored === null ? Promise.resolve(null) : cachedJson(stored, schema);
+        if (stored === null) {
+          return hashed ? Promise.reject(new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key)) : Promise.resolve(null);
+        }
+        return cachedJson(stored, schema, expected, hashed);
       },
     };
   }

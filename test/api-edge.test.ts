@@ -8,6 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Reply } from './helpers/http.ts';
 import { ResponseSchemas } from './helpers/openapi.ts';
+import { recordHash } from './helpers/rehash.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 
@@ -210,6 +211,7 @@ describe('GET /r/{listing_id}', () => {
     doc.firm.website_url = site;
     doc.office.website_url = site;
     writeFileSync(file, JSON.stringify(doc));
+    recordHash(copy, `firms/${listing.listing_id}.json`);
     const local = await startTestServer({ SITE_DIR: copy.dir });
     try {
       const reply = await request(local.url, `/r/${listing.listing_id}`, {}, schemas);

@@ -16,6 +16,7 @@ import { greatCircleMiles } from '../generator/audit/recompute.ts';
 import { compareTree, scanOffices } from '../generator/audit/scan.ts';
 import { buildCellsReference } from './helpers/cells-reference.ts';
 import { buildCells } from '../generator/cells.ts';
+import { sealCellTree } from '../generator/cell-hashes.ts';
 import { CellBlock, CellRecords, type CellRecordsT } from '../shim/core/cell-format.ts';
 import { openSite, type SiteLocation } from '../generator/audit/site.ts';
 import { verify, verifyExitCode, type VerifyReport } from '../generator/audit/verify.ts';
@@ -56,6 +57,13 @@ async function writeCells(site: string, build: (offices: StoredOfficeT[]) => { i
     writeFileSync(join(site, key), `${JSON.stringify(value)}\n`);
   };
   put(keys.cellIndex(v), tree.index);
+  // meta.json records the index's sha256 (schema 4); an older generator's tree comes with no hashes at all.
+  const metaPath = join(site, keys.meta(v));
+  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { sha256?: Record<string, string> };
+  if ((tree.index as { schema_version?: number }).schema_version === 4 && meta.sha256 !== undefined) {
+    meta.sha256['cells/index.json'] = createHash('sha256').update(`${JSON.stringify(tree.index)}\n`).digest('hex');
+  } else delete meta.sha256;
+  writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
   for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
   for (const a of tree.shared ?? []) put(keys.cellShared(v, a.cell), a);
   for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
@@ -63,7 +71,12 @@ async function writeCells(site: string, build: (offices: StoredOfficeT[]) => { i
 }
 
 /** Rewrite a copy's cell tree, consistently, from its offices as `edit` changes them (a server serving other data). */
-const rewriteCells = (site: string, edit: (offices: StoredOfficeT[]) => StoredOfficeT[]): Promise<void> => writeCells(site, (offices) => buildCells(edit(offices)));
+const rewriteCells = (site: string, edit: (offices: StoredOfficeT[]) => StoredOfficeT[]): Promise<void> =>
+  writeCells(site, (offices) => {
+    const tree = buildCells(edit(offices));
+    sealCellTree(tree);
+    return tree;
+  });
 
 /** Replace a copy's cell tree by the schema-2 objects an older generator wrote for the same offices. */
 const writeSchema2Cells = (site: string): Promise<void> => writeCells(site, (offices) => buildCellsReference(offices));

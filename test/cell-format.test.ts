@@ -39,7 +39,7 @@ describe('numeric columns', () => {
     expect(CellBlock.safeParse({ ...block, lng: [-73.9] }).success).toBe(true);
     const block2 = { schema_version: 2, cell: 'x', listing: [0], firm: [0], lat: [40.1], lng: ['-73.9'] };
     expect(CellBlock.safeParse(block2).error?.issues[0]?.path).toEqual(['lng']);
-    expect(CellBlock.safeParse({ ...block2, schema_version: 4 }).error?.issues[0]?.path).toEqual(['schema_version']);
+    expect(CellBlock.safeParse({ ...block2, schema_version: 5 }).error?.issues[0]?.path).toEqual(['schema_version']);
   });
 
   it('upgrade a schema-2 group, block and record chunk to the schema-3 shape on parse (firms as units, shared lists as differences)', () => {

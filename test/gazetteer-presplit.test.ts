@@ -35,8 +35,10 @@ beforeAll(() => {
     for (const key of Object.keys(cities).slice(0, 3)) names.push(`${(cities[key] as { name: string }).name}, ${st}`);
   }
   const metaPath = copy.own('meta.json');
-  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { gazetteer: { zip3: string[]; cities?: unknown; states?: string[] } };
+  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { gazetteer: { zip3: string[]; cities?: unknown; states?: string[] }; sha256?: unknown };
   delete meta.gazetteer.cities;
+  // Weeks generated before the split also predate the recorded hashes.
+  delete meta.sha256;
   meta.gazetteer.states = states;
   writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
   split = createService(createSiteSource(new FolderStore(site)));

@@ -5,6 +5,7 @@
  * one, so every summary the shim counts with is checked. No search: the scan is the independent answer.
  */
 import { buildCells } from '../cells.ts';
+import { sealCellTree } from '../cell-hashes.ts';
 import { serialise } from '../json.ts';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/core/cell-format.ts';
 import { keys, type StoredOfficeT } from '../../shim/core/site-format.ts';
@@ -145,6 +146,8 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
 export function compareTree(scan: OfficeScan, version: string): string[] {
   // A schema-2 week is rebuilt by schema 2's rules, in the shape its objects are upgraded to on parse.
   const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, schema: scan.index.schema_version });
+  // Schema 4: each level's hashes of the level below, from the rebuilt objects (equal to the published ones when intact).
+  sealCellTree(rebuilt);
   const problems: string[] = [];
   const same = (key: string, a: unknown, b: unknown): void => {
     if (a === undefined) problems.push(`${key}: published but the records do not give it`);

@@ -14,6 +14,7 @@ import { createRequestLimits } from '../http/limits.ts';
 import { perWindow } from '../http/rate-limit.ts';
 import { createSiteSource } from '../site-reader.ts';
 import { S3Store } from '../store/s3.ts';
+import { DEFAULT_STORE_TIMEOUT_MS, withDeadline } from '../store/deadline.ts';
 import type { Store } from '../store/types.ts';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from './env.ts';
 import { eventToRequest, responseToResult, viewerAddress, type FunctionUrlEvent, type FunctionUrlResult } from './event.ts';
@@ -56,7 +57,7 @@ function problem(error: ApiError): FunctionUrlResult {
 /** Build the handler for `env`. Creates clients only; the first S3 read happens on the first request. */
 export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionUrlHandler {
   const s3 = { region: env.region, ...(env.s3Endpoint !== null ? { endpoint: env.s3Endpoint } : {}) };
-  const store = deps.store ?? new S3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 });
+  const store = deps.store ?? withDeadline(new S3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 }), DEFAULT_STORE_TIMEOUT_MS);
   const service = deps.service ?? createService(createSiteSource(store, { cacheBytes: env.cacheBytes }));
   const salt = deps.salt ?? new S3SaltProvider({ bucket: env.saltBucket, ...s3 });
   const log = deps.log ?? new StdoutJsonSink();

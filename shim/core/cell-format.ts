@@ -12,9 +12,10 @@
 import { z } from 'zod';
 import { RADIUS_MILES } from './constants.ts';
 import { dict } from './dict.ts';
-import { StoredOffice } from './site-format.ts';
+import { Sha256Hex, StoredOffice } from './site-format.ts';
 
 const sv = z.literal(3);
+const sv4 = z.literal(4);
 const int = z.number().int();
 const nat = z.number().int().nonnegative();
 
@@ -72,7 +73,10 @@ const CellIndex3 = z.object({
   groups: dict(z.tuple([nat, z.number().nonnegative()])).describe('group cell -> [offices, reach miles]'),
 });
 const CellIndex2 = CellIndex3.omit({ schema_version: true, unit_miles: true, units: true }).extend({ schema_version: z.literal(2), firms: nat });
+/** Schema 4: schema 3 plus the sha256 of each group object, so a group read is checked against the index that names it. */
+const CellIndex4 = CellIndex3.extend({ schema_version: sv4, group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.json') });
 export const CellIndex = z.discriminatedUnion('schema_version', [
+  CellIndex4,
   CellIndex3,
   CellIndex2.transform(({ schema_version, generated, group_res, max_res, leaf_max, block_max, record_chunk, offices, firms, groups }) => ({
     schema_version, generated, group_res, max_res, leaf_max, block_max, record_chunk, unit_miles: WHOLE_FIRMS, offices, units: firms, groups,
@@ -98,7 +102,10 @@ const placement = { block: column(isInt, 'integers'), at: column(isInt, 'integer
  */
 const CellGroup3 = z.object({ schema_version: sv, cell: z.string(), rows: z.object({ ...tree, units: column(isNat, 'non-negative integers'), ...placement }) });
 const CellGroup2 = z.object({ schema_version: z.literal(2), cell: z.string(), rows: z.object({ ...tree, firms: column(isNat, 'non-negative integers'), foreign: natLists, ...placement }) });
+/** Schema 4: schema 3 plus the sha256 of the group's shared object and of each of its blocks (block cell -> sha256). */
+const CellGroup4 = CellGroup3.extend({ schema_version: sv4, shared_sha256: Sha256Hex, block_sha256: dict(Sha256Hex) });
 export const CellGroup = z.discriminatedUnion('schema_version', [
+  CellGroup4,
   CellGroup3,
   CellGroup2.transform(({ schema_version, cell, rows: r }) => ({
     schema_version,
@@ -117,7 +124,7 @@ const sharedLists = natLists;
  * `cells/shared/<group cell>.json`: the shared lists of the group's rows at or above block level (block[i] is -1 or
  * i), in row order; row[j] names the row of shared[j].
  */
-export const CellShared = z.object({ schema_version: sv, cell: z.string(), row: column(isNat, 'non-negative integers'), shared: sharedLists });
+export const CellShared = z.object({ schema_version: z.union([sv, sv4]), cell: z.string(), row: column(isNat, 'non-negative integers'), shared: sharedLists });
 
 /** [unit, offices, ...] with absolute units as the schema-3 difference form (a schema-2 list upgraded on parse). */
 export function deltaPairs(pairs: readonly number[]): number[] {
@@ -142,7 +149,10 @@ const CellBlock3 = z.object({
   shared: sharedLists,
 });
 const CellBlock2 = CellBlock3.omit({ schema_version: true, unit: true, shared: true }).extend({ schema_version: z.literal(2), firm: column(isNat, 'non-negative integers') });
+/** Schema 4: schema 3 plus the sha256 of each of the block's record chunks, chunk k at position k. */
+const CellBlock4 = CellBlock3.extend({ schema_version: sv4, records_sha256: z.array(Sha256Hex) });
 export const CellBlock = z.discriminatedUnion('schema_version', [
+  CellBlock4,
   CellBlock3,
   CellBlock2.transform(({ schema_version, cell, listing, firm, lat, lng }) => ({ schema_version, cell, listing, unit: firm, lat, lng })),
 ]);
@@ -156,8 +166,9 @@ const records3 = {
 /** `cells/records/<block cell>/<chunk>.json`: full records of block positions chunk*record_chunk onwards, with each one's unit office count. */
 const recordsOf = <O extends z.ZodType>(offices: O) => {
   const v3 = z.object({ schema_version: sv, ...records3, offices: z.array(offices) });
+  const v4 = v3.extend({ schema_version: sv4 });
   const v2 = z.object({ schema_version: z.literal(2), block: records3.block, chunk: records3.chunk, offices: z.array(offices), firm_offices: records3.unit_offices });
-  return z.discriminatedUnion('schema_version', [v3, v2.transform(({ schema_version, block, chunk, offices: o, firm_offices }) => ({ schema_version, block, chunk, offices: o, unit_offices: firm_offices }))]);
+  return z.discriminatedUnion('schema_version', [v4, v3, v2.transform(({ schema_version, block, chunk, offices: o, firm_offices }) => ({ schema_version, block, chunk, offices: o, unit_offices: firm_offices }))]);
 };
 export const CellRecords = recordsOf(StoredOffice);
 

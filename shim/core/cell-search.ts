@@ -55,6 +55,8 @@ export interface Columns {
   maxUnit: number;
   /** The shared lists of the tree rows below the block's own (schema 3), list j for row block + 1 + j. */
   below: SharedLists | null;
+  /** Schema 4: the sha256 of record chunk k at position k (null before schema 4, read without a check). */
+  records: readonly string[] | null;
 }
 
 /** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
@@ -113,7 +115,8 @@ function columns(block: CellBlockT): Columns {
     let maxUnit = -1;
     for (const f of unit) if (f > maxUnit) maxUnit = f;
     const below = 'shared' in block ? sharedLists(block.shared) : null;
-    c = { cell: block.cell, listing: Int32Array.from(block.listing), unit, lat, lng, xyz, maxUnit, below };
+    const records = 'records_sha256' in block ? block.records_sha256 : null;
+    c = { cell: block.cell, listing: Int32Array.from(block.listing), unit, lat, lng, xyz, maxUnit, below, records };
     columnsOf.set(block, c);
   }
   return c;
@@ -172,7 +175,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
   const groupTrees = await Promise.all(
     near.map(async (cell) => {
       const key = keys.cellGroup(v, cell);
-      const group = await readRequired(reader, key, CellGroup, 'is listed in the cell index but missing');
+      const group = await readRequired(reader, key, CellGroup, 'is listed in the cell index but missing', 'group_sha256' in index ? index.group_sha256[cell] : undefined);
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
       const t = treeOf(group);
       if (t.inline !== null) checkLists(t.inline, index.units, key);
@@ -215,7 +218,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       const cell = t.group.rows.cell[b] ?? '';
       const key = keys.cellBlock(v, cell);
       if (b < 0) throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
-      const block = await readRequired(reader, key, CellBlock, 'is listed in its group but missing');
+      const block = await readRequired(reader, key, CellBlock, 'is listed in its group but missing', 'block_sha256' in t.group ? t.group.block_sha256[cell] : undefined);
       const cols = columns(block);
       if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
       if (cols.maxUnit >= index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${index.units}`, key);
@@ -228,7 +231,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
     // The shared lists of a group's rows at or above block level, read when one of those rows is wholly inside.
     const apartOf = async (t: Tree): Promise<SharedLists> => {
       const key = keys.cellShared(v, t.group.cell);
-      const apart = await readRequired(reader, key, CellShared, 'is missing for a group of the cell index');
+      const apart = await readRequired(reader, key, CellShared, 'is missing for a group of the cell index', 'shared_sha256' in t.group ? t.group.shared_sha256 : undefined);
       if (apart.cell !== t.group.cell || apart.row.length !== t.apartRows.length || apart.row.some((r, j) => r !== t.apartRows[j])) {
         throw new StoreError(`${key} does not list the rows at or above block level of group ${t.group.cell}`, key);
       }
@@ -351,7 +354,7 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
       shown.map(async (k): Promise<FirmHit> => {
         const n = Math.floor(k.pos / chunk);
         const key = keys.cellRecords(v, k.ref.cell, n);
-        const rec = await readRequired(reader, key, CellRecordsShown, 'is missing for a block position');
+        const rec = await readRequired(reader, key, CellRecordsShown, 'is missing for a block position', k.ref.records?.[n]);
         const office = shownOffice(rec.offices[k.pos - n * chunk], key);
         if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
           throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);

@@ -9,14 +9,17 @@ export interface SiteReader {
   readonly meta: MetaT;
   /**
    * The parsed object at `key` (a full store key, e.g. keys.cellBlock(version, cell)), or null when it does not exist.
-   * Rejects with StoreError when the store fails or the object does not match `schema`.
+   * `sha256` is the hash the object's parent records for it (objects meta.json names are looked up there). In a version
+   * that records hashes, an object with none is not part of the version (null, nothing read) and a listed object that
+   * is missing is a StoreError. Rejects with StoreError when the store fails, the bytes do not match the hash or the
+   * object does not match `schema`; such a read is never cached.
    */
-  json<T>(key: string, schema: ZodType<T>): Promise<T | null>;
+  json<T>(key: string, schema: ZodType<T>, sha256?: string): Promise<T | null>;
 }
 
 /** The parsed object at `key`, which the version must hold: missing is a StoreError (503), never an empty answer. */
-export async function readRequired<T>(reader: SiteReader, key: string, schema: ZodType<T>, why = 'is missing from the served version'): Promise<T> {
-  const value = await reader.json(key, schema);
+export async function readRequired<T>(reader: SiteReader, key: string, schema: ZodType<T>, why = 'is missing from the served version', sha256?: string): Promise<T> {
+  const value = await reader.json(key, schema, sha256);
   if (value === null) throw new StoreError(`${key} ${why}`, key);
   return value;
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ORDER_TEXT } from './constants.ts';
 import { disclosureFor, searchDisclosure } from './disclosure.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, StoreError } from './errors.ts';
 import { parsedFromArg } from './location.ts';
 import { PAGE_NAME_RE, PageDoc, pageKey } from './page-format.ts';
 import { parseAttorneysArgs } from './params.ts';
@@ -28,22 +28,26 @@ function notFound(listingId: string): ApiError {
 async function firmDoc(reader: SiteReader, listingId: string): Promise<FirmDocT> {
   if (!LISTING_ID_RE.test(listingId)) throw notFound(listingId);
   const bucket = await readRequired(reader, keys.listings(reader.version, listingPrefix(listingId, reader.meta.listing_prefix_length)), ListingBucket);
-  if (!sortedIncludes(bucket.listing_ids, listingId)) throw notFound(listingId);
-  return readRequired(reader, keys.firm(reader.version, listingId), FirmDoc);
+  const at = sortedIndexOf(bucket.listing_ids, listingId);
+  if (at < 0) throw notFound(listingId);
+  // The bucket records the firm document's sha256 (versions generated before it: none, read without a check).
+  const sha256 = bucket.sha256?.[at];
+  if (bucket.sha256 !== undefined && sha256 === undefined) throw new StoreError(`${keys.listings(reader.version, bucket.prefix)} has no sha256 for ${listingId}`, keys.firm(reader.version, listingId));
+  return readRequired(reader, keys.firm(reader.version, listingId), FirmDoc, undefined, sha256);
 }
 
-/** Binary search in a sorted list of strings. */
-function sortedIncludes(sorted: readonly string[], value: string): boolean {
+/** Binary search in a sorted list of strings: the position of `value`, or -1. */
+function sortedIndexOf(sorted: readonly string[], value: string): number {
   let lo = 0;
   let hi = sorted.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const v = sorted[mid] as string;
-    if (v === value) return true;
+    if (v === value) return mid;
     if (v < value) lo = mid + 1;
     else hi = mid - 1;
   }
-  return false;
+  return -1;
 }
 
 /** The Service; `source.current()` is called once per operation, so one answer never mixes two versions. */

@@ -10,6 +10,9 @@ import { Attribution, BrandIndex, CoverageResponse, Hours, MapVisibility, Profil
 
 const sv = z.literal(1);
 
+/** A sha256 as lowercase hex, as manifest.json and the parents of stored objects record it. */
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+
 /** `current.json`: the pointer to the version being served. Written last on publish. */
 export const Pointer = z.object({ schema_version: sv, version: z.string().regex(/^[A-Za-z0-9._-]+$/), week: z.string() });
 
@@ -81,6 +84,11 @@ export const Meta = z.object({
     .max(4)
     .describe('Characters after "l_" that name a listings/<prefix>.json bucket; every bucket of that length exists'),
   layers: Layers.optional().describe('Present only in a bucket, on a version published as a layer over a complete one'),
+  sha256: dict(Sha256Hex)
+    .optional()
+    .describe(
+      'Key relative to the version root -> sha256 of every object the shim reads by name from meta.json (cell index, coverage, coverage cells, openapi, changes, listing buckets, gazetteer documents, pages); the objects below them are checked against their parents. Absent in versions generated before it: read without checks',
+    ),
 });
 
 /** Stored opening hours: the public Hours without `text`, which the shim renders from `weekly` (shim/core/hours.ts). */
@@ -199,8 +207,18 @@ export const PointEntry = z.tuple([z.number(), z.number(), z.string()]);
 /** `v/<version>/gazetteer/points/<tile>.json`: every ZIP point of one 4-degree tile (see pointTile), sorted. */
 export const PointGazetteer = z.object({ schema_version: sv, tile: z.string(), points: z.array(PointEntry) });
 
-/** `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets too). */
-export const ListingBucket = z.object({ schema_version: sv, prefix: z.string(), listing_ids: z.array(z.string()) });
+/**
+ * `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets
+ * too), and the sha256 of each one's firm document (absent in versions generated before it).
+ */
+export const ListingBucket = z
+  .object({
+    schema_version: sv,
+    prefix: z.string(),
+    listing_ids: z.array(z.string()),
+    sha256: z.array(Sha256Hex).optional().describe('sha256 of firms/<listing_ids[i]>.json'),
+  })
+  .refine((b) => b.sha256 === undefined || b.sha256.length === b.listing_ids.length, { message: 'one sha256 per listing id' });
 
 /** `v/<version>/manifest.json`: every object of the version (except itself) with sha256 and size. */
 export const Manifest = z.object({

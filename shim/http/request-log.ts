@@ -4,6 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RequestInfo, RequestLogEntry, RequestLogSink, SaltProvider } from '../edge-types.ts';
+import { logSafe } from './log-text.ts';
 
 /** Hex characters kept of the HMAC: 64 bits tell addresses apart within a day and no more. */
 export const ADDRESS_HASH_HEX = 16;
@@ -53,9 +54,10 @@ export function hashAddress(salt: Uint8Array, address: string): string {
   return createHmac('sha256', salt).update(address).digest('hex').slice(0, ADDRESS_HASH_HEX);
 }
 
+/** A caller-sent field as logged: at most MAX_FIELD characters, with line breaks, controls and bidi controls replaced. */
 function clip(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  return value.length > MAX_FIELD ? value.slice(0, MAX_FIELD) : value;
+  return logSafe(value.length > MAX_FIELD ? value.slice(0, MAX_FIELD) : value);
 }
 
 /** Writes request log lines through a sink, hashing the address under the day's salt. */

@@ -17,6 +17,7 @@ import type { RequestInfo } from '../edge-types.ts';
 import { TOOL_NAMES, buildMcpServer } from './tools.ts';
 import type { ToolCallRecord, ToolScope } from './tools.ts';
 import type { TextData } from './tool-texts.ts';
+import { protoArgumentAnswer } from './proto-argument.ts';
 
 /** Options of createMcpRoute. */
 export interface McpRouteOptions {
@@ -174,6 +175,9 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
       const name = typeof call.name === 'string' ? JSON.stringify(call.name.slice(0, 100)) : 'missing';
       return rpcError(200, -32602, `Unknown tool: ${name}. Available tools: ${TOOL_NAMES.join(', ')}.`, call.id);
     }
+
+    const proto = protoArgumentAnswer(body);
+    if (proto !== null) return proto;
 
     const scope = scopeFor(request, info, await dataOf());
     try {

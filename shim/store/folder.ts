@@ -1,21 +1,46 @@
 /** Store over a local folder (the generated site/). */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertSafeKey, StoreError, type Store } from './types.ts';
 
-/** Reads `<root>/<key>`; ENOENT and ENOTDIR are a missing key, anything else a StoreError. */
+/**
+ * Reads `<root>/<key>`; ENOENT and ENOTDIR are a missing key, anything else a StoreError. The file is opened with
+ * O_NONBLOCK and must be a regular file: opening a FIFO (or a device) for reading would otherwise block a libuv
+ * threadpool thread until a writer appears, and four such opens stall every file operation of the process.
+ */
 export class FolderStore implements Store {
   readonly kind = 'folder';
   constructor(readonly root: string) {}
 
   async get(key: string): Promise<Uint8Array | null> {
     assertSafeKey(key);
+    let file;
     try {
-      return await readFile(join(this.root, key));
+      file = await open(join(this.root, key), constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       throw new StoreError(`folder store could not read ${key}: ${code ?? 'error'}`, key, { cause: err });
+    }
+    try {
+      const stat = await file.stat();
+      if (!stat.isFile()) throw new StoreError(`folder store could not read ${key}: not a regular file`, key);
+      // The size is known from the fstat above: read it in place (readFile would fstat again).
+      const bytes = Buffer.allocUnsafe(stat.size);
+      let at = 0;
+      while (at < bytes.length) {
+        const { bytesRead } = await file.read(bytes, at, bytes.length - at, at);
+        if (bytesRead === 0) break;
+        at += bytesRead;
+      }
+      return at === bytes.length ? bytes : bytes.subarray(0, at);
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new StoreError(`folder store could not read ${key}: ${code ?? 'error'}`, key, { cause: err });
+    } finally {
+      await file.close();
     }
   }
 }

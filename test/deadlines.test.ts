@@ -1,0 +1,145 @@
+/**
+ * Store reads that do not finish: FIFOs in place of firm documents (a read that would wait for a writer, standing in for
+ * a hung mount) answer 503 with Retry-After at once and hold up no other request; the restored files are served again
+ * by the same server; SIGTERM stops the server while such reads are pending. A read that stalls past the deadline
+ * (STORE_TIMEOUT_MS) is a StoreError, and the next read of the object is tried afresh.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createSiteSource } from '../shim/site-reader.ts';
+import { withDeadline } from '../shim/store/deadline.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import { StoreError, type Store } from '../shim/store/types.ts';
+import { keys } from '../shim/core/site-format.ts';
+import { startTestServer } from './helpers/server.ts';
+
+const SITE = (): string => process.env.TEST_SITE_DIR as string;
+
+let copyDir: string;
+let version: string;
+/** Five listings whose firm documents the cases replace by FIFOs, and one that stays a file. */
+let stalled: string[];
+let intact: string;
+
+const firmPath = (id: string): string => join(copyDir, 'v', version, 'firms', `${id}.json`);
+
+/** Put a FIFO where the firm document of `id` was. */
+function fifoFor(id: string): void {
+  unlinkSync(firmPath(id));
+  expect(spawnSync('mkfifo', [firmPath(id)]).status).toBe(0);
+}
+
+/** Unblock any reader still waiting in open() on the FIFO (a writer that opens and closes), then put the file back. */
+function restore(id: string): void {
+  try {
+    closeSync(openSync(firmPath(id), constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // ENXIO: nobody is waiting on it; ENOENT: already restored.
+  }
+  rmSync(firmPath(id), { force: true });
+  copyFileSync(join(SITE(), 'v', version, 'firms', `${id}.json`), firmPath(id));
+}
+
+async function get(url: string): Promise<{ status: number; retryAfter: string | null; ms: number }> {
+  const t = performance.now();
+  const res = await fetch(url, { signal: AbortSignal.timeout(8000), redirect: 'manual' });
+  await res.arrayBuffer();
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - t };
+}
+
+beforeAll(() => {
+  version = (JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string }).version;
+  copyDir = mkdtempSync(join(tmpdir(), 'iad-deadlines-'));
+  // Hard links: a copy in a moment; every case replaces files (unlink, then create), never writes through a link.
+  expect(spawnSync('cp', ['-al', `${SITE()}/.`, copyDir]).status).toBe(0);
+  const ids = readdirSync(join(copyDir, 'v', version, 'firms'))
+    .map((f) => f.replace(/\.json$/, ''))
+    .sort();
+  stalled = ids.slice(0, 5);
+  intact = ids[ids.length - 1] as string;
+});
+afterAll(() => {
+  for (const id of stalled ?? []) restore(id);
+  if (copyDir !== undefined) rmSync(copyDir, { recursive: true, force: true });
+});
+
+describe('FIFOs in place of firm documents', () => {
+  it('answer 503 with Retry-After at once, hold up no other request, and the restored files are served again', async () => {
+    const server = await startTestServer({ SITE_DIR: copyDir, STORE_TIMEOUT_MS: '1000' });
+    try {
+      expect((await get(`${server.url}/v1/firms/${intact}`)).status).toBe(200);
+      for (const id of stalled) fifoFor(id);
+      const firms = stalled.map((id) => get(`${server.url}/v1/firms/${id}`));
+      const others = ['/v1/attorneys?zip=60601', '/v1/coverage', `/v1/firms/${intact}`, '/no-such-path', '/v1/firms/l_aaaaaaaaaaaaaaaa'].map((p) => get(server.url + p));
+      for (const r of await Promise.all(firms)) {
+        expect(r.status).toBe(503);
+        expect(Number(r.retryAfter)).toBeGreaterThan(0);
+      }
+      const answered = await Promise.all(others);
+      expect(answered.map((r) => r.status)).toEqual([200, 200, 200, 404, 404]);
+      for (const r of answered) expect(r.ms, 'no request waits for the stalled reads').toBeLessThan(3000);
+      for (const id of stalled) restore(id);
+      for (const id of stalled) expect((await get(`${server.url}/v1/firms/${id}`)).status, `${id} restored`).toBe(200);
+    } finally {
+      for (const id of stalled) restore(id);
+      await server.close();
+    }
+  });
+
+  it('SIGTERM stops the server while reads of them are pending', async () => {
+    const logDir = mkdtempSync(join(tmpdir(), 'iad-deadlines-log-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve('shim/cli.ts'), '--no-build'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITE_DIR: copyDir, LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let out = '';
+        child.stdout.on('data', (b: Buffer) => {
+          out += b.toString();
+          const m = / on (http:\/\/[^\s]+)/.exec(out);
+          if (m?.[1] !== undefined) done(m[1]);
+        });
+        child.once('exit', () => fail(new Error(`server exited before listening: ${out}`)));
+      });
+      for (const id of stalled) fifoFor(id);
+      const pending = stalled.map((id) => get(`${url}/v1/firms/${id}`).catch(() => null));
+      await new Promise((r) => setTimeout(r, 500));
+      const t = performance.now();
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      child.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 15_000))]);
+      expect(code, 'still running 15 s after SIGTERM').not.toBe('running');
+      expect(performance.now() - t).toBeLessThan(15_000);
+      await Promise.all(pending);
+    } finally {
+      for (const id of stalled) restore(id);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(logDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('a read that does not finish in time', () => {
+  it('is a StoreError after the deadline, holds up no other read, and the object is read afresh once it answers', async () => {
+    // A store whose reads of one key never finish until released: the hung mount a test cannot make without root.
+    const folder = new FolderStore(SITE());
+    const key = keys.coverage(version);
+    let hung = true;
+    const stalling: Store = { kind: 'hung', get: (k) => (k === key && hung ? new Promise<Uint8Array | null>(() => {}) : folder.get(k)) };
+    const reader = await createSiteSource(withDeadline(stalling, 300)).current();
+    const t = performance.now();
+    const [late, other] = await Promise.allSettled([reader.json(key, z.unknown()), reader.json(keys.coverageCells(version), z.unknown())]);
+    expect(late.status).toBe('rejected');
+    expect((late as PromiseRejectedResult).reason).toBeInstanceOf(StoreError);
+    expect(String((late as PromiseRejectedResult).reason)).toMatch(/within 300 ms/);
+    expect(performance.now() - t).toBeLessThan(2000);
+    expect(other.status).toBe('fulfilled');
+    hung = false;
+    expect(await reader.json(key, z.object({ schema_version: z.literal(1) }))).toMatchObject({ schema_version: 1 });
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * For tests that alter a stored object of a linked site copy and expect it served (a server serving other data):
+ * record the altered object's sha256 where the version records it, as a generator writing those bytes would have.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { LISTING_ID_RE, listingPrefix } from '../../shim/core/site-format.ts';
+import type { SiteCopy } from './site-copy.ts';
+
+const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** Record the sha256 of `rel` (relative to v/<version>/, already written in `copy`) in its listings bucket (a firm document) and meta.json. */
+export function recordHash(copy: SiteCopy, rel: string): void {
+  const metaPath = copy.own('meta.json');
+  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { listing_prefix_length: number; sha256?: Record<string, string> };
+  if (meta.sha256 === undefined) return;
+  let named = rel;
+  const firm = /^firms\/(.+)\.json$/.exec(rel)?.[1];
+  if (firm !== undefined && LISTING_ID_RE.test(firm)) {
+    named = `listings/${listingPrefix(firm, meta.listing_prefix_length)}.json`;
+    const bucketPath = copy.own(named);
+    const bucket = JSON.parse(readFileSync(bucketPath, 'utf8')) as { listing_ids: string[]; sha256?: string[] };
+    const at = bucket.listing_ids.indexOf(firm);
+    if (bucket.sha256 !== undefined && at >= 0) bucket.sha256[at] = sha256(copy.own(rel));
+    writeFileSync(bucketPath, `${JSON.stringify(bucket)}\n`);
+  }
+  meta.sha256[named] = sha256(copy.own(named));
+  writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
+}

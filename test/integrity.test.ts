@@ -1,0 +1,166 @@
+/**
+ * Stored objects are checked against the sha256 their parent records (meta.json, the cell index, a group, a block, a
+ * listings bucket): an object altered into other valid JSON is a 503 with Retry-After, never a wrong 200, and once the
+ * original is restored the same server answers exactly as an intact one, without a restart.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, type Reply } from './helpers/http.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+type Json = Record<string, unknown>;
+
+const SITE = (): string => process.env.TEST_SITE_DIR as string;
+const PUBLIC_BASE_URL = 'https://directory.example';
+
+let version: string;
+let copyDir: string;
+let baseline: TestServer;
+/** An office near the centre of Chicago, the files that hold it and a query that shows it. */
+let target: { listingId: string; block: string; chunk: string; point: string };
+const expected = new Map<string, Reply>();
+
+const inCopy = (rel: string): string => join(copyDir, 'v', version, rel);
+const readJson = (rel: string): Json => JSON.parse(readFileSync(inCopy(rel), 'utf8')) as Json;
+/** Rewrite a stored object as other, still valid, JSON in the generator's compact form. */
+const writeJson = (rel: string, value: unknown): void => writeFileSync(inCopy(rel), `${JSON.stringify(value)}\n`);
+
+function comparable(reply: Reply): unknown {
+  if (reply.body === undefined || typeof reply.body !== 'object' || reply.body === null) return reply.text;
+  const { query_id: _ignored, ...rest } = reply.body as Json;
+  return rest;
+}
+
+beforeAll(async () => {
+  version = (JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string }).version;
+  copyDir = mkdtempSync(join(tmpdir(), 'iad-integrity-'));
+  cpSync(SITE(), copyDir, { recursive: true });
+  // The first office of the first record chunk of a block near Chicago (41.88, -87.63).
+  const blocks = readdirSync(inCopy('cells/blocks')).map((f) => ({ f, b: readJson(`cells/blocks/${f}`) as { cell: string; lat: number[]; lng: number[] } }));
+  const near = blocks
+    .map(({ b }) => ({ b, d: Math.hypot((b.lat[0] ?? 0) - 41.88, (b.lng[0] ?? 0) + 87.63) }))
+    .sort((x, y) => x.d - y.d)[0] as { b: { cell: string; lat: number[]; lng: number[] } };
+  const chunk = readJson(`cells/records/${near.b.cell}/0.json`) as { offices: { listing_id: string; lat: number; lng: number }[] };
+  const office = chunk.offices[0] as { listing_id: string; lat: number; lng: number };
+  target = { listingId: office.listing_id, block: `cells/blocks/${near.b.cell}.json`, chunk: `cells/records/${near.b.cell}/0.json`, point: `/v1/attorneys?lat=${office.lat}&lng=${office.lng}&radius_miles=1&limit=25` };
+  baseline = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
+  for (const path of [target.point, '/v1/attorneys?zip=60601', `/v1/firms/${target.listingId}`, '/corrections']) {
+    const reply = await request(baseline.url, path);
+    expect(reply.status, `${path} on the intact site`).toBe(200);
+    expected.set(path, reply);
+  }
+  await baseline.close();
+});
+afterAll(() => {
+  if (copyDir !== undefined) rmSync(copyDir, { recursive: true, force: true });
+});
+
+/** One alteration: the object, how it is changed into other valid JSON, and the requests that read it. */
+interface Case {
+  name: string;
+  rel: () => string;
+  alter: (value: Json) => unknown;
+  probes: () => string[];
+}
+
+const CASES: Case[] = [
+  {
+    name: "a record chunk with its offices' names changed",
+    rel: () => target.chunk,
+    alter: (v) => ({ ...v, offices: (v.offices as Json[]).map((o) => ({ ...o, name: `${String(o.name)} (altered)` })) }),
+    probes: () => [target.point],
+  },
+  {
+    name: 'a block with its columns shuffled',
+    rel: () => target.block,
+    alter: (v) => ({ ...v, lat: (v.lat as number[]).slice().reverse(), lng: (v.lng as number[]).slice().reverse() }),
+    probes: () => [target.point],
+  },
+  {
+    name: 'coverage cells emptied',
+    rel: () => 'coverage-cells.json',
+    alter: (v) => ({ ...v, cells: {} }),
+    probes: () => ['/v1/attorneys?zip=60601', target.point],
+  },
+  {
+    name: 'a firm document with another phone number',
+    rel: () => `firms/${target.listingId}.json`,
+    alter: (v) => ({ ...v, office: { ...(v.office as Json), phone: '+1-555-0199' } }),
+    probes: () => [`/v1/firms/${target.listingId}`],
+  },
+  {
+    name: 'a page with other text',
+    rel: () => 'pages/corrections.json',
+    alter: (v) => ({ ...v, body: String(v.body).replace('<h1', '<h1 data-altered') }),
+    probes: () => ['/corrections'],
+  },
+];
+
+describe('an object altered into other valid JSON is 503, and its restored copy is served again by the same server', () => {
+  for (const c of CASES) {
+    it(c.name, async () => {
+      const rel = c.rel();
+      const original = readFileSync(inCopy(rel));
+      const server = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
+      try {
+        writeJson(rel, c.alter(JSON.parse(original.toString('utf8')) as Json));
+        for (const path of c.probes()) {
+          // Twice: the altered object must not be cached as good, nor the first answer replayed.
+          for (let i = 0; i < 2; i++) {
+            const reply = await request(server.url, path);
+            expect(reply.status, `${path} with ${c.name}: ${reply.text.slice(0, 200)}`).toBe(503);
+            expect((reply.body as Json).code).toBe('service_unavailable');
+            expect(Number(reply.headers.get('retry-after')), 'Retry-After seconds').toBeGreaterThan(0);
+            expect(reply.headers.get('cache-control')).toBe('no-store');
+          }
+        }
+        writeFileSync(inCopy(rel), original);
+        for (const path of c.probes()) {
+          const want = expected.get(path) as Reply;
+          const reply = await request(server.url, path);
+          expect(reply.status, `${path} after the original is restored`).toBe(want.status);
+          expect(comparable(reply), `${path} after the original is restored`).toEqual(comparable(want));
+        }
+      } finally {
+        writeFileSync(inCopy(rel), original);
+        await server.close();
+      }
+    });
+  }
+});
+
+describe('a page or asset missing from the served version is 503, never a 404 or the JSON index', () => {
+  it('/corrections, /metros/{slug}, /assets/{file} and the index page for a browser', async () => {
+    const asset = readdirSync(inCopy('pages/assets'))[0] as string;
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    const cases: [rel: string, path: string, headers: Record<string, string>][] = [
+      ['pages/corrections.json', '/corrections', {}],
+      ['pages/metros/chicago.json', '/metros/chicago', {}],
+      [`pages/assets/${asset}`, `/assets/${asset.replace(/\.json$/, '')}`, {}],
+      ['pages/index.json', '/', html],
+    ];
+    const server = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
+    try {
+      for (const [rel, path, headers] of cases) {
+        const original = readFileSync(inCopy(rel));
+        try {
+          // Deleted before the server first reads it (a page read intact stays cached, correctly).
+          unlinkSync(inCopy(rel));
+          const reply = await request(server.url, path, { headers });
+          expect(reply.status, `${path} with ${rel} missing: ${reply.text.slice(0, 200)}`).toBe(503);
+          expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
+        } finally {
+          writeFileSync(inCopy(rel), original);
+        }
+        expect((await request(server.url, path, { headers })).status, `${path} restored`).toBe(200);
+      }
+      // What the version never had stays a 404.
+      expect((await request(server.url, '/metros/nowhere')).status).toBe(404);
+      expect((await request(server.url, '/assets/nothing.css')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
