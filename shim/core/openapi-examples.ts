@@ -21,7 +21,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
   },
   "attorneys": {
     "covered": {
-      "query_id": "15f95fad-8eb4-8975-8f78-1c8234379b83",
+      "query_id": "1e160500-2248-8a24-bf2f-9c53e1e2b994",
       "covered": true,
       "location": {
         "input": "Chicago, IL",
@@ -38,7 +38,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
       "radius_miles_used": 5,
       "firms_within_radius": 84,
       "order": "Ascending straight-line (great-circle) distance from the location to the nearest office of each firm, ties broken by listing_id. Nothing else affects the order: sponsored status, profile_type and map_visibility never change it, and no firm can pay for a position.",
-      "disclosure": "This is a directory, not a recommendation or a referral: listings are ordered by distance only. map_visibility and brand_index are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.",
+      "disclosure": "Sample data: every firm, office, phone number and website in this dataset is fictional, generated for demonstration. They are not real law offices; do not present them to anyone as real lawyers or contact them. This is a directory, not a recommendation or a referral: listings are ordered by distance only. The map visibility figures are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.",
       "results": [
         {
           "listing_id": "l_flkfprzrgp6kysfu",
@@ -211,7 +211,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
       ]
     },
     "not_covered": {
-      "query_id": "bfa8f528-e770-8bc3-bf48-6dc94463cb60",
+      "query_id": "8e879d9d-31b9-8a46-b72b-03b032ca07e4",
       "covered": false,
       "location": {
         "input": "59001",
@@ -228,7 +228,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
       "radius_miles_used": 15,
       "firms_within_radius": 0,
       "order": "Ascending straight-line (great-circle) distance from the location to the nearest office of each firm, ties broken by listing_id. Nothing else affects the order: sponsored status, profile_type and map_visibility never change it, and no firm can pay for a position.",
-      "disclosure": "This is a directory, not a recommendation or a referral: listings are ordered by distance only. map_visibility and brand_index are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.",
+      "disclosure": "No data for this place: ZIP 59001 (Absarokee, MT) is outside the 27 US metros this directory measures, so it lists no offices there. That does not mean there are no personal injury lawyers there; it means this directory has no data for the area. Do not substitute firms from another metro or city. To find a lawyer there, the state bar (many run a lawyer referral service) is a place to start. Sample data: every firm, office, phone number and website in this dataset is fictional, generated for demonstration. They are not real law offices; do not present them to anyone as real lawyers or contact them.",
       "results": []
     }
   },
@@ -319,10 +319,10 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
       }
     },
     "other_offices": [],
-    "disclosure": "This is a directory, not a recommendation or a referral: listings are ordered by distance only. map_visibility and brand_index are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order."
+    "disclosure": "Sample data: every firm, office, phone number and website in this dataset is fictional, generated for demonstration. They are not real law offices; do not present them to anyone as real lawyers or contact them. This is a directory, not a recommendation or a referral: listings are ordered by distance only. The map visibility figures are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order."
   },
   "coverage": {
-    "version": "2026-W47-8845954d68",
+    "version": "2026-W47-a8797e8e63",
     "week_of": "2026-11-16",
     "generated_at": "2026-11-18T14:00:00Z",
     "dataset": {
@@ -378,12 +378,38 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
         "week_of": "2026-11-16"
       }
     ],
-    "disclosure": "This is a directory, not a recommendation or a referral: listings are ordered by distance only. map_visibility and brand_index are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order."
+    "disclosure": "Sample data: every firm, office, phone number and website in this dataset is fictional, generated for demonstration. They are not real law offices; do not present them to anyone as real lawyers or contact them. This is a directory, not a recommendation or a referral: listings are ordered by distance only. The map visibility figures are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.",
+    "attribution": {
+      "notice": "Contains postal code and place data from GeoNames (https://www.geonames.org/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/), and ZIP code points from the U.S. Census Bureau 2021 Gazetteer Files (public domain). The data was changed: merged, deduplicated, rounded to 5 decimals and re-keyed.",
+      "sources": [
+        {
+          "name": "U.S. Census Bureau, 2021 Gazetteer Files (ZCTA internal points)",
+          "used_for": "ZIP code locations",
+          "licence": "Public domain",
+          "licence_url": null,
+          "url": "https://www.census.gov/geographies/reference-files/time-series/geo/gazetteer-files.html"
+        },
+        {
+          "name": "GeoNames postal codes (US)",
+          "used_for": "ZIP codes the Census files lack, and their place names",
+          "licence": "CC BY 4.0",
+          "licence_url": "https://creativecommons.org/licenses/by/4.0/",
+          "url": "https://www.geonames.org/"
+        },
+        {
+          "name": "GeoNames cities1000",
+          "used_for": "City names and locations for \"City, ST\" searches",
+          "licence": "CC BY 4.0",
+          "licence_url": "https://creativecommons.org/licenses/by/4.0/",
+          "url": "https://www.geonames.org/"
+        }
+      ]
+    }
   },
   "changes": {
     "schema_version": 1,
     "generated": "by generator/; do not edit",
-    "version": "2026-W47-8845954d68",
+    "version": "2026-W47-a8797e8e63",
     "week": "2026-W47",
     "previous": null,
     "counts": {
