@@ -11,9 +11,10 @@ import { serialise } from './json.ts';
 /** A layer's map may name at most this many objects (it is read with meta.json, once per version per reader). */
 export const MAX_LAYER_ENTRIES = 5000;
 /**
- * Largest meta.json a layer may have, map included: every cold query reads meta.json. A map entry is about 155 bytes
- * (key, version, sha256, size), so 5,000 entries would make a 760 KB meta.json; 64 KiB holds about 350 beside the
- * generated meta. A correction whose map would not fit goes up complete.
+ * Most bytes a layer map may add to the generated meta.json: every cold query reads meta.json. A map entry is about
+ * 155 bytes (key, version, sha256, size), so 5,000 entries would add 760 KB; 64 KiB holds about 350. The generated
+ * meta itself (with the sha256 of every object it names) is not counted: it is the same size whether the version goes
+ * up layered or complete. A correction whose map would not fit goes up complete.
  */
 export const MAX_LAYER_META_BYTES = 64 * 1024;
 
@@ -81,7 +82,7 @@ export interface PublishPlan {
 export interface PlanOptions {
   /** Largest map a layer may carry before the version goes up complete instead (default MAX_LAYER_ENTRIES). */
   maxLayerEntries?: number;
-  /** Largest meta.json, map included, a layer may have before the version goes up complete instead (default MAX_LAYER_META_BYTES). */
+  /** Most bytes a layer map may add to meta.json before the version goes up complete instead (default MAX_LAYER_META_BYTES). */
   maxLayerMetaBytes?: number;
   /** Never layer (default false). */
   complete?: boolean;
@@ -178,7 +179,7 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
   const isPresent = (p: PlannedPut): boolean => remote.present.get(p.key) === p.sha256;
   const layer = live && !opts.complete ? layerOver(local, live) : null;
   const entries = layer ? Object.keys(layer.layers.objects).length : Infinity;
-  const fits = layer !== null && layer.meta.byteLength <= (opts.maxLayerMetaBytes ?? MAX_LAYER_META_BYTES);
+  const fits = layer !== null && layer.meta.byteLength - local.metaBytes.byteLength <= (opts.maxLayerMetaBytes ?? MAX_LAYER_META_BYTES);
   if (layer && fits && entries <= (opts.maxLayerEntries ?? MAX_LAYER_ENTRIES) && entries * 2 < all.length) {
     plan.mode = 'layered';
     plan.puts = layer.own.filter((p) => !isPresent(p));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCells, type CellTreeOptions } from '../generator/cells.ts';
+import { sealCellTree } from '../generator/cell-hashes.ts';
 import { CellBlock, CellGroup, CellIndex, CellRecords } from '../shim/core/cell-format.ts';
 import { serialise } from '../generator/json.ts';
 import { cellSearch } from '../shim/core/cell-search.ts';
@@ -63,7 +64,14 @@ function memoryReader(objects: Map<string, unknown>, version: string): SiteReade
   };
 }
 
-function treeObjects(offices: readonly StoredOfficeT[], version: string, opts: CellTreeOptions, tree: CellTreeV2 | ReturnType<typeof buildCells> = buildCells(offices, opts)): Map<string, unknown> {
+/** A schema-4 tree as the generator writes it: each parent records its children's hashes. */
+function sealedCells(offices: readonly StoredOfficeT[], opts: CellTreeOptions = {}): ReturnType<typeof buildCells> {
+  const tree = buildCells(offices, opts);
+  sealCellTree(tree);
+  return tree;
+}
+
+function treeObjects(offices: readonly StoredOfficeT[], version: string, opts: CellTreeOptions, tree: CellTreeV2 | ReturnType<typeof buildCells> = sealedCells(offices, opts)): Map<string, unknown> {
   const m = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
   for (const g of tree.groups) m.set(keys.cellGroup(version, g.cell), g);
   if ('shared' in tree) for (const a of tree.shared) m.set(keys.cellShared(version, a.cell), a);

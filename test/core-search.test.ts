@@ -14,6 +14,7 @@ import { search } from '../shim/core/search.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { CellBlock } from '../shim/core/cell-format.ts';
 import { buildCells } from '../generator/cells.ts';
+import { hashSerialised, sealCellTree } from '../generator/cell-hashes.ts';
 import { CoverageCells, FirmDoc, keys, Meta, Pointer, type CoverageCellsT, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
@@ -224,12 +225,23 @@ describe('ties and failures', () => {
     const sameFirm = clone('l_2222222222222223', base.firm_id);
     // The version's cell tree rebuilt with the three clones at the same spot as `base`, served in place of the published one.
     const tree = buildCells([later, ...offices, sameFirm, earlier]);
+    sealCellTree(tree);
     const cells = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
     for (const g of tree.groups) cells.set(keys.cellGroup(version, g.cell), g);
     for (const a of tree.shared) cells.set(keys.cellShared(version, a.cell), a);
     for (const bl of tree.blocks) cells.set(keys.cellBlock(version, bl.cell), bl);
     for (const r of tree.records) cells.set(keys.cellRecords(version, r.block, r.chunk), r);
-    const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key.includes('/cells/') ? (cells.has(key) ? enc(cells.get(key)) : null) : bytes));
+    // Served as a generator writes them (a newline after each object), and meta.json recording the new index's hash.
+    const written = (v: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(v)}\n`);
+    const withIndexHash = (bytes: Uint8Array | null): Uint8Array | null => {
+      if (bytes === null) return null;
+      const meta = JSON.parse(new TextDecoder().decode(bytes)) as { sha256?: Record<string, string> };
+      if (meta.sha256 !== undefined) meta.sha256['cells/index.json'] = hashSerialised('cells/index.json', tree.index);
+      return written(meta);
+    };
+    const store = new RewritingStore(new FolderStore(SITE), (key, bytes) =>
+      key === keys.meta(version) ? withIndexHash(bytes) : key.includes('/cells/') ? (cells.has(key) ? written(cells.get(key)) : null) : bytes,
+    );
     const service = createService(createSiteSource(store));
     const body = await service.findAttorneys({ lat: base.lat, lng: base.lng, radius_miles: 1, limit: 25 }, CTX);
     const ids = body.results.map((r) => r.listing_id);

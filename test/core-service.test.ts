@@ -1,4 +1,5 @@
 /** The Service over the generated sample site: firms, redirects, coverage, OpenAPI, caching, and one version per answer. */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -148,16 +149,34 @@ describe('versions', () => {
     const B = `${version}-b`;
     let pointer = A;
     let flipped = false;
+    // B's objects record B's hashes, as a generator writing B would: each sha256 of an A object that a parent records
+    // (found through A's manifest) becomes the sha256 of that object as B serves it.
+    const manifest = JSON.parse(readFileSync(join(vdir, 'manifest.json'), 'utf8')) as { objects: Record<string, { sha256: string }> };
+    const relOfHash = new Map(Object.entries(manifest.objects).map(([key, e]) => [e.sha256, key.slice(keys.root(A).length)]));
+    const bMemo = new Map<string, Promise<Uint8Array | null>>();
+    const inB = (rel: string): Promise<Uint8Array | null> => {
+      let got = bMemo.get(rel);
+      if (got === undefined) bMemo.set(rel, (got = alteredForB(rel)));
+      return got;
+    };
+    const alteredForB = async (rel: string): Promise<Uint8Array | null> => {
+      const bytes = await folder.get(keys.root(A) + rel);
+      if (bytes === null) return null;
+      const text = new TextDecoder().decode(bytes).replaceAll(`"version":"${A}"`, `"version":"${B}"`).replaceAll('"name":"', '"name":"B ');
+      const hashes = [...new Set(text.match(/\b[0-9a-f]{64}\b/g) ?? [])];
+      const swapped = new Map<string, string>();
+      for (const h of hashes) {
+        const child = relOfHash.get(h);
+        const childBytes = child === undefined ? null : await inB(child);
+        if (childBytes !== null) swapped.set(h, createHash('sha256').update(childBytes).digest('hex'));
+      }
+      return new TextEncoder().encode(text.replace(/\b[0-9a-f]{64}\b/g, (h) => swapped.get(h) ?? h));
+    };
     const store: Store = {
       kind: 'two-versions',
       async get(key) {
         if (key === keys.pointer) return new TextEncoder().encode(JSON.stringify({ schema_version: 1, version: pointer, week: '2026-W47' }));
-        if (key.startsWith(keys.root(B))) {
-          const bytes = await folder.get(keys.root(A) + key.slice(keys.root(B).length));
-          if (bytes === null) return null;
-          const text = new TextDecoder().decode(bytes).replaceAll(`"version":"${A}"`, `"version":"${B}"`).replaceAll('"name":"', '"name":"B ');
-          return new TextEncoder().encode(text);
-        }
+        if (key.startsWith(keys.root(B))) return inB(key.slice(keys.root(B).length));
         if (key.startsWith(`${keys.root(A)}cells/blocks/`) && !flipped) {
           flipped = true;
           pointer = B;

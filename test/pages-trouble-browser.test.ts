@@ -102,8 +102,9 @@ describe('a browser that meets a problem gets a page in the site style', () => {
   });
 
   it('429 says when to come back in minutes and at what time, not in thousands of seconds', async () => {
+    // Pages spend no answers, so the browser meets the 429 on an API address it opened, after the limit is spent.
     for (let i = 0; i < 3; i++) await fetch(`${limited.url}/v1/coverage`);
-    const v = await visit(`${limited.url}/corrections`);
+    const v = await visit(`${limited.url}/v1/coverage`);
     expect(v.response.status()).toBe(429);
     expect(Number(v.response.headers()['retry-after'])).toBeGreaterThan(3000);
     await expectSitePage(v);

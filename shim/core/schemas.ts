@@ -168,13 +168,13 @@ export const Attribution = z.object({
   notice: z.string().describe('The attribution in one sentence: who the place data comes from, its licence, and that it was changed.'),
   sources: z.array(
     z.object({
-      name: z.string(),
-      used_for: z.string(),
+      name: z.string().describe('Name of the data source.'),
+      used_for: z.string().describe('What the service takes from it.'),
       licence: z.string().describe('e.g. "CC BY 4.0" or "Public domain"'),
-      licence_url: z.string().nullable(),
-      url: z.string(),
+      licence_url: z.string().nullable().describe('Where the licence is published; null for public-domain data.'),
+      url: z.string().describe('Where the source publishes its data.'),
     }),
-  ),
+  ).describe('Each source of published place data, with its licence.'),
 });
 
 /** Body of GET /v1/coverage. */
