@@ -98,6 +98,7 @@ describe('config', () => {
       allowedOrigins: [],
       cacheBytes: 64 * 1024 * 1024,
       answerCacheBytes: 32 * 1024 * 1024,
+      storeTimeoutMs: 5000,
     });
     const c = loadConfig({ PORT: '9000', PUBLIC_BASE_URL: 'https://api.example/', TRUST_PROXY: 'true', ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000', RATE_LIMIT_PER_HOUR: '0', CACHE_MIB: '512' });
     expect(c).toMatchObject({ cacheBytes: 512 * 1024 * 1024, port: 9000, publicBaseUrl: 'https://api.example', proxyHops: 1, rateLimitPerHour: 0, allowedOrigins: ['https://a.example', 'http://localhost:3000'] });
