@@ -121,6 +121,11 @@ function problemViolations(reply: RawReply, json: unknown, c: FuzzCase): string[
     if (json.status !== reply.status) return [`${reply.status} problem+json says status ${String(json.status)}`];
     return [];
   }
+  // A browser (an Accept naming text/html) meeting a 404, 429, 500 or 503 on GET or HEAD gets the site's error page.
+  const method = c.request.method.toUpperCase();
+  const accept = c.request.headers.filter(([name]) => name.toLowerCase() === 'accept').map(([, value]) => value).join(',');
+  const page = (method === 'GET' || method === 'HEAD') && [404, 429, 500, 503].includes(reply.status) && accept.includes('text/html');
+  if (page && type.startsWith('text/html') && (method === 'HEAD' || reply.body.toString('utf8').includes('<h1'))) return [];
   // MCP's own transport errors are JSON-RPC error objects, which MCP clients read.
   if (isMcpPath(c) && type.startsWith('application/json') && isObject(json) && isObject(json.error) && typeof json.error.code === 'number') return [];
   return [`${reply.status} with ${type === '' ? 'no content type' : type}${reply.body.length === 0 ? ' and no body' : ''}, not problem+json with a code`];
@@ -187,7 +192,9 @@ export function checkReply(site: SiteIndex, c: FuzzCase, reply: RawReply | null)
   if (reply.status >= 400) out.push(...problemViolations(reply, json, c));
   if (reply.status === 405 && reply.header('allow') === null) out.push('405 without Allow');
   const headOnly = c.request.method.toUpperCase() === 'HEAD';
-  if (reply.status === 429 && (!(Number(reply.header('retry-after')) > 0) || (!headOnly && (!isObject(json) || json.code !== 'rate_limited')))) {
+  // A browser's 429 is the error page (text/html); every other 429 is problem+json with code rate_limited.
+  const htmlPage = (reply.header('content-type') ?? '').startsWith('text/html');
+  if (reply.status === 429 && (!(Number(reply.header('retry-after')) > 0) || (!headOnly && !htmlPage && (!isObject(json) || json.code !== 'rate_limited')))) {
     out.push('429 without Retry-After or code rate_limited');
   }
   if (reply.status === 503 && !(Number(reply.header('retry-after')) > 0)) out.push('503 without Retry-After');
