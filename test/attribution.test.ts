@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CC_BY_4_URL, DATA_SOURCES } from '../shim/core/attribution.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { recordHash } from './helpers/rehash.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 
 type Json = Record<string, unknown>;
@@ -24,6 +25,7 @@ beforeAll(async () => {
   const path = copy.own('coverage.json');
   const { attribution: _dropped, ...rest } = JSON.parse(readFileSync(path, 'utf8')) as Json;
   writeFileSync(path, JSON.stringify(rest));
+  recordHash(copy, 'coverage.json');
   older = await startTestServer({ SITE_DIR: copy.dir });
 });
 afterAll(async () => {

@@ -213,7 +213,6 @@ class RewritingStore implements Store {
   }
 }
 
-const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
 describe('ties and failures', () => {
   it('breaks distance ties by listing_id, between firms and within one firm', async () => {
