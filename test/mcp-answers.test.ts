@@ -4,8 +4,6 @@
  * person needs per firm and the disclosure and caveat once; the full JSON on request; get_firm's other offices capped
  * and nearest first; tool errors that carry the REST code.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,6 +13,7 @@ import { haversineMiles } from '../shim/core/geo.ts';
 import type { AttorneysResponseT, FirmResponseT } from '../shim/core/schemas.ts';
 import { request } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { largestFirm } from './helpers/largest-firm.ts';
 
 type Json = Record<string, unknown>;
 interface ToolResult {
@@ -34,7 +33,7 @@ let server: TestServer;
 /** Found before the server starts: the scan blocks the event loop for seconds, which would drop idle keep-alive sockets. */
 let largest = '';
 beforeAll(async () => {
-  largest = largestFirm();
+  largest = largestFirm().id;
   server = await startTestServer();
 });
 afterAll(async () => {
@@ -59,20 +58,6 @@ function texts(result: ToolResult): string[] {
 
 function count(text: string, part: string): number {
   return text.split(part).length - 1;
-}
-
-/** The listing with the most other offices in the served sample, read from its firm documents. */
-function largestFirm(): string {
-  const site = process.env.TEST_SITE_DIR as string;
-  const version = (JSON.parse(readFileSync(join(site, 'current.json'), 'utf8')) as { version: string }).version;
-  const dir = join(site, 'v', version, 'firms');
-  let best = { id: '', n: -1 };
-  for (const file of readdirSync(dir, { recursive: true }) as string[]) {
-    if (!file.endsWith('.json')) continue;
-    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { listing_id: string; other_offices: unknown[] };
-    if (doc.other_offices.length > best.n) best = { id: doc.listing_id, n: doc.other_offices.length };
-  }
-  return best.id;
 }
 
 describe.each<[string, () => Promise<AnyClient>]>([

@@ -3,10 +3,11 @@
  * sample site (links on a fixed public base URL, so the numbers do not depend on the test's port) and compares them
  * with the table. UPDATE_MCP_SIZES=1 rewrites the table instead.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { largestFirm } from './helpers/largest-firm.ts';
 
 const DOC = resolve('docs/MCP.md');
 const START = '<!-- mcp-sizes: measured by test/mcp-sizes.test.ts (UPDATE_MCP_SIZES=1 rewrites this table) -->';
@@ -23,20 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-/** The listing with the most other offices in the served sample. */
-function largestFirm(): { id: string; offices: number } {
-  const site = process.env.TEST_SITE_DIR as string;
-  const version = (JSON.parse(readFileSync(join(site, 'current.json'), 'utf8')) as { version: string }).version;
-  const dir = join(site, 'v', version, 'firms');
-  let best = { id: '', n: -1 };
-  for (const file of readdirSync(dir, { recursive: true }) as string[]) {
-    if (!file.endsWith('.json')) continue;
-    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { listing_id: string; other_offices: unknown[] };
-    if (doc.other_offices.length > best.n) best = { id: doc.listing_id, n: doc.other_offices.length };
-  }
-  return { id: best.id, offices: best.n + 1 };
-}
 
 async function rpc(method: string, params: Json = {}): Promise<Json> {
   const response = await fetch(`${server.url}/mcp`, {
