@@ -7,7 +7,6 @@ import { gridDisk, latLngToCell } from 'h3-js';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/gazetteer.ts';
-import { ApiError } from '../shim/core/errors.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import { parseLocation } from '../shim/core/location.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
@@ -15,6 +14,7 @@ import { resolveLocation } from '../shim/core/resolve.ts';
 import { US_POINT_MILES } from '../shim/core/resolve-point.ts';
 import { keys, NameGazetteer, PointGazetteer, pointTile, type MetaT } from '../shim/core/site-format.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
+import { asyncRejection as rejection } from './helpers/api-error.ts';
 
 const require = createRequire(import.meta.url);
 const VERSION = 'test-places';
@@ -52,15 +52,6 @@ beforeAll(() => {
 });
 
 const resolve = (input: string) => resolveLocation(parseLocation(input), reader);
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('the indexes', () => {
   it('match their schemas, stay small, and hold every ZIP point in its own tile', () => {

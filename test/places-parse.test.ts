@@ -1,21 +1,12 @@
 /** The forms of `location` people and models write (docs/CONTRACT.md, Location): parsing only, no reads. */
 import { describe, expect, it } from 'vitest';
 import { readCoordinates } from '../shim/core/coordinates.ts';
-import { ApiError } from '../shim/core/errors.ts';
 import { parseLocation } from '../shim/core/location.ts';
 import { NICKNAMES } from '../shim/core/nicknames.ts';
 import { normaliseCityName } from '../shim/core/site-format.ts';
 import { stateCodeOf, US_STATE_CODES, US_STATES } from '../shim/core/state-names.ts';
+import { rejection } from './helpers/api-error.ts';
 
-function rejection(f: () => unknown): ApiError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('states as people write them', () => {
   it('reads every code, every full name in any case, and AP abbreviations', () => {

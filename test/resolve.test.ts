@@ -4,7 +4,6 @@ import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/gazetteer.ts';
 import { metroForPoint } from '../shim/core/coverage.ts';
-import { ApiError } from '../shim/core/errors.ts';
 import { parsedFromArg, parseLocation, US_STATE_CODES, type ParsedLocation } from '../shim/core/location.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
 import { resolveLocation } from '../shim/core/resolve.ts';
@@ -12,6 +11,7 @@ import { Location } from '../shim/core/schemas.ts';
 import { keys, type CoverageCellsT, type MetaT } from '../shim/core/site-format.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { StoreError } from '../shim/store/types.ts';
+import { asyncRejection, rejection } from './helpers/api-error.ts';
 
 const VERSION = 'test-1';
 
@@ -60,24 +60,6 @@ beforeAll(() => {
   reader = new MemoryReader(store, { zip3: [...g.zips.keys()].sort(), cities });
 });
 
-function rejection(f: () => unknown): ApiError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
-async function asyncRejection(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
 const resolve = (input: string) => resolveLocation(parseLocation(input), reader);
 
 describe('parseLocation', () => {
