@@ -1,16 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects, chosen by file name, so a new test file lands in one without a list to update:
+ * - `fast` (`npm test`): every `test/**\/*.test.ts` but the slow ones;
+ * - `slow` (`npm run test:slow`): `test/**\/*.slow.test.ts`, the suites that are slow by nature (a real browser, whole
+ *   sites uploaded to a loopback S3, the long fuzz, the benchmark smoke runs). `.ci/run` runs both.
+ */
+const SLOW = 'test/**/*.slow.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    poolOptions: {
-      // s3rver (the loopback S3 in tests) signs ListObjectsV2 continuation tokens with DES, which OpenSSL 3 refuses
-      // unless its legacy provider is loaded: without it, listing more than 1,000 keys fails with InternalError.
-      forks: { execArgv: ['--openssl-legacy-provider'] },
-    },
+    // Two workers on a 2-core machine: most suites wait on child processes (servers, CLIs) or the file system, so a
+    // second worker fills that time; more than two only adds contention.
+    maxWorkers: 2,
+    // s3rver (the loopback S3 in tests) signs ListObjectsV2 continuation tokens with DES, which OpenSSL 3 refuses
+    // unless its legacy provider is loaded: without it, listing more than 1,000 keys fails with InternalError.
+    execArgv: ['--openssl-legacy-provider'],
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [SLOW] } },
+      { extends: true, test: { name: 'slow', include: [SLOW] } },
+    ],
   },
 });

@@ -34,7 +34,9 @@ export class CountingStore implements Store {
   readonly kind: string;
   reads: StoreRead[] = [];
 
-  constructor(private readonly inner: Store) {
+  private readonly inner: Store;
+  constructor(inner: Store) {
+    this.inner = inner;
     this.kind = `counting(${inner.kind})`;
   }
 
@@ -69,7 +71,9 @@ export class RereadStore implements Store {
   reads = 0;
   rereads = 0;
 
-  constructor(private readonly inner: Store) {
+  private readonly inner: Store;
+  constructor(inner: Store) {
+    this.inner = inner;
     this.kind = `reread(${inner.kind})`;
   }
 

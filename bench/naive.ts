@@ -28,14 +28,27 @@ export interface NaiveHit {
 
 /** Every office of one site version, in columns for the scan; full records kept as JSON text to bound memory. */
 export class NaiveIndex {
+  readonly version: string;
+  private readonly lat: Float64Array;
+  private readonly lng: Float64Array;
+  private readonly firm: Int32Array;
+  private readonly ids: string[];
+  private readonly records: string[];
   private constructor(
-    readonly version: string,
-    private readonly lat: Float64Array,
-    private readonly lng: Float64Array,
-    private readonly firm: Int32Array,
-    private readonly ids: string[],
-    private readonly records: string[],
-  ) {}
+    version: string,
+    lat: Float64Array,
+    lng: Float64Array,
+    firm: Int32Array,
+    ids: string[],
+    records: string[],
+  ) {
+    this.version = version;
+    this.lat = lat;
+    this.lng = lng;
+    this.firm = firm;
+    this.ids = ids;
+    this.records = records;
+  }
 
   /** Number of offices held. */
   get size(): number {

@@ -104,8 +104,10 @@ export interface WeekFacts {
 
 /** The inputs have bad rows and skipBad is off: nothing was written. */
 export class BadInputError extends Error {
-  constructor(readonly rows: BadRow[]) {
+  readonly rows: BadRow[];
+  constructor(rows: BadRow[]) {
     super(`${rows.length} bad input row(s); nothing was written (use --skip-bad to leave them out)`);
+    this.rows = rows;
     this.name = 'BadInputError';
   }
 }

@@ -57,14 +57,16 @@ export class StagingWriter {
   /** Objects hard-linked to the previous version's identical file instead of written (known after `flush`). */
   linked = 0;
 
+  readonly root: string;
   /**
    * `previous`: the folder of the version the site serves now, or null. An object whose bytes equal its file there
    * becomes a hard link to that file instead of a new copy (on a file system without hard links, a copy).
    */
   constructor(
-    readonly root: string,
+    root: string,
     previous: string | null = null,
   ) {
+    this.root = root;
     this.workers = Array.from({ length: WORKERS }, () => {
       const worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: { root, previous } });
       worker.on('message', (msg: { id: number; digests?: ArrayBuffer; linked?: number; buf?: ArrayBuffer; error?: { message: string; code?: string; path?: string } }) => {

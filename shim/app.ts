@@ -3,7 +3,7 @@ import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { pageNameOf } from './core/page-format.ts';
 import { ApiError } from './core/errors.ts';
 import { locationAsSent } from './core/params.ts';
-import type { CallContext, RawArgs, Service } from './core/service.ts';
+import type { CallContext, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
 import { ANSWER_CACHE_CONTROL, DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
@@ -84,10 +84,9 @@ export function createApp(deps: AppDeps): App {
 
   const attorneys: Handler = async (request, _info, _param, ctx) => {
     const search = new URL(request.url).search.slice(1);
-    let raw: RawArgs = {};
     const log: LogFields = {};
     try {
-      raw = parseQuery(search);
+      const raw = parseQuery(search);
       log.location = locationAsSent(raw);
       log.src = typeof raw.src === 'string' ? raw.src : null;
       const body = await service.findAttorneys(raw, ctx);

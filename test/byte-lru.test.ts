@@ -7,7 +7,10 @@ import { ByteLru } from '../shim/core/byte-lru.ts';
 class ListModel {
   list: { key: string; value: number; cost: number }[] = [];
   evictions = 0;
-  constructor(private readonly budget: number) {}
+  private readonly budget: number;
+  constructor(budget: number) {
+    this.budget = budget;
+  }
   get(key: string): number | undefined {
     const i = this.list.findIndex((e) => e.key === key);
     if (i < 0) return undefined;

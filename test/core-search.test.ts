@@ -204,10 +204,15 @@ describe('covered', () => {
 /** A store over the sample site that rewrites some objects on the way out. */
 class RewritingStore implements Store {
   readonly kind = 'rewriting';
+  private readonly inner: Store;
+  private readonly rewrite: (key: string, bytes: Uint8Array | null) => Uint8Array | null;
   constructor(
-    private readonly inner: Store,
-    private readonly rewrite: (key: string, bytes: Uint8Array | null) => Uint8Array | null,
-  ) {}
+    inner: Store,
+    rewrite: (key: string, bytes: Uint8Array | null) => Uint8Array | null,
+  ) {
+    this.inner = inner;
+    this.rewrite = rewrite;
+  }
   async get(key: string): Promise<Uint8Array | null> {
     return this.rewrite(key, await this.inner.get(key));
   }

@@ -119,7 +119,10 @@ describe('getCoverage and openapi', () => {
 class CountingStore implements Store {
   readonly kind = 'counting';
   reads = 0;
-  constructor(private readonly inner: Store) {}
+  private readonly inner: Store;
+  constructor(inner: Store) {
+    this.inner = inner;
+  }
   async get(key: string): Promise<Uint8Array | null> {
     this.reads++;
     return this.inner.get(key);

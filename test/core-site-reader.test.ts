@@ -27,7 +27,10 @@ function meta(version: string): object {
 class CountingStore implements Store {
   readonly kind = 'counting';
   readonly reads = new Map<string, number>();
-  constructor(readonly inner: MemoryStore) {}
+  readonly inner: MemoryStore;
+  constructor(inner: MemoryStore) {
+    this.inner = inner;
+  }
   async get(key: string): Promise<Uint8Array | null> {
     this.reads.set(key, (this.reads.get(key) ?? 0) + 1);
     await new Promise((r) => setTimeout(r, 2));

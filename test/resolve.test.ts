@@ -20,10 +20,12 @@ class MemoryReader implements SiteReader {
   readonly version = VERSION;
   readonly meta: MetaT;
   readonly reads: string[] = [];
+  private readonly store: MemoryStore;
   constructor(
-    private readonly store: MemoryStore,
+    store: MemoryStore,
     gazetteer: MetaT['gazetteer'],
   ) {
+    this.store = store;
     this.meta = { version: VERSION, gazetteer } as MetaT;
   }
   async json<T>(key: string, schema: ZodType<T>): Promise<T | null> {

@@ -72,11 +72,17 @@ export function readLogFile(path: string): { header: LogHeaderT; answers: LogAns
 export class AnswersLog {
   private fd: number;
 
+  readonly path: string;
+  readonly header: LogHeaderT;
+  readonly answers: Map<string, LogAnswerT>;
   private constructor(
-    readonly path: string,
-    readonly header: LogHeaderT,
-    readonly answers: Map<string, LogAnswerT>,
+    path: string,
+    header: LogHeaderT,
+    answers: Map<string, LogAnswerT>,
   ) {
+    this.path = path;
+    this.header = header;
+    this.answers = answers;
     this.fd = openSync(path, 'a');
   }
 

@@ -37,8 +37,10 @@ export class GooglePlacesProvider implements Provider {
   readonly name = 'google-places';
   private readonly url: string;
 
+  private readonly options: GooglePlacesOptions;
   /** `options.apiKey` is sent in a header only and scrubbed from every error message. */
-  constructor(private readonly options: GooglePlacesOptions) {
+  constructor(options: GooglePlacesOptions) {
+    this.options = options;
     if (options.pages < 1 || options.pages > MAX_PAGES) throw new Error(`pages must be 1-${MAX_PAGES}`);
     this.url = `${options.endpoint.replace(/\/+$/, '')}${SEARCH_TEXT_PATH}`;
   }

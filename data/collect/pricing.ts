@@ -19,11 +19,16 @@ export class Budget {
 
   private spentRequests = 0;
 
+  readonly limitUsd: number;
+  readonly per1000: number;
   /** A limit of `limitUsd` at `per1000` USD per thousand requests. */
   constructor(
-    readonly limitUsd: number,
-    readonly per1000: number,
-  ) {}
+    limitUsd: number,
+    per1000: number,
+  ) {
+    this.limitUsd = limitUsd;
+    this.per1000 = per1000;
+  }
 
   /** Counts requests bought by earlier runs of the week (from the answers log) against the limit. */
   addSpent(requests: number): void {

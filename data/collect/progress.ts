@@ -27,13 +27,22 @@ export class Progress {
   private lastAt = 0;
   private lastDecile = -1;
 
+  private readonly state: ProgressState;
+  private readonly startDone: number;
+  private readonly out: NodeJS.WriteStream;
+  private readonly quiet: boolean;
   /** `quiet` writes nothing. */
   constructor(
-    private readonly state: ProgressState,
-    private readonly startDone: number,
-    private readonly out: NodeJS.WriteStream = process.stderr,
-    private readonly quiet = false,
-  ) {}
+    state: ProgressState,
+    startDone: number,
+    out: NodeJS.WriteStream = process.stderr,
+    quiet = false,
+  ) {
+    this.state = state;
+    this.startDone = startDone;
+    this.out = out;
+    this.quiet = quiet;
+  }
 
   /** Redraws if due. */
   tick(): void {

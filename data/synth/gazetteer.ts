@@ -46,13 +46,19 @@ export function loadZips(): Zip[] {
 export class PointIndex {
   private readonly cells = new Map<number, number[]>();
 
+  private readonly lat: (i: number) => number;
+  private readonly lng: (i: number) => number;
+  readonly cellDeg: number;
   /** Indexes points i = 0..n-1 at (lat(i), lng(i)) in cells of `cellDeg` degrees. */
   constructor(
     n: number,
-    private readonly lat: (i: number) => number,
-    private readonly lng: (i: number) => number,
-    readonly cellDeg: number,
+    lat: (i: number) => number,
+    lng: (i: number) => number,
+    cellDeg: number,
   ) {
+    this.lat = lat;
+    this.lng = lng;
+    this.cellDeg = cellDeg;
     for (let i = 0; i < n; i++) {
       const key = this.key(Math.floor(lat(i) / cellDeg), Math.floor(lng(i) / cellDeg));
       const list = this.cells.get(key);

@@ -28,12 +28,21 @@ class JsonlParser<T> {
   readonly rows: Row<T>[] = [];
   readonly bad: BadRow[] = [];
 
+  private readonly file: string;
+  private readonly schema: ZodType<T>;
+  private readonly prepare: (value: T) => T;
+  private readonly fast: (json: unknown) => T | undefined;
   constructor(
-    private readonly file: string,
-    private readonly schema: ZodType<T>,
-    private readonly prepare: (value: T) => T = (value) => value,
-    private readonly fast: (json: unknown) => T | undefined = () => undefined,
-  ) {}
+    file: string,
+    schema: ZodType<T>,
+    prepare: (value: T) => T = (value) => value,
+    fast: (json: unknown) => T | undefined = () => undefined,
+  ) {
+    this.file = file;
+    this.schema = schema;
+    this.prepare = prepare;
+    this.fast = fast;
+  }
 
   /** Line `line` (1-based) without its '\n'; a trailing '\r' is dropped here. */
   add(text: string, line: number): void {

@@ -62,7 +62,10 @@ export class MetroAccumulator {
   private slotsFilled = 0;
   private promoted = 0;
 
-  constructor(private readonly lookup: FirmLookup) {}
+  private readonly lookup: FirmLookup;
+  constructor(lookup: FirmLookup) {
+    this.lookup = lookup;
+  }
 
   add(s: SampleRecordT): void {
     let p = this.points.get(s.point_id);

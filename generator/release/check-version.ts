@@ -19,10 +19,14 @@ import { serialise } from '../json.ts';
 /** A store that names `version` as current and reads everything else from `inner` (a version not yet pointed at). */
 class PinnedStore implements Store {
   readonly kind: string;
+  private readonly inner: Store;
+  private readonly pointer: Uint8Array;
   constructor(
-    private readonly inner: Store,
-    private readonly pointer: Uint8Array,
+    inner: Store,
+    pointer: Uint8Array,
   ) {
+    this.inner = inner;
+    this.pointer = pointer;
     this.kind = `${inner.kind}+pinned`;
   }
   get(key: string): Promise<Uint8Array | null> {

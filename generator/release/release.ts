@@ -84,11 +84,13 @@ export interface ReleaseRecord {
 
 /** A refused week: the gates that failed. */
 export class ReleaseRefused extends Error {
+  readonly step: string;
   constructor(
-    readonly step: string,
+    step: string,
     message: string,
   ) {
     super(message);
+    this.step = step;
     this.name = 'ReleaseRefused';
   }
 }

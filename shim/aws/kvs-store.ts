@@ -16,10 +16,15 @@ import type { SaltKeyStore } from './edge-salt.ts';
 export class KvsSaltKeyStore implements SaltKeyStore {
   private etag: string | null = null;
 
+  private readonly kvsArn: string;
+  private readonly client: CloudFrontKeyValueStoreClient;
   constructor(
-    private readonly kvsArn: string,
-    private readonly client: CloudFrontKeyValueStoreClient = new CloudFrontKeyValueStoreClient({}),
-  ) {}
+    kvsArn: string,
+    client: CloudFrontKeyValueStoreClient = new CloudFrontKeyValueStoreClient({}),
+  ) {
+    this.kvsArn = kvsArn;
+    this.client = client;
+  }
 
   async list(): Promise<Map<string, string>> {
     const out = new Map<string, string>();

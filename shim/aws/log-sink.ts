@@ -9,7 +9,10 @@ export const REQUEST_LINE_TYPE = 'request';
 
 /** Writes each entry as one line of JSON to a stream (stdout by default). */
 export class StdoutJsonSink implements RequestLogSink {
-  constructor(private readonly out: { write(chunk: string): unknown } = process.stdout) {}
+  private readonly out: { write(chunk: string): unknown };
+  constructor(out: { write(chunk: string): unknown } = process.stdout) {
+    this.out = out;
+  }
 
   write(entry: RequestLogEntry): void {
     // A newline inside a value would split the CloudWatch event; JSON.stringify escapes every control character.

@@ -10,8 +10,11 @@ export class ByteLru<V> {
   private total = 0;
   private evicted = 0;
 
+  readonly budget: number;
   /** `budget` in bytes; 0 stores nothing. */
-  constructor(readonly budget: number) {}
+  constructor(budget: number) {
+    this.budget = budget;
+  }
 
   /** The value stored under `key`, marked as most recently used; undefined when absent. */
   get(key: string): V | undefined {

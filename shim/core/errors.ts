@@ -62,12 +62,18 @@ export const STORE_RETRY_AFTER_SECONDS = 30;
 /** A problem the caller can read: code, human detail, and optionally the parameter, accepted values and a retry delay. */
 export class ApiError extends Error {
   readonly status: number;
+  readonly code: ProblemCodeT;
+  readonly detail: string;
+  readonly extra: { parameter?: string; accepted?: string[]; retryAfterSeconds?: number; candidates?: CandidateT[] };
   constructor(
-    readonly code: ProblemCodeT,
-    readonly detail: string,
-    readonly extra: { parameter?: string; accepted?: string[]; retryAfterSeconds?: number; candidates?: CandidateT[] } = {},
+    code: ProblemCodeT,
+    detail: string,
+    extra: { parameter?: string; accepted?: string[]; retryAfterSeconds?: number; candidates?: CandidateT[] } = {},
   ) {
     super(detail);
+    this.code = code;
+    this.detail = detail;
+    this.extra = extra;
     this.name = 'ApiError';
     this.status = STATUS[code];
   }
@@ -89,12 +95,14 @@ export class ApiError extends Error {
 
 /** The store could not answer (I/O error, timeout, corrupt object, or an object the version should hold is missing). 503 at the edge. */
 export class StoreError extends Error {
+  readonly key: string;
   constructor(
     message: string,
-    readonly key: string,
+    key: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.key = key;
     this.name = 'StoreError';
   }
 }

@@ -141,11 +141,18 @@ export class Nearest<R> {
   private readonly kept: Kept<R>[] = [];
   private kthHav = Number.POSITIVE_INFINITY;
 
+  private readonly limit: number;
+  private readonly lat: number;
+  private readonly lng: number;
   constructor(
-    private readonly limit: number,
-    private readonly lat: number,
-    private readonly lng: number,
-  ) {}
+    limit: number,
+    lat: number,
+    lng: number,
+  ) {
+    this.limit = limit;
+    this.lat = lat;
+    this.lng = lng;
+  }
 
   /** Distance of the last kept firm when `limit` are kept, else infinity: no unseen office beyond it can enter. */
   kth(): number {

@@ -56,8 +56,10 @@ export class AnswerCache {
   private readonly lru: ByteLru<CachedAnswer>;
   private readonly counts = { hits: 0, misses: 0 };
 
+  readonly maxBytes: number;
   /** `maxBytes` 0 disables the cache (nothing is stored). */
-  constructor(readonly maxBytes: number) {
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
     this.lru = new ByteLru(maxBytes);
   }
 

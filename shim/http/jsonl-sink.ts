@@ -24,7 +24,10 @@ export class JsonLinesSink implements RequestLogSink {
   private pendingDay: string | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(readonly dir: string) {}
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
+  }
 
   /** Path of the file for a UTC day (YYYY-MM-DD). */
   fileFor(day: string): string {

@@ -62,11 +62,18 @@ function clip(value: string | null | undefined): string | null {
 
 /** Writes request log lines through a sink, hashing the address under the day's salt. */
 export class RequestLogger {
+  private readonly sink: RequestLogSink;
+  private readonly salt: SaltProvider;
+  private readonly now: () => Date;
   constructor(
-    private readonly sink: RequestLogSink,
-    private readonly salt: SaltProvider,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    sink: RequestLogSink,
+    salt: SaltProvider,
+    now: () => Date = () => new Date(),
+  ) {
+    this.sink = sink;
+    this.salt = salt;
+    this.now = now;
+  }
 
   /** Write one line per recorded call of `request` (or one line from `base` when there were none). Never throws. */
   async write(request: Request, info: RequestInfo, base: LogFields & { endpoint: string; status: number }): Promise<void> {

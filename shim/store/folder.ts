@@ -11,7 +11,10 @@ import { assertSafeKey, StoreError, type Store } from './types.ts';
  */
 export class FolderStore implements Store {
   readonly kind = 'folder';
-  constructor(readonly root: string) {}
+  readonly root: string;
+  constructor(root: string) {
+    this.root = root;
+  }
 
   async get(key: string): Promise<Uint8Array | null> {
     assertSafeKey(key);

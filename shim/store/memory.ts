@@ -4,7 +4,10 @@ import { assertSafeKey, type Store } from './types.ts';
 /** A store over a Map of key to bytes. */
 export class MemoryStore implements Store {
   readonly kind = 'memory';
-  constructor(private readonly objects = new Map<string, Uint8Array>()) {}
+  private readonly objects: Map<string, Uint8Array>;
+  constructor(objects: Map<string, Uint8Array> = new Map<string, Uint8Array>()) {
+    this.objects = objects;
+  }
 
   /** Put an object (test helper; the shim never writes). */
   set(key: string, value: Uint8Array | string): void {

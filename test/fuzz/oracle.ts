@@ -215,7 +215,7 @@ export function checkReply(site: SiteIndex, c: FuzzCase, reply: RawReply | null)
     }
     const location = reply.header('location') ?? '';
     const site_ = site.websites.get(id);
-    let origin = '';
+    let origin: string;
     try {
       origin = new URL(location).origin;
     } catch {

@@ -28,7 +28,9 @@ export class ResponseSchemas {
   /** (method path status) combinations seen live that the document does not describe. */
   readonly undocumented = new Set<string>();
 
-  constructor(private readonly doc: { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }) {
+  private readonly doc: { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> };
+  constructor(doc: { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }) {
+    this.doc = doc;
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
     this.ajv.addSchema(doc, DOC_ID);

@@ -140,7 +140,7 @@
       say('The search could not reach the service. Check your connection and try again.');
       return;
     }
-    let body = null;
+    let body;
     try {
       body = await response.json();
     } catch {
