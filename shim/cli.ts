@@ -19,11 +19,15 @@ Options:
   --no-build   serve SITE_DIR as it is, without checking it or releasing the sample
   -h, --help   show this help
 
-Environment:
+Environment (also read from a .env file in the working directory when there is one: KEY=value lines; a variable
+already set in the environment wins over the file):
 ${Object.entries(ENV_HELP)
   .map(([name, text]) => `  ${name.padEnd(20)} ${text}`)
   .join('\n')}
 `;
+
+/** Optional settings file, KEY=value lines, read before the environment is parsed. */
+const ENV_FILE = '.env';
 
 function say(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -83,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
     say(`Unknown argument ${JSON.stringify(unknown[0])}.\n\n${USAGE}`);
     return 2;
   }
+  // Settings from ./.env (the real environment wins): the same file works under npm start, node shim/cli.ts and a supervisor.
+  if (existsSync(ENV_FILE)) process.loadEnvFile(ENV_FILE);
   let config: Config;
   try {
     config = loadConfig();
