@@ -1,7 +1,7 @@
 /**
  * The pages on the AWS path: the pointer, meta and every page object put (gzip-compressed, as publish stores large
  * objects) on a real S3-protocol server (s3rver on loopback) and read by the Lambda handler, as CloudFront relays a
- * viewer's request; the same bytes and security headers as the local server. (test/aws-e2e.test.ts covers publishing.)
+ * viewer's request; the same bytes and security headers as the local server. (test/aws-e2e.slow.test.ts covers publishing.)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
