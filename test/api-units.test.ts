@@ -118,7 +118,7 @@ describe('config', () => {
 
   it('npm start exits 1 with a clear message on bad environment, and has --help', () => {
     const run = (args: string[], env: Record<string, string>) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'shim/cli.ts', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+      spawnSync(process.execPath, ['shim/cli.ts', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
     const bad = run([], { PORT: 'eighty' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('PORT="eighty"');

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'generator/audit/cli.ts', 'measure', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['generator/audit/cli.ts', 'measure', ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

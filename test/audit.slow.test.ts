@@ -91,7 +91,7 @@ function copySite(name: string): string {
 /** Run the CLI as a user would (asynchronously, so the in-process server keeps answering). */
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(resolve('node_modules/.bin/tsx'), ['generator/audit/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['generator/audit/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));

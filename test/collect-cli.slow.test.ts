@@ -19,7 +19,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function cliArgs(args: string[]): string[] {
-  return ['--import', 'tsx', 'data/collect/cli.ts', ...args];
+  return ['data/collect/cli.ts', ...args];
 }
 
 /** Runs node with `args` asynchronously (the fake answers from this process, so it must not be blocked). */
@@ -189,7 +189,7 @@ describe('npm run collect', () => {
       // The issue's command, as is: default budget (the grid's estimate plus 10%).
       const r = await collect(['--provider', 'google-places', '--endpoint', fake.url, '--metro', 'new-york', '--week', week, '--out', out, '--rps', '500', '--concurrency', '8']);
       expect(r.status, r.stderr).toBe(0);
-      const gen = await run(['--import', 'tsx', 'generator/cli.ts', '--data', out, '--out', site, '--week', week, '--quiet']);
+      const gen = await run(['generator/cli.ts', '--data', out, '--out', site, '--week', week, '--quiet']);
       expect(gen.status, gen.stderr).toBe(0);
       const places = readFileSync(join(out, 'weeks', week, 'places.jsonl'), 'utf8').trimEnd().split('\n').map((l) => PlaceRecord.parse(JSON.parse(l)));
       expect(places.find((p) => p.place_id === a!.id)?.claimed).toBe(true);

@@ -437,7 +437,7 @@ describe('bad input', () => {
     expect(await readdir(outParent)).toEqual([]);
 
     // The CLI prints the same rows and exits non-zero.
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/cli.ts', '--data', data, '--out', out, '--quiet'], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['generator/cli.ts', '--data', data, '--out', out, '--quiet'], { encoding: 'utf8' });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain(`${join(week, 'places.jsonl')}:11: not valid JSON`);
     expect(cli.stderr).toContain(`${join(week, 'samples.jsonl')}:16: metro: unknown metro "gamma"`);
@@ -513,7 +513,7 @@ describe('bad input', () => {
   });
 
   it('the CLI has --help', () => {
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/cli.ts', '--help'], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['generator/cli.ts', '--help'], { encoding: 'utf8' });
     expect(cli.status).toBe(0);
     expect(cli.stdout).toMatch(/--skip-bad/);
     expect(cli.stdout).toMatch(/--week/);

@@ -67,7 +67,7 @@ describe('planPrune', () => {
 // Asynchronously: s3rver runs in this process and must keep answering while the CLI waits on it.
 const runPrune = (args: string[]): Promise<{ status: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'generator/prune-cli.ts', ...args], { env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' } }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['generator/prune-cli.ts', ...args], { env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' } }, (err, stdout, stderr) =>
       resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : -1, stdout, stderr }),
     );
   });

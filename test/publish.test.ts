@@ -285,7 +285,7 @@ describe('publishSite on s3rver', () => {
 
   it('the CLI prints help, and a dry run prints the plan as JSON', { timeout: 60_000 }, async () => {
     const run = promisify(execFile);
-    const cli = ['--import', 'tsx', 'generator/publish-cli.ts'];
+    const cli = ['generator/publish-cli.ts'];
     const help = await run(process.execPath, [...cli, '--help']);
     expect(help.stdout).toMatch(/Usage: npm run publish -- --bucket/);
     const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };

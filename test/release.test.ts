@@ -204,12 +204,12 @@ describe('release to a loopback bucket', () => {
 
 describe('the CLI', () => {
   it('has --help and exits 1 naming the failing gate', async () => {
-    const help = spawnSync(process.execPath, ['--import', 'tsx', 'generator/release/cli.ts', '--help'], { encoding: 'utf8' });
+    const help = spawnSync(process.execPath, ['generator/release/cli.ts', '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/--force <gate>=<reason>/);
     const data = await copyFixture();
     await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p));
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/release/cli.ts', '--data', data, '--site', live, '--records', records], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['generator/release/cli.ts', '--data', data, '--site', live, '--records', records], { encoding: 'utf8' });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toMatch(/release: refused at gate coordinates/);
     expect(JSON.parse(cli.stdout)).toMatchObject({ outcome: 'refused', gates_failed: ['coordinates'] });

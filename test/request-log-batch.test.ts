@@ -70,7 +70,7 @@ describe('npm start stopped with SIGTERM', () => {
   it('has written a line for every request it answered', async () => {
     const logDir = tempDir();
     const site = process.env.TEST_SITE_DIR as string;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts', '--no-build'], {
+    const child = spawn(process.execPath, ['shim/cli.ts', '--no-build'], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITE_DIR: site, LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: '100000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

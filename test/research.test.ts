@@ -121,12 +121,12 @@ describe('research counts', () => {
     }
     await writeFile(join(dir, 'export.jsonl'), `${cloud.join('\n')}\nnot json\n`);
     const out = join(dir, 'out');
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/research/cli.ts', '--week', '2026-W47', '--log', log, '--cloudwatch', join(dir, 'export.jsonl'), '--out', out], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['generator/research/cli.ts', '--week', '2026-W47', '--log', log, '--cloudwatch', join(dir, 'export.jsonl'), '--out', out], { encoding: 'utf8' });
     expect(cli.status, cli.stderr).toBe(0);
     expect(cli.stderr).toContain('1 unreadable skipped');
     const counts = JSON.parse(await readFile(join(out, '2026-W47.json'), 'utf8')) as ResearchCounts;
     check(counts, lines);
-    const help = spawnSync(process.execPath, ['--import', 'tsx', 'generator/research/cli.ts', '--help'], { encoding: 'utf8' });
+    const help = spawnSync(process.execPath, ['generator/research/cli.ts', '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/--cloudwatch/);
   });
@@ -208,7 +208,7 @@ describe('research counts behind CloudFront: edge lines joined to function lines
     const week = isoWeekOf(new Date().toISOString().slice(0, 10));
     const run = (extra: string[]): ResearchCounts => {
       const out = join(dir, `out-${extra.length}`);
-      const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/research/cli.ts', '--week', week, '--log', server.log.dir, '--out', out, ...extra], { encoding: 'utf8' });
+      const cli = spawnSync(process.execPath, ['generator/research/cli.ts', '--week', week, '--log', server.log.dir, '--out', out, ...extra], { encoding: 'utf8' });
       expect(cli.status, cli.stderr).toBe(0);
       return JSON.parse(readFileSync(join(out, `${week}.json`), 'utf8')) as ResearchCounts;
     };

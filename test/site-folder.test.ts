@@ -47,7 +47,7 @@ afterAll(removeTempDirs);
 /** Run the generate CLI in a child process; resolves with its exit code (or the signal that ended it). */
 function runCli(args: string[], killAfter?: { line: RegExp; delayMs: number } | { delayMs: number }): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/cli.ts', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['generator/cli.ts', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     const kill = (): void => void setTimeout(() => child.kill('SIGKILL'), killAfter?.delayMs ?? 0);
     if (killAfter !== undefined && !('line' in killAfter)) kill();

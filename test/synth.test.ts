@@ -256,10 +256,10 @@ describe('default run (seed scale)', () => {
 
 describe('command line', () => {
   it('prints help and rejects bad flags', () => {
-    const help = spawnSync(process.execPath, ['--import', 'tsx', 'data/synth/cli.ts', '--help'], { encoding: 'utf8' });
+    const help = spawnSync(process.execPath, ['data/synth/cli.ts', '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--nationwide');
-    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'data/synth/cli.ts', '--weeks', 'november'], { encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, ['data/synth/cli.ts', '--weeks', 'november'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('ISO weeks');
   });
