@@ -59,7 +59,7 @@ const fixed: RunningServer = await startServer(config, { service: staticService 
 
 const source = createSiteSource(new FolderStore(site));
 const index = await NaiveIndex.load(new FolderStore(site));
-const naive: RunningServer = await startServer(config, { service: naiveService(createService(source), index, source) });
+const naive: RunningServer = await startServer(config, { service: naiveService(index, source) });
 
 process.stdout.write(`${JSON.stringify({ shim: shim.url, naive: naive.url, static: fixed.url, paths, offices: index.size })}\n`);
 

@@ -3,15 +3,11 @@
  * office per firm, sort by distance then listing_id, limit). Written independently of shim/core/search.ts so it can
  * also serve as a brute-force check of the shim's answers.
  */
-import { queryId } from '../shim/core/query-id.ts';
-import { EARTH_RADIUS_MILES, ORDER_TEXT } from '../shim/core/constants.ts';
-import { searchDisclosure } from '../shim/core/disclosure.ts';
-import { parsedFromArg } from '../shim/core/location.ts';
-import { parseAttorneysArgs } from '../shim/core/params.ts';
+import { EARTH_RADIUS_MILES } from '../shim/core/constants.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
-import { resolveLocation } from '../shim/core/resolve.ts';
+import { coveredSearch } from '../shim/core/search.ts';
 import type { Service } from '../shim/core/service.ts';
-import { shapeLocation, shapeResult } from '../shim/core/shape.ts';
+import { createService } from '../shim/core/service-impl.ts';
 import { z } from 'zod';
 import { CellGroup, CellIndex } from '../shim/core/cell-format.ts';
 import { keys, Pointer, StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
@@ -136,26 +132,12 @@ export class NaiveIndex {
  * A Service whose attorney search is the naive scan; everything else (parsing, location resolution, coverage lookup,
  * shaping, firm/coverage documents) is the real code, so in an HTTP comparison only the search differs.
  */
-export function naiveService(real: Service, index: NaiveIndex, source: { current(): Promise<SiteReader> }): Service {
-  return {
-    ...real,
-    async findAttorneys(args, ctx) {
-      const q = parseAttorneysArgs(args);
-      const reader = await source.current();
+export function naiveService(index: NaiveIndex, source: { current(): Promise<SiteReader> }): Service {
+  return createService(source, {
+    search: coveredSearch(async (reader, lat, lng, radiusMiles, limit) => {
       if (reader.version !== index.version) throw new Error(`naive baseline holds ${index.version}, the site serves ${reader.version}`);
-      const location = await resolveLocation(parsedFromArg(q.location), reader);
-      const metro = location.metro;
-      const found = metro === null ? { firmsWithinRadius: 0, hits: [] } : index.query(location.lat, location.lng, q.radiusMiles, q.limit);
-      return {
-        query_id: queryId({ version: reader.version, locationInput: location.input, radiusMiles: q.radiusMiles, limit: q.limit, practiceArea: q.practiceArea }),
-        covered: metro !== null,
-        location: shapeLocation(location),
-        radius_miles_used: q.radiusMiles,
-        firms_within_radius: found.firmsWithinRadius,
-        order: ORDER_TEXT,
-        disclosure: searchDisclosure(metro !== null, location, reader.meta),
-        results: found.hits.map((h) => shapeResult(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
-      };
-    },
-  };
+      const found = index.query(lat, lng, radiusMiles, limit);
+      return { firms: found.firmsWithinRadius, hits: found.hits };
+    }),
+  });
 }

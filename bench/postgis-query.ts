@@ -62,7 +62,7 @@ try {
     const source = createSiteSource(new FolderStore(resolve(dir)), { cacheBytes });
     const shim = createService(source);
     const peerSource = createSiteSource(new FolderStore(resolve(dir)));
-    const peer = postgisService(createService(peerSource), client, table, peerSource);
+    const peer = postgisService(client, table, peerSource);
     // The check: the 15 dense points and a few scattered points around each, at every radius.
     for (const radius of RADII) {
       for (const [i, p] of densePoints().entries()) {

@@ -2,14 +2,10 @@
  * A Service whose attorney search is one PostGIS query (bench/postgis-sql.ts); parsing, location resolution, coverage
  * lookup and shaping are the real code, so against the shim only the search differs (as with the naive baseline).
  */
-import { DISCLOSURE, ORDER_TEXT } from '../shim/core/constants.ts';
-import { parsedFromArg } from '../shim/core/location.ts';
-import { parseAttorneysArgs } from '../shim/core/params.ts';
-import { queryId } from '../shim/core/query-id.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
-import { resolveLocation } from '../shim/core/resolve.ts';
+import { coveredSearch } from '../shim/core/search.ts';
 import type { Service } from '../shim/core/service.ts';
-import { shapeLocation, shapeResult } from '../shim/core/shape.ts';
+import { createService } from '../shim/core/service-impl.ts';
 import { StoredOffice } from '../shim/core/site-format.ts';
 import { parseSearchRows, radiusMetres, searchSql, type PeerAnswer } from './postgis-sql.ts';
 
@@ -24,26 +20,12 @@ export async function peerSearch(db: Queryable, table: string, lat: number, lng:
   return parseSearchRows(rows);
 }
 
-/** `real` with findAttorneys answered by PostGIS over `table`, which must hold the version `source` serves. */
-export function postgisService(real: Service, db: Queryable, table: string, source: { current(): Promise<SiteReader> }): Service {
-  return {
-    ...real,
-    async findAttorneys(args, ctx) {
-      const q = parseAttorneysArgs(args);
-      const reader = await source.current();
-      const location = await resolveLocation(parsedFromArg(q.location), reader);
-      const metro = location.metro;
-      const found = metro === null ? { firmsWithinRadius: 0, hits: [] } : await peerSearch(db, table, location.lat, location.lng, q.radiusMiles, q.limit);
-      return {
-        query_id: queryId({ version: reader.version, locationInput: location.input, radiusMiles: q.radiusMiles, limit: q.limit, practiceArea: q.practiceArea }),
-        covered: metro !== null,
-        location: shapeLocation(location),
-        radius_miles_used: q.radiusMiles,
-        firms_within_radius: found.firmsWithinRadius,
-        order: ORDER_TEXT,
-        disclosure: DISCLOSURE,
-        results: found.hits.map((h) => shapeResult(StoredOffice.parse(JSON.parse(h.record)), reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
-      };
-    },
-  };
+/** The service with findAttorneys answered by PostGIS over `table`, which must hold the version `source` serves. */
+export function postgisService(db: Queryable, table: string, source: { current(): Promise<SiteReader> }): Service {
+  return createService(source, {
+    search: coveredSearch(async (_reader, lat, lng, radiusMiles, limit) => {
+      const found = await peerSearch(db, table, lat, lng, radiusMiles, limit);
+      return { firms: found.firmsWithinRadius, hits: found.hits.map((h) => ({ office: StoredOffice.parse(JSON.parse(h.record)), distanceMiles: h.distanceMiles, officesWithinRadius: h.officesWithinRadius })) };
+    }),
+  });
 }

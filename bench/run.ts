@@ -184,7 +184,7 @@ if (wants('latency')) {
   const index = await NaiveIndex.load(new FolderStore(sampleDir));
   const points = densePoints();
   const shim = createService(source);
-  const naive = naiveService(createService(naiveSource), index, naiveSource);
+  const naive = naiveService(index, naiveSource);
   const latency = await measureLatency(
     [
       { name: 'shim', service: shim, storeReads: () => source.stats().storeReads },

@@ -43,7 +43,7 @@ async function targets(label: string, dir: string): Promise<LatencyTarget[]> {
   say(`naive ${label}: ${index.size} offices loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return [
     { name: `shim ${label}`, service: createService(source), storeReads: () => source.stats().storeReads, storeRereads: () => store.rereads, jitterMiles: JITTER_MILES },
-    { name: `naive ${label}`, service: naiveService(createService(naiveSource), index, naiveSource), jitterMiles: JITTER_MILES },
+    { name: `naive ${label}`, service: naiveService(index, naiveSource), jitterMiles: JITTER_MILES },
   ];
 }
 

@@ -1,9 +1,10 @@
 /**
- * Offices into the cell tree (shim/core/cell-format.ts): units, group cells, per-cell summaries, office columns and
- * record chunks. Pure and deterministic: the same offices in any order give the same objects.
+ * Offices into the cell tree (shim/core/cell-format.ts, the current cell schema only): units, group cells, per-cell
+ * summaries, office columns and record chunks. Pure and deterministic: the same offices in any order give the same
+ * objects. The hash fields are left empty here and filled by cell-hashes.ts once the children are serialised.
  */
 import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
-import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK, UNIT_MILES, WHOLE_FIRMS } from '../shim/core/cell-format.ts';
+import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK, UNIT_MILES } from '../shim/core/cell-format.ts';
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../shim/core/cell-format.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
@@ -13,7 +14,7 @@ import { unitsOf } from './units.ts';
 export interface CellTree {
   index: CellIndexT;
   groups: CellGroupT[];
-  /** The shared lists of each group's rows at or above block level (none in schema 2, which keeps them in the group). */
+  /** The shared lists of each group's rows at or above block level. */
   shared: CellSharedT[];
   blocks: CellBlockT[];
   records: CellRecordsT[];
@@ -24,13 +25,6 @@ export interface CellTreeOptions {
   leafMax?: number;
   blockMax?: number;
   recordChunk?: number;
-  /**
-   * 2: the tree as a schema-2 version has it (whole firms numbered by the rank of their firm_id), in the shape the
-   * shim upgrades schema-2 objects to (cell-format.ts); audit rebuilds an older week with it. 3: without the hashes of
-   * schema 4. Default 4, whose hash fields are left empty here and filled by cell-hashes.ts once the children are
-   * serialised.
-   */
-  schema?: 2 | 3 | 4;
 }
 
 interface Node {
@@ -81,7 +75,6 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const leafMax = opts.leafMax ?? CELL_LEAF_MAX;
   const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
-  const schema = opts.schema ?? 4;
   const count = offices.length;
   // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
   const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) => cmp((offices[a] as StoredOfficeT).listing_id, (offices[b] as StoredOfficeT).listing_id));
@@ -107,7 +100,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     Array.from(order, (i) => (offices[i] as StoredOfficeT).firm_id),
     latAt,
     lngAt,
-    schema === 2 ? null : UNIT_MILES,
+    UNIT_MILES,
   );
   const at = (p: number): StoredOfficeT => offices[order[p] ?? 0] as StoredOfficeT;
   const parentKey = (p: number, res: number): number => Math.floor((keyAt[p] as number) / 8 ** (CELL_MAX_RES - res));
@@ -197,11 +190,11 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
           walk(c);
         }
       };
-      if (schema !== 2) walk(id);
-      blocks.push(schema === 2 ? { schema_version: 2, ...cols } : schema === 3 ? { schema_version: 3, ...cols, shared: below } : { schema_version: 4, ...cols, shared: below, records_sha256: [] });
+      walk(id);
+      blocks.push({ schema_version: 4, ...cols, shared: below, records_sha256: [] });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
-        const rec: CellRecordsT = { schema_version: schema, block: n.cell, chunk: k, offices: [], unit_offices: [] };
+        const rec: CellRecordsT = { schema_version: 4, block: n.cell, chunk: k, offices: [], unit_offices: [] };
         for (let p = s; p < end; p++) {
           rec.offices.push(at(p));
           rec.unit_offices.push(unitOffices[unitAt[p] as number] as number);
@@ -220,8 +213,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
-    const rows = { cell: [] as string[], parent: [] as number[], n: [] as number[], reach: [] as number[], units: [] as number[], shared: [] as number[][], block: [] as number[], at: [] as number[] };
-    const apart: CellSharedT = { schema_version: schema === 4 ? 4 : 3, cell: root.cell, row: [], shared: [] };
+    const rows = { cell: [] as string[], parent: [] as number[], n: [] as number[], reach: [] as number[], units: [] as number[], block: [] as number[], at: [] as number[] };
+    const apart: CellSharedT = { schema_version: 4, cell: root.cell, row: [], shared: [] };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;
@@ -231,8 +224,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       rows.n.push(n.e - n.s);
       rows.reach.push(n.reach);
       rows.units.push(n.units);
-      if (schema === 2) rows.shared.push(sharedList(n.shared));
-      else if (n.block < 0 || n.block === id) {
+      if (n.block < 0 || n.block === id) {
         apart.row.push(rows.cell.length - 1);
         apart.shared.push(sharedList(n.shared));
       }
@@ -243,12 +235,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     emit(r);
     // Key order as the schemas have it (audit compares the objects byte for byte).
     const { cell, parent, n, reach, units: homed, block, at: first } = rows;
-    if (schema === 2) groups.push({ schema_version: 2, cell: root.cell, rows: { cell, parent, n, reach, units: homed, shared: rows.shared, block, at: first } });
-    else {
-      const r3 = { cell, parent, n, reach, units: homed, block, at: first };
-      groups.push(schema === 3 ? { schema_version: 3, cell: root.cell, rows: r3 } : { schema_version: 4, cell: root.cell, rows: r3, shared_sha256: '', block_sha256: {} });
-      shared.push(apart);
-    }
+    groups.push({ schema_version: 4, cell: root.cell, rows: { cell, parent, n, reach, units: homed, block, at: first }, shared_sha256: '', block_sha256: {} });
+    shared.push(apart);
   }
 
   const head = {
@@ -258,11 +246,11 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     leaf_max: leafMax,
     block_max: blockMax,
     record_chunk: chunk,
-    unit_miles: schema === 2 ? WHOLE_FIRMS : UNIT_MILES,
+    unit_miles: UNIT_MILES,
     offices: count,
     units,
     groups: groupEntries,
   };
-  const index: CellIndexT = schema === 4 ? { schema_version: 4, ...head, group_sha256: {} } : { schema_version: schema, ...head };
+  const index: CellIndexT = { schema_version: 4, ...head, group_sha256: {} };
   return { index, groups, shared, blocks, records };
 }

@@ -3,7 +3,7 @@
  * previous version, with old and new values and why. Only public facts of a request are published: its kind, date and
  * the operator's optional `public_note`; the `reason` of a correction or removal stays in the operator's files.
  */
-import { SCHEMA_VERSION } from '../shim/core/constants.ts';
+import { SCHEMA_VERSIONS } from '../shim/core/constants.ts';
 import type { ChangeReasonT, ChangesDocT, StoredOfficeT } from '../shim/core/site-format.ts';
 import { diffOffices, type OfficeChange } from './audit/diff.ts';
 import type { Corrected } from './corrections.ts';
@@ -93,7 +93,7 @@ function liftedNaming(p: Provenance, o: StoredOfficeT): RemovalRecordT | undefin
 }
 
 /**
- * The listing diff against the previous version, fed one batch of its offices at a time (a shard), so the previous
+ * The listing diff against the previous version, fed one batch of its offices at a time (a record chunk), so the previous
  * version is never held whole: at a million offices that would double the generator's heap. Each batch is diffed with
  * audit diff's own `diffOffices`, so the document and `npm run audit -- diff` agree by construction.
  */
@@ -174,7 +174,7 @@ export interface PreviousVersion {
 
 /** Build the changes document (pure, deterministic: every list by listing_id). */
 export function changesDoc(version: string, week: string, previous: PreviousVersion | null, p: Provenance): ChangesDocT {
-  const base: Pick<ChangesDocT, 'schema_version' | 'generated' | 'version' | 'week'> = { schema_version: SCHEMA_VERSION, generated: 'by generator/; do not edit', version, week };
+  const base: Pick<ChangesDocT, 'schema_version' | 'generated' | 'version' | 'week'> = { schema_version: SCHEMA_VERSIONS.changes, generated: 'by generator/; do not edit', version, week };
   if (previous === null) return { ...base, previous: null, counts: { added: 0, removed: 0, changed: 0 }, added: [], removed: [], changed: [] };
   const d = previous.diff;
   const weekly: ChangeReasonT = { kind: 'weekly_data' };

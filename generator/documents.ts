@@ -1,6 +1,6 @@
 /** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
 import { attribution } from '../shim/core/attribution.ts';
-import { COVERAGE_RESOLUTION, SCHEMA_VERSION } from '../shim/core/constants.ts';
+import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../shim/core/constants.ts';
 import { disclosureFor } from '../shim/core/disclosure.ts';
 import { LISTING_ALPHABET, listingPrefix } from '../shim/core/site-format.ts';
 import type { CoverageCellsT, CoverageDocT, FirmDocT, ListingBucketT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../shim/core/site-format.ts';
@@ -14,7 +14,7 @@ import type { Entry } from './write.ts';
 function firmDocHead(built: BuiltFirm, office: BuiltFirm['offices'][number]): Pick<FirmDocT, 'schema_version' | 'listing_id' | 'firm'> {
   const { firm } = built;
   return {
-    schema_version: SCHEMA_VERSION,
+    schema_version: SCHEMA_VERSIONS.firm,
     listing_id: office.listing_id,
     firm: {
       firm_id: firm.firmId,
@@ -94,7 +94,7 @@ export function coverageDoc(
     }
   }
   return {
-    schema_version: SCHEMA_VERSION,
+    schema_version: SCHEMA_VERSIONS.coverage,
     week_of: weekOf,
     generated_at: dataset.collected_at,
     dataset: { name: dataset.name, synthetic: dataset.synthetic },
@@ -122,7 +122,7 @@ export function coverageDoc(
 export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
   const cells: Record<string, string[]> = {};
   for (const cell of [...coverage.keys()].sort()) cells[cell] = coverage.get(cell) ?? [];
-  return { schema_version: SCHEMA_VERSION, res: COVERAGE_RESOLUTION, cells };
+  return { schema_version: SCHEMA_VERSIONS.coverage, res: COVERAGE_RESOLUTION, cells };
 }
 
 /** meta.json `metros`: every metro's sampling by slug, slugs sorted. */
@@ -151,7 +151,7 @@ export function metaDoc(
   },
 ): MetaT {
   return {
-    schema_version: 2,
+    schema_version: SCHEMA_VERSIONS.meta,
     generated: 'by generator/; do not edit',
     version,
     week,
@@ -215,7 +215,7 @@ export function listingBuckets(listingIds: readonly string[], length: number, fi
   for (const id of listingIds) byPrefix.get(listingPrefix(id, length))?.push(id);
   return [...byPrefix].map(([prefix, ids]) => {
     const listing_ids = ids.sort();
-    return firmHash === undefined ? { schema_version: SCHEMA_VERSION, prefix, listing_ids } : { schema_version: SCHEMA_VERSION, prefix, listing_ids, sha256: listing_ids.map(firmHash) };
+    return firmHash === undefined ? { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids } : { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids, sha256: listing_ids.map(firmHash) };
   });
 }
 
@@ -233,7 +233,7 @@ export function sortedKeys(entries: ReadonlyMap<string, Entry>): string[] {
  * a string per entry or the joined text.
  */
 export function manifestBytes(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): Buffer {
-  const head = `{"schema_version":${SCHEMA_VERSION},"version":${JSON.stringify(version)},"objects":{`;
+  const head = `{"schema_version":${SCHEMA_VERSIONS.manifest},"version":${JSON.stringify(version)},"objects":{`;
   const tail = '}}\n';
   // Each entry: KEY:{"sha256":"<64 hex>","bytes":N} plus a comma between entries.
   const fixed = '{"sha256":"","bytes":}'.length + 1 + 64;
@@ -257,10 +257,10 @@ export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>
     const e = entries.get(rel) as Entry;
     objects[keyOf(rel)] = { sha256: e.sha256, bytes: e.bytes };
   }
-  return { schema_version: SCHEMA_VERSION, version, objects };
+  return { schema_version: SCHEMA_VERSIONS.manifest, version, objects };
 }
 
 /** current.json. */
 export function pointerDoc(version: string, week: string): PointerT {
-  return { schema_version: SCHEMA_VERSION, version, week };
+  return { schema_version: SCHEMA_VERSIONS.pointer, version, week };
 }

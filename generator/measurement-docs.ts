@@ -1,5 +1,5 @@
 /** The published measurement (one document per metro): per grid point and query, the ranked listing ids the sampler saw. */
-import { SCHEMA_VERSION } from '../shim/core/constants.ts';
+import { SCHEMA_VERSIONS } from '../shim/core/constants.ts';
 import type { MeasurementDocT } from '../shim/core/site-format.ts';
 import type { Firm } from './firms.ts';
 import type { MetroT, SampleRecordT } from './inputs/schema.ts';
@@ -35,6 +35,6 @@ export function measurementDocs(metros: readonly MetroT[], samples: readonly Sam
         for (const q of [...ranked.keys()].sort(byString)) byQuery[q] = ranked.get(q) ?? [];
         return { ...point, ranked: byQuery };
       });
-    return { schema_version: SCHEMA_VERSION, generated: 'by generator/; do not edit', metro: metro.slug, week, queries: [...m.queries].sort(byString), points };
+    return { schema_version: SCHEMA_VERSIONS.measurement, generated: 'by generator/; do not edit', metro: metro.slug, week, queries: [...m.queries].sort(byString), points };
   });
 }

@@ -29,7 +29,7 @@ beforeAll(async () => {
   const source = createSiteSource(new FolderStore(site));
   shim = createService(source);
   index = await NaiveIndex.load(new FolderStore(site));
-  naive = naiveService(createService(source), index, source);
+  naive = naiveService(index, source);
 });
 
 describe('naive baseline', () => {

@@ -25,7 +25,7 @@ export interface OfficeScan {
   problems: string[];
   index: CellIndexT;
   groups: CellGroupT[];
-  /** Each group's CellShared object (schema 3; none in schema 2). */
+  /** Each group's CellShared object. */
   shared: CellSharedT[];
   blocks: CellBlockT[];
 }
@@ -74,17 +74,14 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       return g;
     })
   ).filter((g): g is CellGroupT => g !== null);
-  const shared =
-    index.schema_version === 2
-      ? []
-      : (
-          await mapPool(groupCells, concurrency, async (cell) => {
-            const key = keys.cellShared(v, cell);
-            const a = await read(key, CellShared);
-            if (a === null) problems.push(`${key}: its group is in the cell index but it is missing or unreadable`);
-            return a;
-          })
-        ).filter((a): a is CellSharedT => a !== null);
+  const shared = (
+    await mapPool(groupCells, concurrency, async (cell) => {
+      const key = keys.cellShared(v, cell);
+      const a = await read(key, CellShared);
+      if (a === null) problems.push(`${key}: its group is in the cell index but it is missing or unreadable`);
+      return a;
+    })
+  ).filter((a): a is CellSharedT => a !== null);
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
   let done = 0;
   const perBlock = await mapPool(blockRows, concurrency, async ({ cell, n }) => {
@@ -122,7 +119,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   return { offices, objects, bytes, problems, index, groups, shared, blocks };
 }
 
-/** Every record chunk key of a version, from its cell index and group trees; null when the version has no cell index (schema 1). */
+/** Every record chunk key of a version, from its cell index and group trees; null when the version has no cell index. */
 export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' | 'label'>): Promise<string[] | null> {
   const v = site.version;
   const index = await site.json(keys.cellIndex(v), CellIndex);
@@ -144,8 +141,7 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
  * scanned records: a wrong count, reach, shared firm, column or order anywhere shows up here, named by object.
  */
 export function compareTree(scan: OfficeScan, version: string): string[] {
-  // A schema-2 week is rebuilt by schema 2's rules, in the shape its objects are upgraded to on parse.
-  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, schema: scan.index.schema_version });
+  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk });
   // Schema 4: each level's hashes of the level below, from the rebuilt objects (equal to the published ones when intact).
   sealCellTree(rebuilt);
   const problems: string[] = [];

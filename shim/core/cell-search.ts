@@ -4,6 +4,10 @@
  * firms are found visiting cells nearest first and stopping when no unseen cell can beat the last kept firm.
  * Exact: the count equals a brute-force count of distinct firms with an office within the radius, because a circle of
  * radius R with 2R < unit_miles holds offices of at most one unit per firm (units are found only by their numbers).
+ *
+ * cellSearch runs the phases of docs/SITE-FORMAT.md "Answering a query" in order: openSearch (index and near groups),
+ * classify (inside tops and edge leaves), readInsideLists and readBlock (shared lists, edge blocks), markWithin (the
+ * count), nearestFirms, officesWithin and readHits. Distances are in miles, positions in degrees.
  */
 import FlatQueue from 'flatqueue';
 import { cellToLatLng } from 'h3-js';
@@ -12,8 +16,11 @@ import { checkStored, StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, StoredOffice, type StoredOfficeT } from './site-format.ts';
-import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector } from './search-scratch.ts';
+import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
+
+/** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
+export const MAX_UNITS = 2 ** 26;
 
 /** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
 export interface FirmHit {
@@ -27,14 +34,13 @@ interface Tree {
   group: CellGroupT;
   /** Unit vectors of the cells' H3 centres (x, y, z interleaved). */
   xyz: Float64Array;
+  /** Reach of each row, miles. */
   reach: Float64Array;
   units: Int32Array;
   /** Children of row i: kids[first[i]] .. kids[first[i + 1] - 1]. */
   first: Int32Array;
   kids: Int32Array;
   block: Int32Array;
-  /** Schema 2: every row's list, in the group itself. Otherwise null, and a row's list is apart (slot, below). */
-  inline: SharedLists | null;
   /** For a row at or above block level, its position in the group's CellShared object (-1 for the others). */
   slot: Int32Array;
   /** Rows at or above block level, in row order: what the CellShared object's `row` column must say. */
@@ -48,24 +54,48 @@ export interface Columns {
   cell: string;
   listing: Int32Array;
   unit: Int32Array;
+  /** Degrees. */
   lat: Float64Array;
   lng: Float64Array;
   /** Unit vectors on the sphere (x, y, z interleaved), for a chord-length test before any trigonometry. */
   xyz: Float64Array;
   maxUnit: number;
-  /** The shared lists of the tree rows below the block's own (schema 3), list j for row block + 1 + j. */
-  below: SharedLists | null;
-  /** Schema 4: the sha256 of record chunk k at position k (null before schema 4, read without a check). */
-  records: readonly string[] | null;
+  /** The shared lists of the tree rows below the block's own, list j for row block + 1 + j. */
+  below: SharedLists;
+  /** The sha256 of record chunk k at position k. */
+  records: readonly string[];
 }
 
-/** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
-export const MAX_UNITS = 2 ** 26;
+/** A tree row of one search: [position of its tree in Search.trees, row number]. */
+type Row = [number, number];
+
+/** What the phases of one search share: the version's index, the group trees near the circle, and the circle. */
+interface Search {
+  reader: SiteReader;
+  index: CellIndexT;
+  trees: Tree[];
+  /** Rows are numbered tree position * stride + row where one number is needed (queues, maps). */
+  stride: number;
+  /** The query point, degrees. */
+  lat: number;
+  lng: number;
+  /** Radius, miles. */
+  R: number;
+  /** Unit vector of the point. */
+  p: Float64Array;
+}
+
+/** The shared list of an inside top: the lists holding it and its position there. */
+type ListOf = (ti: number, i: number) => [SharedLists, number];
+
+/** Edge offices within the radius, flat pairs [edge number, block position, ...]. */
+type EdgeOffices = number[];
 
 const trees = new WeakMap<CellGroupT, Tree>();
 const columnsOf = new WeakMap<CellBlockT, Columns>();
 const groupLists = new WeakMap<CellIndexT, ReturnType<typeof groupsOf>>();
 
+/** The typed-array form of a parsed group (cached by the parsed object). */
 function treeOf(group: CellGroupT): Tree {
   let t = trees.get(group);
   if (t !== undefined) return t;
@@ -98,12 +128,12 @@ function treeOf(group: CellGroupT): Tree {
       apartRows.push(i);
     } else if (b < n) below[b] = (below[b] ?? 0) + 1;
   }
-  const inline = 'shared' in rows ? sharedLists(rows.shared) : null;
-  t = { group, xyz, reach: Float64Array.from(rows.reach), units: Int32Array.from(rows.units), first, kids, block, inline, slot, apartRows, below };
+  t = { group, xyz, reach: Float64Array.from(rows.reach), units: Int32Array.from(rows.units), first, kids, block, slot, apartRows, below };
   trees.set(group, t);
   return t;
 }
 
+/** The typed-array form of a parsed block (cached by the parsed object). */
 function columns(block: CellBlockT): Columns {
   let c = columnsOf.get(block);
   if (c === undefined) {
@@ -114,9 +144,7 @@ function columns(block: CellBlockT): Columns {
     const unit = Int32Array.from(block.unit);
     let maxUnit = -1;
     for (const f of unit) if (f > maxUnit) maxUnit = f;
-    const below = 'shared' in block ? sharedLists(block.shared) : null;
-    const records = 'records_sha256' in block ? block.records_sha256 : null;
-    c = { cell: block.cell, listing: Int32Array.from(block.listing), unit, lat, lng, xyz, maxUnit, below, records };
+    c = { cell: block.cell, listing: Int32Array.from(block.listing), unit, lat, lng, xyz, maxUnit, below: sharedLists(block.shared), records: block.records_sha256 };
     columnsOf.set(block, c);
   }
   return c;
@@ -138,7 +166,7 @@ function shownOffice(raw: object | undefined, key: string): StoredOfficeT | unde
   return office;
 }
 
-/** The index's groups in cell order with their H3 centres and reach, built once per parsed index. */
+/** The index's groups in cell order with their H3 centres (degrees) and reach (miles), built once per parsed index. */
 function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng: Float64Array; reach: Float64Array } {
   let g = groupLists.get(index);
   if (g === undefined) {
@@ -155,13 +183,8 @@ function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng:
   return g;
 }
 
-/**
- * Firms with an office within `radiusMiles` of (lat, lng), each by its nearest office (ties by listing_id), nearest
- * first, at most `limit`; with the exact number of such firms. Reads the index, the groups near the circle, the shared
- * lists of the cells wholly inside it, the blocks of cells crossing its edge and of the nearest cells, and the record
- * chunks of the firms returned.
- */
-export async function cellSearch(reader: SiteReader, lat: number, lng: number, radiusMiles: number, limit: number): Promise<{ firms: number; hits: FirmHit[] }> {
+/** Phase 1: the index and the group trees within radiusMiles + reach of (lat, lng) degrees. */
+async function openSearch(reader: SiteReader, lat: number, lng: number, radiusMiles: number): Promise<Search> {
   const v = reader.version;
   const R = radiusMiles;
   const index = await readRequired(reader, keys.cellIndex(v), CellIndex);
@@ -172,198 +195,235 @@ export async function cellSearch(reader: SiteReader, lat: number, lng: number, r
   if (2 * R >= index.unit_miles) throw new StoreError(`${keys.cellIndex(v)} splits firms into units ${index.unit_miles} miles apart, too close for a ${R}-mile radius`, keys.cellIndex(v));
   const groups = groupsOf(index);
   const near = groups.cells.filter((_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R);
-  const groupTrees = await Promise.all(
+  const nearTrees = await Promise.all(
     near.map(async (cell) => {
       const key = keys.cellGroup(v, cell);
-      const group = await readRequired(reader, key, CellGroup, 'is listed in the cell index but missing', 'group_sha256' in index ? index.group_sha256[cell] : undefined);
+      const group = await readRequired(reader, key, CellGroup, 'is listed in the cell index but missing', index.group_sha256[cell]);
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
-      const t = treeOf(group);
-      if (t.inline !== null) checkLists(t.inline, index.units, key);
-      return t;
+      return treeOf(group);
     }),
   );
-
-  // Units counted office by office: shared with an inside cell (homed outside it) or seen within the radius on the edge.
   const p = new Float64Array(3);
   unitVector(lat, lng, p, 0);
-  const marked = UnitBits.acquire(index.units);
-  try {
-    // Classify: wholly inside (a "top" inside cell), crossing the edge (down to leaves), or outside.
-    let count = 0;
-    // Rows by (position of their tree in groupTrees, row number).
-    const inside: [number, number][] = [];
-    const edges: [number, number][] = [];
-    const stack: number[] = [];
-    for (const [ti, t] of groupTrees.entries()) {
-      stack.push(0);
-      while (stack.length > 0) {
-        const i = stack.pop() ?? 0;
-        const d = chordMiles(chordHav(p, t.xyz, i));
-        const reach = t.reach[i] ?? 0;
-        if (d - reach > R) continue;
-        if (d + reach <= R) {
-          count += t.units[i] ?? 0;
-          inside.push([ti, i]);
-          continue;
-        }
-        const a = t.first[i] ?? 0;
-        const b = t.first[i + 1] ?? 0;
-        if (a === b) edges.push([ti, i]);
-        for (let k = b - 1; k >= a; k--) stack.push(t.kids[k] ?? 0);
-      }
-    }
+  return { reader, index, trees: nearTrees, stride: Math.max(1, ...nearTrees.map((t) => t.reach.length)), lat, lng, R, p };
+}
 
-    const blockOf = async (t: Tree, i: number): Promise<Columns> => {
-      const b = t.block[i] ?? -1;
-      const cell = t.group.rows.cell[b] ?? '';
-      const key = keys.cellBlock(v, cell);
-      if (b < 0) throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
-      const block = await readRequired(reader, key, CellBlock, 'is listed in its group but missing', 'block_sha256' in t.group ? t.group.block_sha256[cell] : undefined);
-      const cols = columns(block);
-      if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
-      if (cols.maxUnit >= index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${index.units}`, key);
-      if (t.inline === null) {
-        if (cols.below?.at.length !== (t.below[b] ?? 0) + 1) throw new StoreError(`${key} does not hold one shared list per row below block ${cell}`, key);
-        checkLists(cols.below, index.units, key);
-      }
-      return cols;
-    };
-    // The shared lists of a group's rows at or above block level, read when one of those rows is wholly inside.
-    const apartOf = async (t: Tree): Promise<SharedLists> => {
-      const key = keys.cellShared(v, t.group.cell);
-      const apart = await readRequired(reader, key, CellShared, 'is missing for a group of the cell index', 'shared_sha256' in t.group ? t.group.shared_sha256 : undefined);
-      if (apart.cell !== t.group.cell || apart.row.length !== t.apartRows.length || apart.row.some((r, j) => r !== t.apartRows[j])) {
-        throw new StoreError(`${key} does not list the rows at or above block level of group ${t.group.cell}`, key);
-      }
-      const lists = sharedLists(apart.shared);
-      if (lists.at.length !== t.apartRows.length + 1) throw new StoreError(`${key} does not hold one shared list per row`, key);
-      checkLists(lists, index.units, key);
-      return lists;
-    };
-
-    // Where each inside top's shared list is: in its group (schema 2), apart (at or above block level), or in its block.
-    const apart = new Map<number, Promise<SharedLists>>();
-    const insideBlocks = new Map<number, Promise<Columns>>();
-    const stride = Math.max(1, ...groupTrees.map((t) => t.reach.length));
-    for (const [ti, i] of inside) {
-      const t = groupTrees[ti] as Tree;
-      const b = t.block[i] ?? -1;
-      if (t.inline !== null) continue;
-      if (b < 0 || b === i) {
-        if (!apart.has(ti)) apart.set(ti, apartOf(t));
-      } else if (!insideBlocks.has(ti * stride + b)) insideBlocks.set(ti * stride + b, blockOf(t, i));
-    }
-
-    const [lo, hi] = havBounds(R);
-    const nearest = new Nearest<Columns>(limit, lat, lng);
-    const [edgeBlocks, apartLists, belowLists] = await Promise.all([
-      Promise.all(edges.map(([ti, i]) => blockOf(groupTrees[ti] as Tree, i))),
-      Promise.all([...apart].map(async ([ti, lists]) => [ti, await lists] as const)).then((a) => new Map(a)),
-      Promise.all([...insideBlocks].map(async ([id, cols]) => [id, await cols] as const)).then((a) => new Map(a)),
-    ]);
-    /** The shared list of inside top (ti, i): the lists holding it and its position there. */
-    const listOf = (ti: number, i: number): [SharedLists, number] => {
-      const t = groupTrees[ti] as Tree;
-      if (t.inline !== null) return [t.inline, i];
-      const b = t.block[i] ?? -1;
-      if (b < 0 || b === i) return [apartLists.get(ti) as SharedLists, t.slot[i] ?? 0];
-      return [(belowLists.get(ti * stride + b) as Columns).below as SharedLists, i - b - 1];
-    };
-    for (const [ti, i] of inside) {
-      const [lists, j] = listOf(ti, i);
-      marked.addAll(lists.unit, lists.at[j] ?? 0, lists.at[j + 1] ?? 0);
-    }
-    // Edge offices within the radius (block, position), offered as nearest after the inside cells: by then the kept
-    // firms are near the point and the chord test drops almost all of these, which lie near the circle's edge.
-    const edgeAt: number[] = [];
-    for (let e = 0; e < edges.length; e++) {
-      const [ti, i] = edges[e] as [number, number];
-      const rows = (groupTrees[ti] as Tree).group.rows;
-      const cols = edgeBlocks[e] as Columns;
-      const start = rows.at[i] ?? 0;
-      const end = start + (rows.n[i] ?? 0);
-      for (let q = start; q < end; q++) {
-        const h = chordHav(p, cols.xyz, q);
-        // Clearly outside, or near the radius and outside by the exact haversine.
-        if (h > hi || (h >= lo && haversineMiles(lat, lng, cols.lat[q] ?? 0, cols.lng[q] ?? 0) > R)) continue;
-        marked.add(cols.unit[q] ?? 0);
-        edgeAt.push(e, q);
-      }
-    }
-    count += marked.size;
-
-    // Nearest first: rows keyed by their tree's position in groupTrees and their row number.
-    const queue = new FlatQueue<number>();
-    const push = (ti: number, i: number): void => {
-      const t = groupTrees[ti] as Tree;
-      const d = chordMiles(chordHav(p, t.xyz, i));
-      queue.push(ti * stride + i, Math.max(0, d - (t.reach[i] ?? 0)));
-    };
-    for (const [ti, i] of inside) push(ti, i);
-    while (queue.length > 0) {
-      if ((queue.peekValue() ?? 0) > nearest.kth()) break;
-      const id = queue.pop() ?? 0;
-      const ti = Math.floor(id / stride);
-      const i = id - ti * stride;
-      const t = groupTrees[ti] as Tree;
-      const a = t.first[i] ?? 0;
-      const b = t.first[i + 1] ?? 0;
-      if (a < b) {
-        for (let k = a; k < b; k++) push(ti, t.kids[k] ?? 0);
+/**
+ * Phase 2: each tree walked from its group cell. Rows wholly inside the circle are inside tops (their subtrees not
+ * walked, their units summed into `units`), leaves crossing its edge are edge rows, rows wholly outside are dropped.
+ */
+function classify(s: Search): { units: number; inside: Row[]; edges: Row[] } {
+  let units = 0;
+  const inside: Row[] = [];
+  const edges: Row[] = [];
+  const stack: number[] = [];
+  for (const [ti, t] of s.trees.entries()) {
+    stack.push(0);
+    while (stack.length > 0) {
+      const i = stack.pop() ?? 0;
+      const d = chordMiles(chordHav(s.p, t.xyz, i));
+      const reach = t.reach[i] ?? 0;
+      if (d - reach > s.R) continue;
+      if (d + reach <= s.R) {
+        units += t.units[i] ?? 0;
+        inside.push([ti, i]);
         continue;
       }
-      const cols = await blockOf(t, i);
-      const start = t.group.rows.at[i] ?? 0;
-      const end = start + (t.group.rows.n[i] ?? 0);
-      for (let q = start; q < end; q++) nearest.consider(chordHav(p, cols.xyz, q), cols, q, cols.unit[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+      const a = t.first[i] ?? 0;
+      const b = t.first[i + 1] ?? 0;
+      if (a === b) edges.push([ti, i]);
+      for (let k = b - 1; k >= a; k--) stack.push(t.kids[k] ?? 0);
     }
+  }
+  return { units, inside, edges };
+}
 
-    for (let k = 0; k + 1 < edgeAt.length; k += 2) {
-      const cols = edgeBlocks[edgeAt[k] ?? 0] as Columns;
-      const q = edgeAt[k + 1] ?? 0;
-      nearest.consider(chordHav(p, cols.xyz, q), cols, q, cols.unit[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+/** The block holding row i of tree t, checked against the group and the index (the reader caches it for later calls). */
+async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
+  const v = s.reader.version;
+  const b = t.block[i] ?? -1;
+  const cell = t.group.rows.cell[b] ?? '';
+  const key = keys.cellBlock(v, cell);
+  if (b < 0) throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
+  const block = await readRequired(s.reader, key, CellBlock, 'is listed in its group but missing', t.group.block_sha256[cell]);
+  const cols = columns(block);
+  if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
+  if (cols.maxUnit >= s.index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${s.index.units}`, key);
+  if (cols.below.at.length !== (t.below[b] ?? 0) + 1) throw new StoreError(`${key} does not hold one shared list per row below block ${cell}`, key);
+  checkLists(cols.below, s.index.units, key);
+  return cols;
+}
+
+/** The shared lists of tree t's rows at or above block level, read when one of those rows is wholly inside. */
+async function readApart(s: Search, t: Tree): Promise<SharedLists> {
+  const key = keys.cellShared(s.reader.version, t.group.cell);
+  const apart = await readRequired(s.reader, key, CellShared, 'is missing for a group of the cell index', t.group.shared_sha256);
+  if (apart.cell !== t.group.cell || apart.row.length !== t.apartRows.length || apart.row.some((r, j) => r !== t.apartRows[j])) {
+    throw new StoreError(`${key} does not list the rows at or above block level of group ${t.group.cell}`, key);
+  }
+  const lists = sharedLists(apart.shared);
+  if (lists.at.length !== t.apartRows.length + 1) throw new StoreError(`${key} does not hold one shared list per row`, key);
+  checkLists(lists, s.index.units, key);
+  return lists;
+}
+
+/**
+ * Phase 3: the shared lists of the inside tops, read at once (the group's shared object for tops at or above block
+ * level, the block for tops below it); resolves to where each top's list is.
+ */
+async function readInsideLists(s: Search, inside: readonly Row[]): Promise<ListOf> {
+  const apart = new Map<number, Promise<SharedLists>>();
+  const insideBlocks = new Map<number, Promise<Columns>>();
+  for (const [ti, i] of inside) {
+    const t = s.trees[ti] as Tree;
+    const b = t.block[i] ?? -1;
+    if (b < 0 || b === i) {
+      if (!apart.has(ti)) apart.set(ti, readApart(s, t));
+    } else if (!insideBlocks.has(ti * s.stride + b)) insideBlocks.set(ti * s.stride + b, readBlock(s, t, i));
+  }
+  const [apartLists, belowLists] = await Promise.all([
+    Promise.all([...apart].map(async ([ti, lists]) => [ti, await lists] as const)).then((a) => new Map(a)),
+    Promise.all([...insideBlocks].map(async ([id, cols]) => [id, await cols] as const)).then((a) => new Map(a)),
+  ]);
+  return (ti, i) => {
+    const t = s.trees[ti] as Tree;
+    const b = t.block[i] ?? -1;
+    if (b < 0 || b === i) return [apartLists.get(ti) as SharedLists, t.slot[i] ?? 0];
+    return [(belowLists.get(ti * s.stride + b) as Columns).below, i - b - 1];
+  };
+}
+
+/**
+ * Phase 4: marks the units counted office by office (shared with an inside top, or with an edge office within the
+ * radius) and returns those edge offices. The firm count is the inside tops' units plus the marked ones.
+ */
+function markWithin(s: Search, inside: readonly Row[], listOf: ListOf, edges: readonly Row[], edgeBlocks: readonly Columns[], marked: UnitBits): EdgeOffices {
+  for (const [ti, i] of inside) {
+    const [lists, j] = listOf(ti, i);
+    marked.addAll(lists.unit, lists.at[j] ?? 0, lists.at[j + 1] ?? 0);
+  }
+  const [lo, hi] = havBounds(s.R);
+  const edgeAt: EdgeOffices = [];
+  for (let e = 0; e < edges.length; e++) {
+    const [ti, i] = edges[e] as Row;
+    const rows = (s.trees[ti] as Tree).group.rows;
+    const cols = edgeBlocks[e] as Columns;
+    const start = rows.at[i] ?? 0;
+    const end = start + (rows.n[i] ?? 0);
+    for (let q = start; q < end; q++) {
+      const h = chordHav(s.p, cols.xyz, q);
+      // Clearly outside, or near the radius and outside by the exact haversine.
+      if (h > hi || (h >= lo && haversineMiles(s.lat, s.lng, cols.lat[q] ?? 0, cols.lng[q] ?? 0) > s.R)) continue;
+      marked.add(cols.unit[q] ?? 0);
+      edgeAt.push(e, q);
     }
+  }
+  return edgeAt;
+}
 
-    // Offices within the radius of each kept firm that was counted office by office (the others are homed under an
-    // inside cell, so every office of theirs is within it).
-    const shown = nearest.list();
-    const within = new Map<number, number>();
-    for (const k of shown) if (marked.has(k.unit)) within.set(k.unit, 0);
-    if (within.size > 0) {
-      // The count is taken: from here the set holds only those shown firms, so the loops below ask a bit, not the map,
-      // about each of the thousands of shared-list entries and edge offices.
-      marked.reset(within.keys());
-      for (const [ti, i] of inside) {
-        const [lists, j] = listOf(ti, i);
-        const end = lists.at[j + 1] ?? 0;
-        for (let k = lists.at[j] ?? 0; k < end; k++) {
-          const f = lists.unit[k] ?? 0;
-          if (marked.has(f)) within.set(f, (within.get(f) ?? 0) + (lists.offices[k] ?? 0));
-        }
+/**
+ * Phase 5: the `limit` nearest firms, visiting inside rows by least possible distance (miles) until none can beat the
+ * last kept firm, then offering the edge offices within the radius: by then the kept firms are near the point and the
+ * chord test drops almost all of these, which lie near the circle's edge.
+ */
+async function nearestFirms(s: Search, inside: readonly Row[], edgeBlocks: readonly Columns[], edgeAt: EdgeOffices, limit: number): Promise<readonly Kept<Columns>[]> {
+  const nearest = new Nearest<Columns>(limit, s.lat, s.lng);
+  const queue = new FlatQueue<number>();
+  const push = (ti: number, i: number): void => {
+    const t = s.trees[ti] as Tree;
+    const d = chordMiles(chordHav(s.p, t.xyz, i));
+    queue.push(ti * s.stride + i, Math.max(0, d - (t.reach[i] ?? 0)));
+  };
+  for (const [ti, i] of inside) push(ti, i);
+  while (queue.length > 0) {
+    if ((queue.peekValue() ?? 0) > nearest.kth()) break;
+    const id = queue.pop() ?? 0;
+    const ti = Math.floor(id / s.stride);
+    const i = id - ti * s.stride;
+    const t = s.trees[ti] as Tree;
+    const a = t.first[i] ?? 0;
+    const b = t.first[i + 1] ?? 0;
+    if (a < b) {
+      for (let k = a; k < b; k++) push(ti, t.kids[k] ?? 0);
+      continue;
+    }
+    const cols = await readBlock(s, t, i);
+    const start = t.group.rows.at[i] ?? 0;
+    const end = start + (t.group.rows.n[i] ?? 0);
+    for (let q = start; q < end; q++) nearest.consider(chordHav(s.p, cols.xyz, q), cols, q, cols.unit[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+  }
+  for (let k = 0; k + 1 < edgeAt.length; k += 2) {
+    const cols = edgeBlocks[edgeAt[k] ?? 0] as Columns;
+    const q = edgeAt[k + 1] ?? 0;
+    nearest.consider(chordHav(s.p, cols.xyz, q), cols, q, cols.unit[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+  }
+  return nearest.list();
+}
+
+/**
+ * Phase 6: offices within the radius of each shown firm that was counted office by office (unit -> offices); the
+ * others are homed under an inside top, so every office of theirs is within it. Empties `marked` (the count is taken).
+ */
+function officesWithin(shown: readonly Kept<Columns>[], marked: UnitBits, inside: readonly Row[], listOf: ListOf, edgeBlocks: readonly Columns[], edgeAt: EdgeOffices): Map<number, number> {
+  const within = new Map<number, number>();
+  for (const k of shown) if (marked.has(k.unit)) within.set(k.unit, 0);
+  if (within.size === 0) return within;
+  // From here the set holds only those shown firms, so the loops below ask a bit, not the map, about each of the
+  // thousands of shared-list entries and edge offices.
+  marked.reset(within.keys());
+  for (const [ti, i] of inside) {
+    const [lists, j] = listOf(ti, i);
+    const end = lists.at[j + 1] ?? 0;
+    for (let k = lists.at[j] ?? 0; k < end; k++) {
+      const f = lists.unit[k] ?? 0;
+      if (marked.has(f)) within.set(f, (within.get(f) ?? 0) + (lists.offices[k] ?? 0));
+    }
+  }
+  for (let k = 0; k + 1 < edgeAt.length; k += 2) {
+    const f = (edgeBlocks[edgeAt[k] ?? 0] as Columns).unit[edgeAt[k + 1] ?? 0] ?? 0;
+    if (!marked.has(f)) continue;
+    const n = within.get(f);
+    if (n !== undefined) within.set(f, n + 1);
+  }
+  return within;
+}
+
+/** Phase 7: the shown firms' full records, from their record chunks, with their offices within the radius. */
+function readHits(s: Search, shown: readonly Kept<Columns>[], within: ReadonlyMap<number, number>): Promise<FirmHit[]> {
+  const chunk = s.index.record_chunk;
+  return Promise.all(
+    shown.map(async (k): Promise<FirmHit> => {
+      const n = Math.floor(k.pos / chunk);
+      const key = keys.cellRecords(s.reader.version, k.ref.cell, n);
+      const rec = await readRequired(s.reader, key, CellRecordsShown, 'is missing for a block position', k.ref.records[n]);
+      const office = shownOffice(rec.offices[k.pos - n * chunk], key);
+      if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
+        throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
       }
-      for (let k = 0; k + 1 < edgeAt.length; k += 2) {
-        const f = (edgeBlocks[edgeAt[k] ?? 0] as Columns).unit[edgeAt[k + 1] ?? 0] ?? 0;
-        if (!marked.has(f)) continue;
-        const n = within.get(f);
-        if (n !== undefined) within.set(f, n + 1);
-      }
-    }
+      const inRadius = within.get(k.unit) ?? rec.unit_offices[k.pos - n * chunk] ?? 0;
+      return { office, distanceMiles: k.d, officesWithinRadius: inRadius };
+    }),
+  );
+}
 
-    const chunk = index.record_chunk;
-    const hits = await Promise.all(
-      shown.map(async (k): Promise<FirmHit> => {
-        const n = Math.floor(k.pos / chunk);
-        const key = keys.cellRecords(v, k.ref.cell, n);
-        const rec = await readRequired(reader, key, CellRecordsShown, 'is missing for a block position', k.ref.records?.[n]);
-        const office = shownOffice(rec.offices[k.pos - n * chunk], key);
-        if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
-          throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
-        }
-        const inRadius = within.get(k.unit) ?? rec.unit_offices[k.pos - n * chunk] ?? 0;
-        return { office, distanceMiles: k.d, officesWithinRadius: inRadius };
-      }),
-    );
-    return { firms: count, hits };
+/**
+ * Firms with an office within `radiusMiles` of (lat, lng) degrees, each by its nearest office (ties by listing_id),
+ * nearest first, at most `limit`; with the exact number of such firms. Reads the index, the groups near the circle, the
+ * shared lists of the cells wholly inside it, the blocks of cells crossing its edge and of the nearest cells, and the
+ * record chunks of the firms returned.
+ */
+export async function cellSearch(reader: SiteReader, lat: number, lng: number, radiusMiles: number, limit: number): Promise<{ firms: number; hits: FirmHit[] }> {
+  const s = await openSearch(reader, lat, lng, radiusMiles);
+  const marked = UnitBits.acquire(s.index.units);
+  try {
+    const { units, inside, edges } = classify(s);
+    const lists = readInsideLists(s, inside);
+    const [listOf, edgeBlocks] = await Promise.all([lists, Promise.all(edges.map(([ti, i]) => readBlock(s, s.trees[ti] as Tree, i)))]);
+    const edgeAt = markWithin(s, inside, listOf, edges, edgeBlocks, marked);
+    const firms = units + marked.size;
+    const shown = await nearestFirms(s, inside, edgeBlocks, edgeAt, limit);
+    const within = officesWithin(shown, marked, inside, listOf, edgeBlocks, edgeAt);
+    return { firms, hits: await readHits(s, shown, within) };
   } finally {
     marked.release();
   }

@@ -2,8 +2,41 @@
 
 /** Version of the public API (OpenAPI `info.version`). */
 export const API_VERSION = '1.0.1';
-/** Schema version written into every published artifact; bump on any incompatible change. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The one schema version of each published artifact, as the generator writes it and the shim reads it (the only one
+ * it reads: docs/SITE-FORMAT.md, "Schema versions"). Bump an artifact's number on any incompatible change to it.
+ */
+export const SCHEMA_VERSIONS = {
+  /** `current.json`. */
+  pointer: 1,
+  /** `meta.json` (2: offices are found through cells/). */
+  meta: 2,
+  /** Everything under `cells/`: index, groups, shared lists, blocks, record chunks (4: with the hashes of their children). */
+  cells: 4,
+  /** `firms/<listing_id>.json`. */
+  firm: 1,
+  /** `listings/<prefix>.json`. */
+  listings: 1,
+  /** `coverage.json` and `coverage-cells.json`. */
+  coverage: 1,
+  /** Every `gazetteer/` document (zip, city, names, points). */
+  gazetteer: 1,
+  /** `measurement/<metro>.json`. */
+  measurement: 1,
+  /** `changes.json`. */
+  changes: 1,
+  /** `manifest.json`. */
+  manifest: 1,
+  /** `pages/` documents. */
+  pages: 1,
+} as const;
+/** A published artifact, by its entry in SCHEMA_VERSIONS. */
+export type Artifact = keyof typeof SCHEMA_VERSIONS;
+/**
+ * The cell schema before the current one: the generator still reads its record chunks to diff a new week against the
+ * live one (generator/changes-previous.ts); nothing else reads it.
+ */
+export const PREVIOUS_CELL_SCHEMA = 3;
 /** Name used for `utm_source` on redirects and in the OpenAPI title. */
 export const SERVICE_NAME = 'injury-attorney-directory';
 /** Mean Earth radius used for every distance, in miles. */
@@ -26,13 +59,6 @@ export const LIMIT = { min: 1, max: 25, default: 10 } as const;
 export const SRC_MAX_LENGTH = 100;
 export const PRACTICE_AREAS = ['personal_injury'] as const;
 
-/** H3 resolutions at which offices are sharded, finest last. */
-export const SHARD_RESOLUTIONS = [3, 4, 5] as const;
-/**
- * Upper bound on shard objects read by one query, at any radius. A cold query also reads current.json, meta.json,
- * coverage-cells.json, a shard index and at most one gazetteer document (schema 1; the cell tree does not use it).
- */
-export const MAX_SHARDS_PER_QUERY = 15;
 /** H3 resolution of the coverage cells, and the ring added around ZIP-centroid cells. */
 export const COVERAGE_RESOLUTION = 5;
 export const COVERAGE_RING = 1;

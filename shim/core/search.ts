@@ -21,13 +21,27 @@ export interface SearchOutcome {
 }
 
 /**
- * Firms with an office within `radiusMiles` of the point, by nearest office, at most `limit`.
- * A point outside every measured metro is not covered: no results, even if offices lie within the radius.
- * A covered point gets every office within the radius, including offices just outside its metro's coverage.
+ * A radius search: what createService's `search` option supplies (service-impl.ts). The benchmark's peers (bench/naive.ts,
+ * bench/postgis-service.ts) are other searches behind the same service.
  */
-export async function search(reader: SiteReader, point: SearchPoint, radiusMiles: number, limit: number): Promise<SearchOutcome> {
-  const { lat, lng, metro } = point;
-  if (metro === null) return { covered: false, firmsWithinRadius: 0, hits: [] };
-  const found = await cellSearch(reader, lat, lng, radiusMiles, limit);
-  return { covered: true, firmsWithinRadius: found.firms, hits: found.hits };
+export type SearchFn = (reader: SiteReader, point: SearchPoint, radiusMiles: number, limit: number) => Promise<SearchOutcome>;
+
+/** Firms with an office within `radiusMiles` of (lat, lng) degrees, by nearest office, at most `limit`, nearest first; with their exact number. */
+export type FirmFinder = (reader: SiteReader, lat: number, lng: number, radiusMiles: number, limit: number) => Promise<{ firms: number; hits: FirmHit[] }>;
+
+/**
+ * The search that finds firms with `find`, at covered points only: a point outside every measured metro is not
+ * covered (no results, even if offices lie within the radius); a covered point gets every office within the radius,
+ * including offices just outside its metro's coverage.
+ */
+export function coveredSearch(find: FirmFinder): SearchFn {
+  return async (reader, point, radiusMiles, limit) => {
+    const { lat, lng, metro } = point;
+    if (metro === null) return { covered: false, firmsWithinRadius: 0, hits: [] };
+    const found = await find(reader, lat, lng, radiusMiles, limit);
+    return { covered: true, firmsWithinRadius: found.firms, hits: found.hits };
+  };
 }
+
+/** Firms with an office within `radiusMiles` of the point over the cell tree, by nearest office, at most `limit` (coveredSearch). */
+export const search: SearchFn = coveredSearch(cellSearch);

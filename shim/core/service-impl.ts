@@ -10,7 +10,7 @@ import { readRequired, type SiteReader } from './reader.ts';
 import { queryId } from './query-id.ts';
 import { resolveLocation } from './resolve.ts';
 import type { AttorneysResponseT } from './schemas.ts';
-import { search } from './search.ts';
+import { search as cellTreeSearch, type SearchFn } from './search.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
 import { shapeCoverage, shapeFirm, shapeLocation, shapeResult, withUtmSource } from './shape.ts';
 import { ChangesDoc, CoverageDoc, FirmDoc, keys, LISTING_ID_RE, ListingBucket, listingPrefix, type FirmDocT } from './site-format.ts';
@@ -50,8 +50,18 @@ function sortedIndexOf(sorted: readonly string[], value: string): number {
   return -1;
 }
 
-/** The Service; `source.current()` is called once per operation, so one answer never mixes two versions. */
-export function createService(source: { current(): Promise<SiteReader> }): Service {
+/** What createService can be given besides its source. */
+export interface ServiceOptions {
+  /** The radius search behind findAttorneys (default: the cell tree's, search.ts); the benchmark's peers supply theirs. */
+  search?: SearchFn;
+}
+
+/**
+ * The Service; `source.current()` is called once per operation, so one answer never mixes two versions. Everything but
+ * the radius search is the same code whatever `search` is.
+ */
+export function createService(source: { current(): Promise<SiteReader> }, options: ServiceOptions = {}): Service {
+  const search = options.search ?? cellTreeSearch;
   async function current(ctx: CallContext | undefined): Promise<SiteReader> {
     const reader = await source.current();
     ctx?.onVersion?.(reader.version);

@@ -4,17 +4,29 @@
  * live under `v/<version>/`, and `current.json` (written last) names the version being served.
  */
 import { z } from 'zod';
+import { SCHEMA_VERSIONS, type Artifact } from './constants.ts';
 import { dict } from './dict.ts';
 import { inVersion, paths } from './paths.ts';
 import { Attribution, BrandIndex, CoverageResponse, Hours, MapVisibility, ProfileType } from './schemas.ts';
 
-const sv = z.literal(1);
+/**
+ * The `schema_version` field of `artifact`: the one version constants.ts gives it. Any other is refused with a message
+ * naming both and what to do, which a server answers as a store failure (503) naming it.
+ */
+export function schemaVersion<A extends Artifact>(artifact: A): z.ZodLiteral<(typeof SCHEMA_VERSIONS)[A]> {
+  const want = SCHEMA_VERSIONS[artifact];
+  return z.literal(want, {
+    error: (issue) =>
+      `${artifact} schema ${JSON.stringify(issue.input) ?? 'missing'}, but this release reads ${artifact} schema ${want} only: ` +
+      'generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")',
+  });
+}
 
 /** A sha256 as lowercase hex, as manifest.json and the parents of stored objects record it. */
 export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** `current.json`: the pointer to the version being served. Written last on publish. */
-export const Pointer = z.object({ schema_version: sv, version: z.string().regex(/^[A-Za-z0-9._-]+$/), week: z.string() });
+export const Pointer = z.object({ schema_version: schemaVersion('pointer'), version: z.string().regex(/^[A-Za-z0-9._-]+$/), week: z.string() });
 
 /** One metro's sampling this week: the denominators of every share measured in it. */
 export const MetroSampling = z.object({
@@ -47,7 +59,7 @@ export const Layers = z.object({
 
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
-  schema_version: z.literal(2).describe('2: offices are searched through cells/ (the cell tree), no longer shards/'),
+  schema_version: schemaVersion('meta').describe('2: offices are searched through cells/ (the cell tree)'),
   generated: z.literal('by generator/; do not edit'),
   version: z.string(),
   week: z.string().describe('ISO week, e.g. 2026-W47'),
@@ -104,7 +116,7 @@ export const StoredBrand = BrandIndex.pick({ top3_share_pct: true, appears_share
 export const StoredFirmBrand = BrandIndex.pick({ metro: true, top3_share_pct: true, appears_share_pct: true, offices_measured: true });
 
 /**
- * One office as stored in shards and firm documents: the public Office plus firm-level fields the shim shapes from,
+ * One office as stored in record chunks and firm documents: the public Office plus firm-level fields the shim shapes from,
  * compact. The shim rebuilds map_visibility and brand_index from `metro`, `visibility`, `brand` and meta.json
  * (week_of, metros[metro]) and the `what_this_is` constants, and hours.text from hours.weekly.
  */
@@ -137,7 +149,7 @@ export const StoredOffice = z
 
 /** `v/<version>/firms/<listing_id>.json`: everything GET /v1/firms/{listing_id} and GET /r/{listing_id} need. */
 export const FirmDoc = z.object({
-  schema_version: sv,
+  schema_version: schemaVersion('firm'),
   listing_id: z.string(),
   firm: z.object({
     firm_id: z.string(),
@@ -155,11 +167,11 @@ export const FirmDoc = z.object({
 /** `v/<version>/coverage.json`: the public coverage body plus schema_version; the shim adds `version` from the pointer. */
 // `attribution` is optional in the stored document: versions published before it existed lack it, and the shim then
 // serves the current attribution (the place data and its licence were the same).
-export const CoverageDoc = CoverageResponse.omit({ version: true }).extend({ schema_version: sv, attribution: Attribution.optional() });
+export const CoverageDoc = CoverageResponse.omit({ version: true }).extend({ schema_version: schemaVersion('coverage'), attribution: Attribution.optional() });
 
 /** `v/<version>/coverage-cells.json`: measured cells (H3, coverage_resolution) and the metros measuring each, nearest centre first. */
 export const CoverageCells = z.object({
-  schema_version: sv,
+  schema_version: schemaVersion('coverage'),
   res: z.number().int(),
   cells: dict(z.array(z.string())),
 });
@@ -167,7 +179,7 @@ export const CoverageCells = z.object({
 /** One ZIP: [lat, lng, city, state, source] where source is census_zcta or geonames_postal. */
 export const ZipEntry = z.tuple([z.number(), z.number(), z.string(), z.string(), z.enum(['census_zcta', 'geonames_postal'])]);
 /** `v/<version>/gazetteer/zip/<first 3 digits>.json`. */
-export const ZipGazetteer = z.object({ schema_version: sv, zips: dict(ZipEntry) });
+export const ZipGazetteer = z.object({ schema_version: schemaVersion('gazetteer'), zips: dict(ZipEntry) });
 
 /** One place name in a state, already resolved to the most populous candidate. */
 export const CityEntry = z.object({
@@ -181,7 +193,7 @@ export const CityEntry = z.object({
 });
 /** `v/<version>/gazetteer/city/<ST>/<bucket>.json`: the state's normalised names (see normaliseCityName) of one bucket (see cityBucket) -> entry. */
 export const CityGazetteer = z.object({
-  schema_version: sv,
+  schema_version: schemaVersion('gazetteer'),
   state: z.string(),
   bucket: z
     .string()
@@ -197,7 +209,7 @@ export const CityGazetteerState = CityGazetteer.omit({ bucket: true });
 export const NameEntry = z.tuple([z.string(), z.string(), z.number(), z.number(), z.number().int().nullable()]);
 /** `v/<version>/gazetteer/names/<prefix>.json`: normalised names of one prefix -> the states having it, most populous first. */
 export const NameGazetteer = z.object({
-  schema_version: sv,
+  schema_version: schemaVersion('gazetteer'),
   prefix: z.string().regex(/^[0-9_a-z]{1,2}$/),
   names: dict(z.array(NameEntry)),
 });
@@ -205,7 +217,7 @@ export const NameGazetteer = z.object({
 /** One ZIP point: [lat, lng, state]. */
 export const PointEntry = z.tuple([z.number(), z.number(), z.string()]);
 /** `v/<version>/gazetteer/points/<tile>.json`: every ZIP point of one 4-degree tile (see pointTile), sorted. */
-export const PointGazetteer = z.object({ schema_version: sv, tile: z.string(), points: z.array(PointEntry) });
+export const PointGazetteer = z.object({ schema_version: schemaVersion('gazetteer'), tile: z.string(), points: z.array(PointEntry) });
 
 /**
  * `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets
@@ -213,7 +225,7 @@ export const PointGazetteer = z.object({ schema_version: sv, tile: z.string(), p
  */
 export const ListingBucket = z
   .object({
-    schema_version: sv,
+    schema_version: schemaVersion('listings'),
     prefix: z.string(),
     listing_ids: z.array(z.string()),
     sha256: z.array(Sha256Hex).optional().describe('sha256 of firms/<listing_ids[i]>.json'),
@@ -222,7 +234,7 @@ export const ListingBucket = z
 
 /** `v/<version>/manifest.json`: every object of the version (except itself) with sha256 and size. */
 export const Manifest = z.object({
-  schema_version: sv,
+  schema_version: schemaVersion('manifest'),
   version: z.string(),
   objects: z.record(z.string(), z.object({ sha256: z.string(), bytes: z.number().int() })),
 });
@@ -233,7 +245,7 @@ export const Manifest = z.object({
  * (null where the map ranked a place that is not a listing of this version). Nothing else of the map service.
  */
 export const MeasurementDoc = z.object({
-  schema_version: sv,
+  schema_version: schemaVersion('measurement'),
   generated: z.literal('by generator/; do not edit'),
   metro: z.string(),
   week: z.string(),
@@ -287,7 +299,7 @@ const reasons = z.array(ChangeReason).describe('Why, one or more reasons.');
  * Measurement fields (metro, shares, brand index) are not listing changes; the measurement documents hold their basis.
  */
 export const ChangesDoc = z.object({
-  schema_version: sv.describe('Version of this document format.'),
+  schema_version: schemaVersion('changes').describe('Version of this document format.'),
   generated: z.literal('by generator/; do not edit').describe('Marks a generated document.'),
   version: z.string().describe('The published version this document describes.'),
   week: z.string().describe('ISO week of its data, e.g. 2026-W47.'),

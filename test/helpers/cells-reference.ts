@@ -1,24 +1,20 @@
 /**
  * The cell tree built the plain way (H3 calls and string compares in the sort comparator, a map lookup per office),
- * as schema 2 wrote it (whole firms, absolute shared lists): kept as the independent answer that generator/cells.ts,
- * which precomputes numeric cell keys, must equal in its schema-2 mode once these objects are upgraded on parse, and
- * as real schema-2 objects for the shim's reading of an older week.
+ * with whole firms in place of units: kept as the independent answer for the tree's structure (cells, rows, reach,
+ * blocks, office order, record chunks), which generator/cells.ts, precomputing numeric cell keys, must equal.
  */
 import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
 import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK } from '../../shim/core/cell-format.ts';
-import type { z } from 'zod';
-import type { CellBlock, CellGroup, CellIndex, CellRecords } from '../../shim/core/cell-format.ts';
 import { haversineMiles } from '../../shim/core/geo.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
 import type { CellTreeOptions } from '../../generator/cells.ts';
 
-type V2<T extends z.ZodType> = Extract<z.input<T>, { schema_version: 2 }>;
-/** Schema-2 objects as published (before the shim's upgrade on parse). */
-export interface CellTreeV2 {
-  index: V2<typeof CellIndex>;
-  groups: V2<typeof CellGroup>[];
-  blocks: V2<typeof CellBlock>[];
-  records: V2<typeof CellRecords>[];
+/** The plain build's objects: the published tree's structure, with whole firms (firm numbers by firm_id rank). */
+export interface CellTreeReference {
+  index: { group_res: number; max_res: number; leaf_max: number; block_max: number; record_chunk: number; offices: number; firms: number; groups: Record<string, [number, number]> };
+  groups: { cell: string; rows: { cell: string[]; parent: number[]; n: number[]; reach: number[]; firms: number[]; foreign: number[][]; block: number[]; at: number[] } }[];
+  blocks: { cell: string; listing: number[]; firm: number[]; lat: number[]; lng: number[] }[];
+  records: { block: string; chunk: number; offices: StoredOfficeT[]; firm_offices: number[] }[];
 }
 
 interface Node {
@@ -42,7 +38,7 @@ function roundUp(miles: number): number {
 }
 
 /** The cell tree of `offices`, the plain way. */
-export function buildCellsReference(offices: readonly StoredOfficeT[], opts: CellTreeOptions = {}): CellTreeV2 {
+export function buildCellsReference(offices: readonly StoredOfficeT[], opts: CellTreeOptions = {}): CellTreeReference {
   const leafMax = opts.leafMax ?? CELL_LEAF_MAX;
   const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
@@ -116,13 +112,13 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
     }
   }
 
-  const blocks: CellTreeV2['blocks'] = [];
-  const records: CellTreeV2['records'] = [];
+  const blocks: CellTreeReference['blocks'] = [];
+  const records: CellTreeReference['records'] = [];
   const assignBlock = (id: number, block: number): void => {
     const n = nodes[id] as Node;
     if (block < 0 && (n.e - n.s <= blockMax || n.children.length === 0)) {
       block = id;
-      const cols: CellTreeV2['blocks'][number] = { schema_version: 2, cell: n.cell, listing: [], firm: [], lat: [], lng: [] };
+      const cols: CellTreeReference['blocks'][number] = { cell: n.cell, listing: [], firm: [], lat: [], lng: [] };
       for (let p = n.s; p < n.e; p++) {
         const o = at(p);
         cols.listing.push(listingNo.get(o.listing_id) ?? 0);
@@ -133,7 +129,7 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
       blocks.push(cols);
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
-        const rec: CellTreeV2['records'][number] = { schema_version: 2, block: n.cell, chunk: k, offices: [], firm_offices: [] };
+        const rec: CellTreeReference['records'][number] = { block: n.cell, chunk: k, offices: [], firm_offices: [] };
         for (let p = s; p < end; p++) {
           rec.offices.push(at(p));
           rec.firm_offices.push(firmOffices.get(firmAt(p)) ?? 0);
@@ -146,12 +142,12 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
   };
   for (const r of roots) assignBlock(r, -1);
 
-  const groups: CellTreeV2['groups'] = [];
+  const groups: CellTreeReference['groups'] = [];
   const groupEntries: Record<string, [number, number]> = {};
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
-    const rows: CellTreeV2['groups'][number]['rows'] = { cell: [], parent: [], n: [], reach: [], firms: [], foreign: [], block: [], at: [] };
+    const rows: CellTreeReference['groups'][number]['rows'] = { cell: [], parent: [], n: [], reach: [], firms: [], foreign: [], block: [], at: [] };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;
@@ -167,12 +163,10 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
       for (const c of n.children) emit(c);
     };
     emit(r);
-    groups.push({ schema_version: 2, cell: root.cell, rows });
+    groups.push({ cell: root.cell, rows });
   }
 
-  const index: CellTreeV2['index'] = {
-    schema_version: 2,
-    generated: 'by generator/; do not edit',
+  const index: CellTreeReference['index'] = {
     group_res: CELL_GROUP_RES,
     max_res: CELL_MAX_RES,
     leaf_max: leafMax,
