@@ -1,20 +1,15 @@
 /**
- * A published meta.json read loosely, whatever its schema: the live version a new one replaces can be older than this
- * generator (schema 1 kept offices in shards/, schema 2 in the cell tree), and comparing with it, counting it or
+ * A published meta.json read loosely, whatever its schema: before a step reads a version it checks the version's
+ * schema and refuses another one plainly (docs/SITE-FORMAT.md, "Schema versions"), and counting a live version or
  * publishing over it needs only what every schema has said.
  */
 import { z } from 'zod';
+import { SCHEMA_VERSIONS } from '../shim/core/constants.ts';
 import { dict } from '../shim/core/dict.ts';
-import { Layers, Meta, MetroSampling } from '../shim/core/site-format.ts';
+import { Layers, MetroSampling } from '../shim/core/site-format.ts';
 
-/** The schema this generator writes and the shim serves. */
-export const CURRENT_SCHEMA: number = Meta.shape.schema_version.value;
-
-/** Every schema a live version may have that the generator can still compare with (see changes-previous.ts). */
-export const READABLE_SCHEMAS: ReadonlyMap<number, string> = new Map([
-  [1, 'shards/'],
-  [2, 'the cell tree'],
-]);
+/** The meta.json schema this generator writes and the shim serves. */
+export const CURRENT_SCHEMA: number = SCHEMA_VERSIONS.meta;
 
 /** The fields of meta.json every schema so far has carried. */
 export const AnyMeta = z.object({
@@ -27,9 +22,10 @@ export const AnyMeta = z.object({
 });
 export type AnyMetaT = z.infer<typeof AnyMeta>;
 
-/** What to say when a version of another schema reaches a step that reads only the current one. */
+/** What to say when a version of another meta.json schema reaches a step that reads only the current one. */
 export function otherSchemaMessage(where: string, version: string, schema: number): string {
-  const kind = READABLE_SCHEMAS.get(schema);
-  const what = kind === undefined ? `schema ${schema}, which this generator does not know` : `schema ${schema} (offices in ${kind})`;
-  return `${where}: version ${version} is ${what}; this step reads only schema ${CURRENT_SCHEMA} (offices in ${READABLE_SCHEMAS.get(CURRENT_SCHEMA) ?? '?'}): generate the week again to get a schema ${CURRENT_SCHEMA} version`;
+  return (
+    `${where}: version ${version} is meta schema ${schema}, but this release reads meta schema ${CURRENT_SCHEMA} only: ` +
+    'generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")'
+  );
 }

@@ -1,7 +1,9 @@
 /**
- * A site whose live version is of schema 1 (shards, before the cell tree) takes a new week: generate into the folder and
- * release to a bucket both compare with it, and the changes document equals the one the same offices give when live as
- * schema 2. Steps that read only the current schema say so plainly. Real S3-protocol server (s3rver) on loopback.
+ * A site whose live version is older than this release takes a new week (docs/SITE-FORMAT.md, "Schema versions"). Live
+ * in the previous cell schema (3), generate into the folder and release to a bucket both compare with it, and the
+ * changes document equals the one the same offices give when live in the current schema. Live in an older schema (cell
+ * schema 2, meta schema 1), generate refuses, naming the version and what to do; so do the steps that read only the
+ * current schema. Real S3-protocol server (s3rver) on loopback.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ import { s3Client } from '../shim/aws/s3-client.ts';
 import { ChangesDoc, keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { downgradeToSchema1, siteFiles } from './helpers/legacy-site.ts';
+import { downgradeCells, downgradeToMeta1, siteFiles } from './helpers/legacy-site.ts';
 import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
@@ -36,8 +38,12 @@ async function nextWeek(data: string): Promise<void> {
 let s3: RunningS3rver;
 let data: string;
 let first: string;
-let legacySite: string;
-/** The changes document of W48 over W47 live as schema 2: the answer the schema-1 paths must give. */
+/** The first week live in the previous cell schema. */
+let previousSite: string;
+/** The first week live in cell schema 2, and in meta schema 1. */
+let cells2Site: string;
+let meta1Site: string;
+/** The changes document of W48 over W47 live in the current schema: the answer the previous schema must give. */
 let reference: Buffer;
 let second: string;
 
@@ -45,10 +51,14 @@ beforeAll(async () => {
   s3 = await startS3rver();
   data = await copyFixture();
   const modern = join(await tempDir('legacy-modern'), 'site');
-  legacySite = join(await tempDir('legacy-old'), 'site');
   first = (await generate({ dataDir: data, outDir: modern, ...quiet })).version;
-  await cp(modern, legacySite, { recursive: true });
-  await downgradeToSchema1(legacySite, first);
+  previousSite = join(await tempDir('legacy-previous'), 'site');
+  cells2Site = join(await tempDir('legacy-cells2'), 'site');
+  meta1Site = join(await tempDir('legacy-meta1'), 'site');
+  for (const dir of [previousSite, cells2Site, meta1Site]) await cp(modern, dir, { recursive: true });
+  await downgradeCells(previousSite, first, 3);
+  await downgradeCells(cells2Site, first, 2);
+  await downgradeToMeta1(meta1Site, first);
   await nextWeek(data);
   second = (await generate({ dataDir: data, outDir: modern, ...quiet })).version;
   reference = await readFile(join(modern, keys.changes(second)));
@@ -58,18 +68,18 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-describe('a live version of schema 1', () => {
-  it('is really schema 1: shards, no cell tree', async () => {
-    const live = await openStoredVersion({ kind: 'folder', dir: legacySite });
+describe('a live version of the previous cell schema', () => {
+  it('is really cell schema 3: no hashes', async () => {
+    const live = await openStoredVersion({ kind: 'folder', dir: previousSite });
     expect(live.version).toBe(first);
-    expect(live.meta.schema_version).toBe(1);
-    expect(await live.store.get(`${keys.root(first)}shards/index.json`)).not.toBeNull();
-    expect(await live.store.get(keys.cellIndex(first))).toBeNull();
+    const index = JSON.parse(Buffer.from((await live.store.get(keys.cellIndex(first))) as Uint8Array).toString('utf8')) as Record<string, unknown>;
+    expect(index.schema_version).toBe(3);
+    expect(index.group_sha256).toBeUndefined();
   });
 
-  it('is compared with when generating into the folder: the same changes as against schema 2', async () => {
+  it('is compared with when generating into the folder: the same changes as against the current schema', async () => {
     const site = join(await tempDir('legacy-folder'), 'site');
-    await cp(legacySite, site, { recursive: true });
+    await cp(previousSite, site, { recursive: true });
     expect((await generate({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);
     const written = await readFile(join(site, keys.changes(second)));
     expect(written.equals(reference)).toBe(true);
@@ -82,15 +92,15 @@ describe('a live version of schema 1', () => {
   it('is compared with on a release to a bucket, which then serves the new version and measures clean', async () => {
     const bucket = { bucket: 'site', ...s3.clientOptions };
     const client = s3Client(s3.clientOptions);
-    for (const key of await siteFiles(legacySite)) {
+    for (const key of await siteFiles(previousSite)) {
       if (key !== keys.pointer && !key.startsWith(keys.root(first))) continue;
-      await client.send(new PutObjectCommand({ Bucket: 'site', Key: key, Body: await readFile(join(legacySite, key)) }));
+      await client.send(new PutObjectCommand({ Bucket: 'site', Key: key, Body: await readFile(join(previousSite, key)) }));
     }
     const records = await tempDir('legacy-records');
     const rec = await release({ dataDir: data, siteDir: join(await tempDir('legacy-release'), 'site'), recordsDir: records, bucket, force: { 'counts-drop': 'Far Away Law closed' }, log: () => {} });
     expect(rec.outcome, rec.error ?? '').toBe('released');
     expect(rec.previous_version).toBe(first);
-    // The drop gate read the schema-1 live meta: one firm of seven gone is more than 10%, hence the --force.
+    // The drop gate read the live meta: one firm of seven gone is more than 10%, hence the --force.
     expect(rec.gates.find((g) => g.gate === 'counts-drop')).toMatchObject({ passed: false, forced: true });
     expect(rec.live_before).toMatchObject({ version: first, firms: 7 });
     const store = new S3Store({ ...bucket });
@@ -103,11 +113,35 @@ describe('a live version of schema 1', () => {
     expect(report.mismatches).toEqual([]);
     expect(report.problems).toEqual([]);
   }, 120_000);
+});
 
-  it('is named plainly by the steps that read only schema 2', async () => {
-    const loc = { kind: 'folder' as const, dir: legacySite };
-    await expect(diffSites(loc, loc, { oldVersion: first, newVersion: first })).rejects.toThrow(`version ${first} is schema 1 (offices in shards/); this step reads only schema 2`);
-    const err = await publishSite({ siteDir: legacySite, bucket: 'site', ...s3.clientOptions, ...quiet }).catch((e: unknown) => e as Error);
-    expect(String(err)).toContain(`version ${first} is schema 1 (offices in shards/)`);
+describe('a live version of an older schema', () => {
+  const what = (schema: string): string =>
+    `is ${schema}, older than this release can compare a new week with (meta schema 2 with cells schema 4 or 3): ` +
+    'generate and publish the live week (2026-W47) again with this release, then generate this week';
+
+  it('of cell schema 2 is refused by generate, naming the version and what to do, and nothing is published', async () => {
+    const site = join(await tempDir('legacy-cells2-gen'), 'site');
+    await cp(cells2Site, site, { recursive: true });
+    const err = await generate({ dataDir: data, outDir: site, ...quiet }).catch((e: unknown) => e as Error);
+    expect(String(err)).toContain(`the live version ${first} of folder ${site}`);
+    expect(String(err)).toContain(what('cells schema 2'));
+    expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ version: first });
+  });
+
+  it('of meta schema 1 is refused by generate the same way', async () => {
+    const site = join(await tempDir('legacy-meta1-gen'), 'site');
+    await cp(meta1Site, site, { recursive: true });
+    const err = await generate({ dataDir: data, outDir: site, ...quiet }).catch((e: unknown) => e as Error);
+    expect(String(err)).toContain(what('meta schema 1'));
+    expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ version: first });
+  });
+
+  it('is named plainly by the steps that read only the current schema', async () => {
+    const loc = { kind: 'folder' as const, dir: meta1Site };
+    const plain = `version ${first} is meta schema 1, but this release reads meta schema 2 only: generate the week again with this release and publish it`;
+    await expect(diffSites(loc, loc, { oldVersion: first, newVersion: first })).rejects.toThrow(plain);
+    const err = await publishSite({ siteDir: meta1Site, bucket: 'site', ...s3.clientOptions, ...quiet }).catch((e: unknown) => e as Error);
+    expect(String(err)).toContain(plain);
   });
 });

@@ -1,18 +1,12 @@
 /**
- * Turn a generated (schema 2) version in a site folder into the schema-1 version the same offices gave before the cell
- * tree: meta.json with shard_resolutions, shards/index.json and one shards/<res>/<cell>.json per non-empty H3 cell of
- * each resolution, no cells/, and a manifest of what is then there. For tests of a live version older than the generator.
+ * Turn a generated version in a site folder into one an older release wrote, in place, for tests of a live version
+ * older than this release (docs/SITE-FORMAT.md, "Schema versions"): the cell tree of an older cell schema, or a
+ * meta.json of an older meta schema. The manifest and meta.json's hashes are kept true to the rewritten objects.
  */
-import { readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { latLngToCell } from 'h3-js';
-import { scanOffices } from '../../generator/audit/scan.ts';
-import { openSite } from '../../generator/audit/site.ts';
 import { serialise, sha256Hex } from '../../generator/json.ts';
-import { keys, type StoredOfficeT } from '../../shim/core/site-format.ts';
-
-/** The resolutions the schema-1 generator sharded at (coarsest first). */
-export const LEGACY_RESOLUTIONS = [4, 6] as const;
+import { keys } from '../../shim/core/site-format.ts';
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
@@ -22,41 +16,48 @@ async function filesUnder(root: string): Promise<string[]> {
     .sort();
 }
 
-/** Rewrite version `version` of the folder site `dir` as schema 1, in place; returns its offices as the shards hold them. */
-export async function downgradeToSchema1(dir: string, version: string): Promise<StoredOfficeT[]> {
-  const site = await openSite({ kind: 'folder', dir }, version);
-  const { offices } = await scanOffices(site);
+/** The hash fields cell schema 4 added, by object: a schema-3 object is the schema-4 one without them. */
+const HASH_FIELDS = ['group_sha256', 'shared_sha256', 'block_sha256', 'records_sha256'];
+
+/**
+ * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema `schema` (3: schema 4 without the
+ * hashes; 2: the same, marked 2, which is as far as a reader gets before refusing it).
+ */
+export async function downgradeCells(dir: string, version: string, schema: 2 | 3): Promise<void> {
   const root = join(dir, keys.root(version));
-  const cells: Record<string, Record<string, [number, number]>> = {};
-  for (const res of LEGACY_RESOLUTIONS) {
-    const byCell = new Map<string, StoredOfficeT[]>();
-    for (const o of offices) {
-      const cell = latLngToCell(o.lat, o.lng, res);
-      const list = byCell.get(cell) ?? [];
-      list.push(o);
-      byCell.set(cell, list);
-    }
-    const index: Record<string, [number, number]> = {};
-    for (const [cell, list] of [...byCell].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const bytes = serialise({ schema_version: 1, res, cell, offices: list.sort((a, b) => (a.listing_id < b.listing_id ? -1 : 1)) });
-      await mkdir(join(root, 'shards', String(res)), { recursive: true });
-      await writeFile(join(root, 'shards', String(res), `${cell}.json`), bytes);
-      index[cell] = [list.length, bytes.length];
-    }
-    cells[String(res)] = index;
+  for (const rel of await filesUnder(join(root, 'cells'))) {
+    const path = join(root, 'cells', rel);
+    const value = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    for (const field of HASH_FIELDS) delete value[field];
+    await writeFile(path, serialise({ ...value, schema_version: schema }));
   }
-  await writeFile(join(root, 'shards', 'index.json'), serialise({ schema_version: 1, resolutions: [...LEGACY_RESOLUTIONS], max_shards_per_query: 7, cells }));
+  const metaPath = join(root, 'meta.json');
+  const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256?: Record<string, string> };
+  if (meta.sha256 !== undefined) meta.sha256['cells/index.json'] = sha256Hex(await readFile(join(root, 'cells', 'index.json')));
+  await writeFile(metaPath, serialise(meta));
+  await rewriteManifest(dir, version);
+}
+
+/** Rewrite version `version` of the folder site `dir` with a meta.json of meta schema 1 (before the cell tree, which goes). */
+export async function downgradeToMeta1(dir: string, version: string): Promise<void> {
+  const root = join(dir, keys.root(version));
   await rm(join(root, 'cells'), { recursive: true, force: true });
-  const { schema_version: _s, layers: _l, ...rest } = site.meta;
-  await writeFile(join(root, 'meta.json'), serialise({ schema_version: 1, ...rest, shard_resolutions: [...LEGACY_RESOLUTIONS], max_shards_per_query: 7 }));
+  const meta = JSON.parse(await readFile(join(root, 'meta.json'), 'utf8')) as Record<string, unknown>;
+  await writeFile(join(root, 'meta.json'), serialise({ ...meta, schema_version: 1 }));
+  await rewriteManifest(dir, version);
+}
+
+/** The manifest of version `version` as what is now there. */
+async function rewriteManifest(dir: string, version: string): Promise<void> {
+  const root = join(dir, keys.root(version));
+  const manifest = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8')) as Record<string, unknown>;
   const objects: Record<string, { sha256: string; bytes: number }> = {};
   for (const rel of await filesUnder(root)) {
     if (rel === 'manifest.json') continue;
     const bytes = await readFile(join(root, rel));
     objects[keys.root(version) + rel] = { sha256: sha256Hex(bytes), bytes: bytes.length };
   }
-  await writeFile(join(root, 'manifest.json'), serialise({ schema_version: 1, version, objects }));
-  return offices;
+  await writeFile(join(root, 'manifest.json'), serialise({ ...manifest, objects }));
 }
 
 /** Every file of the folder site `dir` (pointer and versions), by store key. */
