@@ -1,6 +1,6 @@
 /**
  * Radius search over the generated sample site, checked against a brute-force scan of every office (read from the
- * firm documents, not the shards), plus the covered rule, tie order, and failures of the store.
+ * firm documents, not the cell tree), plus the covered rule, tie order, and failures of the store.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -266,7 +266,7 @@ describe('ties and failures', () => {
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key === hidden ? null : bytes));
     const service = createService(createSiteSource(store));
     await expect(service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius }, CTX)).rejects.toBeInstanceOf(StoreError);
-    // A point elsewhere, not needing that shard, is still answered.
+    // A point elsewhere, not needing that block, is still answered.
     const body = await service.findAttorneys({ zip: '77002' }, CTX);
     expect(body.results.length).toBeGreaterThan(0);
   });
@@ -276,5 +276,31 @@ describe('ties and failures', () => {
       bytes !== null && key.includes('/cells/blocks/') ? new TextEncoder().encode('{"schema_version":2,"listing":[{') : bytes,
     );
     await expect(createService(createSiteSource(store)).findAttorneys({ zip: '60601' }, CTX)).rejects.toBeInstanceOf(StoreError);
+  });
+
+  it('fails with StoreError naming the schema when the version is of an older schema than this release reads', async () => {
+    const text = (bytes: Uint8Array): Record<string, unknown> => JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+    const encode = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(value)}\n`);
+    // The cell tree of the previous schema (3: without the hashes), its hash in meta.json kept true.
+    const index3 = (bytes: Uint8Array): Uint8Array => {
+      const { group_sha256: _h, ...rest } = text(bytes);
+      return encode({ ...rest, schema_version: 3 });
+    };
+    const cells3 = new RewritingStore(new FolderStore(SITE), (key, bytes) => {
+      if (bytes === null) return null;
+      if (key === keys.cellIndex(version)) return index3(bytes);
+      if (key !== keys.meta(version)) return bytes;
+      const meta = text(bytes) as { sha256?: Record<string, string> };
+      if (meta.sha256 !== undefined) meta.sha256['cells/index.json'] = hashSerialised('cells/index.json', JSON.parse(new TextDecoder().decode(index3(readFileSync(join(vdir, 'cells', 'index.json'))))));
+      return encode(meta);
+    });
+    const err = await createService(createSiteSource(cells3)).findAttorneys({ zip: '60601' }, CTX).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as Error).message).toContain('cells schema 3, but this release reads cells schema 4 only: generate the week again with this release and publish it');
+    // meta.json of an older schema: nothing of the version is served, the same way.
+    const meta1 = new RewritingStore(new FolderStore(SITE), (key, bytes) => (bytes !== null && key === keys.meta(version) ? encode({ ...text(bytes), schema_version: 1 }) : bytes));
+    const err1 = await createService(createSiteSource(meta1)).findAttorneys({ zip: '60601' }, CTX).catch((e: unknown) => e);
+    expect(err1).toBeInstanceOf(StoreError);
+    expect((err1 as Error).message).toContain('meta schema 1, but this release reads meta schema 2 only');
   });
 });
