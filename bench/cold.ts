@@ -21,7 +21,7 @@ export interface ColdReads {
   queries: number;
   objects: { median: number; max: number };
   bytes: { median: number; max: number };
-  /** Shard objects alone (median and max). */
+  /** Cell-tree objects alone (median and max); the field keeps its name in stored results. */
   shardObjects: { median: number; max: number };
   /** The query that read the most bytes, and the kinds of object it read. */
   worst: { query: string; objects: number; bytes: number; byKind: Record<string, { objects: number; bytes: number }> };
@@ -64,7 +64,7 @@ export function coldQuerySets(radii: readonly number[], points: readonly QueryPo
   return sets;
 }
 
-/** Bytes by kind of object of one query's reads ("shard res 5": 3 objects, 120 KiB). */
+/** Bytes by kind of object of one query's reads ("cell block": 3 objects, 120 KiB). */
 export function readsByKind(reads: readonly StoreRead[]): Record<string, { objects: number; bytes: number }> {
   const byKind: Record<string, { objects: number; bytes: number }> = {};
   for (const r of reads) {
@@ -75,11 +75,11 @@ export function readsByKind(reads: readonly StoreRead[]): Record<string, { objec
   return byKind;
 }
 
-/** Objects, bytes and shard objects (median, max) of a set from each query's reads, and its heaviest query by bytes. */
+/** Objects, bytes and cell-tree objects (median, max) of a set from each query's reads, and its heaviest query by bytes. */
 export function summariseCold(label: string, perQuery: readonly { query: string; reads: readonly StoreRead[] }[]): ColdReads {
   const objects = perQuery.map((q) => q.reads.length);
   const bytes = perQuery.map((q) => q.reads.reduce((n, r) => n + r.bytes, 0));
-  const shards = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('cell ')).length);
+  const cellObjects = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('cell ')).length);
   let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, byKind: {} };
   perQuery.forEach((q, i) => {
     const b = bytes[i] ?? 0;
@@ -90,7 +90,7 @@ export function summariseCold(label: string, perQuery: readonly { query: string;
     queries: perQuery.length,
     objects: { median: median(objects), max: Math.max(...objects) },
     bytes: { median: median(bytes), max: Math.max(...bytes) },
-    shardObjects: { median: median(shards), max: Math.max(...shards) },
+    shardObjects: { median: median(cellObjects), max: Math.max(...cellObjects) },
     worst,
   };
 }

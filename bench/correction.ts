@@ -29,7 +29,7 @@ export interface PublishCost {
   layerEntries: number;
   /** Bytes of the layer's meta.json (the map included), when layered. */
   metaBytes: number | null;
-  /** Objects written by kind (first path segment under the version: firms, shards, listings, pages...). */
+  /** Objects written by kind (first path segment under the version: firms, cells, listings, pages...). */
   byKind: Record<string, number>;
 }
 

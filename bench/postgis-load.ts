@@ -13,7 +13,7 @@ import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
 import { copyLine, copySql, createTableSql, indexSql, type PeerOffice } from './postgis-sql.ts';
 
 // Only what the peer needs of a record chunk; the full office object is kept as the record.
-const ShardOffices = z.object({ offices: z.array(z.object({ listing_id: z.string(), firm_id: z.string(), lat: z.number(), lng: z.number() }).passthrough()) });
+const ChunkOffices = z.object({ offices: z.array(z.object({ listing_id: z.string(), firm_id: z.string(), lat: z.number(), lng: z.number() }).passthrough()) });
 
 /** Every office of the current version of `siteDir`, from its record chunks (each office is in exactly one). */
 export function* siteOffices(siteDir: string): Generator<{ office: PeerOffice; record: string }> {
@@ -25,7 +25,7 @@ export function* siteOffices(siteDir: string): Generator<{ office: PeerOffice; r
     for (const [i, block] of group.rows.cell.entries()) {
       if (group.rows.block[i] !== i) continue;
       for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) {
-        for (const office of ShardOffices.parse(read(keys.cellRecords(version, block, k))).offices) yield { office, record: JSON.stringify(office) };
+        for (const office of ChunkOffices.parse(read(keys.cellRecords(version, block, k))).offices) yield { office, record: JSON.stringify(office) };
       }
     }
   }

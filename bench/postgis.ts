@@ -41,7 +41,7 @@ export interface PostgisReport {
   versions?: { postgres: string; postgis: string };
   sites: { label: string; offices: number; version: string; origin: string }[];
   loads: LoadReport[];
-  /** Copy file writing (reading the site's shards), per site, ms. */
+  /** Copy file writing (reading the site's record chunks), per site, ms. */
   extractMs: Record<string, number>;
   check: { queries: number; mismatches: PeerMismatch[] } | null;
   latency: LatencyResult[] | null;
@@ -97,7 +97,7 @@ export async function measurePostgis(opts: PostgisOptions): Promise<PostgisRepor
         const t0 = performance.now();
         const written = await writeCopyFile(site.dir, file, (n) => opts.onProgress(`  ${site.label}: ${n}/${offices} offices written`));
         report.extractMs[site.label] = performance.now() - t0;
-        if (written !== offices) throw new Error(`the shards of ${site.dir} hold ${written} offices, its meta counts ${offices}`);
+        if (written !== offices) throw new Error(`the record chunks of ${site.dir} hold ${written} offices, its meta counts ${offices}`);
         opts.onProgress(`  ${site.label}: COPY into ${tableName(site.label)}, GiST index, key, VACUUM ANALYZE`);
         const load = await loadTable(client, tableName(site.label), file, offices, statSync(file).size);
         rmSync(file, { force: true });

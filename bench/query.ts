@@ -67,7 +67,7 @@ export async function measureLatency(targets: readonly LatencyTarget[], opts: La
         for (const [i, p] of opts.points.entries()) {
           const out = await target.service.findAttorneys(pointArgs(p, radius), CTX);
           if (run === 0) cell.firms.push(out.firms_within_radius);
-          // Distinct-point targets also warm the shards around each base point, at points the timed phase never asks.
+          // Distinct-point targets also warm the cell blocks around each base point, at points the timed phase never asks.
           if (target.jitterMiles !== undefined) {
             for (let k = 0; k < 3; k++) await target.service.findAttorneys(pointArgs(jittered(p, target.jitterMiles, 900_000_000 + i * 3 + k), radius), CTX);
           }

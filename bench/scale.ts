@@ -1,4 +1,4 @@
-/** Scale: a synthetic nationwide dataset, the generator's time and peak memory on it, its shards, and query latency against the sample. */
+/** Scale: a synthetic nationwide dataset, the generator's time and peak memory on it, its cell tree, and query latency against the sample. */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';

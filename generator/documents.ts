@@ -1,4 +1,4 @@
-/** The documents of a version besides shards: firm documents, coverage, coverage cells, meta, manifest, pointer. */
+/** The documents of a version besides the cell tree: firm documents, coverage, coverage cells, meta, manifest, pointer. */
 import { attribution } from '../shim/core/attribution.ts';
 import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../shim/core/constants.ts';
 import { disclosureFor } from '../shim/core/disclosure.ts';

@@ -1,4 +1,4 @@
-/** Stored offices (shards and firm documents) assembled from places, firms, flags and visibility, in the compact stored form. */
+/** Stored offices (record chunks and firm documents) assembled from places, firms, flags and visibility, in the compact stored form. */
 import type { StoredBrandT, StoredFirmBrandT, StoredHoursT, StoredOfficeT } from '../shim/core/site-format.ts';
 import type { Firm } from './firms.ts';
 import { convertHours } from './hours.ts';

@@ -10,7 +10,7 @@ import { REQUESTS_PER_HOUR, WINDOW_SECONDS } from './waf.ts';
 
 /** Days the function's log lines (request lines hold only a salted address hash) are kept. */
 export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
-/** Memory of the function, in MB (also buys CPU: JSON parsing of shards is the main cost). */
+/** Memory of the function, in MB (also buys CPU: JSON parsing of site objects is the main cost). */
 export const MEMORY_MB = 512;
 
 /** What the function needs to know. */

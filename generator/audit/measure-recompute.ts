@@ -20,7 +20,7 @@ export interface OfficeRef {
   lng: number;
 }
 
-/** The expected measurement fields of one office, as shards store them. */
+/** The expected measurement fields of one office, as record chunks store them. */
 export interface ExpectedOffice {
   metro: string | null;
   visibility: StoredVisibilityT | null;

@@ -1,6 +1,6 @@
 /**
  * `audit measure`: recompute every office's map_visibility and every firm's brand_index from the version's published
- * measurement documents and compare them with what the version publishes (shards, firm documents, meta, coverage).
+ * measurement documents and compare them with what the version publishes (record chunks, firm documents, meta, coverage).
  */
 import type { ZodType } from 'zod';
 import { CoverageCells, CoverageDoc, FirmDoc, keys, MeasurementDoc, type MeasurementDocT, type StoredOfficeT } from '../../shim/core/site-format.ts';
@@ -31,7 +31,7 @@ export interface MeasureReport {
   offices: number;
   measured_offices: number;
   firm_documents: number;
-  /** Problems found while reading the shards (missing, misplaced, counts). */
+  /** Problems found while reading the cell tree (missing, misplaced, counts). */
   problems: string[];
   mismatches: Mismatch[];
 }

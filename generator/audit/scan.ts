@@ -63,7 +63,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   };
   const v = site.version;
   const index = await read(keys.cellIndex(v), CellIndex);
-  if (index === null) throw new AuditError(`${site.label}: version ${v} has no readable cell index (${keys.cellIndex(v)})`);
+  if (index === null) throw new AuditError(`${site.label}: version ${v} has no readable cell index (${problems[0] ?? keys.cellIndex(v)})`);
   const groupCells = Object.keys(index.groups).sort();
   const groups = (
     await mapPool(groupCells, concurrency, async (cell) => {

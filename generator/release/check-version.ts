@@ -1,6 +1,6 @@
 /**
  * The release's verify step: before a new version is made current, check its manifest and recompute a seeded sample of
- * answers by brute force over its shards, comparing each with the answer the shim gives from that version.
+ * answers by brute force over its record chunks, comparing each with the answer the shim gives from that version.
  */
 import { createService } from '../../shim/core/service-impl.ts';
 import { CoverageCells, keys } from '../../shim/core/site-format.ts';

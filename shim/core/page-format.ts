@@ -3,11 +3,12 @@
  * media type, so pages change atomically with the week's data and are read through the same versioned reader.
  */
 import { z } from 'zod';
+import { SCHEMA_VERSIONS } from './constants.ts';
 import { inVersion, paths } from './paths.ts';
 
 /** `v/<version>/pages/<name>.json`: one page or asset and the media type it is served with. */
 export const PageDoc = z.object({
-  schema_version: z.literal(1),
+  schema_version: z.literal(SCHEMA_VERSIONS.pages),
   generated: z.literal('by generator/; do not edit'),
   path: z.string().describe('The public path it is served at, e.g. /metros/chicago'),
   content_type: z.string(),

@@ -39,7 +39,7 @@ export function fullAddress(office: Pick<StoredOfficeT, 'address' | 'city' | 'st
 /** What shaping reads from meta.json: the week and every metro's sampling (the denominators of the shares). */
 export type ShapeMeta = Pick<MetaT, 'version' | 'week_of' | 'metros'>;
 
-// Rendered hours lines per parsed record: a cached shard answers many queries, and rendering is a visible share of one.
+// Rendered hours lines per parsed record: a cached record chunk answers many queries, and rendering is a visible share of one.
 const textOf = new WeakMap<StoredHoursT['weekly'], string[]>();
 
 function hours(h: StoredHoursT | null): HoursT | null {
