@@ -1,6 +1,6 @@
 /**
  * Store faults under a running server: each kind of stored object (pointer, meta, coverage cells, cell index, a
- * shard, a firm document, gazetteer ZIP and city documents, coverage document) deleted, emptied, truncated, garbled
+ * cell block, a firm document, gazetteer ZIP and city documents, coverage document) deleted, emptied, truncated, garbled
  * and replaced by JSON of the wrong shape gives 503 with Retry-After on every request that needs it (never a 400,
  * 404 or partial 200), and once the object is restored the same server answers exactly as before, without a restart.
  */
@@ -79,13 +79,13 @@ beforeAll(async () => {
     const b = JSON.parse(readFileSync(join(blockDir, f), 'utf8')) as { lat: number[]; lng: number[] };
     return b.lat.some((lat, i) => lat === office.lat && b.lng[i] === office.lng);
   });
-  const shards = [`cells/blocks/${holding ?? 'missing'}`];
+  const blockFiles = [`cells/blocks/${holding ?? 'missing'}`];
   kinds = [
     { name: 'pointer current.json', files: ['current.json'], probes: ['/v1/attorneys?zip=60601', '/v1/coverage', `/v1/firms/${office.listingId}`], warmUp: null },
     { name: 'meta.json', files: ['meta.json'], probes: ['/v1/attorneys?zip=60601', '/v1/coverage', `/r/${office.listingId}`], warmUp: null },
     { name: 'coverage-cells.json', files: ['coverage-cells.json'], probes: ['/v1/attorneys?zip=60601', point], warmUp: '/v1/coverage' },
     { name: 'cell index', files: ['cells/index.json'], probes: ['/v1/attorneys?zip=60601', point], warmUp: '/v1/coverage' },
-    { name: 'a cell block (the one holding the point)', files: shards, probes: [point], warmUp: '/v1/attorneys?zip=10001' },
+    { name: 'a cell block (the one holding the point)', files: blockFiles, probes: [point], warmUp: '/v1/attorneys?zip=10001' },
     { name: 'a firm document', files: [`firms/${office.listingId}.json`], probes: [`/v1/firms/${office.listingId}`, `/r/${office.listingId}`], warmUp: '/v1/attorneys?zip=60601' },
     { name: 'gazetteer ZIP document', files: ['gazetteer/zip/606.json'], probes: ['/v1/attorneys?zip=60601', '/v1/attorneys?location=60601-1234'], warmUp: point },
     { name: 'gazetteer city document', files: ['gazetteer/city/IL/c.json'], probes: ['/v1/attorneys?location=Chicago,%20IL'], warmUp: '/v1/attorneys?zip=60601' },
