@@ -26,18 +26,9 @@ import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';
 
-/** Largest request body read, in bytes (MCP messages are small). */
-export const MAX_BODY_BYTES = 64 * 1024;
-/** Time allowed to receive the request headers, and the whole request, in milliseconds. */
-export const HEADERS_TIMEOUT_MS = 10_000;
-export const REQUEST_TIMEOUT_MS = 30_000;
-/**
- * How often node checks the two timeouts above (its default is 30 s, so a slow socket lived up to 60 s); with 1 s a
- * request that stalls is refused within a second of its limit.
- */
-export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
-/** Idle keep-alive connections are closed after this many milliseconds. */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS } from './limits.ts';
+
+export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS };
 
 class BodyTooLarge extends Error {}
 

@@ -11,6 +11,7 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 import { ApiError } from '../core/errors.ts';
+import { MAX_BODY_BYTES } from '../limits.ts';
 import { errorResponse } from '../http/problem.ts';
 import type { Service } from '../core/service.ts';
 import type { RequestInfo } from '../edge-types.ts';
@@ -31,8 +32,8 @@ export interface McpRouteOptions {
   onError?: (error: Error) => void;
 }
 
-/** Tool arguments are tiny; anything larger is refused before parsing. */
-export const MAX_BODY_BYTES = 64 * 1024;
+/** Tool arguments are tiny; anything larger is refused before parsing (the one body limit of shim/limits.ts). */
+export { MAX_BODY_BYTES };
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
