@@ -14,7 +14,7 @@ import { rateLimitKey } from './http/client-address.ts';
 import { chooseEncoding, compressResponse } from './http/compress.ts';
 import { MAX_TARGET_BYTES, parseQuery } from './http/query.ts';
 import { admissionHeaders, admit, wouldAdmit, type RequestLimits } from './http/limits.ts';
-import { answerFieldsOf, type LogFields, type RequestLogger } from './http/request-log.ts';
+import type { LogFields, RequestLogger } from './http/request-log.ts';
 import { VERSION_HEADER } from './http/version.ts';
 import { MAX_REMEMBERED_CODINGS, MAX_REMEMBERED_SEARCHES } from './limits.ts';
 
@@ -131,12 +131,11 @@ function storable(response: Response, body: Buffer, log: LogFields): { status: n
 
 /**
  * The encoded answer for an eligible request the app has just answered (`answer`, not yet compressed), storing its
- * identity form and the requested coding in the cache when it is a search answer (the app noted its log fields) that
+ * identity form and the requested coding in the cache when it is a search answer (the app gave its log fields through RequestInfo.onSearchAnswer) that
  * names its version. Errors are never stored: a 400 costs no search, and a 503 must not outlive the fault.
  */
-export async function remember(cache: AnswerCache, e: Eligible, request: Request, answer: Response, acceptEncoding: string | null): Promise<Response> {
+export async function remember(cache: AnswerCache, e: Eligible, answer: Response, log: LogFields | undefined, acceptEncoding: string | null): Promise<Response> {
   const version = answer.headers.get(VERSION_HEADER);
-  const log = answerFieldsOf(request);
   if (answer.status !== 200 || answer.body === null || version === null || log === undefined) return compressResponse(answer, acceptEncoding);
   const bytes = Buffer.from(await answer.arrayBuffer());
   const fresh = (): Response => new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });

@@ -18,7 +18,7 @@ import { problemOf } from './http/problem.ts';
 import { AnswerCache } from './http/answer-cache.ts';
 import { createRequestLimits, peekHeaders, type RequestLimits } from './http/limits.ts';
 import { perWindow } from './http/rate-limit.ts';
-import { RequestLogger } from './http/request-log.ts';
+import { RequestLogger, type LogFields } from './http/request-log.ts';
 import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './site-reader.ts';
@@ -181,11 +181,13 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
       }
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
       let response: Response;
+      let answerLog: LogFields | undefined;
       try {
-        const answer = await app(request, { clientAddress: address, ...info });
+        const onSearchAnswer = (fields: LogFields): void => void (answerLog = fields);
+        const answer = await app(request, { clientAddress: address, ...info, ...(cacheable !== null ? { onSearchAnswer } : {}) });
         response =
           cacheable !== null && opts.fast !== undefined
-            ? await remember(opts.fast.cache, cacheable, request, answer, headers.get('accept-encoding'))
+            ? await remember(opts.fast.cache, cacheable, answer, answerLog, headers.get('accept-encoding'))
             : await compressResponse(answer, headers.get('accept-encoding'));
       } catch (err) {
         sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
