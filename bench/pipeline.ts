@@ -4,6 +4,8 @@
  *   (a) the miss path: `/v1/attorneys` with every request a new point (15 mi, limit 10), through the real server with
  *       its answer cache on (every answer a miss), against bare node:http answering one such body;
  *   (b) `/v1/coverage`, a static document, against bare node:http answering its bytes.
+ * Beside them, a Hono app on @hono/node-server answering the same bytes: what the framework alone costs a request,
+ * the figure that decides whether the pipeline may be built on it.
  * The servers run in a child process (this file with --serve), autocannon here; the targets take turns in every run.
  * Beside throughput it reports the server process's CPU time per answer (steadier on a shared machine). Self-contained:
  * it needs only a generated site folder (default bench/out/site-sample).
@@ -58,7 +60,16 @@ async function serve(site: string): Promise<void> {
     res.end(body);
   });
   await new Promise<void>((done) => bare.listen(0, '127.0.0.1', () => done()));
-  process.stdout.write(`${JSON.stringify({ shim: shim.url, bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}` })}\n`);
+  const { Hono } = await import('hono');
+  const { serve: serveHono } = await import('@hono/node-server');
+  const hono = new Hono();
+  const json = { 'content-type': 'application/json; charset=utf-8' };
+  hono.get('/v1/attorneys', (c) => c.body(new Uint8Array(attorneys), 200, json));
+  hono.get('/v1/coverage', (c) => c.body(new Uint8Array(coverage), 200, json));
+  const honoPort = await new Promise<number>((done) => {
+    serveHono({ fetch: hono.fetch, port: 0, hostname: '127.0.0.1' }, (info) => done(info.port));
+  });
+  process.stdout.write(`${JSON.stringify({ shim: shim.url, bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`, hono: `http://127.0.0.1:${honoPort}` })}\n`);
   const stop = (): void => {
     bare.closeAllConnections();
     void Promise.all([shim.close(500), new Promise<void>((done) => bare.close(() => done()))]).finally(() => {
@@ -84,7 +95,14 @@ interface Req {
 }
 type Autocannon = (opts: { url: string; connections: number; duration: number; requests: Req[] }) => Promise<AutocannonResult>;
 
-const TARGETS = ['(a) miss path: bare node:http', '(a) miss path: service', '(b) /v1/coverage: bare node:http', '(b) /v1/coverage: service'] as const;
+const TARGETS = [
+  '(a) miss path: bare node:http',
+  '(a) miss path: service',
+  '(a) miss path: Hono, same bytes',
+  '(b) /v1/coverage: bare node:http',
+  '(b) /v1/coverage: service',
+  '(b) /v1/coverage: Hono, same bytes',
+] as const;
 type Target = (typeof TARGETS)[number];
 
 const median = (xs: number[]): number => {
@@ -121,12 +139,12 @@ export async function main(argv: string[]): Promise<string> {
   const connections = Number(values.connections);
   const progress = (line: string): void => void process.stderr.write(`[pipeline] ${line}\n`);
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', '--site', site], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  const urls = await new Promise<{ shim: string; bare: string }>((done, fail) => {
+  const urls = await new Promise<{ shim: string; bare: string; hono: string }>((done, fail) => {
     let buf = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buf += chunk.toString('utf8');
       const nl = buf.indexOf('\n');
-      if (nl >= 0) done(JSON.parse(buf.slice(0, nl)) as { shim: string; bare: string });
+      if (nl >= 0) done(JSON.parse(buf.slice(0, nl)) as { shim: string; bare: string; hono: string });
     });
     child.once('exit', (code) => fail(new Error(`server child exited with ${code}`)));
   });
@@ -140,7 +158,7 @@ export async function main(argv: string[]): Promise<string> {
   };
   const requests = (t: Target): Req[] =>
     t.startsWith('(a)') ? [{ method: 'GET', path: '/v1/attorneys?lat=0&lng=0', setupRequest: scatter }] : [{ method: 'GET', path: '/v1/coverage' }];
-  const urlOf = (t: Target): string => (t.endsWith('bare node:http') ? urls.bare : urls.shim);
+  const urlOf = (t: Target): string => (t.endsWith('bare node:http') ? urls.bare : t.endsWith('same bytes') ? urls.hono : urls.shim);
   const cpuNow = async (): Promise<number> => {
     const u = (await (await fetch(`${urls.bare}${CPU_PATH}`)).json()) as { user: number; system: number };
     return u.user + u.system;
@@ -172,7 +190,7 @@ export async function main(argv: string[]): Promise<string> {
   ];
   for (const t of TARGETS) {
     const c = raw.get(t);
-    const bare = raw.get(t.startsWith('(a)') ? TARGETS[0] : TARGETS[2]);
+    const bare = raw.get(t.startsWith('(a)') ? TARGETS[0] : TARGETS[3]);
     if (c === undefined || bare === undefined) continue;
     const ratio = c.rps.map((v, i) => v / (bare.rps[i] ?? Number.NaN));
     const cpuRatio = c.cpu.map((v, i) => (bare.cpu[i] ?? Number.NaN) / v);
