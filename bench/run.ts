@@ -26,6 +26,7 @@ import { progress } from './stats.ts';
 import { measureHotpathSection } from './hotpath-section.ts';
 import { updateReport } from './update-report.ts';
 import { runCorrectionSection } from './correction-section.ts';
+if (process.argv[process.argv.indexOf('--only') + 1] === 'pipeline') process.exit(await (await import('./pipeline.ts')).main(process.argv.slice(2)).then(() => 0));
 
 const HELP = `Usage: npm run bench -- [options]
 

@@ -11,7 +11,6 @@ import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors
 import { errorPageFor } from './http/error-page-response.ts';
 import { pageResponse, renderedPageResponse, wantsHtml } from './http/page-response.ts';
 import { errorResponse, jsonResponse } from './http/problem.ts';
-import { withProblemType } from './http/problem-type.ts';
 import { humanWait } from './core/human-wait.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
@@ -21,7 +20,7 @@ import { robotsTxt, securityTxt } from './core/well-known.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
 import { admissionHeaders, admit, pathCharge, peekHeaders, settle, type Charge, type RequestLimits } from './http/limits.ts';
 import { mcpCharge } from './mcp/cost.ts';
-import { answerLogFields, noteAnswer, RequestLogger, type LogFields } from './http/request-log.ts';
+import { answerLogFields, RequestLogger, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
 
 /** Settings the app needs from the platform. */
@@ -79,10 +78,19 @@ function listingId(segment: string): string {
 export function createApp(deps: AppDeps): App {
   const { service, config, limits } = deps;
   const logger = new RequestLogger(deps.log, deps.salt);
-  // The service's own origin may always call /mcp from a browser, like the MCP route allows.
-  const mcpOrigins = [new URL(config.publicBaseUrl).origin, ...config.allowedOrigins];
+  // The service's own origin (the host of the request) may always call /mcp from a browser, like the MCP route allows.
+  const originsByBase = new Map<string, readonly string[]>();
+  const mcpOriginsFor = (base: string): readonly string[] => {
+    let origins = originsByBase.get(base);
+    if (origins === undefined) {
+      origins = [new URL(base).origin, ...config.allowedOrigins];
+      if (originsByBase.size >= 64) originsByBase.clear();
+      originsByBase.set(base, origins);
+    }
+    return origins;
+  };
 
-  const attorneys: Handler = async (request, _info, _param, ctx) => {
+  const attorneys: Handler = async (request, info, _param, ctx) => {
     const search = new URL(request.url).search.slice(1);
     const log: LogFields = {};
     try {
@@ -92,10 +100,10 @@ export function createApp(deps: AppDeps): App {
       const body = await service.findAttorneys(raw, ctx);
       const fields = answerLogFields(body);
       Object.assign(log, fields);
-      noteAnswer(request, fields);
+      info.onSearchAnswer?.(fields);
       return { response: jsonResponse(200, body, { 'cache-control': ANSWER_CACHE_CONTROL }), log };
     } catch (err) {
-      return { response: errorResponse(err, 'GET /v1/attorneys'), log };
+      return { response: errorResponse(err, 'GET /v1/attorneys', {}, ctx.publicBaseUrl), log };
     }
   };
 
@@ -109,7 +117,7 @@ export function createApp(deps: AppDeps): App {
   const changes: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getChanges(ctx)) });
 
   const openapi: Handler = async (request, _info, _param, ctx) => {
-    const links = { publicBaseUrl: config.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
+    const links = { publicBaseUrl: ctx.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
     return { response: documentResponse(request, servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links)) };
   };
 
@@ -119,8 +127,8 @@ export function createApp(deps: AppDeps): App {
 
   const robots: Handler = async (request) => ({ response: documentResponse(request, robotsTxt(), 'text/plain') });
 
-  const security: Handler = async (request) => ({
-    response: documentResponse(request, securityTxt(config.publicBaseUrl, config.correctionsEmail ?? null, new Date()), 'text/plain'),
+  const security: Handler = async (request, _info, _param, ctx) => ({
+    response: documentResponse(request, securityTxt(ctx.publicBaseUrl, config.correctionsEmail ?? null, new Date()), 'text/plain'),
   });
 
   const redirect: Handler = async (_request, _info, param, ctx) => {
@@ -129,9 +137,9 @@ export function createApp(deps: AppDeps): App {
     return { response: new Response(null, { status: 302, headers: { location, 'cache-control': NO_STORE } }) };
   };
 
-  const mcp: Handler = async (request, info) => {
+  const mcp: Handler = async (request, info, _param, ctx) => {
     if (deps.mcp === undefined) {
-      return { response: errorResponse(new ApiError('not_implemented', 'The MCP endpoint is not available on this server.'), 'POST /mcp') };
+      return { response: errorResponse(new ApiError('not_implemented', 'The MCP endpoint is not available on this server.'), 'POST /mcp', {}, ctx.publicBaseUrl) };
     }
     const response = await deps.mcp(request, info);
     return { response };
@@ -143,7 +151,7 @@ export function createApp(deps: AppDeps): App {
     return { response: pageResponse(request, doc) };
   };
 
-  const index: Handler = async (request) => {
+  const index: Handler = async (request, _info, _param, ctx) => {
     // Browsers get the search page; JSON callers (and any-type callers such as curl) keep the JSON index.
     // A site generated before the pages existed has no index page: such a browser gets the JSON index too.
     const html = wantsHtml(request.headers.get('accept')) ? await service.page('index') : null;
@@ -151,7 +159,7 @@ export function createApp(deps: AppDeps): App {
       const response = pageResponse(request, html, { vary: 'Accept' });
       return { response };
     }
-    const base = config.publicBaseUrl;
+    const base = ctx.publicBaseUrl;
     const json = {
       response: documentResponse(request, {
         name: SERVICE_NAME,
@@ -224,23 +232,24 @@ export function createApp(deps: AppDeps): App {
 
   async function handle(request: Request, info: RequestInfo, method: string, url: URL, found: Route | null, ctx: CallContext): Promise<Outcome> {
     const target = url.pathname + url.search;
+    const base = ctx.publicBaseUrl;
     try {
       checkTargetSize(target);
     } catch (err) {
-      return { response: errorResponse(err, 'request target') };
+      return { response: errorResponse(err, 'request target', {}, base) };
     }
     if (found === null) {
-      return { response: errorResponse(notFound('There is nothing at this path. See /openapi.json for the endpoints.'), 'routing') };
+      return { response: errorResponse(notFound('There is nothing at this path. See /openapi.json for the endpoints.'), 'routing', {}, base) };
     }
     const allow = [...found.methods, 'OPTIONS'].join(', ');
     if (!found.methods.includes(method)) {
       const problem = new ApiError('method_not_allowed', `${found.endpoint} accepts ${found.methods.join(', ')} only; got ${method}.`);
-      return { response: errorResponse(problem, 'routing', { allow }) };
+      return { response: errorResponse(problem, 'routing', { allow }, base) };
     }
     try {
       return await found.handler(request, info, found.param, ctx);
     } catch (err) {
-      return { response: errorResponse(err, `${method} ${found.endpoint}`) };
+      return { response: errorResponse(err, `${method} ${found.endpoint}`, {}, base) };
     }
   }
 
@@ -254,15 +263,16 @@ export function createApp(deps: AppDeps): App {
     const url = new URL(request.url);
     const found = route(url.pathname);
     const key = rateLimitKey(info.clientAddress);
+    const base = info.publicBaseUrl ?? config.publicBaseUrl;
     const cors =
-      found?.cors === 'mcp' ? mcpCorsHeaders(request.headers.get('origin'), mcpOrigins) : publicCorsHeaders();
+      found?.cors === 'mcp' ? mcpCorsHeaders(request.headers.get('origin'), mcpOriginsFor(base)) : publicCorsHeaders();
 
     // Preflights are sent by browsers on their own; they spend no answer (the ceiling on every request counts them).
     if (method === 'OPTIONS' && found !== null) {
       const admission = admit(limits, key, 0);
       if (!admission.allowed) {
-        const refused = errorResponse(new ApiError('rate_limited', ceilingDetail(admission.all.resetSeconds)), 'rate limit');
-        return finish(await withProblemType(refused, config.publicBaseUrl), method, false, { ...cors, ...admissionHeaders(limits, admission) });
+        const refused = errorResponse(new ApiError('rate_limited', ceilingDetail(admission.all.resetSeconds)), 'rate limit', {}, base);
+        return finish(refused, method, false, { ...cors, ...admissionHeaders(limits, admission) });
       }
       const headers = {
         ...preflightHeaders([...found.methods, 'OPTIONS'], cors, request.headers.get('access-control-request-headers')),
@@ -275,8 +285,9 @@ export function createApp(deps: AppDeps): App {
     const charge = found?.charge !== undefined && found.methods.includes(method) ? await found.charge(request) : pathCharge(url.pathname);
     let admission = admit(limits, key, charge.units);
     let read: string | null = null;
-    const ctx: CallContext = { publicBaseUrl: config.publicBaseUrl, onVersion: (version) => (read = version) };
+    const ctx: CallContext = { publicBaseUrl: base, onVersion: (version) => (read = version) };
     let outcome: Outcome;
+    const calls: LogFields[] = [];
     if (!admission.allowed) {
       const left = admission.answers.remaining;
       const detail =
@@ -285,21 +296,23 @@ export function createApp(deps: AppDeps): App {
           : charge.units > 1 && left > 0
             ? `This batch holds ${charge.units} tool calls but only ${left} answers are left in the current window for your network address; each call counts. Send fewer, or retry in ${humanWait(admission.answers.resetSeconds)} (Retry-After gives the seconds).`
             : `More than ${limits.answers.limit} API and tool calls in ${windowText} came from your network address. Retry in ${humanWait(admission.answers.resetSeconds)} (Retry-After gives the seconds).`;
-      outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit') };
+      outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit', {}, base) };
     } else {
-      outcome = await handle(request, info, method, url, found, ctx);
+      // Calls made within the request (MCP tool calls) are gathered here, each to get its own log line.
+      outcome = await handle(request, found?.cors === 'mcp' ? { ...info, recordCall: (fields) => void calls.push(fields) } : info, method, url, found, ctx);
       // An MCP POST spends only the tool calls that got a result: a refused batch or a JSON-RPC error spends nothing.
       if (charge.spent !== undefined) admission = settle(limits, key, admission, charge.units, await charge.spent(outcome.response));
     }
 
     const version = await answerVersion(read, service);
-    const answered = await errorPageFor(request, method, await withProblemType(outcome.response, config.publicBaseUrl));
+    // Every problem was rendered with its absolute `type` where it arose (errorResponse with the request's base).
+    const answered = await errorPageFor(request, method, outcome.response);
     const response = await finish(answered, method, found?.streams ?? false, {
       ...cors,
       ...admissionHeaders(limits, admission),
       ...(version !== null ? { [VERSION_HEADER]: version } : {}),
     });
-    await logger.write(request, info, { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status });
+    await logger.write(request, info, { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status }, calls);
     return response;
   };
 }

@@ -3,7 +3,6 @@ import { createApp } from './app.ts';
 import type { Service } from './core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from './edge-types.ts';
 import type { RequestLimits } from './http/limits.ts';
-import { recordCall } from './http/request-log.ts';
 
 /** What a platform provides. */
 export interface ComposeOptions {
@@ -32,8 +31,8 @@ export function composeApp(opts: ComposeOptions): App {
     return createMcpRoute(opts.service, {
       publicBaseUrl: opts.publicBaseUrl,
       allowedOrigins: opts.allowedOrigins,
-      onToolCall: (call, request) =>
-        recordCall(request, {
+      onToolCall: (call, _request, info) =>
+        info.recordCall?.({
           endpoint: `/mcp ${call.tool}`,
           query_id: call.query_id,
           location: call.location,

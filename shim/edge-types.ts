@@ -6,6 +6,18 @@ export interface RequestInfo {
   clientAddress: string;
   /** The request method when a web Request cannot carry it (TRACE, CONNECT, TRACK); absent otherwise. */
   method?: string;
+  /**
+   * Absolute base URL of this request's links and problem types (the public host the caller used), without trailing
+   * slash; absent: the app's configured one. One app thus serves every host (the Lambda behind several names).
+   */
+  publicBaseUrl?: string;
+  /**
+   * Called by the app with the log fields of the search answer it gives (query id, counts, metro): an adapter that
+   * caches finished answers stores them beside the bytes. Per request, in place of a side table keyed on the Request.
+   */
+  onSearchAnswer?: (fields: Partial<RequestLogEntry>) => void;
+  /** Set by the app for a mounted route (MCP): each call made within the request (a tool call) gets its own log line. */
+  recordCall?: (fields: Partial<RequestLogEntry>) => void;
 }
 
 /** The whole service as one function of a web-standard Request. */

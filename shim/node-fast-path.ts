@@ -14,8 +14,9 @@ import { rateLimitKey } from './http/client-address.ts';
 import { chooseEncoding, compressResponse } from './http/compress.ts';
 import { MAX_TARGET_BYTES, parseQuery } from './http/query.ts';
 import { admissionHeaders, admit, wouldAdmit, type RequestLimits } from './http/limits.ts';
-import { answerFieldsOf, type LogFields, type RequestLogger } from './http/request-log.ts';
+import type { LogFields, RequestLogger } from './http/request-log.ts';
 import { VERSION_HEADER } from './http/version.ts';
+import { MAX_REMEMBERED_CODINGS, MAX_REMEMBERED_SEARCHES } from './limits.ts';
 
 /** What the fast path shares with the app: the same cache, version source, limits and logger. */
 export interface FastPathDeps {
@@ -38,8 +39,6 @@ const PREFIX = '/v1/attorneys?';
 const PLAIN_QUERY_RE = /^[A-Za-z0-9%&=+,.\-_~:;!$*()@/?]*$/;
 // Headers under which the answer may differ from the stored one; such requests take the ordinary path.
 const CONDITIONAL = ['if-none-match', 'if-match', 'if-modified-since', 'if-unmodified-since', 'if-range'] as const;
-/** Distinct Accept-Encoding values whose negotiation is remembered (browsers and clients send a handful). */
-const MAX_REMEMBERED_CODINGS = 256;
 /** Response headers that belong to one caller and are added per request, never stored. */
 const PER_CALLER = new Set(['ratelimit', 'ratelimit-policy', 'retry-after', 'date']);
 
@@ -71,8 +70,6 @@ export function eligible(method: string | undefined, target: string, headers: In
   return { ...parsed, coding };
 }
 
-/** Distinct query strings whose key is remembered (repeated searches skip parsing and validation). */
-const MAX_REMEMBERED_SEARCHES = 10_000;
 const searches = new Map<string, Omit<Eligible, 'coding'>>();
 
 /** Key and log fields of a query string, memoised; null when it is not a valid search. */
@@ -134,12 +131,11 @@ function storable(response: Response, body: Buffer, log: LogFields): { status: n
 
 /**
  * The encoded answer for an eligible request the app has just answered (`answer`, not yet compressed), storing its
- * identity form and the requested coding in the cache when it is a search answer (the app noted its log fields) that
+ * identity form and the requested coding in the cache when it is a search answer (the app gave its log fields through RequestInfo.onSearchAnswer) that
  * names its version. Errors are never stored: a 400 costs no search, and a 503 must not outlive the fault.
  */
-export async function remember(cache: AnswerCache, e: Eligible, request: Request, answer: Response, acceptEncoding: string | null): Promise<Response> {
+export async function remember(cache: AnswerCache, e: Eligible, answer: Response, log: LogFields | undefined, acceptEncoding: string | null): Promise<Response> {
   const version = answer.headers.get(VERSION_HEADER);
-  const log = answerFieldsOf(request);
   if (answer.status !== 200 || answer.body === null || version === null || log === undefined) return compressResponse(answer, acceptEncoding);
   const bytes = Buffer.from(await answer.arrayBuffer());
   const fresh = (): Response => new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });

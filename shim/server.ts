@@ -18,7 +18,7 @@ import { problemOf } from './http/problem.ts';
 import { AnswerCache } from './http/answer-cache.ts';
 import { createRequestLimits, peekHeaders, type RequestLimits } from './http/limits.ts';
 import { perWindow } from './http/rate-limit.ts';
-import { RequestLogger } from './http/request-log.ts';
+import { RequestLogger, type LogFields } from './http/request-log.ts';
 import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './site-reader.ts';
@@ -26,18 +26,9 @@ import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';
 
-/** Largest request body read, in bytes (MCP messages are small). */
-export const MAX_BODY_BYTES = 64 * 1024;
-/** Time allowed to receive the request headers, and the whole request, in milliseconds. */
-export const HEADERS_TIMEOUT_MS = 10_000;
-export const REQUEST_TIMEOUT_MS = 30_000;
-/**
- * How often node checks the two timeouts above (its default is 30 s, so a slow socket lived up to 60 s); with 1 s a
- * request that stalls is refused within a second of its limit.
- */
-export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
-/** Idle keep-alive connections are closed after this many milliseconds. */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS } from './limits.ts';
+
+export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS };
 
 class BodyTooLarge extends Error {}
 
@@ -190,11 +181,13 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
       }
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
       let response: Response;
+      let answerLog: LogFields | undefined;
       try {
-        const answer = await app(request, { clientAddress: address, ...info });
+        const onSearchAnswer = (fields: LogFields): void => void (answerLog = fields);
+        const answer = await app(request, { clientAddress: address, ...info, ...(cacheable !== null ? { onSearchAnswer } : {}) });
         response =
           cacheable !== null && opts.fast !== undefined
-            ? await remember(opts.fast.cache, cacheable, request, answer, headers.get('accept-encoding'))
+            ? await remember(opts.fast.cache, cacheable, answer, answerLog, headers.get('accept-encoding'))
             : await compressResponse(answer, headers.get('accept-encoding'));
       } catch (err) {
         sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);

@@ -10,11 +10,13 @@ import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { compressResponse } from '../http/compress.ts';
 import { webMethod } from '../http/method.ts';
+import { problemOf } from '../http/problem.ts';
 import { createRequestLimits } from '../http/limits.ts';
 import { perWindow } from '../http/rate-limit.ts';
 import { createSiteSource } from '../site-reader.ts';
 import { S3Store } from '../store/s3.ts';
-import { DEFAULT_STORE_TIMEOUT_MS, withDeadline } from '../store/deadline.ts';
+import { withDeadline } from '../store/deadline.ts';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../limits.ts';
 import type { Store } from '../store/types.ts';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from './env.ts';
 import { eventToRequest, responseToResult, viewerAddress, type FunctionUrlEvent, type FunctionUrlResult } from './event.ts';
@@ -32,8 +34,6 @@ export interface HandlerDeps {
   log?: RequestLogSink;
 }
 
-/** Distinct public hosts an instance keeps an app for (the distribution's own name plus its custom domains). */
-const MAX_HOSTS = 8;
 const HOST_RE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 
 /** True when `presented` equals one of `accepted`; compares fixed-length digests in constant time and checks every one. */
@@ -45,11 +45,13 @@ export function originVerified(presented: string | undefined, accepted: readonly
   return presented !== undefined && presented !== '' && match;
 }
 
-function problem(error: ApiError): FunctionUrlResult {
+/** A problem the handler answers itself (before or around the app), rendered like every other: problemOf. */
+function problem(error: ApiError, publicBaseUrl: string): FunctionUrlResult {
+  const { problem: body, headers } = problemOf(error, 'lambda', publicBaseUrl);
   return {
-    statusCode: error.status,
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
-    body: JSON.stringify(error.toProblem()),
+    statusCode: body.status,
+    headers: { ...headers, 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    body: JSON.stringify(body),
     isBase64Encoded: false,
   };
 }
@@ -64,12 +66,10 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
   // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.
   // Counted and advertised in the WAF rule's window, so the headers state the policy WAF enforces.
   const limits = createRequestLimits({ limit: perWindow(env.rateLimitPerHour, env.rateLimitWindowSeconds), windowSeconds: env.rateLimitWindowSeconds });
-  const apps = new Map<string, App>();
-
-  function build(publicBaseUrl: string): App {
-    return composeApp({
+  // One app for every host: each request names its public base (RequestInfo.publicBaseUrl); this one is the fallback.
+  const app: App = composeApp({
       service,
-      publicBaseUrl,
+      publicBaseUrl: env.publicBaseUrl ?? 'https://localhost',
       allowedOrigins: env.allowedOrigins,
       correctionsEmail: env.correctionsEmail,
       limits,
@@ -77,36 +77,25 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
       salt,
       onMcpError: (error) => console.error(JSON.stringify({ type: 'mcp_error', message: error.message })),
     });
-  }
-
-  function appFor(publicBaseUrl: string): App {
-    let app = apps.get(publicBaseUrl);
-    if (app === undefined) {
-      if (apps.size >= MAX_HOSTS) apps.delete(apps.keys().next().value as string);
-      app = build(publicBaseUrl);
-      apps.set(publicBaseUrl, app);
-    }
-    return app;
-  }
 
   return async function handler(event: FunctionUrlEvent): Promise<FunctionUrlResult> {
     const headers = event.headers ?? {};
-    if (!originVerified(headers[ORIGIN_VERIFY_HEADER], env.originSecrets)) {
-      return problem(new ApiError('origin_not_allowed', "This origin answers only requests relayed by the service's CloudFront distribution."));
-    }
     const viewerHost = headers[VIEWER_HOST_HEADER]?.toLowerCase();
     const host = viewerHost !== undefined && HOST_RE.test(viewerHost) ? viewerHost : event.requestContext.domainName;
     const publicBaseUrl = env.publicBaseUrl ?? `https://${host}`;
+    if (!originVerified(headers[ORIGIN_VERIFY_HEADER], env.originSecrets)) {
+      return problem(new ApiError('origin_not_allowed', "This origin answers only requests relayed by the service's CloudFront distribution."), publicBaseUrl);
+    }
     const clientAddress = viewerAddress(headers['cloudfront-viewer-address']) ?? event.requestContext.http.sourceIp;
     let response: Response;
     try {
       const request = eventToRequest(event, { host: new URL(publicBaseUrl).host, dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER] });
       // Function URL bodies of an encoded response go out base64 (responseToResult), as Lambda requires for binary.
-      const answer = await appFor(publicBaseUrl)(request, { clientAddress, ...webMethod(event.requestContext.http.method).info });
+      const answer = await app(request, { clientAddress, publicBaseUrl, ...webMethod(event.requestContext.http.method).info });
       response = await compressResponse(answer, headers['accept-encoding'] ?? null);
     } catch (err) {
       console.error(JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }));
-      return problem(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'));
+      return problem(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'), publicBaseUrl);
     }
     return responseToResult(response);
   };

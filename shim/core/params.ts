@@ -133,7 +133,7 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
       raw.location,
       `a 5-digit ZIP, ZIP+4, "City, ST" or "lat,lng" of at most ${LOCATION_MAX_LENGTH} characters`,
     );
-    if (value.length > LOCATION_MAX_LENGTH || CONTROL_RE.test(value)) {
+    if ([...value].length > LOCATION_MAX_LENGTH || CONTROL_RE.test(value)) {
       throw invalid('location', `location must be a 5-digit ZIP, ZIP+4, "City, ST" or "lat,lng" of at most ${LOCATION_MAX_LENGTH} printable characters.`);
     }
     location = { form: 'location', value };

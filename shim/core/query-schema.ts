@@ -9,6 +9,10 @@ export const AttorneysQuery = z
       .string()
       .min(1)
       .max(200)
+      // Not blank and no control characters, as the REST parser holds it (test/param-parity.test.ts); written without
+      // Unicode property escapes, which validators without the `u` flag (Spectral, many MCP clients) misread.
+      // eslint-disable-next-line no-control-regex
+      .regex(/^(?!\s*$)[^\u0000-\u001f\u007f-\u009f]+$/)
       .optional()
       .describe('The person\'s own location: a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX" or "Austin, Texas") or "lat,lng" ("41.88,-87.63"). Use exactly one of location, zip, or lat+lng.'),
     zip: z.string().regex(/^\d{5}$/).optional().describe('5-digit US ZIP code.'),
@@ -28,7 +32,8 @@ export const AttorneysQuery = z
       .default(LIMIT.default)
       .describe(`Maximum firms returned, ${LIMIT.min} to ${LIMIT.max}, default ${LIMIT.default}.`),
     practice_area: z.enum(PRACTICE_AREAS).optional().describe('Only personal_injury is supported.'),
-    src: z.string().max(SRC_MAX_LENGTH).optional().describe('Optional name of the calling application, at most 100 printable characters.'),
+    // eslint-disable-next-line no-control-regex
+    src: z.string().min(1).max(SRC_MAX_LENGTH).regex(/^[^\u0000-\u001f\u007f-\u009f]+$/).optional().describe('Optional name of the calling application, at most 100 printable characters.'),
   })
   .meta({ id: 'AttorneysQuery' });
 

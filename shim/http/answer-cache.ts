@@ -13,8 +13,7 @@ import { parseAttorneysArgs } from '../core/params.ts';
 import type { RawArgs } from '../core/service.ts';
 import type { LogFields } from './request-log.ts';
 
-/** Default budget of the answer cache in MiB (about 1,900 answers of 16 KB identity plus their brotli and gzip forms). */
-export const DEFAULT_ANSWER_CACHE_MIB = 32;
+export { DEFAULT_ANSWER_CACHE_MIB } from '../limits.ts';
 
 /** The representation an entry holds: one per content coding the server may choose. */
 export type AnswerCoding = 'identity' | 'br' | 'gzip';

@@ -19,6 +19,21 @@ export function etagOf(body: string | Uint8Array): string {
   return `"${createHash('sha256').update(body).digest('base64url')}"`;
 }
 
+/** Documents served lately (coverage, changes, openapi, firms): the same text is encoded and hashed once, not per request. */
+const MAX_REMEMBERED_DOCUMENTS = 64;
+const documents = new Map<string, { bytes: Uint8Array; etag: string }>();
+
+function encodedDocument(text: string): { bytes: Uint8Array; etag: string } {
+  let known = documents.get(text);
+  if (known === undefined) {
+    const bytes = new TextEncoder().encode(text);
+    known = { bytes, etag: etagOf(bytes) };
+    if (documents.size >= MAX_REMEMBERED_DOCUMENTS) documents.delete(documents.keys().next().value as string);
+    documents.set(text, known);
+  }
+  return known;
+}
+
 /** True when If-None-Match matches `etag` (weak comparison, as RFC 9110 §13.1.2 requires for If-None-Match). */
 export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (header === null) return false;
@@ -35,8 +50,15 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
  */
 export function documentResponse(request: Request, body: unknown, contentType = 'application/json'): Response {
   const binary = body instanceof Uint8Array;
-  const bytes = binary ? body : new TextEncoder().encode(typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body));
-  const etag = etagOf(bytes);
+  let bytes: Uint8Array;
+  let etag: string;
+  if (binary) {
+    bytes = body;
+    etag = etagOf(bytes);
+  } else {
+    const text = typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body);
+    ({ bytes, etag } = encodedDocument(text));
+  }
   const headers = { etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
   if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   return new Response(bytes, { status: 200, headers: { ...headers, 'content-type': binary ? contentType : `${contentType}; charset=utf-8` } });

@@ -27,9 +27,12 @@ export function problemResponse(problem: ProblemT, headers: Record<string, strin
   return jsonResponse(problem.status, problem, headers, 'application/problem+json');
 }
 
-/** Map anything a handler threw to a problem response: ApiError as is, StoreError 503 with Retry-After, anything else a generic 500. */
-export function errorResponse(error: unknown, context: string, headers: Record<string, string> = {}): Response {
-  const { problem, headers: own } = problemOf(error, context);
+/**
+ * Map anything a handler threw to a problem response: ApiError as is, StoreError 503 with Retry-After, anything else a
+ * generic 500. With `publicBaseUrl`, `type` is absolute from the start (the code's page on the service).
+ */
+export function errorResponse(error: unknown, context: string, headers: Record<string, string> = {}, publicBaseUrl?: string): Response {
+  const { problem, headers: own } = problemOf(error, context, publicBaseUrl);
   return problemResponse(problem, { ...own, ...headers });
 }
 

@@ -2,8 +2,9 @@
 import { ApiError } from '../core/errors.ts';
 import type { RawArgs } from '../core/service.ts';
 
-/** Longest request target (path and query) accepted, in bytes. */
-export const MAX_TARGET_BYTES = 2048;
+import { MAX_TARGET_BYTES } from '../limits.ts';
+
+export { MAX_TARGET_BYTES };
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;

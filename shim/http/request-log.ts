@@ -9,40 +9,11 @@ import { logSafe } from './log-text.ts';
 /** Hex characters kept of the HMAC: 64 bits tell addresses apart within a day and no more. */
 export const ADDRESS_HASH_HEX = 16;
 const MAX_FIELD = 256;
+/** Addresses whose hash under the current salt is remembered. */
+const MAX_REMEMBERED_HASHES = 10_000;
 
 /** What a route knows about a call, merged into its log line. */
 export type LogFields = Partial<Pick<RequestLogEntry, 'query_id' | 'endpoint' | 'location' | 'src' | 'covered' | 'result_count' | 'metro' | 'zip3' | 'status'>>;
-
-const calls = new WeakMap<Request, LogFields[]>();
-
-/**
- * Record one call made within `request` (e.g. one MCP tool call) so that it gets its own log line; the app writes the
- * lines after the response. A request with no recorded call gets one line from the app's own fields.
- */
-export function recordCall(request: Request, fields: LogFields): void {
-  const list = calls.get(request);
-  if (list === undefined) calls.set(request, [fields]);
-  else list.push(fields);
-}
-
-/** Take (and forget) the calls recorded for `request`. */
-export function takeCalls(request: Request): LogFields[] {
-  const list = calls.get(request) ?? [];
-  calls.delete(request);
-  return list;
-}
-
-const answers = new WeakMap<Request, LogFields>();
-
-/** Note the log fields of the search answer given to `request`, for an adapter that caches the answer (answerFieldsOf). */
-export function noteAnswer(request: Request, fields: LogFields): void {
-  answers.set(request, fields);
-}
-
-/** The log fields noted for the search answer given to `request`, if it got one. */
-export function answerFieldsOf(request: Request): LogFields | undefined {
-  return answers.get(request);
-}
 
 /** First three digits of a resolved ZIP, or null. */
 export function zip3Of(zip: string | null | undefined): string | null {
@@ -65,6 +36,20 @@ export class RequestLogger {
   private readonly sink: RequestLogSink;
   private readonly salt: SaltProvider;
   private readonly now: () => Date;
+  /** The day's hashes by address, for the salt they were made with (an HMAC per line was a tenth of a miss). */
+  private hashes: { salt: Uint8Array | null; byAddress: Map<string, string> } = { salt: null, byAddress: new Map() };
+
+  private hashOf(salt: Uint8Array, address: string): string {
+    if (this.hashes.salt !== salt) this.hashes = { salt, byAddress: new Map() };
+    let hash = this.hashes.byAddress.get(address);
+    if (hash === undefined) {
+      hash = hashAddress(salt, address);
+      if (this.hashes.byAddress.size >= MAX_REMEMBERED_HASHES) this.hashes.byAddress.clear();
+      this.hashes.byAddress.set(address, hash);
+    }
+    return hash;
+  }
+
   constructor(
     sink: RequestLogSink,
     salt: SaltProvider,
@@ -75,10 +60,9 @@ export class RequestLogger {
     this.now = now;
   }
 
-  /** Write one line per recorded call of `request` (or one line from `base` when there were none). Never throws. */
-  async write(request: Request, info: RequestInfo, base: LogFields & { endpoint: string; status: number }): Promise<void> {
-    const lines = takeCalls(request);
-    await this.writeLines(request.headers.get('user-agent'), info.clientAddress, base, lines.length > 0 ? lines : [{}]);
+  /** Write one line per call made within `request` (MCP tool calls), or one line from `base` when there were none. Never throws. */
+  async write(request: Request, info: RequestInfo, base: LogFields & { endpoint: string; status: number }, calls: readonly LogFields[] = []): Promise<void> {
+    await this.writeLines(request.headers.get('user-agent'), info.clientAddress, base, calls.length > 0 ? calls : [{}]);
   }
 
   /**
@@ -90,7 +74,7 @@ export class RequestLogger {
       const time = this.now();
       const iso = time.toISOString();
       const salt = await this.salt.saltFor(iso.slice(0, 10));
-      const address_hash = hashAddress(salt, clientAddress);
+      const address_hash = this.hashOf(salt, clientAddress);
       const user_agent = clip(userAgent);
       for (const fields of calls) {
         const f = { ...base, ...fields };

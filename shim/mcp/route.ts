@@ -11,6 +11,7 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 import { ApiError } from '../core/errors.ts';
+import { MAX_BODY_BYTES } from '../limits.ts';
 import { errorResponse } from '../http/problem.ts';
 import type { Service } from '../core/service.ts';
 import type { RequestInfo } from '../edge-types.ts';
@@ -31,21 +32,23 @@ export interface McpRouteOptions {
   onError?: (error: Error) => void;
 }
 
-/** Tool arguments are tiny; anything larger is refused before parsing. */
-export const MAX_BODY_BYTES = 64 * 1024;
+/** Tool arguments are tiny; anything larger is refused before parsing (the one body limit of shim/limits.ts). */
+export { MAX_BODY_BYTES };
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
-function problem(error: ApiError, headers: Record<string, string> = {}): Response {
-  return errorResponse(error, '/mcp', { 'cache-control': 'no-store', ...headers });
+/** The problem answer of /mcp, its `type` absolute under the request's base. */
+function problem(error: ApiError, publicBaseUrl: string, headers: Record<string, string> = {}): Response {
+  return errorResponse(error, '/mcp', { 'cache-control': 'no-store', ...headers }, publicBaseUrl);
 }
 
-function forbiddenOrigin(origin: string): Response {
+function forbiddenOrigin(origin: string, publicBaseUrl: string): Response {
   return problem(
     new ApiError(
       'origin_not_allowed',
       `Requests from the browser origin ${JSON.stringify(origin.slice(0, 200))} are not allowed on /mcp. MCP clients that are not web pages send no Origin header.`,
     ),
+    publicBaseUrl,
   );
 }
 
@@ -92,10 +95,11 @@ function withNoStore(response: Response): Response {
 
 /** The /mcp route: a web-standard handler the HTTP app mounts after its own rate limiting. */
 export function createMcpRoute(service: Service, opts: McpRouteOptions): (request: Request, info: RequestInfo) => Promise<Response> {
-  const allowed = new Set(
-    [opts.publicBaseUrl, ...(opts.allowedOrigins ?? [])].map(originOf).filter((o): o is string => o !== null),
-  );
-  const ctx = { publicBaseUrl: opts.publicBaseUrl.replace(/\/+$/, '') };
+  const allowed = new Set((opts.allowedOrigins ?? []).map(originOf).filter((o): o is string => o !== null));
+  const configured = opts.publicBaseUrl.replace(/\/+$/, '');
+  const ctx = { publicBaseUrl: configured };
+  /** The base of a request: the host it came to (RequestInfo.publicBaseUrl) or the configured one. */
+  const ctxOf = (info: RequestInfo): { publicBaseUrl: string } => (info.publicBaseUrl === undefined || info.publicBaseUrl === configured ? ctx : { publicBaseUrl: info.publicBaseUrl });
   const reportError = (error: Error): void => {
     try {
       opts.onError?.(error);
@@ -114,7 +118,7 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
     }
   };
   const scopeFor = (request: Request, info: RequestInfo, data: TextData): ToolScope => ({
-    ctx,
+    ctx: ctxOf(info),
     data,
     ...(opts.onToolCall ? { onToolCall: (call: ToolCallRecord) => opts.onToolCall?.(call, request, info) } : {}),
   });
@@ -146,12 +150,14 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
   }
 
   return async (request, info) => {
+    const base = ctxOf(info).publicBaseUrl;
     if (request.method !== 'POST') {
       // The SDK would open an SSE stream on GET that a buffered Lambda never closes; stateless DELETE has no session.
-      return problem(new ApiError('method_not_allowed', `${request.method} is not supported on /mcp: send MCP JSON-RPC messages with POST.`), { allow: 'POST' });
+      return problem(new ApiError('method_not_allowed', `${request.method} is not supported on /mcp: send MCP JSON-RPC messages with POST.`), base, { allow: 'POST' });
     }
+    // The service's own origin (the host of this request) may always call /mcp from a browser.
     const origin = request.headers.get('origin');
-    if (origin !== null && !allowed.has(originOf(origin) ?? '')) return forbiddenOrigin(origin);
+    if (origin !== null && originOf(origin) !== originOf(base) && !allowed.has(originOf(origin) ?? '')) return forbiddenOrigin(origin, base);
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }

@@ -1,0 +1,31 @@
+/**
+ * The limits, timeouts and cache budgets of the Node server and the Lambda, in one place: what a request may be
+ * (target, body), how long it may take, and how much memory the caches may hold. Other modules import them from here.
+ */
+export { ALL_REQUESTS_FACTOR, REQUESTS_PER_HOUR } from './core/constants.ts';
+export { DEFAULT_STORE_TIMEOUT_MS } from './store/deadline.ts';
+
+/** Longest request target (path and query) accepted, in bytes. */
+export const MAX_TARGET_BYTES = 2048;
+/** Largest request body read (a POST to /mcp; MCP messages are small), in bytes. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Time allowed to receive the request headers, and the whole request, in milliseconds. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How often node checks the two timeouts above (its default is 30 s, so a slow socket lived up to 60 s); with 1 s a
+ * request that stalls is refused within a second of its limit.
+ */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+/** Idle keep-alive connections are closed after this many milliseconds. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** Default budget of the parsed site-object cache (CACHE_MIB), in MiB of the objects' stored JSON. */
+export const DEFAULT_CACHE_MIB = 64;
+/** Default budget of the answer cache in MiB (about 1,900 answers of 16 KB identity plus their brotli and gzip forms). */
+export const DEFAULT_ANSWER_CACHE_MIB = 32;
+/** Distinct query strings whose answer-cache key the fast path remembers (repeated searches skip parsing). */
+export const MAX_REMEMBERED_SEARCHES = 10_000;
+/** Distinct Accept-Encoding values whose negotiation the fast path remembers (browsers and clients send a handful). */
+export const MAX_REMEMBERED_CODINGS = 256;
