@@ -36,8 +36,17 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  * request that stalls is refused within a second of its limit.
  */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
-/** Idle keep-alive connections are closed after this many milliseconds. */
+/** Idle keep-alive connections are closed after this many milliseconds (advertised as `Keep-Alive: timeout=5`). */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * How much longer than advertised the server actually keeps an idle keep-alive socket (node's keepAliveTimeoutBuffer,
+ * default 1 s). Clients that read the hint (fetch/undici, node's http.Agent) close the socket themselves before the
+ * advertised 5 s, so this costs nothing for them; it only decides who closes first when a client's own idle timer runs
+ * late. A client process starved of CPU, or whose event loop is busy, for more than 6 s between two requests otherwise
+ * sends its next request on a socket the server destroys in that same instant, and gets ECONNRESET; with a minute of
+ * grace the server reads that request instead. (Ignored by node versions without the option.)
+ */
+export const KEEP_ALIVE_GRACE_MS = 60_000;
 
 class BodyTooLarge extends Error {}
 
@@ -273,6 +282,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   server.headersTimeout = overrides.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS;
   server.requestTimeout = overrides.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.keepAliveTimeoutBuffer = KEEP_ALIVE_GRACE_MS;
 
   const bound = await listen(server, config.port, config.host);
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
