@@ -8,6 +8,7 @@ import { generate } from '../generator/generate.ts';
 import { listingIdOf } from '../generator/ids.ts';
 import { keys, MeasurementDoc, Pointer } from '../shim/core/site-format.ts';
 import { copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { copyFixtureSite } from './helpers/fixture-site.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
 let data: string;
@@ -17,7 +18,7 @@ let version: string;
 beforeAll(async () => {
   data = await copyFixture();
   site = join(await tempDir('measure'), 'site');
-  version = (await generate({ dataDir: data, outDir: site, ...quiet })).version;
+  version = await copyFixtureSite(site);
 });
 afterAll(removeTempDirs);
 

@@ -18,6 +18,7 @@ import { s3Client } from '../shim/aws/s3-client.ts';
 import { ChangesDoc, keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { downgradeToSchema1, siteFiles } from './helpers/legacy-site.ts';
 import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
 
@@ -46,7 +47,7 @@ beforeAll(async () => {
   data = await copyFixture();
   const modern = join(await tempDir('legacy-modern'), 'site');
   legacySite = join(await tempDir('legacy-old'), 'site');
-  first = (await generate({ dataDir: data, outDir: modern, ...quiet })).version;
+  first = await copyFixtureSite(modern);
   await cp(modern, legacySite, { recursive: true });
   await downgradeToSchema1(legacySite, first);
   await nextWeek(data);
