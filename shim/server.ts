@@ -26,9 +26,9 @@ import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';
 
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS } from './limits.ts';
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_GRACE_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS } from './limits.ts';
 
-export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS };
+export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_GRACE_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS };
 
 class BodyTooLarge extends Error {}
 
@@ -266,6 +266,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   server.headersTimeout = overrides.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS;
   server.requestTimeout = overrides.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.keepAliveTimeoutBuffer = KEEP_ALIVE_GRACE_MS;
 
   const bound = await listen(server, config.port, config.host);
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;

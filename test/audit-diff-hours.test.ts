@@ -7,6 +7,7 @@ import { generate } from '../generator/generate.ts';
 import { listingIdOf } from '../generator/ids.ts';
 import { hoursText } from '../shim/core/hours.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { copyFixtureSite } from './helpers/fixture-site.ts';
 
 afterAll(removeTempDirs);
 
@@ -14,7 +15,7 @@ it('prints old -> new hours of a corrected office', async () => {
   const quiet = { quiet: true, log: () => {} };
   const data = await copyFixture();
   const before = join(await tempDir('hours-old'), 'site');
-  await generate({ dataDir: data, outDir: before, ...quiet });
+  await copyFixtureSite(before);
   const periods = [1, 2, 3, 4, 5].map((day) => ({ open: { day, time: '0800' }, close: { day, time: '1800' } }));
   await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p1', reason: 'new hours from the firm', date: '2026-11-20', set: { opening_hours: { periods } } })}\n`);
   const after = join(await tempDir('hours-new'), 'site');

@@ -20,6 +20,7 @@ import { s3Client } from '../shim/aws/s3-client.ts';
 import { ChangesDoc, keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { downgradeCells, downgradeToMeta1, siteFiles } from './helpers/legacy-site.ts';
 import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
 
@@ -51,7 +52,7 @@ beforeAll(async () => {
   s3 = await startS3rver();
   data = await copyFixture();
   const modern = join(await tempDir('legacy-modern'), 'site');
-  first = (await generate({ dataDir: data, outDir: modern, ...quiet })).version;
+  first = await copyFixtureSite(modern);
   previousSite = join(await tempDir('legacy-previous'), 'site');
   cells2Site = join(await tempDir('legacy-cells2'), 'site');
   meta1Site = join(await tempDir('legacy-meta1'), 'site');

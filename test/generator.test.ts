@@ -44,6 +44,7 @@ import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBloc
 import { createSiteSource } from '../shim/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { BASIC_FIXTURE, copyFixture, readJson, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { copyFixtureSite } from './helpers/fixture-site.ts';
 
 const quiet = { quiet: true, log: () => {} };
 
@@ -86,7 +87,8 @@ let base: Site;
 afterAll(removeTempDirs);
 beforeAll(async () => {
   const out = join(await tempDir('base'), 'site');
-  await generate({ dataDir: BASIC_FIXTURE, outDir: out, ...quiet });
+  // The fixture's site, generated once per run by the global setup ('is deterministic' generates it again here).
+  await copyFixtureSite(out);
   base = await loadSite(out);
 });
 
@@ -480,7 +482,7 @@ describe('bad input', () => {
   it('a failed run leaves the previous site intact and no temporary folder', async () => {
     const parent = await tempDir('keep');
     const out = join(parent, 'site');
-    await generate({ dataDir: BASIC_FIXTURE, outDir: out, ...quiet });
+    await copyFixtureSite(out);
     const before = await readTree(out);
     // Fail in the middle of writing: the log callback throws once the cell tree is written.
     const failing = generate({

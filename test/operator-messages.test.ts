@@ -15,6 +15,7 @@ import { placeIdsOf } from '../generator/inputs/place-ids.ts';
 import { release } from '../generator/release/release.ts';
 import { RemovedListingError } from '../generator/publish.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { unusedPort } from './helpers/s3rver.ts';
 
 afterAll(removeTempDirs);
@@ -98,7 +99,7 @@ describe('expected refusals', () => {
   it('publish refusing a version that holds a removed listing prints one line, no stack, exit 1', async () => {
     const data = await copyFixture();
     const site = join(await tempDir('refusal'), 'site');
-    await generate({ dataDir: data, outDir: site, quiet: true, log: () => {} });
+    await copyFixtureSite(site);
     await writeFile(join(data, 'removals.jsonl'), `${JSON.stringify({ domain: 'alphalaw.example', date: '2026-11-20', reason: 'the firm asked to be removed' })}\n`);
     // Nothing listens on the endpoint: the refusal comes before the bucket is read.
     const cli = await run('generator/publish-cli.ts', ['--bucket', 'site', '--endpoint', `http://127.0.0.1:${await unusedPort()}`, '--site', site, '--data', data, '--quiet']);

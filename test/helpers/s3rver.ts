@@ -91,6 +91,10 @@ export async function startS3rver(options: StartS3rverOptions = {}): Promise<Run
   };
 
   const server = createServer(handle);
+  // Keep idle keep-alive sockets a minute past the advertised 5 s (node's default is 1 s): the SDK's agent closes them
+  // itself at the hint, and a test process starved of CPU under load (or busy between two calls) must not send its next
+  // request on a socket this server destroys in that same instant (ECONNRESET). As in shim/server.ts.
+  server.keepAliveTimeoutBuffer = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
