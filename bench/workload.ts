@@ -5,7 +5,7 @@
  * (run under the cloudfront-js-2.0 rules); the hit ratio and cost come from bench/workload-model.ts.
  */
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { readPlaces, readZctas, type PlaceRow } from '../generator/gazetteer-sources.ts';
+import { readPlaces, readZctas, type PlaceRow } from '../generator/model/gazetteer-sources.ts';
 import { viewerRequestCode } from '../infra/edge-function.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { createSiteSource } from '../shim/site-reader.ts';

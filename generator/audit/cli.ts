@@ -2,7 +2,7 @@
 import { diffSites, formatDiff } from './diff.ts';
 import { formatMeasureReport, measure, measureExitCode } from './measure.ts';
 import { parseQuery, QueryError, type AuditQuery } from './queries.ts';
-import { AuditError, type SiteLocation } from './site.ts';
+import { AuditError, type SiteLocation } from '../site/site.ts';
 import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
 import { parseCli } from '../cli-args.ts';
 

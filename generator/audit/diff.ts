@@ -4,8 +4,8 @@
  */
 import { hoursText } from '../../shim/core/hours.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
-import { fieldsDiffering, scanOffices } from './scan.ts';
-import { openSite, type SiteLocation } from './site.ts';
+import { fieldsDiffering, scanOffices } from '../site/scan.ts';
+import { openSite, type SiteLocation } from '../site/site.ts';
 
 /** Fields that are the measurement, reported as visibility moves rather than as changes of the listing. */
 const MEASUREMENT_FIELDS = new Set<string>(['metro', 'visibility', 'brand']);

@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { generatedMetaBytes } from '../../shim/core/layers.ts';
 import { keys, Manifest, type ManifestT } from '../../shim/core/site-format.ts';
-import { readStoredVersion } from '../bucket-version.ts';
-import { mapPool } from '../pool.ts';
-import { progressEvery } from '../progress.ts';
-import { AuditError, type AuditSite } from './site.ts';
+import { readStoredVersion } from '../site/bucket-version.ts';
+import { mapPool } from '../write/pool.ts';
+import { progressEvery } from '../write/progress.ts';
+import { AuditError, type AuditSite } from '../site/site.ts';
 
 /** What the manifest check found. */
 export interface ManifestCheck {

@@ -4,11 +4,11 @@
  */
 import type { ZodType } from 'zod';
 import { CoverageCells, CoverageDoc, FirmDoc, keys, MeasurementDoc, type MeasurementDocT, type StoredOfficeT } from '../../shim/core/site-format.ts';
-import { mapPool } from '../pool.ts';
-import { progressEvery } from '../progress.ts';
+import { mapPool } from '../write/pool.ts';
+import { progressEvery } from '../write/progress.ts';
 import { firmDocBrand, recompute, type ExpectedOffice, type Recomputed } from './measure-recompute.ts';
-import { scanOffices } from './scan.ts';
-import { AuditError, openSite, type SiteLocation } from './site.ts';
+import { scanOffices } from '../site/scan.ts';
+import { AuditError, openSite, type SiteLocation } from '../site/site.ts';
 
 /** One published value that differs from the recomputed one. */
 export interface Mismatch {

@@ -8,11 +8,11 @@ import { CoverageCells, CoverageDoc, keys, type CoverageCellsT, type StoredOffic
 import { compareAnswer } from './compare.ts';
 import { getLive, jsonDifferences, LiveError } from './live.ts';
 import { checkManifest, type ManifestCheck } from './manifest.ts';
-import { mapPool } from '../pool.ts';
+import { mapPool } from '../write/pool.ts';
 import { sampleQueries, type AuditQuery } from './queries.ts';
 import { recomputeAnswer } from './recompute.ts';
-import { compareTree, scanOffices } from './scan.ts';
-import { AuditError, openSite, type AuditSite, type SiteLocation } from './site.ts';
+import { compareTree, scanOffices } from '../site/scan.ts';
+import { AuditError, openSite, type AuditSite, type SiteLocation } from '../site/site.ts';
 
 /** What to verify. */
 export interface VerifyOptions {

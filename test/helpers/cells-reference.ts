@@ -1,6 +1,6 @@
 /**
  * The cell tree built the plain way (H3 calls and string compares in the sort comparator, a map lookup per office),
- * as schema 2 wrote it (whole firms, absolute shared lists): kept as the independent answer that generator/cells.ts,
+ * as schema 2 wrote it (whole firms, absolute shared lists): kept as the independent answer that generator/write/cells.ts,
  * which precomputes numeric cell keys, must equal in its schema-2 mode once these objects are upgraded on parse, and
  * as real schema-2 objects for the shim's reading of an older week.
  */
@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { CellBlock, CellGroup, CellIndex, CellRecords } from '../../shim/core/cell-format.ts';
 import { haversineMiles } from '../../shim/core/geo.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
-import type { CellTreeOptions } from '../../generator/cells.ts';
+import type { CellTreeOptions } from '../../generator/write/cells.ts';
 
 type V2<T extends z.ZodType> = Extract<z.input<T>, { schema_version: 2 }>;
 /** Schema-2 objects as published (before the shim's upgrade on parse). */

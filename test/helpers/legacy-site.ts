@@ -6,9 +6,9 @@
 import { readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { latLngToCell } from 'h3-js';
-import { scanOffices } from '../../generator/audit/scan.ts';
-import { openSite } from '../../generator/audit/site.ts';
-import { serialise, sha256Hex } from '../../generator/json.ts';
+import { scanOffices } from '../../generator/site/scan.ts';
+import { openSite } from '../../generator/site/site.ts';
+import { serialise, sha256Hex } from '../../generator/write/json.ts';
 import { keys, type StoredOfficeT } from '../../shim/core/site-format.ts';
 
 /** The resolutions the schema-1 generator sharded at (coarsest first). */
