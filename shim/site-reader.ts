@@ -7,7 +7,7 @@ import type { ZodType } from 'zod';
 import type { SiteReader } from './core/reader.ts';
 import { ByteLru } from './core/byte-lru.ts';
 import { layerResolver } from './core/layers.ts';
-import { keys, Meta, Pointer, type MetaT } from './core/site-format.ts';
+import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from './core/site-format.ts';
 import { checkStored } from './core/errors.ts';
 import { checkHash, expectedHash, recordsHashes } from './integrity.ts';
 import { StoreError, type Store } from './store/types.ts';
@@ -50,9 +50,6 @@ async function readJson(store: Store, key: string, sha256?: string): Promise<{ v
     throw new StoreError(`${key} is not valid JSON`, key, { cause: err });
   }
 }
-
-/** How long a site source keeps the pointer it read (ms): a publish is followed within this. */
-export const POINTER_TTL_MS = 5000;
 
 /** A SiteSource over `store`: pointer cached for pointerTtlMs, parsed objects cached per key (versioned keys never change). */
 export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): CachedSiteSource {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sampleOffices } from './helpers/sample-offices.ts';
-import { diffOffices } from '../generator/audit/diff.ts';
+import { diffOffices } from '../generator/model/office-diff.ts';
 import { ListingDiffer } from '../generator/model/changes.ts';
 import { StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
 

@@ -18,8 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
-import { keys, Pointer } from '../../shim/core/site-format.ts';
-import { POINTER_TTL_MS } from '../../shim/site-reader.ts';
+import { keys, Pointer, POINTER_TTL_MS } from '../../shim/core/site-format.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { assertSafeKey } from '../../shim/store/types.ts';
 import { readStoredVersion } from '../site/bucket-version.ts';

@@ -164,9 +164,3 @@ export function compareTree(scan: OfficeScan, version: string): string[] {
   for (const b of rebuilt.blocks) same(keys.cellBlock(version, b.cell), b, pubBlocks.get(b.cell));
   return problems;
 }
-
-/** Names of the top-level fields whose JSON differs between two records of one office. */
-export function fieldsDiffering(a: StoredOfficeT, b: StoredOfficeT): (keyof StoredOfficeT)[] {
-  const names = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof StoredOfficeT>;
-  return [...names].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-}

@@ -1,5 +1,5 @@
 /** The shared page shell: escaping, head, header navigation and footer. Pages load only same-origin CSS and JS. */
-import { ATTRIBUTION_FOOTER_HTML } from '../../shim/core/attribution.ts';
+import { ATTRIBUTION_FOOTER_HTML } from './attribution.ts';
 
 /** Text escaped for HTML element content and double-quoted attribute values. */
 export function esc(text: string | number): string {
