@@ -13,7 +13,7 @@ import { CellIndex, CellRecords } from '../shim/core/cell-format.ts';
 import { paths } from '../shim/core/paths.ts';
 import { keys, Pointer, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { COLD_CTX, coldQuerySets, measureColdReads, type ColdReads } from './cold.ts';
 import { RADII } from './points.ts';

@@ -17,7 +17,7 @@ import { StoreError } from '../shim/core/errors.ts';
 import { destination, haversineMiles } from '../shim/core/geo.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
 import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { buildCellsReference, type CellTreeV2 } from './helpers/cells-reference.ts';
 import { rng } from './helpers/rng.ts';

@@ -16,7 +16,7 @@ import { CellBlock } from '../shim/core/cell-format.ts';
 import { buildCells } from '../generator/write/cells.ts';
 import { hashSerialised, sealCellTree } from '../generator/write/cell-hashes.ts';
 import { CoverageCells, FirmDoc, keys, Meta, Pointer, type CoverageCellsT, type StoredOfficeT } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
 import { rng } from './helpers/rng.ts';

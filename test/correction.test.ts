@@ -15,7 +15,7 @@ import { publishSite, type PublishOptions } from '../generator/publish/publish.t
 import type { SiteReader } from '../shim/core/reader.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { keys, Manifest, type ManifestT } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';

@@ -41,7 +41,7 @@ import {
 } from '../shim/core/site-format.ts';
 import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellIndexT, type CellRecordsT } from '../shim/core/cell-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { BASIC_FIXTURE, copyFixture, readJson, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 

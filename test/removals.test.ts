@@ -12,7 +12,7 @@ import { release } from '../generator/release/release.ts';
 import { readRemovals } from '../generator/model/removals.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { keys } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';

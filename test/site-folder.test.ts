@@ -14,7 +14,7 @@ import { listingIdOf } from '../generator/model/ids.ts';
 import { STAGING } from '../generator/write/site-folder.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { keys, Manifest, Pointer } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { rng as seededRandom } from './helpers/rng.ts';

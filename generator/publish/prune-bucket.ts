@@ -4,10 +4,12 @@
  * layer, its base and every version its map names all stay. A prefix with objects younger than `minAgeMs` stays too,
  * because it may be a publish still uploading (its meta.json is written after its objects). The plan is pure.
  */
+import { z } from 'zod';
 import { DeleteObjectsCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import { normalisePrefix } from '../../shim/aws/s3-client.ts';
 import { prefixesOf } from '../../shim/core/layers.ts';
 import { Layers, keys, type LayersT } from '../../shim/core/site-format.ts';
+import { readObject } from '../../shim/core/site-json.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 
 /** What the bucket says about one version prefix. */
@@ -90,10 +92,10 @@ async function listAll(client: S3Client, bucket: string, prefix: string): Promis
   return out;
 }
 
-async function readJson(store: S3Store, key: string): Promise<unknown> {
-  const bytes = await store.get(key);
-  return bytes === null ? null : (JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown);
-}
+/** What prune reads of a meta.json, whatever its schema: the week, and a layer's map (one that does not parse stops the prune). */
+const PruneMeta = z.looseObject({ week: z.unknown().optional(), layers: Layers.optional() });
+/** The pointer of any schema: the version it names (a pointer naming none stops the prune rather than keep nothing). */
+const PrunePointer = z.looseObject({ version: z.string() });
 
 /** Options of one prune. */
 export interface PruneOptions {
@@ -153,11 +155,11 @@ export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { del
     let week: string | null = null;
     let layers: LayersT | undefined;
     if (metaObject !== undefined) {
-      const meta = (await readJson(store, keys.meta(version))) as { week?: unknown; layers?: unknown } | null;
-      if (meta === null || typeof meta !== 'object') throw new Error(`${metaKey} is not a JSON object: refusing to prune`);
-      week = typeof meta.week === 'string' ? meta.week : null;
       // A map that does not parse could hide a base still read: stop rather than guess.
-      if (meta.layers !== undefined) layers = Layers.parse(meta.layers);
+      const meta = await readObject(store, keys.meta(version), PruneMeta);
+      if (meta === null) throw new Error(`${metaKey} is listed but cannot be read: refusing to prune`);
+      week = typeof meta.week === 'string' ? meta.week : null;
+      layers = meta.layers;
     }
     infos.push({
       version,
@@ -170,8 +172,8 @@ export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { del
     });
   }
   const servingNow = async (): Promise<string | null> => {
-    const pointer = (await readJson(store, keys.pointer)) as { version?: unknown } | null;
-    return pointer !== null && typeof pointer.version === 'string' ? pointer.version : null;
+    const pointer = await readObject(store, keys.pointer, PrunePointer);
+    return pointer === null ? null : pointer.version;
   };
   const serving = await servingNow();
   const plan = planPrune(infos, serving, opts.keep, (opts.now ?? Date.now)(), opts.minAgeMs ?? 86_400_000);

@@ -19,6 +19,7 @@ import {
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
 import { keys, Pointer, POINTER_TTL_MS } from '../../shim/core/site-format.ts';
+import { parseJson, parseObject } from '../../shim/core/site-json.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { assertSafeKey } from '../../shim/store/types.ts';
 import { readStoredVersion } from '../site/bucket-version.ts';
@@ -245,7 +246,7 @@ export function describePlan(plan: PublishPlan): string {
 /** The local version to publish: pointer, manifest (checked) and generated meta.json. */
 async function readLocal(siteDir: string, version: string | undefined): Promise<LocalVersion & { manifestBytes: Buffer }> {
   const pointerBytes = version === undefined ? await readFile(join(siteDir, keys.pointer)) : await pointerFor(siteDir, version);
-  const v = Pointer.parse(JSON.parse(pointerBytes.toString('utf8'))).version;
+  const v = parseObject(pointerBytes, keys.pointer, Pointer).version;
   const root = keys.root(v);
   const manifestBytes = await readFile(join(siteDir, keys.manifest(v)));
   const manifest = parseManifest(manifestBytes, join(siteDir, keys.manifest(v)));
@@ -258,7 +259,7 @@ async function readLocal(siteDir: string, version: string | undefined): Promise<
   // A generated version of an older schema (kept for rollback) would not be served by this shim: say so before any upload.
   let metaValue: unknown = null;
   try {
-    metaValue = JSON.parse(metaBytes.toString('utf8'));
+    metaValue = parseJson(metaBytes, keys.meta(v));
   } catch {
     // not a generated meta.json: publish is content-agnostic, the plan copes
   }
@@ -272,7 +273,7 @@ async function readLocal(siteDir: string, version: string | undefined): Promise<
 /** The bucket's pointer, the version it serves, the target version if complete, and leftovers under the target. */
 async function readRemote(store: S3Store, client: S3Client, bucket: string, prefix: string, version: string, concurrency: number): Promise<RemoteState> {
   const pointerBytes = await store.get(keys.pointer);
-  const liveVersion = pointerBytes ? Pointer.parse(parseJson(pointerBytes, keys.pointer)).version : null;
+  const liveVersion = pointerBytes ? parseObject(pointerBytes, keys.pointer, Pointer).version : null;
   const live = liveVersion ? await readStoredVersion(store, liveVersion) : null;
   if (liveVersion && !live) throw new Error(`the bucket's pointer names ${liveVersion} but its manifest is missing`);
   const target = liveVersion === version ? live : await readStoredVersion(store, version);
@@ -368,7 +369,7 @@ export function contentTypeOf(key: string): string {
 
 /** The pointer bytes generate writes for `version` (so the bucket's pointer equals the folder's). */
 async function pointerFor(siteDir: string, version: string): Promise<Buffer> {
-  const meta = AnyMeta.pick({ week: true }).parse(JSON.parse(await readFile(join(siteDir, keys.meta(version)), 'utf8')));
+  const meta = parseObject(await readFile(join(siteDir, keys.meta(version))), keys.meta(version), AnyMeta.pick({ week: true }));
   return serialise(pointerDoc(version, meta.week));
 }
 
@@ -384,14 +385,6 @@ async function presentUnder(client: S3Client, bucket: string, prefix: string, ro
     if (sha) shas.set(fullKey.slice(prefix.length), sha);
   });
   return shas;
-}
-
-function parseJson(bytes: Uint8Array, key: string): unknown {
-  try {
-    return JSON.parse(Buffer.from(bytes).toString('utf8'));
-  } catch {
-    throw new Error(`${key} in the bucket is not JSON`);
-  }
 }
 
 function clientOptionsOf(opts: PublishOptions): S3ClientOptions {

@@ -4,7 +4,7 @@
  */
 import { createService } from '../../shim/core/service-impl.ts';
 import { CoverageCells, keys } from '../../shim/core/site-format.ts';
-import { createSiteSource } from '../../shim/site-reader.ts';
+import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import type { Store } from '../../shim/store/types.ts';
 import { compareAnswer } from '../audit/compare.ts';

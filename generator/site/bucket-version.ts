@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { composeManifest, prefixesOf } from '../../shim/core/layers.ts';
 import { keys, Layers, type LayersT, type ManifestT } from '../../shim/core/site-format.ts';
+import { parseObject } from '../../shim/core/site-json.ts';
 import { parseManifest } from './manifest-parse.ts';
 import type { Store } from '../../shim/store/types.ts';
 
@@ -14,18 +15,6 @@ export interface StoredVersion {
 
 const MetaLayers = z.object({ layers: Layers.optional() });
 
-function parse<T>(schema: z.ZodType<T>, bytes: Uint8Array, key: string): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(bytes).toString('utf8'));
-  } catch {
-    throw new Error(`${key} is not JSON`);
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`${key} does not match its format: ${parsed.error.issues[0]?.message ?? ''}`);
-  return parsed.data;
-}
-
 /**
  * The version when it is complete in the store (a layer's meta.json, or a complete version's manifest.json, is written
  * after its objects), else null. Throws when a layer's base has no manifest: the layer cannot be served either.
@@ -35,7 +24,7 @@ export async function readStoredVersion(store: Store, version: string): Promise<
   if (metaBytes === null) return null;
   let layers: LayersT | undefined;
   try {
-    layers = parse(MetaLayers, metaBytes, keys.meta(version)).layers;
+    layers = parseObject(metaBytes, keys.meta(version), MetaLayers).layers;
   } catch {
     layers = undefined; // not a layer; a complete version is judged by its manifest
   }
@@ -56,7 +45,7 @@ export async function prefixesReadBy(store: Store, versions: readonly string[]):
     if (metaBytes === null) throw new Error(`version ${version} is not in the store (no ${keys.meta(version)})`);
     let layers: LayersT | undefined;
     try {
-      layers = parse(MetaLayers, metaBytes, keys.meta(version)).layers;
+      layers = parseObject(metaBytes, keys.meta(version), MetaLayers).layers;
     } catch {
       layers = undefined;
     }

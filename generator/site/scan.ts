@@ -11,7 +11,8 @@ import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBloc
 import { keys, type StoredOfficeT } from '../../shim/core/site-format.ts';
 import { mapPool } from '../write/pool.ts';
 import { progressEvery } from '../write/progress.ts';
-import { AuditError, parseObject, type AuditSite } from './site.ts';
+import { StoreError } from '../../shim/core/errors.ts';
+import { parseObject, type AuditSite } from './site.ts';
 import type { ZodType } from 'zod';
 
 /** Every office of one version as read from its record chunks, with the tree objects read on the way. */
@@ -49,7 +50,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   let bytes = 0;
   const read = async <T>(key: string, schema: ZodType<T>): Promise<T | null> => {
     const raw = await site.store.get(key).catch((err: unknown) => {
-      throw new AuditError(`${site.label}: ${(err as Error).message}`);
+      throw new StoreError(`${site.label}: ${(err as Error).message}`, key, { cause: err });
     });
     if (raw === null) return null;
     objects++;
@@ -63,7 +64,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   };
   const v = site.version;
   const index = await read(keys.cellIndex(v), CellIndex);
-  if (index === null) throw new AuditError(`${site.label}: version ${v} has no readable cell index (${keys.cellIndex(v)})`);
+  if (index === null) throw new StoreError(`${site.label}: version ${v} has no readable cell index (${keys.cellIndex(v)})`, keys.cellIndex(v));
   const groupCells = Object.keys(index.groups).sort();
   const groups = (
     await mapPool(groupCells, concurrency, async (cell) => {
@@ -130,7 +131,7 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
   const out: string[] = [];
   for (const cell of Object.keys(index.groups).sort()) {
     const group = await site.json(keys.cellGroup(v, cell), CellGroup);
-    if (group === null) throw new AuditError(`${site.label}: ${keys.cellGroup(v, cell)} is listed in the cell index but missing`);
+    if (group === null) throw new StoreError(`${site.label}: ${keys.cellGroup(v, cell)} is listed in the cell index but missing`, keys.cellGroup(v, cell));
     group.rows.cell.forEach((block, i) => {
       if (group.rows.block[i] !== i) return;
       for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) out.push(keys.cellRecords(v, block, k));

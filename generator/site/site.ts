@@ -12,7 +12,9 @@ import { keys, Meta, Pointer, type MetaT } from '../../shim/core/site-format.ts'
 import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage, type AnyMetaT } from './published-meta.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
-import type { Store } from '../../shim/store/types.ts';
+import { StoreError, type Store } from '../../shim/store/types.ts';
+import { checkStored } from '../../shim/core/errors.ts';
+import { parseObject as parseSiteObject } from '../../shim/core/site-json.ts';
 
 /** Where a site lives: a folder, or a bucket (optionally under a prefix, optionally on a custom endpoint). */
 export type SiteLocation = { kind: 'folder'; dir: string } | ({ kind: 's3'; bucket: string; prefix?: string } & S3ClientOptions);
@@ -27,7 +29,7 @@ export interface StoredSite {
   readonly raw: Store;
   readonly version: string;
   readonly meta: AnyMetaT;
-  /** The parsed object at a full store key, or null when missing; throws AuditError when it is not valid JSON of `schema`. */
+  /** The parsed object at a full store key, or null when missing; throws StoreError when it is not valid JSON of `schema`. */
   json<T>(key: string, schema: ZodType<T>): Promise<T | null>;
   /** Every key present under `v/<version>/` (full store keys, sorted; a layered version's own objects only). */
   listVersionKeys(): Promise<string[]>;
@@ -38,27 +40,14 @@ export interface AuditSite extends Omit<StoredSite, 'meta'> {
   readonly meta: MetaT;
 }
 
-/** The site could not be read as a published site (missing pointer or meta, invalid JSON, store failure). */
-export class AuditError extends Error {
-  override name = 'AuditError';
-}
-
-/** Parse a JSON object from bytes against a schema, naming the key on failure. */
+/** `bytes` as JSON of `schema`, or a StoreError naming the key (shim/core/site-json.ts, the one reader). */
 export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T>): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch (err) {
-    throw new AuditError(`${key} is not valid UTF-8 JSON: ${(err as Error).message}`);
-  }
-  return checkParsed(value, key, schema);
+  return parseSiteObject(bytes, key, schema);
 }
 
-/** Check an already parsed value against a schema, naming `what` (a key, or a part of one) on failure. */
+/** An already parsed value checked against a schema, or a StoreError naming `what` (a key, or a part of one). */
 export function checkParsed<T>(value: unknown, what: string, schema: ZodType<T>): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new AuditError(`${what} does not match its published format: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
+  return checkStored(schema, value, what);
 }
 
 async function listFolder(root: string, under: string): Promise<string[]> {
@@ -89,9 +78,9 @@ async function listBucket(loc: Extract<SiteLocation, { kind: 's3' }>, under: str
 /** Open one version of a site of the current schema: `version` when given, else the one current.json names. */
 export async function openSite(loc: SiteLocation, version?: string): Promise<AuditSite> {
   const site = await openStoredVersion(loc, version);
-  if (site.meta.schema_version !== CURRENT_SCHEMA) throw new AuditError(otherSchemaMessage(site.label, site.version, site.meta.schema_version));
+  if (site.meta.schema_version !== CURRENT_SCHEMA) throw new StoreError(otherSchemaMessage(site.label, site.version, site.meta.schema_version), keys.meta(site.version));
   const meta = await site.json(keys.meta(site.version), Meta);
-  if (meta === null) throw new AuditError(`${site.label} has no ${keys.meta(site.version)}: version ${site.version} is not published there`);
+  if (meta === null) throw new StoreError(`${site.label} has no ${keys.meta(site.version)}: version ${site.version} is not published there`, keys.meta(site.version));
   return { ...site, meta };
 }
 
@@ -115,19 +104,19 @@ export async function openStoredVersion(loc: SiteLocation, version?: string): Pr
       const at = resolveKey(key);
       bytes = at === null ? null : await store.get(at);
     } catch (err) {
-      throw new AuditError(`${label}: ${(err as Error).message}`);
+      throw new StoreError(`${label}: ${(err as Error).message}`, key, { cause: err });
     }
     return bytes === null ? null : parseObject(bytes, key, schema);
   };
   let v = version;
   if (v === undefined) {
     const pointer = await json(keys.pointer, Pointer);
-    if (pointer === null) throw new AuditError(`${label} has no ${keys.pointer}: not a published site (or give --version)`);
+    if (pointer === null) throw new StoreError(`${label} has no ${keys.pointer}: not a published site (or give --version)`, keys.pointer);
     v = pointer.version;
   }
   const meta = await json(keys.meta(v), AnyMeta);
-  if (meta === null) throw new AuditError(`${label} has no ${keys.meta(v)}: version ${v} is not published there`);
-  if (meta.version !== v) throw new AuditError(`${keys.meta(v)} names version ${meta.version}, not ${v}`);
+  if (meta === null) throw new StoreError(`${label} has no ${keys.meta(v)}: version ${v} is not published there`, keys.meta(v));
+  if (meta.version !== v) throw new StoreError(`${keys.meta(v)} names version ${meta.version}, not ${v}`, keys.meta(v));
   const resolved = v;
   resolveKey = layerResolver(v, meta.layers);
   // A layered version (published over another): every key of it is read where its map says.

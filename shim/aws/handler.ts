@@ -12,7 +12,7 @@ import { compressResponse } from '../http/compress.ts';
 import { webMethod } from '../http/method.ts';
 import { createRequestLimits } from '../http/limits.ts';
 import { perWindow } from '../http/rate-limit.ts';
-import { createSiteSource } from '../site-reader.ts';
+import { createSiteSource } from '../core/site-reader.ts';
 import { S3Store } from '../store/s3.ts';
 import { DEFAULT_STORE_TIMEOUT_MS, withDeadline } from '../store/deadline.ts';
 import type { Store } from '../store/types.ts';

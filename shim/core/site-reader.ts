@@ -1,16 +1,16 @@
 /**
- * Reads the published site through a Store: the pointer (current.json, cached briefly), the meta of the version it
+ * Reads the published site through a Store (objects read by site-json.ts): the pointer (current.json, cached briefly), the meta of the version it
  * names, and parsed objects of that version, cached in memory in an LRU bounded by bytes. A layered version's keys
  * resolve through the map in its meta.json, read once with the meta, so one answer never mixes versions.
  */
 import type { ZodType } from 'zod';
-import type { SiteReader } from './core/reader.ts';
-import { ByteLru } from './core/byte-lru.ts';
-import { layerResolver } from './core/layers.ts';
-import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from './core/site-format.ts';
-import { checkStored } from './core/errors.ts';
-import { checkHash, expectedHash, recordsHashes } from './integrity.ts';
-import { StoreError, type Store } from './store/types.ts';
+import type { SiteReader } from './reader.ts';
+import { ByteLru } from './byte-lru.ts';
+import { layerResolver } from './layers.ts';
+import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from './site-format.ts';
+import { checkStored, StoreError } from './errors.ts';
+import { expectedHash, recordsHashes } from './integrity.ts';
+import { readJson, type ObjectSource } from './site-json.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
 export interface SiteSource {
@@ -40,19 +40,7 @@ export interface CachedSiteSource extends SiteSource {
   stats(): SiteSourceStats;
 }
 
-async function readJson(store: Store, key: string, sha256?: string): Promise<{ value: unknown; bytes: number } | null> {
-  const bytes = await store.get(key);
-  if (bytes === null) return null;
-  checkHash(key, bytes, sha256);
-  try {
-    return { value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown, bytes: bytes.byteLength };
-  } catch (err) {
-    throw new StoreError(`${key} is not valid JSON`, key, { cause: err });
-  }
-}
-
-/** A SiteSource over `store`: pointer cached for pointerTtlMs, parsed objects cached per key (versioned keys never change). */
-export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): CachedSiteSource {
+export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = {}): CachedSiteSource {
   const ttl = opts.pointerTtlMs ?? POINTER_TTL_MS;
   const now = opts.now ?? Date.now;
   // Each entry keeps the hash it was checked against: a reader expecting another hash for the same key is refused.

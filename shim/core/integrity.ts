@@ -5,8 +5,8 @@
  * existed has none in its meta.json and is read without checks.
  */
 import { createHash } from 'node:crypto';
-import type { MetaT } from './core/site-format.ts';
-import { StoreError } from './core/errors.ts';
+import type { MetaT } from './site-format.ts';
+import { StoreError } from './errors.ts';
 
 /** sha256 of `bytes` as lowercase hex, the form manifest.json and the parents record. */
 export function sha256Hex(bytes: Uint8Array): string {
