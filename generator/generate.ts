@@ -6,7 +6,6 @@ import { keys, LISTING_ALPHABET } from '../shim/core/site-format.ts';
 import { paths } from '../shim/core/paths.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
-import { PROBLEM_CODES, problemPageHtml } from '../shim/core/problem-pages.ts';
 import { applyCorrections } from './model/corrections.ts';
 import type { Corrected } from './model/corrections.ts';
 import type { MetroT, PlaceRecordT, RemovalRecordT } from './inputs/schema.ts';
@@ -283,7 +282,6 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
   await w.put(paths.openapi(), buildOpenApi());
-  for (const code of PROBLEM_CODES) await w.put(paths.problem(code), Buffer.from(problemPageHtml(code), 'utf8'));
   for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
   for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
