@@ -4,12 +4,19 @@
  * shape (`Manifest` in shim/core/site-format.ts, which stays the reference) takes well under a second and keeps the
  * object JSON.parse made. Small documents keep zod.
  */
+import { StoreError } from '../../shim/core/errors.ts';
 import type { ManifestT } from '../../shim/core/site-format.ts';
 import { manifestKeys } from './manifest-join.ts';
 
-/** A manifest that is not JSON or not of the published shape; the message names the key and the first problem. */
-export class ManifestFormatError extends Error {
-  override name = 'ManifestFormatError';
+/**
+ * A manifest that is not JSON or not of the published shape; the message names the key and the first problem. A
+ * StoreError like every other failure to read a published object (shim/core/site-json.ts).
+ */
+export class ManifestFormatError extends StoreError {
+  constructor(message: string, key: string) {
+    super(message, key);
+    this.name = 'ManifestFormatError';
+  }
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -20,7 +27,7 @@ export function parseManifest(bytes: Uint8Array | string, key: string): Manifest
   try {
     value = JSON.parse(typeof bytes === 'string' ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch (err) {
-    throw new ManifestFormatError(`${key} is not JSON: ${(err as Error).message}`);
+    throw new ManifestFormatError(`${key} is not JSON: ${(err as Error).message}`, key);
   }
   return checkManifestShape(value, key);
 }
@@ -28,7 +35,7 @@ export function parseManifest(bytes: Uint8Array | string, key: string): Manifest
 /** `value` as a manifest when it has the shape of `Manifest` (the same object, not a copy); else throws ManifestFormatError. */
 export function checkManifestShape(value: unknown, key: string): ManifestT {
   const fail = (path: string, what: string): never => {
-    throw new ManifestFormatError(`${key} does not match its format: ${path}: ${what}`);
+    throw new ManifestFormatError(`${key} does not match its format: ${path}: ${what}`, key);
   };
   if (!isRecord(value)) return fail('(root)', 'expected an object');
   if (value.schema_version !== 1) fail('schema_version', 'expected 1');
