@@ -6,7 +6,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { listingIdOf } from '../generator/model/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite, type PublishReport } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { FirmDoc, keys, Pointer } from '../shim/core/site-format.ts';

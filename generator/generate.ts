@@ -33,7 +33,7 @@ import { measurementDocs } from './write/measurement-docs.ts';
 import { chooseVersionId, versionBasis } from './site/version-basis.ts';
 import { measureVisibility } from './model/visibility.ts';
 import type { Visibility } from './model/visibility.ts';
-import { mondayOfIsoWeek } from './model/week.ts';
+import { mondayOfIsoWeek } from './inputs/week.ts';
 import { beginRun, currentVersion, endRun, flipPointer, installVersion, pruneVersions } from './write/site-folder.ts';
 import type { Retention } from './write/site-folder.ts';
 import { checkStoredOffices } from './model/stored-office-check.ts';

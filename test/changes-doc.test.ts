@@ -9,7 +9,7 @@ import { checkManifest } from '../generator/audit/manifest.ts';
 import { diffSites } from '../generator/audit/diff.ts';
 import { openSite } from '../generator/site/site.ts';
 import { generate } from '../generator/generate.ts';
-import { listingIdOf } from '../generator/model/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { ChangesDoc, keys, type ChangesDocT } from '../shim/core/site-format.ts';
 import { copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { startTestServer } from './helpers/server.ts';

@@ -11,7 +11,7 @@ import { diffSites } from '../generator/audit/diff.ts';
 import { measure } from '../generator/audit/measure.ts';
 import { openStoredVersion } from '../generator/site/site.ts';
 import { generate } from '../generator/generate.ts';
-import { listingIdOf } from '../generator/model/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { measure } from '../generator/audit/measure.ts';
 import { openSite } from '../generator/site/site.ts';
-import { listingIdOf } from '../generator/model/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { release } from '../generator/release/release.ts';
 import { ChangesDoc, keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeFailure } from '../generator/failure.ts';
 import { generate } from '../generator/generate.ts';
-import { listingIdOf } from '../generator/model/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { placeIdsOf } from '../generator/inputs/place-ids.ts';
 import { release } from '../generator/release/release.ts';
 import { RemovedListingError } from '../generator/publish/publish.ts';

@@ -6,7 +6,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadInputError, generate } from '../generator/generate.ts';
-import { firmIdOf, listingIdOf } from '../generator/model/ids.ts';
+import { firmIdOf, listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite, RemovedListingError } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
 import { readRemovals } from '../generator/model/removals.ts';

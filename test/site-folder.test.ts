@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../generator/generate.ts';
-import { listingIdOf } from '../generator/model/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { STAGING } from '../generator/write/site-folder.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { keys, Manifest, Pointer } from '../shim/core/site-format.ts';

@@ -7,7 +7,7 @@ import { SCHEMA_VERSION } from '../../shim/core/constants.ts';
 import type { ChangeReasonT, ChangesDocT, StoredOfficeT } from '../../shim/core/site-format.ts';
 import { diffOffices, type OfficeChange } from './office-diff.ts';
 import type { Corrected } from './corrections.ts';
-import { listingIdOf, normaliseFlagKey } from './ids.ts';
+import { listingIdOf, normaliseFlagKey } from '../inputs/ids.ts';
 import type { Row } from '../inputs/jsonl.ts';
 import type { CorrectionRecordT, RemovalRecordT } from '../inputs/schema.ts';
 

@@ -1,7 +1,7 @@
 /** Offices grouped into firms by website domain, with ids, names and operator flags. */
 import type { Row } from '../inputs/jsonl.ts';
 import type { FlagRecordT, PlaceRecordT } from '../inputs/schema.ts';
-import { firmIdOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from './ids.ts';
+import { firmIdOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from '../inputs/ids.ts';
 
 /** One office (a place record) with its derived ids. */
 export interface OfficeIn {

@@ -3,7 +3,7 @@ import type { StoredBrandT, StoredFirmBrandT, StoredHoursT, StoredOfficeT } from
 import type { Firm } from './firms.ts';
 import { convertHours } from './hours.ts';
 import type { PlaceRecordT } from '../inputs/schema.ts';
-import { STATE_TIMEZONES } from './timezones.ts';
+import { STATE_TIMEZONES } from '../inputs/timezones.ts';
 import type { Visibility } from './visibility.ts';
 
 /** A firm without its input offices (the stored offices replace them, so the place records can be freed). */

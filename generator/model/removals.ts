@@ -3,7 +3,7 @@ import { readJsonl } from '../inputs/jsonl.ts';
 import type { Row } from '../inputs/jsonl.ts';
 import { RemovalRecord } from '../inputs/schema.ts';
 import type { RemovalRecordT } from '../inputs/schema.ts';
-import { firmIdOf, firmKeyOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from './ids.ts';
+import { firmIdOf, firmKeyOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from '../inputs/ids.ts';
 import { join } from 'node:path';
 
 /** What a listing is known by, for matching against removals. */
