@@ -4,9 +4,9 @@
  * parses), bytes on the wire (the stored, gzip-compressed bodies) and the query's wall time.
  */
 import { resolve } from 'node:path';
-import { publishSite } from '../generator/publish.ts';
+import { publishSite } from '../generator/publish/publish.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { startS3rver } from '../test/helpers/s3rver.ts';
 import { COLD_CTX, coldQuerySets, summariseCold, type ColdQuery, type ColdReads } from './cold.ts';

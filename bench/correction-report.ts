@@ -65,7 +65,7 @@ export function correctionSection(r: CorrectionResults | undefined): string {
   if (!r) return [...out, 'Skipped.'].join('\n');
   out.push(
     'A one-listing correction: the first place of the week gets a new phone number in `corrections.jsonl`, the week is generated again into its own folder, ' +
-      'and `publishSite` (generator/publish.ts) publishes it to s3rver on 127.0.0.1 (gzip on, 32 requests in flight) over the week it corrects, which the bucket serves. ' +
+      'and `publishSite` (generator/publish/publish.ts) publishes it to s3rver on 127.0.0.1 (gzip on, 32 requests in flight) over the week it corrects, which the bucket serves. ' +
       'It goes up as a *layer*: only new or changed objects under its own prefix, and a map in its meta.json naming where each other object is. ' +
       '*Objects written* are the PUT requests the server received (objects, the layer\'s meta.json or a complete version\'s manifest.json, the pointer); *copies* the server-side copies it received. ' +
       'Bytes are raw / as sent (gzip). *To pointer* is from the start of publishSite (reading the bucket and the local manifest included) to the pointer write. ' +

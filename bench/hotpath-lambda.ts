@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { publishSite } from '../generator/publish.ts';
+import { publishSite } from '../generator/publish/publish.ts';
 import { bundleLambda } from '../infra/bundle.ts';
 import { startS3rver } from '../test/helpers/s3rver.ts';
 import { functionUrlEvent } from '../test/helpers/function-url.ts';

@@ -15,7 +15,7 @@ import { loadConfig } from '../shim/config.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { parseQuery } from '../shim/http/query.ts';
 import { startServer } from '../shim/server.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { densePoints, pointPath } from './points.ts';
 

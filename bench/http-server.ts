@@ -12,7 +12,7 @@ import type { AttorneysResponseT } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import type { Service } from '../shim/core/service.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { NaiveIndex, naiveService } from './naive.ts';
 import { densePoints, pointPath } from './points.ts';

@@ -393,7 +393,7 @@ function coldS3Section(r: BenchResults): string[] {
   return [
     head,
     '',
-    `The sample site published with \`publishSite\` (generator/publish.ts, gzip on as in production: objects over 1 KiB stored gzip-compressed when that saves 10%) ` +
+    `The sample site published with \`publishSite\` (generator/publish/publish.ts, gzip on as in production: objects over 1 KiB stored gzip-compressed when that saves 10%) ` +
       `to ${s3.server}: ${n0(p.objects)} objects plus manifest and pointer, ${n0(p.gzipped)} stored gzipped, ${fmtBytes(p.rawBytes)} -> ${fmtBytes(p.sentBytes)}, in ${fmtMs(p.ms)}. ` +
       'Then the same query sets, each query on a new site source over `S3Store` (empty cache). ' +
       '**Decoded** bytes are what S3Store returns after inflating, i.e. what the shim parses (the same objects and bytes as from the folder); ' +

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createService } from '../shim/core/service-impl.ts';
 import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { REPO } from './child.ts';
 import { measureColdReads, measureFirstAnswer } from './cold.ts';

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createService } from '../shim/core/service-impl.ts';
 import { RereadStore } from './counting-store.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { NaiveIndex, naiveService } from './naive.ts';
 import { densePoints, RADII } from './points.ts';

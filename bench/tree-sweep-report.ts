@@ -20,7 +20,7 @@ export function treeSweepSection(r: TreeSweepReport | undefined): string {
   const labels = r.rows[0]?.sets.map((s) => s.label) ?? [];
   out.push(
     `The cell tree of the ${n0(r.offices)}-office scale site (version \`${r.version}\`) rebuilt from its own record chunks with other parameters ` +
-      '(generator/cells.ts `buildCells`, the published rules: a leaf holds at most *leaf* offices unless at res 9, a block is the coarsest cell with at most *block* offices, a record chunk holds *chunk* records), ' +
+      '(generator/write/cells.ts `buildCells`, the published rules: a leaf holds at most *leaf* offices unless at res 9, a block is the coarsest cell with at most *block* offices, a record chunk holds *chunk* records), ' +
       'then the cold query sets of section 3 replayed on each copy, each query on a new site source (empty cache), from the folder. The first row is the site as generated. ' +
       'Each cell is *objects max / decoded bytes max* over the set. The shim needs no change for any row: it reads the parameters from the cell index.',
     '',

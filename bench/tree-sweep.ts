@@ -1,19 +1,19 @@
 /**
  * Cell-tree parameters at scale: the scale site's cell tree rebuilt from its own records with other leaf, block and
- * record-chunk sizes (generator/cells.ts, the published rules with other parameters), and the cold query sets of
+ * record-chunk sizes (generator/write/cells.ts, the published rules with other parameters), and the cold query sets of
  * section 3 replayed on each. Shows how the cold path's objects and bytes trade against each other as blocks shrink.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { buildCells } from '../generator/cells.ts';
-import { hashSerialised, sealCellTree } from '../generator/cell-hashes.ts';
-import { recordChunkKeys } from '../generator/audit/scan.ts';
-import { openStoredVersion } from '../generator/audit/site.ts';
+import { buildCells } from '../generator/write/cells.ts';
+import { hashSerialised, sealCellTree } from '../generator/write/cell-hashes.ts';
+import { recordChunkKeys } from '../generator/site/scan.ts';
+import { openStoredVersion } from '../generator/site/site.ts';
 import { CellIndex, CellRecords } from '../shim/core/cell-format.ts';
 import { paths } from '../shim/core/paths.ts';
 import { keys, Pointer, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { COLD_CTX, coldQuerySets, measureColdReads, type ColdReads } from './cold.ts';
 import { RADII } from './points.ts';

@@ -5,10 +5,10 @@
  * (run under the cloudfront-js-2.0 rules); the hit ratio and cost come from bench/workload-model.ts.
  */
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { readPlaces, readZctas, type PlaceRow } from '../generator/gazetteer-sources.ts';
+import { readPlaces, readZctas, type PlaceRow } from '../generator/model/gazetteer-sources.ts';
 import { viewerRequestCode } from '../infra/edge-function.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { loadCloudFrontFunction, viewerRequest } from '../test/helpers/cloudfront-runtime.ts';
 import { rng } from '../test/helpers/rng.ts';

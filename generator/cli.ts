@@ -2,9 +2,9 @@
 import { BadInputError, formatBadRow, generate } from './generate.ts';
 import { describeFailure } from './failure.ts';
 import { InputError } from './inputs/read.ts';
-import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './site-folder.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './write/site-folder.ts';
 import { parseCli } from './cli-args.ts';
-import { limitHeapGrowth } from './heap.ts';
+import { limitHeapGrowth } from './write/heap.ts';
 
 const HELP = `Usage: npm run generate -- [options]
 

@@ -14,7 +14,7 @@ import { problemTypeUri } from '../shim/core/problem-pages.ts';
 import { parseQuery } from '../shim/http/query.ts';
 import type { ProblemT } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 
 /** The searches shown: a covered city and an uncovered ZIP. */

@@ -21,7 +21,7 @@ import { perWindow } from './http/rate-limit.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
 import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
-import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './site-reader.ts';
+import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './core/site-reader.ts';
 import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';

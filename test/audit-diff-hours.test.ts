@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
 import { diffSites, formatDiff } from '../generator/audit/diff.ts';
 import { generate } from '../generator/generate.ts';
-import { listingIdOf } from '../generator/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { hoursText } from '../shim/core/hours.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';

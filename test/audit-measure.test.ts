@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measure } from '../generator/audit/measure.ts';
 import { generate } from '../generator/generate.ts';
-import { listingIdOf } from '../generator/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { keys, MeasurementDoc, Pointer } from '../shim/core/site-format.ts';
 import { copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';

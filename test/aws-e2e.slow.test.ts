@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishSite } from '../generator/publish.ts';
+import { publishSite } from '../generator/publish/publish.ts';
 import { bundleLambda } from '../infra/bundle.ts';
 import type { FunctionUrlHandler } from '../shim/aws/handler.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';

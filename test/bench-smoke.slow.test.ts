@@ -15,7 +15,7 @@ import { spread } from '../bench/stats.ts';
 import type { Service } from '../shim/core/service.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 
 const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };

@@ -8,16 +8,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCells, type CellTreeOptions } from '../generator/cells.ts';
-import { sealCellTree } from '../generator/cell-hashes.ts';
+import { buildCells, type CellTreeOptions } from '../generator/write/cells.ts';
+import { sealCellTree } from '../generator/write/cell-hashes.ts';
 import { CellIndex, CellRecords } from '../shim/core/cell-format.ts';
-import { serialise } from '../generator/json.ts';
+import { serialise } from '../generator/write/json.ts';
 import { cellSearch } from '../shim/core/cell-search.ts';
 import { checkStored, StoreError } from '../shim/core/errors.ts';
 import { destination, haversineMiles } from '../shim/core/geo.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
 import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { buildCellsReference } from './helpers/cells-reference.ts';
 import { rng } from './helpers/rng.ts';
@@ -64,7 +64,7 @@ function memoryReader(objects: Map<string, unknown>, version: string): SiteReade
   };
 }
 
-/** memoryReader whose schema failures are StoreErrors, as the site reader (shim/site-reader.ts) makes them. */
+/** memoryReader whose schema failures are StoreErrors, as the site reader (shim/core/site-reader.ts) makes them. */
 function checkedReader(objects: Map<string, unknown>, version: string): SiteReader & { reads: string[] } {
   const inner = memoryReader(objects, version);
   return {

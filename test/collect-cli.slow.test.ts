@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gridPoints } from '../data/collect/grid.ts';
-import { listingIdOf } from '../generator/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { PlaceRecord } from '../generator/inputs/schema.ts';
 import { MEASURED_QUERIES } from '../shim/core/constants.ts';
 import { haversineMiles } from '../shim/core/geo.ts';

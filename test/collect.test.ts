@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildCoverage, metrosCovering } from '../generator/coverage.ts';
+import { buildCoverage, metrosCovering } from '../generator/model/coverage.ts';
 import { PlaceRecord, SampleRecord } from '../generator/inputs/schema.ts';
 import { readLogFile } from '../data/collect/answers-log.ts';
 import { GooglePlacesProvider, RetriesExhaustedError } from '../data/collect/google-places.ts';

@@ -8,7 +8,7 @@ import { ApiError } from '../shim/core/errors.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { FirmDoc, keys, Meta, Pointer, type FirmDocT } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import type { Store } from '../shim/store/types.ts';
 

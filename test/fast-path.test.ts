@@ -12,7 +12,7 @@ import { loadConfig } from '../shim/config.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { createRequestLimits } from '../shim/http/limits.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../shim/core/errors.ts';
 import type { Service } from '../shim/core/service.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError } from '../shim/store/types.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';

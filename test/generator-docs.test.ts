@@ -1,14 +1,14 @@
 /** The generator's fast document bytes equal the plain serialisation of the same documents (every firm of the sample, the manifest). */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCoverage } from '../generator/coverage.ts';
-import { firmDocPieces, firmDocs, manifestBytes, manifestDoc, sortedKeys } from '../generator/documents.ts';
-import { groupFirms } from '../generator/firms.ts';
+import { buildCoverage } from '../generator/model/coverage.ts';
+import { firmDocPieces, firmDocs, manifestBytes, manifestDoc, sortedKeys } from '../generator/write/documents.ts';
+import { groupFirms } from '../generator/model/firms.ts';
 import { latestWeek, readInputs } from '../generator/inputs/read.ts';
-import { buildOffices } from '../generator/offices.ts';
-import type { BuiltFirm } from '../generator/offices.ts';
-import { measureVisibility } from '../generator/visibility.ts';
-import type { Entry } from '../generator/write.ts';
+import { buildOffices } from '../generator/model/offices.ts';
+import type { BuiltFirm } from '../generator/model/offices.ts';
+import { measureVisibility } from '../generator/model/visibility.ts';
+import type { Entry } from '../generator/write/write.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
 
 /** Each document's pieces joined, as the writer writes them (without the trailing newline); its stated byte length checked. */

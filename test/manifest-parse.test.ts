@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { joinManifests, manifestKeys } from '../generator/manifest-join.ts';
-import { ManifestFormatError, parseManifest } from '../generator/manifest-parse.ts';
+import { joinManifests, manifestKeys } from '../generator/site/manifest-join.ts';
+import { ManifestFormatError, parseManifest } from '../generator/site/manifest-parse.ts';
 import { keys, Manifest, Pointer, type ManifestT } from '../shim/core/site-format.ts';
 import { rng as seeded } from './helpers/rng.ts';
 

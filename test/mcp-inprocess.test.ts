@@ -11,7 +11,7 @@ import type { RequestInfo } from '../shim/edge-types.ts';
 import { createMcpRoute } from '../shim/mcp/route.ts';
 import type { ToolCallRecord } from '../shim/mcp/tools.ts';
 import { toApiError } from '../shim/core/errors.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
 

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeFailure } from '../generator/failure.ts';
 import { generate } from '../generator/generate.ts';
-import { listingIdOf } from '../generator/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { placeIdsOf } from '../generator/inputs/place-ids.ts';
 import { release } from '../generator/release/release.ts';
-import { RemovedListingError } from '../generator/publish.ts';
+import { RemovedListingError } from '../generator/publish/publish.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { unusedPort } from './helpers/s3rver.ts';
@@ -102,7 +102,7 @@ describe('expected refusals', () => {
     await copyFixtureSite(site);
     await writeFile(join(data, 'removals.jsonl'), `${JSON.stringify({ domain: 'alphalaw.example', date: '2026-11-20', reason: 'the firm asked to be removed' })}\n`);
     // Nothing listens on the endpoint: the refusal comes before the bucket is read.
-    const cli = await run('generator/publish-cli.ts', ['--bucket', 'site', '--endpoint', `http://127.0.0.1:${await unusedPort()}`, '--site', site, '--data', data, '--quiet']);
+    const cli = await run('generator/publish/publish-cli.ts', ['--bucket', 'site', '--endpoint', `http://127.0.0.1:${await unusedPort()}`, '--site', site, '--data', data, '--quiet']);
     expect(cli.status).toBe(1);
     const lines = cli.stderr.split('\n').filter((l) => l.trim() !== '' && !/NodeVersionSupportWarning|versions published|require node|To continue|security updates|More information|trace-warnings/.test(l));
     expect(lines).toHaveLength(1);

@@ -13,7 +13,7 @@ import { parseAttorneysArgs } from '../shim/core/params.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { parseQuery } from '../shim/http/query.ts';
 import { createMcpRoute } from '../shim/mcp/route.ts';
-import { createSiteSource } from '../shim/site-reader.ts';
+import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 
 type Json = Record<string, unknown>;

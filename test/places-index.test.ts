@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { gridDisk, latLngToCell } from 'h3-js';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildGazetteer } from '../generator/gazetteer.ts';
+import { buildGazetteer } from '../generator/model/gazetteer.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import { parseLocation } from '../shim/core/location.ts';
 import type { SiteReader } from '../shim/core/reader.ts';

@@ -5,8 +5,8 @@
 import { execFile } from 'node:child_process';
 import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPool } from '../generator/pool.ts';
-import { planPrune, pruneBucket, PruneStoppedError, type StoredVersionInfo } from '../generator/prune-bucket.ts';
+import { runPool } from '../generator/write/pool.ts';
+import { planPrune, pruneBucket, PruneStoppedError, type StoredVersionInfo } from '../generator/publish/prune-bucket.ts';
 import { createS3Client, s3Client } from '../shim/aws/s3-client.ts';
 import type { LayersT } from '../shim/core/site-format.ts';
 import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
@@ -67,7 +67,7 @@ describe('planPrune', () => {
 // Asynchronously: s3rver runs in this process and must keep answering while the CLI waits on it.
 const runPrune = (args: string[]): Promise<{ status: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, ['generator/prune-cli.ts', ...args], { env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' } }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['generator/publish/prune-cli.ts', ...args], { env: { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' } }, (err, stdout, stderr) =>
       resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : -1, stdout, stderr }),
     );
   });

@@ -1,6 +1,6 @@
 /** planPublish on literal manifests: layered or complete, flattening, removals, resumption, rollback, immutability. */
 import { describe, expect, it } from 'vitest';
-import { MAX_LAYER_META_BYTES, planPublish, type LocalVersion, type RemoteState, type RemoteVersion } from '../generator/publish-plan.ts';
+import { MAX_LAYER_META_BYTES, planPublish, type LocalVersion, type RemoteState, type RemoteVersion } from '../generator/publish/publish-plan.ts';
 import { composeManifest, generatedMetaBytes, prefixesOf, resolveLayered } from '../shim/core/layers.ts';
 import type { LayersT, ManifestT } from '../shim/core/site-format.ts';
 

@@ -14,9 +14,9 @@ import { promisify } from 'node:util';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalidationPathsFor, publishSite, type PublishOptions } from '../generator/publish.ts';
+import { invalidationPathsFor, publishSite, type PublishOptions } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
-import { readStoredVersion } from '../generator/bucket-version.ts';
+import { readStoredVersion } from '../generator/site/bucket-version.ts';
 import { generatedMetaBytes, resolveLayered } from '../shim/core/layers.ts';
 import { keys, type ManifestT } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
@@ -285,7 +285,7 @@ describe('publishSite on s3rver', () => {
 
   it('the CLI prints help, and a dry run prints the plan as JSON', { timeout: 60_000 }, async () => {
     const run = promisify(execFile);
-    const cli = ['generator/publish-cli.ts'];
+    const cli = ['generator/publish/publish-cli.ts'];
     const help = await run(process.execPath, [...cli, '--help']);
     expect(help.stdout).toMatch(/Usage: npm run publish -- --bucket/);
     const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };

@@ -6,7 +6,7 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingIdOf } from '../generator/ids.ts';
+import { listingIdOf } from '../generator/inputs/ids.ts';
 import { release, type ReleaseOptions, type ReleaseRecord } from '../generator/release/release.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';

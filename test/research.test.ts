@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countSearches, NO_METRO, type ResearchCounts } from '../generator/research/counts.ts';
-import { mondayOfIsoWeek } from '../generator/week.ts';
+import { mondayOfIsoWeek } from '../generator/inputs/week.ts';
 import { viewerRequestCode } from '../infra/edge-function.ts';
 import { loadConfig } from '../shim/config.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';

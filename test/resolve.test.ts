@@ -2,7 +2,7 @@
 import { cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildGazetteer } from '../generator/gazetteer.ts';
+import { buildGazetteer } from '../generator/model/gazetteer.ts';
 import { metroForPoint } from '../shim/core/coverage.ts';
 import { parsedFromArg, parseLocation, US_STATE_CODES, type ParsedLocation } from '../shim/core/location.ts';
 import type { SiteReader } from '../shim/core/reader.ts';

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StagingWriter } from '../generator/write.ts';
+import { StagingWriter } from '../generator/write/write.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {

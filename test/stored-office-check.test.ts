@@ -1,11 +1,11 @@
 /**
- * The generator's hand self-check of stored offices (generator/stored-office-check.ts) against zod's StoredOffice: it
+ * The generator's hand self-check of stored offices (generator/model/stored-office-check.ts) against zod's StoredOffice: it
  * accepts every office of the sample, and on broken variants of them it never accepts what zod refuses, so a refused
  * office always reaches zod and its error.
  */
 import { describe, expect, it } from 'vitest';
 import { sampleOffices } from './helpers/sample-offices.ts';
-import { checkStoredOffices, storedOfficeChecker } from '../generator/stored-office-check.ts';
+import { checkStoredOffices, storedOfficeChecker } from '../generator/model/stored-office-check.ts';
 import { StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
 
 const BAD: unknown[] = [undefined, null, 0, -1, 100.5, Number.NaN, Infinity, 1.5, '', 'x', true, [], {}];

@@ -1,10 +1,10 @@
 /**
- * Counting units (generator/units.ts) against the plain answer: the connected components of every pair of one firm's
+ * Counting units (generator/model/units.ts) against the plain answer: the connected components of every pair of one firm's
  * offices at most `miles` apart, found by a search over all pairs, and numbered by their first office.
  */
 import { describe, expect, it } from 'vitest';
 import { destination, haversineMiles } from '../shim/core/geo.ts';
-import { unitsOf } from '../generator/units.ts';
+import { unitsOf } from '../generator/model/units.ts';
 import { rng } from './helpers/rng.ts';
 
 /** Components by breadth-first search over all pairs of a firm's offices; numbered in order of first position. */

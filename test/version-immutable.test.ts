@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkManifest } from '../generator/audit/manifest.ts';
-import { openSite } from '../generator/audit/site.ts';
+import { openSite } from '../generator/site/site.ts';
 import { release } from '../generator/release/release.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { keys } from '../shim/core/site-format.ts';

@@ -1,7 +1,7 @@
 /** The weekly grid: H3 cells at GRID_RESOLUTION over the populated part of each metro's measured area. */
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import type { MetroT } from '../../generator/inputs/schema.ts';
-import { zctaPoints } from '../../generator/coverage.ts';
+import { zctaPoints } from '../../generator/model/coverage.ts';
 import { haversineMiles } from '../../shim/core/geo.ts';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { normaliseFlagKey } from '../../generator/ids.ts';
+import { normaliseFlagKey } from '../../generator/inputs/ids.ts';
 import { FlagRecord, type FlagRecordT } from '../../generator/inputs/schema.ts';
 
 /** A listing line: whether the owner has claimed the web-map listing of `place_id`. */

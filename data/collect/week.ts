@@ -1,5 +1,5 @@
 /** Builds a week's input files (dataset, places, samples, flags) from the answers log; pure and deterministic. */
-import { firmKeyOf } from '../../generator/ids.ts';
+import { firmKeyOf } from '../../generator/inputs/ids.ts';
 import type { DatasetFileT, FlagRecordT, PlaceRecordT, SampleRecordT } from '../../generator/inputs/schema.ts';
 import { answerKey, type LogAnswerT } from './answers-log.ts';
 import type { GridPoint } from './grid.ts';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type DatasetFileT, MetrosFile, WEEK_FILES } from '../../generator/inputs/schema.ts';
-import { mondayOfIsoWeek } from '../../generator/week.ts';
+import { mondayOfIsoWeek } from '../../generator/inputs/week.ts';
 import { advanceWeek } from './churn.ts';
 import { loadZips } from './gazetteer.ts';
 import { generatePopulation, type Population } from './offices.ts';

@@ -2,7 +2,8 @@
 import { diffSites, formatDiff } from './diff.ts';
 import { formatMeasureReport, measure, measureExitCode } from './measure.ts';
 import { parseQuery, QueryError, type AuditQuery } from './queries.ts';
-import { AuditError, type SiteLocation } from './site.ts';
+import { StoreError } from '../../shim/core/errors.ts';
+import type { SiteLocation } from '../site/site.ts';
 import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
 import { parseCli } from '../cli-args.ts';
 
@@ -186,7 +187,7 @@ async function runVerify(argv: string[]): Promise<number> {
     if (!a.quiet) process.stderr.write(`verify: done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
     return verifyExitCode(report);
   } catch (err) {
-    if (err instanceof AuditError) {
+    if (err instanceof StoreError) {
       process.stderr.write(`audit verify: ${err.message}\n`);
       return 2;
     }
@@ -232,7 +233,7 @@ async function runDiff(argv: string[]): Promise<number> {
     process.stdout.write(a.json ? `${JSON.stringify(d, null, 2)}\n` : formatDiff(d, max));
     return 0;
   } catch (err) {
-    if (err instanceof AuditError) {
+    if (err instanceof StoreError) {
       process.stderr.write(`audit diff: ${err.message}\n`);
       return 2;
     }
@@ -280,7 +281,7 @@ async function runMeasure(argv: string[]): Promise<number> {
     process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatMeasureReport(report, max));
     return measureExitCode(report);
   } catch (err) {
-    if (err instanceof AuditError) {
+    if (err instanceof StoreError) {
       process.stderr.write(`audit measure: ${err.message}\n`);
       return 2;
     }

@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { generatedMetaBytes } from '../../shim/core/layers.ts';
 import { keys, Manifest, type ManifestT } from '../../shim/core/site-format.ts';
-import { readStoredVersion } from '../bucket-version.ts';
-import { mapPool } from '../pool.ts';
-import { progressEvery } from '../progress.ts';
-import { AuditError, type AuditSite } from './site.ts';
+import { readStoredVersion } from '../site/bucket-version.ts';
+import { mapPool } from '../write/pool.ts';
+import { progressEvery } from '../write/progress.ts';
+import { StoreError } from '../../shim/core/errors.ts';
+import type { AuditSite } from '../site/site.ts';
 
 /** What the manifest check found. */
 export interface ManifestCheck {
@@ -51,7 +52,7 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
   const manifestKey = keys.manifest(v);
   // A layered version has no manifest of its own: its base's, overridden by its map, is the one it would have had.
   const manifest = layered ? await composedManifest(site) : await site.json(manifestKey, Manifest);
-  if (manifest === null) throw new AuditError(`${site.label}: version ${v} has no ${manifestKey}`);
+  if (manifest === null) throw new StoreError(`${site.label}: version ${v} has no ${manifestKey}`, manifestKey);
   const problems: string[] = [];
   if (manifest.version !== v) problems.push(`${manifestKey} names version ${manifest.version}, not ${v}`);
   const listed = Object.entries(manifest.objects).sort(([a], [b]) => (a < b ? -1 : 1));
@@ -69,7 +70,7 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
     try {
       got = await site.store.get(key);
     } catch (err) {
-      throw new AuditError(`${site.label}: ${(err as Error).message}`);
+      throw new StoreError(`${site.label}: ${(err as Error).message}`, key, { cause: err });
     }
     progress(++done, listed.length, 'manifest objects hashed');
     if (got === null) {
@@ -100,6 +101,6 @@ async function composedManifest(site: AuditSite): Promise<ManifestT> {
     if (stored === null) throw new Error(`version ${site.version} is not complete`);
     return stored.manifest;
   } catch (err) {
-    throw new AuditError(`${site.label}: ${(err as Error).message}`);
+    throw new StoreError(`${site.label}: ${(err as Error).message}`, keys.manifest(site.version), { cause: err });
   }
 }

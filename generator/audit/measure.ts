@@ -4,11 +4,12 @@
  */
 import type { ZodType } from 'zod';
 import { CoverageCells, CoverageDoc, FirmDoc, keys, MeasurementDoc, type MeasurementDocT, type StoredOfficeT } from '../../shim/core/site-format.ts';
-import { mapPool } from '../pool.ts';
-import { progressEvery } from '../progress.ts';
+import { mapPool } from '../write/pool.ts';
+import { progressEvery } from '../write/progress.ts';
 import { firmDocBrand, recompute, type ExpectedOffice, type Recomputed } from './measure-recompute.ts';
-import { scanOffices } from './scan.ts';
-import { AuditError, openSite, type SiteLocation } from './site.ts';
+import { scanOffices } from '../site/scan.ts';
+import { StoreError } from '../../shim/core/errors.ts';
+import { openSite, type SiteLocation } from '../site/site.ts';
 
 /** One published value that differs from the recomputed one. */
 export interface Mismatch {
@@ -68,7 +69,7 @@ function compareOffice(where: string, o: StoredOfficeT, e: ExpectedOffice | unde
   }
 }
 
-/** Read one version, recompute, compare. Throws AuditError when the version cannot be read as a site. */
+/** Read one version, recompute, compare. Throws StoreError when the version cannot be read as a site. */
 export async function measure(opts: MeasureOptions): Promise<MeasureReport> {
   const site = await openSite(opts.site, opts.version);
   const v = site.version;
@@ -76,7 +77,7 @@ export async function measure(opts: MeasureOptions): Promise<MeasureReport> {
   const concurrency = opts.concurrency ?? 16;
   const required = async <T>(key: string, schema: ZodType<T>): Promise<T> => {
     const x = await site.json(key, schema);
-    if (x === null) throw new AuditError(`${site.label}: version ${v} has no ${key}`);
+    if (x === null) throw new StoreError(`${site.label}: version ${v} has no ${key}`, key);
     return x;
   };
   const coverage = await required(keys.coverage(v), CoverageDoc);

@@ -8,11 +8,12 @@ import { CoverageCells, CoverageDoc, keys, type CoverageCellsT, type StoredOffic
 import { compareAnswer } from './compare.ts';
 import { getLive, jsonDifferences, LiveError } from './live.ts';
 import { checkManifest, type ManifestCheck } from './manifest.ts';
-import { mapPool } from '../pool.ts';
+import { mapPool } from '../write/pool.ts';
 import { sampleQueries, type AuditQuery } from './queries.ts';
 import { recomputeAnswer } from './recompute.ts';
-import { compareTree, scanOffices } from './scan.ts';
-import { AuditError, openSite, type AuditSite, type SiteLocation } from './site.ts';
+import { compareTree, scanOffices } from '../site/scan.ts';
+import { StoreError } from '../../shim/core/errors.ts';
+import { openSite, type AuditSite, type SiteLocation } from '../site/site.ts';
 
 /** What to verify. */
 export interface VerifyOptions {
@@ -75,7 +76,7 @@ export function verifyExitCode(r: VerifyReport): 0 | 1 | 2 {
 /** Differences between the live GET /v1/coverage (its `version` first) and the site's coverage.json; throws LiveError when it cannot be read. */
 async function liveVersionProblems(site: AuditSite, url: string, when: string): Promise<string[]> {
   const doc = await site.json(keys.coverage(site.version), CoverageDoc);
-  if (doc === null) throw new AuditError(`${site.label}: version ${site.version} has no coverage.json`);
+  if (doc === null) throw new StoreError(`${site.label}: version ${site.version} has no coverage.json`, keys.coverage(site.version));
   const reply = await getLive(url, '/v1/coverage', CoverageResponse);
   if (reply.status !== 200) throw new LiveError(`${when}: GET /v1/coverage could not be read: ${reply.problem ?? `HTTP ${reply.status}`}`);
   if (reply.body === null) return [`${when}: GET /v1/coverage: ${reply.problem ?? 'unreadable body'}`];
@@ -123,7 +124,7 @@ async function checkQuery(url: string, q: AuditQuery, offices: readonly StoredOf
   };
 }
 
-/** Run every requested check; AuditError and LiveError become `errors`, differences become problems. */
+/** Run every requested check; StoreError and LiveError become `errors`, differences become problems. */
 export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
   const log = opts.log;
   const t = (): number => performance.now();
@@ -157,7 +158,7 @@ export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
     const queries = [...(opts.queries ?? [])];
     if (opts.url !== undefined) {
       const coverage = await site.json(keys.coverageCells(site.version), CoverageCells);
-      if (coverage === null) throw new AuditError(`${site.label}: version ${site.version} has no coverage-cells.json`);
+      if (coverage === null) throw new StoreError(`${site.label}: version ${site.version} has no coverage-cells.json`, keys.coverageCells(site.version));
       if (opts.sample !== undefined && opts.sample > 0) queries.push(...sampleQueries(coverage, opts.sample, opts.seed ?? 1));
       const t2 = t();
       const live = { url: opts.url, versionProblems: await liveVersionProblems(site, opts.url, 'before the queries'), queries: [] as QueryCheck[] };
@@ -177,7 +178,7 @@ export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
       timingsMs.queries = Math.round(t() - t2);
     }
   } catch (err) {
-    if (err instanceof AuditError || err instanceof LiveError) report.errors.push(err.message);
+    if (err instanceof StoreError || err instanceof LiveError) report.errors.push(err.message);
     else throw err;
   }
   return report;

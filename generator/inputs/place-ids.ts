@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { listingIdOf } from '../ids.ts';
+import { listingIdOf } from './ids.ts';
 
 const PLACE_ID = /"place_id"\s*:\s*("(?:[^"\\]|\\.)*")/;
 

@@ -6,7 +6,7 @@ import * as Plot from '@observablehq/plot';
 import { cellToBoundary, getHexagonEdgeLengthAvg, latLngToCell, UNITS } from 'h3-js';
 import { parseHTML } from 'linkedom';
 import type { GridPoint } from './metro-data.ts';
-import { pct1 } from '../visibility.ts';
+import { pct1 } from '../model/visibility.ts';
 
 /** Colour bands of the hexagon map, by share of samples (percent): below 20, 20-40, 40-60, 60-80, 80 and over. */
 export const BAND_EDGES = [20, 40, 60, 80] as const;

@@ -1,8 +1,8 @@
 /** The week's measurement per metro as the metro pages show it: top-three concentration and promoted-firm reach per grid point. */
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
-import type { Firm } from '../firms.ts';
+import type { Firm } from '../model/firms.ts';
 import type { MetroT, SampleRecordT } from '../inputs/schema.ts';
-import { pct1 } from '../visibility.ts';
+import { pct1 } from '../model/visibility.ts';
 
 /** One grid point: how many of its samples had a sponsored or enhanced firm in the top three. */
 export interface GridPoint {

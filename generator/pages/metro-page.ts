@@ -3,7 +3,7 @@ import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
 import { BAND_COLOURS, BAND_EDGES, gini, hexCells, hexMapSvg, hexResolution, lorenzSvg } from './charts.ts';
 import type { HexCell } from './charts.ts';
 import type { PageContext } from './context.ts';
-import { esc, shell } from './layout.ts';
+import { esc, shell } from '../../shim/core/page-layout.ts';
 import type { MetroPageData, MetroWeek } from './metro-data.ts';
 
 /** The files of one metro: its page and its two charts, by page name. */

@@ -8,7 +8,7 @@ import { DEFAULT_CORRECTIONS_EMAIL } from '../../shim/core/openapi-info.ts';
 import { paths } from '../../shim/core/paths.ts';
 import type { PageDocT } from '../../shim/core/page-format.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
-import type { Firm } from '../firms.ts';
+import type { Firm } from '../model/firms.ts';
 import { readJsonl } from '../inputs/jsonl.ts';
 import { SampleRecord, WEEK_FILES } from '../inputs/schema.ts';
 import type { MetroT, SampleRecordT } from '../inputs/schema.ts';

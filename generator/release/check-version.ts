@@ -4,17 +4,17 @@
  */
 import { createService } from '../../shim/core/service-impl.ts';
 import { CoverageCells, keys } from '../../shim/core/site-format.ts';
-import { createSiteSource } from '../../shim/site-reader.ts';
+import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import type { Store } from '../../shim/store/types.ts';
 import { compareAnswer } from '../audit/compare.ts';
 import { checkManifest } from '../audit/manifest.ts';
 import { sampleQueries } from '../audit/queries.ts';
 import { recomputeAnswer } from '../audit/recompute.ts';
-import { scanOffices } from '../audit/scan.ts';
-import { openSite } from '../audit/site.ts';
-import { pointerDoc } from '../documents.ts';
-import { serialise } from '../json.ts';
+import { scanOffices } from '../site/scan.ts';
+import { openSite } from '../site/site.ts';
+import { pointerDoc } from '../write/documents.ts';
+import { serialise } from '../write/json.ts';
 
 /** A store that names `version` as current and reads everything else from `inner` (a version not yet pointed at). */
 class PinnedStore implements Store {

@@ -2,7 +2,7 @@
 import { GATE_NAMES, MAX_DROP, MAX_MILES_FROM_ZIP, type GateName } from './gates.ts';
 import { release } from './release.ts';
 import { parseCli } from '../cli-args.ts';
-import { limitHeapGrowth } from '../heap.ts';
+import { limitHeapGrowth } from '../write/heap.ts';
 
 const HELP = `Usage: npm run release -- [options]
 

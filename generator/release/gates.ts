@@ -1,6 +1,6 @@
 /** The release gates (README "Operating it"): pure checks of a week's facts against the live version; each fatal unless forced. */
 import type { WeekFacts } from '../generate.ts';
-import type { AnyMetaT } from '../published-meta.ts';
+import type { AnyMetaT } from '../site/published-meta.ts';
 
 /** Miles an office may be from its ZIP's centroid (and from the nearest US ZIP at all). */
 export const MAX_MILES_FROM_ZIP = 50;

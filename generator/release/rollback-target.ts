@@ -6,8 +6,8 @@
 import { access, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys } from '../../shim/core/site-format.ts';
-import type { ActiveRemovals } from '../removals.ts';
-import { removedListingsIn } from './removal-check.ts';
+import type { ActiveRemovals } from '../model/removals.ts';
+import { removedListingsIn } from '../publish/removal-check.ts';
 
 /** The plan of a rollback, or why there is none. */
 export type RollbackTarget =

@@ -13,7 +13,7 @@ import { webMethod } from '../http/method.ts';
 import { problemOf } from '../http/problem.ts';
 import { createRequestLimits } from '../http/limits.ts';
 import { perWindow } from '../http/rate-limit.ts';
-import { createSiteSource } from '../site-reader.ts';
+import { createSiteSource } from '../core/site-reader.ts';
 import { S3Store } from '../store/s3.ts';
 import { withDeadline } from '../store/deadline.ts';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../limits.ts';

@@ -43,6 +43,7 @@ export const catalogue = {
   points: entry(paths.points, PointGazetteer, /^gazetteer\/points\/-?\d+_-?\d+\.json$/),
   measurement: entry(paths.measurement, MeasurementDoc, new RegExp(`^measurement/${id}\\.json$`)),
   changes: entry(paths.changes, ChangesDoc, /^changes\.json$/),
+  // Versions published before the shim rendered problem pages alone held a copy (nothing reads it).
   problem: entry(paths.problem, null, new RegExp(`^problems/${id}\\.html$`), 'html'),
   page: entry(paths.page, PageDoc, /^pages\/[a-z0-9][a-z0-9./-]*\.json$/),
 } satisfies Record<DocName, CatalogueEntry>;

@@ -2,7 +2,7 @@
  * The page a person's browser gets instead of a problem+json body when something goes wrong (404, 429, 500, 503): in
  * the site's shell, saying what happened in plain words and what to do next. API callers keep the problem+json.
  */
-import { esc, shell } from '../../generator/pages/layout.ts';
+import { esc, shell } from './page-layout.ts';
 import { humanWait, clockAfter } from './human-wait.ts';
 import { problemPath } from './problem-pages.ts';
 import type { ProblemCodeT } from './schemas.ts';

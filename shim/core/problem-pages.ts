@@ -1,8 +1,9 @@
 /**
  * The page behind every problem `type` URI ({base}/problems/{code}): what the problem means and what to do, as short
- * HTML. The generator publishes the same pages into each version; the shim serves them from this one renderer.
+ * HTML. The one source: the shim renders them at /problems/{code}, and no version holds a copy (versions published
+ * before this kept `problems/<code>.html`, which nothing reads).
  */
-import { esc, shell } from '../../generator/pages/layout.ts';
+import { esc, shell } from './page-layout.ts';
 import { SERVICE_NAME } from './constants.ts';
 import { ApiError } from './errors.ts';
 import { ProblemCode, type ProblemCodeT } from './schemas.ts';

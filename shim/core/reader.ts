@@ -1,4 +1,4 @@
-/** Read access to one published version of the site, as the core sees it. Implemented in shim/site-reader.ts. */
+/** Read access to one published version of the site, as the core sees it. Implemented in shim/core/site-reader.ts. */
 import type { ZodType } from 'zod';
 import { StoreError } from './errors.ts';
 import type { MetaT } from './site-format.ts';

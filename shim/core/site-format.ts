@@ -28,6 +28,9 @@ export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 /** `current.json`: the pointer to the version being served. Written last on publish. */
 export const Pointer = z.object({ schema_version: schemaVersion('pointer'), version: z.string().regex(/^[A-Za-z0-9._-]+$/), week: z.string() });
 
+/** How long a reader may keep the pointer it read (ms): a publish is seen by every reader within this. */
+export const POINTER_TTL_MS = 5000;
+
 /** One metro's sampling this week: the denominators of every share measured in it. */
 export const MetroSampling = z.object({
   grid_points: z.number().int().nonnegative(),

@@ -1,5 +1,5 @@
 /** The terms of use page (/terms), linked from the OpenAPI document's termsOfService, with the data sources and licences. */
-import { esc, shell } from '../../generator/pages/layout.ts';
+import { esc, shell } from './page-layout.ts';
 import { DATA_SOURCES } from './attribution.ts';
 import { SERVICE_NAME } from './constants.ts';
 import { CALLER_RULES, TERMS_TEXT } from './openapi-info.ts';

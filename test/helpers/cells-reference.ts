@@ -1,13 +1,13 @@
 /**
  * The cell tree built the plain way (H3 calls and string compares in the sort comparator, a map lookup per office),
  * with whole firms in place of units: kept as the independent answer for the tree's structure (cells, rows, reach,
- * blocks, office order, record chunks), which generator/cells.ts, precomputing numeric cell keys, must equal.
+ * blocks, office order, record chunks), which generator/write/cells.ts, precomputing numeric cell keys, must equal.
  */
 import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
 import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK } from '../../shim/core/cell-format.ts';
 import { haversineMiles } from '../../shim/core/geo.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
-import type { CellTreeOptions } from '../../generator/cells.ts';
+import type { CellTreeOptions } from '../../generator/write/cells.ts';
 
 /** The plain build's objects: the published tree's structure, with whole firms (firm numbers by firm_id rank). */
 export interface CellTreeReference {

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { serialise, sha256Hex } from '../../generator/json.ts';
+import { serialise, sha256Hex } from '../../generator/write/json.ts';
 import { keys } from '../../shim/core/site-format.ts';
 
 async function filesUnder(root: string): Promise<string[]> {

@@ -1,10 +1,10 @@
 /** The sample's stored offices as the generator builds them (inputs of the latest week in data/, visibility measured). */
 import { resolve } from 'node:path';
-import { buildCoverage } from '../../generator/coverage.ts';
-import { groupFirms } from '../../generator/firms.ts';
+import { buildCoverage } from '../../generator/model/coverage.ts';
+import { groupFirms } from '../../generator/model/firms.ts';
 import { latestWeek, readInputs } from '../../generator/inputs/read.ts';
-import { buildOffices } from '../../generator/offices.ts';
-import { measureVisibility } from '../../generator/visibility.ts';
+import { buildOffices } from '../../generator/model/offices.ts';
+import { measureVisibility } from '../../generator/model/visibility.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
 
 /** Every stored office of the sample's latest week. */

@@ -1,0 +1,63 @@
+/** Standing removals (data/removals.jsonl, format in data/README.md): listings and whole firms kept out of every week until lifted. */
+import { readJsonl } from '../inputs/jsonl.ts';
+import type { Row } from '../inputs/jsonl.ts';
+import { RemovalRecord } from '../inputs/schema.ts';
+import type { RemovalRecordT } from '../inputs/schema.ts';
+import { firmIdOf, firmKeyOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from '../inputs/ids.ts';
+import { join } from 'node:path';
+
+/** What a listing is known by, for matching against removals. */
+export interface ListingIdentity {
+  listing_id: string;
+  firm_id: string;
+  /** Website domain, or null without a website. */
+  domain: string | null;
+  /** Only the generator knows it; published records have the listing id instead. */
+  place_id?: string;
+}
+
+/** The identity of a place record as the generator will publish it. */
+export function identityOfPlace(p: { place_id: string; website: string | null }): ListingIdentity {
+  return { place_id: p.place_id, listing_id: listingIdOf(p.place_id), firm_id: firmIdOf(firmKeyOf(p.place_id, p.website)), domain: websiteDomainOf(p.website) };
+}
+
+/** Removals not lifted, indexed for matching. */
+export class ActiveRemovals {
+  private readonly byKey = new Map<string, Row<RemovalRecordT>>();
+  readonly count: number;
+  constructor(rows: readonly Row<RemovalRecordT>[]) {
+    let n = 0;
+    for (const row of rows) {
+      const r = row.value;
+      if (r.lifted !== undefined && r.lifted !== null) continue;
+      n++;
+      // A place id is known only to the generator; its listing id is what a published site can be checked for.
+      if (r.place_id !== undefined) this.byKey.set(`listing:${listingIdOf(r.place_id)}`, row);
+      if (r.listing_id !== undefined) this.byKey.set(`listing:${r.listing_id}`, row);
+      if (r.firm_id !== undefined) this.byKey.set(`firm:${r.firm_id}`, row);
+      if (r.domain !== undefined) this.byKey.set(`domain:${normaliseFlagKey(r.domain)}`, row);
+    }
+    this.count = n;
+  }
+
+  /** The removal that keeps this listing out, or undefined. */
+  match(id: ListingIdentity): Row<RemovalRecordT> | undefined {
+    return this.byKey.get(`listing:${id.listing_id}`) ?? this.byKey.get(`firm:${id.firm_id}`) ?? (id.domain === null ? undefined : this.byKey.get(`domain:${id.domain}`));
+  }
+}
+
+/** One line describing a removal, e.g. `removals.jsonl:3 (firm_id f_..., 2026-11-20: firm asked)`. */
+export function describeRemoval(row: Row<RemovalRecordT>): string {
+  const r = row.value;
+  const what = r.place_id !== undefined ? `place_id ${r.place_id}` : r.listing_id !== undefined ? `listing_id ${r.listing_id}` : r.firm_id !== undefined ? `firm_id ${r.firm_id}` : `domain ${r.domain ?? ''}`;
+  return `removals.jsonl:${row.line} (${what}, ${r.date}: ${r.reason})`;
+}
+
+/** Read `<dataDir>/removals.jsonl` (none when missing); throws on a bad line, since a mistyped removal must not pass. */
+export async function readRemovals(dataDir: string): Promise<ActiveRemovals> {
+  const path = join(dataDir, 'removals.jsonl');
+  const r = await readJsonl(path, RemovalRecord);
+  if (r === null) return new ActiveRemovals([]);
+  if (r.bad.length > 0) throw new Error(`${path}: ${r.bad.map((b) => `line ${b.line}: ${b.reason}`).join('; ')}`);
+  return new ActiveRemovals(r.rows);
+}

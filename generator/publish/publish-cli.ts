@@ -1,0 +1,144 @@
+/** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--distribution ID] [--site site/] [--dry-run]`: atomic publish to S3. */
+import { describeFailure } from '../failure.ts';
+import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
+import { readRemovals } from '../model/removals.ts';
+import { prefixesReadBy } from '../site/bucket-version.ts';
+import { keys } from '../../shim/core/site-format.ts';
+import { S3Store } from '../../shim/store/s3.ts';
+import { parseCli } from '../cli-args.ts';
+
+const HELP = `Usage: npm run publish -- --bucket <name> [options]
+
+Publishes the version named by <site>/current.json to S3, atomically, copying nothing:
+  1. plan against the bucket (nothing is written yet):
+     - the first version, or one that changed much, goes up complete: every object of <site>/v/<version>/ under
+       <prefix>v/<version>/, then its manifest.json;
+     - otherwise (a correction) it goes up as a layer over the serving version: only the objects that are new or
+       changed are uploaded, and its meta.json carries a map saying which earlier version's prefix holds every other
+       object (one hop; a layer over a layer keeps pointing where the serving one read). Readers resolve every key
+       of a version through that one map, so an answer never mixes versions;
+     - a version already in the bucket (a rollback) uploads nothing;
+     - objects already under the version with the same sha256 (an interrupted run) are skipped;
+  2. upload the planned objects (checked against the local manifest; gzip-encoded when larger than 1 KiB and at
+     least 10% smaller), then the manifest (complete) or the meta.json with the map (layer);
+  3. then, LAST, the pointer <prefix>current.json. A publish that stops earlier leaves the previous version serving,
+     and running it again resumes where it stopped.
+Every version prefix a kept version's map names must stay in the bucket (publish never deletes anything).
+Refused before anything is written when the version holds a listing under a standing removal (<data>/removals.jsonl),
+so publishing an older site folder (a rollback) cannot bring a removed listing back.
+Cache-Control: versioned objects "${CACHE_IMMUTABLE}", pointer "${CACHE_POINTER}".
+The CloudFront paths whose answers changed are printed on stdout, one per line (more than ${MAX_LISTING_INVALIDATIONS}
+changed listings become /v1/firms/* and /r/*); with --distribution they are also invalidated.
+Credentials come from the usual AWS sources (environment, profile, role).
+
+Options:
+  --bucket <name>        S3 bucket (required)
+  --prefix <p>           key prefix in the bucket (default: none)
+  --site <dir>           generated site folder (default: site/)
+  --version <v>          version folder to publish (default: the one <site>/current.json names)
+  --data <dir>           input folder holding removals.jsonl (default: data/)
+  --endpoint <url>       S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)
+  --region <r>           AWS region (default: AWS_REGION, then us-east-1)
+  --distribution <id>    CloudFront distribution to invalidate after the pointer is written
+  --concurrency <n>      requests in flight (default 16)
+  --no-gzip              store every object uncompressed
+  --prefixes-of <v,...>  publish nothing: print every version prefix (v/<version>/) these versions read from, one per
+                         line (themselves, and a layer's base and earlier layers); keep them all when pruning
+  --complete             never publish as a layer (every object under the version's own prefix)
+  --dry-run              read the bucket, print the plan (one line, then each key it would write, then the
+                         CloudFront paths), write nothing
+  --json                 print the full report as JSON on stdout instead of the paths
+  --quiet                no progress output on stderr
+  -h, --help             this text
+
+Exit status: 0 published (or nothing to do); 1 failure: the previous version still serves, or (said so) the new version
+is live but the invalidation failed; 2 usage error.`;
+
+async function main(): Promise<number> {
+  const cli = parseCli(
+    {
+      options: {
+        bucket: { type: 'string' },
+        prefix: { type: 'string' },
+        site: { type: 'string', default: 'site/' },
+        version: { type: 'string' },
+        data: { type: 'string', default: 'data/' },
+        endpoint: { type: 'string' },
+        region: { type: 'string' },
+        distribution: { type: 'string' },
+        concurrency: { type: 'string', default: '16' },
+        'no-gzip': { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        complete: { type: 'boolean', default: false },
+        'prefixes-of': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    },
+    HELP,
+  );
+  if ('exit' in cli) return cli.exit;
+  const args = cli.values;
+  const concurrency = Number(args.concurrency);
+  if (!args.bucket || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
+    process.stderr.write(`${!args.bucket ? '--bucket is required' : '--concurrency must be an integer from 1 to 256'}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (args['prefixes-of'] !== undefined) return printPrefixes(args.bucket, args['prefixes-of'], args);
+  try {
+    const report = await publishSite({
+      removals: await readRemovals(args.data),
+      ...(args.version !== undefined ? { version: args.version } : {}),
+      bucket: args.bucket,
+      siteDir: args.site,
+      concurrency,
+      gzip: !args['no-gzip'],
+      dryRun: args['dry-run'],
+      complete: args.complete,
+      quiet: args.quiet,
+      ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
+      ...(args.endpoint !== undefined ? { endpoint: args.endpoint } : {}),
+      ...(args.region !== undefined ? { region: args.region } : {}),
+      ...(args.distribution !== undefined ? { distributionId: args.distribution } : {}),
+    });
+    if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else if (report.dryRun) {
+      process.stdout.write(`${report.plan}\n`);
+      for (const key of report.plannedPuts ?? []) process.stdout.write(`put ${key}\n`);
+      for (const path of report.invalidationPaths) process.stdout.write(`invalidate ${path}\n`);
+    } else for (const path of report.invalidationPaths) process.stdout.write(`${path}\n`);
+    if (report.invalidationError) {
+      process.stderr.write(`publish: version ${report.version} is live, but the CloudFront invalidation failed: ${report.invalidationError}\n`);
+      return 1;
+    }
+    return 0;
+  } catch (err) {
+    process.stderr.write(`publish: failed; the bucket's pointer was not moved, the previous version still serves: ${describeFailure(err)}\n`);
+    return 1;
+  }
+}
+
+/** `--prefixes-of`: the prefixes a list of versions reads from, read from the bucket. */
+async function printPrefixes(bucket: string, list: string, args: { prefix?: string; endpoint?: string; region?: string }): Promise<number> {
+  const versions = list.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (versions.length === 0 || versions.some((v) => !/^[A-Za-z0-9._-]+$/.test(v))) {
+    process.stderr.write(`--prefixes-of takes a comma-separated list of version ids, got ${JSON.stringify(list)}\n`);
+    return 2;
+  }
+  const store = new S3Store({
+    bucket,
+    ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
+    ...(args.endpoint !== undefined ? { endpoint: args.endpoint } : {}),
+    ...(args.region !== undefined ? { region: args.region } : {}),
+  });
+  try {
+    for (const v of await prefixesReadBy(store, versions)) process.stdout.write(`${keys.root(v)}\n`);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`publish --prefixes-of: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

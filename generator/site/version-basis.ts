@@ -1,0 +1,40 @@
+/**
+ * What a new version id is based on besides its content: the version live on the target before it (its changes
+ * document compares with that one, so two runs of the same content against different live versions write different
+ * bytes and must not share an id), and whether the run reproduces the live version itself.
+ */
+import { z } from 'zod';
+import { keys, Pointer } from '../../shim/core/site-format.ts';
+import { openStoredVersion, parseObject, type SiteLocation } from './site.ts';
+import { FolderStore } from '../../shim/store/folder.ts';
+import { S3Store } from '../../shim/store/s3.ts';
+
+/** Only the field every changes document has: which version it compared with. */
+const ChangesPrevious = z.object({ previous: z.object({ version: z.string() }).nullable() });
+
+/** The live version on the target and the version its own changes document compared with (null when unknown). */
+export interface VersionBasis {
+  live: string | null;
+  livePrevious: string | null;
+}
+
+/** Read the target's pointer and, when a version is live, the `previous` its changes document names. */
+export async function versionBasis(site: SiteLocation): Promise<VersionBasis> {
+  const store = site.kind === 'folder' ? new FolderStore(site.dir) : new S3Store((({ kind: _k, ...o }) => o)(site));
+  const pointerBytes = await store.get(keys.pointer);
+  if (pointerBytes === null) return { live: null, livePrevious: null };
+  const live = parseObject(pointerBytes, keys.pointer, Pointer).version;
+  const stored = await openStoredVersion(site, live);
+  const changes = await stored.json(keys.changes(live), ChangesPrevious).catch(() => null);
+  return { live, livePrevious: changes?.previous?.version ?? null };
+}
+
+/**
+ * The id of a version whose content ids to `idFor(previous)`: the live version itself when the content with the live
+ * version's own previous gives its id (the same week generated again), otherwise the id over the content and the live
+ * version.
+ */
+export function chooseVersionId(basis: VersionBasis, idFor: (previous: string | null) => string): { version: string; previous: string | null } {
+  if (basis.live !== null && idFor(basis.livePrevious) === basis.live) return { version: basis.live, previous: basis.livePrevious };
+  return { version: idFor(basis.live), previous: basis.live };
+}

@@ -1,0 +1,58 @@
+/**
+ * The hashes of a cell tree: each block records its record chunks' sha256, each group its shared object's and
+ * its blocks', the index its groups'. Children are hashed before their parents are serialised, so a writer fills the
+ * levels in order (records, then blocks and shared objects, then groups, then the index). See docs/SITE-FORMAT.md.
+ */
+import { createHash } from 'node:crypto';
+import { paths } from '../../shim/core/paths.ts';
+import type { CellTree } from './cells.ts';
+
+/** The sha256 (hex) of the object at `rel` (relative to the version root) as written; `value` is the object itself. */
+export type HashOf = (rel: string, value: unknown) => string;
+
+/** sha256 of an object as the generator writes it (compact JSON and a newline): for a tree that is not written. */
+export const hashSerialised: HashOf = (_rel, value) => createHash('sha256').update(`${JSON.stringify(value)}\n`).digest('hex');
+
+/** Fill each block's `records_sha256` from its record chunks, chunk k at position k. */
+export function sealBlocks(tree: CellTree, hashOf: HashOf): void {
+  const chunks = new Map<string, string[]>();
+  for (const r of tree.records) {
+    let list = chunks.get(r.block);
+    if (list === undefined) chunks.set(r.block, (list = []));
+    list[r.chunk] = hashOf(paths.cellRecords(r.block, r.chunk), r);
+  }
+  for (const b of tree.blocks) b.records_sha256 = Array.from(chunks.get(b.cell) ?? [], (h) => h);
+}
+
+/** Fill each group's `shared_sha256` and `block_sha256` from its shared object and blocks (blocks sealed first). */
+export function sealGroups(tree: CellTree, hashOf: HashOf): void {
+  const shared = new Map(tree.shared.map((a) => [a.cell, a]));
+  const blocks = new Map(tree.blocks.map((b) => [b.cell, b]));
+  for (const g of tree.groups) {
+    const apart = shared.get(g.cell);
+    if (apart === undefined) throw new Error(`group ${g.cell} has no shared object`);
+    g.shared_sha256 = hashOf(paths.cellShared(g.cell), apart);
+    const byCell: Record<string, string> = {};
+    g.rows.block.forEach((b, i) => {
+      if (b !== i) return;
+      const cell = g.rows.cell[i] as string;
+      byCell[cell] = hashOf(paths.cellBlock(cell), blocks.get(cell));
+    });
+    g.block_sha256 = byCell;
+  }
+}
+
+/** Fill the index's `group_sha256` from its groups (groups sealed first), in the order of its `groups`. */
+export function sealIndex(tree: CellTree, hashOf: HashOf): void {
+  const groups = new Map(tree.groups.map((g) => [g.cell, g]));
+  const byCell: Record<string, string> = {};
+  for (const cell of Object.keys(tree.index.groups)) byCell[cell] = hashOf(paths.cellGroup(cell), groups.get(cell));
+  tree.index.group_sha256 = byCell;
+}
+
+/** Every level of a tree that is not written, hashed by serialising it (audit's rebuild). */
+export function sealCellTree(tree: CellTree): void {
+  sealBlocks(tree, hashSerialised);
+  sealGroups(tree, hashSerialised);
+  sealIndex(tree, hashSerialised);
+}

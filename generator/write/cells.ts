@@ -1,0 +1,256 @@
+/**
+ * Offices into the cell tree (shim/core/cell-format.ts, the current cell schema only): units, group cells, per-cell
+ * summaries, office columns and record chunks. Pure and deterministic: the same offices in any order give the same
+ * objects. The hash fields are left empty here and filled by cell-hashes.ts once the children are serialised.
+ */
+import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
+import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK, UNIT_MILES } from '../../shim/core/cell-format.ts';
+import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/core/cell-format.ts';
+import { haversineMiles } from '../../shim/core/geo.ts';
+import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+import { unitsOf } from '../model/units.ts';
+
+/** Every object of the cell tree, in a deterministic order. */
+export interface CellTree {
+  index: CellIndexT;
+  groups: CellGroupT[];
+  /** The shared lists of each group's rows at or above block level. */
+  shared: CellSharedT[];
+  blocks: CellBlockT[];
+  records: CellRecordsT[];
+}
+
+/** Tuning of the tree; the defaults are the published format's. */
+export interface CellTreeOptions {
+  leafMax?: number;
+  blockMax?: number;
+  recordChunk?: number;
+}
+
+interface Node {
+  cell: string;
+  parent: number;
+  /** Position range [s, e) in the sorted office order. */
+  s: number;
+  e: number;
+  reach: number;
+  units: number;
+  shared: Map<number, number>;
+  block: number;
+  children: number[];
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A reach rounded up, so that rounding never puts an office outside its cell's stated reach. */
+function roundUp(miles: number): number {
+  return Math.ceil(miles * 1e4) / 1e4 + 1e-4;
+}
+
+/**
+ * The base cell and digits 1..CELL_MAX_RES of a res-CELL_MAX_RES H3 id as one integer below 2^34 (exact in a double).
+ * Its order is the id's order, and the key of the id's parent at res r is floor(key / 8^(CELL_MAX_RES - r)), so
+ * sorting and grouping need no H3 call and no string compare. A res-9 id is 15 hex digits; base cell and digits are
+ * its bits 18..51 (the lower 18 bits are the unused digits 10..15, all set).
+ */
+function cellKey(h3: string): number {
+  const hi = parseInt(h3.slice(0, -8), 16);
+  const lo = parseInt(h3.slice(-8), 16);
+  return (hi & 0xfffff) * 2 ** 14 + (lo >>> 18);
+}
+
+/** A row's shared list: [unit - previous unit, offices, ...] by ascending unit, the first difference from 0. */
+function sharedList(shared: Map<number, number>): number[] {
+  const out: number[] = [];
+  let prev = 0;
+  for (const [unit, n] of [...shared.entries()].sort((a, b) => a[0] - b[0])) {
+    out.push(unit - prev, n);
+    prev = unit;
+  }
+  return out;
+}
+
+/** The cell tree of `offices`. */
+export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOptions = {}): CellTree {
+  const leafMax = opts.leafMax ?? CELL_LEAF_MAX;
+  const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
+  const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
+  const count = offices.length;
+  // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
+  const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) => cmp((offices[a] as StoredOfficeT).listing_id, (offices[b] as StoredOfficeT).listing_id));
+  const listingOf = new Int32Array(count);
+  byListing.forEach((i, rank) => (listingOf[i] = rank));
+  const key = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const o = offices[i] as StoredOfficeT;
+    key[i] = cellKey(latLngToCell(o.lat, o.lng, CELL_MAX_RES));
+  }
+  const order = Int32Array.from(byListing.sort((a, b) => (key[a] as number) - (key[b] as number)));
+  // Columns in sorted position order, read by the tree walk below.
+  const keyAt = new Float64Array(count);
+  const latAt = new Float64Array(count);
+  const lngAt = new Float64Array(count);
+  for (let p = 0; p < count; p++) {
+    const o = offices[order[p] as number] as StoredOfficeT;
+    keyAt[p] = key[order[p] as number] as number;
+    latAt[p] = o.lat;
+    lngAt[p] = o.lng;
+  }
+  const { unitAt, units } = unitsOf(
+    Array.from(order, (i) => (offices[i] as StoredOfficeT).firm_id),
+    latAt,
+    lngAt,
+    UNIT_MILES,
+  );
+  const at = (p: number): StoredOfficeT => offices[order[p] ?? 0] as StoredOfficeT;
+  const parentKey = (p: number, res: number): number => Math.floor((keyAt[p] as number) / 8 ** (CELL_MAX_RES - res));
+  const cellAt = (p: number, res: number): string => cellToParent(latLngToCell(latAt[p] as number, lngAt[p] as number, CELL_MAX_RES), res);
+
+  const nodes: Node[] = [];
+  const leafOf = new Int32Array(count);
+  const build = (cell: string, parent: number, s: number, e: number): number => {
+    const id = nodes.length;
+    const [cLat, cLng] = cellToLatLng(cell);
+    let reach = 0;
+    for (let p = s; p < e; p++) reach = Math.max(reach, haversineMiles(cLat, cLng, latAt[p] as number, lngAt[p] as number));
+    const node: Node = { cell, parent, s, e, reach: roundUp(reach), units: 0, shared: new Map(), block: -1, children: [] };
+    nodes.push(node);
+    const res = getResolution(cell);
+    if (e - s <= leafMax || res >= CELL_MAX_RES) {
+      leafOf.fill(id, s, e);
+      return id;
+    }
+    let start = s;
+    while (start < e) {
+      const child = parentKey(start, res + 1);
+      let end = start + 1;
+      while (end < e && parentKey(end, res + 1) === child) end++;
+      node.children.push(build(cellAt(start, res + 1), id, start, end));
+      start = end;
+    }
+    return id;
+  };
+  const roots: number[] = [];
+  for (let start = 0; start < count; ) {
+    const group = parentKey(start, CELL_GROUP_RES);
+    let end = start + 1;
+    while (end < count && parentKey(end, CELL_GROUP_RES) === group) end++;
+    roots.push(build(cellAt(start, CELL_GROUP_RES), -1, start, end));
+    start = end;
+  }
+
+  // Each unit's positions, ascending, as one array sliced by unit (offsets), instead of a million small arrays.
+  const unitOffices = new Int32Array(units);
+  for (let p = 0; p < count; p++) (unitOffices[unitAt[p] as number] as number)++;
+  const firstOf = new Int32Array(units + 1);
+  for (let f = 0; f < units; f++) firstOf[f + 1] = (firstOf[f] as number) + (unitOffices[f] as number);
+  const positions = new Int32Array(count);
+  const fill = firstOf.slice(0, units);
+  for (let p = 0; p < count; p++) {
+    const f = unitAt[p] as number;
+    positions[fill[f] as number] = p;
+    fill[f] = (fill[f] as number) + 1;
+  }
+  // Each unit's home: the deepest node holding all its offices (-1 when they span groups). Summaries follow from it.
+  for (let f = 0; f < units; f++) {
+    const from = firstOf[f] as number;
+    const to = firstOf[f + 1] as number;
+    const lo = positions[from] as number;
+    const hi = positions[to - 1] as number;
+    // The lowest common ancestor: up from the first office's leaf until the node also holds the last (ranges nest).
+    let home = leafOf[lo] ?? -1;
+    while (home >= 0 && hi >= (nodes[home] as Node).e) home = (nodes[home] as Node).parent;
+    for (let x = home; x >= 0; x = (nodes[x] as Node).parent) (nodes[x] as Node).units++;
+    for (let k = from; k < to; k++) {
+      for (let x = leafOf[positions[k] as number] ?? -1; x >= 0 && x !== home; x = (nodes[x] as Node).parent) {
+        const fo = (nodes[x] as Node).shared;
+        fo.set(f, (fo.get(f) ?? 0) + 1);
+      }
+    }
+  }
+
+  const blocks: CellBlockT[] = [];
+  const records: CellRecordsT[] = [];
+  const assignBlock = (id: number, block: number): void => {
+    const n = nodes[id] as Node;
+    if (block < 0 && (n.e - n.s <= blockMax || n.children.length === 0)) {
+      block = id;
+      const cols = { cell: n.cell, listing: [] as number[], unit: [] as number[], lat: [] as number[], lng: [] as number[] };
+      for (let p = n.s; p < n.e; p++) {
+        cols.listing.push(listingOf[order[p] as number] as number);
+        cols.unit.push(unitAt[p] as number);
+        cols.lat.push(latAt[p] as number);
+        cols.lng.push(lngAt[p] as number);
+      }
+      // The lists of the rows below the block's own, in the group's row order (preorder, children by cell id).
+      const below: number[][] = [];
+      const walk = (x: number): void => {
+        for (const c of (nodes[x] as Node).children) {
+          below.push(sharedList((nodes[c] as Node).shared));
+          walk(c);
+        }
+      };
+      walk(id);
+      blocks.push({ schema_version: 4, ...cols, shared: below, records_sha256: [] });
+      for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
+        const end = Math.min(n.e, s + chunk);
+        const rec: CellRecordsT = { schema_version: 4, block: n.cell, chunk: k, offices: [], unit_offices: [] };
+        for (let p = s; p < end; p++) {
+          rec.offices.push(at(p));
+          rec.unit_offices.push(unitOffices[unitAt[p] as number] as number);
+        }
+        records.push(rec);
+      }
+    }
+    n.block = block;
+    for (const c of n.children) assignBlock(c, block);
+  };
+  for (const r of roots) assignBlock(r, -1);
+
+  const groups: CellGroupT[] = [];
+  const shared: CellSharedT[] = [];
+  const groupEntries: Record<string, [number, number]> = {};
+  for (const r of roots) {
+    const root = nodes[r] as Node;
+    groupEntries[root.cell] = [root.e - root.s, root.reach];
+    const rows = { cell: [] as string[], parent: [] as number[], n: [] as number[], reach: [] as number[], units: [] as number[], block: [] as number[], at: [] as number[] };
+    const apart: CellSharedT = { schema_version: 4, cell: root.cell, row: [], shared: [] };
+    const rowOf = new Map<number, number>();
+    const emit = (id: number): void => {
+      const n = nodes[id] as Node;
+      rowOf.set(id, rows.cell.length);
+      rows.cell.push(n.cell);
+      rows.parent.push(id === r ? -1 : (rowOf.get(n.parent) ?? -1));
+      rows.n.push(n.e - n.s);
+      rows.reach.push(n.reach);
+      rows.units.push(n.units);
+      if (n.block < 0 || n.block === id) {
+        apart.row.push(rows.cell.length - 1);
+        apart.shared.push(sharedList(n.shared));
+      }
+      rows.block.push(n.block < 0 ? -1 : (rowOf.get(n.block) ?? -1));
+      rows.at.push(n.block < 0 ? -1 : n.s - (nodes[n.block] as Node).s);
+      for (const c of n.children) emit(c);
+    };
+    emit(r);
+    // Key order as the schemas have it (audit compares the objects byte for byte).
+    const { cell, parent, n, reach, units: homed, block, at: first } = rows;
+    groups.push({ schema_version: 4, cell: root.cell, rows: { cell, parent, n, reach, units: homed, block, at: first }, shared_sha256: '', block_sha256: {} });
+    shared.push(apart);
+  }
+
+  const head = {
+    generated: 'by generator/; do not edit' as const,
+    group_res: CELL_GROUP_RES,
+    max_res: CELL_MAX_RES,
+    leaf_max: leafMax,
+    block_max: blockMax,
+    record_chunk: chunk,
+    unit_miles: UNIT_MILES,
+    offices: count,
+    units,
+    groups: groupEntries,
+  };
+  const index: CellIndexT = { schema_version: 4, ...head, group_sha256: {} };
+  return { index, groups, shared, blocks, records };
+}

@@ -1,0 +1,266 @@
+/** The documents of a version besides the cell tree: firm documents, coverage, coverage cells, meta, manifest, pointer. */
+import { attribution } from '../../shim/core/attribution.ts';
+import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/core/constants.ts';
+import { disclosureFor } from '../../shim/core/disclosure.ts';
+import { LISTING_ALPHABET, listingPrefix } from '../../shim/core/site-format.ts';
+import type { CoverageCellsT, CoverageDocT, FirmDocT, ListingBucketT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../../shim/core/site-format.ts';
+import type { CoverageMap } from '../model/coverage.ts';
+import type { DatasetFileT, MetroT } from '../inputs/schema.ts';
+import { firmBrandFor, type BuiltFirm } from '../model/offices.ts';
+import type { Visibility } from '../model/visibility.ts';
+import type { Entry } from './write.ts';
+
+/** The part of an office's firm document before `office`: schema version, listing id and the firm. */
+function firmDocHead(built: BuiltFirm, office: BuiltFirm['offices'][number]): Pick<FirmDocT, 'schema_version' | 'listing_id' | 'firm'> {
+  const { firm } = built;
+  return {
+    schema_version: SCHEMA_VERSIONS.firm,
+    listing_id: office.listing_id,
+    firm: {
+      firm_id: firm.firmId,
+      name: firm.name,
+      website_url: firm.websiteUrl,
+      website_domain: firm.domain,
+      profile_type: firm.profileType,
+      sponsored: firm.sponsored,
+      brand: firmBrandFor(office, built),
+    },
+  };
+}
+
+/** One firm document per office of the firm: the office, the firm, and the firm's other offices by listing_id. */
+export function firmDocs(built: BuiltFirm): FirmDocT[] {
+  return built.offices.map((office) => ({ ...firmDocHead(built, office), office, other_offices: built.offices.filter((o) => o !== office) }));
+}
+
+/**
+ * firmDocs(built) as pieces of JSON text, one document at a time, with their UTF-8 length: the pieces joined are exactly
+ * `JSON.stringify(doc)`. Every office is serialised once per firm and each document is only a list of pieces, which the
+ * writer encodes straight into its batch: a firm of n offices has n documents listing n - 1 others, and building a
+ * string per document (then copying it) was most of the garbage of a national run.
+ */
+export function* firmDocPieces(built: BuiltFirm): Generator<{ listingId: string; pieces: string[]; bytes: number }> {
+  const texts = built.offices.map((o) => JSON.stringify(o));
+  const lengths = texts.map((t) => Buffer.byteLength(t, 'utf8'));
+  let all = 0;
+  for (const n of lengths) all += n;
+  const others = Math.max(0, texts.length - 2);
+  for (let i = 0; i < texts.length; i++) {
+    const office = built.offices[i] as BuiltFirm['offices'][number];
+    const head = JSON.stringify(firmDocHead(built, office)).slice(0, -1);
+    const pieces = [head, ',"office":', texts[i] as string, ',"other_offices":['];
+    for (let j = 0; j < texts.length; j++) {
+      if (j === i) continue;
+      if (pieces.length > 4) pieces.push(',');
+      pieces.push(texts[j] as string);
+    }
+    pieces.push(']}');
+    // head + the keys and brackets (all ASCII) + this office + the others and their commas.
+    const bytes = Buffer.byteLength(head, 'utf8') + ',"office":,"other_offices":[]}'.length + all + others;
+    yield { listingId: office.listing_id, pieces, bytes };
+  }
+}
+
+/** Totals shared by coverage.json and meta.json. */
+export interface Totals {
+  firms: number;
+  offices: number;
+  metros: number;
+}
+
+/** The totals over the built firms. */
+export function totalsOf(built: readonly BuiltFirm[], metros: readonly MetroT[]): Totals {
+  return { firms: built.length, offices: built.reduce((n, b) => n + b.offices.length, 0), metros: metros.length };
+}
+
+/** coverage.json: per metro, the firms and offices measured in it and its sampling. */
+export function coverageDoc(
+  built: readonly BuiltFirm[],
+  metros: readonly MetroT[],
+  vis: Pick<Visibility, 'metros'>,
+  dataset: DatasetFileT,
+  weekOf: string,
+): CoverageDocT {
+  const offices = new Map<string, number>();
+  const firms = new Map<string, Set<string>>();
+  for (const b of built) {
+    for (const o of b.offices) {
+      const slug = o.metro;
+      if (slug === null) continue;
+      offices.set(slug, (offices.get(slug) ?? 0) + 1);
+      let set = firms.get(slug);
+      if (!set) firms.set(slug, (set = new Set()));
+      set.add(b.firm.firmId);
+    }
+  }
+  return {
+    schema_version: SCHEMA_VERSIONS.coverage,
+    week_of: weekOf,
+    generated_at: dataset.collected_at,
+    dataset: { name: dataset.name, synthetic: dataset.synthetic },
+    totals: totalsOf(built, metros),
+    metros: metros.map((m) => {
+      const st = vis.metros.get(m.slug);
+      return {
+        slug: m.slug,
+        name: m.name,
+        center: { lat: m.center.lat, lng: m.center.lng },
+        firms: firms.get(m.slug)?.size ?? 0,
+        offices: offices.get(m.slug) ?? 0,
+        grid_points: st?.gridPoints ?? 0,
+        grid_samples: st?.samples ?? 0,
+        queries: st?.queries ?? 0,
+        week_of: weekOf,
+      };
+    }),
+    disclosure: disclosureFor(dataset),
+    attribution: attribution(),
+  };
+}
+
+/** coverage-cells.json. */
+export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
+  const cells: Record<string, string[]> = {};
+  for (const cell of [...coverage.keys()].sort()) cells[cell] = coverage.get(cell) ?? [];
+  return { schema_version: SCHEMA_VERSIONS.coverage, res: COVERAGE_RESOLUTION, cells };
+}
+
+/** meta.json `metros`: every metro's sampling by slug, slugs sorted. */
+export function metroSampling(vis: Pick<Visibility, 'metros'>): Record<string, MetroSamplingT> {
+  const out: Record<string, MetroSamplingT> = {};
+  const bySlug = [...vis.metros.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  for (const st of bySlug) out[st.slug] = { grid_points: st.gridPoints, queries: st.queries, grid_samples: st.samples };
+  return out;
+}
+
+/** meta.json. */
+export function metaDoc(
+  version: string,
+  week: string,
+  weekOf: string,
+  dataset: DatasetFileT,
+  totals: Totals,
+  vis: Pick<Visibility, 'metros'>,
+  contents: {
+    zip3: readonly string[];
+    cityBuckets: ReadonlyMap<string, readonly string[]>;
+    names?: readonly string[];
+    points?: readonly string[];
+    listingPrefixLength: number;
+    sha256: Record<string, string>;
+  },
+): MetaT {
+  return {
+    schema_version: SCHEMA_VERSIONS.meta,
+    generated: 'by generator/; do not edit',
+    version,
+    week,
+    week_of: weekOf,
+    generated_at: dataset.collected_at,
+    dataset: { name: dataset.name, synthetic: dataset.synthetic },
+    coverage_resolution: COVERAGE_RESOLUTION,
+    totals,
+    metros: metroSampling(vis),
+    gazetteer: {
+      zip3: [...contents.zip3].sort(),
+      cities: Object.fromEntries([...contents.cityBuckets].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([st, bs]) => [st, [...bs].sort().join('')])),
+      ...(contents.names === undefined ? {} : { names: [...contents.names].sort() }),
+      ...(contents.points === undefined ? {} : { points: [...contents.points].sort() }),
+    },
+    listing_prefix_length: contents.listingPrefixLength,
+    sha256: contents.sha256,
+  };
+}
+
+/**
+ * True for the objects the shim reads by a name meta.json gives it: the cell index, coverage, coverage cells, openapi,
+ * changes, listing buckets, gazetteer documents and pages. The cell tree below the index and the firm documents are
+ * checked against their parents instead (docs/SITE-FORMAT.md).
+ */
+export function namedByMeta(rel: string): boolean {
+  return (
+    rel === 'cells/index.json' ||
+    rel === 'coverage.json' ||
+    rel === 'coverage-cells.json' ||
+    rel === 'openapi.json' ||
+    rel === 'changes.json' ||
+    rel.startsWith('listings/') ||
+    rel.startsWith('gazetteer/') ||
+    rel.startsWith('pages/')
+  );
+}
+
+/** meta.json's `sha256`: relative key -> sha256 of each object namedByMeta, in key order. */
+export function namedByMetaHashes(entries: ReadonlyMap<string, { sha256: string }>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of [...entries.keys()].filter(namedByMeta).sort()) out[rel] = (entries.get(rel) as { sha256: string }).sha256;
+  return out;
+}
+
+/** Most listing ids a listings bucket should hold; the prefix grows a character when buckets would exceed it. */
+const LISTINGS_PER_BUCKET = 2048;
+
+/** The bucket prefix length for `count` listings: one character (32 buckets) up to 64k listings, two up to 2M. */
+export function listingPrefixLength(count: number): number {
+  let length = 1;
+  while (length < 4 && count / LISTING_ALPHABET.length ** length > LISTINGS_PER_BUCKET) length++;
+  return length;
+}
+
+/** Every listings bucket of `length`, in prefix order, each with its listing ids sorted (empty buckets included) and, given `firmHash`, each one's firm document sha256. */
+export function listingBuckets(listingIds: readonly string[], length: number, firmHash?: (listingId: string) => string): ListingBucketT[] {
+  const byPrefix = new Map<string, string[]>();
+  const prefixes = (n: number): string[] => (n === 0 ? [''] : prefixes(n - 1).flatMap((p) => [...LISTING_ALPHABET].map((c) => p + c)));
+  for (const prefix of prefixes(length)) byPrefix.set(prefix, []);
+  for (const id of listingIds) byPrefix.get(listingPrefix(id, length))?.push(id);
+  return [...byPrefix].map(([prefix, ids]) => {
+    const listing_ids = ids.sort();
+    return firmHash === undefined ? { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids } : { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids, sha256: listing_ids.map(firmHash) };
+  });
+}
+
+/** The relative keys of `entries` in manifest order (sorted; the version prefix does not change the order). */
+export function sortedKeys(entries: ReadonlyMap<string, Entry>): string[] {
+  // The default sort compares strings by UTF-16 code units, as `<` does, without calling back into JavaScript for each
+  // of the ~20 million comparisons a national version's keys take.
+  return [...entries.keys()].sort();
+}
+
+/**
+ * manifest.json's bytes (JSON and its trailing newline): every object of the version but itself, by full store key
+ * (`prefix` + relative key), keys sorted; exactly JSON.stringify of the ManifestT object. Written straight into one
+ * buffer of the right size (its own memory, see StagingWriter.putOwned), without that object of a million properties,
+ * a string per entry or the joined text.
+ */
+export function manifestBytes(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): Buffer {
+  const head = `{"schema_version":${SCHEMA_VERSIONS.manifest},"version":${JSON.stringify(version)},"objects":{`;
+  const tail = '}}\n';
+  // Each entry: KEY:{"sha256":"<64 hex>","bytes":N} plus a comma between entries.
+  const fixed = '{"sha256":"","bytes":}'.length + 1 + 64;
+  let len = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, sorted.length - 1);
+  for (const rel of sorted) len += Buffer.byteLength(JSON.stringify(prefix + rel)) + fixed + String((entries.get(rel) as Entry).bytes).length;
+  const out = Buffer.allocUnsafeSlow(len);
+  let at = out.write(head, 0);
+  sorted.forEach((rel, i) => {
+    const e = entries.get(rel) as Entry;
+    at += out.write(`${i === 0 ? '' : ','}${JSON.stringify(prefix + rel)}:{"sha256":"${e.sha256}","bytes":${e.bytes}}`, at);
+  });
+  at += out.write(tail, at);
+  if (at !== len) throw new Error(`manifest: wrote ${at} bytes, expected ${len}`);
+  return out;
+}
+
+/** manifest.json as an object (what manifestBytes serialises). */
+export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>, keyOf: (rel: string) => string): ManifestT {
+  const objects: ManifestT['objects'] = {};
+  for (const rel of sortedKeys(entries)) {
+    const e = entries.get(rel) as Entry;
+    objects[keyOf(rel)] = { sha256: e.sha256, bytes: e.bytes };
+  }
+  return { schema_version: SCHEMA_VERSIONS.manifest, version, objects };
+}
+
+/** current.json. */
+export function pointerDoc(version: string, week: string): PointerT {
+  return { schema_version: SCHEMA_VERSIONS.pointer, version, week };
+}

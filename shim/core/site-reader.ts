@@ -1,0 +1,150 @@
+/**
+ * Reads the published site through a Store (objects read by site-json.ts): the pointer (current.json, cached briefly), the meta of the version it
+ * names, and parsed objects of that version, cached in memory in an LRU bounded by bytes. A layered version's keys
+ * resolve through the map in its meta.json, read once with the meta, so one answer never mixes versions.
+ */
+import type { ZodType } from 'zod';
+import type { SiteReader } from './reader.ts';
+import { ByteLru } from './byte-lru.ts';
+import { layerResolver } from './layers.ts';
+import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from './site-format.ts';
+import { checkStored, StoreError } from './errors.ts';
+import { expectedHash, recordsHashes } from './integrity.ts';
+import { readJson, type ObjectSource } from './site-json.ts';
+
+/** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
+export interface SiteSource {
+  current(): Promise<SiteReader>;
+}
+
+/** Options of createSiteSource. */
+export interface SiteSourceOptions {
+  /** How long a read of current.json is trusted, in milliseconds (default 5000). */
+  pointerTtlMs?: number;
+  /** Budget of the parsed-object cache, counted in the objects' stored bytes (default 64 MiB). */
+  cacheBytes?: number;
+  /** Clock for the pointer cache, in milliseconds (tests). */
+  now?: () => number;
+}
+
+/** Counters for tests and benchmarks. */
+export interface SiteSourceStats {
+  storeReads: number;
+  cacheHits: number;
+  cachedObjects: number;
+  cachedBytes: number;
+}
+
+/** A SiteSource with its cache counters. */
+export interface CachedSiteSource extends SiteSource {
+  stats(): SiteSourceStats;
+}
+
+export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = {}): CachedSiteSource {
+  const ttl = opts.pointerTtlMs ?? POINTER_TTL_MS;
+  const now = opts.now ?? Date.now;
+  // Each entry keeps the hash it was checked against: a reader expecting another hash for the same key is refused.
+  const cache = new ByteLru<{ value: unknown; sha256: string | undefined }>(opts.cacheBytes ?? 64 * 1024 * 1024);
+  const inflight = new Map<string, Promise<unknown>>();
+  const counters = { storeReads: 0, cacheHits: 0 };
+
+  let pointer: { reader: SiteReader; at: number } | null = null;
+  let refreshing: Promise<SiteReader> | null = null;
+  // The reader of each version seen recently, so a version keeps one meta and one identity.
+  const readers = new Map<string, SiteReader>();
+
+  function cachedJson<T>(key: string, schema: ZodType<T>, sha256: string | undefined, listed: boolean): Promise<T | null> {
+    const hit = cache.get(key);
+    if (hit !== undefined && (sha256 === undefined || hit.sha256 === sha256)) {
+      counters.cacheHits++;
+      return Promise.resolve(hit.value as T);
+    }
+    const slot = `${key}\u0000${sha256 ?? ''}`;
+    const pending = inflight.get(slot);
+    if (pending !== undefined) {
+      counters.cacheHits++;
+      return pending as Promise<T | null>;
+    }
+    counters.storeReads++;
+    const load = (async () => {
+      try {
+        const read = await readJson(store, key, sha256);
+        // A miss, a hash mismatch or a schema failure is never cached: an object restored (or re-published under the
+        // same version) is seen at once.
+        if (read === null) {
+          if (listed) throw new StoreError(`${key} is missing from the served version, which records its sha256`, key);
+          return null;
+        }
+        const value = checkStored(schema, read.value, key);
+        cache.set(key, { value, sha256 }, read.bytes);
+        return value;
+      } finally {
+        inflight.delete(slot);
+      }
+    })();
+    inflight.set(slot, load);
+    return load;
+  }
+
+  function makeReader(version: string, meta: MetaT): SiteReader {
+    const prefix = keys.root(version);
+    const resolve = layerResolver(version, meta.layers);
+    const hashed = recordsHashes(meta);
+    return {
+      version,
+      meta,
+      json<T>(key: string, schema: ZodType<T>, sha256?: string): Promise<T | null> {
+        if (!key.startsWith(prefix)) {
+          return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
+        }
+        const expected = expectedHash(meta, key.slice(prefix.length), sha256);
+        if (hashed && expected === undefined) return Promise.resolve(null);
+        // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
+        const stored = resolve(key);
+        if (stored === null) {
+          return hashed ? Promise.reject(new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key)) : Promise.resolve(null);
+        }
+        return cachedJson(stored, schema, expected, hashed);
+      },
+    };
+  }
+
+  async function refresh(): Promise<SiteReader> {
+    counters.storeReads++;
+    const read = await readJson(store, keys.pointer);
+    if (read === null) throw new StoreError('no published version: current.json is missing', keys.pointer);
+    const { version } = checkStored(Pointer, read.value, keys.pointer);
+    let reader = readers.get(version);
+    if (reader === undefined) {
+      counters.storeReads++;
+      const metaRead = await readJson(store, keys.meta(version));
+      if (metaRead === null) throw new StoreError(`version ${version} has no meta.json`, keys.meta(version));
+      const meta = checkStored(Meta, metaRead.value, keys.meta(version));
+      if (meta.version !== version) {
+        throw new StoreError(`meta.json of ${version} names version ${meta.version}`, keys.meta(version));
+      }
+      reader = makeReader(version, meta);
+      readers.set(version, reader);
+      // Keep only the few most recent versions' readers.
+      for (const v of readers.keys()) {
+        if (readers.size <= 4) break;
+        readers.delete(v);
+      }
+    }
+    pointer = { reader, at: now() };
+    return reader;
+  }
+
+  return {
+    current(): Promise<SiteReader> {
+      if (pointer !== null && now() - pointer.at < ttl) return Promise.resolve(pointer.reader);
+      refreshing ??= refresh().finally(() => {
+        refreshing = null;
+      });
+      return refreshing;
+    },
+    stats(): SiteSourceStats {
+      return { ...counters, cachedObjects: cache.size, cachedBytes: cache.bytes };
+    },
+  };
+}
