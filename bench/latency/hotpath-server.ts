@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
+import { cliOrExit } from '../../shim/cli-run.ts';
 import { loadConfig } from '../../shim/config.ts';
 import { createService } from '../../shim/core/service-impl.ts';
 import { parseQuery } from '../../shim/http/query.ts';
@@ -19,13 +19,17 @@ import { createSiteSource } from '../../shim/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { densePoints, pointPath } from '../lib/points.ts';
 
-const { values } = parseArgs({ options: { site: { type: 'string' }, radii: { type: 'string', default: '1,15,50' }, help: { type: 'boolean' } } });
-if (values.help || values.site === undefined) {
-  process.stdout.write('Usage: node --import tsx bench/latency/hotpath-server.ts --site DIR [--radii 1,15,50]\n(started by bench/latency/hotpath.ts)\n');
-  process.exit(values.help ? 0 : 2);
-}
+const { values } = cliOrExit({
+  name: 'hotpath-server',
+  usage: 'node bench/latency/hotpath-server.ts --site <dir> [--radii 1,15,50]',
+  description: 'Child process of the hot-path benchmark (started by bench/latency/hotpath.ts).',
+  options: {
+    site: { type: 'string', arg: 'dir', required: true, description: 'generated site to serve' },
+    radii: { type: 'number', min: 0, split: ',', arg: 'list', description: 'search radii in miles, comma-separated', default: [1, 15, 50] },
+  },
+});
 const site = resolve(values.site);
-const radii = values.radii.split(',').map(Number);
+const radii = values.radii;
 const logDir = mkdtempSync(join(tmpdir(), 'iad-bench-hotpath-'));
 const env = { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: site, LOG_DIR: logDir };
 const cached = await startServer(loadConfig(env));

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../shim/config.ts';
+import { cliOrExit } from '../../shim/cli-run.ts';
 import type { AttorneysResponseT } from '../../shim/core/schemas.ts';
 import { createService } from '../../shim/core/service-impl.ts';
 import type { Service } from '../../shim/core/service.ts';
@@ -17,13 +17,17 @@ import { FolderStore } from '../../shim/store/folder.ts';
 import { NaiveIndex, naiveService } from '../peers/naive.ts';
 import { densePoints, pointPath } from '../lib/points.ts';
 
-const { values } = parseArgs({ options: { site: { type: 'string' }, radii: { type: 'string', default: '1,15,50' }, help: { type: 'boolean' } } });
-if (values.help || values.site === undefined) {
-  process.stdout.write('Usage: node --import tsx bench/latency/http-server.ts --site DIR [--radii 1,15,50]\n(started by bench/run.ts)\n');
-  process.exit(values.help ? 0 : 2);
-}
+const { values } = cliOrExit({
+  name: 'http-server',
+  usage: 'node bench/latency/http-server.ts --site <dir> [--radii 1,15,50]',
+  description: 'Child process of the HTTP benchmark (started by bench/latency/http.ts).',
+  options: {
+    site: { type: 'string', arg: 'dir', required: true, description: 'generated site to serve' },
+    radii: { type: 'number', min: 0, split: ',', arg: 'list', description: 'search radii in miles, comma-separated', default: [1, 15, 50] },
+  },
+});
 const site = resolve(values.site);
-const radii = values.radii.split(',').map(Number);
+const radii = values.radii;
 const logDir = mkdtempSync(join(tmpdir(), 'iad-bench-log-'));
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: site, LOG_DIR: logDir });
 

@@ -5,8 +5,8 @@
  * the scale section). Prints { check, latency } as one JSON line on stdout; progress on stderr.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { cliOrExit } from '../../shim/cli-run.ts';
 import { createService } from '../../shim/core/service-impl.ts';
 import { createSiteSource } from '../../shim/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
@@ -16,27 +16,22 @@ import { answerDifference } from './postgis-sql.ts';
 import { measureLatency, type LatencyTarget } from '../latency/query.ts';
 import { JITTER_MILES } from '../lib/report.ts';
 
-const HELP = `Usage: node --import tsx bench/peers/postgis-query.ts --socket DIR [--port N] [--user U] --site LABEL=SITE_DIR:TABLE [--site ...]
-  [--runs N] [--passes N] [--max-ms MS] [--cache-mib N] [--check-per-point N]`;
-
-const { values } = parseArgs({
+const { values } = cliOrExit({
+  name: 'postgis-query',
+  usage: 'node bench/peers/postgis-query.ts --socket <dir> --site LABEL=SITE_DIR:TABLE [--site ...] [options]',
+  description: 'Child process of the PostGIS peer (started by bench/peers/postgis.ts): answers checked against the shim, warm latency of both, JSON on stdout.',
   options: {
-    socket: { type: 'string' },
-    port: { type: 'string', default: '5432' },
-    user: { type: 'string', default: 'bench' },
-    site: { type: 'string', multiple: true },
-    runs: { type: 'string', default: '3' },
-    passes: { type: 'string', default: '20' },
-    'max-ms': { type: 'string', default: '3000' },
-    'cache-mib': { type: 'string', default: '64' },
-    'check-per-point': { type: 'string', default: '3' },
-    help: { type: 'boolean' },
+    socket: { type: 'string', arg: 'dir', required: true, description: "the cluster's unix socket folder" },
+    port: { type: 'integer', min: 1, max: 65535, description: 'port of the socket file', default: 5432 },
+    user: { type: 'string', arg: 'u', description: 'database user', default: 'bench' },
+    site: { type: 'string', arg: 'LABEL=SITE_DIR:TABLE', multiple: true, required: true, description: 'a site and the table holding its offices' },
+    runs: { type: 'integer', min: 1, description: 'repetitions', default: 3 },
+    passes: { type: 'integer', min: 1, description: 'passes over the points per run', default: 20 },
+    'max-ms': { type: 'integer', min: 1, arg: 'ms', description: 'time limit per cell', default: 3000 },
+    'cache-mib': { type: 'integer', min: 0, description: 'parsed-object cache, MiB', default: 64 },
+    'check-per-point': { type: 'integer', min: 0, description: 'jittered points checked against the shim per dense point', default: 3 },
   },
 });
-if (values.help || values.socket === undefined || values.site === undefined) {
-  process.stdout.write(`${HELP}\n`);
-  process.exit(values.help ? 0 : 2);
-}
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
 
@@ -49,9 +44,9 @@ interface Mismatch {
   difference: string;
 }
 
-const client = new pg.Client({ host: values.socket, port: Number(values.port), user: values.user, database: 'postgres' });
+const client = new pg.Client({ host: values.socket, port: values.port, user: values.user, database: 'postgres' });
 await client.connect();
-const cacheBytes = Number(values['cache-mib']) * 1024 * 1024;
+const cacheBytes = values['cache-mib'] * 1024 * 1024;
 const targets: LatencyTarget[] = [];
 const check = { queries: 0, mismatches: [] as Mismatch[] };
 try {
@@ -66,7 +61,7 @@ try {
     // The check: the 15 dense points and a few scattered points around each, at every radius.
     for (const radius of RADII) {
       for (const [i, p] of densePoints().entries()) {
-        const asked = [p, ...Array.from({ length: Number(values['check-per-point']) }, (_, k) => jittered(p, JITTER_MILES, 800_000_000 + i * 10 + k))];
+        const asked = [p, ...Array.from({ length: values['check-per-point'] }, (_, k) => jittered(p, JITTER_MILES, 800_000_000 + i * 10 + k))];
         for (const q of asked) {
           const args = pointArgs(q, radius);
           const [a, b] = [await shim.findAttorneys(args, CTX), await peer.findAttorneys(args, CTX)];
@@ -85,9 +80,9 @@ try {
   const latency = await measureLatency(targets, {
     points: densePoints(),
     radii: RADII,
-    runs: Number(values.runs),
-    passes: Number(values.passes),
-    maxMsPerCell: Number(values['max-ms']),
+    runs: values.runs,
+    passes: values.passes,
+    maxMsPerCell: values['max-ms'],
     onProgress: say,
   });
   process.stdout.write(`${JSON.stringify({ check, latency })}\n`);

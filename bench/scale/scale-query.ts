@@ -4,7 +4,7 @@
  * ratios large/small are paired. Prints the LatencyResult[] as one JSON line on stdout.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { cliOrExit } from '../../shim/cli-run.ts';
 import { createService } from '../../shim/core/service-impl.ts';
 import { RereadStore } from '../cold/counting-store.ts';
 import { createSiteSource } from '../../shim/site-reader.ts';
@@ -14,27 +14,25 @@ import { densePoints, RADII } from '../lib/points.ts';
 import { measureLatency, type LatencyTarget } from '../latency/query.ts';
 import { JITTER_MILES } from '../lib/report.ts';
 
-const { values } = parseArgs({
+const { values } = cliOrExit({
+  name: 'scale-query',
+  usage: 'node bench/scale/scale-query.ts --small <dir> --large <dir> [options]',
+  description: 'Child process of the scale benchmark (started by bench/scale/scale.ts): warm latency of the shim and the naive baseline on two sites, JSON on stdout.',
   options: {
-    small: { type: 'string' },
-    large: { type: 'string' },
-    runs: { type: 'string', default: '3' },
-    passes: { type: 'string', default: '20' },
-    'max-ms': { type: 'string', default: '3000' },
-    radii: { type: 'string', default: RADII.join(',') },
-    'cache-mib': { type: 'string', default: '64' },
-    help: { type: 'boolean' },
+    small: { type: 'string', arg: 'dir', required: true, description: 'the sample site' },
+    large: { type: 'string', arg: 'dir', required: true, description: 'the scale site' },
+    runs: { type: 'integer', min: 1, description: 'repetitions', default: 3 },
+    passes: { type: 'integer', min: 1, description: 'passes over the points per run', default: 20 },
+    'max-ms': { type: 'integer', min: 1, arg: 'ms', description: 'time limit per cell', default: 3000 },
+    radii: { type: 'number', min: 0, split: ',', arg: 'list', description: 'search radii in miles, comma-separated', default: RADII },
+    'cache-mib': { type: 'integer', min: 0, description: 'parsed-object cache, MiB', default: 64 },
   },
 });
-if (values.help || values.small === undefined || values.large === undefined) {
-  process.stdout.write('Usage: node --import tsx bench/scale/scale-query.ts --small DIR --large DIR [--runs N] [--passes N] [--max-ms MS] [--radii 1,15,50] [--cache-mib N]\n');
-  process.exit(values.help ? 0 : 2);
-}
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
 async function targets(label: string, dir: string): Promise<LatencyTarget[]> {
   const site = resolve(dir);
-  const cacheBytes = Number(values['cache-mib']) * 1024 * 1024;
+  const cacheBytes = values['cache-mib'] * 1024 * 1024;
   const store = new RereadStore(new FolderStore(site));
   const source = createSiteSource(store, { cacheBytes });
   const naiveSource = createSiteSource(new FolderStore(site), { cacheBytes });
@@ -51,10 +49,10 @@ const small = await targets('small', values.small);
 const large = await targets('large', values.large);
 const results = await measureLatency([...small, ...large], {
   points: densePoints(),
-  radii: values.radii.split(',').map(Number),
-  runs: Number(values.runs),
-  passes: Number(values.passes),
-  maxMsPerCell: Number(values['max-ms']),
+  radii: values.radii,
+  runs: values.runs,
+  passes: values.passes,
+  maxMsPerCell: values['max-ms'],
   onProgress: say,
 });
 process.stdout.write(`${JSON.stringify(results)}\n`);

@@ -6,15 +6,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../shim/config.ts';
+import { cliOrExit } from '../../shim/cli-run.ts';
 import { startServer } from '../../shim/server.ts';
 
-const { values } = parseArgs({ options: { site: { type: 'string' }, help: { type: 'boolean' } } });
-if (values.help || values.site === undefined) {
-  process.stdout.write('Usage: node --import tsx bench/soak/soak-server.ts --site DIR\n(started by bench/soak/soak.ts)\n');
-  process.exit(values.help ? 0 : 2);
-}
+const { values } = cliOrExit({
+  name: 'soak-server',
+  usage: 'node bench/soak/soak-server.ts --site <dir>',
+  description: 'Child process of the soak run (started by bench/soak/soak.ts): the real local server, its memory every 10 s on stderr.',
+  options: { site: { type: 'string', arg: 'dir', required: true, description: 'generated site to serve' } },
+});
 const logDir = mkdtempSync(join(tmpdir(), 'iad-soak-log-'));
 const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: resolve(values.site), LOG_DIR: logDir }));
 process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`);

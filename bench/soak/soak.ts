@@ -7,27 +7,28 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { lineSplitter, REPO } from '../lib/child.ts';
 import { loadMetros } from '../lib/points.ts';
 import { seededRandom } from '../../generator/audit/queries.ts';
+import { EXIT, runCli } from '../../shim/cli-run.ts';
 
-const USAGE = `Usage: npm run soak -- [options]
-
-Starts the real local server (bench/soak-server.ts: request log on, rate limit off) in a child process on 127.0.0.1
+const SPEC = {
+  name: 'soak',
+  usage: 'npm run soak -- [options]',
+  description: `Starts the real local server (bench/soak/soak-server.ts: request log on, rate limit off) in a child process on 127.0.0.1
 and drives it with autocannon over varied requests: points scattered around all measured metros at radii 1-50 and
 limits 1-25, ZIPs, "City, ST", firm documents, /v1/coverage, MCP tools/call POSTs, and one bad query in ten (must be
 400). Samples the server's RSS every second. Errors are socket errors, timeouts and any answer other than the
-expected 200 or 400; the run fails unless they are 0.
-
-Options:
-  --seconds N      length of the load (default 180)
-  --connections N  concurrent connections (default 50)
-  --site DIR       generated site to serve (default var/test-site; run the tests or npm run generate first)
-  --seed N         seed of the request mix (default 1)
-  -h, --help       show this help
-`;
+expected 200 or 400; the run fails unless they are 0.`,
+  options: {
+    seconds: { type: 'integer', min: 1, description: 'length of the load', default: 180 },
+    connections: { type: 'integer', min: 1, description: 'concurrent connections', default: 50 },
+    site: { type: 'string', arg: 'dir', description: 'generated site to serve (default var/test-site; run the tests or npm run generate first)', default: 'var/test-site' },
+    seed: { type: 'integer', min: 1, description: 'seed of the request mix', default: 1 },
+  },
+  exits: { [EXIT.ok]: 'no errors', [EXIT.failure]: 'errors, or the server failed' },
+} as const;
 
 interface AutocannonRequest {
   method: string;
@@ -138,26 +139,10 @@ function requestMix(site: string, n: number, seed: number): AutocannonRequest[] 
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '180' },
-      connections: { type: 'string', default: '50' },
-      site: { type: 'string', default: 'var/test-site' },
-      seed: { type: 'string', default: '1' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const seconds = Number(values.seconds);
-  const connections = Number(values.connections);
-  const seed = Number(values.seed);
-  if (![seconds, connections, seed].every((n) => Number.isInteger(n) && n > 0)) {
-    process.stderr.write(`--seconds, --connections and --seed must be positive whole numbers.\n\n${USAGE}`);
-    return 2;
-  }
+  const cli = runCli(SPEC);
+  if ('exit' in cli) return cli.exit;
+  const { values } = cli;
+  const { seconds, connections, seed } = values;
   const site = resolve(values.site);
   const requests = requestMix(site, 5000, seed);
   const server = await startServerChild(site);

@@ -49,7 +49,7 @@ export interface CliSpec<O extends Options = Options> {
   positionals?: { min: number; max: number };
   /** Prose after the options (environment, notes). */
   epilogue?: string;
-  /** What each exit status means for this CLI; the shared ones (EXIT_MEANING) fill in what it does not say. */
+  /** What each exit status means for this CLI; the shared ones (EXIT_MEANING) fill in what it does not say ('': never used). */
   exits?: Readonly<Record<number, string>>;
 }
 
@@ -86,6 +86,7 @@ export function accepts(o: OptionSpec): string {
     case 'integer':
     case 'number': {
       const what = o.type === 'integer' ? 'an integer' : 'a number';
+      if (o.max === undefined && (o.min === 0 || (o.min === 1 && o.type === 'integer'))) return `a ${o.min === 0 ? 'non-negative' : 'positive'} ${o.type}`;
       if (o.min !== undefined && o.max !== undefined) return `${what} from ${o.min} to ${o.max}`;
       if (o.min !== undefined) return `${what} >= ${o.min}`;
       if (o.max !== undefined) return `${what} <= ${o.max}`;
@@ -97,6 +98,20 @@ export function accepts(o: OptionSpec): string {
 function defaultText(o: OptionSpec): string {
   if (o.type === 'boolean' || o.default === undefined || o.description.includes('(default')) return '';
   return ` (default ${String(o.default)})`;
+}
+
+/** `text` broken at spaces into lines of at most `width` characters. */
+function wrap(text: string, width = 118): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
 }
 
 /** The --help text of a spec: synopsis, description, options (each with its default), epilogue, exit statuses. */
@@ -111,14 +126,15 @@ export function helpText(spec: CliSpec): string {
     return [...head, ...more.map((l) => `${pad}${l}`)];
   });
   const exits = { ...EXIT_MEANING, ...spec.exits };
-  const exitLine = `Exit status: ${Object.entries(exits)
+  const exitLine = wrap(`Exit status: ${Object.entries(exits)
+    .filter(([, meaning]) => meaning !== '')
     .map(([code, meaning]) => `${code} ${meaning}`)
-    .join('; ')}.`;
+    .join('; ')}.`);
   return [`Usage: ${spec.usage}`, spec.description, `Options:\n${lines.join('\n')}`, spec.epilogue, exitLine].filter((p) => p !== undefined && p !== '').join('\n\n');
 }
 
 function parseValue(name: string, o: Exclude<OptionSpec, BooleanOption>, raw: string): { value: unknown } | { error: string } {
-  const bad = (): { error: string } => ({ error: `--${name} takes ${accepts(o)}, got ${JSON.stringify(raw)}` });
+  const bad = (): { error: string } => ({ error: `--${name} must be ${accepts(o)}, got ${JSON.stringify(raw)}` });
   switch (o.type) {
     case 'string':
       return { value: raw };
@@ -151,7 +167,7 @@ export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: re
   if (parsed.values.help === true) return { kind: 'help', text: helpText(spec) };
   const { min = 0, max = 0 } = spec.positionals ?? {};
   if (parsed.positionals.length > max) return { kind: 'usage', message: max === 0 ? `unexpected argument ${JSON.stringify(parsed.positionals[0])}: this command takes options only` : `at most ${max} arguments, got ${parsed.positionals.length}` };
-  if (parsed.positionals.length < min) return { kind: 'usage', message: `${min} argument${min === 1 ? '' : 's'} needed (${spec.usage}), got ${parsed.positionals.length}` };
+  if (parsed.positionals.length < min) return { kind: 'usage', message: `${min} argument${min === 1 ? '' : 's'} needed, got ${parsed.positionals.length}` };
   const values: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(spec.options)) {
     const given = parsed.values[name];
@@ -163,8 +179,8 @@ export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: re
     const words = o.split === undefined ? raws : raws.flatMap((r) => r.split(o.split as string).map((w) => w.trim()).filter((w) => w !== ''));
     const many = o.multiple === true || o.split !== undefined;
     if (words.length === 0) {
-      if (given !== undefined && o.split !== undefined) return { kind: 'usage', message: `--${name} takes a ${JSON.stringify(o.split)}-separated list of ${accepts(o)}, got ${JSON.stringify(raws.join(' '))}` };
-      if (o.required === true) return { kind: 'usage', message: `--${name} is required (${accepts(o)})` };
+      if (given !== undefined && o.split !== undefined) return { kind: 'usage', message: `--${name} must be a ${JSON.stringify(o.split)}-separated list of ${accepts(o)}, got ${JSON.stringify(raws.join(' '))}` };
+      if (o.required === true) return { kind: 'usage', message: `--${name} is required${o.type === 'string' ? '' : ` (${accepts(o)})`}` };
       values[name] = o.default !== undefined ? (many ? (Array.isArray(o.default) ? o.default : [o.default]) : o.default) : many ? [] : undefined;
       continue;
     }
