@@ -2,35 +2,39 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { cliOrExit, EXIT, printUsageError } from '../shim/cli-run.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
-import { REPO } from './child.ts';
-import { measureColdReads, measureFirstAnswer } from './cold.ts';
-import { measureColdReadsS3, type ColdS3Report } from './cold-s3.ts';
-import { measureHttp } from './http.ts';
-import { measureLambda } from './lambda.ts';
-import { loadNow, machineInfo } from './machine.ts';
-import { NaiveIndex, naiveService } from './naive.ts';
-import { densePoints, RADII } from './points.ts';
-import { measureLatency, ratioOfP50 } from './query.ts';
-import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchResults, type ScaleAttempt } from './report.ts';
-import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats, SCALE_WEEKS } from './scale.ts';
-import { measurePageWeights } from './pages.ts';
-import { measurePostgis, scaleSiteFor } from './postgis.ts';
-import { measureTreeSweep, TREE_SWEEP } from './tree-sweep.ts';
-import { measureWorkload } from './workload.ts';
-import { progress } from './stats.ts';
-import { measureHotpathSection } from './hotpath-section.ts';
-import { updateReport } from './update-report.ts';
-import { runCorrectionSection } from './correction-section.ts';
-if (process.argv[process.argv.indexOf('--only') + 1] === 'pipeline') process.exit(await (await import('./pipeline.ts')).main(process.argv.slice(2)).then(() => 0));
+import { REPO } from './lib/child.ts';
+import { measureColdReads, measureFirstAnswer } from './cold/cold.ts';
+import { measureColdReadsS3, type ColdS3Report } from './cold/cold-s3.ts';
+import { measureHttp } from './latency/http.ts';
+import { measureLambda } from './size/lambda.ts';
+import { loadNow, machineInfo } from './lib/machine.ts';
+import { NaiveIndex, naiveService } from './peers/naive.ts';
+import { densePoints, RADII } from './lib/points.ts';
+import { measureLatency, ratioOfP50 } from './latency/query.ts';
+import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchResults, type ScaleAttempt } from './lib/report.ts';
+import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats, SCALE_WEEKS } from './scale/scale.ts';
+import { measurePageWeights } from './size/pages.ts';
+import { measurePostgis, scaleSiteFor } from './peers/postgis.ts';
+import { measureTreeSweep, TREE_SWEEP } from './cold/tree-sweep.ts';
+import { measureWorkload } from './workload/workload.ts';
+import { progress } from './lib/stats.ts';
+import { measureHotpathSection } from './latency/hotpath-section.ts';
+import { updateReport } from './lib/update-report.ts';
+import { runCorrectionSection } from './correction/correction-section.ts';
+if (process.argv[process.argv.indexOf('--only') + 1] === 'pipeline') process.exit(await (await import('./latency/pipeline.ts')).main(process.argv.slice(2)).then(() => 0));
 
-const HELP = `Usage: npm run bench -- [options]
+const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction', 'postgis', 'workload', 'hotpath', 'trees'] as const;
+type SectionName = (typeof SECTION_NAMES)[number];
 
-Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only run writes bench/out/BENCHMARKS.partial.md):
+const SPEC = {
+  name: 'bench',
+  usage: 'npm run bench -- [options]',
+  description: `Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only run writes bench/out/BENCHMARKS.partial.md):
   1. warm in-process query latency (p50/p99) of the shim and of a naive full-scan baseline, dense metros, 1/15/50 miles
   2. HTTP throughput on loopback (autocannon): the real server, the same server answering a precomputed body (ceiling),
      and the naive baseline behind the same server code
@@ -49,97 +53,46 @@ Measures, side by side in one run, and writes BENCHMARKS.md (a --quick or --only
      the Lambda bundle's cold start over s3rver (import, first answer)
  11. cell-tree parameters: the scale site's cell tree rebuilt with other leaf, block and record-chunk sizes, the cold
      query sets of 3 replayed on each (objects and bytes against each other)
-Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.
-
-Options:
-  --quick               small and short (smoke test): 1 run, 2 s HTTP at 15 miles, 20,000 offices at scale
-  --skip-scale          leave out section 4 (the slow part)
-  --skip-http           leave out section 2
-  --skip-lambda         leave out section 5
-  --skip-s3             leave out the S3 part of section 3
-  --skip-postgis        leave out section 8
-  --install-postgis     apt-get install PostgreSQL + PostGIS when missing (root); without it a missing server skips 8
-  --only LIST           run only these sections, comma-separated: latency,http,cold,scale,lambda,pages,correction,postgis,
-                        workload,hotpath,trees (e.g. --only cold)
-  --runs N              repetitions of each measurement (default 3; --quick 1)
-  --duration S          seconds per autocannon run (default 5; --quick 2)
-  --connections N       autocannon connections (default 10)
-  --scale-offices N     offices of the scale dataset (default 1000000; --quick 20000)
-  --scale-fallback N    size to try when the generator fails at --scale-offices (default 250000; 0 for none)
-  --out FILE            report file (default BENCHMARKS.md; with --quick or --only, bench/out/BENCHMARKS.partial.md)
-  --update              with --only: also rewrite, in BENCHMARKS.md, just the sections this run measured (and their
-                        rows of the Targets table), keeping every other section as it is; the report's head names the run
-  -h, --help            this text
-
-Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
-bench/out/ (sites, data; gitignored).`;
-
-const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction', 'postgis', 'workload', 'hotpath', 'trees'] as const;
-type SectionName = (typeof SECTION_NAMES)[number];
-
-function positiveInt(name: string, value: string | undefined, fallback: number, allowZero = false): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || (!allowZero && Number(value) === 0)) {
-    process.stderr.write(`bench: --${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}\n\n${HELP}\n`);
-    process.exit(2);
-  }
-  return Number(value);
-}
-
-let args;
-try {
-  args = parseArgs({
-    options: {
-      quick: { type: 'boolean', default: false },
-      'skip-scale': { type: 'boolean', default: false },
-      'skip-http': { type: 'boolean', default: false },
-      'skip-lambda': { type: 'boolean', default: false },
-      'skip-s3': { type: 'boolean', default: false },
-      'skip-postgis': { type: 'boolean', default: false },
-      'install-postgis': { type: 'boolean', default: false },
-      only: { type: 'string' },
-      runs: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      'scale-offices': { type: 'string' },
-      'scale-fallback': { type: 'string' },
-      out: { type: 'string' },
-      update: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
+Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.`,
+  options: {
+    quick: { type: 'boolean', description: 'small and short (smoke test): 1 run, 2 s HTTP at 15 miles, 20,000 offices at scale' },
+    'skip-scale': { type: 'boolean', description: 'leave out section 4 (the slow part)' },
+    'skip-http': { type: 'boolean', description: 'leave out section 2' },
+    'skip-lambda': { type: 'boolean', description: 'leave out section 5' },
+    'skip-s3': { type: 'boolean', description: 'leave out the S3 part of section 3' },
+    'skip-postgis': { type: 'boolean', description: 'leave out section 8' },
+    'install-postgis': { type: 'boolean', description: 'apt-get install PostgreSQL + PostGIS when missing (root); without it a missing server skips 8' },
+    only: { type: 'enum', values: SECTION_NAMES, split: ',', arg: 'list', description: `run only these sections, comma-separated: ${SECTION_NAMES.join(',')}\n(e.g. --only cold)` },
+    runs: { type: 'integer', min: 1, description: 'repetitions of each measurement (default 3; --quick 1)' },
+    duration: { type: 'integer', min: 1, arg: 's', description: 'seconds per autocannon run (default 5; --quick 2)' },
+    connections: { type: 'integer', min: 1, description: 'autocannon connections', default: 10 },
+    'scale-offices': { type: 'integer', min: 1, description: 'offices of the scale dataset (default 1000000; --quick 20000)' },
+    'scale-fallback': { type: 'integer', min: 0, description: 'size to try when the generator fails at --scale-offices (default 250000; 0 for none)' },
+    out: { type: 'string', arg: 'file', description: 'report file (default BENCHMARKS.md; with --quick or --only, bench/out/BENCHMARKS.partial.md)' },
+    update: {
+      type: 'boolean',
+      description: "with --only: also rewrite, in BENCHMARKS.md, just the sections this run measured (and their\nrows of the Targets table), keeping every other section as it is; the report's head names the run",
     },
-    allowPositionals: false,
-  }).values;
-} catch (err) {
-  process.stderr.write(`bench: ${(err as Error).message}\n\n${HELP}\n`);
-  process.exit(2);
-}
-if (args.help) {
-  process.stdout.write(`${HELP}\n`);
-  process.exit(0);
-}
+  },
+  epilogue: `Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
+bench/out/ (sites, data; gitignored).`,
+  exits: { [EXIT.ok]: 'report written', [EXIT.failure]: 'a measurement failed' },
+} as const;
 
+const { values: args } = cliOrExit(SPEC);
 const quick = args.quick;
-const only = args.only === undefined ? null : new Set(args.only.split(',').map((x) => x.trim()).filter((x) => x !== ''));
-for (const name of only ?? []) {
-  if (!(SECTION_NAMES as readonly string[]).includes(name)) {
-    process.stderr.write(`bench: --only takes ${SECTION_NAMES.join(',')}, got ${JSON.stringify(name)}\n\n${HELP}\n`);
-    process.exit(2);
-  }
-}
-if (args.update && (only === null || args.quick)) {
-  process.stderr.write(`bench: --update needs --only (and not --quick): it replaces the sections a partial run measured\n\n${HELP}\n`);
-  process.exit(2);
-}
+const only = args.only.length === 0 ? null : new Set<SectionName>(args.only);
+if (args.update && (only === null || args.quick)) process.exit(printUsageError(SPEC, '--update needs --only (and not --quick): it replaces the sections a partial run measured'));
 const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, correction: false, postgis: args['skip-postgis'], workload: false, hotpath: false, trees: false };
 /** Whether this run measures `section`. */
 const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
 // Quick or partial figures must never overwrite the full report.
 const partial = quick || only !== null;
-const runs = positiveInt('runs', args.runs, quick ? 1 : 3);
-const durationSec = positiveInt('duration', args.duration, quick ? 2 : 5);
-const connections = positiveInt('connections', args.connections, 10);
-const scaleOffices = positiveInt('scale-offices', args['scale-offices'], quick ? 20_000 : 1_000_000);
-const scaleFallback = positiveInt('scale-fallback', args['scale-fallback'], quick ? 0 : 250_000, true);
+const runs = args.runs ?? (quick ? 1 : 3);
+const durationSec = args.duration ?? (quick ? 2 : 5);
+const connections = args.connections;
+const scaleOffices = args['scale-offices'] ?? (quick ? 20_000 : 1_000_000);
+const scaleFallback = args['scale-fallback'] ?? (quick ? 0 : 250_000);
 const outRoot = join(REPO, 'bench', 'out');
 const argv = process.argv.slice(2);
 const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`;

@@ -3,28 +3,29 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ENV_HELP, loadConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { EXIT, runCli } from './cli-run.ts';
 
-const USAGE = `Usage: npm start [-- --no-build]
-
-Serves the directory API on http://HOST:PORT: GET /v1/attorneys, /v1/firms/{listing_id}, /v1/coverage, /v1/changes,
+const SPEC = {
+  name: 'start',
+  usage: 'npm start [-- --no-build]',
+  description: `Serves the directory API on http://HOST:PORT: GET /v1/attorneys, /v1/firms/{listing_id}, /v1/coverage, /v1/changes,
 /openapi.json, /r/{listing_id} and POST /mcp.
 
 Serves what SITE_DIR's current.json names; starting the server never publishes. Only when SITE_DIR has no
 current.json yet does it build one, and then as a release does (npm run release: gates, verify, a release record
 beside LOG_DIR in releases/), synthesising the sample inputs first when DATA_DIR/weeks is missing; a refused week
 is not served (exit 1). When inputs under DATA_DIR (metros.json, corrections.jsonl, removals.jsonl, weeks/) changed
-since the site was published, it says so and names the release command, and serves the published version as it is.
-
-Options:
-  --no-build   serve SITE_DIR as it is, without checking it or releasing the sample
-  -h, --help   show this help
-
-Environment (also read from a .env file in the working directory when there is one: KEY=value lines; a variable
+since the site was published, it says so and names the release command, and serves the published version as it is.`,
+  options: {
+    'no-build': { type: 'boolean', description: 'serve SITE_DIR as it is, without checking it or releasing the sample' },
+  },
+  epilogue: `Environment (also read from a .env file in the working directory when there is one: KEY=value lines; a variable
 already set in the environment wins over the file):
 ${Object.entries(ENV_HELP)
   .map(([name, text]) => `  ${name.padEnd(20)} ${text}`)
-  .join('\n')}
-`;
+  .join('\n')}`,
+  exits: { [EXIT.ok]: 'stopped cleanly', [EXIT.failure]: 'bad environment, a refused first release, or a failure' },
+} as const;
 
 /** Optional settings file, KEY=value lines, read before the environment is parsed. */
 const ENV_FILE = '.env';
@@ -78,15 +79,8 @@ async function ensureSite(config: Config): Promise<void> {
 const STOP_DEADLINE_MS = 12_000;
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const unknown = argv.filter((a) => a !== '--no-build');
-  if (unknown.length > 0) {
-    say(`Unknown argument ${JSON.stringify(unknown[0])}.\n\n${USAGE}`);
-    return 2;
-  }
+  const cli = runCli(SPEC, argv);
+  if ('exit' in cli) return cli.exit;
   // Settings from ./.env (the real environment wins): the same file works under npm start, node shim/cli.ts and a supervisor.
   if (existsSync(ENV_FILE)) process.loadEnvFile(ENV_FILE);
   let config: Config;
@@ -100,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   // A bucket is published by npm run release/publish; only a local folder is built here.
-  if (!argv.includes('--no-build') && config.siteBucket === null) await ensureSite(config);
+  if (!cli.values['no-build'] && config.siteBucket === null) await ensureSite(config);
 
   let running: RunningServer;
   try {

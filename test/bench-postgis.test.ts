@@ -8,12 +8,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { debianPackages, findPostgres, majorsIn } from '../bench/postgis-cluster.ts';
-import { POSTGIS_HEADING, postgisSection, postgisTargetRow } from '../bench/postgis-report.ts';
-import { answerDifference, copyLine, copySql, METRES_PER_SHIM_MILE, parseSearchRows, radiusMetres, searchSql, tableName, type ComparableAnswer } from '../bench/postgis-sql.ts';
-import type { PostgisReport } from '../bench/postgis.ts';
-import { renderReport } from '../bench/report.ts';
-import { spread } from '../bench/stats.ts';
+import { debianPackages, findPostgres, majorsIn } from '../bench/peers/postgis-cluster.ts';
+import { POSTGIS_HEADING, postgisSection, postgisTargetRow } from '../bench/peers/postgis-report.ts';
+import { answerDifference, copyLine, copySql, METRES_PER_SHIM_MILE, parseSearchRows, radiusMetres, searchSql, tableName, type ComparableAnswer } from '../bench/peers/postgis-sql.ts';
+import type { PostgisReport } from '../bench/peers/postgis.ts';
+import { renderReport } from '../bench/lib/report.ts';
+import { spread } from '../bench/lib/stats.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 
 /** A CSV line split into fields (RFC 4180 quoting), written here independently of copyLine. */

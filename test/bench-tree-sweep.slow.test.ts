@@ -1,13 +1,13 @@
 /**
- * The cell-tree sweep of the benchmark (bench/tree-sweep.ts, section 11): the sample's tree rebuilt with other
+ * The cell-tree sweep of the benchmark (bench/cold/tree-sweep.ts, section 11): the sample's tree rebuilt with other
  * parameters is a site that answers exactly as the published one, and the sweep reports what it built. No timing.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { treeSweepSection } from '../bench/tree-sweep-report.ts';
-import { checkSameAnswers, measureTreeSweep, officesOf, writeVariant } from '../bench/tree-sweep.ts';
+import { treeSweepSection } from '../bench/cold/tree-sweep-report.ts';
+import { checkSameAnswers, measureTreeSweep, officesOf, writeVariant } from '../bench/cold/tree-sweep.ts';
 import { CellIndex } from '../shim/core/cell-format.ts';
 import { keys, Pointer } from '../shim/core/site-format.ts';
 

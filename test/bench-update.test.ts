@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { updateReport } from '../bench/update-report.ts';
+import { updateReport } from '../bench/lib/update-report.ts';
 
 const committed = `# Benchmarks
 

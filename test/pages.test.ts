@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measurePageWeights } from '../bench/pages.ts';
+import { measurePageWeights } from '../bench/size/pages.ts';
 import { groupFirms } from '../generator/model/firms.ts';
 import { SampleRecord } from '../generator/inputs/schema.ts';
 import type { FlagRecordT, PlaceRecordT, SampleRecordT } from '../generator/inputs/schema.ts';

@@ -3,7 +3,7 @@
  * cache entries with a TTL and a weekly invalidation. Also the key shares and the cost arithmetic.
  */
 import { describe, expect, it } from 'vitest';
-import { costPerMillion, DEFAULT_MIX, expectedMisses, hitRatio, keyShares, PRICES } from '../bench/workload-model.ts';
+import { costPerMillion, DEFAULT_MIX, expectedMisses, hitRatio, keyShares, PRICES } from '../bench/workload/workload-model.ts';
 import { rng } from './helpers/rng.ts';
 
 /** Simulated hit ratio: Poisson arrivals, each to a key drawn from `shares` (or a unique key for the rest) and a random cache. */

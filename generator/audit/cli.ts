@@ -5,7 +5,7 @@ import { parseQuery, QueryError, type AuditQuery } from './queries.ts';
 import { StoreError } from '../../shim/core/errors.ts';
 import type { SiteLocation } from '../site/site.ts';
 import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
-import { parseCli } from '../cli-args.ts';
+import { EXIT, parseCliArgs, type CliSpec, type Options, type Values } from '../../shim/core/cli-args.ts';
 
 const HELP = `Usage: npm run audit -- <command> [options]
 
@@ -19,11 +19,12 @@ Commands:
 
 npm run audit -- <command> --help   options of a command. See docs/AUDIT.md.`;
 
-const VERIFY_HELP = `Usage: npm run audit -- verify (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
+const VERIFY_SPEC = {
+  name: 'audit verify',
+  usage: `npm run audit -- verify (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
                               [--version V] [--url <live API base URL>] [--query '<query>']... [--sample N] [--seed S]
-                              [--no-manifest] [--no-tree] [--json] [--quiet]
-
-Reads one published version (default: the one current.json names) and checks:
+                              [--no-manifest] [--no-tree] [--json] [--quiet]`,
+  description: `Reads one published version (default: the one current.json names) and checks:
   - the manifest: every listed object present with its sha256 and size, nothing unlisted under v/<version>/,
     and the version id recomputed from the content hashes (skip with --no-manifest);
   - the cell tree: every record chunk of every block of every group read in full, each record agreeing with its block's
@@ -34,50 +35,62 @@ Reads one published version (default: the one current.json names) and checks:
     every published office: haversine distance (R = 3958.8 mi), offices within the radius, nearest office per firm,
     order by distance then listing_id, limit; compares listing ids, order, distance_miles (2 decimals),
     firms_within_radius, offices_within_radius, covered and location.metro, and the shown name, address, flags and
-    visibility against the published record.
+    visibility against the published record.`,
+  options: {
+    site: { type: 'string', arg: 'folder', description: 'a site folder (as written by npm run generate or npm run release)' },
+    bucket: { type: 'string', arg: 'name', description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region' },
+    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
+    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style)' },
+    region: { type: 'string', arg: 'r', description: 'AWS region' },
+    version: { type: 'string', arg: 'id', description: "version to check instead of current.json's" },
+    url: { type: 'string', arg: 'base', description: 'the live API, e.g. http://127.0.0.1:8787 or https://api.example.org' },
+    query: {
+      type: 'string',
+      multiple: true,
+      arg: 'q',
+      description: "a query string as sent to /v1/attorneys, e.g. 'lat=41.88&lng=-87.63&radius_miles=15&limit=10'\n(zip= and location= work too: the point is then the live answer's resolved one)",
+    },
+    sample: { type: 'integer', min: 0, arg: 'N', description: 'N seeded random points in the measured metros, radius 1-50 mi, limit 1-25\n(default 30 when --url is given without --query)' },
+    seed: { type: 'integer', min: 0, arg: 'S', description: 'seed of --sample (default 1)' },
+    concurrency: { type: 'integer', min: 0, arg: 'N', description: 'live requests at once (default 4; the API allows 600 requests an hour per address)' },
+    'no-manifest': { type: 'boolean', description: 'skip the manifest check' },
+    'no-tree': { type: 'boolean', description: 'skip the rebuild of the cell tree' },
+    json: { type: 'boolean', description: 'print the full report as JSON instead of text' },
+    quiet: { type: 'boolean', description: 'no progress on stderr' },
+  },
+  exits: { [EXIT.ok]: 'every check passed', [EXIT.failure]: 'a difference was found (the report says expected vs got)', [EXIT.usage]: 'usage error or a check could not run (site unreadable, API unreachable or rate limiting)' },
+} as const;
 
-Options:
-  --site <folder>       a site folder (as written by npm run generate)
-  --bucket <name>       an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region
-  --version <id>        version to check instead of current.json's
-  --url <base>          the live API, e.g. http://127.0.0.1:8787 or https://api.example.org
-  --query <q>           a query string as sent to /v1/attorneys, e.g. 'lat=41.88&lng=-87.63&radius_miles=15&limit=10'
-                        (repeatable; zip= and location= work too: the point is then the live answer's resolved one)
-  --sample <N>          N seeded random points in the measured metros, radius 1-50 mi, limit 1-25
-                        (default 30 when --url is given without --query)
-  --seed <S>            seed of --sample (default 1)
-  --concurrency <N>     live requests at once (default 4; the API allows 600 requests an hour per address)
-  --json                print the full report as JSON instead of text
-  --quiet               no progress on stderr
-  -h, --help            this text
-
-Exit status: 0 every check passed, 1 a difference was found (the report says expected vs got), 2 usage error or a
-check could not run (site unreadable, API unreachable or rate limiting).`;
-
-const DIFF_HELP = `Usage: npm run audit -- diff <old site> <new site> [--old-version V] [--new-version V] [--threshold P]
-                            [--max N] [--endpoint URL] [--region R] [--json] [--quiet]
-
-<site> is a site folder or s3://bucket[/prefix]. Each version (default: the one its current.json names) is read in
+const DIFF_SPEC = {
+  name: 'audit diff',
+  usage: `npm run audit -- diff <old site> <new site> [--old-version V] [--new-version V] [--threshold P]
+                            [--max N] [--endpoint URL] [--region R] [--json] [--quiet]`,
+  description: `<site> is a site folder or s3://bucket[/prefix]. Each version (default: the one its current.json names) is read in
 full from its record chunks (cells/records/). Reports, by listing_id:
   - offices added and removed (and firms added and removed);
   - offices changed: which listing fields differ (name, address, phone, hours, coordinates, firm, flags, ...);
   - flag changes: profile_type and sponsored, old -> new (flags never affect order);
   - visibility moves: offices whose top3_share_pct or appears_share_pct moved by at least --threshold percentage
-    points, or whose measuring metro changed, largest move first.
+    points, or whose measuring metro changed, largest move first.`,
+  positionals: { min: 2, max: 2 },
+  options: {
+    'old-version': { type: 'string', arg: 'V', description: "version of the old site (default: the one its current.json names)" },
+    'new-version': { type: 'string', arg: 'V', description: "version of the new site (default: the one its current.json names)" },
+    threshold: { type: 'number', min: 0, arg: 'P', description: 'percentage points for a visibility move', default: 1 },
+    max: { type: 'integer', min: 0, arg: 'N', description: 'lines per section in the text report (0 = all)', default: 20 },
+    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint for s3:// sites (path-style)' },
+    region: { type: 'string', arg: 'r', description: 'AWS region for s3:// sites' },
+    json: { type: 'boolean', description: 'the complete diff as JSON' },
+    quiet: { type: 'boolean', description: 'no progress on stderr' },
+  },
+  exits: { [EXIT.ok]: 'diff printed', [EXIT.failure]: '', [EXIT.usage]: 'usage error or a site could not be read' },
+} as const;
 
-Options:
-  --threshold <P>   percentage points for a visibility move (default 1)
-  --max <N>         lines per section in the text report (default 20; 0 = all)
-  --json            the complete diff as JSON
-  --quiet           no progress on stderr
-  -h, --help        this text
-
-Exit status: 0 diff printed, 2 usage error or a site could not be read.`;
-
-const MEASURE_HELP = `Usage: npm run audit -- measure (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
-                              [--version V] [--no-firms] [--max N] [--json] [--quiet]
-
-Reads one published version (default: the one current.json names): its measurement documents
+const MEASURE_SPEC = {
+  name: 'audit measure',
+  usage: `npm run audit -- measure (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
+                              [--version V] [--no-firms] [--max N] [--json] [--quiet]`,
+  description: `Reads one published version (default: the one current.json names): its measurement documents
 (v/<version>/measurement/<metro>.json: per grid point and query, the ranked listing ids the sampler saw), the offices of
 every shard of one resolution, coverage.json (metro centres) and coverage-cells.json. Recomputes, independently of the
 generator's code, from the documented definitions:
@@ -87,20 +100,21 @@ generator's code, from the documented definitions:
   - per firm and metro: brand_index top3_share_pct, appears_share_pct (a firm counts once per sample, at its best
     office) and offices_measured;
 and compares them with every office record in the shards and, unless --no-firms, in every firm document (office,
-other_offices and the firm's brand_index). Prints each mismatch as expected vs got, naming the office.
-
-Options:
-  --site <folder>     a site folder (as written by npm run generate or npm run release)
-  --bucket <name>     an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region
-  --version <id>      version to check instead of current.json's
-  --no-firms          skip the firm documents (one read per office)
-  --max <N>           mismatch lines in the text report (default 50; 0 = all)
-  --json              the full report as JSON
-  --quiet             no progress on stderr
-  -h, --help          this text
-
-Exit status: 0 every published share equals its recomputation, 1 a mismatch or a broken shard was found, 2 usage
-error or the site could not be read.`;
+other_offices and the firm's brand_index). Prints each mismatch as expected vs got, naming the office.`,
+  options: {
+    site: { type: 'string', arg: 'folder', description: 'a site folder (as written by npm run generate or npm run release)' },
+    bucket: { type: 'string', arg: 'name', description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region' },
+    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
+    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style)' },
+    region: { type: 'string', arg: 'r', description: 'AWS region' },
+    version: { type: 'string', arg: 'id', description: "version to check instead of current.json's" },
+    'no-firms': { type: 'boolean', description: 'skip the firm documents (one read per office)' },
+    max: { type: 'integer', min: 0, arg: 'N', description: 'mismatch lines in the text report (0 = all)', default: 50 },
+    json: { type: 'boolean', description: 'the full report as JSON' },
+    quiet: { type: 'boolean', description: 'no progress on stderr' },
+  },
+  exits: { [EXIT.ok]: 'every published share equals its recomputation', [EXIT.failure]: 'a mismatch or a broken shard was found', [EXIT.usage]: 'usage error or the site could not be read' },
+} as const;
 
 function siteFromArg(arg: string, endpoint: string | undefined, region: string | undefined): SiteLocation {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(arg);
@@ -108,62 +122,39 @@ function siteFromArg(arg: string, endpoint: string | undefined, region: string |
   return { kind: 's3', bucket: m[1] as string, prefix: m[2] as string, ...(endpoint !== undefined ? { endpoint } : {}), ...(region !== undefined ? { region } : {}) };
 }
 
-function positiveInt(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new QueryError(`--${name} must be a whole number, got ${raw}`);
-  return Number(raw);
+/** A usage error of a command: the message and its synopsis on stderr (exit 2). */
+function usage(message: string, spec: CliSpec): number {
+  process.stderr.write(`audit: ${message}\n\nUsage: ${spec.usage}\n(--help for every option)\n`);
+  return EXIT.usage;
 }
 
-function usage(message: string, help: string): number {
-  const synopsis = help.split('\n\n')[0] ?? help;
-  process.stderr.write(`audit: ${message}\n\n${synopsis}\n(--help for every option)\n`);
-  return 2;
+/** Parse a command's arguments: the values, or the exit status once --help or a usage error was answered. */
+function parseCommand<const O extends Options>(spec: CliSpec<O>, argv: string[]): { values: Values<O>; positionals: string[] } | { exit: number } {
+  const r = parseCliArgs(spec, argv);
+  if (r.kind === 'help') {
+    process.stdout.write(`${r.text}\n`);
+    return { exit: EXIT.ok };
+  }
+  if (r.kind === 'usage') return { exit: usage(r.message, spec) };
+  return r;
 }
 
 async function runVerify(argv: string[]): Promise<number> {
-  const cli = parseCli(
-    {
-      args: argv,
-      options: {
-        site: { type: 'string' },
-        bucket: { type: 'string' },
-        prefix: { type: 'string' },
-        endpoint: { type: 'string' },
-        region: { type: 'string' },
-        version: { type: 'string' },
-        url: { type: 'string' },
-        query: { type: 'string', multiple: true },
-        sample: { type: 'string' },
-        seed: { type: 'string' },
-        concurrency: { type: 'string' },
-        'no-manifest': { type: 'boolean', default: false },
-        'no-tree': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      onUsageError: (message) => usage(message, VERIFY_HELP),
-    },
-    VERIFY_HELP,
-  );
+  const cli = parseCommand(VERIFY_SPEC, argv);
   if ('exit' in cli) return cli.exit;
   const a = cli.values;
-  if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', VERIFY_HELP);
+  if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', VERIFY_SPEC);
   let queries: AuditQuery[];
-  let sample: number | undefined;
-  let seed: number | undefined;
-  let concurrency: number | undefined;
+  let sample = a.sample;
+  const { seed, concurrency } = a;
   try {
-    queries = (a.query ?? []).map(parseQuery);
-    sample = positiveInt('sample', a.sample);
-    seed = positiveInt('seed', a.seed);
-    concurrency = positiveInt('concurrency', a.concurrency);
+    queries = a.query.map(parseQuery);
   } catch (err) {
-    if (err instanceof QueryError) return usage(err.message, VERIFY_HELP);
+    if (err instanceof QueryError) return usage(err.message, VERIFY_SPEC);
     throw err;
   }
-  if (a.url === undefined && (queries.length > 0 || sample !== undefined)) return usage('--query and --sample need --url (the live API to compare with)', VERIFY_HELP);
-  if (a.url !== undefined && !/^https?:\/\//.test(a.url)) return usage(`--url must be an http(s) URL, got ${a.url}`, VERIFY_HELP);
+  if (a.url === undefined && (queries.length > 0 || sample !== undefined)) return usage('--query and --sample need --url (the live API to compare with)', VERIFY_SPEC);
+  if (a.url !== undefined && !/^https?:\/\//.test(a.url)) return usage(`--url must be an http(s) URL, got ${a.url}`, VERIFY_SPEC);
   if (a.url !== undefined && queries.length === 0 && sample === undefined) sample = 30;
   const site: SiteLocation =
     a.site !== undefined
@@ -196,33 +187,11 @@ async function runVerify(argv: string[]): Promise<number> {
 }
 
 async function runDiff(argv: string[]): Promise<number> {
-  const parsed = parseCli(
-    {
-      args: argv,
-      options: {
-        'old-version': { type: 'string' },
-        'new-version': { type: 'string' },
-        threshold: { type: 'string' },
-        max: { type: 'string' },
-        endpoint: { type: 'string' },
-        region: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      positionals: true,
-      onUsageError: (message) => usage(message, DIFF_HELP),
-    },
-    DIFF_HELP,
-  );
+  const parsed = parseCommand(DIFF_SPEC, argv);
   if ('exit' in parsed) return parsed.exit;
   const a = parsed.values;
-  const [oldArg, newArg, ...rest] = parsed.positionals;
-  if (oldArg === undefined || newArg === undefined || rest.length > 0) return usage('give exactly two sites: <old> <new>', DIFF_HELP);
-  const threshold = a.threshold === undefined ? 1 : Number(a.threshold);
-  if (!Number.isFinite(threshold) || threshold < 0) return usage(`--threshold must be a number of percentage points >= 0, got ${a.threshold}`, DIFF_HELP);
-  const max = a.max === undefined ? 20 : Number(a.max);
-  if (!Number.isInteger(max) || max < 0) return usage(`--max must be a whole number, got ${a.max}`, DIFF_HELP);
+  const [oldArg, newArg] = parsed.positionals as [string, string];
+  const { threshold, max } = a;
   try {
     const d = await diffSites(siteFromArg(oldArg, a.endpoint, a.region), siteFromArg(newArg, a.endpoint, a.region), {
       ...(a['old-version'] !== undefined ? { oldVersion: a['old-version'] } : {}),
@@ -242,31 +211,11 @@ async function runDiff(argv: string[]): Promise<number> {
 }
 
 async function runMeasure(argv: string[]): Promise<number> {
-  const cli = parseCli(
-    {
-      args: argv,
-      options: {
-        site: { type: 'string' },
-        bucket: { type: 'string' },
-        prefix: { type: 'string' },
-        endpoint: { type: 'string' },
-        region: { type: 'string' },
-        version: { type: 'string' },
-        'no-firms': { type: 'boolean', default: false },
-        max: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      onUsageError: (message) => usage(message, MEASURE_HELP),
-    },
-    MEASURE_HELP,
-  );
+  const cli = parseCommand(MEASURE_SPEC, argv);
   if ('exit' in cli) return cli.exit;
   const a = cli.values;
-  if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', MEASURE_HELP);
-  const max = a.max === undefined ? 50 : Number(a.max);
-  if (!Number.isInteger(max) || max < 0) return usage(`--max must be a whole number, got ${a.max}`, MEASURE_HELP);
+  if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', MEASURE_SPEC);
+  const max = a.max;
   const site: SiteLocation =
     a.site !== undefined
       ? { kind: 'folder', dir: a.site }
@@ -298,7 +247,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'verify') return runVerify(rest);
   if (command === 'diff') return runDiff(rest);
   if (command === 'measure') return runMeasure(rest);
-  return usage(`unknown command ${JSON.stringify(command)}`, HELP);
+  process.stderr.write(`audit: unknown command ${JSON.stringify(command)}\n\n${HELP}\n`);
+  return EXIT.usage;
 }
 
 process.exitCode = await main(process.argv.slice(2));

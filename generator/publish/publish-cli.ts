@@ -5,11 +5,12 @@ import { readRemovals } from '../model/removals.ts';
 import { prefixesReadBy } from '../site/bucket-version.ts';
 import { keys } from '../../shim/core/site-format.ts';
 import { S3Store } from '../../shim/store/s3.ts';
-import { parseCli } from '../cli-args.ts';
+import { EXIT, runCli } from '../../shim/cli-run.ts';
 
-const HELP = `Usage: npm run publish -- --bucket <name> [options]
-
-Publishes the version named by <site>/current.json to S3, atomically, copying nothing:
+const SPEC = {
+  name: 'publish',
+  usage: 'npm run publish -- --bucket <name> [options]',
+  description: `Publishes the version named by <site>/current.json to S3, atomically, copying nothing:
   1. plan against the bucket (nothing is written yet):
      - the first version, or one that changed much, goes up complete: every object of <site>/v/<version>/ under
        <prefix>v/<version>/, then its manifest.json;
@@ -29,62 +30,39 @@ so publishing an older site folder (a rollback) cannot bring a removed listing b
 Cache-Control: versioned objects "${CACHE_IMMUTABLE}", pointer "${CACHE_POINTER}".
 The CloudFront paths whose answers changed are printed on stdout, one per line (more than ${MAX_LISTING_INVALIDATIONS}
 changed listings become /v1/firms/* and /r/*); with --distribution they are also invalidated.
-Credentials come from the usual AWS sources (environment, profile, role).
-
-Options:
-  --bucket <name>        S3 bucket (required)
-  --prefix <p>           key prefix in the bucket (default: none)
-  --site <dir>           generated site folder (default: site/)
-  --version <v>          version folder to publish (default: the one <site>/current.json names)
-  --data <dir>           input folder holding removals.jsonl (default: data/)
-  --endpoint <url>       S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)
-  --region <r>           AWS region (default: AWS_REGION, then us-east-1)
-  --distribution <id>    CloudFront distribution to invalidate after the pointer is written
-  --concurrency <n>      requests in flight (default 16)
-  --no-gzip              store every object uncompressed
-  --prefixes-of <v,...>  publish nothing: print every version prefix (v/<version>/) these versions read from, one per
-                         line (themselves, and a layer's base and earlier layers); keep them all when pruning
-  --complete             never publish as a layer (every object under the version's own prefix)
-  --dry-run              read the bucket, print the plan (one line, then each key it would write, then the
-                         CloudFront paths), write nothing
-  --json                 print the full report as JSON on stdout instead of the paths
-  --quiet                no progress output on stderr
-  -h, --help             this text
-
-Exit status: 0 published (or nothing to do); 1 failure: the previous version still serves, or (said so) the new version
-is live but the invalidation failed; 2 usage error.`;
+Credentials come from the usual AWS sources (environment, profile, role).`,
+  options: {
+    bucket: { type: 'string', arg: 'name', required: true, description: 'S3 bucket (required)' },
+    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket (default: none)' },
+    site: { type: 'string', arg: 'dir', description: 'generated site folder', default: 'site/' },
+    version: { type: 'string', arg: 'v', description: 'version folder to publish (default: the one <site>/current.json names)' },
+    data: { type: 'string', arg: 'dir', description: 'input folder holding removals.jsonl', default: 'data/' },
+    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)' },
+    region: { type: 'string', arg: 'r', description: 'AWS region (default: AWS_REGION, then us-east-1)' },
+    distribution: { type: 'string', arg: 'id', description: 'CloudFront distribution to invalidate after the pointer is written' },
+    concurrency: { type: 'integer', min: 1, max: 256, description: 'requests in flight', default: 16 },
+    'no-gzip': { type: 'boolean', description: 'store every object uncompressed' },
+    'prefixes-of': {
+      type: 'string',
+      arg: 'v,...',
+      description: 'publish nothing: print every version prefix (v/<version>/) these versions read from, one per\nline (themselves, and a layer\'s base and earlier layers); keep them all when pruning',
+    },
+    complete: { type: 'boolean', description: "never publish as a layer (every object under the version's own prefix)" },
+    'dry-run': { type: 'boolean', description: 'read the bucket, print the plan (one line, then each key it would write, then the\nCloudFront paths), write nothing' },
+    json: { type: 'boolean', description: 'print the full report as JSON on stdout instead of the paths' },
+    quiet: { type: 'boolean', description: 'no progress output on stderr' },
+  },
+  exits: {
+    [EXIT.ok]: 'published (or nothing to do)',
+    [EXIT.failure]: 'failure: the previous version still serves, or (said so) the new version is live but the invalidation failed',
+  },
+} as const;
 
 async function main(): Promise<number> {
-  const cli = parseCli(
-    {
-      options: {
-        bucket: { type: 'string' },
-        prefix: { type: 'string' },
-        site: { type: 'string', default: 'site/' },
-        version: { type: 'string' },
-        data: { type: 'string', default: 'data/' },
-        endpoint: { type: 'string' },
-        region: { type: 'string' },
-        distribution: { type: 'string' },
-        concurrency: { type: 'string', default: '16' },
-        'no-gzip': { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        complete: { type: 'boolean', default: false },
-        'prefixes-of': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    },
-    HELP,
-  );
+  const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
-  const concurrency = Number(args.concurrency);
-  if (!args.bucket || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
-    process.stderr.write(`${!args.bucket ? '--bucket is required' : '--concurrency must be an integer from 1 to 256'}\n\n${HELP}\n`);
-    return 2;
-  }
+  const concurrency = args.concurrency;
   if (args['prefixes-of'] !== undefined) return printPrefixes(args.bucket, args['prefixes-of'], args);
   try {
     const report = await publishSite({

@@ -1,12 +1,13 @@
 /** `npm run release -- [--week W] [--bucket B ...] [--force <gate>=<reason> ...]`: one week from inputs to live, gated and verified. */
 import { GATE_NAMES, MAX_DROP, MAX_MILES_FROM_ZIP, type GateName } from './gates.ts';
 import { release } from './release.ts';
-import { parseCli } from '../cli-args.ts';
 import { limitHeapGrowth } from '../write/heap.ts';
+import { EXIT, printUsageError, runCli } from '../../shim/cli-run.ts';
 
-const HELP = `Usage: npm run release -- [options]
-
-One command for the week: inputs -> generate -> gates -> verify -> publish -> invalidate -> release record.
+const SPEC = {
+  name: 'release',
+  usage: 'npm run release -- [options]',
+  description: `One command for the week: inputs -> generate -> gates -> verify -> publish -> invalidate -> release record.
   1. generate the week into the site folder as a new version, NOT yet current;
   2. gates (${GATE_NAMES.join(', ')}): missing or empty places or samples; offices, firms or samples down more than
      ${MAX_DROP * 100}% against the live version; an office outside the US or more than ${MAX_MILES_FROM_ZIP} miles from its ZIP's centroid; a metro
@@ -25,68 +26,42 @@ by hand). A version of the site folder that holds no listing under a standing re
 verified and made current again (the bucket's pointer first, then the folder's); one that holds such a listing is not
 served again: its week is released again from <data>/weeks/<week>/ with the removals and today's corrections applied,
 through the gates, as a new version. A version no longer in the folder is refused, naming the versions it keeps.
-Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER.
-
-Options:
-  --data <dir>          inputs (default data/)
-  --site <dir>          local site folder (default site/)
-  --week <YYYY-Www>     week (default: the latest under <data>/weeks/)
-  --bucket <name>       also publish to this S3 bucket (its live version is the one gates compare against)
-  --prefix <p>          key prefix in the bucket
-  --endpoint <url>      S3-compatible endpoint (path-style), e.g. a loopback s3rver
-  --region <r>          AWS region (default AWS_REGION, then us-east-1)
-  --distribution <id>   CloudFront distribution whose changed paths to invalidate
-  --invalidate          apply the invalidation (otherwise the paths are printed)
-  --force <gate>=<reason>
-                        let this one gate through when it fails, e.g. --force counts-drop="firm removed on request";
-                        repeatable, one gate each; the reason is recorded
-  --rollback <version>  roll back to this version instead of releasing a week (above)
-  --skip-bad            leave out bad input rows (each listed in the record) instead of refusing the week
-  --verify-sample <n>   answers recomputed by the verify step (default 40)
-  --records <dir>       folder of release records (default var/releases)
-  -h, --help            this text
-
-Exit status: 0 released; 1 refused by a gate or verify, or failed (the failing step is named); 2 usage error.`;
+Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER.`,
+  options: {
+    data: { type: 'string', arg: 'dir', description: 'inputs', default: 'data/' },
+    site: { type: 'string', arg: 'dir', description: 'local site folder', default: 'site/' },
+    week: { type: 'string', arg: 'YYYY-Www', description: 'week (default: the latest under <data>/weeks/)' },
+    bucket: { type: 'string', arg: 'name', description: 'also publish to this S3 bucket (its live version is the one gates compare against)' },
+    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
+    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style), e.g. a loopback s3rver' },
+    region: { type: 'string', arg: 'r', description: 'AWS region (default AWS_REGION, then us-east-1)' },
+    distribution: { type: 'string', arg: 'id', description: 'CloudFront distribution whose changed paths to invalidate' },
+    invalidate: { type: 'boolean', description: 'apply the invalidation (otherwise the paths are printed; needs --distribution)' },
+    force: {
+      type: 'string',
+      multiple: true,
+      arg: 'gate>=<reason',
+      description: 'let this one gate through when it fails, e.g. --force counts-drop="firm removed on request";\none gate each; the reason is recorded',
+    },
+    rollback: { type: 'string', arg: 'version', description: 'roll back to this version instead of releasing a week (above)' },
+    'skip-bad': { type: 'boolean', description: 'leave out bad input rows (each listed in the record) instead of refusing the week' },
+    'verify-sample': { type: 'integer', min: 0, description: 'answers recomputed by the verify step', default: 40 },
+    records: { type: 'string', arg: 'dir', description: 'folder of release records', default: 'var/releases' },
+  },
+  exits: { [EXIT.ok]: 'released', [EXIT.failure]: 'refused by a gate or verify, or failed (the failing step is named)' },
+} as const;
 
 async function main(): Promise<number> {
-  const cli = parseCli(
-    {
-      options: {
-        data: { type: 'string', default: 'data/' },
-        site: { type: 'string', default: 'site/' },
-        week: { type: 'string' },
-        bucket: { type: 'string' },
-        prefix: { type: 'string' },
-        endpoint: { type: 'string' },
-        region: { type: 'string' },
-        distribution: { type: 'string' },
-        invalidate: { type: 'boolean', default: false },
-        force: { type: 'string', multiple: true },
-        'skip-bad': { type: 'boolean', default: false },
-        rollback: { type: 'string' },
-        'verify-sample': { type: 'string', default: '40' },
-        records: { type: 'string', default: 'var/releases' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    },
-    HELP,
-  );
+  const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
-  const sample = Number(args['verify-sample']);
-  if (!Number.isInteger(sample) || sample < 0 || (args.invalidate && args.distribution === undefined)) {
-    process.stderr.write(`--verify-sample must be an integer >= 0, --invalidate needs --distribution\n\n${HELP}\n`);
-    return 2;
-  }
+  const sample = args['verify-sample'];
+  if (args.invalidate && args.distribution === undefined) return printUsageError(SPEC, '--invalidate needs --distribution');
   if (args.rollback !== undefined && args.week !== undefined) {
-    process.stderr.write(`--rollback names a version and --week a week to release: give one of them\n\n${HELP}\n`);
-    return 2;
+    return printUsageError(SPEC, '--rollback names a version and --week a week to release: give one of them');
   }
-  const force = parseForce(args.force ?? []);
-  if (typeof force === 'string') {
-    process.stderr.write(`${force}\n\n${HELP}\n`);
-    return 2;
-  }
+  const force = parseForce(args.force);
+  if (typeof force === 'string') return printUsageError(SPEC, force);
   limitHeapGrowth();
   const rec = await release({
     dataDir: args.data,
@@ -125,7 +100,7 @@ async function main(): Promise<number> {
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
   if (rec.outcome !== 'released') process.stderr.write(`release: ${rec.outcome} at ${rec.failed_step ?? '?'}: ${rec.error ?? ''}\n`);
-  return rec.outcome === 'released' ? 0 : 1;
+  return rec.outcome === 'released' ? EXIT.ok : EXIT.failure;
 }
 
 /** `--force <gate>=<reason>` values as gate -> reason, or the usage error. */

@@ -5,34 +5,40 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { mondayOfIsoWeek } from '../inputs/week.ts';
 import { countSearches, EdgeLine, LogLine, SUPPRESS_BELOW, type EdgeLineT, type LogLineT } from './counts.ts';
-import { parseCli } from '../cli-args.ts';
+import { EXIT, printUsageError, runCli } from '../../shim/cli-run.ts';
 
-const HELP = `Usage: npm run research -- --week <YYYY-Www> [options]
-
-Counts the week's answered searches (REST GET /v1/attorneys and MCP find_injury_attorneys, status 200) by measured
+const SPEC = {
+  name: 'research',
+  usage: 'npm run research -- --week <YYYY-Www> [options]',
+  description: `Counts the week's answered searches (REST GET /v1/attorneys and MCP find_injury_attorneys, status 200) by measured
 metro and by ZIP3, from the resolved metro and zip3 fields of the request log (no location is resolved again).
 Cells with fewer than ${SUPPRESS_BELOW} searches are shown as suppressed, and so are the next-smallest cells (or the
 total) where the total minus the shown cells would give a suppressed count away (complementary suppression).
-Writes <out>/<week>.json and prints a summary.
-
-Inputs (either or both):
-  --log <dir>            local request log folder, requests-YYYY-MM-DD.jsonl (default var/log)
-  --cloudwatch <file>    a CloudWatch export of the Lambda's request lines, one JSON object per line: either the
-                         line itself or an event with a "message" holding it, e.g.
-                           aws logs filter-log-events --log-group-name <group> \\
-                             --filter-pattern '{ $.type = "request" }' --start-time <ms> --end-time <ms> \\
-                             --output json | jq -c '.events[]' > export.jsonl
-  --edge <file>          a CloudWatch export of the edge request log (/aws/cloudfront/function/<name>, us-east-1),
-                         in the same form. With it, REST searches are counted from the edge lines (every request,
-                         cache hit or miss), each resolved through a function line for the same location; without
-                         it, cached answers on AWS are not counted.
-
-Options:
-  --week <YYYY-Www>      ISO week, Monday to Sunday UTC (required)
-  --out <dir>            output folder (default var/research)
-  -h, --help             this text
-
-Exit status: 0 written; 1 unreadable input; 2 usage error.`;
+Writes <out>/<week>.json and prints a summary. Inputs: --log, --cloudwatch, or both; --edge beside them.`,
+  options: {
+    week: { type: 'string', arg: 'YYYY-Www', required: true, description: 'ISO week, Monday to Sunday UTC (required)' },
+    log: { type: 'string', arg: 'dir', description: 'local request log folder, requests-YYYY-MM-DD.jsonl', default: 'var/log' },
+    cloudwatch: {
+      type: 'string',
+      arg: 'file',
+      description: `a CloudWatch export of the Lambda's request lines, one JSON object per line: either the
+line itself or an event with a "message" holding it, e.g.
+  aws logs filter-log-events --log-group-name <group> \\
+    --filter-pattern '{ $.type = "request" }' --start-time <ms> --end-time <ms> \\
+    --output json | jq -c '.events[]' > export.jsonl`,
+    },
+    edge: {
+      type: 'string',
+      arg: 'file',
+      description: `a CloudWatch export of the edge request log (/aws/cloudfront/function/<name>, us-east-1),
+in the same form. With it, REST searches are counted from the edge lines (every request,
+cache hit or miss), each resolved through a function line for the same location; without
+it, cached answers on AWS are not counted.`,
+    },
+    out: { type: 'string', arg: 'dir', description: 'output folder', default: 'var/research' },
+  },
+  exits: { [EXIT.ok]: 'written', [EXIT.failure]: 'unreadable input' },
+} as const;
 
 function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -59,25 +65,10 @@ async function* jsonLines<T>(file: string, schema: { safeParse(v: unknown): { su
 }
 
 async function main(): Promise<number> {
-  const cli = parseCli(
-    {
-      options: {
-        week: { type: 'string' },
-        log: { type: 'string', default: 'var/log' },
-        cloudwatch: { type: 'string' },
-        edge: { type: 'string' },
-        out: { type: 'string', default: 'var/research' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    },
-    HELP,
-  );
+  const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
-  if (args.week === undefined || !/^\d{4}-W\d{2}$/.test(args.week)) {
-    process.stderr.write(`--week <YYYY-Www> is required\n\n${HELP}\n`);
-    return 2;
-  }
+  if (!/^\d{4}-W\d{2}$/.test(args.week)) return printUsageError(SPEC, `--week must be an ISO week YYYY-Www, got ${JSON.stringify(args.week)}`);
   const week = args.week;
   const from = mondayOfIsoWeek(week);
   const to = addDays(from, 6);

@@ -6,31 +6,32 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import fc from 'fast-check';
+import { EXIT, runCli } from '../../shim/cli-run.ts';
 import { loadConfig } from '../../shim/config.ts';
 import { startServer, type RunningServer } from '../../shim/server.ts';
 import { mcpCase, restCase, type FuzzCase } from './cases.ts';
 import { describeCase, newTally, record, runAll, type Tally } from './run.ts';
 import { indexSite, type SiteIndex } from './site-index.ts';
 
-const USAGE = `Usage: npm run fuzz -- [options]
-
-Sends fast-check generated requests (REST searches valid and hostile, other paths, odd methods and headers, MCP
+const SPEC = {
+  name: 'fuzz',
+  usage: 'npm run fuzz -- [options]',
+  description: `Sends fast-check generated requests (REST searches valid and hostile, other paths, odd methods and headers, MCP
 messages and batches) over raw HTTP to the real local server on 127.0.0.1, and checks every answer: no 5xx, a
 problem+json with a code for every 4xx (a JSON-RPC error object is accepted on /mcp), every 200 search equal to a
 brute force over the site's files (sorted by distance, within the radius, at most limit), redirects only to listed
 sites, no request Host echoed. With the rate limit on, successful answers between two server restarts never cost more
-than the limit.
-
-Options:
-  --cases N        total cases over the four runs (default 100000): REST 40%, MCP 30% with no limit; REST 15%, MCP 15% limited
-  --seed N         fast-check seed (default 20261122); the same seed replays the same cases
-  --concurrency N  requests in flight (default 8)
-  --site DIR       generated site to serve (default var/test-site, generated from data/ when missing)
-  --limit N        RATE_LIMIT_PER_HOUR of the limited runs (default 300); the server restarts every 4 x N cases
-  -h, --help       show this help
-`;
+than the limit.`,
+  options: {
+    cases: { type: 'integer', min: 1, description: 'total cases over the four runs: REST 40%, MCP 30% with no limit; REST 15%, MCP 15% limited', default: 100_000 },
+    seed: { type: 'integer', min: 0, description: 'fast-check seed; the same seed replays the same cases', default: 20261122 },
+    concurrency: { type: 'integer', min: 1, description: 'requests in flight', default: 8 },
+    site: { type: 'string', arg: 'dir', description: 'generated site to serve (default var/test-site, generated from data/ when missing)', default: 'var/test-site' },
+    limit: { type: 'integer', min: 1, description: 'RATE_LIMIT_PER_HOUR of the limited runs; the server restarts every 4 x N cases', default: 300 },
+  },
+  exits: { [EXIT.ok]: 'every answer kept the rules', [EXIT.failure]: 'an answer broke a rule' },
+} as const;
 
 const CHUNK = 500;
 
@@ -93,30 +94,11 @@ async function fuzz(site: SiteIndex, siteDir: string, run: Run, seed: number, co
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      cases: { type: 'string', default: '100000' },
-      seed: { type: 'string', default: '20261122' },
-      concurrency: { type: 'string', default: '8' },
-      site: { type: 'string', default: 'var/test-site' },
-      limit: { type: 'string', default: '300' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const total = Number(values.cases);
-  const seed = Number(values.seed);
-  const concurrency = Number(values.concurrency);
-  const limit = Number(values.limit);
-  for (const [name, n] of [['--cases', total], ['--seed', seed], ['--concurrency', concurrency], ['--limit', limit]] as const) {
-    if (!Number.isInteger(n) || n < (name === '--seed' ? 0 : 1)) {
-      process.stderr.write(`${name} must be a positive whole number.\n\n${USAGE}`);
-      return 2;
-    }
-  }
+  const cli = runCli(SPEC);
+  if ('exit' in cli) return cli.exit;
+  const { values } = cli;
+  const { seed, concurrency, limit } = values;
+  const total = values.cases;
   const siteDir = resolve(values.site);
   if (!existsSync(join(siteDir, 'current.json'))) {
     process.stderr.write(`[fuzz] no site in ${siteDir}: generating it from data/ ...\n`);

@@ -1,0 +1,123 @@
+/**
+ * Cold path over the real S3 path: the site published with publishSite (gzip on, as in production) to s3rver on
+ * loopback, then each cold query on a new site source over S3Store, counting objects, decoded bytes (what the shim
+ * parses), bytes on the wire (the stored, gzip-compressed bodies) and the query's wall time.
+ */
+import { resolve } from 'node:path';
+import { publishSite } from '../../generator/publish/publish.ts';
+import { createService } from '../../shim/core/service-impl.ts';
+import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { S3Store } from '../../shim/store/s3.ts';
+import { startS3rver } from '../../test/helpers/s3rver.ts';
+import { COLD_CTX, coldQuerySets, summariseCold, type ColdQuery, type ColdReads } from './cold.ts';
+import { CountingStore, sequentialRounds, type StoreRead } from './counting-store.ts';
+import { allMetroPoints, type QueryPoint } from '../lib/points.ts';
+import { median, quantile } from '../lib/stats.ts';
+
+/** Cold reads of one query set over S3: the ColdReads figures (bytes = decoded) plus wire bytes and latency. */
+export interface ColdS3Reads extends ColdReads {
+  /** Bytes of the response bodies as received (stored objects, gzip-compressed where published so), per query. */
+  wireBytes: { median: number; max: number };
+  /** The query with the most bytes on the wire. */
+  worstWire: { query: string; objects: number; wireBytes: number; decodedBytes: number };
+  /** Store round trips one query waits for one after another (reads in parallel count once), per query. */
+  rounds: { median: number; max: number };
+  /** Wall time of one cold findAttorneys (new site source, empty cache) over loopback, in ms, over every pass. */
+  latencyMs: { median: number; p99: number; max: number; samples: number };
+}
+
+/** The S3 cold-path measurement: how the site was published, then each query set. */
+export interface ColdS3Report {
+  /** What the store ran on, for the report. */
+  server: string;
+  publish: { objects: number; gzipped: number; rawBytes: number; sentBytes: number; ms: number };
+  /** Passes over every query set (objects and bytes from the first, latency from all). */
+  passes: number;
+  sets: ColdS3Reads[];
+}
+
+/** Options of measureColdReadsS3. */
+export interface ColdS3Options {
+  /** Passes over the query sets for the latency samples (default 1). */
+  passes?: number;
+  points?: readonly QueryPoint[];
+  onProgress?: (line: string) => void;
+}
+
+interface QuerySample {
+  query: string;
+  reads: StoreRead[];
+  wireBytes: number;
+  decodedBytes: number;
+  ms: number;
+}
+
+/** Publish `siteDir` to a fresh s3rver on 127.0.0.1 and measure the cold query sets of coldQuerySets over S3Store. */
+export async function measureColdReadsS3(siteDir: string, radii: readonly number[], options: ColdS3Options = {}): Promise<ColdS3Report> {
+  const passes = options.passes ?? 1;
+  const say = options.onProgress ?? (() => undefined);
+  const server = await startS3rver({ buckets: ['site'] });
+  try {
+    const published = await publishSite({ bucket: 'site', siteDir: resolve(siteDir), gzip: true, ...server.clientOptions, log: (l) => say(`  [${l}]`) });
+    const storeOptions = { bucket: 'site', ...server.clientOptions };
+    const runQuery = async (q: ColdQuery): Promise<QuerySample> => {
+      let wireBytes = 0;
+      let decodedBytes = 0;
+      const store = new CountingStore(
+        new S3Store({
+          ...storeOptions,
+          onRead: (_key, wire, decoded) => {
+            wireBytes += wire;
+            decodedBytes += decoded;
+          },
+        }),
+      );
+      const t0 = performance.now();
+      await createService(createSiteSource(store)).findAttorneys(q.args, COLD_CTX);
+      const ms = performance.now() - t0;
+      // The hook and the decorator see the same reads: a mismatch would make the two byte columns incomparable.
+      if (decodedBytes !== store.bytes) throw new Error(`S3Store onRead saw ${decodedBytes} decoded bytes, the counting store ${store.bytes} (${q.name})`);
+      return { query: q.name, reads: store.reads, wireBytes, decodedBytes, ms };
+    };
+
+    const sets = coldQuerySets(radii, options.points ?? allMetroPoints());
+    // Untimed: opens the keep-alive connection and warms the code paths, so the first timed query is not a TCP connect.
+    const first = sets[0]?.queries[0];
+    if (first) await runQuery(first);
+    const samples = sets.map(() => [] as QuerySample[][]);
+    for (let pass = 0; pass < passes; pass++) {
+      for (const [i, set] of sets.entries()) {
+        const run: QuerySample[] = [];
+        for (const q of set.queries) run.push(await runQuery(q));
+        samples[i]?.push(run);
+        say(`  S3 pass ${pass + 1}/${passes}, ${set.label}: cold query median ${median(run.map((s) => s.ms)).toFixed(1)} ms`);
+      }
+    }
+
+    const out: ColdS3Reads[] = sets.map((set, i) => {
+      const runs = samples[i] ?? [];
+      const firstRun = runs[0] ?? [];
+      const wire = firstRun.map((s) => s.wireBytes);
+      const ms = runs.flat().map((s) => s.ms);
+      const rounds = firstRun.map((s) => sequentialRounds(s.reads));
+      const worstWire = firstRun.reduce<QuerySample | null>((a, b) => (a === null || b.wireBytes > a.wireBytes ? b : a), null);
+      return {
+        ...summariseCold(set.label, firstRun),
+        wireBytes: { median: median(wire), max: Math.max(...wire) },
+        rounds: { median: median(rounds), max: Math.max(...rounds) },
+        worstWire: worstWire
+          ? { query: worstWire.query, objects: worstWire.reads.length, wireBytes: worstWire.wireBytes, decodedBytes: worstWire.decodedBytes }
+          : { query: '', objects: 0, wireBytes: 0, decodedBytes: 0 },
+        latencyMs: { median: median(ms), p99: quantile(ms, 0.99), max: Math.max(...ms), samples: ms.length },
+      };
+    });
+    return {
+      server: 's3rver 3 in the benchmark process, 127.0.0.1 (loopback)',
+      publish: { objects: published.uploaded, gzipped: published.gzipped, rawBytes: published.uploadedRawBytes, sentBytes: published.uploadedSentBytes, ms: published.ms },
+      passes,
+      sets: out,
+    };
+  } finally {
+    await server.stop();
+  }
+}

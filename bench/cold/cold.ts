@@ -1,0 +1,175 @@
+/**
+ * Cold path: store objects and bytes one query reads with an empty cache (a new site source per query), and the time
+ * a fresh server process takes to its first /v1/attorneys answer. The same query sets over S3 are in cold-s3.ts.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createService } from '../../shim/core/service-impl.ts';
+import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { FolderStore } from '../../shim/store/folder.ts';
+import { REPO } from '../lib/child.ts';
+import { CountingStore, type StoreRead } from './counting-store.ts';
+import { allMetroPoints, loadMetros, pointArgs, pointPath, type QueryPoint } from '../lib/points.ts';
+import { median, spread, type Spread } from '../lib/stats.ts';
+
+/** Reads of one cold query set at one radius (or location form). */
+export interface ColdReads {
+  /** "radius 15 mi" or "City, ST at 15 mi". */
+  label: string;
+  queries: number;
+  objects: { median: number; max: number };
+  bytes: { median: number; max: number };
+  /** Cell-tree objects alone (median and max); the field keeps its name in stored results. */
+  shardObjects: { median: number; max: number };
+  /** The query that read the most bytes, and the kinds of object it read. */
+  worst: { query: string; objects: number; bytes: number; byKind: Record<string, { objects: number; bytes: number }> };
+}
+
+/** What kind of object a key is, for the breakdown ("cell block", "cell records", "cell index", "gazetteer city", ...). */
+export function kindOf(key: string): string {
+  if (key === 'current.json') return 'pointer';
+  const rel = key.replace(/^v\/[^/]+\//, '');
+  if (rel === 'cells/index.json') return 'cell index';
+  if (rel.startsWith('cells/groups/')) return 'cell group';
+  if (rel.startsWith('cells/shared/')) return 'cell shared';
+  if (rel.startsWith('cells/blocks/')) return 'cell block';
+  if (rel.startsWith('cells/records/')) return 'cell records';
+  if (rel.startsWith('gazetteer/zip/')) return 'gazetteer zip';
+  if (rel.startsWith('gazetteer/city/')) return 'gazetteer city';
+  return rel;
+}
+
+/** One query of a cold set: a name for the report and the findAttorneys arguments. */
+export interface ColdQuery {
+  name: string;
+  args: Record<string, string>;
+}
+
+/** A labelled set of cold queries ("lat,lng at 15 mi"). */
+export interface ColdQuerySet {
+  label: string;
+  queries: ColdQuery[];
+}
+
+/** Every metro (centre and four 10-mile offsets) at each radius, plus the metros' principal cities as "City, ST" at 50 miles. */
+export function coldQuerySets(radii: readonly number[], points: readonly QueryPoint[] = allMetroPoints()): ColdQuerySet[] {
+  const sets: ColdQuerySet[] = radii.map((radius) => ({
+    label: `lat,lng at ${radius} mi`,
+    queries: points.map((p) => ({ name: `${p.label}, ${radius} mi`, args: pointArgs(p, radius) })),
+  }));
+  const cities = loadMetros().flatMap((m) => m.principal_cities);
+  sets.push({ label: '"City, ST" at 50 mi', queries: cities.map((c) => ({ name: `${c}, 50 mi`, args: { location: c, radius_miles: '50' } })) });
+  return sets;
+}
+
+/** Bytes by kind of object of one query's reads ("cell block": 3 objects, 120 KiB). */
+export function readsByKind(reads: readonly StoreRead[]): Record<string, { objects: number; bytes: number }> {
+  const byKind: Record<string, { objects: number; bytes: number }> = {};
+  for (const r of reads) {
+    const e = (byKind[kindOf(r.key)] ??= { objects: 0, bytes: 0 });
+    e.objects++;
+    e.bytes += r.bytes;
+  }
+  return byKind;
+}
+
+/** Objects, bytes and cell-tree objects (median, max) of a set from each query's reads, and its heaviest query by bytes. */
+export function summariseCold(label: string, perQuery: readonly { query: string; reads: readonly StoreRead[] }[]): ColdReads {
+  const objects = perQuery.map((q) => q.reads.length);
+  const bytes = perQuery.map((q) => q.reads.reduce((n, r) => n + r.bytes, 0));
+  const cellObjects = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('cell ')).length);
+  let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, byKind: {} };
+  perQuery.forEach((q, i) => {
+    const b = bytes[i] ?? 0;
+    if (b > worst.bytes) worst = { query: q.query, objects: q.reads.length, bytes: b, byKind: readsByKind(q.reads) };
+  });
+  return {
+    label,
+    queries: perQuery.length,
+    objects: { median: median(objects), max: Math.max(...objects) },
+    bytes: { median: median(bytes), max: Math.max(...bytes) },
+    shardObjects: { median: median(cellObjects), max: Math.max(...cellObjects) },
+    worst,
+  };
+}
+
+/** The findAttorneys request context of the cold measurements. */
+export const COLD_CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
+
+/** Cold reads from the site folder over the query sets of coldQuerySets. */
+export async function measureColdReads(siteDir: string, radii: readonly number[], points: readonly QueryPoint[] = allMetroPoints()): Promise<ColdReads[]> {
+  const site = resolve(siteDir);
+  const out: ColdReads[] = [];
+  for (const set of coldQuerySets(radii, points)) {
+    const perQuery: { query: string; reads: StoreRead[] }[] = [];
+    for (const q of set.queries) {
+      const store = new CountingStore(new FolderStore(site));
+      await createService(createSiteSource(store)).findAttorneys(q.args, COLD_CTX);
+      perQuery.push({ query: q.name, reads: store.reads });
+    }
+    out.push(summariseCold(set.label, perQuery));
+  }
+  return out;
+}
+
+/** Time from spawn to first answer of a fresh server process, over several starts. */
+export interface FirstAnswer {
+  /** Spawn to the first 200 of /v1/attorneys, in ms. */
+  firstAnswerMs: Spread;
+  /** Spawn to the "Serving" line, in ms. */
+  listeningMs: Spread;
+  command: string;
+}
+
+/** Spawn `node --import tsx shim/cli.ts --no-build` on an ephemeral port `runs` times; poll until /v1/attorneys answers 200. */
+export async function measureFirstAnswer(siteDir: string, runs: number, onProgress?: (line: string) => void): Promise<FirstAnswer> {
+  const first: number[] = [];
+  const listening: number[] = [];
+  const path = pointPath({ lat: 41.8781, lng: -87.6298 }, 15);
+  for (let i = 0; i < runs; i++) {
+    const logDir = mkdtempSync(join(tmpdir(), 'iad-bench-cold-'));
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts', '--no-build'], {
+      cwd: REPO,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITE_DIR: resolve(siteDir), LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const base = await new Promise<string>((done, fail) => {
+        let text = '';
+        child.stdout.on('data', (c: Buffer) => {
+          text += c.toString('utf8');
+          const m = /on (http:\/\/[^\s]+)/.exec(text);
+          if (m?.[1]) done(m[1]);
+        });
+        child.once('exit', (code) => fail(new Error(`shim/cli.ts exited (${code}) before listening`)));
+      });
+      listening.push(performance.now() - t0);
+      let last = 'no answer';
+      for (;;) {
+        const res = await fetch(base + path).catch(() => null);
+        if (res !== null) {
+          const body = await res.text();
+          if (res.status === 200) break;
+          last = `${res.status} ${body.slice(0, 200)}`;
+        }
+        if (performance.now() - t0 > 60_000) throw new Error(`no 200 from the fresh server within 60 s (last: ${last})`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      first.push(performance.now() - t0);
+      onProgress?.(`fresh process ${i + 1}/${runs}: listening after ${listening.at(-1)?.toFixed(0)} ms, first answer after ${first.at(-1)?.toFixed(0)} ms`);
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(logDir, { recursive: true, force: true });
+    }
+  }
+  return {
+    firstAnswerMs: spread(first),
+    listeningMs: spread(listening),
+    command: `PORT=0 SITE_DIR=<site> RATE_LIMIT_PER_HOUR=0 node --import tsx shim/cli.ts --no-build, then GET ${path} until 200`,
+  };
+}

@@ -1,0 +1,86 @@
+/** A Store decorator that counts the objects and bytes read through it (the cold-path measurement). */
+import type { Store } from '../../shim/store/types.ts';
+
+/** One read seen by a CountingStore. */
+export interface StoreRead {
+  key: string;
+  /** Bytes returned; 0 for a missing key. */
+  bytes: number;
+  found: boolean;
+  /** performance.now() when the read started and when it settled, in ms. */
+  startMs: number;
+  endMs: number;
+}
+
+/** The longest chain of reads each started after the previous one settled: store round trips a query waits for in sequence. */
+export function sequentialRounds(reads: readonly StoreRead[]): number {
+  const byEnd = [...reads].sort((a, b) => a.endMs - b.endMs);
+  const depth: number[] = [];
+  let best = 0;
+  for (const [i, r] of byEnd.entries()) {
+    let d = 1;
+    for (let j = 0; j < i; j++) {
+      const before = byEnd[j] as StoreRead;
+      if (before.endMs <= r.startMs) d = Math.max(d, (depth[j] ?? 0) + 1);
+    }
+    depth.push(d);
+    best = Math.max(best, d);
+  }
+  return best;
+}
+
+/** Wraps `inner`, recording every get(); reset() starts a new tally. */
+export class CountingStore implements Store {
+  readonly kind: string;
+  reads: StoreRead[] = [];
+
+  private readonly inner: Store;
+  constructor(inner: Store) {
+    this.inner = inner;
+    this.kind = `counting(${inner.kind})`;
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    const startMs = performance.now();
+    const value = await this.inner.get(key);
+    this.reads.push({ key, bytes: value?.byteLength ?? 0, found: value !== null, startMs, endMs: performance.now() });
+    return value;
+  }
+
+  /** Objects read since the last reset (missing keys included: each is a request to the store). */
+  get objects(): number {
+    return this.reads.length;
+  }
+
+  /** Bytes read since the last reset. */
+  get bytes(): number {
+    return this.reads.reduce((n, r) => n + r.bytes, 0);
+  }
+
+  /** Forget the reads so far. */
+  reset(): void {
+    this.reads = [];
+  }
+}
+
+/** Wraps `inner`, counting reads of keys it has already returned once: what a cache that held them would have saved. */
+export class RereadStore implements Store {
+  readonly kind: string;
+  private readonly seen = new Set<string>();
+  /** Reads so far, and those of a key read before. */
+  reads = 0;
+  rereads = 0;
+
+  private readonly inner: Store;
+  constructor(inner: Store) {
+    this.inner = inner;
+    this.kind = `reread(${inner.kind})`;
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    this.reads++;
+    if (this.seen.has(key)) this.rereads++;
+    else this.seen.add(key);
+    return this.inner.get(key);
+  }
+}

@@ -1,0 +1,50 @@
+/** The cell-tree parameter section of BENCHMARKS.md (see tree-sweep.ts). */
+import type { ColdReads } from './cold.ts';
+import { fmtBytes } from '../lib/stats.ts';
+import type { TreeSweepReport } from './tree-sweep.ts';
+
+export const TREES_HEADING = '## 11. Cell-tree parameters (cold path at scale)';
+
+const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+function worstOf(sets: readonly ColdReads[]): ColdReads['worst'] | null {
+  let worst: ColdReads['worst'] | null = null;
+  for (const s of sets) if (worst === null || s.worst.bytes > worst.bytes) worst = s.worst;
+  return worst;
+}
+
+/** Section 11: objects and bytes of the cold query sets under each tree configuration. */
+export function treeSweepSection(r: TreeSweepReport | undefined): string {
+  const out = [TREES_HEADING, ''];
+  if (!r) return [...out, 'Skipped.'].join('\n');
+  const labels = r.rows[0]?.sets.map((s) => s.label) ?? [];
+  out.push(
+    `The cell tree of the ${n0(r.offices)}-office scale site (version \`${r.version}\`) rebuilt from its own record chunks with other parameters ` +
+      '(generator/write/cells.ts `buildCells`, the published rules: a leaf holds at most *leaf* offices unless at res 9, a block is the coarsest cell with at most *block* offices, a record chunk holds *chunk* records), ' +
+      'then the cold query sets of section 3 replayed on each copy, each query on a new site source (empty cache), from the folder. The first row is the site as generated. ' +
+      'Each cell is *objects max / decoded bytes max* over the set. The shim needs no change for any row: it reads the parameters from the cell index.',
+    '',
+    `| Tree (leaf / block / chunk) | Blocks | Record chunks | Largest shared object | ${labels.join(' | ')} | Heaviest query |`,
+    `|---|---|---|---|${labels.map(() => '---').join('|')}|---|`,
+  );
+  for (const row of r.rows) {
+    const c = row.config;
+    const w = worstOf(row.sets);
+    const parts = w
+      ? `${w.query}: ${n0(w.objects)} objects, ${fmtBytes(w.bytes)} (${Object.entries(w.byKind)
+          .sort((a, b) => b[1].bytes - a[1].bytes)
+          .slice(0, 4)
+          .map(([k, v]) => `${k} ${v.objects} x = ${fmtBytes(v.bytes)}`)
+          .join(', ')})`
+      : '–';
+    out.push(
+      `| ${c.leafMax} / ${c.blockMax} / ${c.recordChunk}${row.published ? ' (published)' : ''} | ${n0(row.blocks)} | ${n0(row.recordChunks)} | ${fmtBytes(row.sharedMaxBytes)} | ${row.sets.map((s) => `${n0(s.objects.max)} / ${fmtBytes(s.bytes.max)}`).join(' | ')} | ${parts} |`,
+    );
+  }
+  out.push(
+    '',
+    'How to read it: smaller blocks cut the bytes of the blocks a query reads along the circle\'s edge but add objects along its circumference, and they move rows from below block level (whose shared lists travel in their block) to at or above it (whose lists are in the group\'s one shared object, read whole when any of them is wholly inside), so the shared object grows as blocks shrink. ' +
+      'Splitting each group\'s shared object into pages by a finer cell would let a query read only the pages of its inside cells; that is a format change (the shim reads one shared object per group today).',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,58 @@
+/**
+ * Child process of the scale benchmark: `node --import tsx bench/scale/scale-query.ts --small DIR --large DIR [--runs N]`.
+ * Warm in-process latency of the shim and of the naive baseline over both sites, interleaved in one run so the
+ * ratios large/small are paired. Prints the LatencyResult[] as one JSON line on stdout.
+ */
+import { resolve } from 'node:path';
+import { cliOrExit } from '../../shim/cli-run.ts';
+import { createService } from '../../shim/core/service-impl.ts';
+import { RereadStore } from '../cold/counting-store.ts';
+import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { FolderStore } from '../../shim/store/folder.ts';
+import { NaiveIndex, naiveService } from '../peers/naive.ts';
+import { densePoints, RADII } from '../lib/points.ts';
+import { measureLatency, type LatencyTarget } from '../latency/query.ts';
+import { JITTER_MILES } from '../lib/report.ts';
+
+const { values } = cliOrExit({
+  name: 'scale-query',
+  usage: 'node bench/scale/scale-query.ts --small <dir> --large <dir> [options]',
+  description: 'Child process of the scale benchmark (started by bench/scale/scale.ts): warm latency of the shim and the naive baseline on two sites, JSON on stdout.',
+  options: {
+    small: { type: 'string', arg: 'dir', required: true, description: 'the sample site' },
+    large: { type: 'string', arg: 'dir', required: true, description: 'the scale site' },
+    runs: { type: 'integer', min: 1, description: 'repetitions', default: 3 },
+    passes: { type: 'integer', min: 1, description: 'passes over the points per run', default: 20 },
+    'max-ms': { type: 'integer', min: 1, arg: 'ms', description: 'time limit per cell', default: 3000 },
+    radii: { type: 'number', min: 0, split: ',', arg: 'list', description: 'search radii in miles, comma-separated', default: RADII },
+    'cache-mib': { type: 'integer', min: 0, description: 'parsed-object cache, MiB', default: 64 },
+  },
+});
+const say = (line: string): void => void process.stderr.write(`${line}\n`);
+
+async function targets(label: string, dir: string): Promise<LatencyTarget[]> {
+  const site = resolve(dir);
+  const cacheBytes = values['cache-mib'] * 1024 * 1024;
+  const store = new RereadStore(new FolderStore(site));
+  const source = createSiteSource(store, { cacheBytes });
+  const naiveSource = createSiteSource(new FolderStore(site), { cacheBytes });
+  const t0 = performance.now();
+  const index = await NaiveIndex.load(new FolderStore(site), (done, total) => say(`naive ${label}: loaded ${done}/${total} offices`));
+  say(`naive ${label}: ${index.size} offices loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return [
+    { name: `shim ${label}`, service: createService(source), storeReads: () => source.stats().storeReads, storeRereads: () => store.rereads, jitterMiles: JITTER_MILES },
+    { name: `naive ${label}`, service: naiveService(index, naiveSource), jitterMiles: JITTER_MILES },
+  ];
+}
+
+const small = await targets('small', values.small);
+const large = await targets('large', values.large);
+const results = await measureLatency([...small, ...large], {
+  points: densePoints(),
+  radii: values.radii,
+  runs: values.runs,
+  passes: values.passes,
+  maxMsPerCell: values['max-ms'],
+  onProgress: say,
+});
+process.stdout.write(`${JSON.stringify(results)}\n`);
