@@ -174,7 +174,7 @@ export function metaDoc(
 
 /**
  * True for the objects the shim reads by a name meta.json gives it: the cell index, coverage, coverage cells, openapi,
- * changes, listing buckets, gazetteer documents and pages. The cell tree below the index and the firm documents are
+ * changes, listing buckets, gazetteer documents, pages and the measurement documents (answered for the served version). The cell tree below the index and the firm documents are
  * checked against their parents instead (docs/SITE-FORMAT.md).
  */
 export function namedByMeta(rel: string): boolean {
@@ -186,7 +186,8 @@ export function namedByMeta(rel: string): boolean {
     rel === 'changes.json' ||
     rel.startsWith('listings/') ||
     rel.startsWith('gazetteer/') ||
-    rel.startsWith('pages/')
+    rel.startsWith('pages/') ||
+    rel.startsWith('measurement/')
   );
 }
 

@@ -9,7 +9,7 @@ import { ByteLru } from './core/byte-lru.ts';
 import { layerResolver } from './core/layers.ts';
 import { keys, Meta, Pointer, type MetaT } from './core/site-format.ts';
 import { checkStored } from './core/errors.ts';
-import { checkHash, expectedHash, recordsHashes } from './integrity.ts';
+import { checkHash, expectedHash, readsUnhashed, recordsHashes } from './integrity.ts';
 import { StoreError, type Store } from './store/types.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
@@ -105,6 +105,7 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
     const prefix = keys.root(version);
     const resolve = layerResolver(version, meta.layers);
     const hashed = recordsHashes(meta);
+    const unhashed = readsUnhashed(meta);
     return {
       version,
       meta,
@@ -112,14 +113,16 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
         if (!key.startsWith(prefix)) {
           return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
         }
-        const expected = expectedHash(meta, key.slice(prefix.length), sha256);
-        if (hashed && expected === undefined) return Promise.resolve(null);
+        const rel = key.slice(prefix.length);
+        const expected = expectedHash(meta, rel, sha256);
+        const listed = hashed && !unhashed(rel);
+        if (listed && expected === undefined) return Promise.resolve(null);
         // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
         const stored = resolve(key);
         if (stored === null) {
-          return hashed ? Promise.reject(new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key)) : Promise.resolve(null);
+          return listed ? Promise.reject(new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key)) : Promise.resolve(null);
         }
-        return cachedJson(stored, schema, expected, hashed);
+        return cachedJson(stored, schema, expected, listed);
       },
     };
   }
