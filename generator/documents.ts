@@ -261,7 +261,7 @@ export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>
   return { schema_version: SCHEMA_VERSION, version, objects };
 }
 
-/** current.json. */
-export function pointerDoc(version: string, week: string): PointerT {
-  return { schema_version: SCHEMA_VERSION, version, week };
+/** current.json; `metaSha256` is the sha256 of the version's meta.json as stored beside this pointer. */
+export function pointerDoc(version: string, week: string, metaSha256?: string): PointerT {
+  return metaSha256 === undefined ? { schema_version: SCHEMA_VERSION, version, week } : { schema_version: SCHEMA_VERSION, version, week, meta_sha256: metaSha256 };
 }

@@ -1,4 +1,4 @@
-/** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--distribution ID] [--site site/] [--dry-run]`: atomic publish to S3. */
+/** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--site site/] [--dry-run]`: upload a version to S3, a step of release that never moves the pointer. */
 import { describeFailure } from './failure.ts';
 import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
 import { readRemovals } from './removals.ts';
@@ -9,7 +9,10 @@ import { parseCli } from './cli-args.ts';
 
 const HELP = `Usage: npm run publish -- --bucket <name> [options]
 
-Publishes the version named by <site>/current.json to S3, atomically, copying nothing:
+A step of \`npm run release\`, which runs it itself: uploads a version of the site folder to S3 and never makes it
+live. It never writes the bucket's pointer (current.json) nor invalidates anything; only \`npm run release\` (the
+weekly release, corrections, removals: gates, standing removals and verify first) and \`npm run release -- --rollback\`
+change what is live. Copying nothing:
   1. plan against the bucket (nothing is written yet):
      - the first version, or one that changed much, goes up complete: every object of <site>/v/<version>/ under
        <prefix>v/<version>/, then its manifest.json;
@@ -21,14 +24,14 @@ Publishes the version named by <site>/current.json to S3, atomically, copying no
      - objects already under the version with the same sha256 (an interrupted run) are skipped;
   2. upload the planned objects (checked against the local manifest; gzip-encoded when larger than 1 KiB and at
      least 10% smaller), then the manifest (complete) or the meta.json with the map (layer);
-  3. then, LAST, the pointer <prefix>current.json. A publish that stops earlier leaves the previous version serving,
-     and running it again resumes where it stopped.
+  3. the pointer <prefix>current.json is left as it is: the version is in the bucket, not live. Running it again
+     resumes where it stopped.
 Every version prefix a kept version's map names must stay in the bucket (publish never deletes anything).
 Refused before anything is written when the version holds a listing under a standing removal (<data>/removals.jsonl),
 so publishing an older site folder (a rollback) cannot bring a removed listing back.
 Cache-Control: versioned objects "${CACHE_IMMUTABLE}", pointer "${CACHE_POINTER}".
-The CloudFront paths whose answers changed are printed on stdout, one per line (more than ${MAX_LISTING_INVALIDATIONS}
-changed listings become /v1/firms/* and /r/*); with --distribution they are also invalidated.
+Release prints and invalidates the CloudFront paths whose answers change when it moves the pointer (more than
+${MAX_LISTING_INVALIDATIONS} changed listings become /v1/firms/* and /r/*).
 Credentials come from the usual AWS sources (environment, profile, role).
 
 Options:
@@ -39,7 +42,6 @@ Options:
   --data <dir>           input folder holding removals.jsonl (default: data/)
   --endpoint <url>       S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)
   --region <r>           AWS region (default: AWS_REGION, then us-east-1)
-  --distribution <id>    CloudFront distribution to invalidate after the pointer is written
   --concurrency <n>      requests in flight (default 16)
   --no-gzip              store every object uncompressed
   --prefixes-of <v,...>  publish nothing: print every version prefix (v/<version>/) these versions read from, one per
@@ -51,8 +53,7 @@ Options:
   --quiet                no progress output on stderr
   -h, --help             this text
 
-Exit status: 0 published (or nothing to do); 1 failure: the previous version still serves, or (said so) the new version
-is live but the invalidation failed; 2 usage error.`;
+Exit status: 0 uploaded (or nothing to do); 1 failure (what is live never changes); 2 usage error.`;
 
 async function main(): Promise<number> {
   const cli = parseCli(
@@ -65,7 +66,6 @@ async function main(): Promise<number> {
         data: { type: 'string', default: 'data/' },
         endpoint: { type: 'string' },
         region: { type: 'string' },
-        distribution: { type: 'string' },
         concurrency: { type: 'string', default: '16' },
         'no-gzip': { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
@@ -100,17 +100,15 @@ async function main(): Promise<number> {
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
       ...(args.endpoint !== undefined ? { endpoint: args.endpoint } : {}),
       ...(args.region !== undefined ? { region: args.region } : {}),
-      ...(args.distribution !== undefined ? { distributionId: args.distribution } : {}),
+      writePointer: false,
     });
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else if (report.dryRun) {
       process.stdout.write(`${report.plan}\n`);
       for (const key of report.plannedPuts ?? []) process.stdout.write(`put ${key}\n`);
       for (const path of report.invalidationPaths) process.stdout.write(`invalidate ${path}\n`);
-    } else for (const path of report.invalidationPaths) process.stdout.write(`${path}\n`);
-    if (report.invalidationError) {
-      process.stderr.write(`publish: version ${report.version} is live, but the CloudFront invalidation failed: ${report.invalidationError}\n`);
-      return 1;
+    } else if (!args.quiet) {
+      process.stderr.write(`publish: version ${report.version} is in the bucket, not live; \`npm run release\` makes a version live\n`);
     }
     return 0;
   } catch (err) {

@@ -131,18 +131,22 @@ export function createSiteSource(store: Store, opts: SiteSourceOptions = {}): Ca
     counters.storeReads++;
     const read = await readJson(store, keys.pointer);
     if (read === null) throw new StoreError('no published version: current.json is missing', keys.pointer);
-    const { version } = checkStored(Pointer, read.value, keys.pointer);
-    let reader = readers.get(version);
+    const { version, meta_sha256: metaSha256 } = checkStored(Pointer, read.value, keys.pointer);
+    // A reader is kept per version and meta hash: a meta.json checked against one hash is not trusted for another.
+    const slot = `${version}\u0000${metaSha256 ?? ''}`;
+    let reader = readers.get(slot);
     if (reader === undefined) {
       counters.storeReads++;
-      const metaRead = await readJson(store, keys.meta(version));
+      // The pointer records meta.json's sha256 (the root of every other hash): a mismatch is a StoreError (503), and
+      // nothing is kept, so the repaired object is read on the next refresh.
+      const metaRead = await readJson(store, keys.meta(version), metaSha256);
       if (metaRead === null) throw new StoreError(`version ${version} has no meta.json`, keys.meta(version));
       const meta = checkStored(Meta, metaRead.value, keys.meta(version));
       if (meta.version !== version) {
         throw new StoreError(`meta.json of ${version} names version ${meta.version}`, keys.meta(version));
       }
       reader = makeReader(version, meta);
-      readers.set(version, reader);
+      readers.set(slot, reader);
       // Keep only the few most recent versions' readers.
       for (const v of readers.keys()) {
         if (readers.size <= 4) break;

@@ -14,7 +14,16 @@ const sv = z.literal(1);
 export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** `current.json`: the pointer to the version being served. Written last on publish. */
-export const Pointer = z.object({ schema_version: sv, version: z.string().regex(/^[A-Za-z0-9._-]+$/), week: z.string() });
+export const Pointer = z.object({
+  schema_version: sv,
+  version: z.string().regex(/^[A-Za-z0-9._-]+$/),
+  week: z.string(),
+  /**
+   * sha256 (hex) of the version's meta.json as stored where this pointer is (a layer's meta.json in a bucket): the root
+   * of every other hash. Pointers written before it existed have none, and their meta.json is read unchecked.
+   */
+  meta_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+});
 
 /** One metro's sampling this week: the denominators of every share measured in it. */
 export const MetroSampling = z.object({
