@@ -26,7 +26,7 @@ setInterval(() => {
   const a = server.answers?.stats();
   const p = server.siteStats?.();
   process.stderr.write(
-    `[soak-mem] rss ${MiB(m.rss)} heapUsed ${MiB(m.heapUsed)} heapTotal ${MiB(m.heapTotal)} external ${MiB(m.external)} arrayBuffers ${MiB(m.arrayBuffers)} answerCache ${MiB(a?.bytes ?? 0)} (${a?.entries ?? 0} entries) parsedCache ${MiB(p?.cachedBytes ?? 0)} stored (${p?.cachedObjects ?? 0} objects)\n`,
+    `[soak-mem] rss ${MiB(m.rss)} heapUsed ${MiB(m.heapUsed)} heapTotal ${MiB(m.heapTotal)} external ${MiB(m.external)} arrayBuffers ${MiB(m.arrayBuffers)} answerCache ${MiB(a?.bytes ?? 0)} (${a?.entries ?? 0} entries) parsedCache ${MiB(p?.cachedBytes ?? 0)} held (${p?.cachedObjects ?? 0} objects)\n`,
   );
 }, 10_000).unref();
 process.once('SIGTERM', () => {

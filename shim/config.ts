@@ -56,7 +56,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   RATE_LIMIT_WINDOW_SECONDS: 'window the limit is counted and advertised in; the hourly quota is scaled to it (default 3600; must divide 3600)',
   TRUST_PROXY: 'number of trusted proxies in front of the server (true = 1): the client address is the X-Forwarded-For entry that many from the right, the one your own proxy appended (default false = the socket peer)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
-  CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; a shard larger than this is read on every query)',
+  CACHE_MIB: 'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; an object larger than this is read on every query)',
   ANSWER_CACHE_MIB: `memory for finished /v1/attorneys answers (all encodings), per query and published version, in MiB (default ${DEFAULT_ANSWER_CACHE_MIB}; 0 turns the cache off)`,
   STORE_TIMEOUT_MS: `how long one read of the site (folder or bucket) may take before the request needing it answers 503 with Retry-After, in ms (default ${DEFAULT_STORE_TIMEOUT_MS})`,
 };

@@ -31,7 +31,7 @@ export const rateLimitWindowField = z.preprocess(
 /** CORRECTIONS_EMAIL: the address firms and callers write to, shown as the OpenAPI contact; unset means the default. */
 export const correctionsEmailField = z.preprocess(blankIsUnset, z.email('must be an email address').optional());
 
-/** CACHE_MIB: budget of the parsed-object cache in MiB of stored (uncompressed JSON) bytes, default 64. */
+/** CACHE_MIB: budget of the parsed-object cache in MiB of memory held (parsed size and search columns, estimated), default 64. */
 export const cacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(1).max(65_536).default(64));
 
 /** STORE_TIMEOUT_MS: how long one store read may take before the request that needs it is a 503 (100 ms - 60 s). */

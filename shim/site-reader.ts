@@ -55,10 +55,12 @@ async function readJson(store: Store, key: string, sha256?: string): Promise<{ v
 }
 
 /**
- * Heap bytes a parsed object takes per stored byte: about 1.7 on the test site's objects (heap growth over stored
- * bytes with every object of the version parsed and held, node 22).
+ * Heap bytes a parsed object takes per stored byte, beyond the search columns counted below. Measured with
+ * test/helpers/cache-heap.ts on the test site (node 22, after a full collection, heap plus array buffers): between
+ * cache budgets of 4 and 12 MiB the process held 0.96 byte per byte charged with 3, and 3.0 per byte when objects
+ * were charged their stored size (cell blocks, groups and record chunks are arrays of short numbers and small objects).
  */
-export const PARSED_BYTES_PER_STORED_BYTE = 1.7;
+export const PARSED_BYTES_PER_STORED_BYTE = 3;
 /** Typed-array search columns built once per cell block office (cell-search.ts): lat, lng, xyz, listing, unit. */
 const COLUMN_BYTES_PER_OFFICE = 8 + 8 + 24 + 4 + 4;
 /** Typed arrays built once per cell group row (cell-search.ts treeOf): xyz, reach, units, first, kids, block, slot, below. */

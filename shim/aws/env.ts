@@ -85,7 +85,7 @@ export const LAMBDA_ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
   RATE_LIMIT_WINDOW_SECONDS: "window the limit is counted and advertised in, the WAF rule's evaluation window (default 3600; must divide 3600)",
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
-  CACHE_MIB: 'memory for parsed site objects, in MiB of their stored size (default 64; keep well under the function memory)',
+  CACHE_MIB: 'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; keep well under the function memory)',
   AWS_REGION: 'region of the buckets (set by Lambda)',
   S3_ENDPOINT: 'custom S3 endpoint, tests only (default: AWS)',
 };
