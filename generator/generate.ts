@@ -356,7 +356,8 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     if (w.linked > 0) step(`${w.linked} unchanged object(s) hard-linked to the current version's files`);
     const how = await installVersion(run, version, w.entries.keys());
     step(how === 'new' ? `version ${version} in place` : `version ${version} was already in place; its objects were refreshed`);
-    const pointer = serialise(pointerDoc(version, week));
+    // The pointer records meta.json's sha256, the root of every other hash the shim checks.
+    const pointer = serialise(pointerDoc(version, week, w.entries.get(paths.meta())?.sha256));
     let previousVersion: string | null = null;
     let pruned: string[] = [];
     if (opts.activate ?? true) {

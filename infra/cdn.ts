@@ -15,13 +15,18 @@ import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../shim/aws/env.ts';
 import { ANSWER_ORIGIN_HEADERS, answerPolicies } from './answer-cache.ts';
 
 /**
- * Paths served from the bucket as published: the pointer, and each version's measurement data (grid points and the
- * ranked listing ids the sampler saw, from which anyone can recompute map_visibility and brand_index). Nothing else
- * under `v/` has a public route: an older version kept for rollback or audit still holds the listings a standing
- * removal took out since, and versions are immutable, so they are never purged from it. `/v/...` otherwise reaches
- * the function, which answers 404.
+ * Paths served from the bucket as published: the pointer only. Nothing under `v/` has a bucket route: an older version
+ * kept for rollback or audit still holds the listings a standing removal took out since, and versions are immutable, so
+ * they are never purged from it. The measurement data (MEASUREMENT_PATHS) goes through the function, which answers it
+ * for the served version alone; any other `/v/...` reaches the function too, which answers 404.
  */
-export const SITE_PATHS = ['/current.json', '/v/*/measurement/*'] as const;
+export const SITE_PATHS = ['/current.json'] as const;
+/**
+ * Each version's measurement data (grid points and the ranked listing ids the sampler saw, from which anyone can
+ * recompute map_visibility and brand_index). The function answers only the served version's (`s-maxage=0`: CloudFront
+ * asks it again each time), so once a release applies a removal no older version's ranked ids are answered.
+ */
+export const MEASUREMENT_PATHS = ['/v/*/measurement/*'] as const;
 /** Function paths never cached: redirects (each click is counted by the function). */
 export const UNCACHED_PATHS = ['/r/*'] as const;
 /** Function paths whose answers depend on the query: cached on the normalised query until the next publish. */
@@ -67,7 +72,7 @@ export class Cdn extends Construct {
     super(scope, id);
 
     const oac = new cloudfront.S3OriginAccessControl(this, 'SiteOac', {
-      description: 'CloudFront reads the pointer and the measurement data of the published site',
+      description: 'CloudFront reads the pointer of the published site',
       signing: cloudfront.Signing.SIGV4_ALWAYS,
     });
     // withBucketDefaults + our own bucket policy: the CDK helper would grant the whole bucket, we grant the site paths only.
@@ -186,6 +191,7 @@ export class Cdn extends Construct {
     for (const path of ANSWER_PATHS) additionalBehaviors[path] = answer;
     for (const path of DOCUMENT_PATHS) additionalBehaviors[path] = document;
     for (const path of PAGE_PATHS) additionalBehaviors[path] = document;
+    for (const path of MEASUREMENT_PATHS) additionalBehaviors[path] = document;
     for (const path of SITE_PATHS) additionalBehaviors[path] = site;
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {

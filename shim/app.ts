@@ -45,6 +45,9 @@ export interface AppDeps {
   mcp?: App;
 }
 
+/** Browsers keep a measurement document like any document; shared caches revalidate it on every request. */
+const MEASUREMENT_CACHE_CONTROL = 'public, max-age=300, s-maxage=0';
+
 type Outcome = { response: Response; log?: LogFields };
 type Handler = (request: Request, info: RequestInfo, param: string, ctx: CallContext) => Promise<Outcome>;
 
@@ -182,6 +185,17 @@ export function createApp(deps: AppDeps): App {
     return json;
   };
 
+  // Only the served version's measurement: an older version may still name listings a standing removal took out since.
+  // Shared caches must ask again each time (s-maxage=0), so a pointer move retires an old version's copy at once.
+  const measurement: Handler = async (request, _info, param, ctx) => {
+    const [version = '', metro = ''] = param.split('/');
+    const doc = service.measurement === undefined ? null : await service.measurement(version, metro, ctx);
+    if (doc === null) throw notFound('There is no measurement document at this path. Only the served version\'s are published: /v/{version}/measurement/{metro}.json with the version /v1/coverage names.');
+    const response = documentResponse(request, doc);
+    response.headers.set('cache-control', MEASUREMENT_CACHE_CONTROL);
+    return { response };
+  };
+
   const problemPage: Handler = async (request, _info, param) => {
     const code = decodeSegment(param) ?? '';
     if (!isProblemCode(code)) throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
@@ -221,6 +235,10 @@ export function createApp(deps: AppDeps): App {
     }
     const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
     if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
+    const measurementMatch = /^\/v\/([^/]+)\/measurement\/([^/]+)\.json$/.exec(pathname);
+    if (measurementMatch?.[1] !== undefined && measurementMatch[2] !== undefined) {
+      return read('/v/{version}/measurement/{metro}.json', measurement, `${decodeSegment(measurementMatch[1]) ?? ''}/${decodeSegment(measurementMatch[2]) ?? ''}`);
+    }
     const problemMatch = /^\/problems\/([^/]+)$/.exec(pathname);
     if (problemMatch?.[1] !== undefined) return read('/problems/{code}', problemPage, problemMatch[1]);
     const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);

@@ -163,13 +163,15 @@ describe('default deployment', () => {
     });
   });
 
-  it('CloudFront reads only current.json and the measurement data of the site bucket, and only this distribution', () => {
+  it('CloudFront reads only current.json of the site bucket, and only this distribution', () => {
     const distribution = logicalId(t.template, 'AWS::CloudFront::Distribution');
     const policy = only(t.template, 'AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: siteBucket } } });
     const statements = ((policy.Properties as Json).PolicyDocument as { Statement: Json[] }).Statement.filter((s) => s.Effect === 'Allow');
     const sourceArn = { StringEquals: { 'AWS:SourceArn': Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([{ Ref: distribution }])] }) } };
     expect(statements).toHaveLength(2);
-    expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject', Resource: Match.arrayEquals([objectsOf(siteBucket, '/current.json'), objectsOf(siteBucket, '/v/*/measurement/*')]), Condition: sourceArn }).test(statements[0]).isSuccess).toBe(true);
+    expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject', Resource: objectsOf(siteBucket, '/current.json'), Condition: sourceArn }).test(statements[0]).isSuccess).toBe(true);
+    // No object under v/ is readable by CloudFront: an older version still names listings removed since.
+    expect(JSON.stringify(statements)).not.toContain('/v/');
     expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:ListBucket', Resource: arnOf(siteBucket), Condition: sourceArn }).test(statements[1]).isSuccess).toBe(true);
     expect(JSON.stringify(statements)).not.toContain('private/salt');
     // The salt bucket's policy only denies (TLS); nobody but the function role is granted anything.
@@ -448,14 +450,16 @@ describe('default deployment', () => {
       });
     });
 
-    it('the pointer and the measurement data come from S3, cached, read-only', () => {
-      for (const path of ['/v/*/measurement/*', '/current.json']) {
-        expect(behaviors[path], path).toMatchObject({ TargetOriginId: siteOrigin, CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ['GET', 'HEAD'] });
-        expect(behaviors[path]?.FunctionAssociations).toBeUndefined();
-      }
+    it('the pointer comes from S3, cached, read-only; the measurement data from the function, which answers the served version only', () => {
+      expect(behaviors['/current.json']).toMatchObject({ TargetOriginId: siteOrigin, CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ['GET', 'HEAD'] });
+      expect(behaviors['/current.json']?.FunctionAssociations).toBeUndefined();
+      // An older version's measurement document names listings a standing removal took out since: S3 would serve it
+      // for every version kept, so the route goes to the function (a document, revalidated each time: s-maxage=0).
+      expect(behaviors['/v/*/measurement/*']).toMatchObject({ TargetOriginId: functionOrigin, CachePolicyId: behaviors['/v1/coverage']?.CachePolicyId });
       // No public route to a version's listings (firm documents, cells, pages): an older version still holds a listing
       // removed since. /v/<version>/firms/<id>.json falls to the default behaviour, the function, which answers 404.
       expect(Object.keys(behaviors).filter((p) => p.startsWith('/v/'))).toEqual(['/v/*/measurement/*']);
+      expect(Object.entries(behaviors).filter(([, b]) => b.TargetOriginId === siteOrigin).map(([p]) => p)).toEqual(['/current.json']);
       expect((config.DefaultCacheBehavior as Json).TargetOriginId).not.toEqual(siteOrigin);
       expect(Object.keys(behaviors).sort()).toEqual([
         '/.well-known/security.txt', '/assets/*', '/corrections', '/current.json', '/docs', '/favicon.ico', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/robots.txt', '/terms', '/v/*/measurement/*', '/v1/attorneys', '/v1/changes', '/v1/coverage', '/v1/firms/*',
@@ -466,7 +470,7 @@ describe('default deployment', () => {
       const hostFn = t.stack.cdn.node.findChild('ViewerHost');
       const edgeFn = t.stack.edgeLog.viewerRequest;
       const arn = (c: IConstruct): Json => ({ 'Fn::GetAtt': [idOf(t.stack, c), 'FunctionARN'] });
-      const cached = ['/v1/attorneys', '/v1/firms/*', '/v1/coverage', '/v1/changes', '/openapi.json', '/problems/*', '/terms', '/favicon.ico', '/robots.txt', '/.well-known/security.txt', '/docs', '/corrections', '/metros/*', '/assets/*'];
+      const cached = ['/v1/attorneys', '/v1/firms/*', '/v1/coverage', '/v1/changes', '/openapi.json', '/problems/*', '/terms', '/favicon.ico', '/robots.txt', '/.well-known/security.txt', '/docs', '/corrections', '/metros/*', '/assets/*', '/v/*/measurement/*'];
       for (const [path, b] of Object.entries(behaviors).filter(([, b]) => b.TargetOriginId === functionOrigin)) {
         expect(b.FunctionAssociations, path).toEqual([{ EventType: 'viewer-request', FunctionARN: arn(cached.includes(path) ? edgeFn : hostFn) }]);
       }

@@ -11,11 +11,16 @@ import { release, type ReleaseOptions, type ReleaseRecord } from '../generator/r
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
 import { startTestServer } from './helpers/server.ts';
+import { loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
+import { viewerRequestCode } from '../infra/edge-function.ts';
+import { MEASUREMENT_PATHS } from '../infra/cdn.ts';
 
 const ALPHA = ['p1', 'p2', 'p3'].map(listingIdOf);
 /** Strings only the Alpha firm's listings carry (its name, website and street addresses). */
 const ALPHA_TEXT = [/alphalaw/i, /Alpha Injury Law/, /Alpha Law Group/, /P[123] Main St/];
 const PAGES = ['/', '/docs', '/corrections', '/metros/alpha', '/metros/beta'];
+const METROS = ['alpha', 'beta'];
+const KVS_ID = 'a1b2c3d4-5678-90ab-cdef-EXAMPLE11111';
 
 let s3: RunningS3rver;
 beforeAll(async () => {
@@ -45,6 +50,8 @@ interface Seen {
   offices: unknown;
   leaks: string[];
   versionPaths: Record<string, number>;
+  /** Status and whether the body names an Alpha listing id, per measurement path, as CloudFront's route answers it. */
+  measurement: Record<string, { status: number; namesAlpha: boolean }>;
 }
 
 /** What a fresh real server over the target answers about the Alpha firm. */
@@ -52,7 +59,7 @@ async function look(env: Record<string, string>, oldVersions: readonly string[])
   const server = await startTestServer({ PUBLIC_BASE_URL: 'https://directory.example', ...env });
   try {
     const get = (path: string, accept = 'application/json'): Promise<Response> => fetch(server.url + path, { redirect: 'manual', headers: { accept } });
-    const seen: Seen = { version: null, firms: {}, redirects: {}, searchIds: [], offices: null, leaks: [], versionPaths: {} };
+    const seen: Seen = { version: null, firms: {}, redirects: {}, searchIds: [], offices: null, leaks: [], versionPaths: {}, measurement: {} };
     const bodies: [string, string][] = [];
     for (const id of ALPHA) {
       const f = await get(`/v1/firms/${id}`);
@@ -83,6 +90,20 @@ async function look(env: Record<string, string>, oldVersions: readonly string[])
         bodies.push([key, await r.text()]);
       }
     }
+    // The measurement data, through CloudFront's behaviour for it: the viewer-request function, then the function (the
+    // server). The served version's is answered; an older one's never, since it may name listings removed since.
+    const edge = loadCloudFrontFunction(viewerRequestCode(KVS_ID), KVS_ID, new Map([[`salt-${new Date().toISOString().slice(0, 10)}`, 'ab'.repeat(32)]]));
+    for (const v of [...oldVersions, seen.version ?? '']) {
+      for (const metro of METROS) {
+        const path = `/v/${v}/measurement/${metro}.json`;
+        expect(MEASUREMENT_PATHS.some((p) => new RegExp(`^${p.replaceAll('*', '[^/]+')}$`).test(path)), path).toBe(true);
+        const out = await edge.handler(viewerRequest(path, '', { host: 'directory.example' }));
+        const r = await get(out.uri);
+        const text = await r.text();
+        seen.measurement[path] = { status: r.status, namesAlpha: ALPHA.some((id) => text.includes(id)) };
+        if (v !== seen.version) bodies.push([path, text]);
+      }
+    }
     // A 404 names the id it was asked for, and /v1/changes lists a listing removed on request by id with `old: null`
     // (docs/AUDIT.md): neither describes the listing, so only the listing's own text is looked for there.
     const idsAllowed = (path: string): boolean => path.startsWith('/v1/firms/') || path === '/v1/changes';
@@ -105,6 +126,10 @@ function expectAbsent(seen: Seen, version: string | null, oldVersions: readonly 
   expect(seen.searchIds.length).toBeGreaterThan(0);
   expect(seen.offices).toBe(7);
   for (const v of oldVersions) expect(seen.versionPaths[`/v/${v}/firms/${ALPHA[0] ?? ''}.json`]).toBe(404);
+  for (const [path, m] of Object.entries(seen.measurement)) {
+    expect(m.namesAlpha, path).toBe(false);
+    expect(m.status, path).toBe(path.startsWith(`/v/${seen.version ?? ''}/`) ? 200 : 404);
+  }
   expect(seen.leaks).toEqual([]);
 }
 
@@ -129,6 +154,9 @@ describe('release, correction, removal, rollback: the removed firm is absent fro
       const before = await look(env, []);
       expect(Object.values(before.firms)).toEqual([200, 200, 200]);
       expect(before.searchIds.filter((id) => ALPHA.includes(id)).length).toBeGreaterThan(0);
+      // The served version's measurement is answered, and it names Alpha's listings (so a 404 later is the removal's).
+      expect(Object.values(before.measurement).map((m) => m.status)).toEqual([200, 200]);
+      expect(Object.values(before.measurement).some((m) => m.namesAlpha)).toBe(true);
 
       // 2. A same-day correction.
       await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p4', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`);

@@ -1,4 +1,4 @@
-/** Section 7 of the benchmark: the correction publish on the sample and on the scale site (bench/correction.ts). */
+/** Section 7 of the benchmark: the correction publish on the sample and on the scale site (bench/correction/correction.ts). */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { keys } from '../../shim/core/site-format.ts';

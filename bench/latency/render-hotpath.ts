@@ -27,7 +27,7 @@ function table(head: string[], rows: string[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-/** Rows for the Targets table (name, met or not, measured, note), in the shape bench/report.ts renders. */
+/** Rows for the Targets table (name, met or not, measured, note), in the shape bench/lib/report.ts renders. */
 export function hotpathTargetRows(h: HotpathResults | undefined): { name: string; ok: boolean | null; measured: string; note: string }[] {
   const shareName = `/v1/attorneys, repeated queries, >= ${HOTPATH_SHARE_OF_BARE} of a bare node:http server (judged on server CPU per answer; throughput beside it)`;
   const importName = `Lambda import < ${LAMBDA_IMPORT_MS} ms (CPU time of the import in a fresh process; wall time beside it)`;

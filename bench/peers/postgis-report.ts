@@ -57,9 +57,9 @@ export function postgisSection(r: PostgisReport | undefined, command: string): s
   out.push(
     `The same offices in PostgreSQL ${v?.postgres ?? '?'} with PostGIS ${v?.postgis ?? '?'} (Debian packages), in a throwaway cluster the run creates (initdb into bench/out/pg, a unix socket only, no TCP port) and removes: ` +
       `one row per office (\`listing_id\`, \`firm_id\`, \`geog geography(Point,4326)\`, the full record as text), a GiST index on \`geog\` and the primary key \`listing_id\`. ` +
-      'One query per search (bench/postgis-sql.ts, a prepared statement): `ST_DWithin(geog, point, r, false)` through the index, `DISTINCT ON (firm_id)` ordered by distance then listing_id for the nearest office of each firm with the count of its offices within the radius, `count(*) OVER ()` for the distinct firms within the radius, ordered by distance then listing_id, `LIMIT 10`, then the records of the firms shown by key. ' +
+      'One query per search (bench/peers/postgis-sql.ts, a prepared statement): `ST_DWithin(geog, point, r, false)` through the index, `DISTINCT ON (firm_id)` ordered by distance then listing_id for the nearest office of each firm with the count of its offices within the radius, `count(*) OVER ()` for the distinct firms within the radius, ordered by distance then listing_id, `LIMIT 10`, then the records of the firms shown by key. ' +
       'Distances are on the sphere (`use_spheroid = false`) and the radius is scaled by the ratio of PostGIS\'s sphere (6,371,008.8 m) to the shim\'s (3,958.8 mi), so both draw the same circle. ' +
-      'The PostGIS target is the shim\'s own service code (argument parsing, location, coverage, shaping) with only the search replaced by that query (bench/postgis-service.ts), as the naive baseline is; it talks to the server over the unix socket, so each query pays one local round trip and no network.',
+      'The PostGIS target is the shim\'s own service code (argument parsing, location, coverage, shaping) with only the search replaced by that query (bench/peers/postgis-service.ts), as the naive baseline is; it talks to the server over the unix socket, so each query pays one local round trip and no network.',
     '',
     `Datasets: ${r.sites.map((s) => `${n0(s.offices)} offices (version \`${s.version}\`, ${s.origin})`).join('; ')}.`,
     '',

@@ -1,5 +1,5 @@
 /**
- * A Service whose attorney search is one PostGIS query (bench/postgis-sql.ts); parsing, location resolution, coverage
+ * A Service whose attorney search is one PostGIS query (bench/peers/postgis-sql.ts); parsing, location resolution, coverage
  * lookup and shaping are the real code, so against the shim only the search differs (as with the naive baseline).
  */
 import type { SiteReader } from '../../shim/core/reader.ts';

@@ -19,7 +19,7 @@ const { values } = cliOrExit({
 const logDir = mkdtempSync(join(tmpdir(), 'iad-soak-log-'));
 const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: resolve(values.site), LOG_DIR: logDir }));
 process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`);
-// Where the memory is, every 10 s, for bench/soak.ts to print: V8 heap, memory outside it (zlib and Buffers), the
+// Where the memory is, every 10 s, for bench/soak/soak.ts to print: V8 heap, memory outside it (zlib and Buffers), the
 // answer cache and the parsed-object cache (in stored bytes). RSS minus these is the allocator's own (freed native memory not returned to the system).
 const MiB = (n: number): number => Math.round(n / 2 ** 20);
 setInterval(() => {
@@ -27,7 +27,7 @@ setInterval(() => {
   const a = server.answers?.stats();
   const p = server.siteStats?.();
   process.stderr.write(
-    `[soak-mem] rss ${MiB(m.rss)} heapUsed ${MiB(m.heapUsed)} heapTotal ${MiB(m.heapTotal)} external ${MiB(m.external)} arrayBuffers ${MiB(m.arrayBuffers)} answerCache ${MiB(a?.bytes ?? 0)} (${a?.entries ?? 0} entries) parsedCache ${MiB(p?.cachedBytes ?? 0)} stored (${p?.cachedObjects ?? 0} objects)\n`,
+    `[soak-mem] rss ${MiB(m.rss)} heapUsed ${MiB(m.heapUsed)} heapTotal ${MiB(m.heapTotal)} external ${MiB(m.external)} arrayBuffers ${MiB(m.arrayBuffers)} answerCache ${MiB(a?.bytes ?? 0)} (${a?.entries ?? 0} entries) parsedCache ${MiB(p?.cachedBytes ?? 0)} held (${p?.cachedObjects ?? 0} objects)\n`,
   );
 }, 10_000).unref();
 process.once('SIGTERM', () => {

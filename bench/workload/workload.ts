@@ -2,7 +2,7 @@
  * Section 9: the workload model measured on this repository's own parts. Locations are drawn by population over the
  * gazetteer sources the generator uses (Census ZCTA points for ZIPs, GeoNames places for cities and population);
  * answer sizes come from the real service on the sample site, the edge log line from the real CloudFront Function
- * (run under the cloudfront-js-2.0 rules); the hit ratio and cost come from bench/workload-model.ts.
+ * (run under the cloudfront-js-2.0 rules); the hit ratio and cost come from bench/workload/workload-model.ts.
  */
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { readPlaces, readZctas, type PlaceRow } from '../../generator/model/gazetteer-sources.ts';

@@ -1,4 +1,4 @@
-/** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--distribution ID] [--site site/] [--dry-run]`: atomic publish to S3. */
+/** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--site site/] [--dry-run]`: upload a version to S3, a step of release that never moves the pointer. */
 import { describeFailure } from '../failure.ts';
 import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
 import { readRemovals } from '../model/removals.ts';
@@ -10,7 +10,10 @@ import { EXIT, runCli } from '../../shim/cli-run.ts';
 const SPEC = {
   name: 'publish',
   usage: 'npm run publish -- --bucket <name> [options]',
-  description: `Publishes the version named by <site>/current.json to S3, atomically, copying nothing:
+  description: `A step of \`npm run release\`, which runs it itself: uploads a version of the site folder to S3 and never makes it
+live. It never writes the bucket's pointer (current.json) nor invalidates anything; only \`npm run release\` (the
+weekly release, corrections, removals: gates, standing removals and verify first) and \`npm run release -- --rollback\`
+change what is live. Copying nothing:
   1. plan against the bucket (nothing is written yet):
      - the first version, or one that changed much, goes up complete: every object of <site>/v/<version>/ under
        <prefix>v/<version>/, then its manifest.json;
@@ -22,14 +25,14 @@ const SPEC = {
      - objects already under the version with the same sha256 (an interrupted run) are skipped;
   2. upload the planned objects (checked against the local manifest; gzip-encoded when larger than 1 KiB and at
      least 10% smaller), then the manifest (complete) or the meta.json with the map (layer);
-  3. then, LAST, the pointer <prefix>current.json. A publish that stops earlier leaves the previous version serving,
-     and running it again resumes where it stopped.
+  3. the pointer <prefix>current.json is left as it is: the version is in the bucket, not live. Running it again
+     resumes where it stopped.
 Every version prefix a kept version's map names must stay in the bucket (publish never deletes anything).
 Refused before anything is written when the version holds a listing under a standing removal (<data>/removals.jsonl),
 so publishing an older site folder (a rollback) cannot bring a removed listing back.
 Cache-Control: versioned objects "${CACHE_IMMUTABLE}", pointer "${CACHE_POINTER}".
-The CloudFront paths whose answers changed are printed on stdout, one per line (more than ${MAX_LISTING_INVALIDATIONS}
-changed listings become /v1/firms/* and /r/*); with --distribution they are also invalidated.
+Release prints and invalidates the CloudFront paths whose answers change when it moves the pointer (more than
+${MAX_LISTING_INVALIDATIONS} changed listings become /v1/firms/* and /r/*).
 Credentials come from the usual AWS sources (environment, profile, role).`,
   options: {
     bucket: { type: 'string', arg: 'name', required: true, description: 'S3 bucket (required)' },
@@ -39,7 +42,6 @@ Credentials come from the usual AWS sources (environment, profile, role).`,
     data: { type: 'string', arg: 'dir', description: 'input folder holding removals.jsonl', default: 'data/' },
     endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)' },
     region: { type: 'string', arg: 'r', description: 'AWS region (default: AWS_REGION, then us-east-1)' },
-    distribution: { type: 'string', arg: 'id', description: 'CloudFront distribution to invalidate after the pointer is written' },
     concurrency: { type: 'integer', min: 1, max: 256, description: 'requests in flight', default: 16 },
     'no-gzip': { type: 'boolean', description: 'store every object uncompressed' },
     'prefixes-of': {
@@ -53,8 +55,8 @@ Credentials come from the usual AWS sources (environment, profile, role).`,
     quiet: { type: 'boolean', description: 'no progress output on stderr' },
   },
   exits: {
-    [EXIT.ok]: 'published (or nothing to do)',
-    [EXIT.failure]: 'failure: the previous version still serves, or (said so) the new version is live but the invalidation failed',
+    [EXIT.ok]: 'uploaded (or nothing to do)',
+    [EXIT.failure]: 'failure (what is live never changes)',
   },
 } as const;
 
@@ -78,17 +80,15 @@ async function main(): Promise<number> {
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
       ...(args.endpoint !== undefined ? { endpoint: args.endpoint } : {}),
       ...(args.region !== undefined ? { region: args.region } : {}),
-      ...(args.distribution !== undefined ? { distributionId: args.distribution } : {}),
+      writePointer: false,
     });
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else if (report.dryRun) {
       process.stdout.write(`${report.plan}\n`);
       for (const key of report.plannedPuts ?? []) process.stdout.write(`put ${key}\n`);
       for (const path of report.invalidationPaths) process.stdout.write(`invalidate ${path}\n`);
-    } else for (const path of report.invalidationPaths) process.stdout.write(`${path}\n`);
-    if (report.invalidationError) {
-      process.stderr.write(`publish: version ${report.version} is live, but the CloudFront invalidation failed: ${report.invalidationError}\n`);
-      return 1;
+    } else if (!args.quiet) {
+      process.stderr.write(`publish: version ${report.version} is in the bucket, not live; \`npm run release\` makes a version live\n`);
     }
     return 0;
   } catch (err) {

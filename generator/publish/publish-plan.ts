@@ -25,6 +25,8 @@ export interface LocalVersion {
   /** The generated meta.json, as listed in the manifest. */
   metaBytes: Uint8Array;
   pointerBytes: Uint8Array;
+  /** The pointer naming the given meta.json bytes (those the bucket holds for the version); absent: pointerBytes. */
+  pointerFor?: (metaBytes: Uint8Array) => Uint8Array;
 }
 
 /** A version in the bucket: its manifest as a complete version (composed for a layer) and its map when layered. */
@@ -32,6 +34,8 @@ export interface RemoteVersion {
   version: string;
   manifest: ManifestT;
   layers: LayersT | null;
+  /** Its meta.json as stored (a layer's own); the pointer records their sha256. */
+  metaBytes?: Uint8Array;
 }
 
 /** What the bucket holds that the plan depends on. */
@@ -156,7 +160,6 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
     const diff = manifestDiff(target.manifest, manifest);
     if (diff) throw new Error(`version ${version} is already in the bucket with different content (${diff}); published versions are immutable`);
   }
-  const pointerChanges = remote.pointerBytes === null || !Buffer.from(remote.pointerBytes).equals(Buffer.from(local.pointerBytes));
   const all = manifestKeys(manifest.objects);
   const plan: PublishPlan = {
     version,
@@ -169,12 +172,21 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
     layers: null,
     meta: null,
     manifest: false,
-    pointer: pointerChanges ? local.pointerBytes : null,
-    invalidationPaths: pointerChanges ? invalidationPathsFor(live?.manifest ?? null, live?.version ?? null, manifest, version) : [],
+    pointer: null,
+    invalidationPaths: [],
+  };
+  // The pointer names the sha256 of the meta.json the bucket holds once the plan ran (already there, a layer's own, or
+  // the generated one), and is written only when it differs from the bucket's.
+  const withPointer = (metaBytes: Uint8Array | undefined): PublishPlan => {
+    const pointer = local.pointerFor !== undefined && metaBytes !== undefined ? local.pointerFor(metaBytes) : local.pointerBytes;
+    const pointerChanges = remote.pointerBytes === null || !Buffer.from(remote.pointerBytes).equals(Buffer.from(pointer));
+    plan.pointer = pointerChanges ? pointer : null;
+    plan.invalidationPaths = pointerChanges ? invalidationPathsFor(live?.manifest ?? null, live?.version ?? null, manifest, version) : [];
+    return plan;
   };
   if (target) {
     plan.skipped = all.length;
-    return plan;
+    return withPointer(target.metaBytes);
   }
   const isPresent = (p: PlannedPut): boolean => remote.present.get(p.key) === p.sha256;
   const layer = live && !opts.complete ? layerOver(local, live) : null;
@@ -187,12 +199,12 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
     plan.reused = layer.reused;
     plan.layers = layer.layers;
     plan.meta = layer.meta;
-    return plan;
+    return withPointer(layer.meta);
   }
   plan.mode = 'complete';
   const puts = all.map((key) => ({ key, ...manifest.objects[key]! }));
   plan.puts = puts.filter((p) => !isPresent(p));
   plan.skipped = puts.length - plan.puts.length;
   plan.manifest = true;
-  return plan;
+  return withPointer(local.metaBytes);
 }

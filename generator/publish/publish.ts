@@ -66,6 +66,11 @@ export interface PublishOptions extends S3ClientOptions {
   invalidationDelayMs?: number;
   /** Plan and print, write nothing. */
   dryRun?: boolean;
+  /**
+   * Write the pointer (default true). False uploads the version and leaves what is live alone: `npm run publish` is a
+   * step, and only release (gates, removals, verify) moves the bucket's pointer.
+   */
+  writePointer?: boolean;
   /** Publish every object under the version's own prefix, never as a layer (default false). */
   complete?: boolean;
   /** Requests in flight at once (default 16). */
@@ -159,6 +164,10 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   const state = await readRemote(remote, client, opts.bucket, prefix, local.version, concurrency);
   say(state.live ? `bucket serves ${state.live.version}${state.live.layers ? ` (a layer over ${state.live.layers.base})` : ''}` : 'bucket serves nothing yet');
   const plan = planPublish(local, state, opts.complete ? { complete: true } : {});
+  if (opts.writePointer === false) {
+    plan.pointer = null;
+    plan.invalidationPaths = [];
+  }
   const planLine = describePlan(plan);
   say(planLine);
 
@@ -267,7 +276,10 @@ async function readLocal(siteDir: string, version: string | undefined): Promise<
   if (meta.success && meta.data.schema_version !== CURRENT_SCHEMA) throw new Error(otherSchemaMessage(`site ${siteDir}`, v, meta.data.schema_version));
   const metaEntry = manifest.objects[keys.meta(v)];
   if (metaEntry !== undefined && sha256Hex(metaBytes) !== metaEntry.sha256) throw new Error(`${keys.meta(v)} on disk does not match the manifest`);
-  return { version: v, manifest, manifestBytes, metaBytes, pointerBytes };
+  const week = Pointer.parse(JSON.parse(pointerBytes.toString('utf8'))).week;
+  // The pointer names the hash of the meta.json the bucket will hold (a layer's own, when published as one).
+  const pointerTo = (meta: Uint8Array): Uint8Array => serialise(pointerDoc(v, week, sha256Hex(meta)));
+  return { version: v, manifest, manifestBytes, metaBytes, pointerBytes: pointerTo(metaBytes), pointerFor: pointerTo };
 }
 
 /** The bucket's pointer, the version it serves, the target version if complete, and leftovers under the target. */
@@ -369,9 +381,13 @@ export function contentTypeOf(key: string): string {
 
 /** The pointer bytes generate writes for `version` (so the bucket's pointer equals the folder's). */
 async function pointerFor(siteDir: string, version: string): Promise<Buffer> {
-  const meta = parseObject(await readFile(join(siteDir, keys.meta(version))), keys.meta(version), AnyMeta.pick({ week: true }));
-  return serialise(pointerDoc(version, meta.week));
+  const metaBytes = await readFile(join(siteDir, keys.meta(version)));
+  const meta = parseObject(metaBytes, keys.meta(version), AnyMeta.pick({ week: true }));
+  return serialise(pointerDoc(version, meta.week, sha256Hex(metaBytes)));
 }
+
+/** The pointer to `version` of the site folder, naming the sha256 of its meta.json there. */
+export const folderPointer = pointerFor;
 
 /** Key (relative to `prefix`) -> sha256 (from x-amz-meta-sha256) of objects already under `root`: leftovers of an interrupted publish. */
 async function presentUnder(client: S3Client, bucket: string, prefix: string, root: string, concurrency: number): Promise<Map<string, string>> {

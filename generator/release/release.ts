@@ -13,11 +13,9 @@ import type { Store } from '../../shim/store/types.ts';
 import type { S3ClientOptions } from '../../shim/aws/s3-client.ts';
 import { BadInputError, formatBadRow, generate, type GenerateResult } from '../generate.ts';
 import { InputError } from '../inputs/read.ts';
-import { publishSite, type PublishReport } from '../publish/publish.ts';
+import { folderPointer, publishSite, type PublishReport } from '../publish/publish.ts';
 import { beginRun, endRun, flipPointer, pruneVersions, type Retention } from '../write/site-folder.ts';
-import { pointerDoc } from '../write/documents.ts';
 import { readRemovals } from '../model/removals.ts';
-import { serialise } from '../write/json.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
 import { rollbackTarget } from './rollback-target.ts';
 import { lastSeenBefore } from './closed-places.ts';
@@ -234,7 +232,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     step = 'activate';
     const { run } = await beginRun(opts.siteDir);
     try {
-      const before = await flipPointer(run, serialise(pointerDoc(generated.version, generated.week)));
+      const before = await flipPointer(run, await folderPointer(opts.siteDir, generated.version));
       if (!bucket) rec.previous_version = before;
       const pruned = await pruneVersions(run, opts.retention);
       say(`folder ${opts.siteDir}: current.json -> ${generated.version}${pruned.length > 0 ? `; removed old ${pruned.join(', ')}` : ''}`);

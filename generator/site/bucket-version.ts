@@ -11,6 +11,8 @@ export interface StoredVersion {
   version: string;
   manifest: ManifestT;
   layers: LayersT | null;
+  /** Its meta.json as stored (a layer's own, with the map). */
+  metaBytes: Uint8Array;
 }
 
 const MetaLayers = z.object({ layers: Layers.optional() });
@@ -31,10 +33,10 @@ export async function readStoredVersion(store: Store, version: string): Promise<
   if (layers !== undefined) {
     const baseBytes = await store.get(keys.manifest(layers.base));
     if (baseBytes === null) throw new Error(`version ${version} is a layer over ${layers.base}, whose ${keys.manifest(layers.base)} is missing`);
-    return { version, manifest: composeManifest(version, layers, parseManifest(baseBytes, keys.manifest(layers.base))), layers };
+    return { version, manifest: composeManifest(version, layers, parseManifest(baseBytes, keys.manifest(layers.base))), layers, metaBytes };
   }
   const bytes = await store.get(keys.manifest(version));
-  return bytes === null ? null : { version, manifest: parseManifest(bytes, keys.manifest(version)), layers: null };
+  return bytes === null ? null : { version, manifest: parseManifest(bytes, keys.manifest(version)), layers: null, metaBytes };
 }
 
 /** Every version prefix the given versions read from (themselves, and for a layer its base and every version its map names). */

@@ -174,7 +174,7 @@ export function metaDoc(
 
 /**
  * True for the objects the shim reads by a name meta.json gives it: the cell index, coverage, coverage cells, openapi,
- * changes, listing buckets, gazetteer documents and pages. The cell tree below the index and the firm documents are
+ * changes, listing buckets, gazetteer documents, pages and the measurement documents (answered for the served version). The cell tree below the index and the firm documents are
  * checked against their parents instead (docs/SITE-FORMAT.md).
  */
 export function namedByMeta(rel: string): boolean {
@@ -186,7 +186,8 @@ export function namedByMeta(rel: string): boolean {
     rel === 'changes.json' ||
     rel.startsWith('listings/') ||
     rel.startsWith('gazetteer/') ||
-    rel.startsWith('pages/')
+    rel.startsWith('pages/') ||
+    rel.startsWith('measurement/')
   );
 }
 
@@ -260,7 +261,7 @@ export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>
   return { schema_version: SCHEMA_VERSIONS.manifest, version, objects };
 }
 
-/** current.json. */
-export function pointerDoc(version: string, week: string): PointerT {
-  return { schema_version: SCHEMA_VERSIONS.pointer, version, week };
+/** current.json; `metaSha256` is the sha256 of the version's meta.json as stored beside this pointer. */
+export function pointerDoc(version: string, week: string, metaSha256?: string): PointerT {
+  return metaSha256 === undefined ? { schema_version: SCHEMA_VERSIONS.pointer, version, week } : { schema_version: SCHEMA_VERSIONS.pointer, version, week, meta_sha256: metaSha256 };
 }

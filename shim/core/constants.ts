@@ -34,7 +34,7 @@ export const SCHEMA_VERSIONS = {
 export type Artifact = keyof typeof SCHEMA_VERSIONS;
 /**
  * The cell schema before the current one: the generator still reads its record chunks to diff a new week against the
- * live one (generator/changes-previous.ts); nothing else reads it.
+ * live one (generator/site/changes-previous.ts); nothing else reads it.
  */
 export const PREVIOUS_CELL_SCHEMA = 3;
 /** Name used for `utm_source` on redirects and in the OpenAPI title. */

@@ -52,7 +52,7 @@ const STATUS: Record<ProblemCodeT, number> = {
 
 /**
  * Base of every problem `type` URI; a code's page is `${PROBLEM_TYPE_BASE}/${code}`. A relative reference, so it
- * resolves on whichever host answered; the app makes it absolute on its public base URL (shim/http/problem-type.ts).
+ * resolves on whichever host answered; the app makes it absolute on its public base URL.
  */
 export const PROBLEM_TYPE_BASE = '/problems';
 

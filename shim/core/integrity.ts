@@ -26,6 +26,18 @@ export function expectedHash(meta: MetaT, rel: string, given: string | undefined
   return given ?? meta.sha256?.[rel];
 }
 
+/**
+ * Objects a version that records hashes may still hold without one: the measurement documents of versions generated
+ * before meta.json recorded theirs (the shim answers them for the served version). Such a version records no
+ * `measurement/` hash at all; one that records any records all of them.
+ */
+export function readsUnhashed(meta: MetaT): (rel: string) => boolean {
+  const sha = meta.sha256;
+  if (sha === undefined) return () => true;
+  const measured = Object.keys(sha).some((rel) => rel.startsWith('measurement/'));
+  return (rel) => !measured && rel.startsWith('measurement/');
+}
+
 /** Throws StoreError (a 503) unless `bytes` hash to `expected`; nothing read so is ever cached. */
 export function checkHash(key: string, bytes: Uint8Array, expected: string | undefined): void {
   if (expected === undefined) return;

@@ -21,8 +21,8 @@ export interface SearchOutcome {
 }
 
 /**
- * A radius search: what createService's `search` option supplies (service-impl.ts). The benchmark's peers (bench/naive.ts,
- * bench/postgis-service.ts) are other searches behind the same service.
+ * A radius search: what createService's `search` option supplies (service-impl.ts). The benchmark's peers (bench/peers/naive.ts,
+ * bench/peers/postgis-service.ts) are other searches behind the same service.
  */
 export type SearchFn = (reader: SiteReader, point: SearchPoint, radiusMiles: number, limit: number) => Promise<SearchOutcome>;
 

@@ -15,6 +15,9 @@ import type { CallContext, RawArgs, Service } from './service.ts';
 import { shapeCoverage, shapeFirm, shapeLocation, shapeResult, withUtmSource } from './shape.ts';
 import { ChangesDoc, CoverageDoc, FirmDoc, keys, LISTING_ID_RE, ListingBucket, listingPrefix, type FirmDocT } from './site-format.ts';
 
+/** A metro slug as measurement documents are named (lower-case words joined by hyphens). */
+const MEASUREMENT_SLUG_RE = /^[a-z0-9][a-z0-9-]{0,79}$/;
+
 function notFound(listingId: string): ApiError {
   return new ApiError('not_found', `No listing with id ${JSON.stringify(listingId.slice(0, 80))}. Use a listing_id exactly as a search returned it.`, {
     parameter: 'listing_id',
@@ -126,6 +129,13 @@ export function createService(source: { current(): Promise<SiteReader> }, option
 
     async currentVersion() {
       return (await source.current()).version;
+    },
+
+    async measurement(version, metro, ctx) {
+      if (!MEASUREMENT_SLUG_RE.test(metro)) return null;
+      const reader = await current(ctx);
+      if (version !== reader.version || !Object.hasOwn(reader.meta.metros, metro)) return null;
+      return reader.json(keys.measurement(reader.version, metro), z.unknown());
     },
 
     async page(name) {

@@ -39,4 +39,10 @@ export interface Service {
   currentVersion(): Promise<string>;
   /** A page for people of the served version by page name (see page-format.ts), or null when there is none. */
   page(name: string): Promise<PageDocT | null>;
+  /**
+   * A measurement document (`v/<version>/measurement/<metro>.json`) of the served version only, or null. Older
+   * versions are kept for rollback and audit and may still name listings a standing removal took out since, so no
+   * other version's measurement is answered.
+   */
+  measurement?(version: string, metro: string, ctx: CallContext): Promise<unknown>;
 }

@@ -26,7 +26,16 @@ export function schemaVersion<A extends Artifact>(artifact: A): z.ZodLiteral<(ty
 export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** `current.json`: the pointer to the version being served. Written last on publish. */
-export const Pointer = z.object({ schema_version: schemaVersion('pointer'), version: z.string().regex(/^[A-Za-z0-9._-]+$/), week: z.string() });
+export const Pointer = z.object({
+  schema_version: schemaVersion('pointer'),
+  version: z.string().regex(/^[A-Za-z0-9._-]+$/),
+  week: z.string(),
+  /**
+   * sha256 (hex) of the version's meta.json as stored where this pointer is (a layer's meta.json in a bucket): the root
+   * of every other hash. Pointers written before it existed have none, and their meta.json is read unchecked.
+   */
+  meta_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+});
 
 /** How long a reader may keep the pointer it read (ms): a publish is seen by every reader within this. */
 export const POINTER_TTL_MS = 5000;

@@ -9,7 +9,7 @@ import { ByteLru } from './byte-lru.ts';
 import { layerResolver } from './layers.ts';
 import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from './site-format.ts';
 import { checkStored, StoreError } from './errors.ts';
-import { expectedHash, recordsHashes } from './integrity.ts';
+import { expectedHash, readsUnhashed, recordsHashes } from './integrity.ts';
 import { readJson, type ObjectSource } from './site-json.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
@@ -21,7 +21,10 @@ export interface SiteSource {
 export interface SiteSourceOptions {
   /** How long a read of current.json is trusted, in milliseconds (default 5000). */
   pointerTtlMs?: number;
-  /** Budget of the parsed-object cache, counted in the objects' stored bytes (default 64 MiB). */
+  /**
+   * Budget of the parsed-object cache in bytes of memory held (default 64 MiB): each object is charged heldBytes(),
+   * its parsed size plus the search columns built from it, not its stored size.
+   */
   cacheBytes?: number;
   /** Clock for the pointer cache, in milliseconds (tests). */
   now?: () => number;
@@ -38,6 +41,30 @@ export interface SiteSourceStats {
 /** A SiteSource with its cache counters. */
 export interface CachedSiteSource extends SiteSource {
   stats(): SiteSourceStats;
+}
+
+/**
+ * Heap bytes a parsed object takes per stored byte, beyond the search columns counted below. Measured with
+ * test/helpers/cache-heap.ts on the test site (node 22, after a full collection, heap plus array buffers): between
+ * cache budgets of 4 and 12 MiB the process held 0.96 byte per byte charged with 3, and 3.0 per byte when objects
+ * were charged their stored size (cell blocks, groups and record chunks are arrays of short numbers and small objects).
+ */
+export const PARSED_BYTES_PER_STORED_BYTE = 3;
+/** Typed-array search columns built once per cell block office (cell-search.ts): lat, lng, xyz, listing, unit. */
+const COLUMN_BYTES_PER_OFFICE = 8 + 8 + 24 + 4 + 4;
+/** Typed arrays built once per cell group row (cell-search.ts treeOf): xyz, reach, units, first, kids, block, slot, below. */
+const TREE_BYTES_PER_ROW = 24 + 8 + 4 * 6;
+
+/**
+ * What holding `value` (parsed from `storedBytes` bytes at `key`) costs in memory: its parsed size, plus for a cell
+ * block or group the search columns built from it, which live exactly as long as the cached object (WeakMaps keyed on it).
+ */
+export function heldBytes(key: string, storedBytes: number, value: unknown): number {
+  let held = Math.ceil(storedBytes * PARSED_BYTES_PER_STORED_BYTE);
+  const v = value as { lat?: unknown; rows?: { cell?: unknown } } | null;
+  if (key.includes('/cells/blocks/') && Array.isArray(v?.lat)) held += v.lat.length * COLUMN_BYTES_PER_OFFICE;
+  if (key.includes('/cells/groups/') && Array.isArray(v?.rows?.cell)) held += v.rows.cell.length * TREE_BYTES_PER_ROW;
+  return held;
 }
 
 export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = {}): CachedSiteSource {
@@ -76,7 +103,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
           return null;
         }
         const value = checkStored(schema, read.value, key);
-        cache.set(key, { value, sha256 }, read.bytes);
+        cache.set(key, { value, sha256 }, heldBytes(key, read.bytes, value));
         return value;
       } finally {
         inflight.delete(slot);
@@ -90,6 +117,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     const prefix = keys.root(version);
     const resolve = layerResolver(version, meta.layers);
     const hashed = recordsHashes(meta);
+    const unhashed = readsUnhashed(meta);
     return {
       version,
       meta,
@@ -97,14 +125,16 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         if (!key.startsWith(prefix)) {
           return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
         }
-        const expected = expectedHash(meta, key.slice(prefix.length), sha256);
-        if (hashed && expected === undefined) return Promise.resolve(null);
+        const rel = key.slice(prefix.length);
+        const expected = expectedHash(meta, rel, sha256);
+        const listed = hashed && !unhashed(rel);
+        if (listed && expected === undefined) return Promise.resolve(null);
         // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
         const stored = resolve(key);
         if (stored === null) {
-          return hashed ? Promise.reject(new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key)) : Promise.resolve(null);
+          return listed ? Promise.reject(new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key)) : Promise.resolve(null);
         }
-        return cachedJson(stored, schema, expected, hashed);
+        return cachedJson(stored, schema, expected, listed);
       },
     };
   }
@@ -113,18 +143,22 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     counters.storeReads++;
     const read = await readJson(store, keys.pointer);
     if (read === null) throw new StoreError('no published version: current.json is missing', keys.pointer);
-    const { version } = checkStored(Pointer, read.value, keys.pointer);
-    let reader = readers.get(version);
+    const { version, meta_sha256: metaSha256 } = checkStored(Pointer, read.value, keys.pointer);
+    // A reader is kept per version and meta hash: a meta.json checked against one hash is not trusted for another.
+    const slot = `${version}\u0000${metaSha256 ?? ''}`;
+    let reader = readers.get(slot);
     if (reader === undefined) {
       counters.storeReads++;
-      const metaRead = await readJson(store, keys.meta(version));
+      // The pointer records meta.json's sha256 (the root of every other hash): a mismatch is a StoreError (503), and
+      // nothing is kept, so the repaired object is read on the next refresh.
+      const metaRead = await readJson(store, keys.meta(version), metaSha256);
       if (metaRead === null) throw new StoreError(`version ${version} has no meta.json`, keys.meta(version));
       const meta = checkStored(Meta, metaRead.value, keys.meta(version));
       if (meta.version !== version) {
         throw new StoreError(`meta.json of ${version} names version ${meta.version}`, keys.meta(version));
       }
       reader = makeReader(version, meta);
-      readers.set(version, reader);
+      readers.set(slot, reader);
       // Keep only the few most recent versions' readers.
       for (const v of readers.keys()) {
         if (readers.size <= 4) break;
