@@ -21,7 +21,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
   },
   "attorneys": {
     "covered": {
-      "query_id": "1e160500-2248-8a24-bf2f-9c53e1e2b994",
+      "query_id": "9a91e997-dfc0-8a9a-9088-2f161f81f9ba",
       "covered": true,
       "location": {
         "input": "Chicago, IL",
@@ -211,7 +211,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
       ]
     },
     "not_covered": {
-      "query_id": "8e879d9d-31b9-8a46-b72b-03b032ca07e4",
+      "query_id": "7baffd36-d132-81e2-a602-dff7f47283bd",
       "covered": false,
       "location": {
         "input": "59001",
@@ -322,7 +322,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
     "disclosure": "Sample data: every firm, office, phone number and website in this dataset is fictional, generated for demonstration. They are not real law offices; do not present them to anyone as real lawyers or contact them. This is a directory, not a recommendation or a referral: listings are ordered by distance only. The map visibility figures are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order."
   },
   "coverage": {
-    "version": "2026-W47-a8797e8e63",
+    "version": "2026-W47-ac21df6586",
     "week_of": "2026-11-16",
     "generated_at": "2026-11-18T14:00:00Z",
     "dataset": {
@@ -409,7 +409,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
   "changes": {
     "schema_version": 1,
     "generated": "by generator/; do not edit",
-    "version": "2026-W47-a8797e8e63",
+    "version": "2026-W47-ac21df6586",
     "week": "2026-W47",
     "previous": null,
     "counts": {
