@@ -10,21 +10,45 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(fs|path|http|https|crypto|url|os|child_process|zlib|stream|util|events|net|assert)(/.*)?$', message: 'Use the node: prefix.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(fs|path|http|https|crypto|url|os|child_process|zlib|stream|util|events|net|assert)(/.*)?$',
+              message: 'Use the node: prefix.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // CloudFront Functions (cloudfront-js-2.0), deployed as they are: the runtime's globals and modules only.
     files: ['infra/edge/*.js'],
-    languageOptions: { sourceType: 'module', globals: { console: 'readonly', require: 'readonly', Buffer: 'readonly' } },
-    rules: { 'no-var': 'off', 'no-control-regex': 'off', '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^handler$', caughtErrors: 'none' }] },
+    languageOptions: {
+      sourceType: 'module',
+      globals: { console: 'readonly', require: 'readonly', Buffer: 'readonly' },
+    },
+    rules: {
+      'no-var': 'off',
+      'no-control-regex': 'off',
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^handler$', caughtErrors: 'none' }],
+    },
   },
   {
     // Browser scripts of the pages for people (plain JS, served as they are).
     files: ['generator/pages/assets/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly' },
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        navigator: 'readonly',
+        fetch: 'readonly',
+        URLSearchParams: 'readonly',
+      },
     },
   },
 );

@@ -16,8 +16,22 @@ import { loadNow, machineInfo } from './lib/machine.ts';
 import { NaiveIndex, naiveService } from './peers/naive.ts';
 import { densePoints, RADII } from './lib/points.ts';
 import { measureLatency, ratioOfP50 } from './latency/query.ts';
-import { DISTINCT_NAIVE, DISTINCT_SHIM, JITTER_MILES, renderReport, type BenchResults, type ScaleAttempt } from './lib/report.ts';
-import { ensureScaleInputs, label, measureProcess, measureScaleLatency, cellStats, SCALE_WEEKS } from './scale/scale.ts';
+import {
+  DISTINCT_NAIVE,
+  DISTINCT_SHIM,
+  JITTER_MILES,
+  renderReport,
+  type BenchResults,
+  type ScaleAttempt,
+} from './lib/report.ts';
+import {
+  ensureScaleInputs,
+  label,
+  measureProcess,
+  measureScaleLatency,
+  cellStats,
+  SCALE_WEEKS,
+} from './scale/scale.ts';
 import { measurePageWeights } from './size/pages.ts';
 import { measurePostgis, scaleSiteFor } from './peers/postgis.ts';
 import { measureTreeSweep, TREE_SWEEP } from './cold/tree-sweep.ts';
@@ -26,9 +40,22 @@ import { progress } from './lib/stats.ts';
 import { measureHotpathSection } from './latency/hotpath-section.ts';
 import { updateReport } from './lib/update-report.ts';
 import { runCorrectionSection } from './correction/correction-section.ts';
-if (process.argv[process.argv.indexOf('--only') + 1] === 'pipeline') process.exit(await (await import('./latency/pipeline.ts')).main(process.argv.slice(2)).then(() => 0));
+if (process.argv[process.argv.indexOf('--only') + 1] === 'pipeline')
+  process.exit(await (await import('./latency/pipeline.ts')).main(process.argv.slice(2)).then(() => 0));
 
-const SECTION_NAMES = ['latency', 'http', 'cold', 'scale', 'lambda', 'pages', 'correction', 'postgis', 'workload', 'hotpath', 'trees'] as const;
+const SECTION_NAMES = [
+  'latency',
+  'http',
+  'cold',
+  'scale',
+  'lambda',
+  'pages',
+  'correction',
+  'postgis',
+  'workload',
+  'hotpath',
+  'trees',
+] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
 
 const SPEC = {
@@ -55,23 +82,48 @@ const SPEC = {
      query sets of 3 replayed on each (objects and bytes against each other)
 Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.`,
   options: {
-    quick: { type: 'boolean', description: 'small and short (smoke test): 1 run, 2 s HTTP at 15 miles, 20,000 offices at scale' },
+    quick: {
+      type: 'boolean',
+      description: 'small and short (smoke test): 1 run, 2 s HTTP at 15 miles, 20,000 offices at scale',
+    },
     'skip-scale': { type: 'boolean', description: 'leave out section 4 (the slow part)' },
     'skip-http': { type: 'boolean', description: 'leave out section 2' },
     'skip-lambda': { type: 'boolean', description: 'leave out section 5' },
     'skip-s3': { type: 'boolean', description: 'leave out the S3 part of section 3' },
     'skip-postgis': { type: 'boolean', description: 'leave out section 8' },
-    'install-postgis': { type: 'boolean', description: 'apt-get install PostgreSQL + PostGIS when missing (root); without it a missing server skips 8' },
-    only: { type: 'enum', values: SECTION_NAMES, split: ',', arg: 'list', description: `run only these sections, comma-separated: ${SECTION_NAMES.join(',')}\n(e.g. --only cold)` },
+    'install-postgis': {
+      type: 'boolean',
+      description: 'apt-get install PostgreSQL + PostGIS when missing (root); without it a missing server skips 8',
+    },
+    only: {
+      type: 'enum',
+      values: SECTION_NAMES,
+      split: ',',
+      arg: 'list',
+      description: `run only these sections, comma-separated: ${SECTION_NAMES.join(',')}\n(e.g. --only cold)`,
+    },
     runs: { type: 'integer', min: 1, description: 'repetitions of each measurement (default 3; --quick 1)' },
     duration: { type: 'integer', min: 1, arg: 's', description: 'seconds per autocannon run (default 5; --quick 2)' },
     connections: { type: 'integer', min: 1, description: 'autocannon connections', default: 10 },
-    'scale-offices': { type: 'integer', min: 1, description: 'offices of the scale dataset (default 1000000; --quick 20000)' },
-    'scale-fallback': { type: 'integer', min: 0, description: 'size to try when the generator fails at --scale-offices (default 250000; 0 for none)' },
-    out: { type: 'string', arg: 'file', description: 'report file (default BENCHMARKS.md; with --quick or --only, bench/out/BENCHMARKS.partial.md)' },
+    'scale-offices': {
+      type: 'integer',
+      min: 1,
+      description: 'offices of the scale dataset (default 1000000; --quick 20000)',
+    },
+    'scale-fallback': {
+      type: 'integer',
+      min: 0,
+      description: 'size to try when the generator fails at --scale-offices (default 250000; 0 for none)',
+    },
+    out: {
+      type: 'string',
+      arg: 'file',
+      description: 'report file (default BENCHMARKS.md; with --quick or --only, bench/out/BENCHMARKS.partial.md)',
+    },
     update: {
       type: 'boolean',
-      description: "with --only: also rewrite, in BENCHMARKS.md, just the sections this run measured (and their\nrows of the Targets table), keeping every other section as it is; the report's head names the run",
+      description:
+        "with --only: also rewrite, in BENCHMARKS.md, just the sections this run measured (and their\nrows of the Targets table), keeping every other section as it is; the report's head names the run",
     },
   },
   epilogue: `Outputs: the report, bench/out/results.json (raw figures; results.partial.json for --quick or --only),
@@ -82,8 +134,23 @@ bench/out/ (sites, data; gitignored).`,
 const { values: args } = cliOrExit(SPEC);
 const quick = args.quick;
 const only = args.only.length === 0 ? null : new Set<SectionName>(args.only);
-if (args.update && (only === null || args.quick)) process.exit(printUsageError(SPEC, '--update needs --only (and not --quick): it replaces the sections a partial run measured'));
-const skipFlag: Record<SectionName, boolean> = { latency: false, http: args['skip-http'], cold: false, scale: args['skip-scale'], lambda: args['skip-lambda'], pages: false, correction: false, postgis: args['skip-postgis'], workload: false, hotpath: false, trees: false };
+if (args.update && (only === null || args.quick))
+  process.exit(
+    printUsageError(SPEC, '--update needs --only (and not --quick): it replaces the sections a partial run measured'),
+  );
+const skipFlag: Record<SectionName, boolean> = {
+  latency: false,
+  http: args['skip-http'],
+  cold: false,
+  scale: args['skip-scale'],
+  lambda: args['skip-lambda'],
+  pages: false,
+  correction: false,
+  postgis: args['skip-postgis'],
+  workload: false,
+  hotpath: false,
+  trees: false,
+};
 /** Whether this run measures `section`. */
 const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
 // Quick or partial figures must never overwrite the full report.
@@ -100,7 +167,9 @@ const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`
 const started = performance.now();
 const machine = machineInfo();
 mkdirSync(outRoot, { recursive: true });
-progress(`${machine.cpuModel} x${machine.cores}, node ${machine.node}, load ${machine.loadStart.toFixed(1)}; ${command}`);
+progress(
+  `${machine.cpuModel} x${machine.cores}, node ${machine.node}, load ${machine.loadStart.toFixed(1)}; ${command}`,
+);
 
 // The sample site: generated by this run (so its version matches the code), unless --quick finds one already there.
 const dataDir = join(REPO, 'data');
@@ -113,7 +182,9 @@ if (!existsSync(join(dataDir, 'weeks'))) {
 let sampleGenerate = null;
 if (!quick || !existsSync(join(sampleDir, keys.pointer))) {
   progress(`generating the sample site into ${sampleDir}`);
-  sampleGenerate = await measureProcess('generator/cli.ts', ['--data', dataDir, '--out', sampleDir], (l) => progress(`  [generate sample] ${l}`));
+  sampleGenerate = await measureProcess('generator/cli.ts', ['--data', dataDir, '--out', sampleDir], (l) =>
+    progress(`  [generate sample] ${l}`),
+  );
   if (!sampleGenerate.ok) throw new Error(`generating the sample site failed:\n${sampleGenerate.error ?? ''}`);
 }
 const pointer = Pointer.parse(JSON.parse(readFileSync(join(sampleDir, keys.pointer), 'utf8')));
@@ -127,7 +198,13 @@ const results: BenchResults = {
   startedAt: new Date().toISOString(),
   durationMs: 0,
   quick,
-  sample: { siteDir: 'bench/out/site-sample', version: pointer.version, offices: meta.totals.offices, generate: sampleGenerate, shards: sampleShards },
+  sample: {
+    siteDir: 'bench/out/site-sample',
+    version: pointer.version,
+    offices: meta.totals.offices,
+    generate: sampleGenerate,
+    shards: sampleShards,
+  },
 };
 
 // 1. Warm in-process latency, shim and naive interleaved.
@@ -161,22 +238,37 @@ if (wants('latency')) {
 // 2. HTTP throughput.
 if (wants('http')) {
   progress('2. HTTP throughput');
-  results.http = await measureHttp({ site: sampleDir, radii: quick ? [15] : RADII, runs, durationSec, connections, jitterMiles: JITTER_MILES, onProgress: progress });
+  results.http = await measureHttp({
+    site: sampleDir,
+    radii: quick ? [15] : RADII,
+    runs,
+    durationSec,
+    connections,
+    jitterMiles: JITTER_MILES,
+    onProgress: progress,
+  });
 }
 
 // 3. Cold path.
 if (wants('cold')) {
   progress('3. cold path: objects and bytes per query with an empty cache');
   const reads = await measureColdReads(sampleDir, RADII);
-  for (const r of reads) progress(`  ${r.label}: objects median ${r.objects.median} max ${r.objects.max}, bytes median ${r.bytes.median} max ${r.bytes.max}`);
+  for (const r of reads)
+    progress(
+      `  ${r.label}: objects median ${r.objects.median} max ${r.objects.max}, bytes median ${r.bytes.median} max ${r.bytes.max}`,
+    );
   let s3: ColdS3Report | null = null;
   let s3Error: string | undefined;
   if (!args['skip-s3']) {
-    progress('  over S3: publishing the sample site to s3rver on loopback (gzip on), then the same queries through S3Store');
+    progress(
+      '  over S3: publishing the sample site to s3rver on loopback (gzip on), then the same queries through S3Store',
+    );
     try {
       s3 = await measureColdReadsS3(sampleDir, RADII, { passes: runs, onProgress: progress });
       for (const r of s3.sets) {
-        progress(`  S3 ${r.label}: objects max ${r.objects.max}, decoded median ${r.bytes.median} max ${r.bytes.max}, wire median ${r.wireBytes.median} max ${r.wireBytes.max}, latency median ${r.latencyMs.median.toFixed(1)} ms p99 ${r.latencyMs.p99.toFixed(1)} ms`);
+        progress(
+          `  S3 ${r.label}: objects max ${r.objects.max}, decoded median ${r.bytes.median} max ${r.bytes.max}, wire median ${r.wireBytes.median} max ${r.wireBytes.max}, latency median ${r.latencyMs.median.toFixed(1)} ms p99 ${r.latencyMs.p99.toFixed(1)} ms`,
+        );
       }
     } catch (err) {
       s3Error = (err as Error).message;
@@ -191,7 +283,13 @@ if (wants('cold')) {
     firstError = (err as Error).message;
     progress(`  fresh-process measurement failed: ${firstError}`);
   }
-  results.cold = { reads, first, ...(firstError !== undefined ? { firstError } : {}), s3, ...(s3Error !== undefined ? { s3Error } : {}) };
+  results.cold = {
+    reads,
+    first,
+    ...(firstError !== undefined ? { firstError } : {}),
+    s3,
+    ...(s3Error !== undefined ? { s3Error } : {}),
+  };
 }
 
 // 4. Scale.
@@ -224,7 +322,15 @@ if (wants('scale')) {
     };
     const generate = await run(first, logs[0]);
     const nextWeek = generate.ok ? await run(next, logs[1]) : null;
-    attempts.push({ offices, inputsReused: inputs.reused, synthMs: inputs.synthMs, weeks: [first, next], generate, next: nextWeek, logs });
+    attempts.push({
+      offices,
+      inputsReused: inputs.reused,
+      synthMs: inputs.synthMs,
+      weeks: [first, next],
+      generate,
+      next: nextWeek,
+      logs,
+    });
     if (generate.ok && nextWeek?.ok === true) {
       largeDir = siteDir;
       measured = offices;
@@ -248,7 +354,10 @@ if (wants('postgis')) {
   progress('8. PostGIS peer');
   const largeSite = await scaleSiteFor(outRoot, results.scale?.measured ?? scaleOffices, scaleSiteDir, progress);
   results.postgis = await measurePostgis({
-    sites: [{ label: label(meta.totals.offices), dir: sampleDir, origin: 'generated by this run' }, ...(largeSite === null ? [] : [largeSite])],
+    sites: [
+      { label: label(meta.totals.offices), dir: sampleDir, origin: 'generated by this run' },
+      ...(largeSite === null ? [] : [largeSite]),
+    ],
     outRoot,
     install: args['install-postgis'],
     runs,
@@ -278,7 +387,14 @@ if (wants('pages')) {
 // 7. Correction publish.
 if (wants('correction')) {
   progress('7. correction publish');
-  results.correction = await runCorrectionSection({ outRoot, dataDir, sampleDir, offices: sampleOffices(), scaleOffices: args['skip-scale'] ? null : scaleOffices, onLine: progress });
+  results.correction = await runCorrectionSection({
+    outRoot,
+    dataDir,
+    sampleDir,
+    offices: sampleOffices(),
+    scaleOffices: args['skip-scale'] ? null : scaleOffices,
+    onLine: progress,
+  });
 }
 
 // 9. Workload model: edge hit ratio and cost per million searches.
@@ -290,7 +406,16 @@ if (wants('workload')) {
 // 10. Hot path.
 if (wants('hotpath')) {
   progress('10. hot path: answer cache, Node fast path, Lambda cold start');
-  results.hotpath = await measureHotpathSection({ site: sampleDir, radii: quick ? [15] : RADII, runs, durationSec, connections, jitterMiles: JITTER_MILES, lambdaDir: join(outRoot, 'lambda-cold'), onProgress: progress });
+  results.hotpath = await measureHotpathSection({
+    site: sampleDir,
+    radii: quick ? [15] : RADII,
+    runs,
+    durationSec,
+    connections,
+    jitterMiles: JITTER_MILES,
+    lambdaDir: join(outRoot, 'lambda-cold'),
+    onProgress: progress,
+  });
 }
 
 results.durationMs = performance.now() - started;
@@ -298,7 +423,10 @@ results.machine.loadEnd = loadNow();
 const outFile = resolve(REPO, args.out ?? (partial ? 'bench/out/BENCHMARKS.partial.md' : 'BENCHMARKS.md'));
 const resultsFile = join(outRoot, partial ? 'results.partial.json' : 'results.json');
 writeFileSync(outFile, renderReport(results));
-writeFileSync(resultsFile, `${JSON.stringify(results, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}\n`);
+writeFileSync(
+  resultsFile,
+  `${JSON.stringify(results, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}\n`,
+);
 progress(`wrote ${outFile} and ${resultsFile} in ${(results.durationMs / 1000).toFixed(0)} s`);
 if (args.update) {
   const reportFile = join(REPO, 'BENCHMARKS.md');

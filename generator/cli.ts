@@ -17,12 +17,27 @@ The site folder behaves like the bucket: the new version is written under <out>/
 at any point) sees the old site or the new one. Replaced versions stay for the grace period (longer than any
 server's 5 s pointer cache) and the last --keep versions stay for rollback; a later run removes what a killed run left.`,
   options: {
-    week: { type: 'string', arg: 'YYYY-Www', description: 'week to publish (default: the latest folder in <data>/weeks/)' },
+    week: {
+      type: 'string',
+      arg: 'YYYY-Www',
+      description: 'week to publish (default: the latest folder in <data>/weeks/)',
+    },
     data: { type: 'string', arg: 'dir', description: 'input folder', default: 'data/' },
     out: { type: 'string', arg: 'dir', description: 'site folder to replace', default: 'site/' },
     'skip-bad': { type: 'boolean', description: 'leave out bad rows, listing each on stderr, instead of failing' },
-    'grace-seconds': { type: 'number', min: 0, arg: 's', description: 'keep a replaced version at least this long', default: DEFAULT_GRACE_MS / 1000 },
-    keep: { type: 'integer', min: 1, description: 'versions kept whatever their age, the current one included', default: DEFAULT_KEEP_VERSIONS },
+    'grace-seconds': {
+      type: 'number',
+      min: 0,
+      arg: 's',
+      description: 'keep a replaced version at least this long',
+      default: DEFAULT_GRACE_MS / 1000,
+    },
+    keep: {
+      type: 'integer',
+      min: 1,
+      description: 'versions kept whatever their age, the current one included',
+      default: DEFAULT_KEEP_VERSIONS,
+    },
     quiet: { type: 'boolean', description: 'no progress output' },
   },
   exits: { [EXIT.ok]: 'published', [EXIT.failure]: 'bad input or failure (nothing written)' },
@@ -44,7 +59,9 @@ async function main(): Promise<number> {
       skipBad: args['skip-bad'],
       quiet: args.quiet,
     });
-    process.stdout.write(`${JSON.stringify({ version: r.version, week: r.week, objects: r.objects, bytes: r.bytes, skipped: r.skipped.length, previous: r.previousVersion, pruned: r.pruned })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ version: r.version, week: r.week, objects: r.objects, bytes: r.bytes, skipped: r.skipped.length, previous: r.previousVersion, pruned: r.pruned })}\n`,
+    );
     return 0;
   } catch (err) {
     if (err instanceof BadInputError) {

@@ -13,7 +13,19 @@ import { ActiveRemovals, describeRemoval, identityOfPlace } from './model/remova
 import type { ZipGazetteerT } from '../shim/core/site-format.ts';
 import { buildCoverage } from './model/coverage.ts';
 import type { CoverageMap } from './model/coverage.ts';
-import { coverageCellsDoc, coverageDoc, firmDocPieces, listingBuckets, listingPrefixLength, manifestBytes, metaDoc, namedByMetaHashes, pointerDoc, sortedKeys, totalsOf } from './write/documents.ts';
+import {
+  coverageCellsDoc,
+  coverageDoc,
+  firmDocPieces,
+  listingBuckets,
+  listingPrefixLength,
+  manifestBytes,
+  metaDoc,
+  namedByMetaHashes,
+  pointerDoc,
+  sortedKeys,
+  totalsOf,
+} from './write/documents.ts';
 import { groupFirms } from './model/firms.ts';
 import { buildGazetteer } from './model/gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
@@ -119,12 +131,16 @@ export function formatBadRow(row: BadRow): string {
 // The gazetteer depends only on installed packages, so one build serves every run in a process.
 let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
 
-
 /**
  * `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`, followed by
  * a line `previous TAB <version>` when a version was live before (its changes document depends on it).
  */
-export function versionId(week: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[] = sortedKeys(entries), previous: string | null = null): string {
+export function versionId(
+  week: string,
+  entries: ReadonlyMap<string, Entry>,
+  sorted: readonly string[] = sortedKeys(entries),
+  previous: string | null = null,
+): string {
   const h = createHash('sha256');
   for (const k of sorted) h.update(`${k}\t${(entries.get(k) as Entry).sha256}\n`);
   if (previous !== null) h.update(`previous\t${previous}\n`);
@@ -146,7 +162,9 @@ async function refuseChangedVersion(site: string, version: string, manifest: Uin
     throw err;
   }
   if (!existing.equals(Buffer.from(manifest))) {
-    throw new ChangedVersionError(`version ${version} is already in ${site} with other bytes; published versions are immutable, so nothing was written`);
+    throw new ChangedVersionError(
+      `version ${version} is already in ${site} with other bytes; published versions are immutable, so nothing was written`,
+    );
   }
 }
 
@@ -168,16 +186,26 @@ interface Model {
 
 // A function of its own so that everything it does not return can be collected before the write phase (at a million
 // offices the place records, firm groups and visibility maps are about a gigabyte of heap).
-async function buildModel(opts: GenerateOptions, week: string, log: (line: string) => void, step: (msg: string) => void): Promise<Model> {
+async function buildModel(
+  opts: GenerateOptions,
+  week: string,
+  log: (line: string) => void,
+  step: (msg: string) => void,
+): Promise<Model> {
   const inputs = await readInputs(opts.dataDir, week);
   if (inputs.bad.length > 0) {
     if (!opts.skipBad) throw new BadInputError(inputs.bad);
     for (const row of inputs.bad) log(`skipped ${formatBadRow(row)}`);
   }
-  step(`${inputs.places.length} places, ${inputs.samples.length} samples, ${inputs.flags.length} flags, ${inputs.corrections.length} corrections`);
+  step(
+    `${inputs.places.length} places, ${inputs.samples.length} samples, ${inputs.flags.length} flags, ${inputs.corrections.length} corrections`,
+  );
 
   const placeRows = inputs.places.length;
-  const corrected = applyCorrections(inputs.places.map((r) => r.value), inputs.corrections);
+  const corrected = applyCorrections(
+    inputs.places.map((r) => r.value),
+    inputs.corrections,
+  );
   // From here on the place records are held by `places` and, once grouped, by their firms only, so buildOffices can let
   // them go one firm at a time (at a million offices, records and rows are a good part of the peak heap).
   inputs.places = [];
@@ -202,18 +230,37 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
   inputs.flags = [];
   step(`phase: ${firms.length} firms grouped`);
   const coverage = buildCoverage(inputs.metros);
-  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, coverage);
+  const vis = measureVisibility(
+    inputs.metros,
+    inputs.samples.map((r) => r.value),
+    firms,
+    coverage,
+  );
   step('phase: visibility measured');
-  const pages = pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms);
-  const measurement = measurementDocs(inputs.metros, inputs.samples.map((r) => r.value), firms, week);
+  const pages = pageMeasurement(
+    inputs.metros,
+    inputs.samples.map((r) => r.value),
+    firms,
+  );
+  const measurement = measurementDocs(
+    inputs.metros,
+    inputs.samples.map((r) => r.value),
+    firms,
+    week,
+  );
   step('phase: page and published measurement computed');
   const built = buildOffices(firms, vis, { release: true });
   const offices = built.flatMap((b) => b.offices);
   checkStoredOffices(offices);
   step('phase: stored offices built and checked');
   for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
-  if (vis.unlistedRanked > 0) step(`note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`);
-  step(`${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections, ${standing.size} kept out by ${removals.count} standing removals), ${coverage.size} coverage cells`);
+  if (vis.unlistedRanked > 0)
+    step(
+      `note: ${vis.unlistedRanked} ranked entries are not offices in the directory; they keep their rank and are not measured`,
+    );
+  step(
+    `${firms.length} firms, ${offices.length} offices (${corrected.removed.size} removed, ${corrected.updated.size} updated by corrections, ${standing.size} kept out by ${removals.count} standing removals), ${coverage.size} coverage cells`,
+  );
   const { metros, dataset, bad } = inputs;
   const samplesByMetro = new Map<string, number>();
   for (const r of inputs.samples) samplesByMetro.set(r.value.metro, (samplesByMetro.get(r.value.metro) ?? 0) + 1);
@@ -229,7 +276,17 @@ async function buildModel(opts: GenerateOptions, week: string, log: (line: strin
     unknownCorrections: corrected.unknown,
     placeIdsOf: (ids: Iterable<string>) => placeIdsOf(join(opts.dataDir, 'weeks', week, 'places.jsonl'), ids),
   };
-  return { inputs: { week, metros, dataset, bad }, facts, built, offices, coverage, vis: { metros: vis.metros }, pages, measurement, provenance };
+  return {
+    inputs: { week, metros, dataset, bad },
+    facts,
+    built,
+    offices,
+    coverage,
+    vis: { metros: vis.metros },
+    pages,
+    measurement,
+    provenance,
+  };
 }
 
 /** The sha256 of an object `w` wrote, known once `w` is flushed. */
@@ -240,7 +297,11 @@ function writtenHash(w: StagingWriter, rel: string): string {
 }
 
 /** The cell tree of `offices`, built and written; a function of its own so the tree is garbage once written. */
-async function writeCellTree(w: StagingWriter, offices: readonly StoredOfficeT[], step: (msg: string) => void): Promise<void> {
+async function writeCellTree(
+  w: StagingWriter,
+  offices: readonly StoredOfficeT[],
+  step: (msg: string) => void,
+): Promise<void> {
   const tree = buildCells(offices);
   step('phase: cell tree built');
   // Children before parents: each level records the sha256 the workers computed for the level below (cell-hashes.ts).
@@ -256,7 +317,9 @@ async function writeCellTree(w: StagingWriter, offices: readonly StoredOfficeT[]
   await w.flush();
   sealIndex(tree, written);
   await w.put(paths.cellIndex(), tree.index);
-  step(`cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`);
+  step(
+    `cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`,
+  );
 }
 
 /** What writeContent needs besides the model. */
@@ -269,15 +332,27 @@ interface WriteContext {
 }
 
 /** Every object of the version but the manifest, through `w`; resolves with the version id and the content keys sorted. */
-async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf, gazetteer, step }: WriteContext): Promise<{ version: string; sorted: string[] }> {
+async function writeContent(
+  w: StagingWriter,
+  model: Model,
+  { opts, week, weekOf, gazetteer, step }: WriteContext,
+): Promise<{ version: string; sorted: string[] }> {
   const { inputs, built, offices, coverage, vis, pages, measurement, provenance } = model;
   await writeCellTree(w, offices, step);
-  for (const b of built) for (const doc of firmDocPieces(b)) await w.putPieces(paths.firm(doc.listingId), doc.pieces, doc.bytes);
+  for (const b of built)
+    for (const doc of firmDocPieces(b)) await w.putPieces(paths.firm(doc.listingId), doc.pieces, doc.bytes);
   const prefixLength = listingPrefixLength(offices.length);
   // A bucket records its firm documents' sha256, so the documents are hashed first.
   await w.flush();
-  for (const bucket of listingBuckets(offices.map((o) => o.listing_id), prefixLength, (id) => writtenHash(w, paths.firm(id)))) await w.put(paths.listings(bucket.prefix), bucket);
-  step(`${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`);
+  for (const bucket of listingBuckets(
+    offices.map((o) => o.listing_id),
+    prefixLength,
+    (id) => writtenHash(w, paths.firm(id)),
+  ))
+    await w.put(paths.listings(bucket.prefix), bucket);
+  step(
+    `${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`,
+  );
   await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
@@ -289,7 +364,15 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
   for (const [prefix, doc] of gazetteer.names) await w.put(paths.names(prefix), doc);
   for (const [tile, doc] of gazetteer.points) await w.put(paths.points(tile), doc);
   const pageCount = await writePages(
-    { dataDir: opts.dataDir, week, weekOf, synthetic: inputs.dataset.synthetic, metros: inputs.metros, offices, measurement: pages },
+    {
+      dataDir: opts.dataDir,
+      week,
+      weekOf,
+      synthetic: inputs.dataset.synthetic,
+      metros: inputs.metros,
+      offices,
+      measurement: pages,
+    },
     (key, value) => w.put(key, value),
   );
   step(`${pageCount} pages and page assets written`);
@@ -299,10 +382,14 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
   const target = opts.previous ?? { kind: 'folder' as const, dir: opts.outDir };
   // The changes document depends on the version live before, so the id covers it too: the same content released over
   // another live version is another version, and no byte of a written version ever changes.
-  const { version } = chooseVersionId(await versionBasis(target), (previous) => versionId(week, w.entries, sorted, previous));
+  const { version } = chooseVersionId(await versionBasis(target), (previous) =>
+    versionId(week, w.entries, sorted, previous),
+  );
   const changes = await changesAgainstLive(target, version, week, offices, provenance, step);
   await w.put(paths.changes(), changes);
-  step(`changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`);
+  step(
+    `changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`,
+  );
   await w.flush();
   const contents = {
     zip3: [...gazetteer.zips.keys()],
@@ -312,7 +399,10 @@ async function writeContent(w: StagingWriter, model: Model, { opts, week, weekOf
     listingPrefixLength: prefixLength,
     sha256: namedByMetaHashes(w.entries),
   };
-  await w.put(paths.meta(), metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents));
+  await w.put(
+    paths.meta(),
+    metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents),
+  );
   return { version, sorted };
 }
 
@@ -321,7 +411,10 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const t0 = performance.now();
   const step = (msg: string): void => {
-    if (!opts.quiet) log(`generate [${((performance.now() - t0) / 1000).toFixed(1)}s ${Math.round(process.memoryUsage.rss() / 1e6)}MB peak ${Math.round((process.resourceUsage().maxRSS * 1024) / 1e6)}MB] ${msg}`);
+    if (!opts.quiet)
+      log(
+        `generate [${((performance.now() - t0) / 1000).toFixed(1)}s ${Math.round(process.memoryUsage.rss() / 1e6)}MB peak ${Math.round((process.resourceUsage().maxRSS * 1024) / 1e6)}MB] ${msg}`,
+      );
   };
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
@@ -334,7 +427,9 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   gazetteerCache ??= buildGazetteer();
   const gazetteer = gazetteerCache;
-  step(`gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...gazetteer.cities.values()].reduce((n, b) => n + b.size, 0)} city files in ${gazetteer.cities.size} states`);
+  step(
+    `gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...gazetteer.cities.values()].reduce((n, b) => n + b.size, 0)} city files in ${gazetteer.cities.size} states`,
+  );
   if (opts.gate !== undefined) await opts.gate({ ...facts, offices: model.offices, zips: gazetteer.zips });
 
   const { run, leftovers } = await beginRun(opts.outDir);
@@ -355,7 +450,11 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await w.flush();
     if (w.linked > 0) step(`${w.linked} unchanged object(s) hard-linked to the current version's files`);
     const how = await installVersion(run, version, w.entries.keys());
-    step(how === 'new' ? `version ${version} in place` : `version ${version} was already in place; its objects were refreshed`);
+    step(
+      how === 'new'
+        ? `version ${version} in place`
+        : `version ${version} was already in place; its objects were refreshed`,
+    );
     // The pointer records meta.json's sha256, the root of every other hash the shim checks.
     const pointer = serialise(pointerDoc(version, week, w.entries.get(paths.meta())?.sha256));
     let previousVersion: string | null = null;

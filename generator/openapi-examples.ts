@@ -18,7 +18,10 @@ import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 
 /** The searches shown: a covered city and an uncovered ZIP. */
-export const EXAMPLE_QUERIES = { covered: 'location=Chicago,%20IL&radius_miles=5&limit=2', not_covered: 'zip=59001&limit=2' } as const;
+export const EXAMPLE_QUERIES = {
+  covered: 'location=Chicago,%20IL&radius_miles=5&limit=2',
+  not_covered: 'zip=59001&limit=2',
+} as const;
 /** Where the examples are written. */
 export const EXAMPLES_FILE = resolve(import.meta.dirname, '../shim/core/openapi-examples.ts');
 
@@ -48,7 +51,9 @@ export async function collectExamples(siteDir: string): Promise<OpenApiExampleSe
   const firm = await service.getFirm(first.listing_id, ctx);
   const coverage = await service.getCoverage(ctx);
   const changes = (await service.getChanges(ctx)) as unknown as Record<string, unknown>;
-  const trimmed = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : v]));
+  const trimmed = Object.fromEntries(
+    Object.entries(changes).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : v]),
+  );
   return {
     parameters: {
       location: 'Chicago, IL',
@@ -70,9 +75,21 @@ export async function collectExamples(siteDir: string): Promise<OpenApiExampleSe
     problems: {
       '400': await problemOf(() => service.findAttorneys(parseQuery('location=60601&radius_miles=99'), ctx)),
       '404': await problemOf(() => service.getFirm('l_aaaaaaaaaaaaaaaa', ctx)),
-      '429': absolute(new ApiError('rate_limited', 'More than 600 API and tool calls in an hour came from your network address. Retry after 1800 seconds.').toProblem()),
-      '500': absolute(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.').toProblem()),
-      '503': absolute(new ApiError('service_unavailable', 'The directory could not be read just now; retry after 5 seconds.').toProblem()),
+      '429': absolute(
+        new ApiError(
+          'rate_limited',
+          'More than 600 API and tool calls in an hour came from your network address. Retry after 1800 seconds.',
+        ).toProblem(),
+      ),
+      '500': absolute(
+        new ApiError('internal_error', 'The service failed to answer this request. Please retry later.').toProblem(),
+      ),
+      '503': absolute(
+        new ApiError(
+          'service_unavailable',
+          'The directory could not be read just now; retry after 5 seconds.',
+        ).toProblem(),
+      ),
     },
   };
 }

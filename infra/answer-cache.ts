@@ -39,7 +39,8 @@ export function answerPolicies(
   security: cloudfront.ResponseSecurityHeadersBehavior,
 ): AnswerPolicies {
   const cachePolicy = new cloudfront.CachePolicy(scope, 'AnswerCache', {
-    comment: '/v1/attorneys: kept as the function says (a week, until the next publish invalidates it), keyed on the normalised query',
+    comment:
+      '/v1/attorneys: kept as the function says (a week, until the next publish invalidates it), keyed on the normalised query',
     minTtl: Duration.seconds(0),
     // No Cache-Control (never sent by the function) means not cached; errors say no-store.
     defaultTtl: Duration.seconds(0),
@@ -58,7 +59,8 @@ export function answerPolicies(
     cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
   });
   const responseHeadersPolicy = new cloudfront.ResponseHeadersPolicy(scope, 'AnswerHeaders', {
-    comment: 'CORS and security headers like the public paths; the per-caller RateLimit count is removed from cached answers',
+    comment:
+      'CORS and security headers like the public paths; the per-caller RateLimit count is removed from cached answers',
     corsBehavior: cors,
     securityHeadersBehavior: security,
     removeHeaders: [...PER_CALLER_HEADERS],

@@ -51,13 +51,21 @@ export class ApiFunction extends Construct {
         }),
         // Without ListBucket S3 answers 403 instead of 404 for a missing key, and an unknown firm id would be a 503.
         // The site bucket holds only what CloudFront publishes anyway; salts live in their own bucket.
-        new iam.PolicyStatement({ sid: 'MissingSiteKeysAre404', actions: ['s3:ListBucket'], resources: [props.siteBucket.bucketArn] }),
+        new iam.PolicyStatement({
+          sid: 'MissingSiteKeysAre404',
+          actions: ['s3:ListBucket'],
+          resources: [props.siteBucket.bucketArn],
+        }),
         new iam.PolicyStatement({
           sid: 'DailySalt',
           actions: ['s3:GetObject', 's3:PutObject'],
           resources: [props.saltBucket.arnForObjects(`${SALT_PREFIX}*`)],
         }),
-        new iam.PolicyStatement({ sid: 'MissingSaltIs404', actions: ['s3:ListBucket'], resources: [props.saltBucket.bucketArn] }),
+        new iam.PolicyStatement({
+          sid: 'MissingSaltIs404',
+          actions: ['s3:ListBucket'],
+          resources: [props.saltBucket.bucketArn],
+        }),
         new iam.PolicyStatement({
           sid: 'OwnLogs',
           actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
@@ -91,6 +99,9 @@ export class ApiFunction extends Construct {
     // The role's policy must exist before the first invocation.
     this.fn.node.addDependency(policy);
 
-    this.url = this.fn.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
+    this.url = this.fn.addFunctionUrl({
+      authType: lambda.FunctionUrlAuthType.NONE,
+      invokeMode: lambda.InvokeMode.BUFFERED,
+    });
   }
 }

@@ -76,7 +76,14 @@ export async function bundleEntry(entry: string, outDir: string): Promise<Bundle
   const bytes = readFileSync(file);
   const all = readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   const totalBytes = all.reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
-  return { dir: outDir, file, bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, totalBytes, files: all.length };
+  return {
+    dir: outDir,
+    file,
+    bytes: bytes.length,
+    gzipBytes: gzipSync(bytes, { level: 9 }).length,
+    totalBytes,
+    files: all.length,
+  };
 }
 
 /** Build the API handler (shim/aws/lambda.ts) into `outDir` and report its size. */
@@ -86,14 +93,19 @@ export function bundleLambda(outDir: string = DEFAULT_OUT_DIR): Promise<BundleIn
 
 async function main(argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write('Usage: tsx infra/bundle.ts [--out DIR]\nBundles shim/aws/lambda.ts into DIR/index.mjs (default dist/lambda) and prints its size.\n');
+    process.stdout.write(
+      'Usage: tsx infra/bundle.ts [--out DIR]\nBundles shim/aws/lambda.ts into DIR/index.mjs (default dist/lambda) and prints its size.\n',
+    );
     return;
   }
   const i = argv.indexOf('--out');
   const out = i >= 0 && argv[i + 1] !== undefined ? resolve(argv[i + 1] as string) : DEFAULT_OUT_DIR;
   process.stderr.write(`bundling shim/aws/lambda.ts into ${out} ...\n`);
   const info = await bundleLambda(out);
-  process.stdout.write(`${info.file}: ${info.bytes} bytes, ${info.gzipBytes} bytes gzipped; ${info.files} files, ${info.totalBytes} bytes in all\n`);
+  process.stdout.write(
+    `${info.file}: ${info.bytes} bytes, ${info.gzipBytes} bytes gzipped; ${info.files} files, ${info.totalBytes} bytes in all\n`,
+  );
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main(process.argv.slice(2));

@@ -76,7 +76,9 @@ export class Cdn extends Construct {
       signing: cloudfront.Signing.SIGV4_ALWAYS,
     });
     // withBucketDefaults + our own bucket policy: the CDK helper would grant the whole bucket, we grant the site paths only.
-    const siteOrigin = origins.S3BucketOrigin.withBucketDefaults(props.siteBucket, { originAccessControlId: oac.originAccessControlId });
+    const siteOrigin = origins.S3BucketOrigin.withBucketDefaults(props.siteBucket, {
+      originAccessControlId: oac.originAccessControlId,
+    });
 
     // Auth NONE plus a secret header for every function path: POST /mcp through OAC would need a body hash MCP
     // clients never send, and one rule for all paths keeps one origin and one check.
@@ -108,15 +110,15 @@ export class Cdn extends Construct {
       frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
     };
     const publicCors: cloudfront.ResponseHeadersCorsBehavior = {
-        accessControlAllowCredentials: false,
-        // Preflights for function paths are answered by the function (it allows what the browser asks for); this
-        // covers the S3 paths, where any request header is harmless too.
-        accessControlAllowHeaders: ['*'],
-        accessControlAllowMethods: ['GET', 'HEAD', 'OPTIONS'],
-        accessControlAllowOrigins: ['*'],
-        accessControlExposeHeaders: EXPOSED_HEADERS,
-        accessControlMaxAge: Duration.days(1),
-        originOverride: false,
+      accessControlAllowCredentials: false,
+      // Preflights for function paths are answered by the function (it allows what the browser asks for); this
+      // covers the S3 paths, where any request header is harmless too.
+      accessControlAllowHeaders: ['*'],
+      accessControlAllowMethods: ['GET', 'HEAD', 'OPTIONS'],
+      accessControlAllowOrigins: ['*'],
+      accessControlExposeHeaders: EXPOSED_HEADERS,
+      accessControlMaxAge: Duration.days(1),
+      originOverride: false,
     };
     const publicHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PublicHeaders', {
       comment: 'CORS for public reads (the function sets its own; this covers S3 objects) and security headers',
@@ -143,7 +145,8 @@ export class Cdn extends Construct {
       enableAcceptEncodingBrotli: true,
     });
     const documentOriginRequest = new cloudfront.OriginRequestPolicy(this, 'DocumentOriginRequest', {
-      comment: 'Function documents: as /v1/attorneys misses (host for links, address and user agent for the log, CORS preflight)',
+      comment:
+        'Function documents: as /v1/attorneys misses (host for links, address and user agent for the log, CORS preflight)',
       headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...ANSWER_ORIGIN_HEADERS),
       queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.none(),
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),

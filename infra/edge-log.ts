@@ -38,7 +38,9 @@ export class EdgeLog extends Construct {
   constructor(scope: Construct, id: string, props: EdgeLogProps) {
     super(scope, id);
 
-    this.store = new cloudfront.KeyValueStore(this, 'Salts', { comment: 'Daily salt of the edge request log (salt-<YYYY-MM-DD>, today and tomorrow only)' });
+    this.store = new cloudfront.KeyValueStore(this, 'Salts', {
+      comment: 'Daily salt of the edge request log (salt-<YYYY-MM-DD>, today and tomorrow only)',
+    });
     this.viewerRequest = new cloudfront.Function(this, 'ViewerRequest', {
       comment: 'Viewer host copy, /v1/attorneys query normalisation, request log line with a salted address hash',
       runtime: cloudfront.FunctionRuntime.JS_2_0,
@@ -69,15 +71,27 @@ export class EdgeLog extends Construct {
           ],
           resources: [this.store.keyValueStoreArn],
         }),
-        new iam.PolicyStatement({ sid: 'DailySalt', actions: ['s3:GetObject', 's3:PutObject'], resources: [props.saltBucket.arnForObjects(`${SALT_PREFIX}*`)] }),
-        new iam.PolicyStatement({ sid: 'MissingSaltIs404', actions: ['s3:ListBucket'], resources: [props.saltBucket.bucketArn] }),
-        new iam.PolicyStatement({ sid: 'OwnLogs', actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [rotatorLogs.logGroupArn] }),
+        new iam.PolicyStatement({
+          sid: 'DailySalt',
+          actions: ['s3:GetObject', 's3:PutObject'],
+          resources: [props.saltBucket.arnForObjects(`${SALT_PREFIX}*`)],
+        }),
+        new iam.PolicyStatement({
+          sid: 'MissingSaltIs404',
+          actions: ['s3:ListBucket'],
+          resources: [props.saltBucket.bucketArn],
+        }),
+        new iam.PolicyStatement({
+          sid: 'OwnLogs',
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [rotatorLogs.logGroupArn],
+        }),
       ],
     });
     role.attachInlinePolicy(this.rotatorPolicy);
 
     this.rotator = new lambda.Function(this, 'Rotator', {
-      description: 'Copies the day\'s salt into the edge key-value store (today and tomorrow) and deletes older days',
+      description: "Copies the day's salt into the edge key-value store (today and tomorrow) and deletes older days",
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       handler: 'index.handler',
@@ -90,7 +104,7 @@ export class EdgeLog extends Construct {
     });
     this.rotator.node.addDependency(this.rotatorPolicy);
     new events.Rule(this, 'RotationSchedule', {
-      description: 'Hourly: today\'s and tomorrow\'s salt in the edge store, older ones deleted',
+      description: "Hourly: today's and tomorrow's salt in the edge store, older ones deleted",
       schedule: events.Schedule.rate(ROTATION_EVERY),
       targets: [new targets.LambdaFunction(this.rotator, { retryAttempts: 2 })],
     });

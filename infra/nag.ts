@@ -33,21 +33,31 @@ function arnToken(bucket: s3.Bucket): string {
 export function acknowledgements(t: NagTargets): Array<[IConstruct, Acknowledgement[]]> {
   const noAccessLogs =
     'Server access logs are not kept: readers are only CloudFront (origin access control) and the function role, and the ' +
-    'only writer is the operator\'s publish, whose report lists every object written. Account-wide CloudTrail S3 data ' +
+    "only writer is the operator's publish, whose report lists every object written. Account-wide CloudTrail S3 data " +
     'events are the audit trail where one is required (docs/DEPLOY.md).';
   return [
     [t.siteBucket, [{ id: 'AwsSolutions-S1', reason: noAccessLogs }]],
-    [t.saltBucket, [{ id: 'AwsSolutions-S1', reason: `${noAccessLogs} A log of salt reads would also outlive the salts it describes.` }]],
+    [
+      t.saltBucket,
+      [
+        {
+          id: 'AwsSolutions-S1',
+          reason: `${noAccessLogs} A log of salt reads would also outlive the salts it describes.`,
+        },
+      ],
+    ],
     [
       t.functionPolicy,
       [
         {
           id: `AwsSolutions-IAM5[Resource::${arnToken(t.siteBucket)}/v/*]`,
-          reason: 'Read-only access to the published versions: objects live under v/<version>/ and the version changes every week, so no narrower ARN can name them.',
+          reason:
+            'Read-only access to the published versions: objects live under v/<version>/ and the version changes every week, so no narrower ARN can name them.',
         },
         {
           id: `AwsSolutions-IAM5[Resource::${arnToken(t.saltBucket)}/private/salt/*]`,
-          reason: 'One salt object per UTC day (private/salt/<YYYY-MM-DD>), created by whichever instance needs it first; the day is not known in advance.',
+          reason:
+            'One salt object per UTC day (private/salt/<YYYY-MM-DD>), created by whichever instance needs it first; the day is not known in advance.',
         },
       ],
     ],
@@ -56,7 +66,8 @@ export function acknowledgements(t: NagTargets): Array<[IConstruct, Acknowledgem
       [
         {
           id: `AwsSolutions-IAM5[Resource::${arnToken(t.saltBucket)}/private/salt/*]`,
-          reason: 'The rotator reads or creates today\'s and tomorrow\'s salt object (private/salt/<YYYY-MM-DD>); the days are not known in advance.',
+          reason:
+            "The rotator reads or creates today's and tomorrow's salt object (private/salt/<YYYY-MM-DD>); the days are not known in advance.",
         },
       ],
     ],
@@ -77,12 +88,13 @@ export function acknowledgements(t: NagTargets): Array<[IConstruct, Acknowledgem
       [
         {
           id: 'AwsSolutions-CFR1',
-          reason: 'No geo restriction: the callers (people and the AI assistants acting for them) may be anywhere; blocking countries protects nothing here.',
+          reason:
+            'No geo restriction: the callers (people and the AI assistants acting for them) may be anywhere; blocking countries protects nothing here.',
         },
         {
           id: 'AwsSolutions-CFR3',
           reason:
-            'CloudFront standard logs would store every viewer\'s raw IP address, which the privacy rules forbid (docs/CONTRACT.md). The function writes ' +
+            "CloudFront standard logs would store every viewer's raw IP address, which the privacy rules forbid (docs/CONTRACT.md). The function writes " +
             'one line per request with a one-day salted hash instead, and CloudFront/WAF metrics give the counts.',
         },
         ...(t.customCertificate

@@ -33,7 +33,10 @@ export class OriginSecret extends Construct {
   }
 
   private ref(versionId: string | undefined): string {
-    return SecretValue.secretsManager(this.secret.secretArn, versionId === undefined ? {} : { versionId }).unsafeUnwrap();
+    return SecretValue.secretsManager(
+      this.secret.secretArn,
+      versionId === undefined ? {} : { versionId },
+    ).unsafeUnwrap();
   }
 
   /** The value CloudFront sends (a `{{resolve:secretsmanager:...}}` reference). */

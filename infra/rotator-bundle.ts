@@ -11,14 +11,18 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROTATOR_OUT_DIR = join(REPO, 'dist', 'salt-rotator');
 
 /** Build the rotator into `outDir` (emptied first); resolves to the folder and the bundle's size in bytes. */
-export async function bundleSaltRotator(outDir: string = DEFAULT_ROTATOR_OUT_DIR): Promise<{ dir: string; bytes: number }> {
+export async function bundleSaltRotator(
+  outDir: string = DEFAULT_ROTATOR_OUT_DIR,
+): Promise<{ dir: string; bytes: number }> {
   const { dir, bytes } = await bundleEntry('shim/aws/salt-rotator.ts', outDir);
   return { dir, bytes };
 }
 
 async function main(argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write('Usage: tsx infra/rotator-bundle.ts [--out DIR]\nBundles shim/aws/salt-rotator.ts into DIR/index.mjs (default dist/salt-rotator) and prints its size.\n');
+    process.stdout.write(
+      'Usage: tsx infra/rotator-bundle.ts [--out DIR]\nBundles shim/aws/salt-rotator.ts into DIR/index.mjs (default dist/salt-rotator) and prints its size.\n',
+    );
     return;
   }
   const i = argv.indexOf('--out');
@@ -28,4 +32,5 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`${join(info.dir, BUNDLE_FILE)}: ${info.bytes} bytes\n`);
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main(process.argv.slice(2));

@@ -52,7 +52,10 @@ export class DirectoryStack extends Stack {
       ...(firstDomain !== undefined ? { publicBaseUrl: `https://${firstDomain}` } : {}),
     });
     this.acl = new RateLimitAcl(this, 'RateLimit');
-    this.edgeLog = new EdgeLog(this, 'EdgeLog', { saltBucket: this.storage.saltBucket, rotatorCodeDir: props.rotatorCodeDir });
+    this.edgeLog = new EdgeLog(this, 'EdgeLog', {
+      saltBucket: this.storage.saltBucket,
+      rotatorCodeDir: props.rotatorCodeDir,
+    });
     this.cdn = new Cdn(this, 'Cdn', {
       siteBucket: this.storage.siteBucket,
       functionUrl: this.api.url,

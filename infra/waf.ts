@@ -40,7 +40,12 @@ export function rateLimitedProblem(which: 'answers' | 'all' = 'answers'): object
 
 function uriPath(match: 'STARTS_WITH' | 'EXACTLY', value: string): wafv2.CfnWebACL.StatementProperty {
   return {
-    byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: match, searchString: value, textTransformations: [{ priority: 0, type: 'NONE' }] },
+    byteMatchStatement: {
+      fieldToMatch: { uriPath: {} },
+      positionalConstraint: match,
+      searchString: value,
+      textTransformations: [{ priority: 0, type: 'NONE' }],
+    },
   };
 }
 
@@ -97,12 +102,16 @@ export class RateLimitAcl extends Construct {
     const allName = allPolicyName(WINDOW_SECONDS);
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
-      description: 'Per-address rate limits of the injury attorney directory: answers, and every request at ten times that',
+      description:
+        'Per-address rate limits of the injury attorney directory: answers, and every request at ten times that',
       defaultAction: { allow: {} },
       // Sampled requests would keep raw client addresses for hours; metrics are counts only.
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'directory-acl', sampledRequestsEnabled: false },
       customResponseBodies: {
-        [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: JSON.stringify(rateLimitedProblem('answers')) },
+        [RATE_LIMITED_BODY_KEY]: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify(rateLimitedProblem('answers')),
+        },
         [ALL_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: JSON.stringify(rateLimitedProblem('all')) },
       },
       rules: [
@@ -110,21 +119,40 @@ export class RateLimitAcl extends Construct {
           name: 'per-address-rate-limit',
           priority: 0,
           statement: {
-            rateBasedStatement: { aggregateKeyType: 'IP', limit: LIMIT_PER_WINDOW, evaluationWindowSec: WINDOW_SECONDS, scopeDownStatement: answerScope() },
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: LIMIT_PER_WINDOW,
+              evaluationWindowSec: WINDOW_SECONDS,
+              scopeDownStatement: answerScope(),
+            },
           },
           action: block(RATE_LIMITED_BODY_KEY, answersPolicy, limitHeader(WINDOW_SECONDS, 0, WINDOW_SECONDS)),
-          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'directory-rate-limited', sampledRequestsEnabled: false },
+          visibilityConfig: {
+            cloudWatchMetricsEnabled: true,
+            metricName: 'directory-rate-limited',
+            sampledRequestsEnabled: false,
+          },
         },
         {
           name: 'per-address-all-requests-limit',
           priority: 1,
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: ALL_LIMIT_PER_WINDOW, evaluationWindowSec: WINDOW_SECONDS } },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: ALL_LIMIT_PER_WINDOW,
+              evaluationWindowSec: WINDOW_SECONDS,
+            },
+          },
           action: block(
             ALL_LIMITED_BODY_KEY,
             `${answersPolicy}, ${policyHeader(ALL_LIMIT_PER_WINDOW, WINDOW_SECONDS, allName)}`,
             limitHeader(WINDOW_SECONDS, 0, WINDOW_SECONDS, allName),
           ),
-          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'directory-all-requests-limited', sampledRequestsEnabled: false },
+          visibilityConfig: {
+            cloudWatchMetricsEnabled: true,
+            metricName: 'directory-all-requests-limited',
+            sampledRequestsEnabled: false,
+          },
         },
       ],
     });

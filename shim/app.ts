@@ -18,7 +18,15 @@ import { termsPageHtml } from './core/terms-page.ts';
 import { FAVICON_ICO, FAVICON_TYPE } from './core/favicon.ts';
 import { robotsTxt, securityTxt } from './core/well-known.ts';
 import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
-import { admissionHeaders, admit, pathCharge, peekHeaders, settle, type Charge, type RequestLimits } from './http/limits.ts';
+import {
+  admissionHeaders,
+  admit,
+  pathCharge,
+  peekHeaders,
+  settle,
+  type Charge,
+  type RequestLimits,
+} from './http/limits.ts';
 import { mcpCharge } from './mcp/cost.ts';
 import { answerLogFields, RequestLogger, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
@@ -115,13 +123,22 @@ export function createApp(deps: AppDeps): App {
     return { response: documentResponse(request, body) };
   };
 
-  const coverage: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getCoverage(ctx)) });
+  const coverage: Handler = async (request, _info, _param, ctx) => ({
+    response: documentResponse(request, await service.getCoverage(ctx)),
+  });
 
-  const changes: Handler = async (request, _info, _param, ctx) => ({ response: documentResponse(request, await service.getChanges(ctx)) });
+  const changes: Handler = async (request, _info, _param, ctx) => ({
+    response: documentResponse(request, await service.getChanges(ctx)),
+  });
 
   const openapi: Handler = async (request, _info, _param, ctx) => {
     const links = { publicBaseUrl: ctx.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
-    return { response: documentResponse(request, servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links)) };
+    return {
+      response: documentResponse(
+        request,
+        servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links),
+      ),
+    };
   };
 
   const terms: Handler = async (request) => ({ response: renderedPageResponse(request, '/terms', termsPageHtml()) });
@@ -131,7 +148,11 @@ export function createApp(deps: AppDeps): App {
   const robots: Handler = async (request) => ({ response: documentResponse(request, robotsTxt(), 'text/plain') });
 
   const security: Handler = async (request, _info, _param, ctx) => ({
-    response: documentResponse(request, securityTxt(ctx.publicBaseUrl, config.correctionsEmail ?? null, new Date()), 'text/plain'),
+    response: documentResponse(
+      request,
+      securityTxt(ctx.publicBaseUrl, config.correctionsEmail ?? null, new Date()),
+      'text/plain',
+    ),
   });
 
   const redirect: Handler = async (_request, _info, param, ctx) => {
@@ -142,7 +163,14 @@ export function createApp(deps: AppDeps): App {
 
   const mcp: Handler = async (request, info, _param, ctx) => {
     if (deps.mcp === undefined) {
-      return { response: errorResponse(new ApiError('not_implemented', 'The MCP endpoint is not available on this server.'), 'POST /mcp', {}, ctx.publicBaseUrl) };
+      return {
+        response: errorResponse(
+          new ApiError('not_implemented', 'The MCP endpoint is not available on this server.'),
+          'POST /mcp',
+          {},
+          ctx.publicBaseUrl,
+        ),
+      };
     }
     const response = await deps.mcp(request, info);
     return { response };
@@ -150,7 +178,10 @@ export function createApp(deps: AppDeps): App {
 
   const page: Handler = async (request, _info, name) => {
     const doc = await service.page(name);
-    if (doc === null) throw notFound('There is no page at this path. The pages are /, /docs, /corrections and /metros/{slug} for each measured metro.');
+    if (doc === null)
+      throw notFound(
+        'There is no page at this path. The pages are /, /docs, /corrections and /metros/{slug} for each measured metro.',
+      );
     return { response: pageResponse(request, doc) };
   };
 
@@ -190,7 +221,10 @@ export function createApp(deps: AppDeps): App {
   const measurement: Handler = async (request, _info, param, ctx) => {
     const [version = '', metro = ''] = param.split('/');
     const doc = service.measurement === undefined ? null : await service.measurement(version, metro, ctx);
-    if (doc === null) throw notFound('There is no measurement document at this path. Only the served version\'s are published: /v/{version}/measurement/{metro}.json with the version /v1/coverage names.');
+    if (doc === null)
+      throw notFound(
+        "There is no measurement document at this path. Only the served version's are published: /v/{version}/measurement/{metro}.json with the version /v1/coverage names.",
+      );
     const response = documentResponse(request, doc);
     response.headers.set('cache-control', MEASUREMENT_CACHE_CONTROL);
     return { response };
@@ -198,7 +232,8 @@ export function createApp(deps: AppDeps): App {
 
   const problemPage: Handler = async (request, _info, param) => {
     const code = decodeSegment(param) ?? '';
-    if (!isProblemCode(code)) throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
+    if (!isProblemCode(code))
+      throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
     return { response: renderedPageResponse(request, `/problems/${code}`, problemPageHtml(code)) };
   };
 
@@ -231,24 +266,52 @@ export function createApp(deps: AppDeps): App {
       case '/.well-known/security.txt':
         return read('/.well-known/security.txt', security);
       case '/mcp':
-        return { endpoint: '/mcp', methods: ['POST'], cors: 'mcp', streams: true, handler: mcp, param: '', charge: mcpCharge };
+        return {
+          endpoint: '/mcp',
+          methods: ['POST'],
+          cors: 'mcp',
+          streams: true,
+          handler: mcp,
+          param: '',
+          charge: mcpCharge,
+        };
     }
     const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
     if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
     const measurementMatch = /^\/v\/([^/]+)\/measurement\/([^/]+)\.json$/.exec(pathname);
     if (measurementMatch?.[1] !== undefined && measurementMatch[2] !== undefined) {
-      return read('/v/{version}/measurement/{metro}.json', measurement, `${decodeSegment(measurementMatch[1]) ?? ''}/${decodeSegment(measurementMatch[2]) ?? ''}`);
+      return read(
+        '/v/{version}/measurement/{metro}.json',
+        measurement,
+        `${decodeSegment(measurementMatch[1]) ?? ''}/${decodeSegment(measurementMatch[2]) ?? ''}`,
+      );
     }
     const problemMatch = /^\/problems\/([^/]+)$/.exec(pathname);
     if (problemMatch?.[1] !== undefined) return read('/problems/{code}', problemPage, problemMatch[1]);
     const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);
     if (redirectMatch?.[1] !== undefined) return read('/r/{listing_id}', redirect, redirectMatch[1]);
     const pageName = pageNameOf(pathname);
-    if (pageName !== null) return read(pageName.startsWith('metros/') ? '/metros/{slug}' : pageName.startsWith('assets/') ? '/assets/{file}' : pathname, page, pageName);
+    if (pageName !== null)
+      return read(
+        pageName.startsWith('metros/')
+          ? '/metros/{slug}'
+          : pageName.startsWith('assets/')
+            ? '/assets/{file}'
+            : pathname,
+        page,
+        pageName,
+      );
     return null;
   }
 
-  async function handle(request: Request, info: RequestInfo, method: string, url: URL, found: Route | null, ctx: CallContext): Promise<Outcome> {
+  async function handle(
+    request: Request,
+    info: RequestInfo,
+    method: string,
+    url: URL,
+    found: Route | null,
+    ctx: CallContext,
+  ): Promise<Outcome> {
     const target = url.pathname + url.search;
     const base = ctx.publicBaseUrl;
     try {
@@ -257,11 +320,21 @@ export function createApp(deps: AppDeps): App {
       return { response: errorResponse(err, 'request target', {}, base) };
     }
     if (found === null) {
-      return { response: errorResponse(notFound('There is nothing at this path. See /openapi.json for the endpoints.'), 'routing', {}, base) };
+      return {
+        response: errorResponse(
+          notFound('There is nothing at this path. See /openapi.json for the endpoints.'),
+          'routing',
+          {},
+          base,
+        ),
+      };
     }
     const allow = [...found.methods, 'OPTIONS'].join(', ');
     if (!found.methods.includes(method)) {
-      const problem = new ApiError('method_not_allowed', `${found.endpoint} accepts ${found.methods.join(', ')} only; got ${method}.`);
+      const problem = new ApiError(
+        'method_not_allowed',
+        `${found.endpoint} accepts ${found.methods.join(', ')} only; got ${method}.`,
+      );
       return { response: errorResponse(problem, 'routing', { allow }, base) };
     }
     try {
@@ -289,7 +362,12 @@ export function createApp(deps: AppDeps): App {
     if (method === 'OPTIONS' && found !== null) {
       const admission = admit(limits, key, 0);
       if (!admission.allowed) {
-        const refused = errorResponse(new ApiError('rate_limited', ceilingDetail(admission.all.resetSeconds)), 'rate limit', {}, base);
+        const refused = errorResponse(
+          new ApiError('rate_limited', ceilingDetail(admission.all.resetSeconds)),
+          'rate limit',
+          {},
+          base,
+        );
         return finish(refused, method, false, { ...cors, ...admissionHeaders(limits, admission) });
       }
       const headers = {
@@ -300,7 +378,10 @@ export function createApp(deps: AppDeps): App {
       return finish(new Response(null, { status: 204, headers }), method, false);
     }
 
-    const charge = found?.charge !== undefined && found.methods.includes(method) ? await found.charge(request) : pathCharge(url.pathname);
+    const charge =
+      found?.charge !== undefined && found.methods.includes(method)
+        ? await found.charge(request)
+        : pathCharge(url.pathname);
     let admission = admit(limits, key, charge.units);
     let read: string | null = null;
     const ctx: CallContext = { publicBaseUrl: base, onVersion: (version) => (read = version) };
@@ -317,9 +398,17 @@ export function createApp(deps: AppDeps): App {
       outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit', {}, base) };
     } else {
       // Calls made within the request (MCP tool calls) are gathered here, each to get its own log line.
-      outcome = await handle(request, found?.cors === 'mcp' ? { ...info, recordCall: (fields) => void calls.push(fields) } : info, method, url, found, ctx);
+      outcome = await handle(
+        request,
+        found?.cors === 'mcp' ? { ...info, recordCall: (fields) => void calls.push(fields) } : info,
+        method,
+        url,
+        found,
+        ctx,
+      );
       // An MCP POST spends only the tool calls that got a result: a refused batch or a JSON-RPC error spends nothing.
-      if (charge.spent !== undefined) admission = settle(limits, key, admission, charge.units, await charge.spent(outcome.response));
+      if (charge.spent !== undefined)
+        admission = settle(limits, key, admission, charge.units, await charge.spent(outcome.response));
     }
 
     const version = await answerVersion(read, service);
@@ -330,19 +419,30 @@ export function createApp(deps: AppDeps): App {
       ...admissionHeaders(limits, admission),
       ...(version !== null ? { [VERSION_HEADER]: version } : {}),
     });
-    await logger.write(request, info, { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status }, calls);
+    await logger.write(
+      request,
+      info,
+      { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status },
+      calls,
+    );
     return response;
   };
 }
 
 /** Add the headers every response carries; buffer non-streaming bodies to set Content-Length; drop the body of HEAD. */
-async function finish(response: Response, method: string, streams: boolean, extra: Record<string, string> = {}): Promise<Response> {
+async function finish(
+  response: Response,
+  method: string,
+  streams: boolean,
+  extra: Record<string, string> = {},
+): Promise<Response> {
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(extra)) {
     if (!headers.has(name)) headers.set(name, value);
   }
   headers.set('x-content-type-options', 'nosniff');
-  if (!headers.has('cache-control')) headers.set('cache-control', response.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE);
+  if (!headers.has('cache-control'))
+    headers.set('cache-control', response.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE);
   if (streams && method !== 'HEAD') return new Response(response.body, { status: response.status, headers });
   const bytes = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
   if (bytes !== null) headers.set('content-length', String(bytes.byteLength));

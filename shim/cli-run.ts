@@ -14,7 +14,10 @@ export function printUsageError(spec: CliSpec, message: string): typeof EXIT.usa
 }
 
 /** Parse `argv` (default: process.argv after the script); --help and usage errors are answered here. */
-export function runCli<const O extends Options>(spec: CliSpec<O>, argv: readonly string[] = process.argv.slice(2)): CliArgs<O> {
+export function runCli<const O extends Options>(
+  spec: CliSpec<O>,
+  argv: readonly string[] = process.argv.slice(2),
+): CliArgs<O> {
   const r = parseCliArgs(spec, argv);
   if (r.kind === 'help') {
     process.stdout.write(`${r.text}\n`);
@@ -25,7 +28,10 @@ export function runCli<const O extends Options>(spec: CliSpec<O>, argv: readonly
 }
 
 /** For scripts that parse at top level: the values, or the process ends (help 0, usage error 2). */
-export function cliOrExit<const O extends Options>(spec: CliSpec<O>, argv: readonly string[] = process.argv.slice(2)): { values: Values<O>; positionals: string[] } {
+export function cliOrExit<const O extends Options>(
+  spec: CliSpec<O>,
+  argv: readonly string[] = process.argv.slice(2),
+): { values: Values<O>; positionals: string[] } {
   const r = runCli(spec, argv);
   if ('exit' in r) process.exit(r.exit);
   return r;

@@ -17,7 +17,10 @@ beside LOG_DIR in releases/), synthesising the sample inputs first when DATA_DIR
 is not served (exit 1). When inputs under DATA_DIR (metros.json, corrections.jsonl, removals.jsonl, weeks/) changed
 since the site was published, it says so and names the release command, and serves the published version as it is.`,
   options: {
-    'no-build': { type: 'boolean', description: 'serve SITE_DIR as it is, without checking it or releasing the sample' },
+    'no-build': {
+      type: 'boolean',
+      description: 'serve SITE_DIR as it is, without checking it or releasing the sample',
+    },
   },
   epilogue: `Environment (also read from a .env file in the working directory when there is one: KEY=value lines; a variable
 already set in the environment wins over the file):
@@ -54,23 +57,37 @@ async function ensureSite(config: Config): Promise<void> {
   const weeksDir = join(dataDir, 'weeks');
   if (existsSync(pointer)) {
     const siteTime = statSync(pointer).mtimeMs;
-    const inputs = ['metros.json', 'corrections.jsonl', 'removals.jsonl', 'weeks'].map((name) => newestMtime(join(dataDir, name)));
+    const inputs = ['metros.json', 'corrections.jsonl', 'removals.jsonl', 'weeks'].map((name) =>
+      newestMtime(join(dataDir, name)),
+    );
     if (Math.max(...inputs) > siteTime) {
-      say(`Inputs under ${dataDir} changed since ${siteDir} was published; serving the published version as it is. Publish them with: npm run release -- --data ${config.dataDir} --site ${config.siteDir}`);
+      say(
+        `Inputs under ${dataDir} changed since ${siteDir} was published; serving the published version as it is. Publish them with: npm run release -- --data ${config.dataDir} --site ${config.siteDir}`,
+      );
     }
     return;
   }
-  if (!existsSync(join(dataDir, 'metros.json'))) throw new Error(`No site in ${siteDir} and no inputs in ${dataDir} (metros.json is missing): nothing to serve.`);
+  if (!existsSync(join(dataDir, 'metros.json')))
+    throw new Error(`No site in ${siteDir} and no inputs in ${dataDir} (metros.json is missing): nothing to serve.`);
   if (!existsSync(weeksDir)) {
     say(`No inputs in ${weeksDir}: synthesising the sample dataset (synthetic, fictional firms) ...`);
     const { synthesize } = await import('../data/synth/synthesize.ts');
     await synthesize({ outDir: weeksDir });
   }
-  say(`No site in ${siteDir}: releasing it from ${dataDir} as npm run release does (gates, verify, release record) ...`);
+  say(
+    `No site in ${siteDir}: releasing it from ${dataDir} as npm run release does (gates, verify, release record) ...`,
+  );
   const { release } = await import('../generator/release/release.ts');
-  const rec = await release({ dataDir, siteDir, recordsDir: join(dirname(resolve(config.logDir)), 'releases'), log: say });
+  const rec = await release({
+    dataDir,
+    siteDir,
+    recordsDir: join(dirname(resolve(config.logDir)), 'releases'),
+    log: say,
+  });
   if (rec.outcome !== 'released') {
-    throw new Error(`the first release of ${siteDir} was ${rec.outcome} at ${rec.failed_step ?? '?'} (${rec.recordPath}); nothing is published, so nothing is served. Fix the inputs and run npm run release.`);
+    throw new Error(
+      `the first release of ${siteDir} was ${rec.outcome} at ${rec.failed_step ?? '?'} (${rec.recordPath}); nothing is published, so nothing is served. Fix the inputs and run npm run release.`,
+    );
   }
   say(`Released version ${rec.version ?? '?'} (week ${rec.week ?? '?'}).`);
 }
@@ -101,7 +118,9 @@ async function main(argv: string[]): Promise<number> {
     running = await startServer(config);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    say(`Cannot listen on ${config.host}:${config.port}: ${code ?? (err instanceof Error ? err.message : String(err))}`);
+    say(
+      `Cannot listen on ${config.host}:${config.port}: ${code ?? (err instanceof Error ? err.message : String(err))}`,
+    );
     return 1;
   }
   const base = running.url;

@@ -56,7 +56,11 @@ export function composeApp(opts: ComposeOptions): App {
   };
   return createApp({
     service: opts.service,
-    config: { publicBaseUrl: opts.publicBaseUrl, allowedOrigins: opts.allowedOrigins, correctionsEmail: opts.correctionsEmail ?? null },
+    config: {
+      publicBaseUrl: opts.publicBaseUrl,
+      allowedOrigins: opts.allowedOrigins,
+      correctionsEmail: opts.correctionsEmail ?? null,
+    },
     limits: opts.limits,
     log: opts.log,
     salt: opts.salt,

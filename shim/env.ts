@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { DEFAULT_ANSWER_CACHE_MIB, DEFAULT_CACHE_MIB, DEFAULT_STORE_TIMEOUT_MS, REQUESTS_PER_HOUR } from './limits.ts';
 
 /** An empty or blank variable counts as unset (so its default applies). */
-export const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+export const blankIsUnset = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const origin = z.string().refine((value) => {
   try {
@@ -19,7 +20,10 @@ const origin = z.string().refine((value) => {
 }, 'each origin must look like https://example.com (scheme, host and optional port, nothing else)');
 
 /** RATE_LIMIT_PER_HOUR: requests per hour per address, default REQUESTS_PER_HOUR, 0 disables. */
-export const rateLimitField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(10_000_000).default(REQUESTS_PER_HOUR));
+export const rateLimitField = z.preprocess(
+  blankIsUnset,
+  z.coerce.number().int().min(0).max(10_000_000).default(REQUESTS_PER_HOUR),
+);
 
 /**
  * RATE_LIMIT_WINDOW_SECONDS: the window the limit is counted and advertised in, default 3600. A shorter window (AWS
@@ -27,27 +31,47 @@ export const rateLimitField = z.preprocess(blankIsUnset, z.coerce.number().int()
  */
 export const rateLimitWindowField = z.preprocess(
   blankIsUnset,
-  z.coerce.number().int().min(1).max(3600).refine((w) => 3600 % w === 0, 'must divide 3600 evenly (e.g. 60, 300, 600, 3600)').default(3600),
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3600)
+    .refine((w) => 3600 % w === 0, 'must divide 3600 evenly (e.g. 60, 300, 600, 3600)')
+    .default(3600),
 );
 
 /** CORRECTIONS_EMAIL: the address firms and callers write to, shown as the OpenAPI contact; unset means the default. */
 export const correctionsEmailField = z.preprocess(blankIsUnset, z.email('must be an email address').optional());
 
 /** CACHE_MIB: budget of the parsed-object cache in MiB of memory held (parsed size and search columns, estimated), default 64. */
-export const cacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(1).max(65_536).default(DEFAULT_CACHE_MIB));
+export const cacheMibField = z.preprocess(
+  blankIsUnset,
+  z.coerce.number().int().min(1).max(65_536).default(DEFAULT_CACHE_MIB),
+);
 
 /** STORE_TIMEOUT_MS: how long one store read may take before the request that needs it is a 503 (100 ms - 60 s). */
-export const storeTimeoutField = z.preprocess(blankIsUnset, z.coerce.number().int().min(100).max(60_000).default(DEFAULT_STORE_TIMEOUT_MS));
+export const storeTimeoutField = z.preprocess(
+  blankIsUnset,
+  z.coerce.number().int().min(100).max(60_000).default(DEFAULT_STORE_TIMEOUT_MS),
+);
 
 /** ANSWER_CACHE_MIB: budget of the local server's cache of finished /v1/attorneys answers, in MiB; 0 turns it off. */
-export const answerCacheMibField = z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(65_536).default(DEFAULT_ANSWER_CACHE_MIB));
+export const answerCacheMibField = z.preprocess(
+  blankIsUnset,
+  z.coerce.number().int().min(0).max(65_536).default(DEFAULT_ANSWER_CACHE_MIB),
+);
 
 /** ALLOWED_ORIGINS: comma-separated browser origins allowed to call /mcp; parsed to a list without trailing slashes. */
 export const allowedOriginsField = z.preprocess(
   blankIsUnset,
   z
     .string()
-    .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    )
     .pipe(z.array(origin))
     .default([])
     .transform((list) => list.map((o) => o.replace(/\/$/, ''))),
@@ -56,7 +80,10 @@ export const allowedOriginsField = z.preprocess(
 // S3 bucket naming rules (general purpose buckets): 3-63 lowercase letters, digits, dots and hyphens.
 const bucketName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)');
+  .regex(
+    /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+    'must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)',
+  );
 
 /** PUBLIC_BASE_URL: an absolute http(s) URL without query or fragment. */
 const publicBaseUrlField = z.preprocess(
@@ -107,7 +134,12 @@ function sharedSettings(e: z.infer<typeof SharedEnv>): SharedSettings {
  * The message of a bad environment: a title, then one line per problem naming the variable and its value as sent
  * (`NAME="value"`, `NAME (unset)`, or `NAME (<hidden>)` for the names in `hidden`, whose values are secrets).
  */
-export function formatEnvIssues(title: string, env: Record<string, string | undefined>, issues: readonly z.core.$ZodIssue[], hidden: readonly string[] = []): string {
+export function formatEnvIssues(
+  title: string,
+  env: Record<string, string | undefined>,
+  issues: readonly z.core.$ZodIssue[],
+  hidden: readonly string[] = [],
+): string {
   const lines = issues.map((issue) => {
     const name = String(issue.path[0] ?? '(environment)');
     const raw = env[name];
@@ -124,10 +156,15 @@ const bool = z.preprocess(
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes'),
 );
 
-
 const ServerEnv = SharedEnv.extend({
   PORT: z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(65535).default(8787)),
-  HOST: z.preprocess(blankIsUnset, z.string().refine((h) => h === 'localhost' || isIP(h) !== 0, 'must be an IP address or localhost').default('127.0.0.1')),
+  HOST: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .refine((h) => h === 'localhost' || isIP(h) !== 0, 'must be an IP address or localhost')
+      .default('127.0.0.1'),
+  ),
   SITE_DIR: z.preprocess(blankIsUnset, z.string().default('site')),
   SITE_BUCKET: z.preprocess(blankIsUnset, bucketName.optional()),
   SITE_PREFIX: z.preprocess(blankIsUnset, z.string().optional()),
@@ -136,9 +173,11 @@ const ServerEnv = SharedEnv.extend({
   LOG_DIR: z.preprocess(blankIsUnset, z.string().default('var/log')),
   TRUST_PROXY: z.preprocess(
     blankIsUnset,
-    z.union([bool.transform((on) => (on ? 1 : 0)), z.coerce.number().int().min(0).max(10)], {
-      error: 'must be false, true (one proxy) or the number of trusted proxies in front of the server (0-10)',
-    }).default(0),
+    z
+      .union([bool.transform((on) => (on ? 1 : 0)), z.coerce.number().int().min(0).max(10)], {
+        error: 'must be false, true (one proxy) or the number of trusted proxies in front of the server (0-10)',
+      })
+      .default(0),
   ),
   ANSWER_CACHE_MIB: answerCacheMibField,
   STORE_TIMEOUT_MS: storeTimeoutField,
@@ -156,11 +195,15 @@ export const ENV_HELP: Record<keyof z.infer<typeof ServerEnv>, string> = {
   DATA_DIR: 'folder of the generator inputs (default data)',
   LOG_DIR: 'folder of the request log, requests-YYYY-MM-DD.jsonl (default var/log)',
   RATE_LIMIT_PER_HOUR: `answers (API calls under /v1/ and /r/, MCP tool calls) per hour per network address, REST and MCP together; every request is held to ten times it (default ${REQUESTS_PER_HOUR}; 0 disables)`,
-  CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
-  RATE_LIMIT_WINDOW_SECONDS: 'window the limit is counted and advertised in; the hourly quota is scaled to it (default 3600; must divide 3600)',
-  TRUST_PROXY: 'number of trusted proxies in front of the server (true = 1): the client address is the X-Forwarded-For entry that many from the right, the one your own proxy appended (default false = the socket peer)',
+  CORRECTIONS_EMAIL:
+    'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
+  RATE_LIMIT_WINDOW_SECONDS:
+    'window the limit is counted and advertised in; the hourly quota is scaled to it (default 3600; must divide 3600)',
+  TRUST_PROXY:
+    'number of trusted proxies in front of the server (true = 1): the client address is the X-Forwarded-For entry that many from the right, the one your own proxy appended (default false = the socket peer)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
-  CACHE_MIB: 'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; an object larger than this is read on every query)',
+  CACHE_MIB:
+    'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; an object larger than this is read on every query)',
   ANSWER_CACHE_MIB: `memory for finished /v1/attorneys answers (all encodings), per query and published version, in MiB (default ${DEFAULT_ANSWER_CACHE_MIB}; 0 turns the cache off)`,
   STORE_TIMEOUT_MS: `how long one read of the site (folder or bucket) may take before the request needing it answers 503 with Retry-After, in ms (default ${DEFAULT_STORE_TIMEOUT_MS})`,
 };
@@ -211,7 +254,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteBucket:
       e.SITE_BUCKET === undefined
         ? null
-        : { bucket: e.SITE_BUCKET, ...(e.SITE_PREFIX !== undefined ? { prefix: e.SITE_PREFIX } : {}), ...(e.SITE_S3_ENDPOINT !== undefined ? { endpoint: e.SITE_S3_ENDPOINT } : {}) },
+        : {
+            bucket: e.SITE_BUCKET,
+            ...(e.SITE_PREFIX !== undefined ? { prefix: e.SITE_PREFIX } : {}),
+            ...(e.SITE_S3_ENDPOINT !== undefined ? { endpoint: e.SITE_S3_ENDPOINT } : {}),
+          },
     dataDir: e.DATA_DIR,
     logDir: e.LOG_DIR,
     proxyHops: e.TRUST_PROXY,
@@ -229,12 +276,12 @@ export const VIEWER_HOST_HEADER = 'x-viewer-host';
 /** Shortest accepted origin secret, in characters. */
 export const MIN_SECRET_LENGTH = 32;
 
-
-
 const prefix = z
   .string()
-  .refine((p) => !p.startsWith('/') && !p.includes('..') && !p.includes('\\'), 'must be a relative key prefix such as "prod/"');
-
+  .refine(
+    (p) => !p.startsWith('/') && !p.includes('..') && !p.includes('\\'),
+    'must be a relative key prefix such as "prod/"',
+  );
 
 const LambdaEnvSchema = SharedEnv.extend({
   SITE_BUCKET: bucketName,
@@ -242,14 +289,25 @@ const LambdaEnvSchema = SharedEnv.extend({
   SALT_BUCKET: bucketName,
   ORIGIN_VERIFY_SECRETS: z
     .string({ error: 'is required (comma-separated; CloudFront sends the first, every one is accepted)' })
-    .transform((s) => s.split(',').map((v) => v.trim()).filter((v) => v !== ''))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== ''),
+    )
     .pipe(
       z
         .array(z.string().min(MIN_SECRET_LENGTH, `each secret must have at least ${MIN_SECRET_LENGTH} characters`))
         .min(1, 'must hold at least one secret')
         .max(3, 'at most three secrets (current, previous and one being introduced)'),
     ),
-  AWS_REGION: z.preprocess(blankIsUnset, z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1').default('us-east-1')),
+  AWS_REGION: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1')
+      .default('us-east-1'),
+  ),
   S3_ENDPOINT: z.preprocess(blankIsUnset, z.url({ protocol: /^https?$/ }).optional()),
 });
 
@@ -281,14 +339,18 @@ export interface LambdaEnv extends SharedSettings {
 export const LAMBDA_ENV_HELP: Record<keyof z.infer<typeof LambdaEnvSchema>, string> = {
   SITE_BUCKET: 'bucket holding current.json and v/<version>/ (required)',
   SITE_PREFIX: 'key prefix the site was published under (default: bucket root)',
-  SALT_BUCKET: 'bucket of the daily salts, kept at private/salt/<day> (required; unversioned, objects expire after 1 day)',
+  SALT_BUCKET:
+    'bucket of the daily salts, kept at private/salt/<day> (required; unversioned, objects expire after 1 day)',
   ORIGIN_VERIFY_SECRETS: `comma-separated values accepted in ${ORIGIN_VERIFY_HEADER} (required; at least ${MIN_SECRET_LENGTH} characters each)`,
   PUBLIC_BASE_URL: 'absolute base URL for `website` links (default https://<viewer host>)',
   RATE_LIMIT_PER_HOUR: `answers (API and tool calls) per hour per address counted by one instance, every request held to ten times it (default ${REQUESTS_PER_HOUR}; WAF enforces the shared limit)`,
-  CORRECTIONS_EMAIL: 'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
-  RATE_LIMIT_WINDOW_SECONDS: "window the limit is counted and advertised in, the WAF rule's evaluation window (default 3600; must divide 3600)",
+  CORRECTIONS_EMAIL:
+    'address for corrections and questions, the OpenAPI contact (default corrections@injury-attorney-directory.example)',
+  RATE_LIMIT_WINDOW_SECONDS:
+    "window the limit is counted and advertised in, the WAF rule's evaluation window (default 3600; must divide 3600)",
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
-  CACHE_MIB: 'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; keep well under the function memory)',
+  CACHE_MIB:
+    'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; keep well under the function memory)',
   AWS_REGION: 'region of the buckets (set by Lambda)',
   S3_ENDPOINT: 'custom S3 endpoint, tests only (default: AWS)',
 };
@@ -301,7 +363,10 @@ export class LambdaEnvError extends Error {
 /** Parse the environment; throws LambdaEnvError listing every bad variable (secret values are never echoed). */
 export function loadLambdaEnv(env: Record<string, string | undefined> = process.env): LambdaEnv {
   const parsed = LambdaEnvSchema.safeParse(env);
-  if (!parsed.success) throw new LambdaEnvError(formatEnvIssues('Invalid Lambda environment', env, parsed.error.issues, ['ORIGIN_VERIFY_SECRETS']));
+  if (!parsed.success)
+    throw new LambdaEnvError(
+      formatEnvIssues('Invalid Lambda environment', env, parsed.error.issues, ['ORIGIN_VERIFY_SECRETS']),
+    );
   const e = parsed.data;
   return {
     ...sharedSettings(e),

@@ -91,7 +91,13 @@ function parsedSearch(search: string): Omit<Eligible, 'coding'> | null {
 }
 
 /** Answer `req` from the cache; false (having written nothing) when the ordinary path must answer it. */
-export async function serveFromCache(deps: FastPathDeps, e: Eligible, req: IncomingMessage, res: ServerResponse, address: string): Promise<boolean> {
+export async function serveFromCache(
+  deps: FastPathDeps,
+  e: Eligible,
+  req: IncomingMessage,
+  res: ServerResponse,
+  address: string,
+): Promise<boolean> {
   let version: string;
   try {
     version = await deps.currentVersion();
@@ -121,7 +127,11 @@ export async function serveFromCache(deps: FastPathDeps, e: Eligible, req: Incom
   return true;
 }
 
-function storable(response: Response, body: Buffer, log: LogFields): { status: number; headers: [string, string][]; body: Buffer; log: LogFields } {
+function storable(
+  response: Response,
+  body: Buffer,
+  log: LogFields,
+): { status: number; headers: [string, string][]; body: Buffer; log: LogFields } {
   const headers: [string, string][] = [];
   response.headers.forEach((value, name) => {
     if (!PER_CALLER.has(name)) headers.push([name, value]);
@@ -134,11 +144,19 @@ function storable(response: Response, body: Buffer, log: LogFields): { status: n
  * identity form and the requested coding in the cache when it is a search answer (the app gave its log fields through RequestInfo.onSearchAnswer) that
  * names its version. Errors are never stored: a 400 costs no search, and a 503 must not outlive the fault.
  */
-export async function remember(cache: AnswerCache, e: Eligible, answer: Response, log: LogFields | undefined, acceptEncoding: string | null): Promise<Response> {
+export async function remember(
+  cache: AnswerCache,
+  e: Eligible,
+  answer: Response,
+  log: LogFields | undefined,
+  acceptEncoding: string | null,
+): Promise<Response> {
   const version = answer.headers.get(VERSION_HEADER);
-  if (answer.status !== 200 || answer.body === null || version === null || log === undefined) return compressResponse(answer, acceptEncoding);
+  if (answer.status !== 200 || answer.body === null || version === null || log === undefined)
+    return compressResponse(answer, acceptEncoding);
   const bytes = Buffer.from(await answer.arrayBuffer());
-  const fresh = (): Response => new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+  const fresh = (): Response =>
+    new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   // The identity representation is these bytes under the headers compression gives a body it leaves alone.
   const identity = await compressResponse(fresh(), null);
   cache.set(version, 'identity', e.key, storable(identity, bytes, log));

@@ -1,5 +1,12 @@
 /** The local HTTP server: node:http <-> web-standard Request/Response, with body limit and timeouts, and its composition. */
-import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  maxHeaderSize,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
@@ -26,9 +33,23 @@ import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';
 
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_GRACE_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS } from './limits.ts';
+import {
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_GRACE_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_BODY_BYTES,
+  REQUEST_TIMEOUT_MS,
+  TIMEOUT_CHECK_INTERVAL_MS,
+} from './limits.ts';
 
-export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_GRACE_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS, TIMEOUT_CHECK_INTERVAL_MS };
+export {
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_GRACE_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_BODY_BYTES,
+  REQUEST_TIMEOUT_MS,
+  TIMEOUT_CHECK_INTERVAL_MS,
+};
 
 class BodyTooLarge extends Error {}
 
@@ -55,7 +76,10 @@ function problemBytes(error: ApiError, extra: Record<string, string>, publicBase
 function clientErrorProblem(code: string | undefined): ApiError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError('header_fields_too_large', `The request headers are larger than ${maxHeaderSize} bytes; send fewer or shorter headers.`);
+      return new ApiError(
+        'header_fields_too_large',
+        `The request headers are larger than ${maxHeaderSize} bytes; send fewer or shorter headers.`,
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       // node reports both limits with this one code.
       return new ApiError(
@@ -65,9 +89,15 @@ function clientErrorProblem(code: string | undefined): ApiError {
     case 'HPE_INVALID_METHOD':
       // The parser refused the request line itself (a lower-case or unknown method): a malformed request, the
       // caller's to fix, so 400 rather than 501 (a 5xx would blame the service) or 405 (which needs the path's Allow).
-      return new ApiError('bad_request', 'The request method is not one this service knows; methods are upper case: GET, HEAD or OPTIONS (POST for /mcp).');
+      return new ApiError(
+        'bad_request',
+        'The request method is not one this service knows; methods are upper case: GET, HEAD or OPTIONS (POST for /mcp).',
+      );
     default:
-      return new ApiError('bad_request', 'The request is not valid HTTP/1.1 (request line, Host or headers); nothing was processed.');
+      return new ApiError(
+        'bad_request',
+        'The request is not valid HTTP/1.1 (request line, Host or headers); nothing was processed.',
+      );
   }
 }
 
@@ -75,7 +105,10 @@ function clientErrorProblem(code: string | undefined): ApiError {
  * Answer what node's HTTP parser refused (oversized headers, bad request line, unknown method, missing Host) with a
  * problem+json carrying the edge headers, where the socket still takes an answer.
  */
-export function answerClientError(edgeHeaders: EdgeHeaders, publicBaseUrl?: string): (err: Error & { code?: string }, socket: Duplex) => void {
+export function answerClientError(
+  edgeHeaders: EdgeHeaders,
+  publicBaseUrl?: string,
+): (err: Error & { code?: string }, socket: Duplex) => void {
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -86,7 +119,13 @@ export function answerClientError(edgeHeaders: EdgeHeaders, publicBaseUrl?: stri
   };
 }
 
-function sendProblem(res: ServerResponse, error: ApiError, extra: Record<string, string>, close = false, publicBaseUrl?: string): void {
+function sendProblem(
+  res: ServerResponse,
+  error: ApiError,
+  extra: Record<string, string>,
+  close = false,
+  publicBaseUrl?: string,
+): void {
   const { problem, headers } = problemOf(error, 'server', publicBaseUrl);
   const body = JSON.stringify(problem);
   res.writeHead(problem.status, {
@@ -116,7 +155,9 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 /** A host for the Request URL: the Host header when it is a plain host[:port], else "localhost". */
 function hostOf(req: IncomingMessage): string {
   const host = req.headers.host;
-  return host !== undefined && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? host : 'localhost';
+  return host !== undefined && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
+    ? host
+    : 'localhost';
 }
 
 /** Options of toNodeListener. */
@@ -134,26 +175,50 @@ export interface NodeListenerOptions {
 }
 
 /** A node:http request listener that runs `app`. */
-export function toNodeListener(app: App, opts: NodeListenerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(
+  app: App,
+  opts: NodeListenerOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const edgeHeaders = opts.edgeHeaders ?? (() => ({}));
   return (req, res) => {
     const forwardedFor = req.headers['x-forwarded-for'];
-    const address = clientAddress(req.socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null), opts.proxyHops);
+    const address = clientAddress(
+      req.socket.remoteAddress,
+      Array.isArray(forwardedFor) ? forwardedFor.join(', ') : (forwardedFor ?? null),
+      opts.proxyHops,
+    );
     void (async () => {
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-        sendProblem(res, new ApiError('bad_request', 'An HTTP/1.1 request must carry a Host header.'), edgeHeaders(address), true, opts.publicBaseUrl);
+        sendProblem(
+          res,
+          new ApiError('bad_request', 'An HTTP/1.1 request must carry a Host header.'),
+          edgeHeaders(address),
+          true,
+          opts.publicBaseUrl,
+        );
         return;
       }
       const target = req.url ?? '/';
       const cacheable = opts.fast === undefined ? null : eligible(req.method, target, req.headers);
-      if (cacheable !== null && opts.fast !== undefined && (await serveFromCache(opts.fast, cacheable, req, res, address))) return;
+      if (
+        cacheable !== null &&
+        opts.fast !== undefined &&
+        (await serveFromCache(opts.fast, cacheable, req, res, address))
+      )
+        return;
       let url: URL;
       try {
         if (!target.startsWith('/')) throw new Error('not origin-form');
         url = new URL(target, `http://${hostOf(req)}`);
       } catch {
-        sendProblem(res, new ApiError('bad_request', 'The request target must be a path such as /v1/attorneys.'), edgeHeaders(address), false, opts.publicBaseUrl);
+        sendProblem(
+          res,
+          new ApiError('bad_request', 'The request target must be a path such as /v1/attorneys.'),
+          edgeHeaders(address),
+          false,
+          opts.publicBaseUrl,
+        );
         return;
       }
       const { method, info } = webMethod(req.method ?? 'GET');
@@ -172,7 +237,14 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
           if (declared > limit) throw new BodyTooLarge();
           body = await readBody(req, limit);
         } catch (err) {
-          if (err instanceof BodyTooLarge) sendProblem(res, new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`), edgeHeaders(address), true, opts.publicBaseUrl);
+          if (err instanceof BodyTooLarge)
+            sendProblem(
+              res,
+              new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`),
+              edgeHeaders(address),
+              true,
+              opts.publicBaseUrl,
+            );
           else res.destroy();
           return;
         }
@@ -184,7 +256,11 @@ export function toNodeListener(app: App, opts: NodeListenerOptions): (req: Incom
       let answerLog: LogFields | undefined;
       try {
         const onSearchAnswer = (fields: LogFields): void => void (answerLog = fields);
-        const answer = await app(request, { clientAddress: address, ...info, ...(cacheable !== null ? { onSearchAnswer } : {}) });
+        const answer = await app(request, {
+          clientAddress: address,
+          ...info,
+          ...(cacheable !== null ? { onSearchAnswer } : {}),
+        });
         response =
           cacheable !== null && opts.fast !== undefined
             ? await remember(opts.fast.cache, cacheable, answer, answerLog, headers.get('accept-encoding'))
@@ -259,10 +335,13 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
   let listener: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
   // Host is checked by the listener, so its absence gets a problem body like every other refusal.
-  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, (req, res) => {
-    if (listener !== null) listener(req, res);
-    else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
-  });
+  const server = createServer(
+    { requireHostHeader: false, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    (req, res) => {
+      if (listener !== null) listener(req, res);
+      else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
+    },
+  );
   server.headersTimeout = overrides.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS;
   server.requestTimeout = overrides.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -273,16 +352,31 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const url = `http://${host}:${bound.port}`;
   const publicBaseUrl = config.publicBaseUrl ?? url;
 
-  const raw = config.siteBucket === null ? new FolderStore(resolve(config.siteDir)) : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
+  const raw =
+    config.siteBucket === null
+      ? new FolderStore(resolve(config.siteDir))
+      : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
   const store = withDeadline(raw, config.storeTimeoutMs);
   const source = overrides.service === undefined ? createSiteSource(store, { cacheBytes: config.cacheBytes }) : null;
   const service = overrides.service ?? createService(source as CachedSiteSource);
   const log = new JsonLinesSink(resolve(config.logDir));
-  const limits = overrides.limits ?? createRequestLimits({ limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds), windowSeconds: config.rateLimitWindowSeconds });
+  const limits =
+    overrides.limits ??
+    createRequestLimits({
+      limit: perWindow(config.rateLimitPerHour, config.rateLimitWindowSeconds),
+      windowSeconds: config.rateLimitWindowSeconds,
+    });
   const salt = new MemorySaltProvider();
   const answers = config.answerCacheBytes > 0 ? new AnswerCache(config.answerCacheBytes) : null;
   const fast: FastPathDeps | undefined =
-    answers === null ? undefined : { cache: answers, currentVersion: () => service.currentVersion(), limits, logger: new RequestLogger(log, salt) };
+    answers === null
+      ? undefined
+      : {
+          cache: answers,
+          currentVersion: () => service.currentVersion(),
+          limits,
+          logger: new RequestLogger(log, salt),
+        };
   const app = composeApp({
     service,
     publicBaseUrl,
@@ -293,20 +387,37 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     salt,
     onMcpError: (error) => console.error('[shim] mcp:', error.message),
   });
-  const edgeHeaders: EdgeHeaders = (address) => ({ ...publicCorsHeaders(), ...peekHeaders(limits, rateLimitKey(address)) });
-  listener = toNodeListener(app, { proxyHops: config.proxyHops, edgeHeaders, publicBaseUrl, ...(fast !== undefined ? { fast } : {}) });
+  const edgeHeaders: EdgeHeaders = (address) => ({
+    ...publicCorsHeaders(),
+    ...peekHeaders(limits, rateLimitKey(address)),
+  });
+  listener = toNodeListener(app, {
+    proxyHops: config.proxyHops,
+    edgeHeaders,
+    publicBaseUrl,
+    ...(fast !== undefined ? { fast } : {}),
+  });
   server.on('clientError', answerClientError(edgeHeaders, publicBaseUrl));
   const socketAddress = (req: IncomingMessage): string => normaliseAddress(req.socket.remoteAddress ?? 'unknown');
   // Without these listeners node answers an unknown Expect with a bare 417, and `100-continue` with 100 Continue before
   // the listener can see that the declared body is over the limit.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const error = new ApiError('expectation_failed', `The Expect header "${String(req.headers.expect).slice(0, 100)}" cannot be met; only 100-continue is supported.`);
+    const error = new ApiError(
+      'expectation_failed',
+      `The Expect header "${String(req.headers.expect).slice(0, 100)}" cannot be met; only 100-continue is supported.`,
+    );
     sendProblem(res, error, edgeHeaders(socketAddress(req)), true, publicBaseUrl);
   });
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
       // Refused before 100 Continue, so the client never sends the body.
-      sendProblem(res, new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`), edgeHeaders(socketAddress(req)), true, publicBaseUrl);
+      sendProblem(
+        res,
+        new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`),
+        edgeHeaders(socketAddress(req)),
+        true,
+        publicBaseUrl,
+      );
       return;
     }
     res.writeContinue();
@@ -315,7 +426,10 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   // node:http hands CONNECT to this event instead of the request listener; with no listener it drops the connection.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const address = normaliseAddress(req.socket.remoteAddress ?? 'unknown');
-    const error = new ApiError('method_not_allowed', 'CONNECT is not supported: this is not a proxy. Use GET, HEAD or OPTIONS (POST for /mcp).');
+    const error = new ApiError(
+      'method_not_allowed',
+      'CONNECT is not supported: this is not a proxy. Use GET, HEAD or OPTIONS (POST for /mcp).',
+    );
     socket.end(problemBytes(error, { ...edgeHeaders(address), allow: 'GET, HEAD, OPTIONS' }, publicBaseUrl));
   });
 

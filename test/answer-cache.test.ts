@@ -4,25 +4,54 @@ import { AnswerCache, answerKey, type CachedAnswer } from '../shim/http/answer-c
 import { parseQuery } from '../shim/http/query.ts';
 
 const key = (search: string): string | null => answerKey(parseQuery(search));
-const answer = (bytes: number, tag = 'x'): CachedAnswer => ({ status: 200, headers: [['content-type', 'application/json']], body: Buffer.alloc(bytes, tag), log: {} });
+const answer = (bytes: number, tag = 'x'): CachedAnswer => ({
+  status: 200,
+  headers: [['content-type', 'application/json']],
+  body: Buffer.alloc(bytes, tag),
+  log: {},
+});
 
 describe('answerKey', () => {
   it('gives equivalent queries one key: order, explicit defaults, location forms, src', () => {
     const base = key('zip=60601');
     expect(base).not.toBeNull();
-    for (const same of ['location=60601', 'zip=60601&radius_miles=15&limit=10', 'limit=10&zip=60601', 'zip=60601&src=my-app', 'zip=60601&practice_area=personal_injury', 'zip=60601&radius_miles=15.0']) {
+    for (const same of [
+      'location=60601',
+      'zip=60601&radius_miles=15&limit=10',
+      'limit=10&zip=60601',
+      'zip=60601&src=my-app',
+      'zip=60601&practice_area=personal_injury',
+      'zip=60601&radius_miles=15.0',
+    ]) {
       expect(key(same), same).toBe(base);
     }
     expect(key('lat=41.88&lng=-87.63')).toBe(key('location=41.88,-87.63'));
   });
 
   it('splits queries whose answers differ', () => {
-    const keys = ['zip=60601', 'zip=60602', 'zip=60601&limit=3', 'zip=60601&radius_miles=5', 'location=Chicago,%20IL', 'lat=41.88&lng=-87.63', 'lat=41.88&lng=-87.64'].map(key);
+    const keys = [
+      'zip=60601',
+      'zip=60602',
+      'zip=60601&limit=3',
+      'zip=60601&radius_miles=5',
+      'location=Chicago,%20IL',
+      'lat=41.88&lng=-87.63',
+      'lat=41.88&lng=-87.64',
+    ].map(key);
     expect(new Set(keys).size).toBe(keys.length);
   });
 
   it('is null for anything the service would refuse (the app answers those)', () => {
-    for (const bad of ['', 'radius=5&zip=60601', 'zip=6060', 'zip=60601&limit=26', 'zip=60601&zip=60602', 'lat=41', 'zip=60601&location=60601', 'zip=60601&practice_area=tax']) {
+    for (const bad of [
+      '',
+      'radius=5&zip=60601',
+      'zip=6060',
+      'zip=60601&limit=26',
+      'zip=60601&zip=60602',
+      'lat=41',
+      'zip=60601&location=60601',
+      'zip=60601&practice_area=tax',
+    ]) {
       expect(key(bad), bad).toBeNull();
     }
   });

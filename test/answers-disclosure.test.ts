@@ -9,7 +9,13 @@ import { disclosureFor, placeName, uncoveredDisclosure } from '../shim/core/disc
 import { request } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
-type Search = { covered: boolean; firms_within_radius: number; disclosure: string; location: { state: string | null }; results: { listing_id: string }[] };
+type Search = {
+  covered: boolean;
+  firms_within_radius: number;
+  disclosure: string;
+  location: { state: string | null };
+  results: { listing_id: string }[];
+};
 
 let server: TestServer;
 beforeAll(async () => {
@@ -52,9 +58,18 @@ describe('a place outside the measured metros', () => {
     expect(body.disclosure).toContain('the point 41.3083,-72.9279');
     expect(body.disclosure).toMatch(NOT_NO_LAWYERS);
     if (body.location.state === 'CT') expect(body.disclosure).toContain('(in Connecticut)');
-    const point = { kind: 'point', input: '41.3083,-72.9279', lat: 41.3083, lng: -72.9279, zip: null, city: null } as const;
+    const point = {
+      kind: 'point',
+      input: '41.3083,-72.9279',
+      lat: 41.3083,
+      lng: -72.9279,
+      zip: null,
+      city: null,
+    } as const;
     expect(placeName({ ...point, state: 'CT' })).toBe('the point 41.3083,-72.9279 (in Connecticut)');
-    expect(uncoveredDisclosure({ ...point, state: 'MT' }, { synthetic: false, metros: 27 })).toMatch(/^No data for this place: the point 41\.3083,-72\.9279 \(in Montana\) is outside/);
+    expect(uncoveredDisclosure({ ...point, state: 'MT' }, { synthetic: false, metros: 27 })).toMatch(
+      /^No data for this place: the point 41\.3083,-72\.9279 \(in Montana\) is outside/,
+    );
   });
 
   it('a covered search keeps the ordinary disclosure', async () => {
@@ -73,19 +88,27 @@ describe('the synthetic sample says the firms are fictional', () => {
     const id = search.results[0]?.listing_id ?? '';
     const firm = await get<{ disclosure: string }>(`/v1/firms/${id}`);
     for (const disclosure of [coverage.disclosure, search.disclosure, firm.disclosure]) {
-      expect(disclosure).toMatch(/^Sample data: every firm, office, phone number and website in this dataset is fictional/);
+      expect(disclosure).toMatch(
+        /^Sample data: every firm, office, phone number and website in this dataset is fictional/,
+      );
       expect(disclosure).toContain(DISCLOSURE);
     }
   });
 
   it('and only while the data is synthetic', () => {
     expect(disclosureFor({ synthetic: false })).toBe(DISCLOSURE);
-    expect(uncoveredDisclosure({ kind: 'city', input: 'x', lat: 0, lng: 0, zip: null, city: 'Helena', state: 'MT' }, { synthetic: false, metros: 27 })).not.toMatch(FICTIONAL);
+    expect(
+      uncoveredDisclosure(
+        { kind: 'city', input: 'x', lat: 0, lng: 0, zip: null, city: 'Helena', state: 'MT' },
+        { synthetic: false, metros: 27 },
+      ),
+    ).not.toMatch(FICTIONAL);
   });
 });
 
 it('the disclosure a person reads names no API field', async () => {
   const search = await get<Search>('/v1/attorneys?location=Chicago%2C%20IL&limit=1');
   const uncovered = await get<Search>('/v1/attorneys?location=59001');
-  for (const text of [DISCLOSURE, search.disclosure, uncovered.disclosure]) expect(text).not.toMatch(/map_visibility|brand_index|profile_type|firms_within_radius|covered/);
+  for (const text of [DISCLOSURE, search.disclosure, uncovered.disclosure])
+    expect(text).not.toMatch(/map_visibility|brand_index|profile_type|firms_within_radius|covered/);
 });

@@ -16,7 +16,11 @@ type Problem = { status: number; code: string; detail: string };
 type Search = { covered: boolean; location: { lat: number; lng: number }; results: { listing_id: string }[] };
 
 const BUILT_INS = Object.getOwnPropertyNames(Object.prototype);
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
 
 let server: TestServer;
 beforeAll(async () => {
@@ -43,7 +47,9 @@ function raw(url: string, bytes: string): Promise<string> {
 function parseRaw(text: string): { status: number; headers: Map<string, string>; body: unknown } {
   const [head = '', body = ''] = text.split('\r\n\r\n', 2);
   const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = new Map(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, body: body === '' ? undefined : JSON.parse(body) };
 }
 
@@ -56,7 +62,11 @@ describe('caller input that names JavaScript built-ins', () => {
     for (const name of [...BUILT_INS, 'Con Structor']) {
       for (const location of [`${name}, IL`, `${name} TX`]) {
         const reply = await request(server.url, `/v1/attorneys?location=${encodeURIComponent(location)}`);
-        expect({ location, status: reply.status, code: (reply.body as Problem).code }).toEqual({ location, status: 400, code: 'location_not_understood' });
+        expect({ location, status: reply.status, code: (reply.body as Problem).code }).toEqual({
+          location,
+          status: 400,
+          code: 'location_not_understood',
+        });
       }
     }
   });
@@ -65,7 +75,12 @@ describe('caller input that names JavaScript built-ins', () => {
     for (const name of BUILT_INS) {
       const reply = await request(server.url, `/v1/attorneys?zip=60601&${encodeURIComponent(name)}=1`);
       const problem = reply.body as Problem & { parameter: string };
-      expect({ name, status: reply.status, code: problem.code, parameter: problem.parameter }).toEqual({ name, status: 400, code: 'unknown_parameter', parameter: name });
+      expect({ name, status: reply.status, code: problem.code, parameter: problem.parameter }).toEqual({
+        name,
+        status: 400,
+        code: 'unknown_parameter',
+        parameter: name,
+      });
       expect(problem.detail).not.toMatch(/native code|function|\[object/);
     }
   });
@@ -109,7 +124,11 @@ describe('objects missing from the served version', () => {
       }
       for (const [path] of checks) {
         const reply = await request(local.url, path);
-        expect({ path, status: reply.status, code: (reply.body as Problem).code }).toEqual({ path, status: 503, code: 'service_unavailable' });
+        expect({ path, status: reply.status, code: (reply.body as Problem).code }).toEqual({
+          path,
+          status: 503,
+          code: 'service_unavailable',
+        });
         expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
       }
       // A search still lists the firm whose document is missing: the 503 is the only honest answer for its link.
@@ -117,7 +136,8 @@ describe('objects missing from the served version', () => {
       expect(((await request(local.url, near)).body as Search).results.map((r) => r.listing_id)).toContain(listing);
 
       for (const [from, to] of moved) renameSync(to, from);
-      for (const [path, status] of checks) expect((await request(local.url, path)).status, `${path} after restore`).toBe(status);
+      for (const [path, status] of checks)
+        expect((await request(local.url, path)).status, `${path} after restore`).toBe(status);
     } finally {
       await local.close();
       copy.remove();
@@ -144,8 +164,17 @@ describe('JSON-RPC batches against the rate limit', () => {
   it('count every tool call, and a batch larger than what is left is refused with 429', async () => {
     const local = await startTestServer({ RATE_LIMIT_PER_HOUR: '6' });
     try {
-      const post = (body: unknown): Promise<Reply> => request(local.url, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
-      const first = await post([mcpCall(1, { zip: '60601', limit: 1 }), mcpCall(2, { zip: '10001', limit: 1 }), mcpCall(3, { zip: '77002', limit: 1 })]);
+      const post = (body: unknown): Promise<Reply> =>
+        request(local.url, '/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify(body),
+        });
+      const first = await post([
+        mcpCall(1, { zip: '60601', limit: 1 }),
+        mcpCall(2, { zip: '10001', limit: 1 }),
+        mcpCall(3, { zip: '77002', limit: 1 }),
+      ]);
       expect(first.status).toBe(200);
       expect(first.headers.get('ratelimit')).toMatch(/^"hour";r=3;t=\d+$/);
       const tooBig = await post(Array.from({ length: 4 }, (_, i) => mcpCall(10 + i, { zip: '60601', limit: 1 })));
@@ -165,23 +194,31 @@ describe('methods and requests the HTTP layer refuses', () => {
   it('TRACE is a 405 problem, counted and logged like any request', async () => {
     const local = await startTestServer({ RATE_LIMIT_PER_HOUR: '10' });
     try {
-      const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-        const req = httpRequest(`${local.url}/v1/attorneys?zip=60601`, { method: 'TRACE', headers: { 'user-agent': 'trace-test' } }, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
+      const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+        (resolve, reject) => {
+          const req = httpRequest(
+            `${local.url}/v1/attorneys?zip=60601`,
+            { method: 'TRACE', headers: { 'user-agent': 'trace-test' } },
+            (res) => {
+              let body = '';
+              res.setEncoding('utf8');
+              res.on('data', (c: string) => (body += c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        },
+      );
       expect(answer.status).toBe(405);
       expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect((JSON.parse(answer.body) as Problem).code).toBe('method_not_allowed');
       expect(answer.headers.allow).toBe('GET, HEAD, OPTIONS');
       expect(answer.headers.ratelimit).toMatch(/^"hour";r=9;/);
       await local.flushLog();
-      const logged = readdirSync(local.logDir).flatMap((f) => readFileSync(join(local.logDir, f), 'utf8').split('\n')).filter((l) => l.includes('trace-test'));
+      const logged = readdirSync(local.logDir)
+        .flatMap((f) => readFileSync(join(local.logDir, f), 'utf8').split('\n'))
+        .filter((l) => l.includes('trace-test'));
       expect(logged.map((l) => (JSON.parse(l) as { status: number }).status)).toEqual([405]);
     } finally {
       await local.close();

@@ -30,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  if (schemas.undocumented.size > 0) console.info(`statuses not described in openapi.json: ${[...schemas.undocumented].sort().join('; ')}`);
+  if (schemas.undocumented.size > 0)
+    console.info(`statuses not described in openapi.json: ${[...schemas.undocumented].sort().join('; ')}`);
 });
 
 async function search(query: string): Promise<Search> {
@@ -61,7 +62,9 @@ describe('headers', () => {
     const reply = await get('/v1/attorneys?zip=60601&limit=2');
     const h = reply.headers;
     expect(h.get('access-control-allow-origin')).toBe('*');
-    expect(h.get('access-control-expose-headers')).toBe('RateLimit, RateLimit-Policy, Retry-After, ETag, Directory-Version');
+    expect(h.get('access-control-expose-headers')).toBe(
+      'RateLimit, RateLimit-Policy, Retry-After, ETag, Directory-Version',
+    );
     // A week for CloudFront (every publish invalidates /v1/attorneys*), five minutes for a browser's own copy.
     expect(h.get('cache-control')).toBe('public, max-age=300, s-maxage=604800');
     expect(h.get('x-content-type-options')).toBe('nosniff');
@@ -75,7 +78,12 @@ describe('headers', () => {
   });
 
   it('errors of /v1/attorneys are never stored by any cache', async () => {
-    for (const path of ['/v1/attorneys?radius=3', '/v1/attorneys?zip=00000', '/v1/attorneys', '/v1/attorneys?zip=60601&limit=99']) {
+    for (const path of [
+      '/v1/attorneys?radius=3',
+      '/v1/attorneys?zip=00000',
+      '/v1/attorneys',
+      '/v1/attorneys?zip=60601&limit=99',
+    ]) {
       const reply = await get(path);
       expect(reply.status, path).toBe(400);
       expect(reply.headers.get('cache-control'), path).toBe('no-store');
@@ -96,7 +104,13 @@ describe('headers', () => {
     const listing = await aListing();
     // The identity representation has the strong tag; a compressed one carries it weak (see the compression suite).
     const identity = { 'accept-encoding': 'identity' };
-    const get = (path: string, init: RequestInit = {}) => request(server.url, path, { ...init, headers: { ...identity, ...(init.headers as Record<string, string> | undefined) } }, schemas);
+    const get = (path: string, init: RequestInit = {}) =>
+      request(
+        server.url,
+        path,
+        { ...init, headers: { ...identity, ...(init.headers as Record<string, string> | undefined) } },
+        schemas,
+      );
     for (const path of [`/v1/firms/${listing.listing_id}`, '/v1/coverage', '/openapi.json']) {
       const first = await get(path);
       expect(first.status, path).toBe(200);
@@ -123,14 +137,20 @@ describe('headers', () => {
 
   it('HEAD answers like GET without a body', async () => {
     const listing = await aListing();
-    for (const path of ['/v1/coverage', `/v1/firms/${listing.listing_id}`, '/v1/attorneys?zip=60601&limit=1', '/nope']) {
+    for (const path of [
+      '/v1/coverage',
+      `/v1/firms/${listing.listing_id}`,
+      '/v1/attorneys?zip=60601&limit=1',
+      '/nope',
+    ]) {
       const full = await get(path);
       const head = await get(path, { method: 'HEAD' });
       expect(head.status, path).toBe(full.status);
       expect(head.text).toBe('');
       expect(head.headers.get('content-type')).toBe(full.headers.get('content-type'));
       expect(head.headers.get('cache-control')).toBe(full.headers.get('cache-control'));
-      if (!path.startsWith('/v1/attorneys')) expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(full.text)));
+      if (!path.startsWith('/v1/attorneys'))
+        expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(full.text)));
     }
   });
 
@@ -152,7 +172,11 @@ describe('headers', () => {
   it('answers a CORS preflight with 204', async () => {
     const reply = await get('/v1/attorneys?zip=60601', {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
     });
     expect(reply.status).toBe(204);
     expect(reply.headers.get('access-control-allow-origin')).toBe('*');
@@ -167,7 +191,11 @@ describe('headers', () => {
     for (const path of ['/v1/attorneys?zip=60601', '/v1/coverage', '/mcp']) {
       const reply = await get(path, {
         method: 'OPTIONS',
-        headers: { origin: `${server.url}`, 'access-control-request-method': path === '/mcp' ? 'POST' : 'GET', 'access-control-request-headers': asked },
+        headers: {
+          origin: `${server.url}`,
+          'access-control-request-method': path === '/mcp' ? 'POST' : 'GET',
+          'access-control-request-headers': asked,
+        },
       });
       expect(reply.status, path).toBe(204);
       const allowed = (reply.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
@@ -175,7 +203,10 @@ describe('headers', () => {
       expect(reply.headers.get('vary') ?? '', path).toMatch(/Access-Control-Request-Headers/);
     }
     // A malformed list is not echoed: the API's own list is allowed instead.
-    const bad = await get('/v1/coverage', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'a b, "c"' } });
+    const bad = await get('/v1/coverage', {
+      method: 'OPTIONS',
+      headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'a b, "c"' },
+    });
     expect(bad.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/);
   });
 
@@ -195,7 +226,9 @@ describe('GET /r/{listing_id}', () => {
     expect(reply.headers.get('cache-control')).toBe('no-store');
     const location = new URL(reply.headers.get('location') ?? '');
     expect(location.protocol).toMatch(/^https?:$/);
-    expect(location.hostname === listing.website_domain || location.hostname.endsWith(`.${listing.website_domain}`)).toBe(true);
+    expect(
+      location.hostname === listing.website_domain || location.hostname.endsWith(`.${listing.website_domain}`),
+    ).toBe(true);
     expect(location.searchParams.getAll('utm_source')).toEqual(['injury-attorney-directory']);
     expect((await get(`/r/${listing.listing_id}`, { method: 'HEAD' })).status).toBe(302);
   });
@@ -203,10 +236,19 @@ describe('GET /r/{listing_id}', () => {
   it('keeps other parameters, replaces an existing utm_source, refuses unknown ids', async () => {
     const listing = await aListing();
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
-    const original = join(process.env.TEST_SITE_DIR as string, 'v', copy.version, 'firms', `${listing.listing_id}.json`);
+    const original = join(
+      process.env.TEST_SITE_DIR as string,
+      'v',
+      copy.version,
+      'firms',
+      `${listing.listing_id}.json`,
+    );
     // Only this one firm document exists in the copy: every other id is unknown there.
     const file = join(copy.empty('firms'), `${listing.listing_id}.json`);
-    const doc = JSON.parse(readFileSync(original, 'utf8')) as { firm: { website_url: string }; office: { website_url: string } };
+    const doc = JSON.parse(readFileSync(original, 'utf8')) as {
+      firm: { website_url: string };
+      office: { website_url: string };
+    };
     const site = `https://${listing.website_domain ?? 'firm.example'}/contact?a=1&utm_source=old&b=x%20y&utm_medium=map#top`;
     doc.firm.website_url = site;
     doc.office.website_url = site;
@@ -242,7 +284,9 @@ describe('request log', () => {
 
   it('stores location as sent, user agent and a salted address hash, never the raw address', async () => {
     const agent = 'api-edge-test/1.0 (+https://tests.example)';
-    const ok = await get('/v1/attorneys?location=Chicago,%20IL&limit=2&src=edge-test', { headers: { 'user-agent': agent } });
+    const ok = await get('/v1/attorneys?location=Chicago,%20IL&limit=2&src=edge-test', {
+      headers: { 'user-agent': agent },
+    });
     const bad = await get('/v1/attorneys?location=Qwxyzville,%20TX', { headers: { 'user-agent': agent } });
     expect(bad.status).toBe(400);
     await server.flushLog();
@@ -257,7 +301,20 @@ describe('request log', () => {
     expect(mine).toHaveLength(2);
     const [first, second] = mine as [Record<string, unknown>, Record<string, unknown>];
     expect(Object.keys(first).sort()).toEqual(
-      ['address_hash', 'covered', 'endpoint', 'location', 'metro', 'query_id', 'result_count', 'src', 'status', 'time', 'user_agent', 'zip3'].sort(),
+      [
+        'address_hash',
+        'covered',
+        'endpoint',
+        'location',
+        'metro',
+        'query_id',
+        'result_count',
+        'src',
+        'status',
+        'time',
+        'user_agent',
+        'zip3',
+      ].sort(),
     );
     expect(first).toMatchObject({
       endpoint: '/v1/attorneys',
@@ -272,7 +329,15 @@ describe('request log', () => {
       zip3: (ok.body as { location: { zip: string } }).location.zip.slice(0, 3),
     });
     expect(first.zip3).toMatch(/^\d{3}$/);
-    expect(second).toMatchObject({ endpoint: '/v1/attorneys', location: 'Qwxyzville, TX', status: 400, query_id: null, covered: null, metro: null, zip3: null });
+    expect(second).toMatchObject({
+      endpoint: '/v1/attorneys',
+      location: 'Qwxyzville, TX',
+      status: 400,
+      query_id: null,
+      covered: null,
+      metro: null,
+      zip3: null,
+    });
     expect(first.address_hash).toMatch(/^[0-9a-f]{16}$/);
     expect(second.address_hash).toBe(first.address_hash);
     expect(Number.isNaN(Date.parse(first.time as string))).toBe(false);
@@ -285,13 +350,20 @@ describe('request log', () => {
         const replies: number[] = [];
         for (const address of ['203.0.113.7', '203.0.113.8', '203.0.113.9']) {
           // The client wrote 10.0.0.1; the proxy appended the address it saw.
-          const reply = await request(local.url, '/v1/coverage', { headers: { 'x-forwarded-for': `10.0.0.1, ${address}`, 'user-agent': 'xff' } }, schemas);
+          const reply = await request(
+            local.url,
+            '/v1/coverage',
+            { headers: { 'x-forwarded-for': `10.0.0.1, ${address}`, 'user-agent': 'xff' } },
+            schemas,
+          );
           replies.push(reply.status);
         }
         // Three different forwarded addresses: separate windows when trusted, one shared window (limit 2) when not.
         expect(replies).toEqual(trust === 'true' ? [200, 200, 200] : [200, 200, 429]);
         await local.flushLog();
-        const raw = readdirSync(local.logDir).map((f) => readFileSync(join(local.logDir, f), 'utf8')).join('');
+        const raw = readdirSync(local.logDir)
+          .map((f) => readFileSync(join(local.logDir, f), 'utf8'))
+          .join('');
         expect(raw).not.toMatch(/203\.0\.113|10\.0\.0\.1|127\.0\.0\.1/);
         const hashes = new Set(lines(local.logDir).map((l) => l.address_hash));
         expect(hashes.size).toBe(trust === 'true' ? 3 : 1);
@@ -306,7 +378,12 @@ describe('request log', () => {
     try {
       const replies: number[] = [];
       for (let i = 1; i <= 4; i++) {
-        const reply = await request(local.url, '/v1/coverage', { headers: { 'x-forwarded-for': `10.0.0.${i}, 198.51.100.7` } }, schemas);
+        const reply = await request(
+          local.url,
+          '/v1/coverage',
+          { headers: { 'x-forwarded-for': `10.0.0.${i}, 198.51.100.7` } },
+          schemas,
+        );
         replies.push(reply.status);
       }
       expect(replies).toEqual([200, 200, 429, 429]);
@@ -318,8 +395,18 @@ describe('request log', () => {
   it('logs MCP tool calls with the same fields', async () => {
     const reply = await get('/mcp', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'user-agent': 'mcp-log-test' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: { location: 'Austin, TX', limit: 2 } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        'user-agent': 'mcp-log-test',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'find_injury_attorneys', arguments: { location: 'Austin, TX', limit: 2 } },
+      }),
     });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('cache-control')).toBe('no-store');
@@ -343,7 +430,12 @@ describe('request size', () => {
         controller.close();
       },
     });
-    const streamed = await get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks, duplex: 'half' } as RequestInit);
+    const streamed = await get('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
   });
 });
@@ -424,7 +516,13 @@ describe('store failures', () => {
   it('a corrupt current.json is 503 on every data endpoint', async () => {
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
     writeFileSync(join(copy.dir, 'current.json'), '{"schema_version":1,"vers');
-    await expect503(copy, ['/v1/attorneys?zip=60601', '/v1/coverage', '/openapi.json', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/r/l_aaaaaaaaaaaaaaaa']);
+    await expect503(copy, [
+      '/v1/attorneys?zip=60601',
+      '/v1/coverage',
+      '/openapi.json',
+      '/v1/firms/l_aaaaaaaaaaaaaaaa',
+      '/r/l_aaaaaaaaaaaaaaaa',
+    ]);
   });
 
   it('missing cell blocks are 503, never a partial answer', async () => {

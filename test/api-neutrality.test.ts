@@ -10,7 +10,13 @@ import { generate } from '../generator/generate.ts';
 import { request } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
-type Result = { listing_id: string; distance_miles: number; sponsored: boolean; profile_type: string; offices_within_radius: number };
+type Result = {
+  listing_id: string;
+  distance_miles: number;
+  sponsored: boolean;
+  profile_type: string;
+  offices_within_radius: number;
+};
 type Search = { covered: boolean; firms_within_radius: number; results: Result[] };
 
 const QUERIES = [
@@ -41,15 +47,21 @@ beforeAll(async () => {
   const weekDir = join(dataDir, 'weeks', week);
   mkdirSync(weekDir, { recursive: true });
   symlinkSync(join(data, 'metros.json'), join(dataDir, 'metros.json'));
-  if (existsSync(join(data, 'corrections.jsonl'))) symlinkSync(join(data, 'corrections.jsonl'), join(dataDir, 'corrections.jsonl'));
-  for (const file of ['dataset.json', 'places.jsonl', 'samples.jsonl']) symlinkSync(join(data, 'weeks', week, file), join(weekDir, file));
+  if (existsSync(join(data, 'corrections.jsonl')))
+    symlinkSync(join(data, 'corrections.jsonl'), join(dataDir, 'corrections.jsonl'));
+  for (const file of ['dataset.json', 'places.jsonl', 'samples.jsonl'])
+    symlinkSync(join(data, 'weeks', week, file), join(weekDir, file));
 
   const flags = readFileSync(join(data, 'weeks', week, 'flags.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as { firm: string; profile_type: 'standard' | 'enhanced'; sponsored: boolean });
   expect(flags.length).toBeGreaterThan(1000);
-  const flippedFlags = flags.map((f) => ({ ...f, profile_type: f.profile_type === 'standard' ? 'enhanced' : 'standard', sponsored: !f.sponsored }));
+  const flippedFlags = flags.map((f) => ({
+    ...f,
+    profile_type: f.profile_type === 'standard' ? 'enhanced' : 'standard',
+    sponsored: !f.sponsored,
+  }));
   writeFileSync(join(weekDir, 'flags.jsonl'), flippedFlags.map((f) => JSON.stringify(f)).join('\n') + '\n');
 
   const flippedSite = join(temp, 'site');
@@ -93,8 +105,14 @@ describe('order does not depend on sponsored or profile_type', () => {
   it('shows the flipped flags on the firm documents too, with the same offices', async () => {
     const a = (await request(original.url, '/v1/attorneys?location=Chicago,%20IL&limit=5')).body as Search;
     for (const r of a.results) {
-      const fa = (await request(original.url, `/v1/firms/${r.listing_id}`)).body as { firm: { sponsored: boolean }; other_offices: { listing_id: string }[] };
-      const fb = (await request(flipped.url, `/v1/firms/${r.listing_id}`)).body as { firm: { sponsored: boolean }; other_offices: { listing_id: string }[] };
+      const fa = (await request(original.url, `/v1/firms/${r.listing_id}`)).body as {
+        firm: { sponsored: boolean };
+        other_offices: { listing_id: string }[];
+      };
+      const fb = (await request(flipped.url, `/v1/firms/${r.listing_id}`)).body as {
+        firm: { sponsored: boolean };
+        other_offices: { listing_id: string }[];
+      };
       expect(fb.firm.sponsored).toBe(!fa.firm.sponsored);
       expect(fb.other_offices.map((o) => o.listing_id)).toEqual(fa.other_offices.map((o) => o.listing_id));
     }

@@ -24,7 +24,9 @@ async function problem(path: string, status: number, code: string): Promise<Prob
 
 beforeAll(async () => {
   server = await startTestServer();
-  const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as ConstructorParameters<typeof ResponseSchemas>[0];
+  const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as ConstructorParameters<
+    typeof ResponseSchemas
+  >[0];
   schemas = new ResponseSchemas(doc);
 });
 afterAll(async () => {
@@ -55,7 +57,9 @@ describe('GET /v1/attorneys: 400s', () => {
       expect(p.detail).toMatch(/\b1\b.*\b50\b/);
     }
     for (const value of ['abc', '', '1e1', '0x10', 'NaN', 'Infinity', '10mi']) {
-      expect((await problem(`/v1/attorneys?zip=60601&radius_miles=${value}`, 400, 'invalid_parameter')).parameter).toBe('radius_miles');
+      expect((await problem(`/v1/attorneys?zip=60601&radius_miles=${value}`, 400, 'invalid_parameter')).parameter).toBe(
+        'radius_miles',
+      );
     }
   });
 
@@ -66,12 +70,16 @@ describe('GET /v1/attorneys: 400s', () => {
       expect(p.detail).toMatch(/\b1\b.*\b25\b/);
     }
     for (const value of ['2.5', 'ten', '']) {
-      expect((await problem(`/v1/attorneys?zip=60601&limit=${value}`, 400, 'invalid_parameter')).parameter).toBe('limit');
+      expect((await problem(`/v1/attorneys?zip=60601&limit=${value}`, 400, 'invalid_parameter')).parameter).toBe(
+        'limit',
+      );
     }
   });
 
   it('rejects a repeated parameter', async () => {
-    expect((await problem('/v1/attorneys?zip=60601&limit=3&limit=4', 400, 'invalid_parameter')).parameter).toBe('limit');
+    expect((await problem('/v1/attorneys?zip=60601&limit=3&limit=4', 400, 'invalid_parameter')).parameter).toBe(
+      'limit',
+    );
   });
 
   it('does not understand unknown ZIPs and cities', async () => {
@@ -91,7 +99,11 @@ describe('GET /v1/attorneys: 400s', () => {
   });
 
   it('supports only personal_injury as practice area', async () => {
-    const p = await problem('/v1/attorneys?zip=60601&practice_area=medical_malpractice', 400, 'practice_area_unsupported');
+    const p = await problem(
+      '/v1/attorneys?zip=60601&practice_area=medical_malpractice',
+      400,
+      'practice_area_unsupported',
+    );
     expect(p.detail).toContain('personal_injury');
     const ok = await get('/v1/attorneys?zip=60601&practice_area=personal_injury&limit=1');
     expect(ok.status).toBe(200);
@@ -119,7 +131,11 @@ describe('GET /v1/attorneys: answers', () => {
   it('answers a covered ZIP with results ordered by distance', async () => {
     const reply = await get('/v1/attorneys?location=Chicago,%20IL&limit=5');
     expect(reply.status).toBe(200);
-    const body = reply.body as { covered: boolean; results: { distance_miles: number; website: string | null }[]; location: { input: string } };
+    const body = reply.body as {
+      covered: boolean;
+      results: { distance_miles: number; website: string | null }[];
+      location: { input: string };
+    };
     expect(body.covered).toBe(true);
     expect(body.location.input).toBe('Chicago, IL');
     expect(body.results.length).toBe(5);
@@ -129,7 +145,13 @@ describe('GET /v1/attorneys: answers', () => {
   });
 
   it('accepts the other location forms', async () => {
-    for (const path of ['/v1/attorneys?zip=60601', '/v1/attorneys?location=60601-1234', '/v1/attorneys?location=41.88,-87.63', '/v1/attorneys?lat=41.88&lng=-87.63', '/v1/attorneys?location=chicago,+il']) {
+    for (const path of [
+      '/v1/attorneys?zip=60601',
+      '/v1/attorneys?location=60601-1234',
+      '/v1/attorneys?location=41.88,-87.63',
+      '/v1/attorneys?lat=41.88&lng=-87.63',
+      '/v1/attorneys?location=chicago,+il',
+    ]) {
       const reply = await get(`${path}&limit=2`);
       expect(reply.status, path).toBe(200);
       expect((reply.body as { covered: boolean }).covered, path).toBe(true);
@@ -137,10 +159,21 @@ describe('GET /v1/attorneys: answers', () => {
   });
 
   it('is covered:false with no results outside every measured metro (Billings, MT; South Dakota)', async () => {
-    for (const path of ['/v1/attorneys?zip=59101', '/v1/attorneys?location=59101', '/v1/attorneys?location=Billings,%20MT', '/v1/attorneys?lat=44.3683&lng=-100.351', '/v1/attorneys?location=43.55,-96.73&radius_miles=50']) {
+    for (const path of [
+      '/v1/attorneys?zip=59101',
+      '/v1/attorneys?location=59101',
+      '/v1/attorneys?location=Billings,%20MT',
+      '/v1/attorneys?lat=44.3683&lng=-100.351',
+      '/v1/attorneys?location=43.55,-96.73&radius_miles=50',
+    ]) {
       const reply = await get(path);
       expect(reply.status, path).toBe(200);
-      const body = reply.body as { covered: boolean; results: unknown[]; firms_within_radius: number; disclosure: string };
+      const body = reply.body as {
+        covered: boolean;
+        results: unknown[];
+        firms_within_radius: number;
+        disclosure: string;
+      };
       expect(body.covered, path).toBe(false);
       expect(body.results).toEqual([]);
       expect(body.firms_within_radius).toBe(0);
@@ -158,7 +191,20 @@ describe('404s', () => {
   });
 
   it('answers unknown paths with a 404 problem', async () => {
-    for (const path of ['/nope', '/v1', '/v1/', '/v1/attorneys/', '/v2/attorneys', '/v1/firms', '/v1/firms/', '/r/', '/mcp/x', '/openapi.yaml', '/current.json', '/v/x/meta.json']) {
+    for (const path of [
+      '/nope',
+      '/v1',
+      '/v1/',
+      '/v1/attorneys/',
+      '/v2/attorneys',
+      '/v1/firms',
+      '/v1/firms/',
+      '/r/',
+      '/mcp/x',
+      '/openapi.yaml',
+      '/current.json',
+      '/v/x/meta.json',
+    ]) {
       await problem(path, 404, 'not_found');
     }
   });

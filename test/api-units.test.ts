@@ -100,14 +100,35 @@ describe('config', () => {
       answerCacheBytes: 32 * 1024 * 1024,
       storeTimeoutMs: 5000,
     });
-    const c = loadConfig({ PORT: '9000', PUBLIC_BASE_URL: 'https://api.example/', TRUST_PROXY: 'true', ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000', RATE_LIMIT_PER_HOUR: '0', CACHE_MIB: '512' });
-    expect(c).toMatchObject({ cacheBytes: 512 * 1024 * 1024, port: 9000, publicBaseUrl: 'https://api.example', proxyHops: 1, rateLimitPerHour: 0, allowedOrigins: ['https://a.example', 'http://localhost:3000'] });
+    const c = loadConfig({
+      PORT: '9000',
+      PUBLIC_BASE_URL: 'https://api.example/',
+      TRUST_PROXY: 'true',
+      ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000',
+      RATE_LIMIT_PER_HOUR: '0',
+      CACHE_MIB: '512',
+    });
+    expect(c).toMatchObject({
+      cacheBytes: 512 * 1024 * 1024,
+      port: 9000,
+      publicBaseUrl: 'https://api.example',
+      proxyHops: 1,
+      rateLimitPerHour: 0,
+      allowedOrigins: ['https://a.example', 'http://localhost:3000'],
+    });
   });
 
   it('names every bad variable', () => {
     expect(loadConfig({ TRUST_PROXY: '2' }).proxyHops).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'no' }).proxyHops).toBe(0);
-    const bad = { PORT: '99999', RATE_LIMIT_PER_HOUR: 'lots', TRUST_PROXY: 'maybe', PUBLIC_BASE_URL: 'ftp://x', ALLOWED_ORIGINS: 'https://a.example/path', CACHE_MIB: '0' };
+    const bad = {
+      PORT: '99999',
+      RATE_LIMIT_PER_HOUR: 'lots',
+      TRUST_PROXY: 'maybe',
+      PUBLIC_BASE_URL: 'ftp://x',
+      ALLOWED_ORIGINS: 'https://a.example/path',
+      CACHE_MIB: '0',
+    };
     expect(() => loadConfig(bad)).toThrow(ConfigError);
     try {
       loadConfig(bad);
@@ -118,7 +139,11 @@ describe('config', () => {
 
   it('npm start exits 1 with a clear message on bad environment, and has --help', () => {
     const run = (args: string[], env: Record<string, string>) =>
-      spawnSync(process.execPath, ['shim/cli.ts', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+      spawnSync(process.execPath, ['shim/cli.ts', ...args], {
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
     const bad = run([], { PORT: 'eighty' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('PORT="eighty"');

@@ -66,10 +66,13 @@ describe('pages', () => {
   });
 
   it('/terms and the problem pages carry the same footer, and /terms names each source with its licence', async () => {
-    for (const path of ['/terms', '/problems/not_found']) expectCredit(await (await fetch(`${server.url}${path}`)).text(), path);
+    for (const path of ['/terms', '/problems/not_found'])
+      expectCredit(await (await fetch(`${server.url}${path}`)).text(), path);
     const terms = await (await fetch(`${server.url}/terms`)).text();
     for (const source of DATA_SOURCES) {
-      expect(terms).toContain(`<a href="${source.url}">${source.name}</a>: ${source.used_for.replace(/"/g, '&#34;')}. Licence: `);
+      expect(terms).toContain(
+        `<a href="${source.url}">${source.name}</a>: ${source.used_for.replace(/"/g, '&#34;')}. Licence: `,
+      );
     }
     expect(terms).toContain(`<a href="${CC_BY_4_URL}">CC BY 4.0</a>`);
   });
@@ -80,7 +83,10 @@ describe('/v1/coverage', () => {
     const body = (await (await fetch(`${server.url}/v1/coverage`)).json()) as Json;
     expect(Object.keys(body).at(-1)).toBe('attribution');
     expect(Object.keys(body).at(-2)).toBe('disclosure');
-    const attribution = body.attribution as { notice: string; sources: { name: string; licence: string; licence_url: string | null }[] };
+    const attribution = body.attribution as {
+      notice: string;
+      sources: { name: string; licence: string; licence_url: string | null }[];
+    };
     expect(attribution.notice).toMatch(/GeoNames .*CC BY 4\.0.*U\.S\. Census Bureau.*changed/);
     expect(attribution.sources.map((s) => [s.licence, s.licence_url])).toEqual([
       ['Public domain', null],

@@ -17,7 +17,10 @@ it('prints old -> new hours of a corrected office', async () => {
   const before = join(await tempDir('hours-old'), 'site');
   await copyFixtureSite(before);
   const periods = [1, 2, 3, 4, 5].map((day) => ({ open: { day, time: '0800' }, close: { day, time: '1800' } }));
-  await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p1', reason: 'new hours from the firm', date: '2026-11-20', set: { opening_hours: { periods } } })}\n`);
+  await writeFile(
+    join(data, 'corrections.jsonl'),
+    `${JSON.stringify({ action: 'update', place_id: 'p1', reason: 'new hours from the firm', date: '2026-11-20', set: { opening_hours: { periods } } })}\n`,
+  );
   const after = join(await tempDir('hours-new'), 'site');
   await generate({ dataDir: data, outDir: after, ...quiet });
   const d = await diffSites({ kind: 'folder', dir: before }, { kind: 'folder', dir: after });

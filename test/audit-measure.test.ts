@@ -28,14 +28,23 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
 }
 
 /** Rewrite every stored record of one office (its record chunk, and the firm documents holding it). */
-async function tamper(root: string, v: string, listingId: string, edit: (o: { visibility: { top3_share_pct: number } | null }) => void): Promise<number> {
+async function tamper(
+  root: string,
+  v: string,
+  listingId: string,
+  edit: (o: { visibility: { top3_share_pct: number } | null }) => void,
+): Promise<number> {
   let edited = 0;
   const dir = join(root, keys.root(v));
   for (const rel of await readdir(dir, { recursive: true })) {
     if (!rel.endsWith('.json') || !(rel.startsWith('cells/records/') || rel.startsWith('firms/'))) continue;
     const text = await readFile(join(dir, rel), 'utf8');
     if (!text.includes(listingId)) continue;
-    const doc = JSON.parse(text) as { offices?: { listing_id: string }[]; office?: { listing_id: string }; other_offices?: { listing_id: string }[] };
+    const doc = JSON.parse(text) as {
+      offices?: { listing_id: string }[];
+      office?: { listing_id: string };
+      other_offices?: { listing_id: string }[];
+    };
     for (const o of [...(doc.offices ?? []), ...(doc.office ? [doc.office] : []), ...(doc.other_offices ?? [])]) {
       if (o.listing_id !== listingId) continue;
       edit(o as unknown as { visibility: { top3_share_pct: number } | null });
@@ -48,8 +57,26 @@ async function tamper(root: string, v: string, listingId: string, edit: (o: { vi
 
 describe('published measurement data', () => {
   it('holds every sample line as ranked listing ids, with null for places that are not listings, and nothing else', async () => {
-    const lines = (await readFile(join(data, 'weeks/2026-W47/samples.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { metro: string; point_id: string; lat: number; lng: number; query: string; ranked: string[] });
-    const places = new Set((await readFile(join(data, 'weeks/2026-W47/places.jsonl'), 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { place_id: string }).place_id));
+    const lines = (await readFile(join(data, 'weeks/2026-W47/samples.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            metro: string;
+            point_id: string;
+            lat: number;
+            lng: number;
+            query: string;
+            ranked: string[];
+          },
+      );
+    const places = new Set(
+      (await readFile(join(data, 'weeks/2026-W47/places.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { place_id: string }).place_id),
+    );
     for (const metro of ['alpha', 'beta']) {
       const doc = MeasurementDoc.parse(await readJson(site, keys.measurement(version, metro)));
       const mine = lines.filter((l) => l.metro === metro);
@@ -70,7 +97,9 @@ describe('published measurement data', () => {
     const again = join(await tempDir('measure-again'), 'site');
     await generate({ dataDir: data, outDir: again, ...quiet });
     for (const metro of ['alpha', 'beta']) {
-      expect(await readFile(join(again, keys.measurement(version, metro)))).toEqual(await readFile(join(site, keys.measurement(version, metro))));
+      expect(await readFile(join(again, keys.measurement(version, metro)))).toEqual(
+        await readFile(join(site, keys.measurement(version, metro))),
+      );
     }
   });
 });
@@ -92,7 +121,10 @@ describe('npm run audit -- measure', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('OK: every published share equals its recomputation');
     // p1 in alpha: 2 points x 5 queries = 10 samples; ranked in 6 of them, in the top three in 5.
-    const firm = await readJson<{ office: { metro: string; visibility: unknown } }>(site, keys.firm(version, listingIdOf('p1')));
+    const firm = await readJson<{ office: { metro: string; visibility: unknown } }>(
+      site,
+      keys.firm(version, listingIdOf('p1')),
+    );
     expect(firm.office.metro).toBe('alpha');
     expect(firm.office.visibility).toEqual({ top3_share_pct: 50, appears_share_pct: 60 });
   });
@@ -102,10 +134,14 @@ describe('npm run audit -- measure', () => {
     // A copy of the site generated once for the file (generation is deterministic: see 'is byte-identical').
     await cp(site, copy, { recursive: true });
     const id = listingIdOf('p1');
-    expect(await tamper(copy, version, id, (o) => void ((o.visibility as { top3_share_pct: number }).top3_share_pct = 70))).toBeGreaterThan(0);
+    expect(
+      await tamper(copy, version, id, (o) => void ((o.visibility as { top3_share_pct: number }).top3_share_pct = 70)),
+    ).toBeGreaterThan(0);
     const r = cli('--site', copy, '--quiet', '--no-firms');
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain(`MISMATCH shards: office ${id} (Alpha Injury Law, Chicago IL): map_visibility.top3_share_pct expected 50, got 70`);
+    expect(r.stdout).toContain(
+      `MISMATCH shards: office ${id} (Alpha Injury Law, Chicago IL): map_visibility.top3_share_pct expected 50, got 70`,
+    );
     expect(r.stdout).toMatch(/FAILED: 1 mismatch/);
     const withFirms = cli('--site', copy, '--quiet');
     expect(withFirms.status).toBe(1);

@@ -5,7 +5,18 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +49,9 @@ function versionOf(site: string): string {
 }
 
 function readRecords(site: string, block: string, chunk: number): CellRecordsT {
-  return CellRecords.parse(JSON.parse(readFileSync(join(site, keys.cellRecords(versionOf(site), block, chunk)), 'utf8')));
+  return CellRecords.parse(
+    JSON.parse(readFileSync(join(site, keys.cellRecords(versionOf(site), block, chunk)), 'utf8')),
+  );
 }
 
 function writeRecords(site: string, rec: CellRecordsT): void {
@@ -46,7 +59,16 @@ function writeRecords(site: string, rec: CellRecordsT): void {
 }
 
 /** Replace a copy's cell tree by the objects `build` gives for its offices. */
-async function writeCells(site: string, build: (offices: StoredOfficeT[]) => { index: unknown; groups: { cell: string }[]; shared?: { cell: string }[]; blocks: { cell: string }[]; records: { block: string; chunk: number }[] }): Promise<void> {
+async function writeCells(
+  site: string,
+  build: (offices: StoredOfficeT[]) => {
+    index: unknown;
+    groups: { cell: string }[];
+    shared?: { cell: string }[];
+    blocks: { cell: string }[];
+    records: { block: string; chunk: number }[];
+  },
+): Promise<void> {
   const opened = await openSite(folder(site));
   const tree = build((await scanOffices(opened)).offices);
   const v = opened.version;
@@ -60,7 +82,9 @@ async function writeCells(site: string, build: (offices: StoredOfficeT[]) => { i
   const metaPath = join(site, keys.meta(v));
   const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { sha256?: Record<string, string> };
   if ((tree.index as { schema_version?: number }).schema_version === 4 && meta.sha256 !== undefined) {
-    meta.sha256['cells/index.json'] = createHash('sha256').update(`${JSON.stringify(tree.index)}\n`).digest('hex');
+    meta.sha256['cells/index.json'] = createHash('sha256')
+      .update(`${JSON.stringify(tree.index)}\n`)
+      .digest('hex');
   } else delete meta.sha256;
   writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
   for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
@@ -152,7 +176,13 @@ describe('audit verify', () => {
   });
 
   it('also checks zip and city queries, from the point the live API resolved', async () => {
-    const r = await verify({ site: folder(SITE), url: server.url, queries: [parseQuery('zip=10001&radius_miles=5'), parseQuery('location=Chicago, IL&limit=3')], manifest: false, rebuildTree: false });
+    const r = await verify({
+      site: folder(SITE),
+      url: server.url,
+      queries: [parseQuery('zip=10001&radius_miles=5'), parseQuery('location=Chicago, IL&limit=3')],
+      manifest: false,
+      rebuildTree: false,
+    });
     expect(r.live?.queries.map((q) => [q.status, q.point?.from])).toEqual([
       ['match', 'live'],
       ['match', 'live'],
@@ -168,7 +198,15 @@ describe('audit verify', () => {
     writeRecords(copy, rec);
 
     const query = `lat=${office.lat + 0.001}&lng=${office.lng}&radius_miles=2&limit=25`;
-    const r = await verify({ site: folder(copy), url: server.url, queries: [parseQuery(query)], sample: 10, seed: 3, manifest: false, rebuildTree: false });
+    const r = await verify({
+      site: folder(copy),
+      url: server.url,
+      queries: [parseQuery(query)],
+      sample: 10,
+      seed: 3,
+      manifest: false,
+      rebuildTree: false,
+    });
     expect(verifyExitCode(r)).toBe(1);
     const bad = mismatches(r).find((q) => q.query === query);
     expect(bad, 'the tampered query is reported').toBeDefined();
@@ -178,13 +216,26 @@ describe('audit verify', () => {
     // without any live query.
     const site = await openSite(folder(copy));
     const manifest = await checkManifest(site);
-    expect(manifest.problems.some((p) => p.startsWith(keys.cellRecords(site.version, block, 0)) && p.includes('sha256'))).toBe(true);
+    expect(
+      manifest.problems.some((p) => p.startsWith(keys.cellRecords(site.version, block, 0)) && p.includes('sha256')),
+    ).toBe(true);
     const scan = await scanOffices(site);
     expect(scan.problems.some((p) => p.includes(office.listing_id) && p.includes('block column'))).toBe(true);
     expect(compareTree(scan, site.version).length).toBeGreaterThan(0);
 
     // The CLI prints the same as an expected-vs-got report and exits 1.
-    const cli = await runCli(['verify', '--site', copy, '--url', server.url, '--query', query, '--no-manifest', '--no-tree', '--quiet']);
+    const cli = await runCli([
+      'verify',
+      '--site',
+      copy,
+      '--url',
+      server.url,
+      '--query',
+      query,
+      '--no-manifest',
+      '--no-tree',
+      '--quiet',
+    ]);
     expect(cli.code).toBe(1);
     expect(cli.stdout).toContain(`MISMATCH /v1/attorneys?${query}`);
     expect(cli.stdout).toContain(office.listing_id);
@@ -200,7 +251,9 @@ describe('audit verify', () => {
       const site = await openSite(folder(copy));
       const err = await scanOffices(site).catch((e: unknown) => e as Error);
       expect(String(err)).toContain(`version ${site.version} has no readable cell index`);
-      expect(String(err)).toContain(`cells schema ${old}, but this release reads cells schema 4 only: generate the week again with this release and publish it`);
+      expect(String(err)).toContain(
+        `cells schema ${old}, but this release reads cells schema 4 only: generate the week again with this release and publish it`,
+      );
     }
   });
 
@@ -211,10 +264,18 @@ describe('audit verify', () => {
     const tampered = await startTestServer({ SITE_DIR: copy });
     try {
       const query = `lat=${office.lat}&lng=${office.lng}&radius_miles=3&limit=25`;
-      const r = await verify({ site: folder(SITE), url: tampered.url, queries: [parseQuery(query)], manifest: false, rebuildTree: false });
+      const r = await verify({
+        site: folder(SITE),
+        url: tampered.url,
+        queries: [parseQuery(query)],
+        manifest: false,
+        rebuildTree: false,
+      });
       expect(verifyExitCode(r)).toBe(1);
       const bad = mismatches(r).find((q) => q.query === query);
-      expect(bad?.differences).toContainEqual(expect.stringMatching(new RegExp(`^missing from the live answer: ${office.listing_id} \\(0\\.00 mi`)));
+      expect(bad?.differences).toContainEqual(
+        expect.stringMatching(new RegExp(`^missing from the live answer: ${office.listing_id} \\(0\\.00 mi`)),
+      );
     } finally {
       await tampered.close();
     }
@@ -226,7 +287,13 @@ describe('audit verify', () => {
     const coverage = JSON.parse(readFileSync(join(copy, keys.coverage(v)), 'utf8')) as { generated_at: string };
     coverage.generated_at = '2026-11-25T14:00:00Z';
     writeFileSync(join(copy, keys.coverage(v)), `${JSON.stringify(coverage)}\n`);
-    const r = await verify({ site: folder(copy), url: server.url, queries: [parseQuery('lat=41.88&lng=-87.63&radius_miles=1')], manifest: false, rebuildTree: false });
+    const r = await verify({
+      site: folder(copy),
+      url: server.url,
+      queries: [parseQuery('lat=41.88&lng=-87.63&radius_miles=1')],
+      manifest: false,
+      rebuildTree: false,
+    });
     expect(verifyExitCode(r)).toBe(1);
     expect(r.live?.versionProblems.join('\n')).toMatch(/does not serve version .*generated_at/);
   });
@@ -278,7 +345,9 @@ describe('audit verify', () => {
       expect(clean.version).toBe(versionOf(small));
       expect(verifyExitCode(clean)).toBe(0);
       const extra = `${keys.root(clean.version)}cells/blocks/8500000ffffffff.json`;
-      await s3Client(s3.clientOptions).send(new PutObjectCommand({ Bucket: 'audit', Key: `prod/${extra}`, Body: Buffer.from('{}\n') }));
+      await s3Client(s3.clientOptions).send(
+        new PutObjectCommand({ Bucket: 'audit', Key: `prod/${extra}`, Body: Buffer.from('{}\n') }),
+      );
       const dirty = await verify({ site, rebuildTree: false });
       expect(dirty.manifest?.problems).toEqual([`${extra}: present but not listed in the manifest`]);
       expect(verifyExitCode(dirty)).toBe(1);
@@ -288,7 +357,12 @@ describe('audit verify', () => {
   });
 
   it('has --help for the tool and each command, and exits 2 on a usage error', async () => {
-    const [top, v, d, bad] = await Promise.all([runCli(['--help']), runCli(['verify', '--help']), runCli(['diff', '--help']), runCli(['verify', '--url', server.url])]);
+    const [top, v, d, bad] = await Promise.all([
+      runCli(['--help']),
+      runCli(['verify', '--help']),
+      runCli(['diff', '--help']),
+      runCli(['verify', '--url', server.url]),
+    ]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain('verify');
     expect(v.code).toBe(0);
@@ -324,7 +398,9 @@ function jsonl<T>(path: string): T[] {
 function placesOf(week: string): Map<string, Place> {
   const places = new Map(jsonl<Place>(join('data/weeks', week, 'places.jsonl')).map((p) => [p.place_id, p]));
   if (existsSync('data/corrections.jsonl')) {
-    for (const c of jsonl<{ action: string; place_id: string; set?: Record<string, unknown> }>('data/corrections.jsonl')) {
+    for (const c of jsonl<{ action: string; place_id: string; set?: Record<string, unknown> }>(
+      'data/corrections.jsonl',
+    )) {
       const p = places.get(c.place_id);
       if (p === undefined) continue;
       if (c.action === 'remove') places.delete(c.place_id);
@@ -383,14 +459,22 @@ describe('audit diff', () => {
     const weekDir = join(dataDir, 'weeks', '2026-W47');
     mkdirSync(weekDir, { recursive: true });
     symlinkSync(resolve('data/metros.json'), join(dataDir, 'metros.json'));
-    if (existsSync('data/corrections.jsonl')) symlinkSync(resolve('data/corrections.jsonl'), join(dataDir, 'corrections.jsonl'));
-    for (const f of ['dataset.json', 'places.jsonl', 'samples.jsonl']) symlinkSync(resolve('data/weeks/2026-W47', f), join(weekDir, f));
+    if (existsSync('data/corrections.jsonl'))
+      symlinkSync(resolve('data/corrections.jsonl'), join(dataDir, 'corrections.jsonl'));
+    for (const f of ['dataset.json', 'places.jsonl', 'samples.jsonl'])
+      symlinkSync(resolve('data/weeks/2026-W47', f), join(weekDir, f));
     const counts = new Map<string, number>();
     for (const p of placesOf('2026-W47').values()) counts.set(firmKey(p), (counts.get(firmKey(p)) ?? 0) + 1);
-    flipped.sponsored = [...counts].filter(([k]) => !k.startsWith('place:')).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] as string;
+    flipped.sponsored = [...counts]
+      .filter(([k]) => !k.startsWith('place:'))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] as string;
     flipped.profile = [...counts.keys()].filter((k) => k.startsWith('place:')).sort()[0] as string;
     const flags = jsonl<Flag>('data/weeks/2026-W47/flags.jsonl').map((f) =>
-      f.firm === flipped.sponsored ? { ...f, sponsored: !f.sponsored } : f.firm === flipped.profile ? { ...f, profile_type: f.profile_type === 'standard' ? 'enhanced' : 'standard' } : f,
+      f.firm === flipped.sponsored
+        ? { ...f, sponsored: !f.sponsored }
+        : f.firm === flipped.profile
+          ? { ...f, profile_type: f.profile_type === 'standard' ? 'enhanced' : 'standard' }
+          : f,
     );
     writeFileSync(join(weekDir, 'flags.jsonl'), flags.map((f) => JSON.stringify(f)).join('\n') + '\n');
     flippedSite = join(temp, 'w47-flipped');
@@ -402,13 +486,21 @@ describe('audit diff', () => {
   it('counts added, removed and changed offices as the two weeks of inputs do', () => {
     const before = placesOf('2026-W46');
     const after = placesOf('2026-W47');
-    const added = [...after.keys()].filter((id) => !before.has(id)).map(listingId).sort();
-    const removed = [...before.keys()].filter((id) => !after.has(id)).map(listingId).sort();
+    const added = [...after.keys()]
+      .filter((id) => !before.has(id))
+      .map(listingId)
+      .sort();
+    const removed = [...before.keys()]
+      .filter((id) => !after.has(id))
+      .map(listingId)
+      .sort();
     const changedFields = new Map<string, Set<string>>();
     for (const [id, p] of after) {
       const q = before.get(id);
       if (q === undefined) continue;
-      const fields = [...new Set([...Object.keys(p), ...Object.keys(q)])].filter((k) => JSON.stringify(p[k]) !== JSON.stringify(q[k]));
+      const fields = [...new Set([...Object.keys(p), ...Object.keys(q)])].filter(
+        (k) => JSON.stringify(p[k]) !== JSON.stringify(q[k]),
+      );
       if (fields.length > 0) changedFields.set(listingId(id), new Set(fields.flatMap((f) => FIELD_OF[f] ?? [f])));
     }
     expect(added.length).toBeGreaterThan(50);
@@ -416,8 +508,15 @@ describe('audit diff', () => {
     expect(d.added.map((o) => o.listing_id).sort()).toEqual(added);
     expect(d.removed.map((o) => o.listing_id).sort()).toEqual(removed);
     expect(d.changed.map((o) => o.listing_id).sort()).toEqual([...changedFields.keys()].sort());
-    for (const c of d.changed) for (const f of c.fields) expect(changedFields.get(c.listing_id)?.has(f.field), `${c.listing_id} ${f.field}`).toBe(true);
-    expect(d.counts).toMatchObject({ added: added.length, removed: removed.length, changed: changedFields.size, unchanged: after.size - added.length - changedFields.size });
+    for (const c of d.changed)
+      for (const f of c.fields)
+        expect(changedFields.get(c.listing_id)?.has(f.field), `${c.listing_id} ${f.field}`).toBe(true);
+    expect(d.counts).toMatchObject({
+      added: added.length,
+      removed: removed.length,
+      changed: changedFields.size,
+      unchanged: after.size - added.length - changedFields.size,
+    });
     expect(d.old).toMatchObject({ week: '2026-W46', offices: before.size, shard_problems: [] });
     expect(d.new).toMatchObject({ week: '2026-W47', offices: after.size, shard_problems: [] });
   });
@@ -433,14 +532,24 @@ describe('audit diff', () => {
     expect(f.flag_changes.map((x) => `${x.listing_id} ${x.field}`).sort()).toEqual(expected);
     expect(f.changed.map((x) => `${x.listing_id} ${x.fields.map((y) => y.field).join(',')}`).sort()).toEqual(expected);
     for (const x of f.flag_changes) expect(x.new).not.toBe(x.old);
-    expect(f.counts).toMatchObject({ added: 0, removed: 0, visibility_moves: 0, visibility_changed: 0, firms_added: 0, firms_removed: 0 });
-    expect(formatDiff(f)).toMatch(/Flag changes \(\d+\):\n {2}l_[a-z2-7]{16} .*: (sponsored (true -> false|false -> true)|profile_type \w+ -> \w+)/);
+    expect(f.counts).toMatchObject({
+      added: 0,
+      removed: 0,
+      visibility_moves: 0,
+      visibility_changed: 0,
+      firms_added: 0,
+      firms_removed: 0,
+    });
+    expect(formatDiff(f)).toMatch(
+      /Flag changes \(\d+\):\n {2}l_[a-z2-7]{16} .*: (sponsored (true -> false|false -> true)|profile_type \w+ -> \w+)/,
+    );
   });
 
   it('lists visibility moves of at least the threshold, largest first, with the shares the firm documents publish', async () => {
     const moves = d.visibility_moves;
     expect(moves.length).toBeGreaterThan(0);
-    for (let i = 1; i < moves.length; i++) expect((moves[i - 1] as { move: number }).move).toBeGreaterThanOrEqual((moves[i] as { move: number }).move);
+    for (let i = 1; i < moves.length; i++)
+      expect((moves[i - 1] as { move: number }).move).toBeGreaterThanOrEqual((moves[i] as { move: number }).move);
     for (const m of moves) expect(m.move >= 1 || m.old_metro !== m.metro).toBe(true);
     const v46 = versionOf(w46);
     const v47 = versionOf(w47);
@@ -456,7 +565,12 @@ describe('audit diff', () => {
     }
     // A higher threshold lists exactly the moves at least that big (plus metro changes).
     const strict = await diffSites(folder(w46), folder(w47), { threshold: 5 });
-    expect(strict.visibility_moves.map((m) => m.listing_id).sort()).toEqual(moves.filter((m) => m.move >= 5 || m.old_metro !== m.metro).map((m) => m.listing_id).sort());
+    expect(strict.visibility_moves.map((m) => m.listing_id).sort()).toEqual(
+      moves
+        .filter((m) => m.move >= 5 || m.old_metro !== m.metro)
+        .map((m) => m.listing_id)
+        .sort(),
+    );
   });
 
   it('prints the same diff as JSON from the command line', async () => {

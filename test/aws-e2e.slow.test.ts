@@ -21,7 +21,11 @@ import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const BASE = 'https://directory.example';
 const SECRET = 'e2eSecretValueThatIsLongEnough0123456789abcdef';
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
 
 let s3: RunningS3rver;
 let local: TestServer;
@@ -47,7 +51,12 @@ async function coldHandler(tag: string): Promise<FunctionUrlHandler> {
 
 beforeAll(async () => {
   s3 = await startS3rver({ buckets: ['site', 'salt'], conditionalWrites: true });
-  const report = await publishSite({ bucket: 'site', siteDir: process.env.TEST_SITE_DIR as string, ...s3.clientOptions, quiet: true });
+  const report = await publishSite({
+    bucket: 'site',
+    siteDir: process.env.TEST_SITE_DIR as string,
+    ...s3.clientOptions,
+    quiet: true,
+  });
   expect(report.manifestWritten).toBe(true);
   local = await startTestServer({ PUBLIC_BASE_URL: BASE, RATE_LIMIT_PER_HOUR: '600' });
   work = mkdtempSync(join(tmpdir(), 'iad-e2e-'));
@@ -195,7 +204,9 @@ describe('cold path', () => {
     const g1 = gets();
     await cold(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=10' }, SECRET));
     const warmGets = gets() - g1;
-    process.stderr.write(`[aws-e2e] S3 GETs: cold query ${coldGets} (site objects + today's salt), same query warm ${warmGets}\n`);
+    process.stderr.write(
+      `[aws-e2e] S3 GETs: cold query ${coldGets} (site objects + today's salt), same query warm ${warmGets}\n`,
+    );
     // Pointer, meta, gazetteer, coverage cells, cell index, groups, blocks, records and the salt: bounded, and the warm repeat reads nothing.
     expect(coldGets).toBeGreaterThan(2);
     expect(coldGets).toBeLessThanOrEqual(30);

@@ -23,7 +23,9 @@ describe('S3SaltProvider', () => {
   it('creates a random salt for the day under the private prefix, and reads it back', async () => {
     const salt = await provider().saltFor('2026-11-16');
     expect(salt.byteLength).toBe(SALT_BYTES);
-    const stored = await s3Client(server.clientOptions).send(new GetObjectCommand({ Bucket: 'site', Key: 'prod/private/salt/2026-11-16' }));
+    const stored = await s3Client(server.clientOptions).send(
+      new GetObjectCommand({ Bucket: 'site', Key: 'prod/private/salt/2026-11-16' }),
+    );
     expect(Buffer.from(await stored.Body!.transformToByteArray()).equals(Buffer.from(salt))).toBe(true);
   });
 
@@ -50,7 +52,9 @@ describe('S3SaltProvider', () => {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         if (context.commandName === 'PutObjectCommand') {
-          await s3Client(server.clientOptions).send(new PutObjectCommand({ Bucket: 'site', Key: 'prod/private/salt/2026-11-20', Body: winner }));
+          await s3Client(server.clientOptions).send(
+            new PutObjectCommand({ Bucket: 'site', Key: 'prod/private/salt/2026-11-20', Body: winner }),
+          );
         }
         return next(args);
       },
@@ -65,10 +69,19 @@ describe('S3SaltProvider', () => {
     for (const s of salts) expect(Buffer.from(s).equals(Buffer.from(salts[0]!))).toBe(true);
   });
 
-  it('rejects a malformed day, and fails (without caching the failure) when S3 is unreachable', { timeout: 20_000 }, async () => {
-    await expect(provider().saltFor('2026-11-22T00:00')).rejects.toThrow(/UTC day/);
-    const down = new S3SaltProvider({ bucket: 'site', ...server.clientOptions, endpoint: `http://127.0.0.1:${await unusedPort()}`, maxAttempts: 1 });
-    await expect(down.saltFor('2026-11-22')).rejects.toThrow();
-    await expect(down.saltFor('2026-11-22')).rejects.toThrow();
-  });
+  it(
+    'rejects a malformed day, and fails (without caching the failure) when S3 is unreachable',
+    { timeout: 20_000 },
+    async () => {
+      await expect(provider().saltFor('2026-11-22T00:00')).rejects.toThrow(/UTC day/);
+      const down = new S3SaltProvider({
+        bucket: 'site',
+        ...server.clientOptions,
+        endpoint: `http://127.0.0.1:${await unusedPort()}`,
+        maxAttempts: 1,
+      });
+      await expect(down.saltFor('2026-11-22')).rejects.toThrow();
+      await expect(down.saltFor('2026-11-22')).rejects.toThrow();
+    },
+  );
 });

@@ -47,13 +47,18 @@ describe('naive baseline', () => {
     expect(b.covered).toBe(a.covered);
     expect(b.firms_within_radius).toBe(a.firms_within_radius);
     expect(b.location).toEqual(a.location);
-    const strip = (r: typeof a.results): unknown[] => r.map((x) => [x.listing_id, x.distance_miles, x.offices_within_radius, x.name]);
+    const strip = (r: typeof a.results): unknown[] =>
+      r.map((x) => [x.listing_id, x.distance_miles, x.offices_within_radius, x.name]);
     expect(strip(b.results)).toEqual(strip(a.results));
     if (radius >= 15) expect(a.results.length).toBeGreaterThan(0);
   });
 
   it('answers like the shim by ZIP and by city, and outside every metro', async () => {
-    for (const args of [{ zip: '60601', radius_miles: '10' }, { location: 'Los Angeles, CA', radius_miles: '5' }, { lat: '39.5', lng: '-116.5', radius_miles: '50' }]) {
+    for (const args of [
+      { zip: '60601', radius_miles: '10' },
+      { location: 'Los Angeles, CA', radius_miles: '5' },
+      { lat: '39.5', lng: '-116.5', radius_miles: '50' },
+    ]) {
       const [a, b] = await Promise.all([shim.findAttorneys(args, CTX), naive.findAttorneys(args, CTX)]);
       expect(b.covered).toBe(a.covered);
       expect(b.firms_within_radius).toBe(a.firms_within_radius);
@@ -72,7 +77,9 @@ describe('counting store', () => {
     expect(kinds).toContain('cell group');
     expect(kinds).toContain('cell block');
     expect(kinds).toContain('cell records');
-    const direct = await Promise.all(store.reads.map(async (r) => (await new FolderStore(site).get(r.key))?.byteLength ?? 0));
+    const direct = await Promise.all(
+      store.reads.map(async (r) => (await new FolderStore(site).get(r.key))?.byteLength ?? 0),
+    );
     expect(store.bytes).toBe(direct.reduce((x, y) => x + y, 0));
     // pointer, meta, coverage cells, cell index, groups, edge blocks (parallel), then nearest blocks, then record chunks.
     expect(sequentialRounds(store.reads)).toBeGreaterThanOrEqual(6);
@@ -82,21 +89,65 @@ describe('counting store', () => {
   });
 
   it('counts parallel reads as one round and chained reads as one each', () => {
-    const read = (key: string, startMs: number, endMs: number): StoreRead => ({ key, bytes: 1, found: true, startMs, endMs });
+    const read = (key: string, startMs: number, endMs: number): StoreRead => ({
+      key,
+      bytes: 1,
+      found: true,
+      startMs,
+      endMs,
+    });
     expect(sequentialRounds([])).toBe(0);
-    expect(sequentialRounds([read('a', 0, 1), read('b', 1, 2), read('c', 2, 3), read('d', 3, 9), read('e', 3, 4), read('f', 3.5, 5)])).toBe(4);
+    expect(
+      sequentialRounds([
+        read('a', 0, 1),
+        read('b', 1, 2),
+        read('c', 2, 3),
+        read('d', 3, 9),
+        read('e', 3, 4),
+        read('f', 3.5, 5),
+      ]),
+    ).toBe(4);
     expect(sequentialRounds([read('a', 0, 5), read('b', 0, 5), read('c', 0, 5)])).toBe(1);
   });
 });
 
 describe('report writer', () => {
   const base: BenchResults = {
-    machine: { cpuModel: 'Test CPU', cores: 2, memoryBytes: 2 ** 33, os: 'Linux', node: 'v20.0.0', commit: 'abc123', dirty: false, loadStart: 1, loadEnd: 1 },
+    machine: {
+      cpuModel: 'Test CPU',
+      cores: 2,
+      memoryBytes: 2 ** 33,
+      os: 'Linux',
+      node: 'v20.0.0',
+      commit: 'abc123',
+      dirty: false,
+      loadStart: 1,
+      loadEnd: 1,
+    },
     command: 'npm run bench',
     startedAt: '2026-01-01T00:00:00.000Z',
     durationMs: 1000,
     quick: true,
-    sample: { siteDir: 'bench/out/site-sample', version: 'v1', offices: 9080, generate: null, shards: { indexBytes: 100, perRes: [{ kind: 'blocks (columns)', count: 2, medianBytes: 10, maxBytes: 20, medianOffices: 1, maxOffices: 2, totalBytes: 30 }] } },
+    sample: {
+      siteDir: 'bench/out/site-sample',
+      version: 'v1',
+      offices: 9080,
+      generate: null,
+      shards: {
+        indexBytes: 100,
+        perRes: [
+          {
+            kind: 'blocks (columns)',
+            count: 2,
+            medianBytes: 10,
+            maxBytes: 20,
+            medianOffices: 1,
+            maxOffices: 2,
+            totalBytes: 30,
+          },
+        ],
+      },
+    },
   };
 
   it('writes every section, saying what was skipped', () => {
@@ -108,24 +159,49 @@ describe('report writer', () => {
     expect(md).toContain('Skipped');
   });
 
-  it('judges generate on both weeks of the scale run, and shows each week\'s progress', () => {
-    const cost = (wallMs: number, peakRssBytes: number) => ({ ok: true, wallMs, peakRssBytes, method: 'GNU time', command: 'node generator/cli.ts', stdout: '' });
+  it("judges generate on both weeks of the scale run, and shows each week's progress", () => {
+    const cost = (wallMs: number, peakRssBytes: number) => ({
+      ok: true,
+      wallMs,
+      peakRssBytes,
+      method: 'GNU time',
+      command: 'node generator/cli.ts',
+      stdout: '',
+    });
     const scale = (first: ReturnType<typeof cost>, next: ReturnType<typeof cost> | null): BenchResults['scale'] => ({
       requested: 1000,
-      attempts: [{ offices: 1000, inputsReused: true, synthMs: null, weeks: ['2026-W46', '2026-W47'], generate: first, next, logs: [['generate [1.0s 10MB peak 10MB] reading'], []] }],
+      attempts: [
+        {
+          offices: 1000,
+          inputsReused: true,
+          synthMs: null,
+          weeks: ['2026-W46', '2026-W47'],
+          generate: first,
+          next,
+          logs: [['generate [1.0s 10MB peak 10MB] reading'], []],
+        },
+      ],
       measured: 1000,
       shards: null,
       latency: null,
       cold: null,
     });
-    const row = /\| generate the 1,000-office site in < 3 min and < 2\.00 GiB peak RSS, first week and next week \| ([^|]+) \| ([^\n]+) \|/;
+    const row =
+      /\| generate the 1,000-office site in < 3 min and < 2\.00 GiB peak RSS, first week and next week \| ([^|]+) \| ([^\n]+) \|/;
     const met = renderReport({ ...base, scale: scale(cost(170_000, 1.5 * 1024 ** 3), cost(179_000, 1.9 * 1024 ** 3)) });
-    expect(met.match(row)?.slice(1, 3)).toEqual(['**met**', '2026-W46 (empty folder): 170.00 s, 1.50 GiB; 2026-W47 (beside it): 179.00 s, 1.90 GiB']);
+    expect(met.match(row)?.slice(1, 3)).toEqual([
+      '**met**',
+      '2026-W46 (empty folder): 170.00 s, 1.50 GiB; 2026-W47 (beside it): 179.00 s, 1.90 GiB',
+    ]);
     expect(met).toContain('| 1,000 | 2026-W47, beside 2026-W46 | ok | 179.00 s | 1.90 GiB | – |');
     expect(met).toContain("The generator's progress, 1,000 offices, 2026-W46");
     expect(met).not.toContain("The generator's progress, 1,000 offices, 2026-W47");
     // Either week over time or memory, or the next week not run, misses the target.
-    for (const [first, next] of [[cost(170_000, 1e9), cost(181_000, 1e9)], [cost(170_000, 1e9), cost(170_000, 2.1 * 1024 ** 3)], [cost(170_000, 1e9), null]] as const) {
+    for (const [first, next] of [
+      [cost(170_000, 1e9), cost(181_000, 1e9)],
+      [cost(170_000, 1e9), cost(170_000, 2.1 * 1024 ** 3)],
+      [cost(170_000, 1e9), null],
+    ] as const) {
       expect(renderReport({ ...base, scale: scale(first, next) }).match(row)?.[1]).toBe('**missed**');
     }
   });
@@ -141,7 +217,14 @@ describe('report writer', () => {
       worst: { query: 'q', objects: 5, bytes, byKind: { 'cell block': { objects: 1, bytes } } },
     });
     // The cold targets are judged at national scale: without a scale site they are not judged, whatever the sample shows.
-    const scale = (bytes: number): BenchResults['scale'] => ({ requested: 1, attempts: [], measured: 1, shards: null, latency: null, cold: [cold(bytes)] });
+    const scale = (bytes: number): BenchResults['scale'] => ({
+      requested: 1,
+      attempts: [],
+      measured: 1,
+      shards: null,
+      latency: null,
+      cold: [cold(bytes)],
+    });
     const sampleOnly = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null } });
     expect(sampleOnly).toMatch(/\| cold path <= 20 objects[^\n]*\| not measured \| not judged: no scale site/);
     const met = renderReport({ ...base, cold: { reads: [cold(1000)], first: null }, scale: scale(1000) });
@@ -153,15 +236,27 @@ describe('report writer', () => {
       server: 's3rver',
       publish: { objects: 1, gzipped: 1, rawBytes: 10, sentBytes: 5, ms: 1 },
       passes: 1,
-      sets: [{ ...cold(5_000_000), wireBytes: { median: 400_000, max: 400_000 }, rounds: { median: 5, max: 5 }, worstWire: { query: 'q', objects: 5, wireBytes: 400_000, decodedBytes: 5_000_000 }, latencyMs: { median: 10, p99: 20, max: 20, samples: 1 } }],
+      sets: [
+        {
+          ...cold(5_000_000),
+          wireBytes: { median: 400_000, max: 400_000 },
+          rounds: { median: 5, max: 5 },
+          worstWire: { query: 'q', objects: 5, wireBytes: 400_000, decodedBytes: 5_000_000 },
+          latencyMs: { median: 10, p99: 20, max: 20, samples: 1 },
+        },
+      ],
     };
     const both = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null, s3 }, scale: scale(1000) });
     expect(both).toMatch(/\| cold path <= 20 objects[^\n]*\| \*\*met\*\*/);
     expect(both).toMatch(/\| cold path <= 1 MiB[^\n|]*\*\*decoded\*\*[^\n]*\| \*\*missed\*\* \| max 4\.8 MiB decoded/);
-    expect(both).toMatch(/\| cold path <= 1 MiB[^\n|]*\*\*on the wire\*\*[^\n]*\| \*\*met\*\* \| max 390\.6 KiB on the wire/);
+    expect(both).toMatch(
+      /\| cold path <= 1 MiB[^\n|]*\*\*on the wire\*\*[^\n]*\| \*\*met\*\* \| max 390\.6 KiB on the wire/,
+    );
     expect(both).toContain('### Over S3 (s3rver, gzip as published)');
     expect(both).toContain('Cold latency p99 (loopback)');
-    expect(renderReport({ ...base, cold: { reads: [cold(1000)], first: null } })).toMatch(/on the wire[^\n]*\| not measured \| skipped/);
+    expect(renderReport({ ...base, cold: { reads: [cold(1000)], first: null } })).toMatch(
+      /on the wire[^\n]*\| not measured \| skipped/,
+    );
     const http = renderReport({
       ...base,
       http: {

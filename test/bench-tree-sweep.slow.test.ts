@@ -16,30 +16,40 @@ const work = mkdtempSync(join(tmpdir(), 'iad-tree-sweep-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('cell-tree sweep', () => {
-  it('measures the published tree and a deep rebuilt one, which answers as the site does', { timeout: 120_000 }, async () => {
-    const v = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;
-    const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
-    const deep = { leafMax: 8, blockMax: 40, recordChunk: 5 };
-    const lines: string[] = [];
-    const r = await measureTreeSweep(site, work, [{ leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk }, deep], (l) => lines.push(l));
-    expect(r.offices).toBe(index.offices);
-    expect(r.rows.map((row) => [row.config, row.published])).toEqual([
-      [{ leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk }, true],
-      [deep, false],
-    ]);
-    const [published, rebuilt] = r.rows;
-    // Blocks of at most 40 offices and chunks of 5 records: many more of each than the published tree's.
-    expect(rebuilt?.blocks).toBeGreaterThan(2 * (published?.blocks ?? 0));
-    expect(rebuilt?.recordChunks).toBeGreaterThanOrEqual(Math.ceil(index.offices / deep.recordChunk));
-    expect(published?.recordChunks).toBeGreaterThanOrEqual(Math.ceil(index.offices / index.record_chunk));
-    // The same query sets on both, each query reading at least the pointer, meta, coverage cells and cell index.
-    expect(rebuilt?.sets.map((s) => [s.label, s.queries])).toEqual(published?.sets.map((s) => [s.label, s.queries]));
-    for (const s of [...(published?.sets ?? []), ...(rebuilt?.sets ?? [])]) expect(s.objects.max).toBeGreaterThanOrEqual(4);
-    expect(lines.some((l) => /answers the same as the site's/.test(l))).toBe(true);
-    const section = treeSweepSection(r);
-    expect(section).toContain(`| ${deep.leafMax} / ${deep.blockMax} / ${deep.recordChunk} |`);
-    expect(section).toContain('(published)');
-  });
+  it(
+    'measures the published tree and a deep rebuilt one, which answers as the site does',
+    { timeout: 120_000 },
+    async () => {
+      const v = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;
+      const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
+      const deep = { leafMax: 8, blockMax: 40, recordChunk: 5 };
+      const lines: string[] = [];
+      const r = await measureTreeSweep(
+        site,
+        work,
+        [{ leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk }, deep],
+        (l) => lines.push(l),
+      );
+      expect(r.offices).toBe(index.offices);
+      expect(r.rows.map((row) => [row.config, row.published])).toEqual([
+        [{ leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk }, true],
+        [deep, false],
+      ]);
+      const [published, rebuilt] = r.rows;
+      // Blocks of at most 40 offices and chunks of 5 records: many more of each than the published tree's.
+      expect(rebuilt?.blocks).toBeGreaterThan(2 * (published?.blocks ?? 0));
+      expect(rebuilt?.recordChunks).toBeGreaterThanOrEqual(Math.ceil(index.offices / deep.recordChunk));
+      expect(published?.recordChunks).toBeGreaterThanOrEqual(Math.ceil(index.offices / index.record_chunk));
+      // The same query sets on both, each query reading at least the pointer, meta, coverage cells and cell index.
+      expect(rebuilt?.sets.map((s) => [s.label, s.queries])).toEqual(published?.sets.map((s) => [s.label, s.queries]));
+      for (const s of [...(published?.sets ?? []), ...(rebuilt?.sets ?? [])])
+        expect(s.objects.max).toBeGreaterThanOrEqual(4);
+      expect(lines.some((l) => /answers the same as the site's/.test(l))).toBe(true);
+      const section = treeSweepSection(r);
+      expect(section).toContain(`| ${deep.leafMax} / ${deep.blockMax} / ${deep.recordChunk} |`);
+      expect(section).toContain('(published)');
+    },
+  );
 
   it('refuses a copy that answers otherwise', { timeout: 120_000 }, async () => {
     const v = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;
@@ -47,11 +57,23 @@ describe('cell-tree sweep', () => {
     const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
     expect(offices.length).toBe(index.offices);
     const same = join(work, 'same');
-    writeVariant(site, v, offices, { leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk }, same);
+    writeVariant(
+      site,
+      v,
+      offices,
+      { leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk },
+      same,
+    );
     await expect(checkSameAnswers(site, same, 3)).resolves.toBeGreaterThan(100);
     // Every tenth office left out of the copy's tree: some count or list differs.
     const fewer = join(work, 'fewer');
-    writeVariant(site, v, offices.filter((_, i) => i % 10 !== 0), { leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk }, fewer);
+    writeVariant(
+      site,
+      v,
+      offices.filter((_, i) => i % 10 !== 0),
+      { leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk },
+      fewer,
+    );
     await expect(checkSameAnswers(site, fewer, 3)).rejects.toThrow(/answers .* otherwise: expected/);
   });
 });

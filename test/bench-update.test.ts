@@ -69,7 +69,12 @@ postgis figures
 `;
 
 describe('bench --update', () => {
-  const { report, sections } = updateReport(committed, partial, 'npm run bench -- --only http,postgis --update', '2026-11-22');
+  const { report, sections } = updateReport(
+    committed,
+    partial,
+    'npm run bench -- --only http,postgis --update',
+    '2026-11-22',
+  );
 
   it('replaces the measured sections and adds new ones before Method, leaving the others alone', () => {
     expect(sections).toEqual(['## 2. HTTP throughput (loopback)', '## 7. PostGIS peer']);
@@ -91,13 +96,26 @@ describe('bench --update', () => {
     expect(report).toContain('- *HTTP throughput*: new http note');
     expect(report).toContain('- *cold objects*: old cold note');
     expect(report).toContain('- *ahead of PostGIS*: postgis note');
-    const rows = report.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Target') && !l.startsWith('| CPU'));
-    expect(rows).toEqual(['| HTTP throughput | **missed** | 0.5x |', '| cold objects | **met** | 20 |', '| ahead of PostGIS | **met** | 2x |']);
+    const rows = report
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| Target') && !l.startsWith('| CPU'));
+    expect(rows).toEqual([
+      '| HTTP throughput | **missed** | 0.5x |',
+      '| cold objects | **met** | 20 |',
+      '| ahead of PostGIS | **met** | 2x |',
+    ]);
   });
 
   it('names the partial run in the head, and keeps naming earlier ones', () => {
-    expect(report).toContain('- `npm run bench -- --only http,postgis --update` (2026-11-22): 2. HTTP throughput (loopback); 7. PostGIS peer');
-    const again = updateReport(report, partial.replace('new http figures', 'newer http figures'), 'npm run bench -- --only http --update', '2026-11-23').report;
+    expect(report).toContain(
+      '- `npm run bench -- --only http,postgis --update` (2026-11-22): 2. HTTP throughput (loopback); 7. PostGIS peer',
+    );
+    const again = updateReport(
+      report,
+      partial.replace('new http figures', 'newer http figures'),
+      'npm run bench -- --only http --update',
+      '2026-11-23',
+    ).report;
     expect(again).toContain('(2026-11-22)');
     expect(again).toContain('(2026-11-23)');
     expect(again).toContain('newer http figures');

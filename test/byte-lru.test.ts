@@ -45,7 +45,11 @@ describe('ByteLru', () => {
     const lru = new ByteLru<number>(10);
     lru.set('a', 1, 6);
     lru.set('a', 2, 3);
-    expect({ value: lru.get('a'), bytes: lru.bytes, evictions: lru.evictions }).toEqual({ value: 2, bytes: 3, evictions: 0 });
+    expect({ value: lru.get('a'), bytes: lru.bytes, evictions: lru.evictions }).toEqual({
+      value: 2,
+      bytes: 3,
+      evictions: 0,
+    });
     expect(lru.set('huge', 3, 11)).toBe(false);
     expect({ huge: lru.get('huge'), a: lru.get('a') }).toEqual({ huge: undefined, a: 2 });
     const off = new ByteLru<number>(0);
@@ -56,7 +60,12 @@ describe('ByteLru', () => {
   it('agrees with the list model over random sequences of gets and sets', () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('get' as const), key: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f') }),
-      fc.record({ kind: fc.constant('set' as const), key: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), value: fc.integer(), cost: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({
+        kind: fc.constant('set' as const),
+        key: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
+        value: fc.integer(),
+        cost: fc.integer({ min: 0, max: 40 }),
+      }),
     );
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 60 }), fc.array(op, { maxLength: 60 }), (budget, ops) => {
@@ -67,7 +76,10 @@ describe('ByteLru', () => {
           else expect(lru.set(o.key, o.value, o.cost)).toBe(model.set(o.key, o.value, o.cost));
           expect(lru.bytes).toBe(model.list.reduce((s, e) => s + e.cost, 0));
           expect(lru.bytes).toBeLessThanOrEqual(budget);
-          expect({ size: lru.size, evictions: lru.evictions }).toEqual({ size: model.list.length, evictions: model.evictions });
+          expect({ size: lru.size, evictions: lru.evictions }).toEqual({
+            size: model.list.length,
+            evictions: model.evictions,
+          });
         }
       }),
     );

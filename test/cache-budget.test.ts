@@ -15,10 +15,15 @@ interface Run {
 
 function run(mib: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--expose-gc', 'test/helpers/cache-heap.ts', process.env.TEST_SITE_DIR as string, String(mib)], { encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err !== null) reject(new Error(`${err.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as Run);
-    });
+    execFile(
+      process.execPath,
+      ['--expose-gc', 'test/helpers/cache-heap.ts', process.env.TEST_SITE_DIR as string, String(mib)],
+      { encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (err !== null) reject(new Error(`${err.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as Run);
+      },
+    );
   });
 }
 

@@ -42,7 +42,9 @@ describe('document catalogue', () => {
   });
 
   it('builds store keys from the same paths', () => {
-    expect(keys.cellRecords('2026-W47-abc', '82754ffffffffff', 3)).toBe(`v/2026-W47-abc/${paths.cellRecords('82754ffffffffff', 3)}`);
+    expect(keys.cellRecords('2026-W47-abc', '82754ffffffffff', 3)).toBe(
+      `v/2026-W47-abc/${paths.cellRecords('82754ffffffffff', 3)}`,
+    );
     expect(catalogueEntryOf(paths.cellRecords('82754ffffffffff', 3))?.name).toBe('cellRecords');
     expect(catalogueEntryOf(paths.firm('l_aaaaaaaaaaaaaaaa'))?.name).toBe('firm');
     expect(catalogueEntryOf('shards/5/85283473fffffff.json')).toBeNull();

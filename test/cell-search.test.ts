@@ -43,7 +43,12 @@ function bruteForce(offices: readonly Office[], lat: number, lng: number, radius
     }
   }
   const all = [...perFirm.values()].sort((a, b) => a.d - b.d || (a.o.listing_id < b.o.listing_id ? -1 : 1));
-  return { firms: perFirm.size, hits: all.slice(0, limit).map((b) => ({ listing_id: b.o.listing_id, distanceMiles: b.d, officesWithinRadius: b.n })) };
+  return {
+    firms: perFirm.size,
+    hits: all
+      .slice(0, limit)
+      .map((b) => ({ listing_id: b.o.listing_id, distanceMiles: b.d, officesWithinRadius: b.n })),
+  };
 }
 
 /** A SiteReader over objects held in memory (round-tripped through JSON as a store would), counting reads. */
@@ -72,7 +77,9 @@ function checkedReader(objects: Map<string, unknown>, version: string): SiteRead
     json<T>(key: string, schema: ZodType<T>): Promise<T | null> {
       inner.reads.push(key);
       const v = objects.get(key);
-      return Promise.resolve(v === undefined ? null : checkStored(schema, JSON.parse(serialise(v).toString('utf8')), key));
+      return Promise.resolve(
+        v === undefined ? null : checkStored(schema, JSON.parse(serialise(v).toString('utf8')), key),
+      );
     },
   };
 }
@@ -84,7 +91,12 @@ function sealedCells(offices: readonly StoredOfficeT[], opts: CellTreeOptions = 
   return tree;
 }
 
-function treeObjects(offices: readonly StoredOfficeT[], version: string, opts: CellTreeOptions, tree: ReturnType<typeof buildCells> = sealedCells(offices, opts)): Map<string, unknown> {
+function treeObjects(
+  offices: readonly StoredOfficeT[],
+  version: string,
+  opts: CellTreeOptions,
+  tree: ReturnType<typeof buildCells> = sealedCells(offices, opts),
+): Map<string, unknown> {
   const m = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
   for (const g of tree.groups) m.set(keys.cellGroup(version, g.cell), g);
   for (const a of tree.shared) m.set(keys.cellShared(version, a.cell), a);
@@ -93,12 +105,26 @@ function treeObjects(offices: readonly StoredOfficeT[], version: string, opts: C
   return m;
 }
 
-async function compare(reader: SiteReader, offices: readonly Office[], lat: number, lng: number, radius: number, limit: number): Promise<void> {
+async function compare(
+  reader: SiteReader,
+  offices: readonly Office[],
+  lat: number,
+  lng: number,
+  radius: number,
+  limit: number,
+): Promise<void> {
   const got = await cellSearch(reader, lat, lng, radius, limit);
   const want = bruteForce(offices, lat, lng, radius, limit);
   const where = `${lat},${lng} r=${radius} limit=${limit}`;
   expect(got.firms, where).toBe(want.firms);
-  expect(got.hits.map((h) => ({ listing_id: h.office.listing_id, distanceMiles: h.distanceMiles, officesWithinRadius: h.officesWithinRadius })), where).toEqual(want.hits);
+  expect(
+    got.hits.map((h) => ({
+      listing_id: h.office.listing_id,
+      distanceMiles: h.distanceMiles,
+      officesWithinRadius: h.officesWithinRadius,
+    })),
+    where,
+  ).toEqual(want.hits);
 }
 
 describe('cell search on the generated sample site', () => {
@@ -111,17 +137,25 @@ describe('cell search on the generated sample site', () => {
     const meta = Meta.parse(JSON.parse(await readFile(join(site, keys.meta(version)), 'utf8')));
     // The independent list of offices: the firm documents, not the cell tree.
     const dir = join(site, keys.root(version), 'firms');
-    offices = await Promise.all((await readdir(dir)).map(async (f) => FirmDoc.parse(JSON.parse(await readFile(join(dir, f), 'utf8'))).office));
+    offices = await Promise.all(
+      (await readdir(dir)).map(async (f) => FirmDoc.parse(JSON.parse(await readFile(join(dir, f), 'utf8'))).office),
+    );
     expect(offices.length).toBe(meta.totals.offices);
     reader = await createSiteSource(new FolderStore(site)).current();
-    const metros = JSON.parse(await readFile('data/metros.json', 'utf8')) as { metros: { center: { lat: number; lng: number } }[] };
+    const metros = JSON.parse(await readFile('data/metros.json', 'utf8')) as {
+      metros: { center: { lat: number; lng: number } }[];
+    };
     centres = metros.metros.map((m) => [m.center.lat, m.center.lng]);
   });
 
   it('equals brute force at every metro centre and 10 miles out, at 1, 5, 15, 30 and 50 miles', async () => {
     for (const [lat, lng] of centres) {
-      for (const [pLat, pLng] of [[lat, lng], destination(lat, lng, 10, 45), destination(lat, lng, 10, 200)] as [number, number][]) {
-        for (const radius of [1, 5, 15, 30, 50]) await compare(reader, offices, pLat, pLng, radius, radius === 15 ? 25 : 10);
+      for (const [pLat, pLng] of [[lat, lng], destination(lat, lng, 10, 45), destination(lat, lng, 10, 200)] as [
+        number,
+        number,
+      ][]) {
+        for (const radius of [1, 5, 15, 30, 50])
+          await compare(reader, offices, pLat, pLng, radius, radius === 15 ? 25 : 10);
       }
     }
   });
@@ -141,13 +175,37 @@ describe('cell search on synthesised dense data', () => {
   // both metros, and groups of offices at one spot (equal distances, ordered by listing_id).
   const random = rng(11);
   const offices: StoredOfficeT[] = [];
-  const base = { name: 'x', address: 'x', city: 'x', state: 'NY', zip: null, phone: null, website_url: null, website_domain: null, primary_category: null, google_listing_claimed: false, hours: null, metro: null, visibility: null, brand: null, profile_type: 'standard', sponsored: false } as unknown as StoredOfficeT;
+  const base = {
+    name: 'x',
+    address: 'x',
+    city: 'x',
+    state: 'NY',
+    zip: null,
+    phone: null,
+    website_url: null,
+    website_domain: null,
+    primary_category: null,
+    google_listing_claimed: false,
+    hours: null,
+    metro: null,
+    visibility: null,
+    brand: null,
+    profile_type: 'standard',
+    sponsored: false,
+  } as unknown as StoredOfficeT;
   const A: [number, number] = [40.75, -73.98];
   const B = destination(A[0], A[1], 120, 250);
-  const id = (n: number): string => `l_${Array.from({ length: 16 }, (_, k) => String.fromCharCode(97 + (Math.floor(n / 26 ** (15 - k)) % 26))).join('')}`;
+  const id = (n: number): string =>
+    `l_${Array.from({ length: 16 }, (_, k) => String.fromCharCode(97 + (Math.floor(n / 26 ** (15 - k)) % 26))).join('')}`;
   let next = 0;
   const add = (firm: string, lat: number, lng: number): void => {
-    offices.push({ ...base, listing_id: id(next++), firm_id: firm, lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 });
+    offices.push({
+      ...base,
+      listing_id: id(next++),
+      firm_id: firm,
+      lat: Math.round(lat * 1e6) / 1e6,
+      lng: Math.round(lng * 1e6) / 1e6,
+    });
   };
   for (let i = 0; i < 6000; i++) {
     const [c, spread] = random() < 0.75 ? [A, 25] : [B, 15];
@@ -188,7 +246,8 @@ describe('cell search on synthesised dense data', () => {
       // the search tests: a unit's offices are never split by a circle of the query bounds).
       for (let a = 0; a < groups.length; a++) {
         for (let b = a + 1; b < groups.length; b++) {
-          for (const x of groups[a] ?? []) for (const y of groups[b] ?? []) expect(haversineMiles(x.lat, x.lng, y.lat, y.lng)).toBeGreaterThan(101);
+          for (const x of groups[a] ?? [])
+            for (const y of groups[b] ?? []) expect(haversineMiles(x.lat, x.lng, y.lat, y.lng)).toBeGreaterThan(101);
         }
       }
     }
@@ -214,7 +273,9 @@ describe('cell search on synthesised dense data', () => {
       const reader = checkedReader(objects, 'v1');
       const err = await cellSearch(reader, A[0], A[1], 15, 10).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreError);
-      expect(String((err as Error).message)).toContain(`cells schema ${old}, but this release reads cells schema 4 only: generate the week again with this release and publish it`);
+      expect(String((err as Error).message)).toContain(
+        `cells schema ${old}, but this release reads cells schema 4 only: generate the week again with this release and publish it`,
+      );
       expect(reader.reads).toEqual([keys.cellIndex('v1')]);
     }
   });
@@ -243,18 +304,34 @@ describe('cell search on synthesised dense data', () => {
     const world = [...offices];
     for (let i = 0; i < 3000; i++) {
       const [lat, lng] = [Math.asin(2 * g() - 1) * (180 / Math.PI), g() * 360 - 180];
-      world.push({ ...base, listing_id: `l_world${String(i).padStart(5, '0')}`, firm_id: `f_world_${i % 700}`, lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 });
+      world.push({
+        ...base,
+        listing_id: `l_world${String(i).padStart(5, '0')}`,
+        firm_id: `f_world_${i % 700}`,
+        lat: Math.round(lat * 1e6) / 1e6,
+        lng: Math.round(lng * 1e6) / 1e6,
+      });
     }
-    for (const opts of [{}, { leafMax: 8, blockMax: 40, recordChunk: 5 }, { leafMax: 1, blockMax: 3, recordChunk: 2 }] as CellTreeOptions[]) {
+    for (const opts of [
+      {},
+      { leafMax: 8, blockMax: 40, recordChunk: 5 },
+      { leafMax: 1, blockMax: 3, recordChunk: 2 },
+    ] as CellTreeOptions[]) {
       const ref = buildCellsReference(world, opts);
       const tree = buildCells(world, opts);
       // The structure: everything but how offices are counted (the plain build counts whole firms, the tree units).
       const { firms: _f, ...refHead } = ref.index;
       const { schema_version: _s, generated: _g, unit_miles: _u, units: _n, group_sha256: _h, ...head } = tree.index;
       expect(head).toEqual(refHead);
-      expect(tree.groups.map(({ cell, rows: { units: _units, ...rows } }) => ({ cell, rows }))).toEqual(ref.groups.map(({ cell, rows: { firms: _firms, foreign: _foreign, ...rows } }) => ({ cell, rows })));
-      expect(tree.blocks.map(({ cell, listing, lat, lng }) => ({ cell, listing, lat, lng }))).toEqual(ref.blocks.map(({ cell, listing, lat, lng }) => ({ cell, listing, lat, lng })));
-      expect(tree.records.map(({ block, chunk, offices: o }) => ({ block, chunk, offices: o }))).toEqual(ref.records.map(({ block, chunk, offices: o }) => ({ block, chunk, offices: o })));
+      expect(tree.groups.map(({ cell, rows: { units: _units, ...rows } }) => ({ cell, rows }))).toEqual(
+        ref.groups.map(({ cell, rows: { firms: _firms, foreign: _foreign, ...rows } }) => ({ cell, rows })),
+      );
+      expect(tree.blocks.map(({ cell, listing, lat, lng }) => ({ cell, listing, lat, lng }))).toEqual(
+        ref.blocks.map(({ cell, listing, lat, lng }) => ({ cell, listing, lat, lng })),
+      );
+      expect(tree.records.map(({ block, chunk, offices: o }) => ({ block, chunk, offices: o }))).toEqual(
+        ref.records.map(({ block, chunk, offices: o }) => ({ block, chunk, offices: o })),
+      );
     }
   });
 
@@ -279,7 +356,10 @@ describe('cell search on synthesised dense data', () => {
     const plain = memoryReader(objects, 'v1');
     // Every read resolves after a random delay, so the searches' scratch state is in use by several at once.
     const r = rng(23);
-    const slow: SiteReader = { ...plain, json: (key, schema) => new Promise((res) => setTimeout(() => res(plain.json(key, schema)), Math.floor(r() * 3))) };
+    const slow: SiteReader = {
+      ...plain,
+      json: (key, schema) => new Promise((res) => setTimeout(() => res(plain.json(key, schema)), Math.floor(r() * 3))),
+    };
     const queries = Array.from({ length: 40 }, (_, i) => {
       const [lat, lng] = destination(A[0], A[1], r() * 40, r() * 360);
       return { lat, lng, radius: [1, 5, 15, 50][i % 4] ?? 15 };
@@ -289,7 +369,14 @@ describe('cell search on synthesised dense data', () => {
       const want = bruteForce(offices, q.lat, q.lng, q.radius, 10);
       const got = together[i];
       expect(got?.firms, `query ${i}`).toBe(want.firms);
-      expect(got?.hits.map((h) => ({ listing_id: h.office.listing_id, distanceMiles: h.distanceMiles, officesWithinRadius: h.officesWithinRadius })), `query ${i}`).toEqual(want.hits);
+      expect(
+        got?.hits.map((h) => ({
+          listing_id: h.office.listing_id,
+          distanceMiles: h.distanceMiles,
+          officesWithinRadius: h.officesWithinRadius,
+        })),
+        `query ${i}`,
+      ).toEqual(want.hits);
     }
   });
 
@@ -306,11 +393,15 @@ describe('cell search on synthesised dense data', () => {
         objects.set(key, o);
       }
       const [lat, lng] = A;
-      await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 50, 10), kind).rejects.toThrow(/names unit \d+ of \d+/);
+      await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 50, 10), kind).rejects.toThrow(
+        /names unit \d+ of \d+/,
+      );
     }
     const objects = treeObjects(offices, 'v1', {});
     (objects.get(keys.cellIndex('v1')) as { units: number }).units = 1e12;
-    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 5, 10)).rejects.toThrow(/counts 1000000000000 units/);
+    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 5, 10)).rejects.toThrow(
+      /counts 1000000000000 units/,
+    );
   });
 
   it('fails as a store failure when a shared list repeats a unit (a difference of 0), or the units are too close for the radius', async () => {
@@ -321,11 +412,15 @@ describe('cell search on synthesised dense data', () => {
       o.shared = o.shared.map((f) => (f.length >= 4 ? [f[0] ?? 0, 1, 0, 1, ...f.slice(4)] : f));
       objects.set(key, o);
     }
-    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 50, 10)).rejects.toThrow(/shared-unit list out of unit order/);
+    await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 50, 10)).rejects.toThrow(
+      /shared-unit list out of unit order/,
+    );
     const close = treeObjects(offices, 'v1', {});
     (close.get(keys.cellIndex('v1')) as { unit_miles: number }).unit_miles = 60;
     await expect(cellSearch(memoryReader(close, 'v1'), A[0], A[1], 25, 10)).resolves.toBeDefined();
-    await expect(cellSearch(memoryReader(close, 'v1'), A[0], A[1], 30, 10)).rejects.toThrow(/units 60 miles apart, too close for a 30-mile radius/);
+    await expect(cellSearch(memoryReader(close, 'v1'), A[0], A[1], 30, 10)).rejects.toThrow(
+      /units 60 miles apart, too close for a 30-mile radius/,
+    );
   });
 
   it('checks each shown record: a broken one is a store failure naming its chunk, and the chunk is checked with the catalogue schema elsewhere', async () => {
@@ -335,27 +430,40 @@ describe('cell search on synthesised dense data', () => {
     const shown = good.hits[0]?.office.listing_id;
     for (const [key, value] of objects) {
       if (!key.includes('/cells/records/')) continue;
-      const chunk = JSON.parse(JSON.stringify(value)) as { offices: { listing_id: string; google_listing_claimed: unknown }[] };
+      const chunk = JSON.parse(JSON.stringify(value)) as {
+        offices: { listing_id: string; google_listing_claimed: unknown }[];
+      };
       const at = chunk.offices.findIndex((o) => o.listing_id === shown);
       if (at < 0) continue;
       (chunk.offices[at] as { google_listing_claimed: unknown }).google_listing_claimed = 'yes';
       objects.set(key, chunk);
-      await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 5, 10)).rejects.toThrow(new RegExp(`${key.replace(/[.]/g, '\\.')} holds a record that does not match its schema at google_listing_claimed`));
+      await expect(cellSearch(memoryReader(objects, 'v1'), lat, lng, 5, 10)).rejects.toThrow(
+        new RegExp(
+          `${key.replace(/[.]/g, '\\.')} holds a record that does not match its schema at google_listing_claimed`,
+        ),
+      );
       expect(CellRecords.safeParse(chunk).success).toBe(false);
       return;
     }
     throw new Error(`no chunk holds ${shown}`);
   });
 
-  it('fails as a store failure when a group\'s shared object or a block\'s lists do not match the group\'s rows', async () => {
+  it("fails as a store failure when a group's shared object or a block's lists do not match the group's rows", async () => {
     for (const [prefix, edit] of [
-      ['v/v1/cells/shared/', (o: { row: number[]; shared: number[][] }) => ({ ...o, row: o.row.slice(1), shared: o.shared.slice(1) })],
+      [
+        'v/v1/cells/shared/',
+        (o: { row: number[]; shared: number[][] }) => ({ ...o, row: o.row.slice(1), shared: o.shared.slice(1) }),
+      ],
       ['v/v1/cells/shared/', (o: { row: number[]; shared: number[][] }) => ({ ...o, shared: o.shared.slice(1) })],
       ['v/v1/cells/blocks/', (o: { shared: number[][] }) => ({ ...o, shared: [...o.shared, []] })],
     ] as const) {
       const objects = treeObjects(offices, 'v1', {});
-      for (const [key, value] of objects) if (key.startsWith(prefix)) objects.set(key, (edit as (o: never) => unknown)(JSON.parse(JSON.stringify(value)) as never));
-      await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 50, 10), prefix).rejects.toThrow(/does not (list the rows|hold one shared list per row)/);
+      for (const [key, value] of objects)
+        if (key.startsWith(prefix))
+          objects.set(key, (edit as (o: never) => unknown)(JSON.parse(JSON.stringify(value)) as never));
+      await expect(cellSearch(memoryReader(objects, 'v1'), A[0], A[1], 50, 10), prefix).rejects.toThrow(
+        /does not (list the rows|hold one shared list per row)/,
+      );
     }
     const missing = treeObjects(offices, 'v1', {});
     for (const key of [...missing.keys()]) if (key.startsWith('v/v1/cells/shared/')) missing.delete(key);

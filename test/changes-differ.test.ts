@@ -17,9 +17,19 @@ function previousOf(o: StoredOfficeT, i: number): StoredOfficeT | null {
     case 0:
       return { ...p, name: `${p.name} (old name)` };
     case 1:
-      return p.hours === null ? { ...p, hours: { timezone: 'America/Chicago', weekly: { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] } } } : { ...p, hours: null };
+      return p.hours === null
+        ? {
+            ...p,
+            hours: {
+              timezone: 'America/Chicago',
+              weekly: { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] },
+            },
+          }
+        : { ...p, hours: null };
     case 2:
-      return p.visibility === null ? p : { ...p, visibility: { ...p.visibility, top3_share_pct: p.visibility.top3_share_pct + 1 } };
+      return p.visibility === null
+        ? p
+        : { ...p, visibility: { ...p.visibility, top3_share_pct: p.visibility.top3_share_pct + 1 } };
     case 3:
       return null;
     case 4:
@@ -31,7 +41,12 @@ function previousOf(o: StoredOfficeT, i: number): StoredOfficeT | null {
     case 7:
       return { ...p, phone: p.phone === null ? '(555) 555-0100' : null };
     case 8:
-      return p.hours === null || i % 2 === 0 ? p : { ...p, hours: { ...p.hours, timezone: p.hours.timezone === 'America/Denver' ? 'America/Boise' : 'America/Denver' } };
+      return p.hours === null || i % 2 === 0
+        ? p
+        : {
+            ...p,
+            hours: { ...p.hours, timezone: p.hours.timezone === 'America/Denver' ? 'America/Boise' : 'America/Denver' },
+          };
     default:
       return p;
   }
@@ -46,14 +61,19 @@ describe('ListingDiffer', () => {
       if (p !== null) previous.push(p);
     });
     // Listings only the previous version had.
-    for (const o of now.slice(0, 40)) previous.push({ ...JSON.parse(JSON.stringify(o)), listing_id: `${o.listing_id.slice(0, -1)}_gone` } as StoredOfficeT);
+    for (const o of now.slice(0, 40))
+      previous.push({
+        ...JSON.parse(JSON.stringify(o)),
+        listing_id: `${o.listing_id.slice(0, -1)}_gone`,
+      } as StoredOfficeT);
     const current = now.filter((_, i) => i % 11 !== 10);
 
     const differ = new ListingDiffer(current);
     for (let s = 0; s < previous.length; s += 64) differ.add(previous.slice(s, s + 64));
     const got = differ.result();
 
-    const byId = (a: { listing_id: string }, b: { listing_id: string }): number => (a.listing_id < b.listing_id ? -1 : a.listing_id > b.listing_id ? 1 : 0);
+    const byId = (a: { listing_id: string }, b: { listing_id: string }): number =>
+      a.listing_id < b.listing_id ? -1 : a.listing_id > b.listing_id ? 1 : 0;
     const want = diffOffices(previous, current, Infinity);
     expect(got.changed).toEqual([...want.changed].sort(byId));
     expect(got.added.map((o) => o.listing_id)).toEqual(want.added.map((o) => o.listing_id).sort());
@@ -61,12 +81,14 @@ describe('ListingDiffer', () => {
     // Every kind of difference is present; measurement-only and unchanged records are not changes.
     expect(got.changed.length).toBeGreaterThan(now.length / 9);
     expect(got.changed.length).toBeLessThanOrEqual(Math.ceil((7 * now.length) / 9));
-    expect(new Set(got.changed.flatMap((c) => c.fields.map((f) => f.field)))).toEqual(new Set(['name', 'hours', 'lat', 'phone', 'extra', 'sponsored']));
+    expect(new Set(got.changed.flatMap((c) => c.fields.map((f) => f.field)))).toEqual(
+      new Set(['name', 'hours', 'lat', 'phone', 'extra', 'sponsored']),
+    );
     expect(got.removed.length).toBe(40 + now.filter((_, i) => i % 9 !== 3 && i % 11 === 10).length);
     expect(got.added.length).toBe(now.filter((_, i) => i % 9 === 3 && i % 11 !== 10).length);
   });
 
-  it('checks only the previous records that differ from this version\'s, and refuses one that is not a stored office', async () => {
+  it("checks only the previous records that differ from this version's, and refuses one that is not a stored office", async () => {
     const now = await sampleOffices();
     const previous = now.map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
     for (const i of [3, 70]) previous[i] = { ...previous[i], name: `${String(previous[i]?.name)} (old name)` };

@@ -23,8 +23,16 @@ async function nextWeek(data: string): Promise<void> {
   const from = join(data, 'weeks', '2026-W47');
   const to = join(data, 'weeks', '2026-W48');
   await cp(from, to, { recursive: true });
-  await writeFile(join(to, 'dataset.json'), (await readFile(join(from, 'dataset.json'), 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'));
-  const rows = (await readFile(join(from, 'places.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  await writeFile(
+    join(to, 'dataset.json'),
+    (await readFile(join(from, 'dataset.json'), 'utf8'))
+      .replace('2026-W47', '2026-W48')
+      .replace('2026-11-18', '2026-11-25'),
+  );
+  const rows = (await readFile(join(from, 'places.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const p7 = rows.find((r) => r.place_id === 'p7') as Record<string, unknown>;
   const out = rows
     .filter((r) => r.place_id !== 'p8')
@@ -33,11 +41,21 @@ async function nextWeek(data: string): Promise<void> {
   await writeFile(join(to, 'places.jsonl'), `${out.map((r) => JSON.stringify(r)).join('\n')}\n`);
   const periods = [1, 2, 3, 4, 5].map((day) => ({ open: { day, time: '0800' }, close: { day, time: '1800' } }));
   const corrections = [
-    { action: 'update', place_id: 'p1', reason: 'Email from Jane Roe <jane@roe.example>', date: '2026-11-24', public_note: 'Phone and hours corrected by the firm', set: { phone: '(312) 555-0199', opening_hours: { periods } } },
+    {
+      action: 'update',
+      place_id: 'p1',
+      reason: 'Email from Jane Roe <jane@roe.example>',
+      date: '2026-11-24',
+      public_note: 'Phone and hours corrected by the firm',
+      set: { phone: '(312) 555-0199', opening_hours: { periods } },
+    },
     { action: 'remove', place_id: 'p4', reason: 'closed after a complaint', date: '2026-11-23' },
   ];
   await writeFile(join(data, 'corrections.jsonl'), corrections.map((c) => `${JSON.stringify(c)}\n`).join(''));
-  await writeFile(join(data, 'removals.jsonl'), `${JSON.stringify({ domain: 'zeta.example', date: '2026-11-22', reason: 'Mr Zeta phoned', public_note: 'The firm asked to be removed' })}\n`);
+  await writeFile(
+    join(data, 'removals.jsonl'),
+    `${JSON.stringify({ domain: 'zeta.example', date: '2026-11-22', reason: 'Mr Zeta phoned', public_note: 'The firm asked to be removed' })}\n`,
+  );
 }
 
 let data: string;
@@ -59,26 +77,58 @@ afterAll(removeTempDirs);
 describe('changes document', () => {
   it('says the first version of a site has nothing to compare with', async () => {
     const d = ChangesDoc.parse(await readJson(site, keys.changes(first)));
-    expect(d).toMatchObject({ schema_version: 1, generated: 'by generator/; do not edit', version: first, previous: null, counts: { added: 0, removed: 0, changed: 0 } });
+    expect(d).toMatchObject({
+      schema_version: 1,
+      generated: 'by generator/; do not edit',
+      version: first,
+      previous: null,
+      counts: { added: 0, removed: 0, changed: 0 },
+    });
   });
 
   it('lists added, removed and changed listings with old and new values and why', () => {
     expect(doc.previous).toEqual({ version: first, week: '2026-W47' });
-    expect(doc.added).toEqual([{ listing_id: listingIdOf('p11'), firm_id: expect.any(String), name: 'Gamma Injury', city: 'Chicago', state: 'IL', reasons: [{ kind: 'weekly_data' }] }]);
+    expect(doc.added).toEqual([
+      {
+        listing_id: listingIdOf('p11'),
+        firm_id: expect.any(String),
+        name: 'Gamma Injury',
+        city: 'Chicago',
+        state: 'IL',
+        reasons: [{ kind: 'weekly_data' }],
+      },
+    ]);
     const removed = new Map(doc.removed.map((r) => [r.listing_id, r]));
-    expect(removed.get(listingIdOf('p8'))).toMatchObject({ old: { name: 'Far Away Law', city: 'Denver', state: 'CO' }, reasons: [{ kind: 'weekly_data' }] });
-    expect(removed.get(listingIdOf('p4'))).toMatchObject({ old: null, reasons: [{ kind: 'correction', date: '2026-11-23', note: null }] });
-    for (const p of ['p9', 'p10']) expect(removed.get(listingIdOf(p))).toMatchObject({ old: null, reasons: [{ kind: 'removal', scope: 'firm', date: '2026-11-22', note: 'The firm asked to be removed' }] });
+    expect(removed.get(listingIdOf('p8'))).toMatchObject({
+      old: { name: 'Far Away Law', city: 'Denver', state: 'CO' },
+      reasons: [{ kind: 'weekly_data' }],
+    });
+    expect(removed.get(listingIdOf('p4'))).toMatchObject({
+      old: null,
+      reasons: [{ kind: 'correction', date: '2026-11-23', note: null }],
+    });
+    for (const p of ['p9', 'p10'])
+      expect(removed.get(listingIdOf(p))).toMatchObject({
+        old: null,
+        reasons: [{ kind: 'removal', scope: 'firm', date: '2026-11-22', note: 'The firm asked to be removed' }],
+      });
     expect(doc.removed.map((r) => r.listing_id)).toEqual([...removed.keys()].sort());
     const p1 = doc.changed.find((c) => c.listing_id === listingIdOf('p1'));
     const correction = { kind: 'correction', date: '2026-11-24', note: 'Phone and hours corrected by the firm' };
-    expect(p1?.fields.find((f) => f.field === 'phone')).toEqual({ field: 'phone', old: '(312) 555-0100', new: '(312) 555-0199', reason: correction });
+    expect(p1?.fields.find((f) => f.field === 'phone')).toEqual({
+      field: 'phone',
+      old: '(312) 555-0100',
+      new: '(312) 555-0199',
+      reason: correction,
+    });
     const hours = p1?.fields.find((f) => f.field === 'hours');
     expect(hours?.reason).toEqual(correction);
     expect((hours?.new as { weekly: { mon: unknown } }).weekly.mon).toEqual([{ opens: '08:00', closes: '18:00' }]);
     expect(hours?.old).not.toEqual(hours?.new);
     const p6 = doc.changed.find((c) => c.listing_id === listingIdOf('p6'));
-    expect(p6?.fields).toEqual([{ field: 'name', old: 'Beta Legal', new: 'Beta Legal LLP', reason: { kind: 'weekly_data' } }]);
+    expect(p6?.fields).toEqual([
+      { field: 'name', old: 'Beta Legal', new: 'Beta Legal LLP', reason: { kind: 'weekly_data' } },
+    ]);
     expect(doc.counts).toEqual({ added: doc.added.length, removed: doc.removed.length, changed: doc.changed.length });
   });
 
@@ -89,11 +139,19 @@ describe('changes document', () => {
   });
 
   it('agrees with audit diff', async () => {
-    const d = await diffSites({ kind: 'folder', dir: site }, { kind: 'folder', dir: site }, { oldVersion: first, newVersion: second });
+    const d = await diffSites(
+      { kind: 'folder', dir: site },
+      { kind: 'folder', dir: site },
+      { oldVersion: first, newVersion: second },
+    );
     expect(doc.added.map((a) => a.listing_id)).toEqual(d.added.map((a) => a.listing_id).sort());
     expect(doc.removed.map((a) => a.listing_id)).toEqual(d.removed.map((a) => a.listing_id).sort());
-    const fromDiff = d.changed.map((c) => ({ id: c.listing_id, fields: c.fields.map((f) => [f.field, f.old, f.new]) })).sort((a, b) => (a.id < b.id ? -1 : 1));
-    expect(doc.changed.map((c) => ({ id: c.listing_id, fields: c.fields.map((f) => [f.field, f.old, f.new]) }))).toEqual(fromDiff);
+    const fromDiff = d.changed
+      .map((c) => ({ id: c.listing_id, fields: c.fields.map((f) => [f.field, f.old, f.new]) }))
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(
+      doc.changed.map((c) => ({ id: c.listing_id, fields: c.fields.map((f) => [f.field, f.old, f.new]) })),
+    ).toEqual(fromDiff);
   });
 
   it('gives the same inputs over no live version another version id (its changes differ), and the manifest still checks', async () => {
@@ -124,12 +182,18 @@ describe('changes document', () => {
   });
 
   it('says when a listing comes back because its removal was lifted', async () => {
-    await writeFile(join(data, 'removals.jsonl'), `${JSON.stringify({ domain: 'zeta.example', date: '2026-11-22', reason: 'Mr Zeta phoned', public_note: 'The firm asked to be removed', lifted: '2026-11-26' })}\n`);
+    await writeFile(
+      join(data, 'removals.jsonl'),
+      `${JSON.stringify({ domain: 'zeta.example', date: '2026-11-22', reason: 'Mr Zeta phoned', public_note: 'The firm asked to be removed', lifted: '2026-11-26' })}\n`,
+    );
     const third = (await generate({ dataDir: data, outDir: site, ...quiet })).version;
     const d = ChangesDoc.parse(await readJson(site, keys.changes(third)));
     expect(d.previous?.version).toBe(second);
     expect(d.added.map((a) => a.listing_id).sort()).toEqual([listingIdOf('p9'), listingIdOf('p10')].sort());
-    for (const a of d.added) expect(a.reasons).toEqual([{ kind: 'removal_lifted', date: '2026-11-22', lifted: '2026-11-26', note: 'The firm asked to be removed' }]);
+    for (const a of d.added)
+      expect(a.reasons).toEqual([
+        { kind: 'removal_lifted', date: '2026-11-22', lifted: '2026-11-26', note: 'The firm asked to be removed' },
+      ]);
   });
 });
 
@@ -148,7 +212,9 @@ describe('GET /v1/changes', () => {
       expect(ChangesDoc.parse(JSON.parse(text))).toEqual(ChangesDoc.parse(await readJson(site, keys.changes(served))));
       expect(JSON.parse(text)).toMatchObject({ version: served });
       for (const secret of PRIVATE) expect(text).not.toContain(secret);
-      const index = (await (await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })).json()) as { endpoints: Record<string, string> };
+      const index = (await (await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })).json()) as {
+        endpoints: Record<string, string>;
+      };
       expect(index.endpoints.changes).toBe(`${server.url}/v1/changes`);
     } finally {
       await server.close();

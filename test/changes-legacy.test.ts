@@ -31,8 +31,16 @@ async function nextWeek(data: string): Promise<void> {
   const from = join(data, 'weeks', '2026-W47');
   const to = join(data, 'weeks', '2026-W48');
   await cp(from, to, { recursive: true });
-  await writeFile(join(to, 'dataset.json'), (await readFile(join(from, 'dataset.json'), 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'));
-  const rows = (await readFile(join(from, 'places.jsonl'), 'utf8')).trim().split('\n').filter((l) => !l.includes('"p8"'));
+  await writeFile(
+    join(to, 'dataset.json'),
+    (await readFile(join(from, 'dataset.json'), 'utf8'))
+      .replace('2026-W47', '2026-W48')
+      .replace('2026-11-18', '2026-11-25'),
+  );
+  const rows = (await readFile(join(from, 'places.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .filter((l) => !l.includes('"p8"'));
   await writeFile(join(to, 'places.jsonl'), `${rows.join('\n').replace(/"Gamma Injury"/g, '"Gamma Injury Law"')}\n`);
 }
 
@@ -73,7 +81,9 @@ describe('a live version of the previous cell schema', () => {
   it('is really cell schema 3: no hashes', async () => {
     const live = await openStoredVersion({ kind: 'folder', dir: previousSite });
     expect(live.version).toBe(first);
-    const index = JSON.parse(Buffer.from((await live.store.get(keys.cellIndex(first))) as Uint8Array).toString('utf8')) as Record<string, unknown>;
+    const index = JSON.parse(
+      Buffer.from((await live.store.get(keys.cellIndex(first))) as Uint8Array).toString('utf8'),
+    ) as Record<string, unknown>;
     expect(index.schema_version).toBe(3);
     expect(index.group_sha256).toBeUndefined();
   });
@@ -87,7 +97,9 @@ describe('a live version of the previous cell schema', () => {
     const doc = ChangesDoc.parse(JSON.parse(written.toString('utf8')));
     expect(doc.previous).toEqual({ version: first, week: '2026-W47' });
     expect(doc.removed.map((r) => r.listing_id)).toEqual([listingIdOf('p8')]);
-    expect(doc.changed.map((c) => [c.listing_id, c.fields.map((f) => [f.field, f.old, f.new])])).toEqual([[listingIdOf('p7'), [['name', 'Gamma Injury', 'Gamma Injury Law']]]]);
+    expect(doc.changed.map((c) => [c.listing_id, c.fields.map((f) => [f.field, f.old, f.new])])).toEqual([
+      [listingIdOf('p7'), [['name', 'Gamma Injury', 'Gamma Injury Law']]],
+    ]);
   });
 
   it('is compared with on a release to a bucket, which then serves the new version and measures clean', async () => {
@@ -95,10 +107,19 @@ describe('a live version of the previous cell schema', () => {
     const client = s3Client(s3.clientOptions);
     for (const key of await siteFiles(previousSite)) {
       if (key !== keys.pointer && !key.startsWith(keys.root(first))) continue;
-      await client.send(new PutObjectCommand({ Bucket: 'site', Key: key, Body: await readFile(join(previousSite, key)) }));
+      await client.send(
+        new PutObjectCommand({ Bucket: 'site', Key: key, Body: await readFile(join(previousSite, key)) }),
+      );
     }
     const records = await tempDir('legacy-records');
-    const rec = await release({ dataDir: data, siteDir: join(await tempDir('legacy-release'), 'site'), recordsDir: records, bucket, force: { 'counts-drop': 'Far Away Law closed' }, log: () => {} });
+    const rec = await release({
+      dataDir: data,
+      siteDir: join(await tempDir('legacy-release'), 'site'),
+      recordsDir: records,
+      bucket,
+      force: { 'counts-drop': 'Far Away Law closed' },
+      log: () => {},
+    });
     expect(rec.outcome, rec.error ?? '').toBe('released');
     expect(rec.previous_version).toBe(first);
     // The drop gate read the live meta: one firm of seven gone is more than 10%, hence the --force.
@@ -142,7 +163,9 @@ describe('a live version of an older schema', () => {
     const loc = { kind: 'folder' as const, dir: meta1Site };
     const plain = `version ${first} is meta schema 1, but this release reads meta schema 2 only: generate the week again with this release and publish it`;
     await expect(diffSites(loc, loc, { oldVersion: first, newVersion: first })).rejects.toThrow(plain);
-    const err = await publishSite({ siteDir: meta1Site, bucket: 'site', ...s3.clientOptions, ...quiet }).catch((e: unknown) => e as Error);
+    const err = await publishSite({ siteDir: meta1Site, bucket: 'site', ...s3.clientOptions, ...quiet }).catch(
+      (e: unknown) => e as Error,
+    );
     expect(String(err)).toContain(plain);
   });
 });

@@ -29,17 +29,34 @@ it('compares with the version live in the bucket, and audit measure checks the b
   const store = new S3Store({ ...bucket });
   const records = await tempDir('changes-records');
   const data = await copyFixture();
-  const first = await release({ dataDir: data, siteDir: join(await tempDir('changes-a'), 'site'), recordsDir: records, bucket, ...silent });
+  const first = await release({
+    dataDir: data,
+    siteDir: join(await tempDir('changes-a'), 'site'),
+    recordsDir: records,
+    bucket,
+    ...silent,
+  });
   expect(first.outcome, first.error ?? '').toBe('released');
 
   // Next week, released from another machine whose site folder is empty: the bucket is what was live.
   const from = join(data, 'weeks', '2026-W47');
   const to = join(data, 'weeks', '2026-W48');
   await cp(from, to, { recursive: true });
-  await writeFile(join(to, 'dataset.json'), (await readFile(join(from, 'dataset.json'), 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'));
+  await writeFile(
+    join(to, 'dataset.json'),
+    (await readFile(join(from, 'dataset.json'), 'utf8'))
+      .replace('2026-W47', '2026-W48')
+      .replace('2026-11-18', '2026-11-25'),
+  );
   const places = (await readFile(join(from, 'places.jsonl'), 'utf8')).replace(/"Gamma Injury"/g, '"Gamma Injury Law"');
   await writeFile(join(to, 'places.jsonl'), places);
-  const second = await release({ dataDir: data, siteDir: join(await tempDir('changes-b'), 'site'), recordsDir: records, bucket, ...silent });
+  const second = await release({
+    dataDir: data,
+    siteDir: join(await tempDir('changes-b'), 'site'),
+    recordsDir: records,
+    bucket,
+    ...silent,
+  });
   expect(second.outcome, second.error ?? '').toBe('released');
   expect(second.version).not.toBe(first.version);
 
@@ -48,7 +65,14 @@ it('compares with the version live in the bucket, and audit measure checks the b
   const doc = ChangesDoc.parse(JSON.parse(Buffer.from(bytes as Uint8Array).toString('utf8')));
   expect(doc.previous).toEqual({ version: first.version, week: '2026-W47' });
   expect(doc.changed).toEqual([
-    { listing_id: listingIdOf('p7'), firm_id: expect.any(String), name: 'Gamma Injury Law', city: 'Chicago', state: 'IL', fields: [{ field: 'name', old: 'Gamma Injury', new: 'Gamma Injury Law', reason: { kind: 'weekly_data' } }] },
+    {
+      listing_id: listingIdOf('p7'),
+      firm_id: expect.any(String),
+      name: 'Gamma Injury Law',
+      city: 'Chicago',
+      state: 'IL',
+      fields: [{ field: 'name', old: 'Gamma Injury', new: 'Gamma Injury Law', reason: { kind: 'weekly_data' } }],
+    },
   ]);
   expect(doc.added).toEqual([]);
   expect(doc.removed).toEqual([]);
@@ -60,9 +84,22 @@ it('compares with the version live in the bucket, and audit measure checks the b
   expect(report.firm_documents).toBe(report.offices);
 
   // A same-day correction goes up as a layer over the live version; its changes document and measurement still check.
-  const correction = { action: 'update', place_id: 'p1', reason: 'Call from the office manager', date: '2026-11-26', public_note: 'Phone corrected by the firm', set: { phone: '(312) 555-0177' } };
+  const correction = {
+    action: 'update',
+    place_id: 'p1',
+    reason: 'Call from the office manager',
+    date: '2026-11-26',
+    public_note: 'Phone corrected by the firm',
+    set: { phone: '(312) 555-0177' },
+  };
   await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify(correction)}\n`);
-  const third = await release({ dataDir: data, siteDir: join(await tempDir('changes-c'), 'site'), recordsDir: records, bucket, ...silent });
+  const third = await release({
+    dataDir: data,
+    siteDir: join(await tempDir('changes-c'), 'site'),
+    recordsDir: records,
+    bucket,
+    ...silent,
+  });
   expect(third.outcome, third.error ?? '').toBe('released');
   const layered = await openSite({ kind: 's3', ...bucket });
   expect(layered.version).toBe(third.version);
@@ -70,7 +107,21 @@ it('compares with the version live in the bucket, and audit measure checks the b
   const fix = await layered.json(keys.changes(third.version as string), ChangesDoc);
   expect(fix?.previous?.version).toBe(second.version);
   expect(fix?.changed).toEqual([
-    { listing_id: listingIdOf('p1'), firm_id: expect.any(String), name: 'Alpha Injury Law', city: 'Chicago', state: 'IL', fields: [{ field: 'phone', old: '(312) 555-0100', new: '(312) 555-0177', reason: { kind: 'correction', date: '2026-11-26', note: 'Phone corrected by the firm' } }] },
+    {
+      listing_id: listingIdOf('p1'),
+      firm_id: expect.any(String),
+      name: 'Alpha Injury Law',
+      city: 'Chicago',
+      state: 'IL',
+      fields: [
+        {
+          field: 'phone',
+          old: '(312) 555-0100',
+          new: '(312) 555-0177',
+          reason: { kind: 'correction', date: '2026-11-26', note: 'Phone corrected by the firm' },
+        },
+      ],
+    },
   ]);
   expect(JSON.stringify(fix)).not.toContain('office manager');
   const again = await measure({ site: { kind: 's3', ...bucket } });

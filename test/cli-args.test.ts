@@ -36,7 +36,17 @@ function usage(argv: string[]): string {
 describe('parseCliArgs', () => {
   it('gives typed values with defaults when nothing is passed', () => {
     const { values, positionals } = ok([]);
-    expect(values).toEqual({ out: 'site/', week: undefined, keep: 3, grace: undefined, mode: 'fast', force: [], radii: [1, 15, 50], only: [], quiet: false });
+    expect(values).toEqual({
+      out: 'site/',
+      week: undefined,
+      keep: 3,
+      grace: undefined,
+      mode: 'fast',
+      force: [],
+      radii: [1, 15, 50],
+      only: [],
+      quiet: false,
+    });
     expect(positionals).toEqual([]);
     // The types follow the declaration: these lines would not compile otherwise.
     const keep: number = values.keep;
@@ -47,7 +57,17 @@ describe('parseCliArgs', () => {
   });
 
   it('parses integers, numbers and enums once, into their types', () => {
-    const { values, positionals } = ok(['--keep', '12', '--grace=2.5', '--mode', 'slow', '--quiet', '--out', 'x/', 'file.json']);
+    const { values, positionals } = ok([
+      '--keep',
+      '12',
+      '--grace=2.5',
+      '--mode',
+      'slow',
+      '--quiet',
+      '--out',
+      'x/',
+      'file.json',
+    ]);
     expect(values.keep).toBe(12);
     expect(values.grace).toBe(2.5);
     expect(values.mode).toBe('slow');
@@ -95,7 +115,11 @@ describe('parseCliArgs', () => {
   });
 
   it('refuses a missing required option', () => {
-    const s = { name: 't', usage: 't', options: { bucket: { type: 'string', required: true, description: 'S3 bucket' } } } as const;
+    const s = {
+      name: 't',
+      usage: 't',
+      options: { bucket: { type: 'string', required: true, description: 'S3 bucket' } },
+    } as const;
     expect(parseCliArgs(s, [])).toEqual({ kind: 'usage', message: '--bucket is required' });
     const r = parseCliArgs(s, ['--bucket', 'b']);
     expect(r.kind === 'ok' && r.values.bucket).toBe('b');

@@ -9,7 +9,14 @@ import { describe, expect, it } from 'vitest';
 async function banner(perHour: string): Promise<string> {
   const logDir = mkdtempSync(join(tmpdir(), 'iad-banner-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts', '--no-build'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITE_DIR: process.env.TEST_SITE_DIR as string, LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: perHour },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SITE_DIR: process.env.TEST_SITE_DIR as string,
+      LOG_DIR: logDir,
+      RATE_LIMIT_PER_HOUR: perHour,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -26,12 +33,20 @@ async function banner(perHour: string): Promise<string> {
 }
 
 describe('npm start banner', () => {
-  it.concurrent('says "rate limit: off" when RATE_LIMIT_PER_HOUR is 0, not "off/hour"', async () => {
-    const line = await banner('0');
-    expect(line).toMatch(/^Serving .* on http:\/\/127\.0\.0\.1:\d+ {2}\(request log: .*, rate limit: off\)$/);
-  }, 40_000);
+  it.concurrent(
+    'says "rate limit: off" when RATE_LIMIT_PER_HOUR is 0, not "off/hour"',
+    async () => {
+      const line = await banner('0');
+      expect(line).toMatch(/^Serving .* on http:\/\/127\.0\.0\.1:\d+ {2}\(request log: .*, rate limit: off\)$/);
+    },
+    40_000,
+  );
 
-  it.concurrent('says "rate limit: 600/hour" for a limit', async () => {
-    expect(await banner('600')).toMatch(/, rate limit: 600\/hour\)$/);
-  }, 40_000);
+  it.concurrent(
+    'says "rate limit: 600/hour" for a limit',
+    async () => {
+      expect(await banner('600')).toMatch(/, rate limit: 600\/hour\)$/);
+    },
+    40_000,
+  );
 });

@@ -23,7 +23,11 @@ const KEY = 'test-key-Zx81-do-not-log';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function provider(url: string, budget: Budget, extra: Partial<ConstructorParameters<typeof GooglePlacesProvider>[0]> = {}): { p: GooglePlacesProvider; sleeps: number[] } {
+function provider(
+  url: string,
+  budget: Budget,
+  extra: Partial<ConstructorParameters<typeof GooglePlacesProvider>[0]> = {},
+): { p: GooglePlacesProvider; sleeps: number[] } {
   const sleeps: number[] = [];
   const p = new GooglePlacesProvider({
     endpoint: url,
@@ -75,12 +79,35 @@ describe('Google Places adapter', () => {
       expect(seen.headers['x-goog-api-key']).toBe(KEY);
       const mask = String(seen.headers['x-goog-fieldmask']).split(',');
       expect(mask.sort()).toEqual(
-        ['places.id', 'places.displayName', 'places.formattedAddress', 'places.addressComponents', 'places.location', 'places.nationalPhoneNumber', 'places.websiteUri', 'places.regularOpeningHours', 'places.primaryType', 'places.primaryTypeDisplayName', 'places.businessStatus', 'nextPageToken'].sort(),
+        [
+          'places.id',
+          'places.displayName',
+          'places.formattedAddress',
+          'places.addressComponents',
+          'places.location',
+          'places.nationalPhoneNumber',
+          'places.websiteUri',
+          'places.regularOpeningHours',
+          'places.primaryType',
+          'places.primaryTypeDisplayName',
+          'places.businessStatus',
+          'nextPageToken',
+        ].sort(),
       );
       expect(mask.some((f) => /rating|review/i.test(f))).toBe(false);
-      expect(seen.body).toEqual({ textQuery: 'car accident lawyer', pageSize: 20, languageCode: 'en', regionCode: 'US', locationBias: { circle: { center: { latitude: m.center.lat, longitude: m.center.lng }, radius: 4000 } } });
+      expect(seen.body).toEqual({
+        textQuery: 'car accident lawyer',
+        pageSize: 20,
+        languageCode: 'en',
+        regionCode: 'US',
+        locationBias: { circle: { center: { latitude: m.center.lat, longitude: m.center.lng }, radius: 4000 } },
+      });
       // Rank = the provider's order: the fake's own ranking, independently computed.
-      expect(answer.places.map((x) => x.id)).toEqual(fakeRanking(fakeWorld('austin', 40), 'car accident lawyer', m.center.lat, m.center.lng).slice(0, 20).map((x) => x.id));
+      expect(answer.places.map((x) => x.id)).toEqual(
+        fakeRanking(fakeWorld('austin', 40), 'car accident lawyer', m.center.lat, m.center.lng)
+          .slice(0, 20)
+          .map((x) => x.id),
+      );
       expect(answer.requests).toBe(1);
       expect(JSON.stringify(answer)).not.toMatch(/rating|review/i);
     } finally {
@@ -99,7 +126,11 @@ describe('Google Places adapter', () => {
       expect(expected.length).toBe(60);
       expect(answer.places.map((x) => x.id)).toEqual(expected);
       expect(answer.requests).toBe(3);
-      expect(fake.requests.map((r) => (r.body as { pageToken?: string }).pageToken === undefined)).toEqual([true, false, false]);
+      expect(fake.requests.map((r) => (r.body as { pageToken?: string }).pageToken === undefined)).toEqual([
+        true,
+        false,
+        false,
+      ]);
       // A small world ends paging early: no token, no further request.
       const small = await startPlacesFake({ apiKey: KEY, places: world.slice(0, 25) });
       try {
@@ -116,11 +147,20 @@ describe('Google Places adapter', () => {
   });
 
   it('retries 429 (honouring Retry-After), 5xx and timeouts with growing backoff; bills only answered requests', async () => {
-    const faults: Record<number, Fault> = { 1: { status: 429, retryAfter: '3' }, 2: { status: 500 }, 3: { delayMs: 1500 }, 4: { status: 503 } };
+    const faults: Record<number, Fault> = {
+      1: { status: 429, retryAfter: '3' },
+      2: { status: 500 },
+      3: { delayMs: 1500 },
+      4: { status: 503 },
+    };
     const fake = await startPlacesFake({ apiKey: KEY, places: fakeWorld('austin', 40), fault: (n) => faults[n] });
     try {
       const budget = new Budget(1, 35);
-      const { p, sleeps } = provider(fake.url, budget, { maxAttempts: 5, timeoutMs: 300, backoff: { baseMs: 100, capMs: 10_000 } });
+      const { p, sleeps } = provider(fake.url, budget, {
+        maxAttempts: 5,
+        timeoutMs: 300,
+        backoff: { baseMs: 100, capMs: 10_000 },
+      });
       const answer = await p.search('personal injury lawyer', metro('austin').center);
       expect(answer.places.length).toBe(20);
       expect(fake.requests).toHaveLength(5);
@@ -135,10 +175,16 @@ describe('Google Places adapter', () => {
   });
 
   it('gives up after the last attempt, and stops at once on 400/403 without the key in the message', async () => {
-    const fake = await startPlacesFake({ apiKey: KEY, places: fakeWorld('austin', 40), fault: () => ({ status: 500 }) });
+    const fake = await startPlacesFake({
+      apiKey: KEY,
+      places: fakeWorld('austin', 40),
+      fault: () => ({ status: 500 }),
+    });
     try {
       const { p } = provider(fake.url, new Budget(1, 35));
-      await expect(p.search('personal injury lawyer', metro('austin').center)).rejects.toBeInstanceOf(RetriesExhaustedError);
+      await expect(p.search('personal injury lawyer', metro('austin').center)).rejects.toBeInstanceOf(
+        RetriesExhaustedError,
+      );
       expect(fake.requests).toHaveLength(4);
     } finally {
       await fake.close();
@@ -171,7 +217,8 @@ describe('Google Places adapter', () => {
 
 function readWeek(dir: string, week: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of readdirSync(join(dir, 'weeks', week)).sort()) out[f] = readFileSync(join(dir, 'weeks', week, f), 'utf8');
+  for (const f of readdirSync(join(dir, 'weeks', week)).sort())
+    out[f] = readFileSync(join(dir, 'weeks', week, f), 'utf8');
   return out;
 }
 
@@ -180,8 +227,26 @@ describe('collection run', () => {
   const austin = [metro('austin')];
   const total = gridPoints(austin).length * MEASURED_QUERIES.length;
   const claimed = claimsFor(fakeWorld('austin', 60));
-  const run = (out: string, p: GooglePlacesProvider, budget: Budget | null, resume: boolean, claims: Map<string, boolean> = claimed) =>
-    runCollection({ outDir: out, week, metros: austin, provider: p, spentUsd: () => budget?.spentUsd ?? 0, resume, collectedAt: '2026-11-25T14:00:00Z', concurrency: 4, flags: { firms: new Map(), claimed: claims }, quiet: true, onLogOpen: (n) => budget?.addSpent(n) });
+  const run = (
+    out: string,
+    p: GooglePlacesProvider,
+    budget: Budget | null,
+    resume: boolean,
+    claims: Map<string, boolean> = claimed,
+  ) =>
+    runCollection({
+      outDir: out,
+      week,
+      metros: austin,
+      provider: p,
+      spentUsd: () => budget?.spentUsd ?? 0,
+      resume,
+      collectedAt: '2026-11-25T14:00:00Z',
+      concurrency: 4,
+      flags: { firms: new Map(), claimed: claims },
+      quiet: true,
+      onLogOpen: (n) => budget?.addSpent(n),
+    });
 
   it('stops at the budget, resumes without buying any sample twice, and writes the same week as one clean run', async () => {
     const world = fakeWorld('austin', 60);
@@ -234,12 +299,19 @@ describe('collection run', () => {
       const r = await run(out, provider(fake.url, b).p, b, false, partial);
       expect(r.status).toBe('claims');
       expect(existsSync(join(out, 'weeks', week))).toBe(false);
-      const needed = readFileSync(join(out, 'raw', week, 'claims-needed.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { place_id: string; claimed: null; name: string });
+      const needed = readFileSync(join(out, 'raw', week, 'claims-needed.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { place_id: string; claimed: null; name: string });
       // Brute force: the law offices that appeared in any sample and are not in the partial claims.
       const law = new Set(world.filter((w) => w.primaryType === 'lawyer').map((w) => w.id));
       const appeared = new Set<string>();
-      for (const p of gridPoints(austin)) for (const q of MEASURED_QUERIES) for (const x of fakeRanking(world, q, p.lat, p.lng).slice(0, 20)) appeared.add(x.id);
-      expect(needed.map((n) => n.place_id)).toEqual([...appeared].filter((id) => law.has(id) && !partial.has(id)).sort());
+      for (const p of gridPoints(austin))
+        for (const q of MEASURED_QUERIES)
+          for (const x of fakeRanking(world, q, p.lat, p.lng).slice(0, 20)) appeared.add(x.id);
+      expect(needed.map((n) => n.place_id)).toEqual(
+        [...appeared].filter((id) => law.has(id) && !partial.has(id)).sort(),
+      );
       expect(needed.every((n) => n.claimed === null && n.name !== '')).toBe(true);
       const requests = fake.requests.length;
       const again = await run(out, provider(fake.url, b).p, b, true);
@@ -261,18 +333,33 @@ describe('collection run', () => {
       const r = await run(out, provider(fake.url, b).p, b, false);
       expect(r.status).toBe('complete');
       const files = readWeek(out, week);
-      const samples = files['samples.jsonl']!.trimEnd().split('\n').map((l) => SampleRecord.parse(JSON.parse(l)));
-      const places = files['places.jsonl']!.trimEnd().split('\n').map((l) => PlaceRecord.parse(JSON.parse(l)));
+      const samples = files['samples.jsonl']!.trimEnd()
+        .split('\n')
+        .map((l) => SampleRecord.parse(JSON.parse(l)));
+      const places = files['places.jsonl']!.trimEnd()
+        .split('\n')
+        .map((l) => PlaceRecord.parse(JSON.parse(l)));
       expect(samples).toHaveLength(total);
       // Brute force: every sample's ranked list is the fake's own top 20 from that point.
-      for (const s of samples) expect(s.ranked).toEqual(fakeRanking(world, s.query, s.lat, s.lng).slice(0, 20).map((x) => x.id));
+      for (const s of samples)
+        expect(s.ranked).toEqual(
+          fakeRanking(world, s.query, s.lat, s.lng)
+            .slice(0, 20)
+            .map((x) => x.id),
+        );
       // Cafes keep their rank but get no place record; law offices round-trip to the sample's records.
       const byId = new Map(places.map((p) => [p.place_id, p]));
       expect([...byId.keys()].some((id) => id.startsWith('ChIJcafe'))).toBe(false);
       expect(samples.some((s) => s.ranked.some((id) => id.startsWith('ChIJcafe')))).toBe(true);
       const sample = new Map(world.map((w) => [w.id, w]));
       for (const p of places) expect(sample.has(p.place_id)).toBe(true);
-      expect(JSON.parse(files['dataset.json']!)).toEqual({ schema_version: 1, name: expect.any(String), synthetic: false, week, collected_at: '2026-11-25T14:00:00Z' });
+      expect(JSON.parse(files['dataset.json']!)).toEqual({
+        schema_version: 1,
+        name: expect.any(String),
+        synthetic: false,
+        week,
+        collected_at: '2026-11-25T14:00:00Z',
+      });
       // No rating, rating count or review in any file the collector wrote, the archive included.
       const archive = gunzipSync(readFileSync(join(out, 'raw', week, 'answers.jsonl.gz'))).toString('utf8');
       expect(fake.requests.some((q) => q.status === 200)).toBe(true);
@@ -288,7 +375,7 @@ describe('collection run', () => {
 });
 
 describe('ingestion and operator flags', () => {
-  it('turns an API place into the documented place record (round trip of the sample\'s records)', () => {
+  it("turns an API place into the documented place record (round trip of the sample's records)", () => {
     const world = fakeWorld('austin', 30);
     const records = sampleOffices('austin', 30);
     expect(records.length).toBeGreaterThan(50);
@@ -302,11 +389,18 @@ describe('ingestion and operator flags', () => {
     expect(placeRecordOf({ ...ApiPlace.parse(world[0]), businessStatus: 'CLOSED_PERMANENTLY' }, false)).toBe('closed');
   });
 
-  it('converts 24-hour and overnight opening periods to the generator\'s form', () => {
+  it("converts 24-hour and overnight opening periods to the generator's form", () => {
     const p = ApiPlace.parse({ id: 'x', regularOpeningHours: { periods: [{ open: { day: 0, hour: 0, minute: 0 } }] } });
     expect(openingHoursOf(p)).toEqual({ periods: [{ open: { day: 0, time: '0000' } }] });
-    const q = ApiPlace.parse({ id: 'y', regularOpeningHours: { periods: [{ open: { day: 5, hour: 18, minute: 30 }, close: { day: 6, hour: 2, minute: 0 } }] } });
-    expect(openingHoursOf(q)).toEqual({ periods: [{ open: { day: 5, time: '1830' }, close: { day: 6, time: '0200' } }] });
+    const q = ApiPlace.parse({
+      id: 'y',
+      regularOpeningHours: {
+        periods: [{ open: { day: 5, hour: 18, minute: 30 }, close: { day: 6, hour: 2, minute: 0 } }],
+      },
+    });
+    expect(openingHoursOf(q)).toEqual({
+      periods: [{ open: { day: 5, time: '1830' }, close: { day: 6, time: '0200' } }],
+    });
     expect(openingHoursOf(ApiPlace.parse({ id: 'z' }))).toBeNull();
   });
 

@@ -58,10 +58,21 @@ const paths = (): string[] => [
 
 beforeAll(async () => {
   server = await startTestServer({ PUBLIC_BASE_URL: 'https://directory.example' });
-  const search = JSON.parse((await raw('/v1/attorneys?location=60601&limit=1')).bytes.toString('utf8')) as { results: { listing_id: string }[] };
+  const search = JSON.parse((await raw('/v1/attorneys?location=60601&limit=1')).bytes.toString('utf8')) as {
+    results: { listing_id: string }[];
+  };
   listingId = search.results[0]?.listing_id ?? '';
-  const env = loadLambdaEnv({ SITE_BUCKET: 'directory-site', SALT_BUCKET: 'directory-salt', ORIGIN_VERIFY_SECRETS: SECRET, PUBLIC_BASE_URL: 'https://directory.example' });
-  handler = createHandler(env, { store: new FolderStore(process.env.TEST_SITE_DIR as string), salt: { saltFor: async () => new Uint8Array(32) }, log: { write: () => {} } });
+  const env = loadLambdaEnv({
+    SITE_BUCKET: 'directory-site',
+    SALT_BUCKET: 'directory-salt',
+    ORIGIN_VERIFY_SECRETS: SECRET,
+    PUBLIC_BASE_URL: 'https://directory.example',
+  });
+  handler = createHandler(env, {
+    store: new FolderStore(process.env.TEST_SITE_DIR as string),
+    salt: { saltFor: async () => new Uint8Array(32) },
+    log: { write: () => {} },
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -74,7 +85,12 @@ describe('local server', () => {
       expect(plain.headers['content-encoding'], path).toBeUndefined();
       expect(plain.headers.vary, path).toMatch(/Accept-Encoding/);
       const plainText = decode(plain).replace(/"query_id":"[^"]+"/, '');
-      for (const [accept, want] of [['gzip', 'gzip'], ['br', 'br'], ['gzip, deflate, br', 'br'], ['br;q=0.5, gzip', 'gzip']] as const) {
+      for (const [accept, want] of [
+        ['gzip', 'gzip'],
+        ['br', 'br'],
+        ['gzip, deflate, br', 'br'],
+        ['br;q=0.5, gzip', 'gzip'],
+      ] as const) {
         const r = await raw(path, { 'accept-encoding': accept });
         expect(r.status, path).toBe(plain.status);
         expect(r.headers['content-encoding'], `${path} ${accept}`).toBe(want);
@@ -108,9 +124,16 @@ describe('local server', () => {
 
   it('ten results are several times smaller compressed (sizes printed for docs/DEPLOY.md)', async () => {
     const sizes: Record<string, number[]> = {};
-    for (const path of ['/v1/attorneys?location=60601&limit=10', '/v1/attorneys?location=60601&limit=25', '/openapi.json', `/v1/firms/${listingId}`, '/v1/coverage']) {
+    for (const path of [
+      '/v1/attorneys?location=60601&limit=10',
+      '/v1/attorneys?location=60601&limit=25',
+      '/openapi.json',
+      `/v1/firms/${listingId}`,
+      '/v1/coverage',
+    ]) {
       const row: number[] = [];
-      for (const accept of ['identity', 'gzip', 'br']) row.push((await raw(path, { 'accept-encoding': accept })).bytes.byteLength);
+      for (const accept of ['identity', 'gzip', 'br'])
+        row.push((await raw(path, { 'accept-encoding': accept })).bytes.byteLength);
       sizes[path] = row;
       const [plain = 0, gz = 0, br = 0] = row;
       // Search answers and the OpenAPI document repeat their keys and texts; a single firm document is small.
@@ -143,7 +166,22 @@ describe('Lambda handler', () => {
 
 describe('negotiation', () => {
   it('follows q-values, prefers br among equals, and knows only gzip and br', () => {
-    expect([null, '', 'identity', 'deflate', 'gzip;q=0', '*;q=0'].map(chooseEncoding)).toEqual([null, null, null, null, null, null]);
-    expect(['gzip', 'br', '*', 'gzip, br', 'br;q=0.1, gzip;q=0.9', 'br;q=0, *', 'GZIP'].map(chooseEncoding)).toEqual(['gzip', 'br', 'br', 'br', 'gzip', 'gzip', 'gzip']);
+    expect([null, '', 'identity', 'deflate', 'gzip;q=0', '*;q=0'].map(chooseEncoding)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(['gzip', 'br', '*', 'gzip, br', 'br;q=0.1, gzip;q=0.9', 'br;q=0, *', 'GZIP'].map(chooseEncoding)).toEqual([
+      'gzip',
+      'br',
+      'br',
+      'br',
+      'gzip',
+      'gzip',
+      'gzip',
+    ]);
   });
 });

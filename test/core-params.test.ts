@@ -30,12 +30,34 @@ describe('parseAttorneysArgs', () => {
 
   it('accepts each location form, from strings and from JSON numbers', () => {
     expect(parseAttorneysArgs({ location: 'Austin, TX' }).location).toEqual({ form: 'location', value: 'Austin, TX' });
-    expect(parseAttorneysArgs({ lat: '41.88', lng: '-87.63' }).location).toEqual({ form: 'point', lat: 41.88, lng: -87.63, input: '41.88,-87.63' });
-    expect(parseAttorneysArgs({ lat: 41.88, lng: -87.63 }).location).toEqual({ form: 'point', lat: 41.88, lng: -87.63, input: '41.88,-87.63' });
-    const q = parseAttorneysArgs({ zip: '02134', radius_miles: '2.5', limit: '25', practice_area: 'personal_injury', src: 'my-app/1.0' });
+    expect(parseAttorneysArgs({ lat: '41.88', lng: '-87.63' }).location).toEqual({
+      form: 'point',
+      lat: 41.88,
+      lng: -87.63,
+      input: '41.88,-87.63',
+    });
+    expect(parseAttorneysArgs({ lat: 41.88, lng: -87.63 }).location).toEqual({
+      form: 'point',
+      lat: 41.88,
+      lng: -87.63,
+      input: '41.88,-87.63',
+    });
+    const q = parseAttorneysArgs({
+      zip: '02134',
+      radius_miles: '2.5',
+      limit: '25',
+      practice_area: 'personal_injury',
+      src: 'my-app/1.0',
+    });
     expect(q).toMatchObject({ radiusMiles: 2.5, limit: 25, src: 'my-app/1.0' });
-    expect(parseAttorneysArgs({ zip: '02134', radius_miles: 50, limit: 1 })).toMatchObject({ radiusMiles: 50, limit: 1 });
-    expect(parseAttorneysArgs({ zip: '02134', radius_miles: '1', limit: '1.0' })).toMatchObject({ radiusMiles: 1, limit: 1 });
+    expect(parseAttorneysArgs({ zip: '02134', radius_miles: 50, limit: 1 })).toMatchObject({
+      radiusMiles: 50,
+      limit: 1,
+    });
+    expect(parseAttorneysArgs({ zip: '02134', radius_miles: '1', limit: '1.0' })).toMatchObject({
+      radiusMiles: 1,
+      limit: 1,
+    });
   });
 
   it('treats undefined as absent (a JSON-RPC client may leave optional keys undefined)', () => {

@@ -15,7 +15,15 @@ import { createService } from '../shim/core/service-impl.ts';
 import { CellBlock } from '../shim/core/cell-format.ts';
 import { buildCells } from '../generator/write/cells.ts';
 import { hashSerialised, sealCellTree } from '../generator/write/cell-hashes.ts';
-import { CoverageCells, FirmDoc, keys, Meta, Pointer, type CoverageCellsT, type StoredOfficeT } from '../shim/core/site-format.ts';
+import {
+  CoverageCells,
+  FirmDoc,
+  keys,
+  Meta,
+  Pointer,
+  type CoverageCellsT,
+  type StoredOfficeT,
+} from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
@@ -29,11 +37,17 @@ const vdir = join(SITE, keys.root(version));
 
 let offices: StoredOfficeT[] = [];
 let coverage: CoverageCellsT;
-const metros = (JSON.parse(readFileSync('data/metros.json', 'utf8')) as { metros: { slug: string; center: { lat: number; lng: number }; radius_miles: number }[] }).metros;
+const metros = (
+  JSON.parse(readFileSync('data/metros.json', 'utf8')) as {
+    metros: { slug: string; center: { lat: number; lng: number }; radius_miles: number }[];
+  }
+).metros;
 
 beforeAll(() => {
   // Every listing has a firm document whose `office` is that listing: together they are every office of the site.
-  offices = readdirSync(join(vdir, 'firms')).map((f) => FirmDoc.parse(JSON.parse(readFileSync(join(vdir, 'firms', f), 'utf8'))).office);
+  offices = readdirSync(join(vdir, 'firms')).map(
+    (f) => FirmDoc.parse(JSON.parse(readFileSync(join(vdir, 'firms', f), 'utf8'))).office,
+  );
   coverage = CoverageCells.parse(JSON.parse(readFileSync(join(vdir, 'coverage-cells.json'), 'utf8')));
 });
 
@@ -55,17 +69,28 @@ function brute(lat: number, lng: number, radius: number): Brute {
     if (f === undefined) byFirm.set(o.firm_id, { listing_id: o.listing_id, distance: d, count: 1 });
     else {
       f.count++;
-      if (d < f.distance || (d === f.distance && o.listing_id < f.listing_id)) Object.assign(f, { listing_id: o.listing_id, distance: d });
+      if (d < f.distance || (d === f.distance && o.listing_id < f.listing_id))
+        Object.assign(f, { listing_id: o.listing_id, distance: d });
     }
   }
   const firms = [...byFirm.values()].sort((a, b) => a.distance - b.distance || (a.listing_id < b.listing_id ? -1 : 1));
   return { covered: true, metro, firms };
 }
 
-
 function randomQueries(count: number): { lat: number; lng: number; radius: number }[] {
   const rand = rng(47);
-  const slugs = ['new-york', 'chicago', 'houston', 'miami', 'washington', 'baltimore', 'denver', 'portland', 'san-francisco', 'dallas-fort-worth'];
+  const slugs = [
+    'new-york',
+    'chicago',
+    'houston',
+    'miami',
+    'washington',
+    'baltimore',
+    'denver',
+    'portland',
+    'san-francisco',
+    'dallas-fort-worth',
+  ];
   const radii = [1, 2.5, 5, 15, 30, 50];
   const out: { lat: number; lng: number; radius: number }[] = [];
   for (let i = 0; i < count; i++) {
@@ -106,7 +131,10 @@ describe('search against a brute-force scan of every office', () => {
     const service = createService(createSiteSource(new FolderStore(SITE)));
     for (const [i, q] of randomQueries(40).entries()) {
       const limit = 1 + (i % 25);
-      const body = await service.findAttorneys({ lat: String(q.lat), lng: String(q.lng), radius_miles: String(q.radius), limit: String(limit) }, CTX);
+      const body = await service.findAttorneys(
+        { lat: String(q.lat), lng: String(q.lng), radius_miles: String(q.radius), limit: String(limit) },
+        CTX,
+      );
       expect(AttorneysResponse.parse(body)).toEqual(body);
       const want = brute(q.lat, q.lng, q.radius);
       expect(body.covered).toBe(want.covered);
@@ -129,8 +157,14 @@ describe('search against a brute-force scan of every office', () => {
       for (const r of body.results) {
         const o = byId.get(r.listing_id)!;
         const m = o.metro === null ? undefined : meta.metros[o.metro];
-        const mv = o.visibility === null || m === undefined ? null : { metro: o.metro, week_of: meta.week_of, ...o.visibility, ...m, what_this_is: MAP_VISIBILITY_WHAT };
-        const bi = o.brand === null ? null : { metro: o.metro, week_of: meta.week_of, ...o.brand, what_this_is: BRAND_INDEX_WHAT };
+        const mv =
+          o.visibility === null || m === undefined
+            ? null
+            : { metro: o.metro, week_of: meta.week_of, ...o.visibility, ...m, what_this_is: MAP_VISIBILITY_WHAT };
+        const bi =
+          o.brand === null
+            ? null
+            : { metro: o.metro, week_of: meta.week_of, ...o.brand, what_this_is: BRAND_INDEX_WHAT };
         expect(r.map_visibility).toEqual(mv);
         expect(r.brand_index).toEqual(bi);
         expect(r.hours?.weekly ?? null).toEqual(o.hours?.weekly ?? null);
@@ -163,7 +197,12 @@ describe('covered', () => {
   const service = () => createService(createSiteSource(new FolderStore(SITE!)));
 
   it('is false, with no results, outside every measured metro', async () => {
-    for (const args of [{ zip: '59101' }, { location: 'Billings, MT' }, { lat: '44.37', lng: '-100.35' }, { location: '59101', radius_miles: '50' }]) {
+    for (const args of [
+      { zip: '59101' },
+      { location: 'Billings, MT' },
+      { lat: '44.37', lng: '-100.35' },
+      { location: '59101', radius_miles: '50' },
+    ]) {
       const body = await service().findAttorneys(args, CTX);
       expect(AttorneysResponse.parse(body)).toEqual(body);
       expect(body.covered).toBe(false);
@@ -185,7 +224,11 @@ describe('covered', () => {
       await s.findAttorneys({ lat: String(lat), lng: String(lng), radius_miles: '20', limit: '25' }, CTX),
       await s.findAttorneys({ location: `${lat},${lng}`, radius_miles: '20', limit: '25' }, CTX),
     ];
-    const strip = (b: AttorneysResponseT) => ({ ...b, query_id: null, location: { lat: b.location.lat, lng: b.location.lng, metro: b.location.metro } });
+    const strip = (b: AttorneysResponseT) => ({
+      ...b,
+      query_id: null,
+      location: { lat: b.location.lat, lng: b.location.lng, metro: b.location.metro },
+    });
     for (const o of others) expect(strip(o)).toEqual(strip(byZip));
     // query_id names the normalised query: zip=60601 and location=60601 are one query, lat/lng and "lat,lng" another,
     // ZIP+4 a third (its answer echoes a different input).
@@ -193,11 +236,23 @@ describe('covered', () => {
     expect(ids[1]).toBe(ids[0]);
     expect(ids[4]).toBe(ids[3]);
     expect(new Set(ids).size).toBe(3);
-    expect((await s.findAttorneys({ limit: '25', radius_miles: '20', zip: '60601' }, CTX)).query_id).toBe(byZip.query_id);
-    expect((await s.findAttorneys({ zip: '60601', radius_miles: '20', limit: '24' }, CTX)).query_id).not.toBe(byZip.query_id);
-    expect((await s.findAttorneys({ zip: '60601', radius_miles: '15' }, CTX)).query_id).toBe((await s.findAttorneys({ zip: '60601' }, CTX)).query_id);
+    expect((await s.findAttorneys({ limit: '25', radius_miles: '20', zip: '60601' }, CTX)).query_id).toBe(
+      byZip.query_id,
+    );
+    expect((await s.findAttorneys({ zip: '60601', radius_miles: '20', limit: '24' }, CTX)).query_id).not.toBe(
+      byZip.query_id,
+    );
+    expect((await s.findAttorneys({ zip: '60601', radius_miles: '15' }, CTX)).query_id).toBe(
+      (await s.findAttorneys({ zip: '60601' }, CTX)).query_id,
+    );
     expect(others[2]!.location).toMatchObject({ kind: 'point', source: 'input', approximate: false, zip: null });
-    expect(byZip.location).toMatchObject({ kind: 'zip', input: '60601', zip: '60601', approximate: true, metro: 'chicago' });
+    expect(byZip.location).toMatchObject({
+      kind: 'zip',
+      input: '60601',
+      zip: '60601',
+      approximate: true,
+      metro: 'chicago',
+    });
   });
 });
 
@@ -206,10 +261,7 @@ class RewritingStore implements Store {
   readonly kind = 'rewriting';
   private readonly inner: Store;
   private readonly rewrite: (key: string, bytes: Uint8Array | null) => Uint8Array | null;
-  constructor(
-    inner: Store,
-    rewrite: (key: string, bytes: Uint8Array | null) => Uint8Array | null,
-  ) {
+  constructor(inner: Store, rewrite: (key: string, bytes: Uint8Array | null) => Uint8Array | null) {
     this.inner = inner;
     this.rewrite = rewrite;
   }
@@ -217,7 +269,6 @@ class RewritingStore implements Store {
     return this.rewrite(key, await this.inner.get(key));
   }
 }
-
 
 describe('ties and failures', () => {
   it('breaks distance ties by listing_id, between firms and within one firm', async () => {
@@ -244,7 +295,13 @@ describe('ties and failures', () => {
       return written(meta);
     };
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) =>
-      key === keys.meta(version) ? withIndexHash(bytes) : key.includes('/cells/') ? (cells.has(key) ? written(cells.get(key)) : null) : bytes,
+      key === keys.meta(version)
+        ? withIndexHash(bytes)
+        : key.includes('/cells/')
+          ? cells.has(key)
+            ? written(cells.get(key))
+            : null
+          : bytes,
     );
     const service = createService(createSiteSource(store));
     const body = await service.findAttorneys({ lat: base.lat, lng: base.lng, radius_miles: 1, limit: 25 }, CTX);
@@ -258,14 +315,23 @@ describe('ties and failures', () => {
   it('fails with StoreError, never a partial answer, when a block the query needs is missing', async () => {
     const q = { lat: 41.8781, lng: -87.6298, radius: 15 };
     // The block the nearest office's records name: the search must read it (nearest first).
-    const near = await createService(createSiteSource(new FolderStore(SITE))).findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius, limit: 1 }, CTX);
-    const nearest = FirmDoc.parse(JSON.parse(readFileSync(join(vdir, 'firms', `${near.results[0]!.listing_id}.json`), 'utf8'))).office;
-    const blocks = readdirSync(join(vdir, 'cells', 'blocks')).map((f) => CellBlock.parse(JSON.parse(readFileSync(join(vdir, 'cells', 'blocks', f), 'utf8'))));
+    const near = await createService(createSiteSource(new FolderStore(SITE))).findAttorneys(
+      { lat: q.lat, lng: q.lng, radius_miles: q.radius, limit: 1 },
+      CTX,
+    );
+    const nearest = FirmDoc.parse(
+      JSON.parse(readFileSync(join(vdir, 'firms', `${near.results[0]!.listing_id}.json`), 'utf8')),
+    ).office;
+    const blocks = readdirSync(join(vdir, 'cells', 'blocks')).map((f) =>
+      CellBlock.parse(JSON.parse(readFileSync(join(vdir, 'cells', 'blocks', f), 'utf8'))),
+    );
     const holding = blocks.find((b) => b.lat.some((lat, i) => lat === nearest.lat && b.lng[i] === nearest.lng))!;
     const hidden = keys.cellBlock(version, holding.cell);
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key === hidden ? null : bytes));
     const service = createService(createSiteSource(store));
-    await expect(service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius }, CTX)).rejects.toBeInstanceOf(StoreError);
+    await expect(service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius }, CTX)).rejects.toBeInstanceOf(
+      StoreError,
+    );
     // A point elsewhere, not needing that block, is still answered.
     const body = await service.findAttorneys({ zip: '77002' }, CTX);
     expect(body.results.length).toBeGreaterThan(0);
@@ -273,13 +339,18 @@ describe('ties and failures', () => {
 
   it('fails with StoreError when a cell block is corrupt', async () => {
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) =>
-      bytes !== null && key.includes('/cells/blocks/') ? new TextEncoder().encode('{"schema_version":2,"listing":[{') : bytes,
+      bytes !== null && key.includes('/cells/blocks/')
+        ? new TextEncoder().encode('{"schema_version":2,"listing":[{')
+        : bytes,
     );
-    await expect(createService(createSiteSource(store)).findAttorneys({ zip: '60601' }, CTX)).rejects.toBeInstanceOf(StoreError);
+    await expect(createService(createSiteSource(store)).findAttorneys({ zip: '60601' }, CTX)).rejects.toBeInstanceOf(
+      StoreError,
+    );
   });
 
   it('fails with StoreError naming the schema when the version is of an older schema than this release reads', async () => {
-    const text = (bytes: Uint8Array): Record<string, unknown> => JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+    const text = (bytes: Uint8Array): Record<string, unknown> =>
+      JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
     const encode = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(value)}\n`);
     // The cell tree of the previous schema (3: without the hashes), its hash in meta.json kept true.
     const index3 = (bytes: Uint8Array): Uint8Array => {
@@ -291,15 +362,27 @@ describe('ties and failures', () => {
       if (key === keys.cellIndex(version)) return index3(bytes);
       if (key !== keys.meta(version)) return bytes;
       const meta = text(bytes) as { sha256?: Record<string, string> };
-      if (meta.sha256 !== undefined) meta.sha256['cells/index.json'] = hashSerialised('cells/index.json', JSON.parse(new TextDecoder().decode(index3(readFileSync(join(vdir, 'cells', 'index.json'))))));
+      if (meta.sha256 !== undefined)
+        meta.sha256['cells/index.json'] = hashSerialised(
+          'cells/index.json',
+          JSON.parse(new TextDecoder().decode(index3(readFileSync(join(vdir, 'cells', 'index.json'))))),
+        );
       return encode(meta);
     });
-    const err = await createService(createSiteSource(cells3)).findAttorneys({ zip: '60601' }, CTX).catch((e: unknown) => e);
+    const err = await createService(createSiteSource(cells3))
+      .findAttorneys({ zip: '60601' }, CTX)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
-    expect((err as Error).message).toContain('cells schema 3, but this release reads cells schema 4 only: generate the week again with this release and publish it');
+    expect((err as Error).message).toContain(
+      'cells schema 3, but this release reads cells schema 4 only: generate the week again with this release and publish it',
+    );
     // meta.json of an older schema: nothing of the version is served, the same way.
-    const meta1 = new RewritingStore(new FolderStore(SITE), (key, bytes) => (bytes !== null && key === keys.meta(version) ? encode({ ...text(bytes), schema_version: 1 }) : bytes));
-    const err1 = await createService(createSiteSource(meta1)).findAttorneys({ zip: '60601' }, CTX).catch((e: unknown) => e);
+    const meta1 = new RewritingStore(new FolderStore(SITE), (key, bytes) =>
+      bytes !== null && key === keys.meta(version) ? encode({ ...text(bytes), schema_version: 1 }) : bytes,
+    );
+    const err1 = await createService(createSiteSource(meta1))
+      .findAttorneys({ zip: '60601' }, CTX)
+      .catch((e: unknown) => e);
     expect(err1).toBeInstanceOf(StoreError);
     expect((err1 as Error).message).toContain('meta schema 1, but this release reads meta schema 2 only');
   });

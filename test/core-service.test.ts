@@ -57,22 +57,44 @@ describe('getFirm', () => {
     for (const doc of sample) {
       const body = await service.getFirm(doc.listing_id, CTX);
       const b = doc.firm.brand;
-      expect(body.firm.brand_index).toEqual(b === null ? null : { ...b, week_of: meta.week_of, what_this_is: BRAND_INDEX_WHAT });
+      expect(body.firm.brand_index).toEqual(
+        b === null ? null : { ...b, week_of: meta.week_of, what_this_is: BRAND_INDEX_WHAT },
+      );
       if (b !== null) firmBrands++;
-      for (const [shown, stored] of [[body.office, doc.office], ...body.other_offices.map((o, i) => [o, doc.other_offices[i]!] as const)] as const) {
+      for (const [shown, stored] of [
+        [body.office, doc.office],
+        ...body.other_offices.map((o, i) => [o, doc.other_offices[i]!] as const),
+      ] as const) {
         expect(shown.listing_id).toBe(stored.listing_id);
         const m = stored.metro === null ? undefined : meta.metros[stored.metro];
         expect(shown.map_visibility).toEqual(
-          stored.visibility === null ? null : { metro: stored.metro, week_of: meta.week_of, ...stored.visibility, ...m, what_this_is: MAP_VISIBILITY_WHAT },
+          stored.visibility === null
+            ? null
+            : {
+                metro: stored.metro,
+                week_of: meta.week_of,
+                ...stored.visibility,
+                ...m,
+                what_this_is: MAP_VISIBILITY_WHAT,
+              },
         );
-        expect(shown.hours === null ? null : { timezone: shown.hours.timezone, weekly: shown.hours.weekly }).toEqual(stored.hours);
+        expect(shown.hours === null ? null : { timezone: shown.hours.timezone, weekly: shown.hours.weekly }).toEqual(
+          stored.hours,
+        );
       }
     }
     expect(firmBrands).toBeGreaterThan(sample.length / 2);
   });
 
   it('answers not_found for unknown and malformed ids', async () => {
-    for (const id of ['l_aaaaaaaaaaaaaaaa', 'nope', '', 'l_AAAAAAAAAAAAAAAA', '../current', `${firmFiles[0]!.replace('.json', '')}x`]) {
+    for (const id of [
+      'l_aaaaaaaaaaaaaaaa',
+      'nope',
+      '',
+      'l_AAAAAAAAAAAAAAAA',
+      '../current',
+      `${firmFiles[0]!.replace('.json', '')}x`,
+    ]) {
       const e = await apiError(service.getFirm(id, CTX));
       expect(e.code).toBe('not_found');
       expect(e.status).toBe(404);
@@ -154,8 +176,12 @@ describe('versions', () => {
     let flipped = false;
     // B's objects record B's hashes, as a generator writing B would: each sha256 of an A object that a parent records
     // (found through A's manifest) becomes the sha256 of that object as B serves it.
-    const manifest = JSON.parse(readFileSync(join(vdir, 'manifest.json'), 'utf8')) as { objects: Record<string, { sha256: string }> };
-    const relOfHash = new Map(Object.entries(manifest.objects).map(([key, e]) => [e.sha256, key.slice(keys.root(A).length)]));
+    const manifest = JSON.parse(readFileSync(join(vdir, 'manifest.json'), 'utf8')) as {
+      objects: Record<string, { sha256: string }>;
+    };
+    const relOfHash = new Map(
+      Object.entries(manifest.objects).map(([key, e]) => [e.sha256, key.slice(keys.root(A).length)]),
+    );
     const bMemo = new Map<string, Promise<Uint8Array | null>>();
     const inB = (rel: string): Promise<Uint8Array | null> => {
       let got = bMemo.get(rel);
@@ -165,7 +191,10 @@ describe('versions', () => {
     const alteredForB = async (rel: string): Promise<Uint8Array | null> => {
       const bytes = await folder.get(keys.root(A) + rel);
       if (bytes === null) return null;
-      const text = new TextDecoder().decode(bytes).replaceAll(`"version":"${A}"`, `"version":"${B}"`).replaceAll('"name":"', '"name":"B ');
+      const text = new TextDecoder()
+        .decode(bytes)
+        .replaceAll(`"version":"${A}"`, `"version":"${B}"`)
+        .replaceAll('"name":"', '"name":"B ');
       const hashes = [...new Set(text.match(/\b[0-9a-f]{64}\b/g) ?? [])];
       const swapped = new Map<string, string>();
       for (const h of hashes) {
@@ -178,7 +207,8 @@ describe('versions', () => {
     const store: Store = {
       kind: 'two-versions',
       async get(key) {
-        if (key === keys.pointer) return new TextEncoder().encode(JSON.stringify({ schema_version: 1, version: pointer, week: '2026-W47' }));
+        if (key === keys.pointer)
+          return new TextEncoder().encode(JSON.stringify({ schema_version: 1, version: pointer, week: '2026-W47' }));
         if (key.startsWith(keys.root(B))) return inB(key.slice(keys.root(B).length));
         if (key.startsWith(`${keys.root(A)}cells/blocks/`) && !flipped) {
           flipped = true;

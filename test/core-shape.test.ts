@@ -39,7 +39,18 @@ const storedOffice: StoredOfficeT = StoredOffice.parse({
   visibility: { appears_share_pct: 40, top3_share_pct: 12.5 },
   metro: 'austin',
   hours: {
-    weekly: { sun: [], mon: [{ opens: '09:00', closes: '17:00' }], tue: [{ opens: '09:00', closes: '17:00' }], wed: [{ opens: '09:00', closes: '12:00' }, { opens: '13:00', closes: '24:00' }], thu: [{ opens: '00:00', closes: '24:00' }], fri: [{ opens: '09:00', closes: '17:00' }], sat: [] },
+    weekly: {
+      sun: [],
+      mon: [{ opens: '09:00', closes: '17:00' }],
+      tue: [{ opens: '09:00', closes: '17:00' }],
+      wed: [
+        { opens: '09:00', closes: '12:00' },
+        { opens: '13:00', closes: '24:00' },
+      ],
+      thu: [{ opens: '00:00', closes: '24:00' }],
+      fri: [{ opens: '09:00', closes: '17:00' }],
+      sat: [],
+    },
     timezone: 'America/Chicago',
   },
 });
@@ -48,7 +59,10 @@ const storedOffice: StoredOfficeT = StoredOffice.parse({
 const meta: ShapeMeta = {
   version: '2026-W47-0123456789',
   week_of: '2026-11-16',
-  metros: { austin: { grid_points: 100, queries: 5, grid_samples: 500 }, houston: { grid_points: 120, queries: 5, grid_samples: 600 } },
+  metros: {
+    austin: { grid_points: 100, queries: 5, grid_samples: 500 },
+    houston: { grid_points: 120, queries: 5, grid_samples: 600 },
+  },
 };
 
 describe('shapeResult', () => {
@@ -74,7 +88,14 @@ describe('shapeResult', () => {
       grid_points: 100,
       queries: 5,
     });
-    expect(r.brand_index).toEqual({ metro: 'austin', week_of: '2026-11-16', top3_share_pct: 20, appears_share_pct: 50, offices_measured: 2, what_this_is: BRAND_INDEX_WHAT });
+    expect(r.brand_index).toEqual({
+      metro: 'austin',
+      week_of: '2026-11-16',
+      top3_share_pct: 20,
+      appears_share_pct: 50,
+      offices_measured: 2,
+      what_this_is: BRAND_INDEX_WHAT,
+    });
     const unmeasured = shapeResult({ ...storedOffice, metro: null, visibility: null, brand: null }, meta, 1, 1, BASE);
     expect([unmeasured.map_visibility, unmeasured.brand_index]).toEqual([null, null]);
   });
@@ -113,7 +134,21 @@ describe('shapeResult', () => {
   });
 
   it('gives no website link when the office has no website', () => {
-    const r = shapeResult({ ...storedOffice, website_url: null, website_domain: null, hours: null, metro: null, visibility: null, brand: null }, meta, 1, 1, BASE);
+    const r = shapeResult(
+      {
+        ...storedOffice,
+        website_url: null,
+        website_domain: null,
+        hours: null,
+        metro: null,
+        visibility: null,
+        brand: null,
+      },
+      meta,
+      1,
+      1,
+      BASE,
+    );
     expect(r.website).toBeNull();
     expect(Result.parse(r)).toEqual(r);
   });
@@ -131,7 +166,15 @@ describe('shapeFirm', () => {
     FirmDoc.parse({
       schema_version: 1,
       listing_id: storedOffice.listing_id,
-      firm: { brand, firm_id: 'f_example', name: 'Example Injury Law', website_url: 'https://example-injury.example/', website_domain: 'example-injury.example', profile_type: 'enhanced', sponsored: false },
+      firm: {
+        brand,
+        firm_id: 'f_example',
+        name: 'Example Injury Law',
+        website_url: 'https://example-injury.example/',
+        website_domain: 'example-injury.example',
+        profile_type: 'enhanced',
+        sponsored: false,
+      },
       office: storedOffice,
       other_offices: [other],
     });
@@ -153,11 +196,30 @@ describe('shapeFirm', () => {
   });
 
   it("shows the firm's brand index in its own metro, which can differ from the offices'", () => {
-    const other = { ...storedOffice, listing_id: 'l_bbbbbbbbbbbbbbbb', metro: 'houston', visibility: { top3_share_pct: 1, appears_share_pct: 2 }, brand: null };
+    const other = {
+      ...storedOffice,
+      listing_id: 'l_bbbbbbbbbbbbbbbb',
+      metro: 'houston',
+      visibility: { top3_share_pct: 1, appears_share_pct: 2 },
+      brand: null,
+    };
     const f = shapeFirm(firmDoc(other, { ...firmBrand, metro: 'houston' }), meta, BASE);
-    expect(f.firm.brand_index).toEqual({ metro: 'houston', week_of: '2026-11-16', top3_share_pct: 20, appears_share_pct: 50, offices_measured: 2, what_this_is: BRAND_INDEX_WHAT });
+    expect(f.firm.brand_index).toEqual({
+      metro: 'houston',
+      week_of: '2026-11-16',
+      top3_share_pct: 20,
+      appears_share_pct: 50,
+      offices_measured: 2,
+      what_this_is: BRAND_INDEX_WHAT,
+    });
     expect(f.office.map_visibility).toMatchObject({ metro: 'austin', grid_samples: 500 });
-    expect(f.other_offices[0]?.map_visibility).toMatchObject({ metro: 'houston', grid_points: 120, grid_samples: 600, top3_share_pct: 1, appears_share_pct: 2 });
+    expect(f.other_offices[0]?.map_visibility).toMatchObject({
+      metro: 'houston',
+      grid_points: 120,
+      grid_samples: 600,
+      top3_share_pct: 1,
+      appears_share_pct: 2,
+    });
     expect(shapeFirm(firmDoc(other, null), meta, BASE).firm.brand_index).toBeNull();
   });
 });
@@ -167,7 +229,19 @@ describe('shapeCoverage', () => {
     const doc = CoverageDoc.parse({
       schema_version: 1,
       disclosure: DISCLOSURE,
-      metros: [{ week_of: '2026-11-16', queries: 5, grid_samples: 500, grid_points: 100, offices: 10, firms: 8, center: { lng: -97.74, lat: 30.27 }, name: 'Austin', slug: 'austin' }],
+      metros: [
+        {
+          week_of: '2026-11-16',
+          queries: 5,
+          grid_samples: 500,
+          grid_points: 100,
+          offices: 10,
+          firms: 8,
+          center: { lng: -97.74, lat: 30.27 },
+          name: 'Austin',
+          slug: 'austin',
+        },
+      ],
       totals: { metros: 1, offices: 10, firms: 8 },
       dataset: { synthetic: true, name: 'sample' },
       generated_at: '2026-11-22T00:00:00Z',
@@ -186,9 +260,13 @@ describe('shapeCoverage', () => {
 describe('withUtmSource', () => {
   it('sets utm_source, replacing an existing one and keeping other parameters', () => {
     expect(withUtmSource('https://a.example/')).toBe(`https://a.example/?utm_source=${SERVICE_NAME}`);
-    expect(withUtmSource('https://a.example/x?utm_source=maps&ref=1#top')).toBe(`https://a.example/x?ref=1&utm_source=${SERVICE_NAME}#top`);
+    expect(withUtmSource('https://a.example/x?utm_source=maps&ref=1#top')).toBe(
+      `https://a.example/x?ref=1&utm_source=${SERVICE_NAME}#top`,
+    );
     // Other parameters keep their exact encoding (a firm's tracking links must not be rewritten).
-    expect(withUtmSource('https://a.example/?q=a%20b&UTM=1&utm%5Fsource=x')).toBe(`https://a.example/?q=a%20b&UTM=1&utm_source=${SERVICE_NAME}`);
+    expect(withUtmSource('https://a.example/?q=a%20b&UTM=1&utm%5Fsource=x')).toBe(
+      `https://a.example/?q=a%20b&UTM=1&utm_source=${SERVICE_NAME}`,
+    );
     expect(withUtmSource('http://a.example/?a=1&b=2')).toBe(`http://a.example/?a=1&b=2&utm_source=${SERVICE_NAME}`);
   });
 

@@ -38,7 +38,14 @@ const manifests = new Map<string, ManifestT>();
 /** Every answer of each version as the generator's own (complete) folder serves it. */
 const expected = new Map<string, unknown>();
 
-const opts = (extra: Partial<PublishOptions> = {}): PublishOptions => ({ bucket: BUCKET, prefix: PREFIX, siteDir: site, quiet: true, ...s3.clientOptions, ...extra });
+const opts = (extra: Partial<PublishOptions> = {}): PublishOptions => ({
+  bucket: BUCKET,
+  prefix: PREFIX,
+  siteDir: site,
+  quiet: true,
+  ...s3.clientOptions,
+  ...extra,
+});
 const counts = (): Record<string, number> => ({ ...s3.requests });
 const delta = (before: Record<string, number>, kind: string): number => (s3.requests[kind] ?? 0) - (before[kind] ?? 0);
 const bucketStore = (): S3Store => new S3Store({ bucket: BUCKET, prefix: PREFIX, ...s3.clientOptions });
@@ -46,7 +53,8 @@ const bucketStore = (): S3Store => new S3Store({ bucket: BUCKET, prefix: PREFIX,
 /** Every listing id any version has, so each version is asked about listings it lacks too. */
 function allListingIds(): string[] {
   const ids = new Set<string>();
-  for (const m of manifests.values()) for (const key of Object.keys(m.objects)) ids.add(/\/firms\/(l_[a-z2-7]{16})\.json$/.exec(key)?.[1] ?? '');
+  for (const m of manifests.values())
+    for (const key of Object.keys(m.objects)) ids.add(/\/firms\/(l_[a-z2-7]{16})\.json$/.exec(key)?.[1] ?? '');
   ids.delete('');
   return [...ids].sort();
 }
@@ -54,8 +62,15 @@ function allListingIds(): string[] {
 /** What a user can ask of one version: searches, every listing (or its error), coverage, redirects. */
 async function answers(source: { current(): Promise<SiteReader> }): Promise<unknown> {
   const service = createService(source);
-  const settle = async (p: Promise<unknown>): Promise<unknown> => p.catch((err: { name?: string; status?: number; message?: string }) => ({ error: err.name, status: err.status ?? null }));
-  const out: Record<string, unknown> = { version: await service.currentVersion(), coverage: await service.getCoverage(CTX) };
+  const settle = async (p: Promise<unknown>): Promise<unknown> =>
+    p.catch((err: { name?: string; status?: number; message?: string }) => ({
+      error: err.name,
+      status: err.status ?? null,
+    }));
+  const out: Record<string, unknown> = {
+    version: await service.currentVersion(),
+    coverage: await service.getCoverage(CTX),
+  };
   for (const [i, p] of POINTS.entries()) out[`search ${i}`] = await settle(service.findAttorneys(p, CTX));
   for (const id of allListingIds()) {
     out[`firm ${id}`] = await settle(service.getFirm(id, CTX));
@@ -74,7 +89,8 @@ async function generateWith(corrections: object[]): Promise<string> {
 
 /** Relative keys of `b` that `a` lacks or holds with other content (what publishing b over a must upload). */
 function changedRels(a: string, b: string): Set<string> {
-  const rels = (v: string): Map<string, string> => new Map(Object.entries(manifests.get(v)!.objects).map(([k, e]) => [k.slice(keys.root(v).length), e.sha256]));
+  const rels = (v: string): Map<string, string> =>
+    new Map(Object.entries(manifests.get(v)!.objects).map(([k, e]) => [k.slice(keys.root(v).length), e.sha256]));
   const ra = rels(a);
   const rb = rels(b);
   const out = new Set<string>();
@@ -85,11 +101,19 @@ function changedRels(a: string, b: string): Set<string> {
 async function listUnder(version: string): Promise<string[]> {
   const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
   const { s3Client } = await import('../shim/aws/s3-client.ts');
-  const page = await s3Client(s3.clientOptions).send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX + keys.root(version) }));
+  const page = await s3Client(s3.clientOptions).send(
+    new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX + keys.root(version) }),
+  );
   return (page.Contents ?? []).map((o) => o.Key!.slice((PREFIX + keys.root(version)).length)).sort();
 }
 
-const phone = (placeId: string, value: string): object => ({ action: 'update', place_id: placeId, reason: 'the firm wrote in', date: '2026-11-20', set: { phone: value } });
+const phone = (placeId: string, value: string): object => ({
+  action: 'update',
+  place_id: placeId,
+  reason: 'the firm wrote in',
+  date: '2026-11-20',
+  set: { phone: value },
+});
 
 let F: string;
 let C1: string;
@@ -120,7 +144,14 @@ describe('a correction published as a layer', () => {
     expect(changed.has('meta.json')).toBe(true);
     const before = counts();
     const r = await publishSite(opts());
-    expect(r).toMatchObject({ version: C1, previousVersion: F, mode: 'layered', copied: 0, manifestWritten: false, pointerWritten: true });
+    expect(r).toMatchObject({
+      version: C1,
+      previousVersion: F,
+      mode: 'layered',
+      copied: 0,
+      manifestWritten: false,
+      pointerWritten: true,
+    });
     // Counted on the bucket: a PUT per changed object (meta.json among them) and the pointer; no copy.
     expect(delta(before, 'PUT')).toBe(changed.size + 1);
     expect(delta(before, 'COPY')).toBe(0);
@@ -129,21 +160,29 @@ describe('a correction published as a layer', () => {
 
     const served = await answers(createSiteSource(bucketStore(), { pointerTtlMs: 0 }));
     expect(served).toEqual(expected.get(C1));
-    const p1 = Object.values(served as Record<string, unknown>).find((a) => (a as { office?: { phone?: string } }).office?.phone === '(312) 555-0199');
+    const p1 = Object.values(served as Record<string, unknown>).find(
+      (a) => (a as { office?: { phone?: string } }).office?.phone === '(312) 555-0199',
+    );
     expect(p1, 'the corrected phone is served').toBeDefined();
   });
 
-  it('the local folder does not duplicate unchanged objects either: they are hard links to the week\'s files', async () => {
+  it("the local folder does not duplicate unchanged objects either: they are hard links to the week's files", async () => {
     const ino = async (v: string, rel: string): Promise<number> => (await stat(join(site, keys.root(v), rel))).ino;
     const changed = changedRels(F, C1);
-    const unchanged = Object.keys(manifests.get(C1)!.objects).map((k) => k.slice(keys.root(C1).length)).filter((rel) => !changed.has(rel));
+    const unchanged = Object.keys(manifests.get(C1)!.objects)
+      .map((k) => k.slice(keys.root(C1).length))
+      .filter((rel) => !changed.has(rel));
     expect(unchanged.length).toBeGreaterThan(changed.size);
     for (const rel of unchanged) expect(await ino(C1, rel), rel).toBe(await ino(F, rel));
     for (const rel of changed) if (rel !== 'manifest.json') expect(await ino(C1, rel), rel).not.toBe(await ino(F, rel));
   });
 
   it('a correction on a correction stays one hop: its map names the first correction where that one is unchanged', async () => {
-    C2 = await generateWith([phone('p1', '(312) 555-0199'), phone('p6', '(414) 555-0123'), { action: 'remove', place_id: 'p8', reason: 'closed', date: '2026-11-21' }]);
+    C2 = await generateWith([
+      phone('p1', '(312) 555-0199'),
+      phone('p6', '(414) 555-0123'),
+      { action: 'remove', place_id: 'p8', reason: 'closed', date: '2026-11-21' },
+    ]);
     expected.set(C2, await answers(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 })));
     const before = counts();
     const r = await publishSite(opts());
@@ -160,12 +199,15 @@ describe('a correction published as a layer', () => {
     expect(await prefixesReadBy(bucketStore(), [F])).toEqual([F]);
     // Every entry resolves to an object that exists, in one hop, and the composed manifest is the generator's.
     expect(stored!.manifest.objects).toEqual(manifests.get(C2)!.objects);
-    for (const [rel, e] of Object.entries(stored!.layers!.objects)) if (e !== null) expect(await bucketStore().get(keys.root(e.in) + rel), rel).not.toBeNull();
+    for (const [rel, e] of Object.entries(stored!.layers!.objects))
+      if (e !== null) expect(await bucketStore().get(keys.root(e.in) + rel), rel).not.toBeNull();
 
     const served = (await answers(createSiteSource(bucketStore(), { pointerTtlMs: 0 }))) as Record<string, unknown>;
     expect(served).toEqual(expected.get(C2));
     // The removed listing is a 404 (not a store failure) in the layer.
-    const gone = Object.entries(served).filter(([k, v]) => k.startsWith('firm ') && (v as { status?: number }).status === 404);
+    const gone = Object.entries(served).filter(
+      ([k, v]) => k.startsWith('firm ') && (v as { status?: number }).status === 404,
+    );
     expect(gone.length).toBe(1);
   });
 

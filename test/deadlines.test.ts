@@ -5,7 +5,17 @@
  * (STORE_TIMEOUT_MS) is a StoreError, and the next read of the object is tried afresh.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +84,13 @@ describe('FIFOs in place of firm documents', () => {
       expect((await get(`${server.url}/v1/firms/${intact}`)).status).toBe(200);
       for (const id of stalled) fifoFor(id);
       const firms = stalled.map((id) => get(`${server.url}/v1/firms/${id}`));
-      const others = ['/v1/attorneys?zip=60601', '/v1/coverage', `/v1/firms/${intact}`, '/no-such-path', '/v1/firms/l_aaaaaaaaaaaaaaaa'].map((p) => get(server.url + p));
+      const others = [
+        '/v1/attorneys?zip=60601',
+        '/v1/coverage',
+        `/v1/firms/${intact}`,
+        '/no-such-path',
+        '/v1/firms/l_aaaaaaaaaaaaaaaa',
+      ].map((p) => get(server.url + p));
       for (const r of await Promise.all(firms)) {
         expect(r.status).toBe(503);
         expect(Number(r.retryAfter)).toBeGreaterThan(0);
@@ -93,7 +109,14 @@ describe('FIFOs in place of firm documents', () => {
   it('SIGTERM stops the server while reads of them are pending', async () => {
     const logDir = mkdtempSync(join(tmpdir(), 'iad-deadlines-log-'));
     const child = spawn(process.execPath, ['--import', 'tsx', resolve('shim/cli.ts'), '--no-build'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITE_DIR: copyDir, LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: '0' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SITE_DIR: copyDir,
+        LOG_DIR: logDir,
+        RATE_LIMIT_PER_HOUR: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -130,10 +153,16 @@ describe('a read that does not finish in time', () => {
     const folder = new FolderStore(SITE());
     const key = keys.coverage(version);
     let hung = true;
-    const stalling: Store = { kind: 'hung', get: (k) => (k === key && hung ? new Promise<Uint8Array | null>(() => {}) : folder.get(k)) };
+    const stalling: Store = {
+      kind: 'hung',
+      get: (k) => (k === key && hung ? new Promise<Uint8Array | null>(() => {}) : folder.get(k)),
+    };
     const reader = await createSiteSource(withDeadline(stalling, 300)).current();
     const t = performance.now();
-    const [late, other] = await Promise.allSettled([reader.json(key, z.unknown()), reader.json(keys.coverageCells(version), z.unknown())]);
+    const [late, other] = await Promise.allSettled([
+      reader.json(key, z.unknown()),
+      reader.json(keys.coverageCells(version), z.unknown()),
+    ]);
     expect(late.status).toBe('rejected');
     expect((late as PromiseRejectedResult).reason).toBeInstanceOf(StoreError);
     expect(String((late as PromiseRejectedResult).reason)).toMatch(/within 300 ms/);

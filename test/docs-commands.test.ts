@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
-const DOCS = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+const DOCS = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f)),
+];
 const text = new Map(DOCS.map((file) => [file, readFileSync(file, 'utf8')]));
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
 
@@ -31,7 +36,12 @@ function commands(): Command[] {
       const rest = (m[3] ?? '').trim().split(/\s+/).filter(Boolean);
       const sep = rest.indexOf('--');
       const before = sep < 0 ? rest : rest.slice(0, sep);
-      found.push({ file, script, args: sep < 0 ? [] : rest.slice(sep + 1), withoutSeparator: before.filter((w) => w.startsWith('--')) });
+      found.push({
+        file,
+        script,
+        args: sep < 0 ? [] : rest.slice(sep + 1),
+        withoutSeparator: before.filter((w) => w.startsWith('--')),
+      });
     }
   }
   return found;
@@ -45,7 +55,10 @@ function helpOf(script: string, sub: string | null): string {
   if (known !== undefined) return known;
   const file = /^(?:exec )?node (\S+\.ts)$/.exec(scripts[script] ?? '')?.[1];
   if (file === undefined) throw new Error(`npm run ${script} is not a node script: its flags cannot be checked`);
-  const r = spawnSync(process.execPath, [file, ...(sub === null ? [] : [sub]), '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [file, ...(sub === null ? [] : [sub]), '--help'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const help = `${r.stdout}${r.stderr}`;
   helps.set(key, help);
   return help;
@@ -64,8 +77,10 @@ const ROUTE_PREFIXES_NOT_SERVED = [
 function routes(): { file: string; method: string; explicit: boolean; path: string }[] {
   const out: { file: string; method: string; explicit: boolean; path: string }[] = [];
   for (const [file, body] of text) {
-    for (const m of body.matchAll(/`(?:(GET|POST) )?(\/[^`\s]*)`/g)) out.push({ file, method: m[1] ?? 'GET', explicit: m[1] !== undefined, path: m[2] as string });
-    for (const m of body.matchAll(/http:\/\/127\.0\.0\.1:8787(\/[^\s'"`)<>]*)/g)) out.push({ file, method: 'GET', explicit: true, path: m[1] as string });
+    for (const m of body.matchAll(/`(?:(GET|POST) )?(\/[^`\s]*)`/g))
+      out.push({ file, method: m[1] ?? 'GET', explicit: m[1] !== undefined, path: m[2] as string });
+    for (const m of body.matchAll(/http:\/\/127\.0\.0\.1:8787(\/[^\s'"`)<>]*)/g))
+      out.push({ file, method: 'GET', explicit: true, path: m[1] as string });
   }
   return out.filter((r) => !r.path.includes('*') && !ROUTE_PREFIXES_NOT_SERVED.some((p) => r.path.startsWith(p)));
 }
@@ -79,8 +94,12 @@ describe('commands in README.md and docs/*.md', () => {
     expect(missing).toEqual([]);
   });
 
-  it('put -- before a script\'s flags (npm would take them as its own settings otherwise)', () => {
-    expect(all.filter((c) => c.withoutSeparator.length > 0).map((c) => `${c.file}: npm run ${c.script} ${c.withoutSeparator.join(' ')}`)).toEqual([]);
+  it("put -- before a script's flags (npm would take them as its own settings otherwise)", () => {
+    expect(
+      all
+        .filter((c) => c.withoutSeparator.length > 0)
+        .map((c) => `${c.file}: npm run ${c.script} ${c.withoutSeparator.join(' ')}`),
+    ).toEqual([]);
   });
 
   it('give each script only flags its --help lists', () => {
@@ -95,7 +114,8 @@ describe('commands in README.md and docs/*.md', () => {
         if (flag === undefined) continue;
         checked++;
         const help = helpOf(c.script, sub);
-        if (!new RegExp(`${flag}(?![a-z0-9-])`).test(help)) unknown.push(`${c.file}: npm run ${c.script} -- ${sub ?? ''} ${flag}`);
+        if (!new RegExp(`${flag}(?![a-z0-9-])`).test(help))
+          unknown.push(`${c.file}: npm run ${c.script} -- ${sub ?? ''} ${flag}`);
       }
     }
     expect(checked).toBeGreaterThan(20);
@@ -115,9 +135,16 @@ describe('routes in README.md and docs/*.md', () => {
   it('answer on a running server: not 404, nor 405 for the method the docs give (a bare path may need another)', async () => {
     const found = routes();
     expect(found.length).toBeGreaterThan(30);
-    const search = (await (await fetch(`${server.url}/v1/attorneys?location=Chicago,%20IL&limit=1`)).json()) as { results: { listing_id: string }[] };
+    const search = (await (await fetch(`${server.url}/v1/attorneys?location=Chicago,%20IL&limit=1`)).json()) as {
+      results: { listing_id: string }[];
+    };
     const listingId = search.results[0]?.listing_id as string;
-    const fill: Record<string, string> = { listing_id: listingId, id: listingId, slug: 'chicago', code: 'rate_limited' };
+    const fill: Record<string, string> = {
+      listing_id: listingId,
+      id: listingId,
+      slug: 'chicago',
+      code: 'rate_limited',
+    };
     const failed: string[] = [];
     const seen = new Set<string>();
     for (const r of found) {
@@ -126,7 +153,8 @@ describe('routes in README.md and docs/*.md', () => {
       seen.add(`${r.method} ${path}`);
       // A bare prefix (`/v1/`, `/r/`) names a family of routes, not a route: it must prefix one the docs name.
       if (path.length > 1 && path.endsWith('/') && !r.explicit) {
-        if (!found.some((o) => o.path !== r.path && o.path.startsWith(path))) failed.push(`${r.file}: no route the docs name starts with ${r.path}`);
+        if (!found.some((o) => o.path !== r.path && o.path.startsWith(path)))
+          failed.push(`${r.file}: no route the docs name starts with ${r.path}`);
         continue;
       }
       if (/[{<]/.test(path)) {
@@ -136,10 +164,16 @@ describe('routes in README.md and docs/*.md', () => {
       const res = await fetch(server.url + path, {
         method: r.method,
         redirect: 'manual',
-        ...(r.method === 'POST' ? { headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' } : {}),
+        ...(r.method === 'POST'
+          ? {
+              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+              body: '{}',
+            }
+          : {}),
       });
       await res.arrayBuffer();
-      if (res.status === 404 || (r.explicit && res.status === 405)) failed.push(`${r.file}: ${r.method} ${r.path} answered ${res.status}`);
+      if (res.status === 404 || (r.explicit && res.status === 405))
+        failed.push(`${r.file}: ${r.method} ${r.path} answered ${res.status}`);
     }
     expect(failed).toEqual([]);
   }, 120_000);

@@ -66,7 +66,9 @@ describe('/docs MCP snippets', () => {
       expect(text).toContain(`${origin}/mcp`);
       expect(text).not.toContain('<this host>');
     }
-    expect(JSON.parse(snippets[0] as string)).toEqual({ mcpServers: { 'injury-attorney-directory': { url: `${origin}/mcp` } } });
+    expect(JSON.parse(snippets[0] as string)).toEqual({
+      mcpServers: { 'injury-attorney-directory': { url: `${origin}/mcp` } },
+    });
     expect(csp).toEqual([]);
     await page.close();
   });

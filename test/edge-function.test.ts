@@ -6,9 +6,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KVS_ID_PLACEHOLDER, MAX_FUNCTION_BYTES, VIEWER_REQUEST_SOURCE, viewerRequestCode } from '../infra/edge-function.ts';
+import {
+  KVS_ID_PLACEHOLDER,
+  MAX_FUNCTION_BYTES,
+  VIEWER_REQUEST_SOURCE,
+  viewerRequestCode,
+} from '../infra/edge-function.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
-import { forwardedQuery, loadCloudFrontFunction, viewerRequest, type LoadedFunction } from './helpers/cloudfront-runtime.ts';
+import {
+  forwardedQuery,
+  loadCloudFrontFunction,
+  viewerRequest,
+  type LoadedFunction,
+} from './helpers/cloudfront-runtime.ts';
 import { rng } from './helpers/rng.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
@@ -26,12 +36,14 @@ async function normalise(query: string, path = '/v1/attorneys'): Promise<string>
 }
 
 describe('runtime rules', () => {
-  it('fits CloudFront\'s 10 KB limit with a store id filled in, and uses only the runtime\'s modules', () => {
+  it("fits CloudFront's 10 KB limit with a store id filled in, and uses only the runtime's modules", () => {
     const source = readFileSync(VIEWER_REQUEST_SOURCE, 'utf8');
     expect(source.split(KVS_ID_PLACEHOLDER)).toHaveLength(2);
     expect(Buffer.byteLength(viewerRequestCode(KVS_ID))).toBeLessThanOrEqual(MAX_FUNCTION_BYTES);
     // Nothing the runtime lacks (timers, network, process) and nothing that evaluates code.
-    expect(source).not.toMatch(/\b(setTimeout|setInterval|fetch|process|globalThis|eval|XMLHttpRequest)\b|new Function/);
+    expect(source).not.toMatch(
+      /\b(setTimeout|setInterval|fetch|process|globalThis|eval|XMLHttpRequest)\b|new Function/,
+    );
     expect(() => load()).not.toThrow();
   });
 
@@ -52,7 +64,9 @@ describe('normalisation of /v1/attorneys', () => {
   });
 
   it('leaves out defaults and valid src, and writes numbers one way', async () => {
-    expect(await normalise('zip=60601&radius_miles=15.0&limit=10&practice_area=personal_injury&src=my-app')).toBe('zip=60601');
+    expect(await normalise('zip=60601&radius_miles=15.0&limit=10&practice_area=personal_injury&src=my-app')).toBe(
+      'zip=60601',
+    );
     expect(await normalise('zip=60601&radius_miles=07.50&limit=%2B5')).toBe('limit=5&radius_miles=7.5&zip=60601');
   });
 
@@ -95,18 +109,52 @@ describe('answers do not change (real local server)', () => {
     const random = rng(20261122);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
     const locations = [
-      'zip=60601', 'zip=77002', 'zip=00000', 'zip=6060', 'location=60601', 'location=Houston,+TX', 'location=Houston%2C%20TX',
-      'location=houston,%20tx', 'location=41.8853,-87.6222', 'lat=41.8853&lng=-87.6222', 'lat=29.76&lng=-95.37', 'lat=91&lng=0',
-      'lat=41.88', 'location=Nowhere,+ZZ', 'location=%20', '',
+      'zip=60601',
+      'zip=77002',
+      'zip=00000',
+      'zip=6060',
+      'location=60601',
+      'location=Houston,+TX',
+      'location=Houston%2C%20TX',
+      'location=houston,%20tx',
+      'location=41.8853,-87.6222',
+      'lat=41.8853&lng=-87.6222',
+      'lat=29.76&lng=-95.37',
+      'lat=91&lng=0',
+      'lat=41.88',
+      'location=Nowhere,+ZZ',
+      'location=%20',
+      '',
     ];
     const extras = [
-      'radius_miles=15', 'radius_miles=15.0', 'radius_miles=7.5', 'radius_miles=+7.50', 'radius_miles=0', 'radius_miles=abc', 'radius_miles=',
-      'limit=10', 'limit=3', 'limit=03', 'limit=3.0', 'limit=2.5', 'limit=26', 'practice_area=personal_injury', 'practice_area=divorce',
-      'src=my-app', 'src=%C3%A9t%C3%A9', `src=${'a'.repeat(101)}`, 'radius=5', 'Zip=60601', 'limit=3&limit=4', 'zip=60601',
+      'radius_miles=15',
+      'radius_miles=15.0',
+      'radius_miles=7.5',
+      'radius_miles=+7.50',
+      'radius_miles=0',
+      'radius_miles=abc',
+      'radius_miles=',
+      'limit=10',
+      'limit=3',
+      'limit=03',
+      'limit=3.0',
+      'limit=2.5',
+      'limit=26',
+      'practice_area=personal_injury',
+      'practice_area=divorce',
+      'src=my-app',
+      'src=%C3%A9t%C3%A9',
+      `src=${'a'.repeat(101)}`,
+      'radius=5',
+      'Zip=60601',
+      'limit=3&limit=4',
+      'zip=60601',
     ];
     const out: string[] = [];
     for (let i = 0; i < count; i++) {
-      const parts = [pick(locations), ...Array.from({ length: Math.floor(random() * 4) }, () => pick(extras))].filter((p) => p !== '');
+      const parts = [pick(locations), ...Array.from({ length: Math.floor(random() * 4) }, () => pick(extras))].filter(
+        (p) => p !== '',
+      );
       for (let j = parts.length - 1; j > 0; j--) {
         const k = Math.floor(random() * (j + 1));
         [parts[j], parts[k]] = [parts[k] as string, parts[j] as string];
@@ -129,8 +177,17 @@ describe('answers do not change (real local server)', () => {
 
   it('equivalent queries share one cache key', async () => {
     const groups = [
-      ['zip=60601', 'zip=60601&limit=10', 'radius_miles=15.0&zip=60601&src=a', 'practice_area=personal_injury&zip=60601'],
-      ['location=Houston,+TX&limit=3', 'limit=03&location=Houston%2C%20TX', 'location=Houston,%20TX&limit=3.0&radius_miles=15'],
+      [
+        'zip=60601',
+        'zip=60601&limit=10',
+        'radius_miles=15.0&zip=60601&src=a',
+        'practice_area=personal_injury&zip=60601',
+      ],
+      [
+        'location=Houston,+TX&limit=3',
+        'limit=03&location=Houston%2C%20TX',
+        'location=Houston,%20TX&limit=3.0&radius_miles=15',
+      ],
       ['lat=41.8853&lng=-87.6222', 'location=41.8853,-87.6222', 'lng=-87.6222&lat=41.8853&src=x'],
     ];
     for (const group of groups) {
@@ -144,7 +201,12 @@ describe('answers do not change (real local server)', () => {
 
 describe('the edge request log', () => {
   type Line = Record<string, unknown>;
-  async function logged(path: string, query: string, viewer: { ip?: string; userAgent?: string } = {}, kvs?: Map<string, string>): Promise<{ line: Line; raw: string }> {
+  async function logged(
+    path: string,
+    query: string,
+    viewer: { ip?: string; userAgent?: string } = {},
+    kvs?: Map<string, string>,
+  ): Promise<{ line: Line; raw: string }> {
     const fn = load(kvs);
     await fn.handler(viewerRequest(path, query, viewer));
     expect(fn.logs).toHaveLength(1);
@@ -153,9 +215,28 @@ describe('the edge request log', () => {
 
   it('one line per request: location as sent, time, user agent, src, the cache key, and the hashed address only', async () => {
     const before = Date.now();
-    const { line, raw } = await logged('/v1/attorneys', 'location=Houston,+TX&src=my-app&limit=3', { ip: '198.51.100.23', userAgent: 'curl/8.5' });
-    expect(Object.keys(line)).toEqual(['log', 'time', 'endpoint', 'location', 'user_agent', 'address_hash', 'src', 'cache_key']);
-    expect(line).toMatchObject({ log: 'edge_request', endpoint: '/v1/attorneys', location: 'Houston, TX', user_agent: 'curl/8.5', src: 'my-app', cache_key: 'limit=3&location=Houston%2C%20TX' });
+    const { line, raw } = await logged('/v1/attorneys', 'location=Houston,+TX&src=my-app&limit=3', {
+      ip: '198.51.100.23',
+      userAgent: 'curl/8.5',
+    });
+    expect(Object.keys(line)).toEqual([
+      'log',
+      'time',
+      'endpoint',
+      'location',
+      'user_agent',
+      'address_hash',
+      'src',
+      'cache_key',
+    ]);
+    expect(line).toMatchObject({
+      log: 'edge_request',
+      endpoint: '/v1/attorneys',
+      location: 'Houston, TX',
+      user_agent: 'curl/8.5',
+      src: 'my-app',
+      cache_key: 'limit=3&location=Houston%2C%20TX',
+    });
     expect(Date.parse(line.time as string)).toBeGreaterThanOrEqual(before - 1000);
     // The same HMAC the function's request log uses, under the same day's salt: edge and origin lines agree.
     expect(line.address_hash).toBe(hashAddress(Buffer.from(SALT, 'hex'), '198.51.100.23'));
@@ -169,17 +250,31 @@ describe('the edge request log', () => {
 
   it('the location of lat+lng and of an unnormalised query is logged as sent', async () => {
     expect((await logged('/v1/attorneys', 'lat=41.88&lng=-87.63')).line.location).toBe('41.88,-87.63');
-    expect((await logged('/v1/attorneys', 'zip=60601&radius=3')).line).toMatchObject({ location: '60601', cache_key: 'zip=60601&radius=3' });
+    expect((await logged('/v1/attorneys', 'zip=60601&radius=3')).line).toMatchObject({
+      location: '60601',
+      cache_key: 'zip=60601&radius=3',
+    });
   });
 
-  it('without the day\'s salt in the store, the line has no hash (never the address)', async () => {
-    const { line, raw } = await logged('/v1/attorneys', 'zip=60601', { ip: '198.51.100.23' }, new Map([['salt-2000-01-01', SALT]]));
+  it("without the day's salt in the store, the line has no hash (never the address)", async () => {
+    const { line, raw } = await logged(
+      '/v1/attorneys',
+      'zip=60601',
+      { ip: '198.51.100.23' },
+      new Map([['salt-2000-01-01', SALT]]),
+    );
     expect(line.address_hash).toBeNull();
     expect(raw).not.toContain('198.51.100');
   });
 
   it('document paths are logged too (their hits never reach the function), without query fields', async () => {
     const { line } = await logged('/v1/firms/l_aaaaaaaaaaaaaaaa', '', { userAgent: 'ua' });
-    expect(line).toMatchObject({ endpoint: '/v1/firms/l_aaaaaaaaaaaaaaaa', location: null, src: null, cache_key: null, user_agent: 'ua' });
+    expect(line).toMatchObject({
+      endpoint: '/v1/firms/l_aaaaaaaaaaaaaaaa',
+      location: null,
+      src: null,
+      cache_key: null,
+      user_agent: 'ua',
+    });
   });
 });

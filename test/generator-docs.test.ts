@@ -70,7 +70,15 @@ describe('firmDocPieces', () => {
       sponsored: false,
     };
     const b: BuiltFirm = {
-      firm: { key: 'k', firmId: office.firm_id, name: office.name, websiteUrl: null, domain: null, profileType: 'standard', sponsored: false },
+      firm: {
+        key: 'k',
+        firmId: office.firm_id,
+        name: office.name,
+        websiteUrl: null,
+        domain: null,
+        profileType: 'standard',
+        sponsored: false,
+      },
       offices: [office, { ...office, listing_id: 'l_bbbbbbbbbbbbbbbb', name: 'Ünïcode "two"' }],
       mainBrand: { metro: 'new-york', top3_share_pct: 1.5, appears_share_pct: 20, offices_measured: 2 },
     };
@@ -90,6 +98,8 @@ describe('manifestBytes', () => {
     const prefix = 'v/2026-W47-0123456789/';
     const text = manifestBytes('2026-W47-0123456789', entries, sortedKeys(entries), prefix).toString('utf8');
     expect(text).toBe(`${JSON.stringify(manifestDoc('2026-W47-0123456789', entries, (r) => prefix + r))}\n`);
-    expect(Object.keys((JSON.parse(text) as { objects: object }).objects)).toEqual([...entries.keys()].map((k) => prefix + k).sort());
+    expect(Object.keys((JSON.parse(text) as { objects: object }).objects)).toEqual(
+      [...entries.keys()].map((k) => prefix + k).sort(),
+    );
   });
 });

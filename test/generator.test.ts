@@ -40,10 +40,26 @@ import {
   ZipGazetteer,
 } from '../shim/core/site-format.ts';
 import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
-import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellIndexT, type CellRecordsT } from '../shim/core/cell-format.ts';
+import {
+  CellBlock,
+  CellGroup,
+  CellIndex,
+  CellRecords,
+  CellShared,
+  type CellBlockT,
+  type CellIndexT,
+  type CellRecordsT,
+} from '../shim/core/cell-format.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
-import { BASIC_FIXTURE, copyFixture, readJson, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import {
+  BASIC_FIXTURE,
+  copyFixture,
+  readJson,
+  readTree,
+  removeTempDirs,
+  tempDir,
+} from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 
 const quiet = { quiet: true, log: () => {} };
@@ -52,10 +68,12 @@ const quiet = { quiet: true, log: () => {} };
 function base32Reference(bytes: Buffer): string {
   const bits = [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
   let out = '';
-  for (let i = 0; i < bits.length; i += 5) out += 'abcdefghijklmnopqrstuvwxyz234567'[parseInt(bits.slice(i, i + 5).padEnd(5, '0'), 2)];
+  for (let i = 0; i < bits.length; i += 5)
+    out += 'abcdefghijklmnopqrstuvwxyz234567'[parseInt(bits.slice(i, i + 5).padEnd(5, '0'), 2)];
   return out;
 }
-const refId = (prefix: string, input: string): string => prefix + base32Reference(createHash('sha256').update(input).digest()).slice(0, 16);
+const refId = (prefix: string, input: string): string =>
+  prefix + base32Reference(createHash('sha256').update(input).digest()).slice(0, 16);
 
 interface Site {
   dir: string;
@@ -79,7 +97,8 @@ async function loadSite(dir: string): Promise<Site> {
   };
 }
 
-const firmDocOf = (site: Site, placeId: string): FirmDocT => site.json<FirmDocT>(keys.firm(site.pointer.version, listingIdOf(placeId)));
+const firmDocOf = (site: Site, placeId: string): FirmDocT =>
+  site.json<FirmDocT>(keys.firm(site.pointer.version, listingIdOf(placeId)));
 const recordsOf = (site: Site): CellRecordsT[] =>
   [...site.files.keys()].filter((k) => k.includes('/cells/records/')).map((k) => site.json<CellRecordsT>(k));
 
@@ -196,7 +215,16 @@ describe('map visibility and brand index', () => {
       const { grid_points, queries, grid_samples } = sampling[metro]!;
       // The seed's fields in the seed's order (grid_samples before what_this_is), then the extras.
       expect(JSON.stringify(shown), place).toBe(
-        JSON.stringify({ metro, week_of: WEEK_OF, top3_share_pct: top3, appears_share_pct: appears, grid_samples, what_this_is: MAP_VISIBILITY_WHAT, grid_points, queries }),
+        JSON.stringify({
+          metro,
+          week_of: WEEK_OF,
+          top3_share_pct: top3,
+          appears_share_pct: appears,
+          grid_samples,
+          what_this_is: MAP_VISIBILITY_WHAT,
+          grid_points,
+          queries,
+        }),
       );
     }
   });
@@ -212,9 +240,20 @@ describe('map visibility and brand index', () => {
       }
       const [metro, top3, appears, measured] = want;
       expect(stored.metro, place).toBe(metro);
-      expect(stored.brand, place).toEqual({ top3_share_pct: top3, appears_share_pct: appears, offices_measured: measured });
+      expect(stored.brand, place).toEqual({
+        top3_share_pct: top3,
+        appears_share_pct: appears,
+        offices_measured: measured,
+      });
       expect(JSON.stringify(shown), place).toBe(
-        JSON.stringify({ metro, week_of: WEEK_OF, top3_share_pct: top3, appears_share_pct: appears, offices_measured: measured, what_this_is: BRAND_INDEX_WHAT }),
+        JSON.stringify({
+          metro,
+          week_of: WEEK_OF,
+          top3_share_pct: top3,
+          appears_share_pct: appears,
+          offices_measured: measured,
+          what_this_is: BRAND_INDEX_WHAT,
+        }),
       );
     }
     // Every office of a firm carries the same brand index within one metro.
@@ -222,12 +261,28 @@ describe('map visibility and brand index', () => {
   });
 
   it("the firm's brand index is the office's own, else the firm's in the metro measuring most of its offices", async () => {
-    expect(firmDocOf(base, 'p1').firm.brand).toEqual({ metro: 'alpha', top3_share_pct: 60, appears_share_pct: 70, offices_measured: 3 });
-    expect(firmDocOf(base, 'p9').firm.brand).toEqual({ metro: 'beta', top3_share_pct: 20, appears_share_pct: 20, offices_measured: 1 });
+    expect(firmDocOf(base, 'p1').firm.brand).toEqual({
+      metro: 'alpha',
+      top3_share_pct: 60,
+      appears_share_pct: 70,
+      offices_measured: 3,
+    });
+    expect(firmDocOf(base, 'p9').firm.brand).toEqual({
+      metro: 'beta',
+      top3_share_pct: 20,
+      appears_share_pct: 20,
+      offices_measured: 1,
+    });
     expect(firmDocOf(base, 'p8').firm.brand).toBeNull();
     // Move the unmeasured Denver office p8 into Zeta (one office measured in alpha, one in beta: the tie goes to alpha).
     const data = await copyFixture();
-    const move = { action: 'update', place_id: 'p8', reason: 'same firm', date: '2026-11-19', set: { website: 'https://zeta.example/den' } };
+    const move = {
+      action: 'update',
+      place_id: 'p8',
+      reason: 'same firm',
+      date: '2026-11-19',
+      set: { website: 'https://zeta.example/den' },
+    };
     await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify(move)}\n`);
     const out = join(await tempDir('brand'), 'site');
     await generate({ dataDir: data, outDir: out, ...quiet });
@@ -238,10 +293,20 @@ describe('map visibility and brand index', () => {
     const body = await serviceOf(site).getFirm(listingIdOf('p8'), CTX);
     expect(body.office.map_visibility).toBeNull();
     expect(JSON.stringify(body.firm.brand_index)).toBe(
-      JSON.stringify({ metro: 'alpha', week_of: WEEK_OF, top3_share_pct: 20, appears_share_pct: 20, offices_measured: 1, what_this_is: BRAND_INDEX_WHAT }),
+      JSON.stringify({
+        metro: 'alpha',
+        week_of: WEEK_OF,
+        top3_share_pct: 20,
+        appears_share_pct: 20,
+        offices_measured: 1,
+        what_this_is: BRAND_INDEX_WHAT,
+      }),
     );
     expect(body.other_offices.map((o) => [o.listing_id, o.map_visibility?.metro])).toEqual(
-      [[listingIdOf('p10'), 'alpha'], [listingIdOf('p9'), 'beta']].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+      [
+        [listingIdOf('p10'), 'alpha'],
+        [listingIdOf('p9'), 'beta'],
+      ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
     );
   });
 
@@ -273,13 +338,25 @@ describe('map visibility and brand index', () => {
 });
 
 describe('hours', () => {
-  const p = (d: number, o: string, cd?: number, c?: string) => ({ open: { day: d, time: o }, ...(cd !== undefined && c !== undefined ? { close: { day: cd, time: c } } : {}) });
+  const p = (d: number, o: string, cd?: number, c?: string) => ({
+    open: { day: d, time: o },
+    ...(cd !== undefined && c !== undefined ? { close: { day: cd, time: c } } : {}),
+  });
 
   it('weekdays 9-5, day names Monday first, closed days empty', () => {
-    const h = convertHours([1, 2, 3, 4, 5].map((d) => p(d, '0900', d, '1700')), 'America/Chicago');
+    const h = convertHours(
+      [1, 2, 3, 4, 5].map((d) => p(d, '0900', d, '1700')),
+      'America/Chicago',
+    );
     expect(h?.timezone).toBe('America/Chicago');
     expect(h?.weekly).toEqual({
-      mon: [{ opens: '09:00', closes: '17:00' }], tue: [{ opens: '09:00', closes: '17:00' }], wed: [{ opens: '09:00', closes: '17:00' }], thu: [{ opens: '09:00', closes: '17:00' }], fri: [{ opens: '09:00', closes: '17:00' }], sat: [], sun: [],
+      mon: [{ opens: '09:00', closes: '17:00' }],
+      tue: [{ opens: '09:00', closes: '17:00' }],
+      wed: [{ opens: '09:00', closes: '17:00' }],
+      thu: [{ opens: '09:00', closes: '17:00' }],
+      fri: [{ opens: '09:00', closes: '17:00' }],
+      sat: [],
+      sun: [],
     });
     expect(h).not.toHaveProperty('text'); // rendered by the shim
     expect(hoursText(h!.weekly)[0]).toBe('Monday: 9:00 AM – 5:00 PM');
@@ -287,21 +364,32 @@ describe('hours', () => {
   });
 
   it('past midnight splits at 24:00, including Saturday into Sunday', () => {
-    const h = convertHours([p(5, '2000', 6, '0200'), p(6, '2200', 0, '0100'), p(3, '1200', 4, '0000')], 'America/New_York');
+    const h = convertHours(
+      [p(5, '2000', 6, '0200'), p(6, '2200', 0, '0100'), p(3, '1200', 4, '0000')],
+      'America/New_York',
+    );
     expect(h?.weekly.wed).toEqual([{ opens: '12:00', closes: '24:00' }]);
     expect(h?.weekly.thu).toEqual([]);
     expect(h?.weekly.fri).toEqual([{ opens: '20:00', closes: '24:00' }]);
-    expect(h?.weekly.sat).toEqual([{ opens: '00:00', closes: '02:00' }, { opens: '22:00', closes: '24:00' }]);
+    expect(h?.weekly.sat).toEqual([
+      { opens: '00:00', closes: '02:00' },
+      { opens: '22:00', closes: '24:00' },
+    ]);
     expect(h?.weekly.sun).toEqual([{ opens: '00:00', closes: '01:00' }]);
     expect(hoursText(h!.weekly)[4]).toBe('Friday: 8:00 PM – 12:00 AM');
   });
 
   it('always open, split lunch, open without close, and no periods', () => {
     const always = convertHours([p(0, '0000')], 'America/Denver');
-    expect(Object.values(always?.weekly ?? {}).every((d) => JSON.stringify(d) === '[{"opens":"00:00","closes":"24:00"}]')).toBe(true);
+    expect(
+      Object.values(always?.weekly ?? {}).every((d) => JSON.stringify(d) === '[{"opens":"00:00","closes":"24:00"}]'),
+    ).toBe(true);
     expect(hoursText(always!.weekly)[6]).toBe('Sunday: Open 24 hours');
     const lunch = convertHours([p(1, '1300', 1, '1700'), p(1, '0800', 1, '1200')], 'UTC');
-    expect(lunch?.weekly.mon).toEqual([{ opens: '08:00', closes: '12:00' }, { opens: '13:00', closes: '17:00' }]);
+    expect(lunch?.weekly.mon).toEqual([
+      { opens: '08:00', closes: '12:00' },
+      { opens: '13:00', closes: '17:00' },
+    ]);
     expect(hoursText(lunch!.weekly)[0]).toBe('Monday: 8:00 AM – 12:00 PM, 1:00 PM – 5:00 PM');
     expect(convertHours([p(2, '0930')], 'UTC')?.weekly.tue).toEqual([{ opens: '09:30', closes: '24:00' }]);
     expect(convertHours([], 'UTC')).toBeNull();
@@ -315,10 +403,22 @@ describe('hours', () => {
 
   it('the shim shows the stored weekly hours with their text lines, Monday first', async () => {
     const stored = firmDocOf(base, 'p1').office.hours!;
-    const shown = (await createService(createSiteSource(new FolderStore(base.dir))).getFirm(listingIdOf('p1'), { publicBaseUrl: 'https://d.example' })).office.hours;
+    const shown = (
+      await createService(createSiteSource(new FolderStore(base.dir))).getFirm(listingIdOf('p1'), {
+        publicBaseUrl: 'https://d.example',
+      })
+    ).office.hours;
     expect(shown).toEqual({ timezone: stored.timezone, weekly: stored.weekly, text: hoursText(stored.weekly) });
     expect(Object.keys(shown!)).toEqual(['timezone', 'weekly', 'text']);
-    expect(shown!.text.map((l) => l.split(':')[0])).toEqual(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']);
+    expect(shown!.text.map((l) => l.split(':')[0])).toEqual([
+      'Monday',
+      'Tuesday',
+      'Wednesday',
+      'Thursday',
+      'Friday',
+      'Saturday',
+      'Sunday',
+    ]);
   });
 });
 
@@ -367,7 +467,8 @@ describe('published site', () => {
       expect(schema, key).not.toBeNull();
       schema?.parse(json);
       // Stored records are compact: no constant texts, no hours text, no per-metro facts (the shim adds them).
-      if (schema === CellRecords || schema === FirmDoc) expect(text, key).not.toMatch(/what_this_is|week_of|grid_points|"text"|map_visibility|brand_index/);
+      if (schema === CellRecords || schema === FirmDoc)
+        expect(text, key).not.toMatch(/what_this_is|week_of|grid_points|"text"|map_visibility|brand_index/);
     }
     const openapi = base.json<{ info: { version: string }; servers: unknown }>(keys.openapi(v));
     expect(openapi.info.version).toBe(API_VERSION);
@@ -377,7 +478,10 @@ describe('published site', () => {
 
     const meta = base.json<{ generated_at: string; totals: unknown }>(keys.meta(v));
     expect(meta.generated_at).toBe('2026-11-18T14:00:00Z');
-    const firmIds = [...base.files.keys()].filter((k) => k.startsWith(`${keys.root(v)}firms/`)).map((k) => basename(k, '.json')).sort();
+    const firmIds = [...base.files.keys()]
+      .filter((k) => k.startsWith(`${keys.root(v)}firms/`))
+      .map((k) => basename(k, '.json'))
+      .sort();
     expect(firmIds).toEqual(Array.from({ length: 10 }, (_, i) => listingIdOf(`p${i + 1}`)).sort());
     // The record chunks hold every office once, and each agrees with its block's columns at its position.
     const records = recordsOf(base);
@@ -401,7 +505,10 @@ describe('published site', () => {
     expect(Object.keys(manifest.objects)).toEqual(files);
     for (const f of files) {
       const bytes = base.files.get(f) as Buffer;
-      expect(manifest.objects[f]).toEqual({ sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length });
+      expect(manifest.objects[f]).toEqual({
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        bytes: bytes.length,
+      });
     }
     expect([...base.files.keys()].filter((k) => !k.startsWith(keys.root(v)))).toEqual([keys.pointer]);
   });
@@ -426,7 +533,10 @@ describe('bad input', () => {
     const firstLine = (await readTree(week)).get('places.jsonl')?.toString('utf8').split('\n')[0] ?? '';
     await appendFile(places, '{"place_id": "p11", "name": "Broken\n'); // line 11
     await appendFile(places, `${firstLine}\n`); // line 12: duplicate place id p1
-    await appendFile(join(week, 'samples.jsonl'), `${JSON.stringify({ metro: 'gamma', point_id: 'g1', lat: 1, lng: 1, query: 'car accident lawyer', ranked: [] })}\n`); // line 16
+    await appendFile(
+      join(week, 'samples.jsonl'),
+      `${JSON.stringify({ metro: 'gamma', point_id: 'g1', lat: 1, lng: 1, query: 'car accident lawyer', ranked: [] })}\n`,
+    ); // line 16
     const outParent = await tempDir('bad');
     const out = join(outParent, 'site');
     const err = await generate({ dataDir: data, outDir: out, ...quiet }).catch((e: unknown) => e);
@@ -439,7 +549,9 @@ describe('bad input', () => {
     expect(await readdir(outParent)).toEqual([]);
 
     // The CLI prints the same rows and exits non-zero.
-    const cli = spawnSync(process.execPath, ['generator/cli.ts', '--data', data, '--out', out, '--quiet'], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['generator/cli.ts', '--data', data, '--out', out, '--quiet'], {
+      encoding: 'utf8',
+    });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain(`${join(week, 'places.jsonl')}:11: not valid JSON`);
     expect(cli.stderr).toContain(`${join(week, 'samples.jsonl')}:16: metro: unknown metro "gamma"`);
@@ -450,17 +562,30 @@ describe('bad input', () => {
     const data = await copyFixture();
     const week = join(data, 'weeks', '2026-W47');
     await appendFile(join(week, 'places.jsonl'), `${JSON.stringify({ place_id: 'p12', name: 'No coords' })}\n`);
-    await appendFile(join(week, 'samples.jsonl'), `${JSON.stringify({ metro: 'alpha', point_id: 'a1', lat: 41.88, lng: -87.63, query: 'best lawyer', ranked: [] })}\n`);
-    await appendFile(join(week, 'samples.jsonl'), `${JSON.stringify({ metro: 'alpha', point_id: 'a1', lat: 41.88, lng: -87.63, query: 'car accident lawyer', ranked: [] })}\n`);
-    await appendFile(join(week, 'flags.jsonl'), `${JSON.stringify({ firm: 'alphalaw.example', profile_type: 'standard', sponsored: false })}\n`);
+    await appendFile(
+      join(week, 'samples.jsonl'),
+      `${JSON.stringify({ metro: 'alpha', point_id: 'a1', lat: 41.88, lng: -87.63, query: 'best lawyer', ranked: [] })}\n`,
+    );
+    await appendFile(
+      join(week, 'samples.jsonl'),
+      `${JSON.stringify({ metro: 'alpha', point_id: 'a1', lat: 41.88, lng: -87.63, query: 'car accident lawyer', ranked: [] })}\n`,
+    );
+    await appendFile(
+      join(week, 'flags.jsonl'),
+      `${JSON.stringify({ firm: 'alphalaw.example', profile_type: 'standard', sponsored: false })}\n`,
+    );
     await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'delete', place_id: 'p1' })}\n`);
-    const err = (await generate({ dataDir: data, outDir: join(await tempDir('bad2'), 'site'), ...quiet }).catch((e: unknown) => e)) as BadInputError;
+    const err = (await generate({ dataDir: data, outDir: join(await tempDir('bad2'), 'site'), ...quiet }).catch(
+      (e: unknown) => e,
+    )) as BadInputError;
     const rows = err.rows.map((r) => `${basename(r.file)}:${r.line}: ${r.reason}`);
     expect(rows).toHaveLength(5);
     expect(rows.some((r) => /^places\.jsonl:11: .*street_address/.test(r))).toBe(true);
     expect(rows.some((r) => /^samples\.jsonl:16: query: "best lawyer"/.test(r))).toBe(true);
     expect(rows.some((r) => /^samples\.jsonl:17: duplicate sample .* \(first at line 2\)/.test(r))).toBe(true);
-    expect(rows.some((r) => /^flags\.jsonl:3: duplicate flags for firm "alphalaw\.example" \(first at line 1\)/.test(r))).toBe(true);
+    expect(
+      rows.some((r) => /^flags\.jsonl:3: duplicate flags for firm "alphalaw\.example" \(first at line 1\)/.test(r)),
+    ).toBe(true);
     expect(rows.some((r) => /^corrections\.jsonl:1: /.test(r))).toBe(true);
   });
 
@@ -468,13 +593,18 @@ describe('bad input', () => {
     const data = await copyFixture();
     const week = join(data, 'weeks', '2026-W47');
     await appendFile(join(week, 'places.jsonl'), 'not json\n');
-    await appendFile(join(week, 'samples.jsonl'), `${JSON.stringify({ metro: 'nowhere', point_id: 'n1', lat: 1, lng: 1, query: 'car accident lawyer', ranked: ['p1'] })}\n`);
+    await appendFile(
+      join(week, 'samples.jsonl'),
+      `${JSON.stringify({ metro: 'nowhere', point_id: 'n1', lat: 1, lng: 1, query: 'car accident lawyer', ranked: ['p1'] })}\n`,
+    );
     const lines: string[] = [];
     const out = join(await tempDir('skip'), 'site');
     const r = await generate({ dataDir: data, outDir: out, skipBad: true, quiet: true, log: (l) => lines.push(l) });
     expect(lines).toHaveLength(2);
     expect(lines[0]?.startsWith(`skipped ${join(week, 'places.jsonl')}:11: not valid JSON`)).toBe(true);
-    expect(lines[1]).toBe(`skipped ${join(week, 'samples.jsonl')}:16: metro: unknown metro "nowhere" (not in metros.json)`);
+    expect(lines[1]).toBe(
+      `skipped ${join(week, 'samples.jsonl')}:16: metro: unknown metro "nowhere" (not in metros.json)`,
+    );
     expect(r.skipped).toHaveLength(2);
     expect(r.version).toBe(base.pointer.version); // the good rows are exactly the fixture
   });
@@ -529,7 +659,13 @@ describe('corrections', () => {
       join(data, 'corrections.jsonl'),
       [
         { action: 'remove', place_id: 'p2', reason: 'firm asked', date: '2026-11-19' },
-        { action: 'update', place_id: 'p6', reason: 'renamed', date: '2026-11-19', set: { name: 'Beta Legal LLP', phone: null } },
+        {
+          action: 'update',
+          place_id: 'p6',
+          reason: 'renamed',
+          date: '2026-11-19',
+          set: { name: 'Beta Legal LLP', phone: null },
+        },
         { action: 'remove', place_id: 'p404', reason: 'not in this week', date: '2026-11-19' },
       ]
         .map((c) => JSON.stringify(c))
@@ -542,7 +678,8 @@ describe('corrections', () => {
     const gone = listingIdOf('p2');
     expect(site.files.has(keys.firm(v, gone))).toBe(false);
     for (const r of recordsOf(site)) expect(r.offices.some((o) => o.listing_id === gone)).toBe(false);
-    for (const [k, b] of site.files) if (k.includes('/firms/')) expect(b.toString('utf8').includes(gone), k).toBe(false);
+    for (const [k, b] of site.files)
+      if (k.includes('/firms/')) expect(b.toString('utf8').includes(gone), k).toBe(false);
     expect(JSON.stringify(site.json(keys.manifest(v)))).not.toContain(gone);
     const cov = site.json<CoverageDocT>(keys.coverage(v));
     expect(cov.totals).toEqual({ firms: 7, offices: 9, metros: 2 });

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { boundingBox, cellsCoveringCircle, destination, haversineMiles } from '../shim/core/geo.ts';
 import { rng } from './helpers/rng.ts';
 
-
 describe('haversineMiles', () => {
   it('matches known distances (miles)', () => {
     // One degree of latitude on a 3958.8-mile sphere is 69.09 miles.
@@ -40,7 +39,10 @@ describe('cellsCoveringCircle', () => {
         const d = i < 200 ? radius * 0.9999 : radius * Math.sqrt(next());
         const [pLat, pLng] = destination(lat, lng, d, next() * 2 * Math.PI);
         const cell = latLngToCell(pLat, pLng, res);
-        if (!cover.has(cell)) expect.fail(`cell ${cell} of a point ${d.toFixed(3)} mi from (${lat}, ${lng}) is missing from the res-${res} cover of radius ${radius}`);
+        if (!cover.has(cell))
+          expect.fail(
+            `cell ${cell} of a point ${d.toFixed(3)} mi from (${lat}, ${lng}) is missing from the res-${res} cover of radius ${radius}`,
+          );
       }
     }
   });
@@ -54,7 +56,7 @@ describe('cellsCoveringCircle', () => {
   });
 });
 
-describe('boundingBox (the search\'s KD-tree query box)', () => {
+describe("boundingBox (the search's KD-tree query box)", () => {
   it('holds every point within the radius, on the circle itself too, and is not much larger than it', () => {
     const next = rng(31);
     for (let i = 0; i < 300; i++) {
@@ -64,9 +66,17 @@ describe('boundingBox (the search\'s KD-tree query box)', () => {
       const [minLng, minLat, maxLng, maxLat] = boundingBox(lat, lng, radius);
       let east = -Infinity;
       for (let k = 0; k < 72; k++) {
-        const [pLat, pLng] = destination(lat, lng, radius * (k % 2 === 0 ? 1 : next()), (k * Math.PI) / 36 + next() * 0.05);
+        const [pLat, pLng] = destination(
+          lat,
+          lng,
+          radius * (k % 2 === 0 ? 1 : next()),
+          (k * Math.PI) / 36 + next() * 0.05,
+        );
         const inside = pLat >= minLat && pLat <= maxLat && pLng >= minLng && pLng <= maxLng;
-        expect(inside, `${pLat},${pLng} at ${radius} mi of ${lat},${lng}: box ${[minLng, minLat, maxLng, maxLat].join(',')}`).toBe(true);
+        expect(
+          inside,
+          `${pLat},${pLng} at ${radius} mi of ${lat},${lng}: box ${[minLng, minLat, maxLng, maxLat].join(',')}`,
+        ).toBe(true);
         east = Math.max(east, pLng);
       }
       // The box is tight: its east edge is within 2% of the circle's sampled eastmost point (in degrees from the centre).

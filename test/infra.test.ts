@@ -36,9 +36,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 let n = 0;
 /** Whether a synthesized WAF statement (Or, And, ByteMatch on UriPath or Body) matches a request's path and body. */
 function wafMatches(statement: Json, path: string, body: string): boolean {
-  if (statement.OrStatement !== undefined) return ((statement.OrStatement as Json).Statements as Json[]).some((s) => wafMatches(s, path, body));
-  if (statement.AndStatement !== undefined) return ((statement.AndStatement as Json).Statements as Json[]).every((s) => wafMatches(s, path, body));
-  const match = statement.ByteMatchStatement as { FieldToMatch: Json; PositionalConstraint: string; SearchString: string } | undefined;
+  if (statement.OrStatement !== undefined)
+    return ((statement.OrStatement as Json).Statements as Json[]).some((s) => wafMatches(s, path, body));
+  if (statement.AndStatement !== undefined)
+    return ((statement.AndStatement as Json).Statements as Json[]).every((s) => wafMatches(s, path, body));
+  const match = statement.ByteMatchStatement as
+    { FieldToMatch: Json; PositionalConstraint: string; SearchString: string } | undefined;
   if (match === undefined) throw new Error(`statement not modelled: ${Object.keys(statement).join()}`);
   const field = match.FieldToMatch.UriPath !== undefined ? path : match.FieldToMatch.Body !== undefined ? body : null;
   if (field === null) throw new Error('field not modelled');
@@ -55,9 +58,19 @@ function wafMatches(statement: Json, path: string, body: string): boolean {
 }
 
 /** A fresh app with the nag plugin, the stack in it, and the template from the real synthesiser. */
-function synth(props: Partial<DirectoryStackProps> = {}): { app: App; stack: DirectoryStack; template: Template; json: string } {
+function synth(props: Partial<DirectoryStackProps> = {}): {
+  app: App;
+  stack: DirectoryStack;
+  template: Template;
+  json: string;
+} {
   const app = new App({ outdir: join(work, `out-${n++}`), context: cdkJsonContext() });
-  const stack = new DirectoryStack(app, 'Directory', { env: { region: 'us-east-1' }, codeDir, rotatorCodeDir, ...props });
+  const stack = new DirectoryStack(app, 'Directory', {
+    env: { region: 'us-east-1' },
+    codeDir,
+    rotatorCodeDir,
+    ...props,
+  });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   app.synth(); // throws when cdk-nag reports an unacknowledged finding
   const template = Template.fromStack(stack);
@@ -92,7 +105,9 @@ describe('default deployment', () => {
   let saltBucket: string;
   beforeAll(() => {
     t = synth();
-    siteBucket = logicalId(t.template, 'AWS::S3::Bucket', { Properties: { VersioningConfiguration: { Status: 'Enabled' } } });
+    siteBucket = logicalId(t.template, 'AWS::S3::Bucket', {
+      Properties: { VersioningConfiguration: { Status: 'Enabled' } },
+    });
     saltBucket = logicalId(t.template, 'AWS::S3::Bucket', { Properties: { VersioningConfiguration: Match.absent() } });
   });
 
@@ -128,8 +143,15 @@ describe('default deployment', () => {
     for (const id of [siteBucket, saltBucket]) {
       const bucket = t.template.toJSON().Resources[id] as Json;
       expect(bucket.Properties).toMatchObject({
-        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
-        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
         OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
       });
       expect(bucket.DeletionPolicy).toBe('Retain');
@@ -137,8 +159,16 @@ describe('default deployment', () => {
         Bucket: { Ref: id },
         PolicyDocument: {
           Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+            }),
           ]),
         },
       });
@@ -146,12 +176,23 @@ describe('default deployment', () => {
   });
 
   it('the site bucket is versioned; noncurrent versions and stray salts expire', () => {
-    const rules = ((t.template.toJSON().Resources[siteBucket] as Json).Properties as Json).LifecycleConfiguration as { Rules: Json[] };
+    const rules = ((t.template.toJSON().Resources[siteBucket] as Json).Properties as Json).LifecycleConfiguration as {
+      Rules: Json[];
+    };
     expect(rules.Rules).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: 30 }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+        expect.objectContaining({
+          Status: 'Enabled',
+          NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        }),
         expect.objectContaining({ Status: 'Enabled', ExpiredObjectDeleteMarker: true }),
-        expect.objectContaining({ Status: 'Enabled', Prefix: 'private/salt/', ExpirationInDays: 1, NoncurrentVersionExpiration: { NoncurrentDays: 1 } }),
+        expect.objectContaining({
+          Status: 'Enabled',
+          Prefix: 'private/salt/',
+          ExpirationInDays: 1,
+          NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+        }),
       ]),
     );
   });
@@ -166,17 +207,41 @@ describe('default deployment', () => {
   it('CloudFront reads only current.json of the site bucket, and only this distribution', () => {
     const distribution = logicalId(t.template, 'AWS::CloudFront::Distribution');
     const policy = only(t.template, 'AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: siteBucket } } });
-    const statements = ((policy.Properties as Json).PolicyDocument as { Statement: Json[] }).Statement.filter((s) => s.Effect === 'Allow');
-    const sourceArn = { StringEquals: { 'AWS:SourceArn': Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([{ Ref: distribution }])] }) } };
+    const statements = ((policy.Properties as Json).PolicyDocument as { Statement: Json[] }).Statement.filter(
+      (s) => s.Effect === 'Allow',
+    );
+    const sourceArn = {
+      StringEquals: {
+        'AWS:SourceArn': Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([{ Ref: distribution }])] }),
+      },
+    };
     expect(statements).toHaveLength(2);
-    expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject', Resource: objectsOf(siteBucket, '/current.json'), Condition: sourceArn }).test(statements[0]).isSuccess).toBe(true);
+    expect(
+      Match.objectLike({
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:GetObject',
+        Resource: objectsOf(siteBucket, '/current.json'),
+        Condition: sourceArn,
+      }).test(statements[0]).isSuccess,
+    ).toBe(true);
     // No object under v/ is readable by CloudFront: an older version still names listings removed since.
     expect(JSON.stringify(statements)).not.toContain('/v/');
-    expect(Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:ListBucket', Resource: arnOf(siteBucket), Condition: sourceArn }).test(statements[1]).isSuccess).toBe(true);
+    expect(
+      Match.objectLike({
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:ListBucket',
+        Resource: arnOf(siteBucket),
+        Condition: sourceArn,
+      }).test(statements[1]).isSuccess,
+    ).toBe(true);
     expect(JSON.stringify(statements)).not.toContain('private/salt');
     // The salt bucket's policy only denies (TLS); nobody but the function role is granted anything.
     const saltPolicy = only(t.template, 'AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: saltBucket } } });
-    expect(((saltPolicy.Properties as Json).PolicyDocument as { Statement: Json[] }).Statement.every((s) => s.Effect === 'Deny')).toBe(true);
+    expect(
+      ((saltPolicy.Properties as Json).PolicyDocument as { Statement: Json[] }).Statement.every(
+        (s) => s.Effect === 'Deny',
+      ),
+    ).toBe(true);
   });
 
   it('the function role has one inline policy with exactly the least privilege it needs', () => {
@@ -189,9 +254,19 @@ describe('default deployment', () => {
     expect((policy.Properties as Json).Roles).toEqual([{ Ref: roleId }]);
     expect(((policy.Properties as Json).PolicyDocument as Json).Statement).toEqual([
       // The minimizePolicies feature flag sorts resources.
-      { Sid: 'ReadPublishedSite', Effect: 'Allow', Action: 's3:GetObject', Resource: [objectsOf(siteBucket, '/current.json'), objectsOf(siteBucket, '/v/*')] },
+      {
+        Sid: 'ReadPublishedSite',
+        Effect: 'Allow',
+        Action: 's3:GetObject',
+        Resource: [objectsOf(siteBucket, '/current.json'), objectsOf(siteBucket, '/v/*')],
+      },
       { Sid: 'MissingSiteKeysAre404', Effect: 'Allow', Action: 's3:ListBucket', Resource: arnOf(siteBucket) },
-      { Sid: 'DailySalt', Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject'], Resource: objectsOf(saltBucket, '/private/salt/*') },
+      {
+        Sid: 'DailySalt',
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:PutObject'],
+        Resource: objectsOf(saltBucket, '/private/salt/*'),
+      },
       { Sid: 'MissingSaltIs404', Effect: 'Allow', Action: 's3:ListBucket', Resource: arnOf(saltBucket) },
       { Sid: 'OwnLogs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arnOf(logs) },
     ]);
@@ -206,7 +281,10 @@ describe('default deployment', () => {
     const fn = resourceOf(t.template, t.stack, t.stack.api.fn);
     const major = LAMBDA_NODE_TARGET.replace(/^node/, '');
     expect((fn.Properties as Json).Runtime).toBe(`nodejs${major}.x`);
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      engines: { node: string };
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.engines.node).toMatch(new RegExp(`\\^${major}\\.`));
     // @types/node is the oldest supported Node's, so code cannot use an API that Node lacks.
     const oldest = /^\^(\d+)\./.exec(pkg.engines.node)?.[1];
@@ -226,11 +304,20 @@ describe('default deployment', () => {
       Timeout: 10,
       Handler: 'index.handler',
       LoggingConfig: { LogGroup: { Ref: logs } },
-      Environment: { Variables: { SITE_BUCKET: { Ref: siteBucket }, SALT_BUCKET: { Ref: saltBucket }, RATE_LIMIT_PER_HOUR: '600', RATE_LIMIT_WINDOW_SECONDS: '600' } },
+      Environment: {
+        Variables: {
+          SITE_BUCKET: { Ref: siteBucket },
+          SALT_BUCKET: { Ref: saltBucket },
+          RATE_LIMIT_PER_HOUR: '600',
+          RATE_LIMIT_WINDOW_SECONDS: '600',
+        },
+      },
     });
     const variables = ((fn.Properties as Json).Environment as { Variables: Json }).Variables;
     expect(variables.PUBLIC_BASE_URL).toBeUndefined();
-    expect(JSON.stringify(variables.ORIGIN_VERIFY_SECRETS)).toMatch(/^\{"Fn::Join":\["",\["\{\{resolve:secretsmanager:",\{"Ref":"OriginSecret[0-9A-F]+"\},":SecretString:::\}\}"\]\]\}$/);
+    expect(JSON.stringify(variables.ORIGIN_VERIFY_SECRETS)).toMatch(
+      /^\{"Fn::Join":\["",\["\{\{resolve:secretsmanager:",\{"Ref":"OriginSecret[0-9A-F]+"\},":SecretString:::\}\}"\]\]\}$/,
+    );
     // The policy exists before the function can run.
     expect(fn.DependsOn).toEqual(expect.arrayContaining([idOf(t.stack, t.stack.api.policy)]));
   });
@@ -262,10 +349,19 @@ describe('default deployment', () => {
       Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'rate_limited_problem' } } },
       VisibilityConfig: { SampledRequestsEnabled: false },
     });
-    const headers = ((((rules[0] as Json).Action as Json).Block as Json).CustomResponse as { ResponseHeaders: Array<{ Name: string; Value: string }> }).ResponseHeaders;
+    const headers = (
+      (((rules[0] as Json).Action as Json).Block as Json).CustomResponse as {
+        ResponseHeaders: Array<{ Name: string; Value: string }>;
+      }
+    ).ResponseHeaders;
     const byName = Object.fromEntries(headers.map((h) => [h.Name.toLowerCase(), h.Value]));
     // The advertised policy is the enforced one: 100 requests per 600 s window, as the function advertises too.
-    expect(byName).toMatchObject({ 'retry-after': '600', 'ratelimit-policy': '"600s";q=100;w=600', ratelimit: '"600s";r=0;t=600', 'access-control-allow-origin': '*' });
+    expect(byName).toMatchObject({
+      'retry-after': '600',
+      'ratelimit-policy': '"600s";q=100;w=600',
+      ratelimit: '"600s";r=0;t=600',
+      'access-control-allow-origin': '*',
+    });
     const bodies = props.CustomResponseBodies as Record<string, { ContentType: string; Content: string }>;
     expect(bodies.rate_limited_problem?.ContentType).toBe('APPLICATION_JSON');
     expect(JSON.parse(bodies.rate_limited_problem?.Content as string)).toMatchObject({
@@ -276,7 +372,9 @@ describe('default deployment', () => {
     });
     // And the distribution is protected by it.
     const dist = only(t.template, 'AWS::CloudFront::Distribution');
-    expect(((dist.Properties as Json).DistributionConfig as Json).WebACLId).toEqual(arnOf(logicalId(t.template, 'AWS::WAFv2::WebACL')));
+    expect(((dist.Properties as Json).DistributionConfig as Json).WebACLId).toEqual(
+      arnOf(logicalId(t.template, 'AWS::WAFv2::WebACL')),
+    );
   });
 
   it('WAF: the answer rule counts API paths and MCP tool calls only; every request counts toward a ceiling of 1,000 per 600 s', () => {
@@ -284,15 +382,39 @@ describe('default deployment', () => {
     const [answers, all] = rules as [Json, Json];
     const scope = ((answers.Statement as Json).RateBasedStatement as Json).ScopeDownStatement as Json;
     const counts = (path: string, body = ''): boolean => wafMatches(scope, path, body);
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: { location: '60601' } } });
-    for (const path of ['/v1/attorneys', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/v1/coverage', '/v1/nope', '/r/l_aaaaaaaaaaaaaaaa']) expect(counts(path), path).toBe(true);
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'find_injury_attorneys', arguments: { location: '60601' } },
+    });
+    for (const path of [
+      '/v1/attorneys',
+      '/v1/firms/l_aaaaaaaaaaaaaaaa',
+      '/v1/coverage',
+      '/v1/nope',
+      '/r/l_aaaaaaaaaaaaaaaa',
+    ])
+      expect(counts(path), path).toBe(true);
     expect(counts('/mcp', call)).toBe(true);
     expect(counts('/mcp', `[${call},${call}]`)).toBe(true);
     for (const method of ['initialize', 'notifications/initialized', 'tools/list', 'ping']) {
       expect(counts('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method })), method).toBe(false);
     }
     expect(counts('/mcp')).toBe(false);
-    for (const path of ['/', '/docs', '/metros/chicago', '/assets/site.css', '/favicon.ico', '/robots.txt', '/.well-known/security.txt', '/openapi.json', '/terms', '/problems/rate_limited', '/v/x/meta.json']) {
+    for (const path of [
+      '/',
+      '/docs',
+      '/metros/chicago',
+      '/assets/site.css',
+      '/favicon.ico',
+      '/robots.txt',
+      '/.well-known/security.txt',
+      '/openapi.json',
+      '/terms',
+      '/problems/rate_limited',
+      '/v/x/meta.json',
+    ]) {
       expect(counts(path), path).toBe(false);
     }
     // A body larger than WAF inspects counts, so padding cannot hide a tool call.
@@ -301,10 +423,14 @@ describe('default deployment', () => {
     expect(all).toMatchObject({
       Priority: 1,
       Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 1000, EvaluationWindowSec: 600 } },
-      Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'all_requests_limited_problem' } } },
+      Action: {
+        Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'all_requests_limited_problem' } },
+      },
     });
     expect((all.Statement as { RateBasedStatement: Json }).RateBasedStatement.ScopeDownStatement).toBeUndefined();
-    const headers = (((all.Action as Json).Block as Json).CustomResponse as { ResponseHeaders: Array<{ Name: string; Value: string }> }).ResponseHeaders;
+    const headers = (
+      ((all.Action as Json).Block as Json).CustomResponse as { ResponseHeaders: Array<{ Name: string; Value: string }> }
+    ).ResponseHeaders;
     expect(Object.fromEntries(headers.map((h) => [h.Name.toLowerCase(), h.Value]))).toMatchObject({
       'retry-after': '600',
       'ratelimit-policy': '"600s";q=100;w=600, "all-600s";q=1000;w=600',
@@ -329,15 +455,24 @@ describe('default deployment', () => {
       const origins = config.Origins as Json[];
       expect(origins).toHaveLength(2);
       const fnOrigin = origins.find((o) => o.Id === functionOrigin) as Json;
-      expect(fnOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+      expect(fnOrigin.CustomOriginConfig).toMatchObject({
+        OriginProtocolPolicy: 'https-only',
+        OriginSSLProtocols: ['TLSv1.2'],
+      });
       expect(JSON.stringify(fnOrigin.DomainName)).toContain(logicalId(t.template, 'AWS::Lambda::Url'));
       const headers = fnOrigin.OriginCustomHeaders as Array<{ HeaderName: string; HeaderValue: unknown }>;
       expect(headers.map((h) => h.HeaderName)).toEqual(['x-origin-verify']);
       expect(JSON.stringify(headers[0]?.HeaderValue)).toContain('{{resolve:secretsmanager:');
       const s3Origin = origins.find((o) => o.Id === siteOrigin) as Json;
-      expect(s3Origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [logicalId(t.template, 'AWS::CloudFront::OriginAccessControl'), 'Id'] });
+      expect(s3Origin.OriginAccessControlId).toEqual({
+        'Fn::GetAtt': [logicalId(t.template, 'AWS::CloudFront::OriginAccessControl'), 'Id'],
+      });
       t.template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
-        OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
+        OriginAccessControlConfig: {
+          OriginAccessControlOriginType: 's3',
+          SigningBehavior: 'always',
+          SigningProtocol: 'sigv4',
+        },
       });
     });
 
@@ -349,7 +484,11 @@ describe('default deployment', () => {
           OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
         });
       }
-      expect(config.DefaultCacheBehavior).toMatchObject({ TargetOriginId: functionOrigin, CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER });
+      expect(config.DefaultCacheBehavior).toMatchObject({
+        TargetOriginId: functionOrigin,
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+      });
     });
 
     it('/v1/attorneys is cached until the next publish, keyed on the whole (normalised) query and the viewer host, gzip and brotli', () => {
@@ -381,9 +520,21 @@ describe('default deployment', () => {
           },
         },
       });
-      expect(resourceOf(t.template, t.stack, t.stack.cdn.node.findChild('AnswerOriginRequest')).Properties).toMatchObject({
+      expect(
+        resourceOf(t.template, t.stack, t.stack.cdn.node.findChild('AnswerOriginRequest')).Properties,
+      ).toMatchObject({
         OriginRequestPolicyConfig: {
-          HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['x-viewer-host', 'CloudFront-Viewer-Address', 'User-Agent', 'Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'] },
+          HeadersConfig: {
+            HeaderBehavior: 'whitelist',
+            Headers: [
+              'x-viewer-host',
+              'CloudFront-Viewer-Address',
+              'User-Agent',
+              'Origin',
+              'Access-Control-Request-Method',
+              'Access-Control-Request-Headers',
+            ],
+          },
           QueryStringsConfig: { QueryStringBehavior: 'all' },
           CookiesConfig: { CookieBehavior: 'none' },
         },
@@ -396,7 +547,9 @@ describe('default deployment', () => {
       expect(config.RemoveHeadersConfig).toEqual({ Items: [{ Header: 'RateLimit' }] });
       expect(config.CorsConfig).toMatchObject({
         AccessControlAllowOrigins: { Items: ['*'] },
-        AccessControlExposeHeaders: { Items: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'] },
+        AccessControlExposeHeaders: {
+          Items: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'],
+        },
       });
       expect(JSON.stringify(config)).not.toContain('RateLimit-Policy"}');
     });
@@ -408,19 +561,39 @@ describe('default deployment', () => {
     });
 
     it('a 5xx is never kept by the edge cache for other callers (a 429 is not a status CloudFront caches)', () => {
-      expect(config.CustomErrorResponses).toEqual([500, 502, 503, 504].map((code) => ({ ErrorCode: code, ErrorCachingMinTTL: 0 })));
+      expect(config.CustomErrorResponses).toEqual(
+        [500, 502, 503, 504].map((code) => ({ ErrorCode: code, ErrorCachingMinTTL: 0 })),
+      );
     });
 
     it('POST is allowed on /mcp (HTTPS only, no redirect that would turn a POST into a GET) and nowhere else', () => {
-      expect(behaviors['/mcp']).toMatchObject({ AllowedMethods: expect.arrayContaining(['POST']), ViewerProtocolPolicy: 'https-only' });
-      for (const [path, b] of Object.entries(behaviors)) if (path !== '/mcp') expect(b.AllowedMethods, path).not.toContain('POST');
+      expect(behaviors['/mcp']).toMatchObject({
+        AllowedMethods: expect.arrayContaining(['POST']),
+        ViewerProtocolPolicy: 'https-only',
+      });
+      for (const [path, b] of Object.entries(behaviors))
+        if (path !== '/mcp') expect(b.AllowedMethods, path).not.toContain('POST');
     });
 
     it('function documents are cached as the function says (min 0, default 0, max 1 day) per viewer host, with no query string, and get CORS preflight headers', () => {
       const cachePolicy = idOf(t.stack, t.stack.cdn.node.findChild('DocumentCache'));
       const originRequest = idOf(t.stack, t.stack.cdn.node.findChild('DocumentOriginRequest'));
-      for (const path of ['/v1/firms/*', '/v1/coverage', '/openapi.json', '/problems/*', '/terms', '/docs', '/corrections', '/metros/*', '/assets/*']) {
-        expect(behaviors[path], path).toMatchObject({ TargetOriginId: functionOrigin, CachePolicyId: { Ref: cachePolicy }, OriginRequestPolicyId: { Ref: originRequest } });
+      for (const path of [
+        '/v1/firms/*',
+        '/v1/coverage',
+        '/openapi.json',
+        '/problems/*',
+        '/terms',
+        '/docs',
+        '/corrections',
+        '/metros/*',
+        '/assets/*',
+      ]) {
+        expect(behaviors[path], path).toMatchObject({
+          TargetOriginId: functionOrigin,
+          CachePolicyId: { Ref: cachePolicy },
+          OriginRequestPolicyId: { Ref: originRequest },
+        });
       }
       t.template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
         CachePolicyConfig: {
@@ -442,7 +615,14 @@ describe('default deployment', () => {
           // A CORS preflight on a document reaches the function with what the browser asks.
           HeadersConfig: {
             HeaderBehavior: 'whitelist',
-            Headers: Match.arrayEquals(['x-viewer-host', 'CloudFront-Viewer-Address', 'User-Agent', 'Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']),
+            Headers: Match.arrayEquals([
+              'x-viewer-host',
+              'CloudFront-Viewer-Address',
+              'User-Agent',
+              'Origin',
+              'Access-Control-Request-Method',
+              'Access-Control-Request-Headers',
+            ]),
           },
           QueryStringsConfig: { QueryStringBehavior: 'none' },
           CookiesConfig: { CookieBehavior: 'none' },
@@ -451,18 +631,46 @@ describe('default deployment', () => {
     });
 
     it('the pointer comes from S3, cached, read-only; the measurement data from the function, which answers the served version only', () => {
-      expect(behaviors['/current.json']).toMatchObject({ TargetOriginId: siteOrigin, CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ['GET', 'HEAD'] });
+      expect(behaviors['/current.json']).toMatchObject({
+        TargetOriginId: siteOrigin,
+        CachePolicyId: CACHING_OPTIMIZED,
+        AllowedMethods: ['GET', 'HEAD'],
+      });
       expect(behaviors['/current.json']?.FunctionAssociations).toBeUndefined();
       // An older version's measurement document names listings a standing removal took out since: S3 would serve it
       // for every version kept, so the route goes to the function (a document, revalidated each time: s-maxage=0).
-      expect(behaviors['/v/*/measurement/*']).toMatchObject({ TargetOriginId: functionOrigin, CachePolicyId: behaviors['/v1/coverage']?.CachePolicyId });
+      expect(behaviors['/v/*/measurement/*']).toMatchObject({
+        TargetOriginId: functionOrigin,
+        CachePolicyId: behaviors['/v1/coverage']?.CachePolicyId,
+      });
       // No public route to a version's listings (firm documents, cells, pages): an older version still holds a listing
       // removed since. /v/<version>/firms/<id>.json falls to the default behaviour, the function, which answers 404.
       expect(Object.keys(behaviors).filter((p) => p.startsWith('/v/'))).toEqual(['/v/*/measurement/*']);
-      expect(Object.entries(behaviors).filter(([, b]) => b.TargetOriginId === siteOrigin).map(([p]) => p)).toEqual(['/current.json']);
+      expect(
+        Object.entries(behaviors)
+          .filter(([, b]) => b.TargetOriginId === siteOrigin)
+          .map(([p]) => p),
+      ).toEqual(['/current.json']);
       expect((config.DefaultCacheBehavior as Json).TargetOriginId).not.toEqual(siteOrigin);
       expect(Object.keys(behaviors).sort()).toEqual([
-        '/.well-known/security.txt', '/assets/*', '/corrections', '/current.json', '/docs', '/favicon.ico', '/mcp', '/metros/*', '/openapi.json', '/problems/*', '/r/*', '/robots.txt', '/terms', '/v/*/measurement/*', '/v1/attorneys', '/v1/changes', '/v1/coverage', '/v1/firms/*',
+        '/.well-known/security.txt',
+        '/assets/*',
+        '/corrections',
+        '/current.json',
+        '/docs',
+        '/favicon.ico',
+        '/mcp',
+        '/metros/*',
+        '/openapi.json',
+        '/problems/*',
+        '/r/*',
+        '/robots.txt',
+        '/terms',
+        '/v/*/measurement/*',
+        '/v1/attorneys',
+        '/v1/changes',
+        '/v1/coverage',
+        '/v1/firms/*',
       ]);
     });
 
@@ -470,14 +678,36 @@ describe('default deployment', () => {
       const hostFn = t.stack.cdn.node.findChild('ViewerHost');
       const edgeFn = t.stack.edgeLog.viewerRequest;
       const arn = (c: IConstruct): Json => ({ 'Fn::GetAtt': [idOf(t.stack, c), 'FunctionARN'] });
-      const cached = ['/v1/attorneys', '/v1/firms/*', '/v1/coverage', '/v1/changes', '/openapi.json', '/problems/*', '/terms', '/favicon.ico', '/robots.txt', '/.well-known/security.txt', '/docs', '/corrections', '/metros/*', '/assets/*', '/v/*/measurement/*'];
+      const cached = [
+        '/v1/attorneys',
+        '/v1/firms/*',
+        '/v1/coverage',
+        '/v1/changes',
+        '/openapi.json',
+        '/problems/*',
+        '/terms',
+        '/favicon.ico',
+        '/robots.txt',
+        '/.well-known/security.txt',
+        '/docs',
+        '/corrections',
+        '/metros/*',
+        '/assets/*',
+        '/v/*/measurement/*',
+      ];
       for (const [path, b] of Object.entries(behaviors).filter(([, b]) => b.TargetOriginId === functionOrigin)) {
-        expect(b.FunctionAssociations, path).toEqual([{ EventType: 'viewer-request', FunctionARN: arn(cached.includes(path) ? edgeFn : hostFn) }]);
+        expect(b.FunctionAssociations, path).toEqual([
+          { EventType: 'viewer-request', FunctionARN: arn(cached.includes(path) ? edgeFn : hostFn) },
+        ]);
       }
-      expect((config.DefaultCacheBehavior as Json).FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: arn(hostFn) }]);
+      expect((config.DefaultCacheBehavior as Json).FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: arn(hostFn) },
+      ]);
       const hostCode = (resourceOf(t.template, t.stack, hostFn).Properties as Json).FunctionCode as string;
       expect(hostCode).toContain("request.headers['x-viewer-host'] = { value:");
-      expect(JSON.stringify((resourceOf(t.template, t.stack, edgeFn).Properties as Json).FunctionCode)).toContain("request.headers[VIEWER_HOST_HEADER] = { value:");
+      expect(JSON.stringify((resourceOf(t.template, t.stack, edgeFn).Properties as Json).FunctionCode)).toContain(
+        'request.headers[VIEWER_HOST_HEADER] = { value:',
+      );
     });
 
     it('the edge function: cloudfront-js-2.0, published, reading the salt store, its code with the store id filled in', () => {
@@ -492,7 +722,7 @@ describe('default deployment', () => {
       expect(code).toContain(JSON.stringify({ 'Fn::GetAtt': [kvs, 'Id'] }));
     });
 
-    it('the edge log group is the one CloudFront writes the function\'s lines to, kept 30 days', () => {
+    it("the edge log group is the one CloudFront writes the function's lines to, kept 30 days", () => {
       const group = resourceOf(t.template, t.stack, t.stack.edgeLog.functionLogGroup).Properties as Json;
       expect(group.RetentionInDays).toBe(30);
       const name = (resourceOf(t.template, t.stack, t.stack.edgeLog.viewerRequest).Properties as Json).Name as string;
@@ -510,13 +740,21 @@ describe('default deployment', () => {
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        Environment: { Variables: { SALT_BUCKET: { Ref: saltBucket }, EDGE_SALT_KVS_ARN: arnOf(idOf(t.stack, t.stack.edgeLog.store)) } },
+        Environment: {
+          Variables: {
+            SALT_BUCKET: { Ref: saltBucket },
+            EDGE_SALT_KVS_ARN: arnOf(idOf(t.stack, t.stack.edgeLog.store)),
+          },
+        },
       });
       const policy = resourceOf(t.template, t.stack, t.stack.edgeLog.rotatorPolicy).Properties as Json;
       const statements = (policy.PolicyDocument as { Statement: Json[] }).Statement;
       expect(statements.map((st) => st.Sid)).toEqual(['EdgeSaltStore', 'DailySalt', 'MissingSaltIs404', 'OwnLogs']);
       expect(statements[0]).toMatchObject({ Resource: arnOf(idOf(t.stack, t.stack.edgeLog.store)) });
-      expect(statements[1]).toMatchObject({ Action: ['s3:GetObject', 's3:PutObject'], Resource: objectsOf(saltBucket, '/private/salt/*') });
+      expect(statements[1]).toMatchObject({
+        Action: ['s3:GetObject', 's3:PutObject'],
+        Resource: objectsOf(saltBucket, '/private/salt/*'),
+      });
       expect(JSON.stringify(statements)).not.toContain(siteBucket);
     });
 
@@ -527,12 +765,21 @@ describe('default deployment', () => {
       expect(((cors?.[1].Properties as Json).ResponseHeadersPolicyConfig as Json).CorsConfig).toMatchObject({
         AccessControlAllowOrigins: { Items: ['*'] },
         AccessControlAllowMethods: { Items: ['GET', 'HEAD', 'OPTIONS'] },
-        AccessControlExposeHeaders: { Items: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'] },
+        AccessControlExposeHeaders: {
+          Items: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Directory-Version'],
+        },
         AccessControlAllowCredentials: false,
         OriginOverride: false,
       });
       const corsRef = { Ref: cors?.[0] };
-      for (const path of ['/r/*', '/v1/firms/*', '/v1/coverage', '/openapi.json', '/v/*/measurement/*', '/current.json']) {
+      for (const path of [
+        '/r/*',
+        '/v1/firms/*',
+        '/v1/coverage',
+        '/openapi.json',
+        '/v/*/measurement/*',
+        '/current.json',
+      ]) {
         expect(behaviors[path]?.ResponseHeadersPolicyId, path).toEqual(corsRef);
       }
       expect(behaviors['/mcp']?.ResponseHeadersPolicyId).not.toEqual(corsRef);
@@ -574,13 +821,20 @@ describe('default deployment', () => {
 
 describe('options', () => {
   it('a custom domain: aliases, TLS 1.2 certificate, PUBLIC_BASE_URL, and CFR4 no longer needs acknowledging', () => {
-    const t = synth({ domain: { names: ['directory.example.org'], certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0d5f2c6a-1111-2222-3333-444455556666' } });
+    const t = synth({
+      domain: {
+        names: ['directory.example.org'],
+        certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0d5f2c6a-1111-2222-3333-444455556666',
+      },
+    });
     const config = (only(t.template, 'AWS::CloudFront::Distribution').Properties as Json).DistributionConfig as Json;
     expect(config).toMatchObject({
       Aliases: ['directory.example.org'],
       ViewerCertificate: { MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' },
     });
-    t.template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ PUBLIC_BASE_URL: 'https://directory.example.org' }) } });
+    t.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ PUBLIC_BASE_URL: 'https://directory.example.org' }) },
+    });
     expect(new AwsSolutionsChecks(t.app).validateScope(t.stack).success).toBe(true);
   });
 
@@ -591,13 +845,17 @@ describe('options', () => {
     expect(sent).toContain(':SecretString:::11111111-new}}');
     expect(sent).not.toContain('22222222-old');
     const fn = resourceOf(t.template, t.stack, t.stack.api.fn);
-    const accepted = JSON.stringify((((fn.Properties as Json).Environment as Json).Variables as Json).ORIGIN_VERIFY_SECRETS);
+    const accepted = JSON.stringify(
+      (((fn.Properties as Json).Environment as Json).Variables as Json).ORIGIN_VERIFY_SECRETS,
+    );
     expect(accepted).toContain(':SecretString:::11111111-new}},{{resolve:secretsmanager:');
     expect(accepted).toContain(':SecretString:::22222222-old}}');
   });
 
   it('refuses any region but us-east-1 (a CLOUDFRONT-scope web ACL lives there)', () => {
-    expect(() => new DirectoryStack(new App(), 'Elsewhere', { env: { region: 'eu-west-1' }, codeDir, rotatorCodeDir })).toThrow(/us-east-1/);
+    expect(
+      () => new DirectoryStack(new App(), 'Elsewhere', { env: { region: 'eu-west-1' }, codeDir, rotatorCodeDir }),
+    ).toThrow(/us-east-1/);
   });
 });
 
@@ -605,8 +863,14 @@ describe('cdk-nag is active', () => {
   it('a bucket without SSL enforcement is reported (AwsSolutions-S10) and fails the synth', () => {
     const app = new App({ outdir: join(work, 'broken'), context: cdkJsonContext() });
     const stack = new Stack(app, 'Broken', { env: { region: 'us-east-1' } });
-    const bucket = new s3.Bucket(stack, 'NoSsl', { blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL, encryption: s3.BucketEncryption.S3_MANAGED });
-    Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: 'Test bucket: only the SSL finding is under test here.' });
+    const bucket = new s3.Bucket(stack, 'NoSsl', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+    });
+    Validations.of(bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'Test bucket: only the SSL finding is under test here.',
+    });
     const pack = new AwsSolutionsChecks(app);
     const report = pack.validateScope(stack);
     const rules = report.violations.map((v) => v.ruleName);
@@ -618,7 +882,12 @@ describe('cdk-nag is active', () => {
 
   it('without its acknowledgements the directory stack reports exactly the acknowledged findings (none is stale)', () => {
     const app = new App();
-    const bare = new DirectoryStack(app, 'Bare', { env: { region: 'us-east-1' }, codeDir, rotatorCodeDir, withoutNagAcknowledgements: true });
+    const bare = new DirectoryStack(app, 'Bare', {
+      env: { region: 'us-east-1' },
+      codeDir,
+      rotatorCodeDir,
+      withoutNagAcknowledgements: true,
+    });
     const reported = new AwsSolutionsChecks(app)
       .validateScope(bare)
       .violations.map((v) => v.ruleName.replace(/<[^>]+>/g, '<ARN>'))

@@ -44,14 +44,39 @@ function placeVariants(base: Record<string, unknown>): unknown[] {
     for (const v of BAD_VALUES) out.push({ ...base, [k]: v });
   }
   const websites = [
-    'http://a.example/', 'HTTP://A.EXAMPLE', 'Https://a.example/x', ' https://x.example', 'https://x.example ', 'ftp://x.example', 'http:x.example',
-    'https:/x.example', 'https://', 'https://exa mple.com', 'https://x.example/\tpath', 'https://x.exa\nmple/', 'https://[::1]/', 'https://x.example:99999/',
-    'https://x.example:8080/a?b#c', 'mailto:a@b.c', 'https://ü.example/', 'https://x.example/%zz', 'https://a..b/', 'https://-.example/', 'https://x.example\u00a0',
+    'http://a.example/',
+    'HTTP://A.EXAMPLE',
+    'Https://a.example/x',
+    ' https://x.example',
+    'https://x.example ',
+    'ftp://x.example',
+    'http:x.example',
+    'https:/x.example',
+    'https://',
+    'https://exa mple.com',
+    'https://x.example/\tpath',
+    'https://x.exa\nmple/',
+    'https://[::1]/',
+    'https://x.example:99999/',
+    'https://x.example:8080/a?b#c',
+    'mailto:a@b.c',
+    'https://ü.example/',
+    'https://x.example/%zz',
+    'https://a..b/',
+    'https://-.example/',
+    'https://x.example\u00a0',
   ];
   for (const w of websites) out.push({ ...base, website: w });
   for (const s of ['ny', 'NYC', 'N1', 'NY ']) out.push({ ...base, state: s });
   for (const z of ['1234', '123456', '12345-6789', 12345, ' 12345']) out.push({ ...base, zip: z });
-  for (const [lat, lng] of [[90, 180], [-90, -180], [90.0001, 0], [0, 180.0001], ['40', -70]]) out.push({ ...base, lat, lng });
+  for (const [lat, lng] of [
+    [90, 180],
+    [-90, -180],
+    [90.0001, 0],
+    [0, 180.0001],
+    ['40', -70],
+  ])
+    out.push({ ...base, lat, lng });
   const t = (day: unknown, time: unknown): unknown => ({ day, time });
   const hours: unknown[] = [
     { periods: [] },
@@ -80,7 +105,14 @@ function placeVariants(base: Record<string, unknown>): unknown[] {
 }
 
 function flagVariants(base: Record<string, unknown>): unknown[] {
-  const out: unknown[] = [null, [], 'x', { ...base, extra: 1 }, { ...base, profile_type: 'Enhanced' }, { ...base, profile_type: 'enhanced' }];
+  const out: unknown[] = [
+    null,
+    [],
+    'x',
+    { ...base, extra: 1 },
+    { ...base, profile_type: 'Enhanced' },
+    { ...base, profile_type: 'enhanced' },
+  ];
   for (const k of Object.keys(base)) {
     const { [k]: _dropped, ...without } = base;
     out.push(without);
@@ -123,7 +155,12 @@ describe('hand checks of input rows', () => {
   it('never take a place zod refuses, on broken and odd variants of sample rows', async () => {
     const rows = (await lines('places.jsonl')) as Record<string, unknown>[];
     // Rows with and without a website, with and without hours, with and without a time zone.
-    const bases = [rows.find((r) => r.website !== null), rows.find((r) => r.website === null), rows.find((r) => r.opening_hours === null), rows[0]];
+    const bases = [
+      rows.find((r) => r.website !== null),
+      rows.find((r) => r.website === null),
+      rows.find((r) => r.opening_hours === null),
+      rows[0],
+    ];
     const { timezone: _tz, ...noZone } = rows[0] as Record<string, unknown>;
     bases.push(noZone);
     let taken = 0;

@@ -38,13 +38,23 @@ beforeAll(async () => {
   copyDir = mkdtempSync(join(tmpdir(), 'iad-integrity-'));
   cpSync(SITE(), copyDir, { recursive: true });
   // The first office of the first record chunk of a block near Chicago (41.88, -87.63).
-  const blocks = readdirSync(inCopy('cells/blocks')).map((f) => ({ f, b: readJson(`cells/blocks/${f}`) as { cell: string; lat: number[]; lng: number[] } }));
+  const blocks = readdirSync(inCopy('cells/blocks')).map((f) => ({
+    f,
+    b: readJson(`cells/blocks/${f}`) as { cell: string; lat: number[]; lng: number[] },
+  }));
   const near = blocks
     .map(({ b }) => ({ b, d: Math.hypot((b.lat[0] ?? 0) - 41.88, (b.lng[0] ?? 0) + 87.63) }))
     .sort((x, y) => x.d - y.d)[0] as { b: { cell: string; lat: number[]; lng: number[] } };
-  const chunk = readJson(`cells/records/${near.b.cell}/0.json`) as { offices: { listing_id: string; lat: number; lng: number }[] };
+  const chunk = readJson(`cells/records/${near.b.cell}/0.json`) as {
+    offices: { listing_id: string; lat: number; lng: number }[];
+  };
   const office = chunk.offices[0] as { listing_id: string; lat: number; lng: number };
-  target = { listingId: office.listing_id, block: `cells/blocks/${near.b.cell}.json`, chunk: `cells/records/${near.b.cell}/0.json`, point: `/v1/attorneys?lat=${office.lat}&lng=${office.lng}&radius_miles=1&limit=25` };
+  target = {
+    listingId: office.listing_id,
+    block: `cells/blocks/${near.b.cell}.json`,
+    chunk: `cells/records/${near.b.cell}/0.json`,
+    point: `/v1/attorneys?lat=${office.lat}&lng=${office.lng}&radius_miles=1&limit=25`,
+  };
   baseline = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
   for (const path of [target.point, '/v1/attorneys?zip=60601', `/v1/firms/${target.listingId}`, '/corrections']) {
     const reply = await request(baseline.url, path);
@@ -69,7 +79,10 @@ const CASES: Case[] = [
   {
     name: "a record chunk with its offices' names changed",
     rel: () => target.chunk,
-    alter: (v) => ({ ...v, offices: (v.offices as Json[]).map((o) => ({ ...o, name: `${String(o.name)} (altered)` })) }),
+    alter: (v) => ({
+      ...v,
+      offices: (v.offices as Json[]).map((o) => ({ ...o, name: `${String(o.name)} (altered)` })),
+    }),
     probes: () => [target.point],
   },
   {

@@ -22,7 +22,13 @@ import type { SaltProvider } from '../shim/edge-types.ts';
 const ARN = 'arn:aws:cloudfront::111122223333:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111';
 
 /** The stand-in's state, and what it saw. */
-const store = { data: new Map<string, string>(), etag: 1, authorizations: [] as string[], ifMatch: [] as string[], pages: 0 };
+const store = {
+  data: new Map<string, string>(),
+  etag: 1,
+  authorizations: [] as string[],
+  ifMatch: [] as string[],
+  pages: 0,
+};
 let server: Server;
 let endpoint: string;
 
@@ -45,14 +51,22 @@ beforeAll(async () => {
       };
       const rel = path.slice(decodeURIComponent(prefix).length);
       if (!path.startsWith(decodeURIComponent(prefix))) return send(404, { message: 'no such store' }, false);
-      if (req.method === 'GET' && rel === '') return send(200, { ItemCount: store.data.size, TotalSizeInBytes: 0, KvsARN: ARN, Created: 1_700_000_000 });
+      if (req.method === 'GET' && rel === '')
+        return send(200, { ItemCount: store.data.size, TotalSizeInBytes: 0, KvsARN: ARN, Created: 1_700_000_000 });
       if (req.method === 'GET' && rel === '/keys') {
         // One key per page, so paging is exercised.
         store.pages++;
         const keys = [...store.data.keys()].sort();
         const from = Number(url.searchParams.get('NextToken') ?? '0');
         const item = keys[from];
-        return send(200, { Items: item === undefined ? [] : [{ Key: item, Value: store.data.get(item) }], ...(from + 1 < keys.length ? { NextToken: String(from + 1) } : {}) }, false);
+        return send(
+          200,
+          {
+            Items: item === undefined ? [] : [{ Key: item, Value: store.data.get(item) }],
+            ...(from + 1 < keys.length ? { NextToken: String(from + 1) } : {}),
+          },
+          false,
+        );
       }
       const key = decodeURIComponent(rel.replace(/^\/keys\//, ''));
       const ifMatch = String(req.headers['if-match'] ?? '');
@@ -84,7 +98,9 @@ const client = (): CloudFrontKeyValueStoreClient =>
     region: 'us-east-1',
     credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
     maxAttempts: 1,
-    requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ lookup: loopback } as ConstructorParameters<typeof Agent>[0]) }),
+    requestHandler: new NodeHttpHandler({
+      httpAgent: new Agent({ lookup: loopback } as ConstructorParameters<typeof Agent>[0]),
+    }),
   });
 const fixed: SaltProvider = { saltFor: async (day) => new Uint8Array(32).fill(day.endsWith('22') ? 1 : 2) };
 
@@ -93,7 +109,11 @@ describe('KvsSaltKeyStore', () => {
     store.data.set('salt-2026-11-20', 'ff'.repeat(32));
     store.data.set('other', 'kept');
     const report = await rotateEdgeSalt(new KvsSaltKeyStore(ARN, client()), fixed, new Date('2026-11-22T12:00:00Z'));
-    expect(report).toEqual({ days: ['2026-11-22', '2026-11-23'], put: ['salt-2026-11-22', 'salt-2026-11-23'], deleted: ['salt-2026-11-20'] });
+    expect(report).toEqual({
+      days: ['2026-11-22', '2026-11-23'],
+      put: ['salt-2026-11-22', 'salt-2026-11-23'],
+      deleted: ['salt-2026-11-20'],
+    });
     expect([...store.data.entries()].sort()).toEqual([
       ['other', 'kept'],
       ['salt-2026-11-22', '01'.repeat(32)],
@@ -121,7 +141,15 @@ describe('the rotator bundle', () => {
 
   it('builds and loads in a fresh Node process, exporting the handler', async () => {
     const { dir: out } = await bundleSaltRotator(join(dir, 'bundle'));
-    const printed = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(out, 'index.mjs'))}); console.log(typeof m.handler);`], { encoding: 'utf8' });
+    const printed = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(join(out, 'index.mjs'))}); console.log(typeof m.handler);`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(printed.trim()).toBe('function');
   });
 });

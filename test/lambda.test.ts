@@ -31,13 +31,23 @@ let handler: FunctionUrlHandler;
 const lines: RequestLogEntry[] = [];
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { SITE_BUCKET: 'directory-site', SALT_BUCKET: 'directory-salt', ORIGIN_VERIFY_SECRETS: SECRET, PUBLIC_BASE_URL: BASE, ...extra };
+  return {
+    SITE_BUCKET: 'directory-site',
+    SALT_BUCKET: 'directory-salt',
+    ORIGIN_VERIFY_SECRETS: SECRET,
+    PUBLIC_BASE_URL: BASE,
+    ...extra,
+  };
 }
 
 beforeAll(async () => {
   const siteDir = process.env.TEST_SITE_DIR as string;
   local = await startTestServer({ PUBLIC_BASE_URL: BASE, RATE_LIMIT_PER_HOUR: '600' });
-  handler = createHandler(loadLambdaEnv(env()), { store: new FolderStore(siteDir), salt: fixedSalt, log: { write: (e) => lines.push(e) } });
+  handler = createHandler(loadLambdaEnv(env()), {
+    store: new FolderStore(siteDir),
+    salt: fixedSalt,
+    log: { write: (e) => lines.push(e) },
+  });
 });
 afterAll(async () => {
   await local?.close();
@@ -65,7 +75,14 @@ async function expectSameAnswer(spec: EventSpec): Promise<Record<string, unknown
   expect(lambda.statusCode).toBe(expected.status);
   expect(lambda.isBase64Encoded).toBe(false);
   expect(withoutQueryId(lambda.body)).toEqual(withoutQueryId(expected.text));
-  for (const name of ['content-type', 'cache-control', 'etag', 'location', 'access-control-allow-origin', 'ratelimit-policy']) {
+  for (const name of [
+    'content-type',
+    'cache-control',
+    'etag',
+    'location',
+    'access-control-allow-origin',
+    'ratelimit-policy',
+  ]) {
     expect(lambda.headers[name], name).toBe(expected.headers.get(name) ?? undefined);
   }
   return lambda.body === '' ? {} : resultJson(lambda);
@@ -87,15 +104,21 @@ describe('the same answers as the local server', () => {
   });
 
   it('GET /r/<id> redirects to the same place; an unknown id is the same 404', async () => {
-    const search = resultJson(await handler(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=25' }, SECRET)));
-    const withSite = (search.results as Array<{ listing_id: string; website: string | null }>).find((r) => r.website !== null);
+    const search = resultJson(
+      await handler(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=25' }, SECRET)),
+    );
+    const withSite = (search.results as Array<{ listing_id: string; website: string | null }>).find(
+      (r) => r.website !== null,
+    );
     expect(withSite?.website).toBe(`${BASE}/r/${withSite?.listing_id}`);
     await expectSameAnswer({ target: `/r/${withSite?.listing_id}` });
     await expectSameAnswer({ target: '/r/l_zzzzzzzzzzzzzzzz' });
   });
 
   it('GET /v1/firms/<id> and /openapi.json', async () => {
-    const search = resultJson(await handler(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=1' }, SECRET)));
+    const search = resultJson(
+      await handler(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=1' }, SECRET)),
+    );
     const id = (search.results as Array<{ listing_id: string }>)[0]?.listing_id;
     await expectSameAnswer({ target: `/v1/firms/${id}` });
     await expectSameAnswer({ target: '/openapi.json' });
@@ -105,8 +128,17 @@ describe('the same answers as the local server', () => {
     const spec: EventSpec = {
       method: 'POST',
       target: '/mcp',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: { location: '60601', limit: 3 } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'find_injury_attorneys', arguments: { location: '60601', limit: 3 } },
+      }),
     };
     const event = functionUrlEvent(spec, SECRET);
     expect(event.isBase64Encoded).toBe(true);
@@ -117,7 +149,8 @@ describe('the same answers as the local server', () => {
     expect(got.result.structuredContent.covered).toBe(true);
     expect(got.result.structuredContent.results).toHaveLength(3);
     // The text block repeats the query id, so compare the parsed message without it.
-    const strip = (text: string): unknown => withoutQueryId(JSON.stringify(JSON.parse(text, (k, v: unknown) => (k === 'text' ? undefined : v))));
+    const strip = (text: string): unknown =>
+      withoutQueryId(JSON.stringify(JSON.parse(text, (k, v: unknown) => (k === 'text' ? undefined : v))));
     expect(strip(JSON.stringify(got))).toEqual(strip(expected.text));
   });
 
@@ -144,7 +177,9 @@ describe('origin secret', () => {
   });
 
   it('a direct call to the Function URL (no CloudFront headers at all) is refused', async () => {
-    expect((await handler(functionUrlEvent({ target: '/v1/attorneys?location=60601', bare: true }, null))).statusCode).toBe(403);
+    expect(
+      (await handler(functionUrlEvent({ target: '/v1/attorneys?location=60601', bare: true }, null))).statusCode,
+    ).toBe(403);
   });
 
   it('during a rotation both the new and the old secret are accepted', async () => {
@@ -153,8 +188,11 @@ describe('origin secret', () => {
       salt: fixedSalt,
       log: { write: () => undefined },
     });
-    for (const s of [SECRET, OLD_SECRET]) expect((await rotating(functionUrlEvent({ target: '/v1/coverage' }, s))).statusCode).toBe(200);
-    expect((await rotating(functionUrlEvent({ target: '/v1/coverage' }, `${SECRET},${OLD_SECRET}`))).statusCode).toBe(403);
+    for (const s of [SECRET, OLD_SECRET])
+      expect((await rotating(functionUrlEvent({ target: '/v1/coverage' }, s))).statusCode).toBe(200);
+    expect((await rotating(functionUrlEvent({ target: '/v1/coverage' }, `${SECRET},${OLD_SECRET}`))).statusCode).toBe(
+      403,
+    );
   });
 
   it('originVerified compares whole values only', () => {
@@ -184,7 +222,14 @@ describe('client address and privacy', () => {
     await handler(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=2&src=lambda-test' }, SECRET));
     expect(lines).toHaveLength(1);
     const line = lines[0] as RequestLogEntry;
-    expect(line).toMatchObject({ endpoint: '/v1/attorneys', location: '60601', src: 'lambda-test', covered: true, result_count: 2, status: 200 });
+    expect(line).toMatchObject({
+      endpoint: '/v1/attorneys',
+      location: '60601',
+      src: 'lambda-test',
+      covered: true,
+      result_count: 2,
+      status: 200,
+    });
     expect(line.address_hash).toBe(hashAddress(SALT, VIEWER_IPV6));
     const text = JSON.stringify(line);
     expect(text).not.toContain('2406:2d40');
@@ -204,7 +249,11 @@ describe('client address and privacy', () => {
 
 describe('advertised rate limit', () => {
   it("with WAF's window the function advertises and counts the policy WAF enforces (100 per 600 s)", async () => {
-    const waf = createHandler(loadLambdaEnv(env({ RATE_LIMIT_WINDOW_SECONDS: '600' })), { store: new FolderStore(process.env.TEST_SITE_DIR as string), salt: fixedSalt, log: { write: () => {} } });
+    const waf = createHandler(loadLambdaEnv(env({ RATE_LIMIT_WINDOW_SECONDS: '600' })), {
+      store: new FolderStore(process.env.TEST_SITE_DIR as string),
+      salt: fixedSalt,
+      log: { write: () => {} },
+    });
     const first = await waf(functionUrlEvent({ target: '/v1/coverage' }, SECRET));
     expect(first.headers['ratelimit-policy']).toBe('"600s";q=100;w=600');
     expect(first.headers.ratelimit).toMatch(/^"600s";r=99;t=\d+$/);
@@ -215,21 +264,33 @@ describe('advertised rate limit', () => {
   });
 
   it('a window that does not divide an hour fails the cold start', () => {
-    expect(() => loadLambdaEnv(env({ RATE_LIMIT_WINDOW_SECONDS: '700' }))).toThrow(/RATE_LIMIT_WINDOW_SECONDS.*divide 3600/);
+    expect(() => loadLambdaEnv(env({ RATE_LIMIT_WINDOW_SECONDS: '700' }))).toThrow(
+      /RATE_LIMIT_WINDOW_SECONDS.*divide 3600/,
+    );
   });
 });
 
 describe('public base URL', () => {
   it('without PUBLIC_BASE_URL the links name the host the viewer used (from the CloudFront Function header)', async () => {
     const env2 = loadLambdaEnv({ ...env(), PUBLIC_BASE_URL: '' });
-    const h = createHandler(env2, { store: new FolderStore(process.env.TEST_SITE_DIR as string), salt: fixedSalt, log: { write: () => undefined } });
-    const event = functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=3' }, SECRET, 'd1234abcd.cloudfront.net');
+    const h = createHandler(env2, {
+      store: new FolderStore(process.env.TEST_SITE_DIR as string),
+      salt: fixedSalt,
+      log: { write: () => undefined },
+    });
+    const event = functionUrlEvent(
+      { target: '/v1/attorneys?location=60601&limit=3' },
+      SECRET,
+      'd1234abcd.cloudfront.net',
+    );
     const body = resultJson(await h(event)) as { results: Array<{ website: string | null; listing_id: string }> };
     const linked = body.results.filter((r) => r.website !== null);
     expect(linked.length).toBeGreaterThan(0);
     for (const r of linked) expect(r.website).toBe(`https://d1234abcd.cloudfront.net/r/${r.listing_id}`);
     // A malformed viewer host falls back to the Function URL's own name rather than reaching a link.
-    const odd = resultJson(await h(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=1' }, SECRET, 'evil.example/x?'))) as typeof body;
+    const odd = resultJson(
+      await h(functionUrlEvent({ target: '/v1/attorneys?location=60601&limit=1' }, SECRET, 'evil.example/x?')),
+    ) as typeof body;
     expect(odd.results[0]?.website ?? '').not.toContain('evil.example');
   });
 });
@@ -249,11 +310,18 @@ describe('event adapter', () => {
   });
 
   it('binary bodies go back base64, JSON as text, Set-Cookie as cookies', async () => {
-    const bin = await responseToResult(new Response(new Uint8Array([0, 255, 1]), { headers: { 'content-type': 'application/octet-stream' } }));
+    const bin = await responseToResult(
+      new Response(new Uint8Array([0, 255, 1]), { headers: { 'content-type': 'application/octet-stream' } }),
+    );
     expect(bin).toMatchObject({ isBase64Encoded: true, body: Buffer.from([0, 255, 1]).toString('base64') });
     const json = new Response('{"a":1}', { status: 201, headers: { 'content-type': 'application/problem+json' } });
     json.headers.append('set-cookie', 'x=1');
-    expect(await responseToResult(json)).toMatchObject({ statusCode: 201, isBase64Encoded: false, body: '{"a":1}', cookies: ['x=1'] });
+    expect(await responseToResult(json)).toMatchObject({
+      statusCode: 201,
+      isBase64Encoded: false,
+      body: '{"a":1}',
+      cookies: ['x=1'],
+    });
   });
 });
 
@@ -261,13 +329,26 @@ describe('environment at cold start', () => {
   it('names every bad variable and never echoes a secret', () => {
     let error: unknown;
     try {
-      loadLambdaEnv({ SALT_BUCKET: 'Bad_Bucket', ORIGIN_VERIFY_SECRETS: 'short-secret-value', PUBLIC_BASE_URL: 'ftp://x', RATE_LIMIT_PER_HOUR: 'many', CACHE_MIB: 'lots' });
+      loadLambdaEnv({
+        SALT_BUCKET: 'Bad_Bucket',
+        ORIGIN_VERIFY_SECRETS: 'short-secret-value',
+        PUBLIC_BASE_URL: 'ftp://x',
+        RATE_LIMIT_PER_HOUR: 'many',
+        CACHE_MIB: 'lots',
+      });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(LambdaEnvError);
     const message = (error as Error).message;
-    for (const name of ['SITE_BUCKET (unset)', 'SALT_BUCKET', 'ORIGIN_VERIFY_SECRETS (<hidden>)', 'PUBLIC_BASE_URL', 'RATE_LIMIT_PER_HOUR', 'CACHE_MIB']) {
+    for (const name of [
+      'SITE_BUCKET (unset)',
+      'SALT_BUCKET',
+      'ORIGIN_VERIFY_SECRETS (<hidden>)',
+      'PUBLIC_BASE_URL',
+      'RATE_LIMIT_PER_HOUR',
+      'CACHE_MIB',
+    ]) {
       expect(message).toContain(name);
     }
     expect(message).not.toContain('short-secret-value');

@@ -46,14 +46,23 @@ describe('the request log', () => {
     // (A query string with C0 controls is refused with 400 before anything is logged, and src refuses Unicode's
     // controls and format characters; U+2028 and U+2029 are neither.)
     const src = `tool\u2028x\u2029y`;
-    const res = await fetch(`${server.url}/v1/attorneys?zip=60601&src=${encodeURIComponent(src)}`, { headers: { 'user-agent': 'agent/1.0' } });
+    const res = await fetch(`${server.url}/v1/attorneys?zip=60601&src=${encodeURIComponent(src)}`, {
+      headers: { 'user-agent': 'agent/1.0' },
+    });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
-    const reply = await raw(Buffer.concat([Buffer.from('GET /v1/attorneys?zip=60601 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: '), Buffer.from('bot\u202e\u2028/1', 'utf8'), Buffer.from('\r\nConnection: close\r\n\r\n')]));
+    const reply = await raw(
+      Buffer.concat([
+        Buffer.from('GET /v1/attorneys?zip=60601 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: '),
+        Buffer.from('bot\u202e\u2028/1', 'utf8'),
+        Buffer.from('\r\nConnection: close\r\n\r\n'),
+      ]),
+    );
     expect(reply.slice(0, reply.indexOf('\r\n'))).toBe('HTTP/1.1 200 OK');
     await server.flushLog();
     const text = logText();
-    for (const c of UNSAFE) expect(text.includes(c), `U+${c.codePointAt(0)?.toString(16).padStart(4, '0')} in the log`).toBe(false);
+    for (const c of UNSAFE)
+      expect(text.includes(c), `U+${c.codePointAt(0)?.toString(16).padStart(4, '0')} in the log`).toBe(false);
     const entries = text
       .split('\n')
       .filter((l) => l !== '')

@@ -77,7 +77,9 @@ describe('joinManifests', () => {
       }
       const seen: [string, string | undefined, string | undefined][] = [];
       joinManifests(a, 'v/A/', b, 'v/Bb/', (rel, x, y) => seen.push([rel, x?.sha256, y?.sha256]));
-      const all = [...new Set(rels)].filter((rel) => a[`v/A/${rel}`] !== undefined || b[`v/Bb/${rel}`] !== undefined).sort();
+      const all = [...new Set(rels)]
+        .filter((rel) => a[`v/A/${rel}`] !== undefined || b[`v/Bb/${rel}`] !== undefined)
+        .sort();
       expect(seen).toEqual(all.map((rel) => [rel, a[`v/A/${rel}`]?.sha256, b[`v/Bb/${rel}`]?.sha256]));
     }
   });

@@ -43,13 +43,26 @@ afterAll(async () => {
 async function v1(): Promise<AnyClient> {
   const client = new ClientV1({ name: 'mcp-answers-v1', version: '1.0.0' });
   await client.connect(new TransportV1(new URL(`${server.url}/mcp`)));
-  return { listTools: () => client.listTools() as never, callTool: (p) => client.callTool(p) as Promise<ToolResult>, instructions: () => client.getInstructions(), close: () => client.close() };
+  return {
+    listTools: () => client.listTools() as never,
+    callTool: (p) => client.callTool(p) as Promise<ToolResult>,
+    instructions: () => client.getInstructions(),
+    close: () => client.close(),
+  };
 }
 
 async function v2(): Promise<AnyClient> {
-  const client = new ClientV2({ name: 'mcp-answers-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ClientV2(
+    { name: 'mcp-answers-v2', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new TransportV2(new URL(`${server.url}/mcp`)));
-  return { listTools: () => client.listTools() as never, callTool: (p) => client.callTool(p) as Promise<ToolResult>, instructions: () => client.getInstructions(), close: () => client.close() };
+  return {
+    listTools: () => client.listTools() as never,
+    callTool: (p) => client.callTool(p) as Promise<ToolResult>,
+    instructions: () => client.getInstructions(),
+    close: () => client.close(),
+  };
 }
 
 function texts(result: ToolResult): string[] {
@@ -89,7 +102,8 @@ describe.each<[string, () => Promise<AnyClient>]>([
 
   it('the format argument is advertised on MCP only, beside the REST bounds', async () => {
     const { tools } = await client.listTools();
-    const props = (name: string): Record<string, Json> => (tools.find((t) => t.name === name)?.inputSchema.properties ?? {}) as Record<string, Json>;
+    const props = (name: string): Record<string, Json> =>
+      (tools.find((t) => t.name === name)?.inputSchema.properties ?? {}) as Record<string, Json>;
     expect(props('find_injury_attorneys').format).toMatchObject({ enum: ['text', 'json'] });
     expect(props('find_injury_attorneys').radius_miles).toMatchObject({ minimum: 1, maximum: 50, default: 15 });
     expect(props('find_injury_attorneys').limit).toMatchObject({ minimum: 1, maximum: 25, default: 10 });
@@ -105,35 +119,44 @@ describe.each<[string, () => Promise<AnyClient>]>([
     ['10001', 10],
     ['Houston, TX', 10],
     ['Austin, TX', 25],
-  ])('a search near %s with limit %i: one compact block per firm, disclosure and caveat once', async (location, limit) => {
-    const result = await client.callTool({ name: 'find_injury_attorneys', arguments: { location, limit } });
-    const body = result.structuredContent as AttorneysResponseT;
-    const rest = await request(server.url, `/v1/attorneys?location=${encodeURIComponent(location)}&limit=${limit}`);
-    expect(body).toEqual(rest.body);
-    expect(body.results).toHaveLength(limit);
-    const [text] = texts(result);
-    expect(text).toBeDefined();
-    if (limit === 10) expect(text!.length).toBeLessThanOrEqual(6000);
-    else expect(text!.length).toBeLessThanOrEqual(12000);
-    for (const r of body.results) {
-      expect(text).toContain(`${r.name} · ${r.distance_miles} mi`);
-      expect(text).toContain(r.address);
-      if (r.phone !== null) expect(text).toContain(r.phone);
-      if (r.website !== null) expect(text).toContain(r.website);
-      expect(text).toContain(`listing_id ${r.listing_id}`);
-      if (r.map_visibility !== null) expect(text).toContain(`top 3 in ${r.map_visibility.top3_share_pct}%, shown in ${r.map_visibility.appears_share_pct}%`);
-    }
-    expect(count(text!, body.disclosure)).toBe(1);
-    expect(count(text!, MAP_VISIBILITY_WHAT)).toBe(1);
-    expect(text).toMatch(/fictional/);
-    expect(text).toMatch(/several firms/);
-    // Firms in order, nearest first, numbered as a person would read them.
-    const order = body.results.map((r) => text!.indexOf(`${r.name} · ${r.distance_miles} mi`));
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
-  });
+  ])(
+    'a search near %s with limit %i: one compact block per firm, disclosure and caveat once',
+    async (location, limit) => {
+      const result = await client.callTool({ name: 'find_injury_attorneys', arguments: { location, limit } });
+      const body = result.structuredContent as AttorneysResponseT;
+      const rest = await request(server.url, `/v1/attorneys?location=${encodeURIComponent(location)}&limit=${limit}`);
+      expect(body).toEqual(rest.body);
+      expect(body.results).toHaveLength(limit);
+      const [text] = texts(result);
+      expect(text).toBeDefined();
+      if (limit === 10) expect(text!.length).toBeLessThanOrEqual(6000);
+      else expect(text!.length).toBeLessThanOrEqual(12000);
+      for (const r of body.results) {
+        expect(text).toContain(`${r.name} · ${r.distance_miles} mi`);
+        expect(text).toContain(r.address);
+        if (r.phone !== null) expect(text).toContain(r.phone);
+        if (r.website !== null) expect(text).toContain(r.website);
+        expect(text).toContain(`listing_id ${r.listing_id}`);
+        if (r.map_visibility !== null)
+          expect(text).toContain(
+            `top 3 in ${r.map_visibility.top3_share_pct}%, shown in ${r.map_visibility.appears_share_pct}%`,
+          );
+      }
+      expect(count(text!, body.disclosure)).toBe(1);
+      expect(count(text!, MAP_VISIBILITY_WHAT)).toBe(1);
+      expect(text).toMatch(/fictional/);
+      expect(text).toMatch(/several firms/);
+      // Firms in order, nearest first, numbered as a person would read them.
+      const order = body.results.map((r) => text!.indexOf(`${r.name} · ${r.distance_miles} mi`));
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+    },
+  );
 
   it('hours read as one line per firm, days with the same hours grouped', async () => {
-    const result = await client.callTool({ name: 'find_injury_attorneys', arguments: { location: 'Chicago, IL', limit: 10 } });
+    const result = await client.callTool({
+      name: 'find_injury_attorneys',
+      arguments: { location: 'Chicago, IL', limit: 10 },
+    });
     const body = result.structuredContent as AttorneysResponseT;
     const day = (line: string | undefined): string => (line ?? '').replace(/^\w+day: /, '');
     const withHours = body.results.find((r) => r.hours !== null && day(r.hours.text[0]) === day(r.hours.text[4]));
@@ -144,7 +167,10 @@ describe.each<[string, () => Promise<AnyClient>]>([
   });
 
   it('an uncovered place reads as no data, never as no lawyers', async () => {
-    const result = await client.callTool({ name: 'find_injury_attorneys', arguments: { location: 'New Haven, CT', radius_miles: 50 } });
+    const result = await client.callTool({
+      name: 'find_injury_attorneys',
+      arguments: { location: 'New Haven, CT', radius_miles: 50 },
+    });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ covered: false, results: [] });
     const [text] = texts(result);
@@ -160,7 +186,13 @@ describe.each<[string, () => Promise<AnyClient>]>([
     const full = await client.callTool({ name: 'find_injury_attorneys', arguments: { ...args, format: 'json' } });
     expect(JSON.parse(texts(full)[0] ?? '')).toEqual(full.structuredContent);
     expect(full.structuredContent).toEqual(compact.structuredContent);
-    const firmJson = await client.callTool({ name: 'get_firm', arguments: { listing_id: (compact.structuredContent as AttorneysResponseT).results[0]?.listing_id, format: 'json' } });
+    const firmJson = await client.callTool({
+      name: 'get_firm',
+      arguments: {
+        listing_id: (compact.structuredContent as AttorneysResponseT).results[0]?.listing_id,
+        format: 'json',
+      },
+    });
     expect(JSON.parse(texts(firmJson)[0] ?? '')).toEqual(firmJson.structuredContent);
     const coverage = await client.callTool({ name: 'get_coverage', arguments: { format: 'json' } });
     expect(JSON.parse(texts(coverage)[0] ?? '')).toEqual(coverage.structuredContent);
@@ -176,7 +208,12 @@ describe.each<[string, () => Promise<AnyClient>]>([
     expect(total).toBeGreaterThan(10);
     const [text] = texts(result);
     expect(text).toContain(`Other offices of this firm: ${total} in all; the 10 nearest to the point given first:`);
-    const nearest = [...body.other_offices].sort((a, b) => haversineMiles(point.lat, point.lng, a.lat, a.lng) - haversineMiles(point.lat, point.lng, b.lat, b.lng)).slice(0, 10);
+    const nearest = [...body.other_offices]
+      .sort(
+        (a, b) =>
+          haversineMiles(point.lat, point.lng, a.lat, a.lng) - haversineMiles(point.lat, point.lng, b.lat, b.lng),
+      )
+      .slice(0, 10);
     const listed = [...text!.matchAll(/^- .* listing_id (l_\w+)$/gm)].map((m) => m[1]);
     expect(listed).toEqual(nearest.map((o) => o.listing_id));
     expect(text).toContain(`(${total - 10} more: format "json" returns every office.)`);
@@ -187,7 +224,12 @@ describe.each<[string, () => Promise<AnyClient>]>([
   });
 
   it.each<[string, string, Json, string]>([
-    ['a radius out of range', 'find_injury_attorneys', { location: 'Chicago, IL', radius_miles: 51 }, 'invalid_parameter'],
+    [
+      'a radius out of range',
+      'find_injury_attorneys',
+      { location: 'Chicago, IL', radius_miles: 51 },
+      'invalid_parameter',
+    ],
     ['no location', 'find_injury_attorneys', {}, 'location_required'],
     ['an unknown listing', 'get_firm', { listing_id: 'l_aaaaaaaaaaaaaaaa' }, 'not_found'],
     ['a bad format', 'find_injury_attorneys', { location: 'Chicago, IL', format: 'xml' }, 'invalid_parameter'],

@@ -130,8 +130,16 @@ describe.each(CLIENTS)('%s', (_label, connect, expectedVersion) => {
 
   it('bad arguments and an unknown listing are isError results with the REST problem detail', async () => {
     const cases: [string, Json, string][] = [
-      ['find_injury_attorneys', { location: 'Chicago, IL', radius_miles: 51 }, '/v1/attorneys?location=Chicago%2C%20IL&radius_miles=51'],
-      ['find_injury_attorneys', { location: 'Chicago, IL', radius: 10 }, '/v1/attorneys?location=Chicago%2C%20IL&radius=10'],
+      [
+        'find_injury_attorneys',
+        { location: 'Chicago, IL', radius_miles: 51 },
+        '/v1/attorneys?location=Chicago%2C%20IL&radius_miles=51',
+      ],
+      [
+        'find_injury_attorneys',
+        { location: 'Chicago, IL', radius: 10 },
+        '/v1/attorneys?location=Chicago%2C%20IL&radius=10',
+      ],
       ['find_injury_attorneys', {}, '/v1/attorneys'],
       ['get_firm', { listing_id: 'l_aaaaaaaaaaaaaaaa' }, '/v1/firms/l_aaaaaaaaaaaaaaaa'],
     ];
@@ -150,7 +158,10 @@ describe.each(CLIENTS)('%s', (_label, connect, expectedVersion) => {
 });
 
 describe('raw JSON-RPC POSTs without session headers', () => {
-  async function post(message: Json, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
+  async function post(
+    message: Json,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; headers: Headers; body: Json }> {
     const reply = await request(server.url, '/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -162,7 +173,12 @@ describe('raw JSON-RPC POSTs without session headers', () => {
   const args = { location: 'Chicago, IL', limit: 3 };
 
   it('2025-era: initialize, then a tools/call on a new connection, answered as JSON with no session id', async () => {
-    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } } });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } },
+    });
     expect(init.status).toBe(200);
     expect(init.headers.get('content-type')).toMatch(/^application\/json/);
     expect(init.headers.get('mcp-session-id')).toBeNull();
@@ -186,7 +202,12 @@ describe('raw JSON-RPC POSTs without session headers', () => {
       'io.modelcontextprotocol/clientCapabilities': {},
     };
     const call = await post(
-      { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: args, _meta: meta } },
+      {
+        jsonrpc: '2.0',
+        id: 'a',
+        method: 'tools/call',
+        params: { name: 'find_injury_attorneys', arguments: args, _meta: meta },
+      },
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'find_injury_attorneys' },
     );
     expect(call.status).toBe(200);
@@ -210,7 +231,12 @@ describe('raw JSON-RPC POSTs without session headers', () => {
 
   it('tool calls reach the request log with the tool, location, query id and status', async () => {
     const call = await post(
-      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: { zip: '60601', src: 'log-check' } } },
+      {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'find_injury_attorneys', arguments: { zip: '60601', src: 'log-check' } },
+      },
       { 'mcp-protocol-version': '2025-11-25', 'user-agent': 'mcp-log-test/1' },
     );
     const queryId = ((call.body.result as Json).structuredContent as Json).query_id;
@@ -220,7 +246,14 @@ describe('raw JSON-RPC POSTs without session headers', () => {
       .flatMap((f) => readFileSync(join(server.logDir, f), 'utf8').split('\n').filter(Boolean))
       .map((l) => JSON.parse(l) as Json);
     const line = lines.find((l) => l.query_id === queryId);
-    expect(line).toMatchObject({ endpoint: '/mcp find_injury_attorneys', location: '60601', src: 'log-check', covered: true, status: 200, user_agent: 'mcp-log-test/1' });
+    expect(line).toMatchObject({
+      endpoint: '/mcp find_injury_attorneys',
+      location: '60601',
+      src: 'log-check',
+      covered: true,
+      status: 200,
+      user_agent: 'mcp-log-test/1',
+    });
     expect(JSON.stringify(line)).not.toContain('127.0.0.1');
   });
 });
@@ -238,8 +271,17 @@ describe('the shared rate limit', () => {
     const mcp = (): Promise<Response> =>
       fetch(`${limited.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_coverage', arguments: {} } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_coverage', arguments: {} },
+        }),
       });
     expect((await fetch(`${limited.url}/v1/coverage`)).status).toBe(200);
     expect((await fetch(`${limited.url}/v1/coverage`)).status).toBe(200);

@@ -61,7 +61,8 @@ let nextId = 1;
 /** A request in one generation: 2025-era (`version` header, no envelope) or 2026-07-28 (envelope + standard headers). */
 function rpc(version: string, method: string, params: Json = {}, target?: Route): Promise<Answer> {
   const id = nextId++;
-  if (version !== MODERN) return send(target ?? route, { jsonrpc: '2.0', id, method, params }, { 'mcp-protocol-version': version });
+  if (version !== MODERN)
+    return send(target ?? route, { jsonrpc: '2.0', id, method, params }, { 'mcp-protocol-version': version });
   const meta = {
     'io.modelcontextprotocol/protocolVersion': MODERN,
     'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
@@ -117,14 +118,22 @@ describe('2025-era clients (initialize handshake, no session)', () => {
     expect(init.serverInfo).toMatchObject({ name: 'injury-attorney-directory', version: '1.0.1' });
     expect(String(init.instructions)).toMatch(/not a recommendation/);
 
-    const initialized = await send(route, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-protocol-version': version });
+    const initialized = await send(
+      route,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { 'mcp-protocol-version': version },
+    );
     expect(initialized.status).toBe(202);
   });
 
   it('a request with no MCP-Protocol-Version header is served (2025-03-26 default)', async () => {
     const answer = await send(route, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(answer.status).toBe(200);
-    expect((result(answer).tools as Json[]).map((t) => t.name)).toEqual(['find_injury_attorneys', 'get_firm', 'get_coverage']);
+    expect((result(answer).tools as Json[]).map((t) => t.name)).toEqual([
+      'find_injury_attorneys',
+      'get_firm',
+      'get_coverage',
+    ]);
   });
 });
 
@@ -142,14 +151,32 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
       expect(JSON.stringify(tool.outputSchema)).not.toContain('prefixItems');
       expect(String(tool.description).length).toBeGreaterThan(100);
     }
-    const find = tools[0] as { inputSchema: { properties: Record<string, Json> }; outputSchema: { required: string[] }; description: string };
-    expect(find.inputSchema.properties.radius_miles).toMatchObject({ type: 'number', minimum: 1, maximum: 50, default: 15 });
+    const find = tools[0] as {
+      inputSchema: { properties: Record<string, Json> };
+      outputSchema: { required: string[] };
+      description: string;
+    };
+    expect(find.inputSchema.properties.radius_miles).toMatchObject({
+      type: 'number',
+      minimum: 1,
+      maximum: 50,
+      default: 15,
+    });
     expect(find.inputSchema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 25, default: 10 });
     expect(find.inputSchema.properties.zip).toMatchObject({ type: 'string', pattern: '^\\d{5}$' });
     expect(find.inputSchema.properties.lat).toMatchObject({ minimum: -90, maximum: 90 });
     expect(find.inputSchema.properties.src).toMatchObject({ maxLength: 100 });
     expect(find.inputSchema.properties.practice_area).toMatchObject({ enum: ['personal_injury'] });
-    expect(find.outputSchema.required).toEqual(['query_id', 'covered', 'location', 'radius_miles_used', 'firms_within_radius', 'order', 'disclosure', 'results']);
+    expect(find.outputSchema.required).toEqual([
+      'query_id',
+      'covered',
+      'location',
+      'radius_miles_used',
+      'firms_within_radius',
+      'order',
+      'disclosure',
+      'results',
+    ]);
     // The caller rules the issue asks the descriptions to carry.
     expect(find.description).toMatch(/own/);
     expect(find.description).toMatch(/covered is false/);
@@ -207,13 +234,17 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
     const call = await callTool(version, 'find_injury_attorneys', args);
     expect(call.isError).toBe(true);
     expect(call.structuredContent).toBeUndefined();
-    expect((call.content as { text: string }[])[0]?.text).toBe(await restDetail(() => service.findAttorneys(args, { publicBaseUrl: BASE })));
+    expect((call.content as { text: string }[])[0]?.text).toBe(
+      await restDetail(() => service.findAttorneys(args, { publicBaseUrl: BASE })),
+    );
   });
 
   it('an unknown listing gives isError with the REST not_found detail', async () => {
     const call = await callTool(version, 'get_firm', { listing_id: 'l_aaaaaaaaaaaaaaaa' });
     expect(call.isError).toBe(true);
-    expect((call.content as { text: string }[])[0]?.text).toBe(await restDetail(() => service.getFirm('l_aaaaaaaaaaaaaaaa', { publicBaseUrl: BASE })));
+    expect((call.content as { text: string }[])[0]?.text).toBe(
+      await restDetail(() => service.getFirm('l_aaaaaaaaaaaaaaaa', { publicBaseUrl: BASE })),
+    );
   });
 
   it('an unknown tool is a JSON-RPC error naming the tools, not a tool result', async () => {
@@ -261,9 +292,42 @@ describe('tool calls are reported for the request log', () => {
         zip3: ((ok.structuredContent as Json).location as { zip: string }).zip.slice(0, 3),
         status: 200,
       },
-      { tool: 'find_injury_attorneys', args: { zip: '6060' }, query_id: null, location: '6060', src: null, covered: null, result_count: null, metro: null, zip3: null, status: 400 },
-      { tool: 'get_firm', args: { listing_id: 'l_aaaaaaaaaaaaaaaa' }, query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null, status: 404 },
-      { tool: 'get_coverage', args: {}, query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null, status: 200 },
+      {
+        tool: 'find_injury_attorneys',
+        args: { zip: '6060' },
+        query_id: null,
+        location: '6060',
+        src: null,
+        covered: null,
+        result_count: null,
+        metro: null,
+        zip3: null,
+        status: 400,
+      },
+      {
+        tool: 'get_firm',
+        args: { listing_id: 'l_aaaaaaaaaaaaaaaa' },
+        query_id: null,
+        location: null,
+        src: null,
+        covered: null,
+        result_count: null,
+        metro: null,
+        zip3: null,
+        status: 404,
+      },
+      {
+        tool: 'get_coverage',
+        args: {},
+        query_id: null,
+        location: null,
+        src: null,
+        covered: null,
+        result_count: null,
+        metro: null,
+        zip3: null,
+        status: 200,
+      },
     ]);
     for (const l of logged) {
       expect(l.info).toEqual(INFO);
@@ -289,7 +353,10 @@ describe('a store failure', () => {
 
   it.each(['2025-11-25', MODERN])('is an isError result with a 503 message and no internals (%s)', async (version) => {
     const calls: ToolCallRecord[] = [];
-    const failing = createMcpRoute(createService(createSiteSource(broken)), { publicBaseUrl: BASE, onToolCall: (c) => calls.push(c) });
+    const failing = createMcpRoute(createService(createSiteSource(broken)), {
+      publicBaseUrl: BASE,
+      onToolCall: (c) => calls.push(c),
+    });
     for (const [name, args] of [
       ['find_injury_attorneys', COVERED],
       ['get_coverage', {}],
@@ -307,19 +374,25 @@ describe('a store failure', () => {
 
 describe('HTTP gates', () => {
   it.each(['GET', 'DELETE', 'PUT'])('%s answers 405 problem+json with Allow: POST', async (method) => {
-    const response = await route(new Request(`${BASE}/mcp`, { method, headers: { accept: 'text/event-stream' } }), INFO);
+    const response = await route(
+      new Request(`${BASE}/mcp`, { method, headers: { accept: 'text/event-stream' } }),
+      INFO,
+    );
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json(;|$)/);
     expect(await response.json()).toMatchObject({ status: 405, code: 'method_not_allowed' });
   });
 
-  it.each(['https://evil.example', 'http://127.0.0.1:9999', 'null', 'not a url'])('a foreign Origin (%s) gets 403', async (origin) => {
-    const answer = await send(route, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { origin });
-    expect(answer.status).toBe(403);
-    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json(;|$)/);
-    expect(answer.body).toMatchObject({ status: 403 });
-  });
+  it.each(['https://evil.example', 'http://127.0.0.1:9999', 'null', 'not a url'])(
+    'a foreign Origin (%s) gets 403',
+    async (origin) => {
+      const answer = await send(route, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { origin });
+      expect(answer.status).toBe(403);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json(;|$)/);
+      expect(answer.body).toMatchObject({ status: 403 });
+    },
+  );
 
   it.each([BASE, 'https://assistant.example'])('an allowed Origin (%s) is served', async (origin) => {
     const answer = await send(route, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { origin });
@@ -328,13 +401,21 @@ describe('HTTP gates', () => {
   });
 
   it('an unsupported MCP-Protocol-Version header gets 400', async () => {
-    const answer = await send(route, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-protocol-version': '1999-01-01' });
+    const answer = await send(
+      route,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { 'mcp-protocol-version': '1999-01-01' },
+    );
     expect(answer.status).toBe(400);
     expect(String((answer.body.error as Json).message)).toMatch(/Unsupported protocol version: 1999-01-01/);
   });
 
   it('an unsupported envelope revision gets 400 naming the supported one', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+      'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const answer = await send(
       route,
       { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } },
@@ -345,29 +426,54 @@ describe('HTTP gates', () => {
   });
 
   it('a body that is not JSON gets a JSON-RPC parse error; a non-JSON media type 415', async () => {
-    const bad = await route(new Request(`${BASE}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' }), INFO);
-    expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ error: { code: -32700 } });
-    const text = await route(new Request(`${BASE}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }), INFO);
-    expect(text.status).toBe(415);
-  });
-
-  it.each<[Record<string, string>]>([[{ accept: 'application/json' }], [{}]])('a client accepting only JSON (%o) gets JSON, not 406', async (accept) => {
-    const response = await route(
+    const bad = await route(
       new Request(`${BASE}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', ...accept },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_coverage', arguments: {} } }),
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":',
       }),
       INFO,
     );
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(((await response.json()) as { result: Json }).result.structuredContent).toEqual(await service.getCoverage({ publicBaseUrl: BASE }));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: -32700 } });
+    const text = await route(
+      new Request(`${BASE}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }),
+      INFO,
+    );
+    expect(text.status).toBe(415);
   });
 
+  it.each<[Record<string, string>]>([[{ accept: 'application/json' }], [{}]])(
+    'a client accepting only JSON (%o) gets JSON, not 406',
+    async (accept) => {
+      const response = await route(
+        new Request(`${BASE}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', ...accept },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'get_coverage', arguments: {} },
+          }),
+        }),
+        INFO,
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await response.json()) as { result: Json }).result.structuredContent).toEqual(
+        await service.getCoverage({ publicBaseUrl: BASE }),
+      );
+    },
+  );
+
   it('an oversized body is refused before parsing', async () => {
-    const big = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: { location: 'x'.repeat(100_000) } } };
+    const big = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'find_injury_attorneys', arguments: { location: 'x'.repeat(100_000) } },
+    };
     const answer = await send(route, big, { 'mcp-protocol-version': '2025-11-25' });
     expect(answer.status).toBe(413);
   });

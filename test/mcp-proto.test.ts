@@ -14,10 +14,17 @@ afterAll(async () => {
 });
 
 /** POST a raw JSON-RPC body to /mcp (raw text: a JS object literal cannot hold an own __proto__ key). */
-async function mcp(text: string): Promise<{ status: number; body: { result?: { isError?: boolean; content?: { text: string }[] }; error?: unknown } }> {
+async function mcp(text: string): Promise<{
+  status: number;
+  body: { result?: { isError?: boolean; content?: { text: string }[] }; error?: unknown };
+}> {
   const res = await fetch(`${server.url}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: text,
   });
   return { status: res.status, body: (await res.json()) as never };
@@ -32,7 +39,9 @@ describe('a __proto__ argument', () => {
     expect(problem.detail).toContain('"__proto__"');
 
     for (const value of ['1', '{"limit":1}', 'null']) {
-      const reply = await mcp(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"find_injury_attorneys","arguments":{"zip":"60601","__proto__":${value}}}}`);
+      const reply = await mcp(
+        `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"find_injury_attorneys","arguments":{"zip":"60601","__proto__":${value}}}}`,
+      );
       expect(reply.status).toBe(200);
       expect(reply.body.result?.isError, `__proto__: ${value}`).toBe(true);
       expect(reply.body.result?.content?.[0]?.text).toBe(problem.detail);
@@ -40,7 +49,9 @@ describe('a __proto__ argument', () => {
   });
 
   it('leaves a call without one to the tool as before', async () => {
-    const reply = await mcp('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"find_injury_attorneys","arguments":{"zip":"60601","limit":1}}}');
+    const reply = await mcp(
+      '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"find_injury_attorneys","arguments":{"zip":"60601","limit":1}}}',
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.result?.isError ?? false).toBe(false);
   });

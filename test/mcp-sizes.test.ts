@@ -28,7 +28,11 @@ afterAll(async () => {
 async function rpc(method: string, params: Json = {}): Promise<Json> {
   const response = await fetch(`${server.url}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const body = (await response.json()) as { result: Json };
@@ -51,12 +55,27 @@ it('docs/MCP.md shows the sizes a live server answers with', async () => {
   const call = (name: string, args: Json): Promise<Json> => rpc('tools/call', { name, arguments: args });
   const rows = [
     row('`tools/list` (three tools with input and output schemas)', await rpc('tools/list')),
-    row('`find_injury_attorneys` "Chicago, IL", 10 results', await call('find_injury_attorneys', { location: 'Chicago, IL' })),
-    row('`find_injury_attorneys` "Chicago, IL", 25 results', await call('find_injury_attorneys', { location: 'Chicago, IL', limit: 25 })),
-    row('`find_injury_attorneys` "New Haven, CT", 50 miles (covered: false)', await call('find_injury_attorneys', { location: 'New Haven, CT', radius_miles: 50 })),
-    row(`\`get_firm\` of the largest firm (${largest.offices} offices)`, await call('get_firm', { listing_id: largest.id })),
+    row(
+      '`find_injury_attorneys` "Chicago, IL", 10 results',
+      await call('find_injury_attorneys', { location: 'Chicago, IL' }),
+    ),
+    row(
+      '`find_injury_attorneys` "Chicago, IL", 25 results',
+      await call('find_injury_attorneys', { location: 'Chicago, IL', limit: 25 }),
+    ),
+    row(
+      '`find_injury_attorneys` "New Haven, CT", 50 miles (covered: false)',
+      await call('find_injury_attorneys', { location: 'New Haven, CT', radius_miles: 50 }),
+    ),
+    row(
+      `\`get_firm\` of the largest firm (${largest.offices} offices)`,
+      await call('get_firm', { listing_id: largest.id }),
+    ),
     row('`get_coverage`', await call('get_coverage', {})),
-    row('an error (`radius_miles: 51`)', await call('find_injury_attorneys', { location: 'Chicago, IL', radius_miles: 51 })),
+    row(
+      'an error (`radius_miles: 51`)',
+      await call('find_injury_attorneys', { location: 'Chicago, IL', radius_miles: 51 }),
+    ),
   ];
   const table = [
     START,

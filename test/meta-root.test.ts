@@ -63,12 +63,17 @@ const bucket: Target = {
     return out.ContentEncoding?.includes('gzip') ? (await import('node:zlib')).gunzipSync(bytes) : bytes;
   },
   write: async (key, bytes) => {
-    await s3Client(s3.clientOptions).send(new PutObjectCommand({ Bucket: 'site', Key: `root/${key}`, Body: bytes, ContentType: 'application/json' }));
+    await s3Client(s3.clientOptions).send(
+      new PutObjectCommand({ Bucket: 'site', Key: `root/${key}`, Body: bytes, ContentType: 'application/json' }),
+    );
   },
 };
 
 describe('current.json records the sha256 of meta.json, and the shim checks it', () => {
-  for (const [name, target] of [['folder', folder], ['bucket', bucket]] as const) {
+  for (const [name, target] of [
+    ['folder', folder],
+    ['bucket', bucket],
+  ] as const) {
     it(`${name}: an altered meta.json is 503 with Retry-After, and served again once restored, without a restart`, async () => {
       const metaKey = `v/${version}/meta.json`;
       const original = await target.read(metaKey);
@@ -79,7 +84,10 @@ describe('current.json records the sha256 of meta.json, and the shim checks it',
       try {
         // Other valid JSON, as the generator writes it: the served totals would change.
         const meta = JSON.parse(original.toString('utf8')) as Json & { totals: Json; dataset: Json };
-        await target.write(metaKey, Buffer.from(`${JSON.stringify({ ...meta, dataset: { ...meta.dataset, name: 'Altered dataset' } })}\n`));
+        await target.write(
+          metaKey,
+          Buffer.from(`${JSON.stringify({ ...meta, dataset: { ...meta.dataset, name: 'Altered dataset' } })}\n`),
+        );
         for (const path of ['/v1/coverage', '/v1/attorneys?lat=41.88&lng=-87.63&radius_miles=50']) {
           for (let i = 0; i < 2; i++) {
             const reply = await request(server.url, path);

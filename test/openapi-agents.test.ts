@@ -47,7 +47,7 @@ function operations(): [string, Operation][] {
 
 function component(ref: string): Json {
   const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
-  const found = name === undefined ? undefined : ((doc.components as { schemas: Record<string, Json> }).schemas[name]);
+  const found = name === undefined ? undefined : (doc.components as { schemas: Record<string, Json> }).schemas[name];
   if (found === undefined) throw new Error(`unresolved ${ref}`);
   return found;
 }
@@ -66,8 +66,10 @@ function undescribed(schema: Json, at: string, seen = new Set<Json>()): string[]
   seen.add(schema);
   const out: string[] = [];
   if (typeof schema.$ref === 'string') return undescribed(component(schema.$ref), at, seen);
-  for (const member of [...((schema.anyOf ?? []) as Json[]), ...((schema.oneOf ?? []) as Json[])]) out.push(...undescribed(member, at, seen));
-  if (typeof schema.items === 'object' && schema.items !== null) out.push(...undescribed(schema.items as Json, `${at}[]`, seen));
+  for (const member of [...((schema.anyOf ?? []) as Json[]), ...((schema.oneOf ?? []) as Json[])])
+    out.push(...undescribed(member, at, seen));
+  if (typeof schema.items === 'object' && schema.items !== null)
+    out.push(...undescribed(schema.items as Json, `${at}[]`, seen));
   for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
     if (!described(property)) out.push(`${at}.${name}`);
     out.push(...undescribed(property, `${at}.${name}`, seen));
@@ -100,7 +102,8 @@ describe('response fields', () => {
     for (const [name, op] of operations()) {
       for (const [status, response] of Object.entries(op.responses)) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
-          if (type.includes('json') && media.schema !== undefined) missing.push(...undescribed(media.schema, `${name} ${status}`));
+          if (type.includes('json') && media.schema !== undefined)
+            missing.push(...undescribed(media.schema, `${name} ${status}`));
         }
       }
     }
@@ -122,14 +125,19 @@ describe('examples', () => {
     for (const [name, op] of operations()) {
       const [method = '', path = ''] = name.split(' ');
       for (const p of op.parameters ?? []) if (p.example === undefined) missing.push(`${name} parameter ${p.name}`);
-      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) if (media.example === undefined) missing.push(`${name} request ${type}`);
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {}))
+        if (media.example === undefined) missing.push(`${name} request ${type}`);
       for (const [status, response] of Object.entries(op.responses)) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
-          const values = media.example !== undefined ? [media.example] : Object.values(media.examples ?? {}).map((e) => e.value);
+          const values =
+            media.example !== undefined ? [media.example] : Object.values(media.examples ?? {}).map((e) => e.value);
           if (values.length === 0) missing.push(`${name} ${status} ${type}`);
           if (!type.includes('json')) continue;
           const concrete = path.replace('{listing_id}', 'l_aaaaaaaaaaaaaaaa').replace('{code}', 'not_found');
-          for (const value of values) invalid.push(...schemas.check(method, concrete, Number(status), type, value).map((e) => `${name} ${status}: ${e}`));
+          for (const value of values)
+            invalid.push(
+              ...schemas.check(method, concrete, Number(status), type, value).map((e) => `${name} ${status}: ${e}`),
+            );
         }
       }
     }
@@ -137,17 +145,23 @@ describe('examples', () => {
     expect(invalid).toEqual([]);
   });
 
-  it('are the answers the sample data gives (regenerate with `npx tsx generator/openapi-examples.ts`)', { timeout: 60_000 }, async () => {
-    // query_id and version name the served version, whose hash covers openapi.json itself, and the changes document
-    // depends on what was live before the test site was built: those are left out.
-    const comparable = (e: OpenApiExampleSet): unknown => ({
-      ...e,
-      attorneys: Object.fromEntries(Object.entries(e.attorneys).map(([k, v]) => [k, { ...v, query_id: null }])),
-      coverage: { ...e.coverage, version: null },
-      changes: null,
-    });
-    expect(comparable(OPENAPI_EXAMPLES)).toEqual(comparable(await collectExamples(process.env.TEST_SITE_DIR as string)));
-  });
+  it(
+    'are the answers the sample data gives (regenerate with `npx tsx generator/openapi-examples.ts`)',
+    { timeout: 60_000 },
+    async () => {
+      // query_id and version name the served version, whose hash covers openapi.json itself, and the changes document
+      // depends on what was live before the test site was built: those are left out.
+      const comparable = (e: OpenApiExampleSet): unknown => ({
+        ...e,
+        attorneys: Object.fromEntries(Object.entries(e.attorneys).map(([k, v]) => [k, { ...v, query_id: null }])),
+        coverage: { ...e.coverage, version: null },
+        changes: null,
+      });
+      expect(comparable(OPENAPI_EXAMPLES)).toEqual(
+        comparable(await collectExamples(process.env.TEST_SITE_DIR as string)),
+      );
+    },
+  );
 
   it('show a covered search, an uncovered one, and a listing the service knows', async () => {
     const search = operations().find(([name]) => name === 'GET /v1/attorneys')?.[1];
@@ -155,7 +169,8 @@ describe('examples', () => {
     expect(examples.covered?.value).toMatchObject({ covered: true });
     expect((examples.covered?.value as { results: unknown[] }).results.length).toBeGreaterThan(0);
     expect(examples.not_covered?.value).toMatchObject({ covered: false, results: [] });
-    const listing = operations().find(([name]) => name === 'GET /v1/firms/{listing_id}')?.[1]?.parameters?.[0]?.example as string;
+    const listing = operations().find(([name]) => name === 'GET /v1/firms/{listing_id}')?.[1]?.parameters?.[0]
+      ?.example as string;
     expect((await request(server.url, `/v1/firms/${listing}`)).status).toBe(200);
   });
 });

@@ -60,7 +60,10 @@ describe('the served document', () => {
     expect(info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     expect(info.description).toMatch(/GeoNames .*CC BY 4\.0/);
     expect(info.description).toMatch(/U\.S\. Census Bureau/);
-    for (const text of [info.description as string, operations().find(([, op]) => op.operationId === 'findInjuryAttorneys')?.[1].description ?? '']) {
+    for (const text of [
+      info.description as string,
+      operations().find(([, op]) => op.operationId === 'findInjuryAttorneys')?.[1].description ?? '',
+    ]) {
       expect(text).toMatch(/own location of the person/);
       expect(text).toMatch(/covered is false .*do not substitute another metro/);
     }
@@ -79,8 +82,19 @@ describe('the served document', () => {
 
   it('carries no ±2^53 integer bounds, the seed field order and hours as {opens, closes}', () => {
     expect(JSON.stringify(doc)).not.toMatch(/9007199254740991/);
-    const schemas = (doc.components as { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> }).schemas;
-    expect(Object.keys(schemas.MapVisibility?.properties ?? {})).toEqual(['metro', 'week_of', 'top3_share_pct', 'appears_share_pct', 'grid_samples', 'what_this_is', 'grid_points', 'queries']);
+    const schemas = (
+      doc.components as { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> }
+    ).schemas;
+    expect(Object.keys(schemas.MapVisibility?.properties ?? {})).toEqual([
+      'metro',
+      'week_of',
+      'top3_share_pct',
+      'appears_share_pct',
+      'grid_samples',
+      'what_this_is',
+      'grid_points',
+      'queries',
+    ]);
     expect(schemas.Result?.properties.google_listing_claimed).toMatchObject({ type: 'boolean' });
     expect(schemas.OpeningInterval?.required).toEqual(['opens', 'closes']);
     expect(JSON.stringify(doc)).not.toMatch(/prefixItems/);
@@ -94,28 +108,58 @@ describe('linters', () => {
       const { stdout, stderr } = await execFileAsync(resolve('node_modules/.bin', bin), args, {
         maxBuffer: 16 * 1024 * 1024,
         // No usage reports or update checks from the linters.
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', DISABLE_TELEMETRY: 'true' },
+        env: {
+          ...process.env,
+          REDOCLY_TELEMETRY: 'off',
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+          DISABLE_TELEMETRY: 'true',
+        },
       });
       return { status: 0, stdout, stderr };
     } catch (err) {
       const e = err as { code?: number; stdout?: string; stderr?: string };
-      return { status: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? String(err) };
+      return {
+        status: typeof e.code === 'number' ? e.code : 1,
+        stdout: e.stdout ?? '',
+        stderr: e.stderr ?? String(err),
+      };
     }
   };
 
   it('Spectral (spectral:oas): no errors and no warnings', async () => {
     const out = join(dir, 'spectral.json');
-    const result = await run('spectral', ['lint', '--ruleset', resolve('.spectral.yaml'), '-f', 'json', '-o', out, join(dir, 'openapi.json')]);
+    const result = await run('spectral', [
+      'lint',
+      '--ruleset',
+      resolve('.spectral.yaml'),
+      '-f',
+      'json',
+      '-o',
+      out,
+      join(dir, 'openapi.json'),
+    ]);
     expect(result.status, result.stderr).toBe(0);
     const results = JSON.parse(readFileSync(out, 'utf8')) as { code: string; severity: number; path: string[] }[];
     expect(results.map((r) => `${r.code} ${r.path.join('.')}`)).toEqual([]);
   });
 
   it('Redocly (recommended): no errors, only the justified warnings', async () => {
-    const result = await run('redocly', ['lint', '--config', resolve('redocly.yaml'), '--format', 'json', join(dir, 'openapi.json')]);
-    const report = JSON.parse(result.stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; location: { pointer: string }[] }[] };
+    const result = await run('redocly', [
+      'lint',
+      '--config',
+      resolve('redocly.yaml'),
+      '--format',
+      'json',
+      join(dir, 'openapi.json'),
+    ]);
+    const report = JSON.parse(result.stdout) as {
+      totals: { errors: number };
+      problems: { ruleId: string; severity: string; location: { pointer: string }[] }[];
+    };
     expect(report.totals.errors).toBe(0);
-    expect(report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}`)).toEqual(JUSTIFIED_REDOCLY_WARNINGS);
+    expect(report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}`)).toEqual(
+      JUSTIFIED_REDOCLY_WARNINGS,
+    );
   });
 });
 
@@ -141,7 +185,13 @@ describe('a client generated with openapi-typescript', () => {
     };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['answers.ts'] }));
     try {
-      await execFileAsync(process.execPath, [resolve('node_modules/typescript-native/bin/tsc'), '-p', join(dir, 'tsconfig.json'), '--pretty', 'false']);
+      await execFileAsync(process.execPath, [
+        resolve('node_modules/typescript-native/bin/tsc'),
+        '-p',
+        join(dir, 'tsconfig.json'),
+        '--pretty',
+        'false',
+      ]);
       return [];
     } catch (err) {
       const out = (err as { stdout?: string }).stdout ?? String(err);
@@ -150,7 +200,10 @@ describe('a client generated with openapi-typescript', () => {
   }
 
   it('type-checks against live answers of every operation, and rejects an answer of the wrong shape', async () => {
-    writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as never)));
+    writeFileSync(
+      join(dir, 'api.ts'),
+      astToString(await openapiTS(JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as never)),
+    );
     const search = (await json('/v1/attorneys?location=60601&limit=25')) as { results: { listing_id: string }[] };
     const id = search.results[0]?.listing_id ?? '';
     const live: [string, string, unknown][] = [
@@ -168,13 +221,26 @@ describe('a client generated with openapi-typescript', () => {
       "import type { operations } from './api.ts';",
       'type Body<O extends keyof operations, S extends keyof operations[O]["responses"], K extends string> =',
       '  operations[O]["responses"][S] extends { content: Record<K, infer B> } ? B : never;',
-      ...live.map(([op, status, body], i) => `export const a${i}: Body<'${op}', ${status}, '${kind(status)}'> = ${JSON.stringify(body)};`),
+      ...live.map(
+        ([op, status, body], i) =>
+          `export const a${i}: Body<'${op}', ${status}, '${kind(status)}'> = ${JSON.stringify(body)};`,
+      ),
     ];
     expect(await typeErrors(lines.join('\n'))).toEqual([]);
 
     // The check has teeth: hours as the old [opens, closes] tuples, or a null claimed status, do not type-check.
     const firm = live[4]?.[2] as { office: { hours: unknown; google_listing_claimed: unknown } };
-    const tuples = { ...firm, office: { ...firm.office, hours: { timezone: 'America/Chicago', weekly: { mon: [['09:00', '17:00']], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] }, text: [] } } };
+    const tuples = {
+      ...firm,
+      office: {
+        ...firm.office,
+        hours: {
+          timezone: 'America/Chicago',
+          weekly: { mon: [['09:00', '17:00']], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] },
+          text: [],
+        },
+      },
+    };
     const nullClaim = { ...firm, office: { ...firm.office, google_listing_claimed: null } };
     for (const wrong of [tuples, nullClaim]) {
       const text = `${lines.slice(0, 3).join('\n')}\nexport const bad: Body<'getFirm', 200, 'application/json'> = ${JSON.stringify(wrong)};`;
@@ -210,7 +276,16 @@ describe('published version', () => {
   it('every answer names the version /v1/coverage reports, errors included', async () => {
     const coverage = (await json('/v1/coverage')) as { version: string };
     expect(coverage.version).toMatch(/^\d{4}-W\d{2}-[0-9a-f]+$/);
-    for (const path of ['/', '/v1/coverage', '/v1/attorneys?location=60601', '/v1/attorneys?radius=3', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/openapi.json', '/nope', '/problems/not_found']) {
+    for (const path of [
+      '/',
+      '/v1/coverage',
+      '/v1/attorneys?location=60601',
+      '/v1/attorneys?radius=3',
+      '/v1/firms/l_aaaaaaaaaaaaaaaa',
+      '/openapi.json',
+      '/nope',
+      '/problems/not_found',
+    ]) {
       const res = await fetch(server.url + path, { redirect: 'manual' });
       expect(res.headers.get('directory-version'), path).toBe(coverage.version);
     }

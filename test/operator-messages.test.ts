@@ -22,12 +22,17 @@ afterAll(removeTempDirs);
 
 const run = (script: string, args: string[]): Promise<{ status: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...process.env, DEBUG: '', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x' } }, (err, stdout, stderr) =>
-      resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : -1, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { env: { ...process.env, DEBUG: '', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x' } },
+      (err, stdout, stderr) =>
+        resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : -1, stdout, stderr }),
     );
   });
 /** stderr without Node's own warnings (the SDK's Node version notice). */
-const ours = (stderr: string): string[] => stderr.split('\n').filter((l) => l.startsWith('generate:') || l.startsWith('publish:'));
+const ours = (stderr: string): string[] =>
+  stderr.split('\n').filter((l) => l.startsWith('generate:') || l.startsWith('publish:'));
 
 describe('week folders', () => {
   it('a misnamed folder (2026-48) stops generate and release with the expected pattern; the older week is not released', async () => {
@@ -52,7 +57,9 @@ describe('week folders', () => {
     await rm(join(data, 'weeks', '2026-48'), { recursive: true });
     await mkdir(join(data, 'weeks', '2026-W48.tmp-collect'));
     const half = await generate({ dataDir: data, outDir: out, quiet: true, log: () => {} }).catch((e: unknown) => e);
-    expect((half as Error).message).toMatch(/2026-W48\.tmp-collect: a week still being written, or left by a run that stopped/);
+    expect((half as Error).message).toMatch(
+      /2026-W48\.tmp-collect: a week still being written, or left by a run that stopped/,
+    );
   });
 
   it('without week folders (a fresh clone), generate says to run npm run synth or npm start', async () => {
@@ -75,8 +82,22 @@ describe('gate messages', () => {
     const data = await copyFixture();
     const file = join(data, 'weeks', '2026-W47', 'places.jsonl');
     const rows = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
-    await writeFile(file, rows.map((l) => (l.includes('"place_id": "p7"') ? l.replace(/"lat": [-\d.]+, "lng": [-\d.]+/, '"lat": 51.5074, "lng": -0.1278') : l)).join('\n'));
-    const r = await release({ dataDir: data, siteDir: join(await tempDir('gate-msg'), 'site'), recordsDir: await tempDir('gate-msg-rec'), log: () => {} });
+    await writeFile(
+      file,
+      rows
+        .map((l) =>
+          l.includes('"place_id": "p7"')
+            ? l.replace(/"lat": [-\d.]+, "lng": [-\d.]+/, '"lat": 51.5074, "lng": -0.1278')
+            : l,
+        )
+        .join('\n'),
+    );
+    const r = await release({
+      dataDir: data,
+      siteDir: join(await tempDir('gate-msg'), 'site'),
+      recordsDir: await tempDir('gate-msg-rec'),
+      log: () => {},
+    });
     expect(r.outcome).toBe('refused');
     const detail = r.gates.find((g) => g.gate === 'coordinates')?.detail ?? '';
     expect(detail).toContain(`place "p7" (listing ${listingIdOf('p7')})`);
@@ -100,13 +121,36 @@ describe('expected refusals', () => {
     const data = await copyFixture();
     const site = join(await tempDir('refusal'), 'site');
     await copyFixtureSite(site);
-    await writeFile(join(data, 'removals.jsonl'), `${JSON.stringify({ domain: 'alphalaw.example', date: '2026-11-20', reason: 'the firm asked to be removed' })}\n`);
+    await writeFile(
+      join(data, 'removals.jsonl'),
+      `${JSON.stringify({ domain: 'alphalaw.example', date: '2026-11-20', reason: 'the firm asked to be removed' })}\n`,
+    );
     // Nothing listens on the endpoint: the refusal comes before the bucket is read.
-    const cli = await run('generator/publish/publish-cli.ts', ['--bucket', 'site', '--endpoint', `http://127.0.0.1:${await unusedPort()}`, '--site', site, '--data', data, '--quiet']);
+    const cli = await run('generator/publish/publish-cli.ts', [
+      '--bucket',
+      'site',
+      '--endpoint',
+      `http://127.0.0.1:${await unusedPort()}`,
+      '--site',
+      site,
+      '--data',
+      data,
+      '--quiet',
+    ]);
     expect(cli.status).toBe(1);
-    const lines = cli.stderr.split('\n').filter((l) => l.trim() !== '' && !/NodeVersionSupportWarning|versions published|require node|To continue|security updates|More information|trace-warnings/.test(l));
+    const lines = cli.stderr
+      .split('\n')
+      .filter(
+        (l) =>
+          l.trim() !== '' &&
+          !/NodeVersionSupportWarning|versions published|require node|To continue|security updates|More information|trace-warnings/.test(
+            l,
+          ),
+      );
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^publish: failed; the bucket's pointer was not moved, the previous version still serves: version \S+ contains \d+ listing\(s\) under a standing removal, refused/);
+    expect(lines[0]).toMatch(
+      /^publish: failed; the bucket's pointer was not moved, the previous version still serves: version \S+ contains \d+ listing\(s\) under a standing removal, refused/,
+    );
     expect(cli.stderr).not.toMatch(/\n\s+at /);
     await rm(site, { recursive: true, force: true });
   });

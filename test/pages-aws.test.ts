@@ -31,18 +31,35 @@ beforeAll(async () => {
   const siteDir = process.env.TEST_SITE_DIR as string;
   const { version } = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8')));
   const pagesDir = join(siteDir, keys.root(version), 'pages');
-  const pageFiles = (readdirSync(pagesDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.json')).map((f) => join(pagesDir, f));
+  const pageFiles = (readdirSync(pagesDir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => join(pagesDir, f));
   const client = s3Client(s3.clientOptions);
   for (const file of [join(siteDir, keys.pointer), join(siteDir, keys.meta(version)), ...pageFiles]) {
     const bytes = readFileSync(file);
     const gz = bytes.length > 1024;
     await client.send(
-      new PutObjectCommand({ Bucket: 'site', Key: relative(siteDir, file), Body: gz ? gzipSync(bytes) : bytes, ContentType: 'application/json', ...(gz ? { ContentEncoding: 'gzip' } : {}) }),
+      new PutObjectCommand({
+        Bucket: 'site',
+        Key: relative(siteDir, file),
+        Body: gz ? gzipSync(bytes) : bytes,
+        ContentType: 'application/json',
+        ...(gz ? { ContentEncoding: 'gzip' } : {}),
+      }),
     );
   }
   local = await startTestServer({ PUBLIC_BASE_URL: BASE });
-  const env = loadLambdaEnv({ SITE_BUCKET: 'site', SALT_BUCKET: 'salt', ORIGIN_VERIFY_SECRETS: SECRET, PUBLIC_BASE_URL: BASE });
-  handler = createHandler(env, { store: new S3Store({ bucket: 'site', ...s3.clientOptions }), salt: fixedSalt, log: { write: () => undefined } });
+  const env = loadLambdaEnv({
+    SITE_BUCKET: 'site',
+    SALT_BUCKET: 'salt',
+    ORIGIN_VERIFY_SECRETS: SECRET,
+    PUBLIC_BASE_URL: BASE,
+  });
+  handler = createHandler(env, {
+    store: new S3Store({ bucket: 'site', ...s3.clientOptions }),
+    salt: fixedSalt,
+    log: { write: () => undefined },
+  });
 });
 afterAll(async () => {
   await local?.close();
@@ -59,12 +76,23 @@ describe('pages through the Lambda handler from S3', () => {
     ['/assets/metro-chicago-map.svg', 'image/*'],
   ])('%s: same body and headers as the local server', async (target, accept) => {
     // Uncompressed on both sides (compression has its own tests), so bodies and entity tags compare byte for byte.
-    const result = await handler(functionUrlEvent({ target, headers: { accept, 'accept-encoding': 'identity' } }, SECRET));
+    const result = await handler(
+      functionUrlEvent({ target, headers: { accept, 'accept-encoding': 'identity' } }, SECRET),
+    );
     const expected = await fetch(local.url + target, { headers: { accept, 'accept-encoding': 'identity' } });
     expect(result.statusCode).toBe(200);
     const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8');
     expect(body.equals(Buffer.from(await expected.arrayBuffer())), target).toBe(true);
-    for (const name of ['content-type', 'etag', 'cache-control', 'content-security-policy', 'x-frame-options', 'referrer-policy', 'permissions-policy', 'vary']) {
+    for (const name of [
+      'content-type',
+      'etag',
+      'cache-control',
+      'content-security-policy',
+      'x-frame-options',
+      'referrer-policy',
+      'permissions-policy',
+      'vary',
+    ]) {
       expect(result.headers[name], `${target} ${name}`).toBe(expected.headers.get(name) ?? undefined);
     }
   });

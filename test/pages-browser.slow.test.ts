@@ -46,7 +46,10 @@ async function open(path: string, width = 1280, context?: BrowserContext): Promi
 async function searchFor(page: Page, location: string): Promise<void> {
   await page.getByLabel('ZIP code or city').fill(location);
   await page.getByRole('button', { name: 'Search' }).click();
-  await page.locator('#status').filter({ hasText: /results?|No firms/ }).waitFor();
+  await page
+    .locator('#status')
+    .filter({ hasText: /results?|No firms/ })
+    .waitFor();
 }
 
 /** The visible result cards' names and distances, in page order. */
@@ -73,7 +76,9 @@ describe('search page', () => {
     expect(await page.locator('#not-covered').isVisible()).toBe(false);
     const first = page.locator('#result-list > li').first();
     expect(await first.locator('.address').textContent()).toMatch(/, IL \d{5}/);
-    expect(await first.locator('.vis').first().textContent()).toMatch(/top three in \d+\.\d% .* of \d+ map searches in Chicago/);
+    expect(await first.locator('.vis').first().textContent()).toMatch(
+      /top three in \d+\.\d% .* of \d+ map searches in Chicago/,
+    );
     const site = first.getByRole('link', { name: /^Website/ });
     if ((await site.count()) > 0) expect(await site.getAttribute('href')).toMatch(new RegExp(`^${server.url}/r/`));
     await page.context().close();
@@ -93,17 +98,26 @@ describe('search page', () => {
     const page = await open('/');
     await page.getByLabel('ZIP code or city').fill('00000');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.locator('#status').filter({ hasText: /ZIP|location/ }).waitFor();
+    await page
+      .locator('#status')
+      .filter({ hasText: /ZIP|location/ })
+      .waitFor();
     expect(await page.locator('#location').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#results').isVisible()).toBe(false);
     await page.context().close();
   });
 
   it('searches around the browser\'s position with "Use my location"', async () => {
-    const ctx = await browser.newContext({ geolocation: { latitude: 41.8781, longitude: -87.6298 }, permissions: ['geolocation'] });
+    const ctx = await browser.newContext({
+      geolocation: { latitude: 41.8781, longitude: -87.6298 },
+      permissions: ['geolocation'],
+    });
     const page = await open('/', 1280, ctx);
     await page.getByRole('button', { name: 'Use my location' }).click();
-    await page.locator('#status').filter({ hasText: /results/ }).waitFor();
+    await page
+      .locator('#status')
+      .filter({ hasText: /results/ })
+      .waitFor();
     expect(await page.getByLabel('ZIP code or city').inputValue()).toBe('41.8781,-87.6298');
     const api = (await (await fetch(`${server.url}/v1/attorneys?location=41.8781,-87.6298&limit=25`)).json()) as Answer;
     expect((await shownResults(page)).map((r) => r.name)).toEqual(api.results.map((r) => r.name));
@@ -113,7 +127,8 @@ describe('search page', () => {
   it('reaches the results with the keyboard alone', async () => {
     const page = await open('/');
     // Evaluated in the page; strings, because this project compiles without the DOM library.
-    const focusedId = (): Promise<string> => page.evaluate<string>("document.activeElement ? document.activeElement.id : ''");
+    const focusedId = (): Promise<string> =>
+      page.evaluate<string>("document.activeElement ? document.activeElement.id : ''");
     let tabs = 0;
     while ((await focusedId()) !== 'location' && tabs++ < 15) await page.keyboard.press('Tab');
     expect(await focusedId()).toBe('location');
@@ -123,7 +138,9 @@ describe('search page', () => {
     // Focus moves to the results heading, so the next Tab lands in the first result.
     expect(await focusedId()).toBe('results-heading');
     await page.keyboard.press('Tab');
-    const inFirstResult = await page.evaluate<boolean>("document.activeElement.closest('#result-list > li') === document.querySelector('#result-list > li')");
+    const inFirstResult = await page.evaluate<boolean>(
+      "document.activeElement.closest('#result-list > li') === document.querySelector('#result-list > li')",
+    );
     expect(inFirstResult).toBe(true);
     await page.context().close();
   });
@@ -144,28 +161,34 @@ describe('every page', () => {
     await ctx.close();
   });
 
-  it.each(PAGES)('%s fits 390 px and 1280 px without sideways scrolling, loads no other host and breaks no CSP rule', async (path) => {
-    for (const width of [390, 1280]) {
-      const page = await open(path, width);
-      const hosts = new Set<string>();
-      page.on('request', (r) => hosts.add(new URL(r.url()).host));
-      if (path === '/') await searchFor(page, 'Chicago, IL');
-      if (path === '/docs') await page.locator('.opblock').first().waitFor();
-      await page.reload();
-      if (path === '/') await searchFor(page, 'Chicago, IL');
-      if (path === '/docs') await page.locator('.opblock').first().waitFor();
-      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-      expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
-      expect([...hosts]).toEqual([new URL(server.url).host]);
-      const name = path === '/' ? 'search' : path.slice(1).replace(/\//g, '-');
-      // The search page is shown at its results (a full page of 25 results would be a very long image).
-      if (path === '/') await page.locator('#results-heading').scrollIntoViewIfNeeded();
-      if (path === '/docs') await page.evaluate("document.getElementById('reference').scrollIntoView()");
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: path !== '/docs' && path !== '/' });
-      await page.context().close();
-    }
-    expect(cspReports).toEqual([]);
-  });
+  it.each(PAGES)(
+    '%s fits 390 px and 1280 px without sideways scrolling, loads no other host and breaks no CSP rule',
+    async (path) => {
+      for (const width of [390, 1280]) {
+        const page = await open(path, width);
+        const hosts = new Set<string>();
+        page.on('request', (r) => hosts.add(new URL(r.url()).host));
+        if (path === '/') await searchFor(page, 'Chicago, IL');
+        if (path === '/docs') await page.locator('.opblock').first().waitFor();
+        await page.reload();
+        if (path === '/') await searchFor(page, 'Chicago, IL');
+        if (path === '/docs') await page.locator('.opblock').first().waitFor();
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+        expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
+        expect([...hosts]).toEqual([new URL(server.url).host]);
+        const name = path === '/' ? 'search' : path.slice(1).replace(/\//g, '-');
+        // The search page is shown at its results (a full page of 25 results would be a very long image).
+        if (path === '/') await page.locator('#results-heading').scrollIntoViewIfNeeded();
+        if (path === '/docs') await page.evaluate("document.getElementById('reference').scrollIntoView()");
+        await page.screenshot({
+          path: join(SHOTS, `${name}-${width}.png`),
+          fullPage: path !== '/docs' && path !== '/',
+        });
+        await page.context().close();
+      }
+      expect(cspReports).toEqual([]);
+    },
+  );
 
   it('sets no cookie', async () => {
     const ctx = await browser.newContext();

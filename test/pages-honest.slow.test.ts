@@ -14,7 +14,11 @@ let browser: Browser;
 type Answer = {
   covered: boolean;
   disclosure: string;
-  results: { name: string; brand_index: { metro: string; offices_measured: number } | null; map_visibility: { metro: string } | null }[];
+  results: {
+    name: string;
+    brand_index: { metro: string; offices_measured: number } | null;
+    map_visibility: { metro: string } | null;
+  }[];
 };
 
 beforeAll(async () => {
@@ -32,7 +36,10 @@ async function searchFor(location: string, radius?: string): Promise<Page> {
   await page.getByLabel('ZIP code or city').fill(location);
   if (radius !== undefined) await page.getByLabel('Within').selectOption(radius);
   await page.getByRole('button', { name: 'Search' }).click();
-  await page.locator('#results-heading').filter({ hasText: /firms? within|No data/ }).waitFor();
+  await page
+    .locator('#results-heading')
+    .filter({ hasText: /firms? within|No data/ })
+    .waitFor();
   return page;
 }
 
@@ -78,7 +85,8 @@ describe('result cards and the disclosure', () => {
     expect(text).toContain('searches in Dallas-Fort Worth');
     expect(text).not.toMatch(/searches in dallas-fort-worth/);
     expect(text).not.toMatch(/\(1 offices measured\)/);
-    if (answer.results.some((r) => r.brand_index?.offices_measured === 1)) expect(text).toContain('(1 office measured)');
+    if (answer.results.some((r) => r.brand_index?.offices_measured === 1))
+      expect(text).toContain('(1 office measured)');
     const disclosure = (await page.locator('#disclosure').textContent()) ?? '';
     expect(disclosure).toBe(answer.disclosure);
     expect(disclosure).toMatch(/fictional/);

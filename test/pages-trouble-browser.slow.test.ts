@@ -48,7 +48,8 @@ async function visit(url: string): Promise<{ page: Page; response: PwResponse; c
     if (/Content Security Policy|Trusted Type/i.test(m.text())) csp.push(m.text());
   });
   page.on('response', (r) => {
-    if (r.request().resourceType() !== 'document' && !r.url().endsWith('/favicon.ico') && r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    if (r.request().resourceType() !== 'document' && !r.url().endsWith('/favicon.ico') && r.status() >= 400)
+      failed.push(`${r.status()} ${r.url()}`);
   });
   const response = await page.goto(url, { waitUntil: 'load' });
   if (response === null) throw new Error(`no response for ${url}`);
@@ -62,10 +63,16 @@ async function expectSitePage(v: Awaited<ReturnType<typeof visit>>): Promise<voi
   expect(response.headers()['content-security-policy']).toBe(PAGE_CSP);
   expect(response.headers()['x-frame-options']).toBe('DENY');
   expect(response.headers()['referrer-policy']).toBe('no-referrer');
-  expect(await page.locator('header.site').getByRole('link', { name: 'Injury Attorney Directory' }).isVisible()).toBe(true);
-  expect(await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Search' }).isVisible()).toBe(true);
+  expect(await page.locator('header.site').getByRole('link', { name: 'Injury Attorney Directory' }).isVisible()).toBe(
+    true,
+  );
+  expect(await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Search' }).isVisible()).toBe(
+    true,
+  );
   expect(await page.locator('footer.site').textContent()).toMatch(/GeoNames.*CC BY 4\.0.*U\.S\. Census Bureau/s);
-  expect(await page.evaluate<string>("getComputedStyle(document.querySelector('header.site')).backgroundColor")).toBe(HEADER_BACKGROUND);
+  expect(await page.evaluate<string>("getComputedStyle(document.querySelector('header.site')).backgroundColor")).toBe(
+    HEADER_BACKGROUND,
+  );
   expect(failed).toEqual([]);
   expect(csp).toEqual([]);
 }
@@ -75,7 +82,9 @@ async function seriousAxeViolations(url: string): Promise<string[]> {
   const page = await ctx.newPage();
   await page.goto(url);
   await page.addScriptTag({ content: axeSource });
-  const found = await page.evaluate<{ id: string; impact: string }[]>('axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))');
+  const found = await page.evaluate<{ id: string; impact: string }[]>(
+    'axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))',
+  );
   await ctx.close();
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
 }
@@ -97,7 +106,9 @@ describe('a browser that meets a problem gets a page in the site style', () => {
     expect(v.response.status()).toBe(404);
     await expectSitePage(v);
     expect(await v.page.locator('main').textContent()).toContain('There is no measured metro called “atlantis”');
-    expect(await v.page.locator('main').getByRole('link', { name: 'the measured metros' }).getAttribute('href')).toBe('/#metros');
+    expect(await v.page.locator('main').getByRole('link', { name: 'the measured metros' }).getAttribute('href')).toBe(
+      '/#metros',
+    );
     await v.page.context().close();
   });
 
@@ -119,27 +130,34 @@ describe('a browser that meets a problem gets a page in the site style', () => {
     const v = await visit(`${damaged.url}/v1/coverage`);
     expect(v.response.status()).toBe(503);
     await expectSitePage(v);
-    expect(await v.page.getByRole('heading', { level: 1 }).textContent()).toBe('The directory is unavailable for a moment');
+    expect(await v.page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      'The directory is unavailable for a moment',
+    );
     expect(await v.page.locator('main').textContent()).toContain('Try again in 30 seconds');
     await v.page.context().close();
   });
 });
 
 describe('problem pages and /terms', () => {
-  it.each(['/problems/not_found', '/problems/rate_limited', '/terms'])('%s is styled like the site, with its CSP and security headers', async (path) => {
-    const v = await visit(`${server.url}${path}`);
-    expect(v.response.status()).toBe(200);
-    await expectSitePage(v);
-    expect(v.response.headers()['cross-origin-opener-policy']).toBe('same-origin');
-    expect(v.response.headers()['permissions-policy']).toContain('geolocation=()');
-    expect(await seriousAxeViolations(`${server.url}${path}`)).toEqual([]);
-    await v.page.context().close();
-  });
+  it.each(['/problems/not_found', '/problems/rate_limited', '/terms'])(
+    '%s is styled like the site, with its CSP and security headers',
+    async (path) => {
+      const v = await visit(`${server.url}${path}`);
+      expect(v.response.status()).toBe(200);
+      await expectSitePage(v);
+      expect(v.response.headers()['cross-origin-opener-policy']).toBe('same-origin');
+      expect(v.response.headers()['permissions-policy']).toContain('geolocation=()');
+      expect(await seriousAxeViolations(`${server.url}${path}`)).toEqual([]);
+      await v.page.context().close();
+    },
+  );
 
   it('/terms lists the data sources with their licences', async () => {
     const v = await visit(`${server.url}/terms`);
     const data = v.page.locator('#data + p + ul');
-    expect(await data.getByRole('link', { name: 'CC BY 4.0' }).first().getAttribute('href')).toBe('https://creativecommons.org/licenses/by/4.0/');
+    expect(await data.getByRole('link', { name: 'CC BY 4.0' }).first().getAttribute('href')).toBe(
+      'https://creativecommons.org/licenses/by/4.0/',
+    );
     expect(await data.textContent()).toMatch(/U\.S\. Census Bureau.*Public domain/s);
     await v.page.context().close();
   });

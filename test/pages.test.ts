@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 const get = (path: string, accept?: string, init: RequestInit = {}) =>
-  request(server.url, path, { ...init, headers: { ...(accept === undefined ? {} : { accept }), ...(init.headers ?? {}) } });
+  request(server.url, path, {
+    ...init,
+    headers: { ...(accept === undefined ? {} : { accept }), ...(init.headers ?? {}) },
+  });
 
 describe('/ by Accept', () => {
   it('answers a browser with the HTML search page and a JSON caller with the JSON index, saying it varies by Accept', async () => {
@@ -80,14 +83,24 @@ describe('page responses', () => {
   it('serve charts as SVG images that may not run script, and the stylesheet and scripts with their types', async () => {
     const svg = await get('/assets/metro-chicago-map.svg');
     expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
-    expect(svg.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'");
+    expect(svg.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
+    );
     expect(svg.text).toContain('<svg xmlns="http://www.w3.org/2000/svg"');
     expect((await get('/assets/site.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect((await get('/assets/search.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
   });
 
   it('answer unknown pages, unmeasured metros and odd paths with a 404 (a page for browsers, a problem for JSON callers), never a 500', async () => {
-    for (const path of ['/metros/atlantis', '/metros/', '/metros/Chicago', '/assets/nothing.js', '/metros/..%2Fmeta', '/docs/', '/assets/a/b']) {
+    for (const path of [
+      '/metros/atlantis',
+      '/metros/',
+      '/metros/Chicago',
+      '/assets/nothing.js',
+      '/metros/..%2Fmeta',
+      '/docs/',
+      '/assets/a/b',
+    ]) {
       const r = await get(path, 'text/html');
       expect(r.status, path).toBe(404);
       expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -120,10 +133,17 @@ describe('metro figures', () => {
   it('match a brute-force count over the raw samples (top 1/3/10 shares of top-three positions, sponsored-or-enhanced reach)', async () => {
     const places = jsonl<PlaceRecordT>('places.jsonl');
     const flags = jsonl<FlagRecordT>('flags.jsonl');
-    const { firms } = groupFirms(places, flags.map((value, i) => ({ line: i + 1, value })));
+    const { firms } = groupFirms(
+      places,
+      flags.map((value, i) => ({ line: i + 1, value })),
+    );
     const firmOf = new Map<string, { key: string; promoted: boolean }>();
-    for (const f of firms) for (const o of f.offices) firmOf.set(o.place.place_id, { key: f.key, promoted: f.sponsored || f.profileType === 'enhanced' });
-    const samples = jsonl<SampleRecordT>('samples.jsonl').map((s) => SampleRecord.parse(s)).filter((s) => s.metro === 'chicago');
+    for (const f of firms)
+      for (const o of f.offices)
+        firmOf.set(o.place.place_id, { key: f.key, promoted: f.sponsored || f.profileType === 'enhanced' });
+    const samples = jsonl<SampleRecordT>('samples.jsonl')
+      .map((s) => SampleRecord.parse(s))
+      .filter((s) => s.metro === 'chicago');
 
     let slots = 0;
     let promoted = 0;
@@ -138,16 +158,22 @@ describe('metro figures', () => {
       }
     }
     const counts = [...held.values()].sort((a, b) => b - a);
-    const share = (k: number): string => `${(Math.round((1000 * counts.slice(0, k).reduce((a, b) => a + b, 0)) / slots) / 10).toFixed(1)}%`;
+    const share = (k: number): string =>
+      `${(Math.round((1000 * counts.slice(0, k).reduce((a, b) => a + b, 0)) / slots) / 10).toFixed(1)}%`;
 
     const page = (await get('/metros/chicago')).text;
-    const stat = (label: string): string | undefined => new RegExp(`<strong>([\\d.]+%)</strong> ${label}`).exec(page)?.[1];
+    const stat = (label: string): string | undefined =>
+      new RegExp(`<strong>([\\d.]+%)</strong> ${label}`).exec(page)?.[1];
     expect(stat('of top-three positions held by the single most visible firm')).toBe(share(1));
     expect(stat('held by the top 3 firms')).toBe(share(3));
     expect(stat('held by the top 10 firms')).toBe(share(10));
-    expect(stat('of samples had a sponsored or enhanced firm')).toBe(`${(Math.round((1000 * promoted) / samples.length) / 10).toFixed(1)}%`);
+    expect(stat('of samples had a sponsored or enhanced firm')).toBe(
+      `${(Math.round((1000 * promoted) / samples.length) / 10).toFixed(1)}%`,
+    );
     expect(page).toContain(`<strong>${held.size}</strong> firms held any top-three position`);
-    expect(page).toContain(`${new Set(samples.map((s) => s.point_id)).size} grid points over the metro × 5 injury searches = ${samples.length} samples`);
+    expect(page).toContain(
+      `${new Set(samples.map((s) => s.point_id)).size} grid points over the metro × 5 injury searches = ${samples.length} samples`,
+    );
   });
 
   it('draw a Lorenz curve and Gini coefficient that agree with hand-computed cases', () => {
@@ -184,10 +210,21 @@ describe('published pages', () => {
       synthetic: true,
       metros: inputs.metros,
       offices: [],
-      measurement: pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms),
+      measurement: pageMeasurement(
+        inputs.metros,
+        inputs.samples.map((r) => r.value),
+        firms,
+      ),
     };
     const a = await buildPages(input);
-    const b = await buildPages({ ...input, measurement: pageMeasurement(inputs.metros, inputs.samples.map((r) => r.value), firms) });
+    const b = await buildPages({
+      ...input,
+      measurement: pageMeasurement(
+        inputs.metros,
+        inputs.samples.map((r) => r.value),
+        firms,
+      ),
+    });
     expect([...a.keys()]).toEqual([...b.keys()]);
     for (const [name, page] of a) expect(b.get(name)?.body, name).toBe(page.body);
   });

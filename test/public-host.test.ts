@@ -41,7 +41,14 @@ const PRIVATE = [
   'http://db.internal/',
   'http://nas.home.arpa/',
 ];
-const PUBLIC = ['https://alphalaw.example/chicago', 'https://www.smith-injury.com/', 'http://8.8.8.8/', 'http://172.32.0.1/', 'http://[2606:4700::1111]/', 'https://xn--bcher-kva.example/'];
+const PUBLIC = [
+  'https://alphalaw.example/chicago',
+  'https://www.smith-injury.com/',
+  'http://8.8.8.8/',
+  'http://172.32.0.1/',
+  'http://[2606:4700::1111]/',
+  'https://xn--bcher-kva.example/',
+];
 
 describe('isPublicWebHost', () => {
   it('refuses loopback, private, link-local and reserved addresses in every spelling the URL parser accepts, and local-only names', () => {
@@ -55,7 +62,15 @@ describe('isPublicWebHost', () => {
 async function setWebsite(data: string, placeId: string, website: string): Promise<void> {
   const file = join(data, 'weeks', '2026-W47', 'places.jsonl');
   const rows = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
-  await writeFile(file, rows.map((l) => { const p = JSON.parse(l) as { place_id: string }; return `${JSON.stringify(p.place_id === placeId ? { ...p, website } : p)}\n`; }).join(''));
+  await writeFile(
+    file,
+    rows
+      .map((l) => {
+        const p = JSON.parse(l) as { place_id: string };
+        return `${JSON.stringify(p.place_id === placeId ? { ...p, website } : p)}\n`;
+      })
+      .join(''),
+  );
 }
 
 describe('generate', () => {
@@ -73,14 +88,28 @@ describe('generate', () => {
     }
     const data = await copyFixture();
     await setWebsite(data, 'p3', 'http://10.0.0.1/');
-    const skipped = await generate({ dataDir: data, outDir: join(await tempDir('private-host'), 'site'), quiet: true, skipBad: true, log: () => {} });
+    const skipped = await generate({
+      dataDir: data,
+      outDir: join(await tempDir('private-host'), 'site'),
+      quiet: true,
+      skipBad: true,
+      log: () => {},
+    });
     expect(skipped.skipped.map((r) => r.line)).toEqual([3]);
   });
 
   it('refuses a correction that sets such a website', async () => {
     const data = await copyFixture();
-    await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p3', reason: 'firm wrote in', date: '2026-11-20', set: { website: 'http://169.254.169.254/' } })}\n`);
-    const err = await generate({ dataDir: data, outDir: join(await tempDir('private-host'), 'site'), quiet: true, log: () => {} }).catch((e: unknown) => e);
+    await writeFile(
+      join(data, 'corrections.jsonl'),
+      `${JSON.stringify({ action: 'update', place_id: 'p3', reason: 'firm wrote in', date: '2026-11-20', set: { website: 'http://169.254.169.254/' } })}\n`,
+    );
+    const err = await generate({
+      dataDir: data,
+      outDir: join(await tempDir('private-host'), 'site'),
+      quiet: true,
+      log: () => {},
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadInputError);
     expect((err as BadInputError).rows[0]?.file).toMatch(/corrections\.jsonl$/);
   });
@@ -98,12 +127,17 @@ describe('GET /r/{listing_id}', () => {
     expect(ids).toHaveLength(targets.length + 1);
     for (const [i, target] of targets.entries()) {
       const file = site.own(`firms/${ids[i] as string}.json`);
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/"website_url":"[^"]*"/g, `"website_url":${JSON.stringify(target)}`));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(/"website_url":"[^"]*"/g, `"website_url":${JSON.stringify(target)}`),
+      );
     }
     const server = await startTestServer({ SITE_DIR: site.dir });
     try {
       // An untouched listing still redirects to its firm's site.
-      expect((await fetch(`${server.url}/r/${ids[targets.length] as string}`, { redirect: 'manual' })).status).toBe(302);
+      expect((await fetch(`${server.url}/r/${ids[targets.length] as string}`, { redirect: 'manual' })).status).toBe(
+        302,
+      );
       for (const [i, target] of targets.entries()) {
         const reply = await fetch(`${server.url}/r/${ids[i] as string}`, { redirect: 'manual' });
         expect(reply.status, target).not.toBe(302);

@@ -35,9 +35,14 @@ async function bucketText(key: string): Promise<string | null> {
 function publishCli(args: string[]): Promise<{ status: number | null; stderr: string }> {
   const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['generator/publish/publish-cli.ts', '--bucket', 'site', '--endpoint', s3.endpoint, '--quiet', ...args], { encoding: 'utf8', env }, (err, _stdout, stderr) => {
-      resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['generator/publish/publish-cli.ts', '--bucket', 'site', '--endpoint', s3.endpoint, '--quiet', ...args],
+      { encoding: 'utf8', env },
+      (err, _stdout, stderr) => {
+        resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stderr });
+      },
+    );
   });
 }
 
@@ -57,7 +62,10 @@ describe('npm run publish never moves the pointer', () => {
     await publishSite({ bucket: 'site', prefix: 'b/', siteDir: site, quiet: true, ...s3.clientOptions });
     const live = await bucketText('b/current.json');
     expect(JSON.parse(live ?? '{}')).toMatchObject({ version: v1 });
-    await appendFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p4', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`);
+    await appendFile(
+      join(data, 'corrections.jsonl'),
+      `${JSON.stringify({ action: 'update', place_id: 'p4', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`,
+    );
     const v2 = (await generate({ dataDir: data, outDir: site, quiet: true, log: () => {} })).version;
     expect(v2).not.toBe(v1);
     for (const args of [[], ['--version', v2]]) {

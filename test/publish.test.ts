@@ -35,13 +35,43 @@ function baseObjects(): Objects {
   const o: Objects = new Map();
   const json = (v: unknown): Uint8Array => Buffer.from(`${JSON.stringify(v)}\n`);
   o.set('meta.json', json({ schema_version: 1, week: '2026-W46' }));
-  o.set('openapi.json', json({ openapi: '3.1.0', paths: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`/p${i}`, { get: { summary: `operation ${i}` } }])) }));
-  o.set('coverage.json', json({ week_of: '2026-11-09', metros: Array.from({ length: 27 }, (_, i) => ({ slug: `metro-${i}`, firms: i * 10 })) }));
+  o.set(
+    'openapi.json',
+    json({
+      openapi: '3.1.0',
+      paths: Object.fromEntries(
+        Array.from({ length: 40 }, (_, i) => [`/p${i}`, { get: { summary: `operation ${i}` } }]),
+      ),
+    }),
+  );
+  o.set(
+    'coverage.json',
+    json({
+      week_of: '2026-11-09',
+      metros: Array.from({ length: 27 }, (_, i) => ({ slug: `metro-${i}`, firms: i * 10 })),
+    }),
+  );
   o.set('shards/index.json', json({ cells: { 5: { '85283473fffffff': [40, 41000] } } }));
-  o.set('shards/5/85283473fffffff.json', json({ offices: Array.from({ length: 300 }, (_, i) => ({ listing_id: id(i % 30), name: `Office ${i}`, lat: 34 + i / 1000 })) }));
+  o.set(
+    'shards/5/85283473fffffff.json',
+    json({
+      offices: Array.from({ length: 300 }, (_, i) => ({
+        listing_id: id(i % 30),
+        name: `Office ${i}`,
+        lat: 34 + i / 1000,
+      })),
+    }),
+  );
   for (let i = 0; i < 24; i++) {
     const big = i % 4 !== 0; // most firm documents exceed 1 KiB, some do not
-    o.set(`firms/${id(i)}.json`, json({ listing_id: id(i), name: `Firm ${i}`, other_offices: big ? Array.from({ length: 12 }, (_, j) => ({ city: `City ${j}`, n: i })) : [] }));
+    o.set(
+      `firms/${id(i)}.json`,
+      json({
+        listing_id: id(i),
+        name: `Firm ${i}`,
+        other_offices: big ? Array.from({ length: 12 }, (_, j) => ({ city: `City ${j}`, n: i })) : [],
+      }),
+    );
   }
   // Incompressible and over 1 KiB: must be stored as is.
   o.set('gazetteer/zip/100.json', randomBytes(4096));
@@ -50,11 +80,18 @@ function baseObjects(): Objects {
 }
 
 /** Write a site folder the way the generator lays it out: v/<version>/..., its manifest, then current.json. */
-async function writeSite(dir: string, week: string, objects: Objects, forceVersion?: string): Promise<{ version: string; manifest: ManifestT }> {
+async function writeSite(
+  dir: string,
+  week: string,
+  objects: Objects,
+  forceVersion?: string,
+): Promise<{ version: string; manifest: ManifestT }> {
   await rm(dir, { recursive: true, force: true });
   const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
   const rels = [...objects.keys()].sort();
-  const version = forceVersion ?? `${week}-${sha(Buffer.from(rels.map((r) => `${r}\t${sha(objects.get(r)!)}\n`).join(''))).slice(0, 10)}`;
+  const version =
+    forceVersion ??
+    `${week}-${sha(Buffer.from(rels.map((r) => `${r}\t${sha(objects.get(r)!)}\n`).join(''))).slice(0, 10)}`;
   const manifest: ManifestT = { schema_version: 1, version, objects: {} };
   for (const rel of rels) {
     const key = keys.root(version) + rel;
@@ -71,9 +108,17 @@ async function writeSite(dir: string, week: string, objects: Objects, forceVersi
 let server: RunningS3rver;
 let work: string;
 let store: S3Store;
-const opts = (siteDir: string, extra: Partial<PublishOptions> = {}): PublishOptions => ({ bucket: BUCKET, prefix: PREFIX, siteDir, quiet: true, ...server.clientOptions, ...extra });
+const opts = (siteDir: string, extra: Partial<PublishOptions> = {}): PublishOptions => ({
+  bucket: BUCKET,
+  prefix: PREFIX,
+  siteDir,
+  quiet: true,
+  ...server.clientOptions,
+  ...extra,
+});
 const snapshot = (): Record<string, number> => ({ ...server.requests });
-const delta = (before: Record<string, number>, kind: string): number => (server.requests[kind] ?? 0) - (before[kind] ?? 0);
+const delta = (before: Record<string, number>, kind: string): number =>
+  (server.requests[kind] ?? 0) - (before[kind] ?? 0);
 
 /**
  * Every object of the site folder's version reads back through S3Store with the same bytes, a layered version's
@@ -120,7 +165,16 @@ describe('publishSite on s3rver', () => {
     siteA = await writeSite(join(work, 'a'), '2026-W46', A);
     const before = snapshot();
     const r = await publishSite(opts(join(work, 'a')));
-    expect(r).toMatchObject({ version: siteA.version, previousVersion: null, objects: A.size, uploaded: A.size, copied: 0, skipped: 0, manifestWritten: true, pointerWritten: true });
+    expect(r).toMatchObject({
+      version: siteA.version,
+      previousVersion: null,
+      objects: A.size,
+      uploaded: A.size,
+      copied: 0,
+      skipped: 0,
+      manifestWritten: true,
+      pointerWritten: true,
+    });
     expect(delta(before, 'PUT')).toBe(A.size + 2);
     await expectServes(join(work, 'a'), siteA.manifest);
     expect(await servedVersion()).toBe(siteA.version);
@@ -133,8 +187,14 @@ describe('publishSite on s3rver', () => {
     const client = s3Client(server.clientOptions);
     const head = (key: string) => client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: PREFIX + key }));
     const shard = await head(keys.root(siteA.version) + 'shards/5/85283473fffffff.json');
-    expect(shard).toMatchObject({ ContentType: 'application/json', CacheControl: 'public, max-age=31536000, immutable', ContentEncoding: 'gzip' });
-    expect(shard.Metadata?.sha256).toBe(siteA.manifest.objects[keys.root(siteA.version) + 'shards/5/85283473fffffff.json']!.sha256);
+    expect(shard).toMatchObject({
+      ContentType: 'application/json',
+      CacheControl: 'public, max-age=31536000, immutable',
+      ContentEncoding: 'gzip',
+    });
+    expect(shard.Metadata?.sha256).toBe(
+      siteA.manifest.objects[keys.root(siteA.version) + 'shards/5/85283473fffffff.json']!.sha256,
+    );
     const openapi = await head(keys.openapi(siteA.version));
     expect(openapi.ContentType).toBe('application/json');
     const small = await head(keys.meta(siteA.version));
@@ -149,7 +209,14 @@ describe('publishSite on s3rver', () => {
   it('publishing the same site again uploads nothing', async () => {
     const before = snapshot();
     const r = await publishSite(opts(join(work, 'a')));
-    expect(r).toMatchObject({ uploaded: 0, copied: 0, skipped: A.size, manifestWritten: false, pointerWritten: false, invalidationPaths: [] });
+    expect(r).toMatchObject({
+      uploaded: 0,
+      copied: 0,
+      skipped: A.size,
+      manifestWritten: false,
+      pointerWritten: false,
+      invalidationPaths: [],
+    });
     expect(delta(before, 'PUT')).toBe(0);
     expect(delta(before, 'COPY')).toBe(0);
   });
@@ -163,20 +230,42 @@ describe('publishSite on s3rver', () => {
     const before = snapshot();
     const r = await publishSite(opts(join(work, 'b')));
     // The 3 changed objects and the layer's meta.json; firms/<4> is marked absent in the map.
-    expect(r).toMatchObject({ version: siteB.version, previousVersion: siteA.version, mode: 'layered', uploaded: 4, reused: B.size - 4, copied: 0, skipped: 0, layerEntries: 4, manifestWritten: false, pointerWritten: true });
+    expect(r).toMatchObject({
+      version: siteB.version,
+      previousVersion: siteA.version,
+      mode: 'layered',
+      uploaded: 4,
+      reused: B.size - 4,
+      copied: 0,
+      skipped: 0,
+      layerEntries: 4,
+      manifestWritten: false,
+      pointerWritten: true,
+    });
     expect(delta(before, 'PUT')).toBe(3 + 2); // the changed objects, the meta.json with the map, the pointer
     expect(delta(before, 'COPY')).toBe(0);
     await expectServes(join(work, 'b'), siteB.manifest);
     await expectServes(join(work, 'a'), siteA.manifest); // the previous version stays readable
     expect(await servedVersion()).toBe(siteB.version);
     expect(new Set(r.invalidationPaths)).toEqual(
-      new Set(['/current.json', '/v1/attorneys*', '/v1/coverage', ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}`, `/r/${id(i)}`])]),
+      new Set([
+        '/current.json',
+        '/v1/attorneys*',
+        '/v1/coverage',
+        ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}`, `/r/${id(i)}`]),
+      ]),
     );
   });
 
   it('a publish that fails halfway leaves the previous version serving, and a rerun resumes it', async () => {
     const C = new Map(B);
-    for (let i = 5; i < 13; i++) C.set(`firms/${id(i)}.json`, Buffer.from(`${JSON.stringify({ listing_id: id(i), name: `Firm ${i}`, corrected: true, pad: 'x'.repeat(2000) })}\n`));
+    for (let i = 5; i < 13; i++)
+      C.set(
+        `firms/${id(i)}.json`,
+        Buffer.from(
+          `${JSON.stringify({ listing_id: id(i), name: `Firm ${i}`, corrected: true, pad: 'x'.repeat(2000) })}\n`,
+        ),
+      );
     const siteC = await writeSite(join(work, 'c'), '2026-W47', C);
     let uploads = 0;
     const failing = publishSite(
@@ -256,24 +345,33 @@ describe('publishSite on s3rver', () => {
       req.on('end', () => {
         requests.push({ url: req.url ?? '', body });
         res.writeHead(201, { 'content-type': 'text/xml', location: 'https://cloudfront.example/inv/I1' });
-        res.end('<?xml version="1.0"?><Invalidation xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Id>I1</Id><Status>InProgress</Status><CreateTime>2026-11-16T00:00:00Z</CreateTime></Invalidation>');
+        res.end(
+          '<?xml version="1.0"?><Invalidation xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Id>I1</Id><Status>InProgress</Status><CreateTime>2026-11-16T00:00:00Z</CreateTime></Invalidation>',
+        );
       });
     });
     await new Promise<void>((resolve) => cf.listen(0, '127.0.0.1', () => resolve()));
     try {
       const G = new Map(B);
-      G.set(`firms/${id(7)}.json`, Buffer.from(`${JSON.stringify({ listing_id: id(7), name: 'Firm 7, corrected same day' })}\n`));
+      G.set(
+        `firms/${id(7)}.json`,
+        Buffer.from(`${JSON.stringify({ listing_id: id(7), name: 'Firm 7, corrected same day' })}\n`),
+      );
       await writeSite(join(work, 'g'), '2026-W47', G);
       const cloudFront = new CloudFrontClient({
         region: 'us-east-1',
         endpoint: `http://127.0.0.1:${(cf.address() as AddressInfo).port}`,
         credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
       });
-      const r = await publishSite(opts(join(work, 'g'), { distributionId: 'EDIST123', cloudFront, invalidationDelayMs: 300 }));
+      const r = await publishSite(
+        opts(join(work, 'g'), { distributionId: 'EDIST123', cloudFront, invalidationDelayMs: 300 }),
+      );
       expect(r.invalidationId).toBe('I1');
       // Not before function instances could have reread the pointer, so no old answer outlives the invalidation.
       expect(r.invalidationAtMs! - r.pointerMs!).toBeGreaterThanOrEqual(300);
-      expect(r.invalidationPaths).toEqual(expect.arrayContaining(['/current.json', '/v1/attorneys*', `/v1/firms/${id(7)}`, `/r/${id(7)}`]));
+      expect(r.invalidationPaths).toEqual(
+        expect.arrayContaining(['/current.json', '/v1/attorneys*', `/v1/firms/${id(7)}`, `/r/${id(7)}`]),
+      );
       expect(requests).toHaveLength(1);
       expect(requests[0]!.url).toMatch(/\/distribution\/EDIST123\/invalidation$/);
       const sent = [...requests[0]!.body.matchAll(/<Path>([^<]*)<\/Path>/g)].map((m) => m[1]);
@@ -288,14 +386,59 @@ describe('publishSite on s3rver', () => {
     const cli = ['generator/publish/publish-cli.ts'];
     const help = await run(process.execPath, [...cli, '--help']);
     expect(help.stdout).toMatch(/Usage: npm run publish -- --bucket/);
-    const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
-    const out = await run(process.execPath, [...cli, '--bucket', BUCKET, '--prefix', PREFIX, '--endpoint', server.endpoint, '--site', join(work, 'a'), '--dry-run', '--json', '--quiet'], { env });
-    const report = JSON.parse(out.stdout) as { version: string; dryRun: boolean; uploaded: number; copied: number; reused: number; skipped: number };
+    const env = {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      AWS_REGION: 'us-east-1',
+    };
+    const out = await run(
+      process.execPath,
+      [
+        ...cli,
+        '--bucket',
+        BUCKET,
+        '--prefix',
+        PREFIX,
+        '--endpoint',
+        server.endpoint,
+        '--site',
+        join(work, 'a'),
+        '--dry-run',
+        '--json',
+        '--quiet',
+      ],
+      { env },
+    );
+    const report = JSON.parse(out.stdout) as {
+      version: string;
+      dryRun: boolean;
+      uploaded: number;
+      copied: number;
+      reused: number;
+      skipped: number;
+    };
     expect(report).toMatchObject({ version: siteA.version, dryRun: true, copied: 0 });
     expect(report.uploaded + report.reused + report.skipped).toBe(A.size);
     // Without --json a dry run prints the plan: one line, each key it would write, the paths; the bucket is unchanged.
     const before = snapshot();
-    const text = await run(process.execPath, [...cli, '--bucket', BUCKET, '--prefix', PREFIX, '--endpoint', server.endpoint, '--site', join(work, 'a'), '--dry-run', '--quiet'], { env });
+    const text = await run(
+      process.execPath,
+      [
+        ...cli,
+        '--bucket',
+        BUCKET,
+        '--prefix',
+        PREFIX,
+        '--endpoint',
+        server.endpoint,
+        '--site',
+        join(work, 'a'),
+        '--dry-run',
+        '--quiet',
+      ],
+      { env },
+    );
     const lines = text.stdout.trim().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^plan for ${siteA.version}: .*copy none; pointer to write$`));
     expect(lines).toContain('put current.json');
@@ -310,14 +453,30 @@ describe('invalidationPathsFor', () => {
   const manifest = (version: string, ids: number[], coverage = 'c1'): ManifestT => ({
     schema_version: 1,
     version,
-    objects: Object.fromEntries([[`v/${version}/coverage.json`, { sha256: coverage, bytes: 1 }], ...ids.map((i) => [`v/${version}/firms/${id(i)}.json`, { sha256: `s${i}`, bytes: 1 }])]),
+    objects: Object.fromEntries([
+      [`v/${version}/coverage.json`, { sha256: coverage, bytes: 1 }],
+      ...ids.map((i) => [`v/${version}/firms/${id(i)}.json`, { sha256: `s${i}`, bytes: 1 }]),
+    ]),
   });
 
   it('lists each changed listing, and switches to wildcards when there are many', () => {
     const before = manifest('A', [1, 2, 3]);
-    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2, 3]), 'B')).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage']);
-    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2], 'c2'), 'B')).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage', `/v1/firms/${id(3)}`, `/r/${id(3)}`]);
-    const many = manifest('B', Array.from({ length: 150 }, (_, i) => i + 10));
+    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2, 3]), 'B')).toEqual([
+      '/current.json',
+      '/v1/attorneys*',
+      '/v1/coverage',
+    ]);
+    expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2], 'c2'), 'B')).toEqual([
+      '/current.json',
+      '/v1/attorneys*',
+      '/v1/coverage',
+      `/v1/firms/${id(3)}`,
+      `/r/${id(3)}`,
+    ]);
+    const many = manifest(
+      'B',
+      Array.from({ length: 150 }, (_, i) => i + 10),
+    );
     const paths = invalidationPathsFor(before, 'A', many, 'B');
     expect(paths).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage', '/v1/firms/*', '/r/*']);
   });
@@ -334,23 +493,48 @@ describe('invalidationPathsFor', () => {
   const manifest = (version: string, objects: Record<string, string>) => ({
     schema_version: 1 as const,
     version,
-    objects: Object.fromEntries(Object.entries(objects).map(([rel, sha]) => [`v/${version}/${rel}`, { sha256: sha, bytes: 1 }])),
+    objects: Object.fromEntries(
+      Object.entries(objects).map(([rel, sha]) => [`v/${version}/${rel}`, { sha256: sha, bytes: 1 }]),
+    ),
   });
 
   it('names the cached paths of what changed: documents, listings, pages for people and problem pages', () => {
     const before = manifest('a', {
-      'coverage.json': '1', 'openapi.json': '1', 'firms/l_aaaaaaaaaaaaaaaa.json': '1', 'pages/index.json': '1', 'pages/docs.json': '1',
-      'pages/corrections.json': '1', 'pages/metros/chicago.json': '1', 'pages/assets/site.css.json': '1', 'problems/not_found.html': '1',
+      'coverage.json': '1',
+      'openapi.json': '1',
+      'firms/l_aaaaaaaaaaaaaaaa.json': '1',
+      'pages/index.json': '1',
+      'pages/docs.json': '1',
+      'pages/corrections.json': '1',
+      'pages/metros/chicago.json': '1',
+      'pages/assets/site.css.json': '1',
+      'problems/not_found.html': '1',
     });
-    const same = manifest('b', Object.fromEntries(Object.entries(before.objects).map(([k, e]) => [k.slice('v/a/'.length), e.sha256])));
+    const same = manifest(
+      'b',
+      Object.fromEntries(Object.entries(before.objects).map(([k, e]) => [k.slice('v/a/'.length), e.sha256])),
+    );
     expect(invalidationPathsFor(before, 'a', same, 'b')).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage']);
     const next = manifest('b', {
-      'coverage.json': '2', 'openapi.json': '1', 'firms/l_aaaaaaaaaaaaaaaa.json': '2', 'pages/index.json': '2', 'pages/docs.json': '1',
-      'pages/corrections.json': '2', 'pages/metros/chicago.json': '2', 'pages/assets/site.css.json': '1', 'problems/not_found.html': '2',
+      'coverage.json': '2',
+      'openapi.json': '1',
+      'firms/l_aaaaaaaaaaaaaaaa.json': '2',
+      'pages/index.json': '2',
+      'pages/docs.json': '1',
+      'pages/corrections.json': '2',
+      'pages/metros/chicago.json': '2',
+      'pages/assets/site.css.json': '1',
+      'problems/not_found.html': '2',
     });
     expect(invalidationPathsFor(before, 'a', next, 'b')).toEqual([
-      '/current.json', '/v1/attorneys*', '/v1/coverage', '/v1/firms/l_aaaaaaaaaaaaaaaa', '/r/l_aaaaaaaaaaaaaaaa', '/corrections', '/metros/*', '/problems/*',
+      '/current.json',
+      '/v1/attorneys*',
+      '/v1/coverage',
+      '/v1/firms/l_aaaaaaaaaaaaaaaa',
+      '/r/l_aaaaaaaaaaaaaaaa',
+      '/corrections',
+      '/metros/*',
+      '/problems/*',
     ]);
   });
 });
-

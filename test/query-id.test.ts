@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { queryId, type NormalisedQuery } from '../shim/core/query-id.ts';
 
-const BASE: NormalisedQuery = { version: '2026-W47-0123456789', locationInput: 'Chicago, IL', radiusMiles: 15, limit: 10, practiceArea: 'personal_injury' };
+const BASE: NormalisedQuery = {
+  version: '2026-W47-0123456789',
+  locationInput: 'Chicago, IL',
+  radiusMiles: 15,
+  limit: 10,
+  practiceArea: 'personal_injury',
+};
 
 describe('queryId', () => {
   it('is a version-8 UUID, stable for the same query and version', () => {
@@ -25,6 +31,8 @@ describe('queryId', () => {
   });
 
   it('cannot be forged by moving text between fields', () => {
-    expect(queryId({ ...BASE, version: 'a', locationInput: 'b,c' })).not.toBe(queryId({ ...BASE, version: 'a,b', locationInput: 'c' }));
+    expect(queryId({ ...BASE, version: 'a', locationInput: 'b,c' })).not.toBe(
+      queryId({ ...BASE, version: 'a,b', locationInput: 'c' }),
+    );
   });
 });

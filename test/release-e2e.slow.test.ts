@@ -39,7 +39,12 @@ async function addNextWeek(data: string): Promise<void> {
   const from = join(data, 'weeks', '2026-W47');
   const to = join(data, 'weeks', '2026-W48');
   await cp(from, to, { recursive: true });
-  await writeFile(join(to, 'dataset.json'), (await readFile(join(from, 'dataset.json'), 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'));
+  await writeFile(
+    join(to, 'dataset.json'),
+    (await readFile(join(from, 'dataset.json'), 'utf8'))
+      .replace('2026-W47', '2026-W48')
+      .replace('2026-11-18', '2026-11-25'),
+  );
 }
 
 interface Seen {
@@ -58,8 +63,18 @@ interface Seen {
 async function look(env: Record<string, string>, oldVersions: readonly string[]): Promise<Seen> {
   const server = await startTestServer({ PUBLIC_BASE_URL: 'https://directory.example', ...env });
   try {
-    const get = (path: string, accept = 'application/json'): Promise<Response> => fetch(server.url + path, { redirect: 'manual', headers: { accept } });
-    const seen: Seen = { version: null, firms: {}, redirects: {}, searchIds: [], offices: null, leaks: [], versionPaths: {}, measurement: {} };
+    const get = (path: string, accept = 'application/json'): Promise<Response> =>
+      fetch(server.url + path, { redirect: 'manual', headers: { accept } });
+    const seen: Seen = {
+      version: null,
+      firms: {},
+      redirects: {},
+      searchIds: [],
+      offices: null,
+      leaks: [],
+      versionPaths: {},
+      measurement: {},
+    };
     const bodies: [string, string][] = [];
     for (const id of ALPHA) {
       const f = await get(`/v1/firms/${id}`);
@@ -69,13 +84,19 @@ async function look(env: Record<string, string>, oldVersions: readonly string[])
       seen.redirects[id] = r.status;
       await r.body?.cancel();
     }
-    for (const q of ['lat=41.88&lng=-87.63&radius_miles=50&limit=25', 'zip=60601&limit=25', 'location=Evanston,%20IL&limit=25']) {
+    for (const q of [
+      'lat=41.88&lng=-87.63&radius_miles=50&limit=25',
+      'zip=60601&limit=25',
+      'location=Evanston,%20IL&limit=25',
+    ]) {
       const s = await get(`/v1/attorneys?${q}`);
       expect(s.status, q).toBe(200);
       seen.version = s.headers.get('directory-version');
       const text = await s.text();
       bodies.push([q, text]);
-      seen.searchIds.push(...(JSON.parse(text) as { results: { listing_id: string }[] }).results.map((r) => r.listing_id));
+      seen.searchIds.push(
+        ...(JSON.parse(text) as { results: { listing_id: string }[] }).results.map((r) => r.listing_id),
+      );
     }
     const coverage = await get('/v1/coverage');
     const coverageText = await coverage.text();
@@ -92,11 +113,18 @@ async function look(env: Record<string, string>, oldVersions: readonly string[])
     }
     // The measurement data, through CloudFront's behaviour for it: the viewer-request function, then the function (the
     // server). The served version's is answered; an older one's never, since it may name listings removed since.
-    const edge = loadCloudFrontFunction(viewerRequestCode(KVS_ID), KVS_ID, new Map([[`salt-${new Date().toISOString().slice(0, 10)}`, 'ab'.repeat(32)]]));
+    const edge = loadCloudFrontFunction(
+      viewerRequestCode(KVS_ID),
+      KVS_ID,
+      new Map([[`salt-${new Date().toISOString().slice(0, 10)}`, 'ab'.repeat(32)]]),
+    );
     for (const v of [...oldVersions, seen.version ?? '']) {
       for (const metro of METROS) {
         const path = `/v/${v}/measurement/${metro}.json`;
-        expect(MEASUREMENT_PATHS.some((p) => new RegExp(`^${p.replaceAll('*', '[^/]+')}$`).test(path)), path).toBe(true);
+        expect(
+          MEASUREMENT_PATHS.some((p) => new RegExp(`^${p.replaceAll('*', '[^/]+')}$`).test(path)),
+          path,
+        ).toBe(true);
         const out = await edge.handler(viewerRequest(path, '', { host: 'directory.example' }));
         const r = await get(out.uri);
         const text = await r.text();
@@ -108,7 +136,8 @@ async function look(env: Record<string, string>, oldVersions: readonly string[])
     // (docs/AUDIT.md): neither describes the listing, so only the listing's own text is looked for there.
     const idsAllowed = (path: string): boolean => path.startsWith('/v1/firms/') || path === '/v1/changes';
     for (const [path, text] of bodies) {
-      for (const re of [...ALPHA_TEXT, ...(idsAllowed(path) ? [] : ALPHA.map((id) => new RegExp(id)))]) if (re.test(text)) seen.leaks.push(`${path}: ${re.source}`);
+      for (const re of [...ALPHA_TEXT, ...(idsAllowed(path) ? [] : ALPHA.map((id) => new RegExp(id)))])
+        if (re.test(text)) seen.leaks.push(`${path}: ${re.source}`);
     }
     return seen;
   } finally {
@@ -135,69 +164,93 @@ function expectAbsent(seen: Seen, version: string | null, oldVersions: readonly 
 
 describe('release, correction, removal, rollback: the removed firm is absent from every URL', () => {
   for (const target of ['folder', 'bucket'] as const) {
-    it(target, async () => {
-      const data = await copyFixture();
-      await addNextWeek(data);
-      const site = join(await tempDir(`e2e-${target}`), 'site');
-      const records = await tempDir('e2e-rec');
-      const prefix = `e2e-${Date.now()}/`;
-      const bucket: Partial<ReleaseOptions> = target === 'bucket' ? { bucket: { bucket: 'site', prefix, ...s3.clientOptions } } : {};
-      const env: Record<string, string> = target === 'bucket' ? { SITE_BUCKET: 'site', SITE_PREFIX: prefix, SITE_S3_ENDPOINT: s3.endpoint, SITE_DIR: site } : { SITE_DIR: site };
-      const run = async (extra: Partial<ReleaseOptions>): Promise<ReleaseRecord> => {
-        const r = await release({ dataDir: data, siteDir: site, recordsDir: records, log: () => {}, ...bucket, ...extra });
-        return r;
-      };
+    it(
+      target,
+      async () => {
+        const data = await copyFixture();
+        await addNextWeek(data);
+        const site = join(await tempDir(`e2e-${target}`), 'site');
+        const records = await tempDir('e2e-rec');
+        const prefix = `e2e-${Date.now()}/`;
+        const bucket: Partial<ReleaseOptions> =
+          target === 'bucket' ? { bucket: { bucket: 'site', prefix, ...s3.clientOptions } } : {};
+        const env: Record<string, string> =
+          target === 'bucket'
+            ? { SITE_BUCKET: 'site', SITE_PREFIX: prefix, SITE_S3_ENDPOINT: s3.endpoint, SITE_DIR: site }
+            : { SITE_DIR: site };
+        const run = async (extra: Partial<ReleaseOptions>): Promise<ReleaseRecord> => {
+          const r = await release({
+            dataDir: data,
+            siteDir: site,
+            recordsDir: records,
+            log: () => {},
+            ...bucket,
+            ...extra,
+          });
+          return r;
+        };
 
-      // 1. The weekly release: Alpha is listed.
-      const v1 = await run({ week: '2026-W47' });
-      expect(v1.outcome, v1.error ?? '').toBe('released');
-      const before = await look(env, []);
-      expect(Object.values(before.firms)).toEqual([200, 200, 200]);
-      expect(before.searchIds.filter((id) => ALPHA.includes(id)).length).toBeGreaterThan(0);
-      // The served version's measurement is answered, and it names Alpha's listings (so a 404 later is the removal's).
-      expect(Object.values(before.measurement).map((m) => m.status)).toEqual([200, 200]);
-      expect(Object.values(before.measurement).some((m) => m.namesAlpha)).toBe(true);
+        // 1. The weekly release: Alpha is listed.
+        const v1 = await run({ week: '2026-W47' });
+        expect(v1.outcome, v1.error ?? '').toBe('released');
+        const before = await look(env, []);
+        expect(Object.values(before.firms)).toEqual([200, 200, 200]);
+        expect(before.searchIds.filter((id) => ALPHA.includes(id)).length).toBeGreaterThan(0);
+        // The served version's measurement is answered, and it names Alpha's listings (so a 404 later is the removal's).
+        expect(Object.values(before.measurement).map((m) => m.status)).toEqual([200, 200]);
+        expect(Object.values(before.measurement).some((m) => m.namesAlpha)).toBe(true);
 
-      // 2. A same-day correction.
-      await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p4', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`);
-      const v2 = await run({ week: '2026-W47' });
-      expect(v2.outcome, v2.error ?? '').toBe('released');
-      if (target === 'bucket') expect(v2.invalidation.paths).toContain('/v1/coverage');
+        // 2. A same-day correction.
+        await writeFile(
+          join(data, 'corrections.jsonl'),
+          `${JSON.stringify({ action: 'update', place_id: 'p4', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`,
+        );
+        const v2 = await run({ week: '2026-W47' });
+        expect(v2.outcome, v2.error ?? '').toBe('released');
+        if (target === 'bucket') expect(v2.invalidation.paths).toContain('/v1/coverage');
 
-      // 3. The Alpha firm asks to be removed: a standing removal, released the same day (3 of 10 offices: the drop gate is forced by name).
-      await writeFile(join(data, 'removals.jsonl'), `${JSON.stringify({ domain: 'alphalaw.example', date: '2026-11-21', reason: 'the firm asked', public_note: 'removed at the firm’s request' })}\n`);
-      const v3 = await run({ week: '2026-W47', force: { 'counts-drop': 'Alpha asked to be removed (removals.jsonl:1)' } });
-      expect(v3.outcome, v3.error ?? '').toBe('released');
-      expect(v3.forced).toEqual([{ gate: 'counts-drop', reason: 'Alpha asked to be removed (removals.jsonl:1)' }]);
-      const older = [v1.version as string, v2.version as string];
-      expectAbsent(await look(env, older), v3.version, older);
+        // 3. The Alpha firm asks to be removed: a standing removal, released the same day (3 of 10 offices: the drop gate is forced by name).
+        await writeFile(
+          join(data, 'removals.jsonl'),
+          `${JSON.stringify({ domain: 'alphalaw.example', date: '2026-11-21', reason: 'the firm asked', public_note: 'removed at the firm’s request' })}\n`,
+        );
+        const v3 = await run({
+          week: '2026-W47',
+          force: { 'counts-drop': 'Alpha asked to be removed (removals.jsonl:1)' },
+        });
+        expect(v3.outcome, v3.error ?? '').toBe('released');
+        expect(v3.forced).toEqual([{ gate: 'counts-drop', reason: 'Alpha asked to be removed (removals.jsonl:1)' }]);
+        const older = [v1.version as string, v2.version as string];
+        expectAbsent(await look(env, older), v3.version, older);
 
-      // 4. Next week: still absent.
-      const v4 = await run({ week: '2026-W48' });
-      expect(v4.outcome, v4.error ?? '').toBe('released');
-      expectAbsent(await look(env, [...older, v3.version as string]), v4.version, older);
+        // 4. Next week: still absent.
+        const v4 = await run({ week: '2026-W48' });
+        expect(v4.outcome, v4.error ?? '').toBe('released');
+        expectAbsent(await look(env, [...older, v3.version as string]), v4.version, older);
 
-      // 5. Roll back to the removal's version: it holds no removed listing, so it is served again as it is.
-      const back3 = await run({ rollback: v3.version as string });
-      expect(back3.outcome, back3.error ?? '').toBe('released');
-      expect(back3.rollback).toEqual({ to: v3.version, how: 'pointer' });
-      expect(back3.version).toBe(v3.version);
-      expectAbsent(await look(env, older), v3.version, older);
+        // 5. Roll back to the removal's version: it holds no removed listing, so it is served again as it is.
+        const back3 = await run({ rollback: v3.version as string });
+        expect(back3.outcome, back3.error ?? '').toBe('released');
+        expect(back3.rollback).toEqual({ to: v3.version, how: 'pointer' });
+        expect(back3.version).toBe(v3.version);
+        expectAbsent(await look(env, older), v3.version, older);
 
-      // 6. Roll back to the first week's version, which still holds Alpha: its week is released again without it.
-      const back1 = await run({ rollback: v1.version as string });
-      expect(back1.outcome, back1.error ?? '').toBe('released');
-      expect(back1.rollback).toEqual({ to: v1.version, how: 'regenerated' });
-      expect(back1.version).not.toBe(v1.version);
-      expect(back1.week).toBe('2026-W47');
-      expectAbsent(await look(env, older), back1.version, older);
+        // 6. Roll back to the first week's version, which still holds Alpha: its week is released again without it.
+        const back1 = await run({ rollback: v1.version as string });
+        expect(back1.outcome, back1.error ?? '').toBe('released');
+        expect(back1.rollback).toEqual({ to: v1.version, how: 'regenerated' });
+        expect(back1.version).not.toBe(v1.version);
+        expect(back1.week).toBe('2026-W47');
+        expectAbsent(await look(env, older), back1.version, older);
 
-      // 7. A version the folder no longer keeps: a clear refusal naming what it keeps, nothing moves.
-      const gone = await run({ rollback: '2026-W40-0123456789' });
-      expect(gone.outcome).toBe('refused');
-      expect(gone.error).toMatch(/version 2026-W40-0123456789 is not in .*\/v \(it keeps .*2026-W47-/);
-      expect(gone.error).not.toMatch(/ENOENT/);
-      expectAbsent(await look(env, older), back1.version, older);
-    }, 600_000);
+        // 7. A version the folder no longer keeps: a clear refusal naming what it keeps, nothing moves.
+        const gone = await run({ rollback: '2026-W40-0123456789' });
+        expect(gone.outcome).toBe('refused');
+        expect(gone.error).toMatch(/version 2026-W40-0123456789 is not in .*\/v \(it keeps .*2026-W47-/);
+        expect(gone.error).not.toMatch(/ENOENT/);
+        expectAbsent(await look(env, older), back1.version, older);
+      },
+      600_000,
+    );
   }
 });

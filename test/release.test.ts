@@ -17,7 +17,10 @@ const silent = { log: () => {} };
 const WEEK = ['weeks', '2026-W47'];
 
 /** Rewrite places.jsonl of a data copy, record by record. */
-async function editPlaces(data: string, edit: (p: Record<string, unknown>) => Record<string, unknown> | null): Promise<void> {
+async function editPlaces(
+  data: string,
+  edit: (p: Record<string, unknown>) => Record<string, unknown> | null,
+): Promise<void> {
   const file = join(data, ...WEEK, 'places.jsonl');
   const rows = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
   const out = rows.map((l) => edit(JSON.parse(l) as Record<string, unknown>)).filter((p) => p !== null);
@@ -26,7 +29,10 @@ async function editPlaces(data: string, edit: (p: Record<string, unknown>) => Re
 
 /** The live state of a site folder: pointer bytes and version folders. */
 async function folderState(site: string): Promise<{ pointer: string; versions: string[] }> {
-  return { pointer: await readFile(join(site, keys.pointer), 'utf8'), versions: (await readdir(join(site, 'v'))).sort() };
+  return {
+    pointer: await readFile(join(site, keys.pointer), 'utf8'),
+    versions: (await readdir(join(site, 'v'))).sort(),
+  };
 }
 
 const failedGates = (r: ReleaseRecord): string[] => r.gates.filter((g) => !g.passed).map((g) => g.gate);
@@ -47,11 +53,31 @@ afterAll(removeTempDirs);
 describe('gates refuse a bad week and leave the live version untouched', () => {
   const cases: { gate: string; why: string; make: (data: string) => Promise<void> }[] = [
     { gate: 'inputs-present', why: 'empty places.jsonl', make: (d) => writeFile(join(d, ...WEEK, 'places.jsonl'), '') },
-    { gate: 'inputs-present', why: 'empty samples.jsonl', make: (d) => writeFile(join(d, ...WEEK, 'samples.jsonl'), '') },
-    { gate: 'counts-drop', why: 'two of ten offices gone', make: (d) => editPlaces(d, (p) => (p.place_id === 'p5' || p.place_id === 'p10' ? null : p)) },
-    { gate: 'coordinates', why: 'an office at London', make: (d) => editPlaces(d, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p)) },
-    { gate: 'coordinates', why: 'an office at 0,0', make: (d) => editPlaces(d, (p) => (p.place_id === 'p7' ? { ...p, lat: 0, lng: 0 } : p)) },
-    { gate: 'coordinates', why: 'an office 80 miles from its ZIP', make: (d) => editPlaces(d, (p) => (p.place_id === 'p7' ? { ...p, lat: 43.04, lng: -87.91 } : p)) },
+    {
+      gate: 'inputs-present',
+      why: 'empty samples.jsonl',
+      make: (d) => writeFile(join(d, ...WEEK, 'samples.jsonl'), ''),
+    },
+    {
+      gate: 'counts-drop',
+      why: 'two of ten offices gone',
+      make: (d) => editPlaces(d, (p) => (p.place_id === 'p5' || p.place_id === 'p10' ? null : p)),
+    },
+    {
+      gate: 'coordinates',
+      why: 'an office at London',
+      make: (d) => editPlaces(d, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p)),
+    },
+    {
+      gate: 'coordinates',
+      why: 'an office at 0,0',
+      make: (d) => editPlaces(d, (p) => (p.place_id === 'p7' ? { ...p, lat: 0, lng: 0 } : p)),
+    },
+    {
+      gate: 'coordinates',
+      why: 'an office 80 miles from its ZIP',
+      make: (d) => editPlaces(d, (p) => (p.place_id === 'p7' ? { ...p, lat: 43.04, lng: -87.91 } : p)),
+    },
     {
       gate: 'metro-coverage',
       why: 'a metro without samples',
@@ -61,11 +87,22 @@ describe('gates refuse a bad week and leave the live version untouched', () => {
         await writeFile(file, rows.map((l) => `${l}\n`).join(''));
       },
     },
-    { gate: 'metro-coverage', why: 'a metro without offices', make: (d) => editPlaces(d, (p) => (p.city === 'Milwaukee' ? { ...p, lat: 41.95, lng: -87.7, zip: '60601', city: 'Chicago', state: 'IL' } : p)) },
+    {
+      gate: 'metro-coverage',
+      why: 'a metro without offices',
+      make: (d) =>
+        editPlaces(d, (p) =>
+          p.city === 'Milwaukee' ? { ...p, lat: 41.95, lng: -87.7, zip: '60601', city: 'Chicago', state: 'IL' } : p,
+        ),
+    },
     {
       gate: 'corrections-known',
       why: 'a correction naming an unknown place',
-      make: (d) => writeFile(join(d, 'corrections.jsonl'), `${JSON.stringify({ action: 'remove', place_id: 'p-typo', reason: 'firm asked', date: '2026-11-20' })}\n`),
+      make: (d) =>
+        writeFile(
+          join(d, 'corrections.jsonl'),
+          `${JSON.stringify({ action: 'remove', place_id: 'p-typo', reason: 'firm asked', date: '2026-11-20' })}\n`,
+        ),
     },
   ];
 
@@ -112,7 +149,10 @@ describe('gates refuse a bad week and leave the live version untouched', () => {
   it('the details name what failed: the London office and its distance, the unknown correction line', async () => {
     const data = await copyFixture();
     await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p));
-    await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'nope', reason: 'typo', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`);
+    await writeFile(
+      join(data, 'corrections.jsonl'),
+      `${JSON.stringify({ action: 'update', place_id: 'nope', reason: 'typo', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`,
+    );
     const r = await release({ dataDir: data, siteDir: live, recordsDir: records, ...silent });
     const detail = (gate: string): string => r.gates.find((g) => g.gate === gate)?.detail ?? '';
     expect(detail('coordinates')).toMatch(/51\.5074,-0\.1278: outside the US/);
@@ -126,7 +166,13 @@ describe('--force', () => {
     await release({ dataDir: await copyFixture(), siteDir: site, recordsDir: records, ...silent });
     const data = await copyFixture();
     await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 43.04, lng: -87.91 } : p));
-    const r = await release({ dataDir: data, siteDir: site, recordsDir: records, force: { coordinates: 'office moved to Milwaukee; ZIP fixed next week' }, ...silent });
+    const r = await release({
+      dataDir: data,
+      siteDir: site,
+      recordsDir: records,
+      force: { coordinates: 'office moved to Milwaukee; ZIP fixed next week' },
+      ...silent,
+    });
     expect(r.outcome).toBe('released');
     expect(r.forced).toEqual([{ gate: 'coordinates', reason: 'office moved to Milwaukee; ZIP fixed next week' }]);
     expect(r.gates.find((g) => g.gate === 'coordinates')).toMatchObject({ passed: false, forced: true });
@@ -146,10 +192,22 @@ describe('corrections for places that closed, and gates forced one at a time', (
     // Week 48: p2 closed. The correction written for it while it was open still stands in corrections.jsonl.
     await cp(join(data, ...WEEK), join(data, 'weeks', '2026-W48'), { recursive: true });
     const ds = join(data, 'weeks', '2026-W48', 'dataset.json');
-    await writeFile(ds, (await readFile(ds, 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'));
+    await writeFile(
+      ds,
+      (await readFile(ds, 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'),
+    );
     const w48 = join(data, 'weeks', '2026-W48', 'places.jsonl');
-    await writeFile(w48, (await readFile(w48, 'utf8')).split('\n').filter((l) => !l.includes('"p2"')).join('\n'));
-    await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'update', place_id: 'p2', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0142' } })}\n`);
+    await writeFile(
+      w48,
+      (await readFile(w48, 'utf8'))
+        .split('\n')
+        .filter((l) => !l.includes('"p2"'))
+        .join('\n'),
+    );
+    await writeFile(
+      join(data, 'corrections.jsonl'),
+      `${JSON.stringify({ action: 'update', place_id: 'p2', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0142' } })}\n`,
+    );
     const r = await release({ dataDir: data, siteDir: site, recordsDir: records, ...silent });
     expect(r.outcome, r.error ?? '').toBe('released');
     expect(r.week).toBe('2026-W48');
@@ -161,9 +219,21 @@ describe('corrections for places that closed, and gates forced one at a time', (
 
   it('forcing one gate lets only that gate through; the others still refuse', async () => {
     const data = await copyFixture();
-    await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p.place_id === 'p5' || p.place_id === 'p10' ? null : p));
+    await editPlaces(data, (p) =>
+      p.place_id === 'p7'
+        ? { ...p, lat: 51.5074, lng: -0.1278 }
+        : p.place_id === 'p5' || p.place_id === 'p10'
+          ? null
+          : p,
+    );
     const before = await folderState(live);
-    const r = await release({ dataDir: data, siteDir: live, recordsDir: records, force: { coordinates: 'office moved abroad' }, ...silent });
+    const r = await release({
+      dataDir: data,
+      siteDir: live,
+      recordsDir: records,
+      force: { coordinates: 'office moved abroad' },
+      ...silent,
+    });
     expect(r.outcome).toBe('refused');
     expect(r.failed_step).toBe('gate counts-drop');
     expect(r.error).toContain('--force counts-drop="<reason>"');
@@ -209,14 +279,22 @@ describe('the CLI', () => {
     expect(help.stdout).toMatch(/--force <gate>=<reason>/);
     const data = await copyFixture();
     await editPlaces(data, (p) => (p.place_id === 'p7' ? { ...p, lat: 51.5074, lng: -0.1278 } : p));
-    const cli = spawnSync(process.execPath, ['generator/release/cli.ts', '--data', data, '--site', live, '--records', records], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      ['generator/release/cli.ts', '--data', data, '--site', live, '--records', records],
+      { encoding: 'utf8' },
+    );
     expect(cli.status).toBe(1);
     expect(cli.stderr).toMatch(/release: refused at gate coordinates/);
     expect(JSON.parse(cli.stdout)).toMatchObject({ outcome: 'refused', gates_failed: ['coordinates'] });
   });
 
   it('--force takes one gate and its reason; a bare reason is a usage error naming the gates', async () => {
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'generator/release/cli.ts', '--site', live, '--force', 'just a reason'], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'generator/release/cli.ts', '--site', live, '--force', 'just a reason'],
+      { encoding: 'utf8' },
+    );
     expect(cli.status).toBe(2);
     expect(cli.stderr).toMatch(/--force takes <gate>=<reason>.*counts-drop/);
   });

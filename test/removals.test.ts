@@ -27,10 +27,24 @@ async function addNextWeek(data: string): Promise<void> {
   const from = join(data, 'weeks', '2026-W47');
   const to = join(data, 'weeks', '2026-W48');
   await cp(from, to, { recursive: true });
-  await writeFile(join(to, 'dataset.json'), (await readFile(join(from, 'dataset.json'), 'utf8')).replace('2026-W47', '2026-W48').replace('2026-11-18', '2026-11-25'));
+  await writeFile(
+    join(to, 'dataset.json'),
+    (await readFile(join(from, 'dataset.json'), 'utf8'))
+      .replace('2026-W47', '2026-W48')
+      .replace('2026-11-18', '2026-11-25'),
+  );
   const first = (await readFile(join(from, 'places.jsonl'), 'utf8')).split('\n')[0] as string;
-  const p11 = { ...(JSON.parse(first) as Record<string, unknown>), place_id: 'p11', street_address: 'P11 Lake St', lat: 41.886, lng: -87.63 };
-  await writeFile(join(to, 'places.jsonl'), `${await readFile(join(to, 'places.jsonl'), 'utf8')}${JSON.stringify(p11)}\n`);
+  const p11 = {
+    ...(JSON.parse(first) as Record<string, unknown>),
+    place_id: 'p11',
+    street_address: 'P11 Lake St',
+    lat: 41.886,
+    lng: -87.63,
+  };
+  await writeFile(
+    join(to, 'places.jsonl'),
+    `${await readFile(join(to, 'places.jsonl'), 'utf8')}${JSON.stringify(p11)}\n`,
+  );
 }
 
 /** Listing ids of every office the site folder serves (through the shim), found by a search around Chicago and Milwaukee. */
@@ -49,7 +63,8 @@ async function listed(site: string): Promise<Set<string>> {
   return ids;
 }
 
-const line = (r: Record<string, unknown>): string => `${JSON.stringify({ date: '2026-11-20', reason: 'the firm asked to be removed', ...r })}\n`;
+const line = (r: Record<string, unknown>): string =>
+  `${JSON.stringify({ date: '2026-11-20', reason: 'the firm asked to be removed', ...r })}\n`;
 
 afterAll(removeTempDirs);
 
@@ -78,7 +93,12 @@ describe('standing removals', () => {
 
   it('by firm_id, by listing_id and by place_id', async () => {
     const site = join(await tempDir('rm-ids'), 'site');
-    await writeFile(join(data, 'removals.jsonl'), line({ firm_id: firmIdOf('alphalaw.example') }) + line({ listing_id: listingIdOf('p6') }) + line({ place_id: 'p9' }));
+    await writeFile(
+      join(data, 'removals.jsonl'),
+      line({ firm_id: firmIdOf('alphalaw.example') }) +
+        line({ listing_id: listingIdOf('p6') }) +
+        line({ place_id: 'p9' }),
+    );
     await generate({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
     const ids = await listed(site);
     for (const p of [...ALPHA, 'p11', 'p6', 'p9']) expect(ids.has(listingIdOf(p)), p).toBe(false);
@@ -86,8 +106,13 @@ describe('standing removals', () => {
   });
 
   it('a mistyped removal is a bad row, not a silent no-op', async () => {
-    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example', firm_id: firmIdOf('alphalaw.example') }) + line({ listing_id: 'l_nothex' }));
-    const err = await generate({ dataDir: data, outDir: join(await tempDir('rm-bad'), 'site'), ...quiet }).catch((e: unknown) => e);
+    await writeFile(
+      join(data, 'removals.jsonl'),
+      line({ domain: 'alphalaw.example', firm_id: firmIdOf('alphalaw.example') }) + line({ listing_id: 'l_nothex' }),
+    );
+    const err = await generate({ dataDir: data, outDir: join(await tempDir('rm-bad'), 'site'), ...quiet }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(BadInputError);
     expect((err as BadInputError).rows.map((r) => r.line)).toEqual([1, 2]);
     await expect(readRemovals(data)).rejects.toThrow(/line 1: .*exactly one/);
@@ -113,12 +138,21 @@ describe('publish refuses a site holding a removed listing (a rollback cannot re
     await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
     const site = join(await tempDir('rm-new'), 'site');
     // A tenth of the offices go at once, so the drop gate asks for a reason.
-    const r = await release({ dataDir: data, siteDir: site, recordsDir: await tempDir('rm-rec'), bucket, force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' }, log: () => {} });
+    const r = await release({
+      dataDir: data,
+      siteDir: site,
+      recordsDir: await tempDir('rm-rec'),
+      bucket,
+      force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
+      log: () => {},
+    });
     expect(r.outcome, r.error ?? '').toBe('released');
     const live = Buffer.from((await store.get(keys.pointer)) as Uint8Array);
     expect(JSON.parse(live.toString('utf8'))).toMatchObject({ version: r.version });
     // Rolling back to the old folder is refused before anything is written; the bucket keeps serving the new week.
-    const err = await publishSite({ ...bucket, siteDir: old, quiet: true, removals: await readRemovals(data) }).catch((e: unknown) => e);
+    const err = await publishSite({ ...bucket, siteDir: old, quiet: true, removals: await readRemovals(data) }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(RemovedListingError);
     expect((err as Error).message).toContain(listingIdOf('p1'));
     expect(Buffer.from((await store.get(keys.pointer)) as Uint8Array).equals(live)).toBe(true);

@@ -61,7 +61,9 @@ describe('JsonLinesSink batches', () => {
     const dir = tempDir();
     const sink = new JsonLinesSink(dir);
     sink.write(entry('2026-11-22T10:00:00.000Z', 1));
-    await expect.poll(() => readdirSync(dir).length > 0 && lines(sink.fileFor('2026-11-22')).length, { timeout: 5000 }).toBe(1);
+    await expect
+      .poll(() => readdirSync(dir).length > 0 && lines(sink.fileFor('2026-11-22')).length, { timeout: 5000 })
+      .toBe(1);
     await sink.close();
   });
 });
@@ -71,7 +73,14 @@ describe('npm start stopped with SIGTERM', () => {
     const logDir = tempDir();
     const site = process.env.TEST_SITE_DIR as string;
     const child = spawn(process.execPath, ['shim/cli.ts', '--no-build'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITE_DIR: site, LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: '100000' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SITE_DIR: site,
+        LOG_DIR: logDir,
+        RATE_LIMIT_PER_HOUR: '100000',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -79,13 +88,23 @@ describe('npm start stopped with SIGTERM', () => {
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     await expect.poll(() => /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], { timeout: 30_000 }).toBeDefined();
     const base = (/on (http:\/\/127\.0\.0\.1:\d+)/.exec(out) as RegExpExecArray)[1] as string;
-    const paths = ['/v1/attorneys?zip=60601', '/v1/attorneys?location=Chicago,%20IL&limit=3', '/v1/coverage', '/v1/attorneys?radius=3'];
+    const paths = [
+      '/v1/attorneys?zip=60601',
+      '/v1/attorneys?location=Chicago,%20IL&limit=3',
+      '/v1/coverage',
+      '/v1/attorneys?radius=3',
+    ];
     const sent = 40;
-    for (let i = 0; i < sent; i++) await (await fetch(base + (paths[i % paths.length] as string), { headers: { 'user-agent': `batch-test/${i}` } })).arrayBuffer();
+    for (let i = 0; i < sent; i++)
+      await (
+        await fetch(base + (paths[i % paths.length] as string), { headers: { 'user-agent': `batch-test/${i}` } })
+      ).arrayBuffer();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     const written = readdirSync(logDir).flatMap((f) => lines(join(logDir, f)));
-    expect(written.map((e) => e.user_agent).sort()).toEqual(Array.from({ length: sent }, (_, i) => `batch-test/${i}`).sort());
+    expect(written.map((e) => e.user_agent).sort()).toEqual(
+      Array.from({ length: sent }, (_, i) => `batch-test/${i}`).sort(),
+    );
     expect(JSON.stringify(written)).not.toContain('127.0.0.1');
   }, 60_000);
 });

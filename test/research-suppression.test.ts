@@ -9,14 +9,24 @@ import { recoverable } from './helpers/disclosure.ts';
 
 /** A week of answered searches (2026-W47) with these counts by metro and by ZIP3 (both must add up to the same total). */
 function week(metros: Record<string, number>, zip3s: Record<string, number>): LogLineT[] {
-  const expand = (counts: Record<string, number>): string[] => Object.entries(counts).flatMap(([k, n]) => Array.from({ length: n }, () => k));
+  const expand = (counts: Record<string, number>): string[] =>
+    Object.entries(counts).flatMap(([k, n]) => Array.from({ length: n }, () => k));
   const m = expand(metros);
   const z = expand(zip3s);
   if (m.length !== z.length) throw new Error(`the views add up to ${m.length} and ${z.length}`);
-  return m.map((metro, i) => ({ time: '2026-11-18T12:00:00.000Z', endpoint: '/v1/attorneys', status: 200, query_id: `q${i}`, metro, zip3: z[i] ?? null, location: `l${i}` }));
+  return m.map((metro, i) => ({
+    time: '2026-11-18T12:00:00.000Z',
+    endpoint: '/v1/attorneys',
+    status: 200,
+    query_id: `q${i}`,
+    metro,
+    zip3: z[i] ?? null,
+    location: `l${i}`,
+  }));
 }
 const count = (lines: LogLineT[]): ResearchCounts => countSearches(lines, '2026-W47', '2026-11-16', '2026-11-22');
-const hidden = (cells: ResearchCounts['by_metro']): string[] => cells.filter((c) => c.searches === null).map((c) => c.key);
+const hidden = (cells: ResearchCounts['by_metro']): string[] =>
+  cells.filter((c) => c.searches === null).map((c) => c.key);
 
 describe('complementary suppression', () => {
   it('one metro under 10 beside an exact total (290 - 281 = 9): the next-smallest metro is suppressed too, and nothing can be worked out', () => {
@@ -38,11 +48,16 @@ describe('complementary suppression', () => {
     expect(doc.searches).toBe(300);
     expect(hidden(doc.by_zip3)).toEqual(['021', '335', '336']);
     expect(recoverable(doc)).toEqual([]);
-    const old = { ...doc, by_zip3: doc.by_zip3.map((c) => (c.key === '021' ? { key: c.key, searches: 11 } : c.key === '335' ? { key: c.key, searches: 10 } : c)) };
+    const old = {
+      ...doc,
+      by_zip3: doc.by_zip3.map((c) =>
+        c.key === '021' ? { key: c.key, searches: 11 } : c.key === '335' ? { key: c.key, searches: 10 } : c,
+      ),
+    };
     expect(recoverable(old)).toEqual(['zip3 336 = 1']);
   });
 
-  it('a view whose cells are all small and pinned by the total withholds the total, then the other view\'s cell; a handful of searches publishes no cell', () => {
+  it("a view whose cells are all small and pinned by the total withholds the total, then the other view's cell; a handful of searches publishes no cell", () => {
     // 6 + 7 = 13 leaves each of them several values: the total and the one ZIP3 stay.
     const small = count(week({ chicago: 6, austin: 7 }, { '606': 13 }));
     expect(small.searches).toBe(13);
@@ -64,7 +79,7 @@ describe('complementary suppression', () => {
 
   it('random weeks: nothing published can be worked out, and every count shown is exact', () => {
     let seed = 26;
-    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 200; run++) {
       const metros: Record<string, number> = {};
       const zip3s: Record<string, number> = {};
@@ -72,12 +87,21 @@ describe('complementary suppression', () => {
       const nm = 1 + Math.floor(rand() * 4);
       const nz = 1 + Math.floor(rand() * 5);
       const n = 1 + Math.floor(rand() * 80);
-      for (let i = 0; i < n; i++) lines.push([`m${Math.floor(rand() * rand() * nm)}`, `${100 + Math.floor(rand() * rand() * nz)}`]);
+      for (let i = 0; i < n; i++)
+        lines.push([`m${Math.floor(rand() * rand() * nm)}`, `${100 + Math.floor(rand() * rand() * nz)}`]);
       for (const [m, z] of lines) {
         metros[m] = (metros[m] ?? 0) + 1;
         zip3s[z] = (zip3s[z] ?? 0) + 1;
       }
-      const log = lines.map(([metro, zip3], i): LogLineT => ({ time: '2026-11-18T12:00:00.000Z', endpoint: '/v1/attorneys', status: 200, query_id: `q${i}`, metro, zip3, location: `l${i}` }));
+      const log = lines.map(([metro, zip3], i): LogLineT => ({
+        time: '2026-11-18T12:00:00.000Z',
+        endpoint: '/v1/attorneys',
+        status: 200,
+        query_id: `q${i}`,
+        metro,
+        zip3,
+        location: `l${i}`,
+      }));
       const doc = count(log);
       expect(recoverable(doc), JSON.stringify({ metros, zip3s })).toEqual([]);
       for (const c of doc.by_metro) if (c.searches !== null) expect(c.searches).toBe(metros[c.key]);

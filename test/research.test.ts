@@ -45,7 +45,8 @@ function craft(): Line[] {
     const metro = metros[Math.floor(rand() * metros.length * rand())] ?? null;
     const zip3 = zip3s[Math.floor(rand() * zip3s.length * rand())] ?? null;
     const kind = rand();
-    const endpoint = kind < 0.7 ? '/v1/attorneys' : kind < 0.85 ? '/mcp find_injury_attorneys' : '/v1/firms/{listing_id}';
+    const endpoint =
+      kind < 0.7 ? '/v1/attorneys' : kind < 0.85 ? '/mcp find_injury_attorneys' : '/v1/firms/{listing_id}';
     const status = rand() < 0.9 ? 200 : 400;
     const search = endpoint !== '/v1/firms/{listing_id}' && status === 200;
     out.push({
@@ -64,7 +65,16 @@ function craft(): Line[] {
     });
   }
   // One rare ZIP3 with 9 searches (suppressed) and one with exactly 10 (shown).
-  for (let i = 0; i < 19; i++) out.push({ ...(out[0] as Line), time: '2026-11-17T12:00:00.000Z', endpoint: '/v1/attorneys', status: 200, query_id: `r${i}`, metro: 'tampa', zip3: i < 9 ? '335' : '336' });
+  for (let i = 0; i < 19; i++)
+    out.push({
+      ...(out[0] as Line),
+      time: '2026-11-17T12:00:00.000Z',
+      endpoint: '/v1/attorneys',
+      status: 200,
+      query_id: `r${i}`,
+      metro: 'tampa',
+      zip3: i < 9 ? '335' : '336',
+    });
   return out;
 }
 
@@ -81,7 +91,10 @@ function expected(lines: Line[], key: 'metro' | 'zip3'): Map<string, number> {
 }
 
 function check(counts: ResearchCounts, lines: Line[]): void {
-  for (const [key, cells] of [['metro', counts.by_metro], ['zip3', counts.by_zip3]] as const) {
+  for (const [key, cells] of [
+    ['metro', counts.by_metro],
+    ['zip3', counts.by_zip3],
+  ] as const) {
     const want = expected(lines, key);
     expect(cells.map((c) => c.key)).toEqual([...want.keys()].sort());
     for (const c of cells) {
@@ -117,11 +130,30 @@ describe('research counts', () => {
     for (const [i, day] of days.entries()) {
       const text = (byDay.get(day) as Line[]).map((l) => JSON.stringify(l));
       if (i % 2 === 0) await writeFile(join(log, `requests-${day}.jsonl`), `${text.join('\n')}\n`);
-      else cloud.push(...text.map((t) => JSON.stringify({ timestamp: 0, message: JSON.stringify({ type: 'request', ...JSON.parse(t) }) })));
+      else
+        cloud.push(
+          ...text.map((t) =>
+            JSON.stringify({ timestamp: 0, message: JSON.stringify({ type: 'request', ...JSON.parse(t) }) }),
+          ),
+        );
     }
     await writeFile(join(dir, 'export.jsonl'), `${cloud.join('\n')}\nnot json\n`);
     const out = join(dir, 'out');
-    const cli = spawnSync(process.execPath, ['generator/research/cli.ts', '--week', '2026-W47', '--log', log, '--cloudwatch', join(dir, 'export.jsonl'), '--out', out], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        'generator/research/cli.ts',
+        '--week',
+        '2026-W47',
+        '--log',
+        log,
+        '--cloudwatch',
+        join(dir, 'export.jsonl'),
+        '--out',
+        out,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(cli.status, cli.stderr).toBe(0);
     expect(cli.stderr).toContain('1 unreadable skipped');
     const counts = JSON.parse(await readFile(join(out, '2026-W47.json'), 'utf8')) as ResearchCounts;
@@ -152,7 +184,15 @@ describe('research counts behind CloudFront: edge lines joined to function lines
     const siteDir = process.env.TEST_SITE_DIR;
     if (siteDir === undefined) throw new Error('TEST_SITE_DIR is not set');
     const logDir = await tempDir('research-log');
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SITE_DIR: siteDir, LOG_DIR: logDir, ANSWER_CACHE_MIB: '0', RATE_LIMIT_PER_HOUR: '0', PUBLIC_BASE_URL: 'https://directory.example' });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SITE_DIR: siteDir,
+      LOG_DIR: logDir,
+      ANSWER_CACHE_MIB: '0',
+      RATE_LIMIT_PER_HOUR: '0',
+      PUBLIC_BASE_URL: 'https://directory.example',
+    });
     server = await startServer(config);
   });
   afterAll(async () => {
@@ -161,7 +201,11 @@ describe('research counts behind CloudFront: edge lines joined to function lines
 
   it('counts every search, cache hits included, by the metro and ZIP3 the function resolved; the function log alone misses the hits', async () => {
     const kvsId = 'a1b2c3d4-5678-90ab-cdef-EXAMPLE11111';
-    const edgeFn = loadCloudFrontFunction(viewerRequestCode(kvsId), kvsId, new Map([[`salt-${new Date().toISOString().slice(0, 10)}`, 'ab'.repeat(32)]]));
+    const edgeFn = loadCloudFrontFunction(
+      viewerRequestCode(kvsId),
+      kvsId,
+      new Map([[`salt-${new Date().toISOString().slice(0, 10)}`, 'ab'.repeat(32)]]),
+    );
     // Viewer queries in different spellings of the same searches, repeated (later ones are cache hits), and bad ones.
     const queries = [
       'lat=41.8781&lng=-87.6298',
@@ -185,7 +229,9 @@ describe('research counts behind CloudFront: edge lines joined to function lines
     const truth = { metro: new Map<string, number>(), zip3: new Map<string, number>() };
     let hits = 0;
     for (const q of viewer) {
-      const forwarded = forwardedQuery(await edgeFn.handler(viewerRequest('/v1/attorneys', q, { ip: '203.0.113.7', userAgent: 'research-test' })));
+      const forwarded = forwardedQuery(
+        await edgeFn.handler(viewerRequest('/v1/attorneys', q, { ip: '203.0.113.7', userAgent: 'research-test' })),
+      );
       let answer = cdn.get(forwarded);
       if (answer !== undefined) hits++;
       else {
@@ -204,11 +250,18 @@ describe('research counts behind CloudFront: edge lines joined to function lines
     await server.log.flush();
     const dir = await tempDir('research-edge');
     // The edge lines as a CloudWatch export: events whose message is the logged line after a request id.
-    await writeFile(join(dir, 'edge.jsonl'), `${edgeFn.logs.map((l, i) => JSON.stringify({ timestamp: 0, message: `req${i}\t${l}` })).join('\n')}\n`);
+    await writeFile(
+      join(dir, 'edge.jsonl'),
+      `${edgeFn.logs.map((l, i) => JSON.stringify({ timestamp: 0, message: `req${i}\t${l}` })).join('\n')}\n`,
+    );
     const week = isoWeekOf(new Date().toISOString().slice(0, 10));
     const run = (extra: string[]): ResearchCounts => {
       const out = join(dir, `out-${extra.length}`);
-      const cli = spawnSync(process.execPath, ['generator/research/cli.ts', '--week', week, '--log', server.log.dir, '--out', out, ...extra], { encoding: 'utf8' });
+      const cli = spawnSync(
+        process.execPath,
+        ['generator/research/cli.ts', '--week', week, '--log', server.log.dir, '--out', out, ...extra],
+        { encoding: 'utf8' },
+      );
       expect(cli.status, cli.stderr).toBe(0);
       return JSON.parse(readFileSync(join(out, `${week}.json`), 'utf8')) as ResearchCounts;
     };
@@ -217,7 +270,10 @@ describe('research counts behind CloudFront: edge lines joined to function lines
     expect(withEdge.rest_counted_from).toBe('edge');
     expect(withEdge.edge_unresolved).toBe(0);
     expect(withEdge.searches).toBe(all);
-    for (const [key, cells] of [['metro', withEdge.by_metro], ['zip3', withEdge.by_zip3]] as const) {
+    for (const [key, cells] of [
+      ['metro', withEdge.by_metro],
+      ['zip3', withEdge.by_zip3],
+    ] as const) {
       const want = truth[key];
       expect(cells.map((c) => c.key)).toEqual([...want.keys()].sort());
       for (const c of cells) expect(c.searches ?? 0).toBe((want.get(c.key) ?? 0) >= 10 ? want.get(c.key) : 0);

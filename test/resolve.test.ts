@@ -21,10 +21,7 @@ class MemoryReader implements SiteReader {
   readonly meta: MetaT;
   readonly reads: string[] = [];
   private readonly store: MemoryStore;
-  constructor(
-    store: MemoryStore,
-    gazetteer: MetaT['gazetteer'],
-  ) {
+  constructor(store: MemoryStore, gazetteer: MetaT['gazetteer']) {
     this.store = store;
     this.meta = { version: VERSION, gazetteer } as MetaT;
   }
@@ -56,7 +53,8 @@ beforeAll(() => {
   const g = buildGazetteer();
   store = new MemoryStore();
   for (const [zip3, doc] of g.zips) store.set(keys.zip(VERSION, zip3), JSON.stringify(doc));
-  for (const [st, buckets] of g.cities) for (const [b, doc] of buckets) store.set(keys.city(VERSION, st, b), JSON.stringify(doc));
+  for (const [st, buckets] of g.cities)
+    for (const [b, doc] of buckets) store.set(keys.city(VERSION, st, b), JSON.stringify(doc));
   store.set(keys.coverageCells(VERSION), JSON.stringify(coverageCells()));
   const cities = Object.fromEntries([...g.cities].map(([st, b]) => [st, [...b.keys()].join('')]));
   reader = new MemoryReader(store, { zip3: [...g.zips.keys()].sort(), cities });
@@ -67,13 +65,26 @@ const resolve = (input: string) => resolveLocation(parseLocation(input), reader)
 describe('parseLocation', () => {
   it('reads a ZIP, a ZIP+4 in three spellings, and a ZIP at the end of an address line', () => {
     expect(parseLocation('60601')).toEqual({ kind: 'zip', zip: '60601', input: '60601', parameter: 'location' });
-    for (const s of ['60601-1234', '60601 1234', '606011234', ' 60601-1234 ', 'Chicago, IL 60601', 'Chicago IL 60601-1234']) {
+    for (const s of [
+      '60601-1234',
+      '60601 1234',
+      '606011234',
+      ' 60601-1234 ',
+      'Chicago, IL 60601',
+      'Chicago IL 60601-1234',
+    ]) {
       expect(parseLocation(s)).toMatchObject({ kind: 'zip', zip: '60601', input: s });
     }
   });
 
   it('reads "City, ST", with or without the comma, any case, a trailing country, and DC and PR', () => {
-    expect(parseLocation('Austin, TX')).toEqual({ kind: 'city', city: 'Austin', state: 'TX', input: 'Austin, TX', parameter: 'location' });
+    expect(parseLocation('Austin, TX')).toEqual({
+      kind: 'city',
+      city: 'Austin',
+      state: 'TX',
+      input: 'Austin, TX',
+      parameter: 'location',
+    });
     expect(parseLocation('  st.  louis ,mo ')).toMatchObject({ kind: 'city', city: 'st. louis', state: 'MO' });
     expect(parseLocation('Austin TX')).toMatchObject({ kind: 'city', city: 'Austin', state: 'TX' });
     expect(parseLocation('portland or')).toMatchObject({ kind: 'city', city: 'portland', state: 'OR' });
@@ -84,7 +95,13 @@ describe('parseLocation', () => {
   });
 
   it('reads "lat,lng" in decimal degrees, with range checks', () => {
-    expect(parseLocation('41.88,-87.63')).toEqual({ kind: 'point', lat: 41.88, lng: -87.63, input: '41.88,-87.63', parameter: 'location' });
+    expect(parseLocation('41.88,-87.63')).toEqual({
+      kind: 'point',
+      lat: 41.88,
+      lng: -87.63,
+      input: '41.88,-87.63',
+      parameter: 'location',
+    });
     expect(parseLocation('41.88 , -87.63')).toMatchObject({ kind: 'point', lat: 41.88, lng: -87.63 });
     expect(parseLocation('-90,180')).toMatchObject({ kind: 'point', lat: -90, lng: 180 });
     for (const s of ['91,0', '0,181', '-90.0001,0', '0,-180.5']) {
@@ -112,7 +129,12 @@ describe('parseLocation', () => {
       const e = rejection(() => parseLocation(input));
       expect(e.code, input).toBe(code);
       expect(e.detail, input).toMatch(detail);
-      expect(e.toProblem()).toMatchObject({ status: 400, code, parameter: 'location', accepted: ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'] });
+      expect(e.toProblem()).toMatchObject({
+        status: 400,
+        code,
+        parameter: 'location',
+        accepted: ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'],
+      });
     }
   });
 });
@@ -122,8 +144,16 @@ describe('resolveLocation', () => {
     const loc = await resolve('10001');
     expect(Location.parse(loc)).toEqual(loc);
     expect(loc).toEqual({
-      input: '10001', kind: 'zip', lat: 40.75065, lng: -73.99729, zip: '10001', city: 'New York', state: 'NY',
-      metro: 'new-york', source: 'census_zcta', approximate: true,
+      input: '10001',
+      kind: 'zip',
+      lat: 40.75065,
+      lng: -73.99729,
+      zip: '10001',
+      city: 'New York',
+      state: 'NY',
+      metro: 'new-york',
+      source: 'census_zcta',
+      approximate: true,
     });
     expect(reader.reads).toContain(keys.zip(VERSION, '100'));
   });
@@ -137,7 +167,13 @@ describe('resolveLocation', () => {
   });
 
   it('resolves a PO-box or unique ZIP through GeoNames postal codes', async () => {
-    expect(await resolve('20500')).toMatchObject({ kind: 'zip', city: 'Washington', state: 'DC', source: 'geonames_postal', approximate: true });
+    expect(await resolve('20500')).toMatchObject({
+      kind: 'zip',
+      city: 'Washington',
+      state: 'DC',
+      source: 'geonames_postal',
+      approximate: true,
+    });
   });
 
   it('rejects an unknown ZIP, naming the parameter it came from', async () => {
@@ -155,7 +191,15 @@ describe('resolveLocation', () => {
   it('resolves "City, ST" to the place, with its representative ZIP', async () => {
     const loc = await resolve('new york, ny');
     expect(Location.parse(loc)).toEqual(loc);
-    expect(loc).toMatchObject({ input: 'new york, ny', kind: 'city', city: 'New York', state: 'NY', metro: 'new-york', source: 'geonames_postal', approximate: true });
+    expect(loc).toMatchObject({
+      input: 'new york, ny',
+      kind: 'city',
+      city: 'New York',
+      state: 'NY',
+      metro: 'new-york',
+      source: 'geonames_postal',
+      approximate: true,
+    });
     expect(loc.zip).toMatch(/^10\d{3}$/);
     expect(loc.note).toBeUndefined();
     expect(await resolve('Ft. Worth TX')).toEqual({ ...(await resolve('Fort Worth, TX')), input: 'Ft. Worth TX' });
@@ -164,7 +208,9 @@ describe('resolveLocation', () => {
 
   it('takes the most populous of same-named places and says so', async () => {
     const loc = await resolve('Mount Pleasant, PA');
-    expect(loc.note).toBe('2 places named Mount Pleasant in PA; chose the most populous (population 4,497). For another one, send its ZIP or "lat,lng".');
+    expect(loc.note).toBe(
+      '2 places named Mount Pleasant in PA; chose the most populous (population 4,497). For another one, send its ZIP or "lat,lng".',
+    );
   });
 
   it('rejects an unknown city with a close match in the state, or a spelling hint', async () => {
@@ -202,7 +248,12 @@ describe('resolveLocation', () => {
           const loc = await resolveLocation({ kind: 'city', city: key, state, input: `${key}, ${state}` }, cached);
           // A Louisiana place outside coverage may also read California's document: "LA" is Los Angeles too (Venice LA).
           const own = state === 'LA' && loc.metro === null ? reads.slice(0, 2) : reads;
-          const ok = loc.lat === e.lat && loc.lng === e.lng && loc.city === e.name && loc.zip === e.zip && JSON.stringify(own) === expectedReads;
+          const ok =
+            loc.lat === e.lat &&
+            loc.lng === e.lng &&
+            loc.city === e.name &&
+            loc.zip === e.zip &&
+            JSON.stringify(own) === expectedReads;
           if (!ok) wrong.push({ key, state, loc, e, reads: [...reads] });
           checked++;
         }
@@ -213,7 +264,10 @@ describe('resolveLocation', () => {
   });
 
   it('knows a name whose first character precedes every city document of its state is unknown, without a read', async () => {
-    const r = new MemoryReader(store, { ...reader.meta.gazetteer, cities: { ...reader.meta.gazetteer.cities, WY: 'c' } });
+    const r = new MemoryReader(store, {
+      ...reader.meta.gazetteer,
+      cities: { ...reader.meta.gazetteer.cities, WY: 'c' },
+    });
     const error = await asyncRejection(resolveLocation(parseLocation('Afton, WY'), r));
     expect(error.code).toBe('location_not_understood');
     expect(r.reads).toEqual([]);
@@ -221,8 +275,16 @@ describe('resolveLocation', () => {
 
   it('passes a point through, exact, with its metro or null', async () => {
     expect(await resolve('40.7128,-74.006')).toEqual({
-      input: '40.7128,-74.006', kind: 'point', lat: 40.7128, lng: -74.006, zip: null, city: null, state: null,
-      metro: 'new-york', source: 'input', approximate: false,
+      input: '40.7128,-74.006',
+      kind: 'point',
+      lat: 40.7128,
+      lng: -74.006,
+      zip: null,
+      city: null,
+      state: null,
+      metro: 'new-york',
+      source: 'input',
+      approximate: false,
     });
     expect((await resolve('41.88,-87.63')).metro).toBeNull();
     const p: ParsedLocation = parsedFromArg({ form: 'point', lat: 39.9526, lng: -75.1652, input: '39.9526,-75.1652' });
@@ -231,12 +293,15 @@ describe('resolveLocation', () => {
 
   it('fails with StoreError, not a guess, when the coverage cells are missing', async () => {
     const bare = new MemoryStore();
-    await expect(resolveLocation(parseLocation('40,-74'), new MemoryReader(bare, reader.meta.gazetteer))).rejects.toBeInstanceOf(StoreError);
+    await expect(
+      resolveLocation(parseLocation('40,-74'), new MemoryReader(bare, reader.meta.gazetteer)),
+    ).rejects.toBeInstanceOf(StoreError);
   });
 
   it('fails with StoreError, not "unknown place", when a gazetteer document the version lists is missing', async () => {
     const holed = new MemoryStore();
-    for (const key of [keys.coverageCells(VERSION), keys.city(VERSION, 'IL', 'c')]) holed.set(key, new TextDecoder().decode((await store.get(key))!));
+    for (const key of [keys.coverageCells(VERSION), keys.city(VERSION, 'IL', 'c')])
+      holed.set(key, new TextDecoder().decode((await store.get(key))!));
     const r = new MemoryReader(holed, reader.meta.gazetteer);
     await expect(resolveLocation(parseLocation('97201'), r)).rejects.toBeInstanceOf(StoreError);
     await expect(resolveLocation(parseLocation('Minneapolis, MN'), r)).rejects.toBeInstanceOf(StoreError);
@@ -258,7 +323,7 @@ describe('resolveLocation', () => {
 
 describe('metroForPoint', () => {
   const cells = coverageCells();
-  it('names the first metro of the point\'s cell, or null outside every cell', () => {
+  it("names the first metro of the point's cell, or null outside every cell", () => {
     expect(metroForPoint(cells, NYC.lat, NYC.lng)).toBe('new-york');
     expect(metroForPoint(cells, PHILLY.lat, PHILLY.lng)).toBe('philadelphia');
     expect(metroForPoint(cells, 40.33, -74.6)).toBe('new-york');
@@ -275,7 +340,11 @@ describe('metroForPoint', () => {
     const atRes8: CoverageCellsT = { schema_version: 1, res: 8, cells: { [fine]: ['new-york'] } };
     expect(metroForPoint(atRes8, NYC.lat, NYC.lng)).toBe('new-york');
     // Same res-5 cell, another res-8 cell: not covered.
-    const [lat, lng] = cellToLatLng(gridDisk(fine, 3).find((c) => c !== fine && latLngToCell(...cellToLatLng(c), 5) === latLngToCell(NYC.lat, NYC.lng, 5))!);
+    const [lat, lng] = cellToLatLng(
+      gridDisk(fine, 3).find(
+        (c) => c !== fine && latLngToCell(...cellToLatLng(c), 5) === latLngToCell(NYC.lat, NYC.lng, 5),
+      )!,
+    );
     expect(metroForPoint(atRes8, lat, lng)).toBeNull();
   });
 });

@@ -45,7 +45,10 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 /** Run the generate CLI in a child process; resolves with its exit code (or the signal that ended it). */
-function runCli(args: string[], killAfter?: { line: RegExp; delayMs: number } | { delayMs: number }): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+function runCli(
+  args: string[],
+  killAfter?: { line: RegExp; delayMs: number } | { delayMs: number },
+): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['generator/cli.ts', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -111,7 +114,13 @@ describe('a server reading the folder while generate runs', () => {
     const statuses = new Map<string, number>();
     const wrong: string[] = [];
     let stop = false;
-    const paths = [`/v1/firms/${P1}`, '/v1/attorneys?zip=60601&limit=25', '/v1/attorneys?location=Chicago,%20IL', `/r/${P1}`, '/v1/coverage'];
+    const paths = [
+      `/v1/firms/${P1}`,
+      '/v1/attorneys?zip=60601&limit=25',
+      '/v1/attorneys?location=Chicago,%20IL',
+      `/r/${P1}`,
+      '/v1/coverage',
+    ];
     const poll = async (offset: number): Promise<void> => {
       for (let i = offset; !stop; i++) {
         const path = paths[i % paths.length] as string;
@@ -135,7 +144,17 @@ describe('a server reading the folder while generate runs', () => {
     // pointer for 5 s), one kept: versions are deleted and made again while the server holds old pointers.
     const runs: number[] = [];
     for (let i = 1; i <= 7; i++) {
-      const r = await runCli(['--data', (variants[i % 4] as Variant).data, '--out', site, '--grace-seconds', '6', '--keep', '1', '--quiet']);
+      const r = await runCli([
+        '--data',
+        (variants[i % 4] as Variant).data,
+        '--out',
+        site,
+        '--grace-seconds',
+        '6',
+        '--keep',
+        '1',
+        '--quiet',
+      ]);
       runs.push(r.code ?? -1);
     }
     stop = true;
@@ -162,7 +181,8 @@ describe('kill -9 of generate', () => {
       const variant = variants[i % 2] as Variant;
       const args = ['--data', variant.data, '--out', site, '--grace-seconds', '0', '--keep', '1'];
       // Half the kills at a uniform moment of a whole run, half inside the write, rename and prune phase.
-      const at = i % 2 === 0 ? { delayMs: Math.floor(rng() * 2500) } : { line: /gazetteer:/, delayMs: Math.floor(rng() * 900) };
+      const at =
+        i % 2 === 0 ? { delayMs: Math.floor(rng() * 2500) } : { line: /gazetteer:/, delayMs: Math.floor(rng() * 900) };
       const r = await runCli(args, at);
       if (r.signal === 'SIGKILL') killed++;
       else expect(r.code, r.stderr).toBe(0);
@@ -175,7 +195,17 @@ describe('kill -9 of generate', () => {
     }
     expect(killed).toBeGreaterThan(3);
     // A clean run clears every leftover: no staging folder, no temporary sibling, only whole versions.
-    const final = await runCli(['--data', (variants[3] as Variant).data, '--out', site, '--grace-seconds', '0', '--keep', '2', '--quiet']);
+    const final = await runCli([
+      '--data',
+      (variants[3] as Variant).data,
+      '--out',
+      site,
+      '--grace-seconds',
+      '0',
+      '--keep',
+      '2',
+      '--quiet',
+    ]);
     expect(final.code, final.stderr).toBe(0);
     expect((await readdir(parent)).sort()).toEqual(['site']);
     expect((await readdir(site)).sort()).toEqual(['current.json', 'v']);
@@ -197,13 +227,23 @@ describe('retention', () => {
       const old = new Date(Date.now() - 3_600_000 + i * 1000);
       await utimes(join(site, 'v', id), old, old);
     }
-    const r = await generate({ dataDir: (variants[3] as Variant).data, outDir: site, retention: { keep: 3 }, ...quiet });
+    const r = await generate({
+      dataDir: (variants[3] as Variant).data,
+      outDir: site,
+      retention: { keep: 3 },
+      ...quiet,
+    });
     expect(r.previousVersion).toBe(ids[3]);
     expect(r.pruned.sort()).toEqual([ids[0]]);
     expect((await readdir(join(site, 'v'))).sort()).toEqual([ids[1], ids[2], ids[3]].sort());
     // Generating an older week's inputs again over a newer live version is a new version (its changes document compares
     // with the live one, so the older version's bytes never change); the one it replaced starts its grace period.
-    const back = await generate({ dataDir: (variants[1] as Variant).data, outDir: site, retention: { keep: 1, graceMs: 60_000 }, ...quiet });
+    const back = await generate({
+      dataDir: (variants[1] as Variant).data,
+      outDir: site,
+      retention: { keep: 1, graceMs: 60_000 },
+      ...quiet,
+    });
     expect(back.version).not.toBe(ids[1]);
     expect(back.pruned.sort()).toEqual([ids[1], ids[2]].sort());
     expect(Pointer.parse(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).version).toBe(back.version);

@@ -62,7 +62,17 @@ describe('the generator reads a site the same way', () => {
   it('a site without its pointer, or a stored version whose manifest is not JSON, is a StoreError naming the key', async () => {
     const err = await failure(openStoredVersion({ kind: 'folder', dir: '/nonexistent-site-json-test' }));
     expect(err.message).toContain('has no current.json');
-    const meta = await failure(readStoredVersion(new MemoryStore(new Map([['v/v1/meta.json', bytes('{"layers":{}}')], ['v/v1/manifest.json', bytes('not json')]])), 'v1'));
+    const meta = await failure(
+      readStoredVersion(
+        new MemoryStore(
+          new Map([
+            ['v/v1/meta.json', bytes('{"layers":{}}')],
+            ['v/v1/manifest.json', bytes('not json')],
+          ]),
+        ),
+        'v1',
+      ),
+    );
     expect(meta.key).toBe('v/v1/manifest.json');
     expect(meta.message).toContain('v/v1/manifest.json is not JSON');
   });

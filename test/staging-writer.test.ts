@@ -55,7 +55,9 @@ describe('StagingWriter', () => {
         expect(onDisk.equals(bytes), rel).toBe(true);
         expect(w.entries.get(rel)).toEqual({ sha256: sha(bytes), bytes: bytes.length });
       }
-      expect(new Map(w.entries)).toEqual(new Map([...expected].map(([rel, b]) => [rel, { sha256: sha(b), bytes: b.length }])));
+      expect(new Map(w.entries)).toEqual(
+        new Map([...expected].map(([rel, b]) => [rel, { sha256: sha(b), bytes: b.length }])),
+      );
       expect(w.entries.get('absent.json')).toBeUndefined();
     } finally {
       await w.close();
@@ -68,7 +70,9 @@ describe('StagingWriter', () => {
       await w.put('a.json', { a: 1 });
       await expect(w.putPieces('a.json', ['{}'], 2)).rejects.toThrow('object written twice: a.json');
       await expect(w.putOwned('a.json', Buffer.from('{}'))).rejects.toThrow('object written twice: a.json');
-      await expect(w.putPieces('b.json', ['"é"'], 3)).rejects.toThrow('b.json: the pieces are 4 bytes, not the 3 stated');
+      await expect(w.putPieces('b.json', ['"é"'], 3)).rejects.toThrow(
+        'b.json: the pieces are 4 bytes, not the 3 stated',
+      );
       await w.flush();
       expect((await readFile(join(w.root, 'a.json'), 'utf8')).trim()).toBe('{"a":1}');
     } finally {
@@ -76,7 +80,7 @@ describe('StagingWriter', () => {
     }
   });
 
-  it('hard-links an object to the previous version\'s file only when the bytes are the same, and writes the others', async () => {
+  it("hard-links an object to the previous version's file only when the bytes are the same, and writes the others", async () => {
     const prev = await mkdtemp(join(tmpdir(), 'staging-previous-'));
     dirs.push(prev);
     await mkdir(join(prev, 'firms'));
@@ -96,11 +100,14 @@ describe('StagingWriter', () => {
       const ino = async (dir: string, rel: string): Promise<number> => (await stat(join(dir, rel))).ino;
       expect(w.linked).toBe(1);
       expect(await ino(w.root, 'firms/same.json')).toBe(await ino(prev, 'firms/same.json'));
-      for (const rel of ['firms/changed.json', 'firms/damaged.json']) expect(await ino(w.root, rel), rel).not.toBe(await ino(prev, rel));
+      for (const rel of ['firms/changed.json', 'firms/damaged.json'])
+        expect(await ino(w.root, rel), rel).not.toBe(await ino(prev, rel));
       expect(await readFile(join(w.root, 'firms/changed.json'), 'utf8')).toBe(text(22));
       expect(await readFile(join(w.root, 'firms/damaged.json'), 'utf8')).toBe(text(3));
       expect(await readFile(join(w.root, 'firms/new.json'), 'utf8')).toBe(text(4));
-      expect(await readFile(join(prev, 'firms/damaged.json'), 'utf8'), 'the previous version is never written to').toBe(text(3).replace('office', 'offica'));
+      expect(await readFile(join(prev, 'firms/damaged.json'), 'utf8'), 'the previous version is never written to').toBe(
+        text(3).replace('office', 'offica'),
+      );
       expect(w.entries.get('firms/same.json')?.sha256).toBe(sha(Buffer.from(text(1))));
     } finally {
       await w.close();

@@ -14,8 +14,13 @@ import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpe
 afterAll(removeTempDirs);
 
 /** Start `shim/cli.ts` and resolve once it serves (its URL) or exits (its status), with what it printed. */
-function start(env: Record<string, string>): Promise<{ child: ChildProcess; url: string | null; status: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string | null; status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   return new Promise((resolve) => {
@@ -30,10 +35,20 @@ function start(env: Record<string, string>): Promise<{ child: ChildProcess; url:
 }
 
 /** Rewrite places.jsonl of the fixture copy. */
-async function editPlaces(data: string, edit: (p: Record<string, unknown>) => Record<string, unknown> | null): Promise<void> {
+async function editPlaces(
+  data: string,
+  edit: (p: Record<string, unknown>) => Record<string, unknown> | null,
+): Promise<void> {
   const file = join(data, 'weeks', '2026-W47', 'places.jsonl');
   const rows = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
-  await writeFile(file, rows.map((l) => edit(JSON.parse(l) as Record<string, unknown>)).filter((p) => p !== null).map((p) => `${JSON.stringify(p)}\n`).join(''));
+  await writeFile(
+    file,
+    rows
+      .map((l) => edit(JSON.parse(l) as Record<string, unknown>))
+      .filter((p) => p !== null)
+      .map((p) => `${JSON.stringify(p)}\n`)
+      .join(''),
+  );
 }
 
 describe('npm start never publishes', () => {
@@ -48,7 +63,10 @@ describe('npm start never publishes', () => {
     await editPlaces(data, (p) => (['p1', 'p4', 'p6', 'p8', 'p9'].includes(p.place_id as string) ? null : p));
     const refused = await release({ dataDir: data, siteDir: site, recordsDir: join(logs, 'releases'), log: () => {} });
     expect(refused.outcome).toBe('refused');
-    await writeFile(join(data, 'removals.jsonl'), `${JSON.stringify({ place_id: 'p7', date: '2026-11-21', reason: 'asked' })}\n`);
+    await writeFile(
+      join(data, 'removals.jsonl'),
+      `${JSON.stringify({ place_id: 'p7', date: '2026-11-21', reason: 'asked' })}\n`,
+    );
     const run = await start({ SITE_DIR: site, DATA_DIR: data, LOG_DIR: join(logs, 'log') });
     try {
       expect(run.url, run.stderr).not.toBeNull();

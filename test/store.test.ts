@@ -20,13 +20,30 @@ import { startBlackhole, startS3rver, unusedPort, type RunningS3rver } from './h
 const FIXTURES: Record<string, Uint8Array> = {
   'current.json': utf8('{"schema_version":1,"version":"2026-W47.abc","week":"2026-W47"}'),
   'v/2026-W47.abc/meta.json': utf8(JSON.stringify({ note: 'naïve café ✓', n: 1 })),
-  'v/2026-W47.abc/shards/5/85283473fffffff.json': utf8(JSON.stringify({ offices: Array.from({ length: 2000 }, (_, i) => ({ i, name: `Office ${i}` })) })),
+  'v/2026-W47.abc/shards/5/85283473fffffff.json': utf8(
+    JSON.stringify({ offices: Array.from({ length: 2000 }, (_, i) => ({ i, name: `Office ${i}` })) }),
+  ),
   'v/2026-W47.abc/firms/l_abcdefghijklmnop.json': randomBytes(70_000),
   'v/2026-W47.abc/gazetteer/zip/100.json': new Uint8Array(0),
 };
 
-const MISSING = ['nope.json', 'v/2026-W47.abc/firms/l_zzzzzzzzzzzzzzzz.json', 'v/other/deep/nested/key.json', 'current.json/below-a-file.json'];
-const UNSAFE = ['../etc/passwd', '/current.json', 'v/../current.json', 'v//meta.json', '', 'v\\meta.json', './current.json', 'v/2026-W47.abc/', 'a\u0000b'];
+const MISSING = [
+  'nope.json',
+  'v/2026-W47.abc/firms/l_zzzzzzzzzzzzzzzz.json',
+  'v/other/deep/nested/key.json',
+  'current.json/below-a-file.json',
+];
+const UNSAFE = [
+  '../etc/passwd',
+  '/current.json',
+  'v/../current.json',
+  'v//meta.json',
+  '',
+  'v\\meta.json',
+  './current.json',
+  'v/2026-W47.abc/',
+  'a\u0000b',
+];
 
 /** What one implementation provides to the shared suite. */
 interface Subject {
@@ -160,7 +177,11 @@ storeContract('S3Store (s3rver, bucket root)', () => ({
 
 storeContract('S3Store (s3rver, prefix, gzip-encoded objects)', () => ({
   async seeded() {
-    return new S3Store({ bucket: await seededBucket('prod/site/', 1024), prefix: '/prod/site', ...server.clientOptions });
+    return new S3Store({
+      bucket: await seededBucket('prod/site/', 1024),
+      prefix: '/prod/site',
+      ...server.clientOptions,
+    });
   },
   async failing() {
     // A missing bucket is a misconfiguration, never "no such object".
@@ -169,15 +190,25 @@ storeContract('S3Store (s3rver, prefix, gzip-encoded objects)', () => ({
 }));
 
 describe('S3Store failure modes beyond the contract', () => {
-  it('gives up on a server that accepts connections and never answers (request timeout, bounded retries)', { timeout: 20_000 }, async () => {
-    const hole = await startBlackhole();
-    try {
-      const store = new S3Store({ bucket: 'site', ...server.clientOptions, endpoint: hole.endpoint, requestTimeoutMs: 300, maxAttempts: 2 });
-      await expect(store.get('current.json')).rejects.toBeInstanceOf(StoreError);
-    } finally {
-      await hole.stop();
-    }
-  });
+  it(
+    'gives up on a server that accepts connections and never answers (request timeout, bounded retries)',
+    { timeout: 20_000 },
+    async () => {
+      const hole = await startBlackhole();
+      try {
+        const store = new S3Store({
+          bucket: 'site',
+          ...server.clientOptions,
+          endpoint: hole.endpoint,
+          requestTimeoutMs: 300,
+          maxAttempts: 2,
+        });
+        await expect(store.get('current.json')).rejects.toBeInstanceOf(StoreError);
+      } finally {
+        await hole.stop();
+      }
+    },
+  );
 
   it('reports StoreError once the server has been stopped mid-life', { timeout: 20_000 }, async () => {
     const own = await startS3rver();
@@ -207,7 +238,11 @@ describe('S3Store onRead (measurement hook)', () => {
   it('reports each object found with its bytes as stored (gzip) and as returned, and nothing for a missing key', async () => {
     const bucket = await seededBucket('', 1024);
     const seen: [string, number, number][] = [];
-    const store = new S3Store({ bucket, ...server.clientOptions, onRead: (key, wire, decoded) => seen.push([key, wire, decoded]) });
+    const store = new S3Store({
+      bucket,
+      ...server.clientOptions,
+      onRead: (key, wire, decoded) => seen.push([key, wire, decoded]),
+    });
     const big = 'v/2026-W47.abc/shards/5/85283473fffffff.json';
     const small = 'current.json';
     expect(await store.get(big)).toEqual(FIXTURES[big]);
@@ -222,7 +257,9 @@ describe('S3Store onRead (measurement hook)', () => {
   });
 
   it('does not change which client a configuration shares', () => {
-    expect(new S3Store({ bucket: 'site', ...server.clientOptions, onRead: () => undefined })['client']).toBe(s3Client(server.clientOptions));
+    expect(new S3Store({ bucket: 'site', ...server.clientOptions, onRead: () => undefined })['client']).toBe(
+      s3Client(server.clientOptions),
+    );
   });
 });
 

@@ -18,7 +18,10 @@ function variants(o: StoredOfficeT): unknown[] {
     out.push(without);
     for (const v of BAD) out.push({ ...base, [k]: v });
   }
-  const week = { timezone: 'America/Chicago', weekly: { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] } };
+  const week = {
+    timezone: 'America/Chicago',
+    weekly: { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] },
+  };
   const hours: unknown[] = [
     week,
     { ...week, text: ['a'] },
@@ -32,17 +35,32 @@ function variants(o: StoredOfficeT): unknown[] {
     { weekly: week.weekly },
   ];
   for (const h of hours) out.push({ ...base, hours: h });
-  for (const v of [{ top3_share_pct: 0, appears_share_pct: 100 }, { top3_share_pct: -0.1, appears_share_pct: 1 }, { top3_share_pct: 1 }, { top3_share_pct: '1', appears_share_pct: 1 }]) {
+  for (const v of [
+    { top3_share_pct: 0, appears_share_pct: 100 },
+    { top3_share_pct: -0.1, appears_share_pct: 1 },
+    { top3_share_pct: 1 },
+    { top3_share_pct: '1', appears_share_pct: 1 },
+  ]) {
     out.push({ ...base, metro: 'm', visibility: v });
   }
-  for (const b of [{ top3_share_pct: 1, appears_share_pct: 2, offices_measured: 0 }, { top3_share_pct: 1, appears_share_pct: 2, offices_measured: 1.5 }, { top3_share_pct: 1, appears_share_pct: 2, offices_measured: -1 }, { top3_share_pct: 101, appears_share_pct: 2, offices_measured: 1 }]) {
+  for (const b of [
+    { top3_share_pct: 1, appears_share_pct: 2, offices_measured: 0 },
+    { top3_share_pct: 1, appears_share_pct: 2, offices_measured: 1.5 },
+    { top3_share_pct: 1, appears_share_pct: 2, offices_measured: -1 },
+    { top3_share_pct: 101, appears_share_pct: 2, offices_measured: 1 },
+  ]) {
     out.push({ ...base, metro: 'm', visibility: { top3_share_pct: 1, appears_share_pct: 1 }, brand: b });
   }
   // The refinement: metro and visibility null together, brand only with a metro.
   out.push({ ...base, metro: null, visibility: null, brand: null });
   out.push({ ...base, metro: 'm', visibility: null, brand: null });
   out.push({ ...base, metro: null, visibility: { top3_share_pct: 1, appears_share_pct: 1 }, brand: null });
-  out.push({ ...base, metro: null, visibility: null, brand: { top3_share_pct: 1, appears_share_pct: 2, offices_measured: 1 } });
+  out.push({
+    ...base,
+    metro: null,
+    visibility: null,
+    brand: { top3_share_pct: 1, appears_share_pct: 2, offices_measured: 1 },
+  });
   return out;
 }
 
@@ -54,13 +72,17 @@ describe('hand check of stored offices', () => {
       expect(fine(o), o.listing_id).toBe(true);
       expect(StoredOffice.safeParse(o).success).toBe(true);
     }
-    expect(offices.filter((o) => o.hours !== null && o.visibility !== null && o.brand !== null).length).toBeGreaterThan(100);
+    expect(offices.filter((o) => o.hours !== null && o.visibility !== null && o.brand !== null).length).toBeGreaterThan(
+      100,
+    );
     expect(() => checkStoredOffices(offices)).not.toThrow();
   });
 
   it('never accepts what zod refuses, and a refused office throws zod error', async () => {
     const offices = await sampleOffices();
-    const picks = [offices.find((o) => o.brand !== null), offices.find((o) => o.metro === null), offices[0]].filter((o) => o !== undefined);
+    const picks = [offices.find((o) => o.brand !== null), offices.find((o) => o.metro === null), offices[0]].filter(
+      (o) => o !== undefined,
+    );
     expect(picks.length).toBeGreaterThanOrEqual(2);
     let accepted = 0;
     let refused = 0;

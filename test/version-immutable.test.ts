@@ -31,7 +31,8 @@ async function bucketBytes(s3: RunningS3rver, prefix: string): Promise<Map<strin
   const store = new S3Store({ bucket: 'site', client });
   const out = new Map<string, string>();
   for await (const page of paginateListObjectsV2({ client }, { Bucket: 'site', Prefix: prefix })) {
-    for (const o of page.Contents ?? []) if (o.Key) out.set(o.Key, Buffer.from((await store.get(o.Key)) as Uint8Array).toString('base64'));
+    for (const o of page.Contents ?? [])
+      if (o.Key) out.set(o.Key, Buffer.from((await store.get(o.Key)) as Uint8Array).toString('base64'));
   }
   return out;
 }
@@ -51,7 +52,10 @@ describe('a week released again after a correction and its undoing', () => {
       const data = await copyFixture();
       const site = join(await tempDir(`immutable-${target}`), 'site');
       const records = await tempDir('immutable-rec');
-      const bucket = target === 'bucket' ? { bucket: { bucket: 'site', prefix: `${target}-${Date.now()}/`, ...s3.clientOptions } } : {};
+      const bucket =
+        target === 'bucket'
+          ? { bucket: { bucket: 'site', prefix: `${target}-${Date.now()}/`, ...s3.clientOptions } }
+          : {};
       const run = async (): Promise<string> => {
         const r = await release({ dataDir: data, siteDir: site, recordsDir: records, ...bucket, ...silent });
         expect(r.outcome, r.error ?? '').toBe('released');
@@ -59,7 +63,8 @@ describe('a week released again after a correction and its undoing', () => {
       };
       const first = await run();
       const folderBefore = await versionBytes(site, first);
-      const inBucket = async (): Promise<Map<string, string> | null> => (target === 'folder' ? null : bucketBytes(s3, `${bucket.bucket?.prefix ?? ''}${keys.root(first)}`));
+      const inBucket = async (): Promise<Map<string, string> | null> =>
+        target === 'folder' ? null : bucketBytes(s3, `${bucket.bucket?.prefix ?? ''}${keys.root(first)}`);
       const bucketBefore = await inBucket();
       if (bucketBefore !== null) expect(bucketBefore.size).toBeGreaterThan(10);
       expect(await run()).toBe(first); // the same inputs over the same live version: the same version, nothing new
@@ -73,7 +78,9 @@ describe('a week released again after a correction and its undoing', () => {
       expect(undone).not.toBe(first);
       expect(undone).not.toBe(corrected);
       expect(await versionBytes(site, first)).toEqual(folderBefore);
-      const changes = JSON.parse(await readFile(join(site, keys.changes(undone)), 'utf8')) as { previous: { version: string } | null };
+      const changes = JSON.parse(await readFile(join(site, keys.changes(undone)), 'utf8')) as {
+        previous: { version: string } | null;
+      };
       expect(changes.previous?.version).toBe(corrected);
       expect(await inBucket()).toEqual(bucketBefore);
       // audit verify recomputes the new id from the content and the version compared with.
@@ -81,5 +88,4 @@ describe('a week released again after a correction and its undoing', () => {
       expect(checked.problems).toEqual([]);
     }, 240_000);
   }
-
 });

@@ -3,11 +3,25 @@
  * cache entries with a TTL and a weekly invalidation. Also the key shares and the cost arithmetic.
  */
 import { describe, expect, it } from 'vitest';
-import { costPerMillion, DEFAULT_MIX, expectedMisses, hitRatio, keyShares, PRICES } from '../bench/workload/workload-model.ts';
+import {
+  costPerMillion,
+  DEFAULT_MIX,
+  expectedMisses,
+  hitRatio,
+  keyShares,
+  PRICES,
+} from '../bench/workload/workload-model.ts';
 import { rng } from './helpers/rng.ts';
 
 /** Simulated hit ratio: Poisson arrivals, each to a key drawn from `shares` (or a unique key for the rest) and a random cache. */
-function simulate(shares: number[], ratePerS: number, ttlS: number, periodS: number, caches: number, seed: number): number {
+function simulate(
+  shares: number[],
+  ratePerS: number,
+  ttlS: number,
+  periodS: number,
+  caches: number,
+  seed: number,
+): number {
   const random = rng(seed);
   const cumulative: number[] = [];
   let sum = 0;
@@ -56,7 +70,9 @@ describe('hit ratio', () => {
     ] as const) {
       const model = hitRatio(Float64Array.from(shares), { ratePerS: rate, ttlS: ttl, caches }, period);
       const sim = simulate(shares, rate, ttl, period, caches, 7 + caches);
-      expect(Math.abs(model - sim), `rate ${rate} ttl ${ttl} caches ${caches}: model ${model} sim ${sim}`).toBeLessThan(0.02);
+      expect(Math.abs(model - sim), `rate ${rate} ttl ${ttl} caches ${caches}: model ${model} sim ${sim}`).toBeLessThan(
+        0.02,
+      );
     }
   });
 
@@ -91,7 +107,13 @@ describe('cost per million searches', () => {
 
   it('falls with the hit ratio, down to what every search costs at the edge', () => {
     expect(total(0.5)).toBeLessThan(total(0));
-    const edgeOnly = PRICES.cloudFrontPerMillionHttps + 3 * PRICES.cloudFrontPerGbOut + PRICES.cloudFrontFunctionPerMillion + PRICES.kvsReadPerMillion + PRICES.wafPerMillion + 0.4 * PRICES.logsIngestPerGb;
+    const edgeOnly =
+      PRICES.cloudFrontPerMillionHttps +
+      3 * PRICES.cloudFrontPerGbOut +
+      PRICES.cloudFrontFunctionPerMillion +
+      PRICES.kvsReadPerMillion +
+      PRICES.wafPerMillion +
+      0.4 * PRICES.logsIngestPerGb;
     expect(total(1)).toBeCloseTo(edgeOnly, 9);
   });
 });

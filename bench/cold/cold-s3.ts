@@ -53,12 +53,22 @@ interface QuerySample {
 }
 
 /** Publish `siteDir` to a fresh s3rver on 127.0.0.1 and measure the cold query sets of coldQuerySets over S3Store. */
-export async function measureColdReadsS3(siteDir: string, radii: readonly number[], options: ColdS3Options = {}): Promise<ColdS3Report> {
+export async function measureColdReadsS3(
+  siteDir: string,
+  radii: readonly number[],
+  options: ColdS3Options = {},
+): Promise<ColdS3Report> {
   const passes = options.passes ?? 1;
   const say = options.onProgress ?? (() => undefined);
   const server = await startS3rver({ buckets: ['site'] });
   try {
-    const published = await publishSite({ bucket: 'site', siteDir: resolve(siteDir), gzip: true, ...server.clientOptions, log: (l) => say(`  [${l}]`) });
+    const published = await publishSite({
+      bucket: 'site',
+      siteDir: resolve(siteDir),
+      gzip: true,
+      ...server.clientOptions,
+      log: (l) => say(`  [${l}]`),
+    });
     const storeOptions = { bucket: 'site', ...server.clientOptions };
     const runQuery = async (q: ColdQuery): Promise<QuerySample> => {
       let wireBytes = 0;
@@ -76,7 +86,10 @@ export async function measureColdReadsS3(siteDir: string, radii: readonly number
       await createService(createSiteSource(store)).findAttorneys(q.args, COLD_CTX);
       const ms = performance.now() - t0;
       // The hook and the decorator see the same reads: a mismatch would make the two byte columns incomparable.
-      if (decodedBytes !== store.bytes) throw new Error(`S3Store onRead saw ${decodedBytes} decoded bytes, the counting store ${store.bytes} (${q.name})`);
+      if (decodedBytes !== store.bytes)
+        throw new Error(
+          `S3Store onRead saw ${decodedBytes} decoded bytes, the counting store ${store.bytes} (${q.name})`,
+        );
       return { query: q.name, reads: store.reads, wireBytes, decodedBytes, ms };
     };
 
@@ -90,7 +103,9 @@ export async function measureColdReadsS3(siteDir: string, radii: readonly number
         const run: QuerySample[] = [];
         for (const q of set.queries) run.push(await runQuery(q));
         samples[i]?.push(run);
-        say(`  S3 pass ${pass + 1}/${passes}, ${set.label}: cold query median ${median(run.map((s) => s.ms)).toFixed(1)} ms`);
+        say(
+          `  S3 pass ${pass + 1}/${passes}, ${set.label}: cold query median ${median(run.map((s) => s.ms)).toFixed(1)} ms`,
+        );
       }
     }
 
@@ -100,20 +115,34 @@ export async function measureColdReadsS3(siteDir: string, radii: readonly number
       const wire = firstRun.map((s) => s.wireBytes);
       const ms = runs.flat().map((s) => s.ms);
       const rounds = firstRun.map((s) => sequentialRounds(s.reads));
-      const worstWire = firstRun.reduce<QuerySample | null>((a, b) => (a === null || b.wireBytes > a.wireBytes ? b : a), null);
+      const worstWire = firstRun.reduce<QuerySample | null>(
+        (a, b) => (a === null || b.wireBytes > a.wireBytes ? b : a),
+        null,
+      );
       return {
         ...summariseCold(set.label, firstRun),
         wireBytes: { median: median(wire), max: Math.max(...wire) },
         rounds: { median: median(rounds), max: Math.max(...rounds) },
         worstWire: worstWire
-          ? { query: worstWire.query, objects: worstWire.reads.length, wireBytes: worstWire.wireBytes, decodedBytes: worstWire.decodedBytes }
+          ? {
+              query: worstWire.query,
+              objects: worstWire.reads.length,
+              wireBytes: worstWire.wireBytes,
+              decodedBytes: worstWire.decodedBytes,
+            }
           : { query: '', objects: 0, wireBytes: 0, decodedBytes: 0 },
         latencyMs: { median: median(ms), p99: quantile(ms, 0.99), max: Math.max(...ms), samples: ms.length },
       };
     });
     return {
       server: 's3rver 3 in the benchmark process, 127.0.0.1 (loopback)',
-      publish: { objects: published.uploaded, gzipped: published.gzipped, rawBytes: published.uploadedRawBytes, sentBytes: published.uploadedSentBytes, ms: published.ms },
+      publish: {
+        objects: published.uploaded,
+        gzipped: published.gzipped,
+        rawBytes: published.uploadedRawBytes,
+        sentBytes: published.uploadedSentBytes,
+        ms: published.ms,
+      },
       passes,
       sets: out,
     };

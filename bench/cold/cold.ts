@@ -54,13 +54,19 @@ export interface ColdQuerySet {
 }
 
 /** Every metro (centre and four 10-mile offsets) at each radius, plus the metros' principal cities as "City, ST" at 50 miles. */
-export function coldQuerySets(radii: readonly number[], points: readonly QueryPoint[] = allMetroPoints()): ColdQuerySet[] {
+export function coldQuerySets(
+  radii: readonly number[],
+  points: readonly QueryPoint[] = allMetroPoints(),
+): ColdQuerySet[] {
   const sets: ColdQuerySet[] = radii.map((radius) => ({
     label: `lat,lng at ${radius} mi`,
     queries: points.map((p) => ({ name: `${p.label}, ${radius} mi`, args: pointArgs(p, radius) })),
   }));
   const cities = loadMetros().flatMap((m) => m.principal_cities);
-  sets.push({ label: '"City, ST" at 50 mi', queries: cities.map((c) => ({ name: `${c}, 50 mi`, args: { location: c, radius_miles: '50' } })) });
+  sets.push({
+    label: '"City, ST" at 50 mi',
+    queries: cities.map((c) => ({ name: `${c}, 50 mi`, args: { location: c, radius_miles: '50' } })),
+  });
   return sets;
 }
 
@@ -76,7 +82,10 @@ export function readsByKind(reads: readonly StoreRead[]): Record<string, { objec
 }
 
 /** Objects, bytes and cell-tree objects (median, max) of a set from each query's reads, and its heaviest query by bytes. */
-export function summariseCold(label: string, perQuery: readonly { query: string; reads: readonly StoreRead[] }[]): ColdReads {
+export function summariseCold(
+  label: string,
+  perQuery: readonly { query: string; reads: readonly StoreRead[] }[],
+): ColdReads {
   const objects = perQuery.map((q) => q.reads.length);
   const bytes = perQuery.map((q) => q.reads.reduce((n, r) => n + r.bytes, 0));
   const cellObjects = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('cell ')).length);
@@ -99,7 +108,11 @@ export function summariseCold(label: string, perQuery: readonly { query: string;
 export const COLD_CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
 
 /** Cold reads from the site folder over the query sets of coldQuerySets. */
-export async function measureColdReads(siteDir: string, radii: readonly number[], points: readonly QueryPoint[] = allMetroPoints()): Promise<ColdReads[]> {
+export async function measureColdReads(
+  siteDir: string,
+  radii: readonly number[],
+  points: readonly QueryPoint[] = allMetroPoints(),
+): Promise<ColdReads[]> {
   const site = resolve(siteDir);
   const out: ColdReads[] = [];
   for (const set of coldQuerySets(radii, points)) {
@@ -124,7 +137,11 @@ export interface FirstAnswer {
 }
 
 /** Spawn `node --import tsx shim/cli.ts --no-build` on an ephemeral port `runs` times; poll until /v1/attorneys answers 200. */
-export async function measureFirstAnswer(siteDir: string, runs: number, onProgress?: (line: string) => void): Promise<FirstAnswer> {
+export async function measureFirstAnswer(
+  siteDir: string,
+  runs: number,
+  onProgress?: (line: string) => void,
+): Promise<FirstAnswer> {
   const first: number[] = [];
   const listening: number[] = [];
   const path = pointPath({ lat: 41.8781, lng: -87.6298 }, 15);
@@ -133,7 +150,14 @@ export async function measureFirstAnswer(siteDir: string, runs: number, onProgre
     const t0 = performance.now();
     const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts', '--no-build'], {
       cwd: REPO,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITE_DIR: resolve(siteDir), LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: '0' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SITE_DIR: resolve(siteDir),
+        LOG_DIR: logDir,
+        RATE_LIMIT_PER_HOUR: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -155,11 +179,14 @@ export async function measureFirstAnswer(siteDir: string, runs: number, onProgre
           if (res.status === 200) break;
           last = `${res.status} ${body.slice(0, 200)}`;
         }
-        if (performance.now() - t0 > 60_000) throw new Error(`no 200 from the fresh server within 60 s (last: ${last})`);
+        if (performance.now() - t0 > 60_000)
+          throw new Error(`no 200 from the fresh server within 60 s (last: ${last})`);
         await new Promise((r) => setTimeout(r, 5));
       }
       first.push(performance.now() - t0);
-      onProgress?.(`fresh process ${i + 1}/${runs}: listening after ${listening.at(-1)?.toFixed(0)} ms, first answer after ${first.at(-1)?.toFixed(0)} ms`);
+      onProgress?.(
+        `fresh process ${i + 1}/${runs}: listening after ${listening.at(-1)?.toFixed(0)} ms, first answer after ${first.at(-1)?.toFixed(0)} ms`,
+      );
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

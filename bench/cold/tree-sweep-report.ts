@@ -43,8 +43,8 @@ export function treeSweepSection(r: TreeSweepReport | undefined): string {
   }
   out.push(
     '',
-    'How to read it: smaller blocks cut the bytes of the blocks a query reads along the circle\'s edge but add objects along its circumference, and they move rows from below block level (whose shared lists travel in their block) to at or above it (whose lists are in the group\'s one shared object, read whole when any of them is wholly inside), so the shared object grows as blocks shrink. ' +
-      'Splitting each group\'s shared object into pages by a finer cell would let a query read only the pages of its inside cells; that is a format change (the shim reads one shared object per group today).',
+    "How to read it: smaller blocks cut the bytes of the blocks a query reads along the circle's edge but add objects along its circumference, and they move rows from below block level (whose shared lists travel in their block) to at or above it (whose lists are in the group's one shared object, read whole when any of them is wholly inside), so the shared object grows as blocks shrink. " +
+      "Splitting each group's shared object into pages by a finer cell would let a query read only the pages of its inside cells; that is a format change (the shim reads one shared object per group today).",
   );
   return out.join('\n');
 }

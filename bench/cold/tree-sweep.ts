@@ -51,7 +51,8 @@ export interface TreeSweepReport {
   rows: TreeSweepRow[];
 }
 
-const same = (a: TreeConfig, b: TreeConfig): boolean => a.leafMax === b.leafMax && a.blockMax === b.blockMax && a.recordChunk === b.recordChunk;
+const same = (a: TreeConfig, b: TreeConfig): boolean =>
+  a.leafMax === b.leafMax && a.blockMax === b.blockMax && a.recordChunk === b.recordChunk;
 
 /** Every office of version `v` of the site folder `siteDir`, read from its record chunks. */
 export async function officesOf(siteDir: string, v: string): Promise<StoredOfficeT[]> {
@@ -69,12 +70,19 @@ export async function officesOf(siteDir: string, v: string): Promise<StoredOffic
  * A copy of `siteDir`'s current version in `outDir` whose cell tree is built with `config`; everything else of the
  * version is a symbolic link to the original (the cold path reads only pointer, meta, coverage, gazetteer and cells).
  */
-export function writeVariant(siteDir: string, v: string, offices: readonly StoredOfficeT[], config: TreeConfig, outDir: string): { blocks: number; recordChunks: number; sharedMaxBytes: number } {
+export function writeVariant(
+  siteDir: string,
+  v: string,
+  offices: readonly StoredOfficeT[],
+  config: TreeConfig,
+  outDir: string,
+): { blocks: number; recordChunks: number; sharedMaxBytes: number } {
   rmSync(outDir, { recursive: true, force: true });
   const root = join(outDir, keys.root(v));
   mkdirSync(root, { recursive: true });
   writeFileSync(join(outDir, keys.pointer), readFileSync(join(siteDir, keys.pointer)));
-  for (const e of readdirSync(join(siteDir, keys.root(v)))) if (e !== 'cells' && e !== 'meta.json') symlinkSync(resolve(siteDir, keys.root(v), e), join(root, e));
+  for (const e of readdirSync(join(siteDir, keys.root(v))))
+    if (e !== 'cells' && e !== 'meta.json') symlinkSync(resolve(siteDir, keys.root(v), e), join(root, e));
   const tree = buildCells(offices, config);
   // The variant's objects carry their own hashes (docs/SITE-FORMAT.md, "Integrity"), and its meta.json the new index's.
   sealCellTree(tree);
@@ -111,37 +119,68 @@ function sharedMax(siteDir: string, v: string, cells: readonly string[]): number
 export async function checkSameAnswers(siteDir: string, variantDir: string, step = 1): Promise<number> {
   const a = createService(createSiteSource(new FolderStore(siteDir)));
   const b = createService(createSiteSource(new FolderStore(variantDir)));
-  const queries = coldQuerySets(RADII).flatMap((set) => set.queries).filter((_, i) => i % step === 0);
+  const queries = coldQuerySets(RADII)
+    .flatMap((set) => set.queries)
+    .filter((_, i) => i % step === 0);
   for (const q of queries) {
     const [x, y] = await Promise.all([a.findAttorneys(q.args, COLD_CTX), b.findAttorneys(q.args, COLD_CTX)]);
-    const shown = (r: typeof x): string => JSON.stringify([r.firms_within_radius, r.results.map((f) => [f.listing_id, f.distance_miles, f.offices_within_radius])]);
-    if (shown(x) !== shown(y)) throw new Error(`the tree rebuilt in ${variantDir} answers ${q.name} otherwise: expected ${shown(x).slice(0, 200)}, got ${shown(y).slice(0, 200)}`);
+    const shown = (r: typeof x): string =>
+      JSON.stringify([
+        r.firms_within_radius,
+        r.results.map((f) => [f.listing_id, f.distance_miles, f.offices_within_radius]),
+      ]);
+    if (shown(x) !== shown(y))
+      throw new Error(
+        `the tree rebuilt in ${variantDir} answers ${q.name} otherwise: expected ${shown(x).slice(0, 200)}, got ${shown(y).slice(0, 200)}`,
+      );
   }
   return queries.length;
 }
 
 /** The published configuration measured on `siteDir` itself, then each of `configs` on a rebuilt copy in `workDir`. */
-export async function measureTreeSweep(siteDir: string, workDir: string, configs: readonly TreeConfig[], onProgress: (line: string) => void): Promise<TreeSweepReport> {
+export async function measureTreeSweep(
+  siteDir: string,
+  workDir: string,
+  configs: readonly TreeConfig[],
+  onProgress: (line: string) => void,
+): Promise<TreeSweepReport> {
   const v = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8'))).version;
   const index = CellIndex.parse(JSON.parse(readFileSync(join(siteDir, keys.cellIndex(v)), 'utf8')));
   const published: TreeConfig = { leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk };
   const groups = Object.keys(index.groups).sort();
   const blockCount = (dir: string): number => readdirSync(join(dir, keys.root(v), 'cells/blocks')).length;
-  const chunkCount = (dir: string): number => readdirSync(join(dir, keys.root(v), 'cells/records')).reduce((n, b) => n + readdirSync(join(dir, keys.root(v), 'cells/records', b)).length, 0);
-  onProgress(`  published tree (leaf ${published.leafMax}, block ${published.blockMax}, chunk ${published.recordChunk}): cold query sets`);
+  const chunkCount = (dir: string): number =>
+    readdirSync(join(dir, keys.root(v), 'cells/records')).reduce(
+      (n, b) => n + readdirSync(join(dir, keys.root(v), 'cells/records', b)).length,
+      0,
+    );
+  onProgress(
+    `  published tree (leaf ${published.leafMax}, block ${published.blockMax}, chunk ${published.recordChunk}): cold query sets`,
+  );
   const rows: TreeSweepRow[] = [
-    { config: published, published: true, blocks: blockCount(siteDir), recordChunks: chunkCount(siteDir), sharedMaxBytes: sharedMax(siteDir, v, groups), sets: await measureColdReads(siteDir, RADII) },
+    {
+      config: published,
+      published: true,
+      blocks: blockCount(siteDir),
+      recordChunks: chunkCount(siteDir),
+      sharedMaxBytes: sharedMax(siteDir, v, groups),
+      sets: await measureColdReads(siteDir, RADII),
+    },
   ];
   const others = configs.filter((c) => !same(c, published));
   if (others.length === 0) return { offices: index.offices, version: v, rows };
   onProgress(`  reading the ${index.offices} offices of ${v} from its record chunks`);
   const offices = await officesOf(siteDir, v);
   for (const config of others) {
-    onProgress(`  rebuilding the tree with leaf ${config.leafMax}, block ${config.blockMax}, chunk ${config.recordChunk}`);
+    onProgress(
+      `  rebuilding the tree with leaf ${config.leafMax}, block ${config.blockMax}, chunk ${config.recordChunk}`,
+    );
     const dir = join(workDir, `tree-${config.leafMax}-${config.blockMax}-${config.recordChunk}`);
     const built = writeVariant(siteDir, v, offices, config, dir);
     const checked = await checkSameAnswers(siteDir, dir, 5);
-    onProgress(`  ${built.blocks} blocks, ${built.recordChunks} record chunks, ${checked} answers the same as the site's: cold query sets`);
+    onProgress(
+      `  ${built.blocks} blocks, ${built.recordChunks} record chunks, ${checked} answers the same as the site's: cold query sets`,
+    );
     rows.push({ config, published: false, ...built, sets: await measureColdReads(dir, RADII) });
     rmSync(dir, { recursive: true, force: true });
   }

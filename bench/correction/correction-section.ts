@@ -17,7 +17,16 @@ export async function runCorrectionSection(opts: {
   const out: CorrectionResults = { runs: [], errors: [] };
   const say = opts.onLine;
   try {
-    out.runs.push(await measureCorrection({ offices: opts.offices, dataDir: opts.dataDir, baseSite: opts.sampleDir, workDir: join(opts.outRoot, 'correction-sample'), publishBase: true, onLine: say }));
+    out.runs.push(
+      await measureCorrection({
+        offices: opts.offices,
+        dataDir: opts.dataDir,
+        baseSite: opts.sampleDir,
+        workDir: join(opts.outRoot, 'correction-sample'),
+        publishBase: true,
+        onLine: say,
+      }),
+    );
   } catch (err) {
     out.errors.push(`sample: ${(err as Error).message}`);
     say(`  correction on the sample failed: ${(err as Error).message}`);
@@ -29,10 +38,24 @@ export async function runCorrectionSection(opts: {
     const baseSite = join(opts.outRoot, `site-${label(n)}`);
     if (!existsSync(join(baseSite, keys.pointer))) {
       say(`  generating the ${n}-office week into ${baseSite}`);
-      const g = await measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', baseSite], (l) => say(`  [generate ${label(n)}] ${l}`), ['--max-old-space-size=6000']);
+      const g = await measureProcess(
+        'generator/cli.ts',
+        ['--data', inputs.dataDir, '--out', baseSite],
+        (l) => say(`  [generate ${label(n)}] ${l}`),
+        ['--max-old-space-size=6000'],
+      );
       if (!g.ok) throw new Error(`generating the week failed: ${g.error ?? ''}`);
     }
-    out.runs.push(await measureCorrection({ offices: n, dataDir: inputs.dataDir, baseSite, workDir: join(opts.outRoot, `correction-${label(n)}`), publishBase: false, onLine: say }));
+    out.runs.push(
+      await measureCorrection({
+        offices: n,
+        dataDir: inputs.dataDir,
+        baseSite,
+        workDir: join(opts.outRoot, `correction-${label(n)}`),
+        publishBase: false,
+        onLine: say,
+      }),
+    );
   } catch (err) {
     out.errors.push(`${n} offices: ${(err as Error).message}`);
     say(`  correction at ${n} offices failed: ${(err as Error).message}`);

@@ -3,7 +3,18 @@
  * published with publishSite to s3rver on loopback over the week it corrects; objects and bytes written, copies made
  * (counted on the server), seconds to the pointer flip; and the complete publish of the week beside it.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { listingIdOf } from '../../generator/inputs/ids.ts';
@@ -77,8 +88,16 @@ function correctedInputs(dataDir: string, dir: string): { dir: string; placeId: 
   const first = firstLine(join(dataDir, 'weeks', week, 'places.jsonl'));
   const place = JSON.parse(first) as { place_id: string; phone: string | null };
   const phone = place.phone === '(909) 555-0199' ? '(909) 555-0198' : '(909) 555-0199';
-  const existing = existsSync(join(dataDir, 'corrections.jsonl')) ? readFileSync(join(dataDir, 'corrections.jsonl'), 'utf8') : '';
-  const line = JSON.stringify({ action: 'update', place_id: place.place_id, reason: 'the firm wrote in with a new number', date: '2026-11-20', set: { phone } });
+  const existing = existsSync(join(dataDir, 'corrections.jsonl'))
+    ? readFileSync(join(dataDir, 'corrections.jsonl'), 'utf8')
+    : '';
+  const line = JSON.stringify({
+    action: 'update',
+    place_id: place.place_id,
+    reason: 'the firm wrote in with a new number',
+    date: '2026-11-20',
+    set: { phone },
+  });
   const text = `${existing}${existing === '' || existing.endsWith('\n') ? '' : '\n'}${line}\n`;
   mkdirSync(dir, { recursive: true });
   for (const name of readdirSync(dataDir)) {
@@ -89,7 +108,13 @@ function correctedInputs(dataDir: string, dir: string): { dir: string; placeId: 
   return { dir, placeId: place.place_id, phone, text };
 }
 
-function costOf(r: PublishReport, puts: number, copies: number, metaBytes: number | null, keysWritten: string[]): PublishCost {
+function costOf(
+  r: PublishReport,
+  puts: number,
+  copies: number,
+  metaBytes: number | null,
+  keysWritten: string[],
+): PublishCost {
   const byKind: Record<string, number> = {};
   for (const key of keysWritten) {
     const kind = key === keys.pointer ? 'pointer' : (key.split('/')[2] ?? key).replace(/\.json$/, '');
@@ -131,7 +156,12 @@ export async function measureCorrection(opts: {
   if (!(existsSync(marker) && readFileSync(marker, 'utf8') === params && existsSync(join(site, keys.pointer)))) {
     rmSync(site, { recursive: true, force: true });
     say(`generating the corrected week (${inputs.placeId}: phone ${inputs.phone}) into ${site}`);
-    generate = await measureProcess('generator/cli.ts', ['--data', inputs.dir, '--out', site], (l) => say(`  [generate corrected] ${l}`), ['--max-old-space-size=6000']);
+    generate = await measureProcess(
+      'generator/cli.ts',
+      ['--data', inputs.dir, '--out', site],
+      (l) => say(`  [generate corrected] ${l}`),
+      ['--max-old-space-size=6000'],
+    );
     if (!generate.ok) throw new Error(`generating the corrected week failed: ${generate.error ?? ''}`);
     writeFileSync(marker, params);
   }
@@ -140,10 +170,16 @@ export async function measureCorrection(opts: {
   const server = await startS3rver({ buckets: ['site'] });
   try {
     const common = { bucket: 'site', ...server.clientOptions, concurrency: 32, log: (l: string) => say(`  [${l}]`) };
-    const counted = async (run: () => Promise<PublishReport>): Promise<{ r: PublishReport; puts: number; copies: number }> => {
+    const counted = async (
+      run: () => Promise<PublishReport>,
+    ): Promise<{ r: PublishReport; puts: number; copies: number }> => {
       const before = { ...server.requests };
       const r = await run();
-      return { r, puts: (server.requests.PUT ?? 0) - (before.PUT ?? 0), copies: (server.requests.COPY ?? 0) - (before.COPY ?? 0) };
+      return {
+        r,
+        puts: (server.requests.PUT ?? 0) - (before.PUT ?? 0),
+        copies: (server.requests.COPY ?? 0) - (before.COPY ?? 0),
+      };
     };
     let full: PublishCost | null = null;
     let fullPlanned: CorrectionRun['fullPlanned'] = null;
@@ -152,20 +188,35 @@ export async function measureCorrection(opts: {
       const { r, puts, copies } = await counted(() => publishSite({ ...common, siteDir: opts.baseSite }));
       full = costOf(r, puts, copies, null, []);
     } else {
-      say(`planning (dry run) the complete publish of the week ${baseVersion}, then seeding the bucket with its meta.json, manifest.json and pointer`);
+      say(
+        `planning (dry run) the complete publish of the week ${baseVersion}, then seeding the bucket with its meta.json, manifest.json and pointer`,
+      );
       const plan = await publishSite({ ...common, siteDir: opts.baseSite, dryRun: true });
       fullPlanned = { objects: (plan.plannedPuts ?? []).length, rawBytes: plan.uploadedRawBytes };
       const client = s3Client(server.clientOptions);
       for (const key of [keys.meta(baseVersion), keys.manifest(baseVersion), keys.pointer]) {
-        await client.send(new PutObjectCommand({ Bucket: 'site', Key: key, Body: readFileSync(join(opts.baseSite, key)), ContentType: 'application/json' }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket: 'site',
+            Key: key,
+            Body: readFileSync(join(opts.baseSite, key)),
+            ContentType: 'application/json',
+          }),
+        );
       }
     }
     say(`publishing the correction ${correctionVersion}`);
     const written: string[] = [];
-    const { r, puts, copies } = await counted(() => publishSite({ ...common, siteDir: site, onObject: (e) => void written.push(e.key) }));
+    const { r, puts, copies } = await counted(() =>
+      publishSite({ ...common, siteDir: site, onObject: (e) => void written.push(e.key) }),
+    );
     const store = new S3Store({ bucket: 'site', ...server.clientOptions });
     const meta = await store.get(keys.meta(correctionVersion));
-    const correction = costOf(r, puts, copies, r.mode === 'layered' && meta ? meta.byteLength : null, [...written, ...(r.mode === 'layered' ? [keys.meta(correctionVersion)] : []), keys.pointer]);
+    const correction = costOf(r, puts, copies, r.mode === 'layered' && meta ? meta.byteLength : null, [
+      ...written,
+      ...(r.mode === 'layered' ? [keys.meta(correctionVersion)] : []),
+      keys.pointer,
+    ]);
     const listing = listingIdOf(inputs.placeId);
     // Read the way the shim does (through the layer's map), but only the firm document: a seeded week has no other objects.
     const reader = await createSiteSource(store).current();

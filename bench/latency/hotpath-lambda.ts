@@ -61,7 +61,10 @@ function coldOnce(file: string, env: Record<string, string>, event: unknown): Pr
     'process.stderr.write(`RESULT ${JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2, importCpuMs: c1 - c0, firstCpuMs: c2 - c1 })}\\n`);',
   ].join('\n');
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '', ...env, BENCH_EVENT: JSON.stringify(event) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH ?? '', ...env, BENCH_EVENT: JSON.stringify(event) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
     child.once('exit', (code) => {
@@ -73,12 +76,19 @@ function coldOnce(file: string, env: Record<string, string>, event: unknown): Pr
 }
 
 /** Publish `siteDir` to s3rver, build the bundle into `outDir`, and cold-start it `runs` times. */
-export async function measureLambdaCold(siteDir: string, outDir: string, runs: number, onProgress?: (line: string) => void): Promise<LambdaColdReport> {
+export async function measureLambdaCold(
+  siteDir: string,
+  outDir: string,
+  runs: number,
+  onProgress?: (line: string) => void,
+): Promise<LambdaColdReport> {
   const s3 = await startS3rver({ buckets: ['site', 'salt'], conditionalWrites: true });
   try {
     await publishSite({ bucket: 'site', siteDir, ...s3.clientOptions, quiet: true });
     const info = await bundleLambda(outDir);
-    onProgress?.(`lambda cold start: index.mjs ${info.bytes} bytes, ${info.files} files ${info.totalBytes} bytes in all`);
+    onProgress?.(
+      `lambda cold start: index.mjs ${info.bytes} bytes, ${info.files} files ${info.totalBytes} bytes in all`,
+    );
     const env = {
       SITE_BUCKET: 'site',
       SALT_BUCKET: 'salt',
@@ -93,7 +103,9 @@ export async function measureLambdaCold(siteDir: string, outDir: string, runs: n
     for (let i = 0; i < runs; i++) {
       const r = await coldOnce(join(info.dir, 'index.mjs'), env, event);
       samples.push(r);
-      onProgress?.(`lambda cold start ${i + 1}/${runs}: import ${r.importMs.toFixed(1)} ms (CPU ${r.importCpuMs.toFixed(1)} ms), first answer ${r.firstMs.toFixed(1)} ms (CPU ${r.firstCpuMs.toFixed(1)} ms), second ${r.secondMs.toFixed(1)} ms`);
+      onProgress?.(
+        `lambda cold start ${i + 1}/${runs}: import ${r.importMs.toFixed(1)} ms (CPU ${r.importCpuMs.toFixed(1)} ms), first answer ${r.firstMs.toFixed(1)} ms (CPU ${r.firstCpuMs.toFixed(1)} ms), second ${r.secondMs.toFixed(1)} ms`,
+      );
     }
     return {
       entryBytes: info.bytes,

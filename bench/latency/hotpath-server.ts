@@ -25,7 +25,14 @@ const { values } = cliOrExit({
   description: 'Child process of the hot-path benchmark (started by bench/latency/hotpath.ts).',
   options: {
     site: { type: 'string', arg: 'dir', required: true, description: 'generated site to serve' },
-    radii: { type: 'number', min: 0, split: ',', arg: 'list', description: 'search radii in miles, comma-separated', default: [1, 15, 50] },
+    radii: {
+      type: 'number',
+      min: 0,
+      split: ',',
+      arg: 'list',
+      description: 'search radii in miles, comma-separated',
+      default: [1, 15, 50],
+    },
   },
 });
 const site = resolve(values.site);
@@ -85,15 +92,24 @@ for (const radius of radii) {
   searchUs[String(radius)] = ((performance.now() - t0) * 1000) / calls;
 }
 
-process.stdout.write(`${JSON.stringify({ cached: cached.url, uncached: uncached.url, bare: bareUrl, paths, searchUs })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ cached: cached.url, uncached: uncached.url, bare: bareUrl, paths, searchUs })}\n`,
+);
 
 const stop = (): void => {
   const stats = cached.answers?.stats();
-  if (stats !== undefined) process.stderr.write(`answer cache: ${stats.hits} hits, ${stats.misses} misses, ${stats.entries} entries, ${stats.bytes} bytes, ${stats.evictions} evictions\n`);
-  void Promise.all([cached.close(500), uncached.close(500), new Promise<void>((done) => {
+  if (stats !== undefined)
+    process.stderr.write(
+      `answer cache: ${stats.hits} hits, ${stats.misses} misses, ${stats.entries} entries, ${stats.bytes} bytes, ${stats.evictions} evictions\n`,
+    );
+  void Promise.all([
+    cached.close(500),
+    uncached.close(500),
+    new Promise<void>((done) => {
       bare.close(() => done());
       bare.closeAllConnections();
-    })]).finally(() => {
+    }),
+  ]).finally(() => {
     rmSync(logDir, { recursive: true, force: true });
     process.exit(0);
   });

@@ -21,11 +21,21 @@ interface Req {
   path: string;
   setupRequest?: (req: { method: string; path: string }) => { method: string; path: string };
 }
-type Autocannon = (opts: { url: string; connections: number; duration: number; requests: Req[] }) => Promise<AutocannonResult>;
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: Req[];
+}) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /** The four targets, in the order each run takes them. */
-export const HOTPATH_TARGETS = ['bare node:http', 'shim, answer cache', 'shim, no answer cache', 'shim, distinct points'] as const;
+export const HOTPATH_TARGETS = [
+  'bare node:http',
+  'shim, answer cache',
+  'shim, no answer cache',
+  'shim, distinct points',
+] as const;
 /** One of HOTPATH_TARGETS. */
 export type HotpathTarget = (typeof HOTPATH_TARGETS)[number];
 
@@ -72,14 +82,23 @@ export interface HotpathOptions {
 
 /** Run the comparison: the servers in a child process, autocannon here, the targets taking turns in every run. */
 export async function measureHotpath(opts: HotpathOptions): Promise<HotpathReport> {
-  const child = await startJsonChild<{ cached: string; uncached: string; bare: string; paths: string[]; searchUs: Record<string, number> }>(
-    'bench/latency/hotpath-server.ts',
-    ['--site', opts.site, '--radii', opts.radii.join(',')],
-    { tag: 'hotpath-server' },
-  );
+  const child = await startJsonChild<{
+    cached: string;
+    uncached: string;
+    bare: string;
+    paths: string[];
+    searchUs: Record<string, number>;
+  }>('bench/latency/hotpath-server.ts', ['--site', opts.site, '--radii', opts.radii.join(',')], {
+    tag: 'hotpath-server',
+  });
   try {
     const { cached, uncached, bare, paths, searchUs } = child.first;
-    const urls: Record<HotpathTarget, string> = { 'bare node:http': bare, 'shim, answer cache': cached, 'shim, no answer cache': uncached, 'shim, distinct points': cached };
+    const urls: Record<HotpathTarget, string> = {
+      'bare node:http': bare,
+      'shim, answer cache': cached,
+      'shim, no answer cache': uncached,
+      'shim, distinct points': cached,
+    };
     let n = 0;
     const scatter = (req: { method: string; path: string }): { method: string; path: string } => {
       const q = new URLSearchParams(req.path.slice(req.path.indexOf('?')));
@@ -91,10 +110,16 @@ export async function measureHotpath(opts: HotpathOptions): Promise<HotpathRepor
     const requests = (target: HotpathTarget, radius: number): Req[] =>
       paths
         .filter((p) => new URLSearchParams(p.slice(p.indexOf('?'))).get('radius_miles') === String(radius))
-        .map((path) => ({ method: 'GET', path, ...(target === 'shim, distinct points' ? { setupRequest: scatter } : {}) }));
+        .map((path) => ({
+          method: 'GET',
+          path,
+          ...(target === 'shim, distinct points' ? { setupRequest: scatter } : {}),
+        }));
 
     // Untimed warm-up: JIT, keep-alive sockets, and the answer cache filled with the repeated queries.
-    for (const t of HOTPATH_TARGETS) for (const r of opts.radii) await autocannon({ url: urls[t], connections: opts.connections, duration: 1, requests: requests(t, r) });
+    for (const t of HOTPATH_TARGETS)
+      for (const r of opts.radii)
+        await autocannon({ url: urls[t], connections: opts.connections, duration: 1, requests: requests(t, r) });
 
     const cpuNow = async (): Promise<number> => {
       const u = (await (await fetch(`${bare}/__cpu`)).json()) as { user: number; system: number };
@@ -105,7 +130,12 @@ export async function measureHotpath(opts: HotpathOptions): Promise<HotpathRepor
       for (const radius of opts.radii) {
         for (const t of HOTPATH_TARGETS) {
           const cpu0 = await cpuNow();
-          const r = await autocannon({ url: urls[t], connections: opts.connections, duration: opts.durationSec, requests: requests(t, radius) });
+          const r = await autocannon({
+            url: urls[t],
+            connections: opts.connections,
+            duration: opts.durationSec,
+            requests: requests(t, radius),
+          });
           const cpuUs = ((await cpuNow()) - cpu0) / Math.max(1, r.requests.total);
           const cell = raw.get(`${t} ${radius}`) ?? { rps: [], p50: [], p99: [], cpu: [], failures: 0 };
           raw.set(`${t} ${radius}`, cell);
@@ -116,7 +146,9 @@ export async function measureHotpath(opts: HotpathOptions): Promise<HotpathRepor
           cell.p99.push(r.latency.p99);
           cell.cpu.push(cpuUs);
           cell.failures += failures;
-          opts.onProgress?.(`hotpath run ${run + 1}/${opts.runs} r=${radius} mi ${t}: ${rps.toFixed(0)} req/s, p50 ${r.latency.p50} ms, server CPU ${cpuUs.toFixed(0)} µs/answer${failures > 0 ? `, ${failures} failures` : ''}`);
+          opts.onProgress?.(
+            `hotpath run ${run + 1}/${opts.runs} r=${radius} mi ${t}: ${rps.toFixed(0)} req/s, p50 ${r.latency.p50} ms, server CPU ${cpuUs.toFixed(0)} µs/answer${failures > 0 ? `, ${failures} failures` : ''}`,
+          );
         }
       }
     }
@@ -133,17 +165,46 @@ export async function measureHotpath(opts: HotpathOptions): Promise<HotpathRepor
         const c = raw.get(`${t} ${radius}`);
         if (c === undefined) continue;
         const overheadUs = t === 'bare node:http' ? null : paired(t, (v, b) => 1e6 / v - 1e6 / b);
-        cells.push({ target: t, radiusMiles: radius, rps: spread(c.rps), p50: spread(c.p50), p99: spread(c.p99), overheadUs, cpuUs: spread(c.cpu), failures: c.failures });
+        cells.push({
+          target: t,
+          radiusMiles: radius,
+          rps: spread(c.rps),
+          p50: spread(c.p50),
+          p99: spread(c.p99),
+          overheadUs,
+          cpuUs: spread(c.cpu),
+          failures: c.failures,
+        });
       }
       const cpuRatio = (t: HotpathTarget): Spread => {
         const c = raw.get(`${t} ${radius}`);
         return c && base ? spread(c.cpu.map((v, i) => (base.cpu[i] ?? Number.NaN) / v)) : spread([Number.NaN]);
       };
-      cpuRatios.push({ radiusMiles: radius, cached: cpuRatio('shim, answer cache'), uncached: cpuRatio('shim, no answer cache'), distinct: cpuRatio('shim, distinct points') });
+      cpuRatios.push({
+        radiusMiles: radius,
+        cached: cpuRatio('shim, answer cache'),
+        uncached: cpuRatio('shim, no answer cache'),
+        distinct: cpuRatio('shim, distinct points'),
+      });
       const ratio = (t: HotpathTarget): Spread => paired(t, (v, b) => v / b) ?? spread([Number.NaN]);
-      ratios.push({ radiusMiles: radius, cached: ratio('shim, answer cache'), uncached: ratio('shim, no answer cache'), distinct: ratio('shim, distinct points') });
+      ratios.push({
+        radiusMiles: radius,
+        cached: ratio('shim, answer cache'),
+        uncached: ratio('shim, no answer cache'),
+        distinct: ratio('shim, distinct points'),
+      });
     }
-    return { cells, ratios, cpuRatios, searchUs, connections: opts.connections, durationSec: opts.durationSec, runs: opts.runs, paths: requests('bare node:http', opts.radii[0] ?? 15).length, jitterMiles: opts.jitterMiles };
+    return {
+      cells,
+      ratios,
+      cpuRatios,
+      searchUs,
+      connections: opts.connections,
+      durationSec: opts.durationSec,
+      runs: opts.runs,
+      paths: requests('bare node:http', opts.radii[0] ?? 15).length,
+      jitterMiles: opts.jitterMiles,
+    };
   } finally {
     await child.stop();
   }

@@ -23,7 +23,14 @@ const { values } = cliOrExit({
   description: 'Child process of the HTTP benchmark (started by bench/latency/http.ts).',
   options: {
     site: { type: 'string', arg: 'dir', required: true, description: 'generated site to serve' },
-    radii: { type: 'number', min: 0, split: ',', arg: 'list', description: 'search radii in miles, comma-separated', default: [1, 15, 50] },
+    radii: {
+      type: 'number',
+      min: 0,
+      split: ',',
+      arg: 'list',
+      description: 'search radii in miles, comma-separated',
+      default: [1, 15, 50],
+    },
   },
 });
 const site = resolve(values.site);
@@ -44,7 +51,8 @@ for (const path of paths) {
   statics.set(canonical(new URLSearchParams(path.slice(path.indexOf('?')))), (await res.json()) as AttorneysResponseT);
 }
 function canonical(q: URLSearchParams | Record<string, unknown>): string {
-  const entries: [string, string][] = q instanceof URLSearchParams ? [...q.entries()] : Object.entries(q).map(([k, v]) => [k, String(v)]);
+  const entries: [string, string][] =
+    q instanceof URLSearchParams ? [...q.entries()] : Object.entries(q).map(([k, v]) => [k, String(v)]);
   return entries
     .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
@@ -65,7 +73,9 @@ const source = createSiteSource(new FolderStore(site));
 const index = await NaiveIndex.load(new FolderStore(site));
 const naive: RunningServer = await startServer(config, { service: naiveService(index, source) });
 
-process.stdout.write(`${JSON.stringify({ shim: shim.url, naive: naive.url, static: fixed.url, paths, offices: index.size })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ shim: shim.url, naive: naive.url, static: fixed.url, paths, offices: index.size })}\n`,
+);
 
 const stop = (): void => {
   void Promise.all([shim.close(500), naive.close(500), fixed.close(500)]).finally(() => {

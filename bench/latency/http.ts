@@ -72,9 +72,13 @@ export interface HttpReport {
 
 /** Run the comparison: a server child process, autocannon here; in each run the three targets take turns. */
 export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
-  const child = await startJsonChild<{ shim: string; naive: string; static: string; paths: string[] }>('bench/latency/http-server.ts', ['--site', opts.site, '--radii', opts.radii.join(',')], {
-    tag: 'http-server',
-  });
+  const child = await startJsonChild<{ shim: string; naive: string; static: string; paths: string[] }>(
+    'bench/latency/http-server.ts',
+    ['--site', opts.site, '--radii', opts.radii.join(',')],
+    {
+      tag: 'http-server',
+    },
+  );
   try {
     const { shim, naive, static: fixed, paths } = child.first;
     const targets = [
@@ -95,16 +99,32 @@ export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
     const pathsAt = (radius: number, prefix: string, distinct = false): AutocannonRequest[] =>
       paths
         .filter((p) => new URLSearchParams(p.slice(p.indexOf('?'))).get('radius_miles') === String(radius))
-        .map((p) => ({ method: 'GET', path: prefix + p.slice(p.indexOf('?')), ...(distinct ? { setupRequest: scatter } : {}) }));
+        .map((p) => ({
+          method: 'GET',
+          path: prefix + p.slice(p.indexOf('?')),
+          ...(distinct ? { setupRequest: scatter } : {}),
+        }));
 
     // Warm-up (untimed): JIT, caches, keep-alive sockets.
-    for (const t of targets) for (const r of opts.radii) await autocannon({ url: t.url, connections: opts.connections, duration: 1, requests: pathsAt(r, t.prefix, t.distinct) });
+    for (const t of targets)
+      for (const r of opts.radii)
+        await autocannon({
+          url: t.url,
+          connections: opts.connections,
+          duration: 1,
+          requests: pathsAt(r, t.prefix, t.distinct),
+        });
 
     const cells = new Map<string, { rps: number[]; p50: number[]; p99: number[]; bytes: number[]; failures: number }>();
     for (let run = 0; run < opts.runs; run++) {
       for (const radius of opts.radii) {
         for (const t of targets) {
-          const r = await autocannon({ url: t.url, connections: opts.connections, duration: opts.durationSec, requests: pathsAt(radius, t.prefix, t.distinct) });
+          const r = await autocannon({
+            url: t.url,
+            connections: opts.connections,
+            duration: opts.durationSec,
+            requests: pathsAt(radius, t.prefix, t.distinct),
+          });
           const key = `${t.name} ${radius}`;
           const cell = cells.get(key) ?? { rps: [], p50: [], p99: [], bytes: [], failures: 0 };
           cells.set(key, cell);
@@ -114,7 +134,9 @@ export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
           cell.p99.push(r.latency.p99);
           cell.bytes.push(r.throughput.average / Math.max(1, r.requests.average));
           cell.failures += r.non2xx + r.errors + r.timeouts;
-          opts.onProgress?.(`http run ${run + 1}/${opts.runs} r=${radius} mi ${t.name}: ${rps.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${r.non2xx + r.errors + r.timeouts > 0 ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
+          opts.onProgress?.(
+            `http run ${run + 1}/${opts.runs} r=${radius} mi ${t.name}: ${rps.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${r.non2xx + r.errors + r.timeouts > 0 ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+          );
         }
       }
     }
@@ -132,7 +154,16 @@ export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
       for (const t of targets) {
         const c = cells.get(`${t.name} ${radius}`);
         if (c === undefined) continue;
-        results.push({ target: t.name, radiusMiles: radius, rps: spread(c.rps), rpsRuns: c.rps, p50: spread(c.p50), p99: spread(c.p99), bytesPerRequest: quantile(c.bytes, 0.5), failures: c.failures });
+        results.push({
+          target: t.name,
+          radiusMiles: radius,
+          rps: spread(c.rps),
+          rpsRuns: c.rps,
+          p50: spread(c.p50),
+          p99: spread(c.p99),
+          bytesPerRequest: quantile(c.bytes, 0.5),
+          failures: c.failures,
+        });
       }
     }
     return {

@@ -28,8 +28,18 @@ const SPEC = {
   usage: 'npm run bench -- --only pipeline [options]',
   description: 'The request pipeline against a bare node:http server sending the same bytes, side by side in one run.',
   options: {
-    only: { type: 'enum', values: ['pipeline'], description: 'the section (set by npm run bench)', default: 'pipeline' },
-    site: { type: 'string', arg: 'dir', description: 'generated site folder', default: join(REPO, 'bench', 'out', 'site-sample') },
+    only: {
+      type: 'enum',
+      values: ['pipeline'],
+      description: 'the section (set by npm run bench)',
+      default: 'pipeline',
+    },
+    site: {
+      type: 'string',
+      arg: 'dir',
+      description: 'generated site folder',
+      default: join(REPO, 'bench', 'out', 'site-sample'),
+    },
     runs: { type: 'integer', min: 1, description: 'runs, each target in turn', default: 3 },
     duration: { type: 'integer', min: 1, description: 'seconds of load per target per run', default: 5 },
     connections: { type: 'integer', min: 1, description: 'concurrent connections', default: 10 },
@@ -48,14 +58,17 @@ const BASES = [
   { lat: 41.8781, lng: -87.6298 },
 ];
 
-const missPath = (lat: number, lng: number): string => `/v1/attorneys?lat=${lat.toFixed(5)}&lng=${lng.toFixed(5)}&radius_miles=${RADIUS}&limit=${LIMIT}`;
+const missPath = (lat: number, lng: number): string =>
+  `/v1/attorneys?lat=${lat.toFixed(5)}&lng=${lng.toFixed(5)}&radius_miles=${RADIUS}&limit=${LIMIT}`;
 
 /** The child: the real server (default answer cache) and a bare node:http server; one JSON line when ready. */
 async function serve(site: string): Promise<void> {
   const { loadConfig } = await import('../../shim/config.ts');
   const { startServer } = await import('../../shim/server.ts');
   const logDir = mkdtempSync(join(tmpdir(), 'iad-bench-pipeline-'));
-  const shim = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: site, LOG_DIR: logDir }));
+  const shim = await startServer(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: site, LOG_DIR: logDir }),
+  );
   const bodyOf = async (path: string): Promise<Buffer> => {
     const res = await fetch(shim.url + path);
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
@@ -67,13 +80,23 @@ async function serve(site: string): Promise<void> {
   const bare = createServer((req, res) => {
     req.resume();
     const url = req.url ?? '';
-    const body = url === CPU_PATH ? Buffer.from(JSON.stringify(process.cpuUsage())) : url.startsWith('/v1/attorneys?') ? attorneys : url === '/v1/coverage' ? coverage : null;
+    const body =
+      url === CPU_PATH
+        ? Buffer.from(JSON.stringify(process.cpuUsage()))
+        : url.startsWith('/v1/attorneys?')
+          ? attorneys
+          : url === '/v1/coverage'
+            ? coverage
+            : null;
     if (body === null) {
       res.writeHead(404, { 'content-length': '0' });
       res.end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.byteLength) });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.byteLength),
+    });
     res.end(body);
   });
   await new Promise<void>((done) => bare.listen(0, '127.0.0.1', () => done()));
@@ -86,7 +109,9 @@ async function serve(site: string): Promise<void> {
   const honoPort = await new Promise<number>((done) => {
     serveHono({ fetch: hono.fetch, port: 0, hostname: '127.0.0.1' }, (info) => done(info.port));
   });
-  process.stdout.write(`${JSON.stringify({ shim: shim.url, bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`, hono: `http://127.0.0.1:${honoPort}` })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ shim: shim.url, bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`, hono: `http://127.0.0.1:${honoPort}` })}\n`,
+  );
   const stop = (): void => {
     bare.closeAllConnections();
     void Promise.all([shim.close(500), new Promise<void>((done) => bare.close(() => done()))]).finally(() => {
@@ -110,7 +135,12 @@ interface Req {
   path: string;
   setupRequest?: (req: { method: string; path: string }) => { method: string; path: string };
 }
-type Autocannon = (opts: { url: string; connections: number; duration: number; requests: Req[] }) => Promise<AutocannonResult>;
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: Req[];
+}) => Promise<AutocannonResult>;
 
 const TARGETS = [
   '(a) miss path: bare node:http',
@@ -128,7 +158,8 @@ const median = (xs: number[]): number => {
   return s.length % 2 === 1 ? (s[m] ?? Number.NaN) : ((s[m - 1] ?? Number.NaN) + (s[m] ?? Number.NaN)) / 2;
 };
 const fmt = (xs: number[], digits = 0): string => {
-  const f = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const f = (x: number): string =>
+    x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   return xs.length === 1 ? f(xs[0] ?? Number.NaN) : `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 };
 
@@ -144,7 +175,10 @@ export async function main(argv: string[]): Promise<string> {
   }
   const { runs, duration, connections } = values;
   const progress = (line: string): void => void process.stderr.write(`[pipeline] ${line}\n`);
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', '--site', site], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', '--site', site], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const urls = await new Promise<{ shim: string; bare: string; hono: string }>((done, fail) => {
     let buf = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -160,11 +194,17 @@ export async function main(argv: string[]): Promise<string> {
   const scatter = (req: { method: string; path: string }): { method: string; path: string } => {
     n++;
     const b = BASES[n % BASES.length] ?? { lat: 0, lng: 0 };
-    return { ...req, path: missPath(b.lat + ((n * 0.0000731) % 0.03) - 0.015, b.lng + ((n * 0.0001379) % 0.03) - 0.015) };
+    return {
+      ...req,
+      path: missPath(b.lat + ((n * 0.0000731) % 0.03) - 0.015, b.lng + ((n * 0.0001379) % 0.03) - 0.015),
+    };
   };
   const requests = (t: Target): Req[] =>
-    t.startsWith('(a)') ? [{ method: 'GET', path: '/v1/attorneys?lat=0&lng=0', setupRequest: scatter }] : [{ method: 'GET', path: '/v1/coverage' }];
-  const urlOf = (t: Target): string => (t.endsWith('bare node:http') ? urls.bare : t.endsWith('same bytes') ? urls.hono : urls.shim);
+    t.startsWith('(a)')
+      ? [{ method: 'GET', path: '/v1/attorneys?lat=0&lng=0', setupRequest: scatter }]
+      : [{ method: 'GET', path: '/v1/coverage' }];
+  const urlOf = (t: Target): string =>
+    t.endsWith('bare node:http') ? urls.bare : t.endsWith('same bytes') ? urls.hono : urls.shim;
   const cpuNow = async (): Promise<number> => {
     const u = (await (await fetch(`${urls.bare}${CPU_PATH}`)).json()) as { user: number; system: number };
     return u.user + u.system;
@@ -183,7 +223,9 @@ export async function main(argv: string[]): Promise<string> {
       cell.rps.push(r.requests.total / r.duration);
       cell.cpu.push(cpuUs);
       cell.failures += r.non2xx + r.errors + r.timeouts;
-      progress(`run ${run + 1}/${runs} ${t}: ${(r.requests.total / r.duration).toFixed(0)} answers/s, ${cpuUs.toFixed(0)} µs CPU/answer`);
+      progress(
+        `run ${run + 1}/${runs} ${t}: ${(r.requests.total / r.duration).toFixed(0)} answers/s, ${cpuUs.toFixed(0)} µs CPU/answer`,
+      );
     }
   }
   child.kill('SIGTERM');
@@ -207,4 +249,5 @@ export async function main(argv: string[]): Promise<string> {
   return report;
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main(process.argv.slice(2));

@@ -56,20 +56,37 @@ const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
  * For each run, radius and target (interleaved, so noise on a shared machine hits every target alike): one untimed
  * pass over the points to warm the cache, then timed passes. Reports per-query p50/p99 per run, summarised as median and range.
  */
-export async function measureLatency(targets: readonly LatencyTarget[], opts: LatencyOptions): Promise<LatencyResult[]> {
-  const perCell = new Map<string, { p50: number[]; p99: number[]; n: number[]; reads: number; rereads: number; firms: number[] }>();
+export async function measureLatency(
+  targets: readonly LatencyTarget[],
+  opts: LatencyOptions,
+): Promise<LatencyResult[]> {
+  const perCell = new Map<
+    string,
+    { p50: number[]; p99: number[]; n: number[]; reads: number; rereads: number; firms: number[] }
+  >();
   const cellKey = (t: string, r: number): string => `${t}\u0000${r}`;
   for (let run = 0; run < opts.runs; run++) {
     for (const radius of opts.radii) {
       for (const target of targets) {
-        const cell = perCell.get(cellKey(target.name, radius)) ?? { p50: [], p99: [], n: [], reads: 0, rereads: 0, firms: [] };
+        const cell = perCell.get(cellKey(target.name, radius)) ?? {
+          p50: [],
+          p99: [],
+          n: [],
+          reads: 0,
+          rereads: 0,
+          firms: [],
+        };
         perCell.set(cellKey(target.name, radius), cell);
         for (const [i, p] of opts.points.entries()) {
           const out = await target.service.findAttorneys(pointArgs(p, radius), CTX);
           if (run === 0) cell.firms.push(out.firms_within_radius);
           // Distinct-point targets also warm the cell blocks around each base point, at points the timed phase never asks.
           if (target.jitterMiles !== undefined) {
-            for (let k = 0; k < 3; k++) await target.service.findAttorneys(pointArgs(jittered(p, target.jitterMiles, 900_000_000 + i * 3 + k), radius), CTX);
+            for (let k = 0; k < 3; k++)
+              await target.service.findAttorneys(
+                pointArgs(jittered(p, target.jitterMiles, 900_000_000 + i * 3 + k), radius),
+                CTX,
+              );
           }
         }
         const readsBefore = target.storeReads?.() ?? 0;

@@ -24,11 +24,17 @@ const ms = (s: Spread): string => fmtSpread(s, fmtMs);
 const us = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 0)} µs`);
 
 function table(head: string[], rows: string[][]): string {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** Rows for the Targets table (name, met or not, measured, note), in the shape bench/lib/report.ts renders. */
-export function hotpathTargetRows(h: HotpathResults | undefined): { name: string; ok: boolean | null; measured: string; note: string }[] {
+export function hotpathTargetRows(
+  h: HotpathResults | undefined,
+): { name: string; ok: boolean | null; measured: string; note: string }[] {
   const shareName = `/v1/attorneys, repeated queries, >= ${HOTPATH_SHARE_OF_BARE} of a bare node:http server (judged on server CPU per answer; throughput beside it)`;
   const importName = `Lambda import < ${LAMBDA_IMPORT_MS} ms (CPU time of the import in a fresh process; wall time beside it)`;
   if (h === undefined) return [];
@@ -77,11 +83,27 @@ export function hotpathSection(h: HotpathResults | undefined): string {
         'The search alone is `service.findAttorneys` warm in-process on the same queries.',
       '',
       table(
-        ['Radius', 'Target', 'Requests/s', 'p50', 'p99', 'Share of bare (throughput)', 'Server CPU per answer', 'Share of bare (CPU)', 'Failures'],
+        [
+          'Radius',
+          'Target',
+          'Requests/s',
+          'p50',
+          'p99',
+          'Share of bare (throughput)',
+          'Server CPU per answer',
+          'Share of bare (CPU)',
+          'Failures',
+        ],
         p.cells.map((c) => {
           const pick = (list: HotpathReport['ratios']): Spread | undefined => {
             const r = list.find((q) => q.radiusMiles === c.radiusMiles);
-            return c.target === 'shim, answer cache' ? r?.cached : c.target === 'shim, no answer cache' ? r?.uncached : c.target === 'shim, distinct points' ? r?.distinct : undefined;
+            return c.target === 'shim, answer cache'
+              ? r?.cached
+              : c.target === 'shim, no answer cache'
+                ? r?.uncached
+                : c.target === 'shim, distinct points'
+                  ? r?.distinct
+                  : undefined;
           };
           const share = pick(p.ratios);
           const cpuShare = pick(p.cpuRatios);
@@ -100,16 +122,27 @@ export function hotpathSection(h: HotpathResults | undefined): string {
       ),
       '',
       table(
-        ['Radius', 'Search alone (in-process)', 'Request path, cached answer (CPU beyond bare)', 'Request path, no answer cache (CPU beyond bare and the search)'],
+        [
+          'Radius',
+          'Search alone (in-process)',
+          'Request path, cached answer (CPU beyond bare)',
+          'Request path, no answer cache (CPU beyond bare and the search)',
+        ],
         p.ratios.map((r) => {
           const search = p.searchUs[String(r.radiusMiles)] ?? Number.NaN;
-          const cpu = (t: string): number => p.cells.find((c) => c.radiusMiles === r.radiusMiles && c.target === t)?.cpuUs.median ?? Number.NaN;
+          const cpu = (t: string): number =>
+            p.cells.find((c) => c.radiusMiles === r.radiusMiles && c.target === t)?.cpuUs.median ?? Number.NaN;
           const bare = cpu('bare node:http');
-          return [`${r.radiusMiles} mi`, `${fmt(search, 0)} µs`, `${fmt(cpu('shim, answer cache') - bare, 0)} µs`, `${fmt(cpu('shim, no answer cache') - bare - search, 0)} µs`];
+          return [
+            `${r.radiusMiles} mi`,
+            `${fmt(search, 0)} µs`,
+            `${fmt(cpu('shim, answer cache') - bare, 0)} µs`,
+            `${fmt(cpu('shim, no answer cache') - bare - search, 0)} µs`,
+          ];
         }),
       ),
       '',
-      'Server CPU per answer is the CPU time (user + system) of the one process holding every server over a target\'s run, divided by its answers: unlike throughput it does not depend on how much of the two shared cores autocannon and other processes got, so it is the steadier measure of the request path on a loaded machine. Share of bare (CPU) is bare\'s CPU per answer over the target\'s, the throughput share a server-bound run would show.',
+      "Server CPU per answer is the CPU time (user + system) of the one process holding every server over a target's run, divided by its answers: unlike throughput it does not depend on how much of the two shared cores autocannon and other processes got, so it is the steadier measure of the request path on a loaded machine. Share of bare (CPU) is bare's CPU per answer over the target's, the throughput share a server-bound run would show.",
     );
   } else out.push(`HTTP part not measured${h.httpError !== undefined ? `: ${h.httpError}` : ''}.`);
   out.push('');
@@ -120,8 +153,24 @@ export function hotpathSection(h: HotpathResults | undefined): string {
         `Then the handler's first answer to \`${l.query}\` (pointer, meta, gazetteer and shards read over S3, the day's salt created), and a second one.`,
       '',
       table(
-        ['Import (wall)', 'Import (CPU)', 'First answer (wall)', 'First answer (CPU)', 'Import + first answer (wall)', 'Second answer (wall)'],
-        [[ms(l.importMs), ms(l.importCpuMs), ms(l.firstAnswerMs), ms(l.firstAnswerCpuMs), ms(l.coldTotalMs), ms(l.secondAnswerMs)]],
+        [
+          'Import (wall)',
+          'Import (CPU)',
+          'First answer (wall)',
+          'First answer (CPU)',
+          'Import + first answer (wall)',
+          'Second answer (wall)',
+        ],
+        [
+          [
+            ms(l.importMs),
+            ms(l.importCpuMs),
+            ms(l.firstAnswerMs),
+            ms(l.firstAnswerCpuMs),
+            ms(l.coldTotalMs),
+            ms(l.secondAnswerMs),
+          ],
+        ],
       ),
     );
   } else out.push(`Lambda cold start not measured${h.lambdaError !== undefined ? `: ${h.lambdaError}` : ''}.`);

@@ -34,7 +34,11 @@ export interface JsonChild<T> {
  * Start `node [nodeArgs] --import tsx <script> [args]` in the repository and resolve with its first stdout line parsed as
  * JSON. Its stderr is passed through with a prefix; a child that exits first rejects.
  */
-export function startJsonChild<T>(script: string, args: string[], opts: { nodeArgs?: string[]; env?: Record<string, string>; tag: string }): Promise<JsonChild<T>> {
+export function startJsonChild<T>(
+  script: string,
+  args: string[],
+  opts: { nodeArgs?: string[]; env?: Record<string, string>; tag: string },
+): Promise<JsonChild<T>> {
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
     cwd: REPO,
     env: { ...process.env, ...opts.env },

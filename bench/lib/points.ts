@@ -32,7 +32,12 @@ export function metroPoints(metros: readonly MetroT[], offsetMiles: number): Que
     out.push({ label: `${m.slug} centre`, metro: m.slug, lat: m.center.lat, lng: m.center.lng });
     ['N', 'E', 'S', 'W'].forEach((dir, i) => {
       const [lat, lng] = destination(m.center.lat, m.center.lng, offsetMiles, (i * Math.PI) / 2);
-      out.push({ label: `${m.slug} ${offsetMiles} mi ${dir}`, metro: m.slug, lat: Number(lat.toFixed(5)), lng: Number(lng.toFixed(5)) });
+      out.push({
+        label: `${m.slug} ${offsetMiles} mi ${dir}`,
+        metro: m.slug,
+        lat: Number(lat.toFixed(5)),
+        lng: Number(lng.toFixed(5)),
+      });
     });
   }
   return out;
@@ -41,7 +46,10 @@ export function metroPoints(metros: readonly MetroT[], offsetMiles: number): Que
 /** Points of the dense metros (New York, Los Angeles, Chicago): centre and four 5-mile offsets each. */
 export function densePoints(): QueryPoint[] {
   const wanted = new Set<string>(DENSE_METROS);
-  return metroPoints(loadMetros().filter((m) => wanted.has(m.slug)), 5);
+  return metroPoints(
+    loadMetros().filter((m) => wanted.has(m.slug)),
+    5,
+  );
 }
 
 /** Points of every metro: centre and four 10-mile offsets each (the cold-path query set). */
@@ -63,7 +71,11 @@ export function pointPath(p: { lat: number; lng: number }, radiusMiles: number, 
  * The n-th point of a deterministic scatter within `radiusMiles` of `p` (golden-ratio sequence), so every query of a
  * "distinct points" measurement asks about a point not asked before, and two targets given the same n get the same point.
  */
-export function jittered(p: { lat: number; lng: number }, radiusMiles: number, n: number): { lat: number; lng: number } {
+export function jittered(
+  p: { lat: number; lng: number },
+  radiusMiles: number,
+  n: number,
+): { lat: number; lng: number } {
   const frac = (x: number): number => x - Math.floor(x);
   const distance = radiusMiles * Math.sqrt(frac((n + 1) * 0.7548776662466927));
   const bearing = 2 * Math.PI * frac((n + 1) * 0.5698402909980532);

@@ -61,7 +61,13 @@ export interface BenchResults {
   startedAt: string;
   durationMs: number;
   quick: boolean;
-  sample: { siteDir: string; version: string; offices: number; generate: ProcessCost | null; shards: { indexBytes: number; perRes: ShardStats[] } };
+  sample: {
+    siteDir: string;
+    version: string;
+    offices: number;
+    generate: ProcessCost | null;
+    shards: { indexBytes: number; perRes: ShardStats[] };
+  };
   latency?: {
     results: LatencyResult[];
     naiveOverShim: Map<number, Spread>;
@@ -72,7 +78,13 @@ export interface BenchResults {
   };
   http?: HttpReport;
   correction?: CorrectionResults;
-  cold?: { reads: ColdReads[]; first: FirstAnswer | null; firstError?: string; s3?: ColdS3Report | null; s3Error?: string };
+  cold?: {
+    reads: ColdReads[];
+    first: FirstAnswer | null;
+    firstError?: string;
+    s3?: ColdS3Report | null;
+    s3Error?: string;
+  };
   scale?: {
     requested: number;
     attempts: ScaleAttempt[];
@@ -91,7 +103,21 @@ export interface BenchResults {
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
-export const SECTIONS = ['## Machine', '## Targets', '## 1. Query latency', '## 2. HTTP throughput', '## 3. Cold path', '## 4. Scale', '## 5. Lambda bundle', '## 6. Page weight', POSTGIS_HEADING, WORKLOAD_HEADING, HOTPATH_HEADING, TREES_HEADING, '## Method'] as const;
+export const SECTIONS = [
+  '## Machine',
+  '## Targets',
+  '## 1. Query latency',
+  '## 2. HTTP throughput',
+  '## 3. Cold path',
+  '## 4. Scale',
+  '## 5. Lambda bundle',
+  '## 6. Page weight',
+  POSTGIS_HEADING,
+  WORKLOAD_HEADING,
+  HOTPATH_HEADING,
+  TREES_HEADING,
+  '## Method',
+] as const;
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
@@ -99,7 +125,11 @@ const x = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 2)}x`);
 const verdict = (ok: boolean | null): string => (ok === null ? 'not measured' : ok ? '**met**' : '**missed**');
 
 function table(head: string[], rows: string[][]): string {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 interface TargetRow {
@@ -123,19 +153,36 @@ function targetRows(r: BenchResults): TargetRow[] {
       measured: shares.map(([radius, s]) => `${radius} mi: ${x(s)}`).join('; '),
       note: ok ? '' : throughputWhy(r),
     });
-  } else rows.push({ name: `HTTP throughput >= ${TARGETS.throughputShareOfStatic} of the static ceiling`, ok: null, measured: 'skipped', note: '' });
+  } else
+    rows.push({
+      name: `HTTP throughput >= ${TARGETS.throughputShareOfStatic} of the static ceiling`,
+      ok: null,
+      measured: 'skipped',
+      note: '',
+    });
 
   if (r.scale?.latency) {
     const ratios = [...r.scale.latency.shimRatio.entries()];
     const ok = ratios.every(([, s]) => s.median <= TARGETS.scaleLatencyRatio);
-    const naive = [...r.scale.latency.naiveRatio.entries()].map(([radius, s]) => `${radius} mi: ${fmt(s.median, 1)}x`).join(', ');
+    const naive = [...r.scale.latency.naiveRatio.entries()]
+      .map(([radius, s]) => `${radius} mi: ${fmt(s.median, 1)}x`)
+      .join(', ');
     rows.push({
       name: `p50 latency at ${n0(r.scale.measured ?? 0)} offices within ${TARGETS.scaleLatencyRatio}x of ${n0(r.sample.offices)}`,
       ok,
       measured: `${ratios.map(([radius, s]) => `${radius} mi: ${x(s)}`).join('; ')} (naive: ${naive})`,
-      note: (r.scale.measured !== r.scale.requested ? `Measured at ${n0(r.scale.measured ?? 0)}, not the ${n0(r.scale.requested)} asked for (see 4). ` : '') + (ok ? '' : scaleWhy(r)),
+      note:
+        (r.scale.measured !== r.scale.requested
+          ? `Measured at ${n0(r.scale.measured ?? 0)}, not the ${n0(r.scale.requested)} asked for (see 4). `
+          : '') + (ok ? '' : scaleWhy(r)),
     });
-  } else rows.push({ name: `latency at scale within ${TARGETS.scaleLatencyRatio}x of the sample`, ok: null, measured: r.scale ? 'no large site could be generated (see 4)' : 'skipped', note: '' });
+  } else
+    rows.push({
+      name: `latency at scale within ${TARGETS.scaleLatencyRatio}x of the sample`,
+      ok: null,
+      measured: r.scale ? 'no large site could be generated (see 4)' : 'skipped',
+      note: '',
+    });
   rows.push(cacheTargetRow(r));
   rows.push(generateTargetRow(r));
 
@@ -148,12 +195,17 @@ function targetRows(r: BenchResults): TargetRow[] {
 
 function throughputWhy(r: BenchResults): string {
   const p50 = (target: string): string | undefined =>
-    r.latency?.results.filter((l) => l.target === target).map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`).join(', ');
-  const repeated = [...(r.http?.shimOverStatic.entries() ?? [])].map(([radius, v]) => `${radius} mi: ${fmt(v.median, 2)}x`).join(', ');
+    r.latency?.results
+      .filter((l) => l.target === target)
+      .map((l) => `${l.radiusMiles} mi: ${fmtMs(l.p50.median)}`)
+      .join(', ');
+  const repeated = [...(r.http?.shimOverStatic.entries() ?? [])]
+    .map(([radius, v]) => `${radius} mi: ${fmt(v.median, 2)}x`)
+    .join(', ');
   return (
     'The ceiling is the same server code answering each query with its stored answer (same routing, headers, request log, UUID and JSON serialisation), so the ratio is the cost of the search itself. ' +
     `At distinct points a warm findAttorneys takes ${p50(DISTINCT_SHIM) ?? 'n/a'} (p50); with repeated points it takes ${p50('shim') ?? 'n/a'} and the server reaches ${repeated} of the ceiling. ` +
-    'The search walks the cell tree of the groups near the circle (cells wholly inside add their stored firm counts), checks the offices of leaf cells crossing the edge one by one, and visits the nearest cells until the `limit` nearest firms are settled; the edge work grows with the circle\'s circumference and the density there. ' +
+    "The search walks the cell tree of the groups near the circle (cells wholly inside add their stored firm counts), checks the offices of leaf cells crossing the edge one by one, and visits the nearest cells until the `limit` nearest firms are settled; the edge work grows with the circle's circumference and the density there. " +
     'What would reach it: a per-(point, radius) answer cache for repeated ZIP and city centroids, and smaller leaves on the edge.'
   );
 }
@@ -162,16 +214,26 @@ function throughputWhy(r: BenchResults): string {
 function cacheTargetRow(r: BenchResults): TargetRow {
   const name = `the default cache (${SCALE_CACHE_MIB} MiB) serves the large site without re-reading objects (re-reads while timed <= 5% of queries)`;
   const large = r.scale?.latency?.results.filter((l) => l.target === 'shim large') ?? [];
-  if (large.length === 0 || large.some((l) => l.storeRereadsTimed == null)) return { name, ok: null, measured: r.scale ? 'not measured (no re-read count)' : 'skipped', note: '' };
-  const per = large.map((l) => ({ radius: l.radiusMiles, rereads: l.storeRereadsTimed ?? 0, reads: l.storeReadsTimed ?? 0, queries: l.queries * l.p50Runs.length }));
+  if (large.length === 0 || large.some((l) => l.storeRereadsTimed == null))
+    return { name, ok: null, measured: r.scale ? 'not measured (no re-read count)' : 'skipped', note: '' };
+  const per = large.map((l) => ({
+    radius: l.radiusMiles,
+    rereads: l.storeRereadsTimed ?? 0,
+    reads: l.storeReadsTimed ?? 0,
+    queries: l.queries * l.p50Runs.length,
+  }));
   const ok = per.every((p) => p.rereads <= 0.05 * p.queries);
   return {
     name,
     ok,
-    measured: per.map((p) => `${p.radius} mi: ${n0(p.rereads)} re-reads, ${n0(p.reads)} reads in ${n0(p.queries)} queries`).join('; '),
+    measured: per
+      .map((p) => `${p.radius} mi: ${n0(p.rereads)} re-reads, ${n0(p.reads)} reads in ${n0(p.queries)} queries`)
+      .join('; '),
     note:
       'A re-read is a read of an object the same site source had read before (the cache let it go), the pointer included (read again every 5 s by design); a first read of an object the query set had not touched yet is not one. ' +
-      (ok ? '' : 'What would reach it: smaller record chunks (the shown firms\' records are the objects that change from point to point), or a larger CACHE_MIB.'),
+      (ok
+        ? ''
+        : "What would reach it: smaller record chunks (the shown firms' records are the objects that change from point to point), or a larger CACHE_MIB."),
   };
 }
 
@@ -180,26 +242,47 @@ function generateTargetRow(r: BenchResults): TargetRow {
   const name = `generate the ${n0(r.scale?.requested ?? 0)}-office site in < ${TARGETS.generateMs / 60_000} min and < ${fmtBytes(TARGETS.generateBytes)} peak RSS, first week and next week`;
   const a = r.scale?.attempts.find((t) => t.offices === r.scale?.requested);
   if (!a) return { name, ok: null, measured: r.scale ? 'not measured' : 'skipped', note: '' };
-  const runs = [[`${a.weeks[0]} (empty folder)`, a.generate], [`${a.weeks[1]} (beside it)`, a.next]] as const;
-  const fits = (g: ProcessCost | null): boolean => g !== null && g.ok && g.wallMs < TARGETS.generateMs && g.peakRssBytes !== null && g.peakRssBytes < TARGETS.generateBytes;
+  const runs = [
+    [`${a.weeks[0]} (empty folder)`, a.generate],
+    [`${a.weeks[1]} (beside it)`, a.next],
+  ] as const;
+  const fits = (g: ProcessCost | null): boolean =>
+    g !== null &&
+    g.ok &&
+    g.wallMs < TARGETS.generateMs &&
+    g.peakRssBytes !== null &&
+    g.peakRssBytes < TARGETS.generateBytes;
   const ok = runs.every(([, g]) => fits(g));
-  const measured = runs.map(([w, g]) => `${w}: ${g === null ? 'not run' : !g.ok ? 'failed' : `${fmtMs(g.wallMs)}, ${g.peakRssBytes === null ? 'n/a' : fmtBytes(g.peakRssBytes)}`}`).join('; ');
+  const measured = runs
+    .map(
+      ([w, g]) =>
+        `${w}: ${g === null ? 'not run' : !g.ok ? 'failed' : `${fmtMs(g.wallMs)}, ${g.peakRssBytes === null ? 'n/a' : fmtBytes(g.peakRssBytes)}`}`,
+    )
+    .join('; ');
   return {
     name,
     ok,
     measured,
-    note: ok ? '' : 'Wall time of the generator CLI as a child process (Node start-up included), peak RSS by GNU time. Section 4 shows each run\'s progress lines, which say where the time went.',
+    note: ok
+      ? ''
+      : "Wall time of the generator CLI as a child process (Node start-up included), peak RSS by GNU time. Section 4 shows each run's progress lines, which say where the time went.",
   };
 }
 
 function scaleWhy(r: BenchResults): string {
   // A handful of reads while timed are the pointer's 5-second refresh; a cache that cannot hold the working set reads on most queries.
   const reads = r.scale?.latency?.results
-    .filter((l) => l.target === 'shim large' && (l.storeRereadsTimed ?? l.storeReadsTimed ?? 0) > 0.05 * l.queries * l.p50Runs.length)
+    .filter(
+      (l) =>
+        l.target === 'shim large' &&
+        (l.storeRereadsTimed ?? l.storeReadsTimed ?? 0) > 0.05 * l.queries * l.p50Runs.length,
+    )
     .map((l) => `${l.radiusMiles} mi`);
   return (
-    'Cells wholly inside the circle cost O(1) for the firms homed under them (stored counts), but two parts of an exact `firms_within_radius` follow the density: the offices of leaf cells crossing the circle\'s edge are checked one by one (a chord test on precomputed unit vectors, haversine only near the radius), and every firm shared between cells is marked once per inside cell that holds it (a bitset over firm numbers) to count it once; at 1,000,000 offices a 15-mile circle in New York marks ~30,000 shared entries (17,600 distinct firms) and tests ~7,000 edge offices, against a few hundred at 9,077 (see the firms-in-radius ratio beside the latency ratio)' +
-    (reads && reads.length > 0 ? `; at ${reads.join(', ')} the cache (CACHE_MIB=${SCALE_CACHE_MIB}) could not keep the record chunks of the shown firms of every distinct point, so timed queries re-read them (a record chunk costs a read, a parse and a check of 64 records)` : '') +
+    "Cells wholly inside the circle cost O(1) for the firms homed under them (stored counts), but two parts of an exact `firms_within_radius` follow the density: the offices of leaf cells crossing the circle's edge are checked one by one (a chord test on precomputed unit vectors, haversine only near the radius), and every firm shared between cells is marked once per inside cell that holds it (a bitset over firm numbers) to count it once; at 1,000,000 offices a 15-mile circle in New York marks ~30,000 shared entries (17,600 distinct firms) and tests ~7,000 edge offices, against a few hundred at 9,077 (see the firms-in-radius ratio beside the latency ratio)" +
+    (reads && reads.length > 0
+      ? `; at ${reads.join(', ')} the cache (CACHE_MIB=${SCALE_CACHE_MIB}) could not keep the record chunks of the shown firms of every distinct point, so timed queries re-read them (a record chunk costs a read, a parse and a check of 64 records)`
+      : '') +
     '. What would reach it: a format listing each shared firm once per page of cells rather than at every level of the tree (fewer marks per query), smaller leaf cells along the edge (CELL_LEAF_MAX), and smaller record chunks; the work an exact count needs still grows with the firms near the edge, so 1.5x at a hundredfold density is not reachable by tuning alone.'
   );
 }
@@ -211,7 +294,8 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
   const objectsName = `cold path <= ${TARGETS.coldObjects} objects per query, any radius`;
   const decodedName = `cold path <= ${COLD_BYTES} per query **decoded** (the bytes the shim parses), any radius`;
   const wireName = `cold path <= ${COLD_BYTES} per query **on the wire** (S3, gzip as published; sample site), any radius`;
-  if (!r.cold) return [objectsName, decodedName, wireName].map((name) => ({ name, ok: null, measured: 'skipped', note: '' }));
+  if (!r.cold)
+    return [objectsName, decodedName, wireName].map((name) => ({ name, ok: null, measured: 'skipped', note: '' }));
   const s3 = r.cold.s3 ?? null;
   const sets = [...r.cold.reads, ...(r.scale?.cold ?? []), ...(s3?.sets ?? [])];
   const count = (xs: readonly ColdReads[]): string => n0(xs.reduce((n, s) => n + s.queries, 0));
@@ -234,7 +318,10 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
       name: decodedName,
       ok: decodedOk,
       measured: `${unjudged}max ${fmtBytes(maxBytes)} decoded (${queries})`,
-      note: decodedOk !== false ? '' : `Judged on the decoded bytes, i.e. the size of the stored JSON the shim parses (equal from the folder and over S3). ${coldWhy(sets)}`,
+      note:
+        decodedOk !== false
+          ? ''
+          : `Judged on the decoded bytes, i.e. the size of the stored JSON the shim parses (equal from the folder and over S3). ${coldWhy(sets)}`,
     },
   ];
   if (s3) {
@@ -248,10 +335,17 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
       note:
         `Judged on the response bodies S3 sends (objects stored gzip-compressed by publishSite; headers not counted). Heaviest: ${worst.worstWire.query}, ${worst.worstWire.objects} objects, ` +
         `${fmtBytes(worst.worstWire.wireBytes)} on the wire for ${fmtBytes(worst.worstWire.decodedBytes)} decoded. Measured on the sample site only` +
-        (r.scale?.cold ? ` (the ${n0(r.scale.measured ?? 0)}-office site is not published to S3 by the benchmark).` : '.'),
+        (r.scale?.cold
+          ? ` (the ${n0(r.scale.measured ?? 0)}-office site is not published to S3 by the benchmark).`
+          : '.'),
     });
   } else {
-    rows.push({ name: wireName, ok: null, measured: r.cold.s3Error !== undefined ? `failed: ${r.cold.s3Error}` : 'skipped', note: '' });
+    rows.push({
+      name: wireName,
+      ok: null,
+      measured: r.cold.s3Error !== undefined ? `failed: ${r.cold.s3Error}` : 'skipped',
+      note: '',
+    });
   }
   return rows;
 }
@@ -264,9 +358,9 @@ function coldWhy(sets: ColdReads[]): string {
     .join(', ');
   return (
     `Worst query: ${worst.worst.query} (${worst.worst.objects} objects, ${fmtBytes(worst.worst.bytes)}: ${kinds}). ` +
-    'Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to two things: the blocks of the leaf cells crossing the circle\'s edge, each read whole (up to `block_max` offices) to test the offices of its few edge leaves, and a group\'s shared-list object, read whole when any of its rows at or above block level is wholly inside, though the query needs only those rows\' lists. ' +
-      'What would reach it: the shared object split into pages by a finer cell, so a query reads the lists of its inside cells only; smaller blocks (section 11 measures them: block bytes fall, objects rise, and the shared object grows, which paging removes); shorter columns (lat and lng are about half of a block\'s bytes, and offices in a block are ordered by res-9 cell, so coordinates delta-coded from the previous office would take a few digits each). ' +
-      'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from.'
+    "Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to two things: the blocks of the leaf cells crossing the circle's edge, each read whole (up to `block_max` offices) to test the offices of its few edge leaves, and a group's shared-list object, read whole when any of its rows at or above block level is wholly inside, though the query needs only those rows' lists. " +
+    "What would reach it: the shared object split into pages by a finer cell, so a query reads the lists of its inside cells only; smaller blocks (section 11 measures them: block bytes fall, objects rise, and the shared object grows, which paging removes); shorter columns (lat and lng are about half of a block's bytes, and offices in a block are ordered by res-9 cell, so coordinates delta-coded from the previous office would take a few digits each). " +
+    'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from.'
   );
 }
 
@@ -286,7 +380,10 @@ function machineSection(r: BenchResults): string {
         ['Command', `\`${r.command}\``],
         ['Started', r.startedAt],
         ['Duration', fmtMs(r.durationMs)],
-        ['Load average (1 min)', `${fmt(m.loadStart, 1)} at start, ${m.loadEnd === null ? 'n/a' : fmt(m.loadEnd, 1)} at end`],
+        [
+          'Load average (1 min)',
+          `${fmt(m.loadStart, 1)} at start, ${m.loadEnd === null ? 'n/a' : fmt(m.loadEnd, 1)} at end`,
+        ],
       ],
     ),
     '',
@@ -296,7 +393,16 @@ function machineSection(r: BenchResults): string {
 
 function targetsSection(r: BenchResults): string {
   const rows = targetRows(r);
-  return ['## Targets', '', table(['Target', 'Result', 'Measured (median, min–max)'], rows.map((t) => [t.name, verdict(t.ok), t.measured])), '', ...rows.filter((t) => t.note !== '').map((t) => `- *${t.name}*: ${t.note}`)].join('\n');
+  return [
+    '## Targets',
+    '',
+    table(
+      ['Target', 'Result', 'Measured (median, min–max)'],
+      rows.map((t) => [t.name, verdict(t.ok), t.measured]),
+    ),
+    '',
+    ...rows.filter((t) => t.note !== '').map((t) => `- *${t.name}*: ${t.note}`),
+  ].join('\n');
 }
 
 function latencySection(r: BenchResults): string {
@@ -313,7 +419,15 @@ function latencySection(r: BenchResults): string {
     '',
     table(
       ['Radius', 'Target', 'p50', 'p99', 'Queries/run', 'Firms in radius (median)', 'Store reads while timed'],
-      l.results.map((q) => [`${q.radiusMiles} mi`, q.target, ms(q.p50), ms(q.p99), n0(q.queries), n0(q.firmsWithinRadius), q.storeReadsTimed === null ? '–' : n0(q.storeReadsTimed)]),
+      l.results.map((q) => [
+        `${q.radiusMiles} mi`,
+        q.target,
+        ms(q.p50),
+        ms(q.p99),
+        n0(q.queries),
+        n0(q.firmsWithinRadius),
+        q.storeReadsTimed === null ? '–' : n0(q.storeReadsTimed),
+      ]),
     ),
     '',
     table(
@@ -342,7 +456,15 @@ function httpSection(r: BenchResults): string {
     '',
     table(
       ['Radius', 'Target', 'Requests/s', 'Latency p50', 'Latency p99', 'Bytes/response', 'Failures'],
-      h.results.map((t) => [`${t.radiusMiles} mi`, t.target, fmtSpread(t.rps, (v) => n0(v)), fmtSpread(t.p50, (v) => `${fmt(v, 1)} ms`), fmtSpread(t.p99, (v) => `${fmt(v, 1)} ms`), n0(t.bytesPerRequest), n0(t.failures)]),
+      h.results.map((t) => [
+        `${t.radiusMiles} mi`,
+        t.target,
+        fmtSpread(t.rps, (v) => n0(v)),
+        fmtSpread(t.p50, (v) => `${fmt(v, 1)} ms`),
+        fmtSpread(t.p99, (v) => `${fmt(v, 1)} ms`),
+        n0(t.bytesPerRequest),
+        n0(t.failures),
+      ]),
     ),
     '',
     table(
@@ -359,8 +481,30 @@ function httpSection(r: BenchResults): string {
 
 function coldRows(sets: ColdReads[]): string {
   return table(
-    ['Query set', 'Queries', 'Objects median', 'Objects max', 'Cell objects max', 'Bytes median', 'Bytes max', 'Heaviest query'],
-    sets.map((s) => [s.label, n0(s.queries), n0(s.objects.median), n0(s.objects.max), n0(s.shardObjects.max), fmtBytes(s.bytes.median), fmtBytes(s.bytes.max), `${s.worst.query}: ${Object.entries(s.worst.byKind).sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 3).map(([k, v]) => `${k} ${fmtBytes(v.bytes)}`).join(', ')}`]),
+    [
+      'Query set',
+      'Queries',
+      'Objects median',
+      'Objects max',
+      'Cell objects max',
+      'Bytes median',
+      'Bytes max',
+      'Heaviest query',
+    ],
+    sets.map((s) => [
+      s.label,
+      n0(s.queries),
+      n0(s.objects.median),
+      n0(s.objects.max),
+      n0(s.shardObjects.max),
+      fmtBytes(s.bytes.median),
+      fmtBytes(s.bytes.max),
+      `${s.worst.query}: ${Object.entries(s.worst.byKind)
+        .sort((a, b) => b[1].bytes - a[1].bytes)
+        .slice(0, 3)
+        .map(([k, v]) => `${k} ${fmtBytes(v.bytes)}`)
+        .join(', ')}`,
+    ]),
   );
 }
 
@@ -374,12 +518,21 @@ function coldSection(r: BenchResults): string {
     '',
     coldRows(r.cold.reads),
   );
-  if (r.scale?.cold) out.push('', `The same on the ${n0(r.scale.measured ?? 0)}-office site:`, '', coldRows(r.scale.cold));
+  if (r.scale?.cold)
+    out.push('', `The same on the ${n0(r.scale.measured ?? 0)}-office site:`, '', coldRows(r.scale.cold));
   out.push('', ...coldS3Section(r));
-  if (r.cold.firstError !== undefined) out.push('', `Fresh process to first answer: **not measured**, the fresh server did not answer: ${r.cold.firstError}`);
+  if (r.cold.firstError !== undefined)
+    out.push(
+      '',
+      `Fresh process to first answer: **not measured**, the fresh server did not answer: ${r.cold.firstError}`,
+    );
   if (r.cold.first) {
     const f = r.cold.first;
-    out.push('', `Fresh process to first answer (median (min–max) of ${f.firstAnswerMs.runs}): listening after ${ms(f.listeningMs)}, first \`/v1/attorneys\` 200 after ${ms(f.firstAnswerMs)}.`, `Command: \`${f.command}\`.`);
+    out.push(
+      '',
+      `Fresh process to first answer (median (min–max) of ${f.firstAnswerMs.runs}): listening after ${ms(f.listeningMs)}, first \`/v1/attorneys\` 200 after ${ms(f.firstAnswerMs)}.`,
+      `Command: \`${f.command}\`.`,
+    );
   }
   return out.join('\n');
 }
@@ -404,7 +557,20 @@ function coldS3Section(r: BenchResults): string[] {
       `Objects and bytes from the first pass, latency over ${s3.passes} pass${s3.passes === 1 ? '' : 'es'}.`,
     '',
     table(
-      ['Query set', 'Queries', 'Objects median', 'Objects max', 'Rounds max', 'Decoded median', 'Decoded max', 'Wire median', 'Wire max', 'Cold latency median (loopback)', 'Cold latency p99 (loopback)', 'Heaviest on the wire'],
+      [
+        'Query set',
+        'Queries',
+        'Objects median',
+        'Objects max',
+        'Rounds max',
+        'Decoded median',
+        'Decoded max',
+        'Wire median',
+        'Wire max',
+        'Cold latency median (loopback)',
+        'Cold latency p99 (loopback)',
+        'Heaviest on the wire',
+      ],
       s3.sets.map((s) => [
         s.label,
         n0(s.queries),
@@ -427,7 +593,15 @@ function shardTable(s: { indexBytes: number; perRes: ShardStats[] }): string {
   return (
     table(
       ['Object', 'Count', 'Median bytes', 'Max bytes', 'Median offices', 'Max offices', 'Total'],
-      s.perRes.map((p) => [p.kind, n0(p.count), fmtBytes(p.medianBytes), fmtBytes(p.maxBytes), n0(p.medianOffices), n0(p.maxOffices), fmtBytes(p.totalBytes)]),
+      s.perRes.map((p) => [
+        p.kind,
+        n0(p.count),
+        fmtBytes(p.medianBytes),
+        fmtBytes(p.maxBytes),
+        n0(p.medianOffices),
+        n0(p.maxOffices),
+        fmtBytes(p.totalBytes),
+      ]),
     ) + `\n\nCell index (cells/index.json): ${fmtBytes(s.indexBytes)}.`
   );
 }
@@ -436,36 +610,68 @@ function scaleSection(r: BenchResults): string {
   const out = ['## 4. Scale', ''];
   if (!r.scale) return [...out, 'Skipped (`--skip-scale`).'].join('\n');
   const s = r.scale;
-  out.push(`Synthetic nationwide dataset (\`synthesize({ offices, nationwide: true })\`, seed 1, weeks ${SCALE_WEEKS.join(' and ')}), generated with the generator CLI as a child process. Asked for ${n0(s.requested)} offices.`, '');
+  out.push(
+    `Synthetic nationwide dataset (\`synthesize({ offices, nationwide: true })\`, seed 1, weeks ${SCALE_WEEKS.join(' and ')}), generated with the generator CLI as a child process. Asked for ${n0(s.requested)} offices.`,
+    '',
+  );
   const genRows: string[][] = [];
   const row = (offices: number, what: string, g: ProcessCost, synth: string): string[] => [
     n0(offices),
     what,
-    g.ok ? 'ok' : `failed: ${g.error?.split('\n').find((l) => /Error|failed/.test(l))?.slice(0, 160) ?? 'see log'}`,
+    g.ok
+      ? 'ok'
+      : `failed: ${
+          g.error
+            ?.split('\n')
+            .find((l) => /Error|failed/.test(l))
+            ?.slice(0, 160) ?? 'see log'
+        }`,
     fmtMs(g.wallMs),
     g.peakRssBytes === null ? 'n/a' : fmtBytes(g.peakRssBytes),
     synth,
   ];
   if (r.sample.generate) genRows.push(row(r.sample.offices, 'latest week, empty folder', r.sample.generate, '–'));
   for (const a of s.attempts) {
-    genRows.push(row(a.offices, `${a.weeks[0]}, empty folder`, a.generate, a.inputsReused ? 'reused' : a.synthMs === null ? 'n/a' : fmtMs(a.synthMs)));
+    genRows.push(
+      row(
+        a.offices,
+        `${a.weeks[0]}, empty folder`,
+        a.generate,
+        a.inputsReused ? 'reused' : a.synthMs === null ? 'n/a' : fmtMs(a.synthMs),
+      ),
+    );
     if (a.next) genRows.push(row(a.offices, `${a.weeks[1]}, beside ${a.weeks[0]}`, a.next, '–'));
   }
   out.push(table(['Offices', 'Week', 'Generator', 'Wall time', 'Peak RSS', 'Synthesis'], genRows), '');
   out.push(
-    'The first week is generated into an empty folder (every object written); the next week beside it, as the weekly run does: objects whose bytes equal the previous week\'s file are hard-linked to it instead of written, and the changes document is diffed against it.',
+    "The first week is generated into an empty folder (every object written); the next week beside it, as the weekly run does: objects whose bytes equal the previous week's file are hard-linked to it instead of written, and the changes document is diffed against it.",
     '',
   );
   for (const a of s.attempts) {
     a.weeks.forEach((week, i) => {
       const log = a.logs?.[i] ?? [];
-      if (log.length > 0) out.push(`The generator's progress, ${n0(a.offices)} offices, ${week} (elapsed seconds, resident memory, peak, step):`, '', '```', ...log, '```', '');
+      if (log.length > 0)
+        out.push(
+          `The generator's progress, ${n0(a.offices)} offices, ${week} (elapsed seconds, resident memory, peak, step):`,
+          '',
+          '```',
+          ...log,
+          '```',
+          '',
+        );
     });
   }
   for (const a of s.attempts) {
     const failed = !a.generate.ok ? a.generate : a.next?.ok === false ? a.next : null;
     if (failed === null) continue;
-    out.push(`The generator at ${n0(a.offices)} offices stopped with:`, '', '```', failed.error ?? '(no message)', '```', '');
+    out.push(
+      `The generator at ${n0(a.offices)} offices stopped with:`,
+      '',
+      '```',
+      failed.error ?? '(no message)',
+      '```',
+      '',
+    );
     if (/Invalid string length/.test(failed.error ?? '')) {
       out.push(
         'V8 cannot hold a string longer than about 512 MiB, and the generator reads each JSON-lines input whole into one string (generator/inputs/jsonl.ts, `readFile(path, "utf8")`); ' +
@@ -477,7 +683,11 @@ function scaleSection(r: BenchResults): string {
   const first = s.attempts[0] ?? r.sample.generate;
   const method = s.attempts[0]?.generate ?? r.sample.generate;
   if (method) out.push(`Peak memory: ${method.method}. Command: \`${method.command}\`.`, '');
-  if (s.measured !== s.requested && first) out.push(`**${n0(s.requested)} offices could not be measured here**; the figures below are for ${s.measured === null ? 'no site' : `${n0(s.measured)} offices`}. See the failure above.`, '');
+  if (s.measured !== s.requested && first)
+    out.push(
+      `**${n0(s.requested)} offices could not be measured here**; the figures below are for ${s.measured === null ? 'no site' : `${n0(s.measured)} offices`}. See the failure above.`,
+      '',
+    );
   out.push(`Cell tree of the sample (${n0(r.sample.offices)} offices):`, '', shardTable(r.sample.shards), '');
   if (s.shards) out.push(`Cell tree at ${n0(s.measured ?? 0)} offices:`, '', shardTable(s.shards), '');
   if (s.latency) {
@@ -492,12 +702,19 @@ function scaleSection(r: BenchResults): string {
           ms(q.p50),
           ms(q.p99),
           n0(q.firmsWithinRadius),
-          q.storeReadsTimed === null ? '–' : `${n0(q.storeReadsTimed)}${q.storeRereadsTimed == null ? '' : ` (${n0(q.storeRereadsTimed)})`}`,
+          q.storeReadsTimed === null
+            ? '–'
+            : `${n0(q.storeReadsTimed)}${q.storeRereadsTimed == null ? '' : ` (${n0(q.storeRereadsTimed)})`}`,
         ]),
       ),
       '',
       table(
-        ['Radius', `shim p50 ratio ${n0(s.measured ?? 0)} / ${n0(r.sample.offices)}`, 'naive p50 ratio', 'firms in radius ratio (the work an exact count needs)'],
+        [
+          'Radius',
+          `shim p50 ratio ${n0(s.measured ?? 0)} / ${n0(r.sample.offices)}`,
+          'naive p50 ratio',
+          'firms in radius ratio (the work an exact count needs)',
+        ],
         [...s.latency.shimRatio.entries()].map(([radius, v]) => {
           const naive = s.latency?.naiveRatio.get(radius);
           return [`${radius} mi`, x(v), naive ? x(naive) : 'n/a', firmsRatio(s.latency?.results ?? [], radius)];
@@ -510,7 +727,8 @@ function scaleSection(r: BenchResults): string {
 
 /** Median firms within the radius at the large site over the small one, for the shim's scale targets. */
 function firmsRatio(results: readonly LatencyResult[], radius: number): string {
-  const firms = (target: string): number | undefined => results.find((q) => q.target === target && q.radiusMiles === radius)?.firmsWithinRadius;
+  const firms = (target: string): number | undefined =>
+    results.find((q) => q.target === target && q.radiusMiles === radius)?.firmsWithinRadius;
   const big = firms('shim large');
   const small = firms('shim small');
   return big !== undefined && small !== undefined && small > 0 ? `${fmt(big / small, 1)}x` : 'n/a';
@@ -539,7 +757,9 @@ function methodSection(r: BenchResults): string {
     `- The sample site is generated by the run from data/ into ${r.sample.siteDir}; the scale data and sites live in bench/out/ (gitignored); synthesised scale inputs are reused while their parameters match.`,
     '- Latency is wall time of the awaited call (performance.now) in one process; p50/p99 are nearest-rank per run. Throughput is completed requests over the run time; any non-2xx answer counts as a failure. "Store reads while timed" counts every read the site source made during the timed queries, including the pointer (current.json) it re-reads every 5 s by design; a few reads mean a warm cache, hundreds mean it could not hold the working set.',
     '- The naive baseline (bench/peers/naive.ts) is checked against the shim for the same queries in test/bench-smoke.slow.test.ts, so it is a correct baseline, not a strawman.',
-    ...(r.quick ? ['- **This was a --quick run: small and short, for a smoke test; do not quote these numbers.**'] : []),
+    ...(r.quick
+      ? ['- **This was a --quick run: small and short, for a smoke test; do not quote these numbers.**']
+      : []),
   ].join('\n');
 }
 

@@ -19,7 +19,9 @@ function splitBlocks(report: string): { head: string; blocks: Block[] } {
   const head = parts[0]?.startsWith('## ') ? '' : (parts.shift() ?? '');
   const blocks = parts.map((part) => {
     const newline = part.indexOf('\n');
-    return newline === -1 ? { heading: part.trimEnd(), body: '' } : { heading: part.slice(0, newline).trimEnd(), body: part.slice(newline + 1) };
+    return newline === -1
+      ? { heading: part.trimEnd(), body: '' }
+      : { heading: part.slice(0, newline).trimEnd(), body: part.slice(newline + 1) };
   });
   return { head, blocks };
 }
@@ -33,7 +35,10 @@ function measured(block: Block): boolean {
   return !FIXED.has(block.heading) && !/^\s*Skipped\b/.test(block.body);
 }
 
-const rowName = (line: string): string | null => (line.startsWith('| ') && !line.startsWith('| Target |') && !line.startsWith('|---') ? (line.split(' | ')[0] ?? '').slice(2) : null);
+const rowName = (line: string): string | null =>
+  line.startsWith('| ') && !line.startsWith('| Target |') && !line.startsWith('|---')
+    ? (line.split(' | ')[0] ?? '').slice(2)
+    : null;
 const noteName = (line: string): string | null => /^- \*(.+?)\*: /.exec(line)?.[1] ?? null;
 
 /** The Targets block with the partial run's rows and notes replacing (or joining) the existing ones of the same name. */
@@ -65,7 +70,12 @@ function mergeTargets(existing: Block, partial: Block): Block {
  * before Method), the Targets rows of those sections merged, and a line naming the partial run (`command`, `when`).
  * Returns the new report and the headings it replaced or added.
  */
-export function updateReport(existing: string, partial: string, command: string, when: string): { report: string; sections: string[] } {
+export function updateReport(
+  existing: string,
+  partial: string,
+  command: string,
+  when: string,
+): { report: string; sections: string[] } {
   const old = splitBlocks(existing);
   const next = splitBlocks(partial);
   const blocks = [...old.blocks];
@@ -84,9 +94,12 @@ export function updateReport(existing: string, partial: string, command: string,
   }
   const oldTargets = blocks.findIndex((b) => b.heading === '## Targets');
   const newTargets = next.blocks.find((b) => b.heading === '## Targets');
-  if (oldTargets !== -1 && newTargets !== undefined && sections.length > 0) blocks[oldTargets] = mergeTargets(blocks[oldTargets] as Block, newTargets);
+  if (oldTargets !== -1 && newTargets !== undefined && sections.length > 0)
+    blocks[oldTargets] = mergeTargets(blocks[oldTargets] as Block, newTargets);
   const line = `- \`${command}\` (${when}): ${sections.map((s) => s.replace(/^## /, '')).join('; ')}`;
-  const head = old.head.includes(UPDATES_MARK) ? old.head.replace(/\n+$/, `\n${line}\n\n`) : `${old.head.replace(/\n+$/, '')}\n\n${UPDATES_MARK}\n\n${line}\n\n`;
+  const head = old.head.includes(UPDATES_MARK)
+    ? old.head.replace(/\n+$/, `\n${line}\n\n`)
+    : `${old.head.replace(/\n+$/, '')}\n\n${UPDATES_MARK}\n\n${line}\n\n`;
   return { report: joinBlocks(sections.length > 0 ? head : old.head, blocks), sections };
 }
 

@@ -74,7 +74,9 @@ export class NaiveIndex {
         if (group.rows.block[i] !== i) continue;
         for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) {
           // Record validation is the shim's job; the baseline only needs the fields it scans, checked per office below.
-          const chunk = z.array(StoredOffice).parse((await text(keys.cellRecords(version, block, k)) as { offices: unknown }).offices);
+          const chunk = z
+            .array(StoredOffice)
+            .parse(((await text(keys.cellRecords(version, block, k))) as { offices: unknown }).offices);
           for (const office of chunk) {
             const n = ids.length;
             lat[n] = office.lat;
@@ -92,7 +94,8 @@ export class NaiveIndex {
       }
       if (onProgress) onProgress(ids.length, total);
     }
-    if (ids.length !== total) throw new Error(`naive baseline: the cell index counts ${total} offices, the record chunks hold ${ids.length}`);
+    if (ids.length !== total)
+      throw new Error(`naive baseline: the cell index counts ${total} offices, the record chunks hold ${ids.length}`);
     return new NaiveIndex(version, lat, lng, firm, ids, records);
   }
 
@@ -118,7 +121,9 @@ export class NaiveIndex {
         }
       }
     }
-    const ordered = [...best.values()].sort((x, y) => x.d - y.d || ((this.ids[x.i] as string) < (this.ids[y.i] as string) ? -1 : 1));
+    const ordered = [...best.values()].sort(
+      (x, y) => x.d - y.d || ((this.ids[x.i] as string) < (this.ids[y.i] as string) ? -1 : 1),
+    );
     const hits = ordered.slice(0, limit).map((h) => ({
       office: StoredOffice.parse(JSON.parse(this.records[h.i] as string)),
       distanceMiles: h.d,
@@ -135,7 +140,8 @@ export class NaiveIndex {
 export function naiveService(index: NaiveIndex, source: { current(): Promise<SiteReader> }): Service {
   return createService(source, {
     search: coveredSearch(async (reader, lat, lng, radiusMiles, limit) => {
-      if (reader.version !== index.version) throw new Error(`naive baseline holds ${index.version}, the site serves ${reader.version}`);
+      if (reader.version !== index.version)
+        throw new Error(`naive baseline holds ${index.version}, the site serves ${reader.version}`);
       const found = index.query(lat, lng, radiusMiles, limit);
       return { firms: found.firmsWithinRadius, hits: found.hits };
     }),

@@ -17,14 +17,21 @@ export interface PgInstall {
 
 /** Major versions under /usr/lib/postgresql (Debian's layout), newest first. */
 export function majorsIn(names: readonly string[]): number[] {
-  return names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => b - a);
+  return names
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .sort((a, b) => b - a);
 }
 
 /** The newest PostgreSQL server with initdb, pg_ctl and postgres, or null; `postgis` says whether PostGIS is there. */
 export function findPostgres(libDir = '/usr/lib/postgresql', shareDir = '/usr/share/postgresql'): PgInstall | null {
   if (!existsSync(libDir)) return null;
   const installs = majorsIn(readdirSync(libDir))
-    .map((major) => ({ major, bin: join(libDir, String(major), 'bin'), postgis: existsSync(join(shareDir, String(major), 'extension', 'postgis.control')) }))
+    .map((major) => ({
+      major,
+      bin: join(libDir, String(major), 'bin'),
+      postgis: existsSync(join(shareDir, String(major), 'extension', 'postgis.control')),
+    }))
     .filter((i) => ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(join(i.bin, b))));
   return installs.find((i) => i.postgis) ?? installs[0] ?? null;
 }
@@ -38,7 +45,12 @@ export function debianPackages(installed: PgInstall | null): string[] {
 }
 
 /** Run a command; stderr and stdout lines go to `onLine`; rejects with the last lines when it fails. */
-export function run(cmd: string, args: readonly string[], onLine: (line: string) => void, env: Record<string, string> = {}): Promise<void> {
+export function run(
+  cmd: string,
+  args: readonly string[],
+  onLine: (line: string) => void,
+  env: Record<string, string> = {},
+): Promise<void> {
   return new Promise((done, fail) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     const tail: string[] = [];
@@ -61,13 +73,20 @@ export function run(cmd: string, args: readonly string[], onLine: (line: string)
 
 /** apt-get update, then install debianPackages(); needs root. Returns the install found afterwards. */
 export async function installPostgis(onLine: (line: string) => void): Promise<PgInstall> {
-  if (process.getuid?.() !== 0) throw new Error('--install-postgis runs apt-get and needs root; install the packages yourself: apt-get install ' + debianPackages(findPostgres()).join(' '));
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      '--install-postgis runs apt-get and needs root; install the packages yourself: apt-get install ' +
+        debianPackages(findPostgres()).join(' '),
+    );
   const packages = debianPackages(findPostgres());
   onLine(`apt-get install ${packages.join(' ')}`);
   await run('apt-get', ['update'], onLine);
-  await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], onLine, { DEBIAN_FRONTEND: 'noninteractive' });
+  await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], onLine, {
+    DEBIAN_FRONTEND: 'noninteractive',
+  });
   const found = findPostgres();
-  if (found === null || !found.postgis) throw new Error(`apt-get installed ${packages.join(' ')} but no PostgreSQL server with PostGIS is there`);
+  if (found === null || !found.postgis)
+    throw new Error(`apt-get installed ${packages.join(' ')} but no PostgreSQL server with PostGIS is there`);
   return found;
 }
 
@@ -110,7 +129,10 @@ export async function startCluster(install: PgInstall, dir: string, onLine: (lin
   const socketDir = join(dir, 'sock');
   mkdirSync(socketDir, { recursive: true });
   const asRoot = process.getuid?.() === 0;
-  const as = async (cmd: string, args: string[]): Promise<void> => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(install.bin, cmd), ...args], onLine) : run(join(install.bin, cmd), args, onLine));
+  const as = async (cmd: string, args: string[]): Promise<void> =>
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', join(install.bin, cmd), ...args], onLine)
+      : run(join(install.bin, cmd), args, onLine);
   if (asRoot) {
     const uid = Number(await capture('id', ['-u', 'postgres']));
     const gid = Number(await capture('id', ['-g', 'postgres']));
@@ -118,7 +140,11 @@ export async function startCluster(install: PgInstall, dir: string, onLine: (lin
     chownSync(socketDir, uid, gid);
   }
   await as('initdb', ['-D', data, '-U', USER, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const options = [`-k ${socketDir}`, `-p ${PORT}`, ...Object.entries(SERVER_SETTINGS).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
+  const options = [
+    `-k ${socketDir}`,
+    `-p ${PORT}`,
+    ...Object.entries(SERVER_SETTINGS).map(([k, v]) => `-c ${k}=${v}`),
+  ].join(' ');
   await as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '120', '-o', options, 'start']);
   return {
     socketDir,
@@ -140,6 +166,8 @@ function capture(cmd: string, args: string[]): Promise<string> {
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     child.once('error', fail);
-    child.once('close', (code) => (code === 0 ? done(out.trim()) : fail(new Error(`${cmd} ${args.join(' ')} exited ${code ?? 'by signal'}`))));
+    child.once('close', (code) =>
+      code === 0 ? done(out.trim()) : fail(new Error(`${cmd} ${args.join(' ')} exited ${code ?? 'by signal'}`)),
+    );
   });
 }

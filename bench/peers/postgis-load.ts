@@ -13,7 +13,11 @@ import { keys, Meta, Pointer } from '../../shim/core/site-format.ts';
 import { copyLine, copySql, createTableSql, indexSql, type PeerOffice } from './postgis-sql.ts';
 
 // Only what the peer needs of a record chunk; the full office object is kept as the record.
-const ChunkOffices = z.object({ offices: z.array(z.object({ listing_id: z.string(), firm_id: z.string(), lat: z.number(), lng: z.number() }).passthrough()) });
+const ChunkOffices = z.object({
+  offices: z.array(
+    z.object({ listing_id: z.string(), firm_id: z.string(), lat: z.number(), lng: z.number() }).passthrough(),
+  ),
+});
 
 /** Every office of the current version of `siteDir`, from its record chunks (each office is in exactly one). */
 export function* siteOffices(siteDir: string): Generator<{ office: PeerOffice; record: string }> {
@@ -25,7 +29,8 @@ export function* siteOffices(siteDir: string): Generator<{ office: PeerOffice; r
     for (const [i, block] of group.rows.cell.entries()) {
       if (group.rows.block[i] !== i) continue;
       for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) {
-        for (const office of ChunkOffices.parse(read(keys.cellRecords(version, block, k))).offices) yield { office, record: JSON.stringify(office) };
+        for (const office of ChunkOffices.parse(read(keys.cellRecords(version, block, k))).offices)
+          yield { office, record: JSON.stringify(office) };
       }
     }
   }
@@ -39,7 +44,11 @@ export function siteOfficeCount(siteDir: string): { version: string; offices: nu
 }
 
 /** Write the COPY file of `siteDir` to `file`; returns the offices written. */
-export async function writeCopyFile(siteDir: string, file: string, onProgress: (done: number) => void): Promise<number> {
+export async function writeCopyFile(
+  siteDir: string,
+  file: string,
+  onProgress: (done: number) => void,
+): Promise<number> {
   const out = createWriteStream(file);
   let n = 0;
   let chunk = '';
@@ -73,7 +82,13 @@ export interface LoadReport {
 }
 
 /** Create `table`, COPY `file` into it, build the GiST index and the key, VACUUM ANALYZE; checks the row count. */
-export async function loadTable(client: Client, table: string, file: string, expected: number, copyFileBytes: number): Promise<LoadReport> {
+export async function loadTable(
+  client: Client,
+  table: string,
+  file: string,
+  expected: number,
+  copyFileBytes: number,
+): Promise<LoadReport> {
   for (const sql of createTableSql(table)) await client.query(sql);
   const timed = async (f: () => Promise<unknown>): Promise<number> => {
     const t0 = performance.now();
@@ -89,6 +104,17 @@ export async function loadTable(client: Client, table: string, file: string, exp
     `SELECT count(*) AS n, pg_total_relation_size('${table}') AS t, pg_relation_size('${table}_geog') AS g FROM ${table}`,
   );
   const row = rows[0];
-  if (row === undefined || Number(row.n) !== expected) throw new Error(`postgis: ${table} holds ${row?.n ?? 'no'} rows, the site has ${expected} offices`);
-  return { table, offices: expected, copyMs, gistMs, keyMs, analyzeMs, copyFileBytes, tableBytes: Number(row.t), gistBytes: Number(row.g) };
+  if (row === undefined || Number(row.n) !== expected)
+    throw new Error(`postgis: ${table} holds ${row?.n ?? 'no'} rows, the site has ${expected} offices`);
+  return {
+    table,
+    offices: expected,
+    copyMs,
+    gistMs,
+    keyMs,
+    analyzeMs,
+    copyFileBytes,
+    tableBytes: Number(row.t),
+    gistBytes: Number(row.g),
+  };
 }

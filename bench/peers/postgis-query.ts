@@ -19,17 +19,29 @@ import { JITTER_MILES } from '../lib/report.ts';
 const { values } = cliOrExit({
   name: 'postgis-query',
   usage: 'node bench/peers/postgis-query.ts --socket <dir> --site LABEL=SITE_DIR:TABLE [--site ...] [options]',
-  description: 'Child process of the PostGIS peer (started by bench/peers/postgis.ts): answers checked against the shim, warm latency of both, JSON on stdout.',
+  description:
+    'Child process of the PostGIS peer (started by bench/peers/postgis.ts): answers checked against the shim, warm latency of both, JSON on stdout.',
   options: {
     socket: { type: 'string', arg: 'dir', required: true, description: "the cluster's unix socket folder" },
     port: { type: 'integer', min: 1, max: 65535, description: 'port of the socket file', default: 5432 },
     user: { type: 'string', arg: 'u', description: 'database user', default: 'bench' },
-    site: { type: 'string', arg: 'LABEL=SITE_DIR:TABLE', multiple: true, required: true, description: 'a site and the table holding its offices' },
+    site: {
+      type: 'string',
+      arg: 'LABEL=SITE_DIR:TABLE',
+      multiple: true,
+      required: true,
+      description: 'a site and the table holding its offices',
+    },
     runs: { type: 'integer', min: 1, description: 'repetitions', default: 3 },
     passes: { type: 'integer', min: 1, description: 'passes over the points per run', default: 20 },
     'max-ms': { type: 'integer', min: 1, arg: 'ms', description: 'time limit per cell', default: 3000 },
     'cache-mib': { type: 'integer', min: 0, description: 'parsed-object cache, MiB', default: 64 },
-    'check-per-point': { type: 'integer', min: 0, description: 'jittered points checked against the shim per dense point', default: 3 },
+    'check-per-point': {
+      type: 'integer',
+      min: 0,
+      description: 'jittered points checked against the shim per dense point',
+      default: 3,
+    },
   },
 });
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -61,13 +73,20 @@ try {
     // The check: the 15 dense points and a few scattered points around each, at every radius.
     for (const radius of RADII) {
       for (const [i, p] of densePoints().entries()) {
-        const asked = [p, ...Array.from({ length: values['check-per-point'] }, (_, k) => jittered(p, JITTER_MILES, 800_000_000 + i * 10 + k))];
+        const asked = [
+          p,
+          ...Array.from({ length: values['check-per-point'] }, (_, k) =>
+            jittered(p, JITTER_MILES, 800_000_000 + i * 10 + k),
+          ),
+        ];
         for (const q of asked) {
           const args = pointArgs(q, radius);
           const [a, b] = [await shim.findAttorneys(args, CTX), await peer.findAttorneys(args, CTX)];
           check.queries++;
-          const difference = a.covered !== b.covered ? `covered: shim ${a.covered}, postgis ${b.covered}` : answerDifference(a, b);
-          if (difference !== null) check.mismatches.push({ site: label, radiusMiles: radius, lat: q.lat, lng: q.lng, difference });
+          const difference =
+            a.covered !== b.covered ? `covered: shim ${a.covered}, postgis ${b.covered}` : answerDifference(a, b);
+          if (difference !== null)
+            check.mismatches.push({ site: label, radiusMiles: radius, lat: q.lat, lng: q.lng, difference });
         }
       }
       say(`check ${label} ${radius} mi: ${check.queries} queries so far, ${check.mismatches.length} mismatches`);

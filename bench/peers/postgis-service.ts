@@ -15,8 +15,19 @@ export interface Queryable {
 }
 
 /** Run the search on `table` (a prepared statement per connection). */
-export async function peerSearch(db: Queryable, table: string, lat: number, lng: number, radiusMiles: number, limit: number): Promise<PeerAnswer> {
-  const { rows } = await db.query({ name: `search_${table}`, text: searchSql(table), values: [lat, lng, radiusMetres(radiusMiles), limit] });
+export async function peerSearch(
+  db: Queryable,
+  table: string,
+  lat: number,
+  lng: number,
+  radiusMiles: number,
+  limit: number,
+): Promise<PeerAnswer> {
+  const { rows } = await db.query({
+    name: `search_${table}`,
+    text: searchSql(table),
+    values: [lat, lng, radiusMetres(radiusMiles), limit],
+  });
   return parseSearchRows(rows);
 }
 
@@ -25,7 +36,14 @@ export function postgisService(db: Queryable, table: string, source: { current()
   return createService(source, {
     search: coveredSearch(async (_reader, lat, lng, radiusMiles, limit) => {
       const found = await peerSearch(db, table, lat, lng, radiusMiles, limit);
-      return { firms: found.firmsWithinRadius, hits: found.hits.map((h) => ({ office: StoredOffice.parse(JSON.parse(h.record)), distanceMiles: h.distanceMiles, officesWithinRadius: h.officesWithinRadius })) };
+      return {
+        firms: found.firmsWithinRadius,
+        hits: found.hits.map((h) => ({
+          office: StoredOffice.parse(JSON.parse(h.record)),
+          distanceMiles: h.distanceMiles,
+          officesWithinRadius: h.officesWithinRadius,
+        })),
+      };
     }),
   });
 }

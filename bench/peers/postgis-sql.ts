@@ -29,7 +29,10 @@ const TABLE_RE = /^[a-z][a-z0-9_]{0,40}$/;
 /** A table name for one dataset, e.g. "offices_1m"; only lowercase letters, digits and underscores. */
 export function tableName(label: string): string {
   const name = `offices_${label.toLowerCase()}`;
-  if (!TABLE_RE.test(name)) throw new Error(`postgis: ${JSON.stringify(label)} does not make a table name (lowercase letters, digits and _ only)`);
+  if (!TABLE_RE.test(name))
+    throw new Error(
+      `postgis: ${JSON.stringify(label)} does not make a table name (lowercase letters, digits and _ only)`,
+    );
   return name;
 }
 
@@ -63,7 +66,8 @@ function csvField(value: string): string {
 
 /** One CSV line of COPY for `office`; `record` is its full stored record (JSON text). Coordinates as EWKT, exact. */
 export function copyLine(office: PeerOffice, record: string): string {
-  if (!Number.isFinite(office.lat) || !Number.isFinite(office.lng)) throw new Error(`postgis: office ${office.listing_id} has no finite coordinates`);
+  if (!Number.isFinite(office.lat) || !Number.isFinite(office.lng))
+    throw new Error(`postgis: office ${office.listing_id} has no finite coordinates`);
   // String(number) is the shortest text that parses back to the same double, so PostGIS stores the shim's coordinates.
   return `${csvField(office.listing_id)},${csvField(office.firm_id)},SRID=4326;POINT(${String(office.lng)} ${String(office.lat)}),${csvField(record)}\n`;
 }
@@ -135,14 +139,22 @@ export interface PeerAnswer {
 export function parseSearchRows(rows: readonly unknown[]): PeerAnswer {
   const parsed = rows.map((r, i) => {
     const row = SearchRow.safeParse(r);
-    if (!row.success) throw new Error(`postgis: search row ${i} is not (listing_id, d, n, firms, record): ${row.error.issues[0]?.message ?? ''}`);
+    if (!row.success)
+      throw new Error(
+        `postgis: search row ${i} is not (listing_id, d, n, firms, record): ${row.error.issues[0]?.message ?? ''}`,
+      );
     return row.data;
   });
   const firms = new Set(parsed.map((r) => Number(r.firms)));
   if (firms.size > 1) throw new Error(`postgis: search rows disagree on the firm count: ${[...firms].join(', ')}`);
   return {
     firmsWithinRadius: parsed.length === 0 ? 0 : Number(parsed[0]?.firms),
-    hits: parsed.map((r) => ({ listingId: r.listing_id, distanceMiles: r.d / METRES_PER_SHIM_MILE, officesWithinRadius: Number(r.n), record: r.record })),
+    hits: parsed.map((r) => ({
+      listingId: r.listing_id,
+      distanceMiles: r.d / METRES_PER_SHIM_MILE,
+      officesWithinRadius: Number(r.n),
+      record: r.record,
+    })),
   };
 }
 
@@ -157,14 +169,18 @@ export interface ComparableAnswer {
  * offices within the radius per firm, distances to within one step of the API's 0.01-mile rounding), or null when they agree.
  */
 export function answerDifference(shim: ComparableAnswer, peer: ComparableAnswer): string | null {
-  if (shim.firms_within_radius !== peer.firms_within_radius) return `firms_within_radius: shim ${shim.firms_within_radius}, postgis ${peer.firms_within_radius}`;
-  if (shim.results.length !== peer.results.length) return `results: shim ${shim.results.length}, postgis ${peer.results.length}`;
+  if (shim.firms_within_radius !== peer.firms_within_radius)
+    return `firms_within_radius: shim ${shim.firms_within_radius}, postgis ${peer.firms_within_radius}`;
+  if (shim.results.length !== peer.results.length)
+    return `results: shim ${shim.results.length}, postgis ${peer.results.length}`;
   for (const [i, a] of shim.results.entries()) {
     const b = peer.results[i];
     if (b === undefined) return `results[${i}]: missing from postgis`;
     if (a.listing_id !== b.listing_id) return `results[${i}].listing_id: shim ${a.listing_id}, postgis ${b.listing_id}`;
-    if (a.offices_within_radius !== b.offices_within_radius) return `results[${i}].offices_within_radius: shim ${a.offices_within_radius}, postgis ${b.offices_within_radius}`;
-    if (Math.abs(a.distance_miles - b.distance_miles) > 0.01 + 1e-9) return `results[${i}].distance_miles: shim ${a.distance_miles}, postgis ${b.distance_miles}`;
+    if (a.offices_within_radius !== b.offices_within_radius)
+      return `results[${i}].offices_within_radius: shim ${a.offices_within_radius}, postgis ${b.offices_within_radius}`;
+    if (Math.abs(a.distance_miles - b.distance_miles) > 0.01 + 1e-9)
+      return `results[${i}].distance_miles: shim ${a.distance_miles}, postgis ${b.distance_miles}`;
   }
   return null;
 }

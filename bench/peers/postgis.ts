@@ -6,7 +6,14 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startJsonChild } from '../lib/child.ts';
-import { debianPackages, findPostgres, installPostgis, SERVER_SETTINGS, startCluster, type PgInstall } from './postgis-cluster.ts';
+import {
+  debianPackages,
+  findPostgres,
+  installPostgis,
+  SERVER_SETTINGS,
+  startCluster,
+  type PgInstall,
+} from './postgis-cluster.ts';
 import { loadTable, siteOfficeCount, writeCopyFile, type LoadReport } from './postgis-load.ts';
 import { tableName } from './postgis-sql.ts';
 import { ratioOfP50, type LatencyResult } from '../latency/query.ts';
@@ -64,11 +71,25 @@ export interface PostgisOptions {
 
 /** Find (or install) PostgreSQL + PostGIS, load every site, check answers, time both; never throws for a missing server. */
 export async function measurePostgis(opts: PostgisOptions): Promise<PostgisReport> {
-  const base: PostgisReport = { status: 'skipped', sites: [], loads: [], extractMs: {}, check: null, latency: null, ratios: [], cacheMib: SCALE_CACHE_MIB, runs: opts.runs, settings: { ...SERVER_SETTINGS } };
+  const base: PostgisReport = {
+    status: 'skipped',
+    sites: [],
+    loads: [],
+    extractMs: {},
+    check: null,
+    latency: null,
+    ratios: [],
+    cacheMib: SCALE_CACHE_MIB,
+    runs: opts.runs,
+    settings: { ...SERVER_SETTINGS },
+  };
   let install: PgInstall | null = findPostgres();
   if (install === null || !install.postgis) {
     if (!opts.install) {
-      return { ...base, note: `PostgreSQL with PostGIS is not installed here (Debian: apt-get install ${debianPackages(install).join(' ')}); rerun with --install-postgis to have the benchmark install it` };
+      return {
+        ...base,
+        note: `PostgreSQL with PostGIS is not installed here (Debian: apt-get install ${debianPackages(install).join(' ')}); rerun with --install-postgis to have the benchmark install it`,
+      };
     }
     try {
       install = await installPostgis((l) => opts.onProgress(`  [apt] ${l}`));
@@ -78,15 +99,24 @@ export async function measurePostgis(opts: PostgisOptions): Promise<PostgisRepor
   }
   const clusterDir = join(opts.outRoot, 'pg');
   const copyDir = join(opts.outRoot, 'pg-copy');
-  opts.onProgress(`  PostgreSQL ${install.major} from ${install.bin}: throwaway cluster in ${clusterDir} (unix socket only)`);
+  opts.onProgress(
+    `  PostgreSQL ${install.major} from ${install.bin}: throwaway cluster in ${clusterDir} (unix socket only)`,
+  );
   const cluster = await startCluster(install, clusterDir, (l) => opts.onProgress(`  [pg] ${l}`));
   const report: PostgisReport = { ...base, status: 'measured' };
   try {
-    const client = new pg.Client({ host: cluster.socketDir, port: cluster.port, user: cluster.user, database: cluster.database });
+    const client = new pg.Client({
+      host: cluster.socketDir,
+      port: cluster.port,
+      user: cluster.user,
+      database: cluster.database,
+    });
     await client.connect();
     try {
       await client.query('CREATE EXTENSION IF NOT EXISTS postgis');
-      const { rows } = await client.query<{ pg: string; gis: string }>("SELECT current_setting('server_version') AS pg, postgis_lib_version() AS gis");
+      const { rows } = await client.query<{ pg: string; gis: string }>(
+        "SELECT current_setting('server_version') AS pg, postgis_lib_version() AS gis",
+      );
       report.versions = { postgres: rows[0]?.pg ?? '?', postgis: rows[0]?.gis ?? '?' };
       mkdirSync(copyDir, { recursive: true });
       for (const site of opts.sites) {
@@ -95,13 +125,18 @@ export async function measurePostgis(opts: PostgisOptions): Promise<PostgisRepor
         const file = join(copyDir, `${site.label}.csv`);
         opts.onProgress(`  ${site.label}: writing ${offices} offices as COPY rows`);
         const t0 = performance.now();
-        const written = await writeCopyFile(site.dir, file, (n) => opts.onProgress(`  ${site.label}: ${n}/${offices} offices written`));
+        const written = await writeCopyFile(site.dir, file, (n) =>
+          opts.onProgress(`  ${site.label}: ${n}/${offices} offices written`),
+        );
         report.extractMs[site.label] = performance.now() - t0;
-        if (written !== offices) throw new Error(`the record chunks of ${site.dir} hold ${written} offices, its meta counts ${offices}`);
+        if (written !== offices)
+          throw new Error(`the record chunks of ${site.dir} hold ${written} offices, its meta counts ${offices}`);
         opts.onProgress(`  ${site.label}: COPY into ${tableName(site.label)}, GiST index, key, VACUUM ANALYZE`);
         const load = await loadTable(client, tableName(site.label), file, offices, statSync(file).size);
         rmSync(file, { force: true });
-        opts.onProgress(`  ${site.label}: COPY ${(load.copyMs / 1000).toFixed(1)} s, GiST ${(load.gistMs / 1000).toFixed(1)} s, key ${(load.keyMs / 1000).toFixed(1)} s, analyze ${(load.analyzeMs / 1000).toFixed(1)} s`);
+        opts.onProgress(
+          `  ${site.label}: COPY ${(load.copyMs / 1000).toFixed(1)} s, GiST ${(load.gistMs / 1000).toFixed(1)} s, key ${(load.keyMs / 1000).toFixed(1)} s, analyze ${(load.analyzeMs / 1000).toFixed(1)} s`,
+        );
         report.loads.push(load);
       }
     } finally {
@@ -110,13 +145,28 @@ export async function measurePostgis(opts: PostgisOptions): Promise<PostgisRepor
     const siteArgs = opts.sites.flatMap((s) => ['--site', `${s.label}=${s.dir}:${tableName(s.label)}`]);
     const child = await startJsonChild<{ check: PostgisReport['check']; latency: LatencyResult[] }>(
       'bench/peers/postgis-query.ts',
-      ['--socket', cluster.socketDir, '--port', String(cluster.port), '--user', cluster.user, ...siteArgs, '--runs', String(opts.runs), '--cache-mib', String(SCALE_CACHE_MIB)],
+      [
+        '--socket',
+        cluster.socketDir,
+        '--port',
+        String(cluster.port),
+        '--user',
+        cluster.user,
+        ...siteArgs,
+        '--runs',
+        String(opts.runs),
+        '--cache-mib',
+        String(SCALE_CACHE_MIB),
+      ],
       { tag: 'postgis-query', nodeArgs: ['--max-old-space-size=8192'] },
     );
     await child.stop();
     report.check = child.first.check;
     report.latency = child.first.latency;
-    report.ratios = opts.sites.map((s) => ({ label: s.label, byRadius: ratioOfP50(child.first.latency, `postgis ${s.label}`, `shim ${s.label}`) }));
+    report.ratios = opts.sites.map((s) => ({
+      label: s.label,
+      byRadius: ratioOfP50(child.first.latency, `postgis ${s.label}`, `shim ${s.label}`),
+    }));
   } catch (err) {
     report.status = 'failed';
     report.note = (err as Error).message;
@@ -133,7 +183,12 @@ export async function measurePostgis(opts: PostgisOptions): Promise<PostgisRepor
  * The scale site of the peer: section 4's of this run, else one an earlier run left in bench/out (generation takes
  * minutes), else synthesised and generated now; null when the generator fails.
  */
-export async function scaleSiteFor(outRoot: string, offices: number, thisRun: string | null, onProgress: (line: string) => void): Promise<PeerSite | null> {
+export async function scaleSiteFor(
+  outRoot: string,
+  offices: number,
+  thisRun: string | null,
+  onProgress: (line: string) => void,
+): Promise<PeerSite | null> {
   const name = label(offices);
   if (thisRun !== null) return { label: name, dir: thisRun, origin: 'generated by this run (section 4)' };
   const dir = join(outRoot, `site-${name}`);
@@ -143,7 +198,9 @@ export async function scaleSiteFor(outRoot: string, offices: number, thisRun: st
   }
   const inputs = await ensureScaleInputs(outRoot, offices, (l) => onProgress(`  [synth ${name}] ${l}`));
   onProgress(`  generating ${offices} offices into ${dir}`);
-  const generate = await measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', dir], (l) => onProgress(`  [generate ${name}] ${l}`));
+  const generate = await measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', dir], (l) =>
+    onProgress(`  [generate ${name}] ${l}`),
+  );
   if (!generate.ok) {
     onProgress(`  the generator failed at ${offices} offices: ${generate.error ?? ''}`);
     return null;

@@ -17,14 +17,22 @@ import { JITTER_MILES } from '../lib/report.ts';
 const { values } = cliOrExit({
   name: 'scale-query',
   usage: 'node bench/scale/scale-query.ts --small <dir> --large <dir> [options]',
-  description: 'Child process of the scale benchmark (started by bench/scale/scale.ts): warm latency of the shim and the naive baseline on two sites, JSON on stdout.',
+  description:
+    'Child process of the scale benchmark (started by bench/scale/scale.ts): warm latency of the shim and the naive baseline on two sites, JSON on stdout.',
   options: {
     small: { type: 'string', arg: 'dir', required: true, description: 'the sample site' },
     large: { type: 'string', arg: 'dir', required: true, description: 'the scale site' },
     runs: { type: 'integer', min: 1, description: 'repetitions', default: 3 },
     passes: { type: 'integer', min: 1, description: 'passes over the points per run', default: 20 },
     'max-ms': { type: 'integer', min: 1, arg: 'ms', description: 'time limit per cell', default: 3000 },
-    radii: { type: 'number', min: 0, split: ',', arg: 'list', description: 'search radii in miles, comma-separated', default: RADII },
+    radii: {
+      type: 'number',
+      min: 0,
+      split: ',',
+      arg: 'list',
+      description: 'search radii in miles, comma-separated',
+      default: RADII,
+    },
     'cache-mib': { type: 'integer', min: 0, description: 'parsed-object cache, MiB', default: 64 },
   },
 });
@@ -37,10 +45,18 @@ async function targets(label: string, dir: string): Promise<LatencyTarget[]> {
   const source = createSiteSource(store, { cacheBytes });
   const naiveSource = createSiteSource(new FolderStore(site), { cacheBytes });
   const t0 = performance.now();
-  const index = await NaiveIndex.load(new FolderStore(site), (done, total) => say(`naive ${label}: loaded ${done}/${total} offices`));
+  const index = await NaiveIndex.load(new FolderStore(site), (done, total) =>
+    say(`naive ${label}: loaded ${done}/${total} offices`),
+  );
   say(`naive ${label}: ${index.size} offices loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return [
-    { name: `shim ${label}`, service: createService(source), storeReads: () => source.stats().storeReads, storeRereads: () => store.rereads, jitterMiles: JITTER_MILES },
+    {
+      name: `shim ${label}`,
+      service: createService(source),
+      storeReads: () => source.stats().storeReads,
+      storeRereads: () => store.rereads,
+      jitterMiles: JITTER_MILES,
+    },
     { name: `naive ${label}`, service: naiveService(index, naiveSource), jitterMiles: JITTER_MILES },
   ];
 }

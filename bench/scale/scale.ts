@@ -28,7 +28,12 @@ const TIME = '/usr/bin/time';
  * Run `node --import tsx <script> <args>` under `/usr/bin/time -v` when present (peak RSS from "Maximum resident set
  * size"), otherwise polling /proc/<pid>/status VmHWM. stderr lines go to `onLine`.
  */
-export function measureProcess(script: string, args: string[], onLine: (line: string) => void, nodeArgs: string[] = []): Promise<ProcessCost> {
+export function measureProcess(
+  script: string,
+  args: string[],
+  onLine: (line: string) => void,
+  nodeArgs: string[] = [],
+): Promise<ProcessCost> {
   const useTime = existsSync(TIME);
   const nodeCmd = [process.execPath, ...nodeArgs, '--import', 'tsx', script, ...args];
   const argv = useTime ? [TIME, '-v', ...nodeCmd] : nodeCmd;
@@ -72,7 +77,9 @@ export function measureProcess(script: string, args: string[], onLine: (line: st
         ok,
         wallMs,
         peakRssBytes: peak,
-        method: useTime ? 'GNU time -v, maximum resident set size of the generator process' : 'polling /proc/<pid>/status VmHWM every 200 ms',
+        method: useTime
+          ? 'GNU time -v, maximum resident set size of the generator process'
+          : 'polling /proc/<pid>/status VmHWM every 200 ms',
         command,
         stdout,
         ...(ok ? {} : { error: errorLines(tail) }),
@@ -100,7 +107,11 @@ export interface ScaleInputs {
 export const SCALE_WEEKS = ['2026-W46', '2026-W47'] as const;
 
 /** Synthesise `offices` nationwide offices (SCALE_WEEKS) into bench/out/data-<n>/weeks, unless a matching one is there. */
-export async function ensureScaleInputs(outRoot: string, offices: number, onLine: (line: string) => void): Promise<ScaleInputs> {
+export async function ensureScaleInputs(
+  outRoot: string,
+  offices: number,
+  onLine: (line: string) => void,
+): Promise<ScaleInputs> {
   const dataDir = resolve(outRoot, `data-${label(offices)}`);
   const marker = join(dataDir, 'bench-synth.json');
   const params = JSON.stringify({ offices, nationwide: true, seed: 1, weeks: SCALE_WEEKS });
@@ -110,7 +121,11 @@ export async function ensureScaleInputs(outRoot: string, offices: number, onLine
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   copyFileSync(join(REPO, 'data', 'metros.json'), join(dataDir, 'metros.json'));
-  const cost = await measureProcess('data/synth/cli.ts', ['--out', join(dataDir, 'weeks'), '--offices', String(offices), '--nationwide', '--weeks', SCALE_WEEKS.join(',')], onLine);
+  const cost = await measureProcess(
+    'data/synth/cli.ts',
+    ['--out', join(dataDir, 'weeks'), '--offices', String(offices), '--nationwide', '--weeks', SCALE_WEEKS.join(',')],
+    onLine,
+  );
   if (!cost.ok) throw new Error(`synthesis of ${offices} offices failed: ${cost.error ?? ''}`);
   writeFileSync(marker, params);
   return { dataDir, offices, reused: false, synthMs: cost.wallMs };
@@ -140,36 +155,47 @@ export function cellStats(siteDir: string): { version: string; indexBytes: numbe
   const v = pointer.version;
   const indexText = readFileSync(join(siteDir, keys.cellIndex(v)));
   const index = CellIndex.parse(JSON.parse(indexText.toString('utf8')));
-  const rows: Record<string, { bytes: number; offices: number }[]> = { 'group trees': [], 'group shared lists': [], 'blocks (columns)': [], 'record chunks': [] };
+  const rows: Record<string, { bytes: number; offices: number }[]> = {
+    'group trees': [],
+    'group shared lists': [],
+    'blocks (columns)': [],
+    'record chunks': [],
+  };
   for (const cell of Object.keys(index.groups).sort()) {
     const key = keys.cellGroup(v, cell);
     const group = CellGroup.parse(JSON.parse(readFileSync(join(siteDir, key), 'utf8')));
     rows['group trees']?.push({ bytes: statSync(join(siteDir, key)).size, offices: group.rows.n[0] ?? 0 });
     // Schema 2 had no shared object (its lists were in the group).
     const shared = join(siteDir, keys.cellShared(v, cell));
-    if (existsSync(shared)) rows['group shared lists']?.push({ bytes: statSync(shared).size, offices: group.rows.n[0] ?? 0 });
+    if (existsSync(shared))
+      rows['group shared lists']?.push({ bytes: statSync(shared).size, offices: group.rows.n[0] ?? 0 });
     for (const [i, block] of group.rows.cell.entries()) {
       if (group.rows.block[i] !== i) continue;
       const n = group.rows.n[i] ?? 0;
       rows['blocks (columns)']?.push({ bytes: statSync(join(siteDir, keys.cellBlock(v, block))).size, offices: n });
       for (let k = 0; k * index.record_chunk < n; k++) {
-        rows['record chunks']?.push({ bytes: statSync(join(siteDir, keys.cellRecords(v, block, k))).size, offices: Math.min(index.record_chunk, n - k * index.record_chunk) });
+        rows['record chunks']?.push({
+          bytes: statSync(join(siteDir, keys.cellRecords(v, block, k))).size,
+          offices: Math.min(index.record_chunk, n - k * index.record_chunk),
+        });
       }
     }
   }
-  const perRes = Object.entries(rows).filter(([, list]) => list.length > 0).map(([kind, list]) => {
-    const bytes = list.map((e) => e.bytes);
-    const offices = list.map((e) => e.offices);
-    return {
-      kind,
-      count: list.length,
-      medianBytes: median(bytes),
-      maxBytes: Math.max(...bytes),
-      medianOffices: median(offices),
-      maxOffices: Math.max(...offices),
-      totalBytes: bytes.reduce((a, b) => a + b, 0),
-    };
-  });
+  const perRes = Object.entries(rows)
+    .filter(([, list]) => list.length > 0)
+    .map(([kind, list]) => {
+      const bytes = list.map((e) => e.bytes);
+      const offices = list.map((e) => e.offices);
+      return {
+        kind,
+        count: list.length,
+        medianBytes: median(bytes),
+        maxBytes: Math.max(...bytes),
+        medianOffices: median(offices),
+        maxOffices: Math.max(...offices),
+        totalBytes: bytes.reduce((a, b) => a + b, 0),
+      };
+    });
   return { version: v, indexBytes: indexText.byteLength, perRes };
 }
 
@@ -184,13 +210,26 @@ export interface ScaleLatency {
 export const SCALE_CACHE_MIB = 64;
 
 /** Run bench/scale/scale-query.ts over `small` and `large` (heap raised for the naive baseline of the large one). */
-export async function measureScaleLatency(small: string, large: string, runs: number, onLine: (line: string) => void): Promise<ScaleLatency> {
+export async function measureScaleLatency(
+  small: string,
+  large: string,
+  runs: number,
+  onLine: (line: string) => void,
+): Promise<ScaleLatency> {
   void onLine;
-  const child = await startJsonChild<LatencyResult[]>('bench/scale/scale-query.ts', ['--small', small, '--large', large, '--runs', String(runs), '--cache-mib', String(SCALE_CACHE_MIB)], {
-    tag: 'scale-query',
-    nodeArgs: ['--max-old-space-size=12288'],
-  });
+  const child = await startJsonChild<LatencyResult[]>(
+    'bench/scale/scale-query.ts',
+    ['--small', small, '--large', large, '--runs', String(runs), '--cache-mib', String(SCALE_CACHE_MIB)],
+    {
+      tag: 'scale-query',
+      nodeArgs: ['--max-old-space-size=12288'],
+    },
+  );
   await child.stop();
   const results = child.first;
-  return { results, shimRatio: ratioOfP50(results, 'shim large', 'shim small'), naiveRatio: ratioOfP50(results, 'naive large', 'naive small') };
+  return {
+    results,
+    shimRatio: ratioOfP50(results, 'shim large', 'shim small'),
+    naiveRatio: ratioOfP50(results, 'naive large', 'naive small'),
+  };
 }

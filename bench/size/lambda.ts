@@ -29,7 +29,10 @@ function importOnce(file: string): Promise<{ importMs: number; processMs: number
   const script = `const t0 = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t0));`;
   return new Promise((done, fail) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '', ...ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH ?? '', ...ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -37,14 +40,19 @@ function importOnce(file: string): Promise<{ importMs: number; processMs: number
     child.once('exit', (code) => {
       const processMs = performance.now() - t0;
       const importMs = Number(out);
-      if (code !== 0 || !Number.isFinite(importMs)) fail(new Error(`importing the bundle failed (${code}): ${err.slice(0, 500)}`));
+      if (code !== 0 || !Number.isFinite(importMs))
+        fail(new Error(`importing the bundle failed (${code}): ${err.slice(0, 500)}`));
       else done({ importMs, processMs });
     });
   });
 }
 
 /** Build the bundle into `outDir` and import it `runs` times in fresh processes. */
-export async function measureLambda(outDir: string, runs: number, onProgress?: (line: string) => void): Promise<LambdaReport> {
+export async function measureLambda(
+  outDir: string,
+  runs: number,
+  onProgress?: (line: string) => void,
+): Promise<LambdaReport> {
   const t0 = performance.now();
   const info = await bundleLambda(outDir);
   const buildMs = performance.now() - t0;
@@ -55,7 +63,9 @@ export async function measureLambda(outDir: string, runs: number, onProgress?: (
     const r = await importOnce(join(info.dir, 'index.mjs'));
     imports.push(r.importMs);
     processes.push(r.processMs);
-    onProgress?.(`lambda import ${i + 1}/${runs}: ${r.importMs.toFixed(1)} ms in a process of ${r.processMs.toFixed(0)} ms`);
+    onProgress?.(
+      `lambda import ${i + 1}/${runs}: ${r.importMs.toFixed(1)} ms in a process of ${r.processMs.toFixed(0)} ms`,
+    );
   }
   return {
     bytes: info.bytes,

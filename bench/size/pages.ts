@@ -46,7 +46,8 @@ function weigh(doc: PageDocT): PageFile {
 /** Weights of every HTML page in the served version of the site folder, with the same-origin assets each references. */
 export function measurePageWeights(siteDir: string): PageWeight[] {
   const { version } = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8')));
-  const read = (name: string): PageDocT => PageDoc.parse(JSON.parse(readFileSync(join(siteDir, pageKey(version, name)), 'utf8')));
+  const read = (name: string): PageDocT =>
+    PageDoc.parse(JSON.parse(readFileSync(join(siteDir, pageKey(version, name)), 'utf8')));
   const metroNames = readdirSync(join(siteDir, keys.root(version), 'pages', 'metros'))
     .filter((f) => f.endsWith('.json'))
     .map((f) => `metros/${f.slice(0, -'.json'.length)}`)
@@ -75,8 +76,20 @@ export function pagesSection(weights: readonly PageWeight[] | undefined): string
   };
   const fixed = weights.filter((w) => !w.path.startsWith('/metros/'));
   const metros = weights.filter((w) => w.path.startsWith('/metros/')).sort((a, b) => a.gzip - b.gzip);
-  const shown = [...fixed, ...(metros.length > 0 ? [metros[0] as PageWeight, metros[metros.length - 1] as PageWeight] : [])];
-  const header = ['Page', 'HTML (gzip)', 'CSS (gzip)', 'JS (gzip)', 'SVG (gzip)', 'Total raw', 'Total gzip', 'Total brotli'];
+  const shown = [
+    ...fixed,
+    ...(metros.length > 0 ? [metros[0] as PageWeight, metros[metros.length - 1] as PageWeight] : []),
+  ];
+  const header = [
+    'Page',
+    'HTML (gzip)',
+    'CSS (gzip)',
+    'JS (gzip)',
+    'SVG (gzip)',
+    'Total raw',
+    'Total gzip',
+    'Total brotli',
+  ];
   out.push(
     `| ${header.join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,

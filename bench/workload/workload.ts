@@ -12,7 +12,15 @@ import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { loadCloudFrontFunction, viewerRequest } from '../../test/helpers/cloudfront-runtime.ts';
 import { rng } from '../../test/helpers/rng.ts';
-import { costPerMillion, DEFAULT_MIX, hitRatio, keyShares, PRICES, PUBLISH_PERIOD_S, type QueryMix } from './workload-model.ts';
+import {
+  costPerMillion,
+  DEFAULT_MIX,
+  hitRatio,
+  keyShares,
+  PRICES,
+  PUBLISH_PERIOD_S,
+  type QueryMix,
+} from './workload-model.ts';
 
 /** Searches per second the hit ratio is reported for. */
 export const RATES = [1, 10, 100] as const;
@@ -29,7 +37,8 @@ export const MISS_COSTS = { lambdaGbS: 0.5 * 0.03, s3GetsPerMiss: 1.6, originLog
 export const HEADER_BYTES = 600;
 /** CloudWatch Logs bills 26 bytes per event beside the message. */
 const EVENT_OVERHEAD = 26;
-const USER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /** One row of the hit-ratio table. */
 export interface HitRow {
@@ -53,7 +62,10 @@ export interface WorkloadReport {
 }
 
 /** Each ZCTA's weight: the population of its nearest GeoNames place, split evenly over the ZCTAs nearest to that place. */
-export function zipWeights(zctas: ReadonlyArray<{ zip: string; lat: number; lng: number }>, places: readonly PlaceRow[]): { weights: number[]; nearest: PlaceRow[] } {
+export function zipWeights(
+  zctas: ReadonlyArray<{ zip: string; lat: number; lng: number }>,
+  places: readonly PlaceRow[],
+): { weights: number[]; nearest: PlaceRow[] } {
   const grid = new Map<string, PlaceRow[]>();
   const cell = (lat: number, lng: number): string => `${Math.floor(lat)}:${Math.floor(lng)}`;
   for (const p of places) {
@@ -96,9 +108,15 @@ export async function measureWorkload(siteDir: string, onProgress: (line: string
   const mix = DEFAULT_MIX;
   const zctas = readZctas();
   const places = readPlaces().filter((p) => p.country === 'US' && p.population > 0);
-  onProgress(`  ${zctas.length} ZCTAs, ${places.length} populated places; weighting ZIPs by their nearest place's population`);
+  onProgress(
+    `  ${zctas.length} ZCTAs, ${places.length} populated places; weighting ZIPs by their nearest place's population`,
+  );
   const { weights } = zipWeights(zctas, places);
-  const shares = keyShares(weights, places.map((p) => p.population), mix);
+  const shares = keyShares(
+    weights,
+    places.map((p) => p.population),
+    mix,
+  );
   const sorted = Float64Array.from(shares).sort().reverse();
   const top = (n: number): number => sorted.subarray(0, n).reduce((a, b) => a + b, 0);
 
@@ -134,22 +152,35 @@ export async function measureWorkload(siteDir: string, onProgress: (line: string
   for (const { limit } of mix.limits) {
     const found: Array<{ raw: number; br: number; gz: number }> = [];
     for (let tries = 0; tries < 20_000 && found.length < 40; tries++) {
-      const body = await service.findAttorneys({ zip: drawZip(), limit: String(limit) }, { publicBaseUrl: 'https://directory.example.org' }).catch(() => null);
+      const body = await service
+        .findAttorneys({ zip: drawZip(), limit: String(limit) }, { publicBaseUrl: 'https://directory.example.org' })
+        .catch(() => null);
       if (body === null || body.results.length === 0) continue;
       const bytes = Buffer.from(JSON.stringify(body));
       found.push({ raw: bytes.length, br: brotliCompressSync(bytes).length, gz: gzipSync(bytes).length });
     }
-    const mean = (f: (x: { raw: number; br: number; gz: number }) => number): number => (found.length === 0 ? 0 : found.reduce((a, x) => a + f(x), 0) / found.length);
-    sizes.push({ limit, answers: found.length, raw: mean((x) => x.raw), brotli: mean((x) => x.br), gzip: mean((x) => x.gz) });
+    const mean = (f: (x: { raw: number; br: number; gz: number }) => number): number =>
+      found.length === 0 ? 0 : found.reduce((a, x) => a + f(x), 0) / found.length;
+    sizes.push({
+      limit,
+      answers: found.length,
+      raw: mean((x) => x.raw),
+      brotli: mean((x) => x.br),
+      gzip: mean((x) => x.gz),
+    });
     onProgress(`  limit ${limit}: ${found.length} answers with firms, mean ${Math.round(mean((x) => x.br))} B brotli`);
   }
-  const bytesOut = HEADER_BYTES + mix.limits.reduce((a, l) => a + l.share * (sizes.find((s) => s.limit === l.limit)?.brotli ?? 0), 0);
+  const bytesOut =
+    HEADER_BYTES + mix.limits.reduce((a, l) => a + l.share * (sizes.find((s) => s.limit === l.limit)?.brotli ?? 0), 0);
 
   // The edge log line, from the real function on drawn queries.
   const salt = new Map([[`salt-${new Date().toISOString().slice(0, 10)}`, 'ab'.repeat(32)]]);
   const fn = loadCloudFrontFunction(viewerRequestCode('kvs'), 'kvs', salt);
   for (let i = 0; i < 200; i++) {
-    const query = i % 3 === 0 ? `location=${encodeURIComponent(`${places[i]?.name ?? 'Houston'}, ${places[i]?.adminCode ?? 'TX'}`)}&src=my-app` : `zip=${drawZip()}&radius_miles=25`;
+    const query =
+      i % 3 === 0
+        ? `location=${encodeURIComponent(`${places[i]?.name ?? 'Houston'}, ${places[i]?.adminCode ?? 'TX'}`)}&src=my-app`
+        : `zip=${drawZip()}&radius_miles=25`;
     await fn.handler(viewerRequest('/v1/attorneys', query, { ip: '198.51.100.23', userAgent: USER_AGENT }));
   }
   const edgeLogBytes = EVENT_OVERHEAD + fn.logs.reduce((a, l) => a + Buffer.byteLength(l), 0) / fn.logs.length;
@@ -158,7 +189,8 @@ export async function measureWorkload(siteDir: string, onProgress: (line: string
     const lines = costPerMillion({ hitRatio: h, bytesOut, edgeLogBytes, ...MISS_COSTS });
     return { label, hitRatio: h, lines, total: lines.reduce((a, l) => a + l.usd, 0) };
   };
-  const at = (rate: number, caches: number, ttl: string): number => hits.find((r) => r.ratePerS === rate && r.caches === caches && r.ttl === ttl)?.hitRatio ?? 0;
+  const at = (rate: number, caches: number, ttl: string): number =>
+    hits.find((r) => r.ratePerS === rate && r.caches === caches && r.ttl === ttl)?.hitRatio ?? 0;
   const week = TTLS[1].label;
   const day = TTLS[0].label;
   const cost = [
@@ -170,7 +202,13 @@ export async function measureWorkload(siteDir: string, onProgress: (line: string
   ];
   return {
     mix,
-    sources: { zctas: zctas.length, places: places.length, keys: shares.length, top100Share: top(100), top10000Share: top(10_000) },
+    sources: {
+      zctas: zctas.length,
+      places: places.length,
+      keys: shares.length,
+      top100Share: top(100),
+      top10000Share: top(10_000),
+    },
     hits,
     sizes,
     bytesOut,

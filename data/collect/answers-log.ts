@@ -2,7 +2,19 @@
  * The week's answers log: the checkpoint and, compressed, the raw archive. One JSON line per (grid point, query) bought,
  * appended and fsynced as soon as the answer is in, so a crash loses at most the answers in flight.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
@@ -42,7 +54,10 @@ export function logPaths(outDir: string, week: string): { plain: string; archive
 }
 
 /** Parses log text; a torn last line (a kill mid-write) is reported through `tornAt` (its byte offset) and ignored. */
-export function parseLog(text: string, source: string): { header: LogHeaderT; answers: LogAnswerT[]; tornAt: number | null } {
+export function parseLog(
+  text: string,
+  source: string,
+): { header: LogHeaderT; answers: LogAnswerT[]; tornAt: number | null } {
   let tornAt: number | null = null;
   let body = text;
   if (body.length > 0 && !body.endsWith('\n')) {
@@ -75,11 +90,7 @@ export class AnswersLog {
   readonly path: string;
   readonly header: LogHeaderT;
   readonly answers: Map<string, LogAnswerT>;
-  private constructor(
-    path: string,
-    header: LogHeaderT,
-    answers: Map<string, LogAnswerT>,
-  ) {
+  private constructor(path: string, header: LogHeaderT, answers: Map<string, LogAnswerT>) {
     this.path = path;
     this.header = header;
     this.answers = answers;
@@ -93,7 +104,10 @@ export class AnswersLog {
   static open(outDir: string, header: LogHeaderT, resume: boolean): { log: AnswersLog; tornBytes: number } {
     const { plain, archive } = logPaths(outDir, header.week);
     const exists = existsSync(plain) || existsSync(archive);
-    if (exists && !resume) throw new Error(`a run of ${header.week} already exists (${existsSync(plain) ? plain : archive}): pass --resume to continue it`);
+    if (exists && !resume)
+      throw new Error(
+        `a run of ${header.week} already exists (${existsSync(plain) ? plain : archive}): pass --resume to continue it`,
+      );
     mkdirSync(dirname(plain), { recursive: true });
     if (!existsSync(plain) && existsSync(archive)) writeFileSync(plain, gunzipSync(readFileSync(archive)));
     if (!existsSync(plain)) {
@@ -107,7 +121,8 @@ export class AnswersLog {
       tornBytes = Buffer.byteLength(text, 'utf8') - parsed.tornAt;
       truncateSync(plain, parsed.tornAt);
     }
-    if (parsed.header.provider !== header.provider) throw new Error(`${plain} was collected with --provider ${parsed.header.provider}, not ${header.provider}`);
+    if (parsed.header.provider !== header.provider)
+      throw new Error(`${plain} was collected with --provider ${parsed.header.provider}, not ${header.provider}`);
     const answers = new Map<string, LogAnswerT>();
     for (const a of parsed.answers) answers.set(answerKey(a.point_id, a.query), a);
     return { log: new AnswersLog(plain, parsed.header, answers), tornBytes };
@@ -116,7 +131,7 @@ export class AnswersLog {
   /** Appends one answer and makes it durable before returning. */
   append(answer: LogAnswerT): void {
     const buf = Buffer.from(`${JSON.stringify(answer)}\n`, 'utf8');
-    for (let off = 0; off < buf.length; ) off += writeSync(this.fd, buf, off);
+    for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off);
     fsyncSync(this.fd);
     this.answers.set(answerKey(answer.point_id, answer.query), answer);
   }

@@ -24,28 +24,93 @@ five measured searches and writes <out>/weeks/<week>/{dataset.json,places.jsonl,
 Every answer is checkpointed in <out>/raw/<week>/answers.jsonl (gzipped to answers.jsonl.gz, the week's raw
 archive, once the week is written): --resume continues a stopped run without buying any sample twice.`,
   options: {
-    week: { type: 'string', arg: 'YYYY-Www', description: "ISO week collected (default: the current week; with recorded, the archive's)" },
-    metro: { type: 'string', multiple: true, arg: 'slug', description: 'a metro of <out>/metros.json; repeat for several (default: all)' },
-    provider: { type: 'enum', values: ['google-places', 'recorded'], arg: 'name', description: 'google-places, or recorded (replay an archive, buys nothing)', default: 'google-places' },
+    week: {
+      type: 'string',
+      arg: 'YYYY-Www',
+      description: "ISO week collected (default: the current week; with recorded, the archive's)",
+    },
+    metro: {
+      type: 'string',
+      multiple: true,
+      arg: 'slug',
+      description: 'a metro of <out>/metros.json; repeat for several (default: all)',
+    },
+    provider: {
+      type: 'enum',
+      values: ['google-places', 'recorded'],
+      arg: 'name',
+      description: 'google-places, or recorded (replay an archive, buys nothing)',
+      default: 'google-places',
+    },
     from: { type: 'string', arg: 'archive', description: 'the answers archive to replay (with --provider recorded)' },
-    endpoint: { type: 'string', arg: 'url', description: 'provider base URL', default: 'https://places.googleapis.com' },
-    out: { type: 'string', arg: 'dir', description: 'data folder: reads metros.json, writes weeks/ and raw/', default: 'data' },
-    'budget-usd': { type: 'number', min: 0, description: "hard limit on the week's spend, checked before every request\n(default: the selected grid's estimated cost plus 10%)" },
-    'price-per-1000': { type: 'number', min: 0, arg: 'usd', description: `price per 1,000 requests (default ${TEXT_SEARCH_ENTERPRISE_USD_PER_1000}, Text Search Enterprise)` },
-    pages: { type: 'integer', min: 1, max: MAX_PAGES, arg: `1-${MAX_PAGES}`, description: 'pages of 20 places per search (default 1: ranks 1-20)' },
+    endpoint: {
+      type: 'string',
+      arg: 'url',
+      description: 'provider base URL',
+      default: 'https://places.googleapis.com',
+    },
+    out: {
+      type: 'string',
+      arg: 'dir',
+      description: 'data folder: reads metros.json, writes weeks/ and raw/',
+      default: 'data',
+    },
+    'budget-usd': {
+      type: 'number',
+      min: 0,
+      description:
+        "hard limit on the week's spend, checked before every request\n(default: the selected grid's estimated cost plus 10%)",
+    },
+    'price-per-1000': {
+      type: 'number',
+      min: 0,
+      arg: 'usd',
+      description: `price per 1,000 requests (default ${TEXT_SEARCH_ENTERPRISE_USD_PER_1000}, Text Search Enterprise)`,
+    },
+    pages: {
+      type: 'integer',
+      min: 1,
+      max: MAX_PAGES,
+      arg: `1-${MAX_PAGES}`,
+      description: 'pages of 20 places per search (default 1: ranks 1-20)',
+    },
     concurrency: { type: 'integer', min: 1, max: 64, description: 'requests in flight at most', default: 4 },
     rps: { type: 'number', min: 0, max: 1000, description: 'requests started per second at most, above 0', default: 5 },
     'timeout-ms': { type: 'integer', min: 1, description: 'per-request timeout', default: 30_000 },
-    'max-attempts': { type: 'integer', min: 1, max: 20, description: 'attempts per request on 429, 5xx and timeouts', default: 6 },
-    'retry-base-ms': { type: 'integer', min: 0, description: 'first backoff bound, doubled per attempt, full jitter', default: 1000 },
-    flags: { type: 'string', arg: 'file', description: 'operator flags: firm lines and {"place_id","claimed"} lines (default <out>/operator-flags.jsonl if present)' },
-    'collected-at': { type: 'string', arg: 'iso', description: "dataset.json collected_at (default: when the week's first run started)" },
+    'max-attempts': {
+      type: 'integer',
+      min: 1,
+      max: 20,
+      description: 'attempts per request on 429, 5xx and timeouts',
+      default: 6,
+    },
+    'retry-base-ms': {
+      type: 'integer',
+      min: 0,
+      description: 'first backoff bound, doubled per attempt, full jitter',
+      default: 1000,
+    },
+    flags: {
+      type: 'string',
+      arg: 'file',
+      description:
+        'operator flags: firm lines and {"place_id","claimed"} lines (default <out>/operator-flags.jsonl if present)',
+    },
+    'collected-at': {
+      type: 'string',
+      arg: 'iso',
+      description: "dataset.json collected_at (default: when the week's first run started)",
+    },
     resume: { type: 'boolean', description: "continue the week's stopped run" },
     'dry-run': { type: 'boolean', description: 'print grid points, requests and estimated cost; spend nothing' },
     quiet: { type: 'boolean', description: 'no progress on stderr' },
   },
   epilogue: 'Environment: GOOGLE_PLACES_API_KEY (required by google-places; never logged or archived).',
-  exits: { [EXIT.ok]: 'week written', [EXIT.failure]: 'failure (samples left; rerun with --resume)', 3: 'budget reached' },
+  exits: {
+    [EXIT.ok]: 'week written',
+    [EXIT.failure]: 'failure (samples left; rerun with --resume)',
+    3: 'budget reached',
+  },
 } as const;
 
 function usage(message: string): never {
@@ -56,8 +121,10 @@ const { values } = cliOrExit(SPEC);
 const outDir = resolve(values.out);
 const providerName = values.provider;
 if (providerName === 'recorded' && values.from === undefined) usage('--provider recorded needs --from <archive>');
-if (values.week !== undefined && !/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/.test(values.week)) usage(`--week must be an ISO week like 2026-W47, got "${values.week}"`);
-if (values['collected-at'] !== undefined && !z.iso.datetime().safeParse(values['collected-at']).success) usage(`--collected-at must be an ISO 8601 UTC date-time like 2026-11-18T14:00:00Z, got "${values['collected-at']}"`);
+if (values.week !== undefined && !/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/.test(values.week))
+  usage(`--week must be an ISO week like 2026-W47, got "${values.week}"`);
+if (values['collected-at'] !== undefined && !z.iso.datetime().safeParse(values['collected-at']).success)
+  usage(`--collected-at must be an ISO 8601 UTC date-time like 2026-11-18T14:00:00Z, got "${values['collected-at']}"`);
 const pages = values.pages ?? 1;
 const per1000 = values['price-per-1000'] ?? TEXT_SEARCH_ENTERPRISE_USD_PER_1000;
 const { concurrency, rps } = values;
@@ -70,7 +137,9 @@ const metrosPath = join(outDir, 'metros.json');
 if (!existsSync(metrosPath)) usage(`no metros.json in ${outDir} (--out is the data folder)`);
 const allMetros = MetrosFile.parse(JSON.parse(readFileSync(metrosPath, 'utf8'))).metros;
 const bySlug = new Map(allMetros.map((m) => [m.slug, m]));
-for (const s of values.metro) if (!bySlug.has(s)) usage(`--metro "${s}" is not in ${metrosPath}; known: ${allMetros.map((m) => m.slug).join(', ')}`);
+for (const s of values.metro)
+  if (!bySlug.has(s))
+    usage(`--metro "${s}" is not in ${metrosPath}; known: ${allMetros.map((m) => m.slug).join(', ')}`);
 const wanted = new Set(values.metro.length > 0 ? values.metro : allMetros.map((m) => m.slug));
 const metros = allMetros.filter((m) => wanted.has(m.slug));
 
@@ -111,7 +180,10 @@ if (providerName === 'recorded') {
   const estimate = costUsd(gridPoints(metros).length * MEASURED_QUERIES.length * pages, per1000);
   const limit = values['budget-usd'] ?? Math.ceil(estimate * 110) / 100;
   budget = new Budget(limit, per1000);
-  if (!values.quiet) process.stderr.write(`collect: budget $${limit.toFixed(2)}${values['budget-usd'] === undefined ? ' (default: the estimate plus 10%)' : ''}; a full run of the selected grid costs about $${estimate.toFixed(2)}\n`);
+  if (!values.quiet)
+    process.stderr.write(
+      `collect: budget $${limit.toFixed(2)}${values['budget-usd'] === undefined ? ' (default: the estimate plus 10%)' : ''}; a full run of the selected grid costs about $${estimate.toFixed(2)}\n`,
+    );
   week = values.week ?? isoWeekOf(new Date());
   const throttle = new Throttle(rps);
   provider = new GooglePlacesProvider({
@@ -130,7 +202,12 @@ if (providerName === 'recorded') {
   });
 }
 
-const flagsPath = values.flags !== undefined ? resolve(values.flags) : existsSync(join(outDir, 'operator-flags.jsonl')) ? join(outDir, 'operator-flags.jsonl') : null;
+const flagsPath =
+  values.flags !== undefined
+    ? resolve(values.flags)
+    : existsSync(join(outDir, 'operator-flags.jsonl'))
+      ? join(outDir, 'operator-flags.jsonl')
+      : null;
 const started = Date.now();
 try {
   const b = budget;
@@ -151,15 +228,26 @@ try {
       bridge.retried = () => void state.retries++;
     },
   });
-  const spent = b === null ? 'nothing (replay)' : `$${b.spentUsd.toFixed(2)} of $${b.limitUsd.toFixed(2)} (${b.requests} requests, ${result.boughtThisRun} samples bought by this run)`;
+  const spent =
+    b === null
+      ? 'nothing (replay)'
+      : `$${b.spentUsd.toFixed(2)} of $${b.limitUsd.toFixed(2)} (${b.requests} requests, ${result.boughtThisRun} samples bought by this run)`;
   const lines = [
     `collect: ${week}, ${metros.length} metro(s): ${result.done} of ${result.total} samples; spent ${spent}; ${result.errors} errors; ${Math.round((Date.now() - started) / 1000)} s`,
   ];
   if (result.week) {
     const w = result.week;
-    const skipped = Object.entries(w.skipped).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
-    lines.push(`collect: ${w.places.length} offices, ${w.samples.length} sample lines, ${w.flags.length} firm flags${skipped === '' ? '' : `; places without a record: ${skipped}`}`);
-    if (result.archive !== undefined) lines.push(`collect: raw answers archived in ${result.archive} (operator-side, never publish; delete after 30 days)`);
+    const skipped = Object.entries(w.skipped)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ');
+    lines.push(
+      `collect: ${w.places.length} offices, ${w.samples.length} sample lines, ${w.flags.length} firm flags${skipped === '' ? '' : `; places without a record: ${skipped}`}`,
+    );
+    if (result.archive !== undefined)
+      lines.push(
+        `collect: raw answers archived in ${result.archive} (operator-side, never publish; delete after 30 days)`,
+      );
   }
   lines.push(`collect: ${result.message}`);
   process.stderr.write(`${lines.join('\n')}\n`);

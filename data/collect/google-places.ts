@@ -1,6 +1,15 @@
 /** The Google Places API (New) Text Search adapter: plain fetch, every answer validated with zod. */
 import type { Budget } from './pricing.ts';
-import { ErrorBody, FIELD_MASK, MAX_PAGES, SEARCH_TEXT_PATH, SearchTextResponse, searchTextBody, type ApiPlaceT, type SearchTextResponseT } from './places-api.ts';
+import {
+  ErrorBody,
+  FIELD_MASK,
+  MAX_PAGES,
+  SEARCH_TEXT_PATH,
+  SearchTextResponse,
+  searchTextBody,
+  type ApiPlaceT,
+  type SearchTextResponseT,
+} from './places-api.ts';
 import { FatalProviderError, type Provider, type SearchAnswer, type SearchPoint } from './provider.ts';
 import { backoffMs, retryableStatus, retryAfterMs, type BackoffPolicy } from './retry.ts';
 
@@ -75,7 +84,11 @@ export class GooglePlacesProvider implements Provider {
       try {
         const res = await fetch(this.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-goog-api-key': this.options.apiKey, 'x-goog-fieldmask': FIELD_MASK },
+          headers: {
+            'content-type': 'application/json',
+            'x-goog-api-key': this.options.apiKey,
+            'x-goog-fieldmask': FIELD_MASK,
+          },
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(this.options.timeoutMs),
         });
@@ -95,8 +108,11 @@ export class GooglePlacesProvider implements Provider {
         } else {
           budget.refund();
           const err = ErrorBody.safeParse(safeJson(text));
-          const detail = err.success ? `${res.status} ${err.data.error.status ?? ''} ${err.data.error.message}`.replace(/\s+/g, ' ') : `HTTP ${res.status}`;
-          if (!retryableStatus(res.status)) throw new FatalProviderError(this.redact(`Places API refused the request: ${detail}`));
+          const detail = err.success
+            ? `${res.status} ${err.data.error.status ?? ''} ${err.data.error.message}`.replace(/\s+/g, ' ')
+            : `HTTP ${res.status}`;
+          if (!retryableStatus(res.status))
+            throw new FatalProviderError(this.redact(`Places API refused the request: ${detail}`));
           last = detail;
           retryAfter = retryAfterMs(res.headers.get('retry-after'));
         }
@@ -105,7 +121,10 @@ export class GooglePlacesProvider implements Provider {
         // A timeout or a dropped connection may still have been billed: keep it counted.
         budget.commit();
         billed();
-        last = e instanceof Error && e.name === 'TimeoutError' ? `timeout after ${this.options.timeoutMs} ms` : `network error: ${e instanceof Error ? e.message : String(e)}`;
+        last =
+          e instanceof Error && e.name === 'TimeoutError'
+            ? `timeout after ${this.options.timeoutMs} ms`
+            : `network error: ${e instanceof Error ? e.message : String(e)}`;
       }
       if (attempt === maxAttempts) break;
       const wait = backoffMs(attempt, this.options.backoff, retryAfter, random);

@@ -33,7 +33,8 @@ export function gridPoints(metros: readonly MetroT[], points: readonly [number, 
   for (const m of metros) {
     const cells = new Set<string>();
     for (const [lat, lng] of points) {
-      if (haversineMiles(m.center.lat, m.center.lng, lat, lng) <= m.radius_miles) cells.add(latLngToCell(lat, lng, GRID_RESOLUTION));
+      if (haversineMiles(m.center.lat, m.center.lng, lat, lng) <= m.radius_miles)
+        cells.add(latLngToCell(lat, lng, GRID_RESOLUTION));
     }
     for (const cell of [...cells].sort()) {
       const [lat, lng] = cellToLatLng(cell);

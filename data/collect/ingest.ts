@@ -32,7 +32,11 @@ export function openingHoursOf(place: ApiPlaceT): PlaceRecordT['opening_hours'] 
   const periods = place.regularOpeningHours?.periods;
   if (periods === undefined || periods.length === 0) return null;
   return {
-    periods: periods.map((p) => (p.close === undefined ? { open: { day: p.open.day, time: hhmm(p.open) } } : { open: { day: p.open.day, time: hhmm(p.open) }, close: { day: p.close.day, time: hhmm(p.close) } })),
+    periods: periods.map((p) =>
+      p.close === undefined
+        ? { open: { day: p.open.day, time: hhmm(p.open) } }
+        : { open: { day: p.open.day, time: hhmm(p.open) }, close: { day: p.close.day, time: hhmm(p.close) } },
+    ),
   };
 }
 
@@ -45,14 +49,22 @@ export function placeRecordOf(place: ApiPlaceT, claimed: boolean): PlaceRecordT 
   if (place.businessStatus !== undefined && place.businessStatus !== 'OPERATIONAL') return 'closed';
   const components = place.addressComponents ?? [];
   if (component(components, 'country', true) !== 'US') return 'outside-us';
-  const city = component(components, 'locality') ?? component(components, 'postal_town') ?? component(components, 'sublocality') ?? component(components, 'neighborhood');
+  const city =
+    component(components, 'locality') ??
+    component(components, 'postal_town') ??
+    component(components, 'sublocality') ??
+    component(components, 'neighborhood');
   const state = component(components, 'administrative_area_level_1', true);
   const zip = component(components, 'postal_code');
   const name = place.displayName?.text;
-  if (city === undefined || state === undefined || name === undefined || place.location === undefined) return 'incomplete';
+  if (city === undefined || state === undefined || name === undefined || place.location === undefined)
+    return 'incomplete';
   const street = streetOf(place, city);
   if (street === undefined || street === '') return 'incomplete';
-  const website = place.websiteUri !== undefined && /^https?:\/\//i.test(place.websiteUri) && URL.canParse(place.websiteUri) ? place.websiteUri : null;
+  const website =
+    place.websiteUri !== undefined && /^https?:\/\//i.test(place.websiteUri) && URL.canParse(place.websiteUri)
+      ? place.websiteUri
+      : null;
   const record = {
     place_id: place.id,
     name,

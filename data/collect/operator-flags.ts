@@ -34,7 +34,10 @@ export function parseOperatorFlags(text: string, source: string): OperatorFlags 
       return;
     }
     const firm = FlagRecord.safeParse(json);
-    if (!firm.success) throw new Error(`${source} line ${i + 1}: expected {"firm","profile_type","sponsored"} or {"place_id","claimed"}`);
+    if (!firm.success)
+      throw new Error(
+        `${source} line ${i + 1}: expected {"firm","profile_type","sponsored"} or {"place_id","claimed"}`,
+      );
     firms.set(normaliseFlagKey(firm.data.firm), firm.data);
   });
   return { firms, claimed };

@@ -57,18 +57,32 @@ export function searchTextBody(query: string, lat: number, lng: number, pageToke
 }
 
 const localizedText = z.object({ text: z.string(), languageCode: z.string().optional() });
-const point = z.object({ day: z.number().int().min(0).max(6), hour: z.number().int().min(0).max(24), minute: z.number().int().min(0).max(59) });
+const point = z.object({
+  day: z.number().int().min(0).max(6),
+  hour: z.number().int().min(0).max(24),
+  minute: z.number().int().min(0).max(59),
+});
 
 /** One place of an answer, as far as the collector reads it; anything else the provider adds is dropped (zod strips). */
 export const ApiPlace = z.object({
   id: z.string().min(1).max(256),
   displayName: localizedText.optional(),
   formattedAddress: z.string().optional(),
-  addressComponents: z.array(z.object({ longText: z.string().optional(), shortText: z.string().optional(), types: z.array(z.string()).default([]) })).optional(),
+  addressComponents: z
+    .array(
+      z.object({
+        longText: z.string().optional(),
+        shortText: z.string().optional(),
+        types: z.array(z.string()).default([]),
+      }),
+    )
+    .optional(),
   location: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional(),
   nationalPhoneNumber: z.string().optional(),
   websiteUri: z.string().optional(),
-  regularOpeningHours: z.object({ periods: z.array(z.object({ open: point, close: point.optional() })).optional() }).optional(),
+  regularOpeningHours: z
+    .object({ periods: z.array(z.object({ open: point, close: point.optional() })).optional() })
+    .optional(),
   primaryType: z.string().optional(),
   primaryTypeDisplayName: localizedText.optional(),
   businessStatus: z.string().optional(),
@@ -81,7 +95,9 @@ export const SearchTextResponse = z.object({
 });
 
 /** Google's error body: `{ "error": { "code", "message", "status" } }`. */
-export const ErrorBody = z.object({ error: z.object({ code: z.number(), message: z.string(), status: z.string().optional() }) });
+export const ErrorBody = z.object({
+  error: z.object({ code: z.number(), message: z.string(), status: z.string().optional() }),
+});
 
 export type ApiPlaceT = z.infer<typeof ApiPlace>;
 export type SearchTextResponseT = z.infer<typeof SearchTextResponse>;

@@ -22,10 +22,7 @@ export class Budget {
   readonly limitUsd: number;
   readonly per1000: number;
   /** A limit of `limitUsd` at `per1000` USD per thousand requests. */
-  constructor(
-    limitUsd: number,
-    per1000: number,
-  ) {
+  constructor(limitUsd: number, per1000: number) {
     this.limitUsd = limitUsd;
     this.per1000 = per1000;
   }
@@ -48,7 +45,9 @@ export class Budget {
   /** Claims one request's cost or throws BudgetExceededError when it would pass the limit. */
   reserve(): void {
     if (((this.requests + 1) * this.per1000) / 1000 > this.limitUsd + 1e-9) {
-      throw new BudgetExceededError(`budget reached: $${this.spentUsd.toFixed(2)} of $${this.limitUsd.toFixed(2)} spent, the next request would pass it`);
+      throw new BudgetExceededError(
+        `budget reached: $${this.spentUsd.toFixed(2)} of $${this.limitUsd.toFixed(2)} spent, the next request would pass it`,
+      );
     }
     this.reserved++;
   }

@@ -9,7 +9,12 @@ export interface ProgressState {
   errors: number;
 }
 
-const fmtDuration = (s: number): string => (s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(Math.floor(s % 60)).padStart(2, '0')}s` : `${Math.ceil(s)}s`);
+const fmtDuration = (s: number): string =>
+  s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(Math.floor(s % 60)).padStart(2, '0')}s`
+      : `${Math.ceil(s)}s`;
 
 /** One progress line for `state`, `elapsedMs` after `startDone` samples were already done. */
 export function progressLine(state: ProgressState, startDone: number, elapsedMs: number): string {
@@ -32,12 +37,7 @@ export class Progress {
   private readonly out: NodeJS.WriteStream;
   private readonly quiet: boolean;
   /** `quiet` writes nothing. */
-  constructor(
-    state: ProgressState,
-    startDone: number,
-    out: NodeJS.WriteStream = process.stderr,
-    quiet = false,
-  ) {
+  constructor(state: ProgressState, startDone: number, out: NodeJS.WriteStream = process.stderr, quiet = false) {
     this.state = state;
     this.startDone = startDone;
     this.out = out;

@@ -22,7 +22,10 @@ export class RecordedProvider implements Provider {
   /** The recorded places, or a FatalProviderError when the archive has no answer for this search. */
   search(query: string, point: SearchPoint): Promise<SearchAnswer> {
     const places = this.answers.get(keyOf(query, point.lat, point.lng));
-    if (places === undefined) return Promise.reject(new FatalProviderError(`the archive has no answer for "${query}" at ${point.lat},${point.lng}`));
+    if (places === undefined)
+      return Promise.reject(
+        new FatalProviderError(`the archive has no answer for "${query}" at ${point.lat},${point.lng}`),
+      );
     return Promise.resolve({ places, requests: 0 });
   }
 }

@@ -22,7 +22,12 @@ export interface BackoffPolicy {
 }
 
 /** Delay before retry number `attempt` (1 = first retry): full jitter over base * 2^(attempt-1), or Retry-After when larger. */
-export function backoffMs(attempt: number, policy: BackoffPolicy, retryAfter: number | undefined, random: () => number): number {
+export function backoffMs(
+  attempt: number,
+  policy: BackoffPolicy,
+  retryAfter: number | undefined,
+  random: () => number,
+): number {
   const exp = Math.min(policy.capMs, policy.baseMs * 2 ** (attempt - 1));
   const jittered = Math.floor(random() * exp);
   return Math.min(policy.capMs, Math.max(jittered, retryAfter ?? 0));

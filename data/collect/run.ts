@@ -67,17 +67,27 @@ export function writeWeek(outDir: string, files: WeekFiles): string {
 /** Runs the collection; never buys a (point, query) the log already holds. */
 export async function runCollection(o: RunOptions): Promise<RunResult> {
   const points: GridPoint[] = gridPoints(o.metros);
-  const header = { kind: 'header' as const, schema_version: 1 as const, week: o.week, provider: o.provider.name, collected_at: o.collectedAt };
+  const header = {
+    kind: 'header' as const,
+    schema_version: 1 as const,
+    week: o.week,
+    provider: o.provider.name,
+    collected_at: o.collectedAt,
+  };
   const { log, tornBytes } = AnswersLog.open(o.outDir, header, o.resume);
   o.onLogOpen?.(log.requests);
   const todo: { point: GridPoint; query: string }[] = [];
-  for (const point of points) for (const query of MEASURED_QUERIES) if (!log.answers.has(answerKey(point.pointId, query))) todo.push({ point, query });
+  for (const point of points)
+    for (const query of MEASURED_QUERIES)
+      if (!log.answers.has(answerKey(point.pointId, query))) todo.push({ point, query });
   const total = points.length * MEASURED_QUERIES.length;
   const state: ProgressState = { done: total - todo.length, total, spentUsd: o.spentUsd(), retries: 0, errors: 0 };
   const progress = new Progress(state, state.done, process.stderr, o.quiet);
   o.onProgress?.(progress, state);
-  if (tornBytes > 0) progress.note(`collect: dropped a torn last line of ${tornBytes} bytes from ${log.path} (it will be bought again)`);
-  if (state.done > 0) progress.note(`collect: resuming ${o.week}: ${state.done} of ${total} samples already in ${log.path}`);
+  if (tornBytes > 0)
+    progress.note(`collect: dropped a torn last line of ${tornBytes} bytes from ${log.path} (it will be bought again)`);
+  if (state.done > 0)
+    progress.note(`collect: resuming ${o.week}: ${state.done} of ${total} samples already in ${log.path}`);
   let next = 0;
   let bought = 0;
   let stop: { status: 'budget' | 'fatal'; message: string } | null = null;
@@ -87,7 +97,16 @@ export async function runCollection(o: RunOptions): Promise<RunResult> {
       if (task === undefined) return;
       try {
         const answer = await o.provider.search(task.query, task.point);
-        log.append({ kind: 'answer', metro: task.point.metro, point_id: task.point.pointId, lat: task.point.lat, lng: task.point.lng, query: task.query, requests: answer.requests, places: answer.places });
+        log.append({
+          kind: 'answer',
+          metro: task.point.metro,
+          point_id: task.point.pointId,
+          lat: task.point.lat,
+          lng: task.point.lng,
+          query: task.query,
+          requests: answer.requests,
+          places: answer.places,
+        });
         bought++;
         state.done++;
       } catch (e) {
@@ -115,8 +134,17 @@ export async function runCollection(o: RunOptions): Promise<RunResult> {
   if (stopped !== null || state.done < total) {
     log.close();
     const left = total - state.done;
-    if (stopped !== null) return { ...base, status: stopped.status, message: `${stopped.message}; ${left} of ${total} samples left, the week is not written. Rerun with --resume${stopped.status === 'budget' ? ' and a larger --budget-usd' : ''}.` };
-    return { ...base, status: 'errors', message: `${state.errors} samples failed after retries; ${left} of ${total} left, the week is not written. Rerun with --resume.` };
+    if (stopped !== null)
+      return {
+        ...base,
+        status: stopped.status,
+        message: `${stopped.message}; ${left} of ${total} samples left, the week is not written. Rerun with --resume${stopped.status === 'budget' ? ' and a larger --budget-usd' : ''}.`,
+      };
+    return {
+      ...base,
+      status: 'errors',
+      message: `${state.errors} samples failed after retries; ${left} of ${total} left, the week is not written. Rerun with --resume.`,
+    };
   }
   const week = buildWeek(o.week, log.header.collected_at, points, MEASURED_QUERIES, log.answers, o.flags);
   const needed = join(dirname(log.path), CLAIMS_NEEDED);

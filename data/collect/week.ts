@@ -58,7 +58,13 @@ export function buildWeek(
         if (typeof record === 'string') skipped[record]++;
         else {
           places.set(record.place_id, record);
-          if (claimed === undefined) claimsNeeded.push({ place_id: record.place_id, claimed: null, name: record.name, address: place.formattedAddress ?? `${record.street_address}, ${record.city}, ${record.state}` });
+          if (claimed === undefined)
+            claimsNeeded.push({
+              place_id: record.place_id,
+              claimed: null,
+              name: record.name,
+              address: place.formattedAddress ?? `${record.street_address}, ${record.city}, ${record.state}`,
+            });
         }
       }
       samples.push({ metro: p.metro, point_id: p.pointId, lat: p.lat, lng: p.lng, query, ranked });
@@ -72,7 +78,13 @@ export function buildWeek(
     .filter((f): f is FlagRecordT => f !== undefined)
     .map((f) => ({ firm: f.firm, profile_type: f.profile_type, sponsored: f.sponsored }));
   return {
-    dataset: { schema_version: 1, name: 'Weekly web-map collection (Google Places API (New) Text Search)', synthetic: false, week, collected_at: collectedAt },
+    dataset: {
+      schema_version: 1,
+      name: 'Weekly web-map collection (Google Places API (New) Text Search)',
+      synthetic: false,
+      week,
+      collected_at: collectedAt,
+    },
     places: sorted,
     samples,
     flags: weekFlags,

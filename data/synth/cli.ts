@@ -18,10 +18,14 @@ The same seed always gives byte-identical files. Everything is marked synthetic:
       description: `comma-separated consecutive ISO weeks (default ${SYNTH_DEFAULTS.weeks.join(',')}; ${SYNTH_DEFAULTS.weeks[0]} with --nationwide)`,
     },
     offices: { type: 'integer', min: 1, description: `offices in the first week (default ${SYNTH_DEFAULTS.offices})` },
-    nationwide: { type: 'boolean', description: 'spread offices over every US ZIP, weighted toward dense areas (samples stay in the 27 metros)' },
+    nationwide: {
+      type: 'boolean',
+      description: 'spread offices over every US ZIP, weighted toward dense areas (samples stay in the 27 metros)',
+    },
     quiet: { type: 'boolean', description: 'no progress on stderr' },
   },
-  epilogue: 'Benchmark scale (one week, about 770 MB): npm run synth -- --out var/bench-data/weeks --offices 1000000 --nationwide',
+  epilogue:
+    'Benchmark scale (one week, about 770 MB): npm run synth -- --out var/bench-data/weeks --offices 1000000 --nationwide',
   exits: { [EXIT.ok]: 'written', [EXIT.failure]: 'failure' },
 } as const;
 

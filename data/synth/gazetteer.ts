@@ -14,8 +14,10 @@ export interface Zip {
 
 /** The 50 states and DC; territories are left out of the synthetic data. */
 const STATES = new Set(
-  ('AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI ' +
-    'SC SD TN TX UT VT VA WA WV WI WY').split(' '),
+  (
+    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI ' +
+    'SC SD TN TX UT VT VA WA WV WI WY'
+  ).split(' '),
 );
 
 type ZipList = [string, { latitude: number; longitude: number }][];
@@ -50,12 +52,7 @@ export class PointIndex {
   private readonly lng: (i: number) => number;
   readonly cellDeg: number;
   /** Indexes points i = 0..n-1 at (lat(i), lng(i)) in cells of `cellDeg` degrees. */
-  constructor(
-    n: number,
-    lat: (i: number) => number,
-    lng: (i: number) => number,
-    cellDeg: number,
-  ) {
+  constructor(n: number, lat: (i: number) => number, lng: (i: number) => number, cellDeg: number) {
     this.lat = lat;
     this.lng = lng;
     this.cellDeg = cellDeg;

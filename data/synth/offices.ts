@@ -83,7 +83,9 @@ export function addFirm(rng: Rng, pop: Population, withWebsite: boolean, large: 
   const name = firmName(rng);
   let domain: string | null = null;
   if (withWebsite) {
-    const base = slugify(name.replace(/,? P\.C\.$/, '')).slice(0, 50).replace(/-+$/, '');
+    const base = slugify(name.replace(/,? P\.C\.$/, ''))
+      .slice(0, 50)
+      .replace(/-+$/, '');
     const n = (pop.domainCount.get(base) ?? 0) + 1;
     pop.domainCount.set(base, n);
     domain = n === 1 ? `${base}.example` : `${base}-${n}.example`;
@@ -104,7 +106,14 @@ export function addFirm(rng: Rng, pop: Population, withWebsite: boolean, large: 
 }
 
 /** Adds one office of firm `firm` at a ZIP drawn from region `region` (avoiding `usedZips` when possible). */
-export function addOffice(rng: Rng, pop: Population, world: World, firm: number, region: number, usedZips?: Set<number>): Office {
+export function addOffice(
+  rng: Rng,
+  pop: Population,
+  world: World,
+  firm: number,
+  region: number,
+  usedZips?: Set<number>,
+): Office {
   const r = world.regions[region]!;
   let zip = r.zips[r.sampler.draw(rng)]!;
   for (let tries = 0; usedZips?.has(zip) && tries < 5; tries++) zip = r.zips[r.sampler.draw(rng)]!;
@@ -117,7 +126,8 @@ export function addOffice(rng: Rng, pop: Population, world: World, firm: number,
   const lng = Math.round((z.lng + (dist * Math.sin(bearing)) / (69 * Math.cos((z.lat * Math.PI) / 180))) * 1e6) / 1e6;
   const metro = world.zipMetro[zip]!;
   const codes = metro >= 0 ? metroAreaCodes(world.metros[metro]!.slug, z.state) : [STATE_AREA_CODES[z.state] ?? '555'];
-  const phone = rng() < SHARE_NO_PHONE ? null : `(${pick(rng, codes)}) 555-01${String(randInt(rng, 0, 99)).padStart(2, '0')}`;
+  const phone =
+    rng() < SHARE_NO_PHONE ? null : `(${pick(rng, codes)}) 555-01${String(randInt(rng, 0, 99)).padStart(2, '0')}`;
   const hours = rng() < SHARE_NO_HOURS ? -1 : pickWeighted(rng, HOURS_WEIGHTS);
   const c = rng();
   const claimed = c < 0.7;

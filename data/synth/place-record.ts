@@ -53,7 +53,8 @@ function website(firm: Firm, office: Office, city: string): string | null {
   if (!firm.domain) return null;
   const base = `https://${firm.www ? 'www.' : ''}${firm.domain}/`;
   if (firm.urlStyle === 1) return `${base}locations/${slugify(city)}/`;
-  if (firm.urlStyle === 2) return `${base}?utm_source=gmb&utm_medium=organic&utm_campaign=${office.uid % 2 === 0 ? 'local' : 'maps'}`;
+  if (firm.urlStyle === 2)
+    return `${base}?utm_source=gmb&utm_medium=organic&utm_campaign=${office.uid % 2 === 0 ? 'local' : 'maps'}`;
   return base;
 }
 

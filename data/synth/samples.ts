@@ -43,7 +43,9 @@ function gridAt(metro: MetroT, m: number, spacing: number, world: World): GridPo
       const lat = Math.round((clat + i * dLat) * 1e5) / 1e5;
       const lng = Math.round((clng + j * dLng) * 1e5) / 1e5;
       if (haversineMiles(lat, lng, clat, clng) > metro.radius_miles) continue;
-      const near = world.zipIndex.anyWithin(lat, lng, POPULATED_MILES, (z) => haversineMiles(lat, lng, world.zips[z]!.lat, world.zips[z]!.lng));
+      const near = world.zipIndex.anyWithin(lat, lng, POPULATED_MILES, (z) =>
+        haversineMiles(lat, lng, world.zips[z]!.lat, world.zips[z]!.lng),
+      );
       if (near < 0) continue;
       out.push({ metro: m, pointId: `${metro.slug}-${String(out.length + 1).padStart(3, '0')}`, lat, lng });
     }
@@ -55,14 +57,17 @@ function gridAt(metro: MetroT, m: number, spacing: number, world: World): GridPo
 export function gridPoints(world: World): GridPoint[] {
   const zipCounts = world.metros.map((metro) => {
     let n = 0;
-    for (const z of world.zips) if (haversineMiles(z.lat, z.lng, metro.center.lat, metro.center.lng) <= metro.radius_miles) n++;
+    for (const z of world.zips)
+      if (haversineMiles(z.lat, z.lng, metro.center.lat, metro.center.lng) <= metro.radius_miles) n++;
     return n;
   });
   const lo = Math.min(...zipCounts);
   const hi = Math.max(...zipCounts);
   const all: GridPoint[] = [];
   world.metros.forEach((metro, m) => {
-    const target = Math.round(MIN_POINTS + ((MAX_POINTS - MIN_POINTS) * ((zipCounts[m] ?? lo) - lo)) / Math.max(1, hi - lo));
+    const target = Math.round(
+      MIN_POINTS + ((MAX_POINTS - MIN_POINTS) * ((zipCounts[m] ?? lo) - lo)) / Math.max(1, hi - lo),
+    );
     let spacing = Math.sqrt((Math.PI * metro.radius_miles ** 2) / target);
     let best = gridAt(metro, m, spacing, world);
     // Populated land is less than the disk: shrink the spacing until the count is near the target.
@@ -84,20 +89,42 @@ function better(score: number, uid: number, otherScore: number, otherUid: number
 }
 
 /** Writes one SampleRecord per (point, query) for this week's offices, via `emit`, in point then query order. */
-export function rankSamples(points: GridPoint[], offices: Office[], world: World, seed: number, week: number, emit: (r: SampleRecordT) => void): void {
+export function rankSamples(
+  points: GridPoint[],
+  offices: Office[],
+  world: World,
+  seed: number,
+  week: number,
+  emit: (r: SampleRecordT) => void,
+): void {
   const cellDeg = 0.03;
   // Which metros (and their surroundings) each ZIP lies in; offices sit within half a mile of their ZIP's centroid.
-  const inMetro = world.metros.map((m) => world.zips.map((z) => haversineMiles(z.lat, z.lng, m.center.lat, m.center.lng) <= m.radius_miles));
-  const nearMetro = world.zips.map((z) => world.metros.some((m) => haversineMiles(z.lat, z.lng, m.center.lat, m.center.lng) <= m.radius_miles + MAX_RANK_MILES));
+  const inMetro = world.metros.map((m) =>
+    world.zips.map((z) => haversineMiles(z.lat, z.lng, m.center.lat, m.center.lng) <= m.radius_miles),
+  );
+  const nearMetro = world.zips.map((z) =>
+    world.metros.some(
+      (m) => haversineMiles(z.lat, z.lng, m.center.lat, m.center.lng) <= m.radius_miles + MAX_RANK_MILES,
+    ),
+  );
   const near = offices.filter((o) => nearMetro[o.zip]);
-  const index = new PointIndex(near.length, (i) => near[i]!.lat, (i) => near[i]!.lng, cellDeg);
+  const index = new PointIndex(
+    near.length,
+    (i) => near[i]!.lat,
+    (i) => near[i]!.lng,
+    cellDeg,
+  );
   const stars = world.metros.map((_, m) => {
     const inside = near.filter((o) => inMetro[m]![o.zip]);
     return inside.sort((a, b) => b.logProm - a.logProm || a.uid - b.uid).slice(0, STARS_PER_METRO);
   });
   // Each office's standing per query is stable across points and weeks.
   const queryNoise = new Float64Array(near.length * MEASURED_QUERIES.length);
-  near.forEach((o, i) => MEASURED_QUERIES.forEach((_, q) => (queryNoise[i * MEASURED_QUERIES.length + q] = QUERY_NOISE * hashNormal(seed, o.uid, q))));
+  near.forEach((o, i) =>
+    MEASURED_QUERIES.forEach(
+      (_, q) => (queryNoise[i * MEASURED_QUERIES.length + q] = QUERY_NOISE * hashNormal(seed, o.uid, q)),
+    ),
+  );
   const stamp = new Int32Array(near.length).fill(-1);
   const topScore = new Float64Array(RANKED_LENGTH);
   const topUid = new Float64Array(RANKED_LENGTH);
@@ -134,7 +161,8 @@ export function rankSamples(points: GridPoint[], offices: Office[], world: World
       let n = 0;
       inRange.forEach((i, j) => {
         const o = near[i]!;
-        const score = base[j]! + queryNoise[i * MEASURED_QUERIES.length + q]! + SAMPLE_NOISE * hashNoise5(seed, week, pi, q, o.uid);
+        const score =
+          base[j]! + queryNoise[i * MEASURED_QUERIES.length + q]! + SAMPLE_NOISE * hashNoise5(seed, week, pi, q, o.uid);
         if (n === RANKED_LENGTH && !better(score, o.uid, topScore[n - 1]!, topUid[n - 1]!)) return;
         let at = n < RANKED_LENGTH ? n++ : n - 1;
         while (at > 0 && better(score, o.uid, topScore[at - 1]!, topUid[at - 1]!)) {

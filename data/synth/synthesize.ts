@@ -47,9 +47,23 @@ interface WeekStats {
   bytes: number;
 }
 
-function writeWeek(dir: string, week: string, pop: Population, world: World, points: GridPoint[], seed: number, weekNo: number): WeekStats {
+function writeWeek(
+  dir: string,
+  week: string,
+  pop: Population,
+  world: World,
+  points: GridPoint[],
+  seed: number,
+  weekNo: number,
+): WeekStats {
   mkdirSync(dir, { recursive: true });
-  const dataset: DatasetFileT = { schema_version: 1, name: 'Synthetic sample', synthetic: true, week, collected_at: collectedAt(week) };
+  const dataset: DatasetFileT = {
+    schema_version: 1,
+    name: 'Synthetic sample',
+    synthetic: true,
+    week,
+    collected_at: collectedAt(week),
+  };
   const datasetText = `${JSON.stringify(dataset, null, 2)}\n`;
   writeFileSync(join(dir, WEEK_FILES.dataset), datasetText);
 
@@ -71,7 +85,12 @@ function writeWeek(dir: string, week: string, pop: Population, world: World, poi
   const samples = new LineWriter(join(dir, WEEK_FILES.samples));
   rankSamples(points, pop.offices, world, seed, weekNo, (r) => samples.json(r));
   samples.close();
-  return { offices: places.lines, firms: flags.lines, samples: samples.lines, bytes: datasetText.length + places.bytes + flags.bytes + samples.bytes };
+  return {
+    offices: places.lines,
+    firms: flags.lines,
+    samples: samples.lines,
+    bytes: datasetText.length + places.bytes + flags.bytes + samples.bytes,
+  };
 }
 
 /** Writes the synthetic weeks under `opts.outDir`, each week folder replaced atomically (built aside, then renamed). */
@@ -82,7 +101,8 @@ export async function synthesize(opts: SynthOptions): Promise<void> {
   const target = opts.offices ?? SYNTH_DEFAULTS.offices;
   if (weeks.length === 0) throw new Error('synthesize: no weeks given');
   for (const week of weeks) mondayOfIsoWeek(week);
-  if (!Number.isInteger(target) || target < 1) throw new Error(`synthesize: offices must be a positive integer, got ${target}`);
+  if (!Number.isInteger(target) || target < 1)
+    throw new Error(`synthesize: offices must be a positive integer, got ${target}`);
   const log = opts.quiet ? () => undefined : (msg: string) => process.stderr.write(`synth: ${msg}\n`);
   const started = performance.now();
   const elapsed = (): string => `${((performance.now() - started) / 1000).toFixed(1)} s`;
@@ -107,7 +127,9 @@ export async function synthesize(opts: SynthOptions): Promise<void> {
       rmSync(join(buildDir, week), { recursive: true, force: true });
       renameSync(dir, join(buildDir, week));
     }
-    log(`${week}: ${stats.offices} offices, ${stats.firms} firms, ${stats.samples} samples, ${(stats.bytes / 1e6).toFixed(1)} MB (${elapsed()})`);
+    log(
+      `${week}: ${stats.offices} offices, ${stats.firms} firms, ${stats.samples} samples, ${(stats.bytes / 1e6).toFixed(1)} MB (${elapsed()})`,
+    );
   }
   if (fresh) {
     mkdirSync(dirname(opts.outDir), { recursive: true });

@@ -34,7 +34,11 @@ function principalCityCentres(metro: MetroT, zips: Zip[]): { lat: number; lng: n
     let lng = 0;
     let n = 0;
     for (const z of zips) {
-      if (z.state === state && z.city.toLowerCase() === city && haversineMiles(z.lat, z.lng, metro.center.lat, metro.center.lng) <= metro.radius_miles) {
+      if (
+        z.state === state &&
+        z.city.toLowerCase() === city &&
+        haversineMiles(z.lat, z.lng, metro.center.lat, metro.center.lng) <= metro.radius_miles
+      ) {
         lat += z.lat;
         lng += z.lng;
         n++;
@@ -47,7 +51,12 @@ function principalCityCentres(metro: MetroT, zips: Zip[]): { lat: number; lng: n
 
 /** Builds the world: metro regions only, or (nationwide) one region per state over every ZIP. */
 export function buildWorld(zips: Zip[], metros: MetroT[], nationwide: boolean): World {
-  const zipIndex = new PointIndex(zips.length, (i) => zips[i]!.lat, (i) => zips[i]!.lng, 0.1);
+  const zipIndex = new PointIndex(
+    zips.length,
+    (i) => zips[i]!.lat,
+    (i) => zips[i]!.lng,
+    0.1,
+  );
   const zipMetro = new Int16Array(zips.length).fill(-1);
   const cityBonus = new Float64Array(zips.length);
   metros.forEach((metro, m) => {
@@ -61,7 +70,8 @@ export function buildWorld(zips: Zip[], metros: MetroT[], nationwide: boolean): 
       // A ZIP inside two metros belongs to the one whose centre is nearer (relative to its radius).
       if (prev >= 0) {
         const p = metros[prev]!;
-        if (haversineMiles(z.lat, z.lng, p.center.lat, p.center.lng) / p.radius_miles <= d / metro.radius_miles) continue;
+        if (haversineMiles(z.lat, z.lng, p.center.lat, p.center.lng) / p.radius_miles <= d / metro.radius_miles)
+          continue;
       }
       zipMetro[i] = m;
       let nearest = Infinity;
@@ -108,7 +118,11 @@ export function buildWorld(zips: Zip[], metros: MetroT[], nationwide: boolean): 
       else byState.set(z.state, [i]);
     });
     for (const state of [...byState.keys()].sort()) {
-      addRegion(state, byState.get(state)!, (i) => Math.pow(density[i]!, 0.7) * (zipMetro[i]! >= 0 ? 2 + cityBonus[i]! : 1));
+      addRegion(
+        state,
+        byState.get(state)!,
+        (i) => Math.pow(density[i]!, 0.7) * (zipMetro[i]! >= 0 ? 2 + cityBonus[i]! : 1),
+      );
     }
   }
   return { zips, zipIndex, zipMetro, zipRegion, metros, regions, regionSampler: new WeightedSampler(regionWeights) };

@@ -35,7 +35,7 @@ export class LineWriter {
   private flush(): void {
     if (this.parts.length === 0) return;
     const buf = Buffer.from(this.parts.join(''), 'utf8');
-    for (let off = 0; off < buf.length; ) off += writeSync(this.fd, buf, off);
+    for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off);
     this.bytes += buf.length;
     this.parts = [];
     this.size = 0;

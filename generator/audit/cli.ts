@@ -37,28 +37,56 @@ const VERIFY_SPEC = {
     firms_within_radius, offices_within_radius, covered and location.metro, and the shown name, address, flags and
     visibility against the published record.`,
   options: {
-    site: { type: 'string', arg: 'folder', description: 'a site folder (as written by npm run generate or npm run release)' },
-    bucket: { type: 'string', arg: 'name', description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region' },
+    site: {
+      type: 'string',
+      arg: 'folder',
+      description: 'a site folder (as written by npm run generate or npm run release)',
+    },
+    bucket: {
+      type: 'string',
+      arg: 'name',
+      description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region',
+    },
     prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
     endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style)' },
     region: { type: 'string', arg: 'r', description: 'AWS region' },
     version: { type: 'string', arg: 'id', description: "version to check instead of current.json's" },
-    url: { type: 'string', arg: 'base', description: 'the live API, e.g. http://127.0.0.1:8787 or https://api.example.org' },
+    url: {
+      type: 'string',
+      arg: 'base',
+      description: 'the live API, e.g. http://127.0.0.1:8787 or https://api.example.org',
+    },
     query: {
       type: 'string',
       multiple: true,
       arg: 'q',
-      description: "a query string as sent to /v1/attorneys, e.g. 'lat=41.88&lng=-87.63&radius_miles=15&limit=10'\n(zip= and location= work too: the point is then the live answer's resolved one)",
+      description:
+        "a query string as sent to /v1/attorneys, e.g. 'lat=41.88&lng=-87.63&radius_miles=15&limit=10'\n(zip= and location= work too: the point is then the live answer's resolved one)",
     },
-    sample: { type: 'integer', min: 0, arg: 'N', description: 'N seeded random points in the measured metros, radius 1-50 mi, limit 1-25\n(default 30 when --url is given without --query)' },
+    sample: {
+      type: 'integer',
+      min: 0,
+      arg: 'N',
+      description:
+        'N seeded random points in the measured metros, radius 1-50 mi, limit 1-25\n(default 30 when --url is given without --query)',
+    },
     seed: { type: 'integer', min: 0, arg: 'S', description: 'seed of --sample (default 1)' },
-    concurrency: { type: 'integer', min: 0, arg: 'N', description: 'live requests at once (default 4; the API allows 600 requests an hour per address)' },
+    concurrency: {
+      type: 'integer',
+      min: 0,
+      arg: 'N',
+      description: 'live requests at once (default 4; the API allows 600 requests an hour per address)',
+    },
     'no-manifest': { type: 'boolean', description: 'skip the manifest check' },
     'no-tree': { type: 'boolean', description: 'skip the rebuild of the cell tree' },
     json: { type: 'boolean', description: 'print the full report as JSON instead of text' },
     quiet: { type: 'boolean', description: 'no progress on stderr' },
   },
-  exits: { [EXIT.ok]: 'every check passed', [EXIT.failure]: 'a difference was found (the report says expected vs got)', [EXIT.usage]: 'usage error or a check could not run (site unreadable, API unreachable or rate limiting)' },
+  exits: {
+    [EXIT.ok]: 'every check passed',
+    [EXIT.failure]: 'a difference was found (the report says expected vs got)',
+    [EXIT.usage]: 'usage error or a check could not run (site unreadable, API unreachable or rate limiting)',
+  },
 } as const;
 
 const DIFF_SPEC = {
@@ -74,10 +102,24 @@ full from its record chunks (cells/records/). Reports, by listing_id:
     points, or whose measuring metro changed, largest move first.`,
   positionals: { min: 2, max: 2 },
   options: {
-    'old-version': { type: 'string', arg: 'V', description: "version of the old site (default: the one its current.json names)" },
-    'new-version': { type: 'string', arg: 'V', description: "version of the new site (default: the one its current.json names)" },
+    'old-version': {
+      type: 'string',
+      arg: 'V',
+      description: 'version of the old site (default: the one its current.json names)',
+    },
+    'new-version': {
+      type: 'string',
+      arg: 'V',
+      description: 'version of the new site (default: the one its current.json names)',
+    },
     threshold: { type: 'number', min: 0, arg: 'P', description: 'percentage points for a visibility move', default: 1 },
-    max: { type: 'integer', min: 0, arg: 'N', description: 'lines per section in the text report (0 = all)', default: 20 },
+    max: {
+      type: 'integer',
+      min: 0,
+      arg: 'N',
+      description: 'lines per section in the text report (0 = all)',
+      default: 20,
+    },
     endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint for s3:// sites (path-style)' },
     region: { type: 'string', arg: 'r', description: 'AWS region for s3:// sites' },
     json: { type: 'boolean', description: 'the complete diff as JSON' },
@@ -102,8 +144,16 @@ generator's code, from the documented definitions:
 and compares them with every office record in the shards and, unless --no-firms, in every firm document (office,
 other_offices and the firm's brand_index). Prints each mismatch as expected vs got, naming the office.`,
   options: {
-    site: { type: 'string', arg: 'folder', description: 'a site folder (as written by npm run generate or npm run release)' },
-    bucket: { type: 'string', arg: 'name', description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region' },
+    site: {
+      type: 'string',
+      arg: 'folder',
+      description: 'a site folder (as written by npm run generate or npm run release)',
+    },
+    bucket: {
+      type: 'string',
+      arg: 'name',
+      description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region',
+    },
     prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
     endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style)' },
     region: { type: 'string', arg: 'r', description: 'AWS region' },
@@ -113,13 +163,23 @@ other_offices and the firm's brand_index). Prints each mismatch as expected vs g
     json: { type: 'boolean', description: 'the full report as JSON' },
     quiet: { type: 'boolean', description: 'no progress on stderr' },
   },
-  exits: { [EXIT.ok]: 'every published share equals its recomputation', [EXIT.failure]: 'a mismatch or a broken shard was found', [EXIT.usage]: 'usage error or the site could not be read' },
+  exits: {
+    [EXIT.ok]: 'every published share equals its recomputation',
+    [EXIT.failure]: 'a mismatch or a broken shard was found',
+    [EXIT.usage]: 'usage error or the site could not be read',
+  },
 } as const;
 
 function siteFromArg(arg: string, endpoint: string | undefined, region: string | undefined): SiteLocation {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(arg);
   if (m === null) return { kind: 'folder', dir: arg };
-  return { kind: 's3', bucket: m[1] as string, prefix: m[2] as string, ...(endpoint !== undefined ? { endpoint } : {}), ...(region !== undefined ? { region } : {}) };
+  return {
+    kind: 's3',
+    bucket: m[1] as string,
+    prefix: m[2] as string,
+    ...(endpoint !== undefined ? { endpoint } : {}),
+    ...(region !== undefined ? { region } : {}),
+  };
 }
 
 /** A usage error of a command: the message and its synopsis on stderr (exit 2). */
@@ -129,7 +189,10 @@ function usage(message: string, spec: CliSpec): number {
 }
 
 /** Parse a command's arguments: the values, or the exit status once --help or a usage error was answered. */
-function parseCommand<const O extends Options>(spec: CliSpec<O>, argv: string[]): { values: Values<O>; positionals: string[] } | { exit: number } {
+function parseCommand<const O extends Options>(
+  spec: CliSpec<O>,
+  argv: string[],
+): { values: Values<O>; positionals: string[] } | { exit: number } {
   const r = parseCliArgs(spec, argv);
   if (r.kind === 'help') {
     process.stdout.write(`${r.text}\n`);
@@ -143,7 +206,8 @@ async function runVerify(argv: string[]): Promise<number> {
   const cli = parseCommand(VERIFY_SPEC, argv);
   if ('exit' in cli) return cli.exit;
   const a = cli.values;
-  if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', VERIFY_SPEC);
+  if ((a.site === undefined) === (a.bucket === undefined))
+    return usage('give exactly one of --site and --bucket', VERIFY_SPEC);
   let queries: AuditQuery[];
   let sample = a.sample;
   const { seed, concurrency } = a;
@@ -153,13 +217,21 @@ async function runVerify(argv: string[]): Promise<number> {
     if (err instanceof QueryError) return usage(err.message, VERIFY_SPEC);
     throw err;
   }
-  if (a.url === undefined && (queries.length > 0 || sample !== undefined)) return usage('--query and --sample need --url (the live API to compare with)', VERIFY_SPEC);
-  if (a.url !== undefined && !/^https?:\/\//.test(a.url)) return usage(`--url must be an http(s) URL, got ${a.url}`, VERIFY_SPEC);
+  if (a.url === undefined && (queries.length > 0 || sample !== undefined))
+    return usage('--query and --sample need --url (the live API to compare with)', VERIFY_SPEC);
+  if (a.url !== undefined && !/^https?:\/\//.test(a.url))
+    return usage(`--url must be an http(s) URL, got ${a.url}`, VERIFY_SPEC);
   if (a.url !== undefined && queries.length === 0 && sample === undefined) sample = 30;
   const site: SiteLocation =
     a.site !== undefined
       ? { kind: 'folder', dir: a.site }
-      : { kind: 's3', bucket: a.bucket as string, ...(a.prefix !== undefined ? { prefix: a.prefix } : {}), ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}), ...(a.region !== undefined ? { region: a.region } : {}) };
+      : {
+          kind: 's3',
+          bucket: a.bucket as string,
+          ...(a.prefix !== undefined ? { prefix: a.prefix } : {}),
+          ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
+          ...(a.region !== undefined ? { region: a.region } : {}),
+        };
   const t0 = performance.now();
   try {
     const report = await verify({
@@ -214,12 +286,19 @@ async function runMeasure(argv: string[]): Promise<number> {
   const cli = parseCommand(MEASURE_SPEC, argv);
   if ('exit' in cli) return cli.exit;
   const a = cli.values;
-  if ((a.site === undefined) === (a.bucket === undefined)) return usage('give exactly one of --site and --bucket', MEASURE_SPEC);
+  if ((a.site === undefined) === (a.bucket === undefined))
+    return usage('give exactly one of --site and --bucket', MEASURE_SPEC);
   const max = a.max;
   const site: SiteLocation =
     a.site !== undefined
       ? { kind: 'folder', dir: a.site }
-      : { kind: 's3', bucket: a.bucket as string, ...(a.prefix !== undefined ? { prefix: a.prefix } : {}), ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}), ...(a.region !== undefined ? { region: a.region } : {}) };
+      : {
+          kind: 's3',
+          bucket: a.bucket as string,
+          ...(a.prefix !== undefined ? { prefix: a.prefix } : {}),
+          ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
+          ...(a.region !== undefined ? { region: a.region } : {}),
+        };
   try {
     const report = await measure({
       site,

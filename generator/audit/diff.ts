@@ -8,7 +8,14 @@ import { diffOffices, type DiffSide, type OfficeBrief, type SiteDiff } from '../
 import { scanOffices } from '../site/scan.ts';
 import { openSite, type SiteLocation } from '../site/site.ts';
 
-export { type DiffSide, type FlagChange, type OfficeBrief, type OfficeChange, type SiteDiff, type VisibilityMove } from '../model/office-diff.ts';
+export {
+  type DiffSide,
+  type FlagChange,
+  type OfficeBrief,
+  type OfficeChange,
+  type SiteDiff,
+  type VisibilityMove,
+} from '../model/office-diff.ts';
 
 /** Options of diffSites. */
 export interface DiffOptions {
@@ -21,12 +28,22 @@ export interface DiffOptions {
 
 /** Read both versions (every record chunk of each) and diff them. */
 export async function diffSites(oldLoc: SiteLocation, newLoc: SiteLocation, opts: DiffOptions = {}): Promise<SiteDiff> {
-  const side = async (loc: SiteLocation, version: string | undefined): Promise<{ side: DiffSide; offices: StoredOfficeT[] }> => {
+  const side = async (
+    loc: SiteLocation,
+    version: string | undefined,
+  ): Promise<{ side: DiffSide; offices: StoredOfficeT[] }> => {
     const site = await openSite(loc, version);
     opts.log?.(`diff: reading ${site.label} version ${site.version}`);
     const scan = await scanOffices(site, opts.log === undefined ? {} : { log: opts.log });
     return {
-      side: { site: site.label, version: site.version, week: site.meta.week, offices: scan.offices.length, firms: new Set(scan.offices.map((o) => o.firm_id)).size, shard_problems: scan.problems },
+      side: {
+        site: site.label,
+        version: site.version,
+        week: site.meta.week,
+        offices: scan.offices.length,
+        firms: new Set(scan.offices.map((o) => o.firm_id)).size,
+        shard_problems: scan.problems,
+      },
       offices: scan.offices,
     };
   };
@@ -68,17 +85,24 @@ export function formatDiff(d: SiteDiff, max = 20): string {
     `flag changes (profile_type, sponsored): ${c.flag_changes}`,
     `visibility moves of at least ${d.threshold_pct_points} point(s): ${c.visibility_moves} (${c.visibility_changed} offices in both versions have any change of metro, shares or brand index)`,
   ];
-  for (const p of [...d.old.shard_problems.map((x) => `old: ${x}`), ...d.new.shard_problems.map((x) => `new: ${x}`)]) lines.push(`WARNING ${p}`);
+  for (const p of [...d.old.shard_problems.map((x) => `old: ${x}`), ...d.new.shard_problems.map((x) => `new: ${x}`)])
+    lines.push(`WARNING ${p}`);
   const section = <T>(title: string, items: T[], line: (x: T) => string): void => {
     if (items.length === 0) return;
     lines.push('', `${title} (${items.length}):`);
     const shown = max > 0 ? items.slice(0, max) : items;
     for (const x of shown) lines.push(`  ${line(x)}`);
-    if (shown.length < items.length) lines.push(`  ... ${items.length - shown.length} more (--max 0 or --json for all)`);
+    if (shown.length < items.length)
+      lines.push(`  ... ${items.length - shown.length} more (--max 0 or --json for all)`);
   };
   section('Added', d.added, label);
   section('Removed', d.removed, label);
-  section('Changed', d.changed, (x) => `${label(x)}: ${x.fields.map((f) => (f.field === 'hours' ? `hours ${hoursLine(f.old)} -> ${hoursLine(f.new)}` : `${f.field} ${short(f.old)} -> ${short(f.new)}`)).join('; ')}`);
+  section(
+    'Changed',
+    d.changed,
+    (x) =>
+      `${label(x)}: ${x.fields.map((f) => (f.field === 'hours' ? `hours ${hoursLine(f.old)} -> ${hoursLine(f.new)}` : `${f.field} ${short(f.old)} -> ${short(f.new)}`)).join('; ')}`,
+  );
   section('Flag changes', d.flag_changes, (x) => `${label(x)}: ${x.field} ${String(x.old)} -> ${String(x.new)}`);
   section('Visibility moves, largest first', d.visibility_moves, (x) => {
     const metro = x.old_metro === x.metro ? '' : ` (metro ${x.old_metro ?? 'none'} -> ${x.metro ?? 'none'})`;

@@ -16,18 +16,27 @@ export class LiveError extends Error {
 }
 
 /** GET `base + path` and parse a 200 body with `schema`. Other statuses come back with body null. */
-export async function getLive<T>(base: string, path: string, schema: ZodType<T>, timeoutMs = 15_000): Promise<LiveReply<T>> {
+export async function getLive<T>(
+  base: string,
+  path: string,
+  schema: ZodType<T>,
+  timeoutMs = 15_000,
+): Promise<LiveReply<T>> {
   const url = base.replace(/\/+$/, '') + path;
   let res: Response;
   let text: string;
   try {
-    res = await fetch(url, { headers: { accept: 'application/json', 'user-agent': 'injury-attorney-directory-audit' }, signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, {
+      headers: { accept: 'application/json', 'user-agent': 'injury-attorney-directory-audit' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     text = await res.text();
   } catch (err) {
     throw new LiveError(`GET ${url} failed: ${(err as Error).message}`);
   }
   const retryAfter = res.headers.get('retry-after');
-  if (res.status !== 200) return { status: res.status, body: null, problem: `HTTP ${res.status}: ${text.slice(0, 300)}`, retryAfter };
+  if (res.status !== 200)
+    return { status: res.status, body: null, problem: `HTTP ${res.status}: ${text.slice(0, 300)}`, retryAfter };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -36,7 +45,10 @@ export async function getLive<T>(base: string, path: string, schema: ZodType<T>,
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.')}: ${i.message}`)
+      .join('; ');
     return { status: 200, body: null, problem: `the body does not match the published schema: ${issues}`, retryAfter };
   }
   return { status: 200, body: parsed.data, problem: null, retryAfter };
@@ -47,13 +59,21 @@ export function jsonDifferences(a: unknown, b: unknown, max = 5, path = ''): str
   const out: string[] = [];
   const walk = (x: unknown, y: unknown, p: string): void => {
     if (out.length >= max) return;
-    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null || Array.isArray(x) !== Array.isArray(y)) {
-      if (JSON.stringify(x) !== JSON.stringify(y)) out.push(`${p || '(root)'}: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+    if (
+      typeof x !== 'object' ||
+      typeof y !== 'object' ||
+      x === null ||
+      y === null ||
+      Array.isArray(x) !== Array.isArray(y)
+    ) {
+      if (JSON.stringify(x) !== JSON.stringify(y))
+        out.push(`${p || '(root)'}: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
       return;
     }
     const kx = Object.keys(x);
     const ky = Object.keys(y);
-    for (const k of new Set([...kx, ...ky])) walk((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], p === '' ? k : `${p}.${k}`);
+    for (const k of new Set([...kx, ...ky]))
+      walk((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], p === '' ? k : `${p}.${k}`);
   };
   walk(a, b, path);
   return out;

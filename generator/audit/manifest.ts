@@ -30,7 +30,12 @@ export interface ManifestCheckOptions {
  * The version id the generator derives from content: `<week>-<first 10 hex of sha256>` over the lines
  * `<key relative to v/<version>/> TAB <sha256>\n` of every object except meta.json, manifest.json and changes.json (which depends on the version live before), sorted by key.
  */
-export function expectedVersionId(week: string, version: string, objects: Record<string, { sha256: string }>, previous: string | null = null): string {
+export function expectedVersionId(
+  week: string,
+  version: string,
+  objects: Record<string, { sha256: string }>,
+  previous: string | null = null,
+): string {
   const root = keys.root(version);
   const skip = new Set([keys.meta(version), keys.manifest(version), keys.changes(version)]);
   const lines = Object.keys(objects)
@@ -56,7 +61,8 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
   const problems: string[] = [];
   if (manifest.version !== v) problems.push(`${manifestKey} names version ${manifest.version}, not ${v}`);
   const listed = Object.entries(manifest.objects).sort(([a], [b]) => (a < b ? -1 : 1));
-  for (const [key] of listed) if (!key.startsWith(keys.root(v))) problems.push(`${manifestKey} lists ${key}, outside ${keys.root(v)}`);
+  for (const [key] of listed)
+    if (!key.startsWith(keys.root(v))) problems.push(`${manifestKey} lists ${key}, outside ${keys.root(v)}`);
   if (manifest.objects[manifestKey] !== undefined) problems.push(`${manifestKey} lists itself`);
   for (const required of [keys.meta(v), keys.cellIndex(v), keys.coverage(v), keys.coverageCells(v), keys.openapi(v)]) {
     if (manifest.objects[required] === undefined) problems.push(`${manifestKey} does not list ${required}`);
@@ -82,16 +88,23 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
     bytes += got.byteLength;
     const sha = createHash('sha256').update(got).digest('hex');
     if (sha !== want.sha256) problems.push(`${key}: sha256 ${sha}, the manifest says ${want.sha256}`);
-    if (got.byteLength !== want.bytes) problems.push(`${key}: ${got.byteLength} bytes, the manifest says ${want.bytes}`);
+    if (got.byteLength !== want.bytes)
+      problems.push(`${key}: ${got.byteLength} bytes, the manifest says ${want.bytes}`);
   });
 
   const present = await site.listVersionKeys();
-  for (const key of present) if (key !== manifestKey && manifest.objects[key] === undefined) problems.push(`${key}: present but not listed in the manifest`);
+  for (const key of present)
+    if (key !== manifestKey && manifest.objects[key] === undefined)
+      problems.push(`${key}: present but not listed in the manifest`);
 
   // The id covers the version its changes document compared with; versions made before that rule hash the content only.
-  const changes = manifest.objects[keys.changes(v)] === undefined ? null : await site.json(keys.changes(v), ChangesPrevious).catch(() => null);
+  const changes =
+    manifest.objects[keys.changes(v)] === undefined
+      ? null
+      : await site.json(keys.changes(v), ChangesPrevious).catch(() => null);
   const id = expectedVersionId(site.meta.week, v, manifest.objects, changes?.previous?.version ?? null);
-  if (id !== v && expectedVersionId(site.meta.week, v, manifest.objects) !== v) problems.push(`version id ${v} does not match its content: the listed hashes give ${id}`);
+  if (id !== v && expectedVersionId(site.meta.week, v, manifest.objects) !== v)
+    problems.push(`version id ${v} does not match its content: the listed hashes give ${id}`);
   return { objects: listed.length, bytes, problems: problems.sort() };
 }
 

@@ -3,7 +3,12 @@
  * from the documented definitions (docs/CONTRACT.md, docs/AUDIT.md) and deliberately not sharing the generator's code.
  */
 import { latLngToCell } from 'h3-js';
-import type { MeasurementDocT, StoredBrandT, StoredFirmBrandT, StoredVisibilityT } from '../../shim/core/site-format.ts';
+import type {
+  MeasurementDocT,
+  StoredBrandT,
+  StoredFirmBrandT,
+  StoredVisibilityT,
+} from '../../shim/core/site-format.ts';
 
 /** A metro's sampling as recomputed: distinct grid points, distinct queries, and their product. */
 export interface Sampling {
@@ -45,7 +50,9 @@ export function percent1(part: number, whole: number): number {
 /** Great-circle distance in miles (haversine, R = 3958.8). */
 function miles(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
   return 2 * 3958.8 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
@@ -93,7 +100,11 @@ export function recompute(input: RecomputeInput): Recomputed {
   const firms = new Tally();
   const unknownRanked: Recomputed['unknownRanked'] = [];
   for (const doc of input.measurement) {
-    sampling.set(doc.metro, { grid_points: doc.points.length, queries: doc.queries.length, grid_samples: doc.points.length * doc.queries.length });
+    sampling.set(doc.metro, {
+      grid_points: doc.points.length,
+      queries: doc.queries.length,
+      grid_samples: doc.points.length * doc.queries.length,
+    });
     for (const point of doc.points) {
       for (const query of Object.keys(point.ranked).sort(cmp)) {
         const best = new Map<string, number>();
@@ -137,7 +148,14 @@ export function recompute(input: RecomputeInput): Recomputed {
     }
     measuredIn.set(o.listing_id, metro);
     const [appeared, top3] = seen?.get(metro) ?? [0, 0];
-    expected.set(o.listing_id, { metro, visibility: { top3_share_pct: percent1(top3, s.grid_samples), appears_share_pct: percent1(appeared, s.grid_samples) }, brand: null });
+    expected.set(o.listing_id, {
+      metro,
+      visibility: {
+        top3_share_pct: percent1(top3, s.grid_samples),
+        appears_share_pct: percent1(appeared, s.grid_samples),
+      },
+      brand: null,
+    });
   }
 
   const measuredPerFirm = new Map<string, Map<string, number>>();
@@ -153,7 +171,11 @@ export function recompute(input: RecomputeInput): Recomputed {
     for (const metro of [...per.keys()].sort(cmp)) {
       const whole = sampling.get(metro)?.grid_samples ?? 0;
       const [appeared, top3] = firms.of(firm)?.get(metro) ?? [0, 0];
-      out.set(metro, { top3_share_pct: percent1(top3, whole), appears_share_pct: percent1(appeared, whole), offices_measured: per.get(metro) ?? 0 });
+      out.set(metro, {
+        top3_share_pct: percent1(top3, whole),
+        appears_share_pct: percent1(appeared, whole),
+        offices_measured: per.get(metro) ?? 0,
+      });
     }
     brands.set(firm, out);
   }

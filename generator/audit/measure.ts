@@ -3,7 +3,15 @@
  * measurement documents and compare them with what the version publishes (record chunks, firm documents, meta, coverage).
  */
 import type { ZodType } from 'zod';
-import { CoverageCells, CoverageDoc, FirmDoc, keys, MeasurementDoc, type MeasurementDocT, type StoredOfficeT } from '../../shim/core/site-format.ts';
+import {
+  CoverageCells,
+  CoverageDoc,
+  FirmDoc,
+  keys,
+  MeasurementDoc,
+  type MeasurementDocT,
+  type StoredOfficeT,
+} from '../../shim/core/site-format.ts';
 import { mapPool } from '../write/pool.ts';
 import { progressEvery } from '../write/progress.ts';
 import { firmDocBrand, recompute, type ExpectedOffice, type Recomputed } from './measure-recompute.ts';
@@ -84,7 +92,9 @@ export async function measure(opts: MeasureOptions): Promise<MeasureReport> {
   const cells = await required(keys.coverageCells(v), CoverageCells);
   const slugs = Object.keys(site.meta.metros).sort();
   log?.(`measure: reading the measurement of ${slugs.length} metros`);
-  const measurement: MeasurementDocT[] = await mapPool(slugs, concurrency, (slug) => required(keys.measurement(v, slug), MeasurementDoc));
+  const measurement: MeasurementDocT[] = await mapPool(slugs, concurrency, (slug) =>
+    required(keys.measurement(v, slug), MeasurementDoc),
+  );
   log?.(`measure: reading the offices of ${site.label} version ${v}`);
   const scan = await scanOffices(site, { concurrency, ...(log ? { log } : {}) });
 
@@ -98,21 +108,56 @@ export async function measure(opts: MeasureOptions): Promise<MeasureReport> {
   const mismatches: Mismatch[] = [];
   for (const [i, doc] of measurement.entries()) {
     const where = `measurement/${slugs[i] ?? doc.metro}.json`;
-    if (doc.metro !== slugs[i]) mismatches.push({ where, subject: `metro ${slugs[i] ?? ''}`, field: 'metro', expected: slugs[i], got: doc.metro });
+    if (doc.metro !== slugs[i])
+      mismatches.push({
+        where,
+        subject: `metro ${slugs[i] ?? ''}`,
+        field: 'metro',
+        expected: slugs[i],
+        got: doc.metro,
+      });
     for (const p of doc.points) {
-      for (const q of Object.keys(p.ranked)) if (!doc.queries.includes(q)) mismatches.push({ where, subject: `point ${p.point_id}`, field: 'query', expected: `one of ${doc.queries.join(', ')}`, got: q });
+      for (const q of Object.keys(p.ranked))
+        if (!doc.queries.includes(q))
+          mismatches.push({
+            where,
+            subject: `point ${p.point_id}`,
+            field: 'query',
+            expected: `one of ${doc.queries.join(', ')}`,
+            got: q,
+          });
     }
   }
   for (const u of r.unknownRanked) {
-    mismatches.push({ where: `measurement/${u.metro}.json`, subject: `point ${u.point_id}, "${u.query}"`, field: 'ranked', expected: 'a listing id of this version, or null', got: u.listing_id });
+    mismatches.push({
+      where: `measurement/${u.metro}.json`,
+      subject: `point ${u.point_id}, "${u.query}"`,
+      field: 'ranked',
+      expected: 'a listing id of this version, or null',
+      got: u.listing_id,
+    });
   }
   for (const slug of slugs) {
     const want = r.sampling.get(slug);
     const inMeta = site.meta.metros[slug];
     const inCoverage = coverage.metros.find((m) => m.slug === slug);
     for (const f of ['grid_points', 'queries', 'grid_samples'] as const) {
-      if (inMeta?.[f] !== want?.[f]) mismatches.push({ where: 'meta.json', subject: `metro ${slug}`, field: f, expected: want?.[f], got: inMeta?.[f] });
-      if (inCoverage?.[f] !== want?.[f]) mismatches.push({ where: 'coverage.json', subject: `metro ${slug}`, field: f, expected: want?.[f], got: inCoverage?.[f] });
+      if (inMeta?.[f] !== want?.[f])
+        mismatches.push({
+          where: 'meta.json',
+          subject: `metro ${slug}`,
+          field: f,
+          expected: want?.[f],
+          got: inMeta?.[f],
+        });
+      if (inCoverage?.[f] !== want?.[f])
+        mismatches.push({
+          where: 'coverage.json',
+          subject: `metro ${slug}`,
+          field: f,
+          expected: want?.[f],
+          got: inCoverage?.[f],
+        });
     }
   }
   for (const o of scan.offices) compareOffice('shards', o, r.offices.get(o.listing_id), mismatches);
@@ -127,10 +172,18 @@ export async function measure(opts: MeasureOptions): Promise<MeasureReport> {
       progress(++done, scan.offices.length, 'measure: firm documents');
       const where = `firms/${o.listing_id}.json`;
       const found: Mismatch[] = [];
-      if (doc === null) return [{ where, subject: `office ${o.listing_id}`, field: 'document', expected: 'present', got: 'missing' }];
+      if (doc === null)
+        return [{ where, subject: `office ${o.listing_id}`, field: 'document', expected: 'present', got: 'missing' }];
       for (const x of [doc.office, ...doc.other_offices]) compareOffice(where, x, r.offices.get(x.listing_id), found);
       const want = firmDocBrand(r, o);
-      if (!same(doc.firm.brand, want)) found.push({ where, subject: `firm ${o.firm_id} of office ${o.listing_id} (${o.name})`, field: 'firm.brand_index', expected: want, got: doc.firm.brand });
+      if (!same(doc.firm.brand, want))
+        found.push({
+          where,
+          subject: `firm ${o.firm_id} of office ${o.listing_id} (${o.name})`,
+          field: 'firm.brand_index',
+          expected: want,
+          got: doc.firm.brand,
+        });
       return found;
     });
     firmDocuments = perDoc.length;
@@ -166,8 +219,16 @@ export function formatMeasureReport(r: MeasureReport, max = 50): string {
   ];
   for (const p of r.problems) lines.push(`PROBLEM ${p}`);
   const shown = max > 0 ? r.mismatches.slice(0, max) : r.mismatches;
-  for (const m of shown) lines.push(`MISMATCH ${m.where}: ${m.subject}: ${m.field} expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`);
-  if (shown.length < r.mismatches.length) lines.push(`... ${r.mismatches.length - shown.length} more mismatches (--max 0 or --json for all)`);
-  lines.push(measureExitCode(r) === 0 ? 'OK: every published share equals its recomputation' : `FAILED: ${r.mismatches.length} mismatch(es), ${r.problems.length} shard problem(s)`);
+  for (const m of shown)
+    lines.push(
+      `MISMATCH ${m.where}: ${m.subject}: ${m.field} expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`,
+    );
+  if (shown.length < r.mismatches.length)
+    lines.push(`... ${r.mismatches.length - shown.length} more mismatches (--max 0 or --json for all)`);
+  lines.push(
+    measureExitCode(r) === 0
+      ? 'OK: every published share equals its recomputation'
+      : `FAILED: ${r.mismatches.length} mismatch(es), ${r.problems.length} shard problem(s)`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -35,7 +35,8 @@ export function parseQuery(text: string): AuditQuery {
   const params = new URLSearchParams(query);
   const hasPoint = params.has('lat') || params.has('lng');
   if (hasPoint && !(params.has('lat') && params.has('lng'))) throw new QueryError(`"${text}": give both lat and lng`);
-  if (!hasPoint && !params.has('location') && !params.has('zip')) throw new QueryError(`"${text}": no location (lat and lng, zip or location)`);
+  if (!hasPoint && !params.has('location') && !params.has('zip'))
+    throw new QueryError(`"${text}": no location (lat and lng, zip or location)`);
   return {
     query,
     point: hasPoint ? { lat: num(params, 'lat', NaN), lng: num(params, 'lng', NaN) } : null,
@@ -75,9 +76,17 @@ export function sampleQueries(coverage: CoverageCellsT, n: number, seed: number)
     const bearing = 2 * Math.PI * rand();
     const lat = round5(cLat + (miles / 69.0) * Math.cos(bearing));
     const lng = round5(cLng + (miles / (69.0 * Math.cos((cLat * Math.PI) / 180))) * Math.sin(bearing));
-    const radiusMiles = rand() < 1 / 3 ? Math.round((RADIUS_MILES.min + rand() * (RADIUS_MILES.max - RADIUS_MILES.min)) * 10) / 10 : (RADII[Math.floor(rand() * RADII.length)] as number);
+    const radiusMiles =
+      rand() < 1 / 3
+        ? Math.round((RADIUS_MILES.min + rand() * (RADIUS_MILES.max - RADIUS_MILES.min)) * 10) / 10
+        : (RADII[Math.floor(rand() * RADII.length)] as number);
     const limit = LIMIT.min + Math.floor(rand() * (LIMIT.max - LIMIT.min + 1));
-    out.push({ query: `lat=${lat}&lng=${lng}&radius_miles=${radiusMiles}&limit=${limit}`, point: { lat, lng }, radiusMiles, limit });
+    out.push({
+      query: `lat=${lat}&lng=${lng}&radius_miles=${radiusMiles}&limit=${limit}`,
+      point: { lat, lng },
+      radiusMiles,
+      limit,
+    });
   }
   return out;
 }

@@ -51,9 +51,17 @@ function byDistanceThenId(a: ExpectedResult, b: ExpectedResult): number {
  * Recompute GET /v1/attorneys for the point (lat, lng), radius in miles and limit, from every published office and the
  * coverage cells. Outside coverage the answer is empty by contract, whatever lies within the radius.
  */
-export function recomputeAnswer(offices: readonly StoredOfficeT[], coverage: CoverageCellsT, lat: number, lng: number, radiusMiles: number, limit: number): ExpectedAnswer {
+export function recomputeAnswer(
+  offices: readonly StoredOfficeT[],
+  coverage: CoverageCellsT,
+  lat: number,
+  lng: number,
+  radiusMiles: number,
+  limit: number,
+): ExpectedAnswer {
   const metros = coverage.cells[latLngToCell(lat, lng, coverage.res)];
-  if (metros === undefined || metros.length === 0) return { covered: false, metro: null, firmsWithinRadius: 0, officesWithinRadius: 0, results: [] };
+  if (metros === undefined || metros.length === 0)
+    return { covered: false, metro: null, firmsWithinRadius: 0, officesWithinRadius: 0, results: [] };
   const perFirm = new Map<string, ExpectedResult>();
   let within = 0;
   for (const office of offices) {
@@ -72,5 +80,11 @@ export function recomputeAnswer(offices: readonly StoredOfficeT[], coverage: Cov
     }
   }
   const firms = [...perFirm.values()].sort(byDistanceThenId);
-  return { covered: true, metro: metros[0] ?? null, firmsWithinRadius: firms.length, officesWithinRadius: within, results: firms.slice(0, limit) };
+  return {
+    covered: true,
+    metro: metros[0] ?? null,
+    firmsWithinRadius: firms.length,
+    officesWithinRadius: within,
+    results: firms.slice(0, limit),
+  };
 }

@@ -4,7 +4,13 @@
  */
 import { AttorneysResponse, CoverageResponse } from '../../shim/core/schemas.ts';
 import { attribution } from '../../shim/core/attribution.ts';
-import { CoverageCells, CoverageDoc, keys, type CoverageCellsT, type StoredOfficeT } from '../../shim/core/site-format.ts';
+import {
+  CoverageCells,
+  CoverageDoc,
+  keys,
+  type CoverageCellsT,
+  type StoredOfficeT,
+} from '../../shim/core/site-format.ts';
 import { compareAnswer } from './compare.ts';
 import { getLive, jsonDifferences, LiveError } from './live.ts';
 import { checkManifest, type ManifestCheck } from './manifest.ts';
@@ -76,13 +82,18 @@ export function verifyExitCode(r: VerifyReport): 0 | 1 | 2 {
 /** Differences between the live GET /v1/coverage (its `version` first) and the site's coverage.json; throws LiveError when it cannot be read. */
 async function liveVersionProblems(site: AuditSite, url: string, when: string): Promise<string[]> {
   const doc = await site.json(keys.coverage(site.version), CoverageDoc);
-  if (doc === null) throw new StoreError(`${site.label}: version ${site.version} has no coverage.json`, keys.coverage(site.version));
+  if (doc === null)
+    throw new StoreError(`${site.label}: version ${site.version} has no coverage.json`, keys.coverage(site.version));
   const reply = await getLive(url, '/v1/coverage', CoverageResponse);
-  if (reply.status !== 200) throw new LiveError(`${when}: GET /v1/coverage could not be read: ${reply.problem ?? `HTTP ${reply.status}`}`);
+  if (reply.status !== 200)
+    throw new LiveError(`${when}: GET /v1/coverage could not be read: ${reply.problem ?? `HTTP ${reply.status}`}`);
   if (reply.body === null) return [`${when}: GET /v1/coverage: ${reply.problem ?? 'unreadable body'}`];
   const { schema_version: _sv, ...published } = doc;
   // A version published before coverage.json carried `attribution` is served with the current one (as shim/core/shape.ts does).
-  const diffs = jsonDifferences({ version: site.version, ...published, attribution: published.attribution ?? attribution() }, reply.body);
+  const diffs = jsonDifferences(
+    { version: site.version, ...published, attribution: published.attribution ?? attribution() },
+    reply.body,
+  );
   if (diffs.length === 0) return [];
   return [
     `${when}: the live API does not serve version ${site.version} (week_of ${site.meta.week_of}, generated_at ${site.meta.generated_at}); ` +
@@ -90,8 +101,22 @@ async function liveVersionProblems(site: AuditSite, url: string, when: string): 
   ];
 }
 
-async function checkQuery(url: string, q: AuditQuery, offices: readonly StoredOfficeT[], officesById: ReadonlyMap<string, StoredOfficeT>, coverage: CoverageCellsT): Promise<QueryCheck> {
-  const base: QueryCheck = { query: q.query, status: 'error', point: null, covered: null, firmsWithinRadius: null, results: null, differences: [] };
+async function checkQuery(
+  url: string,
+  q: AuditQuery,
+  offices: readonly StoredOfficeT[],
+  officesById: ReadonlyMap<string, StoredOfficeT>,
+  coverage: CoverageCellsT,
+): Promise<QueryCheck> {
+  const base: QueryCheck = {
+    query: q.query,
+    status: 'error',
+    point: null,
+    covered: null,
+    firmsWithinRadius: null,
+    results: null,
+    differences: [],
+  };
   let reply;
   try {
     reply = await getLive(url, `/v1/attorneys?${q.query}`, AttorneysResponse);
@@ -99,20 +124,33 @@ async function checkQuery(url: string, q: AuditQuery, offices: readonly StoredOf
     if (err instanceof LiveError) return { ...base, differences: [err.message] };
     throw err;
   }
-  if (reply.status === 429) return { ...base, differences: [`rate limited by the live API (Retry-After ${reply.retryAfter ?? '?'} s)`] };
-  if (reply.status !== 200) return { ...base, differences: [`the live API answered ${reply.problem ?? `HTTP ${reply.status}`}`] };
+  if (reply.status === 429)
+    return { ...base, differences: [`rate limited by the live API (Retry-After ${reply.retryAfter ?? '?'} s)`] };
+  if (reply.status !== 200)
+    return { ...base, differences: [`the live API answered ${reply.problem ?? `HTTP ${reply.status}`}`] };
   const got = reply.body;
   if (got === null) return { ...base, status: 'mismatch', differences: [reply.problem ?? 'unreadable body'] };
   const differences: string[] = [];
   let point: QueryCheck['point'];
   if (q.point !== null) {
     point = { ...q.point, from: 'query' };
-    if (got.location.lat !== q.point.lat || got.location.lng !== q.point.lng) differences.push(`location: sent ${q.point.lat},${q.point.lng}, the live answer used ${got.location.lat},${got.location.lng}`);
+    if (got.location.lat !== q.point.lat || got.location.lng !== q.point.lng)
+      differences.push(
+        `location: sent ${q.point.lat},${q.point.lng}, the live answer used ${got.location.lat},${got.location.lng}`,
+      );
   } else {
     point = { lat: got.location.lat, lng: got.location.lng, from: 'live' };
   }
   const expected = recomputeAnswer(offices, coverage, point.lat, point.lng, q.radiusMiles, q.limit);
-  differences.push(...compareAnswer(expected, got, { lat: point.lat, lng: point.lng, radiusMiles: q.radiusMiles, limit: q.limit, officesById }));
+  differences.push(
+    ...compareAnswer(expected, got, {
+      lat: point.lat,
+      lng: point.lng,
+      radiusMiles: q.radiusMiles,
+      limit: q.limit,
+      officesById,
+    }),
+  );
   return {
     query: q.query,
     status: differences.length === 0 ? 'match' : 'mismatch',
@@ -158,19 +196,38 @@ export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
     const queries = [...(opts.queries ?? [])];
     if (opts.url !== undefined) {
       const coverage = await site.json(keys.coverageCells(site.version), CoverageCells);
-      if (coverage === null) throw new StoreError(`${site.label}: version ${site.version} has no coverage-cells.json`, keys.coverageCells(site.version));
-      if (opts.sample !== undefined && opts.sample > 0) queries.push(...sampleQueries(coverage, opts.sample, opts.seed ?? 1));
+      if (coverage === null)
+        throw new StoreError(
+          `${site.label}: version ${site.version} has no coverage-cells.json`,
+          keys.coverageCells(site.version),
+        );
+      if (opts.sample !== undefined && opts.sample > 0)
+        queries.push(...sampleQueries(coverage, opts.sample, opts.seed ?? 1));
       const t2 = t();
-      const live = { url: opts.url, versionProblems: await liveVersionProblems(site, opts.url, 'before the queries'), queries: [] as QueryCheck[] };
+      const live = {
+        url: opts.url,
+        versionProblems: await liveVersionProblems(site, opts.url, 'before the queries'),
+        queries: [] as QueryCheck[],
+      };
       report.live = live;
       const officesById = new Map(scan.offices.map((o) => [o.listing_id, o]));
       let done = 0;
       let limited = false;
       live.queries = await mapPool(queries, opts.concurrency ?? 4, async (q) => {
-        if (limited) return { query: q.query, status: 'error', point: null, covered: null, firmsWithinRadius: null, results: null, differences: ['not run: the live API was rate limiting'] } satisfies QueryCheck;
+        if (limited)
+          return {
+            query: q.query,
+            status: 'error',
+            point: null,
+            covered: null,
+            firmsWithinRadius: null,
+            results: null,
+            differences: ['not run: the live API was rate limiting'],
+          } satisfies QueryCheck;
         const r = await checkQuery(opts.url as string, q, scan.offices, officesById, coverage);
         if (r.status === 'error' && r.differences[0]?.startsWith('rate limited') === true) limited = true;
-        if (log !== undefined && (++done % 10 === 0 || done === queries.length)) log(`verify: ${done}/${queries.length} queries compared`);
+        if (log !== undefined && (++done % 10 === 0 || done === queries.length))
+          log(`verify: ${done}/${queries.length} queries compared`);
         return r;
       });
       // A publish between the two checks would mix versions: say so rather than report spurious differences.
@@ -186,31 +243,49 @@ export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
 
 /** The report as readable text: a summary, then every problem and every mismatching query with its differences. */
 export function formatVerifyReport(r: VerifyReport): string {
-  const lines: string[] = [`audit verify: ${r.site}, version ${r.version} (week ${r.week}, generated_at ${r.generatedAt})`];
+  const lines: string[] = [
+    `audit verify: ${r.site}, version ${r.version} (week ${r.week}, generated_at ${r.generatedAt})`,
+  ];
   if (r.manifest !== null) {
-    lines.push(`manifest: ${r.manifest.objects} objects, ${(r.manifest.bytes / 1e6).toFixed(1)} MB hashed: ${r.manifest.problems.length === 0 ? 'OK' : `${r.manifest.problems.length} PROBLEM(S)`}`);
+    lines.push(
+      `manifest: ${r.manifest.objects} objects, ${(r.manifest.bytes / 1e6).toFixed(1)} MB hashed: ${r.manifest.problems.length === 0 ? 'OK' : `${r.manifest.problems.length} PROBLEM(S)`}`,
+    );
     for (const p of r.manifest.problems.slice(0, 50)) lines.push(`  ${p}`);
     if (r.manifest.problems.length > 50) lines.push(`  ... ${r.manifest.problems.length - 50} more`);
   }
   if (r.scan !== null) {
-    lines.push(`cell tree: ${r.scan.offices} offices from ${r.scan.objects} objects: ${r.scan.problems.length === 0 ? 'OK' : `${r.scan.problems.length} PROBLEM(S)`}`);
+    lines.push(
+      `cell tree: ${r.scan.offices} offices from ${r.scan.objects} objects: ${r.scan.problems.length === 0 ? 'OK' : `${r.scan.problems.length} PROBLEM(S)`}`,
+    );
     for (const p of r.scan.problems.slice(0, 50)) lines.push(`  ${p}`);
     if (r.scan.problems.length > 50) lines.push(`  ... ${r.scan.problems.length - 50} more`);
   }
   if (r.live !== null) {
     const q = r.live.queries;
     const n = (s: QueryCheck['status']): number => q.filter((x) => x.status === s).length;
-    lines.push(`live ${r.live.url}: version ${r.live.versionProblems.length === 0 ? 'matches (GET /v1/coverage equals coverage.json)' : 'DIFFERS'}`);
+    lines.push(
+      `live ${r.live.url}: version ${r.live.versionProblems.length === 0 ? 'matches (GET /v1/coverage equals coverage.json)' : 'DIFFERS'}`,
+    );
     for (const p of r.live.versionProblems) lines.push(`  ${p}`);
-    lines.push(`queries: ${q.length} checked, ${n('match')} match, ${n('mismatch')} MISMATCH, ${n('error')} not checked`);
+    lines.push(
+      `queries: ${q.length} checked, ${n('match')} match, ${n('mismatch')} MISMATCH, ${n('error')} not checked`,
+    );
     for (const x of q) {
       if (x.status === 'match') continue;
-      lines.push(`${x.status === 'mismatch' ? 'MISMATCH' : 'NOT CHECKED'} /v1/attorneys?${x.query}${x.point?.from === 'live' ? ` (point ${x.point.lat},${x.point.lng} as resolved by the live API)` : ''}`);
+      lines.push(
+        `${x.status === 'mismatch' ? 'MISMATCH' : 'NOT CHECKED'} /v1/attorneys?${x.query}${x.point?.from === 'live' ? ` (point ${x.point.lat},${x.point.lng} as resolved by the live API)` : ''}`,
+      );
       for (const d of x.differences) lines.push(`  ${d}`);
     }
   }
   for (const e of r.errors) lines.push(`ERROR: ${e}`);
   const code = verifyExitCode(r);
-  lines.push(code === 0 ? 'RESULT: all checks passed' : code === 1 ? 'RESULT: differences found (exit 1)' : 'RESULT: some checks could not run (exit 2)');
+  lines.push(
+    code === 0
+      ? 'RESULT: all checks passed'
+      : code === 1
+        ? 'RESULT: differences found (exit 1)'
+        : 'RESULT: some checks could not run (exit 2)',
+  );
   return `${lines.join('\n')}\n`;
 }

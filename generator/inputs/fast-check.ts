@@ -62,7 +62,21 @@ function openingHours(v: unknown): PlaceRecordT['opening_hours'] | undefined {
 /** A places.jsonl row as `PlaceRecord.parse(json)` returns it (unknown keys dropped, schema key order), or undefined. */
 export function checkPlace(json: unknown): PlaceRecordT | undefined {
   if (!isObject(json)) return undefined;
-  const { place_id, name, street_address, city, state, zip, lat, lng, phone, website, primary_category, claimed, timezone } = json;
+  const {
+    place_id,
+    name,
+    street_address,
+    city,
+    state,
+    zip,
+    lat,
+    lng,
+    phone,
+    website,
+    primary_category,
+    claimed,
+    timezone,
+  } = json;
   if (!str1(place_id) || place_id.length > 256 || !str1(name) || !str1(street_address) || !str1(city)) return undefined;
   if (typeof state !== 'string' || !STATE.test(state)) return undefined;
   if (zip !== null && (typeof zip !== 'string' || !ZIP.test(zip))) return undefined;
@@ -71,7 +85,21 @@ export function checkPlace(json: unknown): PlaceRecordT | undefined {
   if (website !== null && (typeof website !== 'string' || !isHttpUrl(website))) return undefined;
   const hours = openingHours(json.opening_hours);
   if (hours === undefined) return undefined;
-  const out: PlaceRecordT = { place_id, name, street_address, city, state, zip, lat, lng, phone, website, primary_category, claimed, opening_hours: hours };
+  const out: PlaceRecordT = {
+    place_id,
+    name,
+    street_address,
+    city,
+    state,
+    zip,
+    lat,
+    lng,
+    phone,
+    website,
+    primary_category,
+    claimed,
+    opening_hours: hours,
+  };
   if (timezone === undefined) return 'timezone' in json ? undefined : out;
   if (typeof timezone !== 'string') return undefined;
   out.timezone = timezone;
@@ -82,6 +110,7 @@ export function checkPlace(json: unknown): PlaceRecordT | undefined {
 export function checkFlag(json: unknown): FlagRecordT | undefined {
   if (!isObject(json)) return undefined;
   const { firm, profile_type, sponsored } = json;
-  if (!str1(firm) || (profile_type !== 'standard' && profile_type !== 'enhanced') || typeof sponsored !== 'boolean') return undefined;
+  if (!str1(firm) || (profile_type !== 'standard' && profile_type !== 'enhanced') || typeof sponsored !== 'boolean')
+    return undefined;
   return { firm, profile_type, sponsored };
 }

@@ -31,7 +31,12 @@ export function base32(bytes: Uint8Array): string {
 // chain of five concatenated-string objects (strings of 13 or more characters are not copied when appended to), which
 // at a million listings was ~150 MB of heap until each id was first serialised.
 function hashId(prefix: string, input: string): string {
-  return String.fromCharCode(...base32Codes(hash('sha256', input, 'buffer').subarray(0, 10), Array.from(prefix, (c) => c.charCodeAt(0))));
+  return String.fromCharCode(
+    ...base32Codes(
+      hash('sha256', input, 'buffer').subarray(0, 10),
+      Array.from(prefix, (c) => c.charCodeAt(0)),
+    ),
+  );
 }
 
 /** `l_` + first 16 base32 characters of sha256("listing:" + place_id): stable across weeks. */
@@ -65,5 +70,9 @@ export function firmKeyOf(placeId: string, website: string | null): string {
 /** A flags.jsonl `firm` value normalised the same way as firm keys (domains lower-cased, "www." dropped). */
 export function normaliseFlagKey(firm: string): string {
   if (firm.startsWith('place:')) return firm;
-  return firm.trim().toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+  return firm
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^www\./, '');
 }

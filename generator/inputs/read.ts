@@ -11,8 +11,25 @@ import { checkFlag, checkPlace } from './fast-check.ts';
 import { flagInterner, placeInterner } from './intern.ts';
 import { describeIssues, readJsonl } from './jsonl.ts';
 import type { BadRow, Row } from './jsonl.ts';
-import { CorrectionRecord, DatasetFile, FlagRecord, MetrosFile, PlaceRecord, RemovalRecord, SampleRecord, WEEK_FILES } from './schema.ts';
-import type { CorrectionRecordT, DatasetFileT, FlagRecordT, MetroT, PlaceRecordT, RemovalRecordT, SampleRecordT } from './schema.ts';
+import {
+  CorrectionRecord,
+  DatasetFile,
+  FlagRecord,
+  MetrosFile,
+  PlaceRecord,
+  RemovalRecord,
+  SampleRecord,
+  WEEK_FILES,
+} from './schema.ts';
+import type {
+  CorrectionRecordT,
+  DatasetFileT,
+  FlagRecordT,
+  MetroT,
+  PlaceRecordT,
+  RemovalRecordT,
+  SampleRecordT,
+} from './schema.ts';
 
 /** An input problem that no --skip-bad can get around (missing file, bad metros.json or dataset.json). */
 export class InputError extends Error {
@@ -40,7 +57,8 @@ export interface Inputs {
 
 const WEEK_RE = /^\d{4}-W\d{2}$/;
 
-const NO_WEEKS = 'run `npm run synth` to make a synthetic week of inputs (or `npm start`, which builds and serves the sample site)';
+const NO_WEEKS =
+  'run `npm run synth` to make a synthetic week of inputs (or `npm start`, which builds and serves the sample site)';
 
 /**
  * The latest week folder under `<dataDir>/weeks/` (ISO week names sort lexically). A folder whose name is not a week
@@ -58,7 +76,9 @@ export async function latestWeek(dataDir: string): Promise<string> {
   const misnamed = folders.filter((n) => !WEEK_RE.test(n));
   const unfinished = misnamed.filter((n) => /^\d{4}-W\d{2}\.tmp-/.test(n));
   if (unfinished.length > 0) {
-    throw new InputError(`${unfinished.map((n) => join(dir, n)).join(', ')}: a week still being written, or left by a run that stopped (npm run collect); finish it or remove it, or name the week with --week`);
+    throw new InputError(
+      `${unfinished.map((n) => join(dir, n)).join(', ')}: a week still being written, or left by a run that stopped (npm run collect); finish it or remove it, or name the week with --week`,
+    );
   }
   if (misnamed.length > 0) {
     throw new InputError(
@@ -88,7 +108,12 @@ async function readJsonFile<T>(path: string, schema: ZodType<T>): Promise<T> {
   return parsed.data;
 }
 
-async function requiredJsonl<T>(path: string, schema: ZodType<T>, prepare?: (value: T) => T, fast?: (json: unknown) => T | undefined): Promise<{ rows: Row<T>[]; bad: BadRow[] }> {
+async function requiredJsonl<T>(
+  path: string,
+  schema: ZodType<T>,
+  prepare?: (value: T) => T,
+  fast?: (json: unknown) => T | undefined,
+): Promise<{ rows: Row<T>[]; bad: BadRow[] }> {
   const r = await readJsonl(path, schema, prepare, fast);
   if (r === null) throw new InputError(`${path}: missing`);
   return r;
@@ -125,14 +150,31 @@ export async function readInputs(dataDir: string, week: string): Promise<Inputs>
   ]);
   const notes: string[] = [];
   if (flagsR === null) notes.push(`${flagsPath} is missing: every firm is standard and not sponsored`);
-  const bad: BadRow[] = [...placesR.bad, ...samplesR.bad, ...(flagsR?.bad ?? []), ...(correctionsR?.bad ?? []), ...(removalsR?.bad ?? [])];
+  const bad: BadRow[] = [
+    ...placesR.bad,
+    ...samplesR.bad,
+    ...(flagsR?.bad ?? []),
+    ...(correctionsR?.bad ?? []),
+    ...(removalsR?.bad ?? []),
+  ];
 
   const places = checkPlaces(placesR.rows, placesPath, bad);
   const samples = checkSamples(samplesR.rows, samplesPath, slugs, bad);
   const flags = checkFlags(flagsR?.rows ?? [], flagsPath, bad);
   const corrections = checkCorrections(correctionsR?.rows ?? [], correctionsPath, bad);
   bad.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return { week, metros: metrosFile.metros, dataset, places, samples, flags, corrections, removals: removalsR?.rows ?? [], bad, notes };
+  return {
+    week,
+    metros: metrosFile.metros,
+    dataset,
+    places,
+    samples,
+    flags,
+    corrections,
+    removals: removalsR?.rows ?? [],
+    bad,
+    notes,
+  };
 }
 
 function checkPlaces(rows: Row<PlaceRecordT>[], file: string, bad: BadRow[]): Row<PlaceRecordT>[] {
@@ -144,7 +186,11 @@ function checkPlaces(rows: Row<PlaceRecordT>[], file: string, bad: BadRow[]): Ro
       return false;
     }
     if (value.timezone === undefined && STATE_TIMEZONES[value.state] === undefined) {
-      bad.push({ file, line, reason: `state: "${value.state}" is not a USPS state code, and the record has no timezone` });
+      bad.push({
+        file,
+        line,
+        reason: `state: "${value.state}" is not a USPS state code, and the record has no timezone`,
+      });
       return false;
     }
     if (value.timezone !== undefined && !isValidTimeZone(value.timezone)) {
@@ -158,7 +204,12 @@ function checkPlaces(rows: Row<PlaceRecordT>[], file: string, bad: BadRow[]): Ro
 
 const QUERIES = new Set<string>(MEASURED_QUERIES);
 
-function checkSamples(rows: Row<SampleRecordT>[], file: string, slugs: Set<string>, bad: BadRow[]): Row<SampleRecordT>[] {
+function checkSamples(
+  rows: Row<SampleRecordT>[],
+  file: string,
+  slugs: Set<string>,
+  bad: BadRow[],
+): Row<SampleRecordT>[] {
   const seen = new Map<string, number>();
   const points = new Map<string, { lat: number; lng: number; line: number }>();
   return rows.filter(({ line, value: s }) => {
@@ -167,15 +218,21 @@ function checkSamples(rows: Row<SampleRecordT>[], file: string, slugs: Set<strin
       return false;
     };
     if (!slugs.has(s.metro)) return fail(`metro: unknown metro "${s.metro}" (not in metros.json)`);
-    if (!QUERIES.has(s.query)) return fail(`query: "${s.query}" is not one of the measured queries (${MEASURED_QUERIES.join(', ')})`);
+    if (!QUERIES.has(s.query))
+      return fail(`query: "${s.query}" is not one of the measured queries (${MEASURED_QUERIES.join(', ')})`);
     if (new Set(s.ranked).size !== s.ranked.length) return fail('ranked: a place id appears more than once');
     const key = `${s.metro}\u0000${s.point_id}\u0000${s.query}`;
     const first = seen.get(key);
-    if (first !== undefined) return fail(`duplicate sample for metro "${s.metro}", point "${s.point_id}", query "${s.query}" (first at line ${first})`);
+    if (first !== undefined)
+      return fail(
+        `duplicate sample for metro "${s.metro}", point "${s.point_id}", query "${s.query}" (first at line ${first})`,
+      );
     const pointKey = `${s.metro}\u0000${s.point_id}`;
     const p = points.get(pointKey);
     if (p !== undefined && (p.lat !== s.lat || p.lng !== s.lng)) {
-      return fail(`grid point "${s.point_id}" of "${s.metro}" is at ${s.lat},${s.lng} but at ${p.lat},${p.lng} on line ${p.line}`);
+      return fail(
+        `grid point "${s.point_id}" of "${s.metro}" is at ${s.lat},${s.lng} but at ${p.lat},${p.lng} on line ${p.line}`,
+      );
     }
     if (p === undefined) points.set(pointKey, { lat: s.lat, lng: s.lng, line });
     seen.set(key, line);

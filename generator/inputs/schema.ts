@@ -14,7 +14,11 @@ export const MetrosFile = z.object({
         slug: z.string().regex(/^[a-z0-9-]+$/),
         name: z.string(),
         center: z.object({ lat: latitude, lng: longitude }),
-        radius_miles: z.number().positive().max(150).describe('The metro\'s own radius: the measured area is the populated land within it'),
+        radius_miles: z
+          .number()
+          .positive()
+          .max(150)
+          .describe("The metro's own radius: the measured area is the populated land within it"),
         principal_cities: z.array(z.string()).min(1).describe('"City, ST" of the principal cities'),
       }),
     )
@@ -48,16 +52,24 @@ export const PlaceRecord = z.object({
   street_address: z.string().min(1),
   city: z.string().min(1),
   state: z.string().regex(/^[A-Z]{2}$/),
-  zip: z.string().regex(/^\d{5}$/).nullable(),
+  zip: z
+    .string()
+    .regex(/^\d{5}$/)
+    .nullable(),
   lat: latitude,
   lng: longitude,
   phone: z.string().nullable(),
   website: z
     .url({ protocol: /^https?$/ })
-    .refine(isPublicWebUrl, { message: 'host is not on the public internet (localhost, a loopback, private or link-local address, or a local-only name); /r/ would send visitors there' })
+    .refine(isPublicWebUrl, {
+      message:
+        'host is not on the public internet (localhost, a loopback, private or link-local address, or a local-only name); /r/ would send visitors there',
+    })
     .nullable(),
   primary_category: z.string().nullable(),
-  claimed: z.boolean().describe('Whether the business has claimed its listing; required (a row without it is a bad row)'),
+  claimed: z
+    .boolean()
+    .describe('Whether the business has claimed its listing; required (a row without it is a bad row)'),
   opening_hours: OpeningHours.nullable(),
   timezone: z.string().optional().describe('IANA zone; when absent the generator derives it from the state'),
 });
@@ -80,11 +92,22 @@ export const FlagRecord = z.object({
 });
 
 /** An optional note for the public changes document; `reason` (which may name who asked) is never published. */
-const publicNote = z.string().min(1).max(300).optional().describe('Published in the changes document; `reason` never is');
+const publicNote = z
+  .string()
+  .min(1)
+  .max(300)
+  .optional()
+  .describe('Published in the changes document; `reason` never is');
 
 /** One line of `data/corrections.jsonl`: an operator correction applied on top of every week's data. */
 export const CorrectionRecord = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('remove'), place_id: z.string(), reason: z.string(), date: z.iso.date(), public_note: publicNote }),
+  z.object({
+    action: z.literal('remove'),
+    place_id: z.string(),
+    reason: z.string(),
+    date: z.iso.date(),
+    public_note: publicNote,
+  }),
   z.object({
     action: z.literal('update'),
     place_id: z.string(),
@@ -102,13 +125,23 @@ export const CorrectionRecord = z.discriminatedUnion('action', [
 export const RemovalRecord = z
   .object({
     place_id: z.string().min(1).optional(),
-    listing_id: z.string().regex(/^l_[a-z2-7]{16}$/).optional(),
-    firm_id: z.string().regex(/^f_[a-z2-7]{16}$/).optional(),
+    listing_id: z
+      .string()
+      .regex(/^l_[a-z2-7]{16}$/)
+      .optional(),
+    firm_id: z
+      .string()
+      .regex(/^f_[a-z2-7]{16}$/)
+      .optional(),
     domain: z.string().min(1).optional(),
     date: z.iso.date(),
     reason: z.string().min(1),
     public_note: publicNote,
-    lifted: z.iso.date().nullable().optional().describe('Set to the date the removal was lifted; the listing comes back from the next release'),
+    lifted: z.iso
+      .date()
+      .nullable()
+      .optional()
+      .describe('Set to the date the removal was lifted; the listing comes back from the next release'),
   })
   .strict()
   .refine((r) => [r.place_id, r.listing_id, r.firm_id, r.domain].filter((x) => x !== undefined).length === 1, {
@@ -125,4 +158,9 @@ export type FlagRecordT = z.infer<typeof FlagRecord>;
 export type CorrectionRecordT = z.infer<typeof CorrectionRecord>;
 
 /** File names inside `data/weeks/<week>/`. */
-export const WEEK_FILES = { dataset: 'dataset.json', places: 'places.jsonl', samples: 'samples.jsonl', flags: 'flags.jsonl' } as const;
+export const WEEK_FILES = {
+  dataset: 'dataset.json',
+  places: 'places.jsonl',
+  samples: 'samples.jsonl',
+  flags: 'flags.jsonl',
+} as const;

@@ -70,13 +70,20 @@ function correctionReason(c: CorrectionRecordT): ChangeReasonT {
 }
 
 function removalReason(r: RemovalRecordT): ChangeReasonT {
-  return { kind: 'removal', scope: r.place_id !== undefined || r.listing_id !== undefined ? 'listing' : 'firm', date: r.date, note: note(r) };
+  return {
+    kind: 'removal',
+    scope: r.place_id !== undefined || r.listing_id !== undefined ? 'listing' : 'firm',
+    date: r.date,
+    note: note(r),
+  };
 }
 
 /** The correction of this week that set the field, if any (the last one in file order). */
 function correctionSetting(p: Provenance, listingId: string, field: string): CorrectionRecordT | undefined {
   const sources = SOURCES[field] ?? [];
-  const hits = (p.updates.get(listingId) ?? []).filter((c) => c.action === 'update' && sources.some((s) => Object.hasOwn(c.set, s)));
+  const hits = (p.updates.get(listingId) ?? []).filter(
+    (c) => c.action === 'update' && sources.some((s) => Object.hasOwn(c.set, s)),
+  );
   return hits[hits.length - 1];
 }
 
@@ -159,11 +166,14 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   const names = Object.keys(a);
   if (names.length !== Object.keys(b).length) return false;
-  for (const k of names) if (!Object.hasOwn(b, k) || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  for (const k of names)
+    if (!Object.hasOwn(b, k) || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      return false;
   return true;
 }
 
-const byId = (a: { listing_id: string }, b: { listing_id: string }): number => (a.listing_id < b.listing_id ? -1 : a.listing_id > b.listing_id ? 1 : 0);
+const byId = (a: { listing_id: string }, b: { listing_id: string }): number =>
+  a.listing_id < b.listing_id ? -1 : a.listing_id > b.listing_id ? 1 : 0;
 
 /** The previous version as the changes document compares against it, or null for the first version of a site. */
 export interface PreviousVersion {
@@ -173,15 +183,37 @@ export interface PreviousVersion {
 }
 
 /** Build the changes document (pure, deterministic: every list by listing_id). */
-export function changesDoc(version: string, week: string, previous: PreviousVersion | null, p: Provenance): ChangesDocT {
-  const base: Pick<ChangesDocT, 'schema_version' | 'generated' | 'version' | 'week'> = { schema_version: SCHEMA_VERSIONS.changes, generated: 'by generator/; do not edit', version, week };
-  if (previous === null) return { ...base, previous: null, counts: { added: 0, removed: 0, changed: 0 }, added: [], removed: [], changed: [] };
+export function changesDoc(
+  version: string,
+  week: string,
+  previous: PreviousVersion | null,
+  p: Provenance,
+): ChangesDocT {
+  const base: Pick<ChangesDocT, 'schema_version' | 'generated' | 'version' | 'week'> = {
+    schema_version: SCHEMA_VERSIONS.changes,
+    generated: 'by generator/; do not edit',
+    version,
+    week,
+  };
+  if (previous === null)
+    return {
+      ...base,
+      previous: null,
+      counts: { added: 0, removed: 0, changed: 0 },
+      added: [],
+      removed: [],
+      changed: [],
+    };
   const d = previous.diff;
   const weekly: ChangeReasonT = { kind: 'weekly_data' };
 
   const added = d.added.map((a) => {
     const lifted = liftedNaming(p, a);
-    const reasons: ChangeReasonT[] = [lifted === undefined ? weekly : { kind: 'removal_lifted', date: lifted.date, lifted: lifted.lifted ?? '', note: note(lifted) }];
+    const reasons: ChangeReasonT[] = [
+      lifted === undefined
+        ? weekly
+        : { kind: 'removal_lifted', date: lifted.date, lifted: lifted.lifted ?? '', note: note(lifted) },
+    ];
     for (const c of p.updates.get(a.listing_id) ?? []) reasons.push(correctionReason(c));
     return { listing_id: a.listing_id, firm_id: a.firm_id, name: a.name, city: a.city, state: a.state, reasons };
   });
@@ -195,7 +227,12 @@ export function changesDoc(version: string, week: string, previous: PreviousVers
     if (correction !== undefined) reasons.push(correctionReason(correction));
     if (reasons.length === 0) reasons.push(weekly);
     // A listing taken out on request is not described again in a new public document.
-    return { listing_id: r.listing_id, firm_id: r.firm_id, old: onRequest ? null : { name: r.name, city: r.city, state: r.state }, reasons };
+    return {
+      listing_id: r.listing_id,
+      firm_id: r.firm_id,
+      old: onRequest ? null : { name: r.name, city: r.city, state: r.state },
+      reasons,
+    };
   });
 
   const changed = d.changed.map((c) => ({
@@ -209,5 +246,12 @@ export function changesDoc(version: string, week: string, previous: PreviousVers
       return { field: f.field, old: f.old, new: f.new, reason: by === undefined ? weekly : correctionReason(by) };
     }),
   }));
-  return { ...base, previous: { version: previous.version, week: previous.week }, counts: { added: added.length, removed: removed.length, changed: changed.length }, added, removed, changed };
+  return {
+    ...base,
+    previous: { version: previous.version, week: previous.week },
+    counts: { added: added.length, removed: removed.length, changed: changed.length },
+    added,
+    removed,
+    changed,
+  };
 }

@@ -17,7 +17,10 @@ export interface Corrected {
  * removed place does nothing). Corrections naming a place that is not in this week's data are noted, not errors: the
  * file applies to every week.
  */
-export function applyCorrections(places: readonly PlaceRecordT[], corrections: readonly Row<CorrectionRecordT>[]): Corrected {
+export function applyCorrections(
+  places: readonly PlaceRecordT[],
+  corrections: readonly Row<CorrectionRecordT>[],
+): Corrected {
   const byId = new Map<string, PlaceRecordT>();
   for (const p of places) byId.set(p.place_id, p);
   const removed = new Set<string>();
@@ -28,7 +31,10 @@ export function applyCorrections(places: readonly PlaceRecordT[], corrections: r
     const current = byId.get(c.place_id);
     if (current === undefined) {
       if (!removed.has(c.place_id)) unknown.push({ line, place_id: c.place_id, action: c.action });
-      if (!removed.has(c.place_id)) notes.push(`corrections.jsonl:${line}: place "${c.place_id}" is not in this week's places; nothing to ${c.action}`);
+      if (!removed.has(c.place_id))
+        notes.push(
+          `corrections.jsonl:${line}: place "${c.place_id}" is not in this week's places; nothing to ${c.action}`,
+        );
       continue;
     }
     if (c.action === 'remove') {

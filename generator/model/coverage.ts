@@ -16,12 +16,16 @@ export function zctaPoints(): [number, number][] {
 }
 
 /** The coverage cells of every metro at COVERAGE_RESOLUTION with a COVERAGE_RING ring. */
-export function buildCoverage(metros: readonly MetroT[], points: readonly [number, number][] = zctaPoints()): CoverageMap {
+export function buildCoverage(
+  metros: readonly MetroT[],
+  points: readonly [number, number][] = zctaPoints(),
+): CoverageMap {
   const measuring = new Map<string, Set<string>>();
   for (const m of metros) {
     const seeds = new Set<string>();
     for (const [lat, lng] of points) {
-      if (haversineMiles(m.center.lat, m.center.lng, lat, lng) <= m.radius_miles) seeds.add(latLngToCell(lat, lng, COVERAGE_RESOLUTION));
+      if (haversineMiles(m.center.lat, m.center.lng, lat, lng) <= m.radius_miles)
+        seeds.add(latLngToCell(lat, lng, COVERAGE_RESOLUTION));
     }
     for (const seed of seeds) {
       for (const cell of gridDisk(seed, COVERAGE_RING)) {

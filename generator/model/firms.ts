@@ -41,13 +41,17 @@ export function mostFrequent(values: readonly string[]): string | undefined {
 }
 
 /** Group places into firms (sorted by firm id) and attach flags; flags naming no firm are reported in `notes`. */
-export function groupFirms(places: readonly PlaceRecordT[], flags: readonly Row<FlagRecordT>[]): { firms: Firm[]; notes: string[] } {
+export function groupFirms(
+  places: readonly PlaceRecordT[],
+  flags: readonly Row<FlagRecordT>[],
+): { firms: Firm[]; notes: string[] } {
   const groups = new Map<string, OfficeIn[]>();
   const listingIds = new Map<string, string>();
   for (const place of places) {
     const listingId = listingIdOf(place.place_id);
     const clash = listingIds.get(listingId);
-    if (clash !== undefined) throw new Error(`listing id collision: places "${clash}" and "${place.place_id}" both hash to ${listingId}`);
+    if (clash !== undefined)
+      throw new Error(`listing id collision: places "${clash}" and "${place.place_id}" both hash to ${listingId}`);
     listingIds.set(listingId, place.place_id);
     // firmKeyOf, with the domain parsed once.
     const domain = websiteDomainOf(place.website);
@@ -83,6 +87,9 @@ export function groupFirms(places: readonly PlaceRecordT[], flags: readonly Row<
   }
   firms.sort((a, b) => byString(a.firmId, b.firmId));
   const unused = [...flagByKey.keys()].filter((k) => !groups.has(k)).sort();
-  const notes = unused.length > 0 ? [`flags.jsonl names ${unused.length} firm(s) with no office this week, e.g. ${unused.slice(0, 3).join(', ')}`] : [];
+  const notes =
+    unused.length > 0
+      ? [`flags.jsonl names ${unused.length} firm(s) with no office this week, e.g. ${unused.slice(0, 3).join(', ')}`]
+      : [];
   return { firms, notes };
 }

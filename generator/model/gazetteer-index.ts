@@ -3,7 +3,15 @@
  * for a name sent without a state, and ZIP points by 4-degree tile, for whether a point is in the US and in which
  * state. Deterministic: keys and lists sorted.
  */
-import { namePrefix, pointTile, type CityEntryT, type NameEntryT, type NameGazetteerT, type PointGazetteerT, type ZipGazetteerT } from '../../shim/core/site-format.ts';
+import {
+  namePrefix,
+  pointTile,
+  type CityEntryT,
+  type NameEntryT,
+  type NameGazetteerT,
+  type PointGazetteerT,
+  type ZipGazetteerT,
+} from '../../shim/core/site-format.ts';
 
 function byString(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -15,7 +23,9 @@ function byPopulation(a: NameEntryT, b: NameEntryT): number {
 }
 
 /** Names documents keyed by prefix: each normalised name -> every state's entry for it, most populous first. */
-export function buildNameIndex(states: ReadonlyMap<string, ReadonlyMap<string, CityEntryT>>): Map<string, NameGazetteerT> {
+export function buildNameIndex(
+  states: ReadonlyMap<string, ReadonlyMap<string, CityEntryT>>,
+): Map<string, NameGazetteerT> {
   const byKey = new Map<string, NameEntryT[]>();
   for (const [state, cities] of states) {
     for (const [key, e] of cities) {

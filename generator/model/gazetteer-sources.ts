@@ -58,8 +58,16 @@ export function readPostal(): PostalRow[] {
     const zip = f[1];
     const lat = Number(f[9]);
     const lng = Number(f[10]);
-    if (f[0] !== 'US' || zip === undefined || !/^\d{5}$/.test(zip) || !Number.isFinite(lat) || !Number.isFinite(lng)) continue;
-    rows.push({ zip, place: (f[2] ?? '').trim(), state: (f[4] ?? '').trim(), lat, lng, accuracy: Number(f[11] ?? 0) || 0 });
+    if (f[0] !== 'US' || zip === undefined || !/^\d{5}$/.test(zip) || !Number.isFinite(lat) || !Number.isFinite(lng))
+      continue;
+    rows.push({
+      zip,
+      place: (f[2] ?? '').trim(),
+      state: (f[4] ?? '').trim(),
+      lat,
+      lng,
+      accuracy: Number(f[11] ?? 0) || 0,
+    });
   }
   return rows;
 }

@@ -7,7 +7,15 @@
  */
 import { haversineMiles } from '../../shim/core/geo.ts';
 import { US_STATE_CODES, US_STATES } from '../../shim/core/location.ts';
-import { cityBucket, normaliseCityName, type CityEntryT, type CityGazetteerT, type NameGazetteerT, type PointGazetteerT, type ZipGazetteerT } from '../../shim/core/site-format.ts';
+import {
+  cityBucket,
+  normaliseCityName,
+  type CityEntryT,
+  type CityGazetteerT,
+  type NameGazetteerT,
+  type PointGazetteerT,
+  type ZipGazetteerT,
+} from '../../shim/core/site-format.ts';
 import { buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
 import { readPlaces, readPostal, readZctas, type PlaceRow, type PostalRow, type ZctaRow } from './gazetteer-sources.ts';
 
@@ -190,7 +198,12 @@ function representativeZip(points: ZipPoint[], lat: number, lng: number): ZipPoi
  */
 function candidatesOf(places: PlaceRow[], postal: ZipPoint[], grid: ZipGrid): Candidate[] {
   const placeGroups = clusters(
-    [...places].sort((a, b) => Number(a.featureCode === 'PPLX') - Number(b.featureCode === 'PPLX') || b.population - a.population || a.id - b.id),
+    [...places].sort(
+      (a, b) =>
+        Number(a.featureCode === 'PPLX') - Number(b.featureCode === 'PPLX') ||
+        b.population - a.population ||
+        a.id - b.id,
+    ),
     SAME_PLACE_MILES,
   );
   const reps = placeGroups.map((g) => g[0]!);
@@ -255,7 +268,11 @@ function entryOf(candidates: Candidate[]): CityEntryT {
  * `populations` receives each name's largest known population, also of a place indexed under the name by its alias
  * (DC's "Washington", "New York City" for "New York"), whose entry may be a postal place without one.
  */
-function buildState(places: PlaceRow[], zipPoints: ZipPoint[], populations = new Map<string, number>()): Map<string, CityEntryT> {
+function buildState(
+  places: PlaceRow[],
+  zipPoints: ZipPoint[],
+  populations = new Map<string, number>(),
+): Map<string, CityEntryT> {
   const grid = new ZipGrid(zipPoints);
   const placesByKey = new Map<string, PlaceRow[]>();
   for (const p of places) push(placesByKey, normaliseCityName(p.name), p);
@@ -274,7 +291,8 @@ function buildState(places: PlaceRow[], zipPoints: ZipPoint[], populations = new
       const stem = ALIAS_SUFFIX_RE.exec(c.name)?.[1];
       const alias = stem === undefined ? '' : normaliseCityName(stem);
       // "Kansas, MO" for Kansas City reads as a mistake, not a name people use.
-      if (alias !== '' && c.population !== null) populations.set(alias, Math.max(populations.get(alias) ?? 0, c.population));
+      if (alias !== '' && c.population !== null)
+        populations.set(alias, Math.max(populations.get(alias) ?? 0, c.population));
       if (alias !== '' && !STATE_NAMES.has(alias)) push(aliases, alias, { ...c, tier: Tier.Alias });
     }
   }
@@ -296,11 +314,16 @@ export function splitCities(state: string, cities: ReadonlyMap<string, CityEntry
   const size = (d: CityGazetteerT): number => Buffer.byteLength(JSON.stringify(d)) + 1;
   let open: { bucket: string; names: [string, CityEntryT][] } | null = null;
   const close = (): void => {
-    if (open !== null) out.set(open.bucket, { schema_version: 1, state, bucket: open.bucket, cities: sortedRecord(open.names) });
+    if (open !== null)
+      out.set(open.bucket, { schema_version: 1, state, bucket: open.bucket, cities: sortedRecord(open.names) });
   };
   for (const c of [...byChar.keys()].sort(byString)) {
     const names = byChar.get(c) ?? [];
-    if (open !== null && size({ schema_version: 1, state, bucket: open.bucket, cities: sortedRecord([...open.names, ...names]) }) <= CITY_DOC_BYTES) {
+    if (
+      open !== null &&
+      size({ schema_version: 1, state, bucket: open.bucket, cities: sortedRecord([...open.names, ...names]) }) <=
+        CITY_DOC_BYTES
+    ) {
       open.names.push(...names);
       continue;
     }
@@ -350,7 +373,10 @@ export function buildGazetteer(): {
   for (const state of US_STATE_CODES) {
     const populations = new Map<string, number>();
     const names = buildState(places.get(state) ?? [], pointsByState.get(state) ?? [], populations);
-    byState.set(state, new Map([...names].map(([k, e]) => [k, { ...e, population: populations.get(k) ?? e.population }])));
+    byState.set(
+      state,
+      new Map([...names].map(([k, e]) => [k, { ...e, population: populations.get(k) ?? e.population }])),
+    );
     cities.set(state, splitCities(state, names));
   }
   return { zips, cities, names: buildNameIndex(byState), points: buildPointTiles(zips) };

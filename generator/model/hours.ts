@@ -39,7 +39,7 @@ export function convertHours(periods: Periods | null, timezone: string): StoredH
   }
   const perDay: [number, number][][] = DAY_NAMES.map(() => []);
   for (const [s, e] of spans) {
-    for (let t = s; t < e; ) {
+    for (let t = s; t < e;) {
       const dayStart = Math.floor(t / DAY) * DAY;
       const cut = Math.min(e, dayStart + DAY);
       perDay[(dayStart / DAY) % 7]?.push([t - dayStart, cut - dayStart]);

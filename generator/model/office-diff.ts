@@ -59,7 +59,17 @@ export interface SiteDiff {
   old: DiffSide;
   new: DiffSide;
   threshold_pct_points: number;
-  counts: { added: number; removed: number; changed: number; unchanged: number; flag_changes: number; visibility_moves: number; visibility_changed: number; firms_added: number; firms_removed: number };
+  counts: {
+    added: number;
+    removed: number;
+    changed: number;
+    unchanged: number;
+    flag_changes: number;
+    visibility_moves: number;
+    visibility_changed: number;
+    firms_added: number;
+    firms_removed: number;
+  };
   added: OfficeBrief[];
   removed: OfficeBrief[];
   changed: OfficeChange[];
@@ -74,7 +84,11 @@ function brief(o: StoredOfficeT): OfficeBrief {
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 /** Diff two full office lists (pure). `threshold` in percentage points: moves at least this big, and every change of measuring metro, are listed. */
-export function diffOffices(oldOffices: readonly StoredOfficeT[], newOffices: readonly StoredOfficeT[], threshold: number): Omit<SiteDiff, 'old' | 'new'> {
+export function diffOffices(
+  oldOffices: readonly StoredOfficeT[],
+  newOffices: readonly StoredOfficeT[],
+  threshold: number,
+): Omit<SiteDiff, 'old' | 'new'> {
   const before = new Map(oldOffices.map((o) => [o.listing_id, o]));
   const after = new Map(newOffices.map((o) => [o.listing_id, o]));
   const added = newOffices.filter((o) => !before.has(o.listing_id)).map(brief);
@@ -87,7 +101,8 @@ export function diffOffices(oldOffices: readonly StoredOfficeT[], newOffices: re
     const o = before.get(n.listing_id);
     if (o === undefined) continue;
     const fields = fieldsDiffering(o, n).filter((f) => !MEASUREMENT_FIELDS.has(f));
-    if (fields.length > 0) changed.push({ ...brief(n), fields: fields.map((f) => ({ field: f, old: o[f], new: n[f] })) });
+    if (fields.length > 0)
+      changed.push({ ...brief(n), fields: fields.map((f) => ({ field: f, old: o[f], new: n[f] })) });
     for (const f of FLAG_FIELDS) if (o[f] !== n[f]) flagChanges.push({ ...brief(n), field: f, old: o[f], new: n[f] });
     if (fieldsDiffering(o, n).some((f) => MEASUREMENT_FIELDS.has(f))) visibilityChanged++;
     const dTop3 = round1((n.visibility?.top3_share_pct ?? 0) - (o.visibility?.top3_share_pct ?? 0));

@@ -25,7 +25,11 @@ type Periods = NonNullable<PlaceRecordT['opening_hours']>['periods'];
  * Build every stored office. Field order follows the StoredOffice schema. With `release`, each firm's input offices are
  * emptied once its stored offices are built, so the place records can be collected while the rest are built.
  */
-export function buildOffices(firms: readonly Firm[], vis: Visibility, { release = false }: { release?: boolean } = {}): BuiltFirm[] {
+export function buildOffices(
+  firms: readonly Firm[],
+  vis: Visibility,
+  { release = false }: { release?: boolean } = {},
+): BuiltFirm[] {
   // Offices sharing a periods object (see inputs/intern.ts) and a time zone share one stored hours object: same bytes.
   const hoursCache = new Map<Periods, Map<string, StoredHoursT | null>>();
   const hoursOf = (periods: Periods | null, timezone: string): StoredHoursT | null => {

@@ -18,7 +18,12 @@ export interface ListingIdentity {
 
 /** The identity of a place record as the generator will publish it. */
 export function identityOfPlace(p: { place_id: string; website: string | null }): ListingIdentity {
-  return { place_id: p.place_id, listing_id: listingIdOf(p.place_id), firm_id: firmIdOf(firmKeyOf(p.place_id, p.website)), domain: websiteDomainOf(p.website) };
+  return {
+    place_id: p.place_id,
+    listing_id: listingIdOf(p.place_id),
+    firm_id: firmIdOf(firmKeyOf(p.place_id, p.website)),
+    domain: websiteDomainOf(p.website),
+  };
 }
 
 /** Removals not lifted, indexed for matching. */
@@ -42,14 +47,25 @@ export class ActiveRemovals {
 
   /** The removal that keeps this listing out, or undefined. */
   match(id: ListingIdentity): Row<RemovalRecordT> | undefined {
-    return this.byKey.get(`listing:${id.listing_id}`) ?? this.byKey.get(`firm:${id.firm_id}`) ?? (id.domain === null ? undefined : this.byKey.get(`domain:${id.domain}`));
+    return (
+      this.byKey.get(`listing:${id.listing_id}`) ??
+      this.byKey.get(`firm:${id.firm_id}`) ??
+      (id.domain === null ? undefined : this.byKey.get(`domain:${id.domain}`))
+    );
   }
 }
 
 /** One line describing a removal, e.g. `removals.jsonl:3 (firm_id f_..., 2026-11-20: firm asked)`. */
 export function describeRemoval(row: Row<RemovalRecordT>): string {
   const r = row.value;
-  const what = r.place_id !== undefined ? `place_id ${r.place_id}` : r.listing_id !== undefined ? `listing_id ${r.listing_id}` : r.firm_id !== undefined ? `firm_id ${r.firm_id}` : `domain ${r.domain ?? ''}`;
+  const what =
+    r.place_id !== undefined
+      ? `place_id ${r.place_id}`
+      : r.listing_id !== undefined
+        ? `listing_id ${r.listing_id}`
+        : r.firm_id !== undefined
+          ? `firm_id ${r.firm_id}`
+          : `domain ${r.domain ?? ''}`;
   return `removals.jsonl:${row.line} (${what}, ${r.date}: ${r.reason})`;
 }
 

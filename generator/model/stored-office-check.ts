@@ -22,7 +22,13 @@ function isHours(v: unknown): boolean {
   const weekly = v.weekly;
   return DAYS.every((d) => {
     const day = weekly[d];
-    return Array.isArray(day) && day.every((i: unknown) => isObject(i) && isString(i.opens) && CLOCK.test(i.opens) && isString(i.closes) && CLOCK.test(i.closes));
+    return (
+      Array.isArray(day) &&
+      day.every(
+        (i: unknown) =>
+          isObject(i) && isString(i.opens) && CLOCK.test(i.opens) && isString(i.closes) && CLOCK.test(i.closes),
+      )
+    );
   });
 }
 
@@ -46,13 +52,29 @@ export function storedOfficeChecker(): (o: unknown) => boolean {
   };
   return (o) => {
     if (!isObject(o)) return false;
-    if (!isString(o.listing_id) || !isString(o.firm_id) || !isString(o.name) || !isString(o.address) || !isString(o.city) || !isString(o.state)) return false;
-    if (!isStringOrNull(o.zip) || !isStringOrNull(o.phone) || !isStringOrNull(o.website_url) || !isStringOrNull(o.website_domain)) return false;
+    if (
+      !isString(o.listing_id) ||
+      !isString(o.firm_id) ||
+      !isString(o.name) ||
+      !isString(o.address) ||
+      !isString(o.city) ||
+      !isString(o.state)
+    )
+      return false;
+    if (
+      !isStringOrNull(o.zip) ||
+      !isStringOrNull(o.phone) ||
+      !isStringOrNull(o.website_url) ||
+      !isStringOrNull(o.website_domain)
+    )
+      return false;
     if (!isStringOrNull(o.primary_category) || !isStringOrNull(o.metro)) return false;
-    if (typeof o.lat !== 'number' || !Number.isFinite(o.lat) || typeof o.lng !== 'number' || !Number.isFinite(o.lng)) return false;
+    if (typeof o.lat !== 'number' || !Number.isFinite(o.lat) || typeof o.lng !== 'number' || !Number.isFinite(o.lng))
+      return false;
     if (typeof o.google_listing_claimed !== 'boolean' || typeof o.sponsored !== 'boolean') return false;
     if (o.profile_type !== 'standard' && o.profile_type !== 'enhanced') return false;
-    if (!once(o.hours, isHours) || (o.visibility !== null && !isVisibility(o.visibility)) || !once(o.brand, isBrand)) return false;
+    if (!once(o.hours, isHours) || (o.visibility !== null && !isVisibility(o.visibility)) || !once(o.brand, isBrand))
+      return false;
     return (o.metro === null) === (o.visibility === null) && (o.brand === null || o.metro !== null);
   };
 }

@@ -7,7 +7,6 @@
 import { EARTH_RADIUS_MILES } from '../../shim/core/constants.ts';
 import { haversineMiles } from '../../shim/core/geo.ts';
 
-
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const RAD = Math.PI / 180;
 
@@ -16,7 +15,12 @@ const RAD = Math.PI / 180;
  * Units are numbered in the order of their first office, so the units of one area get nearby numbers and the
  * differences in a shared list stay small. `miles` null: whole firms numbered by the rank of their firm_id (schema 2).
  */
-export function unitsOf(firmAt: readonly string[], latAt: Float64Array, lngAt: Float64Array, miles: number | null): { unitAt: Int32Array; units: number } {
+export function unitsOf(
+  firmAt: readonly string[],
+  latAt: Float64Array,
+  lngAt: Float64Array,
+  miles: number | null,
+): { unitAt: Int32Array; units: number } {
   const count = firmAt.length;
   const firmIds = [...new Set(firmAt)].sort(cmp);
   const firmNo = new Map(firmIds.map((id, i) => [id, i]));
@@ -25,7 +29,8 @@ export function unitsOf(firmAt: readonly string[], latAt: Float64Array, lngAt: F
 
   // Each firm's positions, ascending, as one array sliced by firm.
   const firstOf = new Int32Array(firmIds.length + 1);
-  for (let p = 0; p < count; p++) firstOf[(firmOf[p] as number) + 1] = (firstOf[(firmOf[p] as number) + 1] as number) + 1;
+  for (let p = 0; p < count; p++)
+    firstOf[(firmOf[p] as number) + 1] = (firstOf[(firmOf[p] as number) + 1] as number) + 1;
   for (let f = 0; f < firmIds.length; f++) firstOf[f + 1] = (firstOf[f + 1] as number) + (firstOf[f] as number);
   const positions = new Int32Array(count);
   const fill = firstOf.slice(0, firmIds.length);
@@ -64,7 +69,8 @@ export function unitsOf(firmAt: readonly string[], latAt: Float64Array, lngAt: F
       for (let j = i + 1; j < byLat.length; j++) {
         const b = byLat[j] as number;
         if ((latAt[b] as number) - (latAt[a] as number) > latSpan) break;
-        if (haversineMiles(latAt[a] as number, lngAt[a] as number, latAt[b] as number, lngAt[b] as number) <= miles) join(a, b);
+        if (haversineMiles(latAt[a] as number, lngAt[a] as number, latAt[b] as number, lngAt[b] as number) <= miles)
+          join(a, b);
       }
     }
   }

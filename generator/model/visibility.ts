@@ -105,7 +105,13 @@ export function measureVisibility(
   for (const m of metros) {
     const gridPoints = points.get(m.slug)?.size ?? 0;
     const q = queries.get(m.slug)?.size ?? 0;
-    stats.set(m.slug, { slug: m.slug, gridPoints, queries: q, samples: gridPoints * q, sampleLines: lines.get(m.slug) ?? 0 });
+    stats.set(m.slug, {
+      slug: m.slug,
+      gridPoints,
+      queries: q,
+      samples: gridPoints * q,
+      sampleLines: lines.get(m.slug) ?? 0,
+    });
   }
 
   const centreDistance = (slug: string, lat: number, lng: number): number => {
@@ -135,7 +141,11 @@ export function measureVisibility(
       }
       measuredIn.set(id, slug);
       const [appeared, top3] = counts?.get(slug) ?? [0, 0];
-      office.set(id, { metro: slug, top3_share_pct: pct1(top3, st.samples), appears_share_pct: pct1(appeared, st.samples) });
+      office.set(id, {
+        metro: slug,
+        top3_share_pct: pct1(top3, st.samples),
+        appears_share_pct: pct1(appeared, st.samples),
+      });
     }
   }
 

@@ -68,10 +68,27 @@ export function lorenzSvg(ascending: readonly number[], title: string): string {
     marginLeft: 48,
     marginBottom: 40,
     ariaLabel: title,
-    x: { domain: [0, 100], label: 'Share of offices, least visible first (%)', labelAnchor: 'center', labelArrow: 'none' },
-    y: { domain: [0, 100], label: 'Share of top-three appearances (%)', labelAnchor: 'center', labelArrow: 'none', grid: true },
+    x: {
+      domain: [0, 100],
+      label: 'Share of offices, least visible first (%)',
+      labelAnchor: 'center',
+      labelArrow: 'none',
+    },
+    y: {
+      domain: [0, 100],
+      label: 'Share of top-three appearances (%)',
+      labelAnchor: 'center',
+      labelArrow: 'none',
+      grid: true,
+    },
     marks: [
-      Plot.line([{ offices: 0, appearances: 0 }, { offices: 100, appearances: 100 }], { x: 'offices', y: 'appearances', strokeDasharray: '4 4', stroke: '#767676' }),
+      Plot.line(
+        [
+          { offices: 0, appearances: 0 },
+          { offices: 100, appearances: 100 },
+        ],
+        { x: 'offices', y: 'appearances', strokeDasharray: '4 4', stroke: '#767676' },
+      ),
       Plot.areaY(curve, { x: 'offices', y: 'appearances', fill: '#cbc9e2', fillOpacity: 0.6 }),
       Plot.line(curve, { x: 'offices', y: 'appearances', stroke: '#54278f', strokeWidth: 2 }),
     ],
@@ -129,7 +146,11 @@ export function hexCells(points: readonly GridPoint[], res: number): HexCell[] {
 }
 
 /** GeoJSON polygon of a cell, wound clockwise as d3-geo expects of a small spherical polygon. */
-function cellFeature(c: HexCell): { type: 'Feature'; properties: HexCell; geometry: { type: 'Polygon'; coordinates: number[][][] } } {
+function cellFeature(c: HexCell): {
+  type: 'Feature';
+  properties: HexCell;
+  geometry: { type: 'Polygon'; coordinates: number[][][] };
+} {
   const ring = cellToBoundary(c.cell, true).reverse();
   return { type: 'Feature', properties: c, geometry: { type: 'Polygon', coordinates: [ring] } };
 }
@@ -146,7 +167,13 @@ export function hexMapSvg(cells: readonly HexCell[], title: string): string {
     ariaLabel: title,
     projection: { type: 'mercator', domain: collection },
     color: { type: 'threshold', domain: [...BAND_EDGES], range: [...BAND_COLOURS] },
-    marks: [Plot.geo(features, { fill: (f: { properties: HexCell }) => f.properties.pct, stroke: '#ffffff', strokeWidth: 0.75 })],
+    marks: [
+      Plot.geo(features, {
+        fill: (f: { properties: HexCell }) => f.properties.pct,
+        stroke: '#ffffff',
+        strokeWidth: 0.75,
+      }),
+    ],
   });
   return svgText(svg as unknown as SvgNode);
 }

@@ -30,7 +30,8 @@ export function correctionsPage(ctx: PageContext): string {
 <p>Journalists and auditors: every published version can be recomputed from its raw files; see <a href="/docs">the API reference</a>.</p>`;
   return shell({
     title: 'Corrections and removals: Injury Attorney Directory',
-    description: 'How a law firm corrects or removes its record in the injury attorney directory, handled the same day.',
+    description:
+      'How a law firm corrects or removes its record in the injury attorney directory, handled the same day.',
     path: '/corrections',
     main,
     footnote: ctx.footnote,

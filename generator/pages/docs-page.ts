@@ -11,13 +11,19 @@ const PLACEHOLDER_ORIGIN = 'https://<this host>';
 
 /** `text` escaped, with each placeholder origin in a `.origin` span for docs.js to fill in. */
 function withOrigin(text: string): string {
-  return esc(text).split(esc(PLACEHOLDER_ORIGIN)).join(`<span class="origin">${esc(PLACEHOLDER_ORIGIN)}</span>`);
+  return esc(text)
+    .split(esc(PLACEHOLDER_ORIGIN))
+    .join(`<span class="origin">${esc(PLACEHOLDER_ORIGIN)}</span>`);
 }
 
 /** The HTML of `/docs`. */
 export function docsPage(ctx: PageContext): string {
   const urlConfig = JSON.stringify({ mcpServers: { [SERVICE_NAME]: { url: `${PLACEHOLDER_ORIGIN}/mcp` } } }, null, 2);
-  const vscode = JSON.stringify({ servers: { [SERVICE_NAME]: { type: 'http', url: `${PLACEHOLDER_ORIGIN}/mcp` } } }, null, 2);
+  const vscode = JSON.stringify(
+    { servers: { [SERVICE_NAME]: { type: 'http', url: `${PLACEHOLDER_ORIGIN}/mcp` } } },
+    null,
+    2,
+  );
   const main = `<h1>API reference</h1>
 <p class="lede">Four read-only operations, no key: <code>GET /v1/attorneys</code> (offices near a location, nearest first), <code>GET /v1/firms/{listing_id}</code>, <code>GET /v1/coverage</code> (what is measured, and the data's sources) and <code>GET /v1/changes</code> (what changed since the previous version, for auditors); <code>GET /r/{listing_id}</code> opens a firm's website. The machine-readable contract is <a href="/openapi.json">/openapi.json</a>; below it is rendered with "Try it out" against this server.</p>
 

@@ -10,11 +10,16 @@ export function indexPage(ctx: PageContext): string {
     .map((r) => `<option value="${r}"${r === RADIUS_MILES.default ? ' selected' : ''}>${r} miles</option>`)
     .join('');
   const metros = ctx.metros
-    .map((m) => `<li><a href="/metros/${esc(m.metro.slug)}">${esc(m.metro.name)}</a> (${m.week.gridPoints} grid points, ${m.officeShares.length} offices measured)</li>`)
+    .map(
+      (m) =>
+        `<li><a href="/metros/${esc(m.metro.slug)}">${esc(m.metro.name)}</a> (${m.week.gridPoints} grid points, ${m.officeShares.length} offices measured)</li>`,
+    )
     .join('\n');
   // search.js names a metro by its name, not its slug, in result cards.
   const metroNames = JSON.stringify(Object.fromEntries(ctx.metros.map((m) => [m.metro.slug, m.metro.name])));
-  const sample = ctx.synthetic ? `\n<p class="notice" id="sample-data"><strong>${esc(SYNTHETIC_NOTE)}</strong></p>` : '';
+  const sample = ctx.synthetic
+    ? `\n<p class="notice" id="sample-data"><strong>${esc(SYNTHETIC_NOTE)}</strong></p>`
+    : '';
   const main = `<h1>Personal injury law offices near you, nearest first</h1>
 <p class="lede">A public directory of personal injury law offices in the United States, listed by straight-line distance from the place you give, and this service's own weekly measurement of how often each office shows up in the top three of injury searches on a web map.</p>
 <div class="is-not">
@@ -65,7 +70,8 @@ ${metros}
 <p>No cookies, no trackers and nothing loaded from other sites. For each search the service records the location sent, the time, your browser's user agent and a one-day salted hash of your network address (never the address itself), with the number of results. "Use my location" asks your browser, sends the coordinates rounded to about 10 metres, and nothing else.</p>`;
   return shell({
     title: 'Injury Attorney Directory: personal injury law offices by distance',
-    description: 'Personal injury law offices near a US location, ordered by distance alone, with a weekly map-visibility measurement.',
+    description:
+      'Personal injury law offices near a US location, ordered by distance alone, with a weekly map-visibility measurement.',
     path: '/',
     main,
     scripts: ['/assets/search.js'],

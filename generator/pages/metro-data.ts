@@ -69,7 +69,8 @@ export class MetroAccumulator {
 
   add(s: SampleRecordT): void {
     let p = this.points.get(s.point_id);
-    if (p === undefined) this.points.set(s.point_id, (p = { id: s.point_id, lat: s.lat, lng: s.lng, samples: 0, promoted: 0 }));
+    if (p === undefined)
+      this.points.set(s.point_id, (p = { id: s.point_id, lat: s.lat, lng: s.lng, samples: 0, promoted: 0 }));
     p.samples++;
     this.samples++;
     let promoted = false;
@@ -88,7 +89,11 @@ export class MetroAccumulator {
 
   result(): MetroWeek {
     const held = [...this.firmSlots.values()].sort((a, b) => b - a);
-    const topShare = (k: number): number => pct1(held.slice(0, k).reduce((a, b) => a + b, 0), this.slotsFilled);
+    const topShare = (k: number): number =>
+      pct1(
+        held.slice(0, k).reduce((a, b) => a + b, 0),
+        this.slotsFilled,
+      );
     const points = [...this.points.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return {
       samples: this.samples,
@@ -105,7 +110,11 @@ export class MetroAccumulator {
 }
 
 /** One week's samples folded per metro slug. */
-export function metroWeeks(metros: readonly MetroT[], samples: Iterable<SampleRecordT>, lookup: FirmLookup): Map<string, MetroWeek> {
+export function metroWeeks(
+  metros: readonly MetroT[],
+  samples: Iterable<SampleRecordT>,
+  lookup: FirmLookup,
+): Map<string, MetroWeek> {
   const acc = new Map(metros.map((m) => [m.slug, new MetroAccumulator(lookup)]));
   for (const s of samples) acc.get(s.metro)?.add(s);
   return new Map([...acc].map(([slug, a]) => [slug, a.result()]));

@@ -81,13 +81,20 @@ export function metroFiles(ctx: PageContext, data: MetroPageData): MetroFiles {
   const lorenzTitle = `${name}: how top-three appearances are shared among ${officeShares.length} measured offices`;
   const mapTitle = `${name}: map of ${cells.length} hexagons shaded by how often a sponsored or enhanced firm held a top-three position`;
   const shareRows = deciles
-    .map((d) => `<tr><th scope="row">Most visible ${d * 100}% of offices</th><td class="num">${f1(topShareOfOffices(officeShares, d))}%</td></tr>`)
+    .map(
+      (d) =>
+        `<tr><th scope="row">Most visible ${d * 100}% of offices</th><td class="num">${f1(topShareOfOffices(officeShares, d))}%</td></tr>`,
+    )
     .join('\n');
   const bandRows = BAND_COLOURS.map(
-    (_c, i) => `<tr><th scope="row"><span class="swatch band-${i}" aria-hidden="true"></span>${bandLabel(i)}</th><td class="num">${counts[i] ?? 0}</td></tr>`,
+    (_c, i) =>
+      `<tr><th scope="row"><span class="swatch band-${i}" aria-hidden="true"></span>${bandLabel(i)}</th><td class="num">${counts[i] ?? 0}</td></tr>`,
   ).join('\n');
   const hexRows = cells
-    .map((c) => `<tr><td>${esc(c.cell)}</td><td class="num">${c.samples}</td><td class="num">${c.promoted}</td><td class="num">${f1(c.pct)}%</td></tr>`)
+    .map(
+      (c) =>
+        `<tr><td>${esc(c.cell)}</td><td class="num">${c.samples}</td><td class="num">${c.promoted}</td><td class="num">${f1(c.pct)}%</td></tr>`,
+    )
     .join('\n');
 
   const main = `<h1>${esc(name)}: who holds the top three map positions</h1>

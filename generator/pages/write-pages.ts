@@ -47,19 +47,37 @@ export async function readSiteSettings(dataDir: string): Promise<z.infer<typeof 
 }
 
 /** This week's per-metro measurement, computed while the week's samples and firms are still in memory. */
-export function pageMeasurement(metros: readonly MetroT[], samples: Iterable<SampleRecordT>, firms: readonly Firm[]): { lookup: FirmLookup; weeks: Map<string, MetroWeek> } {
+export function pageMeasurement(
+  metros: readonly MetroT[],
+  samples: Iterable<SampleRecordT>,
+  firms: readonly Firm[],
+): { lookup: FirmLookup; weeks: Map<string, MetroWeek> } {
   const lookup = firmLookup(firms);
   return { lookup, weeks: metroWeeks(metros, samples, lookup) };
 }
 
 /** The week before `week` among the folders of <dataDir>/weeks, read for week-over-week figures; null when there is none. */
-async function previousWeek(dataDir: string, week: string, metros: readonly MetroT[], lookup: FirmLookup): Promise<{ name: string; weeks: Map<string, MetroWeek> } | null> {
-  const names = (await readdir(join(dataDir, 'weeks')).catch(() => [] as string[])).filter((n) => /^\d{4}-W\d{2}$/.test(n) && n < week).sort();
+async function previousWeek(
+  dataDir: string,
+  week: string,
+  metros: readonly MetroT[],
+  lookup: FirmLookup,
+): Promise<{ name: string; weeks: Map<string, MetroWeek> } | null> {
+  const names = (await readdir(join(dataDir, 'weeks')).catch(() => [] as string[]))
+    .filter((n) => /^\d{4}-W\d{2}$/.test(n) && n < week)
+    .sort();
   const name = names[names.length - 1];
   if (name === undefined) return null;
   const read = await readJsonl(join(dataDir, 'weeks', name, WEEK_FILES.samples), SampleRecord);
   if (read === null || read.rows.length === 0) return null;
-  return { name, weeks: metroWeeks(metros, read.rows.map((r) => r.value), lookup) };
+  return {
+    name,
+    weeks: metroWeeks(
+      metros,
+      read.rows.map((r) => r.value),
+      lookup,
+    ),
+  };
 }
 
 /** Everything the pages need besides what the generator already built. */
@@ -108,15 +126,24 @@ export async function buildPages(input: PagesInput): Promise<Map<string, PageDoc
   pages.set('assets/docs.css', doc('/assets/docs.css', CSS, await own('docs.css')));
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // The source map is not published, so its comment would only cause a 404 in developer tools.
-  const bundle = (await readFile(join(swagger, 'swagger-ui-bundle.js'), 'utf8')).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+  const bundle = (await readFile(join(swagger, 'swagger-ui-bundle.js'), 'utf8')).replace(
+    /\n\/\/# sourceMappingURL=\S+\s*$/,
+    '\n',
+  );
   pages.set('assets/swagger-ui-bundle.js', doc('/assets/swagger-ui-bundle.js', JS, bundle));
-  const css = (await readFile(join(swagger, 'swagger-ui.css'), 'utf8')).replace(/\n?\/\*# sourceMappingURL=\S+ \*\/\s*$/, '\n');
+  const css = (await readFile(join(swagger, 'swagger-ui.css'), 'utf8')).replace(
+    /\n?\/\*# sourceMappingURL=\S+ \*\/\s*$/,
+    '\n',
+  );
   pages.set('assets/swagger-ui.css', doc('/assets/swagger-ui.css', CSS, css));
   return pages;
 }
 
 /** Build the pages and hand each to `put` at its key relative to the version root. */
-export async function writePages(input: PagesInput, put: (rel: string, value: unknown) => Promise<unknown>): Promise<number> {
+export async function writePages(
+  input: PagesInput,
+  put: (rel: string, value: unknown) => Promise<unknown>,
+): Promise<number> {
   const pages = await buildPages(input);
   for (const [name, page] of pages) await put(paths.page(name), page);
   return pages.size;

@@ -9,27 +9,44 @@ export const MAX_LISTING_INVALIDATIONS = 100;
  * CloudFront paths whose answer may change when the pointer moves from `previous` to `next`: the pointer, the searches
  * and /v1/coverage (they name the version), the API documents built from changed objects, and each added, changed or removed listing (or wildcards when there are many).
  */
-export function invalidationPathsFor(previous: ManifestT | null, previousVersion: string | null, next: ManifestT, version: string): string[] {
+export function invalidationPathsFor(
+  previous: ManifestT | null,
+  previousVersion: string | null,
+  next: ManifestT,
+  version: string,
+): string[] {
   if (!previous || !previousVersion) return ['/*'];
   const changed = new Set<string>();
   // One ordered walk of both manifests (no lookup by a built key: see manifest-join.ts).
-  joinManifests(previous.objects, keys.root(previousVersion), next.objects, keys.root(version), (rel, before, after) => {
-    if (before?.sha256 !== after?.sha256) changed.add(rel);
-  });
+  joinManifests(
+    previous.objects,
+    keys.root(previousVersion),
+    next.objects,
+    keys.root(version),
+    (rel, before, after) => {
+      if (before?.sha256 !== after?.sha256) changed.add(rel);
+    },
+  );
   // Every answer names its version (query_id, Directory-Version): a new pointer makes every cached search answer stale,
   // and /v1/coverage too (its body names the version), even when no count changed (a one-phone correction).
   const paths = [`/${keys.pointer}`, '/v1/attorneys*', '/v1/coverage'];
   if (changed.has('changes.json')) paths.push('/v1/changes');
   if (changed.has('openapi.json')) paths.push('/openapi.json');
-  const listings = [...changed].map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1]).filter((id): id is string => id !== undefined).sort();
+  const listings = [...changed]
+    .map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1])
+    .filter((id): id is string => id !== undefined)
+    .sort();
   if (listings.length > MAX_LISTING_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');
   else for (const id of listings) paths.push(`/v1/firms/${id}`, `/r/${id}`);
   // Pages for people and problem pages are cached at CloudFront like documents; a week's metro figures change them all,
   // so one wildcard per folder. `/` is not cached (it is negotiated on Accept).
-  const changedUnder = (prefix: string): string[] => [...changed].filter((rel) => rel.startsWith(prefix)).map((rel) => rel.slice(prefix.length));
+  const changedUnder = (prefix: string): string[] =>
+    [...changed].filter((rel) => rel.startsWith(prefix)).map((rel) => rel.slice(prefix.length));
   const pages = changedUnder('pages/');
-  for (const name of ['docs.json', 'corrections.json']) if (pages.includes(name)) paths.push(`/${name.slice(0, -'.json'.length)}`);
-  for (const folder of ['metros', 'assets']) if (pages.some((name) => name.startsWith(`${folder}/`))) paths.push(`/${folder}/*`);
+  for (const name of ['docs.json', 'corrections.json'])
+    if (pages.includes(name)) paths.push(`/${name.slice(0, -'.json'.length)}`);
+  for (const folder of ['metros', 'assets'])
+    if (pages.some((name) => name.startsWith(`${folder}/`))) paths.push(`/${folder}/*`);
   if (changedUnder('problems/').length > 0) paths.push('/problems/*');
   return paths;
 }

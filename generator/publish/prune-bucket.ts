@@ -46,10 +46,17 @@ function newerFirst(a: StoredVersionInfo, b: StoredVersionInfo): number {
 }
 
 /** Which prefixes to keep and which to delete. `keep` counts versions with a meta.json, the serving one included. */
-export function planPrune(versions: readonly StoredVersionInfo[], serving: string | null, keep: number, nowMs: number, minAgeMs: number): PrunePlan {
+export function planPrune(
+  versions: readonly StoredVersionInfo[],
+  serving: string | null,
+  keep: number,
+  nowMs: number,
+  minAgeMs: number,
+): PrunePlan {
   if (!Number.isInteger(keep) || keep < 1) throw new Error(`keep must be an integer >= 1, got ${keep}`);
   const byId = new Map(versions.map((v) => [v.version, v]));
-  if (serving !== null && byId.get(serving)?.metaModifiedMs == null) throw new Error(`the pointer names ${serving}, which has no meta.json in the bucket: refusing to prune`);
+  if (serving !== null && byId.get(serving)?.metaModifiedMs == null)
+    throw new Error(`the pointer names ${serving}, which has no meta.json in the bucket: refusing to prune`);
   const why = new Map<string, KeepReason>();
   const roots: string[] = [];
   if (serving !== null) {
@@ -64,16 +71,22 @@ export function planPrune(versions: readonly StoredVersionInfo[], serving: strin
   }
   for (const root of roots) {
     for (const p of prefixesOf(root, byId.get(root)?.layers)) {
-      if (!byId.has(p)) throw new Error(`kept version ${root} reads from v/${p}/, which is not in the bucket: refusing to prune`);
+      if (!byId.has(p))
+        throw new Error(`kept version ${root} reads from v/${p}/, which is not in the bucket: refusing to prune`);
       if (!why.has(p)) why.set(p, 'read by a kept version');
     }
   }
-  for (const v of versions) if (!why.has(v.version) && nowMs - v.newestMs < minAgeMs) why.set(v.version, 'younger than the minimum age');
+  for (const v of versions)
+    if (!why.has(v.version) && nowMs - v.newestMs < minAgeMs) why.set(v.version, 'younger than the minimum age');
   const sorted = [...versions].sort((a, b) => a.version.localeCompare(b.version));
   return {
     serving,
-    keep: sorted.filter((v) => why.has(v.version)).map((v) => ({ version: v.version, why: why.get(v.version) as KeepReason })),
-    remove: sorted.filter((v) => !why.has(v.version)).map((v) => ({ version: v.version, objects: v.objects, bytes: v.bytes })),
+    keep: sorted
+      .filter((v) => why.has(v.version))
+      .map((v) => ({ version: v.version, why: why.get(v.version) as KeepReason })),
+    remove: sorted
+      .filter((v) => !why.has(v.version))
+      .map((v) => ({ version: v.version, objects: v.objects, bytes: v.bytes })),
   };
 }
 
@@ -87,7 +100,8 @@ interface Listed {
 async function listAll(client: S3Client, bucket: string, prefix: string): Promise<Listed[]> {
   const out: Listed[] = [];
   for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) {
-    for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key, modifiedMs: o.LastModified?.getTime() ?? 0, bytes: o.Size ?? 0 });
+    for (const o of page.Contents ?? [])
+      if (o.Key !== undefined) out.push({ key: o.Key, modifiedMs: o.LastModified?.getTime() ?? 0, bytes: o.Size ?? 0 });
   }
   return out;
 }
@@ -135,7 +149,8 @@ export const MAX_BATCH = 1000;
 export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { deletedObjects: number }> {
   const say = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const batchSize = opts.batchSize ?? MAX_BATCH;
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) throw new Error(`batch size must be an integer from 1 to ${MAX_BATCH}, got ${batchSize}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH)
+    throw new Error(`batch size must be an integer from 1 to ${MAX_BATCH}, got ${batchSize}`);
   const root = normalisePrefix(opts.prefix);
   const store = new S3Store({ bucket: opts.bucket, prefix: root, client: opts.client });
   const objects = await listAll(opts.client, opts.bucket, `${root}v/`);
@@ -178,12 +193,16 @@ export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { del
   const serving = await servingNow();
   const plan = planPrune(infos, serving, opts.keep, (opts.now ?? Date.now)(), opts.minAgeMs ?? 86_400_000);
   for (const k of plan.keep) say(`keep   v/${k.version}/ (${k.why})`);
-  for (const r of plan.remove) say(`${opts.dryRun ? 'would delete' : 'delete'} v/${r.version}/ (${r.objects} objects, ${r.bytes} bytes)`);
+  for (const r of plan.remove)
+    say(`${opts.dryRun ? 'would delete' : 'delete'} v/${r.version}/ (${r.objects} objects, ${r.bytes} bytes)`);
   if (opts.dryRun || plan.remove.length === 0) return { ...plan, deletedObjects: 0 };
 
   // The pointer may have moved since it was read (a rollback): re-plan rather than delete what it now names.
   const again = await servingNow();
-  if (again !== serving) throw new Error(`the pointer moved from ${serving ?? 'none'} to ${again ?? 'none'} while planning: nothing deleted; run prune again`);
+  if (again !== serving)
+    throw new Error(
+      `the pointer moved from ${serving ?? 'none'} to ${again ?? 'none'} while planning: nothing deleted; run prune again`,
+    );
   const total = plan.remove.reduce((a, r) => a + r.objects, 0);
   const started = Date.now();
   let deletedObjects = 0;
@@ -192,12 +211,21 @@ export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { del
   const deleteBatch = async (batchKeys: string[], where: string): Promise<void> => {
     let res;
     try {
-      res = await opts.client.send(new DeleteObjectsCommand({ Bucket: opts.bucket, Delete: { Objects: batchKeys.map((Key) => ({ Key })), Quiet: true } }));
+      res = await opts.client.send(
+        new DeleteObjectsCommand({
+          Bucket: opts.bucket,
+          Delete: { Objects: batchKeys.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
     } catch (err) {
       throw stopped(err as Error, where);
     }
     const errors = res.Errors ?? [];
-    if (errors.length > 0) throw stopped(new Error(`${errors.length} keys not deleted, e.g. ${errors[0]?.Key}: ${errors[0]?.Message}`), where);
+    if (errors.length > 0)
+      throw stopped(
+        new Error(`${errors.length} keys not deleted, e.g. ${errors[0]?.Key}: ${errors[0]?.Message}`),
+        where,
+      );
     deletedObjects += batchKeys.length;
   };
   const stopped = (cause: Error, where: string): PruneStoppedError =>
@@ -208,13 +236,16 @@ export async function pruneBucket(opts: PruneOptions): Promise<PrunePlan & { del
       deletedObjects,
     );
 
-  for (let i = 0; i < metas.size; i += batchSize) await deleteBatch([...metas].slice(i, i + batchSize), "removing the deleted versions' meta.json");
+  for (let i = 0; i < metas.size; i += batchSize)
+    await deleteBatch([...metas].slice(i, i + batchSize), "removing the deleted versions' meta.json");
   if (metas.size > 0) say(`removed meta.json of ${metas.size} version(s): none of them can be pointed at any more`);
   for (const r of plan.remove) {
     const doomed = (groups.get(r.version) ?? []).filter((o) => !metas.has(o.key)).map((o) => o.key);
     for (let i = 0; i < doomed.length; i += batchSize) {
       await deleteBatch(doomed.slice(i, i + batchSize), `in v/${r.version}/`);
-      say(`v/${r.version}/: ${Math.min(i + batchSize, doomed.length)}/${doomed.length} objects deleted (${deletedObjects}/${total} in all, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      say(
+        `v/${r.version}/: ${Math.min(i + batchSize, doomed.length)}/${doomed.length} objects deleted (${deletedObjects}/${total} in all, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
     }
     say(`deleted v/${r.version}/`);
   }

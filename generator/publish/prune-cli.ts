@@ -22,14 +22,46 @@ request is retried with backoff by the SDK (--max-attempts); a store that answer
 --request-timeout-ms or a smaller --batch-size (s3rver takes several seconds per 1,000 keys).`,
   options: {
     bucket: { type: 'string', arg: 'name', required: true, description: 'S3 bucket (required)' },
-    keep: { type: 'integer', min: 1, required: true, description: 'versions to keep, the serving one included (required, >= 1; we suggest 12: a quarter of weeks)' },
+    keep: {
+      type: 'integer',
+      min: 1,
+      required: true,
+      description: 'versions to keep, the serving one included (required, >= 1; we suggest 12: a quarter of weeks)',
+    },
     prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket (default: none)' },
-    'min-age-hours': { type: 'number', min: 0, arg: 'h', description: 'never delete a prefix holding an object younger than this', default: 24 },
-    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)' },
+    'min-age-hours': {
+      type: 'number',
+      min: 0,
+      arg: 'h',
+      description: 'never delete a prefix holding an object younger than this',
+      default: 24,
+    },
+    endpoint: {
+      type: 'string',
+      arg: 'url',
+      description: 'S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)',
+    },
     region: { type: 'string', arg: 'r', description: 'AWS region (default: AWS_REGION, then us-east-1)' },
-    'batch-size': { type: 'integer', min: 1, max: MAX_BATCH, description: 'keys per delete request', default: MAX_BATCH },
-    'request-timeout-ms': { type: 'integer', min: 1, arg: 'ms', description: 'how long one request may take before it is retried', default: 30_000 },
-    'max-attempts': { type: 'integer', min: 1, description: "attempts per request, the first included, with the SDK's backoff between", default: 5 },
+    'batch-size': {
+      type: 'integer',
+      min: 1,
+      max: MAX_BATCH,
+      description: 'keys per delete request',
+      default: MAX_BATCH,
+    },
+    'request-timeout-ms': {
+      type: 'integer',
+      min: 1,
+      arg: 'ms',
+      description: 'how long one request may take before it is retried',
+      default: 30_000,
+    },
+    'max-attempts': {
+      type: 'integer',
+      min: 1,
+      description: "attempts per request, the first included, with the SDK's backoff between",
+      default: 5,
+    },
     'dry-run': { type: 'boolean', description: 'print the plan, delete nothing' },
   },
   exits: {
@@ -65,7 +97,8 @@ async function main(): Promise<number> {
       dryRun: args['dry-run'],
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
     });
-    for (const r of result.remove) process.stdout.write(`${args['dry-run'] ? 'would delete' : 'deleted'} v/${r.version}/\n`);
+    for (const r of result.remove)
+      process.stdout.write(`${args['dry-run'] ? 'would delete' : 'deleted'} v/${r.version}/\n`);
     return 0;
   } catch (err) {
     process.stderr.write(`prune: ${(err as Error).message}\n`);

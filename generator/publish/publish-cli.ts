@@ -38,19 +38,35 @@ Credentials come from the usual AWS sources (environment, profile, role).`,
     bucket: { type: 'string', arg: 'name', required: true, description: 'S3 bucket (required)' },
     prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket (default: none)' },
     site: { type: 'string', arg: 'dir', description: 'generated site folder', default: 'site/' },
-    version: { type: 'string', arg: 'v', description: 'version folder to publish (default: the one <site>/current.json names)' },
+    version: {
+      type: 'string',
+      arg: 'v',
+      description: 'version folder to publish (default: the one <site>/current.json names)',
+    },
     data: { type: 'string', arg: 'dir', description: 'input folder holding removals.jsonl', default: 'data/' },
-    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)' },
+    endpoint: {
+      type: 'string',
+      arg: 'url',
+      description: 'S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)',
+    },
     region: { type: 'string', arg: 'r', description: 'AWS region (default: AWS_REGION, then us-east-1)' },
     concurrency: { type: 'integer', min: 1, max: 256, description: 'requests in flight', default: 16 },
     'no-gzip': { type: 'boolean', description: 'store every object uncompressed' },
     'prefixes-of': {
       type: 'string',
       arg: 'v,...',
-      description: 'publish nothing: print every version prefix (v/<version>/) these versions read from, one per\nline (themselves, and a layer\'s base and earlier layers); keep them all when pruning',
+      description:
+        "publish nothing: print every version prefix (v/<version>/) these versions read from, one per\nline (themselves, and a layer's base and earlier layers); keep them all when pruning",
     },
-    complete: { type: 'boolean', description: "never publish as a layer (every object under the version's own prefix)" },
-    'dry-run': { type: 'boolean', description: 'read the bucket, print the plan (one line, then each key it would write, then the\nCloudFront paths), write nothing' },
+    complete: {
+      type: 'boolean',
+      description: "never publish as a layer (every object under the version's own prefix)",
+    },
+    'dry-run': {
+      type: 'boolean',
+      description:
+        'read the bucket, print the plan (one line, then each key it would write, then the\nCloudFront paths), write nothing',
+    },
     json: { type: 'boolean', description: 'print the full report as JSON on stdout instead of the paths' },
     quiet: { type: 'boolean', description: 'no progress output on stderr' },
   },
@@ -88,18 +104,29 @@ async function main(): Promise<number> {
       for (const key of report.plannedPuts ?? []) process.stdout.write(`put ${key}\n`);
       for (const path of report.invalidationPaths) process.stdout.write(`invalidate ${path}\n`);
     } else if (!args.quiet) {
-      process.stderr.write(`publish: version ${report.version} is in the bucket, not live; \`npm run release\` makes a version live\n`);
+      process.stderr.write(
+        `publish: version ${report.version} is in the bucket, not live; \`npm run release\` makes a version live\n`,
+      );
     }
     return 0;
   } catch (err) {
-    process.stderr.write(`publish: failed; the bucket's pointer was not moved, the previous version still serves: ${describeFailure(err)}\n`);
+    process.stderr.write(
+      `publish: failed; the bucket's pointer was not moved, the previous version still serves: ${describeFailure(err)}\n`,
+    );
     return 1;
   }
 }
 
 /** `--prefixes-of`: the prefixes a list of versions reads from, read from the bucket. */
-async function printPrefixes(bucket: string, list: string, args: { prefix?: string; endpoint?: string; region?: string }): Promise<number> {
-  const versions = list.split(',').map((v) => v.trim()).filter((v) => v !== '');
+async function printPrefixes(
+  bucket: string,
+  list: string,
+  args: { prefix?: string; endpoint?: string; region?: string },
+): Promise<number> {
+  const versions = list
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   if (versions.length === 0 || versions.some((v) => !/^[A-Za-z0-9._-]+$/.test(v))) {
     process.stderr.write(`--prefixes-of takes a comma-separated list of version ids, got ${JSON.stringify(list)}\n`);
     return 2;

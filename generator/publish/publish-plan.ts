@@ -92,7 +92,8 @@ export interface PlanOptions {
   complete?: boolean;
 }
 
-const same = (a: { sha256: string; bytes: number } | undefined, b: { sha256: string; bytes: number }): boolean => a !== undefined && a.sha256 === b.sha256 && a.bytes === b.bytes;
+const same = (a: { sha256: string; bytes: number } | undefined, b: { sha256: string; bytes: number }): boolean =>
+  a !== undefined && a.sha256 === b.sha256 && a.bytes === b.bytes;
 
 /** First key whose entry differs between two manifests of the same version, or null when they are equal. */
 export function manifestDiff(a: ManifestT, b: ManifestT): string | null {
@@ -105,7 +106,10 @@ export function manifestDiff(a: ManifestT, b: ManifestT): string | null {
  * The map of `local` as a layer over `live`: every object that differs from live's base, flattened (an object live
  * reads from an earlier layer keeps pointing there). Null when `local`'s meta.json is not a JSON object.
  */
-export function layerOver(local: LocalVersion, live: RemoteVersion): { layers: LayersT; own: PlannedPut[]; reused: number; meta: Uint8Array } | null {
+export function layerOver(
+  local: LocalVersion,
+  live: RemoteVersion,
+): { layers: LayersT; own: PlannedPut[]; reused: number; meta: Uint8Array } | null {
   let metaValue: unknown;
   try {
     metaValue = JSON.parse(Buffer.from(local.metaBytes).toString('utf8'));
@@ -158,7 +162,10 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
   const target = remote.target ?? (live?.version === version ? live : null);
   if (target) {
     const diff = manifestDiff(target.manifest, manifest);
-    if (diff) throw new Error(`version ${version} is already in the bucket with different content (${diff}); published versions are immutable`);
+    if (diff)
+      throw new Error(
+        `version ${version} is already in the bucket with different content (${diff}); published versions are immutable`,
+      );
   }
   const all = manifestKeys(manifest.objects);
   const plan: PublishPlan = {
@@ -178,10 +185,14 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
   // The pointer names the sha256 of the meta.json the bucket holds once the plan ran (already there, a layer's own, or
   // the generated one), and is written only when it differs from the bucket's.
   const withPointer = (metaBytes: Uint8Array | undefined): PublishPlan => {
-    const pointer = local.pointerFor !== undefined && metaBytes !== undefined ? local.pointerFor(metaBytes) : local.pointerBytes;
-    const pointerChanges = remote.pointerBytes === null || !Buffer.from(remote.pointerBytes).equals(Buffer.from(pointer));
+    const pointer =
+      local.pointerFor !== undefined && metaBytes !== undefined ? local.pointerFor(metaBytes) : local.pointerBytes;
+    const pointerChanges =
+      remote.pointerBytes === null || !Buffer.from(remote.pointerBytes).equals(Buffer.from(pointer));
     plan.pointer = pointerChanges ? pointer : null;
-    plan.invalidationPaths = pointerChanges ? invalidationPathsFor(live?.manifest ?? null, live?.version ?? null, manifest, version) : [];
+    plan.invalidationPaths = pointerChanges
+      ? invalidationPathsFor(live?.manifest ?? null, live?.version ?? null, manifest, version)
+      : [];
     return plan;
   };
   if (target) {
@@ -191,7 +202,9 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
   const isPresent = (p: PlannedPut): boolean => remote.present.get(p.key) === p.sha256;
   const layer = live && !opts.complete ? layerOver(local, live) : null;
   const entries = layer ? Object.keys(layer.layers.objects).length : Infinity;
-  const fits = layer !== null && layer.meta.byteLength - local.metaBytes.byteLength <= (opts.maxLayerMetaBytes ?? MAX_LAYER_META_BYTES);
+  const fits =
+    layer !== null &&
+    layer.meta.byteLength - local.metaBytes.byteLength <= (opts.maxLayerMetaBytes ?? MAX_LAYER_META_BYTES);
   if (layer && fits && entries <= (opts.maxLayerEntries ?? MAX_LAYER_ENTRIES) && entries * 2 < all.length) {
     plan.mode = 'layered';
     plan.puts = layer.own.filter((p) => !isPresent(p));

@@ -10,12 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import {
-  HeadObjectCommand,
-  paginateListObjectsV2,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { HeadObjectCommand, paginateListObjectsV2, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
 import { keys, Pointer, POINTER_TTL_MS } from '../../shim/core/site-format.ts';
@@ -149,20 +144,34 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   const concurrency = opts.concurrency ?? 16;
   const client =
     opts.client ??
-    s3Client({ connectionTimeoutMs: 3000, requestTimeoutMs: 30_000, socketTimeoutMs: 30_000, maxSockets: concurrency, ...clientOptionsOf(opts) });
+    s3Client({
+      connectionTimeoutMs: 3000,
+      requestTimeoutMs: 30_000,
+      socketTimeoutMs: 30_000,
+      maxSockets: concurrency,
+      ...clientOptionsOf(opts),
+    });
   const remote = new S3Store({ bucket: opts.bucket, prefix, client });
 
   const local = await readLocal(siteDir, opts.version);
-  say(`site ${siteDir}: version ${local.version}, ${manifestKeys(local.manifest.objects).length} objects -> s3://${opts.bucket}/${prefix}`);
+  say(
+    `site ${siteDir}: version ${local.version}, ${manifestKeys(local.manifest.objects).length} objects -> s3://${opts.bucket}/${prefix}`,
+  );
   if (opts.removals !== undefined && opts.removals.count > 0) {
     const held = await removedListingsIn(siteDir, local.version, opts.removals);
     if (held.length > 0) {
-      throw new RemovedListingError(`version ${local.version} contains ${held.length} listing(s) under a standing removal, refused (regenerate it with the removals applied): ${held.slice(0, 5).join('; ')}`);
+      throw new RemovedListingError(
+        `version ${local.version} contains ${held.length} listing(s) under a standing removal, refused (regenerate it with the removals applied): ${held.slice(0, 5).join('; ')}`,
+      );
     }
     say(`no listing under the ${opts.removals.count} standing removal(s)`);
   }
   const state = await readRemote(remote, client, opts.bucket, prefix, local.version, concurrency);
-  say(state.live ? `bucket serves ${state.live.version}${state.live.layers ? ` (a layer over ${state.live.layers.base})` : ''}` : 'bucket serves nothing yet');
+  say(
+    state.live
+      ? `bucket serves ${state.live.version}${state.live.layers ? ` (a layer over ${state.live.layers.base})` : ''}`
+      : 'bucket serves nothing yet',
+  );
   const plan = planPublish(local, state, opts.complete ? { complete: true } : {});
   if (opts.writePointer === false) {
     plan.pointer = null;
@@ -203,7 +212,11 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
       ...(plan.meta ? [keys.meta(plan.version)] : []),
       ...(plan.pointer ? [keys.pointer] : []),
     ];
-    report.uploadedRawBytes = plan.puts.reduce((s, p) => s + p.bytes, 0) + (plan.meta?.length ?? 0) + (plan.manifest ? local.manifestBytes.length : 0) + (plan.pointer?.length ?? 0);
+    report.uploadedRawBytes =
+      plan.puts.reduce((s, p) => s + p.bytes, 0) +
+      (plan.meta?.length ?? 0) +
+      (plan.manifest ? local.manifestBytes.length : 0) +
+      (plan.pointer?.length ?? 0);
     report.ms = performance.now() - t0;
     say('dry run: nothing written');
     return report;
@@ -237,7 +250,9 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     await invalidate(opts.distributionId, opts.cloudFront, plan, report, say);
   }
   report.ms = performance.now() - t0;
-  say(`done in ${(report.ms / 1000).toFixed(1)}s (${plan.mode}): uploaded ${report.uploaded} (${report.gzipped} gzipped, ${report.uploadedRawBytes} -> ${report.uploadedSentBytes} bytes), reused ${report.reused}, skipped ${report.skipped}`);
+  say(
+    `done in ${(report.ms / 1000).toFixed(1)}s (${plan.mode}): uploaded ${report.uploaded} (${report.gzipped} gzipped, ${report.uploadedRawBytes} -> ${report.uploadedSentBytes} bytes), reused ${report.reused}, skipped ${report.skipped}`,
+  );
   return report;
 }
 
@@ -253,8 +268,12 @@ export function describePlan(plan: PublishPlan): string {
 }
 
 /** The local version to publish: pointer, manifest (checked) and generated meta.json. */
-async function readLocal(siteDir: string, version: string | undefined): Promise<LocalVersion & { manifestBytes: Buffer }> {
-  const pointerBytes = version === undefined ? await readFile(join(siteDir, keys.pointer)) : await pointerFor(siteDir, version);
+async function readLocal(
+  siteDir: string,
+  version: string | undefined,
+): Promise<LocalVersion & { manifestBytes: Buffer }> {
+  const pointerBytes =
+    version === undefined ? await readFile(join(siteDir, keys.pointer)) : await pointerFor(siteDir, version);
   const v = parseObject(pointerBytes, keys.pointer, Pointer).version;
   const root = keys.root(v);
   const manifestBytes = await readFile(join(siteDir, keys.manifest(v)));
@@ -273,9 +292,11 @@ async function readLocal(siteDir: string, version: string | undefined): Promise<
     // not a generated meta.json: publish is content-agnostic, the plan copes
   }
   const meta = AnyMeta.safeParse(metaValue);
-  if (meta.success && meta.data.schema_version !== CURRENT_SCHEMA) throw new Error(otherSchemaMessage(`site ${siteDir}`, v, meta.data.schema_version));
+  if (meta.success && meta.data.schema_version !== CURRENT_SCHEMA)
+    throw new Error(otherSchemaMessage(`site ${siteDir}`, v, meta.data.schema_version));
   const metaEntry = manifest.objects[keys.meta(v)];
-  if (metaEntry !== undefined && sha256Hex(metaBytes) !== metaEntry.sha256) throw new Error(`${keys.meta(v)} on disk does not match the manifest`);
+  if (metaEntry !== undefined && sha256Hex(metaBytes) !== metaEntry.sha256)
+    throw new Error(`${keys.meta(v)} on disk does not match the manifest`);
   const week = Pointer.parse(JSON.parse(pointerBytes.toString('utf8'))).week;
   // The pointer names the hash of the meta.json the bucket will hold (a layer's own, when published as one).
   const pointerTo = (meta: Uint8Array): Uint8Array => serialise(pointerDoc(v, week, sha256Hex(meta)));
@@ -283,13 +304,22 @@ async function readLocal(siteDir: string, version: string | undefined): Promise<
 }
 
 /** The bucket's pointer, the version it serves, the target version if complete, and leftovers under the target. */
-async function readRemote(store: S3Store, client: S3Client, bucket: string, prefix: string, version: string, concurrency: number): Promise<RemoteState> {
+async function readRemote(
+  store: S3Store,
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  version: string,
+  concurrency: number,
+): Promise<RemoteState> {
   const pointerBytes = await store.get(keys.pointer);
   const liveVersion = pointerBytes ? parseObject(pointerBytes, keys.pointer, Pointer).version : null;
   const live = liveVersion ? await readStoredVersion(store, liveVersion) : null;
   if (liveVersion && !live) throw new Error(`the bucket's pointer names ${liveVersion} but its manifest is missing`);
   const target = liveVersion === version ? live : await readStoredVersion(store, version);
-  const present = target ? new Map<string, string>() : await presentUnder(client, bucket, prefix, keys.root(version), concurrency);
+  const present = target
+    ? new Map<string, string>()
+    : await presentUnder(client, bucket, prefix, keys.root(version), concurrency);
   return { pointerBytes, live, target, present };
 }
 
@@ -308,7 +338,8 @@ async function executePlan(
   await runPool(plan.puts, concurrency, async (p) => {
     const body = await readFile(join(siteDir, p.key));
     const sha = sha256Hex(body);
-    if (sha !== p.sha256 || body.length !== p.bytes) throw new Error(`${p.key} on disk does not match the manifest (sha256 ${sha}, ${body.length} bytes)`);
+    if (sha !== p.sha256 || body.length !== p.bytes)
+      throw new Error(`${p.key} on disk does not match the manifest (sha256 ${sha}, ${body.length} bytes)`);
     await put(p.key, body, CACHE_IMMUTABLE);
     report.uploaded += 1;
     done += 1;
@@ -353,21 +384,32 @@ function uploader(client: S3Client, opts: PublishOptions, prefix: string, report
 }
 
 /** Ask CloudFront to invalidate the plan's paths; a failure is reported, not thrown (the new version already serves). */
-async function invalidate(distributionId: string, given: CloudFrontClient | undefined, plan: PublishPlan, report: PublishReport, say: (msg: string) => void): Promise<void> {
+async function invalidate(
+  distributionId: string,
+  given: CloudFrontClient | undefined,
+  plan: PublishPlan,
+  report: PublishReport,
+  say: (msg: string) => void,
+): Promise<void> {
   const cloudFront = given ?? new CloudFrontClient({ region: 'us-east-1', maxAttempts: 3 });
   const paths = plan.invalidationPaths;
   try {
     const out = await cloudFront.send(
       new CreateInvalidationCommand({
         DistributionId: distributionId,
-        InvalidationBatch: { CallerReference: `publish-${plan.version}-${Date.now()}`, Paths: { Quantity: paths.length, Items: paths } },
+        InvalidationBatch: {
+          CallerReference: `publish-${plan.version}-${Date.now()}`,
+          Paths: { Quantity: paths.length, Items: paths },
+        },
       }),
     );
     report.invalidationId = out.Invalidation?.Id ?? null;
     say(`CloudFront invalidation ${report.invalidationId ?? '?'} of ${paths.length} path(s) on ${distributionId}`);
   } catch (err) {
     report.invalidationError = (err as Error).message ?? String(err);
-    say(`CloudFront invalidation FAILED (${report.invalidationError}); the new version is live, invalidate the paths by hand`);
+    say(
+      `CloudFront invalidation FAILED (${report.invalidationError}); the new version is live, invalidate the paths by hand`,
+    );
   }
 }
 
@@ -390,10 +432,17 @@ async function pointerFor(siteDir: string, version: string): Promise<Buffer> {
 export const folderPointer = pointerFor;
 
 /** Key (relative to `prefix`) -> sha256 (from x-amz-meta-sha256) of objects already under `root`: leftovers of an interrupted publish. */
-async function presentUnder(client: S3Client, bucket: string, prefix: string, root: string, concurrency: number): Promise<Map<string, string>> {
+async function presentUnder(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  root: string,
+  concurrency: number,
+): Promise<Map<string, string>> {
   const fullPrefix = prefix + root;
   const found: string[] = [];
-  for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: fullPrefix })) for (const o of page.Contents ?? []) if (o.Key) found.push(o.Key);
+  for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: fullPrefix }))
+    for (const o of page.Contents ?? []) if (o.Key) found.push(o.Key);
   const shas = new Map<string, string>();
   await runPool(found, concurrency, async (fullKey) => {
     const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: fullKey }));
@@ -404,7 +453,27 @@ async function presentUnder(client: S3Client, bucket: string, prefix: string, ro
 }
 
 function clientOptionsOf(opts: PublishOptions): S3ClientOptions {
-  const { region, endpoint, forcePathStyle, credentials, connectionTimeoutMs, requestTimeoutMs, socketTimeoutMs, maxAttempts, maxSockets } = opts;
-  const picked: S3ClientOptions = { region, endpoint, forcePathStyle, credentials, connectionTimeoutMs, requestTimeoutMs, socketTimeoutMs, maxAttempts, maxSockets };
+  const {
+    region,
+    endpoint,
+    forcePathStyle,
+    credentials,
+    connectionTimeoutMs,
+    requestTimeoutMs,
+    socketTimeoutMs,
+    maxAttempts,
+    maxSockets,
+  } = opts;
+  const picked: S3ClientOptions = {
+    region,
+    endpoint,
+    forcePathStyle,
+    credentials,
+    connectionTimeoutMs,
+    requestTimeoutMs,
+    socketTimeoutMs,
+    maxAttempts,
+    maxSockets,
+  };
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) as S3ClientOptions;
 }

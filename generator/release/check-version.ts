@@ -21,10 +21,7 @@ class PinnedStore implements Store {
   readonly kind: string;
   private readonly inner: Store;
   private readonly pointer: Uint8Array;
-  constructor(
-    inner: Store,
-    pointer: Uint8Array,
-  ) {
+  constructor(inner: Store, pointer: Uint8Array) {
     this.inner = inner;
     this.pointer = pointer;
     this.kind = `${inner.kind}+pinned`;
@@ -45,7 +42,13 @@ export interface VersionCheck {
 }
 
 /** Check `version` in the site folder: manifest, office scan, and `sample` seeded queries recomputed and compared. */
-export async function checkVersion(siteDir: string, version: string, sample: number, seed: number, log?: (line: string) => void): Promise<VersionCheck> {
+export async function checkVersion(
+  siteDir: string,
+  version: string,
+  sample: number,
+  seed: number,
+  log?: (line: string) => void,
+): Promise<VersionCheck> {
   const site = await openSite({ kind: 'folder', dir: siteDir }, version);
   const manifest = await checkManifest(site, log === undefined ? {} : { log });
   const scan = await scanOffices(site);
@@ -58,11 +61,21 @@ export async function checkVersion(siteDir: string, version: string, sample: num
   const officesById = new Map(scan.offices.map((o) => [o.listing_id, o]));
   for (const q of queries) {
     if (coverage === null || q.point === null) continue;
-    const got = await service.findAttorneys(Object.fromEntries(new URLSearchParams(q.query)), { publicBaseUrl: 'https://release.invalid' });
+    const got = await service.findAttorneys(Object.fromEntries(new URLSearchParams(q.query)), {
+      publicBaseUrl: 'https://release.invalid',
+    });
     const expected = recomputeAnswer(scan.offices, coverage, q.point.lat, q.point.lng, q.radiusMiles, q.limit);
-    const diffs = compareAnswer(expected, got, { lat: q.point.lat, lng: q.point.lng, radiusMiles: q.radiusMiles, limit: q.limit, officesById });
+    const diffs = compareAnswer(expected, got, {
+      lat: q.point.lat,
+      lng: q.point.lng,
+      radiusMiles: q.radiusMiles,
+      limit: q.limit,
+      officesById,
+    });
     for (const d of diffs) problems.push(`${q.query}: ${d}`);
   }
-  log?.(`verify: ${version}: manifest ${manifest.problems.length === 0 ? 'ok' : 'BAD'}, ${scan.offices.length} offices, ${queries.length} answers recomputed, ${problems.length} problem(s)`);
+  log?.(
+    `verify: ${version}: manifest ${manifest.problems.length === 0 ? 'ok' : 'BAD'}, ${scan.offices.length} offices, ${queries.length} answers recomputed, ${problems.length} problem(s)`,
+  );
   return { version, objects: manifest.objects, offices: scan.offices.length, queries: queries.length, problems };
 }

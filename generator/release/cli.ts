@@ -31,24 +31,50 @@ Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_
     data: { type: 'string', arg: 'dir', description: 'inputs', default: 'data/' },
     site: { type: 'string', arg: 'dir', description: 'local site folder', default: 'site/' },
     week: { type: 'string', arg: 'YYYY-Www', description: 'week (default: the latest under <data>/weeks/)' },
-    bucket: { type: 'string', arg: 'name', description: 'also publish to this S3 bucket (its live version is the one gates compare against)' },
+    bucket: {
+      type: 'string',
+      arg: 'name',
+      description: 'also publish to this S3 bucket (its live version is the one gates compare against)',
+    },
     prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
-    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style), e.g. a loopback s3rver' },
+    endpoint: {
+      type: 'string',
+      arg: 'url',
+      description: 'S3-compatible endpoint (path-style), e.g. a loopback s3rver',
+    },
     region: { type: 'string', arg: 'r', description: 'AWS region (default AWS_REGION, then us-east-1)' },
-    distribution: { type: 'string', arg: 'id', description: 'CloudFront distribution whose changed paths to invalidate' },
-    invalidate: { type: 'boolean', description: 'apply the invalidation (otherwise the paths are printed; needs --distribution)' },
+    distribution: {
+      type: 'string',
+      arg: 'id',
+      description: 'CloudFront distribution whose changed paths to invalidate',
+    },
+    invalidate: {
+      type: 'boolean',
+      description: 'apply the invalidation (otherwise the paths are printed; needs --distribution)',
+    },
     force: {
       type: 'string',
       multiple: true,
       arg: 'gate>=<reason',
-      description: 'let this one gate through when it fails, e.g. --force counts-drop="firm removed on request";\none gate each; the reason is recorded',
+      description:
+        'let this one gate through when it fails, e.g. --force counts-drop="firm removed on request";\none gate each; the reason is recorded',
     },
-    rollback: { type: 'string', arg: 'version', description: 'roll back to this version instead of releasing a week (above)' },
-    'skip-bad': { type: 'boolean', description: 'leave out bad input rows (each listed in the record) instead of refusing the week' },
+    rollback: {
+      type: 'string',
+      arg: 'version',
+      description: 'roll back to this version instead of releasing a week (above)',
+    },
+    'skip-bad': {
+      type: 'boolean',
+      description: 'leave out bad input rows (each listed in the record) instead of refusing the week',
+    },
     'verify-sample': { type: 'integer', min: 0, description: 'answers recomputed by the verify step', default: 40 },
     records: { type: 'string', arg: 'dir', description: 'folder of release records', default: 'var/releases' },
   },
-  exits: { [EXIT.ok]: 'released', [EXIT.failure]: 'refused by a gate or verify, or failed (the failing step is named)' },
+  exits: {
+    [EXIT.ok]: 'released',
+    [EXIT.failure]: 'refused by a gate or verify, or failed (the failing step is named)',
+  },
 } as const;
 
 async function main(): Promise<number> {
@@ -56,7 +82,8 @@ async function main(): Promise<number> {
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
   const sample = args['verify-sample'];
-  if (args.invalidate && args.distribution === undefined) return printUsageError(SPEC, '--invalidate needs --distribution');
+  if (args.invalidate && args.distribution === undefined)
+    return printUsageError(SPEC, '--invalidate needs --distribution');
   if (args.rollback !== undefined && args.week !== undefined) {
     return printUsageError(SPEC, '--rollback names a version and --week a week to release: give one of them');
   }
@@ -99,7 +126,8 @@ async function main(): Promise<number> {
     record: rec.recordPath,
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
-  if (rec.outcome !== 'released') process.stderr.write(`release: ${rec.outcome} at ${rec.failed_step ?? '?'}: ${rec.error ?? ''}\n`);
+  if (rec.outcome !== 'released')
+    process.stderr.write(`release: ${rec.outcome} at ${rec.failed_step ?? '?'}: ${rec.error ?? ''}\n`);
   return rec.outcome === 'released' ? EXIT.ok : EXIT.failure;
 }
 

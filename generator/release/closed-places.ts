@@ -11,16 +11,29 @@ import { createInterface } from 'node:readline';
 const WEEK_RE = /^\d{4}-W\d{2}$/;
 
 /** Place id -> the latest week before `week` whose places.jsonl holds it, for those of `placeIds` any earlier week has. */
-export async function lastSeenBefore(dataDir: string, week: string, placeIds: readonly string[]): Promise<Map<string, string>> {
+export async function lastSeenBefore(
+  dataDir: string,
+  week: string,
+  placeIds: readonly string[],
+): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const wanted = new Set(placeIds);
   if (wanted.size === 0) return found;
   const names = await readdir(join(dataDir, 'weeks')).catch(() => [] as string[]);
   // Newest first: a place that closed is usually in the week before, and the scan stops once every id is found.
-  const earlier = names.filter((n) => WEEK_RE.test(n) && n < week).sort().reverse();
+  const earlier = names
+    .filter((n) => WEEK_RE.test(n) && n < week)
+    .sort()
+    .reverse();
   for (const w of earlier) {
     const file = join(dataDir, 'weeks', w, 'places.jsonl');
-    if (!(await access(file).then(() => true, () => false))) continue;
+    if (
+      !(await access(file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
     const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
     try {
       for await (const line of lines) {

@@ -10,7 +10,14 @@ export const MAX_DROP = 0.1;
 const EXAMPLES = 5;
 
 /** Names of the gates, in the order they are checked. */
-export const GATE_NAMES = ['inputs-present', 'counts-drop', 'coordinates', 'metro-coverage', 'corrections-known', 'claimed-status'] as const;
+export const GATE_NAMES = [
+  'inputs-present',
+  'counts-drop',
+  'coordinates',
+  'metro-coverage',
+  'corrections-known',
+  'claimed-status',
+] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
 /** One gate's outcome. */
@@ -33,11 +40,14 @@ export function liveCountsOf(meta: Pick<AnyMetaT, 'version' | 'totals' | 'metros
 const R = 3958.8;
 function miles(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
   return 2 * R * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-const list = (items: readonly string[]): string => `${items.slice(0, EXAMPLES).join('; ')}${items.length > EXAMPLES ? `; and ${items.length - EXAMPLES} more` : ''}`;
+const list = (items: readonly string[]): string =>
+  `${items.slice(0, EXAMPLES).join('; ')}${items.length > EXAMPLES ? `; and ${items.length - EXAMPLES} more` : ''}`;
 
 /** ZIP centroids bucketed by whole degree, to find the nearest US ZIP of a point. */
 class ZipGrid {
@@ -56,7 +66,7 @@ class ZipGrid {
   }
   /** True when some ZIP centroid lies within `limit` miles of the point. */
   near(lat: number, lng: number, limit: number): boolean {
-    const dLat = Math.ceil(limit / 69) ;
+    const dLat = Math.ceil(limit / 69);
     const dLng = Math.ceil(limit / (69 * Math.max(0.05, Math.cos((Math.min(89, Math.abs(lat)) * Math.PI) / 180))));
     for (let i = Math.floor(lat) - dLat; i <= Math.floor(lat) + dLat; i++) {
       for (let j = Math.floor(lng) - dLng; j <= Math.floor(lng) + dLng; j++) {
@@ -71,7 +81,11 @@ function inputsPresent(f: WeekFacts): GateResult {
   const missing: string[] = [];
   if (f.places === 0) missing.push('places.jsonl has no rows');
   if (f.samples === 0) missing.push('samples.jsonl has no rows');
-  return { gate: 'inputs-present', passed: missing.length === 0, detail: missing.length === 0 ? `${f.places} places, ${f.samples} samples` : missing.join('; ') };
+  return {
+    gate: 'inputs-present',
+    passed: missing.length === 0,
+    detail: missing.length === 0 ? `${f.places} places, ${f.samples} samples` : missing.join('; '),
+  };
 }
 
 function countsDrop(f: WeekFacts, live: LiveCounts): GateResult {
@@ -79,12 +93,16 @@ function countsDrop(f: WeekFacts, live: LiveCounts): GateResult {
   const now = { offices: f.offices.length, firms: f.firms, samples: f.samples };
   const drops: string[] = [];
   for (const k of ['offices', 'firms', 'samples'] as const) {
-    if (live[k] > 0 && now[k] < live[k] * (1 - MAX_DROP)) drops.push(`${k} ${live[k]} -> ${now[k]} (${(((now[k] - live[k]) / live[k]) * 100).toFixed(1)}%)`);
+    if (live[k] > 0 && now[k] < live[k] * (1 - MAX_DROP))
+      drops.push(`${k} ${live[k]} -> ${now[k]} (${(((now[k] - live[k]) / live[k]) * 100).toFixed(1)}%)`);
   }
   return {
     gate: 'counts-drop',
     passed: drops.length === 0,
-    detail: drops.length === 0 ? `against ${live.version}: offices ${live.offices} -> ${now.offices}, firms ${live.firms} -> ${now.firms}, samples ${live.samples} -> ${now.samples}` : `down more than ${MAX_DROP * 100}% against ${live.version}: ${drops.join(', ')}`,
+    detail:
+      drops.length === 0
+        ? `against ${live.version}: offices ${live.offices} -> ${now.offices}, firms ${live.firms} -> ${now.firms}, samples ${live.samples} -> ${now.samples}`
+        : `down more than ${MAX_DROP * 100}% against ${live.version}: ${drops.join(', ')}`,
   };
 }
 
@@ -112,7 +130,14 @@ function coordinates(f: WeekFacts): GateResult {
     return `${place !== undefined ? `place "${place}" (listing ${o.listing_id})` : `listing ${o.listing_id}`} "${o.name}" at ${o.lat},${o.lng}: ${why}`;
   });
   if (bad.length > EXAMPLES) lines.push(`and ${bad.length - EXAMPLES} more`);
-  return { gate: 'coordinates', passed: bad.length === 0, detail: bad.length === 0 ? `${f.offices.length} offices within ${MAX_MILES_FROM_ZIP} miles of their ZIP` : `${bad.length} office(s): ${lines.join('; ')}` };
+  return {
+    gate: 'coordinates',
+    passed: bad.length === 0,
+    detail:
+      bad.length === 0
+        ? `${f.offices.length} offices within ${MAX_MILES_FROM_ZIP} miles of their ZIP`
+        : `${bad.length} office(s): ${lines.join('; ')}`,
+  };
 }
 
 function metroCoverage(f: WeekFacts): GateResult {
@@ -120,14 +145,25 @@ function metroCoverage(f: WeekFacts): GateResult {
   for (const m of f.metros) {
     const offices = f.offices.filter((o) => miles(o.lat, o.lng, m.center.lat, m.center.lng) <= m.radius_miles).length;
     const samples = f.samplesByMetro.get(m.slug) ?? 0;
-    if (offices === 0 || samples === 0) bad.push(`${m.slug}: ${offices} offices within ${m.radius_miles} miles, ${samples} samples`);
+    if (offices === 0 || samples === 0)
+      bad.push(`${m.slug}: ${offices} offices within ${m.radius_miles} miles, ${samples} samples`);
   }
-  return { gate: 'metro-coverage', passed: bad.length === 0, detail: bad.length === 0 ? `every one of ${f.metros.length} metros has offices and samples` : list(bad) };
+  return {
+    gate: 'metro-coverage',
+    passed: bad.length === 0,
+    detail: bad.length === 0 ? `every one of ${f.metros.length} metros has offices and samples` : list(bad),
+  };
 }
 
 function correctionsKnown(f: WeekFacts): GateResult {
-  const bad = f.unknownCorrections.map((c) => `corrections.jsonl:${c.line}: ${c.action} of unknown place "${c.place_id}"`);
-  return { gate: 'corrections-known', passed: bad.length === 0, detail: bad.length === 0 ? 'every correction names a listing of this week' : list(bad) };
+  const bad = f.unknownCorrections.map(
+    (c) => `corrections.jsonl:${c.line}: ${c.action} of unknown place "${c.place_id}"`,
+  );
+  return {
+    gate: 'corrections-known',
+    passed: bad.length === 0,
+    detail: bad.length === 0 ? 'every correction names a listing of this week' : list(bad),
+  };
 }
 
 function claimedStatus(f: WeekFacts): GateResult {
@@ -135,11 +171,21 @@ function claimedStatus(f: WeekFacts): GateResult {
   return {
     gate: 'claimed-status',
     passed: n === 0,
-    detail: n === 0 ? 'every office has a claimed status' : `${n} office(s) without a claimed status: ${list(f.unclaimed.map((id) => `place "${id}"`))}`,
+    detail:
+      n === 0
+        ? 'every office has a claimed status'
+        : `${n} office(s) without a claimed status: ${list(f.unclaimed.map((id) => `place "${id}"`))}`,
   };
 }
 
 /** Every gate's result for the week, in GATE_NAMES order. */
 export function evaluateGates(f: WeekFacts, live: LiveCounts): GateResult[] {
-  return [inputsPresent(f), countsDrop(f, live), coordinates(f), metroCoverage(f), correctionsKnown(f), claimedStatus(f)];
+  return [
+    inputsPresent(f),
+    countsDrop(f, live),
+    coordinates(f),
+    metroCoverage(f),
+    correctionsKnown(f),
+    claimedStatus(f),
+  ];
 }

@@ -83,10 +83,7 @@ export interface ReleaseRecord {
 /** A refused week: the gates that failed. */
 export class ReleaseRefused extends Error {
   readonly step: string;
-  constructor(
-    step: string,
-    message: string,
-  ) {
+  constructor(step: string, message: string) {
     super(message);
     this.step = step;
     this.name = 'ReleaseRefused';
@@ -113,7 +110,9 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
   const t0 = performance.now();
   const say = (msg: string): void => log(`release [${((performance.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
   const { bucket } = opts;
-  const liveStore: Store = bucket ? new S3Store({ ...bucket, ...(bucket.prefix !== undefined ? { prefix: bucket.prefix } : {}) }) : new FolderStore(opts.siteDir);
+  const liveStore: Store = bucket
+    ? new S3Store({ ...bucket, ...(bucket.prefix !== undefined ? { prefix: bucket.prefix } : {}) })
+    : new FolderStore(opts.siteDir);
   const targets = [...(bucket ? [`s3://${bucket.bucket}/${bucket.prefix ?? ''}`] : []), `folder ${opts.siteDir}`];
   const rec: ReleaseRecord = {
     schema_version: 1,
@@ -143,7 +142,11 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     const meta = await liveMeta(liveStore);
     rec.live_before = meta === null ? null : liveCountsOf(meta);
     rec.previous_version = meta?.version ?? null;
-    say(meta === null ? `nothing live yet on ${targets[0]}` : `live on ${targets[0]}: ${meta.version} (${meta.totals.offices} offices, ${meta.totals.firms} firms)`);
+    say(
+      meta === null
+        ? `nothing live yet on ${targets[0]}`
+        : `live on ${targets[0]}: ${meta.version} (${meta.totals.offices} offices, ${meta.totals.firms} firms)`,
+    );
 
     let week = opts.week;
     let generated: Pick<GenerateResult, 'version' | 'week' | 'objects' | 'skipped'> | null = null;
@@ -154,10 +157,14 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
       rec.rollback = { to: target.version, how: target.kind === 'pointer' ? 'pointer' : 'regenerated' };
       if (target.kind === 'pointer') {
         generated = { version: target.version, week: target.week, objects: 0, skipped: [] };
-        say(`rollback to ${target.version}: it holds no listing under a standing removal; verify, then point at it again`);
+        say(
+          `rollback to ${target.version}: it holds no listing under a standing removal; verify, then point at it again`,
+        );
       } else {
         week = target.week;
-        say(`rollback to ${target.version}: it holds ${target.held.length} listing(s) under a standing removal (${target.held.slice(0, 3).join('; ')}); releasing its week ${week} again with the removals applied, as a new version`);
+        say(
+          `rollback to ${target.version}: it holds ${target.held.length} listing(s) under a standing removal (${target.held.slice(0, 3).join('; ')}); releasing its week ${week} again with the removals applied, as a new version`,
+        );
       }
     }
 
@@ -174,22 +181,41 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         log: (line) => log(`  ${line}`),
         gate: async (facts) => {
           rec.week = facts.week;
-          rec.counts = { offices: facts.offices.length, firms: facts.firms, samples: facts.samples, places: facts.places };
+          rec.counts = {
+            offices: facts.offices.length,
+            firms: facts.firms,
+            samples: facts.samples,
+            places: facts.places,
+          };
           // A correction for a place that closed since is skipped, not refused: the file applies to every week.
-          const closed = await lastSeenBefore(opts.dataDir, facts.week, facts.unknownCorrections.map((c) => c.place_id));
+          const closed = await lastSeenBefore(
+            opts.dataDir,
+            facts.week,
+            facts.unknownCorrections.map((c) => c.place_id),
+          );
           rec.skipped_corrections = facts.unknownCorrections.flatMap((c) => {
             const w = closed.get(c.place_id);
             return w === undefined ? [] : [{ line: c.line, place_id: c.place_id, action: c.action, last_seen_week: w }];
           });
-          for (const c of rec.skipped_corrections) say(`corrections.jsonl:${c.line}: place_id "${c.place_id}" is not in ${facts.week} (last in ${c.last_seen_week}, closed since): ${c.action} skipped`);
-          const results = evaluateGates({ ...facts, unknownCorrections: facts.unknownCorrections.filter((c) => !closed.has(c.place_id)) }, rec.live_before);
+          for (const c of rec.skipped_corrections)
+            say(
+              `corrections.jsonl:${c.line}: place_id "${c.place_id}" is not in ${facts.week} (last in ${c.last_seen_week}, closed since): ${c.action} skipped`,
+            );
+          const results = evaluateGates(
+            { ...facts, unknownCorrections: facts.unknownCorrections.filter((c) => !closed.has(c.place_id)) },
+            rec.live_before,
+          );
           const forced = (g: GateResult): boolean => !g.passed && opts.force?.[g.gate] !== undefined;
           rec.gates = results.map((g) => ({ ...g, forced: forced(g) }));
-          for (const g of results) say(`gate ${g.gate}: ${g.passed ? 'passed' : forced(g) ? 'FAILED, forced' : 'FAILED'}: ${g.detail}`);
+          for (const g of results)
+            say(`gate ${g.gate}: ${g.passed ? 'passed' : forced(g) ? 'FAILED, forced' : 'FAILED'}: ${g.detail}`);
           const refused = results.filter((g) => !g.passed && !forced(g));
           if (refused.length > 0) {
             step = `gate ${refused.map((g) => g.gate).join(', ')}`;
-            throw new ReleaseRefused(step, `refused by ${refused.length} gate(s): ${refused.map((g) => `${g.gate} (${g.detail})`).join('; ')}; fix the inputs, or let one gate through with --force ${refused[0]?.gate ?? '<gate>'}="<reason>"`);
+            throw new ReleaseRefused(
+              step,
+              `refused by ${refused.length} gate(s): ${refused.map((g) => `${g.gate} (${g.detail})`).join('; ')}; fix the inputs, or let one gate through with --force ${refused[0]?.gate ?? '<gate>'}="<reason>"`,
+            );
           }
           rec.forced = results.filter(forced).map((g) => ({ gate: g.gate, reason: opts.force?.[g.gate] as string }));
         },
@@ -197,7 +223,10 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     } catch (err) {
       if (err instanceof BadInputError) {
         step = 'bad input rows';
-        throw new ReleaseRefused(step, `refused: ${err.message}: ${err.rows.slice(0, 5).map(formatBadRow).join('; ')}${err.rows.length > 5 ? `; and ${err.rows.length - 5} more` : ''}`);
+        throw new ReleaseRefused(
+          step,
+          `refused: ${err.message}: ${err.rows.slice(0, 5).map(formatBadRow).join('; ')}${err.rows.length > 5 ? `; and ${err.rows.length - 5} more` : ''}`,
+        );
       }
       if (err instanceof InputError) {
         step = 'gate inputs-present';
@@ -209,11 +238,16 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     rec.version = generated.version;
     rec.week = generated.week;
     rec.skipped_rows = generated.skipped.map(formatBadRow);
-    if (rec.rollback?.how !== 'pointer') say(`generated ${generated.version} (${generated.objects} objects), not yet current`);
+    if (rec.rollback?.how !== 'pointer')
+      say(`generated ${generated.version} (${generated.objects} objects), not yet current`);
 
     step = 'verify';
     rec.verify = await checkVersion(opts.siteDir, generated.version, opts.verifySample ?? 40, opts.seed ?? 1, say);
-    if (rec.verify.problems.length > 0) throw new ReleaseRefused(step, `verify found ${rec.verify.problems.length} problem(s): ${rec.verify.problems.slice(0, 5).join('; ')}`);
+    if (rec.verify.problems.length > 0)
+      throw new ReleaseRefused(
+        step,
+        `verify found ${rec.verify.problems.length} problem(s): ${rec.verify.problems.slice(0, 5).join('; ')}`,
+      );
 
     if (bucket) {
       step = 'publish';
@@ -227,7 +261,12 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
       });
       const { invalidationPaths, ...rest } = report;
       rec.publish = rest;
-      rec.invalidation = { paths: invalidationPaths, applied: report.invalidationId !== null, id: report.invalidationId, error: report.invalidationError };
+      rec.invalidation = {
+        paths: invalidationPaths,
+        applied: report.invalidationId !== null,
+        id: report.invalidationId,
+        error: report.invalidationError,
+      };
     }
     step = 'activate';
     const { run } = await beginRun(opts.siteDir);
@@ -235,11 +274,14 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
       const before = await flipPointer(run, await folderPointer(opts.siteDir, generated.version));
       if (!bucket) rec.previous_version = before;
       const pruned = await pruneVersions(run, opts.retention);
-      say(`folder ${opts.siteDir}: current.json -> ${generated.version}${pruned.length > 0 ? `; removed old ${pruned.join(', ')}` : ''}`);
+      say(
+        `folder ${opts.siteDir}: current.json -> ${generated.version}${pruned.length > 0 ? `; removed old ${pruned.join(', ')}` : ''}`,
+      );
     } finally {
       await endRun(run);
     }
-    if (rec.invalidation.paths.length > 0 && !rec.invalidation.applied) say(`invalidate by hand (or --invalidate): ${rec.invalidation.paths.join(' ')}`);
+    if (rec.invalidation.paths.length > 0 && !rec.invalidation.applied)
+      say(`invalidate by hand (or --invalidate): ${rec.invalidation.paths.join(' ')}`);
     rec.outcome = 'released';
   } catch (err) {
     rec.outcome = err instanceof ReleaseRefused ? 'refused' : 'failed';
@@ -250,7 +292,10 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
   rec.finished_at = new Date().toISOString();
   const dir = opts.recordsDir ?? join('var', 'releases');
   await mkdir(dir, { recursive: true });
-  const recordPath = join(dir, `${rec.started_at.replace(/[:.]/g, '-')}-${rec.version ?? rec.week ?? 'unknown'}-${rec.outcome}.json`);
+  const recordPath = join(
+    dir,
+    `${rec.started_at.replace(/[:.]/g, '-')}-${rec.version ?? rec.week ?? 'unknown'}-${rec.outcome}.json`,
+  );
   await writeFile(recordPath, `${JSON.stringify(rec, null, 2)}\n`);
   say(`record ${recordPath}`);
   return { ...rec, recordPath };

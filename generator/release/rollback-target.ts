@@ -16,20 +16,37 @@ export type RollbackTarget =
   | { kind: 'refused'; message: string };
 
 const VERSION_RE = /^(\d{4}-W\d{2})-[0-9a-f]{10}$/;
-const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Decide how to roll the site folder back to `version` under the standing `removals`. */
-export async function rollbackTarget(siteDir: string, dataDir: string, version: string, removals: ActiveRemovals): Promise<RollbackTarget> {
+export async function rollbackTarget(
+  siteDir: string,
+  dataDir: string,
+  version: string,
+  removals: ActiveRemovals,
+): Promise<RollbackTarget> {
   const week = VERSION_RE.exec(version)?.[1];
-  if (week === undefined) return { kind: 'refused', message: `"${version}" is not a version id (<YYYY-Www>-<10 hex>, as current.json and the release records name them)` };
+  if (week === undefined)
+    return {
+      kind: 'refused',
+      message: `"${version}" is not a version id (<YYYY-Www>-<10 hex>, as current.json and the release records name them)`,
+    };
   if (!(await exists(join(siteDir, keys.manifest(version))))) {
-    const kept = (await readdir(join(siteDir, 'v')).catch(() => [] as string[])).filter((v) => VERSION_RE.test(v)).sort();
+    const kept = (await readdir(join(siteDir, 'v')).catch(() => [] as string[]))
+      .filter((v) => VERSION_RE.test(v))
+      .sort();
     const weekInputs = await exists(join(dataDir, 'weeks', week));
     return {
       kind: 'refused',
       message:
         `version ${version} is not in ${join(siteDir, 'v')} (it keeps ${kept.length === 0 ? 'no version' : kept.join(', ')}), so there is nothing to roll back to` +
-        (weekInputs ? `; release its week again instead: npm run release -- --week ${week}` : `, and ${join(dataDir, 'weeks', week)} is gone too`),
+        (weekInputs
+          ? `; release its week again instead: npm run release -- --week ${week}`
+          : `, and ${join(dataDir, 'weeks', week)} is gone too`),
     };
   }
   const held = await removedListingsIn(siteDir, version, removals);

@@ -17,7 +17,12 @@ total) where the total minus the shown cells would give a suppressed count away 
 Writes <out>/<week>.json and prints a summary. Inputs: --log, --cloudwatch, or both; --edge beside them.`,
   options: {
     week: { type: 'string', arg: 'YYYY-Www', required: true, description: 'ISO week, Monday to Sunday UTC (required)' },
-    log: { type: 'string', arg: 'dir', description: 'local request log folder, requests-YYYY-MM-DD.jsonl', default: 'var/log' },
+    log: {
+      type: 'string',
+      arg: 'dir',
+      description: 'local request log folder, requests-YYYY-MM-DD.jsonl',
+      default: 'var/log',
+    },
     cloudwatch: {
       type: 'string',
       arg: 'file',
@@ -44,7 +49,11 @@ function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
-async function* jsonLines<T>(file: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, bad: { n: number }): AsyncGenerator<T> {
+async function* jsonLines<T>(
+  file: string,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  bad: { n: number },
+): AsyncGenerator<T> {
   const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   for await (const text of rl) {
     if (text.trim() === '') continue;
@@ -68,7 +77,8 @@ async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
-  if (!/^\d{4}-W\d{2}$/.test(args.week)) return printUsageError(SPEC, `--week must be an ISO week YYYY-Www, got ${JSON.stringify(args.week)}`);
+  if (!/^\d{4}-W\d{2}$/.test(args.week))
+    return printUsageError(SPEC, `--week must be an ISO week YYYY-Www, got ${JSON.stringify(args.week)}`);
   const week = args.week;
   const from = mondayOfIsoWeek(week);
   const to = addDays(from, 6);

@@ -63,11 +63,17 @@ export interface ResearchCounts {
 
 /** True for a line that is an answered search (REST or MCP): status 200 with a query id. */
 export function isSearch(l: LogLineT): boolean {
-  return l.status === 200 && l.query_id !== null && (l.endpoint === '/v1/attorneys' || l.endpoint.endsWith('find_injury_attorneys'));
+  return (
+    l.status === 200 &&
+    l.query_id !== null &&
+    (l.endpoint === '/v1/attorneys' || l.endpoint.endsWith('find_injury_attorneys'))
+  );
 }
 
 function cells(view: ReadonlyArray<{ key: string; searches: number | null }>): Cell[] {
-  return view.map(({ key, searches }) => (searches === null ? { key, searches: null, suppressed: true as const } : { key, searches }));
+  return view.map(({ key, searches }) =>
+    searches === null ? { key, searches: null, suppressed: true as const } : { key, searches },
+  );
 }
 
 /** True for an edge line of a valid /v1/attorneys search (its cache key parses as one; invalid ones get a 400 at the function). */
@@ -88,7 +94,14 @@ function isEdgeSearch(e: EdgeLineT): boolean {
  * sent (metro and ZIP3 follow from the location alone), and the function's REST lines are not counted again (each of
  * them is a miss the edge already logged); MCP searches always come from the function (/mcp is never cached).
  */
-export function countSearches(lines: Iterable<LogLineT>, week: string, from: string, to: string, below = SUPPRESS_BELOW, edge: Iterable<EdgeLineT> = []): ResearchCounts {
+export function countSearches(
+  lines: Iterable<LogLineT>,
+  week: string,
+  from: string,
+  to: string,
+  below = SUPPRESS_BELOW,
+  edge: Iterable<EdgeLineT> = [],
+): ResearchCounts {
   const byMetro = new Map<string, number>();
   const byZip3 = new Map<string, number>();
   const inWeek = (time: string): boolean => {
@@ -111,11 +124,19 @@ export function countSearches(lines: Iterable<LogLineT>, week: string, from: str
   const refused = new Set<string>();
   for (const l of lines) {
     if (!isSearch(l)) {
-      if (l.endpoint === '/v1/attorneys' && l.status >= 400 && l.status < 500 && l.status !== 429 && typeof l.location === 'string') refused.add(l.location);
+      if (
+        l.endpoint === '/v1/attorneys' &&
+        l.status >= 400 &&
+        l.status < 500 &&
+        l.status !== 429 &&
+        typeof l.location === 'string'
+      )
+        refused.add(l.location);
       continue;
     }
     const rest = l.endpoint === '/v1/attorneys';
-    if (rest && l.location !== null && l.location !== undefined) resolved.set(l.location, { metro: l.metro ?? null, zip3: l.zip3 ?? null });
+    if (rest && l.location !== null && l.location !== undefined)
+      resolved.set(l.location, { metro: l.metro ?? null, zip3: l.zip3 ?? null });
     if (!inWeek(l.time) || (rest && fromEdge)) continue;
     add(l.metro, l.zip3);
   }

@@ -111,6 +111,8 @@ export function suppress(total: number, views: ReadonlyArray<ReadonlyMap<string,
   }
   return {
     searches: totalShown ? total : null,
-    views: vs.map((v) => v.keys.map((key, i) => ({ key, searches: v.state[i] === 'shown' ? (v.counts[i] as number) : null }))),
+    views: vs.map((v) =>
+      v.keys.map((key, i) => ({ key, searches: v.state[i] === 'shown' ? (v.counts[i] as number) : null })),
+    ),
   };
 }

@@ -11,7 +11,10 @@ import type { CellTree } from './cells.ts';
 export type HashOf = (rel: string, value: unknown) => string;
 
 /** sha256 of an object as the generator writes it (compact JSON and a newline): for a tree that is not written. */
-export const hashSerialised: HashOf = (_rel, value) => createHash('sha256').update(`${JSON.stringify(value)}\n`).digest('hex');
+export const hashSerialised: HashOf = (_rel, value) =>
+  createHash('sha256')
+    .update(`${JSON.stringify(value)}\n`)
+    .digest('hex');
 
 /** Fill each block's `records_sha256` from its record chunks, chunk k at position k. */
 export function sealBlocks(tree: CellTree, hashOf: HashOf): void {

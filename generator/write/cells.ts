@@ -4,7 +4,14 @@
  * objects. The hash fields are left empty here and filled by cell-hashes.ts once the children are serialised.
  */
 import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
-import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK, UNIT_MILES } from '../../shim/core/cell-format.ts';
+import {
+  CELL_BLOCK_MAX,
+  CELL_GROUP_RES,
+  CELL_LEAF_MAX,
+  CELL_MAX_RES,
+  CELL_RECORD_CHUNK,
+  UNIT_MILES,
+} from '../../shim/core/cell-format.ts';
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/core/cell-format.ts';
 import { haversineMiles } from '../../shim/core/geo.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
@@ -77,7 +84,9 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
   const count = offices.length;
   // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
-  const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) => cmp((offices[a] as StoredOfficeT).listing_id, (offices[b] as StoredOfficeT).listing_id));
+  const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) =>
+    cmp((offices[a] as StoredOfficeT).listing_id, (offices[b] as StoredOfficeT).listing_id),
+  );
   const listingOf = new Int32Array(count);
   byListing.forEach((i, rank) => (listingOf[i] = rank));
   const key = new Float64Array(count);
@@ -104,7 +113,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   );
   const at = (p: number): StoredOfficeT => offices[order[p] ?? 0] as StoredOfficeT;
   const parentKey = (p: number, res: number): number => Math.floor((keyAt[p] as number) / 8 ** (CELL_MAX_RES - res));
-  const cellAt = (p: number, res: number): string => cellToParent(latLngToCell(latAt[p] as number, lngAt[p] as number, CELL_MAX_RES), res);
+  const cellAt = (p: number, res: number): string =>
+    cellToParent(latLngToCell(latAt[p] as number, lngAt[p] as number, CELL_MAX_RES), res);
 
   const nodes: Node[] = [];
   const leafOf = new Int32Array(count);
@@ -112,8 +122,19 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const id = nodes.length;
     const [cLat, cLng] = cellToLatLng(cell);
     let reach = 0;
-    for (let p = s; p < e; p++) reach = Math.max(reach, haversineMiles(cLat, cLng, latAt[p] as number, lngAt[p] as number));
-    const node: Node = { cell, parent, s, e, reach: roundUp(reach), units: 0, shared: new Map(), block: -1, children: [] };
+    for (let p = s; p < e; p++)
+      reach = Math.max(reach, haversineMiles(cLat, cLng, latAt[p] as number, lngAt[p] as number));
+    const node: Node = {
+      cell,
+      parent,
+      s,
+      e,
+      reach: roundUp(reach),
+      units: 0,
+      shared: new Map(),
+      block: -1,
+      children: [],
+    };
     nodes.push(node);
     const res = getResolution(cell);
     if (e - s <= leafMax || res >= CELL_MAX_RES) {
@@ -131,7 +152,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     return id;
   };
   const roots: number[] = [];
-  for (let start = 0; start < count; ) {
+  for (let start = 0; start < count;) {
     const group = parentKey(start, CELL_GROUP_RES);
     let end = start + 1;
     while (end < count && parentKey(end, CELL_GROUP_RES) === group) end++;
@@ -175,7 +196,13 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const n = nodes[id] as Node;
     if (block < 0 && (n.e - n.s <= blockMax || n.children.length === 0)) {
       block = id;
-      const cols = { cell: n.cell, listing: [] as number[], unit: [] as number[], lat: [] as number[], lng: [] as number[] };
+      const cols = {
+        cell: n.cell,
+        listing: [] as number[],
+        unit: [] as number[],
+        lat: [] as number[],
+        lng: [] as number[],
+      };
       for (let p = n.s; p < n.e; p++) {
         cols.listing.push(listingOf[order[p] as number] as number);
         cols.unit.push(unitAt[p] as number);
@@ -213,7 +240,15 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
-    const rows = { cell: [] as string[], parent: [] as number[], n: [] as number[], reach: [] as number[], units: [] as number[], block: [] as number[], at: [] as number[] };
+    const rows = {
+      cell: [] as string[],
+      parent: [] as number[],
+      n: [] as number[],
+      reach: [] as number[],
+      units: [] as number[],
+      block: [] as number[],
+      at: [] as number[],
+    };
     const apart: CellSharedT = { schema_version: 4, cell: root.cell, row: [], shared: [] };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
@@ -235,7 +270,13 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     emit(r);
     // Key order as the schemas have it (audit compares the objects byte for byte).
     const { cell, parent, n, reach, units: homed, block, at: first } = rows;
-    groups.push({ schema_version: 4, cell: root.cell, rows: { cell, parent, n, reach, units: homed, block, at: first }, shared_sha256: '', block_sha256: {} });
+    groups.push({
+      schema_version: 4,
+      cell: root.cell,
+      rows: { cell, parent, n, reach, units: homed, block, at: first },
+      shared_sha256: '',
+      block_sha256: {},
+    });
     shared.push(apart);
   }
 

@@ -3,7 +3,16 @@ import { attribution } from '../../shim/core/attribution.ts';
 import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/core/constants.ts';
 import { disclosureFor } from '../../shim/core/disclosure.ts';
 import { LISTING_ALPHABET, listingPrefix } from '../../shim/core/site-format.ts';
-import type { CoverageCellsT, CoverageDocT, FirmDocT, ListingBucketT, ManifestT, MetaT, MetroSamplingT, PointerT } from '../../shim/core/site-format.ts';
+import type {
+  CoverageCellsT,
+  CoverageDocT,
+  FirmDocT,
+  ListingBucketT,
+  ManifestT,
+  MetaT,
+  MetroSamplingT,
+  PointerT,
+} from '../../shim/core/site-format.ts';
 import type { CoverageMap } from '../model/coverage.ts';
 import type { DatasetFileT, MetroT } from '../inputs/schema.ts';
 import { firmBrandFor, type BuiltFirm } from '../model/offices.ts';
@@ -11,7 +20,10 @@ import type { Visibility } from '../model/visibility.ts';
 import type { Entry } from './write.ts';
 
 /** The part of an office's firm document before `office`: schema version, listing id and the firm. */
-function firmDocHead(built: BuiltFirm, office: BuiltFirm['offices'][number]): Pick<FirmDocT, 'schema_version' | 'listing_id' | 'firm'> {
+function firmDocHead(
+  built: BuiltFirm,
+  office: BuiltFirm['offices'][number],
+): Pick<FirmDocT, 'schema_version' | 'listing_id' | 'firm'> {
   const { firm } = built;
   return {
     schema_version: SCHEMA_VERSIONS.firm,
@@ -30,7 +42,11 @@ function firmDocHead(built: BuiltFirm, office: BuiltFirm['offices'][number]): Pi
 
 /** One firm document per office of the firm: the office, the firm, and the firm's other offices by listing_id. */
 export function firmDocs(built: BuiltFirm): FirmDocT[] {
-  return built.offices.map((office) => ({ ...firmDocHead(built, office), office, other_offices: built.offices.filter((o) => o !== office) }));
+  return built.offices.map((office) => ({
+    ...firmDocHead(built, office),
+    office,
+    other_offices: built.offices.filter((o) => o !== office),
+  }));
 }
 
 /**
@@ -163,7 +179,11 @@ export function metaDoc(
     metros: metroSampling(vis),
     gazetteer: {
       zip3: [...contents.zip3].sort(),
-      cities: Object.fromEntries([...contents.cityBuckets].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([st, bs]) => [st, [...bs].sort().join('')])),
+      cities: Object.fromEntries(
+        [...contents.cityBuckets]
+          .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+          .map(([st, bs]) => [st, [...bs].sort().join('')]),
+      ),
       ...(contents.names === undefined ? {} : { names: [...contents.names].sort() }),
       ...(contents.points === undefined ? {} : { points: [...contents.points].sort() }),
     },
@@ -194,7 +214,8 @@ export function namedByMeta(rel: string): boolean {
 /** meta.json's `sha256`: relative key -> sha256 of each object namedByMeta, in key order. */
 export function namedByMetaHashes(entries: ReadonlyMap<string, { sha256: string }>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const rel of [...entries.keys()].filter(namedByMeta).sort()) out[rel] = (entries.get(rel) as { sha256: string }).sha256;
+  for (const rel of [...entries.keys()].filter(namedByMeta).sort())
+    out[rel] = (entries.get(rel) as { sha256: string }).sha256;
   return out;
 }
 
@@ -209,14 +230,21 @@ export function listingPrefixLength(count: number): number {
 }
 
 /** Every listings bucket of `length`, in prefix order, each with its listing ids sorted (empty buckets included) and, given `firmHash`, each one's firm document sha256. */
-export function listingBuckets(listingIds: readonly string[], length: number, firmHash?: (listingId: string) => string): ListingBucketT[] {
+export function listingBuckets(
+  listingIds: readonly string[],
+  length: number,
+  firmHash?: (listingId: string) => string,
+): ListingBucketT[] {
   const byPrefix = new Map<string, string[]>();
-  const prefixes = (n: number): string[] => (n === 0 ? [''] : prefixes(n - 1).flatMap((p) => [...LISTING_ALPHABET].map((c) => p + c)));
+  const prefixes = (n: number): string[] =>
+    n === 0 ? [''] : prefixes(n - 1).flatMap((p) => [...LISTING_ALPHABET].map((c) => p + c));
   for (const prefix of prefixes(length)) byPrefix.set(prefix, []);
   for (const id of listingIds) byPrefix.get(listingPrefix(id, length))?.push(id);
   return [...byPrefix].map(([prefix, ids]) => {
     const listing_ids = ids.sort();
-    return firmHash === undefined ? { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids } : { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids, sha256: listing_ids.map(firmHash) };
+    return firmHash === undefined
+      ? { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids }
+      : { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids, sha256: listing_ids.map(firmHash) };
   });
 }
 
@@ -233,18 +261,27 @@ export function sortedKeys(entries: ReadonlyMap<string, Entry>): string[] {
  * buffer of the right size (its own memory, see StagingWriter.putOwned), without that object of a million properties,
  * a string per entry or the joined text.
  */
-export function manifestBytes(version: string, entries: ReadonlyMap<string, Entry>, sorted: readonly string[], prefix: string): Buffer {
+export function manifestBytes(
+  version: string,
+  entries: ReadonlyMap<string, Entry>,
+  sorted: readonly string[],
+  prefix: string,
+): Buffer {
   const head = `{"schema_version":${SCHEMA_VERSIONS.manifest},"version":${JSON.stringify(version)},"objects":{`;
   const tail = '}}\n';
   // Each entry: KEY:{"sha256":"<64 hex>","bytes":N} plus a comma between entries.
   const fixed = '{"sha256":"","bytes":}'.length + 1 + 64;
   let len = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, sorted.length - 1);
-  for (const rel of sorted) len += Buffer.byteLength(JSON.stringify(prefix + rel)) + fixed + String((entries.get(rel) as Entry).bytes).length;
+  for (const rel of sorted)
+    len += Buffer.byteLength(JSON.stringify(prefix + rel)) + fixed + String((entries.get(rel) as Entry).bytes).length;
   const out = Buffer.allocUnsafeSlow(len);
   let at = out.write(head, 0);
   sorted.forEach((rel, i) => {
     const e = entries.get(rel) as Entry;
-    at += out.write(`${i === 0 ? '' : ','}${JSON.stringify(prefix + rel)}:{"sha256":"${e.sha256}","bytes":${e.bytes}}`, at);
+    at += out.write(
+      `${i === 0 ? '' : ','}${JSON.stringify(prefix + rel)}:{"sha256":"${e.sha256}","bytes":${e.bytes}}`,
+      at,
+    );
   });
   at += out.write(tail, at);
   if (at !== len) throw new Error(`manifest: wrote ${at} bytes, expected ${len}`);
@@ -252,7 +289,11 @@ export function manifestBytes(version: string, entries: ReadonlyMap<string, Entr
 }
 
 /** manifest.json as an object (what manifestBytes serialises). */
-export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>, keyOf: (rel: string) => string): ManifestT {
+export function manifestDoc(
+  version: string,
+  entries: ReadonlyMap<string, Entry>,
+  keyOf: (rel: string) => string,
+): ManifestT {
   const objects: ManifestT['objects'] = {};
   for (const rel of sortedKeys(entries)) {
     const e = entries.get(rel) as Entry;
@@ -263,5 +304,7 @@ export function manifestDoc(version: string, entries: ReadonlyMap<string, Entry>
 
 /** current.json; `metaSha256` is the sha256 of the version's meta.json as stored beside this pointer. */
 export function pointerDoc(version: string, week: string, metaSha256?: string): PointerT {
-  return metaSha256 === undefined ? { schema_version: SCHEMA_VERSIONS.pointer, version, week } : { schema_version: SCHEMA_VERSIONS.pointer, version, week, meta_sha256: metaSha256 };
+  return metaSha256 === undefined
+    ? { schema_version: SCHEMA_VERSIONS.pointer, version, week }
+    : { schema_version: SCHEMA_VERSIONS.pointer, version, week, meta_sha256: metaSha256 };
 }

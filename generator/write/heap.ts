@@ -13,6 +13,8 @@ export const HEAP_GROWING_PERCENT = 40;
 
 /** Apply HEAP_GROWING_PERCENT to this process unless the node command line or NODE_OPTIONS set it. */
 export function limitHeapGrowth(): void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => /^--heap[-_]growing[-_]percent/.test(a));
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) =>
+    /^--heap[-_]growing[-_]percent/.test(a),
+  );
   if (!given) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }

@@ -13,18 +13,33 @@ type Point = MeasurementDocT['points'][number];
  * place that is not an office of this version (another business, a removed or corrected-away listing) becomes null, so
  * ranks keep their positions and no id of the map service other than a published listing's leaves the operator.
  */
-export function measurementDocs(metros: readonly MetroT[], samples: readonly SampleRecordT[], firms: readonly Firm[], week: string): MeasurementDocT[] {
+export function measurementDocs(
+  metros: readonly MetroT[],
+  samples: readonly SampleRecordT[],
+  firms: readonly Firm[],
+  week: string,
+): MeasurementDocT[] {
   const listingOf = new Map<string, string>();
   for (const f of firms) for (const o of f.offices) listingOf.set(o.place.place_id, o.listingId);
-  const perMetro = new Map<string, { queries: Set<string>; points: Map<string, { point: Point; ranked: Map<string, (string | null)[]> }> }>();
+  const perMetro = new Map<
+    string,
+    { queries: Set<string>; points: Map<string, { point: Point; ranked: Map<string, (string | null)[]> }> }
+  >();
   for (const m of metros) perMetro.set(m.slug, { queries: new Set(), points: new Map() });
   for (const s of samples) {
     const m = perMetro.get(s.metro);
     if (m === undefined) continue;
     m.queries.add(s.query);
     let p = m.points.get(s.point_id);
-    if (p === undefined) m.points.set(s.point_id, (p = { point: { point_id: s.point_id, lat: s.lat, lng: s.lng, ranked: {} }, ranked: new Map() }));
-    p.ranked.set(s.query, s.ranked.map((id) => listingOf.get(id) ?? null));
+    if (p === undefined)
+      m.points.set(
+        s.point_id,
+        (p = { point: { point_id: s.point_id, lat: s.lat, lng: s.lng, ranked: {} }, ranked: new Map() }),
+      );
+    p.ranked.set(
+      s.query,
+      s.ranked.map((id) => listingOf.get(id) ?? null),
+    );
   }
   return metros.map((metro) => {
     const m = perMetro.get(metro.slug) as NonNullable<ReturnType<typeof perMetro.get>>;
@@ -35,6 +50,13 @@ export function measurementDocs(metros: readonly MetroT[], samples: readonly Sam
         for (const q of [...ranked.keys()].sort(byString)) byQuery[q] = ranked.get(q) ?? [];
         return { ...point, ranked: byQuery };
       });
-    return { schema_version: SCHEMA_VERSIONS.measurement, generated: 'by generator/; do not edit', metro: metro.slug, week, queries: [...m.queries].sort(byString), points };
+    return {
+      schema_version: SCHEMA_VERSIONS.measurement,
+      generated: 'by generator/; do not edit',
+      metro: metro.slug,
+      week,
+      queries: [...m.queries].sort(byString),
+      points,
+    };
   });
 }

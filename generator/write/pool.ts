@@ -4,7 +4,11 @@
  * `fn` over `items`, at most `concurrency` at a time; results in input order. After the first failure no new item is
  * started; the ones running finish, then the first failure is rethrown.
  */
-export async function mapPool<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapPool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let next = 0;
   let failure: { err: unknown } | null = null;
@@ -24,6 +28,10 @@ export async function mapPool<T, R>(items: readonly T[], concurrency: number, fn
 }
 
 /** mapPool without results. */
-export async function runPool<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
+export async function runPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   await mapPool(items, concurrency, fn);
 }

@@ -111,7 +111,12 @@ async function touch(path: string, ms: number): Promise<void> {
  * give the same version), each object is renamed over its twin instead: readers of the served copy see whole files
  * only, and an object lost from it is restored. `rels` lists the objects relative to the version root.
  */
-export async function installVersion(run: SiteRun, version: string, rels: Iterable<string>, now = Date.now): Promise<'new' | 'refreshed'> {
+export async function installVersion(
+  run: SiteRun,
+  version: string,
+  rels: Iterable<string>,
+  now = Date.now,
+): Promise<'new' | 'refreshed'> {
   const target = join(run.site, keys.root(version));
   await mkdir(dirname(target), { recursive: true });
   let how: 'new' | 'refreshed' = 'new';

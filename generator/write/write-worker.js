@@ -60,7 +60,10 @@ parentPort.on('message', (batch) => {
       digests.set(createHash('sha256').update(part).digest(), 32 * i);
     }
     // The batch's buffer goes back too, for the writer to fill again.
-    parentPort.postMessage({ id: batch.id, digests: digests.buffer, linked, buf: batch.buf }, [digests.buffer, batch.buf]);
+    parentPort.postMessage({ id: batch.id, digests: digests.buffer, linked, buf: batch.buf }, [
+      digests.buffer,
+      batch.buf,
+    ]);
   } catch (err) {
     parentPort.postMessage({ id: batch.id, error: { message: err.message, code: err.code, path: err.path } });
   }

@@ -24,7 +24,11 @@ interface Pending {
 
 /** A write failure reported by the worker, as the fs error it was. */
 function workerError(e: { message: string; code?: string; path?: string }): Error {
-  return Object.assign(new Error(e.message), e.code !== undefined ? { code: e.code } : {}, e.path !== undefined ? { path: e.path } : {});
+  return Object.assign(
+    new Error(e.message),
+    e.code !== undefined ? { code: e.code } : {},
+    e.path !== undefined ? { path: e.path } : {},
+  );
 }
 
 /**
@@ -62,25 +66,31 @@ export class StagingWriter {
    * `previous`: the folder of the version the site serves now, or null. An object whose bytes equal its file there
    * becomes a hard link to that file instead of a new copy (on a file system without hard links, a copy).
    */
-  constructor(
-    root: string,
-    previous: string | null = null,
-  ) {
+  constructor(root: string, previous: string | null = null) {
     this.root = root;
     this.workers = Array.from({ length: WORKERS }, () => {
       const worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: { root, previous } });
-      worker.on('message', (msg: { id: number; digests?: ArrayBuffer; linked?: number; buf?: ArrayBuffer; error?: { message: string; code?: string; path?: string } }) => {
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        this.linked += msg.linked ?? 0;
-        if (msg.buf !== undefined && msg.buf.byteLength === BATCH_BYTES) this.free.push(msg.buf);
-        if (msg.error !== undefined) this.failure ??= workerError(msg.error);
-        else if (p !== undefined && msg.digests !== undefined) {
-          const digests = new Uint8Array(msg.digests);
-          p.at.forEach((i, k) => this.entries.setHash(i, digests, k * 32));
-        }
-        this.wake();
-      });
+      worker.on(
+        'message',
+        (msg: {
+          id: number;
+          digests?: ArrayBuffer;
+          linked?: number;
+          buf?: ArrayBuffer;
+          error?: { message: string; code?: string; path?: string };
+        }) => {
+          const p = this.pending.get(msg.id);
+          this.pending.delete(msg.id);
+          this.linked += msg.linked ?? 0;
+          if (msg.buf !== undefined && msg.buf.byteLength === BATCH_BYTES) this.free.push(msg.buf);
+          if (msg.error !== undefined) this.failure ??= workerError(msg.error);
+          else if (p !== undefined && msg.digests !== undefined) {
+            const digests = new Uint8Array(msg.digests);
+            p.at.forEach((i, k) => this.entries.setHash(i, digests, k * 32));
+          }
+          this.wake();
+        },
+      );
       worker.on('error', (err) => {
         this.failure ??= err;
         this.pending.clear();

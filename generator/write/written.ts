@@ -77,7 +77,8 @@ export class WrittenObjects implements ReadonlyMap<string, Entry> {
   }
 
   *entries(): MapIterator<[string, Entry]> {
-    for (let i = 0; i < this.rels.length; i++) yield [this.rels[i] as string, { sha256: this.hashAt(i), bytes: this.bytesAt(i) }];
+    for (let i = 0; i < this.rels.length; i++)
+      yield [this.rels[i] as string, { sha256: this.hashAt(i), bytes: this.bytesAt(i) }];
   }
 
   *values(): MapIterator<Entry> {

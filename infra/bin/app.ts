@@ -54,7 +54,10 @@ async function main(argv: string[]): Promise<void> {
   // Under the CDK CLI, CDK_OUTDIR and CDK_CONTEXT_JSON are set and App reads them itself.
   const direct = process.env.CDK_OUTDIR === undefined;
   // Run directly, the app applies cdk.json's feature flags itself (the CLI passes them in CDK_CONTEXT_JSON).
-  const app = new App({ ...(direct ? { outdir: args.outdir ?? resolve('cdk.out') } : {}), context: { ...(direct ? cdkJsonContext() : {}), ...args.context } });
+  const app = new App({
+    ...(direct ? { outdir: args.outdir ?? resolve('cdk.out') } : {}),
+    context: { ...(direct ? cdkJsonContext() : {}), ...args.context },
+  });
   const list = (key: string): string[] =>
     String(app.node.tryGetContext(key) ?? '')
       .split(',')
@@ -63,7 +66,8 @@ async function main(argv: string[]): Promise<void> {
 
   const domainNames = list('domainNames');
   const certificateArn = app.node.tryGetContext('certificateArn') as string | undefined;
-  if (domainNames.length > 0 && certificateArn === undefined) throw new Error('domainNames needs certificateArn (an ACM certificate in us-east-1)');
+  if (domainNames.length > 0 && certificateArn === undefined)
+    throw new Error('domainNames needs certificateArn (an ACM certificate in us-east-1)');
 
   if (!args.quiet) process.stderr.write('bundling the Lambda handler ...\n');
   const bundle = await bundleLambda();
@@ -77,7 +81,9 @@ async function main(argv: string[]): Promise<void> {
     codeDir: bundle.dir,
     rotatorCodeDir: rotator.dir,
     originSecretVersionIds: list('originSecretVersions'),
-    ...(domainNames.length > 0 && certificateArn !== undefined ? { domain: { names: domainNames, certificateArn } } : {}),
+    ...(domainNames.length > 0 && certificateArn !== undefined
+      ? { domain: { names: domainNames, certificateArn } }
+      : {}),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   if (!args.quiet) process.stderr.write('synthesising (cdk-nag AwsSolutions checks run now) ...\n');

@@ -60,7 +60,13 @@ function canonical(q) {
   var out = {};
   for (var name in q) out[name] = q[name];
   var hasOther = out.location !== undefined || out.zip !== undefined;
-  if (!hasOther && out.lat !== undefined && out.lng !== undefined && PLAIN_DECIMAL.test(out.lat) && PLAIN_DECIMAL.test(out.lng)) {
+  if (
+    !hasOther &&
+    out.lat !== undefined &&
+    out.lng !== undefined &&
+    PLAIN_DECIMAL.test(out.lat) &&
+    PLAIN_DECIMAL.test(out.lng)
+  ) {
     var lat = Number(out.lat);
     var lng = Number(out.lng);
     if (lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180) {

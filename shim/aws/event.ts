@@ -67,7 +67,11 @@ export function eventToRequest(event: FunctionUrlEvent, options: EventToRequestO
   if (event.cookies !== undefined && event.cookies.length > 0) headers.set('cookie', event.cookies.join('; '));
   const { method } = webMethod(event.requestContext.http.method);
   const hasBody = method !== 'GET' && method !== 'HEAD' && event.body !== undefined && event.body !== '';
-  const body = hasBody ? (event.isBase64Encoded ? Buffer.from(event.body as string, 'base64') : Buffer.from(event.body as string, 'utf8')) : undefined;
+  const body = hasBody
+    ? event.isBase64Encoded
+      ? Buffer.from(event.body as string, 'base64')
+      : Buffer.from(event.body as string, 'utf8')
+    : undefined;
   return new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
 }
 

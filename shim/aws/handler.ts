@@ -19,7 +19,13 @@ import { withDeadline } from '../store/deadline.ts';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../limits.ts';
 import type { Store } from '../store/types.ts';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from './env.ts';
-import { eventToRequest, responseToResult, viewerAddress, type FunctionUrlEvent, type FunctionUrlResult } from './event.ts';
+import {
+  eventToRequest,
+  responseToResult,
+  viewerAddress,
+  type FunctionUrlEvent,
+  type FunctionUrlResult,
+} from './event.ts';
 import { StdoutJsonSink } from './log-sink.ts';
 import { S3SaltProvider } from './salt.ts';
 
@@ -50,7 +56,12 @@ function problem(error: ApiError, publicBaseUrl: string): FunctionUrlResult {
   const { problem: body, headers } = problemOf(error, 'lambda', publicBaseUrl);
   return {
     statusCode: body.status,
-    headers: { ...headers, 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    headers: {
+      ...headers,
+      'content-type': 'application/problem+json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
     body: JSON.stringify(body),
     isBase64Encoded: false,
   };
@@ -59,24 +70,29 @@ function problem(error: ApiError, publicBaseUrl: string): FunctionUrlResult {
 /** Build the handler for `env`. Creates clients only; the first S3 read happens on the first request. */
 export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionUrlHandler {
   const s3 = { region: env.region, ...(env.s3Endpoint !== null ? { endpoint: env.s3Endpoint } : {}) };
-  const store = deps.store ?? withDeadline(new S3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 }), DEFAULT_STORE_TIMEOUT_MS);
+  const store =
+    deps.store ??
+    withDeadline(new S3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 }), DEFAULT_STORE_TIMEOUT_MS);
   const service = deps.service ?? createService(createSiteSource(store, { cacheBytes: env.cacheBytes }));
   const salt = deps.salt ?? new S3SaltProvider({ bucket: env.saltBucket, ...s3 });
   const log = deps.log ?? new StdoutJsonSink();
   // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.
   // Counted and advertised in the WAF rule's window, so the headers state the policy WAF enforces.
-  const limits = createRequestLimits({ limit: perWindow(env.rateLimitPerHour, env.rateLimitWindowSeconds), windowSeconds: env.rateLimitWindowSeconds });
+  const limits = createRequestLimits({
+    limit: perWindow(env.rateLimitPerHour, env.rateLimitWindowSeconds),
+    windowSeconds: env.rateLimitWindowSeconds,
+  });
   // One app for every host: each request names its public base (RequestInfo.publicBaseUrl); this one is the fallback.
   const app: App = composeApp({
-      service,
-      publicBaseUrl: env.publicBaseUrl ?? 'https://localhost',
-      allowedOrigins: env.allowedOrigins,
-      correctionsEmail: env.correctionsEmail,
-      limits,
-      log,
-      salt,
-      onMcpError: (error) => console.error(JSON.stringify({ type: 'mcp_error', message: error.message })),
-    });
+    service,
+    publicBaseUrl: env.publicBaseUrl ?? 'https://localhost',
+    allowedOrigins: env.allowedOrigins,
+    correctionsEmail: env.correctionsEmail,
+    limits,
+    log,
+    salt,
+    onMcpError: (error) => console.error(JSON.stringify({ type: 'mcp_error', message: error.message })),
+  });
 
   return async function handler(event: FunctionUrlEvent): Promise<FunctionUrlResult> {
     const headers = event.headers ?? {};
@@ -84,18 +100,36 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
     const host = viewerHost !== undefined && HOST_RE.test(viewerHost) ? viewerHost : event.requestContext.domainName;
     const publicBaseUrl = env.publicBaseUrl ?? `https://${host}`;
     if (!originVerified(headers[ORIGIN_VERIFY_HEADER], env.originSecrets)) {
-      return problem(new ApiError('origin_not_allowed', "This origin answers only requests relayed by the service's CloudFront distribution."), publicBaseUrl);
+      return problem(
+        new ApiError(
+          'origin_not_allowed',
+          "This origin answers only requests relayed by the service's CloudFront distribution.",
+        ),
+        publicBaseUrl,
+      );
     }
     const clientAddress = viewerAddress(headers['cloudfront-viewer-address']) ?? event.requestContext.http.sourceIp;
     let response: Response;
     try {
-      const request = eventToRequest(event, { host: new URL(publicBaseUrl).host, dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER] });
+      const request = eventToRequest(event, {
+        host: new URL(publicBaseUrl).host,
+        dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER],
+      });
       // Function URL bodies of an encoded response go out base64 (responseToResult), as Lambda requires for binary.
-      const answer = await app(request, { clientAddress, publicBaseUrl, ...webMethod(event.requestContext.http.method).info });
+      const answer = await app(request, {
+        clientAddress,
+        publicBaseUrl,
+        ...webMethod(event.requestContext.http.method).info,
+      });
       response = await compressResponse(answer, headers['accept-encoding'] ?? null);
     } catch (err) {
-      console.error(JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }));
-      return problem(new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'), publicBaseUrl);
+      console.error(
+        JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }),
+      );
+      return problem(
+        new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'),
+        publicBaseUrl,
+      );
     }
     return responseToResult(response);
   };

@@ -18,10 +18,7 @@ export class KvsSaltKeyStore implements SaltKeyStore {
 
   private readonly kvsArn: string;
   private readonly client: CloudFrontKeyValueStoreClient;
-  constructor(
-    kvsArn: string,
-    client: CloudFrontKeyValueStoreClient = new CloudFrontKeyValueStoreClient({}),
-  ) {
+  constructor(kvsArn: string, client: CloudFrontKeyValueStoreClient = new CloudFrontKeyValueStoreClient({})) {
     this.kvsArn = kvsArn;
     this.client = client;
   }
@@ -31,19 +28,24 @@ export class KvsSaltKeyStore implements SaltKeyStore {
     let next: string | undefined;
     do {
       const page = await this.client.send(new ListKeysCommand({ KvsARN: this.kvsArn, NextToken: next }));
-      for (const item of page.Items ?? []) if (item.Key !== undefined && item.Value !== undefined) out.set(item.Key, item.Value);
+      for (const item of page.Items ?? [])
+        if (item.Key !== undefined && item.Value !== undefined) out.set(item.Key, item.Value);
       next = page.NextToken;
     } while (next !== undefined);
     return out;
   }
 
   async put(key: string, value: string): Promise<void> {
-    const out = await this.client.send(new PutKeyCommand({ KvsARN: this.kvsArn, Key: key, Value: value, IfMatch: await this.currentEtag() }));
+    const out = await this.client.send(
+      new PutKeyCommand({ KvsARN: this.kvsArn, Key: key, Value: value, IfMatch: await this.currentEtag() }),
+    );
     this.etag = out.ETag ?? null;
   }
 
   async delete(key: string): Promise<void> {
-    const out = await this.client.send(new DeleteKeyCommand({ KvsARN: this.kvsArn, Key: key, IfMatch: await this.currentEtag() }));
+    const out = await this.client.send(
+      new DeleteKeyCommand({ KvsARN: this.kvsArn, Key: key, IfMatch: await this.currentEtag() }),
+    );
     this.etag = out.ETag ?? null;
   }
 

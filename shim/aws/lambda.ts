@@ -9,7 +9,8 @@ function init(): FunctionUrlHandler {
   try {
     return createHandler(loadLambdaEnv(process.env));
   } catch (err) {
-    if (err instanceof LambdaEnvError) process.stderr.write(`${JSON.stringify({ type: 'cold_start_error', message: err.message })}\n`);
+    if (err instanceof LambdaEnvError)
+      process.stderr.write(`${JSON.stringify({ type: 'cold_start_error', message: err.message })}\n`);
     throw err;
   }
 }

@@ -10,13 +10,20 @@ import { S3SaltProvider } from './salt.ts';
 /** The rotator's environment. */
 export const RotatorEnv = z.object({
   SALT_BUCKET: z.string().min(3).describe('bucket of the daily salts the function instances share'),
-  EDGE_SALT_KVS_ARN: z.string().startsWith('arn:').describe('ARN of the CloudFront KeyValueStore the edge function reads'),
+  EDGE_SALT_KVS_ARN: z
+    .string()
+    .startsWith('arn:')
+    .describe('ARN of the CloudFront KeyValueStore the edge function reads'),
 });
 
 /** Run one rotation now. */
 export async function handler(): Promise<RotationReport> {
   const env = RotatorEnv.parse(process.env);
-  const report = await rotateEdgeSalt(new KvsSaltKeyStore(env.EDGE_SALT_KVS_ARN), new S3SaltProvider({ bucket: env.SALT_BUCKET }), new Date());
+  const report = await rotateEdgeSalt(
+    new KvsSaltKeyStore(env.EDGE_SALT_KVS_ARN),
+    new S3SaltProvider({ bucket: env.SALT_BUCKET }),
+    new Date(),
+  );
   console.log(JSON.stringify({ log: 'edge_salt_rotation', ...report }));
   return report;
 }

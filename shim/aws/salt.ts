@@ -87,7 +87,8 @@ export class S3SaltProvider implements SaltProvider {
     try {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyFor(day) }));
       const bytes = await out.Body?.transformToByteArray();
-      if (!bytes || bytes.byteLength !== SALT_BYTES) throw new Error(`salt object for ${day} has ${bytes?.byteLength ?? 0} bytes, expected ${SALT_BYTES}`);
+      if (!bytes || bytes.byteLength !== SALT_BYTES)
+        throw new Error(`salt object for ${day} has ${bytes?.byteLength ?? 0} bytes, expected ${SALT_BYTES}`);
       return bytes;
     } catch (err) {
       if (isNotFound(err)) return null;

@@ -22,7 +22,8 @@ export const CC_BY_4_URL = 'https://creativecommons.org/licenses/by/4.0/';
 /** GeoNames' site. */
 export const GEONAMES_URL = 'https://www.geonames.org/';
 /** The Census Bureau's Gazetteer Files. */
-export const CENSUS_GAZETTEER_URL = 'https://www.census.gov/geographies/reference-files/time-series/geo/gazetteer-files.html';
+export const CENSUS_GAZETTEER_URL =
+  'https://www.census.gov/geographies/reference-files/time-series/geo/gazetteer-files.html';
 
 /** The sources of the place data, in the order the gazetteer prefers them. */
 export const DATA_SOURCES: readonly DataSourceT[] = [

@@ -7,7 +7,21 @@ import type { ZodType } from 'zod';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared } from './cell-format.ts';
 import { PageDoc } from './page-format.ts';
 import { paths, type DocName } from './paths.ts';
-import { ChangesDoc, CityGazetteer, CityGazetteerState, CoverageCells, CoverageDoc, FirmDoc, ListingBucket, Manifest, MeasurementDoc, Meta, NameGazetteer, PointGazetteer, ZipGazetteer } from './site-format.ts';
+import {
+  ChangesDoc,
+  CityGazetteer,
+  CityGazetteerState,
+  CoverageCells,
+  CoverageDoc,
+  FirmDoc,
+  ListingBucket,
+  Manifest,
+  MeasurementDoc,
+  Meta,
+  NameGazetteer,
+  PointGazetteer,
+  ZipGazetteer,
+} from './site-format.ts';
 
 /** One kind of document: its path inside a version, the schema of its JSON (null: not zod-checked JSON, see `format`), and how to recognise its paths. */
 export interface CatalogueEntry {
@@ -20,7 +34,12 @@ export interface CatalogueEntry {
 }
 
 const id = '[A-Za-z0-9._-]+';
-const entry = (path: CatalogueEntry['path'], schema: ZodType | null, match: RegExp, format: CatalogueEntry['format'] = 'json'): CatalogueEntry => ({ path, schema, format, match });
+const entry = (
+  path: CatalogueEntry['path'],
+  schema: ZodType | null,
+  match: RegExp,
+  format: CatalogueEntry['format'] = 'json',
+): CatalogueEntry => ({ path, schema, format, match });
 
 /** Every kind of document of a version, by name; `satisfies` makes a path without an entry a type error. */
 export const catalogue = {
@@ -50,6 +69,7 @@ export const catalogue = {
 
 /** The catalogue entry (and its name) a version-relative path belongs to, or null for a path no document kind has. */
 export function catalogueEntryOf(rel: string): { name: DocName; entry: CatalogueEntry } | null {
-  for (const [name, e] of Object.entries(catalogue) as [DocName, CatalogueEntry][]) if (e.match.test(rel)) return { name, entry: e };
+  for (const [name, e] of Object.entries(catalogue) as [DocName, CatalogueEntry][])
+    if (e.match.test(rel)) return { name, entry: e };
   return null;
 }

@@ -24,9 +24,15 @@ const nat = z.number().int().nonnegative();
  */
 export const ELEMENTS = {
   integers: { zod: z.number().int(), check: (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) },
-  'non-negative integers': { zod: z.number().int().nonnegative(), check: (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0 },
+  'non-negative integers': {
+    zod: z.number().int().nonnegative(),
+    check: (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0,
+  },
   numbers: { zod: z.number(), check: (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) },
-  'non-negative numbers': { zod: z.number().nonnegative(), check: (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && x >= 0 },
+  'non-negative numbers': {
+    zod: z.number().nonnegative(),
+    check: (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && x >= 0,
+  },
 } as const;
 export type ElementKind = keyof typeof ELEMENTS;
 
@@ -37,9 +43,12 @@ export function column(kind: ElementKind) {
 }
 
 /** A column of lists of non-negative integers (the shared-unit lists), checked the same way. */
-export const natLists = z.custom<number[][]>((v) => Array.isArray(v) && v.every((a) => Array.isArray(a) && a.every(ELEMENTS['non-negative integers'].check)), {
-  message: 'expected an array of arrays of non-negative integers',
-});
+export const natLists = z.custom<number[][]>(
+  (v) => Array.isArray(v) && v.every((a) => Array.isArray(a) && a.every(ELEMENTS['non-negative integers'].check)),
+  {
+    message: 'expected an array of arrays of non-negative integers',
+  },
+);
 
 /**
  * Offices of one firm closer than this (miles, through a chain of its offices) share a unit. Any two offices within R
@@ -70,7 +79,10 @@ export const CellIndex = z.object({
   leaf_max: nat,
   block_max: nat,
   record_chunk: nat,
-  unit_miles: z.number().positive().describe("a firm's offices within this many miles of each other (through a chain of them) share a unit"),
+  unit_miles: z
+    .number()
+    .positive()
+    .describe("a firm's offices within this many miles of each other (through a chain of them) share a unit"),
   offices: nat,
   units: nat,
   groups: dict(z.tuple([nat, z.number().nonnegative()])).describe('group cell -> [offices, reach miles]'),
@@ -99,7 +111,9 @@ export const CellGroup = z.object({
     at: column('integers'),
   }),
   shared_sha256: Sha256Hex.describe('sha256 of cells/shared/<group cell>.json'),
-  block_sha256: dict(Sha256Hex).describe('block cell -> sha256 of cells/blocks/<cell>.json, for each block of the group'),
+  block_sha256: dict(Sha256Hex).describe(
+    'block cell -> sha256 of cells/blocks/<cell>.json, for each block of the group',
+  ),
 });
 
 /**
@@ -112,7 +126,12 @@ const sharedLists = natLists;
  * `cells/shared/<group cell>.json`: the shared lists of the group's rows at or above block level (block[i] is -1 or
  * i), in row order; row[j] names the row of shared[j].
  */
-export const CellShared = z.object({ schema_version: sv, cell: z.string(), row: column('non-negative integers'), shared: sharedLists });
+export const CellShared = z.object({
+  schema_version: sv,
+  cell: z.string(),
+  row: column('non-negative integers'),
+  shared: sharedLists,
+});
 
 /**
  * `cells/blocks/<cell>.json`: the offices under one tree cell as columns, ordered by (res-9 cell id, listing number).

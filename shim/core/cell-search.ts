@@ -11,7 +11,16 @@
  */
 import FlatQueue from 'flatqueue';
 import { cellToLatLng } from 'h3-js';
-import { CellBlock, CellGroup, CellIndex, CellRecordsShown, CellShared, type CellBlockT, type CellGroupT, type CellIndexT } from './cell-format.ts';
+import {
+  CellBlock,
+  CellGroup,
+  CellIndex,
+  CellRecordsShown,
+  CellShared,
+  type CellBlockT,
+  type CellGroupT,
+  type CellIndexT,
+} from './cell-format.ts';
 import { checkStored, StoreError } from './errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
@@ -128,7 +137,18 @@ function treeOf(group: CellGroupT): Tree {
       apartRows.push(i);
     } else if (b < n) below[b] = (below[b] ?? 0) + 1;
   }
-  t = { group, xyz, reach: Float64Array.from(rows.reach), units: Int32Array.from(rows.units), first, kids, block, slot, apartRows, below };
+  t = {
+    group,
+    xyz,
+    reach: Float64Array.from(rows.reach),
+    units: Int32Array.from(rows.units),
+    first,
+    kids,
+    block,
+    slot,
+    apartRows,
+    below,
+  };
   trees.set(group, t);
   return t;
 }
@@ -144,7 +164,17 @@ function columns(block: CellBlockT): Columns {
     const unit = Int32Array.from(block.unit);
     let maxUnit = -1;
     for (const f of unit) if (f > maxUnit) maxUnit = f;
-    c = { cell: block.cell, listing: Int32Array.from(block.listing), unit, lat, lng, xyz, maxUnit, below: sharedLists(block.shared), records: block.records_sha256 };
+    c = {
+      cell: block.cell,
+      listing: Int32Array.from(block.listing),
+      unit,
+      lat,
+      lng,
+      xyz,
+      maxUnit,
+      below: sharedLists(block.shared),
+      records: block.records_sha256,
+    };
     columnsOf.set(block, c);
   }
   return c;
@@ -162,7 +192,8 @@ const shownOffices = new WeakMap<object, StoredOfficeT>();
 function shownOffice(raw: object | undefined, key: string): StoredOfficeT | undefined {
   if (raw === undefined) return undefined;
   let office = shownOffices.get(raw);
-  if (office === undefined) shownOffices.set(raw, (office = checkStored(StoredOffice, raw, key, `${key} holds a record that`)));
+  if (office === undefined)
+    shownOffices.set(raw, (office = checkStored(StoredOffice, raw, key, `${key} holds a record that`)));
   return office;
 }
 
@@ -189,23 +220,45 @@ async function openSearch(reader: SiteReader, lat: number, lng: number, radiusMi
   const R = radiusMiles;
   const index = await readRequired(reader, keys.cellIndex(v), CellIndex);
   // The per-query bitset is sized by the unit count: a corrupt count must be a store failure, not an allocation error.
-  if (index.units > MAX_UNITS) throw new StoreError(`${keys.cellIndex(v)} counts ${index.units} units, more than ${MAX_UNITS}`, keys.cellIndex(v));
+  if (index.units > MAX_UNITS)
+    throw new StoreError(`${keys.cellIndex(v)} counts ${index.units} units, more than ${MAX_UNITS}`, keys.cellIndex(v));
   // Units count firms only while a circle cannot reach two units of one firm (the query bounds guarantee it for a
   // version written by this generator; anything else is a version this shim cannot answer from).
-  if (2 * R >= index.unit_miles) throw new StoreError(`${keys.cellIndex(v)} splits firms into units ${index.unit_miles} miles apart, too close for a ${R}-mile radius`, keys.cellIndex(v));
+  if (2 * R >= index.unit_miles)
+    throw new StoreError(
+      `${keys.cellIndex(v)} splits firms into units ${index.unit_miles} miles apart, too close for a ${R}-mile radius`,
+      keys.cellIndex(v),
+    );
   const groups = groupsOf(index);
-  const near = groups.cells.filter((_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R);
+  const near = groups.cells.filter(
+    (_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R,
+  );
   const nearTrees = await Promise.all(
     near.map(async (cell) => {
       const key = keys.cellGroup(v, cell);
-      const group = await readRequired(reader, key, CellGroup, 'is listed in the cell index but missing', index.group_sha256[cell]);
+      const group = await readRequired(
+        reader,
+        key,
+        CellGroup,
+        'is listed in the cell index but missing',
+        index.group_sha256[cell],
+      );
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
       return treeOf(group);
     }),
   );
   const p = new Float64Array(3);
   unitVector(lat, lng, p, 0);
-  return { reader, index, trees: nearTrees, stride: Math.max(1, ...nearTrees.map((t) => t.reach.length)), lat, lng, R, p };
+  return {
+    reader,
+    index,
+    trees: nearTrees,
+    stride: Math.max(1, ...nearTrees.map((t) => t.reach.length)),
+    lat,
+    lng,
+    R,
+    p,
+  };
 }
 
 /**
@@ -244,12 +297,20 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
   const b = t.block[i] ?? -1;
   const cell = t.group.rows.cell[b] ?? '';
   const key = keys.cellBlock(v, cell);
-  if (b < 0) throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
-  const block = await readRequired(s.reader, key, CellBlock, 'is listed in its group but missing', t.group.block_sha256[cell]);
+  if (b < 0)
+    throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
+  const block = await readRequired(
+    s.reader,
+    key,
+    CellBlock,
+    'is listed in its group but missing',
+    t.group.block_sha256[cell],
+  );
   const cols = columns(block);
   if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
   if (cols.maxUnit >= s.index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${s.index.units}`, key);
-  if (cols.below.at.length !== (t.below[b] ?? 0) + 1) throw new StoreError(`${key} does not hold one shared list per row below block ${cell}`, key);
+  if (cols.below.at.length !== (t.below[b] ?? 0) + 1)
+    throw new StoreError(`${key} does not hold one shared list per row below block ${cell}`, key);
   checkLists(cols.below, s.index.units, key);
   return cols;
 }
@@ -257,12 +318,23 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
 /** The shared lists of tree t's rows at or above block level, read when one of those rows is wholly inside. */
 async function readApart(s: Search, t: Tree): Promise<SharedLists> {
   const key = keys.cellShared(s.reader.version, t.group.cell);
-  const apart = await readRequired(s.reader, key, CellShared, 'is missing for a group of the cell index', t.group.shared_sha256);
-  if (apart.cell !== t.group.cell || apart.row.length !== t.apartRows.length || apart.row.some((r, j) => r !== t.apartRows[j])) {
+  const apart = await readRequired(
+    s.reader,
+    key,
+    CellShared,
+    'is missing for a group of the cell index',
+    t.group.shared_sha256,
+  );
+  if (
+    apart.cell !== t.group.cell ||
+    apart.row.length !== t.apartRows.length ||
+    apart.row.some((r, j) => r !== t.apartRows[j])
+  ) {
     throw new StoreError(`${key} does not list the rows at or above block level of group ${t.group.cell}`, key);
   }
   const lists = sharedLists(apart.shared);
-  if (lists.at.length !== t.apartRows.length + 1) throw new StoreError(`${key} does not hold one shared list per row`, key);
+  if (lists.at.length !== t.apartRows.length + 1)
+    throw new StoreError(`${key} does not hold one shared list per row`, key);
   checkLists(lists, s.index.units, key);
   return lists;
 }
@@ -297,7 +369,14 @@ async function readInsideLists(s: Search, inside: readonly Row[]): Promise<ListO
  * Phase 4: marks the units counted office by office (shared with an inside top, or with an edge office within the
  * radius) and returns those edge offices. The firm count is the inside tops' units plus the marked ones.
  */
-function markWithin(s: Search, inside: readonly Row[], listOf: ListOf, edges: readonly Row[], edgeBlocks: readonly Columns[], marked: UnitBits): EdgeOffices {
+function markWithin(
+  s: Search,
+  inside: readonly Row[],
+  listOf: ListOf,
+  edges: readonly Row[],
+  edgeBlocks: readonly Columns[],
+  marked: UnitBits,
+): EdgeOffices {
   for (const [ti, i] of inside) {
     const [lists, j] = listOf(ti, i);
     marked.addAll(lists.unit, lists.at[j] ?? 0, lists.at[j + 1] ?? 0);
@@ -326,7 +405,13 @@ function markWithin(s: Search, inside: readonly Row[], listOf: ListOf, edges: re
  * last kept firm, then offering the edge offices within the radius: by then the kept firms are near the point and the
  * chord test drops almost all of these, which lie near the circle's edge.
  */
-async function nearestFirms(s: Search, inside: readonly Row[], edgeBlocks: readonly Columns[], edgeAt: EdgeOffices, limit: number): Promise<readonly Kept<Columns>[]> {
+async function nearestFirms(
+  s: Search,
+  inside: readonly Row[],
+  edgeBlocks: readonly Columns[],
+  edgeAt: EdgeOffices,
+  limit: number,
+): Promise<readonly Kept<Columns>[]> {
   const nearest = new Nearest<Columns>(limit, s.lat, s.lng);
   const queue = new FlatQueue<number>();
   const push = (ti: number, i: number): void => {
@@ -350,12 +435,29 @@ async function nearestFirms(s: Search, inside: readonly Row[], edgeBlocks: reado
     const cols = await readBlock(s, t, i);
     const start = t.group.rows.at[i] ?? 0;
     const end = start + (t.group.rows.n[i] ?? 0);
-    for (let q = start; q < end; q++) nearest.consider(chordHav(s.p, cols.xyz, q), cols, q, cols.unit[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+    for (let q = start; q < end; q++)
+      nearest.consider(
+        chordHav(s.p, cols.xyz, q),
+        cols,
+        q,
+        cols.unit[q] ?? 0,
+        cols.listing[q] ?? 0,
+        cols.lat[q] ?? 0,
+        cols.lng[q] ?? 0,
+      );
   }
   for (let k = 0; k + 1 < edgeAt.length; k += 2) {
     const cols = edgeBlocks[edgeAt[k] ?? 0] as Columns;
     const q = edgeAt[k + 1] ?? 0;
-    nearest.consider(chordHav(s.p, cols.xyz, q), cols, q, cols.unit[q] ?? 0, cols.listing[q] ?? 0, cols.lat[q] ?? 0, cols.lng[q] ?? 0);
+    nearest.consider(
+      chordHav(s.p, cols.xyz, q),
+      cols,
+      q,
+      cols.unit[q] ?? 0,
+      cols.listing[q] ?? 0,
+      cols.lat[q] ?? 0,
+      cols.lng[q] ?? 0,
+    );
   }
   return nearest.list();
 }
@@ -364,7 +466,14 @@ async function nearestFirms(s: Search, inside: readonly Row[], edgeBlocks: reado
  * Phase 6: offices within the radius of each shown firm that was counted office by office (unit -> offices); the
  * others are homed under an inside top, so every office of theirs is within it. Empties `marked` (the count is taken).
  */
-function officesWithin(shown: readonly Kept<Columns>[], marked: UnitBits, inside: readonly Row[], listOf: ListOf, edgeBlocks: readonly Columns[], edgeAt: EdgeOffices): Map<number, number> {
+function officesWithin(
+  shown: readonly Kept<Columns>[],
+  marked: UnitBits,
+  inside: readonly Row[],
+  listOf: ListOf,
+  edgeBlocks: readonly Columns[],
+  edgeAt: EdgeOffices,
+): Map<number, number> {
   const within = new Map<number, number>();
   for (const k of shown) if (marked.has(k.unit)) within.set(k.unit, 0);
   if (within.size === 0) return within;
@@ -395,7 +504,13 @@ function readHits(s: Search, shown: readonly Kept<Columns>[], within: ReadonlyMa
     shown.map(async (k): Promise<FirmHit> => {
       const n = Math.floor(k.pos / chunk);
       const key = keys.cellRecords(s.reader.version, k.ref.cell, n);
-      const rec = await readRequired(s.reader, key, CellRecordsShown, 'is missing for a block position', k.ref.records[n]);
+      const rec = await readRequired(
+        s.reader,
+        key,
+        CellRecordsShown,
+        'is missing for a block position',
+        k.ref.records[n],
+      );
       const office = shownOffice(rec.offices[k.pos - n * chunk], key);
       if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
         throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
@@ -412,13 +527,22 @@ function readHits(s: Search, shown: readonly Kept<Columns>[], within: ReadonlyMa
  * shared lists of the cells wholly inside it, the blocks of cells crossing its edge and of the nearest cells, and the
  * record chunks of the firms returned.
  */
-export async function cellSearch(reader: SiteReader, lat: number, lng: number, radiusMiles: number, limit: number): Promise<{ firms: number; hits: FirmHit[] }> {
+export async function cellSearch(
+  reader: SiteReader,
+  lat: number,
+  lng: number,
+  radiusMiles: number,
+  limit: number,
+): Promise<{ firms: number; hits: FirmHit[] }> {
   const s = await openSearch(reader, lat, lng, radiusMiles);
   const marked = UnitBits.acquire(s.index.units);
   try {
     const { units, inside, edges } = classify(s);
     const lists = readInsideLists(s, inside);
-    const [listOf, edgeBlocks] = await Promise.all([lists, Promise.all(edges.map(([ti, i]) => readBlock(s, s.trees[ti] as Tree, i)))]);
+    const [listOf, edgeBlocks] = await Promise.all([
+      lists,
+      Promise.all(edges.map(([ti, i]) => readBlock(s, s.trees[ti] as Tree, i))),
+    ]);
     const edgeAt = markWithin(s, inside, listOf, edges, edgeBlocks, marked);
     const firms = units + marked.size;
     const shown = await nearestFirms(s, inside, edgeBlocks, edgeAt, limit);

@@ -8,7 +8,11 @@ import { parseArgs } from 'node:util';
 
 /** Exit statuses every CLI uses; a CLI documents any further one (e.g. prune's 3) in its spec's `exits`. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
-export const EXIT_MEANING: Readonly<Record<number, string>> = { [EXIT.ok]: 'ok', [EXIT.failure]: 'failure or refusal', [EXIT.usage]: 'usage error' };
+export const EXIT_MEANING: Readonly<Record<number, string>> = {
+  [EXIT.ok]: 'ok',
+  [EXIT.failure]: 'failure or refusal',
+  [EXIT.usage]: 'usage error',
+};
 
 interface Common {
   /** One line (or more) for --help. */
@@ -28,11 +32,26 @@ interface Valued<T> extends Common {
   /** Each value is also split at this separator (e.g. ',' for --radii 1,15,50); implies an array value. */
   split?: string;
 }
-export interface StringOption extends Valued<string> { type: 'string' }
-export interface IntegerOption extends Valued<number> { type: 'integer'; min?: number; max?: number }
-export interface NumberOption extends Valued<number> { type: 'number'; min?: number; max?: number }
-export interface EnumOption<V extends string = string> extends Valued<V> { type: 'enum'; values: readonly V[] }
-export interface BooleanOption extends Common { type: 'boolean' }
+export interface StringOption extends Valued<string> {
+  type: 'string';
+}
+export interface IntegerOption extends Valued<number> {
+  type: 'integer';
+  min?: number;
+  max?: number;
+}
+export interface NumberOption extends Valued<number> {
+  type: 'number';
+  min?: number;
+  max?: number;
+}
+export interface EnumOption<V extends string = string> extends Valued<V> {
+  type: 'enum';
+  values: readonly V[];
+}
+export interface BooleanOption extends Common {
+  type: 'boolean';
+}
 export type OptionSpec = StringOption | IntegerOption | NumberOption | EnumOption | BooleanOption;
 export type Options = Readonly<Record<string, OptionSpec>>;
 
@@ -53,7 +72,11 @@ export interface CliSpec<O extends Options = Options> {
   exits?: Readonly<Record<number, string>>;
 }
 
-type Scalar<S extends OptionSpec> = S extends { type: 'integer' | 'number' } ? number : S extends EnumOption<infer V> ? V : string;
+type Scalar<S extends OptionSpec> = S extends { type: 'integer' | 'number' }
+  ? number
+  : S extends EnumOption<infer V>
+    ? V
+    : string;
 type ValueOf<S extends OptionSpec> = S extends BooleanOption
   ? boolean
   : S extends { multiple: true } | { split: string }
@@ -64,13 +87,17 @@ type ValueOf<S extends OptionSpec> = S extends BooleanOption
 /** The typed values of a spec's options. */
 export type Values<O extends Options> = { -readonly [K in keyof O]: ValueOf<O[K]> };
 
-export type CliResult<O extends Options> = { kind: 'ok'; values: Values<O>; positionals: string[] } | { kind: 'help'; text: string } | { kind: 'usage'; message: string };
+export type CliResult<O extends Options> =
+  | { kind: 'ok'; values: Values<O>; positionals: string[] }
+  | { kind: 'help'; text: string }
+  | { kind: 'usage'; message: string };
 
 /** The option's flag and placeholder as --help shows them. */
 function flagOf(name: string, o: OptionSpec): string {
   const short = o.short === undefined ? '' : `-${o.short}, `;
   if (o.type === 'boolean') return `${short}--${name}`;
-  const arg = o.arg ?? (o.type === 'enum' ? o.values.join('|') : o.type === 'integer' || o.type === 'number' ? 'n' : 'value');
+  const arg =
+    o.arg ?? (o.type === 'enum' ? o.values.join('|') : o.type === 'integer' || o.type === 'number' ? 'n' : 'value');
   return `${short}--${name} <${arg}>`;
 }
 
@@ -86,7 +113,8 @@ export function accepts(o: OptionSpec): string {
     case 'integer':
     case 'number': {
       const what = o.type === 'integer' ? 'an integer' : 'a number';
-      if (o.max === undefined && (o.min === 0 || (o.min === 1 && o.type === 'integer'))) return `a ${o.min === 0 ? 'non-negative' : 'positive'} ${o.type}`;
+      if (o.max === undefined && (o.min === 0 || (o.min === 1 && o.type === 'integer')))
+        return `a ${o.min === 0 ? 'non-negative' : 'positive'} ${o.type}`;
       if (o.min !== undefined && o.max !== undefined) return `${what} from ${o.min} to ${o.max}`;
       if (o.min !== undefined) return `${what} >= ${o.min}`;
       if (o.max !== undefined) return `${what} <= ${o.max}`;
@@ -116,7 +144,13 @@ function wrap(text: string, width = 118): string {
 
 /** The --help text of a spec: synopsis, description, options (each with its default), epilogue, exit statuses. */
 export function helpText(spec: CliSpec): string {
-  const rows = Object.entries(spec.options).map(([name, o]) => [flagOf(name, o), `${o.description}${defaultText(o)}${o.type !== 'boolean' && o.multiple === true ? ' (repeatable)' : ''}`] as const);
+  const rows = Object.entries(spec.options).map(
+    ([name, o]) =>
+      [
+        flagOf(name, o),
+        `${o.description}${defaultText(o)}${o.type !== 'boolean' && o.multiple === true ? ' (repeatable)' : ''}`,
+      ] as const,
+  );
   rows.push(['-h, --help', 'this text']);
   const width = Math.min(28, Math.max(...rows.map(([flag]) => flag.length)));
   const lines = rows.flatMap(([flag, text]) => {
@@ -126,14 +160,22 @@ export function helpText(spec: CliSpec): string {
     return [...head, ...more.map((l) => `${pad}${l}`)];
   });
   const exits = { ...EXIT_MEANING, ...spec.exits };
-  const exitLine = wrap(`Exit status: ${Object.entries(exits)
-    .filter(([, meaning]) => meaning !== '')
-    .map(([code, meaning]) => `${code} ${meaning}`)
-    .join('; ')}.`);
-  return [`Usage: ${spec.usage}`, spec.description, `Options:\n${lines.join('\n')}`, spec.epilogue, exitLine].filter((p) => p !== undefined && p !== '').join('\n\n');
+  const exitLine = wrap(
+    `Exit status: ${Object.entries(exits)
+      .filter(([, meaning]) => meaning !== '')
+      .map(([code, meaning]) => `${code} ${meaning}`)
+      .join('; ')}.`,
+  );
+  return [`Usage: ${spec.usage}`, spec.description, `Options:\n${lines.join('\n')}`, spec.epilogue, exitLine]
+    .filter((p) => p !== undefined && p !== '')
+    .join('\n\n');
 }
 
-function parseValue(name: string, o: Exclude<OptionSpec, BooleanOption>, raw: string): { value: unknown } | { error: string } {
+function parseValue(
+  name: string,
+  o: Exclude<OptionSpec, BooleanOption>,
+  raw: string,
+): { value: unknown } | { error: string } {
   const bad = (): { error: string } => ({ error: `--${name} must be ${accepts(o)}, got ${JSON.stringify(raw)}` });
   switch (o.type) {
     case 'string':
@@ -154,9 +196,15 @@ function parseValue(name: string, o: Exclude<OptionSpec, BooleanOption>, raw: st
 
 /** Parse `argv` (the words after the script) against `spec`: the typed values, --help, or a usage error naming the option. */
 export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: readonly string[]): CliResult<O> {
-  const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
   for (const [name, o] of Object.entries(spec.options)) {
-    config[name] = { type: o.type === 'boolean' ? 'boolean' : 'string', ...(o.short !== undefined ? { short: o.short } : {}), ...(o.type !== 'boolean' && (o.multiple === true || o.split !== undefined) ? { multiple: true } : {}) };
+    config[name] = {
+      type: o.type === 'boolean' ? 'boolean' : 'string',
+      ...(o.short !== undefined ? { short: o.short } : {}),
+      ...(o.type !== 'boolean' && (o.multiple === true || o.split !== undefined) ? { multiple: true } : {}),
+    };
   }
   let parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] };
   try {
@@ -166,8 +214,19 @@ export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: re
   }
   if (parsed.values.help === true) return { kind: 'help', text: helpText(spec) };
   const { min = 0, max = 0 } = spec.positionals ?? {};
-  if (parsed.positionals.length > max) return { kind: 'usage', message: max === 0 ? `unexpected argument ${JSON.stringify(parsed.positionals[0])}: this command takes options only` : `at most ${max} arguments, got ${parsed.positionals.length}` };
-  if (parsed.positionals.length < min) return { kind: 'usage', message: `${min} argument${min === 1 ? '' : 's'} needed, got ${parsed.positionals.length}` };
+  if (parsed.positionals.length > max)
+    return {
+      kind: 'usage',
+      message:
+        max === 0
+          ? `unexpected argument ${JSON.stringify(parsed.positionals[0])}: this command takes options only`
+          : `at most ${max} arguments, got ${parsed.positionals.length}`,
+    };
+  if (parsed.positionals.length < min)
+    return {
+      kind: 'usage',
+      message: `${min} argument${min === 1 ? '' : 's'} needed, got ${parsed.positionals.length}`,
+    };
   const values: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(spec.options)) {
     const given = parsed.values[name];
@@ -176,12 +235,34 @@ export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: re
       continue;
     }
     const raws = given === undefined ? [] : (Array.isArray(given) ? given : [given]).map(String);
-    const words = o.split === undefined ? raws : raws.flatMap((r) => r.split(o.split as string).map((w) => w.trim()).filter((w) => w !== ''));
+    const words =
+      o.split === undefined
+        ? raws
+        : raws.flatMap((r) =>
+            r
+              .split(o.split as string)
+              .map((w) => w.trim())
+              .filter((w) => w !== ''),
+          );
     const many = o.multiple === true || o.split !== undefined;
     if (words.length === 0) {
-      if (given !== undefined && o.split !== undefined) return { kind: 'usage', message: `--${name} must be a ${JSON.stringify(o.split)}-separated list of ${accepts(o)}, got ${JSON.stringify(raws.join(' '))}` };
-      if (o.required === true) return { kind: 'usage', message: `--${name} is required${o.type === 'string' ? '' : ` (${accepts(o)})`}` };
-      values[name] = o.default !== undefined ? (many ? (Array.isArray(o.default) ? o.default : [o.default]) : o.default) : many ? [] : undefined;
+      if (given !== undefined && o.split !== undefined)
+        return {
+          kind: 'usage',
+          message: `--${name} must be a ${JSON.stringify(o.split)}-separated list of ${accepts(o)}, got ${JSON.stringify(raws.join(' '))}`,
+        };
+      if (o.required === true)
+        return { kind: 'usage', message: `--${name} is required${o.type === 'string' ? '' : ` (${accepts(o)})`}` };
+      values[name] =
+        o.default !== undefined
+          ? many
+            ? Array.isArray(o.default)
+              ? o.default
+              : [o.default]
+            : o.default
+          : many
+            ? []
+            : undefined;
       continue;
     }
     const out: unknown[] = [];

@@ -80,16 +80,16 @@ export const ORDER_TEXT =
 /** Disclosure that must travel with results (shim/core/disclosure.ts adds the synthetic and uncovered notes); names no API field. */
 export const DISCLOSURE =
   'This is a directory, not a recommendation or a referral: listings are ordered by distance only. ' +
-  'The map visibility figures are this service\'s own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; ' +
+  "The map visibility figures are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; " +
   'they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. ' +
-  'Check a lawyer\'s licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.';
+  "Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.";
 
 /** `what_this_is` of an office's map_visibility. */
 export const MAP_VISIBILITY_WHAT =
-  'Share of this week\'s grid samples (grid points x five injury searches on a web map) in the metro in which this office ranked in the top three, and in which it appeared at all. ' +
+  "Share of this week's grid samples (grid points x five injury searches on a web map) in the metro in which this office ranked in the top three, and in which it appeared at all. " +
   'It measures visibility on a web map, not lawyer quality or case results.';
 
 /** `what_this_is` of a firm's brand_index. */
 export const BRAND_INDEX_WHAT =
-  'Share of this week\'s grid samples in the metro in which any office of this firm ranked in the top three, and in which any appeared at all. ' +
+  "Share of this week's grid samples in the metro in which any office of this firm ranked in the top three, and in which any appeared at all. " +
   'It measures visibility on a web map, not lawyer quality or case results.';

@@ -36,11 +36,14 @@ function part(groups: (string | undefined)[], text: string): Part {
   const letter = (pre === '' || pre === undefined ? post : pre)?.toUpperCase() || undefined;
   const minutes = min === undefined ? 0 : Number(min);
   const seconds = sec === undefined ? 0 : Number(sec);
-  if (minutes >= 60 || seconds >= 60) throw new CoordinatesError(`minutes and seconds must be below 60 in ${JSON.stringify(text)}`);
+  if (minutes >= 60 || seconds >= 60)
+    throw new CoordinatesError(`minutes and seconds must be below 60 in ${JSON.stringify(text)}`);
   const n = Number(num);
   const magnitude = Math.abs(n) + minutes / 60 + seconds / 3600;
-  if (letter === undefined) return { value: Math.sign(n) < 0 || num?.startsWith('-') === true ? -magnitude : magnitude, axis: null };
-  if (num?.startsWith('-') === true) throw new CoordinatesError(`${JSON.stringify(text)} has both a minus sign and a hemisphere letter on one number`);
+  if (letter === undefined)
+    return { value: Math.sign(n) < 0 || num?.startsWith('-') === true ? -magnitude : magnitude, axis: null };
+  if (num?.startsWith('-') === true)
+    throw new CoordinatesError(`${JSON.stringify(text)} has both a minus sign and a hemisphere letter on one number`);
   const negative = letter === 'S' || letter === 'W';
   return { value: negative ? -magnitude : magnitude, axis: letter === 'N' || letter === 'S' ? 'lat' : 'lng' };
 }
@@ -60,7 +63,9 @@ export function readCoordinates(text: string): Coordinates | null {
   const a = part(m.slice(1, 6), text);
   const b = part(m.slice(6, 11), text);
   if (a.axis !== null && a.axis === b.axis) {
-    throw new CoordinatesError(`${JSON.stringify(text)} gives two ${a.axis === 'lat' ? 'latitudes (N/S)' : 'longitudes (E/W)'}; send one latitude and one longitude`);
+    throw new CoordinatesError(
+      `${JSON.stringify(text)} gives two ${a.axis === 'lat' ? 'latitudes (N/S)' : 'longitudes (E/W)'}; send one latitude and one longitude`,
+    );
   }
   // Letters say which is which; without them, latitude comes first.
   const swapped = a.axis === 'lng' || b.axis === 'lat';

@@ -39,7 +39,10 @@ export function placeName(loc: Pick<LocationT, 'kind' | 'input' | 'zip' | 'city'
  * The disclosure of a search outside every measured metro: the service has no data there, which does not mean there
  * are no injury lawyers there, and another metro is no substitute. `metros` is how many metros are measured.
  */
-export function uncoveredDisclosure(loc: Parameters<typeof placeName>[0], data: DisclosureData & { metros: number }): string {
+export function uncoveredDisclosure(
+  loc: Parameters<typeof placeName>[0],
+  data: DisclosureData & { metros: number },
+): string {
   const text =
     `No data for this place: ${placeName(loc)} is outside the ${data.metros} US metros this directory measures, so it lists no offices there. ` +
     'That does not mean there are no personal injury lawyers there; it means this directory has no data for the area. ' +
@@ -49,6 +52,12 @@ export function uncoveredDisclosure(loc: Parameters<typeof placeName>[0], data: 
 }
 
 /** The disclosure of a search answer on a version described by `meta`: uncovered or not, synthetic or not. */
-export function searchDisclosure(covered: boolean, loc: Parameters<typeof placeName>[0], meta: Pick<MetaT, 'dataset' | 'totals'>): string {
-  return covered ? disclosureFor(meta.dataset) : uncoveredDisclosure(loc, { synthetic: meta.dataset.synthetic, metros: meta.totals.metros });
+export function searchDisclosure(
+  covered: boolean,
+  loc: Parameters<typeof placeName>[0],
+  meta: Pick<MetaT, 'dataset' | 'totals'>,
+): string {
+  return covered
+    ? disclosureFor(meta.dataset)
+    : uncoveredDisclosure(loc, { synthetic: meta.dataset.synthetic, metros: meta.totals.metros });
 }

@@ -22,7 +22,8 @@ export interface ErrorPageInput {
 /** Statuses answered with a page for people. */
 export const ERROR_PAGE_STATUSES: ReadonlySet<number> = new Set([404, 429, 500, 503]);
 
-const SEARCH_AGAIN = '<li>Search for injury law offices near a ZIP code or city on <a href="/">the search page</a>.</li>';
+const SEARCH_AGAIN =
+  '<li>Search for injury law offices near a ZIP code or city on <a href="/">the search page</a>.</li>';
 
 function notFound(path: string): { title: string; lede: string; next: string[] } {
   const metro = /^\/metros\/([a-z0-9][a-z0-9.-]{0,80})$/.exec(path);
@@ -72,7 +73,10 @@ function content(input: ErrorPageInput): { title: string; lede: string; next: st
       return {
         title: 'Something went wrong on our side',
         lede: 'The service failed to answer for a reason of its own; nothing about your request is wrong.',
-        next: ['<li>Reload this page in a minute.</li>', '<li>If it keeps happening, tell the operator: the address is on <a href="/corrections">the corrections page</a>.</li>'],
+        next: [
+          '<li>Reload this page in a minute.</li>',
+          '<li>If it keeps happening, tell the operator: the address is on <a href="/corrections">the corrections page</a>.</li>',
+        ],
       };
   }
 }

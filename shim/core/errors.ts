@@ -96,11 +96,7 @@ export class ApiError extends Error {
 /** The store could not answer (I/O error, timeout, corrupt object, or an object the version should hold is missing). 503 at the edge. */
 export class StoreError extends Error {
   readonly key: string;
-  constructor(
-    message: string,
-    key: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(message: string, key: string, options?: { cause?: unknown }) {
     super(message, options);
     this.key = key;
     this.name = 'StoreError';
@@ -115,7 +111,10 @@ export function checkStored<T>(schema: ZodType<T>, value: unknown, key: string, 
   const result = schema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new StoreError(`${subject} does not match its schema${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`, key);
+    throw new StoreError(
+      `${subject} does not match its schema${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`,
+      key,
+    );
   }
   return result.data;
 }

@@ -19,7 +19,7 @@ export function destination(lat: number, lng: number, distance: number, bearing:
   const l1 = lng * RAD;
   const p2 = Math.asin(Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(bearing));
   const l2 = l1 + Math.atan2(Math.sin(bearing) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2));
-  return [p2 / RAD, (((l2 / RAD + 540) % 360) - 180)];
+  return [p2 / RAD, ((l2 / RAD + 540) % 360) - 180];
 }
 
 // Average hexagon edge per resolution, in miles; sampled cells' centre-to-vertex distance never exceeds 1.10x it.

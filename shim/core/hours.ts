@@ -26,7 +26,8 @@ function label12(m: number): string {
 function dayText(intervals: readonly OpeningIntervalT[]): string {
   if (intervals.length === 0) return 'Closed';
   const only = intervals.length === 1 ? intervals[0] : undefined;
-  if (only !== undefined && minutesOf(only.opens) === 0 && minutesOf(only.closes) === DAY_MINUTES) return 'Open 24 hours';
+  if (only !== undefined && minutesOf(only.opens) === 0 && minutesOf(only.closes) === DAY_MINUTES)
+    return 'Open 24 hours';
   return intervals.map((i) => `${label12(minutesOf(i.opens))} – ${label12(minutesOf(i.closes))}`).join(', ');
 }
 

@@ -42,5 +42,9 @@ export function readsUnhashed(meta: MetaT): (rel: string) => boolean {
 export function checkHash(key: string, bytes: Uint8Array, expected: string | undefined): void {
   if (expected === undefined) return;
   const got = sha256Hex(bytes);
-  if (got !== expected) throw new StoreError(`${key} does not match the sha256 recorded for it (${got.slice(0, 12)}... stored, ${expected.slice(0, 12)}... recorded)`, key);
+  if (got !== expected)
+    throw new StoreError(
+      `${key} does not match the sha256 recorded for it (${got.slice(0, 12)}... stored, ${expected.slice(0, 12)}... recorded)`,
+      key,
+    );
 }

@@ -40,7 +40,8 @@ export function composeManifest(version: string, layers: LayersT, base: Manifest
     if (rel === META || layers.objects[rel] !== undefined) continue;
     objects[root + rel] = entry;
   }
-  for (const [rel, entry] of Object.entries(layers.objects)) if (entry !== null) objects[root + rel] = { sha256: entry.sha256, bytes: entry.bytes };
+  for (const [rel, entry] of Object.entries(layers.objects))
+    if (entry !== null) objects[root + rel] = { sha256: entry.sha256, bytes: entry.bytes };
   objects[root + META] = { ...layers.generated_meta };
   return { schema_version: 1, version, objects };
 }

@@ -23,8 +23,16 @@ export { US_STATE_CODES, US_STATES };
 
 /** USPS codes of places with ZIP codes that the gazetteer does not cover (territories, military mail). */
 const UNCOVERED_CODES: Readonly<Record<string, string>> = nullProto({
-  AS: 'American Samoa', GU: 'Guam', MP: 'the Northern Mariana Islands', VI: 'the U.S. Virgin Islands', FM: 'Micronesia',
-  MH: 'the Marshall Islands', PW: 'Palau', AA: 'military mail (AA)', AE: 'military mail (AE)', AP: 'military mail (AP)',
+  AS: 'American Samoa',
+  GU: 'Guam',
+  MP: 'the Northern Mariana Islands',
+  VI: 'the U.S. Virgin Islands',
+  FM: 'Micronesia',
+  MH: 'the Marshall Islands',
+  PW: 'Palau',
+  AA: 'military mail (AA)',
+  AE: 'military mail (AE)',
+  AP: 'military mail (AP)',
 });
 
 /** A location as the caller wrote it, parsed but not yet resolved. `parameter` names where it came from (default `location`). */
@@ -53,7 +61,13 @@ function quote(s: string): string {
   return JSON.stringify(s);
 }
 
-function point(lat: number, lng: number, text: [string, string] | undefined, input: string, parameter: string): ParsedLocation {
+function point(
+  lat: number,
+  lng: number,
+  text: [string, string] | undefined,
+  input: string,
+  parameter: string,
+): ParsedLocation {
   const latOk = lat >= -90 && lat <= 90;
   const lngOk = lng >= -180 && lng <= 180;
   if (latOk && lngOk) return { kind: 'point', lat, lng, input, parameter };
@@ -78,7 +92,8 @@ function countyRefusal(input: string, county: string, parameter: string): ApiErr
 
 /** The refusal of a street address without its ZIP, naming the city when the address gives it. */
 function addressRefusal(input: string, city: string | null, state: string | null, parameter: string): ApiError {
-  const instead = city !== null && state !== null ? `the city as ${quote(`${city}, ${state}`)}` : 'the city as "City, ST"';
+  const instead =
+    city !== null && state !== null ? `the city as ${quote(`${city}, ${state}`)}` : 'the city as "City, ST"';
   return notUnderstood(
     `${parameter} ${quote(input)} looks like a street address; street addresses are accepted only with their ZIP code. ` +
       `Send the address's 5-digit ZIP, or ${instead}, or the point as "lat,lng".`,
@@ -108,8 +123,12 @@ function stateOf(stateText: string, input: string, parameter: string): string {
 function parseCity(cityText: string, stateText: string, input: string, parameter: string): ParsedLocation {
   const state = stateOf(stateText, input, parameter);
   // "Brooklyn, New York, NY" or "Venice, Los Angeles, CA": the first part is the place; an address line starts with a number.
-  const parts = cityText.split(',').map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p !== '');
-  if (parts.length > 1 && ADDRESS_RE.test(parts[0] ?? '')) throw addressRefusal(input, parts[parts.length - 1] ?? null, state, parameter);
+  const parts = cityText
+    .split(',')
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p !== '');
+  if (parts.length > 1 && ADDRESS_RE.test(parts[0] ?? ''))
+    throw addressRefusal(input, parts[parts.length - 1] ?? null, state, parameter);
   const city = parts[0] ?? '';
   if (!/\p{L}/u.test(city)) {
     throw notUnderstood(`${parameter} ${quote(input)} has no city name before the state; send ${FORMS}.`, parameter);
@@ -118,7 +137,8 @@ function parseCity(cityText: string, stateText: string, input: string, parameter
   const county = COUNTY_RE.exec(city);
   if (county !== null) throw countyRefusal(input, `${city}, ${state}`, parameter);
   const nick = nicknamePlace(normaliseCityName(city));
-  if (nick !== null && nick.state === state) return { kind: 'city', city: nick.city, state, input, parameter, nickname: city };
+  if (nick !== null && nick.state === state)
+    return { kind: 'city', city: nick.city, state, input, parameter, nickname: city };
   return { kind: 'city', city, state, input, parameter };
 }
 
@@ -127,7 +147,10 @@ function splitTrailingState(s: string): [string, string] | null {
   const words = s.split(/\s+/);
   for (let n = Math.min(STATE_NAME_MAX_WORDS, words.length - 1); n >= 1; n--) {
     const tail = words.slice(-n).join(' ');
-    if (stateCodeOf(tail) !== null || (n === 1 && UNCOVERED_CODES[tail.toUpperCase().replace(/\./g, '')] !== undefined)) {
+    if (
+      stateCodeOf(tail) !== null ||
+      (n === 1 && UNCOVERED_CODES[tail.toUpperCase().replace(/\./g, '')] !== undefined)
+    ) {
       return [words.slice(0, -n).join(' '), tail];
     }
   }
@@ -150,17 +173,21 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
   try {
     coordinates = readCoordinates(s);
   } catch (e) {
-    if (e instanceof CoordinatesError) throw notUnderstood(`${parameter}: ${e.message}, as "lat,lng" ("41.88,-87.63").`, parameter);
+    if (e instanceof CoordinatesError)
+      throw notUnderstood(`${parameter}: ${e.message}, as "lat,lng" ("41.88,-87.63").`, parameter);
     throw e;
   }
   if (coordinates !== null) return point(coordinates.lat, coordinates.lng, coordinates.text, input, parameter);
 
   if (/^[\d\s+.,-]+$/.test(s)) {
     const digits = s.replace(/\D/g, '');
-    const hint =
-      /^\d{4}$/.test(s) ? ` A ZIP has 5 digits; if a leading zero was lost, send ${quote(s.padStart(5, '0'))}.` :
-      /^\d+$/.test(s) ? ' A ZIP has 5 digits (ZIP+4: 5 digits, a dash, 4 digits).' :
-      digits.length > 0 ? ' Coordinates are two decimal numbers separated by one comma, latitude first, with a dot as decimal point.' : '';
+    const hint = /^\d{4}$/.test(s)
+      ? ` A ZIP has 5 digits; if a leading zero was lost, send ${quote(s.padStart(5, '0'))}.`
+      : /^\d+$/.test(s)
+        ? ' A ZIP has 5 digits (ZIP+4: 5 digits, a dash, 4 digits).'
+        : digits.length > 0
+          ? ' Coordinates are two decimal numbers separated by one comma, latitude first, with a dot as decimal point.'
+          : '';
     throw notUnderstood(`${parameter} ${quote(input)} is not understood; send ${FORMS}.${hint}`, parameter);
   }
 
@@ -171,7 +198,8 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
     const comma = before.lastIndexOf(',');
     const stated = comma >= 0 ? stateCodeOf(before.slice(comma + 1)) : splitTrailingState(before)?.[1];
     // An address line's "City, ST 60601": the ZIP is the more precise of the two. Other trailing numbers fall through.
-    if (stated !== null && stated !== undefined) return { kind: 'zip', zip: trailingZip[2].slice(0, 5), input, parameter };
+    if (stated !== null && stated !== undefined)
+      return { kind: 'zip', zip: trailingZip[2].slice(0, 5), input, parameter };
   }
 
   const comma = s.lastIndexOf(',');

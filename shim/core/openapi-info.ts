@@ -19,7 +19,7 @@ export const CALLER_RULES =
 
 /** The terms of use in one paragraph (the /terms page says the same). */
 export const TERMS_TEXT =
-  'Search only to answer a person\'s own request. Copying the directory in bulk is against these terms: do not sweep locations or radii, and do not store, ' +
+  "Search only to answer a person's own request. Copying the directory in bulk is against these terms: do not sweep locations or radii, and do not store, " +
   'resell or republish the listings. limit is at most 25 and no endpoint lists the whole directory. Requests are rate-limited per network address.';
 
 /** The `info.description` of the API. */
@@ -36,7 +36,7 @@ export const API_DESCRIPTION = [
 
 /** The operation tags, with descriptions. */
 export const TAGS = [
-  { name: 'directory', description: 'Search the directory, read a firm, see what it covers, open a firm\'s website.' },
+  { name: 'directory', description: "Search the directory, read a firm, see what it covers, open a firm's website." },
   { name: 'service', description: 'This description and the pages behind problem types.' },
   { name: 'mcp', description: 'The same three calls as Model Context Protocol tools (JSON-RPC over HTTP, stateless).' },
 ];
@@ -64,7 +64,11 @@ export function servedOpenApi(doc: Record<string, unknown>, links: OpenApiLinks)
       description,
       ...rest,
       termsOfService: `${base}/terms`,
-      contact: { name: 'Corrections and questions', url: `${base}/corrections`, email: links.correctionsEmail ?? DEFAULT_CORRECTIONS_EMAIL },
+      contact: {
+        name: 'Corrections and questions',
+        url: `${base}/corrections`,
+        email: links.correctionsEmail ?? DEFAULT_CORRECTIONS_EMAIL,
+      },
       // The licence of the software and its description; how the answers may be used is the terms of service.
       license: API_LICENSE,
     },

@@ -31,26 +31,46 @@ const directoryVersion = z.string().meta({
   example: '2026-W47-0123456789',
   header: { id: 'Directory-Version' },
 });
-const vary = z.string().meta({ description: 'Accept-Encoding: the body is gzip- or brotli-encoded when the request accepts it.', example: 'Accept-Encoding', header: { id: 'Vary' } });
+const vary = z.string().meta({
+  description: 'Accept-Encoding: the body is gzip- or brotli-encoded when the request accepts it.',
+  example: 'Accept-Encoding',
+  header: { id: 'Vary' },
+});
 const retryAfter = z.string().meta({
   description: 'Seconds to wait before retrying.',
   example: '60',
   header: { id: 'Retry-After' },
 });
-const etag = z.string().meta({ description: 'Entity tag of the document; send it back in If-None-Match.', header: { id: 'ETag' } });
-const cacheControl = z.string().meta({ description: 'How long the document may be cached.', header: { id: 'Cache-Control' } });
-const location = z.string().meta({ description: 'The firm\'s own site, with utm_source set.', header: { id: 'Location' } });
+const etag = z
+  .string()
+  .meta({ description: 'Entity tag of the document; send it back in If-None-Match.', header: { id: 'ETag' } });
+const cacheControl = z
+  .string()
+  .meta({ description: 'How long the document may be cached.', header: { id: 'Cache-Control' } });
+const location = z
+  .string()
+  .meta({ description: "The firm's own site, with utm_source set.", header: { id: 'Location' } });
 
-const rateHeaders = { 'RateLimit-Policy': rateLimitPolicy, RateLimit: rateLimit, 'Directory-Version': directoryVersion };
+const rateHeaders = {
+  'RateLimit-Policy': rateLimitPolicy,
+  RateLimit: rateLimit,
+  'Directory-Version': directoryVersion,
+};
 const jsonHeaders = { ...rateHeaders, Vary: vary };
 const listingIdParam = z.object({
   listing_id: z
     .string()
     .regex(/^l_[a-z2-7]{16}$/)
-    .describe('listing_id exactly as returned by a search: "l_" and 16 lowercase base32 characters. Anything else is 404.'),
+    .describe(
+      'listing_id exactly as returned by a search: "l_" and 16 lowercase base32 characters. Anything else is 404.',
+    ),
 });
 
-function problem(description: string, example: ProblemT | undefined, extra: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject {
+function problem(
+  description: string,
+  example: ProblemT | undefined,
+  extra: Record<string, z.ZodType> = {},
+): ZodOpenApiResponseObject {
   if (example === undefined) throw new Error(`no example for the problem response "${description}"`);
   return {
     description,
@@ -67,26 +87,37 @@ function fixedProblem(code: ConstructorParameters<typeof ApiError>[0], detail: s
 const errors = {
   '429': problem('Rate limit exceeded (code rate_limited).', E.problems['429'], { 'Retry-After': retryAfter }),
   '500': problem('Unexpected failure (code internal_error); never a stack trace.', E.problems['500']),
-  '503': problem('The published data could not be read (code service_unavailable); retry later. Never a partial answer.', E.problems['503'], {
-    'Retry-After': retryAfter,
-  }),
+  '503': problem(
+    'The published data could not be read (code service_unavailable); retry later. Never a partial answer.',
+    E.problems['503'],
+    {
+      'Retry-After': retryAfter,
+    },
+  ),
 };
 const notFound = E.problems['404'];
-const htmlExample = '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>…</title>\n</head>\n<body>…</body>\n</html>\n';
+const htmlExample =
+  '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>…</title>\n</head>\n<body>…</body>\n</html>\n';
 
 const jsonRpcRequest = z
   .object({
     jsonrpc: z.literal('2.0').describe('Always "2.0".'),
     id: z.union([z.string(), z.number().int()]).optional().describe('Absent for notifications.'),
     method: z.string().describe('e.g. initialize, tools/list, tools/call.'),
-    params: z.record(z.string(), z.unknown()).optional().describe('Method parameters, e.g. name and arguments for tools/call.'),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Method parameters, e.g. name and arguments for tools/call.'),
   })
   .meta({ id: 'JsonRpcRequest', description: 'A JSON-RPC 2.0 request or notification (Model Context Protocol).' });
 const jsonRpcResponse = z
   .object({
     jsonrpc: z.literal('2.0').describe('Always "2.0".'),
     id: z.union([z.string(), z.number().int(), z.null()]).describe('The id of the request answered.'),
-    result: z.record(z.string(), z.unknown()).optional().describe('The result: for tools/call, content and structuredContent.'),
+    result: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The result: for tools/call, content and structuredContent.'),
     error: z
       .object({
         code: z.number().int().describe('JSON-RPC error code, e.g. -32602 for an unknown tool.'),
@@ -96,14 +127,21 @@ const jsonRpcResponse = z
       .optional()
       .describe('Set instead of result for an unknown tool or method, or a malformed request.'),
   })
-  .meta({ id: 'JsonRpcResponse', description: 'A JSON-RPC 2.0 response: result, or error for an unknown tool or method.' });
+  .meta({
+    id: 'JsonRpcResponse',
+    description: 'A JSON-RPC 2.0 response: result, or error for an unknown tool or method.',
+  });
 
 function sortKeys<T>(record: Record<string, T> | undefined): Record<string, T> | undefined {
   if (record === undefined) return undefined;
-  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k] as T]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((k) => [k, record[k] as T]),
+  );
 }
 
-const problemCode = z.object({ code: ProblemCode.describe('A problem code, as in a problem\'s `code` field.') });
+const problemCode = z.object({ code: ProblemCode.describe("A problem code, as in a problem's `code` field.") });
 
 /** Operation description of GET /v1/attorneys (at most 300 characters; the parameters and fields carry the detail). */
 export const ATTORNEYS_DESCRIPTION =
@@ -112,7 +150,9 @@ export const ATTORNEYS_DESCRIPTION =
 
 /** `doc` with an example on every path and query parameter that has one in the sample examples. Mutates and returns `doc`. */
 function withParameterExamples(doc: Record<string, unknown>): Record<string, unknown> {
-  for (const item of Object.values(doc.paths as Record<string, Record<string, { parameters?: { name: string; example?: unknown }[] }>>)) {
+  for (const item of Object.values(
+    doc.paths as Record<string, Record<string, { parameters?: { name: string; example?: unknown }[] }>>,
+  )) {
     for (const op of Object.values(item)) {
       for (const param of op.parameters ?? []) {
         const example = E.parameters[param.name];
@@ -148,14 +188,18 @@ export function buildOpenApi(): Record<string, unknown> {
           requestParams: { query: AttorneysQuery },
           responses: {
             '200': {
-              description: 'Firms within the radius, each by its nearest office, ordered by distance alone. A location outside every measured metro is 200 with covered false and no results.',
+              description:
+                'Firms within the radius, each by its nearest office, ordered by distance alone. A location outside every measured metro is 200 with covered false and no results.',
               headers: z.object({ ...jsonHeaders, 'Cache-Control': cacheControl }),
               content: {
                 'application/json': {
                   schema: AttorneysResponse,
                   examples: {
                     covered: { summary: `GET /v1/attorneys?${E.queries.covered}`, value: E.attorneys.covered },
-                    not_covered: { summary: `GET /v1/attorneys?${E.queries.not_covered} (outside every measured metro)`, value: E.attorneys.not_covered },
+                    not_covered: {
+                      summary: `GET /v1/attorneys?${E.queries.not_covered} (outside every measured metro)`,
+                      value: E.attorneys.not_covered,
+                    },
                   },
                 },
               },
@@ -175,7 +219,7 @@ export function buildOpenApi(): Record<string, unknown> {
           tags: ['directory'],
           summary: 'A firm, the office with this listing_id, and its other offices',
           description:
-            'The firm of a listing, the listed office (address, phone, hours, map_visibility) and the firm\'s other offices ordered by ' +
+            "The firm of a listing, the listed office (address, phone, hours, map_visibility) and the firm's other offices ordered by " +
             'listing_id. Use a listing_id exactly as a search returned it; ids are stable across weeks but a listing can leave the directory.',
           requestParams: { path: listingIdParam },
           responses: {
@@ -184,7 +228,10 @@ export function buildOpenApi(): Record<string, unknown> {
               headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
               content: { 'application/json': { schema: FirmResponse, example: E.firm } },
             },
-            '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
+            '304': {
+              description: 'Not modified (If-None-Match matched the ETag).',
+              headers: z.object({ ...rateHeaders, ETag: etag }),
+            },
             '404': problem('Unknown or malformed listing_id (code not_found).', notFound),
             ...errors,
           },
@@ -194,7 +241,7 @@ export function buildOpenApi(): Record<string, unknown> {
         get: {
           operationId: 'getCoverage',
           tags: ['directory'],
-          summary: 'The measured metros and this week\'s measurement',
+          summary: "The measured metros and this week's measurement",
           description:
             'The published version, the measured week, and per metro its centre, firm and office counts and the grid sampling behind ' +
             'map_visibility. Use it to explain coverage, not to pick another metro for a person whose location is not covered.',
@@ -204,7 +251,10 @@ export function buildOpenApi(): Record<string, unknown> {
               headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
               content: { 'application/json': { schema: CoverageResponse, example: E.coverage } },
             },
-            '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
+            '304': {
+              description: 'Not modified (If-None-Match matched the ETag).',
+              headers: z.object({ ...rateHeaders, ETag: etag }),
+            },
             ...errors,
           },
         },
@@ -224,7 +274,10 @@ export function buildOpenApi(): Record<string, unknown> {
               headers: z.object({ ...jsonHeaders, ETag: etag, 'Cache-Control': cacheControl }),
               content: { 'application/json': { schema: ChangesDoc, example: E.changes } },
             },
-            '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: z.object({ ...rateHeaders, ETag: etag }) },
+            '304': {
+              description: 'Not modified (If-None-Match matched the ETag).',
+              headers: z.object({ ...rateHeaders, ETag: etag }),
+            },
             ...errors,
           },
         },
@@ -233,11 +286,14 @@ export function buildOpenApi(): Record<string, unknown> {
         get: {
           operationId: 'redirectToFirmWebsite',
           tags: ['directory'],
-          summary: 'Redirect to the firm\'s own website',
+          summary: "Redirect to the firm's own website",
           description: `302 to the firm's site in the directory with utm_source=${SERVICE_NAME} (an existing utm_source is replaced, other parameters kept). Never redirects outside the directory.`,
           requestParams: { path: listingIdParam },
           responses: {
-            '302': { description: 'Redirect to the firm\'s website.', headers: z.object({ ...rateHeaders, Location: location }) },
+            '302': {
+              description: "Redirect to the firm's website.",
+              headers: z.object({ ...rateHeaders, Location: location }),
+            },
             '404': problem('Unknown listing_id, or the listing has no website (code not_found).', notFound),
             ...errors,
           },
@@ -256,7 +312,11 @@ export function buildOpenApi(): Record<string, unknown> {
               content: {
                 'application/json': {
                   schema: z.record(z.string(), z.unknown()),
-                  example: { openapi: '3.1.0', info: { title: `${SERVICE_NAME} API`, version: API_VERSION }, paths: {} },
+                  example: {
+                    openapi: '3.1.0',
+                    info: { title: `${SERVICE_NAME} API`, version: API_VERSION },
+                    paths: {},
+                  },
                 },
               },
             },
@@ -285,7 +345,8 @@ export function buildOpenApi(): Record<string, unknown> {
           operationId: 'getProblemType',
           tags: ['service'],
           summary: 'The page behind a problem type URI',
-          description: 'A short HTML page saying what a problem code means and what to do; every problem\'s `type` links here.',
+          description:
+            "A short HTML page saying what a problem code means and what to do; every problem's `type` links here.",
           requestParams: { path: problemCode },
           responses: {
             '200': {
@@ -315,7 +376,12 @@ export function buildOpenApi(): Record<string, unknown> {
             content: {
               'application/json': {
                 schema: jsonRpcRequest,
-                example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_injury_attorneys', arguments: { location: E.parameters.location, limit: 2 } } },
+                example: {
+                  jsonrpc: '2.0',
+                  id: 1,
+                  method: 'tools/call',
+                  params: { name: 'find_injury_attorneys', arguments: { location: E.parameters.location, limit: 2 } },
+                },
               },
             },
           },
@@ -326,7 +392,11 @@ export function buildOpenApi(): Record<string, unknown> {
               content: {
                 'application/json': {
                   schema: jsonRpcResponse,
-                  example: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '…' }], structuredContent: E.attorneys.not_covered } },
+                  example: {
+                    jsonrpc: '2.0',
+                    id: 1,
+                    result: { content: [{ type: 'text', text: '…' }], structuredContent: E.attorneys.not_covered },
+                  },
                 },
               },
             },
@@ -337,18 +407,36 @@ export function buildOpenApi(): Record<string, unknown> {
             ),
             '403': problem(
               'The request carries a foreign Origin (code origin_not_allowed). GET and DELETE answer 405.',
-              fixedProblem('origin_not_allowed', 'Requests from the browser origin "https://elsewhere.example" are not allowed on /mcp. MCP clients that are not web pages send no Origin header.'),
+              fixedProblem(
+                'origin_not_allowed',
+                'Requests from the browser origin "https://elsewhere.example" are not allowed on /mcp. MCP clients that are not web pages send no Origin header.',
+              ),
             ),
-            '413': problem('The request body is too large (code payload_too_large).', fixedProblem('payload_too_large', 'The request body is larger than 65536 bytes.')),
+            '413': problem(
+              'The request body is too large (code payload_too_large).',
+              fixedProblem('payload_too_large', 'The request body is larger than 65536 bytes.'),
+            ),
             ...errors,
           },
         },
       },
     },
   });
-  const components = doc.components === undefined ? undefined : Object.fromEntries(
-    Object.keys(doc.components).sort().map((k) => [k, sortKeys((doc.components as Record<string, Record<string, unknown>>)[k])]),
-  );
-  const sorted = withParameterExamples({ ...doc, paths: sortKeys(doc.paths as Record<string, unknown>), ...(components ? { components } : {}) });
-  return servedOpenApi(withoutSafeIntegerBounds(sorted) as Record<string, unknown>, { publicBaseUrl: DEFAULT_PUBLIC_BASE_URL, correctionsEmail: null });
+  const components =
+    doc.components === undefined
+      ? undefined
+      : Object.fromEntries(
+          Object.keys(doc.components)
+            .sort()
+            .map((k) => [k, sortKeys((doc.components as Record<string, Record<string, unknown>>)[k])]),
+        );
+  const sorted = withParameterExamples({
+    ...doc,
+    paths: sortKeys(doc.paths as Record<string, unknown>),
+    ...(components ? { components } : {}),
+  });
+  return servedOpenApi(withoutSafeIntegerBounds(sorted) as Record<string, unknown>, {
+    publicBaseUrl: DEFAULT_PUBLIC_BASE_URL,
+    correctionsEmail: null,
+  });
 }

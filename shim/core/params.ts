@@ -33,14 +33,36 @@ const UNPRINTABLE_RE = /\p{C}/u;
 const CONTROL_RE = /\p{Cc}/u;
 
 /** Names callers commonly send by mistake, and the accepted parameter they meant. */
-const ALIASES: ReadonlyMap<string, string> = new Map(Object.entries({
-  radius: 'radius_miles', distance: 'radius_miles', miles: 'radius_miles', within: 'radius_miles',
-  latitude: 'lat', longitude: 'lng', lon: 'lng', long: 'lng',
-  zipcode: 'zip', zip_code: 'zip', postal_code: 'zip', postcode: 'zip',
-  q: 'location', query: 'location', near: 'location', address: 'location', city: 'location', loc: 'location',
-  max_results: 'limit', count: 'limit', per_page: 'limit', page_size: 'limit', num: 'limit',
-  practice: 'practice_area', category: 'practice_area', source: 'src',
-}));
+const ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    radius: 'radius_miles',
+    distance: 'radius_miles',
+    miles: 'radius_miles',
+    within: 'radius_miles',
+    latitude: 'lat',
+    longitude: 'lng',
+    lon: 'lng',
+    long: 'lng',
+    zipcode: 'zip',
+    zip_code: 'zip',
+    postal_code: 'zip',
+    postcode: 'zip',
+    q: 'location',
+    query: 'location',
+    near: 'location',
+    address: 'location',
+    city: 'location',
+    loc: 'location',
+    max_results: 'limit',
+    count: 'limit',
+    per_page: 'limit',
+    page_size: 'limit',
+    num: 'limit',
+    practice: 'practice_area',
+    category: 'practice_area',
+    source: 'src',
+  }),
+);
 
 /** The accepted parameter an unknown name most likely meant, or null. */
 function suggestion(name: string): string | null {
@@ -72,7 +94,10 @@ function numberInRange(name: string, value: unknown, min: number, max: number, w
   const n = toNumber(value);
   const kind = integer ? 'an integer' : 'a number';
   if (n === null || (integer && !Number.isInteger(n)) || n < min || n > max) {
-    throw invalid(name, `${name} must be ${kind} from ${min} to ${max}${what}; got ${n === null ? describe(value) : String(value)}.`);
+    throw invalid(
+      name,
+      `${name} must be ${kind} from ${min} to ${max}${what}; got ${n === null ? describe(value) : String(value)}.`,
+    );
   }
   return n;
 }
@@ -103,7 +128,10 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   for (const name of given) {
     const value = raw[name];
     if (Array.isArray(value)) {
-      throw invalid(name, `${name} was given ${value.length === 1 ? 'as a list' : `${value.length} times`}; send it once, as a single value.`);
+      throw invalid(
+        name,
+        `${name} was given ${value.length === 1 ? 'as a list' : `${value.length} times`}; send it once, as a single value.`,
+      );
     }
   }
 
@@ -134,19 +162,28 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
       `a 5-digit ZIP, ZIP+4, "City, ST" or "lat,lng" of at most ${LOCATION_MAX_LENGTH} characters`,
     );
     if ([...value].length > LOCATION_MAX_LENGTH || CONTROL_RE.test(value)) {
-      throw invalid('location', `location must be a 5-digit ZIP, ZIP+4, "City, ST" or "lat,lng" of at most ${LOCATION_MAX_LENGTH} printable characters.`);
+      throw invalid(
+        'location',
+        `location must be a 5-digit ZIP, ZIP+4, "City, ST" or "lat,lng" of at most ${LOCATION_MAX_LENGTH} printable characters.`,
+      );
     }
     location = { form: 'location', value };
   } else if (has('zip')) {
     const value = raw.zip;
     if (typeof value !== 'string' || !ZIP_RE.test(value)) {
-      throw invalid('zip', `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describe(value)}.`);
+      throw invalid(
+        'zip',
+        `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describe(value)}.`,
+      );
     }
     location = { form: 'zip', zip: value };
   } else {
     if (!has('lat') || !has('lng')) {
       const missing = has('lat') ? 'lng' : 'lat';
-      throw invalid(missing, `lat and lng must be sent together; ${missing} is missing. Or use location or zip instead.`);
+      throw invalid(
+        missing,
+        `lat and lng must be sent together; ${missing} is missing. Or use location or zip instead.`,
+      );
     }
     const lat = numberInRange('lat', raw.lat, -90, 90, ' (decimal degrees)', false);
     const lng = numberInRange('lng', raw.lng, -180, 180, ' (decimal degrees)', false);
@@ -156,7 +193,9 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   const radiusMiles = has('radius_miles')
     ? numberInRange('radius_miles', raw.radius_miles, RADIUS_MILES.min, RADIUS_MILES.max, ' (miles)', false)
     : RADIUS_MILES.default;
-  const limit = has('limit') ? numberInRange('limit', raw.limit, LIMIT.min, LIMIT.max, ' (firms)', true) : LIMIT.default;
+  const limit = has('limit')
+    ? numberInRange('limit', raw.limit, LIMIT.min, LIMIT.max, ' (firms)', true)
+    : LIMIT.default;
 
   if (has('practice_area')) {
     const value = raw.practice_area;
@@ -173,7 +212,10 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   if (has('src')) {
     const value = raw.src;
     if (typeof value !== 'string' || value === '' || [...value].length > SRC_MAX_LENGTH || UNPRINTABLE_RE.test(value)) {
-      throw invalid('src', `src must be the calling application's name, 1 to ${SRC_MAX_LENGTH} printable characters; got ${describe(value)}.`);
+      throw invalid(
+        'src',
+        `src must be the calling application's name, 1 to ${SRC_MAX_LENGTH} printable characters; got ${describe(value)}.`,
+      );
     }
     src = value;
   }

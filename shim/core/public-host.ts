@@ -7,7 +7,17 @@
  */
 
 /** Names that never leave the local machine or network. */
-const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'home', 'corp', 'localdomain', 'home.arpa'];
+const LOCAL_SUFFIXES = [
+  'localhost',
+  'local',
+  'internal',
+  'intranet',
+  'lan',
+  'home',
+  'corp',
+  'localdomain',
+  'home.arpa',
+];
 
 /** IPv4 ranges that are not public unicast (RFC 6890 and friends): [base address, prefix length]. */
 const V4_RESERVED: Array<[string, number]> = [
@@ -35,7 +45,9 @@ function v4(address: string): number | null {
 }
 
 function v4Public(n: number): boolean {
-  return V4_RESERVED.every(([base, bits]) => Math.floor(n / 2 ** (32 - bits)) !== Math.floor((v4(base) as number) / 2 ** (32 - bits)));
+  return V4_RESERVED.every(
+    ([base, bits]) => Math.floor(n / 2 ** (32 - bits)) !== Math.floor((v4(base) as number) / 2 ** (32 - bits)),
+  );
 }
 
 /** The eight 16-bit groups of an IPv6 address as the URL parser prints it (no brackets), or null. */

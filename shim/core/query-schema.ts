@@ -14,8 +14,14 @@ export const AttorneysQuery = z
       // eslint-disable-next-line no-control-regex
       .regex(/^(?!\s*$)[^\u0000-\u001f\u007f-\u009f]+$/)
       .optional()
-      .describe('The person\'s own location: a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX" or "Austin, Texas") or "lat,lng" ("41.88,-87.63"). Use exactly one of location, zip, or lat+lng.'),
-    zip: z.string().regex(/^\d{5}$/).optional().describe('5-digit US ZIP code.'),
+      .describe(
+        'The person\'s own location: a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX" or "Austin, Texas") or "lat,lng" ("41.88,-87.63"). Use exactly one of location, zip, or lat+lng.',
+      ),
+    zip: z
+      .string()
+      .regex(/^\d{5}$/)
+      .optional()
+      .describe('5-digit US ZIP code.'),
     lat: z.number().min(-90).max(90).optional().describe('Latitude in decimal degrees; requires lng.'),
     lng: z.number().min(-180).max(180).optional().describe('Longitude in decimal degrees; requires lat.'),
     radius_miles: z
@@ -32,8 +38,14 @@ export const AttorneysQuery = z
       .default(LIMIT.default)
       .describe(`Maximum firms returned, ${LIMIT.min} to ${LIMIT.max}, default ${LIMIT.default}.`),
     practice_area: z.enum(PRACTICE_AREAS).optional().describe('Only personal_injury is supported.'),
-    // eslint-disable-next-line no-control-regex
-    src: z.string().min(1).max(SRC_MAX_LENGTH).regex(/^[^\u0000-\u001f\u007f-\u009f]+$/).optional().describe('Optional name of the calling application, at most 100 printable characters.'),
+    src: z
+      .string()
+      .min(1)
+      .max(SRC_MAX_LENGTH)
+      // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+      .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/)
+      .optional()
+      .describe('Optional name of the calling application, at most 100 printable characters.'),
   })
   .meta({ id: 'AttorneysQuery' });
 

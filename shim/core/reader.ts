@@ -18,7 +18,13 @@ export interface SiteReader {
 }
 
 /** The parsed object at `key`, which the version must hold: missing is a StoreError (503), never an empty answer. */
-export async function readRequired<T>(reader: SiteReader, key: string, schema: ZodType<T>, why = 'is missing from the served version', sha256?: string): Promise<T> {
+export async function readRequired<T>(
+  reader: SiteReader,
+  key: string,
+  schema: ZodType<T>,
+  why = 'is missing from the served version',
+  sha256?: string,
+): Promise<T> {
   const value = await reader.json(key, schema, sha256);
   if (value === null) throw new StoreError(`${key} ${why}`, key);
   return value;

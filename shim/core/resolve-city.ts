@@ -8,7 +8,15 @@ import { ApiError } from './errors.ts';
 import { nicknamePlace } from './nicknames.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import type { LocationT } from './schemas.ts';
-import { CityGazetteer, CityGazetteerState, cityDocument, CoverageCells, keys, normaliseCityName, type CityEntryT } from './site-format.ts';
+import {
+  CityGazetteer,
+  CityGazetteerState,
+  cityDocument,
+  CoverageCells,
+  keys,
+  normaliseCityName,
+  type CityEntryT,
+} from './site-format.ts';
 import { US_STATES } from './state-names.ts';
 
 /** The accepted location forms, as problem `accepted` lists them. */
@@ -37,7 +45,12 @@ function editDistance(a: string, b: string, max: number): number {
 }
 
 /** Up to three values of `entries` whose key is closest in spelling to `key` (one edit per five letters, at most two), most populous first. */
-export function closeMatches<T>(key: string, entries: Iterable<[string, T]>, population: (e: T) => number | null, label: (e: T) => string): string[] {
+export function closeMatches<T>(
+  key: string,
+  entries: Iterable<[string, T]>,
+  population: (e: T) => number | null,
+  label: (e: T) => string,
+): string[] {
   const max = Math.min(2, Math.max(1, Math.floor(key.length / 5)));
   const found: [number, number, string][] = [];
   for (const [k, e] of entries) {
@@ -53,14 +66,22 @@ export function closeMatches<T>(key: string, entries: Iterable<[string, T]>, pop
  * state's split documents (meta.json gazetteer.cities), or in a version generated before the split its whole-state
  * document (gazetteer.states), so a new shim still serves an older published week.
  */
-async function cityDocumentFor(reader: SiteReader, state: string, key: string): Promise<{ cities: Record<string, CityEntryT> } | null> {
+async function cityDocumentFor(
+  reader: SiteReader,
+  state: string,
+  key: string,
+): Promise<{ cities: Record<string, CityEntryT> } | null> {
   const g = reader.meta.gazetteer;
   if (g.cities !== undefined) {
     const starts = g.cities[state];
     const bucket = starts === undefined ? null : cityDocument(key, starts);
-    return bucket === null ? null : readRequired(reader, keys.city(reader.version, state, bucket), CityGazetteer, LISTED);
+    return bucket === null
+      ? null
+      : readRequired(reader, keys.city(reader.version, state, bucket), CityGazetteer, LISTED);
   }
-  return g.states?.includes(state) === true ? readRequired(reader, keys.cityState(reader.version, state), CityGazetteerState, LISTED) : null;
+  return g.states?.includes(state) === true
+    ? readRequired(reader, keys.cityState(reader.version, state), CityGazetteerState, LISTED)
+    : null;
 }
 
 /** The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. */
@@ -108,7 +129,15 @@ export async function resolveCity(reader: SiteReader, q: CityQuery): Promise<Loc
   const doc = await cityDocumentFor(reader, q.state, key);
   const entry = doc?.cities[key];
   if (entry === undefined) {
-    const close = doc === null || key === '' ? [] : closeMatches(key, Object.entries(doc.cities), (e) => e.population, (e) => e.name);
+    const close =
+      doc === null || key === ''
+        ? []
+        : closeMatches(
+            key,
+            Object.entries(doc.cities),
+            (e) => e.population,
+            (e) => e.name,
+          );
     const hint =
       close.length > 0
         ? `Did you mean ${close.map((n) => JSON.stringify(`${n}, ${q.state}`)).join(' or ')}?`

@@ -18,7 +18,10 @@ export const MAX_CANDIDATES = 10;
 const MAX_OTHERS = 5;
 
 function placeList(entries: NameEntryT[], max: number): string {
-  const shown = entries.slice(0, max).map((e) => `${e[1]}, ${e[0]}`).join('; ');
+  const shown = entries
+    .slice(0, max)
+    .map((e) => `${e[1]}, ${e[0]}`)
+    .join('; ');
   return entries.length > max ? `${shown} and ${entries.length - max} more` : shown;
 }
 
@@ -31,19 +34,40 @@ function noState(name: string, input: string, parameter: string, hint: string): 
 }
 
 /** Resolve a name without a state, or reject with `ambiguous_location` (candidates) or `location_not_understood`. */
-export async function resolveName(reader: SiteReader, q: { name: string; input: string; parameter?: string }): Promise<LocationT> {
+export async function resolveName(
+  reader: SiteReader,
+  q: { name: string; input: string; parameter?: string },
+): Promise<LocationT> {
   const parameter = q.parameter ?? 'location';
   const key = normaliseCityName(q.name);
   const listed = reader.meta.gazetteer.names;
   // A version written before names without a state were indexed: ask for the state.
   if (listed === undefined || key === '') throw noState(q.name, q.input, parameter, '.');
   const prefix = namePrefix(key);
-  const doc = listed.includes(prefix) ? await readRequired(reader, keys.names(reader.version, prefix), NameGazetteer, LISTED) : null;
+  const doc = listed.includes(prefix)
+    ? await readRequired(reader, keys.names(reader.version, prefix), NameGazetteer, LISTED)
+    : null;
   const entries = doc?.names[key];
   if (entries === undefined || entries.length === 0) {
-    const close = doc === null ? [] : closeMatches(key, Object.entries(doc.names), (es) => es[0]?.[4] ?? null, (es) => `${es[0]?.[1]}, ${es[0]?.[0]}`);
-    const hint = close.length > 0 ? `, and no US place is named ${JSON.stringify(q.name)}. Did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?` : '.';
-    throw noState(q.name, q.input, parameter, isStateName(key) ? ` and names a state, not a place; ask the person for their city or ZIP.` : hint);
+    const close =
+      doc === null
+        ? []
+        : closeMatches(
+            key,
+            Object.entries(doc.names),
+            (es) => es[0]?.[4] ?? null,
+            (es) => `${es[0]?.[1]}, ${es[0]?.[0]}`,
+          );
+    const hint =
+      close.length > 0
+        ? `, and no US place is named ${JSON.stringify(q.name)}. Did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?`
+        : '.';
+    throw noState(
+      q.name,
+      q.input,
+      parameter,
+      isStateName(key) ? ` and names a state, not a place; ask the person for their city or ZIP.` : hint,
+    );
   }
   const [top, second] = entries as [NameEntryT, ...NameEntryT[]];
   const topPopulation = top[4];
@@ -56,13 +80,16 @@ export async function resolveName(reader: SiteReader, q: { name: string; input: 
     const read =
       `No state was given; read as ${top[1]}, ${top[0]}` +
       (topPopulation === null ? '' : ` (population ${topPopulation.toLocaleString('en-US')})`) +
-      (others.length === 0 ? ', the only US place of that name.' : `. Other places of that name: ${placeList(others, MAX_OTHERS)}; if the person meant one of those, send it as "City, ST".`);
+      (others.length === 0
+        ? ', the only US place of that name.'
+        : `. Other places of that name: ${placeList(others, MAX_OTHERS)}; if the person meant one of those, send it as "City, ST".`);
     location.note = location.note === undefined ? read : `${read} ${location.note}`;
     return location;
   }
   const shown = entries.slice(0, MAX_CANDIDATES);
   const candidates: CandidateT[] = [];
-  for (const [state, city, lat, lng] of shown) candidates.push({ city, state, covered: (await metroAt(reader, lat, lng)) !== null });
+  for (const [state, city, lat, lng] of shown)
+    candidates.push({ city, state, covered: (await metroAt(reader, lat, lng)) !== null });
   const list = candidates.map((c) => `${c.city}, ${c.state} (${c.covered ? 'covered' : 'not covered'})`).join('; ');
   throw new ApiError(
     'ambiguous_location',

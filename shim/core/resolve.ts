@@ -33,13 +33,26 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
   if (parsed.kind === 'point') {
     const { lat, lng } = parsed;
     const state = await stateOfPoint(reader, parsed);
-    return { input: parsed.input, kind: 'point', lat, lng, zip: null, city: null, state, metro: await metroAt(reader, lat, lng), source: 'input', approximate: false };
+    return {
+      input: parsed.input,
+      kind: 'point',
+      lat,
+      lng,
+      zip: null,
+      city: null,
+      state,
+      metro: await metroAt(reader, lat, lng),
+      source: 'input',
+      approximate: false,
+    };
   }
   if (parsed.kind === 'name') return resolveName(reader, parsed);
   if (parsed.kind === 'city') return resolveCity(reader, parsed);
 
   const zip3 = parsed.zip.slice(0, 3);
-  const doc = reader.meta.gazetteer.zip3.includes(zip3) ? await readRequired(reader, keys.zip(reader.version, zip3), ZipGazetteer, LISTED) : null;
+  const doc = reader.meta.gazetteer.zip3.includes(zip3)
+    ? await readRequired(reader, keys.zip(reader.version, zip3), ZipGazetteer, LISTED)
+    : null;
   const entry = doc?.zips[parsed.zip];
   if (entry === undefined) {
     throw new ApiError(

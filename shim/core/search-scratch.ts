@@ -144,11 +144,7 @@ export class Nearest<R> {
   private readonly limit: number;
   private readonly lat: number;
   private readonly lng: number;
-  constructor(
-    limit: number,
-    lat: number,
-    lng: number,
-  ) {
+  constructor(limit: number, lat: number, lng: number) {
     this.limit = limit;
     this.lat = lat;
     this.lng = lng;
@@ -165,7 +161,8 @@ export class Nearest<R> {
     const d = haversineMiles(this.lat, this.lng, oLat, oLng);
     const kept = this.kept;
     const last = kept[kept.length - 1];
-    if (kept.length === this.limit && last !== undefined && !(d < last.d || (d === last.d && listing < last.listing))) return;
+    if (kept.length === this.limit && last !== undefined && !(d < last.d || (d === last.d && listing < last.listing)))
+      return;
     const j = kept.findIndex((k) => k.unit === unit);
     if (j >= 0) {
       const k = kept[j] as Kept<R>;

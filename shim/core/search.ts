@@ -24,10 +24,21 @@ export interface SearchOutcome {
  * A radius search: what createService's `search` option supplies (service-impl.ts). The benchmark's peers (bench/peers/naive.ts,
  * bench/peers/postgis-service.ts) are other searches behind the same service.
  */
-export type SearchFn = (reader: SiteReader, point: SearchPoint, radiusMiles: number, limit: number) => Promise<SearchOutcome>;
+export type SearchFn = (
+  reader: SiteReader,
+  point: SearchPoint,
+  radiusMiles: number,
+  limit: number,
+) => Promise<SearchOutcome>;
 
 /** Firms with an office within `radiusMiles` of (lat, lng) degrees, by nearest office, at most `limit`, nearest first; with their exact number. */
-export type FirmFinder = (reader: SiteReader, lat: number, lng: number, radiusMiles: number, limit: number) => Promise<{ firms: number; hits: FirmHit[] }>;
+export type FirmFinder = (
+  reader: SiteReader,
+  lat: number,
+  lng: number,
+  radiusMiles: number,
+  limit: number,
+) => Promise<{ firms: number; hits: FirmHit[] }>;
 
 /**
  * The search that finds firms with `find`, at covered points only: a point outside every measured metro is not

@@ -13,15 +13,28 @@ import type { AttorneysResponseT } from './schemas.ts';
 import { search as cellTreeSearch, type SearchFn } from './search.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
 import { shapeCoverage, shapeFirm, shapeLocation, shapeResult, withUtmSource } from './shape.ts';
-import { ChangesDoc, CoverageDoc, FirmDoc, keys, LISTING_ID_RE, ListingBucket, listingPrefix, type FirmDocT } from './site-format.ts';
+import {
+  ChangesDoc,
+  CoverageDoc,
+  FirmDoc,
+  keys,
+  LISTING_ID_RE,
+  ListingBucket,
+  listingPrefix,
+  type FirmDocT,
+} from './site-format.ts';
 
 /** A metro slug as measurement documents are named (lower-case words joined by hyphens). */
 const MEASUREMENT_SLUG_RE = /^[a-z0-9][a-z0-9-]{0,79}$/;
 
 function notFound(listingId: string): ApiError {
-  return new ApiError('not_found', `No listing with id ${JSON.stringify(listingId.slice(0, 80))}. Use a listing_id exactly as a search returned it.`, {
-    parameter: 'listing_id',
-  });
+  return new ApiError(
+    'not_found',
+    `No listing with id ${JSON.stringify(listingId.slice(0, 80))}. Use a listing_id exactly as a search returned it.`,
+    {
+      parameter: 'listing_id',
+    },
+  );
 }
 
 /**
@@ -30,12 +43,20 @@ function notFound(listingId: string): ApiError {
  */
 async function firmDoc(reader: SiteReader, listingId: string): Promise<FirmDocT> {
   if (!LISTING_ID_RE.test(listingId)) throw notFound(listingId);
-  const bucket = await readRequired(reader, keys.listings(reader.version, listingPrefix(listingId, reader.meta.listing_prefix_length)), ListingBucket);
+  const bucket = await readRequired(
+    reader,
+    keys.listings(reader.version, listingPrefix(listingId, reader.meta.listing_prefix_length)),
+    ListingBucket,
+  );
   const at = sortedIndexOf(bucket.listing_ids, listingId);
   if (at < 0) throw notFound(listingId);
   // The bucket records the firm document's sha256 (versions generated before it: none, read without a check).
   const sha256 = bucket.sha256?.[at];
-  if (bucket.sha256 !== undefined && sha256 === undefined) throw new StoreError(`${keys.listings(reader.version, bucket.prefix)} has no sha256 for ${listingId}`, keys.firm(reader.version, listingId));
+  if (bucket.sha256 !== undefined && sha256 === undefined)
+    throw new StoreError(
+      `${keys.listings(reader.version, bucket.prefix)} has no sha256 for ${listingId}`,
+      keys.firm(reader.version, listingId),
+    );
   return readRequired(reader, keys.firm(reader.version, listingId), FirmDoc, undefined, sha256);
 }
 
@@ -79,20 +100,33 @@ export function createService(source: { current(): Promise<SiteReader> }, option
       const location = await resolveLocation(parsed, reader);
       const found = await search(reader, location, q.radiusMiles, q.limit);
       return {
-        query_id: queryId({ version: reader.version, locationInput: location.input, radiusMiles: q.radiusMiles, limit: q.limit, practiceArea: q.practiceArea }),
+        query_id: queryId({
+          version: reader.version,
+          locationInput: location.input,
+          radiusMiles: q.radiusMiles,
+          limit: q.limit,
+          practiceArea: q.practiceArea,
+        }),
         covered: found.covered,
         location: shapeLocation(location),
         radius_miles_used: q.radiusMiles,
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,
         disclosure: searchDisclosure(found.covered, location, reader.meta),
-        results: found.hits.map((h) => shapeResult(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl)),
+        results: found.hits.map((h) =>
+          shapeResult(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl),
+        ),
       };
     },
 
     async getFirm(listingId, ctx) {
       const reader = await current(ctx);
-      return shapeFirm(await firmDoc(reader, listingId), reader.meta, ctx.publicBaseUrl, disclosureFor(reader.meta.dataset));
+      return shapeFirm(
+        await firmDoc(reader, listingId),
+        reader.meta,
+        ctx.publicBaseUrl,
+        disclosureFor(reader.meta.dataset),
+      );
     },
 
     async getCoverage(ctx) {
@@ -112,7 +146,9 @@ export function createService(source: { current(): Promise<SiteReader> }, option
       const target = site === null ? null : withUtmSource(site);
       // No website (or one that is not an http(s) URL): nothing to redirect to, so the link does not exist.
       if (target === null) {
-        throw new ApiError('not_found', `Listing ${listingId} has no website to redirect to.`, { parameter: 'listing_id' });
+        throw new ApiError('not_found', `Listing ${listingId} has no website to redirect to.`, {
+          parameter: 'listing_id',
+        });
       }
       return target;
     },

@@ -18,7 +18,15 @@ import type {
   OfficeT,
   ResultT,
 } from './schemas.ts';
-import { keys, type CoverageDocT, type FirmDocT, type MetaT, type StoredBrandT, type StoredHoursT, type StoredOfficeT } from './site-format.ts';
+import {
+  keys,
+  type CoverageDocT,
+  type FirmDocT,
+  type MetaT,
+  type StoredBrandT,
+  type StoredHoursT,
+  type StoredOfficeT,
+} from './site-format.ts';
 import { StoreError } from './errors.ts';
 
 /** The service's own link for a listing, which redirects to the firm's site (GET /r/{listing_id}). */
@@ -58,7 +66,11 @@ function mapVisibility(office: StoredOfficeT, meta: ShapeMeta): MapVisibilityT |
   if (office.visibility === null || office.metro === null) return null;
   const sampling = meta.metros[office.metro];
   // A record naming a metro that meta.json does not know is a broken version, not a null measurement.
-  if (sampling === undefined) throw new StoreError(`meta.json of ${meta.version} has no metro ${JSON.stringify(office.metro)}`, keys.meta(meta.version));
+  if (sampling === undefined)
+    throw new StoreError(
+      `meta.json of ${meta.version} has no metro ${JSON.stringify(office.metro)}`,
+      keys.meta(meta.version),
+    );
   return {
     metro: office.metro,
     week_of: meta.week_of,
@@ -84,7 +96,13 @@ function brandIndex(metro: string | null, b: StoredBrandT | null, meta: ShapeMet
 }
 
 /** One search result: a firm shown by its nearest office within the radius (table 2.2). distanceMiles exact, in miles. */
-export function shapeResult(office: StoredOfficeT, meta: ShapeMeta, distanceMiles: number, officesWithinRadius: number, publicBaseUrl: string): ResultT {
+export function shapeResult(
+  office: StoredOfficeT,
+  meta: ShapeMeta,
+  distanceMiles: number,
+  officesWithinRadius: number,
+  publicBaseUrl: string,
+): ResultT {
   return {
     listing_id: office.listing_id,
     name: office.name,
@@ -124,7 +142,12 @@ export function shapeOffice(office: StoredOfficeT, meta: ShapeMeta): OfficeT {
 }
 
 /** Body of GET /v1/firms/{listing_id}; `disclosure` is the served dataset's (disclosure.ts), the plain one by default. */
-export function shapeFirm(doc: FirmDocT, meta: ShapeMeta, publicBaseUrl: string, disclosure: string = DISCLOSURE): FirmResponseT {
+export function shapeFirm(
+  doc: FirmDocT,
+  meta: ShapeMeta,
+  publicBaseUrl: string,
+  disclosure: string = DISCLOSURE,
+): FirmResponseT {
   const f = doc.firm;
   return {
     listing_id: doc.listing_id,
@@ -209,7 +232,13 @@ export function withUtmSource(url: string): string | null {
   } catch {
     return null;
   }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '' || !isPublicWebHost(u.hostname)) return null;
+  if (
+    (u.protocol !== 'http:' && u.protocol !== 'https:') ||
+    u.username !== '' ||
+    u.password !== '' ||
+    !isPublicWebHost(u.hostname)
+  )
+    return null;
   const kept = u.search
     .slice(1)
     .split('&')

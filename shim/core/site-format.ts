@@ -34,7 +34,10 @@ export const Pointer = z.object({
    * sha256 (hex) of the version's meta.json as stored where this pointer is (a layer's meta.json in a bucket): the root
    * of every other hash. Pointers written before it existed have none, and their meta.json is read unchecked.
    */
-  meta_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  meta_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 /** How long a reader may keep the pointer it read (ms): a publish is seen by every reader within this. */
@@ -50,7 +53,10 @@ export const MetroSampling = z.object({
 /** One object of a layered version: the version prefix that holds it (with its hash and size), or null when the version lacks it. */
 export const LayerEntry = z
   .object({
-    in: z.string().regex(/^[A-Za-z0-9._-]+$/).describe('The version whose prefix v/<in>/ holds this object'),
+    in: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/)
+      .describe('The version whose prefix v/<in>/ holds this object'),
     sha256: z.string(),
     bytes: z.number().int().nonnegative(),
   })
@@ -62,11 +68,16 @@ export const LayerEntry = z
  * flattened so each resolves in one hop.
  */
 export const Layers = z.object({
-  base: z.string().regex(/^[A-Za-z0-9._-]+$/).describe('A complete version (its own manifest.json): every object not in `objects` is read from v/<base>/'),
+  base: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .describe('A complete version (its own manifest.json): every object not in `objects` is read from v/<base>/'),
   generated_meta: z
     .object({ sha256: z.string(), bytes: z.number().int().nonnegative() })
     .describe('sha256 and size of this meta.json as the generator wrote it, i.e. without `layers`'),
-  objects: dict(LayerEntry).describe('Key relative to the version root -> where it is (own objects name this version), or null when absent'),
+  objects: dict(LayerEntry).describe(
+    'Key relative to the version root -> where it is (own objects name this version), or null when absent',
+  ),
 });
 
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
@@ -80,27 +91,39 @@ export const Meta = z.object({
   dataset: z.object({ name: z.string(), synthetic: z.boolean() }),
   coverage_resolution: z.number().int(),
   totals: z.object({ firms: z.number().int(), offices: z.number().int(), metros: z.number().int() }),
-  metros: dict(MetroSampling).describe('Every metro by slug (sorted), with the sampling the shim puts into map_visibility'),
+  metros: dict(MetroSampling).describe(
+    'Every metro by slug (sorted), with the sampling the shim puts into map_visibility',
+  ),
   gazetteer: z
     .object({
       zip3: z.array(z.string()).describe('Every ZIP3 with a gazetteer/zip document, sorted'),
       cities: dict(z.string().regex(/^[0-9_a-z]+$/))
         .optional()
-        .describe('State code -> the first character of each of its city documents, sorted (see cityDocument): gazetteer/city/<ST>/<c>.json exists for each'),
+        .describe(
+          'State code -> the first character of each of its city documents, sorted (see cityDocument): gazetteer/city/<ST>/<c>.json exists for each',
+        ),
       states: z
         .array(z.string())
         .optional()
-        .describe('Versions generated before the split: every state code with one gazetteer/city/<ST>.json (read, never written)'),
+        .describe(
+          'Versions generated before the split: every state code with one gazetteer/city/<ST>.json (read, never written)',
+        ),
       names: z
         .array(z.string().regex(/^[0-9_a-z]{1,2}$/))
         .optional()
-        .describe('Every prefix (see namePrefix) with a gazetteer/names/<prefix>.json, sorted; absent in versions written before names without a state were accepted'),
+        .describe(
+          'Every prefix (see namePrefix) with a gazetteer/names/<prefix>.json, sorted; absent in versions written before names without a state were accepted',
+        ),
       points: z
         .array(z.string().regex(/^-?\d+_-?\d+$/))
         .optional()
-        .describe('Every tile (see pointTile) with a gazetteer/points/<tile>.json, sorted; absent in versions written before points were checked to be in the US'),
+        .describe(
+          'Every tile (see pointTile) with a gazetteer/points/<tile>.json, sorted; absent in versions written before points were checked to be in the US',
+        ),
     })
-    .describe('Which gazetteer documents the version holds: a missing one of these is a store failure, not an unknown place'),
+    .describe(
+      'Which gazetteer documents the version holds: a missing one of these is a store failure, not an unknown place',
+    ),
   listing_prefix_length: z
     .number()
     .int()
@@ -125,7 +148,12 @@ export const StoredVisibility = MapVisibility.pick({ top3_share_pct: true, appea
 export const StoredBrand = BrandIndex.pick({ top3_share_pct: true, appears_share_pct: true, offices_measured: true });
 
 /** The firm-level brand index of a firm document, with its own metro (it can differ from the office's). */
-export const StoredFirmBrand = BrandIndex.pick({ metro: true, top3_share_pct: true, appears_share_pct: true, offices_measured: true });
+export const StoredFirmBrand = BrandIndex.pick({
+  metro: true,
+  top3_share_pct: true,
+  appears_share_pct: true,
+  offices_measured: true,
+});
 
 /**
  * One office as stored in record chunks and firm documents: the public Office plus firm-level fields the shim shapes from,
@@ -144,7 +172,10 @@ export const StoredOffice = z
     lat: z.number(),
     lng: z.number(),
     phone: z.string().nullable(),
-    website_url: z.string().nullable().describe("The firm's own site; the public `website` is {public_base_url}/r/{listing_id}"),
+    website_url: z
+      .string()
+      .nullable()
+      .describe("The firm's own site; the public `website` is {public_base_url}/r/{listing_id}"),
     website_domain: z.string().nullable(),
     primary_category: z.string().nullable(),
     google_listing_claimed: z.boolean(),
@@ -170,7 +201,9 @@ export const FirmDoc = z.object({
     website_domain: z.string().nullable(),
     profile_type: ProfileType,
     sponsored: z.boolean(),
-    brand: StoredFirmBrand.nullable().describe("The office's brand; when null, the firm's in the metro measuring most of its offices"),
+    brand: StoredFirmBrand.nullable().describe(
+      "The office's brand; when null, the firm's in the metro measuring most of its offices",
+    ),
   }),
   office: StoredOffice,
   other_offices: z.array(StoredOffice).describe('Same firm, ordered by listing_id'),
@@ -179,7 +212,10 @@ export const FirmDoc = z.object({
 /** `v/<version>/coverage.json`: the public coverage body plus schema_version; the shim adds `version` from the pointer. */
 // `attribution` is optional in the stored document: versions published before it existed lack it, and the shim then
 // serves the current attribution (the place data and its licence were the same).
-export const CoverageDoc = CoverageResponse.omit({ version: true }).extend({ schema_version: schemaVersion('coverage'), attribution: Attribution.optional() });
+export const CoverageDoc = CoverageResponse.omit({ version: true }).extend({
+  schema_version: schemaVersion('coverage'),
+  attribution: Attribution.optional(),
+});
 
 /** `v/<version>/coverage-cells.json`: measured cells (H3, coverage_resolution) and the metros measuring each, nearest centre first. */
 export const CoverageCells = z.object({
@@ -189,7 +225,13 @@ export const CoverageCells = z.object({
 });
 
 /** One ZIP: [lat, lng, city, state, source] where source is census_zcta or geonames_postal. */
-export const ZipEntry = z.tuple([z.number(), z.number(), z.string(), z.string(), z.enum(['census_zcta', 'geonames_postal'])]);
+export const ZipEntry = z.tuple([
+  z.number(),
+  z.number(),
+  z.string(),
+  z.string(),
+  z.enum(['census_zcta', 'geonames_postal']),
+]);
 /** `v/<version>/gazetteer/zip/<first 3 digits>.json`. */
 export const ZipGazetteer = z.object({ schema_version: schemaVersion('gazetteer'), zips: dict(ZipEntry) });
 
@@ -201,7 +243,11 @@ export const CityEntry = z.object({
   zip: z.string().nullable().describe('A representative ZIP when known'),
   population: z.number().int().nullable(),
   source: z.enum(['geonames_place', 'geonames_postal']),
-  candidates: z.number().int().positive().describe('How many same-named places the state has; >1 means the most populous was chosen'),
+  candidates: z
+    .number()
+    .int()
+    .positive()
+    .describe('How many same-named places the state has; >1 means the most populous was chosen'),
 });
 /** `v/<version>/gazetteer/city/<ST>/<bucket>.json`: the state's normalised names (see normaliseCityName) of one bucket (see cityBucket) -> entry. */
 export const CityGazetteer = z.object({
@@ -210,7 +256,9 @@ export const CityGazetteer = z.object({
   bucket: z
     .string()
     .regex(/^[0-9_a-z]$/)
-    .describe('The first of the name characters (see cityBucket) this document covers, up to the next one meta.json lists for the state'),
+    .describe(
+      'The first of the name characters (see cityBucket) this document covers, up to the next one meta.json lists for the state',
+    ),
   cities: dict(CityEntry),
 });
 
@@ -229,7 +277,11 @@ export const NameGazetteer = z.object({
 /** One ZIP point: [lat, lng, state]. */
 export const PointEntry = z.tuple([z.number(), z.number(), z.string()]);
 /** `v/<version>/gazetteer/points/<tile>.json`: every ZIP point of one 4-degree tile (see pointTile), sorted. */
-export const PointGazetteer = z.object({ schema_version: schemaVersion('gazetteer'), tile: z.string(), points: z.array(PointEntry) });
+export const PointGazetteer = z.object({
+  schema_version: schemaVersion('gazetteer'),
+  tile: z.string(),
+  points: z.array(PointEntry),
+});
 
 /**
  * `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets
@@ -242,7 +294,9 @@ export const ListingBucket = z
     listing_ids: z.array(z.string()),
     sha256: z.array(Sha256Hex).optional().describe('sha256 of firms/<listing_ids[i]>.json'),
   })
-  .refine((b) => b.sha256 === undefined || b.sha256.length === b.listing_ids.length, { message: 'one sha256 per listing id' });
+  .refine((b) => b.sha256 === undefined || b.sha256.length === b.listing_ids.length, {
+    message: 'one sha256 per listing id',
+  });
 
 /** `v/<version>/manifest.json`: every object of the version (except itself) with sha256 and size. */
 export const Manifest = z.object({
@@ -268,7 +322,9 @@ export const MeasurementDoc = z.object({
         point_id: z.string(),
         lat: z.number(),
         lng: z.number(),
-        ranked: dict(z.array(z.string().nullable())).describe('Query -> listing ids in rank order (rank 1 first); null: a place that is not a listing'),
+        ranked: dict(z.array(z.string().nullable())).describe(
+          'Query -> listing ids in rank order (rank 1 first); null: a place that is not a listing',
+        ),
       }),
     )
     .describe('Grid points sorted by point_id; grid_samples = points x queries'),
@@ -280,7 +336,11 @@ const reasonNote = z.string().nullable().describe('Public note on the request, o
 export const ChangeReason = z
   .discriminatedUnion('kind', [
     z.object({ kind: z.literal('weekly_data').describe("The week's new input data.") }),
-    z.object({ kind: z.literal('correction').describe("A firm's correction of its record."), date: reasonDate, note: reasonNote }),
+    z.object({
+      kind: z.literal('correction').describe("A firm's correction of its record."),
+      date: reasonDate,
+      note: reasonNote,
+    }),
     z.object({
       kind: z.literal('removal').describe('A standing removal on request.'),
       scope: z.enum(['listing', 'firm']).describe('Whether one listing or the whole firm was removed.'),
@@ -332,7 +392,9 @@ export const ChangesDoc = z.object({
       z.object({
         listing_id: z.string().describe('The listing id.'),
         firm_id: z.string().describe('The firm id.'),
-        old: ChangeListing.omit({ listing_id: true, firm_id: true }).nullable().describe('Null when the listing was removed on request (a removal or a correction)'),
+        old: ChangeListing.omit({ listing_id: true, firm_id: true })
+          .nullable()
+          .describe('Null when the listing was removed on request (a removal or a correction)'),
         reasons,
       }),
     )
@@ -458,10 +520,22 @@ export function cityDocument(key: string, starts: string): string | null {
  * "McLean" = "mclean" and "‘Ewa Beach" = "Ewa Beach" (e.g. "saintlouis").
  */
 export function normaliseCityName(name: string): string {
-  let s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  s = s.replace(/[’'‘ʻʼ`´]/g, '').replace(/[.,]/g, ' ').replace(/-/g, ' ');
+  let s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+  s = s
+    .replace(/[’'‘ʻʼ`´]/g, '')
+    .replace(/[.,]/g, ' ')
+    .replace(/-/g, ' ');
   s = s.replace(/\s+/g, ' ').trim();
-  s = s.replace(/^(st|ste) /, 'saint ').replace(/^ft /, 'fort ').replace(/^mt /, 'mount ');
-  s = s.replace(/ (st|ste) /g, ' saint ').replace(/ ft /g, ' fort ').replace(/ mt /g, ' mount ');
+  s = s
+    .replace(/^(st|ste) /, 'saint ')
+    .replace(/^ft /, 'fort ')
+    .replace(/^mt /, 'mount ');
+  s = s
+    .replace(/ (st|ste) /g, ' saint ')
+    .replace(/ ft /g, ' fort ')
+    .replace(/ mt /g, ' mount ');
   return s.replace(/ /g, '');
 }

@@ -28,7 +28,11 @@ export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T
 }
 
 /** The JSON at `key` and its stored size, or null when missing; its bytes are checked against `sha256` when given. */
-export async function readJson(source: ObjectSource, key: string, sha256?: string): Promise<{ value: unknown; bytes: number } | null> {
+export async function readJson(
+  source: ObjectSource,
+  key: string,
+  sha256?: string,
+): Promise<{ value: unknown; bytes: number } | null> {
   const bytes = await source.get(key);
   if (bytes === null) return null;
   checkHash(key, bytes, sha256);
@@ -36,7 +40,12 @@ export async function readJson(source: ObjectSource, key: string, sha256?: strin
 }
 
 /** The object at `key` checked against `schema` (and `sha256` when given), or null when missing. */
-export async function readObject<T>(source: ObjectSource, key: string, schema: ZodType<T>, sha256?: string): Promise<T | null> {
+export async function readObject<T>(
+  source: ObjectSource,
+  key: string,
+  schema: ZodType<T>,
+  sha256?: string,
+): Promise<T | null> {
   const read = await readJson(source, key, sha256);
   return read === null ? null : checkStored(schema, read.value, key);
 }

@@ -80,7 +80,12 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
   // The reader of each version seen recently, so a version keeps one meta and one identity.
   const readers = new Map<string, SiteReader>();
 
-  function cachedJson<T>(key: string, schema: ZodType<T>, sha256: string | undefined, listed: boolean): Promise<T | null> {
+  function cachedJson<T>(
+    key: string,
+    schema: ZodType<T>,
+    sha256: string | undefined,
+    listed: boolean,
+  ): Promise<T | null> {
     const hit = cache.get(key);
     if (hit !== undefined && (sha256 === undefined || hit.sha256 === sha256)) {
       counters.cacheHits++;
@@ -132,7 +137,11 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
         const stored = resolve(key);
         if (stored === null) {
-          return listed ? Promise.reject(new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key)) : Promise.resolve(null);
+          return listed
+            ? Promise.reject(
+                new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key),
+              )
+            : Promise.resolve(null);
         }
         return cachedJson(stored, schema, expected, listed);
       },

@@ -61,5 +61,8 @@ export function documentResponse(request: Request, body: unknown, contentType = 
   }
   const headers = { etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
   if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-  return new Response(bytes, { status: 200, headers: { ...headers, 'content-type': binary ? contentType : `${contentType}; charset=utf-8` } });
+  return new Response(bytes, {
+    status: 200,
+    headers: { ...headers, 'content-type': binary ? contentType : `${contentType}; charset=utf-8` },
+  });
 }

@@ -12,7 +12,11 @@ export function normaliseAddress(address: string): string {
  * X-Forwarded-For entry that many places from the right: each proxy appends the address it saw, so entries further
  * left were written by the client and prove nothing. When that entry is missing or not an IP address, the socket peer.
  */
-export function clientAddress(socketAddress: string | undefined, forwardedFor: string | null, proxyHops: number): string {
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | null,
+  proxyHops: number,
+): string {
   if (proxyHops > 0 && forwardedFor !== null) {
     const entries = forwardedFor.split(',').map((e) => e.trim());
     const entry = entries.length >= proxyHops ? (entries[entries.length - proxyHops] ?? '') : '';
@@ -37,5 +41,8 @@ export function rateLimitKey(address: string): string {
   if (isIP(address) !== 6) return address;
   const groups = expandIPv6(address.split('%')[0] ?? address);
   if (groups === null || groups.length < 4) return address;
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

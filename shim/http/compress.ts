@@ -29,7 +29,10 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
   if (acceptEncoding === null || acceptEncoding.trim() === '') return null;
   const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
   // negotiator 1.x takes a `preferred` order for equally weighted encodings; @types/negotiator (0.6) does not know it.
-  const encoding = negotiator.encoding.bind(negotiator) as unknown as (available: string[], opts: { preferred: string[] }) => string | undefined;
+  const encoding = negotiator.encoding.bind(negotiator) as unknown as (
+    available: string[],
+    opts: { preferred: string[] },
+  ) => string | undefined;
   const chosen = encoding([...ENCODINGS, 'identity'], { preferred: [...ENCODINGS] });
   return chosen === 'br' || chosen === 'gzip' ? chosen : null;
 }
@@ -51,7 +54,8 @@ export async function encode(body: Uint8Array, encoding: Encoding): Promise<Buff
 function addVary(headers: Headers): void {
   const vary = headers.get('vary');
   const names = vary === null ? [] : vary.split(',').map((v) => v.trim().toLowerCase());
-  if (!names.includes('accept-encoding') && !names.includes('*')) headers.set('vary', vary === null ? 'Accept-Encoding' : `${vary}, Accept-Encoding`);
+  if (!names.includes('accept-encoding') && !names.includes('*'))
+    headers.set('vary', vary === null ? 'Accept-Encoding' : `${vary}, Accept-Encoding`);
 }
 
 /**

@@ -2,7 +2,8 @@
 
 /** Response headers scripts in a browser may read. */
 export const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag, Directory-Version';
-const ALLOWED_REQUEST_HEADERS = 'Accept, Content-Type, If-None-Match, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+const ALLOWED_REQUEST_HEADERS =
+  'Accept, Content-Type, If-None-Match, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
 /** How long a browser may cache a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = 86400;
 
@@ -30,7 +31,11 @@ export function allowedRequestHeaders(requested: string | null): string {
 }
 
 /** Headers of a 204 answer to a preflight for a route accepting `methods`, allowing the request headers asked for. */
-export function preflightHeaders(methods: readonly string[], cors: Record<string, string>, requestedHeaders: string | null = null): Record<string, string> {
+export function preflightHeaders(
+  methods: readonly string[],
+  cors: Record<string, string>,
+  requestedHeaders: string | null = null,
+): Record<string, string> {
   const vary = [cors.vary, 'Access-Control-Request-Headers'].filter((v) => v !== undefined).join(', ');
   return {
     ...cors,

@@ -10,15 +10,26 @@ import { prefersHtml, securityHeaders } from './page-response.ts';
 
 const HTML = 'text/html; charset=utf-8';
 /** The code of each status, for a problem body that does not name one. */
-const CODE_OF: Record<number, ProblemCodeT> = { 404: 'not_found', 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' };
+const CODE_OF: Record<number, ProblemCodeT> = {
+  404: 'not_found',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'service_unavailable',
+};
 
 /** `response`, as a page when the request came from a person's browser and the response is a problem it has a page for. */
-export async function errorPageFor(request: Request, method: string, response: Response, now: Date = new Date()): Promise<Response> {
+export async function errorPageFor(
+  request: Request,
+  method: string,
+  response: Response,
+  now: Date = new Date(),
+): Promise<Response> {
   if (!ERROR_PAGE_STATUSES.has(response.status) || (method !== 'GET' && method !== 'HEAD')) return response;
   if (!(response.headers.get('content-type') ?? '').startsWith('application/problem+json')) return response;
   const headers = new Headers(response.headers);
   headers.append('vary', 'Accept');
-  if (!prefersHtml(request.headers.get('accept'))) return new Response(response.body, { status: response.status, headers });
+  if (!prefersHtml(request.headers.get('accept')))
+    return new Response(response.body, { status: response.status, headers });
   let code: unknown;
   try {
     code = (JSON.parse(await response.text()) as { code?: unknown }).code;

@@ -79,7 +79,9 @@ export class JsonLinesSink implements RequestLogSink {
       });
       this.stream = stream;
     } catch (err) {
-      console.error(`[shim] cannot open request log in ${this.dir}: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(
+        `[shim] cannot open request log in ${this.dir}: ${err instanceof Error ? err.message : String(err)}`,
+      );
       this.stream = null;
     }
   }

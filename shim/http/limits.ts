@@ -4,7 +4,16 @@
  * assets, documents and MCP protocol messages spend no answer yet cannot flood the service.
  */
 import { ALL_REQUESTS_FACTOR } from '../core/constants.ts';
-import { createRateLimiter, limitHeader, policyHeader, policyName, rateLimitHeaders, type RateLimiter, type RateLimiterOptions, type RateLimitState } from './rate-limit.ts';
+import {
+  createRateLimiter,
+  limitHeader,
+  policyHeader,
+  policyName,
+  rateLimitHeaders,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitState,
+} from './rate-limit.ts';
 
 /** Path prefixes whose every request spends one answer (the WAF rule's scope-down matches the same prefixes). */
 export const ANSWER_PATH_PREFIXES = ['/v1/', '/r/'] as const;
@@ -37,7 +46,10 @@ export interface Admission {
 
 /** Both limits for `opts.limit` answers per window (0 disables both). */
 export function createRequestLimits(opts: RateLimiterOptions): RequestLimits {
-  return { answers: createRateLimiter(opts), all: createRateLimiter({ ...opts, limit: opts.limit * ALL_REQUESTS_FACTOR }) };
+  return {
+    answers: createRateLimiter(opts),
+    all: createRateLimiter({ ...opts, limit: opts.limit * ALL_REQUESTS_FACTOR }),
+  };
 }
 
 /** Name of the all-requests policy in the headers: "all-hour", or "all-600s" under WAF's window. */
@@ -65,11 +77,20 @@ export function admit(limits: RequestLimits, key: string, units: number): Admiss
 
 /** Whether a request of `units` answers would be admitted now, counting nothing. */
 export function wouldAdmit(limits: RequestLimits, key: string, units: number): boolean {
-  return limits.all.peek(key).allowed && (units === 0 || limits.answers.peek(key).remaining >= units || limits.answers.limit === 0);
+  return (
+    limits.all.peek(key).allowed &&
+    (units === 0 || limits.answers.peek(key).remaining >= units || limits.answers.limit === 0)
+  );
 }
 
 /** Give back what an admitted request reserved but did not spend; the admission as it now stands. */
-export function settle(limits: RequestLimits, key: string, admission: Admission, reserved: number, spent: number): Admission {
+export function settle(
+  limits: RequestLimits,
+  key: string,
+  admission: Admission,
+  reserved: number,
+  spent: number,
+): Admission {
   if (!admission.allowed || spent >= reserved) return admission;
   limits.answers.refund(key, reserved - spent);
   return { ...admission, answers: answersNow(limits, key) };

@@ -8,8 +8,9 @@
  * controls (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069); zero-width and invisible formatting characters (U+200B-D,
  * U+2060-U+2064, U+FEFF); the interlinear annotation controls (U+FFF9-U+FFFB); and unpaired surrogates.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** `text` with every unsafe character (see UNSAFE) replaced by U+FFFD. */
 export function logSafe(text: string): string {

@@ -81,7 +81,13 @@ export function wantsHtml(accept: string | null): boolean {
 
 /** A page the shim renders itself (/terms, /problems/{code}) answered like a stored page: ETag, caching, CSP and security headers. */
 export function renderedPageResponse(request: Request, path: string, html: string): Response {
-  return pageResponse(request, { schema_version: 1, generated: 'by generator/; do not edit', path, content_type: 'text/html; charset=utf-8', body: html });
+  return pageResponse(request, {
+    schema_version: 1,
+    generated: 'by generator/; do not edit',
+    path,
+    content_type: 'text/html; charset=utf-8',
+    body: html,
+  });
 }
 
 /** Highest q the Accept header gives any of `types` (0 when none is named). */

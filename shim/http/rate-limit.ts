@@ -59,7 +59,12 @@ export function policyHeader(limit: number, windowSeconds: number, name = policy
 }
 
 /** RateLimit value: `remaining` requests left, reset in `resetSeconds`, for the policy `name` (default policyName). */
-export function limitHeader(windowSeconds: number, remaining: number, resetSeconds: number, name = policyName(windowSeconds)): string {
+export function limitHeader(
+  windowSeconds: number,
+  remaining: number,
+  resetSeconds: number,
+  name = policyName(windowSeconds),
+): string {
   return `"${name}";r=${remaining};t=${resetSeconds}`;
 }
 

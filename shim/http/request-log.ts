@@ -13,7 +13,12 @@ const MAX_FIELD = 256;
 const MAX_REMEMBERED_HASHES = 10_000;
 
 /** What a route knows about a call, merged into its log line. */
-export type LogFields = Partial<Pick<RequestLogEntry, 'query_id' | 'endpoint' | 'location' | 'src' | 'covered' | 'result_count' | 'metro' | 'zip3' | 'status'>>;
+export type LogFields = Partial<
+  Pick<
+    RequestLogEntry,
+    'query_id' | 'endpoint' | 'location' | 'src' | 'covered' | 'result_count' | 'metro' | 'zip3' | 'status'
+  >
+>;
 
 /** First three digits of a resolved ZIP, or null. */
 export function zip3Of(zip: string | null | undefined): string | null {
@@ -50,18 +55,19 @@ export class RequestLogger {
     return hash;
   }
 
-  constructor(
-    sink: RequestLogSink,
-    salt: SaltProvider,
-    now: () => Date = () => new Date(),
-  ) {
+  constructor(sink: RequestLogSink, salt: SaltProvider, now: () => Date = () => new Date()) {
     this.sink = sink;
     this.salt = salt;
     this.now = now;
   }
 
   /** Write one line per call made within `request` (MCP tool calls), or one line from `base` when there were none. Never throws. */
-  async write(request: Request, info: RequestInfo, base: LogFields & { endpoint: string; status: number }, calls: readonly LogFields[] = []): Promise<void> {
+  async write(
+    request: Request,
+    info: RequestInfo,
+    base: LogFields & { endpoint: string; status: number },
+    calls: readonly LogFields[] = [],
+  ): Promise<void> {
     await this.writeLines(request.headers.get('user-agent'), info.clientAddress, base, calls.length > 0 ? calls : [{}]);
   }
 
@@ -69,7 +75,12 @@ export class RequestLogger {
    * Write one line per entry of `calls` merged over `base`, for a caller at `clientAddress` with `userAgent`: the path
    * of adapters that answer without a web Request (the Node fast path). Never throws.
    */
-  async writeLines(userAgent: string | null, clientAddress: string, base: LogFields & { endpoint: string; status: number }, calls: readonly LogFields[] = [{}]): Promise<void> {
+  async writeLines(
+    userAgent: string | null,
+    clientAddress: string,
+    base: LogFields & { endpoint: string; status: number },
+    calls: readonly LogFields[] = [{}],
+  ): Promise<void> {
     try {
       const time = this.now();
       const iso = time.toISOString();
@@ -100,6 +111,17 @@ export class RequestLogger {
 }
 
 /** The log fields a search answer gives (query id, covered, result count, resolved metro and ZIP3). */
-export function answerLogFields(body: { query_id: string; covered: boolean; results: readonly unknown[]; location: { metro: string | null; zip: string | null } }): LogFields {
-  return { query_id: body.query_id, covered: body.covered, result_count: body.results.length, metro: body.location.metro, zip3: zip3Of(body.location.zip) };
+export function answerLogFields(body: {
+  query_id: string;
+  covered: boolean;
+  results: readonly unknown[];
+  location: { metro: string | null; zip: string | null };
+}): LogFields {
+  return {
+    query_id: body.query_id,
+    covered: body.covered,
+    result_count: body.results.length,
+    metro: body.location.metro,
+    zip3: zip3Of(body.location.zip),
+  };
 }

@@ -6,7 +6,14 @@
 import { LIMIT, MAP_VISIBILITY_WHAT } from '../core/constants.ts';
 import { haversineMiles } from '../core/geo.ts';
 import { roundMiles } from '../core/shape.ts';
-import type { AttorneysResponseT, CoverageResponseT, FirmResponseT, HoursT, OfficeT, ResultT } from '../core/schemas.ts';
+import type {
+  AttorneysResponseT,
+  CoverageResponseT,
+  FirmResponseT,
+  HoursT,
+  OfficeT,
+  ResultT,
+} from '../core/schemas.ts';
 
 /** Most other offices get_firm's text lists; the rest are counted. */
 export const MAX_OTHER_OFFICES = 10;
@@ -44,7 +51,9 @@ function contact(phone: string | null, website: string | null): string {
 }
 
 function resultBlock(r: ResultT, index: number, radius: number): string {
-  const flags = [r.sponsored ? 'sponsored' : null, r.profile_type === 'enhanced' ? 'enhanced profile' : null].filter((f) => f !== null);
+  const flags = [r.sponsored ? 'sponsored' : null, r.profile_type === 'enhanced' ? 'enhanced profile' : null].filter(
+    (f) => f !== null,
+  );
   const more = r.offices_within_radius > 1 ? ` · ${r.offices_within_radius} offices within ${radius} mi` : '';
   return [
     `${index + 1}. ${r.name} · ${r.distance_miles} mi${flags.length > 0 ? ` (${flags.join(', ')})` : ''}${more}`,
@@ -56,7 +65,12 @@ function resultBlock(r: ResultT, index: number, radius: number): string {
 
 function placeOf(body: AttorneysResponseT): string {
   const l = body.location;
-  const name = l.city !== null && l.state !== null ? `${l.city}, ${l.state}` : l.kind === 'zip' && l.zip !== null ? `ZIP ${l.zip}` : l.input;
+  const name =
+    l.city !== null && l.state !== null
+      ? `${l.city}, ${l.state}`
+      : l.kind === 'zip' && l.zip !== null
+        ? `ZIP ${l.zip}`
+        : l.input;
   const zip = l.kind !== 'zip' && l.zip !== null ? `, ZIP ${l.zip}` : '';
   return `${name} (${l.lat},${l.lng}${zip}${l.metro === null ? '' : `, ${l.metro} metro`})`;
 }
@@ -67,12 +81,19 @@ export function searchText(body: AttorneysResponseT): string {
   const note = body.location.note === undefined ? [] : [`Location note: ${body.location.note}`];
   if (!body.covered) {
     // The disclosure names the place and says what no data means; say it rather than "no lawyers within N miles".
-    lines.push(`covered: false: no data and no results for ${placeOf(body)}.`, ...note, `Say this to the person: ${body.disclosure}`);
+    lines.push(
+      `covered: false: no data and no results for ${placeOf(body)}.`,
+      ...note,
+      `Say this to the person: ${body.disclosure}`,
+    );
     return lines.join('\n');
   }
   const r = body.radius_miles_used;
   if (body.results.length === 0) {
-    lines.push(`No office is listed within ${r} miles of ${placeOf(body)} (covered: true). A larger radius_miles (up to 50) may find some.`, ...note);
+    lines.push(
+      `No office is listed within ${r} miles of ${placeOf(body)} (covered: true). A larger radius_miles (up to 50) may find some.`,
+      ...note,
+    );
     lines.push(`Disclosure: ${body.disclosure}`);
     return lines.join('\n');
   }
@@ -107,7 +128,9 @@ export function firmText(body: FirmResponseT, near: { lat: number; lng: number }
   const b = f.brand_index;
   const lines = [
     `${f.name} · ${f.website ?? 'no website listed'} (${flags})`,
-    b === null ? 'Firm map visibility: not measured' : `Firm map visibility in the ${b.metro} metro (any of its ${b.offices_measured} measured offices): top 3 in ${b.top3_share_pct}%, shown in ${b.appears_share_pct}%`,
+    b === null
+      ? 'Firm map visibility: not measured'
+      : `Firm map visibility in the ${b.metro} metro (any of its ${b.offices_measured} measured offices): top 3 in ${b.top3_share_pct}%, shown in ${b.appears_share_pct}%`,
     `This office: ${o.address}, ${o.city}, ${o.state}${o.zip === null ? '' : ` ${o.zip}`} · ${o.phone ?? 'no phone listed'}${near === null ? '' : ` · ${roundMiles(haversineMiles(near.lat, near.lng, o.lat, o.lng))} mi from the point given`}`,
     `   ${hoursLine(o.hours)}`,
     `   ${visibility(o.map_visibility)} · listing_id ${o.listing_id}`,
@@ -120,7 +143,9 @@ export function firmText(body: FirmResponseT, near: { lat: number; lng: number }
   else {
     const shown = others.slice(0, MAX_OTHER_OFFICES);
     const basis = near === null ? 'nearest to this office first' : 'nearest to the point given first';
-    lines.push(`Other offices of this firm: ${total} in all${total > shown.length ? `; the ${shown.length} ${basis}` : `, ${basis}`}:`);
+    lines.push(
+      `Other offices of this firm: ${total} in all${total > shown.length ? `; the ${shown.length} ${basis}` : `, ${basis}`}:`,
+    );
     lines.push(...shown.map((s) => officeLine(s.other, s.miles)));
     if (total > shown.length) lines.push(`(${total - shown.length} more: format "json" returns every office.)`);
   }

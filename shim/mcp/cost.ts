@@ -29,7 +29,10 @@ export function toolCallIds(body: unknown): Set<Id> {
 /** The JSON-RPC messages of an answer: a JSON body (one message or a batch) or the `data:` lines of an event stream. */
 function answerMessages(contentType: string, text: string): unknown[] {
   const bodies = contentType.includes('text/event-stream')
-    ? text.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5))
+    ? text
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5))
     : [text];
   const out: unknown[] = [];
   for (const body of bodies) {

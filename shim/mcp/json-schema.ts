@@ -42,13 +42,20 @@ export function draftNeutralTuples(node: unknown): unknown {
   if (Array.isArray(prefix) && out.items === false) {
     const { prefixItems: _p, items: _i, ...rest } = out;
     const same = prefix.every((p) => JSON.stringify(p) === JSON.stringify(prefix[0]));
-    return { ...rest, minItems: prefix.length, maxItems: prefix.length, ...(same && prefix.length > 0 ? { items: prefix[0] } : {}) };
+    return {
+      ...rest,
+      minItems: prefix.length,
+      maxItems: prefix.length,
+      ...(same && prefix.length > 0 ? { items: prefix[0] } : {}),
+    };
   }
   return out;
 }
 
 function jsonOf(schema: z.ZodType, io: 'input' | 'output', target: Target): Json {
-  const std = schema['~standard'] as unknown as { jsonSchema: Record<'input' | 'output', (o: { target: Target }) => Json> };
+  const std = schema['~standard'] as unknown as {
+    jsonSchema: Record<'input' | 'output', (o: { target: Target }) => Json>;
+  };
   return withoutSafeIntegerBounds(draftNeutralTuples(inlineRootRef(std.jsonSchema[io]({ target })))) as Json;
 }
 
@@ -56,7 +63,9 @@ function jsonOf(schema: z.ZodType, io: 'input' | 'output', target: Target): Json
  * Advertises `schema` (with `additionalProperties: false`, since unknown arguments are rejected) but validates
  * nothing: the arguments reach the handler as sent, so the Service's own validation gives the REST error text.
  */
-export function advertiseOnly(schema: z.ZodObject): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+export function advertiseOnly(
+  schema: z.ZodObject,
+): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
   const json = (target: Target): Json => ({ ...jsonOf(schema, 'input', target), additionalProperties: false });
   return {
     '~standard': {
@@ -76,7 +85,10 @@ export function outputSchemaOf<T extends z.ZodType>(schema: T): StandardSchemaWi
       version: 1,
       vendor: std.vendor,
       validate: (value: unknown) => std.validate(value),
-      jsonSchema: { input: ({ target }) => jsonOf(schema, 'input', target), output: ({ target }) => jsonOf(schema, 'output', target) },
+      jsonSchema: {
+        input: ({ target }) => jsonOf(schema, 'input', target),
+        output: ({ target }) => jsonOf(schema, 'output', target),
+      },
     },
   };
 }

@@ -15,7 +15,8 @@ export function protoArgumentAnswer(body: unknown): Response | null {
   const msg = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
   if (msg.method !== 'tools/call' || msg.params?.name !== 'find_injury_attorneys') return null;
   const args = msg.params.arguments;
-  if (typeof args !== 'object' || args === null || Array.isArray(args) || !Object.hasOwn(args, '__proto__')) return null;
+  if (typeof args !== 'object' || args === null || Array.isArray(args) || !Object.hasOwn(args, '__proto__'))
+    return null;
   // Every own key, `__proto__` included, on an object with no prototype: what REST's query parser hands the Service.
   const raw = Object.defineProperties(Object.create(null) as RawArgs, Object.getOwnPropertyDescriptors(args));
   try {
@@ -24,6 +25,9 @@ export function protoArgumentAnswer(body: unknown): Response | null {
   } catch (error) {
     const { problem } = problemOf(error, 'MCP tool call');
     const result = { content: [{ type: 'text', text: problem.detail }], isError: true };
-    return new Response(JSON.stringify({ jsonrpc: '2.0', id: msg.id ?? null, result }), { status: 200, headers: JSON_HEADERS });
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id: msg.id ?? null, result }), {
+      status: 200,
+      headers: JSON_HEADERS,
+    });
   }
 }

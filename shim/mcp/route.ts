@@ -53,7 +53,10 @@ function forbiddenOrigin(origin: string, publicBaseUrl: string): Response {
 }
 
 function rpcError(status: number, code: number, message: string, id: unknown = null): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), { status, headers: JSON_HEADERS });
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), {
+    status,
+    headers: JSON_HEADERS,
+  });
 }
 
 function originOf(url: string): string | null {
@@ -94,12 +97,16 @@ function withNoStore(response: Response): Response {
 }
 
 /** The /mcp route: a web-standard handler the HTTP app mounts after its own rate limiting. */
-export function createMcpRoute(service: Service, opts: McpRouteOptions): (request: Request, info: RequestInfo) => Promise<Response> {
+export function createMcpRoute(
+  service: Service,
+  opts: McpRouteOptions,
+): (request: Request, info: RequestInfo) => Promise<Response> {
   const allowed = new Set((opts.allowedOrigins ?? []).map(originOf).filter((o): o is string => o !== null));
   const configured = opts.publicBaseUrl.replace(/\/+$/, '');
   const ctx = { publicBaseUrl: configured };
   /** The base of a request: the host it came to (RequestInfo.publicBaseUrl) or the configured one. */
-  const ctxOf = (info: RequestInfo): { publicBaseUrl: string } => (info.publicBaseUrl === undefined || info.publicBaseUrl === configured ? ctx : { publicBaseUrl: info.publicBaseUrl });
+  const ctxOf = (info: RequestInfo): { publicBaseUrl: string } =>
+    info.publicBaseUrl === undefined || info.publicBaseUrl === configured ? ctx : { publicBaseUrl: info.publicBaseUrl };
   const reportError = (error: Error): void => {
     try {
       opts.onError?.(error);
@@ -125,16 +132,22 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
 
   // The SDK hands the factory the Request it was given; this is how the factory finds that request's scope.
   const scopes = new WeakMap<Request, ToolScope>();
-  const modern = createMcpHandler(({ requestInfo }) => buildMcpServer(service, (requestInfo && scopes.get(requestInfo)) ?? { ctx }), {
-    legacy: 'reject',
-    onerror: reportError,
-    maxRequestBodySize: MAX_BODY_BYTES,
-  });
+  const modern = createMcpHandler(
+    ({ requestInfo }) => buildMcpServer(service, (requestInfo && scopes.get(requestInfo)) ?? { ctx }),
+    {
+      legacy: 'reject',
+      onerror: reportError,
+      maxRequestBodySize: MAX_BODY_BYTES,
+    },
+  );
 
   async function serveLegacy(request: Request, body: unknown, scope: ToolScope): Promise<Response> {
     // createMcpHandler's own legacy fallback answers over SSE; JSON mode needs our own stateless transport.
     const server = buildMcpServer(service, scope);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     transport.onerror = reportError;
     await server.connect(transport);
     // Answers are always one JSON body, so a client that accepts only application/json (or sends no Accept) is
@@ -153,11 +166,19 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
     const base = ctxOf(info).publicBaseUrl;
     if (request.method !== 'POST') {
       // The SDK would open an SSE stream on GET that a buffered Lambda never closes; stateless DELETE has no session.
-      return problem(new ApiError('method_not_allowed', `${request.method} is not supported on /mcp: send MCP JSON-RPC messages with POST.`), base, { allow: 'POST' });
+      return problem(
+        new ApiError(
+          'method_not_allowed',
+          `${request.method} is not supported on /mcp: send MCP JSON-RPC messages with POST.`,
+        ),
+        base,
+        { allow: 'POST' },
+      );
     }
     // The service's own origin (the host of this request) may always call /mcp from a browser.
     const origin = request.headers.get('origin');
-    if (origin !== null && originOf(origin) !== originOf(base) && !allowed.has(originOf(origin) ?? '')) return forbiddenOrigin(origin, base);
+    if (origin !== null && originOf(origin) !== originOf(base) && !allowed.has(originOf(origin) ?? ''))
+      return forbiddenOrigin(origin, base);
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -173,7 +194,11 @@ export function createMcpRoute(service: Service, opts: McpRouteOptions): (reques
 
     const duplicate = duplicateId(body);
     if (duplicate !== undefined) {
-      return rpcError(400, -32600, `Invalid Request: every request in a batch needs its own id; id ${JSON.stringify(duplicate)} is used more than once. Nothing in the batch was run.`);
+      return rpcError(
+        400,
+        -32600,
+        `Invalid Request: every request in a batch needs its own id; id ${JSON.stringify(duplicate)} is used more than once. Nothing in the batch was run.`,
+      );
     }
 
     const call = toolCallOf(body);

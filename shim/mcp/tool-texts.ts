@@ -17,7 +17,11 @@ function metros(data: TextData): string {
 }
 
 function sample(data: TextData): string[] {
-  return data?.synthetic === true ? ['SAMPLE DATA: the firms in this dataset are fictional; never present them as real lawyers or as a real search result.'] : [];
+  return data?.synthetic === true
+    ? [
+        'SAMPLE DATA: the firms in this dataset are fictional; never present them as real lawyers or as a real search result.',
+      ]
+    : [];
 }
 
 /** Server-level instructions (initialize / server/discover): the caller rules. */
@@ -29,9 +33,9 @@ export function instructions(data: TextData): string {
     '1. Search with the location of the person who needs a lawyer (their own ZIP, "City, ST" or coordinates); never a guessed or different place.',
     '2. When covered is false there is no data for that place: say so, say that this does not mean there are no lawyers there, and do not substitute another metro or city.',
     '3. Show several firms, not only the first, and keep the disclosure text with them.',
-    '4. Give each website link exactly as returned (a link on this service that redirects to the firm\'s own site).',
+    "4. Give each website link exactly as returned (a link on this service that redirects to the firm's own site).",
     '5. A listing is not a recommendation, endorsement or referral; map visibility measures how often an office shows on a web map, not lawyer quality.',
-    '6. Search only for a person\'s actual need: copying the directory in bulk (sweeping locations, storing or republishing listings) is against the terms.',
+    "6. Search only for a person's actual need: copying the directory in bulk (sweeping locations, storing or republishing listings) is against the terms.",
     'Tool results: the text block is a compact summary written for you; structuredContent is the full JSON answer, and format "json" returns that JSON as the text.',
     'A failed call is isError: true with the reason as text, a line "problem: {...}" with its code, and the same problem object in _meta.problem.',
   ].join('\n');
@@ -52,9 +56,9 @@ export function findDescription(data: TextData): string {
 /** Description of get_firm. */
 export function firmDescription(data: TextData): string {
   return [
-    'One listed law office by listing_id, exactly as a search returned it: the firm (name, website, profile, visibility), this office (address, phone, hours) and the firm\'s other offices.',
+    "One listed law office by listing_id, exactly as a search returned it: the firm (name, website, profile, visibility), this office (address, phone, hours) and the firm's other offices.",
     ...sample(data),
-    'Give lat and lng (the person\'s point, e.g. the search location) to list the other offices nearest to the person first; the text lists at most 10 and the total, structuredContent all of them.',
+    "Give lat and lng (the person's point, e.g. the search location) to list the other offices nearest to the person first; the text lists at most 10 and the total, structuredContent all of them.",
     'Do not guess or construct listing ids: an unknown id is an error; search again instead. Give the website link exactly as returned and keep the disclosure. A listing is not a recommendation.',
   ].join('\n');
 }
@@ -64,6 +68,6 @@ export function coverageDescription(data: TextData): string {
   return [
     `The metros this directory covers (${metros(data)}), with firm and office counts per metro and the week of the data.`,
     ...sample(data),
-    'Use it to explain coverage, e.g. after a search returned covered: false. It is not a way to pick another metro to search on the person\'s behalf: results are only meaningful for the person\'s own location.',
+    "Use it to explain coverage, e.g. after a search returned covered: false. It is not a way to pick another metro to search on the person's behalf: results are only meaningful for the person's own location.",
   ].join('\n');
 }

@@ -35,20 +35,29 @@ export interface ToolCallRecord {
   status: number;
 }
 
-const ANNOTATIONS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const ANNOTATIONS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** Set on MCP tool inputs only: the text block as a compact summary (default) or as the full JSON answer. */
 const Format = z
   .enum(['text', 'json'])
   .optional()
-  .describe('"text" (default): the text block is a compact summary for a model; "json": the full JSON answer as text, for clients that read only text. structuredContent is the full answer either way.');
+  .describe(
+    '"text" (default): the text block is a compact summary for a model; "json": the full JSON answer as text, for clients that read only text. structuredContent is the full answer either way.',
+  );
 
 /** find_injury_attorneys arguments: the REST parameters with their bounds, plus format. */
 const FindInput = AttorneysQuery.extend({ format: Format });
 
 /** get_firm arguments: the listing, an optional point of the person (REST lat/lng bounds), and format. */
 const FirmInput = FirmQuery.extend({
-  lat: AttorneysQuery.shape.lat.describe('Latitude of the person (e.g. the search location); with lng, the text lists other offices nearest to it first.'),
+  lat: AttorneysQuery.shape.lat.describe(
+    'Latitude of the person (e.g. the search location); with lng, the text lists other offices nearest to it first.',
+  ),
   lng: AttorneysQuery.shape.lng.describe('Longitude of the person; requires lat.'),
   format: Format,
 });
@@ -57,18 +66,27 @@ const FirmInput = FirmQuery.extend({
 function formatOf(args: Record<string, unknown>): 'text' | 'json' {
   const f = args.format;
   if (f === undefined || f === 'text' || f === 'json') return f ?? 'text';
-  throw new ApiError('invalid_parameter', `format must be "text" or "json"; got ${JSON.stringify(String(f).slice(0, 40))}.`, { parameter: 'format' });
+  throw new ApiError(
+    'invalid_parameter',
+    `format must be "text" or "json"; got ${JSON.stringify(String(f).slice(0, 40))}.`,
+    { parameter: 'format' },
+  );
 }
 
 /** get_firm's optional point: both lat and lng within the REST bounds, or neither. */
 function pointOf(args: Record<string, unknown>): { lat: number; lng: number } | null {
   const { lat, lng } = args;
   if (lat === undefined && lng === undefined) return null;
-  const ok = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= max;
+  const ok = (v: unknown, max: number): v is number =>
+    typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= max;
   if (!ok(lat, 90) || !ok(lng, 180)) {
-    throw new ApiError('invalid_parameter', 'lat and lng go together: latitude -90 to 90 and longitude -180 to 180 in decimal degrees, as numbers.', {
-      parameter: lat === undefined || !ok(lat, 90) ? 'lat' : 'lng',
-    });
+    throw new ApiError(
+      'invalid_parameter',
+      'lat and lng go together: latitude -90 to 90 and longitude -180 to 180 in decimal degrees, as numbers.',
+      {
+        parameter: lat === undefined || !ok(lat, 90) ? 'lat' : 'lng',
+      },
+    );
   }
   return { lat, lng };
 }
@@ -162,16 +180,16 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           return { body, text: format === 'json' ? JSON.stringify(body) : searchText(body) };
         },
         (body) => {
-        const found = body as AttorneysResponseT | null;
-        return {
-          query_id: found?.query_id ?? null,
-          location: locationAsSent(args),
-          src: typeof args.src === 'string' ? args.src.slice(0, 100) : null,
-          covered: found?.covered ?? null,
-          result_count: found?.results.length ?? null,
-          metro: found?.location.metro ?? null,
-          zip3: zip3Of(found?.location.zip),
-        };
+          const found = body as AttorneysResponseT | null;
+          return {
+            query_id: found?.query_id ?? null,
+            location: locationAsSent(args),
+            src: typeof args.src === 'string' ? args.src.slice(0, 100) : null,
+            covered: found?.covered ?? null,
+            result_count: found?.results.length ?? null,
+            metro: found?.location.metro ?? null,
+            zip3: zip3Of(found?.location.zip),
+          };
         },
       ),
   );
@@ -193,14 +211,26 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           // REST takes the id from the path, where it is always present and a string.
           const id = args.listing_id;
           if (typeof id !== 'string' || id === '') {
-            throw new ApiError('invalid_parameter', 'listing_id is required: send it exactly as returned by find_injury_attorneys.', { parameter: 'listing_id' });
+            throw new ApiError(
+              'invalid_parameter',
+              'listing_id is required: send it exactly as returned by find_injury_attorneys.',
+              { parameter: 'listing_id' },
+            );
           }
           const format = formatOf(args);
           const near = pointOf(args);
           const body = await service.getFirm(id, scope.ctx);
           return { body, text: format === 'json' ? JSON.stringify(body) : firmText(body, near) };
         },
-        () => ({ query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null }),
+        () => ({
+          query_id: null,
+          location: null,
+          src: null,
+          covered: null,
+          result_count: null,
+          metro: null,
+          zip3: null,
+        }),
       ),
   );
 
@@ -222,7 +252,15 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           const body = await service.getCoverage(scope.ctx);
           return { body, text: format === 'json' ? JSON.stringify(body) : coverageText(body) };
         },
-        () => ({ query_id: null, location: null, src: null, covered: null, result_count: null, metro: null, zip3: null }),
+        () => ({
+          query_id: null,
+          location: null,
+          src: null,
+          covered: null,
+          result_count: null,
+          metro: null,
+          zip3: null,
+        }),
       ),
   );
 

@@ -13,7 +13,10 @@ export function withDeadline(store: Store, ms: number): Store {
     kind: store.kind,
     get(key: string): Promise<Uint8Array | null> {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new StoreError(`${store.kind} store did not return ${key} within ${ms} ms`, key)), ms);
+        const timer = setTimeout(
+          () => reject(new StoreError(`${store.kind} store did not return ${key} within ${ms} ms`, key)),
+          ms,
+        );
         store.get(key).then(
           (bytes) => {
             clearTimeout(timer);

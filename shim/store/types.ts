@@ -20,7 +20,13 @@ function hasControlCharacter(s: string): boolean {
 
 /** Keys must be relative, slash-separated and free of `..`, backslashes and control characters. */
 export function assertSafeKey(key: string): void {
-  if (key === '' || key.startsWith('/') || key.includes('\\') || key.split('/').some((p) => p === '..' || p === '.' || p === '') || hasControlCharacter(key)) {
+  if (
+    key === '' ||
+    key.startsWith('/') ||
+    key.includes('\\') ||
+    key.split('/').some((p) => p === '..' || p === '.' || p === '') ||
+    hasControlCharacter(key)
+  ) {
     throw new StoreError(`unsafe store key: ${JSON.stringify(key)}`, key);
   }
 }

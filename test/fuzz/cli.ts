@@ -24,11 +24,31 @@ brute force over the site's files (sorted by distance, within the radius, at mos
 sites, no request Host echoed. With the rate limit on, successful answers between two server restarts never cost more
 than the limit.`,
   options: {
-    cases: { type: 'integer', min: 1, description: 'total cases over the four runs: REST 40%, MCP 30% with no limit; REST 15%, MCP 15% limited', default: 100_000 },
-    seed: { type: 'integer', min: 0, description: 'fast-check seed; the same seed replays the same cases', default: 20261122 },
+    cases: {
+      type: 'integer',
+      min: 1,
+      description: 'total cases over the four runs: REST 40%, MCP 30% with no limit; REST 15%, MCP 15% limited',
+      default: 100_000,
+    },
+    seed: {
+      type: 'integer',
+      min: 0,
+      description: 'fast-check seed; the same seed replays the same cases',
+      default: 20261122,
+    },
     concurrency: { type: 'integer', min: 1, description: 'requests in flight', default: 8 },
-    site: { type: 'string', arg: 'dir', description: 'generated site to serve (default var/test-site, generated from data/ when missing)', default: 'var/test-site' },
-    limit: { type: 'integer', min: 1, description: 'RATE_LIMIT_PER_HOUR of the limited runs; the server restarts every 4 x N cases', default: 300 },
+    site: {
+      type: 'string',
+      arg: 'dir',
+      description: 'generated site to serve (default var/test-site, generated from data/ when missing)',
+      default: 'var/test-site',
+    },
+    limit: {
+      type: 'integer',
+      min: 1,
+      description: 'RATE_LIMIT_PER_HOUR of the limited runs; the server restarts every 4 x N cases',
+      default: 300,
+    },
   },
   exits: { [EXIT.ok]: 'every answer kept the rules', [EXIT.failure]: 'an answer broke a rule' },
 } as const;
@@ -49,7 +69,15 @@ function* cases(arb: fc.Arbitrary<FuzzCase>, total: number, seed: number): Gener
 }
 
 async function start(siteDir: string, logDir: string, limit: number): Promise<RunningServer> {
-  return startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', SITE_DIR: siteDir, LOG_DIR: logDir, RATE_LIMIT_PER_HOUR: String(limit) }));
+  return startServer(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SITE_DIR: siteDir,
+      LOG_DIR: logDir,
+      RATE_LIMIT_PER_HOUR: String(limit),
+    }),
+  );
 }
 
 function portOf(server: RunningServer): number {
@@ -57,10 +85,19 @@ function portOf(server: RunningServer): number {
 }
 
 function statusText(t: Tally): string {
-  return [...t.statuses].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}: ${n}`).join(', ');
+  return [...t.statuses]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
 }
 
-async function fuzz(site: SiteIndex, siteDir: string, run: Run, seed: number, concurrency: number): Promise<{ tally: Tally; seconds: number; overspent: string[] }> {
+async function fuzz(
+  site: SiteIndex,
+  siteDir: string,
+  run: Run,
+  seed: number,
+  concurrency: number,
+): Promise<{ tally: Tally; seconds: number; overspent: string[] }> {
   const logDir = mkdtempSync(join(tmpdir(), 'iad-fuzz-log-'));
   const tally = newTally();
   const overspent: string[] = [];
@@ -72,20 +109,29 @@ async function fuzz(site: SiteIndex, siteDir: string, run: Run, seed: number, co
       const server = await start(siteDir, logDir, run.limit);
       const before = tally.units;
       try {
-        await runAll(site, portOf(server), cases(run.arb, Math.min(segment, run.cases - from), seed + from), concurrency, (c, o) => {
-          record(tally, c, o);
-          const now = performance.now();
-          if (now - lastReport > 2000) {
-            lastReport = now;
-            const rate = tally.cases / ((now - began) / 1000);
-            process.stderr.write(`[fuzz] ${run.name}: ${tally.cases}/${run.cases} (${rate.toFixed(0)}/s) violating ${tally.violating} | ${statusText(tally)}\n`);
-          }
-        });
+        await runAll(
+          site,
+          portOf(server),
+          cases(run.arb, Math.min(segment, run.cases - from), seed + from),
+          concurrency,
+          (c, o) => {
+            record(tally, c, o);
+            const now = performance.now();
+            if (now - lastReport > 2000) {
+              lastReport = now;
+              const rate = tally.cases / ((now - began) / 1000);
+              process.stderr.write(
+                `[fuzz] ${run.name}: ${tally.cases}/${run.cases} (${rate.toFixed(0)}/s) violating ${tally.violating} | ${statusText(tally)}\n`,
+              );
+            }
+          },
+        );
       } finally {
         await server.close(1000);
       }
       const spent = tally.units - before;
-      if (run.limit > 0 && spent > run.limit) overspent.push(`cases ${from}..${from + segment}: ${spent} successful answers under a limit of ${run.limit}`);
+      if (run.limit > 0 && spent > run.limit)
+        overspent.push(`cases ${from}..${from + segment}: ${spent} successful answers under a limit of ${run.limit}`);
     }
   } finally {
     rmSync(logDir, { recursive: true, force: true });
@@ -111,16 +157,28 @@ async function main(): Promise<number> {
   // The in-process server reports what it refused or failed on to stderr; count those lines instead of printing each.
   const serverLines = new Map<string, number>();
   console.error = (...args: unknown[]): void => {
-    const key = args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' ').split('\n')[0]?.slice(0, 110) ?? '';
+    const key =
+      args
+        .map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a)))
+        .join(' ')
+        .split('\n')[0]
+        ?.slice(0, 110) ?? '';
     serverLines.set(key, (serverLines.get(key) ?? 0) + 1);
   };
-  process.stderr.write(`[fuzz] site ${site.version}: ${site.offices.length} offices; ${total} cases, seed ${seed}, ${concurrency} in flight\n`);
+  process.stderr.write(
+    `[fuzz] site ${site.version}: ${site.offices.length} offices; ${total} cases, seed ${seed}, ${concurrency} in flight\n`,
+  );
 
   const runs: Run[] = [
     { name: 'REST, no limit', arb: restCase(site), cases: Math.round(total * 0.4), limit: 0 },
     { name: 'MCP, no limit', arb: mcpCase(site), cases: Math.round(total * 0.3), limit: 0 },
     { name: `REST, limit ${limit}/h`, arb: restCase(site), cases: Math.round(total * 0.15), limit },
-    { name: `MCP, limit ${limit}/h`, arb: mcpCase(site), cases: total - Math.round(total * 0.4) - Math.round(total * 0.3) - Math.round(total * 0.15), limit },
+    {
+      name: `MCP, limit ${limit}/h`,
+      arb: mcpCase(site),
+      cases: total - Math.round(total * 0.4) - Math.round(total * 0.3) - Math.round(total * 0.15),
+      limit,
+    },
   ];
   const lines = ['| run | cases | seconds | statuses | violations |', '|---|---:|---:|---|---:|'];
   let failed = 0;
@@ -134,15 +192,22 @@ async function main(): Promise<number> {
     allSeconds += seconds;
     lines.push(`| ${run.name} | ${tally.cases} | ${seconds.toFixed(0)} | ${statusText(tally)} | ${bad} |`);
     for (const [kind, { count, example }] of [...tally.kinds].sort((a, b) => b[1].count - a[1].count)) {
-      process.stderr.write(`\n[fuzz] VIOLATION (${run.name}) ${count} x ${kind}; first case:\n  ${describeCase(example)}\n`);
+      process.stderr.write(
+        `\n[fuzz] VIOLATION (${run.name}) ${count} x ${kind}; first case:\n  ${describeCase(example)}\n`,
+      );
     }
     for (const o of overspent) process.stderr.write(`\n[fuzz] VIOLATION (${run.name}): rate limit evaded: ${o}\n`);
   }
   const top = [...serverLines].sort((a, b) => b[1] - a[1]).slice(0, 12);
-  if (top.length > 0) process.stderr.write(`\n[fuzz] the server's own stderr, most frequent lines:\n${top.map(([l, n]) => `  ${n} x ${l}`).join('\n')}\n`);
+  if (top.length > 0)
+    process.stderr.write(
+      `\n[fuzz] the server's own stderr, most frequent lines:\n${top.map(([l, n]) => `  ${n} x ${l}`).join('\n')}\n`,
+    );
   lines.push(`| all | ${allCases} | ${allSeconds.toFixed(0)} | | ${failed} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  process.stderr.write(`[fuzz] ${failed === 0 ? 'passed' : `FAILED: ${failed} violating cases (one case of each kind shown above)`}\n`);
+  process.stderr.write(
+    `[fuzz] ${failed === 0 ? 'passed' : `FAILED: ${failed} violating cases (one case of each kind shown above)`}\n`,
+  );
   return failed === 0 ? 0 : 1;
 }
 

@@ -14,11 +14,14 @@ const R = 3958.8;
 /** Distance slack for floating-point disagreement between two correct implementations, in miles. */
 const EPS = 1e-6;
 /** What a stack trace or internal path in a body looks like. */
-const LEAK_RE = /\n\s+at\s|\bat [\w$.<>]+ \(|\.(?:ts|js|mjs):\d+:\d+|node:internal|node_modules|\bTypeError\b|\bReferenceError\b|StoreError|native code/;
+const LEAK_RE =
+  /\n\s+at\s|\bat [\w$.<>]+ \(|\.(?:ts|js|mjs):\d+:\d+|node:internal|node_modules|\bTypeError\b|\bReferenceError\b|StoreError|native code/;
 
 function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
   return 2 * R * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
@@ -26,17 +29,25 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Check one search body against the brute-force answer for its resolved point, radius and limit. */
-export function checkSearch(site: SiteIndex, body: unknown, radiusSent: number | undefined, limitSent: number | undefined): string[] {
-  if (!isObject(body) || !isObject(body.location) || !Array.isArray(body.results)) return ['a 200 search body without location or results'];
+export function checkSearch(
+  site: SiteIndex,
+  body: unknown,
+  radiusSent: number | undefined,
+  limitSent: number | undefined,
+): string[] {
+  if (!isObject(body) || !isObject(body.location) || !Array.isArray(body.results))
+    return ['a 200 search body without location or results'];
   const lat = body.location.lat;
   const lng = body.location.lng;
   if (typeof lat !== 'number' || typeof lng !== 'number') return ['a 200 search body without a resolved point'];
   const radius = radiusSent ?? 15;
   const limit = limitSent ?? 10;
   const out: string[] = [];
-  if (body.radius_miles_used !== radius) out.push(`radius_miles_used ${String(body.radius_miles_used)} but ${radius} was asked`);
+  if (body.radius_miles_used !== radius)
+    out.push(`radius_miles_used ${String(body.radius_miles_used)} but ${radius} was asked`);
   const covered = site.coveredCells.has(latLngToCell(lat, lng, site.coverageRes));
-  if (body.covered !== covered) out.push(`covered is ${String(body.covered)} at ${lat},${lng}; the coverage cells say ${covered}`);
+  if (body.covered !== covered)
+    out.push(`covered is ${String(body.covered)} at ${lat},${lng}; the coverage cells say ${covered}`);
   const results = body.results as Json[];
   if (results.length > limit) out.push(`${results.length} results for limit ${limit}`);
   if (!covered) {
@@ -55,9 +66,13 @@ export function checkSearch(site: SiteIndex, body: unknown, radiusSent: number |
   const firmsIn = [...nearest.values()];
   const strictCount = firmsIn.filter((d) => d <= radius - EPS).length;
   const fwr = body.firms_within_radius;
-  if (typeof fwr !== 'number' || fwr < strictCount || fwr > firmsIn.length) out.push(`firms_within_radius ${String(fwr)}; brute force counts ${strictCount}..${firmsIn.length}`);
+  if (typeof fwr !== 'number' || fwr < strictCount || fwr > firmsIn.length)
+    out.push(`firms_within_radius ${String(fwr)}; brute force counts ${strictCount}..${firmsIn.length}`);
   const expected = Math.min(limit, strictCount);
-  if (results.length < expected) out.push(`${results.length} results; brute force has ${expected} (limit ${limit}, ${strictCount} firms in ${radius} mi)`);
+  if (results.length < expected)
+    out.push(
+      `${results.length} results; brute force has ${expected} (limit ${limit}, ${strictCount} firms in ${radius} mi)`,
+    );
 
   const seenFirms = new Set<string>();
   let previous = -Infinity;
@@ -71,15 +86,18 @@ export function checkSearch(site: SiteIndex, body: unknown, radiusSent: number |
     }
     const d = haversine(lat, lng, office.lat, office.lng);
     if (d > radius + EPS) out.push(`result ${id} is ${d.toFixed(4)} mi away, outside ${radius} mi`);
-    if (typeof r.distance_miles !== 'number' || Math.abs(r.distance_miles - d) > 0.0051) out.push(`result ${id} says ${String(r.distance_miles)} mi; it is ${d.toFixed(4)}`);
+    if (typeof r.distance_miles !== 'number' || Math.abs(r.distance_miles - d) > 0.0051)
+      out.push(`result ${id} says ${String(r.distance_miles)} mi; it is ${d.toFixed(4)}`);
     if (typeof r.distance_miles === 'number') {
-      if (r.distance_miles < previous) out.push(`results not sorted by distance: ${r.distance_miles} after ${previous}`);
+      if (r.distance_miles < previous)
+        out.push(`results not sorted by distance: ${r.distance_miles} after ${previous}`);
       previous = r.distance_miles;
     }
     if (seenFirms.has(office.firmId)) out.push(`firm ${office.firmId} listed twice`);
     seenFirms.add(office.firmId);
     const best = nearest.get(office.firmId);
-    if (best !== undefined && d > best + EPS) out.push(`result ${id} is not its firm's nearest office (${d.toFixed(4)} > ${best.toFixed(4)})`);
+    if (best !== undefined && d > best + EPS)
+      out.push(`result ${id} is not its firm's nearest office (${d.toFixed(4)} > ${best.toFixed(4)})`);
     farthest = Math.max(farthest, d);
   }
   if (results.length > 0) {
@@ -117,18 +135,35 @@ function problemViolations(reply: RawReply, json: unknown, c: FuzzCase): string[
   // HEAD answers carry the headers of the GET answer without its body.
   if (c.request.method.toUpperCase() === 'HEAD' && type.startsWith('application/problem+json')) return [];
   if (type.startsWith('application/problem+json')) {
-    if (!isObject(json) || typeof json.code !== 'string' || json.code === '') return [`${reply.status} problem+json without a code`];
+    if (!isObject(json) || typeof json.code !== 'string' || json.code === '')
+      return [`${reply.status} problem+json without a code`];
     if (json.status !== reply.status) return [`${reply.status} problem+json says status ${String(json.status)}`];
     return [];
   }
   // A browser (an Accept naming text/html) meeting a 404, 429, 500 or 503 on GET or HEAD gets the site's error page.
   const method = c.request.method.toUpperCase();
-  const accept = c.request.headers.filter(([name]) => name.toLowerCase() === 'accept').map(([, value]) => value).join(',');
-  const page = (method === 'GET' || method === 'HEAD') && [404, 429, 500, 503].includes(reply.status) && accept.includes('text/html');
-  if (page && type.startsWith('text/html') && (method === 'HEAD' || reply.body.toString('utf8').includes('<h1'))) return [];
+  const accept = c.request.headers
+    .filter(([name]) => name.toLowerCase() === 'accept')
+    .map(([, value]) => value)
+    .join(',');
+  const page =
+    (method === 'GET' || method === 'HEAD') &&
+    [404, 429, 500, 503].includes(reply.status) &&
+    accept.includes('text/html');
+  if (page && type.startsWith('text/html') && (method === 'HEAD' || reply.body.toString('utf8').includes('<h1')))
+    return [];
   // MCP's own transport errors are JSON-RPC error objects, which MCP clients read.
-  if (isMcpPath(c) && type.startsWith('application/json') && isObject(json) && isObject(json.error) && typeof json.error.code === 'number') return [];
-  return [`${reply.status} with ${type === '' ? 'no content type' : type}${reply.body.length === 0 ? ' and no body' : ''}, not problem+json with a code`];
+  if (
+    isMcpPath(c) &&
+    type.startsWith('application/json') &&
+    isObject(json) &&
+    isObject(json.error) &&
+    typeof json.error.code === 'number'
+  )
+    return [];
+  return [
+    `${reply.status} with ${type === '' ? 'no content type' : type}${reply.body.length === 0 ? ' and no body' : ''}, not problem+json with a code`,
+  ];
 }
 
 function queryOf(target: string): URLSearchParams | null {
@@ -151,7 +186,10 @@ function parseBody(reply: RawReply): unknown {
   const text = reply.body.toString('utf8');
   if (text === '') return undefined;
   if ((reply.header('content-type') ?? '').startsWith('text/event-stream')) {
-    const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)) as unknown);
+    const data = text
+      .split('\n')
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => JSON.parse(l.slice(5)) as unknown);
     return data.length === 1 ? data[0] : data;
   }
   try {
@@ -174,7 +212,11 @@ function checkMcpAnswers(site: SiteIndex, c: FuzzCase, json: unknown): string[] 
     const params = isObject(req?.params) ? req.params : {};
     if (req?.method !== 'tools/call' || params.name !== 'find_injury_attorneys') continue;
     const args = isObject(params.arguments) ? params.arguments : {};
-    out.push(...checkSearch(site, answer.result.structuredContent, numberOr(args.radius_miles), numberOr(args.limit)).map((v) => `tool call ${key}: ${v}`));
+    out.push(
+      ...checkSearch(site, answer.result.structuredContent, numberOr(args.radius_miles), numberOr(args.limit)).map(
+        (v) => `tool call ${key}: ${v}`,
+      ),
+    );
   }
   return out;
 }
@@ -187,14 +229,19 @@ export function checkReply(site: SiteIndex, c: FuzzCase, reply: RawReply | null)
   if (reply.status >= 500) out.push(`${reply.status} for a caller's request`);
   if (LEAK_RE.test(text)) out.push('a stack trace or internal name in the body');
   const everything = `${[...reply.headers.values()].flat().join('\n')}\n${text}`;
-  if (everything.includes(POISON_HOST) && !c.request.target.includes(POISON_HOST)) out.push(`the answer carries ${POISON_HOST} from a request header`);
+  if (everything.includes(POISON_HOST) && !c.request.target.includes(POISON_HOST))
+    out.push(`the answer carries ${POISON_HOST} from a request header`);
   const json = parseBody(reply);
   if (reply.status >= 400) out.push(...problemViolations(reply, json, c));
   if (reply.status === 405 && reply.header('allow') === null) out.push('405 without Allow');
   const headOnly = c.request.method.toUpperCase() === 'HEAD';
   // A browser's 429 is the error page (text/html); every other 429 is problem+json with code rate_limited.
   const htmlPage = (reply.header('content-type') ?? '').startsWith('text/html');
-  if (reply.status === 429 && (!(Number(reply.header('retry-after')) > 0) || (!headOnly && !htmlPage && (!isObject(json) || json.code !== 'rate_limited')))) {
+  if (
+    reply.status === 429 &&
+    (!(Number(reply.header('retry-after')) > 0) ||
+      (!headOnly && !htmlPage && (!isObject(json) || json.code !== 'rate_limited')))
+  ) {
     out.push('429 without Retry-After or code rate_limited');
   }
   if (reply.status === 503 && !(Number(reply.header('retry-after')) > 0)) out.push('503 without Retry-After');

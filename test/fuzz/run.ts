@@ -6,14 +6,22 @@ import type { SiteIndex } from './site-index.ts';
 
 /** The case with the Host placeholder filled in for `port`. */
 export function addressed(c: FuzzCase, port: number): FuzzCase {
-  const headers = c.request.headers.map(([n, v]): [string, string] => [n, v === HOST_PLACEHOLDER ? `127.0.0.1:${port}` : v]);
+  const headers = c.request.headers.map(([n, v]): [string, string] => [
+    n,
+    v === HOST_PLACEHOLDER ? `127.0.0.1:${port}` : v,
+  ]);
   return { ...c, request: { ...c.request, headers } };
 }
 
 /** A case as text someone can replay (method, target, headers, start of the body). */
 export function describeCase(c: FuzzCase): string {
-  const body = c.request.body === undefined ? '' : `\n  body (${c.request.body.byteLength} bytes): ${JSON.stringify(Buffer.from(c.request.body).toString('utf8').slice(0, 400))}`;
-  const headers = c.request.headers.map(([n, v]) => `\n  ${n}: ${JSON.stringify(v.length > 120 ? `${v.slice(0, 120)}... (${v.length} chars)` : v)}`).join('');
+  const body =
+    c.request.body === undefined
+      ? ''
+      : `\n  body (${c.request.body.byteLength} bytes): ${JSON.stringify(Buffer.from(c.request.body).toString('utf8').slice(0, 400))}`;
+  const headers = c.request.headers
+    .map(([n, v]) => `\n  ${n}: ${JSON.stringify(v.length > 120 ? `${v.slice(0, 120)}... (${v.length} chars)` : v)}`)
+    .join('');
   return `${c.request.method} ${JSON.stringify(c.request.target.length > 300 ? `${c.request.target.slice(0, 300)}...` : c.request.target)}${headers}${body}`;
 }
 
@@ -34,7 +42,12 @@ export async function runCase(site: SiteIndex, port: number, c: FuzzCase): Promi
   } catch (err) {
     return { status: null, violations: [(err as Error).message], units: 0, reply: null };
   }
-  return { status: reply?.status ?? null, violations: checkReply(site, sent, reply), units: answeredUnits(sent, reply), reply };
+  return {
+    status: reply?.status ?? null,
+    violations: checkReply(site, sent, reply),
+    units: answeredUnits(sent, reply),
+    reply,
+  };
 }
 
 /** Totals of a run. */
@@ -52,7 +65,10 @@ export interface Tally {
 
 /** A violation's kind: its text with quoted values and numbers blanked. */
 export function kindOf(violation: string): string {
-  return violation.replace(/"[^"]*"/g, '"…"').replace(/\b[lf]_[a-z0-9]{16}\b/g, 'ID').replace(/-?\d+(\.\d+)?/g, 'N');
+  return violation
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\b[lf]_[a-z0-9]{16}\b/g, 'ID')
+    .replace(/-?\d+(\.\d+)?/g, 'N');
 }
 
 /** An empty tally. */
@@ -77,7 +93,13 @@ export function record(tally: Tally, c: FuzzCase, o: Outcome, keep = 20): void {
 }
 
 /** Run `cases` with `concurrency` requests in flight, calling `onDone` after each. */
-export async function runAll(site: SiteIndex, port: number, cases: Iterable<FuzzCase>, concurrency: number, onDone: (c: FuzzCase, o: Outcome) => void): Promise<void> {
+export async function runAll(
+  site: SiteIndex,
+  port: number,
+  cases: Iterable<FuzzCase>,
+  concurrency: number,
+  onDone: (c: FuzzCase, o: Outcome) => void,
+): Promise<void> {
   const it = cases[Symbol.iterator]();
   const worker = async (): Promise<void> => {
     for (let next = it.next(); !next.done; next = it.next()) onDone(next.value, await runCase(site, port, next.value));

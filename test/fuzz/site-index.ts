@@ -38,7 +38,9 @@ export function indexSite(siteDir: string): SiteIndex {
   // Every office lies in exactly one record chunk, so the chunks list them all.
   const offices: IndexedOffice[] = [];
   const websites = new Map<string, string | null>();
-  const chunks = readdirSync(join(root, 'cells', 'records'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.json')).sort();
+  const chunks = readdirSync(join(root, 'cells', 'records'), { recursive: true, encoding: 'utf8' })
+    .filter((n) => n.endsWith('.json'))
+    .sort();
   for (const name of chunks) {
     const shard = json(join(root, 'cells', 'records', name)) as {
       offices: { listing_id: string; firm_id: string; lat: number; lng: number; website_url: string | null }[];
@@ -57,13 +59,21 @@ export function indexSite(siteDir: string): SiteIndex {
   const cities: string[] = [];
   for (const state of readdirSync(join(root, 'gazetteer', 'city')).sort()) {
     for (const name of readdirSync(join(root, 'gazetteer', 'city', state)).sort()) {
-      const doc = json(join(root, 'gazetteer', 'city', state, name)) as { state: string; cities: Record<string, { name: string; population: number | null }> };
+      const doc = json(join(root, 'gazetteer', 'city', state, name)) as {
+        state: string;
+        cities: Record<string, { name: string; population: number | null }>;
+      };
       // The larger places: the whole list is ~40k names, and the fuzz wants covered ones often.
-      for (const entry of Object.values(doc.cities)) if ((entry.population ?? 0) > 20_000) cities.push(`${entry.name}, ${doc.state}`);
+      for (const entry of Object.values(doc.cities))
+        if ((entry.population ?? 0) > 20_000) cities.push(`${entry.name}, ${doc.state}`);
     }
   }
   const metros = json(join(root, 'meta.json')) as { metros: Record<string, unknown> };
-  const centres = (json(fileURLToPath(new URL('../../data/metros.json', import.meta.url))) as { metros: { slug: string; center: { lat: number; lng: number } }[] }).metros
+  const centres = (
+    json(fileURLToPath(new URL('../../data/metros.json', import.meta.url))) as {
+      metros: { slug: string; center: { lat: number; lng: number } }[];
+    }
+  ).metros
     .filter((m) => Object.hasOwn(metros.metros, m.slug))
     .map((m) => m.center);
   return {

@@ -24,7 +24,10 @@ let answered = 0;
 for (let lat = 25; lat <= 49; lat += 0.5) {
   for (let lng = -124; lng <= -67; lng += 0.5) {
     try {
-      await service.findAttorneys({ lat: String(lat), lng: String(lng), radius_miles: '50', limit: '25' }, { publicBaseUrl: 'https://x.example' });
+      await service.findAttorneys(
+        { lat: String(lat), lng: String(lng), radius_miles: '50', limit: '25' },
+        { publicBaseUrl: 'https://x.example' },
+      );
       answered++;
     } catch {
       // outside coverage or a bad point: only the cache matters here
@@ -32,4 +35,6 @@ for (let lat = 25; lat <= 49; lat += 0.5) {
   }
 }
 const after = held();
-process.stdout.write(`${JSON.stringify({ grownBytes: after - before, chargedBytes: source.stats().cachedBytes, answered })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ grownBytes: after - before, chargedBytes: source.stats().cachedBytes, answered })}\n`,
+);

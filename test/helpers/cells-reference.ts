@@ -4,15 +4,42 @@
  * blocks, office order, record chunks), which generator/write/cells.ts, precomputing numeric cell keys, must equal.
  */
 import { cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
-import { CELL_BLOCK_MAX, CELL_GROUP_RES, CELL_LEAF_MAX, CELL_MAX_RES, CELL_RECORD_CHUNK } from '../../shim/core/cell-format.ts';
+import {
+  CELL_BLOCK_MAX,
+  CELL_GROUP_RES,
+  CELL_LEAF_MAX,
+  CELL_MAX_RES,
+  CELL_RECORD_CHUNK,
+} from '../../shim/core/cell-format.ts';
 import { haversineMiles } from '../../shim/core/geo.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
 import type { CellTreeOptions } from '../../generator/write/cells.ts';
 
 /** The plain build's objects: the published tree's structure, with whole firms (firm numbers by firm_id rank). */
 export interface CellTreeReference {
-  index: { group_res: number; max_res: number; leaf_max: number; block_max: number; record_chunk: number; offices: number; firms: number; groups: Record<string, [number, number]> };
-  groups: { cell: string; rows: { cell: string[]; parent: number[]; n: number[]; reach: number[]; firms: number[]; foreign: number[][]; block: number[]; at: number[] } }[];
+  index: {
+    group_res: number;
+    max_res: number;
+    leaf_max: number;
+    block_max: number;
+    record_chunk: number;
+    offices: number;
+    firms: number;
+    groups: Record<string, [number, number]>;
+  };
+  groups: {
+    cell: string;
+    rows: {
+      cell: string[];
+      parent: number[];
+      n: number[];
+      reach: number[];
+      firms: number[];
+      foreign: number[][];
+      block: number[];
+      at: number[];
+    };
+  }[];
   blocks: { cell: string; listing: number[]; firm: number[]; lat: number[]; lng: number[] }[];
   records: { block: string; chunk: number; offices: StoredOfficeT[]; firm_offices: number[] }[];
 }
@@ -61,7 +88,17 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
     const [cLat, cLng] = cellToLatLng(cell);
     let reach = 0;
     for (let p = s; p < e; p++) reach = Math.max(reach, haversineMiles(cLat, cLng, at(p).lat, at(p).lng));
-    const node: Node = { cell, parent, s, e, reach: roundUp(reach), firms: 0, foreign: new Map(), block: -1, children: [] };
+    const node: Node = {
+      cell,
+      parent,
+      s,
+      e,
+      reach: roundUp(reach),
+      firms: 0,
+      foreign: new Map(),
+      block: -1,
+      children: [],
+    };
     nodes.push(node);
     const res = getResolution(cell);
     if (e - s <= leafMax || res >= CELL_MAX_RES) {
@@ -79,7 +116,7 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
     return id;
   };
   const roots: number[] = [];
-  for (let start = 0; start < offices.length; ) {
+  for (let start = 0; start < offices.length;) {
     const group = cellToParent(fineAt(start), CELL_GROUP_RES);
     let end = start + 1;
     while (end < offices.length && cellToParent(fineAt(end), CELL_GROUP_RES) === group) end++;
@@ -147,7 +184,16 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
-    const rows: CellTreeReference['groups'][number]['rows'] = { cell: [], parent: [], n: [], reach: [], firms: [], foreign: [], block: [], at: [] };
+    const rows: CellTreeReference['groups'][number]['rows'] = {
+      cell: [],
+      parent: [],
+      n: [],
+      reach: [],
+      firms: [],
+      foreign: [],
+      block: [],
+      at: [],
+    };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;

@@ -17,7 +17,13 @@ export interface CfEvent {
   version: '1.0';
   context: { eventType: 'viewer-request'; distributionId: string; requestId: string };
   viewer: { ip: string };
-  request: { method: string; uri: string; querystring: Record<string, CfValue> | string; headers: Record<string, CfValue>; cookies: Record<string, CfValue> };
+  request: {
+    method: string;
+    uri: string;
+    querystring: Record<string, CfValue> | string;
+    headers: Record<string, CfValue>;
+    cookies: Record<string, CfValue>;
+  };
 }
 
 /** A loaded function: its handler and every line it logged. */
@@ -31,8 +37,10 @@ const IMPORT_RE = /^import\s+cf\s+from\s+'cloudfront';$/m;
 /** Load `source` with `kvs` as the contents of the store with id `kvsId`. */
 export function loadCloudFrontFunction(source: string, kvsId: string, kvs: Map<string, string>): LoadedFunction {
   const imports = source.match(/^\s*import\s.*$/gm) ?? [];
-  if (imports.length !== 1 || !IMPORT_RE.test(source)) throw new Error(`only "import cf from 'cloudfront'" is available; found ${JSON.stringify(imports)}`);
-  for (const [, name] of source.matchAll(/require\(\s*'([^']*)'\s*\)/g)) if (name !== 'crypto') throw new Error(`module ${name} is not available`);
+  if (imports.length !== 1 || !IMPORT_RE.test(source))
+    throw new Error(`only "import cf from 'cloudfront'" is available; found ${JSON.stringify(imports)}`);
+  for (const [, name] of source.matchAll(/require\(\s*'([^']*)'\s*\)/g))
+    if (name !== 'crypto') throw new Error(`module ${name} is not available`);
   const logs: string[] = [];
   const cloudfront = {
     kvs(id: string) {
@@ -55,14 +63,20 @@ export function loadCloudFrontFunction(source: string, kvsId: string, kvs: Map<s
     },
     __cloudfront__: cloudfront,
   });
-  new Script(source.replace(IMPORT_RE, 'var cf = __cloudfront__;'), { filename: 'viewer-request.js' }).runInContext(context);
+  new Script(source.replace(IMPORT_RE, 'var cf = __cloudfront__;'), { filename: 'viewer-request.js' }).runInContext(
+    context,
+  );
   const handler = (context as { handler?: LoadedFunction['handler'] }).handler;
   if (typeof handler !== 'function') throw new Error('the source defines no handler function');
   return { handler, logs };
 }
 
 /** The event CloudFront would pass for GET `path` with raw query `query` (values as sent, %-escapes kept). */
-export function viewerRequest(path: string, query: string, viewer: { ip?: string; userAgent?: string; host?: string } = {}): CfEvent {
+export function viewerRequest(
+  path: string,
+  query: string,
+  viewer: { ip?: string; userAgent?: string; host?: string } = {},
+): CfEvent {
   const querystring: Record<string, CfValue> = {};
   for (const piece of query.split('&')) {
     if (piece === '') continue;

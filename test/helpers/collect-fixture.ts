@@ -41,7 +41,13 @@ export function sampleOffices(slug: string, miles: number): PlaceRecordT[] {
 /** The fake's world around a metro: its sample offices in the API's shape plus a few cafes that are not law offices. */
 export function fakeWorld(slug: string, miles: number): FakePlace[] {
   const m = metro(slug);
-  const cafes = Array.from({ length: 8 }, (_, i) => fakeOtherBusiness(`ChIJcafe${String(i).padStart(4, '0')}`, m.center.lat + (i - 4) * 0.02, m.center.lng + (i % 3) * 0.02));
+  const cafes = Array.from({ length: 8 }, (_, i) =>
+    fakeOtherBusiness(
+      `ChIJcafe${String(i).padStart(4, '0')}`,
+      m.center.lat + (i - 4) * 0.02,
+      m.center.lng + (i % 3) * 0.02,
+    ),
+  );
   return [...sampleOffices(slug, miles).map(fakePlaceFromRecord), ...cafes];
 }
 

@@ -19,14 +19,17 @@ function sums(sets: readonly number[][]): Set<number> {
 const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
 
 /** The suppressed cells (and a withheld total) that have a single possible value, as "view key = value". */
-export function recoverable(doc: Pick<ResearchCounts, 'searches' | 'suppress_below' | 'by_metro' | 'by_zip3'>, uncapped = 60): string[] {
+export function recoverable(
+  doc: Pick<ResearchCounts, 'searches' | 'suppress_below' | 'by_metro' | 'by_zip3'>,
+  uncapped = 60,
+): string[] {
   const views: Array<[string, Cell[]]> = [
     ['metro', doc.by_metro],
     ['zip3', doc.by_zip3],
   ];
   const parts = views.map(([name, cells]) => {
     const shownCounts = cells.flatMap((c) => (c.searches === null ? [] : [c.searches]));
-    const smallest = shownCounts.length > 0 ? Math.min(...shownCounts) : doc.searches ?? uncapped;
+    const smallest = shownCounts.length > 0 ? Math.min(...shownCounts) : (doc.searches ?? uncapped);
     const cap = Math.max(doc.suppress_below - 1, smallest);
     const hidden = cells.filter((c) => c.searches === null).map((c) => c.key);
     return { name, shown: shownCounts.reduce((a, b) => a + b, 0), hidden, values: hidden.map(() => range(1, cap)) };
@@ -34,7 +37,9 @@ export function recoverable(doc: Pick<ResearchCounts, 'searches' | 'suppress_bel
   let totals: Set<number>;
   if (doc.searches !== null) totals = new Set([doc.searches]);
   else {
-    const each = parts.filter((p) => p.hidden.length > 0 || p.shown > 0).map((p) => new Set([...sums(p.values)].map((s) => s + p.shown)));
+    const each = parts
+      .filter((p) => p.hidden.length > 0 || p.shown > 0)
+      .map((p) => new Set([...sums(p.values)].map((s) => s + p.shown)));
     totals = each.reduce((a, b) => new Set([...a].filter((t) => b.has(t))), each[0] ?? new Set<number>());
   }
   const out: string[] = [];
@@ -45,6 +50,7 @@ export function recoverable(doc: Pick<ResearchCounts, 'searches' | 'suppress_bel
       if (possible.length === 1) out.push(`${p.name} ${key} = ${possible[0]}`);
     }
   }
-  if (doc.searches === null && totals.size === 1 && (doc.by_metro.length > 0 || doc.by_zip3.length > 0)) out.push(`total = ${[...totals][0]}`);
+  if (doc.searches === null && totals.size === 1 && (doc.by_metro.length > 0 || doc.by_zip3.length > 0))
+    out.push(`total = ${[...totals][0]}`);
   return out;
 }

@@ -9,7 +9,10 @@ import { join } from 'node:path';
  */
 export async function copyFixtureSite(outDir: string): Promise<string> {
   const src = process.env.TEST_FIXTURE_SITE_DIR;
-  if (src === undefined) throw new Error('TEST_FIXTURE_SITE_DIR is not set: run the tests through vitest (test/global-setup.ts builds the site).');
+  if (src === undefined)
+    throw new Error(
+      'TEST_FIXTURE_SITE_DIR is not set: run the tests through vitest (test/global-setup.ts builds the site).',
+    );
   await cp(src, outDir, { recursive: true });
   return (JSON.parse(await readFile(join(outDir, 'current.json'), 'utf8')) as { version: string }).version;
 }

@@ -21,7 +21,11 @@ export interface EventSpec {
 }
 
 /** Build the event. Header names are lower-case, as Function URLs deliver them. */
-export function functionUrlEvent(spec: EventSpec, secret: string | null, viewerHost = 'directory.example'): FunctionUrlEvent {
+export function functionUrlEvent(
+  spec: EventSpec,
+  secret: string | null,
+  viewerHost = 'directory.example',
+): FunctionUrlEvent {
   const method = spec.method ?? 'GET';
   const q = spec.target.indexOf('?');
   const rawPath = q < 0 ? spec.target : spec.target.slice(0, q);
@@ -62,7 +66,13 @@ export function functionUrlEvent(spec: EventSpec, secret: string | null, viewerH
       apiId: FUNCTION_URL_PREFIX,
       domainName: FUNCTION_URL_HOST,
       domainPrefix: FUNCTION_URL_PREFIX,
-      http: { method, path: decodeURIComponent(rawPath), protocol: 'HTTP/1.1', sourceIp: '130.176.0.10', userAgent: 'Amazon CloudFront' },
+      http: {
+        method,
+        path: decodeURIComponent(rawPath),
+        protocol: 'HTTP/1.1',
+        sourceIp: '130.176.0.10',
+        userAgent: 'Amazon CloudFront',
+      },
       requestId: '5c4f8a2e-6d1b-4e0a-9b7c-3f2e1d0c9b8a',
       routeKey: '$default',
       stage: '$default',

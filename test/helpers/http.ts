@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import type { ResponseSchemas } from './openapi.ts';
 
 /** What a stack trace or internal path in a body looks like. */
-export const STACK_TRACE_RE = /\n\s+at\s|\bat [\w$.<>]+ \(|\.(?:ts|js|mjs):\d+:\d+|node:internal|node_modules|\bTypeError\b|\bReferenceError\b|StoreError/;
+export const STACK_TRACE_RE =
+  /\n\s+at\s|\bat [\w$.<>]+ \(|\.(?:ts|js|mjs):\d+:\d+|node:internal|node_modules|\bTypeError\b|\bReferenceError\b|StoreError/;
 
 /** One response, read. */
 export interface Reply {
@@ -15,7 +16,12 @@ export interface Reply {
 }
 
 /** Fetch `path` from `baseUrl`; asserts no stack trace and, when `schemas` is given, that the body matches its documented schema. */
-export async function request(baseUrl: string, path: string, init: RequestInit = {}, schemas?: ResponseSchemas): Promise<Reply> {
+export async function request(
+  baseUrl: string,
+  path: string,
+  init: RequestInit = {},
+  schemas?: ResponseSchemas,
+): Promise<Reply> {
   const res = await fetch(baseUrl + path, { redirect: 'manual', ...init });
   const text = await res.text();
   expect(text, `stack trace in the body of ${path}`).not.toMatch(STACK_TRACE_RE);
@@ -23,8 +29,16 @@ export async function request(baseUrl: string, path: string, init: RequestInit =
   const body: unknown = text !== '' && (contentType ?? '').includes('json') ? JSON.parse(text) : undefined;
   const pathname = new URL(baseUrl + path).pathname;
   const method = (init.method ?? 'GET').toUpperCase();
-  if (schemas !== undefined && body !== undefined && pathname !== '/' && !(pathname === '/openapi.json' && res.status === 200)) {
-    expect(schemas.check(method, pathname, res.status, contentType, body), `schema of ${method} ${path} ${res.status}`).toEqual([]);
+  if (
+    schemas !== undefined &&
+    body !== undefined &&
+    pathname !== '/' &&
+    !(pathname === '/openapi.json' && res.status === 200)
+  ) {
+    expect(
+      schemas.check(method, pathname, res.status, contentType, body),
+      `schema of ${method} ${path} ${res.status}`,
+    ).toEqual([]);
   }
   return { status: res.status, headers: res.headers, text, body };
 }

@@ -33,7 +33,8 @@ export async function downgradeCells(dir: string, version: string, schema: 2 | 3
   }
   const metaPath = join(root, 'meta.json');
   const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256?: Record<string, string> };
-  if (meta.sha256 !== undefined) meta.sha256['cells/index.json'] = sha256Hex(await readFile(join(root, 'cells', 'index.json')));
+  if (meta.sha256 !== undefined)
+    meta.sha256['cells/index.json'] = sha256Hex(await readFile(join(root, 'cells', 'index.json')));
   await writeFile(metaPath, serialise(meta));
   await rewriteManifest(dir, version);
 }

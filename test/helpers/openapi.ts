@@ -28,8 +28,12 @@ export class ResponseSchemas {
   /** (method path status) combinations seen live that the document does not describe. */
   readonly undocumented = new Set<string>();
 
-  private readonly doc: { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> };
-  constructor(doc: { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }) {
+  private readonly doc: {
+    paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>;
+  };
+  constructor(doc: {
+    paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>;
+  }) {
     this.doc = doc;
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
@@ -59,7 +63,8 @@ export class ResponseSchemas {
       ref = `/${pointer('paths', template, method.toLowerCase(), 'responses', String(status), 'content', mediaType, 'schema')}`;
     } else {
       this.undocumented.add(`${method} ${template ?? pathname} ${status} ${mediaType}`);
-      if (mediaType !== 'application/problem+json') return [`no schema for ${method} ${pathname} ${status} ${mediaType}`];
+      if (mediaType !== 'application/problem+json')
+        return [`no schema for ${method} ${pathname} ${status} ${mediaType}`];
       ref = '/components/schemas/Problem';
     }
     const validate = this.validator(ref);

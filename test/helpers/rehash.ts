@@ -12,7 +12,10 @@ const sha256 = (path: string): string => createHash('sha256').update(readFileSyn
 /** Record the sha256 of `rel` (relative to v/<version>/, already written in `copy`) in its listings bucket (a firm document) and meta.json. */
 export function recordHash(copy: SiteCopy, rel: string): void {
   const metaPath = copy.own('meta.json');
-  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { listing_prefix_length: number; sha256?: Record<string, string> };
+  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as {
+    listing_prefix_length: number;
+    sha256?: Record<string, string>;
+  };
   if (meta.sha256 === undefined) return;
   let named = rel;
   const firm = /^firms\/(.+)\.json$/.exec(rel)?.[1];

@@ -79,7 +79,9 @@ export async function startS3rver(options: StartS3rverOptions = {}): Promise<Run
       if (await s3rver.store.existsObject(bucket, key)) {
         req.resume();
         res.writeHead(412, { 'content-type': 'application/xml' });
-        res.end('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>');
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>',
+        );
         return;
       }
       await new Promise<void>((resolve) => {
@@ -87,7 +89,10 @@ export async function startS3rver(options: StartS3rverOptions = {}): Promise<Run
         middleware(req, res);
       });
     });
-    locks.set(lockKey, done.catch(() => undefined));
+    locks.set(
+      lockKey,
+      done.catch(() => undefined),
+    );
   };
 
   const server = createServer(handle);

@@ -11,7 +11,15 @@ import type { StoredOfficeT } from '../../shim/core/site-format.ts';
 export async function sampleOffices(): Promise<StoredOfficeT[]> {
   const data = resolve('data');
   const inputs = await readInputs(data, await latestWeek(data));
-  const { firms } = groupFirms(inputs.places.map((r) => r.value), inputs.flags);
-  const vis = measureVisibility(inputs.metros, inputs.samples.map((r) => r.value), firms, buildCoverage(inputs.metros));
+  const { firms } = groupFirms(
+    inputs.places.map((r) => r.value),
+    inputs.flags,
+  );
+  const vis = measureVisibility(
+    inputs.metros,
+    inputs.samples.map((r) => r.value),
+    firms,
+    buildCoverage(inputs.metros),
+  );
   return buildOffices(firms, vis).flatMap((b) => b.offices);
 }

@@ -22,9 +22,13 @@ export interface TestServer {
  * `env` overrides the environment the server reads (SITE_DIR, RATE_LIMIT_PER_HOUR, TRUST_PROXY, ...); the real process
  * environment is not read; `overrides` replaces parts of the server (timeouts, rate limiter). Defaults: RATE_LIMIT_PER_HOUR=100000 (headers present, never hit), LOG_DIR a temp folder.
  */
-export async function startTestServer(env: Record<string, string> = {}, overrides: ServerOverrides = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  overrides: ServerOverrides = {},
+): Promise<TestServer> {
   const siteDir = env.SITE_DIR ?? process.env.TEST_SITE_DIR;
-  if (siteDir === undefined) throw new Error('TEST_SITE_DIR is not set: run the tests through vitest (test/global-setup.ts builds the site).');
+  if (siteDir === undefined)
+    throw new Error('TEST_SITE_DIR is not set: run the tests through vitest (test/global-setup.ts builds the site).');
   const ownLogDir = env.LOG_DIR === undefined ? mkdtempSync(join(tmpdir(), 'iad-test-log-')) : null;
   const config = loadConfig({
     PORT: '0',

@@ -38,10 +38,13 @@ export async function startStallProxy(target: string): Promise<StallProxy> {
     stop: async () => undefined,
   };
   const forward = (req: IncomingMessage, res: ServerResponse): void => {
-    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   };
@@ -76,4 +79,5 @@ export async function startStallProxy(target: string): Promise<StallProxy> {
 }
 
 /** True for an S3 DeleteObjects request (POST /<bucket>?delete). */
-export const isDeleteObjects = (req: IncomingMessage): boolean => req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '');
+export const isDeleteObjects = (req: IncomingMessage): boolean =>
+  req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '');

@@ -42,7 +42,9 @@ let schemas: ResponseSchemas;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as ConstructorParameters<typeof ResponseSchemas>[0];
+  const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as ConstructorParameters<
+    typeof ResponseSchemas
+  >[0];
   schemas = new ResponseSchemas(doc);
 });
 afterAll(async () => {
@@ -56,10 +58,21 @@ function query(args: Args): string {
 async function viaRest(args: Args): Promise<Answer> {
   const reply = await request(server.url, `/v1/attorneys?${query(args)}`, {}, schemas);
   const body = reply.body as Json;
-  if (reply.status === 200) return { ok: true, covered: body.covered as boolean, location: body.location as Location, results: body.results as unknown[] };
+  if (reply.status === 200)
+    return {
+      ok: true,
+      covered: body.covered as boolean,
+      location: body.location as Location,
+      results: body.results as unknown[],
+    };
   expect(reply.status, JSON.stringify(body)).toBe(400);
   expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  return { ok: false, code: body.code as string, detail: body.detail as string, candidates: (body.candidates as Candidate[] | undefined) ?? null };
+  return {
+    ok: false,
+    code: body.code as string,
+    detail: body.detail as string,
+    candidates: (body.candidates as Candidate[] | undefined) ?? null,
+  };
 }
 
 async function viaMcp(call: CallTool, args: Args): Promise<Answer> {
@@ -67,11 +80,21 @@ async function viaMcp(call: CallTool, args: Args): Promise<Answer> {
   const text = (result.content as { type: string; text: string }[] | undefined)?.[0]?.text ?? '';
   if (result.isError !== true) {
     const body = result.structuredContent as Json;
-    return { ok: true, covered: body.covered as boolean, location: body.location as Location, results: body.results as unknown[] };
+    return {
+      ok: true,
+      covered: body.covered as boolean,
+      location: body.location as Location,
+      results: body.results as unknown[],
+    };
   }
   // The problem may travel as structuredContent too; the text always carries the detail.
   const problem = (result.structuredContent ?? {}) as Json;
-  return { ok: false, code: (problem.code as string | undefined) ?? null, detail: text, candidates: (problem.candidates as Candidate[] | undefined) ?? null };
+  return {
+    ok: false,
+    code: (problem.code as string | undefined) ?? null,
+    detail: text,
+    candidates: (problem.candidates as Candidate[] | undefined) ?? null,
+  };
 }
 
 /** The mismatches between an answer and the scenario's outcome (empty when it meets it). */
@@ -86,21 +109,27 @@ function check(s: Scenario, a: Answer, channel: 'rest' | 'mcp'): string[] {
     if (a.location.state !== r.state) wrong.push(`state ${a.location.state}, expected ${r.state}`);
     if (a.covered !== r.covered) wrong.push(`covered ${a.covered}, expected ${r.covered}`);
     if (!r.covered && a.results.length !== 0) wrong.push('results on an uncovered answer');
-    if (r.note !== undefined && !r.note.test(a.location.note ?? '')) wrong.push(`note ${JSON.stringify(a.location.note)} does not match ${r.note}`);
+    if (r.note !== undefined && !r.note.test(a.location.note ?? ''))
+      wrong.push(`note ${JSON.stringify(a.location.note)} does not match ${r.note}`);
     return wrong;
   }
   if (a.ok) return [`expected a refusal, got an answer at ${a.location.lat},${a.location.lng} (${a.location.state})`];
   if ('ambiguous' in e) {
-    if (channel === 'rest' || a.code !== null) if (a.code !== 'ambiguous_location') wrong.push(`code ${a.code}, expected ambiguous_location`);
+    if (channel === 'rest' || a.code !== null)
+      if (a.code !== 'ambiguous_location') wrong.push(`code ${a.code}, expected ambiguous_location`);
     if (!/Ask the person which one/.test(a.detail)) wrong.push('the detail does not tell the caller to ask the person');
     if (channel === 'rest' || a.candidates !== null) {
       const states = (a.candidates ?? []).map((c) => c.state);
-      if (JSON.stringify(states.slice(0, e.ambiguous.states.length)) !== JSON.stringify(e.ambiguous.states)) wrong.push(`candidates ${states.join(' ')}`);
+      if (JSON.stringify(states.slice(0, e.ambiguous.states.length)) !== JSON.stringify(e.ambiguous.states))
+        wrong.push(`candidates ${states.join(' ')}`);
     }
-    for (const st of e.ambiguous.states) if (!new RegExp(`, ${st} \\((?:not )?covered\\)`).test(a.detail)) wrong.push(`the detail does not name the ${st} candidate`);
+    for (const st of e.ambiguous.states)
+      if (!new RegExp(`, ${st} \\((?:not )?covered\\)`).test(a.detail))
+        wrong.push(`the detail does not name the ${st} candidate`);
     return wrong;
   }
-  if (channel === 'rest' || a.code !== null) if (a.code !== e.refused.code) wrong.push(`code ${a.code}, expected ${e.refused.code}`);
+  if (channel === 'rest' || a.code !== null)
+    if (a.code !== e.refused.code) wrong.push(`code ${a.code}, expected ${e.refused.code}`);
   if (!e.refused.fix.test(a.detail)) wrong.push(`detail ${JSON.stringify(a.detail)} does not match ${e.refused.fix}`);
   return wrong;
 }
@@ -114,7 +143,12 @@ async function secondCall(s: Scenario, a: Answer): Promise<boolean> {
   // Asked which one, the person names a place: take the first candidate (from the problem body, else the detail).
   const named = /: ([^:;]+?), ([A-Z]{2}) \((?:not )?covered\)/.exec(a.detail);
   const first = a.candidates?.[0] ?? (named === null ? undefined : { city: named[1], state: named[2] });
-  const next = 'refused' in e ? e.refused.then : 'ambiguous' in e && first !== undefined ? `${first.city}, ${first.state}` : undefined;
+  const next =
+    'refused' in e
+      ? e.refused.then
+      : 'ambiguous' in e && first !== undefined
+        ? `${first.city}, ${first.state}`
+        : undefined;
   if (next === undefined) return false;
   const again = await viaRest({ location: next });
   return again.ok;
@@ -149,7 +183,8 @@ describe('places scenarios', () => {
     const client = new ClientV1({ name: 'places-scenarios-v1', version: '1.0.0' });
     await client.connect(new TransportV1(new URL(`${server.url}/mcp`)));
     try {
-      const call: CallTool = (args) => client.callTool({ name: 'find_injury_attorneys', arguments: args }) as Promise<ToolResult>;
+      const call: CallTool = (args) =>
+        client.callTool({ name: 'find_injury_attorneys', arguments: args }) as Promise<ToolResult>;
       expect(await runAll('MCP (SDK v1)', (args) => viaMcp(call, args))).toEqual([]);
     } finally {
       await client.close();
@@ -160,7 +195,8 @@ describe('places scenarios', () => {
     const client = new ClientV2({ name: 'places-scenarios-v2', version: '1.0.0' });
     await client.connect(new TransportV2(new URL(`${server.url}/mcp`)));
     try {
-      const call: CallTool = (args) => client.callTool({ name: 'find_injury_attorneys', arguments: args }) as Promise<ToolResult>;
+      const call: CallTool = (args) =>
+        client.callTool({ name: 'find_injury_attorneys', arguments: args }) as Promise<ToolResult>;
       expect(await runAll('MCP (v2)', (args) => viaMcp(call, args))).toEqual([]);
     } finally {
       await client.close();
@@ -170,7 +206,9 @@ describe('places scenarios', () => {
   afterAll(() => {
     for (const [channel, t] of tally) {
       const pct = (n: number): string => `${((100 * n) / t.total).toFixed(0)}%`;
-      console.log(`places scenarios over ${channel}: ${t.total} requests, answered on the first call ${t.first} (${pct(t.first)}), useful within two calls ${t.two} (${pct(t.two)})`);
+      console.log(
+        `places scenarios over ${channel}: ${t.total} requests, answered on the first call ${t.first} (${pct(t.first)}), useful within two calls ${t.two} (${pct(t.two)})`,
+      );
     }
   });
 });

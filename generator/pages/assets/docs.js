@@ -12,5 +12,11 @@ window.addEventListener('DOMContentLoaded', () => {
     if (servers && !servers.hasAttribute('aria-label')) servers.setAttribute('aria-label', 'Server');
   }).observe(root, { childList: true, subtree: true });
   // validatorUrl null: Swagger UI would otherwise load a badge from validator.swagger.io (a third-party host).
-  window.SwaggerUIBundle({ url: '/openapi.json', dom_id: '#api', validatorUrl: null, deepLinking: false, tryItOutEnabled: true });
+  window.SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#api',
+    validatorUrl: null,
+    deepLinking: false,
+    tryItOutEnabled: true,
+  });
 });

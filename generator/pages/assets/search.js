@@ -88,14 +88,28 @@
     }
     const v = r.map_visibility;
     if (v) {
-      article.append(visibilityLine('Map visibility of this office', v, `${v.grid_samples} map searches in ${metroName(v.metro)}, week of ${v.week_of}`));
+      article.append(
+        visibilityLine(
+          'Map visibility of this office',
+          v,
+          `${v.grid_samples} map searches in ${metroName(v.metro)}, week of ${v.week_of}`,
+        ),
+      );
     } else {
       article.append(el('p', 'vis', 'Map visibility: this office is not in a measured metro.'));
     }
     const b = r.brand_index;
-    if (b) article.append(visibilityLine('Firm across the metro', b, `searches in ${metroName(b.metro)} (${plural(b.offices_measured, 'office', 'offices')} measured)`));
+    if (b)
+      article.append(
+        visibilityLine(
+          'Firm across the metro',
+          b,
+          `searches in ${metroName(b.metro)} (${plural(b.offices_measured, 'office', 'offices')} measured)`,
+        ),
+      );
     const flags = [`Profile: ${r.profile_type}`, `Sponsored: ${r.sponsored ? 'yes' : 'no'}`];
-    if (r.google_listing_claimed !== null && r.google_listing_claimed !== undefined) flags.push(`Map listing claimed: ${r.google_listing_claimed ? 'yes' : 'no'}`);
+    if (r.google_listing_claimed !== null && r.google_listing_claimed !== undefined)
+      flags.push(`Map listing claimed: ${r.google_listing_claimed ? 'yes' : 'no'}`);
     article.append(el('p', 'flags', `${flags.join(' · ')} (shown for transparency; never affects order)`));
     li.append(article);
     return li;
@@ -104,7 +118,9 @@
   function show(body) {
     list.replaceChildren(...body.results.map(resultItem));
     disclosure.textContent = body.disclosure;
-    const where = body.location.city ? `${body.location.city}, ${body.location.state}` : body.location.zip || body.location.input;
+    const where = body.location.city
+      ? `${body.location.city}, ${body.location.state}`
+      : body.location.zip || body.location.input;
     if (!body.covered) {
       // No data is not "no lawyers": the answer's own disclosure says what it means, in place of an empty list.
       notCovered.textContent = `${notCoveredLead} ${body.disclosure}`;
@@ -112,7 +128,9 @@
       if (layout) layout.hidden = true;
       heading.textContent = `No data for ${where}`;
       results.hidden = false;
-      say('No results: this directory has no data for this area (outside the measured metros). That does not mean there are no lawyers there.');
+      say(
+        'No results: this directory has no data for this area (outside the measured metros). That does not mean there are no lawyers there.',
+      );
       heading.focus();
       return;
     }
