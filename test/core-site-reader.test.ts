@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { keys } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { createSiteSource, heldBytes } from '../shim/core/site-reader.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
 
@@ -154,10 +154,12 @@ describe('createSiteSource', () => {
     const body = JSON.stringify({ version: 'a', n: 1, pad: 'x'.repeat(900) });
     for (let i = 0; i < 20; i++) mem.set(`v/a/o${i}.json`, body);
     const store = new CountingStore(mem);
-    const source = createSiteSource(store, { cacheBytes: 5 * body.length });
+    // Room for five: each object is charged what holding it costs (heldBytes), not its stored size.
+    const budget = 5 * heldBytes('v/a/o0.json', body.length, JSON.parse(body));
+    const source = createSiteSource(store, { cacheBytes: budget });
     const r = await source.current();
     for (let i = 0; i < 20; i++) await r.json(`v/a/o${i}.json`, Thing);
-    expect(source.stats().cachedBytes).toBeLessThanOrEqual(5 * body.length);
+    expect(source.stats().cachedBytes).toBeLessThanOrEqual(budget);
     expect(source.stats().cachedObjects).toBe(5);
     await r.json('v/a/o19.json', Thing);
     expect(store.reads.get('v/a/o19.json')).toBe(1);

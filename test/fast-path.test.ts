@@ -14,6 +14,7 @@ import { createRequestLimits } from '../shim/http/limits.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
+import { recordMetaHash } from './helpers/rehash.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 
 interface Raw {
@@ -212,6 +213,7 @@ describe('a publish flips the version the cache answers from', () => {
   const point = (version: string): void => {
     const pointer = JSON.parse(readFileSync(join(site(), 'current.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(copy.dir, 'current.json'), JSON.stringify({ ...pointer, version }));
+    recordMetaHash(copy.dir);
   };
 
   it('never serves the old version once the pointer moved, and serves each version its own answer', async () => {

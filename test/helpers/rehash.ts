@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LISTING_ID_RE, listingPrefix } from '../../shim/core/site-format.ts';
 import type { SiteCopy } from './site-copy.ts';
 
@@ -29,4 +30,14 @@ export function recordHash(copy: SiteCopy, rel: string): void {
   }
   meta.sha256[named] = sha256(copy.own(named));
   writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
+  recordMetaHash(copy.dir);
+}
+
+/** After meta.json of the version `<dir>/current.json` names was rewritten: record its new sha256 in the pointer, if it records one. */
+export function recordMetaHash(dir: string): void {
+  const pointerPath = join(dir, 'current.json');
+  const pointer = JSON.parse(readFileSync(pointerPath, 'utf8')) as { version: string; meta_sha256?: string };
+  if (pointer.meta_sha256 === undefined) return;
+  pointer.meta_sha256 = sha256(join(dir, 'v', pointer.version, 'meta.json'));
+  writeFileSync(pointerPath, `${JSON.stringify(pointer)}\n`);
 }
