@@ -50,7 +50,10 @@ beforeAll(() => {
   writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
   // ... and the pointer's hash of meta.json.
   const pointerPath = join(copy.dir, 'current.json');
-  const { meta_sha256: _metaHash, ...pointer } = JSON.parse(readFileSync(pointerPath, 'utf8')) as Record<string, unknown>;
+  const { meta_sha256: _metaHash, ...pointer } = JSON.parse(readFileSync(pointerPath, 'utf8')) as Record<
+    string,
+    unknown
+  >;
   writeFileSync(pointerPath, `${JSON.stringify(pointer)}\n`);
   split = createService(createSiteSource(new FolderStore(site)));
   presplit = createService(createSiteSource(new FolderStore(copy.dir)));
