@@ -36,7 +36,8 @@ import { FirmDoc, keys, Manifest, Pointer, type StoredOfficeT } from '../shim/co
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { publishSite } from '../generator/publish/publish.ts';
-import { BASIC_FIXTURE } from './fixtures/generator/helpers.ts';
+import { copyFixtureSite } from './helpers/fixture-site.ts';
+import { recordMetaHash } from './helpers/rehash.ts';
 import { startS3rver } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
@@ -87,6 +88,7 @@ async function writeCells(
       .digest('hex');
   } else delete meta.sha256;
   writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
+  recordMetaHash(site);
   for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
   for (const a of tree.shared ?? []) put(keys.cellShared(v, a.cell), a);
   for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
@@ -333,7 +335,7 @@ describe('audit verify', () => {
 
   it('checks a site published to S3 (a real S3-protocol server): gzip objects read back, an unlisted object is caught', async () => {
     const small = join(temp, 'basic-site');
-    await generate({ dataDir: BASIC_FIXTURE, outDir: small, quiet: true });
+    await copyFixtureSite(small);
     const s3 = await startS3rver({ buckets: ['audit'] });
     try {
       await publishSite({ bucket: 'audit', prefix: 'prod/', siteDir: small, quiet: true, ...s3.clientOptions });

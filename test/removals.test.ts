@@ -17,6 +17,7 @@ import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { copyFixtureSite } from './helpers/fixture-site.ts';
 
 const quiet = { quiet: true, log: () => {} };
 const CTX = { publicBaseUrl: 'https://directory.example' };
@@ -132,7 +133,7 @@ describe('publish refuses a site holding a removed listing (a rollback cannot re
     const store = new S3Store({ ...bucket });
     // Last week's site, published before the removal: it lists Alpha.
     const old = join(await tempDir('rm-old'), 'site');
-    await generate({ dataDir: data, outDir: old, ...quiet });
+    await copyFixtureSite(old);
     await publishSite({ ...bucket, siteDir: old, quiet: true });
     // The firm writes in: removed, and this week's release leaves it out.
     await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));

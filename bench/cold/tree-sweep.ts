@@ -3,6 +3,7 @@
  * record-chunk sizes (generator/write/cells.ts, the published rules with other parameters), and the cold query sets of
  * section 3 replayed on each. Shows how the cold path's objects and bytes trade against each other as blocks shrink.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildCells } from '../../generator/write/cells.ts';
@@ -80,7 +81,6 @@ export function writeVariant(
   rmSync(outDir, { recursive: true, force: true });
   const root = join(outDir, keys.root(v));
   mkdirSync(root, { recursive: true });
-  writeFileSync(join(outDir, keys.pointer), readFileSync(join(siteDir, keys.pointer)));
   for (const e of readdirSync(join(siteDir, keys.root(v))))
     if (e !== 'cells' && e !== 'meta.json') symlinkSync(resolve(siteDir, keys.root(v), e), join(root, e));
   const tree = buildCells(offices, config);
@@ -96,7 +96,12 @@ export function writeVariant(
   };
   const meta = JSON.parse(readFileSync(join(siteDir, keys.meta(v)), 'utf8')) as { sha256?: Record<string, string> };
   if (meta.sha256 !== undefined) meta.sha256[paths.cellIndex()] = hashSerialised(paths.cellIndex(), tree.index);
-  writeFileSync(join(root, paths.meta()), `${JSON.stringify(meta)}\n`);
+  const metaText = `${JSON.stringify(meta)}\n`;
+  writeFileSync(join(root, paths.meta()), metaText);
+  // The pointer names the variant's meta.json by its hash, as a release writes it.
+  const pointer = JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8')) as { meta_sha256?: string };
+  if (pointer.meta_sha256 !== undefined) pointer.meta_sha256 = createHash('sha256').update(metaText).digest('hex');
+  writeFileSync(join(outDir, keys.pointer), `${JSON.stringify(pointer)}\n`);
   put(paths.cellIndex(), tree.index);
   for (const g of tree.groups) put(paths.cellGroup(g.cell), g);
   for (const s of tree.shared) sharedMaxBytes = Math.max(sharedMaxBytes, put(paths.cellShared(s.cell), s));

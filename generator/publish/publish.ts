@@ -244,7 +244,9 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     const delay = opts.invalidationDelayMs ?? POINTER_TTL_MS + 1000;
     if (plan.pointer && delay > 0) {
       say(`waiting ${(delay / 1000).toFixed(1)}s for function instances to reread the pointer before invalidating`);
-      await sleep(delay);
+      // Timers may fire a fraction of a millisecond early by this clock: wait until the delay has really passed.
+      const until = t0 + (report.pointerMs ?? 0) + delay;
+      while (performance.now() < until) await sleep(Math.max(1, until - performance.now()));
     }
     report.invalidationAtMs = performance.now() - t0;
     await invalidate(opts.distributionId, opts.cloudFront, plan, report, say);
