@@ -5,7 +5,7 @@
  */
 import { readCoordinates } from './coordinates.ts';
 import { ApiError } from './errors.ts';
-import { haversineMiles } from './geo.ts';
+import { nearestInTile, type Nearest } from './point-index.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, POINT_TILE_DEGREES, PointGazetteer, pointTile } from './site-format.ts';
 
@@ -19,10 +19,15 @@ export const US_POINT_MILES = 50;
 const LISTED = 'is listed in meta.json but missing';
 const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
 
+/** The tiles meta.json lists, as a set (one per version's meta). */
+const listedSets = new WeakMap<readonly string[], Set<string>>();
+
 /** The state of the ZIP point nearest (lat, lng) within US_POINT_MILES; null when none is that close; undefined when the version has no points index. */
 export async function usStateAt(reader: SiteReader, lat: number, lng: number): Promise<string | null | undefined> {
   const listed = reader.meta.gazetteer.points;
   if (listed === undefined) return undefined;
+  let listedSet = listedSets.get(listed);
+  if (listedSet === undefined) listedSets.set(listed, (listedSet = new Set(listed)));
   const dLat = US_POINT_MILES / 69;
   const dLng = US_POINT_MILES / (69 * Math.max(0.05, Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180)));
   const D = POINT_TILE_DEGREES;
@@ -30,22 +35,21 @@ export async function usStateAt(reader: SiteReader, lat: number, lng: number): P
   for (let y = Math.floor((lat - dLat) / D); y <= Math.floor((lat + dLat) / D); y++) {
     for (let x = Math.floor((lng - dLng) / D); x <= Math.floor((lng + dLng) / D); x++) {
       const tile = pointTile(y * D, x * D);
-      if (listed.includes(tile)) tiles.push(tile);
+      if (listedSet.has(tile)) tiles.push(tile);
     }
   }
-  let best: string | null = null;
-  let bestMiles = US_POINT_MILES;
-  for (const tile of tiles) {
+  // The nearest point, ties going to the last in this scan order (tiles as listed here, points as in their tile);
+  // the point's own tile first, so the best found there bounds the walk through the others.
+  const best: Nearest = { miles: US_POINT_MILES, rank: -1, at: -1, state: null };
+  const own = tiles.indexOf(pointTile(lat, lng));
+  for (let k = -1; k < tiles.length; k++) {
+    const rank = k < 0 ? own : k;
+    if (rank < 0 || (k >= 0 && k === own)) continue;
+    const tile = tiles[rank] as string;
     const doc = await readRequired(reader, keys.points(reader.version, tile), PointGazetteer, LISTED);
-    for (const [pLat, pLng, state] of doc.points) {
-      const d = haversineMiles(lat, lng, pLat, pLng);
-      if (d <= bestMiles) {
-        best = state;
-        bestMiles = d;
-      }
-    }
+    nearestInTile(doc, rank, lat, lng, best);
   }
-  return best;
+  return best.state;
 }
 
 /** The readings of a point a caller may have meant: sign of the longitude added, latitude and longitude swapped, both; sign of the latitude dropped. */

@@ -11,6 +11,7 @@ import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from './site-format.t
 import { checkStored, StoreError } from './errors.ts';
 import { expectedHash, readsUnhashed, recordsHashes } from './integrity.ts';
 import { readJson, type ObjectSource } from './site-json.ts';
+import { INDEX_BYTES_PER_POINT } from './point-index.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
 export interface SiteSource {
@@ -57,13 +58,15 @@ const TREE_BYTES_PER_ROW = 24 + 8 + 4 * 6;
 
 /**
  * What holding `value` (parsed from `storedBytes` bytes at `key`) costs in memory: its parsed size, plus for a cell
- * block or group the search columns built from it, which live exactly as long as the cached object (WeakMaps keyed on it).
+ * block or group the search columns built from it, and for a points tile its index (point-index.ts), which live exactly
+ * as long as the cached object (WeakMaps keyed on it).
  */
 export function heldBytes(key: string, storedBytes: number, value: unknown): number {
   let held = Math.ceil(storedBytes * PARSED_BYTES_PER_STORED_BYTE);
-  const v = value as { lat?: unknown; rows?: { cell?: unknown } } | null;
+  const v = value as { lat?: unknown; rows?: { cell?: unknown }; points?: unknown } | null;
   if (key.includes('/cells/blocks/') && Array.isArray(v?.lat)) held += v.lat.length * COLUMN_BYTES_PER_OFFICE;
   if (key.includes('/cells/groups/') && Array.isArray(v?.rows?.cell)) held += v.rows.cell.length * TREE_BYTES_PER_ROW;
+  if (key.includes('/gazetteer/points/') && Array.isArray(v?.points)) held += v.points.length * INDEX_BYTES_PER_POINT;
   return held;
 }
 
