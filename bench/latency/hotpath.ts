@@ -3,31 +3,8 @@
  * queries: the fast path), the same server without it, a bare node:http server sending the same bytes, and the cached
  * server asked a new point every request (every answer a miss); the search alone timed in-process beside them.
  */
-import { createRequire } from 'node:module';
-import { startJsonChild } from '../lib/child.ts';
-import { jittered } from '../lib/points.ts';
 import { spread, type Spread } from '../lib/stats.ts';
-
-interface AutocannonResult {
-  requests: { total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-}
-interface Req {
-  method: string;
-  path: string;
-  setupRequest?: (req: { method: string; path: string }) => { method: string; path: string };
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: Req[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { scatterWithin, startServers, takeTurns, type LoadOptions, type LoadRequest } from './turns.ts';
 
 /** The four targets, in the order each run takes them. */
 export const HOTPATH_TARGETS = [
@@ -70,44 +47,25 @@ export interface HotpathReport {
 }
 
 /** Options of measureHotpath. */
-export interface HotpathOptions {
-  site: string;
-  radii: readonly number[];
-  runs: number;
-  durationSec: number;
-  connections: number;
-  jitterMiles: number;
-  onProgress?: (line: string) => void;
-}
+export type HotpathOptions = LoadOptions;
 
 /** Run the comparison: the servers in a child process, autocannon here, the targets taking turns in every run. */
 export async function measureHotpath(opts: HotpathOptions): Promise<HotpathReport> {
-  const child = await startJsonChild<{
-    cached: string;
-    uncached: string;
-    bare: string;
-    paths: string[];
-    searchUs: Record<string, number>;
-  }>('bench/latency/hotpath-server.ts', ['--site', opts.site, '--radii', opts.radii.join(',')], {
+  const child = await startServers(opts.site, ['shim', 'uncached', 'bare'], {
+    radii: opts.radii,
+    searchTiming: true,
     tag: 'hotpath-server',
   });
   try {
-    const { cached, uncached, bare, paths, searchUs } = child.first;
-    const urls: Record<HotpathTarget, string> = {
-      'bare node:http': bare,
-      'shim, answer cache': cached,
-      'shim, no answer cache': uncached,
-      'shim, distinct points': cached,
+    const { urls, paths, searchUs } = child.first;
+    const urlOf: Record<HotpathTarget, string> = {
+      'bare node:http': urls.bare ?? '',
+      'shim, answer cache': urls.shim ?? '',
+      'shim, no answer cache': urls.uncached ?? '',
+      'shim, distinct points': urls.shim ?? '',
     };
-    let n = 0;
-    const scatter = (req: { method: string; path: string }): { method: string; path: string } => {
-      const q = new URLSearchParams(req.path.slice(req.path.indexOf('?')));
-      const p = jittered({ lat: Number(q.get('lat')), lng: Number(q.get('lng')) }, opts.jitterMiles, n++);
-      q.set('lat', String(p.lat));
-      q.set('lng', String(p.lng));
-      return { ...req, path: `/v1/attorneys?${q.toString()}` };
-    };
-    const requests = (target: HotpathTarget, radius: number): Req[] =>
+    const scatter = scatterWithin(opts.jitterMiles);
+    const requests = (target: HotpathTarget, radius: number): LoadRequest[] =>
       paths
         .filter((p) => new URLSearchParams(p.slice(p.indexOf('?'))).get('radius_miles') === String(radius))
         .map((path) => ({
@@ -116,42 +74,13 @@ export async function measureHotpath(opts: HotpathOptions): Promise<HotpathRepor
           ...(target === 'shim, distinct points' ? { setupRequest: scatter } : {}),
         }));
 
-    // Untimed warm-up: JIT, keep-alive sockets, and the answer cache filled with the repeated queries.
-    for (const t of HOTPATH_TARGETS)
-      for (const r of opts.radii)
-        await autocannon({ url: urls[t], connections: opts.connections, duration: 1, requests: requests(t, r) });
-
-    const cpuNow = async (): Promise<number> => {
-      const u = (await (await fetch(`${bare}/__cpu`)).json()) as { user: number; system: number };
-      return u.user + u.system;
-    };
-    const raw = new Map<string, { rps: number[]; p50: number[]; p99: number[]; cpu: number[]; failures: number }>();
-    for (let run = 0; run < opts.runs; run++) {
-      for (const radius of opts.radii) {
-        for (const t of HOTPATH_TARGETS) {
-          const cpu0 = await cpuNow();
-          const r = await autocannon({
-            url: urls[t],
-            connections: opts.connections,
-            duration: opts.durationSec,
-            requests: requests(t, radius),
-          });
-          const cpuUs = ((await cpuNow()) - cpu0) / Math.max(1, r.requests.total);
-          const cell = raw.get(`${t} ${radius}`) ?? { rps: [], p50: [], p99: [], cpu: [], failures: 0 };
-          raw.set(`${t} ${radius}`, cell);
-          const rps = r.requests.total / r.duration;
-          const failures = r.non2xx + r.errors + r.timeouts;
-          cell.rps.push(rps);
-          cell.p50.push(r.latency.p50);
-          cell.p99.push(r.latency.p99);
-          cell.cpu.push(cpuUs);
-          cell.failures += failures;
-          opts.onProgress?.(
-            `hotpath run ${run + 1}/${opts.runs} r=${radius} mi ${t}: ${rps.toFixed(0)} req/s, p50 ${r.latency.p50} ms, server CPU ${cpuUs.toFixed(0)} µs/answer${failures > 0 ? `, ${failures} failures` : ''}`,
-          );
-        }
-      }
-    }
+    // The warm-up also fills the answer cache with the repeated queries.
+    const raw = await takeTurns(
+      opts.radii.flatMap((radius) =>
+        HOTPATH_TARGETS.map((t) => ({ key: `${t} ${radius}`, url: urlOf[t], requests: requests(t, radius) })),
+      ),
+      { ...opts, cpuUrl: urls.bare ?? '', label: 'hotpath' },
+    );
     const cells: HotpathCell[] = [];
     const ratios: HotpathReport['ratios'] = [];
     const cpuRatios: HotpathReport['cpuRatios'] = [];

@@ -1,33 +1,6 @@
 /** HTTP throughput on loopback: the real server, the same server answering a precomputed body (ceiling), and the naive baseline. */
-import { createRequire } from 'node:module';
-import { startJsonChild } from '../lib/child.ts';
-import { jittered } from '../lib/points.ts';
 import { quantile, spread, type Spread } from '../lib/stats.ts';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  throughput: { average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  pipelining?: number;
-  requests: AutocannonRequest[];
-}) => Promise<AutocannonResult>;
-interface AutocannonRequest {
-  method: string;
-  path: string;
-  /** Called before each send; may return a changed request. */
-  setupRequest?: (req: { method: string; path: string }) => { method: string; path: string };
-}
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { scatterWithin, startServers, takeTurns, type LoadOptions, type LoadRequest } from './turns.ts';
 
 /** One target at one radius over several runs. */
 export interface HttpResult {
@@ -46,16 +19,7 @@ export interface HttpResult {
 }
 
 /** Options of measureHttp. */
-export interface HttpOptions {
-  site: string;
-  radii: readonly number[];
-  runs: number;
-  durationSec: number;
-  connections: number;
-  /** Scatter of the distinct-point target, in miles. */
-  jitterMiles: number;
-  onProgress?: (line: string) => void;
-}
+export type HttpOptions = LoadOptions;
 
 /** The whole HTTP comparison; ratios are per run, shim/static and shim/naive. */
 export interface HttpReport {
@@ -72,74 +36,27 @@ export interface HttpReport {
 
 /** Run the comparison: a server child process, autocannon here; in each run the three targets take turns. */
 export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
-  const child = await startJsonChild<{ shim: string; naive: string; static: string; paths: string[] }>(
-    'bench/latency/http-server.ts',
-    ['--site', opts.site, '--radii', opts.radii.join(',')],
-    {
-      tag: 'http-server',
-    },
-  );
+  const child = await startServers(opts.site, ['shim', 'static', 'naive'], { radii: opts.radii, tag: 'http-server' });
   try {
-    const { shim, naive, static: fixed, paths } = child.first;
+    const { urls, paths } = child.first;
     const targets = [
-      { name: 'shim' as const, url: shim, prefix: '/v1/attorneys', distinct: false },
-      { name: 'static' as const, url: fixed, prefix: '/v1/attorneys', distinct: false },
-      { name: 'naive' as const, url: naive, prefix: '/v1/attorneys', distinct: false },
-      { name: 'shim, distinct points' as const, url: shim, prefix: '/v1/attorneys', distinct: true },
+      { name: 'shim' as const, url: urls.shim ?? '', distinct: false },
+      { name: 'static' as const, url: urls.static ?? '', distinct: false },
+      { name: 'naive' as const, url: urls.naive ?? '', distinct: false },
+      { name: 'shim, distinct points' as const, url: urls.shim ?? '', distinct: true },
     ];
-    let n = 0;
-    // Each request of the distinct target asks about a new point near its base point (nothing per-point memoised helps).
-    const scatter = (req: { method: string; path: string }): { method: string; path: string } => {
-      const q = new URLSearchParams(req.path.slice(req.path.indexOf('?')));
-      const p = jittered({ lat: Number(q.get('lat')), lng: Number(q.get('lng')) }, opts.jitterMiles, n++);
-      q.set('lat', String(p.lat));
-      q.set('lng', String(p.lng));
-      return { ...req, path: `${req.path.slice(0, req.path.indexOf('?'))}?${q.toString()}` };
-    };
-    const pathsAt = (radius: number, prefix: string, distinct = false): AutocannonRequest[] =>
+    const scatter = scatterWithin(opts.jitterMiles);
+    const pathsAt = (radius: number, distinct = false): LoadRequest[] =>
       paths
         .filter((p) => new URLSearchParams(p.slice(p.indexOf('?'))).get('radius_miles') === String(radius))
-        .map((p) => ({
-          method: 'GET',
-          path: prefix + p.slice(p.indexOf('?')),
-          ...(distinct ? { setupRequest: scatter } : {}),
-        }));
+        .map((path) => ({ method: 'GET', path, ...(distinct ? { setupRequest: scatter } : {}) }));
 
-    // Warm-up (untimed): JIT, caches, keep-alive sockets.
-    for (const t of targets)
-      for (const r of opts.radii)
-        await autocannon({
-          url: t.url,
-          connections: opts.connections,
-          duration: 1,
-          requests: pathsAt(r, t.prefix, t.distinct),
-        });
-
-    const cells = new Map<string, { rps: number[]; p50: number[]; p99: number[]; bytes: number[]; failures: number }>();
-    for (let run = 0; run < opts.runs; run++) {
-      for (const radius of opts.radii) {
-        for (const t of targets) {
-          const r = await autocannon({
-            url: t.url,
-            connections: opts.connections,
-            duration: opts.durationSec,
-            requests: pathsAt(radius, t.prefix, t.distinct),
-          });
-          const key = `${t.name} ${radius}`;
-          const cell = cells.get(key) ?? { rps: [], p50: [], p99: [], bytes: [], failures: 0 };
-          cells.set(key, cell);
-          const rps = r.requests.total / r.duration;
-          cell.rps.push(rps);
-          cell.p50.push(r.latency.p50);
-          cell.p99.push(r.latency.p99);
-          cell.bytes.push(r.throughput.average / Math.max(1, r.requests.average));
-          cell.failures += r.non2xx + r.errors + r.timeouts;
-          opts.onProgress?.(
-            `http run ${run + 1}/${opts.runs} r=${radius} mi ${t.name}: ${rps.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${r.non2xx + r.errors + r.timeouts > 0 ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
-          );
-        }
-      }
-    }
+    const cells = await takeTurns(
+      opts.radii.flatMap((radius) =>
+        targets.map((t) => ({ key: `${t.name} ${radius}`, url: t.url, requests: pathsAt(radius, t.distinct) })),
+      ),
+      { ...opts, label: 'http' },
+    );
     const results: HttpResult[] = [];
     const ratio = (a: string, b: string): Map<number, Spread> => {
       const out = new Map<number, Spread>();
@@ -174,7 +91,7 @@ export async function measureHttp(opts: HttpOptions): Promise<HttpReport> {
       jitterMiles: opts.jitterMiles,
       connections: opts.connections,
       durationSec: opts.durationSec,
-      paths: pathsAt(opts.radii[0] ?? 15, '').length,
+      paths: pathsAt(opts.radii[0] ?? 15).length,
     };
   } finally {
     await child.stop();

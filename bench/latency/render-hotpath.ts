@@ -1,7 +1,7 @@
 /** The hot-path section of BENCHMARKS.md and its rows of the Targets table. */
 import type { HotpathReport } from './hotpath.ts';
 import type { LambdaColdReport } from './hotpath-lambda.ts';
-import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from '../lib/stats.ts';
+import { fmt, fmtBytes, fmtMs, fmtSpread, table, type Spread } from '../lib/stats.ts';
 
 /** What bench/run.ts records for the section. */
 export interface HotpathResults {
@@ -22,14 +22,6 @@ const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const x = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 2)}x`);
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
 const us = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 0)} µs`);
-
-function table(head: string[], rows: string[][]): string {
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-}
 
 /** Rows for the Targets table (name, met or not, measured, note), in the shape bench/lib/report.ts renders. */
 export function hotpathTargetRows(

@@ -2,6 +2,8 @@
 import type { CorrectionResults } from '../correction/correction.ts';
 import { correctionSection, correctionTargetRows } from '../correction/correction-report.ts';
 import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from '../latency/render-hotpath.ts';
+import type { PipelineReport } from '../latency/pipeline.ts';
+import { PIPELINE_HEADING, pipelineSection, pipelineTargetRows } from '../latency/render-pipeline.ts';
 import type { ColdReads, FirstAnswer } from '../cold/cold.ts';
 import type { ColdS3Report } from '../cold/cold-s3.ts';
 import type { HttpReport } from '../latency/http.ts';
@@ -16,7 +18,7 @@ import type { LatencyResult } from '../latency/query.ts';
 import { TREES_HEADING, treeSweepSection } from '../cold/tree-sweep-report.ts';
 import type { TreeSweepReport } from '../cold/tree-sweep.ts';
 import { SCALE_CACHE_MIB, SCALE_WEEKS, type ProcessCost, type ScaleLatency, type ShardStats } from '../scale/scale.ts';
-import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from './stats.ts';
+import { fmt, fmtBytes, fmtMs, fmtSpread, table, type Spread } from './stats.ts';
 
 /** Targets of the benchmark issue. */
 export const TARGETS = {
@@ -100,6 +102,7 @@ export interface BenchResults {
   trees?: TreeSweepReport;
   workload?: WorkloadReport;
   hotpath?: HotpathResults;
+  pipeline?: PipelineReport;
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
@@ -116,6 +119,7 @@ export const SECTIONS = [
   WORKLOAD_HEADING,
   HOTPATH_HEADING,
   TREES_HEADING,
+  PIPELINE_HEADING,
   '## Method',
 ] as const;
 
@@ -123,14 +127,6 @@ const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
 const x = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 2)}x`);
 const verdict = (ok: boolean | null): string => (ok === null ? 'not measured' : ok ? '**met**' : '**missed**');
-
-function table(head: string[], rows: string[][]): string {
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-}
 
 interface TargetRow {
   name: string;
@@ -190,6 +186,7 @@ function targetRows(r: BenchResults): TargetRow[] {
   rows.push(...correctionTargetRows(r.correction));
   rows.push(postgisTargetRow(r.postgis));
   rows.push(...hotpathTargetRows(r.hotpath));
+  rows.push(...pipelineTargetRows(r.pipeline));
   return rows;
 }
 
@@ -781,6 +778,7 @@ export function renderReport(r: BenchResults): string {
     workloadSection(r.workload),
     hotpathSection(r.hotpath),
     treeSweepSection(r.trees),
+    pipelineSection(r.pipeline),
     methodSection(r),
   ].join('\n\n')}\n`;
 }

@@ -39,6 +39,15 @@ export function fmtSpread(s: Spread, f: (n: number) => string = (n) => fmt(n)): 
   return `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
 }
 
+/** A Markdown table of `head` and `rows`. */
+export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
 /** Bytes as B / KiB / MiB / GiB. */
 export function fmtBytes(n: number): string {
   if (!Number.isFinite(n)) return 'n/a';

@@ -1,7 +1,7 @@
 /** The PostGIS peer's part of BENCHMARKS.md: its section and its target row. Pure: results in, markdown out. */
 import type { LatencyResult } from '../latency/query.ts';
 import type { PostgisReport } from './postgis.ts';
-import { fmt, fmtBytes, fmtMs, fmtSpread, type Spread } from '../lib/stats.ts';
+import { fmt, fmtBytes, fmtMs, fmtSpread, table, type Spread } from '../lib/stats.ts';
 
 /** Heading of the section (the last measured one; `--update` adds a new section before Method). */
 export const POSTGIS_HEADING = '## 8. PostGIS peer';
@@ -9,14 +9,6 @@ export const POSTGIS_HEADING = '## 8. PostGIS peer';
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
 const x = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v)}x`);
-
-function table(head: string[], rows: string[][]): string {
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-}
 
 /** Offices of a site label, e.g. "1,000,000". */
 function officesOf(r: PostgisReport, label: string): string {
