@@ -12,7 +12,8 @@ import { resolveLocation } from './resolve.ts';
 import type { AttorneysResponseT } from './schemas.ts';
 import { search as cellTreeSearch, type SearchFn } from './search.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
-import { shapeCoverage, shapeFirm, shapeLocation, shapeResult, withUtmSource } from './shape.ts';
+import { shapeResultWithText } from './answer-json.ts';
+import { shapeCoverage, shapeFirm, shapeLocation, withUtmSource } from './shape.ts';
 import {
   ChangesDoc,
   CoverageDoc,
@@ -113,8 +114,9 @@ export function createService(source: { current(): Promise<SiteReader> }, option
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,
         disclosure: searchDisclosure(found.covered, location, reader.meta),
+        // Registered with their offices' text, so answerJson (answer-json.ts) serialises them without escaping it again.
         results: found.hits.map((h) =>
-          shapeResult(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl),
+          shapeResultWithText(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl),
         ),
       };
     },

@@ -1,0 +1,72 @@
+/**
+ * The JSON text of a search answer, byte for byte JSON.stringify's, built from each shown office's text around its two
+ * per-answer numbers (distance_miles, offices_within_radius), made once per office, base URL and version: a result is
+ * mostly long constant strings (the what_this_is texts, hours), and escaping them again was most of the answer's
+ * serialisation. Results the service did not register are serialised whole.
+ */
+import type { AttorneysResponseT, ResultT } from './schemas.ts';
+import { shapeResult, type ShapeMeta } from './shape.ts';
+import type { StoredOfficeT } from './site-format.ts';
+
+const DISTANCE = ',"distance_miles":';
+const COUNT = ',"offices_within_radius":';
+/** The text of a result before its distance, between the distance and the count, and after the count. */
+type Parts = readonly [string, string, string];
+
+/** Parts by office, for the base URL and meta they were made with (one of each is served at a time). */
+const byOffice = new WeakMap<StoredOfficeT, { base: string; meta: ShapeMeta; parts: Parts | null }>();
+/** Parts of each result object the service handed out. */
+const byResult = new WeakMap<ResultT, Parts>();
+
+/** A result's text split around its two numbers, or null when its text is not of the expected form. */
+function split(text: string): Parts | null {
+  const d = text.indexOf(DISTANCE);
+  const c = text.lastIndexOf(COUNT);
+  if (d < 0 || c < d || !text.startsWith('0,', d + DISTANCE.length) || !text.endsWith('0}')) return null;
+  return [text.slice(0, d + DISTANCE.length), text.slice(d + DISTANCE.length + 1, c + COUNT.length), '}'];
+}
+
+/**
+ * shapeResult's result, registered so that answerJson writes it from its office's cached text. The result must not be
+ * changed afterwards (no caller changes one: they are serialised or read).
+ */
+export function shapeResultWithText(
+  office: StoredOfficeT,
+  meta: ShapeMeta,
+  distanceMiles: number,
+  officesWithinRadius: number,
+  publicBaseUrl: string,
+): ResultT {
+  const result = shapeResult(office, meta, distanceMiles, officesWithinRadius, publicBaseUrl);
+  let known = byOffice.get(office);
+  if (known === undefined || known.base !== publicBaseUrl || known.meta !== meta) {
+    known = {
+      base: publicBaseUrl,
+      meta,
+      parts: split(JSON.stringify(shapeResult(office, meta, 0, 0, publicBaseUrl))),
+    };
+    byOffice.set(office, known);
+  }
+  if (known.parts !== null) byResult.set(result, known.parts);
+  return result;
+}
+
+function resultJson(result: ResultT): string {
+  const parts = byResult.get(result);
+  if (parts === undefined) return JSON.stringify(result);
+  return `${parts[0]}${JSON.stringify(result.distance_miles)}${parts[1]}${JSON.stringify(result.offices_within_radius)}${parts[2]}`;
+}
+
+const EMPTY_RESULTS = '"results":[]}';
+
+/** The answer's text before its results ("...,"results":["), or null when the body is not of the expected form. */
+function headOf(body: AttorneysResponseT): string | null {
+  const head = JSON.stringify({ ...body, results: [] });
+  return head.endsWith(EMPTY_RESULTS) && body.results.length > 0 ? head.slice(0, -2) : null;
+}
+
+/** JSON.stringify(body), faster for results made by shapeResultWithText. */
+export function answerJson(body: AttorneysResponseT): string {
+  const head = headOf(body);
+  return head === null ? JSON.stringify(body) : `${head}${body.results.map(resultJson).join(',')}]}`;
+}
