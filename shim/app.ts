@@ -2,7 +2,7 @@
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { pageNameOf } from './core/page-format.ts';
 import { ApiError } from './core/errors.ts';
-import { locationAsSent } from './core/params.ts';
+import { parseSearch } from './core/search-request.ts';
 import type { CallContext, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
 import { ANSWER_CACHE_CONTROL, DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
@@ -102,13 +102,13 @@ export function createApp(deps: AppDeps): App {
   };
 
   const attorneys: Handler = async (request, info, _param, ctx) => {
-    const search = new URL(request.url).search.slice(1);
     const log: LogFields = {};
     try {
-      const raw = parseQuery(search);
-      log.location = locationAsSent(raw);
-      log.src = typeof raw.src === 'string' ? raw.src : null;
-      const body = await service.findAttorneys(raw, ctx);
+      // The adapter's parse when it made one (the fast path's, on a miss); else the query string's, here, once.
+      const search = info.search ?? parseSearch(parseQuery(new URL(request.url).search.slice(1)));
+      log.location = search.sent.location;
+      log.src = search.sent.src;
+      const body = await service.findAttorneys(search, ctx);
       const fields = answerLogFields(body);
       Object.assign(log, fields);
       info.onSearchAnswer?.(fields);

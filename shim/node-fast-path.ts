@@ -8,8 +8,8 @@
  * which fills the cache through `remember`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { locationAsSent } from './core/params.ts';
-import { answerKey, type AnswerCache, type AnswerCoding } from './http/answer-cache.ts';
+import { parseSearch, type ValidSearch } from './core/search-request.ts';
+import type { AnswerCache, AnswerCoding } from './http/answer-cache.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { chooseEncoding, compressResponse } from './http/compress.ts';
 import { MAX_TARGET_BYTES, parseQuery } from './http/query.ts';
@@ -26,12 +26,10 @@ export interface FastPathDeps {
   logger: RequestLogger;
 }
 
-/** A request the cache may answer: its key, the coding it would be sent in, and its own log fields. */
+/** A request the cache may answer: its parsed search (key, log fields) and the coding it would be sent in. */
 export interface Eligible {
-  key: string;
+  search: ValidSearch;
   coding: AnswerCoding;
-  location: string | null;
-  src: string | null;
 }
 
 const PREFIX = '/v1/attorneys?';
@@ -67,24 +65,25 @@ export function eligible(method: string | undefined, target: string, headers: In
   if (parsed === null) return null;
   // A HEAD answer carries the identity representation's headers (the ordinary path compresses no empty body).
   const coding = method === 'HEAD' ? 'identity' : codingFor(headers['accept-encoding']);
-  return { ...parsed, coding };
+  return { search: parsed, coding };
 }
 
-const searches = new Map<string, Omit<Eligible, 'coding'>>();
+const searches = new Map<string, ValidSearch>();
 
-/** Key and log fields of a query string, memoised; null when it is not a valid search. */
-function parsedSearch(search: string): Omit<Eligible, 'coding'> | null {
+/**
+ * The parsed search of a query string, memoised; null when it is not a valid search (the ordinary path answers it).
+ * On a miss the app gets this same value (RequestInfo.search), so the query is parsed once per request.
+ */
+function parsedSearch(search: string): ValidSearch | null {
   const known = searches.get(search);
   if (known !== undefined) return known;
-  let raw;
+  let parsed;
   try {
-    raw = parseQuery(search);
+    parsed = parseSearch(parseQuery(search));
   } catch {
     return null;
   }
-  const key = answerKey(raw);
-  if (key === null) return null;
-  const parsed = { key, location: locationAsSent(raw), src: typeof raw.src === 'string' ? raw.src : null };
+  if (!parsed.ok) return null;
   if (searches.size >= MAX_REMEMBERED_SEARCHES) searches.clear();
   searches.set(search, parsed);
   return parsed;
@@ -104,7 +103,7 @@ export async function serveFromCache(
   } catch {
     return false;
   }
-  const answer = deps.cache.get(version, e.coding, e.key);
+  const answer = deps.cache.get(version, e.coding, e.search.key);
   if (answer === undefined) return false;
   const limitKey = rateLimitKey(address);
   // A caller over the limit gets the ordinary 429; peeking first means the count is taken once, below or there.
@@ -119,8 +118,8 @@ export async function serveFromCache(
   const ua = req.headers['user-agent'];
   await deps.logger.writeLines(ua === undefined ? null : ua, address, {
     ...answer.log,
-    location: e.location,
-    src: e.src,
+    location: e.search.sent.location,
+    src: e.search.sent.src,
     endpoint: '/v1/attorneys',
     status: answer.status,
   });
@@ -159,11 +158,11 @@ export async function remember(
     new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   // The identity representation is these bytes under the headers compression gives a body it leaves alone.
   const identity = await compressResponse(fresh(), null);
-  cache.set(version, 'identity', e.key, storable(identity, bytes, log));
+  cache.set(version, 'identity', e.search.key, storable(identity, bytes, log));
   if (e.coding === 'identity') return identity;
   const encoded = await compressResponse(fresh(), acceptEncoding);
   if ((encoded.headers.get('content-encoding') ?? 'identity') !== e.coding) return encoded;
   const body = Buffer.from(await encoded.arrayBuffer());
-  cache.set(version, e.coding, e.key, storable(encoded, body, log));
+  cache.set(version, e.coding, e.search.key, storable(encoded, body, log));
   return new Response(body, { status: encoded.status, headers: encoded.headers });
 }

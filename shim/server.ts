@@ -259,7 +259,7 @@ export function toNodeListener(
         const answer = await app(request, {
           clientAddress: address,
           ...info,
-          ...(cacheable !== null ? { onSearchAnswer } : {}),
+          ...(cacheable !== null ? { onSearchAnswer, search: cacheable.search } : {}),
         });
         response =
           cacheable !== null && opts.fast !== undefined

@@ -10,6 +10,8 @@ import { loadConfig } from '../../shim/config.ts';
 import type { AttorneysResponseT } from '../../shim/core/schemas.ts';
 import { createService } from '../../shim/core/service-impl.ts';
 import type { Service } from '../../shim/core/service.ts';
+import { isSearchRequest, parseSearch, type SearchRequest } from '../../shim/core/search-request.ts';
+import { parseQuery } from '../../shim/http/query.ts';
 import { startServer, type RunningServer } from '../../shim/server.ts';
 import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
@@ -48,15 +50,12 @@ const statics = new Map<string, AttorneysResponseT>();
 for (const path of paths) {
   const res = await fetch(shim.url + path);
   if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-  statics.set(canonical(new URLSearchParams(path.slice(path.indexOf('?')))), (await res.json()) as AttorneysResponseT);
+  statics.set(canonical(parseQuery(path.slice(path.indexOf('?') + 1))), (await res.json()) as AttorneysResponseT);
 }
-function canonical(q: URLSearchParams | Record<string, unknown>): string {
-  const entries: [string, string][] =
-    q instanceof URLSearchParams ? [...q.entries()] : Object.entries(q).map(([k, v]) => [k, String(v)]);
-  return entries
-    .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
+/** The normalised query of the arguments the service gets (the parsed request, or raw arguments). */
+function canonical(q: SearchRequest | Record<string, unknown>): string {
+  const parsed = isSearchRequest(q) ? q : parseSearch(q);
+  return parsed.ok ? parsed.key : JSON.stringify(parsed.sent);
 }
 const realService = createService(createSiteSource(new FolderStore(site)));
 const staticService: Service = {
