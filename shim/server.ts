@@ -21,7 +21,7 @@ import { compressResponse } from './http/compress.ts';
 import { publicCorsHeaders } from './http/cors.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { webMethod } from './http/method.ts';
-import { problemOf } from './http/problem.ts';
+import { renderProblem } from './http/problem.ts';
 import { AnswerCache } from './http/answer-cache.ts';
 import { createRequestLimits, peekHeaders, type RequestLimits } from './http/limits.ts';
 import { perWindow } from './http/rate-limit.ts';
@@ -58,18 +58,13 @@ export type EdgeHeaders = (address: string) => Record<string, string>;
 
 /** The HTTP/1.1 bytes of a problem answer, for a socket the HTTP server no longer writes to (client errors). */
 function problemBytes(error: ApiError, extra: Record<string, string>, publicBaseUrl?: string): string {
-  const { problem, headers } = problemOf(error, 'client error', publicBaseUrl);
-  const body = JSON.stringify(problem);
+  const { status, headers, body } = renderProblem(error, 'client error', publicBaseUrl, extra);
   const lines = Object.entries({
-    ...extra,
     ...headers,
-    'content-type': 'application/problem+json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
     connection: 'close',
   }).map(([name, value]) => `${name}: ${value}`);
-  return `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
 /** What the HTTP parser refused, as the problem the caller gets. */
@@ -119,6 +114,7 @@ export function answerClientError(
   };
 }
 
+/** Write a problem answer (renderProblem) on a node:http response. */
 function sendProblem(
   res: ServerResponse,
   error: ApiError,
@@ -126,15 +122,10 @@ function sendProblem(
   close = false,
   publicBaseUrl?: string,
 ): void {
-  const { problem, headers } = problemOf(error, 'server', publicBaseUrl);
-  const body = JSON.stringify(problem);
-  res.writeHead(problem.status, {
-    ...extra,
+  const { status, headers, body } = renderProblem(error, 'server', publicBaseUrl, extra);
+  res.writeHead(status, {
     ...headers,
-    'content-type': 'application/problem+json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
     ...(close ? { connection: 'close' } : {}),
   });
   res.end(body);
