@@ -5,7 +5,8 @@ import { ApiError } from './core/errors.ts';
 import { parseSearch } from './core/search-request.ts';
 import type { CallContext, Service } from './core/service.ts';
 import type { App, RequestInfo } from './edge-types.ts';
-import { ANSWER_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
+import { ANSWER_CACHE_CONTROL, documentResponse, encodedResponse, NO_STORE } from './http/caching.ts';
+import { DocumentCache } from './http/document-cache.ts';
 import { pageResponse, renderedPageResponse, wantsHtml } from './http/page-response.ts';
 import { errorResponse, jsonResponse } from './http/problem.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
@@ -94,27 +95,29 @@ export function createRoutes(deps: RouteDeps): Route[] {
     }
   };
 
+  // Version documents are shaped and serialised once per version (and base), then served from their bytes.
+  const documents = new DocumentCache(() => service.currentVersion());
+
   const firm: Handler = async (request, _info, param, ctx) => {
-    const body = await service.getFirm(listingId(param), ctx);
-    return { response: documentResponse(request, body) };
+    const id = listingId(param);
+    const doc = await documents.get(`firm\u0000${id}\u0000${ctx.publicBaseUrl}`, ctx, (c) => service.getFirm(id, c));
+    return { response: encodedResponse(request, doc) };
   };
 
   const coverage: Handler = async (request, _info, _param, ctx) => ({
-    response: documentResponse(request, await service.getCoverage(ctx)),
+    response: encodedResponse(request, await documents.get('coverage', ctx, (c) => service.getCoverage(c))),
   });
 
   const changes: Handler = async (request, _info, _param, ctx) => ({
-    response: documentResponse(request, await service.getChanges(ctx)),
+    response: encodedResponse(request, await documents.get('changes', ctx, (c) => service.getChanges(c))),
   });
 
   const openapi: Handler = async (request, _info, _param, ctx) => {
     const links = { publicBaseUrl: ctx.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
-    return {
-      response: documentResponse(
-        request,
-        servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links),
-      ),
-    };
+    const doc = await documents.get(`openapi\u0000${ctx.publicBaseUrl}`, ctx, async (c) =>
+      servedOpenApi((await service.openapi(c)) as Record<string, unknown>, links),
+    );
+    return { response: encodedResponse(request, doc) };
   };
 
   const terms: Handler = async (request) => ({ response: renderedPageResponse(request, '/terms', termsPageHtml()) });
