@@ -26,7 +26,7 @@ import { AnswerCache } from './http/answer-cache.ts';
 import { createRequestLimits, peekHeaders, type RequestLimits } from './http/limits.ts';
 import { perWindow } from './http/rate-limit.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
-import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
+import { eligible, remember, serveFromCache, type FastPathDeps, type PlainAnswer } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './core/site-reader.ts';
 import { FolderStore } from './store/folder.ts';
@@ -244,6 +244,7 @@ export function toNodeListener(
       }
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
       let response: Response;
+      let plain: PlainAnswer | null = null;
       let answerLog: LogFields | undefined;
       try {
         const onSearchAnswer = (fields: LogFields): void => void (answerLog = fields);
@@ -252,18 +253,24 @@ export function toNodeListener(
           ...info,
           ...(cacheable !== null ? { onSearchAnswer, search: cacheable.search } : {}),
         });
-        response =
-          cacheable !== null && opts.fast !== undefined
-            ? await remember(opts.fast.cache, cacheable, answer, answerLog, headers.get('accept-encoding'))
-            : await compressResponse(answer, headers.get('accept-encoding'));
+        const acceptEncoding = headers.get('accept-encoding');
+        if (cacheable !== null && opts.fast !== undefined)
+          plain = await remember(opts.fast.cache, cacheable, answer, answerLog, acceptEncoding);
+        response = plain === null ? await compressResponse(answer, acceptEncoding) : answer;
       } catch (err) {
         sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
       const out: Record<string, string | string[]> = {};
-      response.headers.forEach((value, name) => {
+      (plain?.headers ?? response.headers).forEach((value, name) => {
         out[name] = value;
       });
+      if (plain !== null) {
+        // A search answer read once into bytes by remember: written as they are.
+        res.writeHead(plain.status, out);
+        if (!res.destroyed) res.end(plain.body);
+        return;
+      }
       const setCookie = response.headers.getSetCookie();
       if (setCookie.length > 0) out['set-cookie'] = setCookie;
       res.writeHead(response.status, out);

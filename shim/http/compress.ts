@@ -76,12 +76,34 @@ export async function compressResponse(response: Response, acceptEncoding: strin
     if (revalidation && encoding !== null) weakenEtag(headers);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
-  const plain = new Uint8Array(await response.arrayBuffer());
+  const encoded = await encodeInto(headers, new Uint8Array(await response.arrayBuffer()), encoding);
+  return new Response(new Uint8Array(encoded), { status: response.status, statusText: response.statusText, headers });
+}
+
+/** `plain` encoded with `encoding`, and `headers` (a copy) made to describe it: coding, length, weak ETag. */
+async function encodeInto(headers: Headers, plain: Uint8Array, encoding: Encoding): Promise<Buffer> {
   const encoded = await encode(plain, encoding);
   headers.set('content-encoding', encoding);
   headers.set('content-length', String(encoded.byteLength));
   weakenEtag(headers);
-  return new Response(new Uint8Array(encoded), { status: response.status, statusText: response.statusText, headers });
+  return encoded;
+}
+
+/**
+ * The headers and body compressResponse gives a compressible answer already read into `bytes` (not yet encoded), without
+ * building Response objects around them: for an adapter that writes bytes itself (the Node fast path's `remember`).
+ */
+export async function compressBytes(
+  headers: Headers,
+  bytes: Buffer,
+  acceptEncoding: string | null,
+): Promise<{ headers: Headers; body: Buffer }> {
+  const out = new Headers(headers);
+  addVary(out);
+  const encoding = chooseEncoding(acceptEncoding);
+  const already = out.get('content-encoding');
+  if (encoding === null || (already !== null && already !== 'identity')) return { headers: out, body: bytes };
+  return { headers: out, body: await encodeInto(out, bytes, encoding) };
 }
 
 function weakenEtag(headers: Headers): void {
