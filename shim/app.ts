@@ -273,23 +273,44 @@ export function createApp(deps: AppDeps): App {
   return async (request, info) => hono.fetch(request, { info });
 }
 
-/** Add the headers every response carries; buffer non-streaming bodies to set Content-Length; drop the body of HEAD. */
+/**
+ * Add the headers every response carries; set Content-Length (reading the body only when the handler did not give
+ * it); drop the body of HEAD. The response is changed in place when its headers may be, else copied once.
+ */
 async function finish(
   response: Response,
   method: string,
   streams: boolean,
   extra: Record<string, string> = {},
 ): Promise<Response> {
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(extra)) {
-    if (!headers.has(name)) headers.set(name, value);
+  const apply = (headers: Headers): void => {
+    for (const [name, value] of Object.entries(extra)) {
+      if (!headers.has(name)) headers.set(name, value);
+    }
+    headers.set('x-content-type-options', 'nosniff');
+    if (!headers.has('cache-control'))
+      headers.set('cache-control', response.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE);
+  };
+  let headers = response.headers;
+  let copied = false;
+  try {
+    apply(headers);
+  } catch {
+    // Immutable headers (a fetched or Response.error() answer): one copy.
+    headers = new Headers(response.headers);
+    apply(headers);
+    copied = true;
   }
-  headers.set('x-content-type-options', 'nosniff');
-  if (!headers.has('cache-control'))
-    headers.set('cache-control', response.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE);
-  if (streams && method !== 'HEAD') return new Response(response.body, { status: response.status, headers });
-  const bytes = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
-  if (bytes !== null) headers.set('content-length', String(bytes.byteLength));
   const bodiless = method === 'HEAD' || response.status === 204 || response.status === 304;
+  const same = (): Response => (copied ? new Response(response.body, { status: response.status, headers }) : response);
+  if (streams && method !== 'HEAD') return same();
+  if (response.body === null) return same();
+  if (headers.has('content-length')) {
+    if (!bodiless) return same();
+    await response.body.cancel();
+    return new Response(null, { status: response.status, headers });
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  headers.set('content-length', String(bytes.byteLength));
   return new Response(bodiless ? null : bytes, { status: response.status, headers });
 }

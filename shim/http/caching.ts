@@ -63,7 +63,10 @@ export function encodedResponse(request: Request, doc: EncodedDocument): Respons
   const headers = { etag: doc.etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
   if (ifNoneMatchHits(request.headers.get('if-none-match'), doc.etag))
     return new Response(null, { status: 304, headers });
-  return new Response(doc.bytes, { status: 200, headers: { ...headers, 'content-type': doc.contentType } });
+  return new Response(doc.bytes, {
+    status: 200,
+    headers: { ...headers, 'content-type': doc.contentType, 'content-length': String(doc.bytes.byteLength) },
+  });
 }
 
 /**

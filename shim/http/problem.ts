@@ -10,9 +10,15 @@ export function jsonResponse(
   headers: Record<string, string> = {},
   contentType = 'application/json',
 ): Response {
-  return new Response(JSON.stringify(body), {
+  const bytes = Buffer.from(JSON.stringify(body));
+  // Content-Length from the start: the pipeline then never reads the body back to count it.
+  return new Response(bytes, {
     status,
-    headers: { 'content-type': `${contentType}; charset=utf-8`, ...headers },
+    headers: {
+      'content-type': `${contentType}; charset=utf-8`,
+      'content-length': String(bytes.byteLength),
+      ...headers,
+    },
   });
 }
 
