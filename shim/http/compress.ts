@@ -68,14 +68,25 @@ export async function compressResponse(response: Response, acceptEncoding: strin
   const contentType = response.headers.get('content-type');
   const revalidation = response.status === 304;
   if (!isCompressible(contentType) && !revalidation) return response;
+  const encoding = chooseEncoding(acceptEncoding);
+  const already = response.headers.get('content-encoding');
+  if (response.body === null || encoding === null || (already !== null && already !== 'identity')) {
+    const passThrough = (headers: Headers): void => {
+      addVary(headers);
+      if (revalidation && encoding !== null) weakenEtag(headers);
+    };
+    try {
+      // The body passes as it is: only headers change, in place when they may (no copy of the Response).
+      passThrough(response.headers);
+      return response;
+    } catch {
+      const headers = new Headers(response.headers);
+      passThrough(headers);
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+  }
   const headers = new Headers(response.headers);
   addVary(headers);
-  const encoding = chooseEncoding(acceptEncoding);
-  const already = headers.get('content-encoding');
-  if (response.body === null || encoding === null || (already !== null && already !== 'identity')) {
-    if (revalidation && encoding !== null) weakenEtag(headers);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }
   const encoded = await encodeInto(headers, new Uint8Array(await response.arrayBuffer()), encoding);
   return new Response(new Uint8Array(encoded), { status: response.status, statusText: response.statusText, headers });
 }
