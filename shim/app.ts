@@ -121,6 +121,11 @@ export function createApp(deps: AppDeps): App {
   };
 
   // Every request: admission, the route's own answer, then the headers every answer carries and the log line.
+  // One middleware of our own rather than hono/cors, hono/etag, hono/secure-headers and hono/body-limit: CORS differs
+  // per route (the MCP origin rule against the request's own base) and must reach 429s and preflights together with
+  // RateLimit headers and Allow, which hono/cors answers itself without; ETags are strong SHA-256 tags made once per
+  // document version (DocumentCache), where hono/etag hashes every body again; the security headers are per page
+  // (page-response.ts), and the body limit is the adapter's (413 before the body is read, even before 100 Continue).
   hono.use('*', async (c, next) => {
     const request = c.req.raw;
     const info = c.env.info;

@@ -165,7 +165,12 @@ export interface NodeListenerOptions {
   fast?: FastPathDeps;
 }
 
-/** A node:http request listener that runs `app`. */
+/**
+ * A node:http request listener that runs `app`. A thin wrapper rather than @hono/node-server's getRequestListener:
+ * the answer-cache fast path must see the IncomingMessage before any Request exists, TRACE and CONNECT cannot be a
+ * web Request (they travel in RequestInfo.method), and the body limit, the Host check and their problem answers
+ * come before a Request is built; getRequestListener builds the Request first and answers its own failures.
+ */
 export function toNodeListener(
   app: App,
   opts: NodeListenerOptions,
