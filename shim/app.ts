@@ -1,35 +1,33 @@
-/** The HTTP face of the service as one function of a web-standard Request: routing, errors, headers, limits, logging. */
-import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
-import { pageNameOf } from './core/page-format.ts';
+/**
+ * The HTTP face of the service as one function of a web-standard Request, built on Hono: its router matches the
+ * routes (app-routes.ts), one middleware gives every request what it always gets (admission and RateLimit headers,
+ * CORS, nosniff, the cache-control default, Directory-Version, the browser error page, the log line), one `onError`
+ * and one `notFound` turn every failure into a problem through the one renderer (http/problem.ts).
+ */
+import { Hono, type Context } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { ApiError } from './core/errors.ts';
-import { locationAsSent } from './core/params.ts';
 import type { CallContext, Service } from './core/service.ts';
 import type { App, RequestInfo, RequestLogSink, SaltProvider } from './edge-types.ts';
-import { ANSWER_CACHE_CONTROL, DOCUMENT_CACHE_CONTROL, documentResponse, NO_STORE } from './http/caching.ts';
+import { DOCUMENT_CACHE_CONTROL, NO_STORE } from './http/caching.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { mcpCorsHeaders, preflightHeaders, publicCorsHeaders } from './http/cors.ts';
 import { errorPageFor } from './http/error-page-response.ts';
-import { pageResponse, renderedPageResponse, wantsHtml } from './http/page-response.ts';
-import { errorResponse, jsonResponse } from './http/problem.ts';
+import { errorResponse } from './http/problem.ts';
 import { humanWait } from './core/human-wait.ts';
-import { servedOpenApi } from './core/openapi-info.ts';
-import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
-import { termsPageHtml } from './core/terms-page.ts';
-import { FAVICON_ICO, FAVICON_TYPE } from './core/favicon.ts';
-import { robotsTxt, securityTxt } from './core/well-known.ts';
-import { checkTargetSize, decodeSegment, parseQuery } from './http/query.ts';
+import { checkTargetSize } from './http/query.ts';
 import {
   admissionHeaders,
   admit,
   pathCharge,
   peekHeaders,
   settle,
-  type Charge,
+  type Admission,
   type RequestLimits,
 } from './http/limits.ts';
-import { mcpCharge } from './mcp/cost.ts';
-import { answerLogFields, RequestLogger, type LogFields } from './http/request-log.ts';
+import { RequestLogger, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
+import { createRoutes, type Outcome, type Route } from './app-routes.ts';
 
 /** Settings the app needs from the platform. */
 export interface AppConfig {
@@ -53,36 +51,35 @@ export interface AppDeps {
   mcp?: App;
 }
 
-/** Browsers keep a measurement document like any document; shared caches revalidate it on every request. */
-const MEASUREMENT_CACHE_CONTROL = 'public, max-age=300, s-maxage=0';
-
-type Outcome = { response: Response; log?: LogFields };
-type Handler = (request: Request, info: RequestInfo, param: string, ctx: CallContext) => Promise<Outcome>;
-
-interface Route {
-  /** Path template, also the `endpoint` of the log line. */
-  endpoint: string;
-  methods: readonly string[];
-  cors: 'public' | 'mcp';
-  /** Whether the handler's body may stream (MCP); others are buffered to set Content-Length. */
-  streams: boolean;
-  /** What the request spends of the answer quota when not its path's (pathCharge): an MCP POST, its tool calls. */
-  charge?: (request: Request) => Promise<Charge>;
-  handler: Handler;
+/** What one request carries through the pipeline, set by the first middleware and read by the handlers. */
+interface RequestState {
+  /** The method as sent (TRACE and CONNECT travel in RequestInfo.method). */
+  method: string;
+  pathname: string;
+  /** The matched route and its parameter; null when nothing is at this path. */
+  route: Route | null;
   param: string;
+  info: RequestInfo;
+  ctx: CallContext;
+  /** Where an error arose, for the stderr line of an unexpected one. */
+  context: string;
+  log?: LogFields;
 }
 
-const READ_METHODS = ['GET', 'HEAD'] as const;
+/** The one Env of the Hono app: the platform's facts as its binding, the request's state as its variable. */
+type Env = { Bindings: { info: RequestInfo }; Variables: { state: RequestState } };
 
-function notFound(detail: string): ApiError {
-  return new ApiError('not_found', detail);
-}
-
-/** The decoded path segment; the service itself rejects anything that is not a listing id, with the same 404 as MCP. */
-function listingId(segment: string): string {
-  const id = decodeSegment(segment);
-  // Undecodable or traversal-looking segments never reach the store: the service checks LISTING_ID_RE first.
-  return id ?? '';
+/** The raw pathname of a request (not percent-decoded, unlike Hono's default): routes see the path as sent. */
+function rawPath(request: Request): string {
+  const url = request.url;
+  const start = url.indexOf('/', url.indexOf('://') + 3);
+  if (start < 0) return '/';
+  let end = url.length;
+  const query = url.indexOf('?', start);
+  if (query >= 0) end = query;
+  const hash = url.indexOf('#', start);
+  if (hash >= 0 && hash < end) end = hash;
+  return url.slice(start, end);
 }
 
 /** Build the app. */
@@ -100,266 +97,52 @@ export function createApp(deps: AppDeps): App {
     }
     return origins;
   };
-
-  const attorneys: Handler = async (request, info, _param, ctx) => {
-    const search = new URL(request.url).search.slice(1);
-    const log: LogFields = {};
-    try {
-      const raw = parseQuery(search);
-      log.location = locationAsSent(raw);
-      log.src = typeof raw.src === 'string' ? raw.src : null;
-      const body = await service.findAttorneys(raw, ctx);
-      const fields = answerLogFields(body);
-      Object.assign(log, fields);
-      info.onSearchAnswer?.(fields);
-      return { response: jsonResponse(200, body, { 'cache-control': ANSWER_CACHE_CONTROL }), log };
-    } catch (err) {
-      return { response: errorResponse(err, 'GET /v1/attorneys', {}, ctx.publicBaseUrl), log };
-    }
-  };
-
-  const firm: Handler = async (request, _info, param, ctx) => {
-    const body = await service.getFirm(listingId(param), ctx);
-    return { response: documentResponse(request, body) };
-  };
-
-  const coverage: Handler = async (request, _info, _param, ctx) => ({
-    response: documentResponse(request, await service.getCoverage(ctx)),
-  });
-
-  const changes: Handler = async (request, _info, _param, ctx) => ({
-    response: documentResponse(request, await service.getChanges(ctx)),
-  });
-
-  const openapi: Handler = async (request, _info, _param, ctx) => {
-    const links = { publicBaseUrl: ctx.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
-    return {
-      response: documentResponse(
-        request,
-        servedOpenApi((await service.openapi(ctx)) as Record<string, unknown>, links),
-      ),
-    };
-  };
-
-  const terms: Handler = async (request) => ({ response: renderedPageResponse(request, '/terms', termsPageHtml()) });
-
-  const favicon: Handler = async (request) => ({ response: documentResponse(request, FAVICON_ICO, FAVICON_TYPE) });
-
-  const robots: Handler = async (request) => ({ response: documentResponse(request, robotsTxt(), 'text/plain') });
-
-  const security: Handler = async (request, _info, _param, ctx) => ({
-    response: documentResponse(
-      request,
-      securityTxt(ctx.publicBaseUrl, config.correctionsEmail ?? null, new Date()),
-      'text/plain',
-    ),
-  });
-
-  const redirect: Handler = async (_request, _info, param, ctx) => {
-    const location = await service.redirectTarget(listingId(param), ctx);
-    if (location === null) throw notFound('This listing has no website to open.');
-    return { response: new Response(null, { status: 302, headers: { location, 'cache-control': NO_STORE } }) };
-  };
-
-  const mcp: Handler = async (request, info, _param, ctx) => {
-    if (deps.mcp === undefined) {
-      return {
-        response: errorResponse(
-          new ApiError('not_implemented', 'The MCP endpoint is not available on this server.'),
-          'POST /mcp',
-          {},
-          ctx.publicBaseUrl,
-        ),
-      };
-    }
-    const response = await deps.mcp(request, info);
-    return { response };
-  };
-
-  const page: Handler = async (request, _info, name) => {
-    const doc = await service.page(name);
-    if (doc === null)
-      throw notFound(
-        'There is no page at this path. The pages are /, /docs, /corrections and /metros/{slug} for each measured metro.',
-      );
-    return { response: pageResponse(request, doc) };
-  };
-
-  const index: Handler = async (request, _info, _param, ctx) => {
-    // Browsers get the search page; JSON callers (and any-type callers such as curl) keep the JSON index.
-    // A site generated before the pages existed has no index page: such a browser gets the JSON index too.
-    const html = wantsHtml(request.headers.get('accept')) ? await service.page('index') : null;
-    if (html !== null) {
-      const response = pageResponse(request, html, { vary: 'Accept' });
-      return { response };
-    }
-    const base = ctx.publicBaseUrl;
-    const json = {
-      response: documentResponse(request, {
-        name: SERVICE_NAME,
-        version: API_VERSION,
-        description:
-          'Read-only directory of personal injury law offices near a US location, ordered by straight-line distance alone. ' +
-          'No firm can pay for a position.',
-        documentation: `${base}/openapi.json`,
-        endpoints: {
-          find_attorneys: `${base}/v1/attorneys?location={ZIP, "City, ST" or "lat,lng"}`,
-          firm: `${base}/v1/firms/{listing_id}`,
-          coverage: `${base}/v1/coverage`,
-          changes: `${base}/v1/changes`,
-          mcp: `${base}/mcp`,
-        },
-        example: `${base}/v1/attorneys?location=Chicago,%20IL&limit=3`,
-      }),
-    };
-    json.response.headers.set('vary', 'Accept');
-    return json;
-  };
-
-  // Only the served version's measurement: an older version may still name listings a standing removal took out since.
-  // Shared caches must ask again each time (s-maxage=0), so a pointer move retires an old version's copy at once.
-  const measurement: Handler = async (request, _info, param, ctx) => {
-    const [version = '', metro = ''] = param.split('/');
-    const doc = service.measurement === undefined ? null : await service.measurement(version, metro, ctx);
-    if (doc === null)
-      throw notFound(
-        "There is no measurement document at this path. Only the served version's are published: /v/{version}/measurement/{metro}.json with the version /v1/coverage names.",
-      );
-    const response = documentResponse(request, doc);
-    response.headers.set('cache-control', MEASUREMENT_CACHE_CONTROL);
-    return { response };
-  };
-
-  const problemPage: Handler = async (request, _info, param) => {
-    const code = decodeSegment(param) ?? '';
-    if (!isProblemCode(code))
-      throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
-    return { response: renderedPageResponse(request, `/problems/${code}`, problemPageHtml(code)) };
-  };
-
-  function route(pathname: string): Route | null {
-    const read = (endpoint: string, handler: Handler, param = ''): Route => ({
-      endpoint,
-      methods: READ_METHODS,
-      cors: 'public',
-      streams: false,
-      handler,
-      param,
-    });
-    switch (pathname) {
-      case '/':
-        return read('/', index);
-      case '/v1/attorneys':
-        return read('/v1/attorneys', attorneys);
-      case '/v1/coverage':
-        return read('/v1/coverage', coverage);
-      case '/v1/changes':
-        return read('/v1/changes', changes);
-      case '/openapi.json':
-        return read('/openapi.json', openapi);
-      case '/terms':
-        return read('/terms', terms);
-      case '/favicon.ico':
-        return read('/favicon.ico', favicon);
-      case '/robots.txt':
-        return read('/robots.txt', robots);
-      case '/.well-known/security.txt':
-        return read('/.well-known/security.txt', security);
-      case '/mcp':
-        return {
-          endpoint: '/mcp',
-          methods: ['POST'],
-          cors: 'mcp',
-          streams: true,
-          handler: mcp,
-          param: '',
-          charge: mcpCharge,
-        };
-    }
-    const firmMatch = /^\/v1\/firms\/([^/]+)$/.exec(pathname);
-    if (firmMatch?.[1] !== undefined) return read('/v1/firms/{listing_id}', firm, firmMatch[1]);
-    const measurementMatch = /^\/v\/([^/]+)\/measurement\/([^/]+)\.json$/.exec(pathname);
-    if (measurementMatch?.[1] !== undefined && measurementMatch[2] !== undefined) {
-      return read(
-        '/v/{version}/measurement/{metro}.json',
-        measurement,
-        `${decodeSegment(measurementMatch[1]) ?? ''}/${decodeSegment(measurementMatch[2]) ?? ''}`,
-      );
-    }
-    const problemMatch = /^\/problems\/([^/]+)$/.exec(pathname);
-    if (problemMatch?.[1] !== undefined) return read('/problems/{code}', problemPage, problemMatch[1]);
-    const redirectMatch = /^\/r\/([^/]+)$/.exec(pathname);
-    if (redirectMatch?.[1] !== undefined) return read('/r/{listing_id}', redirect, redirectMatch[1]);
-    const pageName = pageNameOf(pathname);
-    if (pageName !== null)
-      return read(
-        pageName.startsWith('metros/')
-          ? '/metros/{slug}'
-          : pageName.startsWith('assets/')
-            ? '/assets/{file}'
-            : pathname,
-        page,
-        pageName,
-      );
-    return null;
-  }
-
-  async function handle(
-    request: Request,
-    info: RequestInfo,
-    method: string,
-    url: URL,
-    found: Route | null,
-    ctx: CallContext,
-  ): Promise<Outcome> {
-    const target = url.pathname + url.search;
-    const base = ctx.publicBaseUrl;
-    try {
-      checkTargetSize(target);
-    } catch (err) {
-      return { response: errorResponse(err, 'request target', {}, base) };
-    }
-    if (found === null) {
-      return {
-        response: errorResponse(
-          notFound('There is nothing at this path. See /openapi.json for the endpoints.'),
-          'routing',
-          {},
-          base,
-        ),
-      };
-    }
-    const allow = [...found.methods, 'OPTIONS'].join(', ');
-    if (!found.methods.includes(method)) {
-      const problem = new ApiError(
-        'method_not_allowed',
-        `${found.endpoint} accepts ${found.methods.join(', ')} only; got ${method}.`,
-      );
-      return { response: errorResponse(problem, 'routing', { allow }, base) };
-    }
-    try {
-      return await found.handler(request, info, found.param, ctx);
-    } catch (err) {
-      return { response: errorResponse(err, `${method} ${found.endpoint}`, {}, base) };
-    }
-  }
-
   const windowText = limits.answers.windowSeconds === 3600 ? 'an hour' : `${limits.answers.windowSeconds} seconds`;
   const ceilingDetail = (resetSeconds: number): string =>
     `More than ${limits.all.limit} requests of any kind (pages, documents and MCP protocol messages included) in ${windowText} came from your network address. Retry in ${humanWait(resetSeconds)} (Retry-After gives the seconds).`;
+  const refusalDetail = (admission: Admission, units: number): string => {
+    const left = admission.answers.remaining;
+    return admission.refusedBy === 'all'
+      ? ceilingDetail(admission.all.resetSeconds)
+      : units > 1 && left > 0
+        ? `This batch holds ${units} tool calls but only ${left} answers are left in the current window for your network address; each call counts. Send fewer, or retry in ${humanWait(admission.answers.resetSeconds)} (Retry-After gives the seconds).`
+        : `More than ${limits.answers.limit} API and tool calls in ${windowText} came from your network address. Retry in ${humanWait(admission.answers.resetSeconds)} (Retry-After gives the seconds).`;
+  };
 
-  return async function app(request: Request, info: RequestInfo): Promise<Response> {
+  const hono = new Hono<Env>({ getPath: rawPath });
+  const routes = createRoutes({ service, correctionsEmail: config.correctionsEmail ?? null, mcp: deps.mcp });
+  /** Each route's Hono handler, to find the route Hono matched from the first middleware. */
+  const routeOf = new Map<unknown, Route>();
+
+  /** Replace the response outright (assigning c.res merges the old response's headers into the new one). */
+  const answer = (c: Context<Env>, response: Response): void => {
+    c.res = undefined;
+    c.res = response;
+  };
+
+  // Every request: admission, the route's own answer, then the headers every answer carries and the log line.
+  // One middleware of our own rather than hono/cors, hono/etag, hono/secure-headers and hono/body-limit: CORS differs
+  // per route (the MCP origin rule against the request's own base) and must reach 429s and preflights together with
+  // RateLimit headers and Allow, which hono/cors answers itself without; ETags are strong SHA-256 tags made once per
+  // document version (DocumentCache), where hono/etag hashes every body again; the security headers are per page
+  // (page-response.ts), and the body limit is the adapter's (413 before the body is read, even before 100 Continue).
+  hono.use('*', async (c, next) => {
+    const request = c.req.raw;
+    const info = c.env.info;
     // The platform passes methods a web Request cannot carry (TRACE, CONNECT) in info.method.
     const method = (info.method ?? request.method).toUpperCase();
-    const url = new URL(request.url);
-    const found = route(url.pathname);
+    const pathname = c.req.path;
+    let route: Route | null = null;
+    for (const matched of matchedRoutes(c)) route ??= routeOf.get(matched.handler) ?? null;
+    const param = route === null ? null : route.param === undefined ? '' : route.param(pathname);
+    if (param === null) route = null;
     const key = rateLimitKey(info.clientAddress);
     const base = info.publicBaseUrl ?? config.publicBaseUrl;
     const cors =
-      found?.cors === 'mcp' ? mcpCorsHeaders(request.headers.get('origin'), mcpOriginsFor(base)) : publicCorsHeaders();
+      route?.cors === 'mcp' ? mcpCorsHeaders(request.headers.get('origin'), mcpOriginsFor(base)) : publicCorsHeaders();
 
     // Preflights are sent by browsers on their own; they spend no answer (the ceiling on every request counts them).
-    if (method === 'OPTIONS' && found !== null) {
+    if (method === 'OPTIONS' && route !== null) {
       const admission = admit(limits, key, 0);
       if (!admission.allowed) {
         const refused = errorResponse(
@@ -368,44 +151,59 @@ export function createApp(deps: AppDeps): App {
           {},
           base,
         );
-        return finish(refused, method, false, { ...cors, ...admissionHeaders(limits, admission) });
+        answer(c, await finish(refused, method, false, { ...cors, ...admissionHeaders(limits, admission) }));
+        return;
       }
+      const allowed = [...route.methods, 'OPTIONS'];
       const headers = {
-        ...preflightHeaders([...found.methods, 'OPTIONS'], cors, request.headers.get('access-control-request-headers')),
+        ...preflightHeaders(allowed, cors, request.headers.get('access-control-request-headers')),
         ...peekHeaders(limits, key),
-        allow: [...found.methods, 'OPTIONS'].join(', '),
+        allow: allowed.join(', '),
       };
-      return finish(new Response(null, { status: 204, headers }), method, false);
+      answer(c, await finish(new Response(null, { status: 204, headers }), method, false));
+      return;
     }
 
     const charge =
-      found?.charge !== undefined && found.methods.includes(method)
-        ? await found.charge(request)
-        : pathCharge(url.pathname);
+      route?.charge !== undefined && route.methods.includes(method)
+        ? await route.charge(request)
+        : pathCharge(pathname);
     let admission = admit(limits, key, charge.units);
     let read: string | null = null;
-    const ctx: CallContext = { publicBaseUrl: base, onVersion: (version) => (read = version) };
-    let outcome: Outcome;
     const calls: LogFields[] = [];
-    if (!admission.allowed) {
-      const left = admission.answers.remaining;
-      const detail =
-        admission.refusedBy === 'all'
-          ? ceilingDetail(admission.all.resetSeconds)
-          : charge.units > 1 && left > 0
-            ? `This batch holds ${charge.units} tool calls but only ${left} answers are left in the current window for your network address; each call counts. Send fewer, or retry in ${humanWait(admission.answers.resetSeconds)} (Retry-After gives the seconds).`
-            : `More than ${limits.answers.limit} API and tool calls in ${windowText} came from your network address. Retry in ${humanWait(admission.answers.resetSeconds)} (Retry-After gives the seconds).`;
-      outcome = { response: errorResponse(new ApiError('rate_limited', detail), 'rate limit', {}, base) };
-    } else {
+    const state: RequestState = {
+      method,
+      pathname,
+      route,
+      param: param ?? '',
       // Calls made within the request (MCP tool calls) are gathered here, each to get its own log line.
-      outcome = await handle(
-        request,
-        found?.cors === 'mcp' ? { ...info, recordCall: (fields) => void calls.push(fields) } : info,
-        method,
-        url,
-        found,
-        ctx,
-      );
+      info: route?.cors === 'mcp' ? { ...info, recordCall: (fields) => void calls.push(fields) } : info,
+      ctx: { publicBaseUrl: base, onVersion: (version) => (read = version) },
+      context: 'routing',
+    };
+    c.set('state', state);
+    let outcome: Outcome;
+    if (!admission.allowed) {
+      outcome = {
+        response: errorResponse(
+          new ApiError('rate_limited', refusalDetail(admission, charge.units)),
+          'rate limit',
+          {},
+          base,
+        ),
+      };
+    } else {
+      let tooLong: unknown = null;
+      try {
+        checkTargetSize(pathname + new URL(request.url).search);
+      } catch (err) {
+        tooLong = err;
+      }
+      if (tooLong !== null) outcome = { response: errorResponse(tooLong, 'request target', {}, base) };
+      else {
+        await next();
+        outcome = { response: c.res, ...(state.log !== undefined ? { log: state.log } : {}) };
+      }
       // An MCP POST spends only the tool calls that got a result: a refused batch or a JSON-RPC error spends nothing.
       if (charge.spent !== undefined)
         admission = settle(limits, key, admission, charge.units, await charge.spent(outcome.response));
@@ -414,7 +212,7 @@ export function createApp(deps: AppDeps): App {
     const version = await answerVersion(read, service);
     // Every problem was rendered with its absolute `type` where it arose (errorResponse with the request's base).
     const answered = await errorPageFor(request, method, outcome.response);
-    const response = await finish(answered, method, found?.streams ?? false, {
+    const response = await finish(answered, method, route?.streams ?? false, {
       ...cors,
       ...admissionHeaders(limits, admission),
       ...(version !== null ? { [VERSION_HEADER]: version } : {}),
@@ -422,30 +220,102 @@ export function createApp(deps: AppDeps): App {
     await logger.write(
       request,
       info,
-      { ...outcome.log, endpoint: found?.endpoint ?? 'unknown', status: response.status },
+      {
+        ...outcome.log,
+        endpoint:
+          route === null ? 'unknown' : typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(pathname),
+        status: response.status,
+      },
       calls,
     );
-    return response;
-  };
+    answer(c, response);
+  });
+
+  for (const route of routes) {
+    const handler = async (c: Context<Env>): Promise<Response> => {
+      const state = c.get('state');
+      // A path of this shape that the route's stricter rule refuses (a page name) is not found, like any other.
+      if (state.route !== route) return c.notFound();
+      if (!route.methods.includes(state.method)) {
+        const endpoint = typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(state.pathname);
+        const problem = new ApiError(
+          'method_not_allowed',
+          `${endpoint} accepts ${route.methods.join(', ')} only; got ${state.method}.`,
+        );
+        return errorResponse(
+          problem,
+          'routing',
+          { allow: [...route.methods, 'OPTIONS'].join(', ') },
+          state.ctx.publicBaseUrl,
+        );
+      }
+      state.context = `${state.method} ${typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(state.pathname)}`;
+      const outcome = await route.handler(c.req.raw, state.info, state.param, state.ctx);
+      if (outcome.log !== undefined) state.log = outcome.log;
+      return outcome.response;
+    };
+    routeOf.set(handler, route);
+    hono.all(route.path, handler);
+  }
+
+  hono.notFound((c) =>
+    errorResponse(
+      new ApiError('not_found', 'There is nothing at this path. See /openapi.json for the endpoints.'),
+      'routing',
+      {},
+      c.get('state').ctx.publicBaseUrl,
+    ),
+  );
+
+  // The one mapping of a thrown error to its answer: a problem with the absolute `type` of the request's base.
+  hono.onError((err, c) => {
+    // Before the first middleware has set the state (a failure reading an MCP batch's cost), the base is the info's.
+    const state = c.get('state') as RequestState | undefined;
+    const base = state?.ctx.publicBaseUrl ?? c.env.info.publicBaseUrl ?? config.publicBaseUrl;
+    return errorResponse(err, state?.context ?? 'request', {}, base);
+  });
+
+  return async (request, info) => hono.fetch(request, { info });
 }
 
-/** Add the headers every response carries; buffer non-streaming bodies to set Content-Length; drop the body of HEAD. */
+/**
+ * Add the headers every response carries; set Content-Length (reading the body only when the handler did not give
+ * it); drop the body of HEAD. The response is changed in place when its headers may be, else copied once.
+ */
 async function finish(
   response: Response,
   method: string,
   streams: boolean,
   extra: Record<string, string> = {},
 ): Promise<Response> {
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(extra)) {
-    if (!headers.has(name)) headers.set(name, value);
+  const apply = (headers: Headers): void => {
+    for (const [name, value] of Object.entries(extra)) {
+      if (!headers.has(name)) headers.set(name, value);
+    }
+    headers.set('x-content-type-options', 'nosniff');
+    if (!headers.has('cache-control'))
+      headers.set('cache-control', response.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE);
+  };
+  let headers = response.headers;
+  let copied = false;
+  try {
+    apply(headers);
+  } catch {
+    // Immutable headers (a fetched or Response.error() answer): one copy.
+    headers = new Headers(response.headers);
+    apply(headers);
+    copied = true;
   }
-  headers.set('x-content-type-options', 'nosniff');
-  if (!headers.has('cache-control'))
-    headers.set('cache-control', response.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE);
-  if (streams && method !== 'HEAD') return new Response(response.body, { status: response.status, headers });
-  const bytes = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
-  if (bytes !== null) headers.set('content-length', String(bytes.byteLength));
   const bodiless = method === 'HEAD' || response.status === 204 || response.status === 304;
+  const same = (): Response => (copied ? new Response(response.body, { status: response.status, headers }) : response);
+  if (streams && method !== 'HEAD') return same();
+  if (response.body === null) return same();
+  if (headers.has('content-length')) {
+    if (!bodiless) return same();
+    await response.body.cancel();
+    return new Response(null, { status: response.status, headers });
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  headers.set('content-length', String(bytes.byteLength));
   return new Response(bodiless ? null : bytes, { status: response.status, headers });
 }

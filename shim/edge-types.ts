@@ -1,4 +1,5 @@
 /** Types shared by the platform adapters (local HTTP server, AWS Lambda) and the request pipeline. */
+import type { SearchRequest } from './core/search-request.ts';
 
 /** Per-request facts only the platform knows. */
 export interface RequestInfo {
@@ -16,6 +17,11 @@ export interface RequestInfo {
    * caches finished answers stores them beside the bytes. Per request, in place of a side table keyed on the Request.
    */
   onSearchAnswer?: (fields: Partial<RequestLogEntry>) => void;
+  /**
+   * The /v1/attorneys search as the adapter already parsed it from this request's query string (the Node fast path,
+   * on a cache miss), so the app does not parse it again; absent: the app parses it.
+   */
+  search?: SearchRequest;
   /** Set by the app for a mounted route (MCP): each call made within the request (a tool call) gets its own log line. */
   recordCall?: (fields: Partial<RequestLogEntry>) => void;
 }

@@ -8,10 +8,10 @@
  * which fills the cache through `remember`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { locationAsSent } from './core/params.ts';
-import { answerKey, type AnswerCache, type AnswerCoding } from './http/answer-cache.ts';
+import { parseSearch, type ValidSearch } from './core/search-request.ts';
+import type { AnswerCache, AnswerCoding } from './http/answer-cache.ts';
 import { rateLimitKey } from './http/client-address.ts';
-import { chooseEncoding, compressResponse } from './http/compress.ts';
+import { chooseEncoding, compressBytes, isCompressible } from './http/compress.ts';
 import { MAX_TARGET_BYTES, parseQuery } from './http/query.ts';
 import { admissionHeaders, admit, wouldAdmit, type RequestLimits } from './http/limits.ts';
 import type { LogFields, RequestLogger } from './http/request-log.ts';
@@ -26,12 +26,10 @@ export interface FastPathDeps {
   logger: RequestLogger;
 }
 
-/** A request the cache may answer: its key, the coding it would be sent in, and its own log fields. */
+/** A request the cache may answer: its parsed search (key, log fields) and the coding it would be sent in. */
 export interface Eligible {
-  key: string;
+  search: ValidSearch;
   coding: AnswerCoding;
-  location: string | null;
-  src: string | null;
 }
 
 const PREFIX = '/v1/attorneys?';
@@ -67,24 +65,25 @@ export function eligible(method: string | undefined, target: string, headers: In
   if (parsed === null) return null;
   // A HEAD answer carries the identity representation's headers (the ordinary path compresses no empty body).
   const coding = method === 'HEAD' ? 'identity' : codingFor(headers['accept-encoding']);
-  return { ...parsed, coding };
+  return { search: parsed, coding };
 }
 
-const searches = new Map<string, Omit<Eligible, 'coding'>>();
+const searches = new Map<string, ValidSearch>();
 
-/** Key and log fields of a query string, memoised; null when it is not a valid search. */
-function parsedSearch(search: string): Omit<Eligible, 'coding'> | null {
+/**
+ * The parsed search of a query string, memoised; null when it is not a valid search (the ordinary path answers it).
+ * On a miss the app gets this same value (RequestInfo.search), so the query is parsed once per request.
+ */
+function parsedSearch(search: string): ValidSearch | null {
   const known = searches.get(search);
   if (known !== undefined) return known;
-  let raw;
+  let parsed;
   try {
-    raw = parseQuery(search);
+    parsed = parseSearch(parseQuery(search));
   } catch {
     return null;
   }
-  const key = answerKey(raw);
-  if (key === null) return null;
-  const parsed = { key, location: locationAsSent(raw), src: typeof raw.src === 'string' ? raw.src : null };
+  if (!parsed.ok) return null;
   if (searches.size >= MAX_REMEMBERED_SEARCHES) searches.clear();
   searches.set(search, parsed);
   return parsed;
@@ -104,7 +103,7 @@ export async function serveFromCache(
   } catch {
     return false;
   }
-  const answer = deps.cache.get(version, e.coding, e.key);
+  const answer = deps.cache.get(version, e.coding, e.search.key);
   if (answer === undefined) return false;
   const limitKey = rateLimitKey(address);
   // A caller over the limit gets the ordinary 429; peeking first means the count is taken once, below or there.
@@ -119,8 +118,8 @@ export async function serveFromCache(
   const ua = req.headers['user-agent'];
   await deps.logger.writeLines(ua === undefined ? null : ua, address, {
     ...answer.log,
-    location: e.location,
-    src: e.src,
+    location: e.search.sent.location,
+    src: e.search.sent.src,
     endpoint: '/v1/attorneys',
     status: answer.status,
   });
@@ -128,21 +127,31 @@ export async function serveFromCache(
 }
 
 function storable(
-  response: Response,
+  headers: Headers,
+  status: number,
   body: Buffer,
   log: LogFields,
 ): { status: number; headers: [string, string][]; body: Buffer; log: LogFields } {
-  const headers: [string, string][] = [];
-  response.headers.forEach((value, name) => {
-    if (!PER_CALLER.has(name)) headers.push([name, value]);
+  const kept: [string, string][] = [];
+  headers.forEach((value, name) => {
+    if (!PER_CALLER.has(name)) kept.push([name, value]);
   });
-  return { status: response.status, headers, body, log };
+  return { status, headers: kept, body, log };
+}
+
+/** A finished answer as bytes, for the adapter to write as is. */
+export interface PlainAnswer {
+  status: number;
+  headers: Headers;
+  body: Buffer;
 }
 
 /**
  * The encoded answer for an eligible request the app has just answered (`answer`, not yet compressed), storing its
- * identity form and the requested coding in the cache when it is a search answer (the app gave its log fields through RequestInfo.onSearchAnswer) that
- * names its version. Errors are never stored: a 400 costs no search, and a 503 must not outlive the fault.
+ * identity form and the requested coding in the cache when it is a search answer (the app gave its log fields through
+ * RequestInfo.onSearchAnswer) that names its version; null (nothing read, nothing stored) for any other answer, which
+ * the adapter compresses and writes itself. The body is read once; errors are never stored: a 400 costs no search,
+ * and a 503 must not outlive the fault.
  */
 export async function remember(
   cache: AnswerCache,
@@ -150,20 +159,23 @@ export async function remember(
   answer: Response,
   log: LogFields | undefined,
   acceptEncoding: string | null,
-): Promise<Response> {
+): Promise<PlainAnswer | null> {
   const version = answer.headers.get(VERSION_HEADER);
-  if (answer.status !== 200 || answer.body === null || version === null || log === undefined)
-    return compressResponse(answer, acceptEncoding);
+  if (
+    answer.status !== 200 ||
+    answer.body === null ||
+    version === null ||
+    log === undefined ||
+    !isCompressible(answer.headers.get('content-type'))
+  )
+    return null;
   const bytes = Buffer.from(await answer.arrayBuffer());
-  const fresh = (): Response =>
-    new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   // The identity representation is these bytes under the headers compression gives a body it leaves alone.
-  const identity = await compressResponse(fresh(), null);
-  cache.set(version, 'identity', e.key, storable(identity, bytes, log));
-  if (e.coding === 'identity') return identity;
-  const encoded = await compressResponse(fresh(), acceptEncoding);
-  if ((encoded.headers.get('content-encoding') ?? 'identity') !== e.coding) return encoded;
-  const body = Buffer.from(await encoded.arrayBuffer());
-  cache.set(version, e.coding, e.key, storable(encoded, body, log));
-  return new Response(body, { status: encoded.status, headers: encoded.headers });
+  const identity = await compressBytes(answer.headers, bytes, null);
+  cache.set(version, 'identity', e.search.key, storable(identity.headers, answer.status, bytes, log));
+  if (e.coding === 'identity') return { status: answer.status, headers: identity.headers, body: bytes };
+  const encoded = await compressBytes(answer.headers, bytes, acceptEncoding);
+  if ((encoded.headers.get('content-encoding') ?? 'identity') === e.coding)
+    cache.set(version, e.coding, e.search.key, storable(encoded.headers, answer.status, encoded.body, log));
+  return { status: answer.status, headers: encoded.headers, body: encoded.body };
 }

@@ -21,12 +21,12 @@ import { compressResponse } from './http/compress.ts';
 import { publicCorsHeaders } from './http/cors.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { webMethod } from './http/method.ts';
-import { problemOf } from './http/problem.ts';
+import { renderProblem } from './http/problem.ts';
 import { AnswerCache } from './http/answer-cache.ts';
 import { createRequestLimits, peekHeaders, type RequestLimits } from './http/limits.ts';
 import { perWindow } from './http/rate-limit.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
-import { eligible, remember, serveFromCache, type FastPathDeps } from './node-fast-path.ts';
+import { eligible, remember, serveFromCache, type FastPathDeps, type PlainAnswer } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './core/site-reader.ts';
 import { FolderStore } from './store/folder.ts';
@@ -58,18 +58,13 @@ export type EdgeHeaders = (address: string) => Record<string, string>;
 
 /** The HTTP/1.1 bytes of a problem answer, for a socket the HTTP server no longer writes to (client errors). */
 function problemBytes(error: ApiError, extra: Record<string, string>, publicBaseUrl?: string): string {
-  const { problem, headers } = problemOf(error, 'client error', publicBaseUrl);
-  const body = JSON.stringify(problem);
+  const { status, headers, body } = renderProblem(error, 'client error', publicBaseUrl, extra);
   const lines = Object.entries({
-    ...extra,
     ...headers,
-    'content-type': 'application/problem+json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
     connection: 'close',
   }).map(([name, value]) => `${name}: ${value}`);
-  return `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
 /** What the HTTP parser refused, as the problem the caller gets. */
@@ -119,6 +114,7 @@ export function answerClientError(
   };
 }
 
+/** Write a problem answer (renderProblem) on a node:http response. */
 function sendProblem(
   res: ServerResponse,
   error: ApiError,
@@ -126,15 +122,10 @@ function sendProblem(
   close = false,
   publicBaseUrl?: string,
 ): void {
-  const { problem, headers } = problemOf(error, 'server', publicBaseUrl);
-  const body = JSON.stringify(problem);
-  res.writeHead(problem.status, {
-    ...extra,
+  const { status, headers, body } = renderProblem(error, 'server', publicBaseUrl, extra);
+  res.writeHead(status, {
     ...headers,
-    'content-type': 'application/problem+json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
     ...(close ? { connection: 'close' } : {}),
   });
   res.end(body);
@@ -174,7 +165,12 @@ export interface NodeListenerOptions {
   fast?: FastPathDeps;
 }
 
-/** A node:http request listener that runs `app`. */
+/**
+ * A node:http request listener that runs `app`. A thin wrapper rather than @hono/node-server's getRequestListener:
+ * the answer-cache fast path must see the IncomingMessage before any Request exists, TRACE and CONNECT cannot be a
+ * web Request (they travel in RequestInfo.method), and the body limit, the Host check and their problem answers
+ * come before a Request is built; getRequestListener builds the Request first and answers its own failures.
+ */
 export function toNodeListener(
   app: App,
   opts: NodeListenerOptions,
@@ -253,26 +249,33 @@ export function toNodeListener(
       }
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
       let response: Response;
+      let plain: PlainAnswer | null = null;
       let answerLog: LogFields | undefined;
       try {
         const onSearchAnswer = (fields: LogFields): void => void (answerLog = fields);
         const answer = await app(request, {
           clientAddress: address,
           ...info,
-          ...(cacheable !== null ? { onSearchAnswer } : {}),
+          ...(cacheable !== null ? { onSearchAnswer, search: cacheable.search } : {}),
         });
-        response =
-          cacheable !== null && opts.fast !== undefined
-            ? await remember(opts.fast.cache, cacheable, answer, answerLog, headers.get('accept-encoding'))
-            : await compressResponse(answer, headers.get('accept-encoding'));
+        const acceptEncoding = headers.get('accept-encoding');
+        if (cacheable !== null && opts.fast !== undefined)
+          plain = await remember(opts.fast.cache, cacheable, answer, answerLog, acceptEncoding);
+        response = plain === null ? await compressResponse(answer, acceptEncoding) : answer;
       } catch (err) {
         sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
       const out: Record<string, string | string[]> = {};
-      response.headers.forEach((value, name) => {
+      (plain?.headers ?? response.headers).forEach((value, name) => {
         out[name] = value;
       });
+      if (plain !== null) {
+        // A search answer read once into bytes by remember: written as they are.
+        res.writeHead(plain.status, out);
+        if (!res.destroyed) res.end(plain.body);
+        return;
+      }
       const setCookie = response.headers.getSetCookie();
       if (setCookie.length > 0) out['set-cookie'] = setCookie;
       res.writeHead(response.status, out);

@@ -1,6 +1,9 @@
 /**
  * Lambda Function URL events (payload format 2.0) to web-standard Request and Response back to the result format.
- * Pure: no AWS calls, no environment.
+ * Pure: no AWS calls, no environment. Kept rather than hono/aws-lambda's handle(): the Request's host is the
+ * viewer's (from the CloudFront header, checked), the origin-verify and viewer-host headers are dropped before the
+ * app sees them, forbidden methods travel in RequestInfo.method, and compressed bodies go out base64 by their
+ * Content-Encoding; handle() builds the Request from the Function URL's own domain and knows none of these.
  */
 import { isIP } from 'node:net';
 import { normaliseAddress } from '../http/client-address.ts';

@@ -10,7 +10,7 @@ import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { compressResponse } from '../http/compress.ts';
 import { webMethod } from '../http/method.ts';
-import { problemOf } from '../http/problem.ts';
+import { renderProblem } from '../http/problem.ts';
 import { createRequestLimits } from '../http/limits.ts';
 import { perWindow } from '../http/rate-limit.ts';
 import { createSiteSource } from '../core/site-reader.ts';
@@ -51,20 +51,10 @@ export function originVerified(presented: string | undefined, accepted: readonly
   return presented !== undefined && presented !== '' && match;
 }
 
-/** A problem the handler answers itself (before or around the app), rendered like every other: problemOf. */
+/** A problem the handler answers itself (before or around the app), rendered like every other: renderProblem. */
 function problem(error: ApiError, publicBaseUrl: string): FunctionUrlResult {
-  const { problem: body, headers } = problemOf(error, 'lambda', publicBaseUrl);
-  return {
-    statusCode: body.status,
-    headers: {
-      ...headers,
-      'content-type': 'application/problem+json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-    body: JSON.stringify(body),
-    isBase64Encoded: false,
-  };
+  const { status, headers, body } = renderProblem(error, 'lambda', publicBaseUrl);
+  return { statusCode: status, headers, body, isBase64Encoded: false };
 }
 
 /** Build the handler for `env`. Creates clients only; the first S3 read happens on the first request. */

@@ -3,14 +3,13 @@ import { z } from 'zod';
 import { ORDER_TEXT } from './constants.ts';
 import { disclosureFor, searchDisclosure } from './disclosure.ts';
 import { ApiError, StoreError } from './errors.ts';
-import { parsedFromArg } from './location.ts';
 import { PAGE_NAME_RE, PageDoc, pageKey } from './page-format.ts';
-import { parseAttorneysArgs } from './params.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { queryId } from './query-id.ts';
 import { resolveLocation } from './resolve.ts';
 import type { AttorneysResponseT, CoverageResponseT } from './schemas.ts';
 import { search as cellTreeSearch, type SearchFn } from './search.ts';
+import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from './search-request.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
 import { shapeResultWithText } from './answer-json.ts';
 import { shapeCoverage, shapeFirm, shapeLocation, withUtmSource } from './shape.ts';
@@ -110,9 +109,8 @@ export function createService(source: { current(): Promise<SiteReader> }, option
   }
 
   return {
-    async findAttorneys(args: RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
-      const q = parseAttorneysArgs(args);
-      const parsed = parsedFromArg(q.location);
+    async findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
+      const { args: q, location: parsed } = validSearch(isSearchRequest(request) ? request : parseSearch(request));
       const reader = await current(ctx);
       const location = await resolveLocation(parsed, reader);
       const found = await search(reader, location, q.radiusMiles, q.limit);

@@ -1,6 +1,7 @@
 /** The three public operations, shared by REST and MCP: one code path for validation and shaping. */
 import type { PageDocT } from './page-format.ts';
 import type { AttorneysResponseT, CoverageResponseT, FirmResponseT } from './schemas.ts';
+import type { SearchRequest } from './search-request.ts';
 import type { ChangesDocT } from './site-format.ts';
 
 /** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
@@ -24,7 +25,11 @@ export interface DatasetInfo {
 
 /** The public operations. Each rejects with ApiError (caller's mistake, not found) or StoreError (store failure). */
 export interface Service {
-  findAttorneys(args: RawArgs, ctx: CallContext): Promise<AttorneysResponseT>;
+  /**
+   * The search answer of a request parsed once by parseSearch (the edge's value: cache key and log fields beside the
+   * arguments); raw arguments are parsed here (library callers, tests). Rejects the request's ApiError when invalid.
+   */
+  findAttorneys(search: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT>;
   getFirm(listingId: string, ctx: CallContext): Promise<FirmResponseT>;
   getCoverage(ctx: CallContext): Promise<CoverageResponseT>;
   /** The served version's changes document: listings added, removed and changed since the version live before it, and why. */

@@ -8,8 +8,7 @@
  * parameter order is irrelevant. The version is part of every key, so an answer is never served for another version.
  */
 import { ByteLru } from '../core/byte-lru.ts';
-import { parsedFromArg } from '../core/location.ts';
-import { parseAttorneysArgs } from '../core/params.ts';
+import { parseSearch } from '../core/search-request.ts';
 import type { RawArgs } from '../core/service.ts';
 import type { LogFields } from './request-log.ts';
 
@@ -39,15 +38,13 @@ export interface AnswerCacheStats {
 /** Per-entry overhead counted beside the body and headers (key, Map slot, objects), in bytes. */
 const ENTRY_OVERHEAD = 256;
 
-/** The cache key of a query string's arguments, or null when they are not a valid search (the app answers the 400). */
+/**
+ * The cache key of a query string's arguments, or null when they are not a valid search (the app answers the 400).
+ * The pipeline reads the key off its parsed request (SearchRequest.key); this is for callers holding raw arguments.
+ */
 export function answerKey(raw: RawArgs): string | null {
-  try {
-    const q = parseAttorneysArgs(raw);
-    const { parameter: _ignored, ...place } = parsedFromArg(q.location);
-    return JSON.stringify([place, q.radiusMiles, q.limit, q.practiceArea]);
-  } catch {
-    return null;
-  }
+  const search = parseSearch(raw);
+  return search.ok ? search.key : null;
 }
 
 /** A byte-bounded LRU of finished answers keyed by version, coding and normalised query. */

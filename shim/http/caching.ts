@@ -44,25 +44,35 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   });
 }
 
+/** A document encoded once: its bytes, strong ETag and full Content-Type. */
+export interface EncodedDocument {
+  bytes: Uint8Array;
+  etag: string;
+  contentType: string;
+}
+
+/** A document (JSON, a string sent as is, or bytes sent as is with no charset) as bytes with its ETag. */
+export function encodeDocument(body: unknown, contentType = 'application/json'): EncodedDocument {
+  if (body instanceof Uint8Array) return { bytes: body, etag: etagOf(body), contentType };
+  const text = typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body);
+  return { ...encodedDocument(text), contentType: `${contentType}; charset=utf-8` };
+}
+
+/** The 200 answer of an encoded document with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
+export function encodedResponse(request: Request, doc: EncodedDocument): Response {
+  const headers = { etag: doc.etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
+  if (ifNoneMatchHits(request.headers.get('if-none-match'), doc.etag))
+    return new Response(null, { status: 304, headers });
+  return new Response(doc.bytes, {
+    status: 200,
+    headers: { ...headers, 'content-type': doc.contentType, 'content-length': String(doc.bytes.byteLength) },
+  });
+}
+
 /**
  * A 200 document (JSON, a string sent as is, or bytes sent as is with no charset) with ETag and Cache-Control, or a
  * bodiless 304 when the client's copy is current.
  */
 export function documentResponse(request: Request, body: unknown, contentType = 'application/json'): Response {
-  const binary = body instanceof Uint8Array;
-  let bytes: Uint8Array;
-  let etag: string;
-  if (binary) {
-    bytes = body;
-    etag = etagOf(bytes);
-  } else {
-    const text = typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body);
-    ({ bytes, etag } = encodedDocument(text));
-  }
-  const headers = { etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
-  if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-  return new Response(bytes, {
-    status: 200,
-    headers: { ...headers, 'content-type': binary ? contentType : `${contentType}; charset=utf-8` },
-  });
+  return encodedResponse(request, encodeDocument(body, contentType));
 }

@@ -68,20 +68,53 @@ export async function compressResponse(response: Response, acceptEncoding: strin
   const contentType = response.headers.get('content-type');
   const revalidation = response.status === 304;
   if (!isCompressible(contentType) && !revalidation) return response;
+  const encoding = chooseEncoding(acceptEncoding);
+  const already = response.headers.get('content-encoding');
+  if (response.body === null || encoding === null || (already !== null && already !== 'identity')) {
+    const passThrough = (headers: Headers): void => {
+      addVary(headers);
+      if (revalidation && encoding !== null) weakenEtag(headers);
+    };
+    try {
+      // The body passes as it is: only headers change, in place when they may (no copy of the Response).
+      passThrough(response.headers);
+      return response;
+    } catch {
+      const headers = new Headers(response.headers);
+      passThrough(headers);
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+  }
   const headers = new Headers(response.headers);
   addVary(headers);
-  const encoding = chooseEncoding(acceptEncoding);
-  const already = headers.get('content-encoding');
-  if (response.body === null || encoding === null || (already !== null && already !== 'identity')) {
-    if (revalidation && encoding !== null) weakenEtag(headers);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }
-  const plain = new Uint8Array(await response.arrayBuffer());
+  const encoded = await encodeInto(headers, new Uint8Array(await response.arrayBuffer()), encoding);
+  return new Response(new Uint8Array(encoded), { status: response.status, statusText: response.statusText, headers });
+}
+
+/** `plain` encoded with `encoding`, and `headers` (a copy) made to describe it: coding, length, weak ETag. */
+async function encodeInto(headers: Headers, plain: Uint8Array, encoding: Encoding): Promise<Buffer> {
   const encoded = await encode(plain, encoding);
   headers.set('content-encoding', encoding);
   headers.set('content-length', String(encoded.byteLength));
   weakenEtag(headers);
-  return new Response(new Uint8Array(encoded), { status: response.status, statusText: response.statusText, headers });
+  return encoded;
+}
+
+/**
+ * The headers and body compressResponse gives a compressible answer already read into `bytes` (not yet encoded), without
+ * building Response objects around them: for an adapter that writes bytes itself (the Node fast path's `remember`).
+ */
+export async function compressBytes(
+  headers: Headers,
+  bytes: Buffer,
+  acceptEncoding: string | null,
+): Promise<{ headers: Headers; body: Buffer }> {
+  const out = new Headers(headers);
+  addVary(out);
+  const encoding = chooseEncoding(acceptEncoding);
+  const already = out.get('content-encoding');
+  if (encoding === null || (already !== null && already !== 'identity')) return { headers: out, body: bytes };
+  return { headers: out, body: await encodeInto(out, bytes, encoding) };
 }
 
 function weakenEtag(headers: Headers): void {

@@ -10,9 +10,15 @@ export function jsonResponse(
   headers: Record<string, string> = {},
   contentType = 'application/json',
 ): Response {
-  return new Response(JSON.stringify(body), {
+  const bytes = Buffer.from(JSON.stringify(body));
+  // Content-Length from the start: the pipeline then never reads the body back to count it.
+  return new Response(bytes, {
     status,
-    headers: { 'content-type': `${contentType}; charset=utf-8`, ...headers },
+    headers: {
+      'content-type': `${contentType}; charset=utf-8`,
+      'content-length': String(bytes.byteLength),
+      ...headers,
+    },
   });
 }
 
@@ -38,21 +44,45 @@ export function problemOf(
   return { problem, headers };
 }
 
-/** A problem response for a body already shaped as RFC 9457. */
-export function problemResponse(problem: ProblemT, headers: Record<string, string> = {}): Response {
-  return jsonResponse(problem.status, problem, headers, 'application/problem+json');
+/** A problem answer rendered once: status, every header and the JSON body; a Response, a socket or a Lambda result only serialise it. */
+export interface RenderedProblem {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }
 
 /**
- * Map anything a handler threw to a problem response: ApiError as is, StoreError 503 with Retry-After, anything else a
- * generic 500. With `publicBaseUrl`, `type` is absolute from the start (the code's page on the service).
+ * The one problem renderer: anything thrown as its RFC 9457 answer (ApiError as is, StoreError 503 with Retry-After,
+ * anything else a generic 500), with `type` absolute under `publicBaseUrl` when given, `extra` headers (Allow, CORS,
+ * RateLimit) beside its own, and the headers every problem carries (no-store, nosniff).
  */
+export function renderProblem(
+  error: unknown,
+  context: string,
+  publicBaseUrl?: string,
+  extra: Record<string, string> = {},
+): RenderedProblem {
+  const { problem, headers } = problemOf(error, context, publicBaseUrl);
+  return {
+    status: problem.status,
+    headers: {
+      ...extra,
+      ...headers,
+      'content-type': 'application/problem+json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+    body: JSON.stringify(problem),
+  };
+}
+
+/** Map anything a handler threw to a problem Response (renderProblem). */
 export function errorResponse(
   error: unknown,
   context: string,
   headers: Record<string, string> = {},
   publicBaseUrl?: string,
 ): Response {
-  const { problem, headers: own } = problemOf(error, context, publicBaseUrl);
-  return problemResponse(problem, { ...own, ...headers });
+  const rendered = renderProblem(error, context, publicBaseUrl, headers);
+  return new Response(rendered.body, { status: rendered.status, headers: rendered.headers });
 }

@@ -4,7 +4,7 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/serv
 import { z } from 'zod';
 import { API_VERSION, SERVICE_NAME } from '../core/constants.ts';
 import { ApiError } from '../core/errors.ts';
-import { locationAsSent } from '../core/params.ts';
+import { parseSearch } from '../core/search-request.ts';
 import { AttorneysQuery, FirmQuery } from '../core/query-schema.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, type AttorneysResponseT } from '../core/schemas.ts';
 import type { CallContext, Service } from '../core/service.ts';
@@ -170,28 +170,31 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
       outputSchema: outputSchemaOf(AttorneysResponse),
       annotations: ANNOTATIONS,
     },
-    (args) =>
-      run(
+    (args) => {
+      // Parsed once: the Service answers this value and the log line reads the location as sent off it.
+      const search = parseSearch(withoutFormat(args));
+      return run(
         'find_injury_attorneys',
         args,
         async () => {
           const format = formatOf(args);
-          const body = await service.findAttorneys(withoutFormat(args), scope.ctx);
+          const body = await service.findAttorneys(search, scope.ctx);
           return { body, text: format === 'json' ? JSON.stringify(body) : searchText(body) };
         },
         (body) => {
           const found = body as AttorneysResponseT | null;
           return {
             query_id: found?.query_id ?? null,
-            location: locationAsSent(args),
-            src: typeof args.src === 'string' ? args.src.slice(0, 100) : null,
+            location: search.sent.location,
+            src: search.sent.src?.slice(0, 100) ?? null,
             covered: found?.covered ?? null,
             result_count: found?.results.length ?? null,
             metro: found?.location.metro ?? null,
             zip3: zip3Of(found?.location.zip),
           };
         },
-      ),
+      );
+    },
   );
 
   server.registerTool(
