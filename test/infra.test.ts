@@ -530,6 +530,7 @@ describe('default deployment', () => {
               'x-viewer-host',
               'CloudFront-Viewer-Address',
               'User-Agent',
+              'Accept',
               'Origin',
               'Access-Control-Request-Method',
               'Access-Control-Request-Headers',
@@ -619,6 +620,7 @@ describe('default deployment', () => {
               'x-viewer-host',
               'CloudFront-Viewer-Address',
               'User-Agent',
+              'Accept',
               'Origin',
               'Access-Control-Request-Method',
               'Access-Control-Request-Headers',
@@ -628,6 +630,39 @@ describe('default deployment', () => {
           CookiesConfig: { CookieBehavior: 'none' },
         },
       });
+    });
+
+    it("a browser's 404, 429 or 503 is the HTML page on AWS too: every function path forwards Accept, no cache key holds it", () => {
+      const resources = t.template.toJSON().Resources as Record<string, Json>;
+      const headersOf = (ref: unknown, type: string, config: string): string[] => {
+        const id = (ref as { Ref?: string }).Ref;
+        if (id === undefined) return [];
+        const resource = resources[id] as Json;
+        expect(resource.Type).toBe(type);
+        const props = (resource.Properties as Json)[config] as Json;
+        const headers = ((props.ParametersInCacheKeyAndForwardedToOrigin as Json | undefined) ?? props)
+          .HeadersConfig as { Headers?: string[] };
+        return (headers.Headers ?? []).map((h) => h.toLowerCase());
+      };
+      const functionBehaviors = [
+        ['default', config.DefaultCacheBehavior as Json] as const,
+        ...Object.entries(behaviors),
+      ].filter(([, b]) => b.TargetOriginId === functionOrigin);
+      expect(functionBehaviors.length).toBeGreaterThan(15);
+      for (const [path, b] of functionBehaviors) {
+        const originRequest = b.OriginRequestPolicyId;
+        // The managed policy forwards every viewer header but Host; our own ones name Accept.
+        if (originRequest !== ALL_VIEWER_EXCEPT_HOST_HEADER)
+          expect(
+            headersOf(originRequest, 'AWS::CloudFront::OriginRequestPolicy', 'OriginRequestPolicyConfig'),
+            path,
+          ).toContain('accept');
+        // Only problems differ by Accept, and none is shared (see the 5xx test; a 404 says no-store): one cached copy.
+        if (b.CachePolicyId !== CACHING_DISABLED)
+          expect(headersOf(b.CachePolicyId, 'AWS::CloudFront::CachePolicy', 'CachePolicyConfig'), path).not.toContain(
+            'accept',
+          );
+      }
     });
 
     it('the pointer comes from S3, cached, read-only; the measurement data from the function, which answers the served version only', () => {
