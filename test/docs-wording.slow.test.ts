@@ -4,8 +4,9 @@
  * opened on (in Chromium), not a placeholder.
  */
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, onCspReport } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
@@ -13,7 +14,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -54,9 +55,7 @@ describe('/docs MCP snippets', () => {
     const origin = server.url.replace('127.0.0.1', 'localhost');
     const page = await browser.newPage();
     const csp: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy|Trusted Type/i.test(m.text())) csp.push(m.text());
-    });
+    onCspReport(page, (m) => csp.push(m));
     await page.goto(`${origin}/docs`);
     const mcp = page.locator('main');
     await expect.poll(() => mcp.locator('.origin').first().textContent()).toBe(origin);

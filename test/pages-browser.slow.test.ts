@@ -3,14 +3,13 @@
  * and the sample site: the search, the not-covered message, keyboard-only use, axe-core, the CSP and both widths.
  */
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disclosureFor } from '../shim/core/disclosure.ts';
+import { axeViolations, launchChromium, onCspReport, serious } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 /** Screenshots go to var/screenshots; with UPDATE_SCREENSHOTS=1 to docs/screenshots, which the README shows. */
 const SHOTS = resolve(process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'var/screenshots');
 const PAGES = ['/', '/metros/chicago', '/docs', '/corrections'] as const;
@@ -24,7 +23,7 @@ type Answer = { covered: boolean; results: { name: string; distance_miles: numbe
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
@@ -35,9 +34,7 @@ afterAll(async () => {
 async function open(path: string, width = 1280, context?: BrowserContext): Promise<Page> {
   const ctx = context ?? (await browser.newContext({ viewport: { width, height: 900 } }));
   const page = await ctx.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Trusted Type/i.test(m.text())) cspReports.push(`${path}: ${m.text()}`);
-  });
+  onCspReport(page, (m) => cspReports.push(`${path}: ${m}`));
   const response = await page.goto(server.url + path);
   expect(response?.status(), path).toBe(200);
   return page;
@@ -153,11 +150,7 @@ describe('every page', () => {
     const page = await open(path, 1280, ctx);
     if (path === '/') await searchFor(page, 'Chicago, IL');
     if (path === '/docs') await page.locator('.opblock').first().waitFor();
-    await page.addScriptTag({ content: axeSource });
-    const violations = await page.evaluate<{ id: string; impact: string; nodes: number }[]>(
-      'axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
-    );
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(serious(await axeViolations(page))).toEqual([]);
     await ctx.close();
   });
 
