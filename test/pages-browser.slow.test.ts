@@ -91,6 +91,24 @@ describe('search page', () => {
     await page.context().close();
   });
 
+  it('says how the place was read when the answer has a location note ("NYC"), and shows none when it has none', async () => {
+    const api = (await (await fetch(`${server.url}/v1/attorneys?location=NYC&limit=25`)).json()) as {
+      location: { note?: string };
+    };
+    expect(api.location.note).toMatch(/"NYC".*New York, NY/);
+    const page = await open('/');
+    await searchFor(page, 'NYC');
+    const note = page.locator('#location-note');
+    expect(await note.isVisible()).toBe(true);
+    expect(await note.textContent()).toBe(api.location.note);
+    // The next search's answer has no note: the last one's must not stay on screen.
+    await page.getByLabel('ZIP code or city').fill('Chicago, IL');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#results-heading').filter({ hasText: 'Chicago, IL' }).waitFor();
+    expect(await note.isVisible()).toBe(false);
+    await page.context().close();
+  });
+
   it('shows the problem detail for input the API rejects, and marks the field invalid', async () => {
     const page = await open('/');
     await page.getByLabel('ZIP code or city').fill('00000');
