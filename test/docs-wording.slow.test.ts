@@ -4,20 +4,17 @@
  * opened on (in Chromium), not a placeholder.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, onCspReport } from './helpers/browser.ts';
+import { onCspReport, useChromium } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
-let browser: Browser;
+const browser = useChromium();
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await launchChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
 });
 

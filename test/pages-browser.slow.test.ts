@@ -4,10 +4,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disclosureFor } from '../shim/core/disclosure.ts';
-import { axeViolations, launchChromium, onCspReport, serious } from './helpers/browser.ts';
+import { axeViolations, onCspReport, serious, useChromium } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 /** Screenshots go to var/screenshots; with UPDATE_SCREENSHOTS=1 to docs/screenshots, which the README shows. */
@@ -15,7 +15,7 @@ const SHOTS = resolve(process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots
 const PAGES = ['/', '/metros/chicago', '/docs', '/corrections'] as const;
 
 let server: TestServer;
-let browser: Browser;
+const browser = useChromium();
 /** CSP messages the browser reported, from every page opened through open(). */
 const cspReports: string[] = [];
 
@@ -23,11 +23,9 @@ type Answer = { covered: boolean; results: { name: string; distance_miles: numbe
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
 });
 

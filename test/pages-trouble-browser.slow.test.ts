@@ -4,10 +4,10 @@
  * look like the rest of the site, each with the page CSP and no CSP violation, and API callers keep problem+json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Browser, Page, Response as PwResponse } from 'playwright-core';
+import type { Page, Response as PwResponse } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../shim/http/page-response.ts';
-import { axeViolations, launchChromium, onCspReport, serious } from './helpers/browser.ts';
+import { axeViolations, onCspReport, serious, useChromium } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 
@@ -20,7 +20,7 @@ let limited: TestServer;
 /** Serves a copy of the site whose coverage document is damaged. */
 let damaged: TestServer;
 let copy: SiteCopy;
-let browser: Browser;
+const browser = useChromium();
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -29,10 +29,8 @@ beforeAll(async () => {
   const coverage = copy.own('coverage.json');
   writeFileSync(coverage, readFileSync(coverage, 'utf8').slice(0, 40));
   damaged = await startTestServer({ SITE_DIR: copy.dir });
-  browser = await launchChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await Promise.all([server?.close(), limited?.close(), damaged?.close()]);
   copy?.remove();
 });

@@ -1,6 +1,7 @@
 /** Debian's Chromium driven by playwright-core, as every browser test uses it: launch, CSP reports, axe-core audit. */
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 /** Console messages by which Chromium reports a Content-Security-Policy or Trusted Types violation. */
@@ -9,6 +10,31 @@ const CSP_MESSAGE = /Content Security Policy|Trusted Type/i;
 /** Debian's Chromium (/usr/bin/chromium), headless; no sandbox, as in a container. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+}
+
+/** What the tests use of a browser: fresh contexts and pages. */
+export type TestBrowser = Pick<Browser, 'newContext' | 'newPage'>;
+
+/**
+ * Chromium launched before the tests of the file that calls this and closed after them (its hooks are registered
+ * where it is called). Use the returned handle only in hooks and tests.
+ */
+export function useChromium(): TestBrowser {
+  let browser: Browser | undefined;
+  const now = (): Browser => {
+    if (browser === undefined) throw new Error('Chromium is not running: use useChromium() in hooks and tests only');
+    return browser;
+  };
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    newContext: (...args) => now().newContext(...args),
+    newPage: (...args) => now().newPage(...args),
+  };
 }
 
 /** Calls `report` with each CSP or Trusted Types violation the page reports from now on. */
