@@ -16,19 +16,18 @@ import type { SaltProvider } from '../shim/edge-types.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { ANSWER_ORIGIN_HEADERS } from '../infra/answer-cache.ts';
 import { functionUrlEvent } from './helpers/function-url.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const BASE = 'https://directory.example';
 const SECRET = 'pagesSecretValueThatIsLongEnough0123456789ab';
 const fixedSalt: SaltProvider = { saltFor: async () => new Uint8Array(32).fill(3) };
 
-let s3: RunningS3rver;
+const s3 = useS3rver({ buckets: ['site'] });
 let local: TestServer;
 let handler: FunctionUrlHandler;
 
 beforeAll(async () => {
-  s3 = await startS3rver({ buckets: ['site'] });
   const siteDir = process.env.TEST_SITE_DIR as string;
   const { version } = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8')));
   const pagesDir = join(siteDir, keys.root(version), 'pages');
@@ -64,7 +63,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await local?.close();
-  await s3?.stop();
 });
 
 describe('pages through the Lambda handler from S3', () => {
