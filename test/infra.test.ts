@@ -21,6 +21,19 @@ import { DirectoryStack, type DirectoryStackProps } from '../infra/stack.ts';
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+/**
+ * What a cached function path's miss forwards: the host for links, the address and user agent for the log, Accept
+ * (error pages for browsers) and what a CORS preflight asks.
+ */
+const FUNCTION_ORIGIN_HEADERS = [
+  'x-viewer-host',
+  'CloudFront-Viewer-Address',
+  'User-Agent',
+  'Accept',
+  'Origin',
+  'Access-Control-Request-Method',
+  'Access-Control-Request-Headers',
+];
 
 let work: string;
 let codeDir: string;
@@ -526,15 +539,7 @@ describe('default deployment', () => {
         OriginRequestPolicyConfig: {
           HeadersConfig: {
             HeaderBehavior: 'whitelist',
-            Headers: [
-              'x-viewer-host',
-              'CloudFront-Viewer-Address',
-              'User-Agent',
-              'Accept',
-              'Origin',
-              'Access-Control-Request-Method',
-              'Access-Control-Request-Headers',
-            ],
+            Headers: FUNCTION_ORIGIN_HEADERS,
           },
           QueryStringsConfig: { QueryStringBehavior: 'all' },
           CookiesConfig: { CookieBehavior: 'none' },
@@ -616,15 +621,7 @@ describe('default deployment', () => {
           // A CORS preflight on a document reaches the function with what the browser asks.
           HeadersConfig: {
             HeaderBehavior: 'whitelist',
-            Headers: Match.arrayEquals([
-              'x-viewer-host',
-              'CloudFront-Viewer-Address',
-              'User-Agent',
-              'Accept',
-              'Origin',
-              'Access-Control-Request-Method',
-              'Access-Control-Request-Headers',
-            ]),
+            Headers: Match.arrayEquals(FUNCTION_ORIGIN_HEADERS),
           },
           QueryStringsConfig: { QueryStringBehavior: 'none' },
           CookiesConfig: { CookieBehavior: 'none' },
