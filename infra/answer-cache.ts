@@ -14,12 +14,16 @@ import { VIEWER_HOST_HEADER } from '../shim/aws/env.ts';
 export const PER_CALLER_HEADERS = ['RateLimit'] as const;
 /**
  * Request headers the function still sees on a miss: links' host, the address it rate-limits and hashes, its log's user
- * agent, and what a CORS preflight asks (OPTIONS is never cached; the function allows the headers a browser asks for).
+ * agent, whether the caller is a browser (Accept: a 404, 429 or 503 is then the site's HTML page, as locally), and what
+ * a CORS preflight asks (OPTIONS is never cached; the function allows the headers a browser asks for). Accept stays out
+ * of the cache key: the only answers that differ by it are problems, which no cache shares (a 404 says no-store, which
+ * CloudFront honours for 404s; it never caches a 429; the distribution keeps a 5xx 0 seconds).
  */
 export const ANSWER_ORIGIN_HEADERS = [
   VIEWER_HOST_HEADER,
   'CloudFront-Viewer-Address',
   'User-Agent',
+  'Accept',
   'Origin',
   'Access-Control-Request-Method',
   'Access-Control-Request-Headers',
@@ -53,7 +57,8 @@ export function answerPolicies(
     enableAcceptEncodingBrotli: true,
   });
   const originRequestPolicy = new cloudfront.OriginRequestPolicy(scope, 'AnswerOriginRequest', {
-    comment: '/v1/attorneys misses: the viewer host, the client address (rate limit, hashed log) and the user agent',
+    comment:
+      '/v1/attorneys misses: the viewer host, the client address (rate limit, hashed log), the user agent and Accept (error pages)',
     headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...ANSWER_ORIGIN_HEADERS),
     queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
     cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),

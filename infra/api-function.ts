@@ -2,14 +2,12 @@
 import { Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { SALT_PREFIX } from '../shim/aws/salt.ts';
+import { dailySaltStatements, ownFunction } from './own-function.ts';
 import { REQUESTS_PER_HOUR, WINDOW_SECONDS } from './waf.ts';
 
-/** Days the function's log lines (request lines hold only a salted address hash) are kept. */
-export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 /** Memory of the function, in MB (also buys CPU: JSON parsing of site objects is the main cost). */
 export const MEMORY_MB = 512;
 
@@ -36,13 +34,9 @@ export class ApiFunction extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
 
-    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: LOG_RETENTION });
-
-    this.role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Directory function: read the published site, read/write the daily salt, write its own logs',
-    });
-    const policy = (this.policy = new iam.Policy(this, 'Policy', {
+    const own = ownFunction(this, {
+      ids: { logs: 'Logs', role: 'Role', policy: 'Policy', fn: 'Handler' },
+      roleDescription: 'Directory function: read the published site, read/write the daily salt, write its own logs',
       statements: [
         new iam.PolicyStatement({
           sid: 'ReadPublishedSite',
@@ -56,36 +50,12 @@ export class ApiFunction extends Construct {
           actions: ['s3:ListBucket'],
           resources: [props.siteBucket.bucketArn],
         }),
-        new iam.PolicyStatement({
-          sid: 'DailySalt',
-          actions: ['s3:GetObject', 's3:PutObject'],
-          resources: [props.saltBucket.arnForObjects(`${SALT_PREFIX}*`)],
-        }),
-        new iam.PolicyStatement({
-          sid: 'MissingSaltIs404',
-          actions: ['s3:ListBucket'],
-          resources: [props.saltBucket.bucketArn],
-        }),
-        new iam.PolicyStatement({
-          sid: 'OwnLogs',
-          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-          resources: [this.logGroup.logGroupArn],
-        }),
+        ...dailySaltStatements(props.saltBucket),
       ],
-    }));
-    this.role.attachInlinePolicy(policy);
-
-    this.fn = new lambda.Function(this, 'Handler', {
       description: 'Injury attorney directory: REST, MCP and redirects over the published site',
-      // The latest runtime; the bundle targets it (infra/bundle.ts LAMBDA_NODE_TARGET) and CI runs the Lambda suites on it.
-      runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: lambda.Architecture.ARM_64,
-      handler: 'index.handler',
-      code: lambda.Code.fromAsset(props.codeDir),
+      codeDir: props.codeDir,
       memorySize: MEMORY_MB,
       timeout: Duration.seconds(10),
-      role: this.role,
-      logGroup: this.logGroup,
       environment: {
         SITE_BUCKET: props.siteBucket.bucketName,
         SALT_BUCKET: props.saltBucket.bucketName,
@@ -96,8 +66,10 @@ export class ApiFunction extends Construct {
         ...(props.publicBaseUrl !== undefined ? { PUBLIC_BASE_URL: props.publicBaseUrl } : {}),
       },
     });
-    // The role's policy must exist before the first invocation.
-    this.fn.node.addDependency(policy);
+    this.fn = own.fn;
+    this.logGroup = own.logGroup;
+    this.role = own.role;
+    this.policy = own.policy;
 
     this.url = this.fn.addFunctionUrl({
       authType: lambda.FunctionUrlAuthType.NONE,

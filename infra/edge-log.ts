@@ -8,13 +8,12 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { SALT_PREFIX } from '../shim/aws/salt.ts';
-import { LOG_RETENTION } from './api-function.ts';
 import { viewerRequestCode } from './edge-function.ts';
+import { dailySaltStatements, LOG_RETENTION, ownFunction } from './own-function.ts';
 
 /** How often the salt rotation runs: today's and tomorrow's salt are in place long before each UTC midnight. */
 export const ROTATION_EVERY = Duration.hours(1);
@@ -54,12 +53,10 @@ export class EdgeLog extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    const rotatorLogs = new logs.LogGroup(this, 'RotatorLogs', { retention: LOG_RETENTION });
-    const role = new iam.Role(this, 'RotatorRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Salt rotator: read/create the daily salt, write it to the edge key-value store, write its own logs',
-    });
-    this.rotatorPolicy = new iam.Policy(this, 'RotatorPolicy', {
+    const rotator = ownFunction(this, {
+      ids: { logs: 'RotatorLogs', role: 'RotatorRole', policy: 'RotatorPolicy', fn: 'Rotator' },
+      roleDescription:
+        'Salt rotator: read/create the daily salt, write it to the edge key-value store, write its own logs',
       statements: [
         new iam.PolicyStatement({
           sid: 'EdgeSaltStore',
@@ -71,38 +68,16 @@ export class EdgeLog extends Construct {
           ],
           resources: [this.store.keyValueStoreArn],
         }),
-        new iam.PolicyStatement({
-          sid: 'DailySalt',
-          actions: ['s3:GetObject', 's3:PutObject'],
-          resources: [props.saltBucket.arnForObjects(`${SALT_PREFIX}*`)],
-        }),
-        new iam.PolicyStatement({
-          sid: 'MissingSaltIs404',
-          actions: ['s3:ListBucket'],
-          resources: [props.saltBucket.bucketArn],
-        }),
-        new iam.PolicyStatement({
-          sid: 'OwnLogs',
-          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-          resources: [rotatorLogs.logGroupArn],
-        }),
+        ...dailySaltStatements(props.saltBucket),
       ],
-    });
-    role.attachInlinePolicy(this.rotatorPolicy);
-
-    this.rotator = new lambda.Function(this, 'Rotator', {
       description: "Copies the day's salt into the edge key-value store (today and tomorrow) and deletes older days",
-      runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: lambda.Architecture.ARM_64,
-      handler: 'index.handler',
-      code: lambda.Code.fromAsset(props.rotatorCodeDir),
+      codeDir: props.rotatorCodeDir,
       memorySize: 256,
       timeout: Duration.seconds(30),
-      role,
-      logGroup: rotatorLogs,
       environment: { SALT_BUCKET: props.saltBucket.bucketName, EDGE_SALT_KVS_ARN: this.store.keyValueStoreArn },
     });
-    this.rotator.node.addDependency(this.rotatorPolicy);
+    this.rotator = rotator.fn;
+    this.rotatorPolicy = rotator.policy;
     new events.Rule(this, 'RotationSchedule', {
       description: "Hourly: today's and tomorrow's salt in the edge store, older ones deleted",
       schedule: events.Schedule.rate(ROTATION_EVERY),

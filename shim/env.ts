@@ -219,17 +219,8 @@ export interface Config extends SharedSettings {
   siteBucket: { bucket: string; prefix?: string; endpoint?: string } | null;
   dataDir: string;
   logDir: string;
-  /** Requests per hour per address; 0 disables the limit. */
-  rateLimitPerHour: number;
-  /** Window the limit is counted and advertised in, in seconds (divides 3600). */
-  rateLimitWindowSeconds: number;
-  /** Contact address in the served OpenAPI document; null means the default. */
-  correctionsEmail: string | null;
   /** Trusted proxies in front of the server; 0 means the socket peer is the client. */
   proxyHops: number;
-  allowedOrigins: string[];
-  /** Budget of the parsed-object cache, in bytes of stored JSON. */
-  cacheBytes: number;
   /** Budget of the answer cache, in bytes of headers and encoded bodies; 0 disables it. */
   answerCacheBytes: number;
   /** Deadline of one store read, in milliseconds. */
@@ -325,11 +316,6 @@ export interface LambdaEnv extends SharedSettings {
   rateLimitPerHour: number;
   /** Window the limit is counted and advertised in (the WAF rule's evaluation window on AWS). */
   rateLimitWindowSeconds: number;
-  /** Contact address in the served OpenAPI document; null means the default. */
-  correctionsEmail: string | null;
-  allowedOrigins: string[];
-  /** Budget of the parsed-object cache, in bytes of stored JSON. */
-  cacheBytes: number;
   region: string;
   /** Custom S3 endpoint (an S3-protocol server in tests); null on AWS. */
   s3Endpoint: string | null;

@@ -16,7 +16,7 @@ import type { FunctionUrlHandler } from '../shim/aws/handler.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
 import { functionUrlEvent, resultText, VIEWER_IPV6, type EventSpec } from './helpers/function-url.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { S3RVER_ENV, useS3rver } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const BASE = 'https://directory.example';
@@ -27,7 +27,6 @@ const MCP_HEADERS = {
   'mcp-protocol-version': '2025-11-25',
 };
 
-let s3: RunningS3rver;
 let local: TestServer;
 let work: string;
 let bundleUrl: string;
@@ -49,8 +48,8 @@ async function coldHandler(tag: string): Promise<FunctionUrlHandler> {
   return mod.handler;
 }
 
+const s3 = useS3rver({ buckets: ['site', 'salt'], conditionalWrites: true });
 beforeAll(async () => {
-  s3 = await startS3rver({ buckets: ['site', 'salt'], conditionalWrites: true });
   const report = await publishSite({
     bucket: 'site',
     siteDir: process.env.TEST_SITE_DIR as string,
@@ -67,9 +66,7 @@ beforeAll(async () => {
     ORIGIN_VERIFY_SECRETS: SECRET,
     PUBLIC_BASE_URL: BASE,
     S3_ENDPOINT: s3.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    ...S3RVER_ENV,
   });
   // The bundle's request lines go to stdout, as on Lambda; keep them for the privacy checks.
   const write = process.stdout.write.bind(process.stdout);
@@ -94,7 +91,6 @@ afterAll(async () => {
     else process.env[k] = v;
   }
   await local?.close();
-  await s3?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -4,18 +4,12 @@
  * tested against the helper's emulation of S3's conditional write (412 when the key exists).
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createS3Client, s3Client } from '../shim/aws/s3-client.ts';
 import { SALT_BYTES, S3SaltProvider } from '../shim/aws/salt.ts';
-import { startS3rver, unusedPort, type RunningS3rver } from './helpers/s3rver.ts';
+import { unusedPort, useS3rver } from './helpers/s3rver.ts';
 
-let server: RunningS3rver;
-beforeAll(async () => {
-  server = await startS3rver({ buckets: ['site'], conditionalWrites: true });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useS3rver({ buckets: ['site'], conditionalWrites: true });
 
 const provider = (): S3SaltProvider => new S3SaltProvider({ bucket: 'site', prefix: 'prod/', ...server.clientOptions });
 

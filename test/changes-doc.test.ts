@@ -2,7 +2,7 @@
  * The public changes document (v/<version>/changes.json): what changed since the version live before, and why, with no
  * private detail of a request; it agrees with `npm run audit -- diff` and is deterministic.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkManifest } from '../generator/audit/manifest.ts';
@@ -11,7 +11,7 @@ import { openSite } from '../generator/site/site.ts';
 import { generate } from '../generator/generate.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { ChangesDoc, keys, type ChangesDocT } from '../shim/core/site-format.ts';
-import { copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { addFollowingWeek, copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { startTestServer } from './helpers/server.ts';
 
@@ -20,15 +20,7 @@ const PRIVATE = ['Jane Roe', 'jane@roe.example', 'Mr Zeta', 'closed after a comp
 
 /** Week 2026-W48 from W47: Far Away Law (p8) gone, a new Gamma office (p11), Beta Legal renamed; plus a correction file and a firm removal. */
 async function nextWeek(data: string): Promise<void> {
-  const from = join(data, 'weeks', '2026-W47');
-  const to = join(data, 'weeks', '2026-W48');
-  await cp(from, to, { recursive: true });
-  await writeFile(
-    join(to, 'dataset.json'),
-    (await readFile(join(from, 'dataset.json'), 'utf8'))
-      .replace('2026-W47', '2026-W48')
-      .replace('2026-11-18', '2026-11-25'),
-  );
+  const { from, to } = await addFollowingWeek(data);
   const rows = (await readFile(join(from, 'places.jsonl'), 'utf8'))
     .trim()
     .split('\n')

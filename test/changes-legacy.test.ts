@@ -19,24 +19,16 @@ import { release } from '../generator/release/release.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { ChangesDoc, keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
-import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { downgradeCells, downgradeToMeta1, siteFiles } from './helpers/legacy-site.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
 
 /** Week 2026-W48 from W47: Gamma Injury renamed, Far Away Law (p8) gone. */
 async function nextWeek(data: string): Promise<void> {
-  const from = join(data, 'weeks', '2026-W47');
-  const to = join(data, 'weeks', '2026-W48');
-  await cp(from, to, { recursive: true });
-  await writeFile(
-    join(to, 'dataset.json'),
-    (await readFile(join(from, 'dataset.json'), 'utf8'))
-      .replace('2026-W47', '2026-W48')
-      .replace('2026-11-18', '2026-11-25'),
-  );
+  const { from, to } = await addFollowingWeek(data);
   const rows = (await readFile(join(from, 'places.jsonl'), 'utf8'))
     .trim()
     .split('\n')
@@ -44,7 +36,7 @@ async function nextWeek(data: string): Promise<void> {
   await writeFile(join(to, 'places.jsonl'), `${rows.join('\n').replace(/"Gamma Injury"/g, '"Gamma Injury Law"')}\n`);
 }
 
-let s3: RunningS3rver;
+const s3 = useS3rver();
 let data: string;
 let first: string;
 /** The first week live in the previous cell schema. */
@@ -57,7 +49,6 @@ let reference: Buffer;
 let second: string;
 
 beforeAll(async () => {
-  s3 = await startS3rver();
   data = await copyFixture();
   const modern = join(await tempDir('legacy-modern'), 'site');
   first = await copyFixtureSite(modern);
@@ -72,10 +63,7 @@ beforeAll(async () => {
   second = (await generate({ dataDir: data, outDir: modern, ...quiet })).version;
   reference = await readFile(join(modern, keys.changes(second)));
 }, 120_000);
-afterAll(async () => {
-  await s3?.stop();
-  await removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 describe('a live version of the previous cell schema', () => {
   it('is really cell schema 3: no hashes', async () => {

@@ -2,27 +2,21 @@
  * On a release to a bucket the changes document compares with the bucket's live version (not whatever the local folder
  * holds), and audit measure reads a bucket like a folder. Real S3-protocol server (s3rver) on loopback.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { measure } from '../generator/audit/measure.ts';
 import { openSite } from '../generator/site/site.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { release } from '../generator/release/release.ts';
 import { ChangesDoc, keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
-import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const silent = { log: (): void => {} };
-let s3: RunningS3rver;
-beforeAll(async () => {
-  s3 = await startS3rver();
-});
-afterAll(async () => {
-  await s3.stop();
-  await removeTempDirs();
-});
+const s3 = useS3rver();
+afterAll(removeTempDirs);
 
 it('compares with the version live in the bucket, and audit measure checks the bucket', async () => {
   const bucket = { bucket: 'site', ...s3.clientOptions };
@@ -39,15 +33,7 @@ it('compares with the version live in the bucket, and audit measure checks the b
   expect(first.outcome, first.error ?? '').toBe('released');
 
   // Next week, released from another machine whose site folder is empty: the bucket is what was live.
-  const from = join(data, 'weeks', '2026-W47');
-  const to = join(data, 'weeks', '2026-W48');
-  await cp(from, to, { recursive: true });
-  await writeFile(
-    join(to, 'dataset.json'),
-    (await readFile(join(from, 'dataset.json'), 'utf8'))
-      .replace('2026-W47', '2026-W48')
-      .replace('2026-11-18', '2026-11-25'),
-  );
+  const { from, to } = await addFollowingWeek(data);
   const places = (await readFile(join(from, 'places.jsonl'), 'utf8')).replace(/"Gamma Injury"/g, '"Gamma Injury Law"');
   await writeFile(join(to, 'places.jsonl'), places);
   const second = await release({

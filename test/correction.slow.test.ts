@@ -19,7 +19,7 @@ import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const BUCKET = 'site';
 const PREFIX = 'prod/';
@@ -31,7 +31,6 @@ const POINTS = [
   { lat: '39.74', lng: '-104.99', radius_miles: '10', limit: '25' },
 ];
 
-let s3: RunningS3rver;
 let data: string;
 let site: string;
 const manifests = new Map<string, ManifestT>();
@@ -119,15 +118,12 @@ let F: string;
 let C1: string;
 let C2: string;
 
+const s3 = useS3rver({ buckets: [BUCKET] });
 beforeAll(async () => {
-  s3 = await startS3rver({ buckets: [BUCKET] });
   data = await copyFixture();
   site = join(await tempDir('site'), 'site');
 });
-afterAll(async () => {
-  await s3?.stop();
-  await removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 describe('a correction published as a layer', () => {
   it('the weekly version goes up complete', async () => {

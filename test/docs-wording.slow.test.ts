@@ -4,19 +4,17 @@
  * opened on (in Chromium), not a placeholder.
  */
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onCspReport, useChromium } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
-let browser: Browser;
+const browser = useChromium();
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
 });
 
@@ -54,9 +52,7 @@ describe('/docs MCP snippets', () => {
     const origin = server.url.replace('127.0.0.1', 'localhost');
     const page = await browser.newPage();
     const csp: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy|Trusted Type/i.test(m.text())) csp.push(m.text());
-    });
+    onCspReport(page, (m) => csp.push(m));
     await page.goto(`${origin}/docs`);
     const mcp = page.locator('main');
     await expect.poll(() => mcp.locator('.origin').first().textContent()).toBe(origin);

@@ -3,14 +3,14 @@
  * key-value store, every other day's deleted, idempotent; the edge function then hashes an address exactly as the
  * function's request log does. The store is in memory: a CloudFront KeyValueStore cannot run here.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { viewerRequestCode } from '../infra/edge-function.ts';
 import { dayAfter, edgeSaltKey, rotateEdgeSalt, utcDay, type SaltKeyStore } from '../shim/aws/edge-salt.ts';
 import { S3SaltProvider } from '../shim/aws/salt.ts';
 import { RotatorEnv } from '../shim/aws/salt-rotator.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
 import { loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 /** A key-value store in memory that records its writes. */
 class MemoryStore implements SaltKeyStore {
@@ -29,13 +29,7 @@ class MemoryStore implements SaltKeyStore {
   }
 }
 
-let server: RunningS3rver;
-beforeAll(async () => {
-  server = await startS3rver({ buckets: ['salts'], conditionalWrites: true });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useS3rver({ buckets: ['salts'], conditionalWrites: true });
 const salts = (): S3SaltProvider => new S3SaltProvider({ bucket: 'salts', ...server.clientOptions });
 
 describe('days', () => {

@@ -1,15 +1,10 @@
 /** The generator's fast document bytes equal the plain serialisation of the same documents (every firm of the sample, the manifest). */
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCoverage } from '../generator/model/coverage.ts';
 import { firmDocPieces, firmDocs, manifestBytes, manifestDoc, sortedKeys } from '../generator/write/documents.ts';
-import { groupFirms } from '../generator/model/firms.ts';
-import { latestWeek, readInputs } from '../generator/inputs/read.ts';
-import { buildOffices } from '../generator/model/offices.ts';
 import type { BuiltFirm } from '../generator/model/offices.ts';
-import { measureVisibility } from '../generator/model/visibility.ts';
 import type { Entry } from '../generator/write/write.ts';
 import type { StoredOfficeT } from '../shim/core/site-format.ts';
+import { sampleFirms } from './helpers/sample-offices.ts';
 
 /** Each document's pieces joined, as the writer writes them (without the trailing newline); its stated byte length checked. */
 const texts = (b: BuiltFirm): { listingId: string; json: string }[] =>
@@ -21,19 +16,7 @@ const texts = (b: BuiltFirm): { listingId: string; json: string }[] =>
 
 describe('firmDocPieces', () => {
   it('gives, for every firm of the sample, exactly JSON.stringify of each of its firm documents', async () => {
-    const data = resolve('data');
-    const inputs = await readInputs(data, await latestWeek(data));
-    const { firms } = groupFirms(
-      inputs.places.map((r) => r.value),
-      inputs.flags,
-    );
-    const vis = measureVisibility(
-      inputs.metros,
-      inputs.samples.map((r) => r.value),
-      firms,
-      buildCoverage(inputs.metros),
-    );
-    const built = buildOffices(firms, vis);
+    const { inputs, firms: built } = await sampleFirms();
     let docs = 0;
     let multi = 0;
     for (const b of built) {

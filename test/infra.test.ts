@@ -21,6 +21,19 @@ import { DirectoryStack, type DirectoryStackProps } from '../infra/stack.ts';
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+/**
+ * What a cached function path's miss forwards: the host for links, the address and user agent for the log, Accept
+ * (error pages for browsers) and what a CORS preflight asks.
+ */
+const FUNCTION_ORIGIN_HEADERS = [
+  'x-viewer-host',
+  'CloudFront-Viewer-Address',
+  'User-Agent',
+  'Accept',
+  'Origin',
+  'Access-Control-Request-Method',
+  'Access-Control-Request-Headers',
+];
 
 let work: string;
 let codeDir: string;
@@ -526,14 +539,7 @@ describe('default deployment', () => {
         OriginRequestPolicyConfig: {
           HeadersConfig: {
             HeaderBehavior: 'whitelist',
-            Headers: [
-              'x-viewer-host',
-              'CloudFront-Viewer-Address',
-              'User-Agent',
-              'Origin',
-              'Access-Control-Request-Method',
-              'Access-Control-Request-Headers',
-            ],
+            Headers: FUNCTION_ORIGIN_HEADERS,
           },
           QueryStringsConfig: { QueryStringBehavior: 'all' },
           CookiesConfig: { CookieBehavior: 'none' },
@@ -615,19 +621,45 @@ describe('default deployment', () => {
           // A CORS preflight on a document reaches the function with what the browser asks.
           HeadersConfig: {
             HeaderBehavior: 'whitelist',
-            Headers: Match.arrayEquals([
-              'x-viewer-host',
-              'CloudFront-Viewer-Address',
-              'User-Agent',
-              'Origin',
-              'Access-Control-Request-Method',
-              'Access-Control-Request-Headers',
-            ]),
+            Headers: Match.arrayEquals(FUNCTION_ORIGIN_HEADERS),
           },
           QueryStringsConfig: { QueryStringBehavior: 'none' },
           CookiesConfig: { CookieBehavior: 'none' },
         },
       });
+    });
+
+    it("a browser's 404, 429 or 503 is the HTML page on AWS too: every function path forwards Accept, no cache key holds it", () => {
+      const resources = t.template.toJSON().Resources as Record<string, Json>;
+      const headersOf = (ref: unknown, type: string, config: string): string[] => {
+        const id = (ref as { Ref?: string }).Ref;
+        if (id === undefined) return [];
+        const resource = resources[id] as Json;
+        expect(resource.Type).toBe(type);
+        const props = (resource.Properties as Json)[config] as Json;
+        const headers = ((props.ParametersInCacheKeyAndForwardedToOrigin as Json | undefined) ?? props)
+          .HeadersConfig as { Headers?: string[] };
+        return (headers.Headers ?? []).map((h) => h.toLowerCase());
+      };
+      const functionBehaviors = [
+        ['default', config.DefaultCacheBehavior as Json] as const,
+        ...Object.entries(behaviors),
+      ].filter(([, b]) => b.TargetOriginId === functionOrigin);
+      expect(functionBehaviors.length).toBeGreaterThan(15);
+      for (const [path, b] of functionBehaviors) {
+        const originRequest = b.OriginRequestPolicyId;
+        // The managed policy forwards every viewer header but Host; our own ones name Accept.
+        if (originRequest !== ALL_VIEWER_EXCEPT_HOST_HEADER)
+          expect(
+            headersOf(originRequest, 'AWS::CloudFront::OriginRequestPolicy', 'OriginRequestPolicyConfig'),
+            path,
+          ).toContain('accept');
+        // Only problems differ by Accept, and none is shared (see the 5xx test; a 404 says no-store): one cached copy.
+        if (b.CachePolicyId !== CACHING_DISABLED)
+          expect(headersOf(b.CachePolicyId, 'AWS::CloudFront::CachePolicy', 'CachePolicyConfig'), path).not.toContain(
+            'accept',
+          );
+      }
     });
 
     it('the pointer comes from S3, cached, read-only; the measurement data from the function, which answers the served version only', () => {

@@ -6,7 +6,7 @@
 import { Agent, get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 /** Block this thread without using CPU: no timer, socket or callback of this process runs meanwhile. */
 function blockEventLoop(ms: number): void {
@@ -27,13 +27,13 @@ function agentGet(agent: Agent, url: string): Promise<{ status: number; reused: 
 }
 
 describe('a request on a keep-alive socket after the client stalled past the advertised timeout', () => {
+  const s3 = useS3rver();
   let server: TestServer;
-  let s3: RunningS3rver;
   beforeAll(async () => {
-    [server, s3] = await Promise.all([startTestServer(), startS3rver()]);
+    server = await startTestServer();
   });
   afterAll(async () => {
-    await Promise.all([server?.close(), s3?.stop()]);
+    await server?.close();
   });
 
   it('is answered, by the API server (fetch and http.Agent) and by the loopback S3 of the tests (http.Agent)', async () => {

@@ -15,22 +15,17 @@ import { publishSite } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { copyFixture, removeTempDirs } from './fixtures/generator/helpers.ts';
 import { request } from './helpers/http.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer } from './helpers/server.ts';
 
 type Json = Record<string, unknown>;
 const PUBLIC_BASE_URL = 'https://directory.example';
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-let s3: RunningS3rver;
+const s3 = useS3rver({ credentialsInEnv: true });
 let copyDir: string;
 let version: string;
 beforeAll(async () => {
-  s3 = await startS3rver();
-  // The server reads the bucket with s3rver's fixed credentials.
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-  process.env.AWS_REGION = 'us-east-1';
   // The small hand-made site (two metros), so the bucket publish is quick.
   copyDir = mkdtempSync(join(tmpdir(), 'iad-meta-root-'));
   await generate({ dataDir: await copyFixture(), outDir: copyDir, quiet: true });
@@ -38,7 +33,6 @@ beforeAll(async () => {
   await publishSite({ bucket: 'site', prefix: 'root/', siteDir: copyDir, quiet: true, ...s3.clientOptions });
 });
 afterAll(async () => {
-  await s3.stop();
   await removeTempDirs();
   if (copyDir !== undefined) rmSync(copyDir, { recursive: true, force: true });
 });

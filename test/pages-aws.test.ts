@@ -14,20 +14,20 @@ import { loadLambdaEnv } from '../shim/aws/env.ts';
 import { createHandler, type FunctionUrlHandler } from '../shim/aws/handler.ts';
 import type { SaltProvider } from '../shim/edge-types.ts';
 import { S3Store } from '../shim/store/s3.ts';
+import { ANSWER_ORIGIN_HEADERS } from '../infra/answer-cache.ts';
 import { functionUrlEvent } from './helpers/function-url.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const BASE = 'https://directory.example';
 const SECRET = 'pagesSecretValueThatIsLongEnough0123456789ab';
 const fixedSalt: SaltProvider = { saltFor: async () => new Uint8Array(32).fill(3) };
 
-let s3: RunningS3rver;
+const s3 = useS3rver({ buckets: ['site'] });
 let local: TestServer;
 let handler: FunctionUrlHandler;
 
 beforeAll(async () => {
-  s3 = await startS3rver({ buckets: ['site'] });
   const siteDir = process.env.TEST_SITE_DIR as string;
   const { version } = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8')));
   const pagesDir = join(siteDir, keys.root(version), 'pages');
@@ -63,7 +63,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await local?.close();
-  await s3?.stop();
 });
 
 describe('pages through the Lambda handler from S3', () => {
@@ -96,4 +95,32 @@ describe('pages through the Lambda handler from S3', () => {
       expect(result.headers[name], `${target} ${name}`).toBe(expected.headers.get(name) ?? undefined);
     }
   });
+});
+
+describe('a problem on a cached path, through the headers CloudFront forwards there', () => {
+  const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+  const forwarded = new Set(ANSWER_ORIGIN_HEADERS.map((h) => h.toLowerCase()));
+  /** The viewer's headers as the documents' and answers' origin request policy lets them reach the function. */
+  const throughCloudFront = (headers: Record<string, string>): Record<string, string> =>
+    Object.fromEntries(Object.entries(headers).filter(([name]) => forwarded.has(name)));
+
+  it.each(['/metros/atlantis', '/problems/no_such_code'])(
+    '%s: a browser gets the 404 page as from the local server, never shared-cached; JSON callers the problem',
+    async (target) => {
+      const viewer = { accept: BROWSER, 'user-agent': 'Mozilla/5.0', 'accept-language': 'en-US' };
+      const page = await handler(functionUrlEvent({ target, headers: throughCloudFront(viewer) }, SECRET));
+      const expected = await fetch(local.url + target, { headers: viewer });
+      expect(page.statusCode).toBe(404);
+      expect(expected.status).toBe(404);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-type']).toBe(expected.headers.get('content-type'));
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.headers.vary).toMatch(/\bAccept\b/);
+      const json = await handler(
+        functionUrlEvent({ target, headers: throughCloudFront({ accept: 'application/json' }) }, SECRET),
+      );
+      expect(json.statusCode).toBe(404);
+      expect(json.headers['content-type']).toMatch(/^application\/problem\+json/);
+    },
+  );
 });

@@ -3,20 +3,19 @@
  * and the sample site: the search, the not-covered message, keyboard-only use, axe-core, the CSP and both widths.
  */
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disclosureFor } from '../shim/core/disclosure.ts';
+import { axeViolations, onCspReport, serious, useChromium } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 /** Screenshots go to var/screenshots; with UPDATE_SCREENSHOTS=1 to docs/screenshots, which the README shows. */
 const SHOTS = resolve(process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'var/screenshots');
 const PAGES = ['/', '/metros/chicago', '/docs', '/corrections'] as const;
 
 let server: TestServer;
-let browser: Browser;
+const browser = useChromium();
 /** CSP messages the browser reported, from every page opened through open(). */
 const cspReports: string[] = [];
 
@@ -24,20 +23,16 @@ type Answer = { covered: boolean; results: { name: string; distance_miles: numbe
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
 });
 
 async function open(path: string, width = 1280, context?: BrowserContext): Promise<Page> {
   const ctx = context ?? (await browser.newContext({ viewport: { width, height: 900 } }));
   const page = await ctx.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Trusted Type/i.test(m.text())) cspReports.push(`${path}: ${m.text()}`);
-  });
+  onCspReport(page, (m) => cspReports.push(`${path}: ${m}`));
   const response = await page.goto(server.url + path);
   expect(response?.status(), path).toBe(200);
   return page;
@@ -91,6 +86,24 @@ describe('search page', () => {
     await searchFor(page, '59101');
     expect(await page.locator('#not-covered').isVisible()).toBe(true);
     expect(await page.locator('#not-covered').textContent()).toContain('This area is not measured');
+    await page.context().close();
+  });
+
+  it('says how the place was read when the answer has a location note ("NYC"), and shows none when it has none', async () => {
+    const api = (await (await fetch(`${server.url}/v1/attorneys?location=NYC&limit=25`)).json()) as {
+      location: { note?: string };
+    };
+    expect(api.location.note).toMatch(/"NYC".*New York, NY/);
+    const page = await open('/');
+    await searchFor(page, 'NYC');
+    const note = page.locator('#location-note');
+    expect(await note.isVisible()).toBe(true);
+    expect(await note.textContent()).toBe(api.location.note);
+    // The next search's answer has no note: the last one's must not stay on screen.
+    await page.getByLabel('ZIP code or city').fill('Chicago, IL');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#results-heading').filter({ hasText: 'Chicago, IL' }).waitFor();
+    expect(await note.isVisible()).toBe(false);
     await page.context().close();
   });
 
@@ -153,11 +166,7 @@ describe('every page', () => {
     const page = await open(path, 1280, ctx);
     if (path === '/') await searchFor(page, 'Chicago, IL');
     if (path === '/docs') await page.locator('.opblock').first().waitFor();
-    await page.addScriptTag({ content: axeSource });
-    const violations = await page.evaluate<{ id: string; impact: string; nodes: number }[]>(
-      'axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
-    );
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(serious(await axeViolations(page))).toEqual([]);
     await ctx.close();
   });
 

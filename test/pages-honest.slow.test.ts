@@ -4,12 +4,13 @@
  * data is called fictional; cards name a metro by its name and count offices in good English; the disclosure a person
  * reads names no API field.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useChromium } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
-let browser: Browser;
+const browser = useChromium();
 
 type Answer = {
   covered: boolean;
@@ -23,10 +24,8 @@ type Answer = {
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
 });
 

@@ -4,14 +4,13 @@
  * look like the rest of the site, each with the page CSP and no CSP violation, and API callers keep problem+json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page, type Response as PwResponse } from 'playwright-core';
+import type { Page, Response as PwResponse } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../shim/http/page-response.ts';
+import { axeViolations, onCspReport, serious, useChromium } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 /** The soft background site.css gives the header (#f5f4fa): proof the stylesheet was applied. */
 const HEADER_BACKGROUND = 'rgb(245, 244, 250)';
 
@@ -21,7 +20,7 @@ let limited: TestServer;
 /** Serves a copy of the site whose coverage document is damaged. */
 let damaged: TestServer;
 let copy: SiteCopy;
-let browser: Browser;
+const browser = useChromium();
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -30,10 +29,8 @@ beforeAll(async () => {
   const coverage = copy.own('coverage.json');
   writeFileSync(coverage, readFileSync(coverage, 'utf8').slice(0, 40));
   damaged = await startTestServer({ SITE_DIR: copy.dir });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 });
 afterAll(async () => {
-  await browser?.close();
   await Promise.all([server?.close(), limited?.close(), damaged?.close()]);
   copy?.remove();
 });
@@ -44,9 +41,7 @@ async function visit(url: string): Promise<{ page: Page; response: PwResponse; c
   const page = await ctx.newPage();
   const csp: string[] = [];
   const failed: string[] = [];
-  page.on('console', (m) => {
-    if (/Content Security Policy|Trusted Type/i.test(m.text())) csp.push(m.text());
-  });
+  onCspReport(page, (m) => csp.push(m));
   page.on('response', (r) => {
     if (r.request().resourceType() !== 'document' && !r.url().endsWith('/favicon.ico') && r.status() >= 400)
       failed.push(`${r.status()} ${r.url()}`);
@@ -81,12 +76,9 @@ async function seriousAxeViolations(url: string): Promise<string[]> {
   const ctx = await browser.newContext({ bypassCSP: true });
   const page = await ctx.newPage();
   await page.goto(url);
-  await page.addScriptTag({ content: axeSource });
-  const found = await page.evaluate<{ id: string; impact: string }[]>(
-    'axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))',
-  );
+  const found = await axeViolations(page);
   await ctx.close();
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  return serious(found).map((v) => v.id);
 }
 
 describe('a browser that meets a problem gets a page in the site style', () => {

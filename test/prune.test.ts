@@ -14,7 +14,7 @@ import {
 } from '../generator/publish/prune-bucket.ts';
 import { createS3Client, s3Client } from '../shim/aws/s3-client.ts';
 import type { LayersT } from '../shim/core/site-format.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { isDeleteObjects, startStallProxy, type StallProxy } from './helpers/stall-proxy.ts';
 
 const DAY = 86_400_000;
@@ -99,9 +99,9 @@ const runPrune = (args: string[]): Promise<{ status: number; stdout: string; std
   });
 
 describe('pruneBucket on s3rver', () => {
-  let s3: RunningS3rver;
-  let client: S3Client;
   const BUCKET = 'site';
+  const s3 = useS3rver({ buckets: [BUCKET] });
+  let client: S3Client;
   const put = (key: string, body: string): Promise<unknown> =>
     client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
   const keysUnder = async (prefix: string): Promise<string[]> => {
@@ -110,7 +110,6 @@ describe('pruneBucket on s3rver', () => {
   };
 
   beforeAll(async () => {
-    s3 = await startS3rver({ buckets: [BUCKET] });
     client = s3Client(s3.clientOptions);
     const meta = (version: string, week: string, layers?: LayersT): string =>
       JSON.stringify({ schema_version: 2, version, week, ...(layers ? { layers } : {}) });
@@ -141,10 +140,6 @@ describe('pruneBucket on s3rver', () => {
     await put('prod/current.json', JSON.stringify({ schema_version: 1, version: '2026-W46-d', week: '2026-W46' }));
     await put('other/v/2026-W40-q/meta.json', meta('2026-W40-q', '2026-W40'));
   });
-  afterAll(async () => {
-    await s3?.stop();
-  });
-
   it('deletes nothing younger than the minimum age, nothing in a dry run, then exactly the unread prefixes', async () => {
     const before = await keysUnder('');
     const quiet = (): void => {};
@@ -204,10 +199,10 @@ describe('pruneBucket on s3rver', () => {
 });
 
 describe('prune on a slow store (s3rver behind a proxy that stops answering chosen requests)', () => {
-  let s3: RunningS3rver;
+  const BUCKET = 'site';
+  const s3 = useS3rver({ buckets: [BUCKET] });
   let client: S3Client;
   let proxy: StallProxy;
-  const BUCKET = 'site';
   const OLD_KEYS = 1050;
   const keysUnder = async (prefix: string): Promise<string[]> => {
     const out: string[] = [];
@@ -251,7 +246,6 @@ describe('prune on a slow store (s3rver behind a proxy that stops answering chos
   ];
 
   beforeAll(async () => {
-    s3 = await startS3rver({ buckets: [BUCKET] });
     client = createS3Client({ ...s3.clientOptions, requestTimeoutMs: 60_000, socketTimeoutMs: 60_000 });
     proxy = await startStallProxy(s3.endpoint);
     await seed('a/');
@@ -259,7 +253,6 @@ describe('prune on a slow store (s3rver behind a proxy that stops answering chos
   }, 180_000);
   afterAll(async () => {
     await proxy?.stop();
-    await s3?.stop();
   });
 
   it('a request the store never answers times out, the SDK retries it, and the prune of a 1,051-object version finishes', async () => {
@@ -332,7 +325,7 @@ describe('prune on a slow store (s3rver behind a proxy that stops answering chos
 
     // The CLI says the same and exits 3; once the store answers again, the same command deletes what is left.
     proxy.hold = { match: isDeleteObjects };
-    const stopped = await runPrune([
+    const pruneB = [
       '--bucket',
       BUCKET,
       '--prefix',
@@ -343,28 +336,14 @@ describe('prune on a slow store (s3rver behind a proxy that stops answering chos
       '0',
       '--endpoint',
       proxy.endpoint,
-      '--request-timeout-ms',
-      '1000',
-      '--max-attempts',
-      '1',
-    ]);
+    ];
+    const stopped = await runPrune([...pruneB, '--request-timeout-ms', '1000', '--max-attempts', '1']);
     expect(stopped.status).toBe(3);
     expect(stopped.stderr).toMatch(
       /prune: stopped in v\/2026-W40-old\/ after deleting 0 of 950 objects.*Every kept version is whole/,
     );
     proxy.hold = null;
-    const again = await runPrune([
-      '--bucket',
-      BUCKET,
-      '--prefix',
-      'b/',
-      '--keep',
-      '1',
-      '--min-age-hours',
-      '0',
-      '--endpoint',
-      proxy.endpoint,
-    ]);
+    const again = await runPrune(pruneB);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/delete v\/2026-W40-old\/ \(950 objects/);
     expect(await keysUnder('b/')).toEqual(kept.map((k) => `b/${k}`).sort());

@@ -6,21 +6,15 @@ import { execFile } from 'node:child_process';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../generator/generate.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { S3RVER_ENV, useS3rver } from './helpers/s3rver.ts';
 
-let s3: RunningS3rver;
-beforeAll(async () => {
-  s3 = await startS3rver();
-});
-afterAll(async () => {
-  await s3.stop();
-  await removeTempDirs();
-});
+const s3 = useS3rver();
+afterAll(removeTempDirs);
 
 async function bucketText(key: string): Promise<string | null> {
   try {
@@ -33,7 +27,7 @@ async function bucketText(key: string): Promise<string | null> {
 
 /** The CLI in a child process (asynchronously: s3rver runs in this one). */
 function publishCli(args: string[]): Promise<{ status: number | null; stderr: string }> {
-  const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
+  const env = { ...process.env, ...S3RVER_ENV };
   return new Promise((resolve) => {
     execFile(
       process.execPath,

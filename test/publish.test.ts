@@ -20,7 +20,7 @@ import { readStoredVersion } from '../generator/site/bucket-version.ts';
 import { generatedMetaBytes, resolveLayered } from '../shim/core/layers.ts';
 import { keys, type ManifestT } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { S3RVER_ENV, useS3rver } from './helpers/s3rver.ts';
 
 const BUCKET = 'site';
 const PREFIX = 'prod/';
@@ -105,7 +105,7 @@ async function writeSite(
   return { version, manifest };
 }
 
-let server: RunningS3rver;
+const server = useS3rver({ buckets: [BUCKET] });
 let work: string;
 let store: S3Store;
 const opts = (siteDir: string, extra: Partial<PublishOptions> = {}): PublishOptions => ({
@@ -146,12 +146,10 @@ async function servedVersion(): Promise<string | null> {
 }
 
 beforeAll(async () => {
-  server = await startS3rver({ buckets: [BUCKET] });
   work = await mkdtemp(join(tmpdir(), 'publish-test-'));
   store = new S3Store({ bucket: BUCKET, prefix: PREFIX, ...server.clientOptions });
 });
 afterAll(async () => {
-  await server?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -386,30 +384,19 @@ describe('publishSite on s3rver', () => {
     const cli = ['generator/publish/publish-cli.ts'];
     const help = await run(process.execPath, [...cli, '--help']);
     expect(help.stdout).toMatch(/Usage: npm run publish -- --bucket/);
-    const env = {
-      ...process.env,
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      AWS_REGION: 'us-east-1',
-    };
-    const out = await run(
-      process.execPath,
-      [
-        ...cli,
-        '--bucket',
-        BUCKET,
-        '--prefix',
-        PREFIX,
-        '--endpoint',
-        server.endpoint,
-        '--site',
-        join(work, 'a'),
-        '--dry-run',
-        '--json',
-        '--quiet',
-      ],
-      { env },
-    );
+    const env = { ...process.env, ...S3RVER_ENV };
+    const dryRun = [
+      ...cli,
+      '--bucket',
+      BUCKET,
+      '--prefix',
+      PREFIX,
+      '--endpoint',
+      server.endpoint,
+      '--site',
+      join(work, 'a'),
+    ];
+    const out = await run(process.execPath, [...dryRun, '--dry-run', '--json', '--quiet'], { env });
     const report = JSON.parse(out.stdout) as {
       version: string;
       dryRun: boolean;
@@ -422,23 +409,7 @@ describe('publishSite on s3rver', () => {
     expect(report.uploaded + report.reused + report.skipped).toBe(A.size);
     // Without --json a dry run prints the plan: one line, each key it would write, the paths; the bucket is unchanged.
     const before = snapshot();
-    const text = await run(
-      process.execPath,
-      [
-        ...cli,
-        '--bucket',
-        BUCKET,
-        '--prefix',
-        PREFIX,
-        '--endpoint',
-        server.endpoint,
-        '--site',
-        join(work, 'a'),
-        '--dry-run',
-        '--quiet',
-      ],
-      { env },
-    );
+    const text = await run(process.execPath, [...dryRun, '--dry-run', '--quiet'], { env });
     const lines = text.stdout.trim().split('\n');
     // The CLI is a step of release: it uploads a version and never writes the pointer nor invalidates.
     expect(lines[0]).toMatch(new RegExp(`^plan for ${siteA.version}: .*copy none; pointer unchanged$`));

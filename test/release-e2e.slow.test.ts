@@ -3,13 +3,13 @@
  * removal, a second week and two rollbacks, each through `release`; after the removal no URL the real server answers
  * returns the removed firm (searches, firm documents, redirects, counts, changes, pages, `/v/...` paths).
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { release, type ReleaseOptions, type ReleaseRecord } from '../generator/release/release.ts';
-import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer } from './helpers/server.ts';
 import { loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
 import { viewerRequestCode } from '../infra/edge-function.ts';
@@ -22,30 +22,8 @@ const PAGES = ['/', '/docs', '/corrections', '/metros/alpha', '/metros/beta'];
 const METROS = ['alpha', 'beta'];
 const KVS_ID = 'a1b2c3d4-5678-90ab-cdef-EXAMPLE11111';
 
-let s3: RunningS3rver;
-beforeAll(async () => {
-  s3 = await startS3rver();
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-  process.env.AWS_REGION = 'us-east-1';
-});
-afterAll(async () => {
-  await s3.stop();
-  await removeTempDirs();
-});
-
-/** Add week 2026-W48 to a data copy: last week's rows again. */
-async function addNextWeek(data: string): Promise<void> {
-  const from = join(data, 'weeks', '2026-W47');
-  const to = join(data, 'weeks', '2026-W48');
-  await cp(from, to, { recursive: true });
-  await writeFile(
-    join(to, 'dataset.json'),
-    (await readFile(join(from, 'dataset.json'), 'utf8'))
-      .replace('2026-W47', '2026-W48')
-      .replace('2026-11-18', '2026-11-25'),
-  );
-}
+const s3 = useS3rver({ credentialsInEnv: true });
+afterAll(removeTempDirs);
 
 interface Seen {
   version: string | null;
@@ -168,7 +146,7 @@ describe('release, correction, removal, rollback: the removed firm is absent fro
       target,
       async () => {
         const data = await copyFixture();
-        await addNextWeek(data);
+        await addFollowingWeek(data);
         const site = join(await tempDir(`e2e-${target}`), 'site');
         const records = await tempDir('e2e-rec');
         const prefix = `e2e-${Date.now()}/`;

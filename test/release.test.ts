@@ -11,7 +11,7 @@ import { release, type ReleaseRecord } from '../generator/release/release.ts';
 import { keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const silent = { log: () => {} };
 const WEEK = ['weeks', '2026-W47'];
@@ -244,11 +244,7 @@ describe('corrections for places that closed, and gates forced one at a time', (
 });
 
 describe('release to a loopback bucket', () => {
-  let s3: RunningS3rver;
-  beforeAll(async () => {
-    s3 = await startS3rver();
-  });
-  afterAll(async () => s3.stop());
+  const s3 = useS3rver();
 
   it('publishes to the bucket and the folder; a refused week moves neither', async () => {
     const site = join(await tempDir('release-bucket'), 'site');

@@ -2,7 +2,7 @@
  * Standing removals (data/removals.jsonl): a listing or a whole firm stays out of every later week until lifted, a new
  * place id of a removed firm stays out too, and publish refuses a site (a rollback) that still holds a removed listing.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadInputError, generate } from '../generator/generate.ts';
@@ -15,8 +15,8 @@ import { keys } from '../shim/core/site-format.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
-import { copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { addFollowingWeek, copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 
 const quiet = { quiet: true, log: () => {} };
@@ -25,15 +25,7 @@ const ALPHA = ['p1', 'p2', 'p3'];
 
 /** Add week 2026-W48 to a data copy: last week's rows plus a new Alpha office under a new place id. */
 async function addNextWeek(data: string): Promise<void> {
-  const from = join(data, 'weeks', '2026-W47');
-  const to = join(data, 'weeks', '2026-W48');
-  await cp(from, to, { recursive: true });
-  await writeFile(
-    join(to, 'dataset.json'),
-    (await readFile(join(from, 'dataset.json'), 'utf8'))
-      .replace('2026-W47', '2026-W48')
-      .replace('2026-11-18', '2026-11-25'),
-  );
+  const { from, to } = await addFollowingWeek(data);
   const first = (await readFile(join(from, 'places.jsonl'), 'utf8')).split('\n')[0] as string;
   const p11 = {
     ...(JSON.parse(first) as Record<string, unknown>),
@@ -121,11 +113,7 @@ describe('standing removals', () => {
 });
 
 describe('publish refuses a site holding a removed listing (a rollback cannot resurrect it)', () => {
-  let s3: RunningS3rver;
-  beforeAll(async () => {
-    s3 = await startS3rver();
-  });
-  afterAll(async () => s3.stop());
+  const s3 = useS3rver();
 
   it('releases the week without the firm, then refuses to publish the older folder', async () => {
     const data = await copyFixture();

@@ -7,19 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishSite } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
-let s3: RunningS3rver;
+// The server reads credentials the usual way (environment): s3rver's fixed ones.
+const s3 = useS3rver({ credentialsInEnv: true });
 let fromBucket: TestServer;
 let fromFolder: TestServer;
 
 beforeAll(async () => {
-  s3 = await startS3rver();
-  // The server reads credentials the usual way (environment); these are s3rver's fixed ones.
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-  process.env.AWS_REGION = 'us-east-1';
   await publishSite({ bucket: 'site', ...s3.clientOptions, siteDir: process.env.TEST_SITE_DIR as string, quiet: true });
   const base = { PUBLIC_BASE_URL: 'https://directory.example' };
   fromBucket = await startTestServer({ ...base, SITE_BUCKET: 'site', SITE_S3_ENDPOINT: s3.endpoint });
@@ -28,7 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fromBucket.close();
   await fromFolder.close();
-  await s3.stop();
   await removeTempDirs();
 });
 

@@ -14,7 +14,7 @@ import { FolderStore } from '../shim/store/folder.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
-import { startBlackhole, startS3rver, unusedPort, type RunningS3rver } from './helpers/s3rver.ts';
+import { startBlackhole, startS3rver, unusedPort, useS3rver } from './helpers/s3rver.ts';
 
 /** The objects every implementation is seeded with. */
 const FIXTURES: Record<string, Uint8Array> = {
@@ -135,15 +135,8 @@ storeContract('FolderStore', () => ({
 
 // --- S3 on s3rver -------------------------------------------------------------------------------
 
-let server: RunningS3rver;
+const server = useS3rver({ buckets: [] });
 let bucketCounter = 0;
-
-beforeAll(async () => {
-  server = await startS3rver({ buckets: [] });
-});
-afterAll(async () => {
-  await server?.stop();
-});
 
 async function seededBucket(prefix: string, gzipAbove?: number): Promise<string> {
   const bucket = `store-test-${++bucketCounter}`;

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkManifest } from '../generator/audit/manifest.ts';
 import { openSite } from '../generator/site/site.ts';
 import { release } from '../generator/release/release.ts';
@@ -13,7 +13,7 @@ import { s3Client } from '../shim/aws/s3-client.ts';
 import { keys } from '../shim/core/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { startS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { useS3rver, type RunningS3rver } from './helpers/s3rver.ts';
 
 const silent = { log: () => {} };
 const PHONE_FIX = `${JSON.stringify({ action: 'update', place_id: 'p4', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`;
@@ -37,14 +37,8 @@ async function bucketBytes(s3: RunningS3rver, prefix: string): Promise<Map<strin
   return out;
 }
 
-let s3: RunningS3rver;
-beforeAll(async () => {
-  s3 = await startS3rver();
-});
-afterAll(async () => {
-  await s3.stop();
-  await removeTempDirs();
-});
+const s3 = useS3rver();
+afterAll(removeTempDirs);
 
 describe('a week released again after a correction and its undoing', () => {
   for (const target of ['folder', 'bucket'] as const) {

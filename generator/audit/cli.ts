@@ -19,6 +19,24 @@ Commands:
 
 npm run audit -- <command> --help   options of a command. See docs/AUDIT.md.`;
 
+/** Where verify and measure read one published version: a folder or a bucket, and which version. */
+const SITE_OPTIONS = {
+  site: {
+    type: 'string',
+    arg: 'folder',
+    description: 'a site folder (as written by npm run generate or npm run release)',
+  },
+  bucket: {
+    type: 'string',
+    arg: 'name',
+    description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region',
+  },
+  prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
+  endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style)' },
+  region: { type: 'string', arg: 'r', description: 'AWS region' },
+  version: { type: 'string', arg: 'id', description: "version to check instead of current.json's" },
+} as const;
+
 const VERIFY_SPEC = {
   name: 'audit verify',
   usage: `npm run audit -- verify (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
@@ -37,20 +55,7 @@ const VERIFY_SPEC = {
     firms_within_radius, offices_within_radius, covered and location.metro, and the shown name, address, flags and
     visibility against the published record.`,
   options: {
-    site: {
-      type: 'string',
-      arg: 'folder',
-      description: 'a site folder (as written by npm run generate or npm run release)',
-    },
-    bucket: {
-      type: 'string',
-      arg: 'name',
-      description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region',
-    },
-    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
-    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style)' },
-    region: { type: 'string', arg: 'r', description: 'AWS region' },
-    version: { type: 'string', arg: 'id', description: "version to check instead of current.json's" },
+    ...SITE_OPTIONS,
     url: {
       type: 'string',
       arg: 'base',
@@ -144,20 +149,7 @@ generator's code, from the documented definitions:
 and compares them with every office record in the shards and, unless --no-firms, in every firm document (office,
 other_offices and the firm's brand_index). Prints each mismatch as expected vs got, naming the office.`,
   options: {
-    site: {
-      type: 'string',
-      arg: 'folder',
-      description: 'a site folder (as written by npm run generate or npm run release)',
-    },
-    bucket: {
-      type: 'string',
-      arg: 'name',
-      description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region',
-    },
-    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
-    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style)' },
-    region: { type: 'string', arg: 'r', description: 'AWS region' },
-    version: { type: 'string', arg: 'id', description: "version to check instead of current.json's" },
+    ...SITE_OPTIONS,
     'no-firms': { type: 'boolean', description: 'skip the firm documents (one read per office)' },
     max: { type: 'integer', min: 0, arg: 'N', description: 'mismatch lines in the text report (0 = all)', default: 50 },
     json: { type: 'boolean', description: 'the full report as JSON' },
@@ -181,6 +173,36 @@ function siteFromArg(arg: string, endpoint: string | undefined, region: string |
     ...(region !== undefined ? { region } : {}),
   };
 }
+
+/** The version verify and measure read, from --site or --bucket (exactly one is given). */
+function siteFromOptions(a: Values<typeof SITE_OPTIONS>): SiteLocation {
+  if (a.site !== undefined) return { kind: 'folder', dir: a.site };
+  return {
+    kind: 's3',
+    bucket: a.bucket as string,
+    ...(a.prefix !== undefined ? { prefix: a.prefix } : {}),
+    ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
+    ...(a.region !== undefined ? { region: a.region } : {}),
+  };
+}
+const ONE_SITE = 'give exactly one of --site and --bucket';
+
+/** Run a command's work: a store that cannot be read is its message on stderr and exit 2, not a stack trace. */
+async function storeErrorsAreUsage(command: string, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof StoreError) {
+      process.stderr.write(`audit ${command}: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+}
+
+/** The progress logger of a command: lines on stderr, or none with --quiet. */
+const progress = (quiet: boolean): { log?: (line: string) => void } =>
+  quiet ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) };
 
 /** A usage error of a command: the message and its synopsis on stderr (exit 2). */
 function usage(message: string, spec: CliSpec): number {
@@ -206,8 +228,7 @@ async function runVerify(argv: string[]): Promise<number> {
   const cli = parseCommand(VERIFY_SPEC, argv);
   if ('exit' in cli) return cli.exit;
   const a = cli.values;
-  if ((a.site === undefined) === (a.bucket === undefined))
-    return usage('give exactly one of --site and --bucket', VERIFY_SPEC);
+  if ((a.site === undefined) === (a.bucket === undefined)) return usage(ONE_SITE, VERIFY_SPEC);
   let queries: AuditQuery[];
   let sample = a.sample;
   const { seed, concurrency } = a;
@@ -222,40 +243,23 @@ async function runVerify(argv: string[]): Promise<number> {
   if (a.url !== undefined && !/^https?:\/\//.test(a.url))
     return usage(`--url must be an http(s) URL, got ${a.url}`, VERIFY_SPEC);
   if (a.url !== undefined && queries.length === 0 && sample === undefined) sample = 30;
-  const site: SiteLocation =
-    a.site !== undefined
-      ? { kind: 'folder', dir: a.site }
-      : {
-          kind: 's3',
-          bucket: a.bucket as string,
-          ...(a.prefix !== undefined ? { prefix: a.prefix } : {}),
-          ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
-          ...(a.region !== undefined ? { region: a.region } : {}),
-        };
+  const site = siteFromOptions(a);
   const t0 = performance.now();
-  try {
-    const report = await verify({
-      site,
-      ...(a.version !== undefined ? { version: a.version } : {}),
-      ...(a.url !== undefined ? { url: a.url } : {}),
-      queries,
-      ...(sample !== undefined ? { sample } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      ...(concurrency !== undefined ? { concurrency } : {}),
-      manifest: !a['no-manifest'],
-      rebuildTree: !a['no-tree'],
-      ...(a.quiet ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
-    });
-    process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report));
-    if (!a.quiet) process.stderr.write(`verify: done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-    return verifyExitCode(report);
-  } catch (err) {
-    if (err instanceof StoreError) {
-      process.stderr.write(`audit verify: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const report = await verify({
+    site,
+    ...(a.version !== undefined ? { version: a.version } : {}),
+    ...(a.url !== undefined ? { url: a.url } : {}),
+    queries,
+    ...(sample !== undefined ? { sample } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    manifest: !a['no-manifest'],
+    rebuildTree: !a['no-tree'],
+    ...progress(a.quiet),
+  });
+  process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report));
+  if (!a.quiet) process.stderr.write(`verify: done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  return verifyExitCode(report);
 }
 
 async function runDiff(argv: string[]): Promise<number> {
@@ -264,57 +268,31 @@ async function runDiff(argv: string[]): Promise<number> {
   const a = parsed.values;
   const [oldArg, newArg] = parsed.positionals as [string, string];
   const { threshold, max } = a;
-  try {
-    const d = await diffSites(siteFromArg(oldArg, a.endpoint, a.region), siteFromArg(newArg, a.endpoint, a.region), {
-      ...(a['old-version'] !== undefined ? { oldVersion: a['old-version'] } : {}),
-      ...(a['new-version'] !== undefined ? { newVersion: a['new-version'] } : {}),
-      threshold,
-      ...(a.quiet ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
-    });
-    process.stdout.write(a.json ? `${JSON.stringify(d, null, 2)}\n` : formatDiff(d, max));
-    return 0;
-  } catch (err) {
-    if (err instanceof StoreError) {
-      process.stderr.write(`audit diff: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const d = await diffSites(siteFromArg(oldArg, a.endpoint, a.region), siteFromArg(newArg, a.endpoint, a.region), {
+    ...(a['old-version'] !== undefined ? { oldVersion: a['old-version'] } : {}),
+    ...(a['new-version'] !== undefined ? { newVersion: a['new-version'] } : {}),
+    threshold,
+    ...progress(a.quiet),
+  });
+  process.stdout.write(a.json ? `${JSON.stringify(d, null, 2)}\n` : formatDiff(d, max));
+  return 0;
 }
 
 async function runMeasure(argv: string[]): Promise<number> {
   const cli = parseCommand(MEASURE_SPEC, argv);
   if ('exit' in cli) return cli.exit;
   const a = cli.values;
-  if ((a.site === undefined) === (a.bucket === undefined))
-    return usage('give exactly one of --site and --bucket', MEASURE_SPEC);
+  if ((a.site === undefined) === (a.bucket === undefined)) return usage(ONE_SITE, MEASURE_SPEC);
   const max = a.max;
-  const site: SiteLocation =
-    a.site !== undefined
-      ? { kind: 'folder', dir: a.site }
-      : {
-          kind: 's3',
-          bucket: a.bucket as string,
-          ...(a.prefix !== undefined ? { prefix: a.prefix } : {}),
-          ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
-          ...(a.region !== undefined ? { region: a.region } : {}),
-        };
-  try {
-    const report = await measure({
-      site,
-      ...(a.version !== undefined ? { version: a.version } : {}),
-      firms: !a['no-firms'],
-      ...(a.quiet ? {} : { log: (line: string) => void process.stderr.write(`${line}\n`) }),
-    });
-    process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatMeasureReport(report, max));
-    return measureExitCode(report);
-  } catch (err) {
-    if (err instanceof StoreError) {
-      process.stderr.write(`audit measure: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const site = siteFromOptions(a);
+  const report = await measure({
+    site,
+    ...(a.version !== undefined ? { version: a.version } : {}),
+    firms: !a['no-firms'],
+    ...progress(a.quiet),
+  });
+  process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatMeasureReport(report, max));
+  return measureExitCode(report);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -323,9 +301,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return command === undefined ? 2 : 0;
   }
-  if (command === 'verify') return runVerify(rest);
-  if (command === 'diff') return runDiff(rest);
-  if (command === 'measure') return runMeasure(rest);
+  if (command === 'verify') return storeErrorsAreUsage('verify', () => runVerify(rest));
+  if (command === 'diff') return storeErrorsAreUsage('diff', () => runDiff(rest));
+  if (command === 'measure') return storeErrorsAreUsage('measure', () => runMeasure(rest));
   process.stderr.write(`audit: unknown command ${JSON.stringify(command)}\n\n${HELP}\n`);
   return EXIT.usage;
 }

@@ -101,6 +101,19 @@ async function liveVersionProblems(site: AuditSite, url: string, when: string): 
   ];
 }
 
+/** The check of a query that got no answer to compare: an error, with why. */
+function unanswered(query: string, differences: string[]): QueryCheck {
+  return {
+    query,
+    status: 'error',
+    point: null,
+    covered: null,
+    firmsWithinRadius: null,
+    results: null,
+    differences,
+  };
+}
+
 async function checkQuery(
   url: string,
   q: AuditQuery,
@@ -108,15 +121,7 @@ async function checkQuery(
   officesById: ReadonlyMap<string, StoredOfficeT>,
   coverage: CoverageCellsT,
 ): Promise<QueryCheck> {
-  const base: QueryCheck = {
-    query: q.query,
-    status: 'error',
-    point: null,
-    covered: null,
-    firmsWithinRadius: null,
-    results: null,
-    differences: [],
-  };
+  const base = unanswered(q.query, []);
   let reply;
   try {
     reply = await getLive(url, `/v1/attorneys?${q.query}`, AttorneysResponse);
@@ -214,16 +219,7 @@ export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
       let done = 0;
       let limited = false;
       live.queries = await mapPool(queries, opts.concurrency ?? 4, async (q) => {
-        if (limited)
-          return {
-            query: q.query,
-            status: 'error',
-            point: null,
-            covered: null,
-            firmsWithinRadius: null,
-            results: null,
-            differences: ['not run: the live API was rate limiting'],
-          } satisfies QueryCheck;
+        if (limited) return unanswered(q.query, ['not run: the live API was rate limiting']);
         const r = await checkQuery(opts.url as string, q, scan.offices, officesById, coverage);
         if (r.status === 'error' && r.differences[0]?.startsWith('rate limited') === true) limited = true;
         if (log !== undefined && (++done % 10 === 0 || done === queries.length))

@@ -59,51 +59,43 @@ function openingHours(v: unknown): PlaceRecordT['opening_hours'] | undefined {
   return { periods };
 }
 
+/** The checked keys of a place row, in schema order (`opening_hours` and `timezone` follow: one rebuilt, one optional). */
+type PlainKey = Exclude<keyof PlaceRecordT, 'opening_hours' | 'timezone'>;
+
+/** Each plain key's check, in schema order: one list for what is checked and what is copied out. */
+const PLACE_CHECKS: { [K in PlainKey]: (v: unknown) => v is PlaceRecordT[K] } = {
+  place_id: (v): v is string => str1(v) && v.length <= 256,
+  name: str1,
+  street_address: str1,
+  city: str1,
+  state: (v): v is string => typeof v === 'string' && STATE.test(v),
+  zip: (v): v is string | null => v === null || (typeof v === 'string' && ZIP.test(v)),
+  lat: (v): v is number => inRange(v, -90, 90),
+  lng: (v): v is number => inRange(v, -180, 180),
+  phone: strOrNull,
+  website: (v): v is string | null => v === null || (typeof v === 'string' && isHttpUrl(v)),
+  primary_category: strOrNull,
+  claimed: (v): v is boolean => typeof v === 'boolean',
+};
+const PLACE_KEYS = Object.keys(PLACE_CHECKS) as PlainKey[];
+
 /** A places.jsonl row as `PlaceRecord.parse(json)` returns it (unknown keys dropped, schema key order), or undefined. */
 export function checkPlace(json: unknown): PlaceRecordT | undefined {
   if (!isObject(json)) return undefined;
-  const {
-    place_id,
-    name,
-    street_address,
-    city,
-    state,
-    zip,
-    lat,
-    lng,
-    phone,
-    website,
-    primary_category,
-    claimed,
-    timezone,
-  } = json;
-  if (!str1(place_id) || place_id.length > 256 || !str1(name) || !str1(street_address) || !str1(city)) return undefined;
-  if (typeof state !== 'string' || !STATE.test(state)) return undefined;
-  if (zip !== null && (typeof zip !== 'string' || !ZIP.test(zip))) return undefined;
-  if (!inRange(lat, -90, 90) || !inRange(lng, -180, 180)) return undefined;
-  if (!strOrNull(phone) || !strOrNull(primary_category) || typeof claimed !== 'boolean') return undefined;
-  if (website !== null && (typeof website !== 'string' || !isHttpUrl(website))) return undefined;
+  const out: Json = {};
+  for (const key of PLACE_KEYS) {
+    const v = json[key];
+    if (!PLACE_CHECKS[key](v)) return undefined;
+    out[key] = v;
+  }
   const hours = openingHours(json.opening_hours);
   if (hours === undefined) return undefined;
-  const out: PlaceRecordT = {
-    place_id,
-    name,
-    street_address,
-    city,
-    state,
-    zip,
-    lat,
-    lng,
-    phone,
-    website,
-    primary_category,
-    claimed,
-    opening_hours: hours,
-  };
-  if (timezone === undefined) return 'timezone' in json ? undefined : out;
+  out.opening_hours = hours;
+  const { timezone } = json;
+  if (timezone === undefined) return 'timezone' in json ? undefined : (out as PlaceRecordT);
   if (typeof timezone !== 'string') return undefined;
   out.timezone = timezone;
-  return out;
+  return out as PlaceRecordT;
 }
 
 /** A flags.jsonl row as `FlagRecord.parse(json)` returns it, or undefined. */

@@ -47,6 +47,7 @@ export function indexPage(ctx: PageContext): string {
 
 <section id="results" aria-labelledby="results-heading" hidden>
 <h2 id="results-heading" tabindex="-1">Results</h2>
+<p id="location-note" class="notice" hidden></p>
 <p id="not-covered" class="notice" hidden>This area is not measured.</p>
 <div class="results-layout">
 <ol id="result-list" class="results"></ol>

@@ -454,28 +454,21 @@ async function presentUnder(
   return shas;
 }
 
+/** The S3 client settings a publish passes through from its options. */
+const CLIENT_OPTION_KEYS = [
+  'region',
+  'endpoint',
+  'forcePathStyle',
+  'credentials',
+  'connectionTimeoutMs',
+  'requestTimeoutMs',
+  'socketTimeoutMs',
+  'maxAttempts',
+  'maxSockets',
+] as const satisfies readonly (keyof S3ClientOptions)[];
+
 function clientOptionsOf(opts: PublishOptions): S3ClientOptions {
-  const {
-    region,
-    endpoint,
-    forcePathStyle,
-    credentials,
-    connectionTimeoutMs,
-    requestTimeoutMs,
-    socketTimeoutMs,
-    maxAttempts,
-    maxSockets,
-  } = opts;
-  const picked: S3ClientOptions = {
-    region,
-    endpoint,
-    forcePathStyle,
-    credentials,
-    connectionTimeoutMs,
-    requestTimeoutMs,
-    socketTimeoutMs,
-    maxAttempts,
-    maxSockets,
-  };
-  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) as S3ClientOptions;
+  return Object.fromEntries(
+    CLIENT_OPTION_KEYS.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]),
+  ) as S3ClientOptions;
 }

@@ -13,6 +13,7 @@
   const list = document.getElementById('result-list');
   const disclosure = document.getElementById('disclosure');
   const notCovered = document.getElementById('not-covered');
+  const locationNote = document.getElementById('location-note');
   if (!form || !input || !radius || !status || !results || !heading || !list || !disclosure || !notCovered) return;
   const layout = results.querySelector('.results-layout');
   const notCoveredLead = notCovered.textContent;
@@ -121,6 +122,12 @@
     const where = body.location.city
       ? `${body.location.city}, ${body.location.state}`
       : body.location.zip || body.location.input;
+    // How the place was read (a ZIP's centre, a nickname, one city among several): the person must know what was searched.
+    if (locationNote) {
+      const note = typeof body.location.note === 'string' ? body.location.note : '';
+      locationNote.textContent = note;
+      locationNote.hidden = note === '';
+    }
     if (!body.covered) {
       // No data is not "no lawyers": the answer's own disclosure says what it means, in place of an empty list.
       notCovered.textContent = `${notCoveredLead} ${body.disclosure}`;
