@@ -70,7 +70,8 @@ async function ensureSite(dataDir: string, site: string, inputs: string[]): Prom
   const built = existsSync(keyFile) && existsSync(join(site, 'current.json')) ? readFileSync(keyFile, 'utf8') : '';
   if (built !== '' && built === `${key}\n${siteStamp(site)}` && process.env.TEST_SITE_REBUILD !== '1') return;
   rmSync(keyFile, { force: true });
-  // Into the existing folder, as a release does: the same inputs give the same version, and restore any lost object.
+  // From an empty folder: other inputs (a generator change) make another version, and the suites expect one.
+  rmSync(site, { recursive: true, force: true });
   await generate({ dataDir, outDir: site, quiet: true, log: () => {} });
   writeFileSync(keyFile, `${key}\n${siteStamp(site)}`);
 }
