@@ -26,6 +26,7 @@ import { createService } from '../../shim/core/service-impl.ts';
 import type { Service } from '../../shim/core/service.ts';
 import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { parseQuery } from '../../shim/http/query.ts';
+import { isSearchRequest, parseSearch, type SearchRequest } from '../../shim/core/search-request.ts';
 import { startServer, type RunningServer } from '../../shim/server.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { cliOrExit } from '../../shim/cli-run.ts';
@@ -93,7 +94,7 @@ if (wanted.has('static')) {
   const statics = new Map<string, AttorneysResponseT>();
   for (const path of dense)
     statics.set(
-      canonical(new URLSearchParams(path.slice(path.indexOf('?')))),
+      canonical(parseQuery(path.slice(path.indexOf('?') + 1))),
       JSON.parse((bodies.get(path) as Buffer).toString('utf8')) as AttorneysResponseT,
     );
   const real = createService(createSiteSource(new FolderStore(site)));
@@ -119,14 +120,10 @@ if (wanted.has('naive')) {
   urls.naive = naive.url;
 }
 
-/** Query parameters in one order, as the static service looks answers up. */
-function canonical(q: URLSearchParams | Record<string, unknown>): string {
-  const entries: [string, string][] =
-    q instanceof URLSearchParams ? [...q.entries()] : Object.entries(q).map(([k, v]) => [k, String(v)]);
-  return entries
-    .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
+/** The normalised query of the arguments the service gets (the parsed request, or raw arguments). */
+function canonical(q: SearchRequest | Record<string, unknown>): string {
+  const parsed = isSearchRequest(q) ? q : parseSearch(q);
+  return parsed.ok ? parsed.key : JSON.stringify(parsed.sent);
 }
 
 const anyAttorneys = paths.find((p) => p.startsWith('/v1/attorneys?'));
