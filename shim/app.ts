@@ -309,9 +309,11 @@ async function finish(
   const bodiless = method === 'HEAD' || response.status === 204 || response.status === 304;
   const same = (): Response => (copied ? new Response(response.body, { status: response.status, headers }) : response);
   if (streams && method !== 'HEAD') return same();
+  // The body is looked at only when the length does not settle it: a lightweight Response (the Node adapter's) builds
+  // a full one to tell it.
+  if (headers.has('content-length') && !bodiless) return same();
   if (response.body === null) return same();
   if (headers.has('content-length')) {
-    if (!bodiless) return same();
     await response.body.cancel();
     return new Response(null, { status: response.status, headers });
   }

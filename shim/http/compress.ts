@@ -70,7 +70,8 @@ export async function compressResponse(response: Response, acceptEncoding: strin
   if (!isCompressible(contentType) && !revalidation) return response;
   const encoding = chooseEncoding(acceptEncoding);
   const already = response.headers.get('content-encoding');
-  if (response.body === null || encoding === null || (already !== null && already !== 'identity')) {
+  // The body is looked at last: a lightweight Response (the Node adapter's) builds a full one to tell it.
+  if (encoding === null || (already !== null && already !== 'identity') || response.body === null) {
     const passThrough = (headers: Headers): void => {
       addVary(headers);
       if (revalidation && encoding !== null) weakenEtag(headers);
