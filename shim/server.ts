@@ -17,7 +17,8 @@ import type { Service } from './core/service.ts';
 import { ApiError, toApiError } from './core/errors.ts';
 import type { App } from './edge-types.ts';
 import { clientAddress, normaliseAddress, rateLimitKey } from './http/client-address.ts';
-import { compressResponse } from './http/compress.ts';
+import { compressPlain, compressResponse } from './http/compress.ts';
+import { plainParts, plainResponse } from './http/plain-response.ts';
 import { publicCorsHeaders } from './http/cors.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { webMethod } from './http/method.ts';
@@ -225,7 +226,9 @@ export function toNodeListener(
       const plain = await remember(opts.fast.cache, cacheable, answer, answerLog, acceptEncoding);
       if (plain !== null) return plain;
     }
-    return compressResponse(answer, acceptEncoding);
+    const parts = plainParts(answer);
+    const kept = parts === undefined ? null : compressPlain(parts, acceptEncoding);
+    return kept !== null ? plainResponse(kept) : compressResponse(answer, acceptEncoding);
   };
 
   const lightweight = getRequestListener(

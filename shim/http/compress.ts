@@ -5,6 +5,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import Negotiator from 'negotiator';
+import type { PlainParts } from './plain-response.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -56,6 +57,26 @@ function addVary(headers: Headers): void {
   const names = vary === null ? [] : vary.split(',').map((v) => v.trim().toLowerCase());
   if (!names.includes('accept-encoding') && !names.includes('*'))
     headers.set('vary', vary === null ? 'Accept-Encoding' : `${vary}, Accept-Encoding`);
+}
+
+/**
+ * The parts compressResponse gives a plain answer (plain-response.ts) that stays as it is, only gaining Vary: no
+ * encoding asked for, already encoded, or no body; null when its body is to be encoded (use compressResponse).
+ */
+export function compressPlain(parts: PlainParts, acceptEncoding: string | null): PlainParts | null {
+  const revalidation = parts.status === 304;
+  if (!isCompressible(parts.headers['content-type'] ?? null) && !revalidation) return parts;
+  const encoding = chooseEncoding(acceptEncoding);
+  const already = parts.headers['content-encoding'];
+  if (encoding !== null && (already === undefined || already === 'identity') && parts.body !== null) return null;
+  const headers = { ...parts.headers };
+  const vary = headers.vary;
+  const names = vary === undefined ? [] : vary.split(',').map((v) => v.trim().toLowerCase());
+  if (!names.includes('accept-encoding') && !names.includes('*'))
+    headers.vary = vary === undefined ? 'Accept-Encoding' : `${vary}, Accept-Encoding`;
+  const etag = headers.etag;
+  if (revalidation && encoding !== null && etag !== undefined && !etag.startsWith('W/')) headers.etag = `W/${etag}`;
+  return { ...parts, headers };
 }
 
 /**
