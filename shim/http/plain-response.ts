@@ -14,31 +14,41 @@ export interface PlainParts {
 /** The parts of each plain answer whose headers nobody has looked at (and so changed) since it was made. */
 const partsOf = new WeakMap<Response, PlainParts>();
 
-/** The `headers` getter of Response (undici's, or the lightweight one that inherits from it). */
-function headersGetter(response: Response): () => Headers {
-  for (
-    let proto: object | null = Object.getPrototypeOf(response);
-    proto !== null;
-    proto = Object.getPrototypeOf(proto)
-  ) {
-    const getter = Object.getOwnPropertyDescriptor(proto, 'headers')?.get;
-    if (getter !== undefined) return getter as () => Headers;
+type ResponseClass = typeof Response;
+let base: ResponseClass | null = null;
+let PlainResponse: ResponseClass = Response;
+
+/**
+ * A subclass of the global Response as it is now (undici's, or @hono/node-server's lightweight one once its listener
+ * has replaced it) whose headers getter forgets the parts: whoever reads the headers may change them.
+ */
+function plainClass(): ResponseClass {
+  if (base !== globalThis.Response) {
+    base = globalThis.Response;
+    let getter: (() => Headers) | undefined;
+    for (let proto: object | null = base.prototype; getter === undefined && proto !== null;) {
+      getter = Object.getOwnPropertyDescriptor(proto, 'headers')?.get as (() => Headers) | undefined;
+      proto = Object.getPrototypeOf(proto) as object | null;
+    }
+    const read = getter;
+    if (read === undefined) throw new TypeError('Response has no headers getter');
+    PlainResponse = class extends base {};
+    Object.defineProperty(PlainResponse.prototype, 'headers', {
+      configurable: true,
+      get(this: Response): Headers {
+        partsOf.delete(this);
+        return read.call(this);
+      },
+    });
   }
-  throw new TypeError('Response has no headers getter');
+  return PlainResponse;
 }
 
 /** A Response of `parts`, whose parts plainParts gives back until its headers are first read (and may be changed). */
 export function plainResponse(parts: PlainParts): Response {
-  const response = new Response(parts.body, { status: parts.status, headers: { ...parts.headers } });
+  const Plain = plainClass();
+  const response = new Plain(parts.body, { status: parts.status, headers: parts.headers });
   partsOf.set(response, parts);
-  const getter = headersGetter(response);
-  Object.defineProperty(response, 'headers', {
-    configurable: true,
-    get(this: Response): Headers {
-      partsOf.delete(this);
-      return getter.call(this);
-    },
-  });
   return response;
 }
 
