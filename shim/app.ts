@@ -25,6 +25,7 @@ import {
   type Admission,
   type RequestLimits,
 } from './http/limits.ts';
+import { plainParts, plainResponse } from './http/plain-response.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
 import { createRoutes, type Outcome, type Route } from './app-routes.ts';
@@ -80,6 +81,17 @@ function rawPath(request: Request): string {
   const hash = url.indexOf('#', start);
   if (hash >= 0 && hash < end) end = hash;
   return url.slice(start, end);
+}
+
+/** The search part of a request URL as URL.search gives it ("" for none or a lone "?"), without parsing the URL. */
+function searchOf(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return '';
+  const hash = url.indexOf('#', query);
+  const search = hash < 0 ? url.slice(query) : url.slice(query, hash);
+  // URL.search percent-encodes an apostrophe in a query; a lightweight Request's URL keeps it as sent.
+  if (search.includes("'")) return new URL(url).search;
+  return search === '?' ? '' : search;
 }
 
 /** Build the app. */
@@ -195,7 +207,7 @@ export function createApp(deps: AppDeps): App {
     } else {
       let tooLong: unknown = null;
       try {
-        checkTargetSize(pathname + new URL(request.url).search);
+        checkTargetSize(pathname + searchOf(request.url));
       } catch (err) {
         tooLong = err;
       }
@@ -288,6 +300,18 @@ async function finish(
   streams: boolean,
   extra: Record<string, string> = {},
 ): Promise<Response> {
+  const plain = streams ? undefined : plainParts(response);
+  if (plain !== undefined) {
+    // Bytes and a header record (a document): the same steps on the record, without reading the Response.
+    const headers: Record<string, string> = { ...plain.headers };
+    for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] ??= value;
+    headers['x-content-type-options'] = 'nosniff';
+    headers['cache-control'] ??= plain.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE;
+    const bodiless = method === 'HEAD' || plain.status === 204 || plain.status === 304;
+    if (plain.body !== null && headers['content-length'] === undefined)
+      headers['content-length'] = String(plain.body.byteLength);
+    return plainResponse({ status: plain.status, headers, body: bodiless ? null : plain.body });
+  }
   const apply = (headers: Headers): void => {
     for (const [name, value] of Object.entries(extra)) {
       if (!headers.has(name)) headers.set(name, value);
@@ -309,9 +333,11 @@ async function finish(
   const bodiless = method === 'HEAD' || response.status === 204 || response.status === 304;
   const same = (): Response => (copied ? new Response(response.body, { status: response.status, headers }) : response);
   if (streams && method !== 'HEAD') return same();
+  // The body is looked at only when the length does not settle it: a lightweight Response (the Node adapter's) builds
+  // a full one to tell it.
+  if (headers.has('content-length') && !bodiless) return same();
   if (response.body === null) return same();
   if (headers.has('content-length')) {
-    if (!bodiless) return same();
     await response.body.cancel();
     return new Response(null, { status: response.status, headers });
   }

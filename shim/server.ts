@@ -17,7 +17,8 @@ import type { Service } from './core/service.ts';
 import { ApiError, toApiError } from './core/errors.ts';
 import type { App } from './edge-types.ts';
 import { clientAddress, normaliseAddress, rateLimitKey } from './http/client-address.ts';
-import { compressResponse } from './http/compress.ts';
+import { compressPlain, compressResponse } from './http/compress.ts';
+import { plainParts, plainResponse } from './http/plain-response.ts';
 import { publicCorsHeaders } from './http/cors.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { webMethod } from './http/method.ts';
@@ -32,6 +33,7 @@ import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from '.
 import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
 
 import {
   HEADERS_TIMEOUT_MS,
@@ -114,6 +116,16 @@ export function answerClientError(
   };
 }
 
+/** A problem answer (renderProblem) as status, headers with its length, and body. */
+function problemFor(
+  error: ApiError,
+  extra: Record<string, string>,
+  publicBaseUrl?: string,
+): { status: number; headers: Record<string, string>; body: string } {
+  const { status, headers, body } = renderProblem(error, 'server', publicBaseUrl, extra);
+  return { status, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body };
+}
+
 /** Write a problem answer (renderProblem) on a node:http response. */
 function sendProblem(
   res: ServerResponse,
@@ -122,12 +134,8 @@ function sendProblem(
   close = false,
   publicBaseUrl?: string,
 ): void {
-  const { status, headers, body } = renderProblem(error, 'server', publicBaseUrl, extra);
-  res.writeHead(status, {
-    ...headers,
-    'content-length': Buffer.byteLength(body),
-    ...(close ? { connection: 'close' } : {}),
-  });
+  const { status, headers, body } = problemFor(error, extra, publicBaseUrl);
+  res.writeHead(status, { ...headers, ...(close ? { connection: 'close' } : {}) });
   res.end(body);
 }
 
@@ -165,11 +173,32 @@ export interface NodeListenerOptions {
   fast?: FastPathDeps;
 }
 
+/** A plain lower-case host[:port] and an origin-form target that needs no normalising (node-server's own fast URL rule). */
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+const PLAIN_TARGET = /^\/[!#$&-;=?-[\]_a-z~]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
+
+/** Whether @hono/node-server's lightweight Request carries this request exactly as the Request built here would. */
+function lightweightFits(req: IncomingMessage, target: string): boolean {
+  const host = req.headers.host;
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    host !== undefined &&
+    PLAIN_HOST.test(host) &&
+    PLAIN_TARGET.test(target) &&
+    !DOT_SEGMENT.test(target) &&
+    !(req.socket as Partial<{ encrypted: boolean }>).encrypted
+  );
+}
+
 /**
- * A node:http request listener that runs `app`. A thin wrapper rather than @hono/node-server's getRequestListener:
+ * A node:http request listener that runs `app`. A thin wrapper in front of @hono/node-server's getRequestListener:
  * the answer-cache fast path must see the IncomingMessage before any Request exists, TRACE and CONNECT cannot be a
  * web Request (they travel in RequestInfo.method), and the body limit, the Host check and their problem answers
- * come before a Request is built; getRequestListener builds the Request first and answers its own failures.
+ * come before a Request is built. A GET or HEAD with a plain host and target then runs through getRequestListener,
+ * whose Request reads the node request lazily and whose Response (global while it runs) is written to the socket from
+ * its bytes and header record without an undici Request, Response or stream; every other request gets a Request
+ * built here with its body read up to the limit.
  */
 export function toNodeListener(
   app: App,
@@ -177,6 +206,54 @@ export function toNodeListener(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const edgeHeaders = opts.edgeHeaders ?? (() => ({}));
+
+  /** Run the app on `request`: a search answer read into bytes through the answer cache, else the answer to write. */
+  const answerFor = async (
+    request: Request,
+    address: string,
+    cacheable: ReturnType<typeof eligible>,
+    info: { method?: string },
+  ): Promise<Response | PlainAnswer> => {
+    let answerLog: LogFields | undefined;
+    const onSearchAnswer = (fields: LogFields): void => void (answerLog = fields);
+    const answer = await app(request, {
+      clientAddress: address,
+      ...info,
+      ...(cacheable !== null ? { onSearchAnswer, search: cacheable.search } : {}),
+    });
+    const acceptEncoding = request.headers.get('accept-encoding');
+    if (cacheable !== null && opts.fast !== undefined) {
+      const plain = await remember(opts.fast.cache, cacheable, answer, answerLog, acceptEncoding);
+      if (plain !== null) return plain;
+    }
+    const parts = plainParts(answer);
+    const kept = parts === undefined ? null : compressPlain(parts, acceptEncoding);
+    return kept !== null ? plainResponse(kept) : compressResponse(answer, acceptEncoding);
+  };
+
+  const lightweight = getRequestListener(
+    async (request, env): Promise<Response> => {
+      const { incoming } = env as HttpBindings;
+      const { address, cacheable } = pending.get(incoming) as Pending;
+      try {
+        const answer = await answerFor(request, address, cacheable, {});
+        // Made while getRequestListener's Response is the global one: written from its bytes and header record.
+        return answer instanceof Response
+          ? answer
+          : new Response(answer.body, { status: answer.status, headers: headerRecord(answer.headers) });
+      } catch (err) {
+        const { status, headers, body } = problemFor(toApiError(err), edgeHeaders(address), opts.publicBaseUrl);
+        return new Response(body, { status, headers });
+      }
+    },
+    { autoCleanupIncoming: false },
+  );
+  interface Pending {
+    address: string;
+    cacheable: ReturnType<typeof eligible>;
+  }
+  const pending = new WeakMap<IncomingMessage, Pending>();
+
   return (req, res) => {
     const forwardedFor = req.headers['x-forwarded-for'];
     const address = clientAddress(
@@ -203,6 +280,12 @@ export function toNodeListener(
         (await serveFromCache(opts.fast, cacheable, req, res, address))
       )
         return;
+      if (lightweightFits(req, target)) {
+        req.resume();
+        pending.set(req, { address, cacheable });
+        await lightweight(req, res);
+        return;
+      }
       let url: URL;
       try {
         if (!target.startsWith('/')) throw new Error('not origin-form');
@@ -248,34 +331,23 @@ export function toNodeListener(
         req.resume();
       }
       const request = new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
-      let response: Response;
-      let plain: PlainAnswer | null = null;
-      let answerLog: LogFields | undefined;
+      let response: Response | PlainAnswer;
       try {
-        const onSearchAnswer = (fields: LogFields): void => void (answerLog = fields);
-        const answer = await app(request, {
-          clientAddress: address,
-          ...info,
-          ...(cacheable !== null ? { onSearchAnswer, search: cacheable.search } : {}),
-        });
-        const acceptEncoding = headers.get('accept-encoding');
-        if (cacheable !== null && opts.fast !== undefined)
-          plain = await remember(opts.fast.cache, cacheable, answer, answerLog, acceptEncoding);
-        response = plain === null ? await compressResponse(answer, acceptEncoding) : answer;
+        response = await answerFor(request, address, cacheable, info);
       } catch (err) {
         sendProblem(res, toApiError(err), edgeHeaders(address), false, opts.publicBaseUrl);
         return;
       }
-      const out: Record<string, string | string[]> = {};
-      (plain?.headers ?? response.headers).forEach((value, name) => {
-        out[name] = value;
-      });
-      if (plain !== null) {
+      if (!(response instanceof Response)) {
         // A search answer read once into bytes by remember: written as they are.
-        res.writeHead(plain.status, out);
-        if (!res.destroyed) res.end(plain.body);
+        res.writeHead(response.status, headerRecord(response.headers));
+        if (!res.destroyed) res.end(response.body);
         return;
       }
+      const out: Record<string, string | string[]> = {};
+      response.headers.forEach((value, name) => {
+        out[name] = value;
+      });
       const setCookie = response.headers.getSetCookie();
       if (setCookie.length > 0) out['set-cookie'] = setCookie;
       res.writeHead(response.status, out);
@@ -286,8 +358,8 @@ export function toNodeListener(
       try {
         // Every answer is buffered JSON (no streaming routes), so one arrayBuffer() read and one write beat iterating
         // the web stream chunk by chunk into node:http.
-        const body = Buffer.from(await response.arrayBuffer());
-        if (!res.destroyed) res.end(body);
+        const bytes = Buffer.from(await response.arrayBuffer());
+        if (!res.destroyed) res.end(bytes);
       } catch {
         res.destroy();
       }
@@ -296,6 +368,15 @@ export function toNodeListener(
       else res.destroy();
     });
   };
+}
+
+/** Headers as a plain record (no Set-Cookie among them). */
+function headerRecord(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
 }
 
 /** Parts a caller may replace (tests, benchmarks). */

@@ -1,5 +1,6 @@
 /** Cacheable JSON documents (firm, coverage, openapi): strong ETag over the body, 304 on a matching If-None-Match. */
 import { createHash } from 'node:crypto';
+import { plainResponse } from './plain-response.ts';
 
 /** Cache-Control of documents that change at most once per publish (weekly, or a same-day correction). */
 export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
@@ -62,10 +63,11 @@ export function encodeDocument(body: unknown, contentType = 'application/json'):
 export function encodedResponse(request: Request, doc: EncodedDocument): Response {
   const headers = { etag: doc.etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
   if (ifNoneMatchHits(request.headers.get('if-none-match'), doc.etag))
-    return new Response(null, { status: 304, headers });
-  return new Response(doc.bytes, {
+    return plainResponse({ status: 304, headers, body: null });
+  return plainResponse({
     status: 200,
     headers: { ...headers, 'content-type': doc.contentType, 'content-length': String(doc.bytes.byteLength) },
+    body: doc.bytes,
   });
 }
 

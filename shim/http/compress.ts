@@ -5,6 +5,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import Negotiator from 'negotiator';
+import type { PlainParts } from './plain-response.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -59,6 +60,26 @@ function addVary(headers: Headers): void {
 }
 
 /**
+ * The parts compressResponse gives a plain answer (plain-response.ts) that stays as it is, only gaining Vary: no
+ * encoding asked for, already encoded, or no body; null when its body is to be encoded (use compressResponse).
+ */
+export function compressPlain(parts: PlainParts, acceptEncoding: string | null): PlainParts | null {
+  const revalidation = parts.status === 304;
+  if (!isCompressible(parts.headers['content-type'] ?? null) && !revalidation) return parts;
+  const encoding = chooseEncoding(acceptEncoding);
+  const already = parts.headers['content-encoding'];
+  if (encoding !== null && (already === undefined || already === 'identity') && parts.body !== null) return null;
+  const headers = { ...parts.headers };
+  const vary = headers.vary;
+  const names = vary === undefined ? [] : vary.split(',').map((v) => v.trim().toLowerCase());
+  if (!names.includes('accept-encoding') && !names.includes('*'))
+    headers.vary = vary === undefined ? 'Accept-Encoding' : `${vary}, Accept-Encoding`;
+  const etag = headers.etag;
+  if (revalidation && encoding !== null && etag !== undefined && !etag.startsWith('W/')) headers.etag = `W/${etag}`;
+  return { ...parts, headers };
+}
+
+/**
  * `response` encoded for a request that sent `acceptEncoding`. Compressible answers (and their bodiless 304s and HEADs)
  * gain `Vary: Accept-Encoding`; a compressed body gets Content-Encoding, its own Content-Length and a weak ETag (the
  * bytes differ from the identity representation, the content does not; If-None-Match compares weakly, so either
@@ -70,7 +91,8 @@ export async function compressResponse(response: Response, acceptEncoding: strin
   if (!isCompressible(contentType) && !revalidation) return response;
   const encoding = chooseEncoding(acceptEncoding);
   const already = response.headers.get('content-encoding');
-  if (response.body === null || encoding === null || (already !== null && already !== 'identity')) {
+  // The body is looked at last: a lightweight Response (the Node adapter's) builds a full one to tell it.
+  if (encoding === null || (already !== null && already !== 'identity') || response.body === null) {
     const passThrough = (headers: Headers): void => {
       addVary(headers);
       if (revalidation && encoding !== null) weakenEtag(headers);
