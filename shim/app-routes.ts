@@ -9,6 +9,7 @@ import { ANSWER_CACHE_CONTROL, documentResponse, encodedResponse, NO_STORE } fro
 import { DocumentCache } from './http/document-cache.ts';
 import { pageResponse, renderedPageResponse, wantsHtml } from './http/page-response.ts';
 import { errorResponse, jsonResponse } from './http/problem.ts';
+import { answerJson } from './core/answer-json.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
 import { termsPageHtml } from './core/terms-page.ts';
@@ -89,7 +90,8 @@ export function createRoutes(deps: RouteDeps): Route[] {
       const fields = answerLogFields(body);
       Object.assign(log, fields);
       info.onSearchAnswer?.(fields);
-      return { response: jsonResponse(200, body, { 'cache-control': ANSWER_CACHE_CONTROL }), log };
+      const text = answerJson(body);
+      return { response: jsonResponse(200, body, { 'cache-control': ANSWER_CACHE_CONTROL }, undefined, text), log };
     } catch (err) {
       return { response: errorResponse(err, 'GET /v1/attorneys', {}, ctx.publicBaseUrl), log };
     }

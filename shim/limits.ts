@@ -34,6 +34,8 @@ export const KEEP_ALIVE_GRACE_MS = 60_000;
 export const DEFAULT_CACHE_MIB = 64;
 /** Default budget of the answer cache in MiB (about 1,900 answers of 16 KB identity plus their brotli and gzip forms). */
 export const DEFAULT_ANSWER_CACHE_MIB = 32;
+/** Budget of the shown offices' JSON texts that search answers are written from (core/answer-json.ts), in bytes. */
+export const RESULT_TEXT_CACHE_BYTES = 4 * 2 ** 20;
 /** Distinct query strings whose answer-cache key the fast path remembers (repeated searches skip parsing). */
 export const MAX_REMEMBERED_SEARCHES = 10_000;
 /** Distinct Accept-Encoding values whose negotiation the fast path remembers (browsers and clients send a handful). */

@@ -7,14 +7,23 @@
 import type { AttorneysResponseT, ResultT } from './schemas.ts';
 import { shapeResult, type ShapeMeta } from './shape.ts';
 import type { StoredOfficeT } from './site-format.ts';
+import { ByteLru } from './byte-lru.ts';
+import { RESULT_TEXT_CACHE_BYTES } from '../limits.ts';
 
 const DISTANCE = ',"distance_miles":';
 const COUNT = ',"offices_within_radius":';
 /** The text of a result before its distance, between the distance and the count, and after the count. */
 type Parts = readonly [string, string, string];
 
-/** Parts by office, for the base URL and meta they were made with (one of each is served at a time). */
-const byOffice = new WeakMap<StoredOfficeT, { base: string; meta: ShapeMeta; parts: Parts | null }>();
+/**
+ * Parts by listing id, for the office object, base URL and meta they were made with (one of each is served at a time).
+ * Bounded by bytes, not tied to the office objects: the parsed-object cache's charge does not count these texts.
+ */
+const byOffice = new ByteLru<{ office: StoredOfficeT; base: string; meta: ShapeMeta; parts: Parts | null }>(
+  RESULT_TEXT_CACHE_BYTES,
+);
+/** What an entry costs beyond its text (two bytes a character): the entry, its key and the part strings' headers. */
+const ENTRY_OVERHEAD_BYTES = 200;
 /** Parts of each result object the service handed out. */
 const byResult = new WeakMap<ResultT, Parts>();
 
@@ -38,14 +47,12 @@ export function shapeResultWithText(
   publicBaseUrl: string,
 ): ResultT {
   const result = shapeResult(office, meta, distanceMiles, officesWithinRadius, publicBaseUrl);
-  let known = byOffice.get(office);
-  if (known === undefined || known.base !== publicBaseUrl || known.meta !== meta) {
-    known = {
-      base: publicBaseUrl,
-      meta,
-      parts: split(JSON.stringify(shapeResult(office, meta, 0, 0, publicBaseUrl))),
-    };
-    byOffice.set(office, known);
+  let known = byOffice.get(office.listing_id);
+  if (known === undefined || known.office !== office || known.base !== publicBaseUrl || known.meta !== meta) {
+    const parts = split(JSON.stringify(shapeResult(office, meta, 0, 0, publicBaseUrl)));
+    known = { office, base: publicBaseUrl, meta, parts };
+    const chars = parts === null ? 0 : parts[0].length + parts[1].length + parts[2].length;
+    byOffice.set(office.listing_id, known, 2 * chars + ENTRY_OVERHEAD_BYTES);
   }
   if (known.parts !== null) byResult.set(result, known.parts);
   return result;

@@ -3,14 +3,15 @@ import { toApiError } from '../core/errors.ts';
 import { problemTypeUri } from '../core/problem-pages.ts';
 import type { ProblemT } from '../core/schemas.ts';
 
-/** A JSON response with the given status, body and extra headers. */
+/** A JSON response with the given status, body (or its JSON text, made by the caller) and extra headers. */
 export function jsonResponse(
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
   contentType = 'application/json',
+  text: string = JSON.stringify(body),
 ): Response {
-  const bytes = Buffer.from(JSON.stringify(body));
+  const bytes = Buffer.from(text);
   // Content-Length from the start: the pipeline then never reads the body back to count it.
   return new Response(bytes, {
     status,
