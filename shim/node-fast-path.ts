@@ -12,6 +12,7 @@ import { parseSearch, type ValidSearch } from './core/search-request.ts';
 import type { AnswerCache, AnswerCoding } from './http/answer-cache.ts';
 import { rateLimitKey } from './http/client-address.ts';
 import { chooseEncoding, compressBytes, isCompressible } from './http/compress.ts';
+import { plainParts } from './http/plain-response.ts';
 import { MAX_TARGET_BYTES, parseQuery } from './http/query.ts';
 import { admissionHeaders, admit, wouldAdmit, type RequestLimits } from './http/limits.ts';
 import type { LogFields, RequestLogger } from './http/request-log.ts';
@@ -160,21 +161,27 @@ export async function remember(
   log: LogFields | undefined,
   acceptEncoding: string | null,
 ): Promise<PlainAnswer | null> {
-  const version = answer.headers.get(VERSION_HEADER);
+  // A plain answer (bytes and a header record) is read from its parts: no full Response is built to read it back.
+  const parts = plainParts(answer);
+  const headers = parts === undefined ? answer.headers : new Headers(parts.headers);
+  const version = headers.get(VERSION_HEADER);
   if (
     answer.status !== 200 ||
-    answer.body === null ||
+    (parts === undefined ? answer.body === null : parts.body === null) ||
     version === null ||
     log === undefined ||
-    !isCompressible(answer.headers.get('content-type'))
+    !isCompressible(headers.get('content-type'))
   )
     return null;
-  const bytes = Buffer.from(await answer.arrayBuffer());
+  const bytes =
+    parts?.body != null
+      ? Buffer.from(parts.body.buffer, parts.body.byteOffset, parts.body.byteLength)
+      : Buffer.from(await answer.arrayBuffer());
   // The identity representation is these bytes under the headers compression gives a body it leaves alone.
-  const identity = await compressBytes(answer.headers, bytes, null);
+  const identity = await compressBytes(headers, bytes, null);
   cache.set(version, 'identity', e.search.key, storable(identity.headers, answer.status, bytes, log));
   if (e.coding === 'identity') return { status: answer.status, headers: identity.headers, body: bytes };
-  const encoded = await compressBytes(answer.headers, bytes, acceptEncoding);
+  const encoded = await compressBytes(headers, bytes, acceptEncoding);
   if ((encoded.headers.get('content-encoding') ?? 'identity') === e.coding)
     cache.set(version, e.coding, e.search.key, storable(encoded.headers, answer.status, encoded.body, log));
   return { status: answer.status, headers: encoded.headers, body: encoded.body };

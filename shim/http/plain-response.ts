@@ -11,8 +11,9 @@ export interface PlainParts {
   body: Uint8Array | null;
 }
 
-/** The parts of each plain answer whose headers nobody has looked at (and so changed) since it was made. */
-const partsOf = new WeakMap<Response, PlainParts>();
+/** Where a plain answer holds its parts, until its headers are first read (and so may have been changed). */
+const PARTS = Symbol('plain parts');
+type WithParts = Response & { [PARTS]?: PlainParts | undefined };
 
 type ResponseClass = typeof Response;
 let base: ResponseClass | null = null;
@@ -35,8 +36,8 @@ function plainClass(): ResponseClass {
     PlainResponse = class extends base {};
     Object.defineProperty(PlainResponse.prototype, 'headers', {
       configurable: true,
-      get(this: Response): Headers {
-        partsOf.delete(this);
+      get(this: WithParts): Headers {
+        this[PARTS] = undefined;
         return read.call(this);
       },
     });
@@ -47,12 +48,12 @@ function plainClass(): ResponseClass {
 /** A Response of `parts`, whose parts plainParts gives back until its headers are first read (and may be changed). */
 export function plainResponse(parts: PlainParts): Response {
   const Plain = plainClass();
-  const response = new Plain(parts.body, { status: parts.status, headers: parts.headers });
-  partsOf.set(response, parts);
+  const response: WithParts = new Plain(parts.body, { status: parts.status, headers: parts.headers });
+  response[PARTS] = parts;
   return response;
 }
 
 /** The parts of a Response plainResponse made, else undefined (also once its headers have been read). */
 export function plainParts(response: Response): PlainParts | undefined {
-  return partsOf.get(response);
+  return (response as WithParts)[PARTS];
 }

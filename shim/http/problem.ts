@@ -2,6 +2,7 @@
 import { toApiError } from '../core/errors.ts';
 import { problemTypeUri } from '../core/problem-pages.ts';
 import type { ProblemT } from '../core/schemas.ts';
+import { plainResponse } from './plain-response.ts';
 
 /** A JSON response with the given status, body (or its JSON text, made by the caller) and extra headers. */
 export function jsonResponse(
@@ -12,15 +13,14 @@ export function jsonResponse(
   text: string = JSON.stringify(body),
 ): Response {
   const bytes = Buffer.from(text);
-  // Content-Length from the start: the pipeline then never reads the body back to count it.
-  return new Response(bytes, {
-    status,
-    headers: {
-      'content-type': `${contentType}; charset=utf-8`,
-      'content-length': String(bytes.byteLength),
-      ...headers,
-    },
-  });
+  const record: Record<string, string> = {
+    'content-type': `${contentType}; charset=utf-8`,
+    // Content-Length from the start: the pipeline then never reads the body back to count it.
+    'content-length': String(bytes.byteLength),
+  };
+  for (const [name, value] of Object.entries(headers)) record[name.toLowerCase()] = value;
+  // Bytes and a header record: the pipeline and the Node adapter finish it without reading the Response back.
+  return plainResponse({ status, headers: record, body: bytes });
 }
 
 /**
