@@ -10,7 +10,17 @@
  * 2-core machine), and a site a test changed or a half-written one is rebuilt. TEST_SITE_REBUILD=1 forces a rebuild.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -70,9 +80,13 @@ async function ensureSite(dataDir: string, site: string, inputs: string[]): Prom
   const built = existsSync(keyFile) && existsSync(join(site, 'current.json')) ? readFileSync(keyFile, 'utf8') : '';
   if (built !== '' && built === `${key}\n${siteStamp(site)}` && process.env.TEST_SITE_REBUILD !== '1') return;
   rmSync(keyFile, { force: true });
-  // From an empty folder: other inputs (a generator change) make another version, and the suites expect one.
+  // From an empty folder (other inputs, e.g. a generator change, make another version, and the suites expect one),
+  // moved into place at the end so a suite already reading the old site loses it only for that instant.
+  const building = `${site}.building-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  await generate({ dataDir, outDir: building, quiet: true, log: () => {} });
   rmSync(site, { recursive: true, force: true });
-  await generate({ dataDir, outDir: site, quiet: true, log: () => {} });
+  renameSync(building, site);
   writeFileSync(keyFile, `${key}\n${siteStamp(site)}`);
 }
 
