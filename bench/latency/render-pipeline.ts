@@ -9,6 +9,23 @@ export const MISS_SHARE_OF_BARE = 0.3;
 /** /v1/coverage's share of a bare node:http server's CPU efficiency. */
 export const COVERAGE_SHARE_OF_BARE = 0.6;
 
+/** The figures before the pipeline was rebuilt on Hono (issue 27), for comparison: fixed, not measured by this run. */
+const BASELINE =
+  'Before the request pipeline was rebuilt (commit 72a952d: a hand-written router, the search parsed twice, the body ' +
+  'copied through about six Response objects), this section measured on the same sample site, quiet machine (load ' +
+  '0.7): (a) 2,035 µs of server CPU per answer, 0.05 of bare; (b) 457 µs, 0.19 of bare. The first measurement, on ' +
+  'commit d3d95d0, was 0.08 and 0.21 by throughput.';
+
+/** Where the CPU beyond bare still goes (a --cpu-prof of the server at the rebuild), for a missed target. */
+const SHORTFALL =
+  'Where the rest goes (a `--cpu-prof` of the server at the rebuild): on a miss, no one item is above about 15% of ' +
+  "the busy time: node's request parsing and the socket writes of the 17 KB answer, the search and shaping " +
+  '(`findAttorneys`, about 90 µs), the UTF-8 encoding of the answer text (about 45 µs), the answer cache storing the ' +
+  "identity form, the fast path's parse, Hono's dispatch and the log line. A coverage answer is mostly node's own " +
+  "parsing and writing; the app's middleware and handler are about 15% of it. Closing the gap would take a miss path " +
+  'without web Request/Response objects at all (as the answer-cache fast path already is), which would repeat the ' +
+  "pipeline's header and log rules in a second place, or encoded bytes kept per office; neither is built.";
+
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const x = (s: Spread): string => fmtSpread(s, (v) => fmt(v, 2));
 const us = (s: Spread): string => fmtSpread(s, (v) => `${n0(v)} µs`);
@@ -65,6 +82,10 @@ export function pipelineSection(p: PipelineReport | undefined): string {
     ),
     '',
     "Server CPU per answer is the CPU time (user + system) of the one process holding every server over a target's run, divided by its answers; the ratio to bare is bare's CPU per answer over the target's. The Hono rows are what the framework alone costs a request beyond bare node:http.",
+    '',
+    BASELINE,
+    '',
+    SHORTFALL,
   );
   return out.join('\n');
 }
