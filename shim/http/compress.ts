@@ -52,11 +52,21 @@ export async function encode(body: Uint8Array, encoding: Encoding): Promise<Buff
   return gzipAsync(body, { level: GZIP_LEVEL });
 }
 
-function addVary(headers: Headers): void {
-  const vary = headers.get('vary');
+/** `vary` (null: none) made to name Accept-Encoding; null when it already covers it. */
+function varyWithEncoding(vary: string | null): string | null {
   const names = vary === null ? [] : vary.split(',').map((v) => v.trim().toLowerCase());
-  if (!names.includes('accept-encoding') && !names.includes('*'))
-    headers.set('vary', vary === null ? 'Accept-Encoding' : `${vary}, Accept-Encoding`);
+  if (names.includes('accept-encoding') || names.includes('*')) return null;
+  return vary === null ? 'Accept-Encoding' : `${vary}, Accept-Encoding`;
+}
+
+/** The weak form of a strong ETag (a compressed body is not byte-equal to the tagged one); null when already weak. */
+function weakened(etag: string): string | null {
+  return etag.startsWith('W/') ? null : `W/${etag}`;
+}
+
+function addVary(headers: Headers): void {
+  const vary = varyWithEncoding(headers.get('vary'));
+  if (vary !== null) headers.set('vary', vary);
 }
 
 /**
@@ -70,12 +80,10 @@ export function compressPlain(parts: PlainParts, acceptEncoding: string | null):
   const already = parts.headers['content-encoding'];
   if (encoding !== null && (already === undefined || already === 'identity') && parts.body !== null) return null;
   const headers = { ...parts.headers };
-  const vary = headers.vary;
-  const names = vary === undefined ? [] : vary.split(',').map((v) => v.trim().toLowerCase());
-  if (!names.includes('accept-encoding') && !names.includes('*'))
-    headers.vary = vary === undefined ? 'Accept-Encoding' : `${vary}, Accept-Encoding`;
-  const etag = headers.etag;
-  if (revalidation && encoding !== null && etag !== undefined && !etag.startsWith('W/')) headers.etag = `W/${etag}`;
+  const vary = varyWithEncoding(headers.vary ?? null);
+  if (vary !== null) headers.vary = vary;
+  const weak = revalidation && encoding !== null && headers.etag !== undefined ? weakened(headers.etag) : null;
+  if (weak !== null) headers.etag = weak;
   return { ...parts, headers };
 }
 
@@ -141,5 +149,6 @@ export async function compressBytes(
 
 function weakenEtag(headers: Headers): void {
   const etag = headers.get('etag');
-  if (etag !== null && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
+  const weak = etag === null ? null : weakened(etag);
+  if (weak !== null) headers.set('etag', weak);
 }
