@@ -7,7 +7,7 @@ import { PAGE_NAME_RE, PageDoc, pageKey } from './page-format.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { queryId } from './query-id.ts';
 import { resolveLocation } from './resolve.ts';
-import type { AttorneysResponseT, CoverageResponseT } from './schemas.ts';
+import type { AttorneysResponseT } from './schemas.ts';
 import { search as cellTreeSearch, type SearchFn } from './search.ts';
 import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from './search-request.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
@@ -21,7 +21,6 @@ import {
   LISTING_ID_RE,
   ListingBucket,
   listingPrefix,
-  type CoverageDocT,
   type FirmDocT,
 } from './site-format.ts';
 
@@ -73,21 +72,6 @@ function sortedIndexOf(sorted: readonly string[], value: string): number {
     else hi = mid - 1;
   }
   return -1;
-}
-
-/**
- * The body of GET /v1/coverage for each parsed coverage document and version: one object while the document is cached,
- * so a caller may keep what it derives from it (its JSON text, its ETag) by identity. Frozen, as every caller shares it.
- */
-const coverageBodies = new WeakMap<CoverageDocT, { version: string; body: CoverageResponseT }>();
-
-/** `value` with it and every object and array in it frozen. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 /** What createService can be given besides its source. */
@@ -147,13 +131,7 @@ export function createService(source: { current(): Promise<SiteReader> }, option
 
     async getCoverage(ctx) {
       const reader = await current(ctx);
-      const doc = await readRequired(reader, keys.coverage(reader.version), CoverageDoc);
-      let shaped = coverageBodies.get(doc);
-      if (shaped?.version !== reader.version) {
-        shaped = { version: reader.version, body: deepFreeze(shapeCoverage(doc, reader.version)) };
-        coverageBodies.set(doc, shaped);
-      }
-      return shaped.body;
+      return shapeCoverage(await readRequired(reader, keys.coverage(reader.version), CoverageDoc), reader.version);
     },
 
     async getChanges(ctx) {
