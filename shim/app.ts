@@ -59,6 +59,8 @@ interface RequestState {
   pathname: string;
   /** The matched route and its parameter; null when nothing is at this path. */
   route: Route | null;
+  /** The route's path template (the log line's `endpoint`); "unknown" when nothing is at this path. */
+  endpoint: string;
   param: string;
   info: RequestInfo;
   ctx: CallContext;
@@ -187,6 +189,8 @@ export function createApp(deps: AppDeps): App {
       method,
       pathname,
       route,
+      endpoint:
+        route === null ? 'unknown' : typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(pathname),
       param: param ?? '',
       // Calls made within the request (MCP tool calls) are gathered here, each to get its own log line.
       info: route?.cors === 'mcp' ? { ...info, recordCall: (fields) => void calls.push(fields) } : info,
@@ -234,8 +238,7 @@ export function createApp(deps: AppDeps): App {
       info,
       {
         ...outcome.log,
-        endpoint:
-          route === null ? 'unknown' : typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(pathname),
+        endpoint: state.endpoint,
         status: response.status,
       },
       calls,
@@ -249,10 +252,9 @@ export function createApp(deps: AppDeps): App {
       // A path of this shape that the route's stricter rule refuses (a page name) is not found, like any other.
       if (state.route !== route) return c.notFound();
       if (!route.methods.includes(state.method)) {
-        const endpoint = typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(state.pathname);
         const problem = new ApiError(
           'method_not_allowed',
-          `${endpoint} accepts ${route.methods.join(', ')} only; got ${state.method}.`,
+          `${state.endpoint} accepts ${route.methods.join(', ')} only; got ${state.method}.`,
         );
         return errorResponse(
           problem,
@@ -261,7 +263,7 @@ export function createApp(deps: AppDeps): App {
           state.ctx.publicBaseUrl,
         );
       }
-      state.context = `${state.method} ${typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(state.pathname)}`;
+      state.context = `${state.method} ${state.endpoint}`;
       const outcome = await route.handler(c.req.raw, state.info, state.param, state.ctx);
       if (outcome.log !== undefined) state.log = outcome.log;
       return outcome.response;
