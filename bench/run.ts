@@ -1,4 +1,5 @@
 /** `npm run bench [-- options]`: every benchmark side by side in one run, written to BENCHMARKS.md. Progress on stderr. */
+import { makeGeneratedLive } from './lib/generated-live.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -195,6 +196,7 @@ if (args.site === undefined && (!quick || !existsSync(join(sampleDir, keys.point
     progress(`  [generate sample] ${l}`),
   );
   if (!sampleGenerate.ok) throw new Error(`generating the sample site failed:\n${sampleGenerate.error ?? ''}`);
+  await makeGeneratedLive(sampleDir, sampleGenerate.stdout);
 }
 const pointer = Pointer.parse(JSON.parse(readFileSync(join(sampleDir, keys.pointer), 'utf8')));
 const meta = Meta.parse(JSON.parse(readFileSync(join(sampleDir, keys.meta(pointer.version)), 'utf8')));
@@ -319,15 +321,22 @@ if (wants('scale')) {
     const [first, next] = SCALE_WEEKS;
     // Each run's own progress lines (elapsed time, memory, step), kept for the report: they say where the time went.
     const logs: [string[], string[]] = [[], []];
-    const run = (week: string, log: string[]) => {
+    const run = async (week: string, log: string[]) => {
       // Dirty pages of earlier work (the folder just removed, the week before) are flushed first, so the run is not
       // charged for them: a million small files make the write-back the slowest part of a run otherwise.
       execFileSync('sync');
       progress(`  generating ${offices} offices, week ${week}, into ${siteDir}`);
-      return measureProcess('generator/cli.ts', ['--data', inputs.dataDir, '--out', siteDir, '--week', week], (l) => {
-        if (l.startsWith('generate [')) log.push(l.replaceAll(resolve(REPO), '.'));
-        progress(`  [generate ${label(offices)} ${week}] ${l}`);
-      });
+      const cost = await measureProcess(
+        'generator/cli.ts',
+        ['--data', inputs.dataDir, '--out', siteDir, '--week', week],
+        (l) => {
+          if (l.startsWith('generate [')) log.push(l.replaceAll(resolve(REPO), '.'));
+          progress(`  [generate ${label(offices)} ${week}] ${l}`);
+        },
+      );
+      // The next week compares with this one, as the weekly release does: make it the folder's live version.
+      if (cost.ok) await makeGeneratedLive(siteDir, cost.stdout);
+      return cost;
     };
     const generate = await run(first, logs[0]);
     const nextWeek = generate.ok ? await run(next, logs[1]) : null;

@@ -1,4 +1,4 @@
-/** `npm run generate -- [--week 2026-W47] [--out site/] [--data data/] [--skip-bad] [--quiet]`: publish one week into a site folder. */
+/** `npm run generate -- [--week 2026-W47] [--out site/] [--data data/] [--skip-bad] [--quiet]`: write one week as a new version, not live. */
 import { BadInputError, formatBadRow, generate } from './generate.ts';
 import { describeFailure } from './failure.ts';
 import { InputError } from './inputs/read.ts';
@@ -10,12 +10,13 @@ const SPEC = {
   name: 'generate',
   usage: 'npm run generate -- [options]',
   description: `Reads one week of inputs (<data>/metros.json, <data>/weeks/<week>/{dataset.json,places.jsonl,samples.jsonl,flags.jsonl},
-optional <data>/corrections.jsonl) and publishes a complete site: <out>/current.json and <out>/v/<version>/...
+optional <data>/corrections.jsonl) and writes it as a new version <out>/v/<version>/..., NOT live: generate never
+writes current.json. Only npm run release moves the pointer, after the gates, the standing removals and the verify
+step; this command is a step of it, for development and for reading its output.
 The same input gives byte-identical output. Nothing is written if any input row is bad, unless --skip-bad.
-The site folder behaves like the bucket: the new version is written under <out>/.staging/ and renamed to
-<out>/v/<version>/ whole, then current.json is replaced by renaming a finished file over it, so a reader (or a kill
-at any point) sees the old site or the new one. Replaced versions stay for the grace period (longer than any
-server's 5 s pointer cache) and the last --keep versions stay for rollback; a later run removes what a killed run left.`,
+The version is written under <out>/.staging/ and renamed to <out>/v/<version>/ whole, so a reader (or a kill at any
+point) never sees half of it. Versions no longer live stay for the grace period (longer than any server's 5 s pointer
+cache) and the last --keep versions stay for rollback; a later run removes what a killed run left.`,
   options: {
     week: {
       type: 'string',
@@ -40,7 +41,7 @@ server's 5 s pointer cache) and the last --keep versions stay for rollback; a la
     },
     quiet: { type: 'boolean', description: 'no progress output' },
   },
-  exits: { [EXIT.ok]: 'published', [EXIT.failure]: 'bad input or failure (nothing written)' },
+  exits: { [EXIT.ok]: 'written (not live)', [EXIT.failure]: 'bad input or failure (nothing written)' },
 } as const;
 
 async function main(): Promise<number> {
@@ -70,7 +71,7 @@ async function main(): Promise<number> {
     } else if (err instanceof InputError) {
       process.stderr.write(`generate: ${err.message}; nothing was written\n`);
     } else {
-      process.stderr.write(`generate: failed, the site still serves what it served before: ${describeFailure(err)}\n`);
+      process.stderr.write(`generate: failed, nothing live changed: ${describeFailure(err)}\n`);
     }
     return 1;
   }

@@ -22,7 +22,6 @@ import {
   manifestBytes,
   metaDoc,
   namedByMetaHashes,
-  pointerDoc,
   sortedKeys,
   totalsOf,
 } from './write/documents.ts';
@@ -32,7 +31,6 @@ import type { BadRow } from './inputs/jsonl.ts';
 import { placeIdsOf } from './inputs/place-ids.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
 import type { Inputs } from './inputs/read.ts';
-import { serialise } from './write/json.ts';
 import { buildOffices } from './model/offices.ts';
 import type { BuiltFirm } from './model/offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
@@ -46,7 +44,7 @@ import { chooseVersionId, versionBasis } from './site/version-basis.ts';
 import { measureVisibility } from './model/visibility.ts';
 import type { Visibility } from './model/visibility.ts';
 import { mondayOfIsoWeek } from './inputs/week.ts';
-import { beginRun, currentVersion, endRun, flipPointer, installVersion, pruneVersions } from './write/site-folder.ts';
+import { beginRun, currentVersion, endRun, installVersion, pruneVersions } from './write/site-folder.ts';
 import type { Retention } from './write/site-folder.ts';
 import { checkStoredOffices } from './model/stored-office-check.ts';
 import { StagingWriter } from './write/write.ts';
@@ -64,8 +62,12 @@ export interface GenerateOptions {
   gate?: (facts: WeekFacts) => void | Promise<void>;
   /** The site whose live version the changes document compares against (default: outDir; release: the bucket). */
   previous?: SiteLocation;
-  /** Point current.json at the new version (default true); false leaves it for a later flip (release: verify first). */
-  activate?: boolean;
+  /**
+   * The version live on `previous` when the release began (null: none), which the changes document compares with and the
+   * version id covers; default: the version live there when the run reads it. Generate never moves a pointer: only
+   * release does, and only if this is still the live version then.
+   */
+  base?: string | null;
   /** ISO week, e.g. 2026-W47; defaults to the latest folder in <dataDir>/weeks/. */
   week?: string;
   /** Leave out bad rows (each is listed) instead of failing. */
@@ -80,13 +82,13 @@ export interface GenerateOptions {
 export interface GenerateResult {
   version: string;
   week: string;
-  /** Objects written, including meta, manifest and current.json. */
+  /** Objects written under v/<version>/, meta and manifest included (no pointer: generate never writes one). */
   objects: number;
   /** Their total size in bytes. */
   bytes: number;
   /** Rows left out under skipBad. */
   skipped: BadRow[];
-  /** The version the pointer named before, or null. */
+  /** The version live on the target, which the changes document compares with (null: the first version). */
   previousVersion: string | null;
   /** Old versions deleted after their grace period. */
   pruned: string[];
@@ -100,6 +102,8 @@ export interface WeekFacts {
   places: number;
   samples: number;
   samplesByMetro: ReadonlyMap<string, number>;
+  /** Each metro's grid points and samples (grid points x queries) this week, as its coverage document will say. */
+  metroSampling: ReadonlyMap<string, { gridPoints: number; samples: number }>;
   firms: number;
   offices: readonly StoredOfficeT[];
   /** Place ids whose claimed status is unknown after corrections. */
@@ -145,6 +149,12 @@ export function versionId(
   for (const k of sorted) h.update(`${k}\t${(entries.get(k) as Entry).sha256}\n`);
   if (previous !== null) h.update(`previous\t${previous}\n`);
   return `${week}-${h.digest('hex').slice(0, 10)}`;
+}
+
+/** The version a written changes document compares with (null: the first version). */
+async function readChangesPrevious(path: string): Promise<string | null> {
+  const doc = JSON.parse(await readFile(path, 'utf8')) as { previous?: { version?: string } | null };
+  return doc.previous?.version ?? null;
 }
 
 /** A written version would get other bytes: versions are immutable, so the run is refused. */
@@ -270,6 +280,9 @@ async function buildModel(
     places: placeRows,
     samples: inputs.samples.length,
     samplesByMetro,
+    metroSampling: new Map(
+      [...vis.metros].map(([slug, st]) => [slug, { gridPoints: st.gridPoints, samples: st.samples }] as const),
+    ),
     firms: firms.length,
     unclaimed,
     standingRemovals: standing,
@@ -382,10 +395,10 @@ async function writeContent(
   const target = opts.previous ?? { kind: 'folder' as const, dir: opts.outDir };
   // The changes document depends on the version live before, so the id covers it too: the same content released over
   // another live version is another version, and no byte of a written version ever changes.
-  const { version } = chooseVersionId(await versionBasis(target), (previous) =>
+  const { version } = chooseVersionId(await versionBasis(target, opts.base), (previous) =>
     versionId(week, w.entries, sorted, previous),
   );
-  const changes = await changesAgainstLive(target, version, week, offices, provenance, step);
+  const changes = await changesAgainstLive(target, version, week, offices, provenance, step, opts.base);
   await w.put(paths.changes(), changes);
   step(
     `changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`,
@@ -406,7 +419,7 @@ async function writeContent(
   return { version, sorted };
 }
 
-/** Read, validate, compute and publish one week. Rejects with BadInputError or InputError before writing anything. */
+/** Read, validate, compute and write one week as a new version, not live. Rejects with BadInputError or InputError before writing anything. */
 export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const t0 = performance.now();
@@ -455,23 +468,27 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
         ? `version ${version} in place`
         : `version ${version} was already in place; its objects were refreshed`,
     );
-    // The pointer records meta.json's sha256, the root of every other hash the shim checks.
-    const pointer = serialise(pointerDoc(version, week, w.entries.get(paths.meta())?.sha256));
-    let previousVersion: string | null = null;
-    let pruned: string[] = [];
-    if (opts.activate ?? true) {
-      previousVersion = await flipPointer(run, pointer);
-      step(`pointer ${keys.pointer}: ${previousVersion ?? '(none)'} -> ${version}`);
-      pruned = await pruneVersions(run, opts.retention);
-    }
+    // Never the pointer: only release moves it (after the gates, the removals and the verify step).
+    const changes = await readChangesPrevious(join(opts.outDir, keys.changes(version)));
+    const pruned = await pruneVersions(run, opts.retention, [version]);
     if (pruned.length > 0) step(`removed old version(s) past their grace period: ${pruned.join(', ')}`);
     await endRun(run);
 
-    let bytes = pointer.length;
+    let bytes = 0;
     for (const e of w.entries.values()) bytes += e.bytes;
-    const objects = w.entries.size + 1;
-    step(`published ${version} to ${opts.outDir}: ${objects} objects, ${(bytes / 1e6).toFixed(1)} MB`);
-    return { version, week, objects, bytes, skipped: opts.skipBad ? inputs.bad : [], previousVersion, pruned };
+    const objects = w.entries.size;
+    step(
+      `wrote ${version} to ${opts.outDir}: ${objects} objects, ${(bytes / 1e6).toFixed(1)} MB; not live (npm run release makes a version live)`,
+    );
+    return {
+      version,
+      week,
+      objects,
+      bytes,
+      skipped: opts.skipBad ? inputs.bad : [],
+      previousVersion: changes,
+      pruned,
+    };
   } catch (err) {
     // Writes still queued would recreate folders in the run's folder after it is removed.
     await w.settle();

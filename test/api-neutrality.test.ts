@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { request } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
@@ -65,7 +65,7 @@ beforeAll(async () => {
   writeFileSync(join(weekDir, 'flags.jsonl'), flippedFlags.map((f) => JSON.stringify(f)).join('\n') + '\n');
 
   const flippedSite = join(temp, 'site');
-  await generate({ dataDir, outDir: flippedSite, week, quiet: true });
+  await generateLive({ dataDir, outDir: flippedSite, week, quiet: true });
   original = await startTestServer();
   flipped = await startTestServer({ SITE_DIR: flippedSite });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
 import { diffSites, formatDiff } from '../generator/audit/diff.ts';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { hoursText } from '../shim/core/hours.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
@@ -22,7 +22,7 @@ it('prints old -> new hours of a corrected office', async () => {
     `${JSON.stringify({ action: 'update', place_id: 'p1', reason: 'new hours from the firm', date: '2026-11-20', set: { opening_hours: { periods } } })}\n`,
   );
   const after = join(await tempDir('hours-new'), 'site');
-  await generate({ dataDir: data, outDir: after, ...quiet });
+  await generateLive({ dataDir: data, outDir: after, ...quiet });
   const d = await diffSites({ kind: 'folder', dir: before }, { kind: 'folder', dir: after });
   const change = d.changed.find((c) => c.listing_id === listingIdOf('p1'));
   const hours = change?.fields.find((f) => f.field === 'hours');

@@ -30,7 +30,7 @@ import { sealCellTree } from '../generator/write/cell-hashes.ts';
 import { CellBlock, CellRecords, type CellRecordsT } from '../shim/core/cell-format.ts';
 import { openSite, type SiteLocation } from '../generator/site/site.ts';
 import { verify, verifyExitCode, type VerifyReport } from '../generator/audit/verify.ts';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import { FirmDoc, keys, Manifest, Pointer, type StoredOfficeT } from '../shim/core/site-format.ts';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
@@ -454,7 +454,7 @@ describe('audit diff', () => {
     w47 = SITE;
     expect(JSON.parse(readFileSync(join(w47, keys.pointer), 'utf8'))).toMatchObject({ week: '2026-W47' });
     w46 = join(temp, 'w46');
-    await generate({ dataDir: 'data', outDir: w46, week: '2026-W46', quiet: true });
+    await generateLive({ dataDir: 'data', outDir: w46, week: '2026-W46', quiet: true });
 
     // W47 again with two firms' flags flipped: the multi-office firm with most offices (sponsored) and one place: firm (profile_type).
     const dataDir = join(temp, 'flip-data');
@@ -480,7 +480,7 @@ describe('audit diff', () => {
     );
     writeFileSync(join(weekDir, 'flags.jsonl'), flags.map((f) => JSON.stringify(f)).join('\n') + '\n');
     flippedSite = join(temp, 'w47-flipped');
-    await generate({ dataDir, outDir: flippedSite, week: '2026-W47', quiet: true });
+    await generateLive({ dataDir, outDir: flippedSite, week: '2026-W47', quiet: true });
 
     d = await diffSites(folder(w46), folder(w47));
   });

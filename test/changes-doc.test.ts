@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkManifest } from '../generator/audit/manifest.ts';
 import { diffSites } from '../generator/audit/diff.ts';
 import { openSite } from '../generator/site/site.ts';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { ChangesDoc, keys, type ChangesDocT } from '../shim/core/site-format.ts';
 import { addFollowingWeek, copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
@@ -61,7 +61,7 @@ beforeAll(async () => {
   site = join(await tempDir('changes'), 'site');
   first = await copyFixtureSite(site);
   await nextWeek(data);
-  second = (await generate({ dataDir: data, outDir: site, ...quiet })).version;
+  second = (await generateLive({ dataDir: data, outDir: site, ...quiet })).version;
   doc = ChangesDoc.parse(await readJson(site, keys.changes(second)));
 });
 afterAll(removeTempDirs);
@@ -149,7 +149,7 @@ describe('changes document', () => {
   it('gives the same inputs over no live version another version id (its changes differ), and the manifest still checks', async () => {
     // The version id covers the version live before, so a version's changes document never changes after publishing.
     const elsewhere = join(await tempDir('changes-fresh'), 'site');
-    const fresh = (await generate({ dataDir: data, outDir: elsewhere, ...quiet })).version;
+    const fresh = (await generateLive({ dataDir: data, outDir: elsewhere, ...quiet })).version;
     expect(fresh).not.toBe(second);
     expect(fresh.slice(0, 8)).toBe(second.slice(0, 8));
     expect(ChangesDoc.parse(await readJson(elsewhere, keys.changes(fresh))).previous).toBeNull();
@@ -160,7 +160,7 @@ describe('changes document', () => {
 
   it('is kept as published when the same inputs are generated again', async () => {
     const before = await readFile(join(site, keys.changes(second)));
-    expect((await generate({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);
+    expect((await generateLive({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);
     expect(await readFile(join(site, keys.changes(second)))).toEqual(before);
   });
 
@@ -169,7 +169,7 @@ describe('changes document', () => {
     const fresh = await copyFixture();
     await copyFixtureSite(other);
     await nextWeek(fresh);
-    await generate({ dataDir: fresh, outDir: other, ...quiet });
+    await generateLive({ dataDir: fresh, outDir: other, ...quiet });
     expect(await readFile(join(other, keys.changes(second)))).toEqual(await readFile(join(site, keys.changes(second))));
   });
 
@@ -178,7 +178,7 @@ describe('changes document', () => {
       join(data, 'removals.jsonl'),
       `${JSON.stringify({ domain: 'zeta.example', date: '2026-11-22', reason: 'Mr Zeta phoned', public_note: 'The firm asked to be removed', lifted: '2026-11-26' })}\n`,
     );
-    const third = (await generate({ dataDir: data, outDir: site, ...quiet })).version;
+    const third = (await generateLive({ dataDir: data, outDir: site, ...quiet })).version;
     const d = ChangesDoc.parse(await readJson(site, keys.changes(third)));
     expect(d.previous?.version).toBe(second);
     expect(d.added.map((a) => a.listing_id).sort()).toEqual([listingIdOf('p9'), listingIdOf('p10')].sort());

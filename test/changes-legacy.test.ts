@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffSites } from '../generator/audit/diff.ts';
 import { measure } from '../generator/audit/measure.ts';
 import { openStoredVersion } from '../generator/site/site.ts';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
@@ -60,7 +60,7 @@ beforeAll(async () => {
   await downgradeCells(cells2Site, first, 2);
   await downgradeToMeta1(meta1Site, first);
   await nextWeek(data);
-  second = (await generate({ dataDir: data, outDir: modern, ...quiet })).version;
+  second = (await generateLive({ dataDir: data, outDir: modern, ...quiet })).version;
   reference = await readFile(join(modern, keys.changes(second)));
 }, 120_000);
 afterAll(removeTempDirs);
@@ -79,7 +79,7 @@ describe('a live version of the previous cell schema', () => {
   it('is compared with when generating into the folder: the same changes as against the current schema', async () => {
     const site = join(await tempDir('legacy-folder'), 'site');
     await cp(previousSite, site, { recursive: true });
-    expect((await generate({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);
+    expect((await generateLive({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);
     const written = await readFile(join(site, keys.changes(second)));
     expect(written.equals(reference)).toBe(true);
     const doc = ChangesDoc.parse(JSON.parse(written.toString('utf8')));
@@ -133,7 +133,7 @@ describe('a live version of an older schema', () => {
   it('of cell schema 2 is refused by generate, naming the version and what to do, and nothing is published', async () => {
     const site = join(await tempDir('legacy-cells2-gen'), 'site');
     await cp(cells2Site, site, { recursive: true });
-    const err = await generate({ dataDir: data, outDir: site, ...quiet }).catch((e: unknown) => e as Error);
+    const err = await generateLive({ dataDir: data, outDir: site, ...quiet }).catch((e: unknown) => e as Error);
     expect(String(err)).toContain(`the live version ${first} of folder ${site}`);
     expect(String(err)).toContain(what('cells schema 2'));
     expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ version: first });
@@ -142,7 +142,7 @@ describe('a live version of an older schema', () => {
   it('of meta schema 1 is refused by generate the same way', async () => {
     const site = join(await tempDir('legacy-meta1-gen'), 'site');
     await cp(meta1Site, site, { recursive: true });
-    const err = await generate({ dataDir: data, outDir: site, ...quiet }).catch((e: unknown) => e as Error);
+    const err = await generateLive({ dataDir: data, outDir: site, ...quiet }).catch((e: unknown) => e as Error);
     expect(String(err)).toContain(what('meta schema 1'));
     expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ version: first });
   });

@@ -312,7 +312,17 @@ describe('npm run collect', () => {
         '8',
       ]);
       expect(r.status, r.stderr).toBe(0);
-      const gen = await run(['generator/cli.ts', '--data', out, '--out', site, '--week', week, '--quiet']);
+      const gen = await run([
+        'generator/release/cli.ts',
+        '--data',
+        out,
+        '--site',
+        site,
+        '--week',
+        week,
+        '--records',
+        `${site}-releases`,
+      ]);
       expect(gen.status, gen.stderr).toBe(0);
       const places = readFileSync(join(out, 'weeks', week, 'places.jsonl'), 'utf8')
         .trimEnd()

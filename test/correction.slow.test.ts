@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkManifest } from '../generator/audit/manifest.ts';
 import { openSite } from '../generator/site/site.ts';
 import { prefixesReadBy, readStoredVersion } from '../generator/site/bucket-version.ts';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { publishSite, type PublishOptions } from '../generator/publish/publish.ts';
 import type { SiteReader } from '../shim/core/reader.ts';
 import { createService } from '../shim/core/service-impl.ts';
@@ -81,7 +81,7 @@ async function answers(source: { current(): Promise<SiteReader> }): Promise<unkn
 /** Generate the fixture's week with these correction lines into the site folder; remember its manifest and answers. */
 async function generateWith(corrections: object[]): Promise<string> {
   await writeFile(join(data, 'corrections.jsonl'), corrections.map((c) => `${JSON.stringify(c)}\n`).join(''));
-  const { version } = await generate({ dataDir: data, outDir: site, quiet: true, retention: { keep: 10 } });
+  const { version } = await generateLive({ dataDir: data, outDir: site, quiet: true, retention: { keep: 10 } });
   manifests.set(version, Manifest.parse(JSON.parse(await readFile(join(site, keys.manifest(version)), 'utf8'))));
   return version;
 }
@@ -250,7 +250,7 @@ describe('a correction published as a layer', () => {
     const C4 = await generateWith([phone('p1', '(312) 555-0166')]);
     const want = await answers(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 }));
     // Keep only the current version: the week and the earlier corrections go, their shared (linked) files stay with C4.
-    await generate({ dataDir: data, outDir: site, quiet: true, retention: { keep: 1, graceMs: 0 } });
+    await generateLive({ dataDir: data, outDir: site, quiet: true, retention: { keep: 1, graceMs: 0 } });
     for (const v of [F, C1, C2]) await expect(stat(join(site, keys.root(v)))).rejects.toThrow();
     expect(await answers(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 }))).toEqual(want);
     expect((await readFile(join(site, keys.pointer), 'utf8')).includes(C4)).toBe(true);

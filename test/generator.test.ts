@@ -11,6 +11,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import { BadInputError, generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { convertHours } from '../generator/model/hours.ts';
 import { firmIdOf, listingIdOf, websiteDomainOf } from '../generator/inputs/ids.ts';
 import { pct1 } from '../generator/model/visibility.ts';
@@ -285,7 +286,7 @@ describe('map visibility and brand index', () => {
     };
     await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify(move)}\n`);
     const out = join(await tempDir('brand'), 'site');
-    await generate({ dataDir: data, outDir: out, ...quiet });
+    await generateLive({ dataDir: data, outDir: out, ...quiet });
     const site = await loadSite(out);
     const d8 = firmDocOf(site, 'p8');
     expect([d8.office.metro, d8.office.visibility, d8.office.brand]).toEqual([null, null, null]);
@@ -513,12 +514,12 @@ describe('published site', () => {
     expect([...base.files.keys()].filter((k) => !k.startsWith(keys.root(v)))).toEqual([keys.pointer]);
   });
 
-  it('is deterministic: a second run gives a byte-identical folder', async () => {
+  it('is deterministic: a second run gives a byte-identical version, and no pointer (only release writes one)', async () => {
     const out = join(await tempDir('again'), 'site');
     const r = await generate({ dataDir: BASIC_FIXTURE, outDir: out, ...quiet });
     expect(r.version).toBe(base.pointer.version);
     const again = await readTree(out);
-    expect([...again.keys()].sort()).toEqual([...base.files.keys()].sort());
+    expect([...again.keys()].sort()).toEqual([...base.files.keys()].filter((k) => k !== keys.pointer).sort());
     for (const [k, b] of again) expect(b.equals(base.files.get(k) as Buffer), k).toBe(true);
     expect(r.objects).toBe(again.size);
     expect(r.bytes).toBe([...again.values()].reduce((n, b) => n + b.length, 0));
@@ -539,7 +540,7 @@ describe('bad input', () => {
     ); // line 16
     const outParent = await tempDir('bad');
     const out = join(outParent, 'site');
-    const err = await generate({ dataDir: data, outDir: out, ...quiet }).catch((e: unknown) => e);
+    const err = await generateLive({ dataDir: data, outDir: out, ...quiet }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadInputError);
     const rows = (err as BadInputError).rows.map((r) => `${basename(r.file)}:${r.line}: ${r.reason}`);
     expect(rows).toHaveLength(3);
@@ -575,7 +576,7 @@ describe('bad input', () => {
       `${JSON.stringify({ firm: 'alphalaw.example', profile_type: 'standard', sponsored: false })}\n`,
     );
     await writeFile(join(data, 'corrections.jsonl'), `${JSON.stringify({ action: 'delete', place_id: 'p1' })}\n`);
-    const err = (await generate({ dataDir: data, outDir: join(await tempDir('bad2'), 'site'), ...quiet }).catch(
+    const err = (await generateLive({ dataDir: data, outDir: join(await tempDir('bad2'), 'site'), ...quiet }).catch(
       (e: unknown) => e,
     )) as BadInputError;
     const rows = err.rows.map((r) => `${basename(r.file)}:${r.line}: ${r.reason}`);
@@ -599,7 +600,7 @@ describe('bad input', () => {
     );
     const lines: string[] = [];
     const out = join(await tempDir('skip'), 'site');
-    const r = await generate({ dataDir: data, outDir: out, skipBad: true, quiet: true, log: (l) => lines.push(l) });
+    const r = await generateLive({ dataDir: data, outDir: out, skipBad: true, quiet: true, log: (l) => lines.push(l) });
     expect(lines).toHaveLength(2);
     expect(lines[0]?.startsWith(`skipped ${join(week, 'places.jsonl')}:11: not valid JSON`)).toBe(true);
     expect(lines[1]).toBe(
@@ -615,7 +616,7 @@ describe('bad input', () => {
     await copyFixtureSite(out);
     const before = await readTree(out);
     // Fail in the middle of writing: the log callback throws once the cell tree is written.
-    const failing = generate({
+    const failing = generateLive({
       dataDir: BASIC_FIXTURE,
       outDir: out,
       log: (line) => {
@@ -630,7 +631,7 @@ describe('bad input', () => {
     // Bad input fails before anything is touched too.
     const data = await copyFixture();
     await appendFile(join(data, 'weeks', '2026-W47', 'places.jsonl'), '{\n');
-    await expect(generate({ dataDir: data, outDir: out, ...quiet })).rejects.toBeInstanceOf(BadInputError);
+    await expect(generateLive({ dataDir: data, outDir: out, ...quiet })).rejects.toBeInstanceOf(BadInputError);
     expect((await readTree(out)).size).toBe(before.size);
     expect(await readdir(dirname(out))).toEqual(['site']);
   });
@@ -638,7 +639,7 @@ describe('bad input', () => {
   it('two concurrent runs into one folder end with one complete site and no leftovers', async () => {
     const parent = await tempDir('race');
     const out = join(parent, 'site');
-    await Promise.all([1, 2, 3].map(() => generate({ dataDir: BASIC_FIXTURE, outDir: out, ...quiet })));
+    await Promise.all([1, 2, 3].map(() => generateLive({ dataDir: BASIC_FIXTURE, outDir: out, ...quiet })));
     expect(await readdir(parent)).toEqual(['site']);
     const tree = await readTree(out);
     expect([...tree.keys()].sort()).toEqual([...base.files.keys()].sort());
@@ -672,7 +673,7 @@ describe('corrections', () => {
         .join('\n') + '\n',
     );
     const out = join(await tempDir('corr'), 'site');
-    await generate({ dataDir: data, outDir: out, ...quiet });
+    await generateLive({ dataDir: data, outDir: out, ...quiet });
     const site = await loadSite(out);
     const v = site.pointer.version;
     const gone = listingIdOf('p2');

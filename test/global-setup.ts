@@ -74,7 +74,7 @@ function siteStamp(site: string): string {
 
 /** Generate `dataDir` into `site` unless the key beside it says the same inputs built the site as it is now. */
 async function ensureSite(dataDir: string, site: string, inputs: string[]): Promise<void> {
-  const { generate } = await import('../generator/generate.ts');
+  const { generateLive } = await import('./helpers/generate-live.ts');
   const keyFile = `${site}.key`;
   const key = inputsKey(inputs);
   const built = existsSync(keyFile) && existsSync(join(site, 'current.json')) ? readFileSync(keyFile, 'utf8') : '';
@@ -84,7 +84,7 @@ async function ensureSite(dataDir: string, site: string, inputs: string[]): Prom
   // moved into place at the end so a suite already reading the old site loses it only for that instant.
   const building = `${site}.building-${process.pid}`;
   rmSync(building, { recursive: true, force: true });
-  await generate({ dataDir, outDir: building, quiet: true, log: () => {} });
+  await generateLive({ dataDir, outDir: building, quiet: true, log: () => {} });
   rmSync(site, { recursive: true, force: true });
   renameSync(building, site);
   writeFileSync(keyFile, `${key}\n${siteStamp(site)}`);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { copyFixture, removeTempDirs } from './fixtures/generator/helpers.ts';
@@ -28,7 +28,7 @@ let version: string;
 beforeAll(async () => {
   // The small hand-made site (two metros), so the bucket publish is quick.
   copyDir = mkdtempSync(join(tmpdir(), 'iad-meta-root-'));
-  await generate({ dataDir: await copyFixture(), outDir: copyDir, quiet: true });
+  await generateLive({ dataDir: await copyFixture(), outDir: copyDir, quiet: true });
   version = (JSON.parse(readFileSync(join(copyDir, 'current.json'), 'utf8')) as { version: string }).version;
   await publishSite({ bucket: 'site', prefix: 'root/', siteDir: copyDir, quiet: true, ...s3.clientOptions });
 });

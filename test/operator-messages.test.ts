@@ -9,7 +9,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeFailure } from '../generator/failure.ts';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { placeIdsOf } from '../generator/inputs/place-ids.ts';
 import { release } from '../generator/release/release.ts';
@@ -51,12 +51,14 @@ describe('week folders', () => {
     expect(r.error).toMatch(/2026-48: not named like a week folder \(YYYY-Www/);
     expect(existsSync(join(out, 'current.json'))).toBe(false);
     // Naming the week explicitly is still possible.
-    const named = await generate({ dataDir: data, outDir: out, week: '2026-W47', quiet: true, log: () => {} });
+    const named = await generateLive({ dataDir: data, outDir: out, week: '2026-W47', quiet: true, log: () => {} });
     expect(named.week).toBe('2026-W47');
     // A week a stopped collect left half-written is named as such (renaming it would publish half a week).
     await rm(join(data, 'weeks', '2026-48'), { recursive: true });
     await mkdir(join(data, 'weeks', '2026-W48.tmp-collect'));
-    const half = await generate({ dataDir: data, outDir: out, quiet: true, log: () => {} }).catch((e: unknown) => e);
+    const half = await generateLive({ dataDir: data, outDir: out, quiet: true, log: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect((half as Error).message).toMatch(
       /2026-W48\.tmp-collect: a week still being written, or left by a run that stopped/,
     );

@@ -7,7 +7,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BadInputError, generate } from '../generator/generate.ts';
+import { BadInputError } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { isPublicWebHost, isPublicWebUrl } from '../shim/core/public-host.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { startTestServer } from './helpers/server.ts';
@@ -79,7 +80,9 @@ describe('generate', () => {
       const data = await copyFixture();
       await setWebsite(data, 'p3', website);
       const out = join(await tempDir('private-host'), 'site');
-      const err = await generate({ dataDir: data, outDir: out, quiet: true, log: () => {} }).catch((e: unknown) => e);
+      const err = await generateLive({ dataDir: data, outDir: out, quiet: true, log: () => {} }).catch(
+        (e: unknown) => e,
+      );
       expect(err, website).toBeInstanceOf(BadInputError);
       const rows = (err as BadInputError).rows;
       expect(rows).toHaveLength(1);
@@ -88,7 +91,7 @@ describe('generate', () => {
     }
     const data = await copyFixture();
     await setWebsite(data, 'p3', 'http://10.0.0.1/');
-    const skipped = await generate({
+    const skipped = await generateLive({
       dataDir: data,
       outDir: join(await tempDir('private-host'), 'site'),
       quiet: true,
@@ -104,7 +107,7 @@ describe('generate', () => {
       join(data, 'corrections.jsonl'),
       `${JSON.stringify({ action: 'update', place_id: 'p3', reason: 'firm wrote in', date: '2026-11-20', set: { website: 'http://169.254.169.254/' } })}\n`,
     );
-    const err = await generate({
+    const err = await generateLive({
       dataDir: data,
       outDir: join(await tempDir('private-host'), 'site'),
       quiet: true,

@@ -7,7 +7,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
@@ -44,7 +44,7 @@ describe('npm run publish never moves the pointer', () => {
   it('uploads a version without a pointer, and leaves a live pointer as it was, with or without --version', async () => {
     const data = await copyFixture();
     const site = join(await tempDir('publish-step'), 'site');
-    const v1 = (await generate({ dataDir: data, outDir: site, quiet: true, log: () => {} })).version;
+    const v1 = (await generateLive({ dataDir: data, outDir: site, quiet: true, log: () => {} })).version;
 
     // Nothing live yet: the version goes up, and still nothing is live.
     const first = await publishCli(['--site', site, '--data', data, '--prefix', 'a/']);
@@ -60,7 +60,7 @@ describe('npm run publish never moves the pointer', () => {
       join(data, 'corrections.jsonl'),
       `${JSON.stringify({ action: 'update', place_id: 'p4', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`,
     );
-    const v2 = (await generate({ dataDir: data, outDir: site, quiet: true, log: () => {} })).version;
+    const v2 = (await generateLive({ dataDir: data, outDir: site, quiet: true, log: () => {} })).version;
     expect(v2).not.toBe(v1);
     for (const args of [[], ['--version', v2]]) {
       const r = await publishCli(['--site', site, '--data', data, '--prefix', 'b/', ...args]);

@@ -5,7 +5,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadInputError, generate } from '../generator/generate.ts';
+import { BadInputError } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { firmIdOf, listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite, RemovedListingError } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
@@ -71,15 +72,15 @@ describe('standing removals', () => {
   it('a whole firm by domain stays out this week and next, including a new place id; lifting brings it back', async () => {
     const site = join(await tempDir('rm-domain'), 'site');
     await writeFile(join(data, 'removals.jsonl'), line({ domain: 'WWW.AlphaLaw.example' }));
-    await generate({ dataDir: data, outDir: site, week: '2026-W47', ...quiet });
+    await generateLive({ dataDir: data, outDir: site, week: '2026-W47', ...quiet });
     let ids = await listed(site);
     for (const p of ALPHA) expect(ids.has(listingIdOf(p))).toBe(false);
     expect(ids.has(listingIdOf('p4'))).toBe(true);
-    await generate({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
+    await generateLive({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
     ids = await listed(site);
     for (const p of [...ALPHA, 'p11']) expect(ids.has(listingIdOf(p))).toBe(false);
     await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example', lifted: '2026-11-27' }));
-    await generate({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
+    await generateLive({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
     ids = await listed(site);
     for (const p of [...ALPHA, 'p11']) expect(ids.has(listingIdOf(p))).toBe(true);
   });
@@ -92,7 +93,7 @@ describe('standing removals', () => {
         line({ listing_id: listingIdOf('p6') }) +
         line({ place_id: 'p9' }),
     );
-    await generate({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
+    await generateLive({ dataDir: data, outDir: site, week: '2026-W48', ...quiet });
     const ids = await listed(site);
     for (const p of [...ALPHA, 'p11', 'p6', 'p9']) expect(ids.has(listingIdOf(p)), p).toBe(false);
     for (const p of ['p4', 'p5', 'p7', 'p8', 'p10']) expect(ids.has(listingIdOf(p)), p).toBe(true);
@@ -103,7 +104,7 @@ describe('standing removals', () => {
       join(data, 'removals.jsonl'),
       line({ domain: 'alphalaw.example', firm_id: firmIdOf('alphalaw.example') }) + line({ listing_id: 'l_nothex' }),
     );
-    const err = await generate({ dataDir: data, outDir: join(await tempDir('rm-bad'), 'site'), ...quiet }).catch(
+    const err = await generateLive({ dataDir: data, outDir: join(await tempDir('rm-bad'), 'site'), ...quiet }).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(BadInputError);

@@ -1,6 +1,6 @@
 /**
- * The local site folder behaves like the bucket: a server reading it while `generate` runs again and again never
- * answers wrongly, kill -9 of `generate` at any point leaves a site that answers rightly, later runs remove what killed
+ * The local site folder behaves like the bucket: a server reading it while `release` runs again and again never
+ * answers wrongly, kill -9 of `release` at any point leaves a site that answers rightly, later runs remove what killed
  * runs left, and old versions go only after their grace period (the last few kept for rollback).
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../generator/generate.ts';
+import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { STAGING } from '../generator/write/site-folder.ts';
 import { createService } from '../shim/core/service-impl.ts';
@@ -30,8 +30,10 @@ interface Variant {
   phone: string;
 }
 const variants: Variant[] = [];
+let records: string;
 
 beforeAll(async () => {
+  records = await tempDir('site-folder-records');
   for (let i = 0; i < 4; i++) {
     const data = await copyFixture();
     const places = join(data, 'weeks', '2026-W47', 'places.jsonl');
@@ -44,13 +46,25 @@ beforeAll(async () => {
 });
 afterAll(removeTempDirs);
 
-/** Run the generate CLI in a child process; resolves with its exit code (or the signal that ended it). */
+/**
+ * Run the release CLI (the one command that moves the folder's pointer) in a child process, `--out` naming the site;
+ * resolves with its exit code (or the signal that ended it).
+ */
 function runCli(
   args: string[],
   killAfter?: { line: RegExp; delayMs: number } | { delayMs: number },
 ): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+  const argv = [
+    ...args.filter((a) => a !== '--quiet').map((a) => (a === '--out' ? '--site' : a)),
+    '--records',
+    records,
+    '--verify-sample',
+    '5',
+  ];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['generator/cli.ts', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['generator/release/cli.ts', ...argv], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     const kill = (): void => void setTimeout(() => child.kill('SIGKILL'), killAfter?.delayMs ?? 0);
     if (killAfter !== undefined && !('line' in killAfter)) kill();
@@ -98,13 +112,13 @@ async function servedPhone(site: string): Promise<string | null> {
   return (await service.getFirm(P1, CTX)).office.phone;
 }
 
-describe('a server reading the folder while generate runs', () => {
+describe('a server reading the folder while release runs', () => {
   let server: TestServer;
   let site: string;
 
   beforeAll(async () => {
     site = join(await tempDir('served'), 'site');
-    await generate({ dataDir: (variants[0] as Variant).data, outDir: site, ...quiet });
+    await generateLive({ dataDir: (variants[0] as Variant).data, outDir: site, ...quiet });
     server = await startTestServer({ SITE_DIR: site });
   });
   afterAll(async () => server.close());
@@ -168,7 +182,7 @@ describe('a server reading the folder while generate runs', () => {
   }, 240_000);
 });
 
-describe('kill -9 of generate', () => {
+describe('kill -9 of release', () => {
   it('never leaves a site that answers wrongly, and later runs remove the leftovers', async () => {
     const parent = await tempDir('killed');
     const site = join(parent, 'site');
@@ -219,7 +233,7 @@ describe('retention', () => {
   it('keeps replaced versions through the grace period and the last few for rollback, then removes them', async () => {
     const site = join(await tempDir('retain'), 'site');
     const ids: string[] = [];
-    for (const v of variants) ids.push((await generate({ dataDir: v.data, outDir: site, ...quiet })).version);
+    for (const v of variants) ids.push((await generateLive({ dataDir: v.data, outDir: site, ...quiet })).version);
     // Default grace (a minute): nothing replaced a moment ago is deleted.
     expect((await readdir(join(site, 'v'))).sort()).toEqual([...ids].sort());
     // Once the grace period has passed, only the last `keep` (current included) stay.
@@ -227,7 +241,7 @@ describe('retention', () => {
       const old = new Date(Date.now() - 3_600_000 + i * 1000);
       await utimes(join(site, 'v', id), old, old);
     }
-    const r = await generate({
+    const r = await generateLive({
       dataDir: (variants[3] as Variant).data,
       outDir: site,
       retention: { keep: 3 },
@@ -238,7 +252,7 @@ describe('retention', () => {
     expect((await readdir(join(site, 'v'))).sort()).toEqual([ids[1], ids[2], ids[3]].sort());
     // Generating an older week's inputs again over a newer live version is a new version (its changes document compares
     // with the live one, so the older version's bytes never change); the one it replaced starts its grace period.
-    const back = await generate({
+    const back = await generateLive({
       dataDir: (variants[1] as Variant).data,
       outDir: site,
       retention: { keep: 1, graceMs: 60_000 },
@@ -252,11 +266,11 @@ describe('retention', () => {
 
   it('the same inputs again restore an object lost from the served version without taking the version away', async () => {
     const site = join(await tempDir('repair'), 'site');
-    const { version } = await generate({ dataDir: (variants[0] as Variant).data, outDir: site, ...quiet });
+    const { version } = await generateLive({ dataDir: (variants[0] as Variant).data, outDir: site, ...quiet });
     const lost = join(site, keys.firm(version, P1));
     const bytes = await readFile(lost);
     await writeFile(lost, '');
-    await generate({ dataDir: (variants[0] as Variant).data, outDir: site, ...quiet });
+    await generateLive({ dataDir: (variants[0] as Variant).data, outDir: site, ...quiet });
     expect((await readFile(lost)).equals(bytes)).toBe(true);
     await checkVersions(site);
   });

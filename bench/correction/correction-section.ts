@@ -1,4 +1,5 @@
 /** Section 7 of the benchmark: the correction publish on the sample and on the scale site (bench/correction/correction.ts). */
+import { makeGeneratedLive } from '../lib/generated-live.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { keys } from '../../shim/core/site-format.ts';
@@ -45,6 +46,7 @@ export async function runCorrectionSection(opts: {
         ['--max-old-space-size=6000'],
       );
       if (!g.ok) throw new Error(`generating the week failed: ${g.error ?? ''}`);
+      await makeGeneratedLive(baseSite, g.stdout);
     }
     out.runs.push(
       await measureCorrection({

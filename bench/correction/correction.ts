@@ -3,6 +3,7 @@
  * published with publishSite to s3rver on loopback over the week it corrects; objects and bytes written, copies made
  * (counted on the server), seconds to the pointer flip; and the complete publish of the week beside it.
  */
+import { makeGeneratedLive } from '../lib/generated-live.ts';
 import {
   closeSync,
   existsSync,
@@ -163,6 +164,7 @@ export async function measureCorrection(opts: {
       ['--max-old-space-size=6000'],
     );
     if (!generate.ok) throw new Error(`generating the corrected week failed: ${generate.error ?? ''}`);
+    await makeGeneratedLive(site, generate.stdout);
     writeFileSync(marker, params);
   }
   const correctionVersion = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;

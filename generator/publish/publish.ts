@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { HeadObjectCommand, paginateListObjectsV2, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  HeadObjectCommand,
+  paginateListObjectsV2,
+  PutObjectCommand,
+  type PutObjectCommandInput,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
 import { keys, Pointer, POINTER_TTL_MS } from '../../shim/core/site-format.ts';
@@ -24,6 +30,8 @@ import { parseManifest } from '../site/manifest-parse.ts';
 import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage } from '../site/published-meta.ts';
 import { planPublish, type LocalVersion, type PublishPlan, type RemoteState } from './publish-plan.ts';
 import { removedListingsIn } from './removal-check.ts';
+import { assertPointerUnmoved, isConditionFailed, pointerCondition, type PointerBase } from './pointer-cas.ts';
+import { LiveMovedError } from '../site/live-moved.ts';
 import type { ActiveRemovals } from '../model/removals.ts';
 import { serialise, sha256Hex } from '../write/json.ts';
 import { runPool } from '../write/pool.ts';
@@ -66,6 +74,14 @@ export interface PublishOptions extends S3ClientOptions {
    * step, and only release (gates, removals, verify) moves the bucket's pointer.
    */
   writePointer?: boolean;
+  /**
+   * The bucket's pointer when the release began: the pointer is then written only if it is still that one (read again
+   * just before, and written with IfMatch on its ETag, or IfNoneMatch "*" when there was none); otherwise
+   * LiveMovedError and nothing is made live. Without it the pointer is written unconditionally.
+   */
+  base?: PointerBase;
+  /** Run just before the pointer write (release: the standing removals read again); a throw leaves the pointer alone. */
+  beforePointer?: () => Promise<void>;
   /** Publish every object under the version's own prefix, never as a layer (default false). */
   complete?: boolean;
   /** Requests in flight at once (default 16). */
@@ -172,6 +188,8 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
       ? `bucket serves ${state.live.version}${state.live.layers ? ` (a layer over ${state.live.layers.base})` : ''}`
       : 'bucket serves nothing yet',
   );
+  if (opts.base !== undefined && (state.live?.version ?? null) !== opts.base.version)
+    throw new LiveMovedError(`s3://${opts.bucket}/${prefix}`, opts.base.version, state.live?.version ?? null);
   const plan = planPublish(local, state, opts.complete ? { complete: true } : {});
   if (opts.writePointer === false) {
     plan.pointer = null;
@@ -235,7 +253,17 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   }
   if (plan.pointer) {
     // LAST: until this write succeeds, readers keep the previous version.
-    await put(keys.pointer, Buffer.from(plan.pointer), CACHE_POINTER);
+    await opts.beforePointer?.();
+    if (opts.base !== undefined) {
+      // Read again and compare (a server that ignores conditions is refused here), then the conditional write.
+      await assertPointerUnmoved(client, opts.bucket, prefix, opts.base);
+      try {
+        await put(keys.pointer, Buffer.from(plan.pointer), CACHE_POINTER, pointerCondition(opts.base));
+      } catch (err) {
+        if (!isConditionFailed(err)) throw err;
+        throw new LiveMovedError(`s3://${opts.bucket}/${prefix}`, opts.base.version, '(another version)');
+      }
+    } else await put(keys.pointer, Buffer.from(plan.pointer), CACHE_POINTER);
     report.pointerWritten = true;
     report.pointerMs = performance.now() - t0;
     say(`pointer ${prefix}${keys.pointer} -> ${plan.version}`);
@@ -357,7 +385,12 @@ async function executePlan(
 function uploader(client: S3Client, opts: PublishOptions, prefix: string, report: PublishReport) {
   const gzipOn = opts.gzip ?? true;
   const gzipMin = opts.gzipMinBytes ?? 1024;
-  return async (key: string, body: Buffer, cacheControl: string): Promise<void> => {
+  return async (
+    key: string,
+    body: Buffer,
+    cacheControl: string,
+    condition: Pick<PutObjectCommandInput, 'IfMatch' | 'IfNoneMatch'> = {},
+  ): Promise<void> => {
     let sent = body;
     let encoding: string | undefined;
     if (gzipOn && body.length > gzipMin) {
@@ -377,6 +410,7 @@ function uploader(client: S3Client, opts: PublishOptions, prefix: string, report
         ...(encoding ? { ContentEncoding: encoding } : {}),
         ContentMD5: createHash('md5').update(sent).digest('base64'),
         Metadata: { sha256: sha256Hex(body) },
+        ...condition,
       }),
     );
     report.uploadedRawBytes += body.length;

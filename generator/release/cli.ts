@@ -1,5 +1,6 @@
 /** `npm run release -- [--week W] [--bucket B ...] [--force <gate>=<reason> ...]`: one week from inputs to live, gated and verified. */
-import { GATE_NAMES, MAX_DROP, MAX_MILES_FROM_ZIP, type GateName } from './gates.ts';
+import { GATE_NAMES, MAX_DROP, MAX_METRO_DROP, MAX_MILES_FROM_ZIP, type GateName } from './gates.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from '../write/site-folder.ts';
 import { release } from './release.ts';
 import { limitHeapGrowth } from '../write/heap.ts';
 import { EXIT, printUsageError, runCli } from '../../shim/cli-run.ts';
@@ -11,21 +12,26 @@ const SPEC = {
   1. generate the week into the site folder as a new version, NOT yet current;
   2. gates (${GATE_NAMES.join(', ')}): missing or empty places or samples; offices, firms or samples down more than
      ${MAX_DROP * 100}% against the live version; an office outside the US or more than ${MAX_MILES_FROM_ZIP} miles from its ZIP's centroid; a metro
-     with no offices or no samples; a correction naming a place no week ever had; an office without a claimed status.
+     with no offices or no samples; a metro whose samples, grid points or offices fall by more than ${MAX_METRO_DROP * 100}% against the
+     live version (metro-drop); a correction naming a place no week ever had; an office without a claimed status.
      A correction naming a place an earlier week had (it closed since) is reported and skipped, and listed in the record.
      A failed gate refuses the week (nothing is written) unless it is let through by name with --force <gate>=<reason>
      (repeat for each gate; the other gates still refuse); each forced gate and its reason are kept in the record;
   3. verify: the new version's manifest, and a seeded sample of answers recomputed by brute force and compared;
-  4. publish: to the bucket when --bucket is given (objects, then the pointer last), then the site folder's current.json;
+  4. publish: to the bucket when --bucket is given (objects, then the pointer last), then the site folder's current.json.
+     Only release moves a pointer (generate and publish never do), by compare-and-swap against the version live when
+     the release began (S3 If-Match on the pointer's ETag; an exclusive lock on a folder), with the standing removals
+     read again just before: a release whose base moved (another release finished first) is refused; run it again;
   5. invalidate: with --invalidate and --distribution the CloudFront paths are invalidated, otherwise printed;
   6. a release record (JSON) in --records: what was published, counts, every gate (passed, or forced and why).
 A refused or failed release leaves the live version untouched. Progress on stderr; the summary on stdout.
 
 Rollback: npm run release -- --rollback <version> [--bucket B ...] (folder and bucket alike; never write current.json
-by hand). A version of the site folder that holds no listing under a standing removal (<data>/removals.jsonl) is
-verified and made current again (the bucket's pointer first, then the folder's); one that holds such a listing is not
-served again: its week is released again from <data>/weeks/<week>/ with the removals and today's corrections applied,
-through the gates, as a new version. A version no longer in the folder is refused, naming the versions it keeps.
+by hand). It goes only to a version the release records (--records) say was released to this target, still in the
+site folder, released with today's <data>/corrections.jsonl and holding no listing under a standing removal
+(<data>/removals.jsonl); that version is verified and made current again (the bucket's pointer first, then the
+folder's). Anything else is refused, naming the versions it may go back to; release a week again with --week instead.
+After a rollback, a release without --week is refused: it names the week it would release and asks for --week.
 Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER.`,
   options: {
     data: { type: 'string', arg: 'dir', description: 'inputs', default: 'data/' },
@@ -69,11 +75,25 @@ Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_
       description: 'leave out bad input rows (each listed in the record) instead of refusing the week',
     },
     'verify-sample': { type: 'integer', min: 0, description: 'answers recomputed by the verify step', default: 40 },
+    'grace-seconds': {
+      type: 'number',
+      min: 0,
+      arg: 's',
+      description: 'keep a version that stopped being live at least this long',
+      default: DEFAULT_GRACE_MS / 1000,
+    },
+    keep: {
+      type: 'integer',
+      min: 1,
+      description: 'versions of the site folder kept whatever their age, the live one included',
+      default: DEFAULT_KEEP_VERSIONS,
+    },
     records: { type: 'string', arg: 'dir', description: 'folder of release records', default: 'var/releases' },
   },
   exits: {
     [EXIT.ok]: 'released',
-    [EXIT.failure]: 'refused by a gate or verify, or failed (the failing step is named)',
+    [EXIT.failure]:
+      'refused (a gate, verify, a rollback target, a missing --week after a rollback, or a base that moved), or failed (the failing step is named)',
   },
 } as const;
 
@@ -96,6 +116,7 @@ async function main(): Promise<number> {
     verifySample: sample,
     recordsDir: args.records,
     invalidate: args.invalidate,
+    retention: { graceMs: args['grace-seconds'] * 1000, keep: args.keep },
     ...(args.week !== undefined ? { week: args.week } : {}),
     ...(Object.keys(force).length > 0 ? { force } : {}),
     ...(args['skip-bad'] ? { skipBad: true } : {}),

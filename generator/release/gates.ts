@@ -6,6 +6,8 @@ import type { AnyMetaT } from '../site/published-meta.ts';
 export const MAX_MILES_FROM_ZIP = 50;
 /** Largest drop of offices, firms or samples against the live version, as a fraction. */
 export const MAX_DROP = 0.1;
+/** Largest drop of one metro's samples, grid points or offices against the live version, as a fraction. */
+export const MAX_METRO_DROP = 0.5;
 /** How many examples a failed gate lists. */
 const EXAMPLES = 5;
 
@@ -15,6 +17,7 @@ export const GATE_NAMES = [
   'counts-drop',
   'coordinates',
   'metro-coverage',
+  'metro-drop',
   'corrections-known',
   'claimed-status',
 ] as const;
@@ -28,13 +31,30 @@ export interface GateResult {
   detail: string;
 }
 
-/** What the live version says, for the drop gate (null when nothing is live yet). */
-export type LiveCounts = { version: string; offices: number; firms: number; samples: number } | null;
+/** One metro of the live version, for the per-metro drop gate (its coverage document's figures). */
+export interface LiveMetro {
+  offices: number;
+  grid_points: number;
+  grid_samples: number;
+}
 
-/** Offices, firms and samples of a published meta. */
-export function liveCountsOf(meta: Pick<AnyMetaT, 'version' | 'totals' | 'metros'>): NonNullable<LiveCounts> {
+/** What the live version says, for the drop gates (null when nothing is live yet). */
+export type LiveCounts = {
+  version: string;
+  offices: number;
+  firms: number;
+  samples: number;
+  /** By metro slug; null when the live version's coverage document could not say. */
+  metros?: Record<string, LiveMetro> | null;
+} | null;
+
+/** Offices, firms and samples of a published meta, with the live version's metros from its coverage document. */
+export function liveCountsOf(
+  meta: Pick<AnyMetaT, 'version' | 'totals' | 'metros'>,
+  metros: Record<string, LiveMetro> | null = null,
+): NonNullable<LiveCounts> {
   const samples = Object.values(meta.metros).reduce((n, m) => n + m.grid_samples, 0);
-  return { version: meta.version, offices: meta.totals.offices, firms: meta.totals.firms, samples };
+  return { version: meta.version, offices: meta.totals.offices, firms: meta.totals.firms, samples, metros };
 }
 
 const R = 3958.8;
@@ -155,6 +175,37 @@ function metroCoverage(f: WeekFacts): GateResult {
   };
 }
 
+/** A metro whose samples, grid points or measured offices fell by more than half against the live version. */
+function metroDrop(f: WeekFacts, live: LiveCounts): GateResult {
+  if (live === null) return { gate: 'metro-drop', passed: true, detail: 'nothing is live yet' };
+  if (!live.metros) return { gate: 'metro-drop', passed: true, detail: `${live.version} has no per-metro figures` };
+  const officesBy = new Map<string, number>();
+  for (const o of f.offices) if (o.metro !== null) officesBy.set(o.metro, (officesBy.get(o.metro) ?? 0) + 1);
+  const bad: string[] = [];
+  for (const m of f.metros) {
+    const was = live.metros[m.slug];
+    if (was === undefined) continue;
+    const sampling = f.metroSampling.get(m.slug);
+    const now = {
+      grid_samples: sampling?.samples ?? 0,
+      grid_points: sampling?.gridPoints ?? 0,
+      offices: officesBy.get(m.slug) ?? 0,
+    };
+    const drops = (['grid_samples', 'grid_points', 'offices'] as const)
+      .filter((k) => was[k] > 0 && now[k] < was[k] * (1 - MAX_METRO_DROP))
+      .map((k) => `${k} ${was[k]} -> ${now[k]}`);
+    if (drops.length > 0) bad.push(`${m.slug}: ${drops.join(', ')}`);
+  }
+  return {
+    gate: 'metro-drop',
+    passed: bad.length === 0,
+    detail:
+      bad.length === 0
+        ? `no metro's samples, grid points or offices fell by more than ${MAX_METRO_DROP * 100}% against ${live.version}`
+        : `down more than ${MAX_METRO_DROP * 100}% against ${live.version}: ${list(bad)}`,
+  };
+}
+
 function correctionsKnown(f: WeekFacts): GateResult {
   const bad = f.unknownCorrections.map(
     (c) => `corrections.jsonl:${c.line}: ${c.action} of unknown place "${c.place_id}"`,
@@ -185,6 +236,7 @@ export function evaluateGates(f: WeekFacts, live: LiveCounts): GateResult[] {
     countsDrop(f, live),
     coordinates(f),
     metroCoverage(f),
+    metroDrop(f, live),
     correctionsKnown(f),
     claimedStatus(f),
   ];

@@ -1,25 +1,28 @@
 /**
  * `npm run release`: one week from inputs to live (README "Operating it"): generate (nothing written if a gate refuses) -> gates
  * -> verify the new version -> publish (bucket, then the local folder's pointer) -> invalidate -> a release record.
- * A refused or failed release leaves the live version untouched.
+ * A refused or failed release leaves the live version untouched. Release alone moves a pointer, and only by
+ * compare-and-swap against the live version it started from (pointer-cas.ts for a bucket, swapPointer for a folder).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Pointer, keys } from '../../shim/core/site-format.ts';
-import { AnyMeta, type AnyMetaT } from '../site/published-meta.ts';
-import { S3Store } from '../../shim/store/s3.ts';
-import { FolderStore } from '../../shim/store/folder.ts';
-import type { Store } from '../../shim/store/types.ts';
-import type { S3ClientOptions } from '../../shim/aws/s3-client.ts';
+import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
 import { BadInputError, formatBadRow, generate, type GenerateResult } from '../generate.ts';
-import { InputError } from '../inputs/read.ts';
+import { InputError, latestWeek } from '../inputs/read.ts';
 import { folderPointer, publishSite, type PublishReport } from '../publish/publish.ts';
-import { beginRun, endRun, flipPointer, pruneVersions, type Retention } from '../write/site-folder.ts';
+import { readPointerBase, type PointerBase } from '../publish/pointer-cas.ts';
+import { removedListingsIn } from '../publish/removal-check.ts';
+import { LiveMovedError } from '../site/live-moved.ts';
+import type { SiteLocation } from '../site/site.ts';
+import { beginRun, currentVersion, endRun, pruneVersions, swapPointer, type Retention } from '../write/site-folder.ts';
 import { readRemovals } from '../model/removals.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
+import { correctionsDigest } from './inputs-digest.ts';
+import { liveCounts } from './live.ts';
+import { releasedOn, targetName } from './records.ts';
 import { rollbackTarget } from './rollback-target.ts';
 import { lastSeenBefore } from './closed-places.ts';
-import { evaluateGates, liveCountsOf, type GateName, type GateResult, type LiveCounts } from './gates.ts';
+import { evaluateGates, type GateName, type GateResult, type LiveCounts } from './gates.ts';
 
 /** Where and how to release. */
 export interface ReleaseOptions {
@@ -36,11 +39,14 @@ export interface ReleaseOptions {
   /** Leave out bad input rows (each listed in the record) instead of refusing the week. */
   skipBad?: boolean;
   /**
-   * Roll back to this version of the site folder instead of releasing a week: verified and made current again (folder,
-   * and bucket when given), or, when it holds a listing under a standing removal, its week released again with the
-   * removals applied (a new version, through the gates). Refused with the reason when neither is possible.
+   * Roll back to this version instead of releasing a week: only to a version the release records say was released to
+   * this target, still in the site folder, released with today's corrections and holding no listing under a standing
+   * removal; it is verified and made current again (bucket, then folder). Otherwise refused, naming the versions it may
+   * go back to.
    */
   rollback?: string;
+  /** Called just before the pointer is written (tests: make another release finish first). */
+  beforePointer?: () => Promise<void>;
   /** Answers recomputed by the verify step (default 40) and their seed. */
   verifySample?: number;
   seed?: number;
@@ -55,8 +61,10 @@ export interface ReleaseRecord {
   schema_version: 1;
   generated: 'by npm run release; do not edit';
   outcome: 'released' | 'refused' | 'failed';
-  /** The version a rollback asked for (null for a weekly release), and how it went: pointer moved, or week regenerated. */
-  rollback: { to: string; how: 'pointer' | 'regenerated' } | null;
+  /** The version a rollback went back to (null for a weekly release); only the pointer moves. */
+  rollback: { to: string; how: 'pointer' } | null;
+  /** What the release applied besides the week: the sha256 of corrections.jsonl (a rollback checks it). */
+  inputs: { corrections_sha256: string } | null;
   /** The step that refused or failed, e.g. "gate claimed-status" or "verify". */
   failed_step: string | null;
   started_at: string;
@@ -90,13 +98,19 @@ export class ReleaseRefused extends Error {
   }
 }
 
-/** The live version's meta, read only as far as every schema agrees (a release may replace an older schema's version). */
-async function liveMeta(store: Store): Promise<AnyMetaT | null> {
-  const p = await store.get(keys.pointer);
-  if (p === null) return null;
-  const { version } = Pointer.parse(JSON.parse(Buffer.from(p).toString('utf8')));
-  const m = await store.get(keys.meta(version));
-  return m === null ? null : AnyMeta.parse(JSON.parse(Buffer.from(m).toString('utf8')));
+/** The S3 client settings of a release's bucket (the same memoised client publish makes for them). */
+function clientOptions(b: S3ClientOptions & { bucket: string }): S3ClientOptions {
+  const {
+    bucket: _b,
+    prefix: _p,
+    distributionId: _d,
+    ...rest
+  } = b as S3ClientOptions & {
+    bucket: string;
+    prefix?: string;
+    distributionId?: string;
+  };
+  return rest;
 }
 
 function withoutDistribution<T extends { distributionId?: string }>(b: T): Omit<T, 'distributionId'> {
@@ -110,15 +124,21 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
   const t0 = performance.now();
   const say = (msg: string): void => log(`release [${((performance.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
   const { bucket } = opts;
-  const liveStore: Store = bucket
-    ? new S3Store({ ...bucket, ...(bucket.prefix !== undefined ? { prefix: bucket.prefix } : {}) })
-    : new FolderStore(opts.siteDir);
-  const targets = [...(bucket ? [`s3://${bucket.bucket}/${bucket.prefix ?? ''}`] : []), `folder ${opts.siteDir}`];
+  const primary = bucket
+    ? targetName({ bucket: bucket.bucket, prefix: normalisePrefix(bucket.prefix) })
+    : targetName({ folder: opts.siteDir });
+  const targets = [...(bucket ? [primary] : []), targetName({ folder: opts.siteDir })];
+  const recordsDir = opts.recordsDir ?? join('var', 'releases');
+  // What a suggested command must add for this target.
+  const flags = bucket
+    ? ` --bucket ${bucket.bucket}${bucket.prefix !== undefined ? ` --prefix ${bucket.prefix}` : ''}${bucket.endpoint !== undefined ? ` --endpoint ${bucket.endpoint}` : ''}`
+    : '';
   const rec: ReleaseRecord = {
     schema_version: 1,
     generated: 'by npm run release; do not edit',
     outcome: 'failed',
     rollback: null,
+    inputs: null,
     failed_step: null,
     started_at: new Date().toISOString(),
     finished_at: '',
@@ -139,31 +159,54 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
   };
   let step = 'live version';
   try {
-    const meta = await liveMeta(liveStore);
-    rec.live_before = meta === null ? null : liveCountsOf(meta);
-    rec.previous_version = meta?.version ?? null;
+    // The base: the live version this release starts from. Its pointer is written only if that is still live then.
+    const bucketLoc: SiteLocation | null = bucket ? { ...withoutDistribution(bucket), kind: 's3' as const } : null;
+    const bucketBase: PointerBase | null = bucket
+      ? await readPointerBase(s3Client(clientOptions(bucket)), bucket.bucket, normalisePrefix(bucket.prefix))
+      : null;
+    const folderBase = await currentVersion(opts.siteDir);
+    const base = bucketBase !== null ? bucketBase.version : folderBase;
+    rec.live_before = await liveCounts(bucketLoc ?? { kind: 'folder', dir: opts.siteDir }, base);
+    rec.previous_version = base;
+    rec.inputs = { corrections_sha256: await correctionsDigest(opts.dataDir) };
     say(
-      meta === null
-        ? `nothing live yet on ${targets[0]}`
-        : `live on ${targets[0]}: ${meta.version} (${meta.totals.offices} offices, ${meta.totals.firms} firms)`,
+      rec.live_before === null
+        ? `nothing live yet on ${primary}`
+        : `live on ${primary}: ${rec.live_before.version} (${rec.live_before.offices} offices, ${rec.live_before.firms} firms)`,
     );
+    const released = await releasedOn(recordsDir, primary);
 
-    let week = opts.week;
+    const week = opts.week;
     let generated: Pick<GenerateResult, 'version' | 'week' | 'objects' | 'skipped'> | null = null;
     if (opts.rollback !== undefined) {
       step = 'rollback target';
-      const target = await rollbackTarget(opts.siteDir, opts.dataDir, opts.rollback, await readRemovals(opts.dataDir));
+      const target = await rollbackTarget(
+        {
+          siteDir: opts.siteDir,
+          target: primary,
+          released,
+          removals: await readRemovals(opts.dataDir),
+          corrections: rec.inputs.corrections_sha256,
+          live: base,
+          flags,
+        },
+        opts.rollback,
+      );
       if (target.kind === 'refused') throw new ReleaseRefused(step, `rollback refused: ${target.message}`);
-      rec.rollback = { to: target.version, how: target.kind === 'pointer' ? 'pointer' : 'regenerated' };
-      if (target.kind === 'pointer') {
-        generated = { version: target.version, week: target.week, objects: 0, skipped: [] };
-        say(
-          `rollback to ${target.version}: it holds no listing under a standing removal; verify, then point at it again`,
-        );
-      } else {
-        week = target.week;
-        say(
-          `rollback to ${target.version}: it holds ${target.held.length} listing(s) under a standing removal (${target.held.slice(0, 3).join('; ')}); releasing its week ${week} again with the removals applied, as a new version`,
+      rec.rollback = { to: target.version, how: 'pointer' };
+      generated = { version: target.version, week: target.week, objects: 0, skipped: [] };
+      say(
+        `rollback to ${target.version}: released to ${primary}, with today's corrections, holding no listing under a standing removal; verify, then point at it again`,
+      );
+    } else if (week === undefined) {
+      // After a rollback, the newest week is the one rolled back from: never roll forward past it without being asked.
+      const last = released.at(-1);
+      if (last !== undefined && last.rollback && last.version === base) {
+        step = 'week';
+        const newest = await latestWeek(opts.dataDir);
+        throw new ReleaseRefused(
+          step,
+          `the live version ${base} was made live by a rollback; a plain release would release ${newest} (the newest week under ${join(opts.dataDir, 'weeks')}), rolling forward past the rollback: say which week with --week (--week ${newest} to roll forward, --week ${last.week ?? '<the live week>'} to release the live week again with today's corrections and removals)`,
         );
       }
     }
@@ -174,9 +217,9 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         dataDir: opts.dataDir,
         outDir: opts.siteDir,
         ...(week !== undefined ? { week } : {}),
-        // The changes document compares with what is live: the bucket's version when publishing to one.
-        ...(bucket ? { previous: { ...withoutDistribution(bucket), kind: 's3' as const } } : {}),
-        activate: false,
+        // The changes document compares with the version live when the release began: the bucket's when publishing to one.
+        ...(bucketLoc !== null ? { previous: bucketLoc } : {}),
+        base,
         ...(opts.skipBad === true ? { skipBad: true } : {}),
         log: (line) => log(`  ${line}`),
         gate: async (facts) => {
@@ -249,13 +292,28 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         `verify found ${rec.verify.problems.length} problem(s): ${rec.verify.problems.slice(0, 5).join('; ')}`,
       );
 
-    if (bucket) {
+    // Just before a pointer moves: the standing removals read again (one may have been added while this release ran).
+    const version = generated.version;
+    const recheck = async (): Promise<void> => {
+      const held = await removedListingsIn(opts.siteDir, version, await readRemovals(opts.dataDir));
+      if (held.length > 0)
+        throw new ReleaseRefused(
+          'removals',
+          `${version} holds ${held.length} listing(s) under a standing removal added while this release ran (${held.slice(0, 3).join('; ')}): run the release again`,
+        );
+    };
+    if (bucket && bucketBase !== null) {
       step = 'publish';
       const report = await publishSite({
         ...bucket,
         removals: await readRemovals(opts.dataDir),
         siteDir: opts.siteDir,
-        version: generated.version,
+        version,
+        base: bucketBase,
+        beforePointer: async () => {
+          await opts.beforePointer?.();
+          await recheck();
+        },
         ...(opts.invalidate && bucket.distributionId !== undefined ? { distributionId: bucket.distributionId } : {}),
         log: (line) => log(`  ${line}`),
       });
@@ -267,15 +325,20 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         id: report.invalidationId,
         error: report.invalidationError,
       };
-    }
+    } else await opts.beforePointer?.();
     step = 'activate';
     const { run } = await beginRun(opts.siteDir);
     try {
-      const before = await flipPointer(run, await folderPointer(opts.siteDir, generated.version));
-      if (!bucket) rec.previous_version = before;
+      // A folder release compares with its base; with a bucket, the folder follows the bucket (already swapped).
+      await swapPointer(
+        run,
+        await folderPointer(opts.siteDir, version),
+        bucket ? undefined : folderBase,
+        bucket ? undefined : recheck,
+      );
       const pruned = await pruneVersions(run, opts.retention);
       say(
-        `folder ${opts.siteDir}: current.json -> ${generated.version}${pruned.length > 0 ? `; removed old ${pruned.join(', ')}` : ''}`,
+        `folder ${opts.siteDir}: current.json -> ${version}${pruned.length > 0 ? `; removed old ${pruned.join(', ')}` : ''}`,
       );
     } finally {
       await endRun(run);
@@ -284,16 +347,16 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
       say(`invalidate by hand (or --invalidate): ${rec.invalidation.paths.join(' ')}`);
     rec.outcome = 'released';
   } catch (err) {
-    rec.outcome = err instanceof ReleaseRefused ? 'refused' : 'failed';
-    rec.failed_step = err instanceof ReleaseRefused ? err.step : step;
+    const refused = err instanceof ReleaseRefused || err instanceof LiveMovedError;
+    rec.outcome = refused ? 'refused' : 'failed';
+    rec.failed_step = err instanceof ReleaseRefused ? err.step : err instanceof LiveMovedError ? 'live moved' : step;
     rec.error = (err as Error).message;
     say(`${rec.outcome.toUpperCase()} at ${rec.failed_step}: ${rec.error}; the live version is untouched`);
   }
   rec.finished_at = new Date().toISOString();
-  const dir = opts.recordsDir ?? join('var', 'releases');
-  await mkdir(dir, { recursive: true });
+  await mkdir(recordsDir, { recursive: true });
   const recordPath = join(
-    dir,
+    recordsDir,
     `${rec.started_at.replace(/[:.]/g, '-')}-${rec.version ?? rec.week ?? 'unknown'}-${rec.outcome}.json`,
   );
   await writeFile(recordPath, `${JSON.stringify(rec, null, 2)}\n`);

@@ -1,19 +1,33 @@
 /**
- * What a rollback to `version` does: point at it again when it is whole in the site folder and holds no listing under
- * a standing removal; regenerate its week (standing removals and today's corrections applied, through the gates) when
- * it holds one; refuse, saying why, when the version is not in the folder or its week's inputs are gone.
+ * Whether a rollback may go to `version`: only to a version the release records say was released to this target, still
+ * whole in the site folder, released with today's corrections, and holding no listing under a standing removal.
+ * Otherwise it is refused, naming the versions it may go back to (and the week to release again instead).
  */
-import { access, readdir } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys } from '../../shim/core/site-format.ts';
 import type { ActiveRemovals } from '../model/removals.ts';
 import { removedListingsIn } from '../publish/removal-check.ts';
+import type { Released } from './records.ts';
 
 /** The plan of a rollback, or why there is none. */
-export type RollbackTarget =
-  | { kind: 'pointer'; version: string; week: string }
-  | { kind: 'regenerate'; version: string; week: string; held: string[] }
-  | { kind: 'refused'; message: string };
+export type RollbackTarget = { kind: 'pointer'; version: string; week: string } | { kind: 'refused'; message: string };
+
+/** What a rollback is checked against. */
+export interface RollbackContext {
+  siteDir: string;
+  /** The target as the records name it (`s3://...` or `folder ...`). */
+  target: string;
+  /** The versions released to the target, oldest first (records.ts). */
+  released: readonly Released[];
+  removals: ActiveRemovals;
+  /** sha256 of today's corrections.jsonl. */
+  corrections: string;
+  /** The live version (not offered as a place to go back to). */
+  live: string | null;
+  /** What to add to a suggested command for this target, e.g. ` --bucket site`. */
+  flags: string;
+}
 
 const VERSION_RE = /^(\d{4}-W\d{2})-[0-9a-f]{10}$/;
 const exists = (path: string): Promise<boolean> =>
@@ -22,40 +36,42 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-/** Decide how to roll the site folder back to `version` under the standing `removals`. */
-export async function rollbackTarget(
-  siteDir: string,
-  dataDir: string,
-  version: string,
-  removals: ActiveRemovals,
-): Promise<RollbackTarget> {
+/** Why `version` may not be gone back to, or null when it may. */
+async function whyNot(ctx: RollbackContext, version: string): Promise<string | null> {
+  const records = ctx.released.filter((r) => r.version === version);
+  const last = records.at(-1);
+  if (last === undefined) return `${version} was never released to ${ctx.target} (the release records say which were)`;
+  if (!(await exists(join(ctx.siteDir, keys.manifest(version)))))
+    return `${version} is no longer kept in ${join(ctx.siteDir, 'v')}`;
+  if (last.corrections_sha256 === null)
+    return `the release record of ${version} does not say which corrections it applied, so today's cannot be checked`;
+  if (last.corrections_sha256 !== ctx.corrections)
+    return `${version} was released with other corrections than today's corrections.jsonl (going back would undo them)`;
+  const held = await removedListingsIn(ctx.siteDir, version, ctx.removals);
+  if (held.length > 0)
+    return `${version} holds ${held.length} listing(s) under a standing removal (${held.slice(0, 3).join('; ')})`;
+  return null;
+}
+
+/** Decide whether the rollback to `version` goes ahead. */
+export async function rollbackTarget(ctx: RollbackContext, version: string): Promise<RollbackTarget> {
   const week = VERSION_RE.exec(version)?.[1];
   if (week === undefined)
     return {
       kind: 'refused',
       message: `"${version}" is not a version id (<YYYY-Www>-<10 hex>, as current.json and the release records name them)`,
     };
-  if (!(await exists(join(siteDir, keys.manifest(version))))) {
-    const kept = (await readdir(join(siteDir, 'v')).catch(() => [] as string[]))
-      .filter((v) => VERSION_RE.test(v))
-      .sort();
-    const weekInputs = await exists(join(dataDir, 'weeks', week));
-    return {
-      kind: 'refused',
-      message:
-        `version ${version} is not in ${join(siteDir, 'v')} (it keeps ${kept.length === 0 ? 'no version' : kept.join(', ')}), so there is nothing to roll back to` +
-        (weekInputs
-          ? `; release its week again instead: npm run release -- --week ${week}`
-          : `, and ${join(dataDir, 'weeks', week)} is gone too`),
-    };
-  }
-  const held = await removedListingsIn(siteDir, version, removals);
-  if (held.length === 0) return { kind: 'pointer', version, week };
-  if (!(await exists(join(dataDir, 'weeks', week)))) {
-    return {
-      kind: 'refused',
-      message: `version ${version} holds ${held.length} listing(s) under a standing removal (${held.slice(0, 3).join('; ')}), and its week's inputs ${join(dataDir, 'weeks', week)} are gone, so it cannot be rebuilt without them: roll back to another version`,
-    };
-  }
-  return { kind: 'regenerate', version, week, held };
+  const why = await whyNot(ctx, version);
+  if (why === null) return { kind: 'pointer', version, week };
+  const candidates: string[] = [];
+  for (const v of [...new Set(ctx.released.map((r) => r.version))].reverse())
+    if (v !== ctx.live && v !== version && (await whyNot(ctx, v)) === null) candidates.push(v);
+  const options =
+    candidates.length === 0
+      ? 'no released version passes these checks'
+      : `it may go back to ${candidates.join(', ')} (npm run release -- --rollback <version>${ctx.flags})`;
+  return {
+    kind: 'refused',
+    message: `${why}; ${options}; or release a week again with today's removals and corrections applied, through the gates: npm run release -- --week ${week}${ctx.flags}`,
+  };
 }

@@ -35,8 +35,8 @@ export function liveTooOldMessage(label: string, live: string, week: string, wha
 }
 
 /**
- * The changes document of `version`, against the version `site`'s current.json names (none: the first version of the
- * site). When the pointer already names `version` (the same inputs generated again), the document it was published with
+ * The changes document of `version`, against `base` or else the version `site`'s current.json names (none: the first
+ * version of the site). When the pointer already names `version` (the same inputs generated again), the document it was published with
  * is kept, so a rerun does not turn it into "nothing changed".
  */
 export async function changesAgainstLive(
@@ -46,6 +46,7 @@ export async function changesAgainstLive(
   offices: readonly StoredOfficeT[],
   provenance: Provenance,
   log?: (line: string) => void,
+  base?: string | null,
 ): Promise<ChangesDocT> {
   let store: Store;
   if (site.kind === 'folder') store = new FolderStore(site.dir);
@@ -53,9 +54,11 @@ export async function changesAgainstLive(
     const { kind: _kind, ...options } = site;
     store = new S3Store(options);
   }
-  const pointerBytes = await store.get(keys.pointer);
-  if (pointerBytes === null) return changesDoc(version, week, null, provenance);
-  const live = parseObject(pointerBytes, keys.pointer, Pointer).version;
+  // `base` is the version live when the release began: the document compares with it even if the pointer moved since
+  // (the release then refuses to write its pointer), so `previous` never skips or forks.
+  const pointerBytes = base === undefined ? await store.get(keys.pointer) : null;
+  const live = base !== undefined ? base : pointerBytes === null ? null : parseObject(pointerBytes, keys.pointer, Pointer).version;
+  if (live === null) return changesDoc(version, week, null, provenance);
   // Read loosely first: the live version may be of an older schema than this generator writes. Keys are read through
   // its map, so a layered live version's keys resolve where the map says.
   const previous = await openStoredVersion(site, live);

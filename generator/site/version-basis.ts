@@ -18,12 +18,15 @@ export interface VersionBasis {
   livePrevious: string | null;
 }
 
-/** Read the target's pointer and, when a version is live, the `previous` its changes document names. */
-export async function versionBasis(site: SiteLocation): Promise<VersionBasis> {
+/**
+ * Read the target's pointer (or take `base`, the version live when a release began) and, when a version is live, the
+ * `previous` its changes document names.
+ */
+export async function versionBasis(site: SiteLocation, base?: string | null): Promise<VersionBasis> {
   const store = site.kind === 'folder' ? new FolderStore(site.dir) : new S3Store((({ kind: _k, ...o }) => o)(site));
-  const pointerBytes = await store.get(keys.pointer);
-  if (pointerBytes === null) return { live: null, livePrevious: null };
-  const live = parseObject(pointerBytes, keys.pointer, Pointer).version;
+  const pointerBytes = base === undefined ? await store.get(keys.pointer) : null;
+  const live = base !== undefined ? base : pointerBytes === null ? null : parseObject(pointerBytes, keys.pointer, Pointer).version;
+  if (live === null) return { live: null, livePrevious: null };
   const stored = await openStoredVersion(site, live);
   const changes = await stored.json(keys.changes(live), ChangesPrevious).catch(() => null);
   return { live, livePrevious: changes?.previous?.version ?? null };

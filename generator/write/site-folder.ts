@@ -9,10 +9,12 @@
  * keys under `v/`, so nothing under `.staging/` is ever read.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname, join } from 'node:path';
 import { keys, Pointer } from '../../shim/core/site-format.ts';
 import { runPool } from './pool.ts';
+import { LiveMovedError } from '../site/live-moved.ts';
 
 /** Folder under the site that holds runs in progress (never read by the shim). */
 export const STAGING = '.staging';
@@ -166,13 +168,70 @@ export async function flipPointer(run: SiteRun, pointer: Uint8Array, now = Date.
   return previous;
 }
 
+/** The lock file held while a release compares and swaps the pointer (readers never open it). */
+export const POINTER_LOCK = '.pointer.lock';
+/** How long a release waits for another release's pointer swap (held for milliseconds) before giving up. */
+const LOCK_WAIT_MS = 30_000;
+
+/** Take `<site>/.pointer.lock` exclusively (O_EXCL); a lock left by a process that no longer runs is taken over. */
+async function lockPointer(site: string): Promise<() => Promise<void>> {
+  const path = join(site, POINTER_LOCK);
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const fh = await open(path, 'wx');
+      await fh.writeFile(`${process.pid}\n`);
+      await fh.close();
+      return () => rm(path, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
+    if (Number.isInteger(holder) && holder > 0 && !isAlive(holder)) {
+      await rm(path, { force: true });
+      continue;
+    }
+    if (Date.now() > until)
+      throw new Error(
+        `${path} is held by process ${holder} for more than ${LOCK_WAIT_MS / 1000}s; is a release stuck?`,
+      );
+    await sleep(50);
+  }
+}
+
+/**
+ * Compare-and-swap of the site's pointer: under an exclusive lock, check that `current.json` still names `expected`
+ * (the version live when the release began; undefined: do not compare, the folder follows a bucket), run `check` (the
+ * standing removals read again), then flip it. Throws LiveMovedError, with nothing changed, when another release moved it.
+ */
+export async function swapPointer(
+  run: SiteRun,
+  pointer: Uint8Array,
+  expected: string | null | undefined,
+  check?: () => Promise<void>,
+): Promise<string | null> {
+  const unlock = await lockPointer(run.site);
+  try {
+    const found = await currentVersion(run.site);
+    if (expected !== undefined && found !== expected) throw new LiveMovedError(`folder ${run.site}`, expected, found);
+    await check?.();
+    return await flipPointer(run, pointer);
+  } finally {
+    await unlock();
+  }
+}
+
 /**
  * Delete old versions: never the current one, never one of the `keep` most recently current, never one that stopped
  * being current less than `graceMs` ago. A version is renamed into the run's folder before it is deleted, so a kill
- * in the middle leaves no half-deleted version under `v/` (the remains go with the run's folder). Returns the versions
- * deleted.
+ * in the middle leaves no half-deleted version under `v/` (the remains go with the run's folder); `spare` (a version
+ * just written, not yet live) is never deleted. Returns the versions deleted.
  */
-export async function pruneVersions(run: SiteRun, retention: Retention = {}): Promise<string[]> {
+export async function pruneVersions(
+  run: SiteRun,
+  retention: Retention = {},
+  spare: readonly string[] = [],
+): Promise<string[]> {
   const grace = retention.graceMs ?? DEFAULT_GRACE_MS;
   const keep = Math.max(1, retention.keep ?? DEFAULT_KEEP_VERSIONS);
   const now = (retention.now ?? Date.now)();
@@ -180,7 +239,7 @@ export async function pruneVersions(run: SiteRun, retention: Retention = {}): Pr
   const vdir = join(run.site, 'v');
   const versions: { name: string; at: number }[] = [];
   for (const name of await entries(vdir)) {
-    if (name.startsWith('.') || name === current) continue;
+    if (name.startsWith('.') || name === current || spare.includes(name)) continue;
     const s = await stat(join(vdir, name)).catch(() => null);
     if (s?.isDirectory()) versions.push({ name, at: s.mtimeMs });
   }

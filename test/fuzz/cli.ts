@@ -149,9 +149,9 @@ async function main(): Promise<number> {
   if (!existsSync(join(siteDir, 'current.json'))) {
     process.stderr.write(`[fuzz] no site in ${siteDir}: generating it from data/ ...\n`);
     const { synthesize } = await import('../../data/synth/synthesize.ts');
-    const { generate } = await import('../../generator/generate.ts');
+    const { generateLive } = await import('../helpers/generate-live.ts');
     if (!existsSync(resolve('data/weeks'))) await synthesize({ outDir: resolve('data/weeks'), quiet: true });
-    await generate({ dataDir: resolve('data'), outDir: siteDir, quiet: true });
+    await generateLive({ dataDir: resolve('data'), outDir: siteDir, quiet: true });
   }
   const site = indexSite(siteDir);
   // The in-process server reports what it refused or failed on to stderr; count those lines instead of printing each.
