@@ -14,7 +14,10 @@ import type { S3ClientOptions } from '../../shim/aws/s3-client.ts';
 interface S3rverInstance {
   configureBuckets(): Promise<void>;
   getMiddleware(): (req: IncomingMessage, res: ServerResponse) => void;
-  store: { existsObject(bucket: string, key: string): Promise<boolean> };
+  store: {
+    existsObject(bucket: string, key: string): Promise<boolean>;
+    getMetadata(bucket: string, key: string): Promise<{ etag: string }>;
+  };
   logger?: { close(): void; exceptions?: { unhandle(): void } };
 }
 type S3rverCtor = new (options: Record<string, unknown>) => S3rverInstance;
@@ -44,8 +47,9 @@ export interface StartS3rverOptions {
   /** Buckets to create (default ["site"]). */
   buckets?: string[];
   /**
-   * Emulate S3's conditional write `If-None-Match: *` on PUT (s3rver ignores it): answer 412
-   * PreconditionFailed when the key exists, serialising such PUTs per key. Off by default.
+   * Emulate S3's conditional writes on PUT, which s3rver ignores: `If-None-Match: *` is 412 PreconditionFailed when the
+   * key exists, `If-Match: <etag>` is 412 when the key is missing or its ETag differs; such PUTs are serialised per key
+   * (check, then write, as S3 does atomically). Off by default.
    */
   conditionalWrites?: boolean;
 }
@@ -70,7 +74,9 @@ export async function startS3rver(options: StartS3rverOptions = {}): Promise<Run
     const method = req.method ?? 'GET';
     const label = method === 'PUT' && req.headers['x-amz-copy-source'] ? 'COPY' : method;
     requests[label] = (requests[label] ?? 0) + 1;
-    if (!(options.conditionalWrites && method === 'PUT' && req.headers['if-none-match'] === '*')) {
+    const ifMatch = req.headers['if-match'];
+    const conditional = req.headers['if-none-match'] === '*' || typeof ifMatch === 'string';
+    if (!(options.conditionalWrites && method === 'PUT' && conditional)) {
       middleware(req, res);
       return;
     }
@@ -80,11 +86,19 @@ export async function startS3rver(options: StartS3rverOptions = {}): Promise<Run
     const lockKey = `${bucket}/${key}`;
     const previous = locks.get(lockKey) ?? Promise.resolve();
     const done = previous.then(async () => {
-      if (await s3rver.store.existsObject(bucket, key)) {
+      const etag =
+        typeof ifMatch === 'string'
+          ? await s3rver.store.getMetadata(bucket, key).then(
+              (m) => m.etag,
+              () => null,
+            )
+          : null;
+      const failed = typeof ifMatch === 'string' ? etag !== ifMatch : await s3rver.store.existsObject(bucket, key);
+      if (failed) {
         req.resume();
         res.writeHead(412, { 'content-type': 'application/xml' });
         res.end(
-          '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>',
+          `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>${typeof ifMatch === 'string' ? 'If-Match' : 'If-None-Match'}</Condition></Error>`,
         );
         return;
       }
