@@ -1,6 +1,6 @@
 /**
  * End to end, for a site folder and for a loopback bucket (s3rver): a weekly release, a correction, a firm's standing
- * removal, a second week and two rollbacks, each through `release`; after the removal no URL the real server answers
+ * removal, a second week, a rollback and a refused one, each through `release`; after the removal no URL the real server answers
  * returns the removed firm (searches, firm documents, redirects, counts, changes, pages, `/v/...` paths).
  */
 import { writeFile } from 'node:fs/promises';
@@ -213,20 +213,24 @@ describe('release, correction, removal, rollback: the removed firm is absent fro
         expect(back3.version).toBe(v3.version);
         expectAbsent(await look(env, older), v3.version, older);
 
-        // 6. Roll back to the first week's version, which still holds Alpha: its week is released again without it.
+        // 6. Roll back to the first week's version, which still holds Alpha: refused, naming where it may go instead.
         const back1 = await run({ rollback: v1.version as string });
-        expect(back1.outcome, back1.error ?? '').toBe('released');
-        expect(back1.rollback).toEqual({ to: v1.version, how: 'regenerated' });
-        expect(back1.version).not.toBe(v1.version);
-        expect(back1.week).toBe('2026-W47');
-        expectAbsent(await look(env, older), back1.version, older);
+        expect(back1.outcome).toBe('refused');
+        expect(back1.failed_step).toBe('rollback target');
+        expect(back1.error).toMatch(/released with other corrections|under a standing removal/);
+        expect(back1.error).toContain(`it may go back to ${v4.version as string}`);
+        expect(back1.error).toContain(target === 'bucket' ? '--bucket site' : 'npm run release -- --week 2026-W47');
+        expectAbsent(await look(env, older), v3.version, older);
 
-        // 7. A version the folder no longer keeps: a clear refusal naming what it keeps, nothing moves.
+        // 7. After the rollback a plain release asks for --week; a version never released is refused; nothing moves.
+        const plain = await run({});
+        expect(plain.outcome).toBe('refused');
+        expect(plain.error).toMatch(/a plain release would release 2026-W48 .*--week 2026-W48/);
         const gone = await run({ rollback: '2026-W40-0123456789' });
         expect(gone.outcome).toBe('refused');
-        expect(gone.error).toMatch(/version 2026-W40-0123456789 is not in .*\/v \(it keeps .*2026-W47-/);
+        expect(gone.error).toMatch(/2026-W40-0123456789 was never released to .*it may go back to .*2026-W4[78]-/);
         expect(gone.error).not.toMatch(/ENOENT/);
-        expectAbsent(await look(env, older), back1.version, older);
+        expectAbsent(await look(env, older), v3.version, older);
       },
       600_000,
     );
