@@ -22,6 +22,7 @@ import {
   manifestBytes,
   metaDoc,
   namedByMetaHashes,
+  pointerDoc,
   sortedKeys,
   totalsOf,
 } from './write/documents.ts';
@@ -30,6 +31,9 @@ import { buildGazetteer } from './model/gazetteer.ts';
 import type { BadRow } from './inputs/jsonl.ts';
 import { placeIdsOf } from './inputs/place-ids.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
+import { collectExamples } from './openapi-examples.ts';
+import { serialise } from './write/json.ts';
+import { StagingStore } from './write/staging-store.ts';
 import type { Inputs } from './inputs/read.ts';
 import { buildOffices } from './model/offices.ts';
 import type { BuiltFirm } from './model/offices.ts';
@@ -338,6 +342,8 @@ async function writeCellTree(
 /** What writeContent needs besides the model. */
 interface WriteContext {
   opts: GenerateOptions;
+  /** The run's staging folder of the version's objects. */
+  objectsDir: string;
   week: string;
   weekOf: string;
   gazetteer: ReturnType<typeof buildGazetteer>;
@@ -348,7 +354,7 @@ interface WriteContext {
 async function writeContent(
   w: StagingWriter,
   model: Model,
-  { opts, week, weekOf, gazetteer, step }: WriteContext,
+  { opts, objectsDir, week, weekOf, gazetteer, step }: WriteContext,
 ): Promise<{ version: string; sorted: string[] }> {
   const { inputs, built, offices, coverage, vis, pages, measurement, provenance } = model;
   await writeCellTree(w, offices, step);
@@ -369,7 +375,6 @@ async function writeContent(
   await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
-  await w.put(paths.openapi(), buildOpenApi());
   for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
   for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
@@ -412,10 +417,16 @@ async function writeContent(
     listingPrefixLength: prefixLength,
     sha256: namedByMetaHashes(w.entries),
   };
-  await w.put(
-    paths.meta(),
-    metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents),
-  );
+  const meta = () => metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents);
+  // openapi.json shows answers of this very version (standing removals applied): read through a store over the staging
+  // folder with a meta.json that does not name openapi.json yet; the final meta.json, written next, names it.
+  const staged = new StagingStore(objectsDir, version, serialise(pointerDoc(version, week)), serialise(meta()));
+  const cities = inputs.metros.map((m) => m.principal_cities[0] ?? '').filter((c) => c !== '');
+  await w.put(paths.openapi(), buildOpenApi(await collectExamples(staged, cities)));
+  await w.flush();
+  contents.sha256 = namedByMetaHashes(w.entries);
+  step('openapi.json written, its examples answered by this version');
+  await w.put(paths.meta(), meta());
   return { version, sorted };
 }
 
@@ -450,7 +461,14 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const current = await currentVersion(run.site);
   const w = new StagingWriter(run.objects, current === null ? null : join(run.site, keys.root(current)));
   try {
-    const { version, sorted } = await writeContent(w, model, { opts, week, weekOf, gazetteer, step });
+    const { version, sorted } = await writeContent(w, model, {
+      opts,
+      objectsDir: run.objects,
+      week,
+      weekOf,
+      gazetteer,
+      step,
+    });
     model = undefined;
     await w.flush();
     // The keys written after the version id (changes, meta) added to the sorted content keys: the sort finds the sorted

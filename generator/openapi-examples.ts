@@ -1,29 +1,23 @@
 /**
- * Writes shim/core/openapi-examples.ts: the examples of openapi.json, taken from the sample data. It asks the real
- * Service over a generated site (default var/test-site, the tests' build of the sample) a few questions and trims the
- * answers to a readable size (two results, one other office, three metros). Run it after a change to the answers'
- * shape or to the sample: `npx tsx generator/openapi-examples.ts [site folder]`.
+ * The examples of a version's openapi.json, taken from that version's own data (standing removals already applied, so a
+ * removed firm never appears): the real Service asks the version a few questions and the answers are trimmed to a
+ * readable size (two results, one other office, three metros, one change of each kind, none made on request).
+ * Generate calls it over the version it is writing, before the version is live. Deterministic for a given version.
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ApiError } from '../shim/core/errors.ts';
 import type { OpenApiExampleSet } from '../shim/core/openapi-example-set.ts';
 import { DEFAULT_PUBLIC_BASE_URL } from '../shim/core/openapi-info.ts';
 import { problemTypeUri } from '../shim/core/problem-pages.ts';
 import { parseQuery } from '../shim/http/query.ts';
-import type { ProblemT } from '../shim/core/schemas.ts';
+import type { AttorneysResponseT, ProblemT } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
-import { FolderStore } from '../shim/store/folder.ts';
+import type { Store } from '../shim/store/types.ts';
 
-/** The searches shown: a covered city and an uncovered ZIP. */
-export const EXAMPLE_QUERIES = {
-  covered: 'location=Chicago,%20IL&radius_miles=5&limit=2',
-  not_covered: 'zip=59001&limit=2',
-} as const;
-/** Where the examples are written. */
-export const EXAMPLES_FILE = resolve(import.meta.dirname, '../shim/core/openapi-examples.ts');
+/** The uncovered search shown (a ZIP outside every measured metro). */
+export const NOT_COVERED_QUERY = 'zip=59001&limit=2';
+/** Radii tried, smallest first, for the covered search of a principal city. */
+const RADII = [5, 25, 50] as const;
 
 /** A problem with its `type` on the document's base URL, as the service answers it. */
 function absolute(problem: ProblemT): ProblemT {
@@ -40,34 +34,53 @@ async function problemOf(call: () => Promise<unknown>): Promise<ProblemT> {
   throw new Error('the example call was expected to fail');
 }
 
-/** The examples, from the site at `siteDir`. Deterministic for a given site. */
-export async function collectExamples(siteDir: string): Promise<OpenApiExampleSet> {
-  const service = createService(createSiteSource(new FolderStore(siteDir)));
+/**
+ * The examples, from the version `store`'s pointer names. `cities` ("City, ST", e.g. each metro's first principal city)
+ * are tried in order for the covered search: the first with an office within the smallest radius is shown.
+ */
+export async function collectExamples(store: Store, cities: readonly string[]): Promise<OpenApiExampleSet> {
+  const service = createService(createSiteSource(store));
   const ctx = { publicBaseUrl: DEFAULT_PUBLIC_BASE_URL };
-  const covered = await service.findAttorneys(parseQuery(EXAMPLE_QUERIES.covered), ctx);
-  const notCovered = await service.findAttorneys(parseQuery(EXAMPLE_QUERIES.not_covered), ctx);
-  const first = covered.results[0];
-  if (first === undefined) throw new Error(`the covered example (${EXAMPLE_QUERIES.covered}) has no results`);
+  let chosen: { query: string; city: string; radius: number; answer: AttorneysResponseT } | null = null;
+  for (const radius of RADII) {
+    for (const city of cities) {
+      const query = `location=${encodeURIComponent(city).replaceAll('%2C', ',')}&radius_miles=${radius}&limit=2`;
+      const answer = await service.findAttorneys(parseQuery(query), ctx);
+      if (answer.results.length > 0) {
+        chosen = { query, city, radius, answer };
+        break;
+      }
+    }
+    if (chosen !== null) break;
+  }
+  if (chosen === null)
+    throw new Error(
+      `no office within ${RADII.at(-1)} miles of ${cities.join('; ') || '(no city)'}: nothing to show in the OpenAPI examples`,
+    );
+  const { answer: covered } = chosen;
+  const notCovered = await service.findAttorneys(parseQuery(NOT_COVERED_QUERY), ctx);
+  const first = covered.results[0] as AttorneysResponseT['results'][number];
   const firm = await service.getFirm(first.listing_id, ctx);
   const coverage = await service.getCoverage(ctx);
   const changes = (await service.getChanges(ctx)) as unknown as Record<string, unknown>;
-  const trimmed = Object.fromEntries(
-    Object.entries(changes).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : v]),
-  );
+  // One entry of each list; a listing removed on request (a removal or a correction: `old` is null) is never shown.
+  const shown = (k: string, v: unknown[]): unknown[] =>
+    (k === 'removed' ? v.filter((e) => (e as { old: unknown }).old !== null) : v).slice(0, 1);
+  const trimmed = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, Array.isArray(v) ? shown(k, v) : v]));
   return {
     parameters: {
-      location: 'Chicago, IL',
-      zip: '60601',
+      location: chosen.city,
+      zip: covered.location.zip ?? first.zip ?? '60601',
       lat: covered.location.lat,
       lng: covered.location.lng,
-      radius_miles: 5,
+      radius_miles: chosen.radius,
       limit: 2,
       practice_area: 'personal_injury',
       src: 'my-assistant',
       listing_id: first.listing_id,
       code: 'location_not_understood',
     },
-    queries: { ...EXAMPLE_QUERIES },
+    queries: { covered: chosen.query, not_covered: NOT_COVERED_QUERY },
     attorneys: { covered, not_covered: notCovered },
     firm: { ...firm, other_offices: firm.other_offices.slice(0, 1) },
     coverage: { ...coverage, metros: coverage.metros.slice(0, 3) },
@@ -92,22 +105,4 @@ export async function collectExamples(siteDir: string): Promise<OpenApiExampleSe
       ),
     },
   };
-}
-
-/** The TypeScript module holding `examples`. */
-export function examplesModule(examples: OpenApiExampleSet): string {
-  return [
-    '/** The examples of openapi.json: answers of the sample data. Generated by generator/openapi-examples.ts; do not edit. */',
-    "import type { OpenApiExampleSet } from './openapi-example-set.ts';",
-    '',
-    '/** Parameter values and response bodies shown in openapi.json. */',
-    `export const OPENAPI_EXAMPLES: OpenApiExampleSet = ${JSON.stringify(examples, null, 2)};`,
-    '',
-  ].join('\n');
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const siteDir = resolve(process.argv[2] ?? 'var/test-site');
-  writeFileSync(EXAMPLES_FILE, examplesModule(await collectExamples(siteDir)));
-  console.log(`wrote ${EXAMPLES_FILE} from ${siteDir}`);
 }

@@ -9,7 +9,7 @@ import { AttorneysQuery } from './query-schema.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from './schemas.ts';
 import { ChangesDoc } from './site-format.ts';
 import { ApiError } from './errors.ts';
-import { OPENAPI_EXAMPLES as E } from './openapi-examples.ts';
+import type { OpenApiExampleSet } from './openapi-example-set.ts';
 import { problemTypeUri } from './problem-pages.ts';
 import type { ProblemT } from './schemas.ts';
 
@@ -84,18 +84,6 @@ function fixedProblem(code: ConstructorParameters<typeof ApiError>[0], detail: s
   return { ...new ApiError(code, detail).toProblem(), type: problemTypeUri(DEFAULT_PUBLIC_BASE_URL, code) };
 }
 
-const errors = {
-  '429': problem('Rate limit exceeded (code rate_limited).', E.problems['429'], { 'Retry-After': retryAfter }),
-  '500': problem('Unexpected failure (code internal_error); never a stack trace.', E.problems['500']),
-  '503': problem(
-    'The published data could not be read (code service_unavailable); retry later. Never a partial answer.',
-    E.problems['503'],
-    {
-      'Retry-After': retryAfter,
-    },
-  ),
-};
-const notFound = E.problems['404'];
 const htmlExample =
   '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>…</title>\n</head>\n<body>…</body>\n</html>\n';
 
@@ -148,8 +136,21 @@ export const ATTORNEYS_DESCRIPTION =
   'Law firms with an office near the own location of the person who needs a lawyer (never one you chose), nearest first by distance alone. ' +
   'If covered is false there is no data for that place: say so, do not substitute another metro. Keep the disclosure; a listing is not a recommendation.';
 
-/** `doc` with an example on every path and query parameter that has one in the sample examples. Mutates and returns `doc`. */
-function withParameterExamples(doc: Record<string, unknown>): Record<string, unknown> {
+/** The 429, 500 and 503 responses every operation has, with the examples' problem bodies. */
+function errorsOf(E: OpenApiExampleSet): Record<'429' | '500' | '503', ZodOpenApiResponseObject> {
+  return {
+    '429': problem('Rate limit exceeded (code rate_limited).', E.problems['429'], { 'Retry-After': retryAfter }),
+    '500': problem('Unexpected failure (code internal_error); never a stack trace.', E.problems['500']),
+    '503': problem(
+      'The published data could not be read (code service_unavailable); retry later. Never a partial answer.',
+      E.problems['503'],
+      { 'Retry-After': retryAfter },
+    ),
+  };
+}
+
+/** `doc` with an example on every path and query parameter that has one in the examples. Mutates and returns `doc`. */
+function withParameterExamples(doc: Record<string, unknown>, E: OpenApiExampleSet): Record<string, unknown> {
   for (const item of Object.values(
     doc.paths as Record<string, Record<string, { parameters?: { name: string; example?: unknown }[] }>>,
   )) {
@@ -164,10 +165,13 @@ function withParameterExamples(doc: Record<string, unknown>): Record<string, unk
 }
 
 /**
- * The OpenAPI 3.1 document (info.version API_VERSION), with servers and links on DEFAULT_PUBLIC_BASE_URL; the shim
- * serves it re-based onto its own public base URL (servedOpenApi). Deterministic.
+ * The OpenAPI 3.1 document (info.version API_VERSION), with servers and links on DEFAULT_PUBLIC_BASE_URL, showing the
+ * examples `E` (the generator takes them from the version's own data); the shim serves it re-based onto its own public
+ * base URL (servedOpenApi). Deterministic.
  */
-export function buildOpenApi(): Record<string, unknown> {
+export function buildOpenApi(E: OpenApiExampleSet): Record<string, unknown> {
+  const errors = errorsOf(E);
+  const notFound = E.problems['404'];
   const doc = createDocument({
     openapi: '3.1.0',
     info: {
@@ -430,11 +434,14 @@ export function buildOpenApi(): Record<string, unknown> {
             .sort()
             .map((k) => [k, sortKeys((doc.components as Record<string, Record<string, unknown>>)[k])]),
         );
-  const sorted = withParameterExamples({
-    ...doc,
-    paths: sortKeys(doc.paths as Record<string, unknown>),
-    ...(components ? { components } : {}),
-  });
+  const sorted = withParameterExamples(
+    {
+      ...doc,
+      paths: sortKeys(doc.paths as Record<string, unknown>),
+      ...(components ? { components } : {}),
+    },
+    E,
+  );
   return servedOpenApi(withoutSafeIntegerBounds(sorted) as Record<string, unknown>, {
     publicBaseUrl: DEFAULT_PUBLIC_BASE_URL,
     correctionsEmail: null,
