@@ -81,6 +81,8 @@ async function look(env: Record<string, string>, oldVersions: readonly string[])
     bodies.push(['/v1/coverage', coverageText]);
     seen.offices = (JSON.parse(coverageText) as { totals?: { offices?: number } }).totals?.offices ?? null;
     bodies.push(['/v1/changes', await (await get('/v1/changes')).text()]);
+    // The OpenAPI examples are answers of the served version: after the removal they never name the firm.
+    bodies.push(['/openapi.json', await (await get('/openapi.json')).text()]);
     for (const p of PAGES) bodies.push([p, await (await get(p, 'text/html')).text()]);
     for (const v of oldVersions) {
       for (const key of [`/v/${v}/firms/${ALPHA[0] ?? ''}.json`, `/v/${v}/meta.json`, `/v/${v}/cells/index.json`]) {
