@@ -92,7 +92,7 @@ export interface GenerateResult {
   bytes: number;
   /** Rows left out under skipBad. */
   skipped: BadRow[];
-  /** The version live on the target, which the changes document compares with (null: the first version). */
+  /** The version its changes document compares with: live when it was first made (null: the first version). */
   previousVersion: string | null;
   /** Old versions deleted after their grace period. */
   pruned: string[];

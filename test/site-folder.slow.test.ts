@@ -247,7 +247,9 @@ describe('retention', () => {
       retention: { keep: 3 },
       ...quiet,
     });
-    expect(r.previousVersion).toBe(ids[3]);
+    // The same inputs as the live version: the live version itself, its changes document (and previous) kept.
+    expect(r.version).toBe(ids[3]);
+    expect(r.previousVersion).toBe(ids[2]);
     expect(r.pruned.sort()).toEqual([ids[0]]);
     expect((await readdir(join(site, 'v'))).sort()).toEqual([ids[1], ids[2], ids[3]].sort());
     // Generating an older week's inputs again over a newer live version is a new version (its changes document compares
