@@ -17,7 +17,7 @@ import type { SiteLocation } from '../site/site.ts';
 import { beginRun, currentVersion, endRun, pruneVersions, swapPointer, type Retention } from '../write/site-folder.ts';
 import { readRemovals } from '../model/removals.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
-import { correctionsDigest } from './inputs-digest.ts';
+import { correctionsDigest, removalsDigest } from './inputs-digest.ts';
 import { liveCounts } from './live.ts';
 import { releasedOn, targetName } from './records.ts';
 import { rollbackTarget } from './rollback-target.ts';
@@ -169,6 +169,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     rec.live_before = await liveCounts(bucketLoc ?? { kind: 'folder', dir: opts.siteDir }, base);
     rec.previous_version = base;
     rec.inputs = { corrections_sha256: await correctionsDigest(opts.dataDir) };
+    const removalsAtStart = await removalsDigest(opts.dataDir);
     say(
       rec.live_before === null
         ? `nothing live yet on ${primary}`
@@ -295,6 +296,8 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     // Just before a pointer moves: the standing removals read again (one may have been added while this release ran).
     const version = generated.version;
     const recheck = async (): Promise<void> => {
+      // Unchanged since the release began: the version was generated (or, for a rollback, checked) with them.
+      if ((await removalsDigest(opts.dataDir)) === removalsAtStart) return;
       const held = await removedListingsIn(opts.siteDir, version, await readRemovals(opts.dataDir));
       if (held.length > 0)
         throw new ReleaseRefused(
