@@ -278,12 +278,12 @@ describe('npm run collect', () => {
     }
   });
 
-  it('collect -> generate -> the local server answers a search from the collected week', async () => {
+  it('collect -> release -> the local server answers a search from the collected week', async () => {
     const world = fakeWorld('new-york', 50);
     const fake = await startPlacesFake({ apiKey: KEY, places: world });
     const out = dataDir('collect-e2e');
     const site = mkdtempSync(join(tmpdir(), 'iad-collect-site-'));
-    dirs.push(out, site);
+    dirs.push(out, site, `${site}-releases`);
     const week = '2026-W48';
     try {
       // The operator's flags: a claimed status for every listing (a first, b second) and a firm line.
@@ -322,6 +322,9 @@ describe('npm run collect', () => {
         week,
         '--records',
         `${site}-releases`,
+        // One metro of 27 was collected: the other metros have no offices or samples, as the operator would force.
+        '--force',
+        'metro-coverage=only new-york was collected in this test',
       ]);
       expect(gen.status, gen.stderr).toBe(0);
       const places = readFileSync(join(out, 'weeks', week, 'places.jsonl'), 'utf8')
