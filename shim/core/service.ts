@@ -11,8 +11,11 @@ export type RawArgs = Record<string, unknown>;
 export interface CallContext {
   /** Absolute base URL of the service for `website` links, without trailing slash, e.g. http://127.0.0.1:8787 */
   publicBaseUrl: string;
-  /** Told the published version an operation read, once it has chosen it (for the Directory-Version header). */
-  onVersion?: (version: string) => void;
+  /**
+   * The caller's record of the published version the operation read (for the Directory-Version header): the
+   * operation writes it once it has chosen its version; nothing is called back.
+   */
+  read?: { version: string | null };
 }
 
 /** What the served version says about its data. */
