@@ -11,7 +11,7 @@ import { pageAnswer, renderedPageAnswer, wantsHtml } from './http/page-response.
 import { problemAnswer } from './http/problem.ts';
 import { searchOf } from './http/search-query.ts';
 import { answerOf, toWebRequest, toWebResponse } from './http/web.ts';
-import { answerJson } from './core/answer-json.ts';
+import { answerBytes } from './core/answer-json.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
 import { termsPageHtml } from './core/terms-page.ts';
@@ -101,7 +101,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
       log.src = search.sent.src;
       const body = await service.findAttorneys(search, ctx);
       Object.assign(log, answerLogFields(body));
-      return { answer: jsonAnswer(200, answerJson(body), { 'cache-control': ANSWER_CACHE_CONTROL }), log };
+      return { answer: jsonAnswer(200, answerBytes(body), { 'cache-control': ANSWER_CACHE_CONTROL }), log };
     } catch (err) {
       return { answer: problemAnswer(err, 'GET /v1/attorneys', {}, ctx.publicBaseUrl), log };
     }

@@ -8,14 +8,14 @@ export function headerOf(request: Pick<PlainRequest, 'headers'>, name: string): 
   return typeof value === 'string' ? value : value.join(', ');
 }
 
-/** A JSON answer of `text` (the body serialised once by the caller) with Content-Type, Content-Length and `headers`. */
+/** A JSON answer of `json` (the body serialised once by the caller) with Content-Type, Content-Length and `headers`. */
 export function jsonAnswer(
   status: number,
-  text: string,
+  json: string | Buffer,
   headers: Record<string, string> = {},
   contentType = 'application/json',
 ): Answer {
-  const body = Buffer.from(text);
+  const body = typeof json === 'string' ? Buffer.from(json) : json;
   return {
     status,
     headers: {
