@@ -153,7 +153,6 @@ export function createRoutes(deps: RouteDeps): Route[] {
 
   const redirect: Handler = async (_request, param, ctx) => {
     const location = await service.redirectTarget(listingId(param), ctx);
-    if (location === null) throw notFound('This listing has no website to open.');
     return { answer: { status: 302, headers: { location, 'cache-control': NO_STORE }, body: null } };
   };
 

@@ -29,7 +29,7 @@ import {
   wouldAdmit,
   type Admission,
   type RequestLimits,
-} from './http/limits.ts';
+} from './http/admission.ts';
 import { RequestLogger } from './http/request-log.ts';
 import { answerVersion, VERSION_HEADER } from './http/version.ts';
 import { createRoutes, type Outcome, type Route, type RouteCharge } from './app-routes.ts';

@@ -3,7 +3,7 @@ import { createApp } from './app.ts';
 import type { Service } from './core/service.ts';
 import type { App, RequestLogSink, SaltProvider, WebApp } from './edge-types.ts';
 import type { AnswerCache } from './http/answer-cache.ts';
-import type { RequestLimits } from './http/limits.ts';
+import type { RequestLimits } from './http/admission.ts';
 
 /** What a platform provides. */
 export interface ComposeOptions {

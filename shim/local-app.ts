@@ -1,14 +1,14 @@
 /** The local server's app built from its Config: the store, service, limits, log, salt and answer cache, no socket. */
 import { resolve } from 'node:path';
 import { composeApp } from './compose.ts';
-import type { Config } from './config.ts';
+import type { Config } from './env.ts';
 import { createService } from './core/service-impl.ts';
 import type { Service } from './core/service.ts';
 import { createSiteSource, type CachedSiteSource } from './core/site-reader.ts';
 import type { App } from './edge-types.ts';
 import { AnswerCache } from './http/answer-cache.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
-import { createRequestLimits, type RequestLimits } from './http/limits.ts';
+import { createRequestLimits, type RequestLimits } from './http/admission.ts';
 import { perWindow } from './http/rate-limit.ts';
 import { MemorySaltProvider } from './http/salt.ts';
 import { withDeadline } from './store/deadline.ts';

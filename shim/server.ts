@@ -5,12 +5,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.ts';
+import type { Config } from './env.ts';
 import { ApiError, toApiError } from './core/errors.ts';
 import type { App } from './edge-types.ts';
 import { clientAddress, rateLimitKey } from './http/client-address.ts';
 import { publicCorsHeaders } from './http/cors.ts';
-import { peekHeaders } from './http/limits.ts';
+import { peekHeaders } from './http/admission.ts';
 import { splitTarget } from './http/target.ts';
 import type { AnswerCache } from './http/answer-cache.ts';
 import type { JsonLinesSink } from './http/jsonl-sink.ts';

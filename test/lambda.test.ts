@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleLambda, type BundleInfo } from '../infra/bundle.ts';
-import { LambdaEnvError, loadLambdaEnv } from '../shim/aws/env.ts';
+import { LambdaEnvError, loadLambdaEnv } from '../shim/env.ts';
 import { answerToResult, eventToPlain, viewerAddress } from '../shim/aws/event.ts';
 import { createHandler, originVerified, type FunctionUrlHandler } from '../shim/aws/handler.ts';
 import { StdoutJsonSink } from '../shim/aws/log-sink.ts';

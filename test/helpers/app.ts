@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { loadConfig } from '../../shim/config.ts';
+import { loadConfig } from '../../shim/env.ts';
 import type { App } from '../../shim/edge-types.ts';
 import { splitTarget } from '../../shim/http/target.ts';
 import { createLocalApp, type ServerOverrides } from '../../shim/local-app.ts';
