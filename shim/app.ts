@@ -31,7 +31,7 @@ import {
   type RequestLimits,
 } from './http/admission.ts';
 import { RequestLogger } from './http/request-log.ts';
-import { answerVersion, VERSION_HEADER } from './http/version.ts';
+import { VERSION_HEADER } from './http/version.ts';
 import { createRoutes, type Outcome, type Route, type RouteCharge } from './app-routes.ts';
 
 /** Settings the app needs from the platform. */
@@ -60,6 +60,8 @@ export interface AppDeps {
 
 const VERSION = VERSION_HEADER.toLowerCase();
 const SEARCH_PATH = '/v1/attorneys';
+/** The CORS headers of every public route's answer (the same record every time; never changed in place). */
+const PUBLIC_CORS: Readonly<Record<string, string>> = publicCorsHeaders();
 
 /** Build the app. */
 export function createApp(deps: AppDeps): App {
@@ -162,21 +164,20 @@ export function createApp(deps: AppDeps): App {
 
   return async (request) => {
     const { method, path } = request;
-    const matched = match(path);
-    const route = matched?.route ?? null;
     const key = rateLimitKey(request.clientAddress);
-    const base = request.publicBaseUrl ?? config.publicBaseUrl;
-    const acceptEncoding = headerOf(request, 'accept-encoding');
-
-    // A repeated search: its stored answer, before anything else is worked out.
+    // A repeated search: its stored answer, before anything else is worked out (not even the route).
     const lookup = answers !== null && path === SEARCH_PATH ? eligible(request) : null;
     if (lookup !== null && answers !== null) {
       const hit = await fromCache(answers, lookup, request, key);
       if (hit !== null) return hit;
     }
 
-    const cors =
-      route?.cors === 'mcp' ? mcpCorsHeaders(headerOf(request, 'origin'), mcpOriginsFor(base)) : publicCorsHeaders();
+    const matched = match(path);
+    const route = matched?.route ?? null;
+    const base = request.publicBaseUrl ?? config.publicBaseUrl;
+    const acceptEncoding = headerOf(request, 'accept-encoding');
+
+    const cors = route?.cors === 'mcp' ? mcpCorsHeaders(headerOf(request, 'origin'), mcpOriginsFor(base)) : PUBLIC_CORS;
     // Preflights are sent by browsers on their own; they spend no answer (the ceiling on every request counts them).
     if (method === 'OPTIONS' && route !== null) {
       const admission = admit(limits, key, 0);
@@ -221,9 +222,12 @@ export function createApp(deps: AppDeps): App {
         admission = settle(limits, key, admission, charge.units, await charge.spent(outcome.answer));
     }
 
-    const version = await answerVersion(ctx.read?.version ?? null, service);
+    // The version the operation read, else the one served now (a 400 or the index read none); null when the store
+    // cannot say (the answer is then a 503).
+    const version = ctx.read?.version ?? (await service.currentVersion().catch(() => null));
     // Every problem was rendered with its absolute `type` where it arose (problemAnswer with the request's base).
-    const finished = finish(errorPageFor(request, outcome.answer), method, {
+    const answer = outcome.answer.status >= 400 ? errorPageFor(request, outcome.answer) : outcome.answer;
+    const finished = finish(answer, method, {
       ...cors,
       ...admissionHeaders(limits, admission),
       ...(version !== null ? { [VERSION]: version } : {}),
