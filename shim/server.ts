@@ -93,7 +93,7 @@ export interface RunningServer {
   server: Server;
   /** The request log sink (flush it before reading the file). */
   log: JsonLinesSink;
-  /** The answer cache of the fast path (null when ANSWER_CACHE_MIB is 0). */
+  /** The answer cache (null when ANSWER_CACHE_MIB is 0). */
   answers: AnswerCache | null;
   /** Counters of the parsed-object cache (null when a service was injected). */
   siteStats: (() => SiteSourceStats) | null;

