@@ -122,7 +122,7 @@ export function createApp(deps: AppDeps): App {
     }
     // A caller over the limit gets the ordinary 429; peeking first means the count is taken once, here or below.
     if (!wouldAdmit(limits, key, 1)) return null;
-    const hit = cachedAnswer(cache, e, version, request.method, {});
+    const hit = cachedAnswer(cache, e, version, request.method);
     if (hit === undefined) return null;
     Object.assign(hit.answer.headers, admissionHeaders(limits, admit(limits, key, 1)));
     await logger.writeLines(headerOf(request, 'user-agent'), request.clientAddress, {

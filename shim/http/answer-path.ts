@@ -48,19 +48,17 @@ export function eligible(request: PlainRequest): Eligible | null {
   return { search, coding };
 }
 
-/** The stored answer of `e` for `version` with the per-request headers added, and its log fields; undefined on a miss. */
+/** The stored answer of `e` for `version` (the caller adds its per-request headers), and its log fields; undefined on a miss. */
 export function cachedAnswer(
   cache: AnswerCache,
   e: Eligible,
   version: string,
   method: string,
-  perRequest: Record<string, string>,
 ): { answer: Answer; log: LogFields } | undefined {
   const stored = cache.get(version, e.coding, e.search.key);
   if (stored === undefined) return undefined;
   const headers: Record<string, string> = {};
   for (const [name, value] of stored.headers) headers[name] = value;
-  Object.assign(headers, perRequest);
   const answer = { status: stored.status, headers, body: method === 'HEAD' ? null : stored.body };
   return { answer, log: stored.log };
 }
