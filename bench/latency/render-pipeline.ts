@@ -30,7 +30,7 @@ const SHORTFALL =
   'Storing every miss in the answer cache costs about 25 µs more, mostly the garbage collector moving retained ' +
   '17 KB answers. 0.3 of bare is about 50 µs per miss in all: less than the search alone, so the target needs a ' +
   'search several times cheaper (a change to the core, not the edge), and an answer cache that keeps an answer ' +
-  'only when its query comes again. Of the modules one miss passes, 26 are the search core (shim/core), which the ' +
+  'only when its query comes again. Of the modules one miss passes, 24 are the search core (shim/core), which the ' +
   'planned split of shim/core would merge.';
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
