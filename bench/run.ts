@@ -423,7 +423,7 @@ if (wants('workload')) {
 
 // 10. Hot path.
 if (wants('hotpath')) {
-  progress('10. hot path: answer cache, Node fast path, Lambda cold start');
+  progress('10. hot path: answer cache, Lambda cold start');
   results.hotpath = await measureHotpathSection({
     site: sampleDir,
     radii: quick ? [15] : RADII,

@@ -8,7 +8,7 @@ import { ALL_REQUESTS_FACTOR, REQUESTS_PER_HOUR } from '../shim/core/constants.t
 import { ApiError } from '../shim/core/errors.ts';
 import { problemPath } from '../shim/core/problem-pages.ts';
 import { EXPOSED_HEADERS } from '../shim/http/cors.ts';
-import { allPolicyName, ANSWER_PATH_PREFIXES, MCP_PATH } from '../shim/http/limits.ts';
+import { allPolicyName, ANSWER_PATH_PREFIXES, MCP_PATH } from '../shim/http/admission.ts';
 import { limitHeader, perWindow, policyHeader } from '../shim/http/rate-limit.ts';
 
 /** Requests per address and hour promised by the contract. */

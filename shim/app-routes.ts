@@ -1,32 +1,40 @@
-/** The routes of the app: each path (in Hono's syntax), its methods, CORS kind and handler. */
+/** The routes of the app: each path (in Hono's router syntax), its methods, CORS kind and handler returning a plain answer. */
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { pageNameOf } from './core/page-format.ts';
 import { ApiError } from './core/errors.ts';
-import { parseSearch } from './core/search-request.ts';
 import type { CallContext, Service } from './core/service.ts';
-import type { App, RequestInfo } from './edge-types.ts';
-import { ANSWER_CACHE_CONTROL, documentResponse, encodedResponse, NO_STORE } from './http/caching.ts';
+import type { Answer, PlainRequest, WebApp } from './edge-types.ts';
+import { headerOf, jsonAnswer } from './http/answer.ts';
+import { ANSWER_CACHE_CONTROL, documentAnswer, encodeDocument, NO_STORE } from './http/caching.ts';
 import { DocumentCache } from './http/document-cache.ts';
-import { pageResponse, renderedPageResponse, wantsHtml } from './http/page-response.ts';
-import { errorResponse, jsonResponse } from './http/problem.ts';
-import { answerJson } from './core/answer-json.ts';
+import { pageAnswer, renderedPageAnswer, wantsHtml } from './http/page-response.ts';
+import { problemAnswer } from './http/problem.ts';
+import { searchOf } from './http/search-query.ts';
+import { answerOf, toWebRequest, toWebResponse } from './http/web.ts';
+import { answerBytes } from './core/answer-json.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
 import { termsPageHtml } from './core/terms-page.ts';
 import { FAVICON_ICO, FAVICON_TYPE } from './core/favicon.ts';
 import { robotsTxt, securityTxt } from './core/well-known.ts';
-import { decodeSegment, parseQuery } from './http/query.ts';
-import type { Charge } from './http/limits.ts';
+import { decodeSegment } from './http/query.ts';
 import { mcpCharge } from './mcp/cost.ts';
 import { answerLogFields, type LogFields } from './http/request-log.ts';
 
 /** Browsers keep a measurement document like any document; shared caches revalidate it on every request. */
 const MEASUREMENT_CACHE_CONTROL = 'public, max-age=300, s-maxage=0';
 
-/** A handler's answer and, for a search, its log fields. */
-export type Outcome = { response: Response; log?: LogFields };
-/** A route's handler: the request, its platform facts, the route's decoded parameter and the call context. */
-export type Handler = (request: Request, info: RequestInfo, param: string, ctx: CallContext) => Promise<Outcome>;
+/** A handler's answer and, for a search, its log fields; for MCP, one set of log fields per tool call made. */
+export type Outcome = { answer: Answer; log?: LogFields; calls?: LogFields[] };
+/** A route's handler: the request, the route's parameter and the call context (its base, the version read). */
+export type Handler = (request: PlainRequest, param: string, ctx: CallContext) => Promise<Outcome>;
+
+/** What a request spends: `units` answers reserved up front, and, when known only from the answer, what it spent. */
+export interface RouteCharge {
+  units: number;
+  /** Answers actually spent, at most `units`, read from the answer. */
+  spent?: (answer: Answer) => Promise<number>;
+}
 
 /** One route: where Hono matches it, what it accepts, and how it answers. */
 export interface Route {
@@ -36,10 +44,8 @@ export interface Route {
   endpoint: string | ((pathname: string) => string);
   methods: readonly string[];
   cors: 'public' | 'mcp';
-  /** Whether the handler's body may stream (MCP); others are buffered to set Content-Length. */
-  streams: boolean;
   /** What the request spends of the answer quota when not its path's (pathCharge): an MCP POST, its tool calls. */
-  charge?: (request: Request) => Promise<Charge>;
+  charge?: (request: PlainRequest, base: string) => Promise<RouteCharge>;
   /**
    * The handler's parameter from the raw (undecoded) pathname, or null when the path is not this route after all
    * (Hono matched the shape; the rule is stricter, as a page name). Absent: ''.
@@ -53,7 +59,7 @@ export interface RouteDeps {
   service: Service;
   correctionsEmail: string | null;
   /** The MCP route mounted at /mcp; absent means 501. */
-  mcp?: App;
+  mcp?: WebApp;
 }
 
 const READ_METHODS = ['GET', 'HEAD'] as const;
@@ -75,147 +81,148 @@ const after =
   (pathname: string): string =>
     pathname.slice(prefix.length);
 
+/** The charge of an MCP POST (mcp/cost.ts), read from a web Request of the plain one, settled by its answer. */
+async function mcpRouteCharge(request: PlainRequest, base: string): Promise<RouteCharge> {
+  const charge = await mcpCharge(toWebRequest(request, base));
+  const spent = charge.spent;
+  return spent === undefined ? { units: charge.units } : { units: charge.units, spent: (a) => spent(toWebResponse(a)) };
+}
+
 /** The routes, in registration order. */
 export function createRoutes(deps: RouteDeps): Route[] {
   const { service } = deps;
   const config = { correctionsEmail: deps.correctionsEmail };
-  const attorneys: Handler = async (request, info, _param, ctx) => {
+  const attorneys: Handler = async (request, _param, ctx) => {
     const log: LogFields = {};
     try {
-      // The adapter's parse when it made one (the fast path's, on a miss); else the query string's, here, once.
-      const search = info.search ?? parseSearch(parseQuery(new URL(request.url).search.slice(1)));
+      // Parsed once per distinct query (search-query.ts): the answer cache's lookup has already read this value.
+      const search = searchOf(request.query);
       log.location = search.sent.location;
       log.src = search.sent.src;
       const body = await service.findAttorneys(search, ctx);
-      const fields = answerLogFields(body);
-      Object.assign(log, fields);
-      info.onSearchAnswer?.(fields);
-      const text = answerJson(body);
-      return { response: jsonResponse(200, body, { 'cache-control': ANSWER_CACHE_CONTROL }, undefined, text), log };
+      Object.assign(log, answerLogFields(body));
+      return { answer: jsonAnswer(200, answerBytes(body), { 'cache-control': ANSWER_CACHE_CONTROL }), log };
     } catch (err) {
-      return { response: errorResponse(err, 'GET /v1/attorneys', {}, ctx.publicBaseUrl), log };
+      return { answer: problemAnswer(err, 'GET /v1/attorneys', {}, ctx.publicBaseUrl), log };
     }
   };
 
   // Version documents are shaped and serialised once per version (and base), then served from their bytes.
   const documents = new DocumentCache(() => service.currentVersion());
+  const ifNoneMatch = (request: PlainRequest): string | null => headerOf(request, 'if-none-match');
+  const document = (request: PlainRequest, body: unknown, contentType?: string): Answer =>
+    documentAnswer(ifNoneMatch(request), encodeDocument(body, contentType));
 
-  const firm: Handler = async (request, _info, param, ctx) => {
+  const firm: Handler = async (request, param, ctx) => {
     const id = listingId(param);
     const doc = await documents.get(`firm\u0000${id}\u0000${ctx.publicBaseUrl}`, ctx, (c) => service.getFirm(id, c));
-    return { response: encodedResponse(request, doc) };
+    return { answer: documentAnswer(ifNoneMatch(request), doc) };
   };
 
-  const coverage: Handler = async (request, _info, _param, ctx) => ({
-    response: encodedResponse(request, await documents.get('coverage', ctx, (c) => service.getCoverage(c))),
+  const coverage: Handler = async (request, _param, ctx) => ({
+    answer: documentAnswer(ifNoneMatch(request), await documents.get('coverage', ctx, (c) => service.getCoverage(c))),
   });
 
-  const changes: Handler = async (request, _info, _param, ctx) => ({
-    response: encodedResponse(request, await documents.get('changes', ctx, (c) => service.getChanges(c))),
+  const changes: Handler = async (request, _param, ctx) => ({
+    answer: documentAnswer(ifNoneMatch(request), await documents.get('changes', ctx, (c) => service.getChanges(c))),
   });
 
-  const openapi: Handler = async (request, _info, _param, ctx) => {
+  const openapi: Handler = async (request, _param, ctx) => {
     const links = { publicBaseUrl: ctx.publicBaseUrl, correctionsEmail: config.correctionsEmail ?? null };
     const doc = await documents.get(`openapi\u0000${ctx.publicBaseUrl}`, ctx, async (c) =>
       servedOpenApi((await service.openapi(c)) as Record<string, unknown>, links),
     );
-    return { response: encodedResponse(request, doc) };
+    return { answer: documentAnswer(ifNoneMatch(request), doc) };
   };
 
-  const terms: Handler = async (request) => ({ response: renderedPageResponse(request, '/terms', termsPageHtml()) });
+  const terms: Handler = async (request) => ({
+    answer: renderedPageAnswer(ifNoneMatch(request), '/terms', termsPageHtml()),
+  });
 
-  const favicon: Handler = async (request) => ({ response: documentResponse(request, FAVICON_ICO, FAVICON_TYPE) });
+  const favicon: Handler = async (request) => ({ answer: document(request, FAVICON_ICO, FAVICON_TYPE) });
 
-  const robots: Handler = async (request) => ({ response: documentResponse(request, robotsTxt(), 'text/plain') });
+  const robots: Handler = async (request) => ({ answer: document(request, robotsTxt(), 'text/plain') });
 
-  const security: Handler = async (request, _info, _param, ctx) => ({
-    response: documentResponse(
+  const security: Handler = async (request, _param, ctx) => ({
+    answer: document(
       request,
       securityTxt(ctx.publicBaseUrl, config.correctionsEmail ?? null, new Date()),
       'text/plain',
     ),
   });
 
-  const redirect: Handler = async (_request, _info, param, ctx) => {
+  const redirect: Handler = async (_request, param, ctx) => {
     const location = await service.redirectTarget(listingId(param), ctx);
-    if (location === null) throw notFound('This listing has no website to open.');
-    return { response: new Response(null, { status: 302, headers: { location, 'cache-control': NO_STORE } }) };
+    return { answer: { status: 302, headers: { location, 'cache-control': NO_STORE }, body: null } };
   };
 
-  const mcp: Handler = async (request, info, _param, ctx) => {
+  const mcp: Handler = async (request, _param, ctx) => {
     if (deps.mcp === undefined) {
-      return {
-        response: errorResponse(
-          new ApiError('not_implemented', 'The MCP endpoint is not available on this server.'),
-          'POST /mcp',
-          {},
-          ctx.publicBaseUrl,
-        ),
-      };
+      const error = new ApiError('not_implemented', 'The MCP endpoint is not available on this server.');
+      return { answer: problemAnswer(error, 'POST /mcp', {}, ctx.publicBaseUrl) };
     }
-    const response = await deps.mcp(request, info);
-    return { response };
+    // The MCP SDK speaks web Request and Response: the one place the pipeline builds them.
+    const calls: LogFields[] = [];
+    const response = await deps.mcp(toWebRequest(request, ctx.publicBaseUrl), {
+      clientAddress: request.clientAddress,
+      publicBaseUrl: ctx.publicBaseUrl,
+      recordCall: (fields) => void calls.push(fields),
+    });
+    return { answer: await answerOf(response), calls };
   };
 
-  const page: Handler = async (request, _info, name) => {
+  const page: Handler = async (request, name) => {
     const doc = await service.page(name);
     if (doc === null)
       throw notFound(
         'There is no page at this path. The pages are /, /docs, /corrections and /metros/{slug} for each measured metro.',
       );
-    return { response: pageResponse(request, doc) };
+    return { answer: pageAnswer(ifNoneMatch(request), doc) };
   };
 
-  const index: Handler = async (request, _info, _param, ctx) => {
+  const index: Handler = async (request, _param, ctx) => {
     // Browsers get the search page; JSON callers (and any-type callers such as curl) keep the JSON index.
     // A site generated before the pages existed has no index page: such a browser gets the JSON index too.
-    const html = wantsHtml(request.headers.get('accept')) ? await service.page('index') : null;
-    if (html !== null) {
-      const response = pageResponse(request, html, { vary: 'Accept' });
-      return { response };
-    }
+    const html = wantsHtml(headerOf(request, 'accept')) ? await service.page('index') : null;
+    if (html !== null) return { answer: pageAnswer(ifNoneMatch(request), html, { vary: 'Accept' }) };
     const base = ctx.publicBaseUrl;
-    const json = {
-      response: documentResponse(request, {
-        name: SERVICE_NAME,
-        version: API_VERSION,
-        description:
-          'Read-only directory of personal injury law offices near a US location, ordered by straight-line distance alone. ' +
-          'No firm can pay for a position.',
-        documentation: `${base}/openapi.json`,
-        endpoints: {
-          find_attorneys: `${base}/v1/attorneys?location={ZIP, "City, ST" or "lat,lng"}`,
-          firm: `${base}/v1/firms/{listing_id}`,
-          coverage: `${base}/v1/coverage`,
-          changes: `${base}/v1/changes`,
-          mcp: `${base}/mcp`,
-        },
-        example: `${base}/v1/attorneys?location=Chicago,%20IL&limit=3`,
-      }),
-    };
-    json.response.headers.set('vary', 'Accept');
-    return json;
+    const answer = document(request, {
+      name: SERVICE_NAME,
+      version: API_VERSION,
+      description:
+        'Read-only directory of personal injury law offices near a US location, ordered by straight-line distance alone. ' +
+        'No firm can pay for a position.',
+      documentation: `${base}/openapi.json`,
+      endpoints: {
+        find_attorneys: `${base}/v1/attorneys?location={ZIP, "City, ST" or "lat,lng"}`,
+        firm: `${base}/v1/firms/{listing_id}`,
+        coverage: `${base}/v1/coverage`,
+        changes: `${base}/v1/changes`,
+        mcp: `${base}/mcp`,
+      },
+      example: `${base}/v1/attorneys?location=Chicago,%20IL&limit=3`,
+    });
+    return { answer: { ...answer, headers: { ...answer.headers, vary: 'Accept' } } };
   };
 
   // Only the served version's measurement: an older version may still name listings a standing removal took out since.
   // Shared caches must ask again each time (s-maxage=0), so a pointer move retires an old version's copy at once.
-  const measurement: Handler = async (request, _info, param, ctx) => {
+  const measurement: Handler = async (request, param, ctx) => {
     const [version = '', metro = ''] = param.split('/');
     const doc = service.measurement === undefined ? null : await service.measurement(version, metro, ctx);
     if (doc === null)
       throw notFound(
         "There is no measurement document at this path. Only the served version's are published: /v/{version}/measurement/{metro}.json with the version /v1/coverage names.",
       );
-    const response = documentResponse(request, doc);
-    response.headers.set('cache-control', MEASUREMENT_CACHE_CONTROL);
-    return { response };
+    const answer = document(request, doc);
+    return { answer: { ...answer, headers: { ...answer.headers, 'cache-control': MEASUREMENT_CACHE_CONTROL } } };
   };
 
-  const problemPage: Handler = async (request, _info, param) => {
+  const problemPage: Handler = async (request, param) => {
     const code = decodeSegment(param) ?? '';
     if (!isProblemCode(code))
       throw notFound('There is no problem type with this name. See /openapi.json for the codes.');
-    return { response: renderedPageResponse(request, `/problems/${code}`, problemPageHtml(code)) };
+    return { answer: renderedPageAnswer(ifNoneMatch(request), `/problems/${code}`, problemPageHtml(code)) };
   };
 
   const read = (path: string, handler: Handler, more: Partial<Route> = {}): Route => ({
@@ -223,7 +230,6 @@ export function createRoutes(deps: RouteDeps): Route[] {
     endpoint: path,
     methods: READ_METHODS,
     cors: 'public',
-    streams: false,
     handler,
     ...more,
   });
@@ -243,9 +249,8 @@ export function createRoutes(deps: RouteDeps): Route[] {
       endpoint: '/mcp',
       methods: ['POST'],
       cors: 'mcp',
-      streams: true,
       handler: mcp,
-      charge: mcpCharge,
+      charge: mcpRouteCharge,
     },
     read('/v1/firms/:listing_id', firm, { endpoint: '/v1/firms/{listing_id}', param: after('/v1/firms/') }),
     read('/v/:version/measurement/:metro{[^/]+\\.json}', measurement, {

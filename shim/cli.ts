@@ -1,7 +1,7 @@
 /** `npm start`: serve what is published; release the sample through the gates only when there is no site yet. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, ENV_HELP, loadConfig, type Config } from './config.ts';
+import { ConfigError, ENV_HELP, loadConfig, type Config } from './env.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { EXIT, runCli } from './cli-run.ts';
 

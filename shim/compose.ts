@@ -1,8 +1,9 @@
 /** Wires the whole service (REST and MCP over one Service) for a platform adapter: the local server and the Lambda handler. */
 import { createApp } from './app.ts';
 import type { Service } from './core/service.ts';
-import type { App, RequestLogSink, SaltProvider } from './edge-types.ts';
-import type { RequestLimits } from './http/limits.ts';
+import type { App, RequestLogSink, SaltProvider, WebApp } from './edge-types.ts';
+import type { AnswerCache } from './http/answer-cache.ts';
+import type { RequestLimits } from './http/admission.ts';
 
 /** What a platform provides. */
 export interface ComposeOptions {
@@ -17,6 +18,8 @@ export interface ComposeOptions {
   salt: SaltProvider;
   /** Where MCP faults are reported (stderr locally, a structured line on Lambda). */
   onMcpError: (error: Error) => void;
+  /** Finished search answers (absent: none kept). */
+  answers?: AnswerCache | null;
 }
 
 /**
@@ -25,8 +28,8 @@ export interface ComposeOptions {
  * start that answers a search does not pay for it.
  */
 export function composeApp(opts: ComposeOptions): App {
-  let route: Promise<App> | null = null;
-  const load = async (): Promise<App> => {
+  let route: Promise<WebApp> | null = null;
+  const load = async (): Promise<WebApp> => {
     const { createMcpRoute } = await import('./mcp/route.ts');
     return createMcpRoute(opts.service, {
       publicBaseUrl: opts.publicBaseUrl,
@@ -46,7 +49,7 @@ export function composeApp(opts: ComposeOptions): App {
       onError: opts.onMcpError,
     });
   };
-  const mcp: App = async (request, info) => {
+  const mcp: WebApp = async (request, info) => {
     // A failed load is not remembered: the next /mcp request tries again.
     route ??= load().catch((err: unknown) => {
       route = null;
@@ -65,5 +68,6 @@ export function composeApp(opts: ComposeOptions): App {
     log: opts.log,
     salt: opts.salt,
     mcp,
+    answers: opts.answers ?? null,
   });
 }

@@ -1,33 +1,48 @@
 /** Types shared by the platform adapters (local HTTP server, AWS Lambda) and the request pipeline. */
-import type { SearchRequest } from './core/search-request.ts';
 
-/** Per-request facts only the platform knows. */
-export interface RequestInfo {
+/** One HTTP request as its adapter read it, once: every step of the pipeline and every route reads this value. */
+export interface PlainRequest {
+  /** The method as sent, upper case (TRACE and CONNECT included). */
+  method: string;
+  /** The path as sent (dot segments resolved), not percent-decoded. */
+  path: string;
+  /** The query as sent, without the "?" ("" for none). */
+  query: string;
+  /** Header values by lower-case name (node's IncomingHttpHeaders fits as it is). */
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The body read up to the adapter's limit; null for GET and HEAD. */
+  body: Uint8Array | null;
   /** The caller's network address (never stored raw). */
   clientAddress: string;
-  /** The request method when a web Request cannot carry it (TRACE, CONNECT, TRACK); absent otherwise. */
-  method?: string;
   /**
    * Absolute base URL of this request's links and problem types (the public host the caller used), without trailing
    * slash; absent: the app's configured one. One app thus serves every host (the Lambda behind several names).
    */
   publicBaseUrl?: string;
-  /**
-   * Called by the app with the log fields of the search answer it gives (query id, counts, metro): an adapter that
-   * caches finished answers stores them beside the bytes. Per request, in place of a side table keyed on the Request.
-   */
-  onSearchAnswer?: (fields: Partial<RequestLogEntry>) => void;
-  /**
-   * The /v1/attorneys search as the adapter already parsed it from this request's query string (the Node fast path,
-   * on a cache miss), so the app does not parse it again; absent: the app parses it.
-   */
-  search?: SearchRequest;
-  /** Set by the app for a mounted route (MCP): each call made within the request (a tool call) gets its own log line. */
+}
+
+/** What the app answers: status, a lower-case header record and the body bytes; only adapters turn it into platform objects. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+}
+
+/** The whole service as one function of a request value: what both adapters and the in-process harness call. */
+export type App = (request: PlainRequest) => Promise<Answer>;
+
+/** What a mounted web-standard library (the MCP route) gets beside its Request. */
+export interface RequestInfo {
+  /** The caller's network address (never stored raw). */
+  clientAddress: string;
+  /** As PlainRequest.publicBaseUrl. */
+  publicBaseUrl?: string;
+  /** Set by the app: each call made within the request (a tool call) gets its own log line. */
   recordCall?: (fields: Partial<RequestLogEntry>) => void;
 }
 
-/** The whole service as one function of a web-standard Request. */
-export type App = (request: Request, info: RequestInfo) => Promise<Response>;
+/** A route served by a library that speaks web Request and Response (the MCP SDK). */
+export type WebApp = (request: Request, info: RequestInfo) => Promise<Response>;
 
 /** A random salt per UTC day, shared by every instance for that day, unrecoverable after it. */
 export interface SaltProvider {

@@ -36,7 +36,7 @@ export const DEFAULT_CACHE_MIB = 64;
 export const DEFAULT_ANSWER_CACHE_MIB = 32;
 /** Budget of the shown offices' JSON texts that search answers are written from (core/answer-json.ts), in bytes. */
 export const RESULT_TEXT_CACHE_BYTES = 4 * 2 ** 20;
-/** Distinct query strings whose answer-cache key the fast path remembers (repeated searches skip parsing). */
+/** Distinct query strings whose parsed search is remembered (shim/http/search-query.ts: repeated searches skip parsing). */
 export const MAX_REMEMBERED_SEARCHES = 10_000;
-/** Distinct Accept-Encoding values whose negotiation the fast path remembers (browsers and clients send a handful). */
+/** Distinct Accept-Encoding values whose negotiation compress.ts remembers (browsers and clients send a handful). */
 export const MAX_REMEMBERED_CODINGS = 256;

@@ -1,6 +1,6 @@
-/** A search answer's JSON text from its offices' cached text is JSON.stringify's, byte for byte, on the sample site. */
+/** A search answer's JSON text and bytes from its offices' cached text are JSON.stringify's, byte for byte, on the sample site. */
 import { describe, expect, it } from 'vitest';
-import { answerJson } from '../shim/core/answer-json.ts';
+import { answerBytes, answerJson } from '../shim/core/answer-json.ts';
 import type { AttorneysResponseT } from '../shim/core/schemas.ts';
 import { createService } from '../shim/core/service-impl.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
@@ -37,6 +37,7 @@ describe('answerJson', () => {
         for (let k = 0; k < 2; k++) {
           const body = await service.findAttorneys(args, { publicBaseUrl: base });
           expect(answerJson(body)).toBe(JSON.stringify(body));
+          expect(answerBytes(body).equals(Buffer.from(JSON.stringify(body)))).toBe(true);
           results += body.results.length;
         }
       }
@@ -52,7 +53,9 @@ describe('answerJson', () => {
     );
     const copy = JSON.parse(JSON.stringify(body)) as AttorneysResponseT;
     expect(answerJson(copy)).toBe(JSON.stringify(copy));
+    expect(answerBytes(copy).equals(Buffer.from(JSON.stringify(copy)))).toBe(true);
     const none = { ...copy, results: [] };
     expect(answerJson(none)).toBe(JSON.stringify(none));
+    expect(answerBytes(none).equals(Buffer.from(JSON.stringify(none)))).toBe(true);
   });
 });

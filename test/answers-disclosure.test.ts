@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCLOSURE } from '../shim/core/constants.ts';
 import { disclosureFor, placeName, uncoveredDisclosure } from '../shim/core/disclosure.ts';
 import { request } from './helpers/http.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
 
 type Search = {
   covered: boolean;
@@ -17,9 +17,9 @@ type Search = {
   results: { listing_id: string }[];
 };
 
-let server: TestServer;
+let server: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestApp();
 });
 afterAll(async () => {
   await server?.close();

@@ -1,7 +1,7 @@
 /** The edge's pure parts with an injected clock: rate-limit windows and memory bound, address keys, daily salt, config. */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../shim/config.ts';
+import { ConfigError, loadConfig } from '../shim/env.ts';
 import { clientAddress, rateLimitKey } from '../shim/http/client-address.ts';
 import { createRateLimiter, rateLimitHeaders } from '../shim/http/rate-limit.ts';
 import { hashAddress } from '../shim/http/request-log.ts';

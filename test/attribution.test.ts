@@ -7,26 +7,26 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CC_BY_4_URL, DATA_SOURCES } from '../shim/core/attribution.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
 import { recordHash } from './helpers/rehash.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 
 type Json = Record<string, unknown>;
 const SITE = (): string => process.env.TEST_SITE_DIR as string;
 
-let server: TestServer;
-let older: TestServer;
+let server: TestApp;
+let older: TestApp;
 let copy: SiteCopy;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestApp();
   // A version as published before coverage.json had `attribution`.
   copy = linkSite(SITE());
   const path = copy.own('coverage.json');
   const { attribution: _dropped, ...rest } = JSON.parse(readFileSync(path, 'utf8')) as Json;
   writeFileSync(path, JSON.stringify(rest));
   recordHash(copy, 'coverage.json');
-  older = await startTestServer({ SITE_DIR: copy.dir });
+  older = await startTestApp({ SITE_DIR: copy.dir });
 });
 afterAll(async () => {
   await Promise.all([server?.close(), older?.close()]);
@@ -67,8 +67,8 @@ describe('pages', () => {
 
   it('/terms and the problem pages carry the same footer, and /terms names each source with its licence', async () => {
     for (const path of ['/terms', '/problems/not_found'])
-      expectCredit(await (await fetch(`${server.url}${path}`)).text(), path);
-    const terms = await (await fetch(`${server.url}/terms`)).text();
+      expectCredit(await (await server.fetch(`${server.url}${path}`)).text(), path);
+    const terms = await (await server.fetch(`${server.url}/terms`)).text();
     for (const source of DATA_SOURCES) {
       expect(terms).toContain(
         `<a href="${source.url}">${source.name}</a>: ${source.used_for.replace(/"/g, '&#34;')}. Licence: `,
@@ -80,7 +80,7 @@ describe('pages', () => {
 
 describe('/v1/coverage', () => {
   it('ends with attribution: the notice and the three sources with their licences', async () => {
-    const body = (await (await fetch(`${server.url}/v1/coverage`)).json()) as Json;
+    const body = (await (await server.fetch(`${server.url}/v1/coverage`)).json()) as Json;
     expect(Object.keys(body).at(-1)).toBe('attribution');
     expect(Object.keys(body).at(-2)).toBe('disclosure');
     const attribution = body.attribution as {
@@ -96,8 +96,8 @@ describe('/v1/coverage', () => {
   });
 
   it('a version published before the field existed is served with the same attribution', async () => {
-    const current = (await (await fetch(`${server.url}/v1/coverage`)).json()) as Json;
-    const reply = await fetch(`${older.url}/v1/coverage`);
+    const current = (await (await server.fetch(`${server.url}/v1/coverage`)).json()) as Json;
+    const reply = await older.fetch(`${older.url}/v1/coverage`);
     expect(reply.status).toBe(200);
     expect(((await reply.json()) as Json).attribution).toEqual(current.attribution);
   });
@@ -105,7 +105,7 @@ describe('/v1/coverage', () => {
 
 describe('/openapi.json', () => {
   it('info: the licence is MIT, the terms are termsOfService, the description credits the sources', async () => {
-    const info = ((await (await fetch(`${server.url}/openapi.json`)).json()) as { info: Json }).info;
+    const info = ((await (await server.fetch(`${server.url}/openapi.json`)).json()) as { info: Json }).info;
     expect(info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     expect(info.termsOfService).toBe(`${server.url}/terms`);
     expect(info.description).toMatch(/GeoNames .*CC BY 4\.0/);

@@ -6,7 +6,7 @@
 import { get as httpGet } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLambdaEnv } from '../shim/aws/env.ts';
+import { loadLambdaEnv } from '../shim/env.ts';
 import { createHandler, type FunctionUrlHandler } from '../shim/aws/handler.ts';
 import { chooseEncoding } from '../shim/http/compress.ts';
 import { FolderStore } from '../shim/store/folder.ts';

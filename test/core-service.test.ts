@@ -107,7 +107,7 @@ describe('redirectTarget', () => {
 
   it("is the listing's own site with utm_source set", async () => {
     const doc = allDocs().find((d) => d.office.website_url !== null)!;
-    const target = new URL((await service.redirectTarget(doc.listing_id))!);
+    const target = new URL(await service.redirectTarget(doc.listing_id));
     const own = new URL(doc.office.website_url!);
     expect(target.origin).toBe(own.origin);
     expect(target.pathname).toBe(own.pathname);

@@ -1,5 +1,5 @@
 /**
- * The Node fast path and the answer cache, as a caller sees them: a server with the cache answers every request with
+ * The answer cache, as a caller sees it: a server with the cache answers every request with
  * the same status, headers (but Date) and bytes as a server without it, over raw HTTP, for many queries, encodings,
  * GET and HEAD, rate limiting included; the log lines match; a publish flips the version and the cache follows.
  */
@@ -8,9 +8,9 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../shim/config.ts';
+import { loadConfig } from '../shim/env.ts';
 import { createService } from '../shim/core/service-impl.ts';
-import { createRequestLimits } from '../shim/http/limits.ts';
+import { createRequestLimits } from '../shim/http/admission.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';

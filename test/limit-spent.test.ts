@@ -7,7 +7,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLambdaEnv } from '../shim/aws/env.ts';
+import { loadLambdaEnv } from '../shim/env.ts';
 import { createHandler } from '../shim/aws/handler.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { functionUrlEvent } from './helpers/function-url.ts';

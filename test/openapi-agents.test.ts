@@ -12,7 +12,7 @@ import { keys, Pointer } from '../shim/core/site-format.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { ResponseSchemas } from './helpers/openapi.ts';
 import { request } from './helpers/http.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
 
 type Json = Record<string, unknown>;
 interface MediaType {
@@ -30,11 +30,11 @@ interface Operation {
 /** Importers of OpenAPI tools for agents cut operation descriptions at this length. */
 const MAX_OPERATION_DESCRIPTION = 300;
 
-let server: TestServer;
+let server: TestApp;
 let doc: Json;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestApp();
   doc = (await request(server.url, '/openapi.json')).body as Json;
 });
 afterAll(async () => {

@@ -12,7 +12,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_CODES } from '../shim/core/problem-pages.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
 
 const execFileAsync = promisify(execFile);
 const BASE = 'https://directory.example';
@@ -20,7 +20,7 @@ const EMAIL = 'fix-a-listing@directory.example';
 /** Warnings left on purpose, each justified in docs/CONTRACT.md ("Lint"). */
 const JUSTIFIED_REDOCLY_WARNINGS = ['operation-2xx-response #/paths/~1r~1{listing_id}/get/responses'];
 
-let server: TestServer;
+let server: TestApp;
 let doc: Record<string, unknown>;
 let dir: string;
 
@@ -35,11 +35,11 @@ function operations(): [string, Operation][] {
 }
 
 async function json(path: string): Promise<unknown> {
-  return (await fetch(server.url + path, { headers: { 'accept-encoding': 'identity' } })).json();
+  return (await server.fetch(server.url + path, { headers: { 'accept-encoding': 'identity' } })).json();
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ PUBLIC_BASE_URL: BASE, CORRECTIONS_EMAIL: EMAIL });
+  server = await startTestApp({ PUBLIC_BASE_URL: BASE, CORRECTIONS_EMAIL: EMAIL });
   doc = (await json('/openapi.json')) as Record<string, unknown>;
   dir = mkdtempSync(join(tmpdir(), 'iad-openapi-'));
   writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc, null, 2));
@@ -254,17 +254,17 @@ describe('links that resolve', () => {
     const problem = (await json('/v1/attorneys?location=60601&radius=5')) as { type: string; code: string };
     expect(problem.type).toBe(`${BASE}/problems/unknown_parameter`);
     for (const code of PROBLEM_CODES) {
-      const res = await fetch(`${server.url}/problems/${code}`);
+      const res = await server.fetch(`${server.url}/problems/${code}`);
       expect(res.status, code).toBe(200);
       expect(res.headers.get('content-type'), code).toMatch(/^text\/html/);
       const html = await res.text();
       expect(html, code).toContain(`<code>${code}</code>`);
     }
-    expect((await fetch(`${server.url}/problems/no_such_code`)).status).toBe(404);
+    expect((await server.fetch(`${server.url}/problems/no_such_code`)).status).toBe(404);
   });
 
   it('/terms states the no-bulk-copying term and the caller rules', async () => {
-    const res = await fetch(`${server.url}/terms`);
+    const res = await server.fetch(`${server.url}/terms`);
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toMatch(/Copying the directory in bulk is against these terms/);
@@ -286,7 +286,7 @@ describe('published version', () => {
       '/nope',
       '/problems/not_found',
     ]) {
-      const res = await fetch(server.url + path, { redirect: 'manual' });
+      const res = await server.fetch(server.url + path, { redirect: 'manual' });
       expect(res.headers.get('directory-version'), path).toBe(coverage.version);
     }
   });

@@ -13,11 +13,11 @@ import { gini, lorenz } from '../generator/pages/charts.ts';
 import { buildPages } from '../generator/pages/write-pages.ts';
 import { pageNameOf } from '../shim/core/page-format.ts';
 import { request } from './helpers/http.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
 
-let server: TestServer;
+let server: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestApp();
 });
 afterAll(async () => {
   await server.close();

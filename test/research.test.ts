@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countSearches, NO_METRO, type ResearchCounts } from '../generator/research/counts.ts';
 import { mondayOfIsoWeek } from '../generator/inputs/week.ts';
 import { viewerRequestCode } from '../infra/edge-function.ts';
-import { loadConfig } from '../shim/config.ts';
+import { loadConfig } from '../shim/env.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';
 import { forwardedQuery, loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
 import { removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';

@@ -1,6 +1,6 @@
 /**
  * Hot path on loopback, side by side in one run: `/v1/attorneys` from the real server with its answer cache (repeated
- * queries: the fast path), the same server without it, a bare node:http server sending the same bytes, and the cached
+ * queries: answer-cache hits), the same server without it, a bare node:http server sending the same bytes, and the cached
  * server asked a new point every request (every answer a miss); the search alone timed in-process beside them.
  */
 import { spread, type Spread } from '../lib/stats.ts';

@@ -8,9 +8,14 @@
  * The servers run in the servers child (servers.ts), autocannon here; the targets take turns in every run. Judged on
  * the server process's CPU time per answer (steadier on a shared machine than throughput, reported beside it).
  */
+import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { spread, type Spread } from '../lib/stats.ts';
 import { startServers, takeTurns, type LoadRequest } from './turns.ts';
+
+const run = promisify(execFile);
 
 const RADIUS = 15;
 const LIMIT = 10;
@@ -57,6 +62,8 @@ export interface PipelineReport {
   runs: number;
   loadStart: number;
   loadEnd: number;
+  /** The project modules one miss passes (bench/latency/miss-modules.ts); null when the count failed. */
+  missModules: string[] | null;
 }
 
 /** Options of measurePipeline. */
@@ -66,6 +73,15 @@ export interface PipelineOptions {
   durationSec: number;
   connections: number;
   onProgress?: (line: string) => void;
+}
+
+/** The project modules one miss passes, counted in a fresh process by miss-modules.ts. */
+async function countMissModules(site: string): Promise<string[]> {
+  const script = fileURLToPath(new URL('miss-modules.ts', import.meta.url));
+  const { stdout } = await run(process.execPath, [script, '--site', site], { maxBuffer: 1 << 20 });
+  const { modules, status } = JSON.parse(stdout) as { modules: string[]; status: number };
+  if (status !== 200) throw new Error(`the counted miss answered ${status}`);
+  return modules;
 }
 
 /** Run the comparison and return its figures. */
@@ -112,8 +128,13 @@ export async function measurePipeline(opts: PipelineOptions): Promise<PipelineRe
         failures: c.failures,
       });
     }
+    const missModules = await countMissModules(opts.site).catch((err: unknown) => {
+      opts.onProgress?.(`  miss modules not counted: ${(err as Error).message}`);
+      return null;
+    });
     return {
       rows,
+      missModules,
       connections: opts.connections,
       durationSec: opts.durationSec,
       runs: opts.runs,

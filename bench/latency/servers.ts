@@ -20,7 +20,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../shim/config.ts';
+import { loadConfig } from '../../shim/env.ts';
 import type { AttorneysResponseT } from '../../shim/core/schemas.ts';
 import { createService } from '../../shim/core/service-impl.ts';
 import type { Service } from '../../shim/core/service.ts';

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../../shim/config.ts';
+import { loadConfig } from '../../shim/env.ts';
 import { cliOrExit } from '../../shim/cli-run.ts';
 import { startServer } from '../../shim/server.ts';
 

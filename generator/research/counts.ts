@@ -5,7 +5,7 @@
  * per request, hit or miss) and resolved to a metro and ZIP3 through the function's lines for the same location. Pure.
  */
 import { z } from 'zod';
-import { answerKey } from '../../shim/http/answer-cache.ts';
+import { parseSearch } from '../../shim/core/search-request.ts';
 import { suppress } from './suppress.ts';
 
 /** Cells with fewer searches than this are shown as suppressed. */
@@ -84,7 +84,8 @@ function isEdgeSearch(e: EdgeLineT): boolean {
     const had = args[name];
     args[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
   }
-  return answerKey(args) !== null;
+  // A valid search, as the shim's answer cache would key it (shim/http/answer-cache.ts answerKey).
+  return parseSearch(args).ok;
 }
 
 /**

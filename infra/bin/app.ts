@@ -10,46 +10,47 @@ import { bundleLambda } from '../bundle.ts';
 import { bundleSaltRotator } from '../rotator-bundle.ts';
 import { DirectoryStack, STACK_REGION } from '../stack.ts';
 import { cdkJsonContext } from '../context.ts';
+import { cliOrExit, EXIT, printUsageError } from '../../shim/cli-run.ts';
 
-const HELP = `Usage: npm run infra:synth -- [-c key=value ...] [-o dir] [--quiet]
-Synthesises the AWS stack into infra/cdk.out (or dir) with aws-cdk-lib's own synthesiser, offline, after bundling the
-Lambda handler; cdk-nag's AwsSolutions checks run during synthesis and fail it on any unacknowledged finding.
-The CDK CLI runs the same app from infra/ (cdk.json): npx cdk synth | deploy.
-
-Context keys (-c key=value):
+const SPEC = {
+  name: 'infra:synth',
+  usage: 'npm run infra:synth -- [-c key=value ...] [-o dir] [--quiet]',
+  description: `Synthesises the AWS stack into infra/cdk.out (or dir) with aws-cdk-lib's own synthesiser, offline, after
+bundling the Lambda handler; cdk-nag's AwsSolutions checks run during synthesis and fail it on any unacknowledged
+finding. The CDK CLI runs the same app from infra/ (cdk.json): npx cdk synth | deploy.`,
+  options: {
+    context: {
+      type: 'string',
+      short: 'c',
+      multiple: true,
+      arg: 'key=value',
+      description: 'one context value; the keys are listed below',
+    },
+    output: { type: 'string', short: 'o', arg: 'dir', description: 'folder of the cloud assembly (default cdk.out)' },
+    quiet: { type: 'boolean', short: 'q', description: 'no progress lines on stderr' },
+  },
+  epilogue: `Context keys (-c key=value):
   domainNames            comma-separated custom domain names of the distribution
   certificateArn         ACM certificate in us-east-1 covering them (required with domainNames)
-  originSecretVersions   Secrets Manager version ids of the origin secret during a rotation: sent,also-accepted
-`;
+  originSecretVersions   Secrets Manager version ids of the origin secret during a rotation: sent,also-accepted`,
+} as const;
 
-/** Context and output folder from `-c key=value`, `--context key=value`, `-o dir`, `--output dir`. */
+/** Context and output folder from the shared CLI parser (shim/core/cli-args.ts): `-c key=value`, `-o dir`, `-q`. */
 function parseArgs(argv: string[]): { context: Record<string, string>; outdir: string | undefined; quiet: boolean } {
+  const { values } = cliOrExit(SPEC, argv);
   const context: Record<string, string> = {};
-  let outdir: string | undefined;
-  let quiet = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '-c' || arg === '--context') {
-      const pair = argv[++i] ?? '';
-      const eq = pair.indexOf('=');
-      if (eq <= 0) throw new Error(`${arg} needs key=value, got ${JSON.stringify(pair)}`);
-      context[pair.slice(0, eq)] = pair.slice(eq + 1);
-    } else if (arg === '-o' || arg === '--output') {
-      outdir = resolve(argv[++i] ?? 'cdk.out');
-    } else if (arg === '-q' || arg === '--quiet') {
-      quiet = true;
-    } else {
-      throw new Error(`unknown argument ${JSON.stringify(arg)}\n\n${HELP}`);
+  for (const pair of values.context) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) {
+      printUsageError(SPEC, `--context needs key=value, got ${JSON.stringify(pair)}`);
+      process.exit(EXIT.usage);
     }
+    context[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  return { context, outdir, quiet };
+  return { context, outdir: values.output === undefined ? undefined : resolve(values.output), quiet: values.quiet };
 }
 
 async function main(argv: string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(HELP);
-    return;
-  }
   const args = parseArgs(argv);
   // Under the CDK CLI, CDK_OUTDIR and CDK_CONTEXT_JSON are set and App reads them itself.
   const direct = process.env.CDK_OUTDIR === undefined;

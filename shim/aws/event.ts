@@ -1,13 +1,13 @@
 /**
- * Lambda Function URL events (payload format 2.0) to web-standard Request and Response back to the result format.
- * Pure: no AWS calls, no environment. Kept rather than hono/aws-lambda's handle(): the Request's host is the
- * viewer's (from the CloudFront header, checked), the origin-verify and viewer-host headers are dropped before the
- * app sees them, forbidden methods travel in RequestInfo.method, and compressed bodies go out base64 by their
- * Content-Encoding; handle() builds the Request from the Function URL's own domain and knows none of these.
+ * Lambda Function URL events (payload format 2.0) to the app's plain request, and its plain answer back to the result
+ * format. Pure: no AWS calls, no environment, no web Request or Response. Kept rather than hono/aws-lambda's handle():
+ * the origin-verify and viewer-host headers are dropped before the app sees them, every method (TRACE included)
+ * reaches the app as sent, and compressed bodies go out base64 by their Content-Encoding.
  */
 import { isIP } from 'node:net';
+import type { Answer, PlainRequest } from '../edge-types.ts';
 import { normaliseAddress } from '../http/client-address.ts';
-import { webMethod } from '../http/method.ts';
+import { splitTarget } from '../http/target.ts';
 
 /** The request a Function URL hands to the function (payload format 2.0); header names arrive lower-cased. */
 export interface FunctionUrlEvent {
@@ -43,62 +43,55 @@ export interface FunctionUrlResult {
   isBase64Encoded: boolean;
 }
 
-/** Options of eventToRequest. */
-export interface EventToRequestOptions {
-  /** Host for the Request URL (default: the event's requestContext.domainName). */
-  host?: string;
+/** What eventToPlain needs besides the event. */
+export interface EventOptions {
+  /** The caller's address (the viewer's, from CloudFront). */
+  clientAddress: string;
+  /** The base of the request's links and problem types. */
+  publicBaseUrl?: string;
   /** Headers not passed on to the app (lower-case), e.g. the origin secret. */
   dropHeaders?: readonly string[];
 }
 
-/** A Request for the event (a method a Request cannot carry becomes GET; pass webMethod(...).info to the app): https://<host><rawPath>?<rawQueryString>, its headers, cookies and body (base64 decoded). */
-export function eventToRequest(event: FunctionUrlEvent, options: EventToRequestOptions = {}): Request {
-  const host = options.host ?? event.requestContext.domainName;
-  const path = event.rawPath.startsWith('/') ? event.rawPath : `/${event.rawPath}`;
-  // Concatenated, never resolved against a base: a path like //other.example must stay a path.
-  const url = `https://${host}${path}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
-  const drop = new Set(options.dropHeaders ?? []);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(event.headers ?? {})) {
-    if (value === undefined || drop.has(name.toLowerCase())) continue;
-    try {
-      headers.set(name, value);
-    } catch {
-      // A header value undici refuses (control characters) is dropped, as the local server does.
-    }
-  }
-  if (event.cookies !== undefined && event.cookies.length > 0) headers.set('cookie', event.cookies.join('; '));
-  const { method } = webMethod(event.requestContext.http.method);
+/** The plain request of a Function URL event, read once: method, path and query as sent, headers, cookies, body. */
+export function eventToPlain(event: FunctionUrlEvent, options: EventOptions): PlainRequest {
+  const raw = event.rawPath.startsWith('/') ? event.rawPath : `/${event.rawPath}`;
+  const query = event.rawQueryString;
+  const target = splitTarget(query === '' ? raw : `${raw}?${query}`) ?? { path: raw, query };
+  const drop = options.dropHeaders ?? [];
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {}))
+    if (value !== undefined && !drop.includes(name)) headers[name] = value;
+  if (event.cookies !== undefined && event.cookies.length > 0) headers.cookie = event.cookies.join('; ');
+  const method = event.requestContext.http.method.toUpperCase();
   const hasBody = method !== 'GET' && method !== 'HEAD' && event.body !== undefined && event.body !== '';
-  const body = hasBody
-    ? event.isBase64Encoded
-      ? Buffer.from(event.body as string, 'base64')
-      : Buffer.from(event.body as string, 'utf8')
-    : undefined;
-  return new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+  return {
+    method,
+    path: target.path,
+    query: target.query,
+    headers,
+    body: hasBody ? Buffer.from(event.body as string, event.isBase64Encoded ? 'base64' : 'utf8') : null,
+    clientAddress: options.clientAddress,
+    ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
+  };
 }
 
 /** Content types sent back as text; everything else is base64. */
-function isText(contentType: string | null): boolean {
-  if (contentType === null) return true;
+function isText(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
   return /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript)\b)/i.test(contentType);
 }
 
-/** The Function URL result for a Response: buffered body (text or base64), headers, Set-Cookie as `cookies`. */
-export async function responseToResult(response: Response): Promise<FunctionUrlResult> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  const bytes = response.body === null ? new Uint8Array(0) : new Uint8Array(await response.arrayBuffer());
-  const encoding = response.headers.get('content-encoding');
-  const text = isText(response.headers.get('content-type')) && (encoding === null || encoding === 'identity');
+/** The Function URL result of an answer: its headers, and its body as text when it is uncompressed text, else base64. */
+export function answerToResult(answer: Answer): FunctionUrlResult {
+  const bytes = answer.body ?? new Uint8Array(0);
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const encoding = answer.headers['content-encoding'];
+  const text = isText(answer.headers['content-type']) && (encoding === undefined || encoding === 'identity');
   return {
-    statusCode: response.status,
-    headers,
-    ...(cookies.length > 0 ? { cookies } : {}),
-    body: text ? Buffer.from(bytes).toString('utf8') : Buffer.from(bytes).toString('base64'),
+    statusCode: answer.status,
+    headers: answer.headers,
+    body: buffer.toString(text ? 'utf8' : 'base64'),
     isBase64Encoded: !text,
   };
 }

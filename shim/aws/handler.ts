@@ -1,6 +1,6 @@
 /**
- * The Lambda handler's composition: origin-secret check, Function URL event -> Request, the same app as the local
- * server (REST, MCP, redirects) over the S3 store, Response -> result. shim/aws/lambda.ts builds it at cold start.
+ * The Lambda handler's composition: origin-secret check, Function URL event -> plain request, the same app as the
+ * local server (REST, MCP, redirects) over the S3 store, plain answer -> result. shim/aws/lambda.ts builds it at cold start.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { composeApp } from '../compose.ts';
@@ -8,26 +8,17 @@ import { ApiError } from '../core/errors.ts';
 import { createService } from '../core/service-impl.ts';
 import type { Service } from '../core/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
-import { compressResponse } from '../http/compress.ts';
-import { webMethod } from '../http/method.ts';
 import { renderProblem } from '../http/problem.ts';
-import { createRequestLimits } from '../http/limits.ts';
+import { createRequestLimits } from '../http/admission.ts';
 import { perWindow } from '../http/rate-limit.ts';
 import { createSiteSource } from '../core/site-reader.ts';
-import { S3Store } from '../store/s3.ts';
 import { withDeadline } from '../store/deadline.ts';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../limits.ts';
 import type { Store } from '../store/types.ts';
-import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from './env.ts';
-import {
-  eventToRequest,
-  responseToResult,
-  viewerAddress,
-  type FunctionUrlEvent,
-  type FunctionUrlResult,
-} from './event.ts';
+import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from '../env.ts';
+import { answerToResult, eventToPlain, viewerAddress, type FunctionUrlEvent, type FunctionUrlResult } from './event.ts';
 import { StdoutJsonSink } from './log-sink.ts';
-import { S3SaltProvider } from './salt.ts';
+import { lazyS3Store, lazySaltProvider } from './lazy-s3.ts';
 
 /** A Function URL handler. */
 export type FunctionUrlHandler = (event: FunctionUrlEvent) => Promise<FunctionUrlResult>;
@@ -39,6 +30,9 @@ export interface HandlerDeps {
   salt?: SaltProvider;
   log?: RequestLogSink;
 }
+
+/** The CloudFront-only headers the app never sees. */
+const DROPPED = [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER];
 
 const HOST_RE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 
@@ -57,14 +51,14 @@ function problem(error: ApiError, publicBaseUrl: string): FunctionUrlResult {
   return { statusCode: status, headers, body, isBase64Encoded: false };
 }
 
-/** Build the handler for `env`. Creates clients only; the first S3 read happens on the first request. */
+/** Build the handler for `env`. Loads and creates no S3 client: the first request's first read does (lazy-s3.ts). */
 export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionUrlHandler {
   const s3 = { region: env.region, ...(env.s3Endpoint !== null ? { endpoint: env.s3Endpoint } : {}) };
   const store =
     deps.store ??
-    withDeadline(new S3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 }), DEFAULT_STORE_TIMEOUT_MS);
+    withDeadline(lazyS3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 }), DEFAULT_STORE_TIMEOUT_MS);
   const service = deps.service ?? createService(createSiteSource(store, { cacheBytes: env.cacheBytes }));
-  const salt = deps.salt ?? new S3SaltProvider({ bucket: env.saltBucket, ...s3 });
+  const salt = deps.salt ?? lazySaltProvider({ bucket: env.saltBucket, ...s3 });
   const log = deps.log ?? new StdoutJsonSink();
   // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.
   // Counted and advertised in the WAF rule's window, so the headers state the policy WAF enforces.
@@ -99,19 +93,10 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
       );
     }
     const clientAddress = viewerAddress(headers['cloudfront-viewer-address']) ?? event.requestContext.http.sourceIp;
-    let response: Response;
     try {
-      const request = eventToRequest(event, {
-        host: new URL(publicBaseUrl).host,
-        dropHeaders: [ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER],
-      });
-      // Function URL bodies of an encoded response go out base64 (responseToResult), as Lambda requires for binary.
-      const answer = await app(request, {
-        clientAddress,
-        publicBaseUrl,
-        ...webMethod(event.requestContext.http.method).info,
-      });
-      response = await compressResponse(answer, headers['accept-encoding'] ?? null);
+      const request = eventToPlain(event, { clientAddress, publicBaseUrl, dropHeaders: DROPPED });
+      // Function URL bodies of an encoded answer go out base64 (answerToResult), as Lambda requires for binary.
+      return answerToResult(await app(request));
     } catch (err) {
       console.error(
         JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }),
@@ -121,6 +106,5 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
         publicBaseUrl,
       );
     }
-    return responseToResult(response);
   };
 }

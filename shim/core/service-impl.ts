@@ -88,7 +88,7 @@ export function createService(source: { current(): Promise<SiteReader> }, option
   const search = options.search ?? cellTreeSearch;
   async function current(ctx: CallContext | undefined): Promise<SiteReader> {
     const reader = await source.current();
-    ctx?.onVersion?.(reader.version);
+    if (ctx?.read !== undefined) ctx.read.version = reader.version;
     return reader;
   }
 

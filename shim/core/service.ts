@@ -11,8 +11,11 @@ export type RawArgs = Record<string, unknown>;
 export interface CallContext {
   /** Absolute base URL of the service for `website` links, without trailing slash, e.g. http://127.0.0.1:8787 */
   publicBaseUrl: string;
-  /** Told the published version an operation read, once it has chosen it (for the Directory-Version header). */
-  onVersion?: (version: string) => void;
+  /**
+   * The caller's record of the published version the operation read (for the Directory-Version header): the
+   * operation writes it once it has chosen its version; nothing is called back.
+   */
+  read?: { version: string | null };
 }
 
 /** What the served version says about its data. */
@@ -34,8 +37,11 @@ export interface Service {
   getCoverage(ctx: CallContext): Promise<CoverageResponseT>;
   /** The served version's changes document: listings added, removed and changed since the version live before it, and why. */
   getChanges(ctx: CallContext): Promise<ChangesDocT>;
-  /** The firm's own site for GET /r/{listing_id}, or null when the listing has no website. Rejects ApiError not_found for unknown ids. */
-  redirectTarget(listingId: string, ctx?: CallContext): Promise<string | null>;
+  /**
+   * The firm's own site for GET /r/{listing_id}, with utm_source set. Rejects ApiError not_found for an unknown id and
+   * for a listing without a website (a link that does not exist).
+   */
+  redirectTarget(listingId: string, ctx?: CallContext): Promise<string>;
   /** The OpenAPI document of the served version. */
   openapi(ctx?: CallContext): Promise<unknown>;
   /** The served version's dataset and how many metros it measures (the MCP instructions name both); rejects StoreError like currentVersion. */

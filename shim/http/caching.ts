@@ -1,6 +1,6 @@
 /** Cacheable JSON documents (firm, coverage, openapi): strong ETag over the body, 304 on a matching If-None-Match. */
 import { createHash } from 'node:crypto';
-import { plainResponse } from './plain-response.ts';
+import type { Answer } from '../edge-types.ts';
 
 /** Cache-Control of documents that change at most once per publish (weekly, or a same-day correction). */
 export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
@@ -59,22 +59,18 @@ export function encodeDocument(body: unknown, contentType = 'application/json'):
   return { ...encodedDocument(text), contentType: `${contentType}; charset=utf-8` };
 }
 
-/** The 200 answer of an encoded document with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
-export function encodedResponse(request: Request, doc: EncodedDocument): Response {
-  const headers = { etag: doc.etag, 'cache-control': DOCUMENT_CACHE_CONTROL };
-  if (ifNoneMatchHits(request.headers.get('if-none-match'), doc.etag))
-    return plainResponse({ status: 304, headers, body: null });
-  return plainResponse({
+/** The 200 answer of an encoded document with ETag and Cache-Control, or a bodiless 304 when the caller's copy is current. */
+export function documentAnswer(ifNoneMatch: string | null, doc: EncodedDocument): Answer {
+  if (ifNoneMatchHits(ifNoneMatch, doc.etag))
+    return { status: 304, headers: { etag: doc.etag, 'cache-control': DOCUMENT_CACHE_CONTROL }, body: null };
+  return {
     status: 200,
-    headers: { ...headers, 'content-type': doc.contentType, 'content-length': String(doc.bytes.byteLength) },
+    headers: {
+      etag: doc.etag,
+      'cache-control': DOCUMENT_CACHE_CONTROL,
+      'content-type': doc.contentType,
+      'content-length': String(doc.bytes.byteLength),
+    },
     body: doc.bytes,
-  });
-}
-
-/**
- * A 200 document (JSON, a string sent as is, or bytes sent as is with no charset) with ETag and Cache-Control, or a
- * bodiless 304 when the client's copy is current.
- */
-export function documentResponse(request: Request, body: unknown, contentType = 'application/json'): Response {
-  return encodedResponse(request, encodeDocument(body, contentType));
+  };
 }

@@ -20,7 +20,7 @@ export class DocumentCache {
 
   /**
    * The document `name` of the served version, made by `produce` on its first request. `name` must hold everything
-   * else the document depends on (the listing id, the public base). The version is told to `ctx.onVersion` either way.
+   * else the document depends on (the listing id, the public base). The version is written to `ctx.read` either way.
    */
   async get(
     name: string,
@@ -29,23 +29,16 @@ export class DocumentCache {
     contentType?: string,
   ): Promise<EncodedDocument> {
     const version = await this.currentVersion();
-    const key = `${version}\u0000${name}`;
-    const known = this.docs.get(key);
+    const known = this.docs.get(`${version}\u0000${name}`);
+    const read = ctx.read ?? { version: null };
     if (known !== undefined) {
-      ctx.onVersion?.(version);
+      read.version = version;
       return known;
     }
-    let read: string | null = null;
-    const body = await produce({
-      ...ctx,
-      onVersion: (v) => {
-        read = v;
-        ctx.onVersion?.(v);
-      },
-    });
+    const body = await produce({ ...ctx, read });
     const doc = encodeDocument(body, contentType);
     // A pointer that moved between the two reads: the document is of the version it read, kept under that one.
-    const at = read ?? version;
+    const at = read.version ?? version;
     if (this.docs.size >= MAX_DOCUMENTS) this.docs.delete(this.docs.keys().next().value as string);
     this.docs.set(`${at}\u0000${name}`, doc);
     return doc;

@@ -6,6 +6,8 @@
 import { ERROR_PAGE_STATUSES, errorPageHtml } from '../core/error-page.ts';
 import { isProblemCode } from '../core/problem-pages.ts';
 import type { ProblemCodeT } from '../core/schemas.ts';
+import type { Answer, PlainRequest } from '../edge-types.ts';
+import { headerOf } from './answer.ts';
 import { prefersHtml, securityHeaders } from './page-response.ts';
 
 const HTML = 'text/html; charset=utf-8';
@@ -17,36 +19,32 @@ const CODE_OF: Record<number, ProblemCodeT> = {
   503: 'service_unavailable',
 };
 
-/** `response`, as a page when the request came from a person's browser and the response is a problem it has a page for. */
-export async function errorPageFor(
-  request: Request,
-  method: string,
-  response: Response,
-  now: Date = new Date(),
-): Promise<Response> {
-  if (!ERROR_PAGE_STATUSES.has(response.status) || (method !== 'GET' && method !== 'HEAD')) return response;
-  if (!(response.headers.get('content-type') ?? '').startsWith('application/problem+json')) return response;
-  const headers = new Headers(response.headers);
-  headers.append('vary', 'Accept');
-  if (!prefersHtml(request.headers.get('accept')))
-    return new Response(response.body, { status: response.status, headers });
+/** `answer`, as a page when the request came from a person's browser and the answer is a problem it has a page for. */
+export function errorPageFor(request: PlainRequest, answer: Answer, now: Date = new Date()): Answer {
+  const method = request.method;
+  if (!ERROR_PAGE_STATUSES.has(answer.status) || (method !== 'GET' && method !== 'HEAD')) return answer;
+  if (!(answer.headers['content-type'] ?? '').startsWith('application/problem+json')) return answer;
+  const headers = { ...answer.headers };
+  headers.vary = headers.vary === undefined ? 'Accept' : `${headers.vary}, Accept`;
+  if (!prefersHtml(headerOf(request, 'accept'))) return { status: answer.status, headers, body: answer.body };
   let code: unknown;
   try {
-    code = (JSON.parse(await response.text()) as { code?: unknown }).code;
+    code = (JSON.parse(Buffer.from(answer.body ?? []).toString('utf8')) as { code?: unknown }).code;
   } catch {
     code = undefined;
   }
-  const retryAfter = Number(response.headers.get('retry-after'));
+  const retryAfter = Number(answer.headers['retry-after']);
   const html = errorPageHtml({
-    status: response.status,
-    code: typeof code === 'string' && isProblemCode(code) ? code : (CODE_OF[response.status] ?? 'internal_error'),
-    path: new URL(request.url).pathname,
+    status: answer.status,
+    code: typeof code === 'string' && isProblemCode(code) ? code : (CODE_OF[answer.status] ?? 'internal_error'),
+    path: request.path,
     retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
     now,
   });
-  headers.delete('content-length');
-  headers.set('content-type', HTML);
+  const body = Buffer.from(html);
+  headers['content-type'] = HTML;
+  headers['content-length'] = String(body.byteLength);
   // The page CSP and the security headers every page has; the path '' allows no geolocation and is not /docs.
-  for (const [name, value] of Object.entries(securityHeaders('', HTML))) headers.set(name, value);
-  return new Response(html, { status: response.status, headers });
+  Object.assign(headers, securityHeaders('', HTML));
+  return { status: answer.status, headers, body };
 }

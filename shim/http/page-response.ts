@@ -1,5 +1,6 @@
-/** Responses for the pages for people: the stored bytes with a strict Content-Security-Policy and security headers. */
+/** Answers of the pages for people: the stored bytes with a strict Content-Security-Policy and security headers. */
 import type { PageDocT } from '../core/page-format.ts';
+import type { Answer } from '../edge-types.ts';
 import { DOCUMENT_CACHE_CONTROL, etagOf, ifNoneMatchHits } from './caching.ts';
 
 /** CSP of HTML pages: only this origin's scripts, styles, images and API; no frames, no plugins, no inline code. */
@@ -60,13 +61,17 @@ export function pageSecurityHeaders(page: PageDocT): Record<string, string> {
   return securityHeaders(page.path, page.content_type);
 }
 
-/** A 200 page with ETag and Cache-Control, or a bodiless 304 when the client's copy is current. */
-export function pageResponse(request: Request, page: PageDocT, extra: Record<string, string> = {}): Response {
-  const bytes = new TextEncoder().encode(page.body);
+/** A 200 page with ETag and Cache-Control, or a bodiless 304 when the caller's copy is current. */
+export function pageAnswer(ifNoneMatch: string | null, page: PageDocT, extra: Record<string, string> = {}): Answer {
+  const bytes = Buffer.from(page.body);
   const etag = etagOf(bytes);
   const headers = { etag, 'cache-control': DOCUMENT_CACHE_CONTROL, ...pageSecurityHeaders(page), ...extra };
-  if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-  return new Response(bytes, { status: 200, headers: { ...headers, 'content-type': page.content_type } });
+  if (ifNoneMatchHits(ifNoneMatch, etag)) return { status: 304, headers, body: null };
+  return {
+    status: 200,
+    headers: { ...headers, 'content-type': page.content_type, 'content-length': String(bytes.byteLength) },
+    body: bytes,
+  };
 }
 
 /** True when the caller asked for HTML (a browser); JSON and any-type callers keep the JSON index. */
@@ -80,8 +85,8 @@ export function wantsHtml(accept: string | null): boolean {
 }
 
 /** A page the shim renders itself (/terms, /problems/{code}) answered like a stored page: ETag, caching, CSP and security headers. */
-export function renderedPageResponse(request: Request, path: string, html: string): Response {
-  return pageResponse(request, {
+export function renderedPageAnswer(ifNoneMatch: string | null, path: string, html: string): Answer {
+  return pageAnswer(ifNoneMatch, {
     schema_version: 1,
     generated: 'by generator/; do not edit',
     path,

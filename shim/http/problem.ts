@@ -1,27 +1,8 @@
-/** The one mapping from errors to RFC 9457 problem responses (application/problem+json), for REST, MCP and the server; never a stack trace. */
+/** The one mapping from errors to RFC 9457 problem answers (application/problem+json), for REST, MCP and the adapters; never a stack trace. */
 import { toApiError } from '../core/errors.ts';
 import { problemTypeUri } from '../core/problem-pages.ts';
 import type { ProblemT } from '../core/schemas.ts';
-import { plainResponse } from './plain-response.ts';
-
-/** A JSON response with the given status, body (or its JSON text, made by the caller) and extra headers. */
-export function jsonResponse(
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-  contentType = 'application/json',
-  text: string = JSON.stringify(body),
-): Response {
-  const bytes = Buffer.from(text);
-  const record: Record<string, string> = {
-    'content-type': `${contentType}; charset=utf-8`,
-    // Content-Length from the start: the pipeline then never reads the body back to count it.
-    'content-length': String(bytes.byteLength),
-  };
-  for (const [name, value] of Object.entries(headers)) record[name.toLowerCase()] = value;
-  // Bytes and a header record: the pipeline and the Node adapter finish it without reading the Response back.
-  return plainResponse({ status, headers: record, body: bytes });
-}
+import type { Answer } from '../edge-types.ts';
 
 /**
  * The problem body and the headers it needs (Retry-After for 503) of anything thrown. Unexpected errors are logged to
@@ -77,7 +58,23 @@ export function renderProblem(
   };
 }
 
-/** Map anything a handler threw to a problem Response (renderProblem). */
+/** Anything thrown as its problem answer (renderProblem), with Content-Length. */
+export function problemAnswer(
+  error: unknown,
+  context: string,
+  headers: Record<string, string> = {},
+  publicBaseUrl?: string,
+): Answer {
+  const rendered = renderProblem(error, context, publicBaseUrl, headers);
+  const body = Buffer.from(rendered.body);
+  return {
+    status: rendered.status,
+    headers: { ...rendered.headers, 'content-length': String(body.byteLength) },
+    body,
+  };
+}
+
+/** Anything thrown as a problem Response (renderProblem), for a route served by a web library (MCP). */
 export function errorResponse(
   error: unknown,
   context: string,

@@ -3,7 +3,7 @@
  * query id, src, covered and result count, and the resolved metro and ZIP3 for research counts. Never the raw address.
  */
 import { createHmac } from 'node:crypto';
-import type { RequestInfo, RequestLogEntry, RequestLogSink, SaltProvider } from '../edge-types.ts';
+import type { RequestLogEntry, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { logSafe } from './log-text.ts';
 
 /** Hex characters kept of the HMAC: 64 bits tell addresses apart within a day and no more. */
@@ -61,19 +61,9 @@ export class RequestLogger {
     this.now = now;
   }
 
-  /** Write one line per call made within `request` (MCP tool calls), or one line from `base` when there were none. Never throws. */
-  async write(
-    request: Request,
-    info: RequestInfo,
-    base: LogFields & { endpoint: string; status: number },
-    calls: readonly LogFields[] = [],
-  ): Promise<void> {
-    await this.writeLines(request.headers.get('user-agent'), info.clientAddress, base, calls.length > 0 ? calls : [{}]);
-  }
-
   /**
-   * Write one line per entry of `calls` merged over `base`, for a caller at `clientAddress` with `userAgent`: the path
-   * of adapters that answer without a web Request (the Node fast path). Never throws.
+   * Write one line per entry of `calls` merged over `base` (one line per MCP tool call, else one), for a caller at
+   * `clientAddress` with `userAgent`. Never throws.
    */
   async writeLines(
     userAgent: string | null,

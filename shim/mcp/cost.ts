@@ -3,7 +3,7 @@
  * included), also inside a JSON-RPC batch. Protocol messages (initialize, notifications, tools/list, ping) spend
  * nothing, and neither does a call answered with a JSON-RPC error or a batch refused whole.
  */
-import type { Charge } from '../http/limits.ts';
+import type { Charge } from '../http/admission.ts';
 
 /** Largest body inspected; the route itself refuses larger ones. */
 const MAX_INSPECTED_BYTES = 64 * 1024;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { EXIT, runCli } from '../../shim/cli-run.ts';
-import { loadConfig } from '../../shim/config.ts';
+import { loadConfig } from '../../shim/env.ts';
 import { startServer, type RunningServer } from '../../shim/server.ts';
 import { mcpCase, restCase, type FuzzCase } from './cases.ts';
 import { describeCase, newTally, record, runAll, type Tally } from './run.ts';

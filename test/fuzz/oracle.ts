@@ -4,7 +4,7 @@
  * sorted by distance, within the radius and at most `limit` long. Returns violations as text; an empty list is a pass.
  */
 import { latLngToCell } from 'h3-js';
-import { ANSWER_PATH_PREFIXES } from '../../shim/http/limits.ts';
+import { ANSWER_PATH_PREFIXES } from '../../shim/http/admission.ts';
 import { POISON_HOST, type FuzzCase } from './cases.ts';
 import type { RawReply } from './raw-http.ts';
 import type { SiteIndex } from './site-index.ts';

@@ -1,5 +1,6 @@
 /** A fetch wrapper for API tests: no redirects followed, no stack traces allowed, bodies checked against openapi.json. */
 import { expect } from 'vitest';
+import { inProcessApp } from './app.ts';
 import type { ResponseSchemas } from './openapi.ts';
 
 /** What a stack trace or internal path in a body looks like. */
@@ -15,14 +16,19 @@ export interface Reply {
   body: unknown;
 }
 
-/** Fetch `path` from `baseUrl`; asserts no stack trace and, when `schemas` is given, that the body matches its documented schema. */
+/**
+ * Fetch `path` from `baseUrl` (over a socket, or in-process for an app of startTestApp); asserts no stack trace and,
+ * when `schemas` is given, that the body matches its documented schema.
+ */
 export async function request(
   baseUrl: string,
   path: string,
   init: RequestInit = {},
   schemas?: ResponseSchemas,
 ): Promise<Reply> {
-  const res = await fetch(baseUrl + path, { redirect: 'manual', ...init });
+  const app = inProcessApp(baseUrl);
+  const res =
+    app !== undefined ? await app.fetch(path, init) : await fetch(baseUrl + path, { redirect: 'manual', ...init });
   const text = await res.text();
   expect(text, `stack trace in the body of ${path}`).not.toMatch(STACK_TRACE_RE);
   const contentType = res.headers.get('content-type');
