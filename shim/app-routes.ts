@@ -3,6 +3,8 @@ import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { pageNameOf } from './core/page-format.ts';
 import { ApiError } from './core/errors.ts';
 import { parseSearch } from './core/search-request.ts';
+import { parseFirmPoint } from './core/firm-params.ts';
+import { firmNearPoint } from './core/firm-near.ts';
 import type { CallContext, Service } from './core/service.ts';
 import type { App, RequestInfo } from './edge-types.ts';
 import { ANSWER_CACHE_CONTROL, documentResponse, encodedResponse, NO_STORE } from './http/caching.ts';
@@ -102,6 +104,11 @@ export function createRoutes(deps: RouteDeps): Route[] {
 
   const firm: Handler = async (request, _info, param, ctx) => {
     const id = listingId(param);
+    const query = new URL(request.url).search.slice(1);
+    // Parsed before the store is read: an unknown parameter or a bad point is the caller's mistake whatever the id.
+    const point = query === '' ? null : parseFirmPoint(parseQuery(query));
+    if (point !== null)
+      return { response: documentResponse(request, firmNearPoint(await service.getFirm(id, ctx), point)) };
     const doc = await documents.get(`firm\u0000${id}\u0000${ctx.publicBaseUrl}`, ctx, (c) => service.getFirm(id, c));
     return { response: encodedResponse(request, doc) };
   };

@@ -207,6 +207,10 @@ export const Office = z
     zip: z.string().nullable().describe('5-digit ZIP, or null.'),
     lat: z.number().describe('Latitude, decimal degrees.'),
     lng: z.number().describe('Longitude, decimal degrees.'),
+    distance_miles: z
+      .number()
+      .optional()
+      .describe('Only when lat and lng are sent: great-circle miles from that point, 2 decimals.'),
     phone: nullablePhone,
     hours: officeHours,
     primary_category: primaryCategory,
@@ -234,7 +238,9 @@ export const FirmResponse = z
       })
       .describe('The firm the listing belongs to.'),
     office: Office,
-    other_offices: z.array(Office).describe("The firm's other offices, by listing_id."),
+    other_offices: z
+      .array(Office)
+      .describe("The firm's other offices, by listing_id; with lat and lng, nearest to that point first."),
     disclosure: z.string().describe('Text to keep with the firm when relaying it.'),
   })
   .meta({ id: 'FirmResponse' });

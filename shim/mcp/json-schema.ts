@@ -3,7 +3,7 @@
  * (root object inlined, not a root `$ref`) and choose who validates.
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { withoutSafeIntegerBounds } from '../core/json-schema-bounds.ts';
 
 type Json = Record<string, unknown>;
@@ -66,7 +66,11 @@ function jsonOf(schema: z.ZodType, io: 'input' | 'output', target: Target): Json
 export function advertiseOnly(
   schema: z.ZodObject,
 ): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
-  const json = (target: Target): Json => ({ ...jsonOf(schema, 'input', target), additionalProperties: false });
+  // No $schema: 2020-12 is MCP's default dialect, and tools/list is read in every conversation.
+  const json = (target: Target): Json => {
+    const { $schema: _schema, ...rest } = jsonOf(schema, 'input', target);
+    return { ...rest, additionalProperties: false };
+  };
   return {
     '~standard': {
       version: 1,
@@ -77,18 +81,48 @@ export function advertiseOnly(
   };
 }
 
-/** `schema` as an output schema: zod validates the structured result, clients see the inlined JSON Schema. */
-export function outputSchemaOf<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
-  const std = schema['~standard'];
+/** `node` without `additionalProperties: false` anywhere in it. */
+function withoutClosedObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutClosedObjects);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => !(k === 'additionalProperties' && v === false))
+      .map(([k, v]) => [k, withoutClosedObjects(v)]),
+  );
+}
+
+/**
+ * A tool's output schema: the compact model-facing form (format "text"), or with format "json" the REST body, which
+ * the schema names and /openapi.json describes (written out in full it would triple tools/list). zod validates
+ * either against its own schema.
+ */
+export function modelOutputSchema(
+  compact: z.ZodObject,
+  full: z.ZodType,
+  rest: string,
+): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+  const both = z.union([compact, full]);
+  const json = (target: Target): Json => {
+    // No $schema (2020-12 is MCP's default dialect) and no additionalProperties: false, to keep tools/list small.
+    const { $schema: _schema, ...form } = withoutClosedObjects(jsonOf(compact, 'output', target)) as Json;
+    return {
+      type: 'object',
+      anyOf: [
+        form,
+        { type: 'object', description: `With format "json": the body of ${rest}, as /openapi.json describes it.` },
+      ],
+    };
+  };
   return {
     '~standard': {
       version: 1,
-      vendor: std.vendor,
-      validate: (value: unknown) => std.validate(value),
-      jsonSchema: {
-        input: ({ target }) => jsonOf(schema, 'input', target),
-        output: ({ target }) => jsonOf(schema, 'output', target),
-      },
+      vendor: 'injury-attorney-directory',
+      validate: (value: unknown) =>
+        both['~standard'].validate(value) as ReturnType<
+          StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>['~standard']['validate']
+        >,
+      jsonSchema: { input: ({ target }) => json(target), output: ({ target }) => json(target) },
     },
   };
 }
