@@ -356,7 +356,7 @@ async function writeContent(
   await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
-  await w.put(paths.openapi(), buildOpenApi());
+  await w.put(paths.openapi(), buildOpenApi(inputs.dataset));
   for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
   for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
