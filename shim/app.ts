@@ -193,7 +193,14 @@ export function createApp(deps: AppDeps): App {
         route === null ? 'unknown' : typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(pathname),
       param: param ?? '',
       // Calls made within the request (MCP tool calls) are gathered here, each to get its own log line.
-      info: route?.cors === 'mcp' ? { ...info, recordCall: (fields) => void calls.push(fields) } : info,
+      info:
+        route?.cors === 'mcp'
+          ? {
+              ...info,
+              recordCall: (fields) => void calls.push(fields),
+              ...(charge.body !== undefined ? { body: charge.body } : {}),
+            }
+          : info,
       ctx: { publicBaseUrl: base, onVersion: (version) => (read = version) },
       context: 'routing',
     };
@@ -220,9 +227,9 @@ export function createApp(deps: AppDeps): App {
         await next();
         outcome = { response: c.res, ...(state.log !== undefined ? { log: state.log } : {}) };
       }
-      // An MCP POST spends only the tool calls that got a result: a refused batch or a JSON-RPC error spends nothing.
-      if (charge.spent !== undefined)
-        admission = settle(limits, key, admission, charge.units, await charge.spent(outcome.response));
+      // An MCP POST spends only the tool calls that ran (each recorded its log fields): a refused batch, a JSON-RPC
+      // error or arguments refused before the tool ran spend nothing.
+      if (charge.perCall === true) admission = settle(limits, key, admission, charge.units, calls.length);
     }
 
     const version = await answerVersion(read, service);

@@ -24,7 +24,12 @@ export interface RequestInfo {
   search?: SearchRequest;
   /** Set by the app for a mounted route (MCP): each call made within the request (a tool call) gets its own log line. */
   recordCall?: (fields: Partial<RequestLogEntry>) => void;
+  /** The request's JSON body as the route's charge read it (MCP), so it is read and parsed once; absent: unread. */
+  body?: JsonBody;
 }
+
+/** A JSON request body read once: its value, or why there is none (over the size limit, not JSON). */
+export type JsonBody = { kind: 'json'; value: unknown } | { kind: 'too_large' } | { kind: 'not_json' };
 
 /** The whole service as one function of a web-standard Request. */
 export type App = (request: Request, info: RequestInfo) => Promise<Response>;

@@ -29,11 +29,11 @@ export const apiDescription = (dataset: { synthetic: boolean }): string =>
     'Read-only directory of personal injury law offices near a US location, ordered by distance only.',
     ...(dataset.synthetic ? [SYNTHETIC_NOTE] : []),
     CALLER_RULES,
-  `Terms: ${TERMS_TEXT}`,
-  `Order: ${ORDER_TEXT}`,
-  `Disclosure (returned with every answer): ${DISCLOSURE}`,
-  'Errors are RFC 9457 problem details whose type links to a page explaining the code. Every response carries RateLimit-Policy, RateLimit and ' +
-    'Directory-Version headers; 429 and 503 add Retry-After. JSON answers are gzip- or brotli-encoded when the request accepts it.',
+    `Terms: ${TERMS_TEXT}`,
+    `Order: ${ORDER_TEXT}`,
+    `Disclosure (returned with every answer): ${DISCLOSURE}`,
+    'Errors are RFC 9457 problem details whose type links to a page explaining the code. Every response carries RateLimit-Policy, RateLimit and ' +
+      'Directory-Version headers; 429 and 503 add Retry-After. JSON answers are gzip- or brotli-encoded when the request accepts it.',
     `Data sources: ${ATTRIBUTION_NOTICE} /v1/coverage lists the sources in its attribution field.`,
   ].join('\n\n');
 

@@ -8,7 +8,6 @@ import {
   createMcpHandler,
   isJsonContentType,
   isLegacyRequest,
-  readRequestBody,
 } from '@modelcontextprotocol/server';
 import { ApiError } from '../core/errors.ts';
 import { MAX_BODY_BYTES } from '../limits.ts';
@@ -19,6 +18,8 @@ import { TOOL_NAMES, buildMcpServer } from './tools.ts';
 import type { ToolCallRecord, ToolScope } from './tools.ts';
 import type { TextData } from './tool-texts.ts';
 import { protoArgumentAnswer } from './proto-argument.ts';
+import { guardMessages } from './message-guard.ts';
+import { readJsonBody } from './cost.ts';
 
 /** Options of createMcpRoute. */
 export interface McpRouteOptions {
@@ -183,14 +184,11 @@ export function createMcpRoute(
       return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
 
-    let body: unknown;
-    try {
-      const read = await readRequestBody(request, MAX_BODY_BYTES);
-      if (read.tooLarge) return rpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`);
-      body = JSON.parse(read.text);
-    } catch {
-      return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
-    }
+    // Read and parsed once: by the app's charge (info.body) when mounted there, else here.
+    const read = info.body ?? (await readJsonBody(request));
+    if (read.kind === 'too_large') return rpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+    if (read.kind === 'not_json') return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
+    let body = read.value;
 
     const duplicate = duplicateId(body);
     if (duplicate !== undefined) {
@@ -201,6 +199,11 @@ export function createMcpRoute(
       );
     }
 
+    // Caller mistakes the SDK would answer with a schema dump, and tool arguments too deep or too large for it to read.
+    const checked = guardMessages(body);
+    if (!checked.ok) return rpcError(200, checked.code, checked.message, checked.id);
+    body = checked.body;
+
     const call = toolCallOf(body);
     if (call !== null && !(TOOL_NAMES as readonly unknown[]).includes(call.name)) {
       const name = typeof call.name === 'string' ? JSON.stringify(call.name.slice(0, 100)) : 'missing';
@@ -208,7 +211,31 @@ export function createMcpRoute(
     }
 
     const proto = protoArgumentAnswer(body);
-    if (proto !== null) return proto;
+    if (proto !== null) {
+      // The search's own parser refused the call: it ran as a tool call does, so it is logged and spends one.
+      const args = (body as { params: { arguments: unknown } }).params.arguments;
+      try {
+        opts.onToolCall?.(
+          {
+            tool: 'find_injury_attorneys',
+            args,
+            query_id: null,
+            location: null,
+            src: null,
+            covered: null,
+            result_count: null,
+            metro: null,
+            zip3: null,
+            status: 400,
+          },
+          request,
+          info,
+        );
+      } catch {
+        // Reporting must never change the answer.
+      }
+      return proto;
+    }
 
     const scope = scopeFor(request, info, await dataOf());
     try {

@@ -13,6 +13,7 @@ import type { CallContext, Service } from '../core/service.ts';
 import { zip3Of } from '../http/request-log.ts';
 import { problemOf } from '../http/problem.ts';
 import { coverageText, firmText, searchText } from './answer-text.ts';
+import { refusedArguments } from './message-guard.ts';
 import { advertiseOnly, modelOutputSchema } from './json-schema.ts';
 import { CompactCoverage, CompactFirm, CompactSearch, compactCoverage, compactFirm, compactSearch } from './compact.ts';
 import { coverageDescription, findDescription, firmDescription, instructions, type TextData } from './tool-texts.ts';
@@ -132,6 +133,12 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     { instructions: instructions(data), capabilities: { tools: { listChanged: false } } },
   );
 
+  // Arguments the route found too deep or too large: the tool error, with nothing read, logged or spent.
+  const refused = (args: Record<string, unknown>): CallToolResult | null => {
+    const error = refusedArguments(args);
+    return error === null ? null : failure(error, scope.ctx.publicBaseUrl).result;
+  };
+
   const run = async (
     tool: ToolName,
     args: Record<string, unknown>,
@@ -166,6 +173,8 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
       annotations: ANNOTATIONS,
     },
     (args) => {
+      const refusal = refused(args);
+      if (refusal !== null) return refusal;
       // Parsed once: the Service answers this value and the log line reads the location as sent off it.
       const search = parseSearch(withoutFormat(args));
       return run(
@@ -201,6 +210,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
       annotations: ANNOTATIONS,
     },
     (args) =>
+      refused(args) ??
       run(
         'get_firm',
         args,
@@ -248,6 +258,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
       annotations: ANNOTATIONS,
     },
     (args) =>
+      refused(args) ??
       run(
         'get_coverage',
         args,
