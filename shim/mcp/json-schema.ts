@@ -3,7 +3,7 @@
  * (root object inlined, not a root `$ref`) and choose who validates.
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { withoutSafeIntegerBounds } from '../core/json-schema-bounds.ts';
 
 type Json = Record<string, unknown>;
@@ -52,6 +52,19 @@ export function draftNeutralTuples(node: unknown): unknown {
   return out;
 }
 
+/**
+ * `make` remembered per target: the SDK asks for a tool's JSON Schema on every tools/list and every tools/call (to
+ * check the result), and writing it from zod costs more than the search itself.
+ */
+function once(make: (target: Target) => Json): (target: Target) => Json {
+  const made = new Map<Target, Json>();
+  return (target) => {
+    let json = made.get(target);
+    if (json === undefined) made.set(target, (json = make(target)));
+    return json;
+  };
+}
+
 function jsonOf(schema: z.ZodType, io: 'input' | 'output', target: Target): Json {
   const std = schema['~standard'] as unknown as {
     jsonSchema: Record<'input' | 'output', (o: { target: Target }) => Json>;
@@ -67,10 +80,10 @@ export function advertiseOnly(
   schema: z.ZodObject,
 ): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
   // No $schema: 2020-12 is MCP's default dialect, and tools/list is read in every conversation.
-  const json = (target: Target): Json => {
+  const json = once((target: Target): Json => {
     const { $schema: _schema, ...rest } = jsonOf(schema, 'input', target);
     return { ...rest, additionalProperties: false };
-  };
+  });
   return {
     '~standard': {
       version: 1,
@@ -94,16 +107,15 @@ function withoutClosedObjects(node: unknown): unknown {
 
 /**
  * A tool's output schema: the compact model-facing form (format "text"), or with format "json" the REST body, which
- * the schema names and /openapi.json describes (written out in full it would triple tools/list). zod validates
- * either against its own schema.
+ * the schema names and /openapi.json describes (written out in full it would triple tools/list). Nothing is validated
+ * here: both forms are built by typed code from the Service's answer, and checking them with zod on every call cost
+ * more than the search (the clients check results against this schema; the tests run both official clients).
  */
 export function modelOutputSchema(
   compact: z.ZodObject,
-  full: z.ZodType,
   rest: string,
 ): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
-  const both = z.union([compact, full]);
-  const json = (target: Target): Json => {
+  const json = once((target: Target): Json => {
     // No $schema (2020-12 is MCP's default dialect) and no additionalProperties: false, to keep tools/list small.
     const { $schema: _schema, ...form } = withoutClosedObjects(jsonOf(compact, 'output', target)) as Json;
     return {
@@ -113,15 +125,12 @@ export function modelOutputSchema(
         { type: 'object', description: `With format "json": the body of ${rest}, as /openapi.json describes it.` },
       ],
     };
-  };
+  });
   return {
     '~standard': {
       version: 1,
       vendor: 'injury-attorney-directory',
-      validate: (value: unknown) =>
-        both['~standard'].validate(value) as ReturnType<
-          StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>['~standard']['validate']
-        >,
+      validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
       jsonSchema: { input: ({ target }) => json(target), output: ({ target }) => json(target) },
     },
   };

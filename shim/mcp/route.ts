@@ -92,9 +92,20 @@ function duplicateId(body: unknown): string | number | undefined {
 }
 
 function withNoStore(response: Response): Response {
-  const headers = new Headers(response.headers);
-  headers.set('cache-control', 'no-store');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  // The SDK's answers are built here, so their headers can be set in place; a copy only if they are immutable.
+  try {
+    response.headers.set('cache-control', 'no-store');
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set('cache-control', 'no-store');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/** Whether an Accept header already takes both forms the 2025 transport asks for (SDK clients send both). */
+function acceptsBoth(accept: string | null): boolean {
+  return accept !== null && accept.includes('application/json') && accept.includes('text/event-stream');
 }
 
 /** The /mcp route: a web-standard handler the HTTP app mounts after its own rate limiting. */
@@ -153,9 +164,12 @@ export function createMcpRoute(
     await server.connect(transport);
     // Answers are always one JSON body, so a client that accepts only application/json (or sends no Accept) is
     // served like the 2026-07-28 leg serves it, instead of the transport's 406.
-    const headers = new Headers(request.headers);
-    headers.set('accept', 'application/json, text/event-stream');
-    const forwarded = new Request(request.url, { method: 'POST', headers, signal: request.signal });
+    let forwarded = request;
+    if (!acceptsBoth(request.headers.get('accept'))) {
+      const headers = new Headers(request.headers);
+      headers.set('accept', 'application/json, text/event-stream');
+      forwarded = new Request(request.url, { method: 'POST', headers, signal: request.signal });
+    }
     try {
       return await transport.handleRequest(forwarded, { parsedBody: body });
     } finally {

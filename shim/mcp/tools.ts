@@ -8,7 +8,7 @@ import { parseSearch } from '../core/search-request.ts';
 import { AttorneysQuery, FirmQuery } from '../core/query-schema.ts';
 import { parseFirmPoint } from '../core/firm-params.ts';
 import { firmNearPoint } from '../core/firm-near.ts';
-import { AttorneysResponse, CoverageResponse, FirmResponse, type AttorneysResponseT } from '../core/schemas.ts';
+import type { AttorneysResponseT } from '../core/schemas.ts';
 import type { CallContext, Service } from '../core/service.ts';
 import { zip3Of } from '../http/request-log.ts';
 import { problemOf } from '../http/problem.ts';
@@ -60,6 +60,22 @@ const FirmInput = FirmQuery.extend({
   lng: AttorneysQuery.shape.lng.describe('Longitude of the person; requires lat.'),
   format: Format,
 });
+
+/** The tools' schemas, made once per process: their JSON Schema is written on first use and kept. */
+const SCHEMAS = {
+  find: {
+    input: advertiseOnly(FindInput),
+    output: modelOutputSchema(CompactSearch, 'GET /v1/attorneys'),
+  },
+  firm: {
+    input: advertiseOnly(FirmInput),
+    output: modelOutputSchema(CompactFirm, 'GET /v1/firms/{listing_id}'),
+  },
+  coverage: {
+    input: advertiseOnly(z.object({ format: Format })),
+    output: modelOutputSchema(CompactCoverage, 'GET /v1/coverage'),
+  },
+};
 
 /** The format argument, checked like a REST parameter; undefined means text. */
 function formatOf(args: Record<string, unknown>): 'text' | 'json' {
@@ -168,8 +184,8 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     {
       title: 'Find injury attorneys near a location',
       description: findDescription(data),
-      inputSchema: advertiseOnly(FindInput),
-      outputSchema: modelOutputSchema(CompactSearch, AttorneysResponse, 'GET /v1/attorneys'),
+      inputSchema: SCHEMAS.find.input,
+      outputSchema: SCHEMAS.find.output,
       annotations: ANNOTATIONS,
     },
     (args) => {
@@ -205,8 +221,8 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     {
       title: 'Get one listed law office and its firm',
       description: firmDescription(data),
-      inputSchema: advertiseOnly(FirmInput),
-      outputSchema: modelOutputSchema(CompactFirm, FirmResponse, 'GET /v1/firms/{listing_id}'),
+      inputSchema: SCHEMAS.firm.input,
+      outputSchema: SCHEMAS.firm.output,
       annotations: ANNOTATIONS,
     },
     (args) =>
@@ -253,8 +269,8 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     {
       title: 'List the covered metros',
       description: coverageDescription(data),
-      inputSchema: advertiseOnly(z.object({ format: Format })),
-      outputSchema: modelOutputSchema(CompactCoverage, CoverageResponse, 'GET /v1/coverage'),
+      inputSchema: SCHEMAS.coverage.input,
+      outputSchema: SCHEMAS.coverage.output,
       annotations: ANNOTATIONS,
     },
     (args) =>
