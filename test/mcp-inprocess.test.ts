@@ -174,7 +174,7 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
       'query_id',
       'covered',
       'location',
-      'radius_miles',
+      'radius_miles_used',
       'firms_within_radius',
       'order',
       'results',

@@ -392,9 +392,9 @@ export function buildOpenApi(dataset: { synthetic: boolean }): Record<string, un
           tags: ['mcp'],
           summary: 'Model Context Protocol endpoint (JSON-RPC 2.0 over Streamable HTTP, stateless, JSON responses)',
           description:
-            'Tools find_injury_attorneys, get_firm and get_coverage return the REST bodies (structuredContent) and a text block. No ' +
-            'session, no key. A bad argument is a result with isError true; an unknown tool or method is a JSON-RPC error. Only tool ' +
-            'calls spend the rate limit.',
+            'Tools find_injury_attorneys, get_firm and get_coverage answer compactly for a model (text and structuredContent); ' +
+            'format "json" gives the REST bodies. No session, no key. A bad argument is an isError result; an unknown tool or ' +
+            'method a JSON-RPC error. Only tool calls spend the rate limit.',
           requestBody: {
             required: true,
             content: {
@@ -404,7 +404,10 @@ export function buildOpenApi(dataset: { synthetic: boolean }): Record<string, un
                   jsonrpc: '2.0',
                   id: 1,
                   method: 'tools/call',
-                  params: { name: 'find_injury_attorneys', arguments: { location: E.parameters.location, limit: 2 } },
+                  params: {
+                    name: 'find_injury_attorneys',
+                    arguments: { location: E.parameters.location, limit: 2, format: 'json' },
+                  },
                 },
               },
             },

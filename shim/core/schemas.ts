@@ -207,15 +207,15 @@ export const Office = z
     zip: z.string().nullable().describe('5-digit ZIP, or null.'),
     lat: z.number().describe('Latitude, decimal degrees.'),
     lng: z.number().describe('Longitude, decimal degrees.'),
-    distance_miles: z
-      .number()
-      .optional()
-      .describe('Only when lat and lng are sent: great-circle miles from that point, 2 decimals.'),
     phone: nullablePhone,
     hours: officeHours,
     primary_category: primaryCategory,
     google_listing_claimed: claimed,
     map_visibility: officeVisibility,
+    distance_miles: z
+      .number()
+      .optional()
+      .describe('Only when lat and lng are sent: great-circle miles from that point, 2 decimals.'),
   })
   .meta({ id: 'Office', description: 'One office of a firm.' });
 

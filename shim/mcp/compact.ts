@@ -60,7 +60,7 @@ export const CompactSearch = z.object({
     approximate: z.boolean(),
     note: z.string().optional(),
   }),
-  radius_miles: z.number(),
+  radius_miles_used: z.number(),
   firms_within_radius: z.number().int(),
   order: z.string(),
   results: z.array(CompactResult),
@@ -151,7 +151,7 @@ export function compactSearch(body: AttorneysResponseT): CompactSearchT {
       approximate: l.approximate,
       ...(l.note === undefined ? {} : { note: l.note }),
     },
-    radius_miles: body.radius_miles_used,
+    radius_miles_used: body.radius_miles_used,
     firms_within_radius: body.firms_within_radius,
     order: ORDER_LINE,
     results: body.results.map((r) => ({

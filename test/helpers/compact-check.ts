@@ -23,7 +23,7 @@ export function expectCompactSearch(compact: unknown, rest: Rest): void {
     zip: rest.location.zip,
   });
   expect(c.location.note).toBe(rest.location.note);
-  expect(c.radius_miles).toBe(rest.radius_miles_used);
+  expect(c.radius_miles_used).toBe(rest.radius_miles_used);
   expect(c.firms_within_radius).toBe(rest.firms_within_radius);
   expect(c.disclosure).toBe(rest.disclosure);
   expect(c.relaying).toMatch(/several firms/);
