@@ -40,6 +40,7 @@ import { measureWorkload } from './workload/workload.ts';
 import { progress } from './lib/stats.ts';
 import { measureHotpathSection } from './latency/hotpath-section.ts';
 import { measurePipeline } from './latency/pipeline.ts';
+import { measureMcp } from './latency/mcp.ts';
 import { updateReport } from './lib/update-report.ts';
 import { runCorrectionSection } from './correction/correction-section.ts';
 
@@ -56,6 +57,7 @@ const SECTION_NAMES = [
   'hotpath',
   'trees',
   'pipeline',
+  'mcp',
 ] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
 
@@ -83,6 +85,8 @@ const SPEC = {
      query sets of 3 replayed on each (objects and bytes against each other)
  12. request pipeline: the /v1/attorneys miss path (a new point every request) and /v1/coverage through the real
      server, against a bare node:http server and a Hono app sending the same bytes (server CPU per answer)
+ 13. MCP against REST: a tools/call search (2025-11-25 and 2026-07-28) against the same REST search, a new point
+     every request (server CPU per answer)
 Figures are medians of several runs with min–max; ratios are paired within a run. Progress goes to stderr.`,
   options: {
     quick: {
@@ -159,6 +163,7 @@ const skipFlag: Record<SectionName, boolean> = {
   hotpath: false,
   trees: false,
   pipeline: false,
+  mcp: false,
 };
 /** Whether this run measures `section`. */
 const wants = (section: SectionName): boolean => !skipFlag[section] && (only === null || only.has(section));
@@ -443,6 +448,16 @@ if (wants('pipeline')) {
     results.pipeline = await measurePipeline({ site: sampleDir, runs, durationSec, connections, onProgress: progress });
   } catch (err) {
     progress(`  pipeline failed: ${(err as Error).message}`);
+  }
+}
+
+// 13. MCP tools/call against the same REST search.
+if (wants('mcp')) {
+  progress('13. MCP tools/call search against the same REST search');
+  try {
+    results.mcp = await measureMcp({ site: sampleDir, runs, durationSec, connections, onProgress: progress });
+  } catch (err) {
+    progress(`  mcp failed: ${(err as Error).message}`);
   }
 }
 

@@ -422,7 +422,7 @@ async function writeContent(
   // folder with a meta.json that does not name openapi.json yet; the final meta.json, written next, names it.
   const staged = new StagingStore(objectsDir, version, serialise(pointerDoc(version, week)), serialise(meta()));
   const cities = inputs.metros.map((m) => m.principal_cities[0] ?? '').filter((c) => c !== '');
-  await w.put(paths.openapi(), buildOpenApi(await collectExamples(staged, cities)));
+  await w.put(paths.openapi(), buildOpenApi(await collectExamples(staged, cities), inputs.dataset));
   await w.flush();
   contents.sha256 = namedByMetaHashes(w.entries);
   step('openapi.json written, its examples answered by this version');

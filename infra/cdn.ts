@@ -31,9 +31,13 @@ export const MEASUREMENT_PATHS = ['/v/*/measurement/*'] as const;
 export const UNCACHED_PATHS = ['/r/*'] as const;
 /** Function paths whose answers depend on the query: cached on the normalised query until the next publish. */
 export const ANSWER_PATHS = ['/v1/attorneys'] as const;
+/**
+ * Function documents that take query parameters (a firm read with the person's lat and lng): cached like documents,
+ * but keyed on the query string, which reaches the function (it refuses parameters it does not know).
+ */
+export const FIRM_PATHS = ['/v1/firms/*'] as const;
 /** Function paths that are whole documents, cached for as long as the function's Cache-Control allows. */
 export const DOCUMENT_PATHS = [
-  '/v1/firms/*',
   '/v1/coverage',
   '/v1/changes',
   '/openapi.json',
@@ -152,6 +156,25 @@ export class Cdn extends Construct {
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
     });
 
+    // A firm read takes lat and lng: the same document policy, keyed on the query string and forwarding it.
+    const firmCache = new cloudfront.CachePolicy(this, 'FirmCache', {
+      comment: 'Firm documents: as function documents, keyed on the query string (the lat and lng of the person)',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      maxTtl: Duration.days(1),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.all(),
+      headerBehavior: cloudfront.CacheHeaderBehavior.allowList(VIEWER_HOST_HEADER),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const firmOriginRequest = new cloudfront.OriginRequestPolicy(this, 'FirmOriginRequest', {
+      comment: 'Firm documents: as function documents, with the query string (refused by the function when unknown)',
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...ANSWER_ORIGIN_HEADERS),
+      queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
+      cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+    });
+
     const uncached: cloudfront.BehaviorOptions = {
       origin: functionOrigin,
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -193,6 +216,8 @@ export class Cdn extends Construct {
     for (const path of UNCACHED_PATHS) additionalBehaviors[path] = uncached;
     for (const path of ANSWER_PATHS) additionalBehaviors[path] = answer;
     for (const path of DOCUMENT_PATHS) additionalBehaviors[path] = document;
+    for (const path of FIRM_PATHS)
+      additionalBehaviors[path] = { ...document, cachePolicy: firmCache, originRequestPolicy: firmOriginRequest };
     for (const path of PAGE_PATHS) additionalBehaviors[path] = document;
     for (const path of MEASUREMENT_PATHS) additionalBehaviors[path] = document;
     for (const path of SITE_PATHS) additionalBehaviors[path] = site;

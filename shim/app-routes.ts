@@ -2,6 +2,8 @@
 import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
 import { pageNameOf } from './core/page-format.ts';
 import { ApiError } from './core/errors.ts';
+import { parseFirmPoint } from './core/firm-params.ts';
+import { firmNearPoint } from './core/firm-near.ts';
 import type { CallContext, Service } from './core/service.ts';
 import type { Answer, PlainRequest, WebApp } from './edge-types.ts';
 import { headerOf, jsonAnswer } from './http/answer.ts';
@@ -10,14 +12,15 @@ import { DocumentCache } from './http/document-cache.ts';
 import { pageAnswer, renderedPageAnswer, wantsHtml } from './http/page-response.ts';
 import { problemAnswer } from './http/problem.ts';
 import { searchOf } from './http/search-query.ts';
-import { answerOf, toWebRequest, toWebResponse } from './http/web.ts';
+import { answerOf, toWebRequest } from './http/web.ts';
 import { answerBytes } from './core/answer-json.ts';
 import { servedOpenApi } from './core/openapi-info.ts';
 import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
 import { termsPageHtml } from './core/terms-page.ts';
 import { FAVICON_ICO, FAVICON_TYPE } from './core/favicon.ts';
 import { robotsTxt, securityTxt } from './core/well-known.ts';
-import { decodeSegment } from './http/query.ts';
+import { decodeSegment, parseQuery } from './http/query.ts';
+import type { Charge } from './http/admission.ts';
 import { mcpCharge } from './mcp/cost.ts';
 import { answerLogFields, type LogFields } from './http/request-log.ts';
 
@@ -27,14 +30,10 @@ const MEASUREMENT_CACHE_CONTROL = 'public, max-age=300, s-maxage=0';
 /** A handler's answer and, for a search, its log fields; for MCP, one set of log fields per tool call made. */
 export type Outcome = { answer: Answer; log?: LogFields; calls?: LogFields[] };
 /** A route's handler: the request, the route's parameter and the call context (its base, the version read). */
-export type Handler = (request: PlainRequest, param: string, ctx: CallContext) => Promise<Outcome>;
+export type Handler = (request: PlainRequest, param: string, ctx: CallContext, charge: RouteCharge) => Promise<Outcome>;
 
-/** What a request spends: `units` answers reserved up front, and, when known only from the answer, what it spent. */
-export interface RouteCharge {
-  units: number;
-  /** Answers actually spent, at most `units`, read from the answer. */
-  spent?: (answer: Answer) => Promise<number>;
-}
+/** What a request spends (reserved up front, settled by the calls it made) and the body its charge read. */
+export type RouteCharge = Charge;
 
 /** One route: where Hono matches it, what it accepts, and how it answers. */
 export interface Route {
@@ -45,7 +44,7 @@ export interface Route {
   methods: readonly string[];
   cors: 'public' | 'mcp';
   /** What the request spends of the answer quota when not its path's (pathCharge): an MCP POST, its tool calls. */
-  charge?: (request: PlainRequest, base: string) => Promise<RouteCharge>;
+  charge?: (request: PlainRequest) => RouteCharge;
   /**
    * The handler's parameter from the raw (undecoded) pathname, or null when the path is not this route after all
    * (Hono matched the shape; the rule is stricter, as a page name). Absent: ''.
@@ -81,11 +80,9 @@ const after =
   (pathname: string): string =>
     pathname.slice(prefix.length);
 
-/** The charge of an MCP POST (mcp/cost.ts), read from a web Request of the plain one, settled by its answer. */
-async function mcpRouteCharge(request: PlainRequest, base: string): Promise<RouteCharge> {
-  const charge = await mcpCharge(toWebRequest(request, base));
-  const spent = charge.spent;
-  return spent === undefined ? { units: charge.units } : { units: charge.units, spent: (a) => spent(toWebResponse(a)) };
+/** The charge of an MCP POST (mcp/cost.ts): its body read once, its tool calls reserved, settled by the calls made. */
+function mcpRouteCharge(request: PlainRequest): RouteCharge {
+  return mcpCharge(request.body);
 }
 
 /** The routes, in registration order. */
@@ -115,6 +112,9 @@ export function createRoutes(deps: RouteDeps): Route[] {
 
   const firm: Handler = async (request, param, ctx) => {
     const id = listingId(param);
+    // Parsed before the store is read: an unknown parameter or a bad point is the caller's mistake whatever the id.
+    const point = request.query === '' ? null : parseFirmPoint(parseQuery(request.query));
+    if (point !== null) return { answer: document(request, firmNearPoint(await service.getFirm(id, ctx), point)) };
     const doc = await documents.get(`firm\u0000${id}\u0000${ctx.publicBaseUrl}`, ctx, (c) => service.getFirm(id, c));
     return { answer: documentAnswer(ifNoneMatch(request), doc) };
   };
@@ -156,7 +156,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
     return { answer: { status: 302, headers: { location, 'cache-control': NO_STORE }, body: null } };
   };
 
-  const mcp: Handler = async (request, _param, ctx) => {
+  const mcp: Handler = async (request, _param, ctx, charge) => {
     if (deps.mcp === undefined) {
       const error = new ApiError('not_implemented', 'The MCP endpoint is not available on this server.');
       return { answer: problemAnswer(error, 'POST /mcp', {}, ctx.publicBaseUrl) };
@@ -167,6 +167,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
       clientAddress: request.clientAddress,
       publicBaseUrl: ctx.publicBaseUrl,
       recordCall: (fields) => void calls.push(fields),
+      ...(charge.body !== undefined ? { body: charge.body } : {}),
     });
     return { answer: await answerOf(response), calls };
   };

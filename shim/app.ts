@@ -141,6 +141,7 @@ export function createApp(deps: AppDeps): App {
     matched: { route: Route; param: string } | null,
     endpoint: string,
     ctx: CallContext,
+    charge: RouteCharge,
   ): Promise<Outcome> => {
     const base = ctx.publicBaseUrl;
     if (matched === null) {
@@ -156,7 +157,7 @@ export function createApp(deps: AppDeps): App {
       return { answer: problemAnswer(problem, 'routing', { allow: [...route.methods, 'OPTIONS'].join(', ') }, base) };
     }
     try {
-      return await route.handler(request, param, ctx);
+      return await route.handler(request, param, ctx, charge);
     } catch (err) {
       return { answer: problemAnswer(err, `${request.method} ${endpoint}`, {}, base) };
     }
@@ -203,7 +204,7 @@ export function createApp(deps: AppDeps): App {
       route === null ? 'unknown' : typeof route.endpoint === 'string' ? route.endpoint : route.endpoint(path);
     const charge: RouteCharge =
       route?.charge !== undefined && route.methods.includes(method)
-        ? await route.charge(request, base)
+        ? route.charge(request)
         : { units: pathCharge(path).units };
     let admission = admit(limits, key, charge.units);
     const ctx: CallContext = { publicBaseUrl: base, read: { version: null } };
@@ -216,10 +217,10 @@ export function createApp(deps: AppDeps): App {
       outcome =
         tooLong !== null
           ? { answer: problemAnswer(tooLong, 'request target', {}, base) }
-          : await dispatch(request, matched, endpoint, ctx);
-      // An MCP POST spends only the tool calls that got a result: a refused batch or a JSON-RPC error spends nothing.
-      if (charge.spent !== undefined)
-        admission = settle(limits, key, admission, charge.units, await charge.spent(outcome.answer));
+          : await dispatch(request, matched, endpoint, ctx, charge);
+      // An MCP POST spends only the tool calls that ran (each recorded its log fields): a refused batch, a JSON-RPC
+      // error or arguments refused before the tool ran spend nothing.
+      if (charge.perCall === true) admission = settle(limits, key, admission, charge.units, outcome.calls?.length ?? 0);
     }
 
     // The version the operation read, else the one served now (a 400 or the index read none); null when the store

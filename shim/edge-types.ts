@@ -39,10 +39,15 @@ export interface RequestInfo {
   publicBaseUrl?: string;
   /** Set by the app: each call made within the request (a tool call) gets its own log line. */
   recordCall?: (fields: Partial<RequestLogEntry>) => void;
+  /** The request's JSON body as the route's charge read it (MCP), so it is read and parsed once; absent: unread. */
+  body?: JsonBody;
 }
 
 /** A route served by a library that speaks web Request and Response (the MCP SDK). */
 export type WebApp = (request: Request, info: RequestInfo) => Promise<Response>;
+
+/** A JSON request body read once: its value, or why there is none (over the size limit, not JSON). */
+export type JsonBody = { kind: 'json'; value: unknown } | { kind: 'too_large' } | { kind: 'not_json' };
 
 /** A random salt per UTC day, shared by every instance for that day, unrecoverable after it. */
 export interface SaltProvider {

@@ -2,6 +2,7 @@
  * Shaping stored objects into public bodies: schema-valid, in the schemas' field order, links on the service's own domain,
  * and the compact stored records expanded (hours text, map_visibility and brand_index from the record and meta.json).
  */
+import { firmNearPoint } from '../shim/core/firm-near.ts';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { BRAND_INDEX_WHAT, DISCLOSURE, MAP_VISIBILITY_WHAT, SERVICE_NAME } from '../shim/core/constants.ts';
@@ -185,7 +186,11 @@ describe('shapeFirm', () => {
     expect(FirmResponse.parse(f)).toEqual(f);
     expect(Object.keys(f)).toEqual(schemaKeys(FirmResponse));
     expect(Object.keys(f.firm)).toEqual(schemaKeys(FirmResponse.shape.firm));
-    expect(Object.keys(f.office)).toEqual(schemaKeys(Office));
+    // distance_miles, the last key, only with the person's point (firmNearPoint).
+    expect(Object.keys(f.office)).toEqual(schemaKeys(Office).filter((k) => k !== 'distance_miles'));
+    const near = firmNearPoint(f, { lat: 30.3, lng: -97.7 });
+    expect(FirmResponse.parse(near)).toEqual(near);
+    for (const o of [near.office, ...near.other_offices]) expect(Object.keys(o)).toEqual(schemaKeys(Office));
     expect(Object.keys(f.firm.brand_index!)).toEqual(schemaKeys(FirmResponse.shape.firm.shape.brand_index.unwrap()));
     expect(Object.keys(f.office.map_visibility!)).toEqual(schemaKeys(Office.shape.map_visibility.unwrap()));
     expect(f.firm.website).toBe(`${BASE}/r/${storedOffice.listing_id}`);

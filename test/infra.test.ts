@@ -143,8 +143,8 @@ describe('default deployment', () => {
       'AWS::CloudFront::OriginAccessControl': 1,
       'AWS::CloudFront::Function': 2,
       'AWS::CloudFront::KeyValueStore': 1,
-      'AWS::CloudFront::CachePolicy': 2,
-      'AWS::CloudFront::OriginRequestPolicy': 2,
+      'AWS::CloudFront::CachePolicy': 3,
+      'AWS::CloudFront::OriginRequestPolicy': 3,
       'AWS::CloudFront::ResponseHeadersPolicy': 3,
     };
     for (const [type, count] of Object.entries(counts)) t.template.resourceCountIs(type, count);
@@ -572,6 +572,30 @@ describe('default deployment', () => {
       );
     });
 
+    it('firm documents are cached like documents but keyed on the query string, which reaches the function (lat, lng)', () => {
+      const cachePolicy = idOf(t.stack, t.stack.cdn.node.findChild('FirmCache'));
+      const originRequest = idOf(t.stack, t.stack.cdn.node.findChild('FirmOriginRequest'));
+      expect(behaviors['/v1/firms/*']).toMatchObject({
+        TargetOriginId: functionOrigin,
+        CachePolicyId: { Ref: cachePolicy },
+        OriginRequestPolicyId: { Ref: originRequest },
+      });
+      const policies = t.template.findResources('AWS::CloudFront::CachePolicy');
+      expect((policies[cachePolicy]?.Properties as Json).CachePolicyConfig as Json).toMatchObject({
+        MinTTL: 0,
+        DefaultTTL: 0,
+        MaxTTL: 86400,
+        ParametersInCacheKeyAndForwardedToOrigin: {
+          QueryStringsConfig: { QueryStringBehavior: 'all' },
+          HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['x-viewer-host'] },
+        },
+      });
+      const requests = t.template.findResources('AWS::CloudFront::OriginRequestPolicy');
+      expect((requests[originRequest]?.Properties as Json).OriginRequestPolicyConfig as Json).toMatchObject({
+        QueryStringsConfig: { QueryStringBehavior: 'all' },
+      });
+    });
+
     it('POST is allowed on /mcp (HTTPS only, no redirect that would turn a POST into a GET) and nowhere else', () => {
       expect(behaviors['/mcp']).toMatchObject({
         AllowedMethods: expect.arrayContaining(['POST']),
@@ -585,7 +609,6 @@ describe('default deployment', () => {
       const cachePolicy = idOf(t.stack, t.stack.cdn.node.findChild('DocumentCache'));
       const originRequest = idOf(t.stack, t.stack.cdn.node.findChild('DocumentOriginRequest'));
       for (const path of [
-        '/v1/firms/*',
         '/v1/coverage',
         '/openapi.json',
         '/problems/*',

@@ -14,6 +14,7 @@ import type { AttorneysResponseT, FirmResponseT } from '../shim/core/schemas.ts'
 import { request } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { largestFirm } from './helpers/largest-firm.ts';
+import { expectCompactFirm, expectCompactSearch } from './helpers/compact-check.ts';
 
 type Json = Record<string, unknown>;
 interface ToolResult {
@@ -123,10 +124,12 @@ describe.each<[string, () => Promise<AnyClient>]>([
     'a search near %s with limit %i: one compact block per firm, disclosure and caveat once',
     async (location, limit) => {
       const result = await client.callTool({ name: 'find_injury_attorneys', arguments: { location, limit } });
-      const body = result.structuredContent as AttorneysResponseT;
       const rest = await request(server.url, `/v1/attorneys?location=${encodeURIComponent(location)}&limit=${limit}`);
-      expect(body).toEqual(rest.body);
+      const body = rest.body as AttorneysResponseT;
       expect(body.results).toHaveLength(limit);
+      // structuredContent, which several hosts forward instead of the text: compact, with the same firms.
+      expectCompactSearch(result.structuredContent, body);
+      expect(JSON.stringify(result.structuredContent).length).toBeLessThanOrEqual(limit === 10 ? 8000 : 16000);
       const [text] = texts(result);
       expect(text).toBeDefined();
       if (limit === 10) expect(text!.length).toBeLessThanOrEqual(6000);
@@ -157,13 +160,19 @@ describe.each<[string, () => Promise<AnyClient>]>([
       name: 'find_injury_attorneys',
       arguments: { location: 'Chicago, IL', limit: 10 },
     });
-    const body = result.structuredContent as AttorneysResponseT;
+    const body = (await request(server.url, '/v1/attorneys?location=Chicago%2C%20IL&limit=10'))
+      .body as AttorneysResponseT;
     const day = (line: string | undefined): string => (line ?? '').replace(/^\w+day: /, '');
     const withHours = body.results.find((r) => r.hours !== null && day(r.hours.text[0]) === day(r.hours.text[4]));
     expect(withHours).toBeDefined();
     const mon = day(withHours!.hours!.text[0]);
     expect(texts(result)[0]).toContain(`Hours (${withHours!.hours!.timezone}): Mon–`);
     expect(texts(result)[0]).toContain(mon);
+    const compact = (result.structuredContent as { results: { listing_id: string; hours: string }[] }).results;
+    const line = compact.find((r) => r.listing_id === withHours!.listing_id)?.hours;
+    expect(line?.startsWith('Mon–')).toBe(true);
+    expect(line).toContain(mon);
+    expect(line?.endsWith(`(${withHours!.hours!.timezone})`)).toBe(true);
   });
 
   it('an uncovered place reads as no data, never as no lawyers', async () => {
@@ -173,19 +182,25 @@ describe.each<[string, () => Promise<AnyClient>]>([
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ covered: false, results: [] });
+    // A host that forwards structuredContent gets the line to say as a field.
+    const sayThis = (result.structuredContent as { say_to_person?: string }).say_to_person;
+    expect(sayThis).toMatch(/does not mean there are no personal injury lawyers there/);
     const [text] = texts(result);
+    expect(text).toContain(`Say this to the person: ${sayThis}`);
     expect(text).toMatch(/^covered: false: no data/);
     expect(text).toMatch(/does not mean there are no personal injury lawyers there/);
     expect(text).toMatch(/Do not substitute firms from another metro or city/);
     expect(text).not.toMatch(/\b0 firms|no firms|no injury/i);
   });
 
-  it('format "json" returns the full answer as text; structuredContent is the same either way', async () => {
+  it('format "json" returns the REST body as text and as structuredContent', async () => {
     const args = { location: 'Chicago, IL', limit: 3 };
     const compact = await client.callTool({ name: 'find_injury_attorneys', arguments: args });
     const full = await client.callTool({ name: 'find_injury_attorneys', arguments: { ...args, format: 'json' } });
     expect(JSON.parse(texts(full)[0] ?? '')).toEqual(full.structuredContent);
-    expect(full.structuredContent).toEqual(compact.structuredContent);
+    expect(full.structuredContent).toEqual(
+      (await request(server.url, '/v1/attorneys?location=Chicago%2C%20IL&limit=3')).body,
+    );
     const firmJson = await client.callTool({
       name: 'get_firm',
       arguments: {
@@ -202,8 +217,7 @@ describe.each<[string, () => Promise<AnyClient>]>([
     const id = largest;
     const point = { lat: 41.8781, lng: -87.6298 };
     const result = await client.callTool({ name: 'get_firm', arguments: { listing_id: id, ...point } });
-    const body = result.structuredContent as FirmResponseT;
-    expect(body).toEqual((await request(server.url, `/v1/firms/${id}`)).body);
+    const body = (await request(server.url, `/v1/firms/${id}`)).body as FirmResponseT;
     const total = body.other_offices.length;
     expect(total).toBeGreaterThan(10);
     const [text] = texts(result);
@@ -218,6 +232,19 @@ describe.each<[string, () => Promise<AnyClient>]>([
     expect(listed).toEqual(nearest.map((o) => o.listing_id));
     expect(text).toContain(`(${total - 10} more: format "json" returns every office.)`);
     expect(text!.length).toBeLessThanOrEqual(6000);
+    // structuredContent: the same 10, nearest first, with the total, within 8,000 characters.
+    const compact = result.structuredContent as {
+      other_offices: { listing_id: string }[];
+      other_offices_total: number;
+    };
+    expectCompactFirm(compact, body, 10);
+    expect(compact.other_offices.map((o) => o.listing_id)).toEqual(nearest.map((o) => o.listing_id));
+    expect(JSON.stringify(compact).length).toBeLessThanOrEqual(8000);
+    // format "json" with the point: the REST body of /v1/firms/{id}?lat=&lng=, every office, nearest first.
+    const full = await client.callTool({ name: 'get_firm', arguments: { listing_id: id, ...point, format: 'json' } });
+    const restNear = await request(server.url, `/v1/firms/${id}?lat=${point.lat}&lng=${point.lng}`);
+    expect(restNear.status).toBe(200);
+    expect(full.structuredContent).toEqual(restNear.body);
     // Without a point: nearest to the office asked about.
     const plain = texts(await client.callTool({ name: 'get_firm', arguments: { listing_id: id } }))[0];
     expect(plain).toContain('nearest to this office first');

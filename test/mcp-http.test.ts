@@ -11,6 +11,8 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, STACK_TRACE_RE } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { expectCompactCoverage, expectCompactFirm, expectCompactSearch } from './helpers/compact-check.ts';
+import { MAX_OTHER_OFFICES } from '../shim/mcp/answer-text.ts';
 
 type Json = Record<string, unknown>;
 
@@ -112,20 +114,33 @@ describe.each(CLIENTS)('%s', (_label, connect, expectedVersion) => {
       const rest = await restJson(`/v1/attorneys?${query}`);
       expect(rest.status).toBe(200);
       expect(result.isError).toBeFalsy();
-      expect(withoutQueryId(result.structuredContent)).toEqual(withoutQueryId(rest.body));
-      // The text block is a summary for the model; format "json" asks for the full answer as text.
+      expectCompactSearch(result.structuredContent, rest.body);
+      // format "json": the REST body, as structuredContent and as the text.
       const asJson = await client.callTool({ name: 'find_injury_attorneys', arguments: { ...args, format: 'json' } });
-      expect(JSON.parse(textOf(asJson))).toEqual(result.structuredContent);
+      expect(withoutQueryId(asJson.structuredContent)).toEqual(withoutQueryId(rest.body));
+      expect(JSON.parse(textOf(asJson))).toEqual(asJson.structuredContent);
     }
   });
 
   it('get_firm and get_coverage equal the REST documents', async () => {
     const search = await restJson('/v1/attorneys?location=Chicago%2C%20IL&limit=2');
     const id = (search.body.results as { listing_id: string }[])[0]?.listing_id ?? '';
+    const restFirm = (await restJson(`/v1/firms/${id}`)).body;
     const firm = await client.callTool({ name: 'get_firm', arguments: { listing_id: id } });
-    expect(firm.structuredContent).toEqual((await restJson(`/v1/firms/${id}`)).body);
+    expectCompactFirm(firm.structuredContent, restFirm, MAX_OTHER_OFFICES);
+    const firmJson = await client.callTool({ name: 'get_firm', arguments: { listing_id: id, format: 'json' } });
+    expect(firmJson.structuredContent).toEqual(restFirm);
+    // With the person's point, as REST's ?lat=&lng=: distances, nearest first.
+    const near = await client.callTool({
+      name: 'get_firm',
+      arguments: { listing_id: id, lat: 41.9, lng: -87.7, format: 'json' },
+    });
+    expect(near.structuredContent).toEqual((await restJson(`/v1/firms/${id}?lat=41.9&lng=-87.7`)).body);
+    const restCoverage = (await restJson('/v1/coverage')).body;
     const coverage = await client.callTool({ name: 'get_coverage', arguments: {} });
-    expect(coverage.structuredContent).toEqual((await restJson('/v1/coverage')).body);
+    expectCompactCoverage(coverage.structuredContent, restCoverage);
+    const coverageJson = await client.callTool({ name: 'get_coverage', arguments: { format: 'json' } });
+    expect(coverageJson.structuredContent).toEqual(restCoverage);
   });
 
   it('bad arguments and an unknown listing are isError results with the REST problem detail', async () => {
@@ -192,7 +207,7 @@ describe('raw JSON-RPC POSTs without session headers', () => {
     expect(call.status).toBe(200);
     expect(call.headers.get('content-type')).toMatch(/^application\/json/);
     const rest = await restJson('/v1/attorneys?location=Chicago%2C%20IL&limit=3');
-    expect(withoutQueryId((call.body.result as Json).structuredContent)).toEqual(withoutQueryId(rest.body));
+    expectCompactSearch((call.body.result as Json).structuredContent, rest.body);
   });
 
   it('2026-07-28: a tools/call carrying the per-request envelope, with no handshake at all', async () => {
@@ -214,7 +229,7 @@ describe('raw JSON-RPC POSTs without session headers', () => {
     expect(call.headers.get('content-type')).toMatch(/^application\/json/);
     expect(call.headers.get('mcp-session-id')).toBeNull();
     const rest = await restJson('/v1/attorneys?location=Chicago%2C%20IL&limit=3');
-    expect(withoutQueryId((call.body.result as Json).structuredContent)).toEqual(withoutQueryId(rest.body));
+    expectCompactSearch((call.body.result as Json).structuredContent, rest.body);
   });
 
   it('GET and DELETE answer 405 with Allow naming POST; a foreign Origin 403', async () => {

@@ -13,6 +13,8 @@ import type { ToolCallRecord } from '../shim/mcp/tools.ts';
 import { toApiError } from '../shim/core/errors.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
+import { MAX_OTHER_OFFICES } from '../shim/mcp/answer-text.ts';
+import { expectCompactCoverage, expectCompactFirm, expectCompactSearch } from './helpers/compact-check.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
 
 const BASE = 'http://127.0.0.1:8787';
@@ -153,7 +155,7 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
     }
     const find = tools[0] as {
       inputSchema: { properties: Record<string, Json> };
-      outputSchema: { required: string[] };
+      outputSchema: { anyOf: { required?: string[]; description?: string }[] };
       description: string;
     };
     expect(find.inputSchema.properties.radius_miles).toMatchObject({
@@ -167,16 +169,19 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
     expect(find.inputSchema.properties.lat).toMatchObject({ minimum: -90, maximum: 90 });
     expect(find.inputSchema.properties.src).toMatchObject({ maxLength: 100 });
     expect(find.inputSchema.properties.practice_area).toMatchObject({ enum: ['personal_injury'] });
-    expect(find.outputSchema.required).toEqual([
+    // The compact form, or with format "json" the REST body (described in /openapi.json).
+    expect(find.outputSchema.anyOf[0]?.required).toEqual([
       'query_id',
       'covered',
       'location',
       'radius_miles_used',
       'firms_within_radius',
       'order',
-      'disclosure',
       'results',
+      'disclosure',
+      'relaying',
     ]);
+    expect(find.outputSchema.anyOf[1]?.description).toMatch(/format "json".*GET \/v1\/attorneys/);
     // The caller rules the issue asks the descriptions to carry.
     expect(find.description).toMatch(/own/);
     expect(find.description).toMatch(/covered is false/);
@@ -192,14 +197,15 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
     expect(call.isError).toBeFalsy();
     const structured = call.structuredContent as Json;
     const expected = (await service.findAttorneys(COVERED, { publicBaseUrl: BASE })) as unknown as Json;
-    expect(withoutQueryId(structured)).toEqual(withoutQueryId(expected));
+    expectCompactSearch(structured, expected);
     expect(structured.covered).toBe(true);
     expect((structured.results as Json[]).length).toBeGreaterThan(1);
     const content = call.content as { type: string; text: string }[];
     expect(content[0]?.type).toBe('text');
     expect(content[0]?.text).toContain((structured.results as { name: string }[])[0]?.name);
     const asJson = await callTool(version, 'find_injury_attorneys', { ...COVERED, format: 'json' });
-    expect(JSON.parse((asJson.content as { text: string }[])[0]?.text ?? '')).toEqual(structured);
+    expect(withoutQueryId(asJson.structuredContent as Json)).toEqual(withoutQueryId(expected));
+    expect(JSON.parse((asJson.content as { text: string }[])[0]?.text ?? '')).toEqual(asJson.structuredContent);
   });
 
   it('an uncovered location is covered: false with no results, not an error', async () => {
@@ -211,12 +217,17 @@ describe.each(['2025-11-25', '2025-06-18', MODERN])('protocol %s', (version) => 
   it('get_firm and get_coverage return the Service documents', async () => {
     const found = (await service.findAttorneys(COVERED, { publicBaseUrl: BASE })).results[0];
     expect(found).toBeDefined();
+    const expected = await service.getFirm(found?.listing_id ?? '', { publicBaseUrl: BASE });
     const firm = await callTool(version, 'get_firm', { listing_id: found?.listing_id });
-    expect(firm.structuredContent).toEqual(await service.getFirm(found?.listing_id ?? '', { publicBaseUrl: BASE }));
+    expectCompactFirm(firm.structuredContent, expected, MAX_OTHER_OFFICES);
+    const firmJson = await callTool(version, 'get_firm', { listing_id: found?.listing_id, format: 'json' });
+    expect(firmJson.structuredContent).toEqual(expected);
+    const coverageExpected = await service.getCoverage({ publicBaseUrl: BASE });
     const coverage = await callTool(version, 'get_coverage', {});
-    expect(coverage.structuredContent).toEqual(await service.getCoverage({ publicBaseUrl: BASE }));
+    expectCompactCoverage(coverage.structuredContent, coverageExpected);
     const coverageJson = await callTool(version, 'get_coverage', { format: 'json' });
-    expect(JSON.parse((coverageJson.content as { text: string }[])[0]?.text ?? '')).toEqual(coverage.structuredContent);
+    expect(coverageJson.structuredContent).toEqual(coverageExpected);
+    expect(JSON.parse((coverageJson.content as { text: string }[])[0]?.text ?? '')).toEqual(coverageExpected);
   });
 
   it.each<[string, Json]>([
@@ -461,7 +472,8 @@ describe('HTTP gates', () => {
       );
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(((await response.json()) as { result: Json }).result.structuredContent).toEqual(
+      expectCompactCoverage(
+        ((await response.json()) as { result: Json }).result.structuredContent,
         await service.getCoverage({ publicBaseUrl: BASE }),
       );
     },

@@ -15,9 +15,14 @@ import { parseQuery } from '../shim/http/query.ts';
 import { createMcpRoute } from '../shim/mcp/route.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
+import { parseFirmPoint } from '../shim/core/firm-params.ts';
+import { problemOf } from '../shim/http/problem.ts';
 
 type Json = Record<string, unknown>;
 let validate: (args: Json) => boolean;
+let validateFirm: (args: Json) => boolean;
+/** One get_firm call through the MCP route: its problem when it is an error, else null. */
+let firmProblem: (args: Json) => Promise<Json | null>;
 
 beforeAll(async () => {
   const dir = process.env.TEST_SITE_DIR;
@@ -56,7 +61,30 @@ beforeAll(async () => {
     : new Ajv({ strict: false });
   const check = ajv.compile(schema);
   validate = (args) => check(args) === true;
+  const firmSchema = tools.find((t) => t.name === 'get_firm')?.inputSchema;
+  if (firmSchema === undefined) throw new Error('no get_firm in tools/list');
+  const checkFirm = ajv.compile(firmSchema);
+  validateFirm = (args) => checkFirm(args) === true;
+  let id = 3;
+  firmProblem = async (args) => {
+    const answer = await post(
+      { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_firm', arguments: args } },
+      { 'mcp-protocol-version': '2025-06-18' },
+    );
+    const result = answer.result as { isError?: boolean; _meta?: { problem?: Json } };
+    return result.isError === true ? (result._meta?.problem ?? {}) : null;
+  };
 });
+
+/** The problem REST /v1/firms/{id} gives for this query string (read before the store), or null when it accepts it. */
+function restFirmProblem(search: string): Json | null {
+  try {
+    parseFirmPoint(parseQuery(search));
+    return null;
+  } catch (error) {
+    return problemOf(error, 'test').problem as unknown as Json;
+  }
+}
 
 /** Whether the REST parser accepts this query string (the search alone; no store is read). */
 function restAccepts(search: string): boolean {
@@ -197,5 +225,63 @@ describe('REST parser and MCP input schema agree', () => {
     expect(restAccepts('zip=60601&radius=5')).toBe(false);
     expect(validate({ zip: '60601', radius: 5 })).toBe(false);
     expect(restAccepts('limit=5')).toBe(false);
+  });
+});
+
+describe('REST /v1/firms/{listing_id} and MCP get_firm read the point alike', () => {
+  const ID = 'l_aaaaaaaaaaaaaaaa';
+  const pairs = fc.tuple(
+    fc.oneof(decimalText(120), fc.constant(undefined)),
+    fc.oneof(decimalText(200), fc.constant(undefined)),
+  );
+
+  it('accept and refuse the same values of lat and lng (REST parser, advertised get_firm schema)', () => {
+    fc.assert(
+      fc.property(pairs, ([lat, lng]) => {
+        const rest: [string, string][] = [];
+        const mcp: Json = { listing_id: ID };
+        if (lat !== undefined) {
+          rest.push(['lat', lat]);
+          mcp.lat = Number(lat);
+        }
+        if (lng !== undefined) {
+          rest.push(['lng', lng]);
+          mcp.lng = Number(lng);
+        }
+        // The schema cannot say "both or neither"; the tool then answers as REST does (checked below).
+        if ((lat === undefined) !== (lng === undefined)) return;
+        expect({ mcp, rest: restFirmProblem(q(rest)) === null }).toEqual({ mcp, rest: validateFirm(mcp) });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('the tool gives the REST problem for the same point, unknown name or missing half', async () => {
+    const cases: [string, Json][] = [
+      ['lat=91&lng=0', { lat: 91, lng: 0 }],
+      ['lat=38.9&lng=-181', { lat: 38.9, lng: -181 }],
+      ['lat=38.9', { lat: 38.9 }],
+      ['lng=-77', { lng: -77 }],
+      ['radius=5', { radius: 5 }],
+    ];
+    for (const [query, args] of cases) {
+      const rest = restFirmProblem(query);
+      expect(rest, query).not.toBeNull();
+      const mcp = await firmProblem({ listing_id: ID, ...args });
+      // Same code, parameter and detail; MCP names its own extra arguments among the accepted ones.
+      const { accepted: restAccepted, type: _t1, ...restRest } = rest as Json;
+      const { accepted: mcpAccepted, type: _t2, ...mcpRest } = mcp as Json;
+      if (restRest.code === 'unknown_parameter') {
+        expect(mcpAccepted).toEqual(['listing_id', 'lat', 'lng', 'format']);
+        expect(restAccepted).toEqual(['lat', 'lng']);
+        expect(mcpRest.parameter).toBe(restRest.parameter);
+      } else expect(mcpRest, query).toEqual(restRest);
+    }
+  });
+
+  it('a good point is accepted by both', async () => {
+    expect(restFirmProblem('lat=38.9&lng=-77')).toBeNull();
+    // An unknown id after a good point: not_found, not a parameter problem.
+    expect(await firmProblem({ listing_id: ID, lat: 38.9, lng: -77 })).toMatchObject({ code: 'not_found' });
   });
 });

@@ -38,8 +38,13 @@ interface AutocannonResult {
 export interface LoadRequest {
   method: string;
   path: string;
-  setupRequest?: (req: { method: string; path: string }) => { method: string; path: string };
+  /** A POST body and its headers (MCP), as autocannon sends them. */
+  body?: string;
+  headers?: Record<string, string>;
+  setupRequest?: (req: LoadRequestSent) => LoadRequestSent;
 }
+/** What setupRequest sees and returns. */
+export type LoadRequestSent = { method: string; path: string; body?: string; headers?: Record<string, string> };
 type Autocannon = (opts: {
   url: string;
   connections: number;

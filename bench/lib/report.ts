@@ -4,6 +4,8 @@ import { correctionSection, correctionTargetRows } from '../correction/correctio
 import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from '../latency/render-hotpath.ts';
 import type { PipelineReport } from '../latency/pipeline.ts';
 import { PIPELINE_HEADING, pipelineSection, pipelineTargetRows } from '../latency/render-pipeline.ts';
+import type { McpReport } from '../latency/mcp.ts';
+import { MCP_HEADING, mcpSection, mcpTargetRows } from '../latency/render-mcp.ts';
 import type { ColdReads, FirstAnswer } from '../cold/cold.ts';
 import type { ColdS3Report } from '../cold/cold-s3.ts';
 import type { HttpReport } from '../latency/http.ts';
@@ -103,6 +105,7 @@ export interface BenchResults {
   workload?: WorkloadReport;
   hotpath?: HotpathResults;
   pipeline?: PipelineReport;
+  mcp?: McpReport;
 }
 
 /** The section headings BENCHMARKS.md always has (a skipped part says so under its heading). */
@@ -120,6 +123,7 @@ export const SECTIONS = [
   HOTPATH_HEADING,
   TREES_HEADING,
   PIPELINE_HEADING,
+  MCP_HEADING,
   '## Method',
 ] as const;
 
@@ -187,6 +191,7 @@ function targetRows(r: BenchResults): TargetRow[] {
   rows.push(postgisTargetRow(r.postgis));
   rows.push(...hotpathTargetRows(r.hotpath));
   rows.push(...pipelineTargetRows(r.pipeline));
+  rows.push(...mcpTargetRows(r.mcp));
   return rows;
 }
 
@@ -785,6 +790,7 @@ export function renderReport(r: BenchResults): string {
     hotpathSection(r.hotpath),
     treeSweepSection(r.trees),
     pipelineSection(r.pipeline),
+    mcpSection(r.mcp),
     methodSection(r),
   ].join('\n\n')}\n`;
 }

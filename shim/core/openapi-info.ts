@@ -4,6 +4,7 @@
  */
 import { ATTRIBUTION_NOTICE } from './attribution.ts';
 import { DISCLOSURE, ORDER_TEXT } from './constants.ts';
+import { SYNTHETIC_NOTE } from './disclosure.ts';
 
 /** Base URL written into the stored document; the shim replaces it with its own public base URL when serving. */
 export const DEFAULT_PUBLIC_BASE_URL = 'https://injury-attorney-directory.example';
@@ -22,17 +23,19 @@ export const TERMS_TEXT =
   "Search only to answer a person's own request. Copying the directory in bulk is against these terms: do not sweep locations or radii, and do not store, " +
   'resell or republish the listings. limit is at most 25 and no endpoint lists the whole directory. Requests are rate-limited per network address.';
 
-/** The `info.description` of the API. */
-export const API_DESCRIPTION = [
-  'Read-only directory of personal injury law offices near a US location, ordered by distance only.',
-  CALLER_RULES,
-  `Terms: ${TERMS_TEXT}`,
-  `Order: ${ORDER_TEXT}`,
-  `Disclosure (returned with every answer): ${DISCLOSURE}`,
-  'Errors are RFC 9457 problem details whose type links to a page explaining the code. Every response carries RateLimit-Policy, RateLimit and ' +
-    'Directory-Version headers; 429 and 503 add Retry-After. JSON answers are gzip- or brotli-encoded when the request accepts it.',
-  `Data sources: ${ATTRIBUTION_NOTICE} /v1/coverage lists the sources in its attribution field.`,
-].join('\n\n');
+/** The `info.description` of the API, saying first that the firms are fictional while the dataset is synthetic. */
+export const apiDescription = (dataset: { synthetic: boolean }): string =>
+  [
+    'Read-only directory of personal injury law offices near a US location, ordered by distance only.',
+    ...(dataset.synthetic ? [SYNTHETIC_NOTE] : []),
+    CALLER_RULES,
+    `Terms: ${TERMS_TEXT}`,
+    `Order: ${ORDER_TEXT}`,
+    `Disclosure (returned with every answer): ${DISCLOSURE}`,
+    'Errors are RFC 9457 problem details whose type links to a page explaining the code. Every response carries RateLimit-Policy, RateLimit and ' +
+      'Directory-Version headers; 429 and 503 add Retry-After. JSON answers are gzip- or brotli-encoded when the request accepts it.',
+    `Data sources: ${ATTRIBUTION_NOTICE} /v1/coverage lists the sources in its attribution field.`,
+  ].join('\n\n');
 
 /** The operation tags, with descriptions. */
 export const TAGS = [

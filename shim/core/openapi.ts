@@ -4,8 +4,9 @@ import { createDocument } from 'zod-openapi';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import { API_VERSION, LIMIT, RADIUS_MILES, RATELIMIT_DRAFT, REQUESTS_PER_HOUR, SERVICE_NAME } from './constants.ts';
 import { withoutSafeIntegerBounds } from './json-schema-bounds.ts';
-import { API_DESCRIPTION, DEFAULT_PUBLIC_BASE_URL, TAGS, servedOpenApi } from './openapi-info.ts';
+import { DEFAULT_PUBLIC_BASE_URL, TAGS, apiDescription, servedOpenApi } from './openapi-info.ts';
 import { AttorneysQuery } from './query-schema.ts';
+import { FIRM_PARAMS } from './firm-params.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from './schemas.ts';
 import { ChangesDoc } from './site-format.ts';
 import { ApiError } from './errors.ts';
@@ -80,10 +81,24 @@ function problem(
 }
 
 /** A problem the service answers with a fixed text (no sample data behind it), with its type on the document's base. */
-function fixedProblem(code: ConstructorParameters<typeof ApiError>[0], detail: string): ProblemT {
-  return { ...new ApiError(code, detail).toProblem(), type: problemTypeUri(DEFAULT_PUBLIC_BASE_URL, code) };
+function fixedProblem(
+  code: ConstructorParameters<typeof ApiError>[0],
+  detail: string,
+  extensions?: ConstructorParameters<typeof ApiError>[2],
+): ProblemT {
+  return {
+    ...new ApiError(code, detail, extensions).toProblem(),
+    type: problemTypeUri(DEFAULT_PUBLIC_BASE_URL, code),
+  };
 }
 
+/** The person's point on GET /v1/firms/{listing_id}, with the search's bounds. */
+const firmPointQuery = z.object({
+  lat: AttorneysQuery.shape.lat.describe(
+    "The person's latitude, decimal degrees; with lng, every office gets distance_miles and the other offices come nearest first.",
+  ),
+  lng: AttorneysQuery.shape.lng.describe("The person's longitude, decimal degrees; requires lat."),
+});
 const htmlExample =
   '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>…</title>\n</head>\n<body>…</body>\n</html>\n';
 
@@ -165,11 +180,12 @@ function withParameterExamples(doc: Record<string, unknown>, E: OpenApiExampleSe
 }
 
 /**
- * The OpenAPI 3.1 document (info.version API_VERSION), with servers and links on DEFAULT_PUBLIC_BASE_URL, showing the
+ * The OpenAPI 3.1 document (info.version API_VERSION) of a version whose dataset is `dataset` (its description says
+ * the firms are fictional while it is synthetic), with servers and links on DEFAULT_PUBLIC_BASE_URL, showing the
  * examples `E` (the generator takes them from the version's own data); the shim serves it re-based onto its own public
  * base URL (servedOpenApi). Deterministic.
  */
-export function buildOpenApi(E: OpenApiExampleSet): Record<string, unknown> {
+export function buildOpenApi(E: OpenApiExampleSet, dataset: { synthetic: boolean }): Record<string, unknown> {
   const errors = errorsOf(E);
   const notFound = E.problems['404'];
   const doc = createDocument({
@@ -177,7 +193,7 @@ export function buildOpenApi(E: OpenApiExampleSet): Record<string, unknown> {
     info: {
       title: `${SERVICE_NAME} API`,
       version: API_VERSION,
-      description: API_DESCRIPTION,
+      description: apiDescription(dataset),
     },
     servers: [{ url: DEFAULT_PUBLIC_BASE_URL }],
     security: [],
@@ -223,9 +239,9 @@ export function buildOpenApi(E: OpenApiExampleSet): Record<string, unknown> {
           tags: ['directory'],
           summary: 'A firm, the office with this listing_id, and its other offices',
           description:
-            "The firm of a listing, the listed office (address, phone, hours, map_visibility) and the firm's other offices ordered by " +
-            'listing_id. Use a listing_id exactly as a search returned it; ids are stable across weeks but a listing can leave the directory.',
-          requestParams: { path: listingIdParam },
+            "The firm of a listing, its office and the firm's other offices (by listing_id; with the person's lat and lng, nearest " +
+            'first with distances). Use a listing_id exactly as a search returned it; a listing can leave the directory.',
+          requestParams: { path: listingIdParam, query: firmPointQuery },
           responses: {
             '200': {
               description: 'The firm document.',
@@ -236,6 +252,13 @@ export function buildOpenApi(E: OpenApiExampleSet): Record<string, unknown> {
               description: 'Not modified (If-None-Match matched the ETag).',
               headers: z.object({ ...rateHeaders, ETag: etag }),
             },
+            '400': problem(
+              `lat and lng go together, with the search's bounds (invalid_parameter); any parameter but ${FIRM_PARAMS.join(' and ')} is unknown_parameter.`,
+              fixedProblem('unknown_parameter', 'Unknown parameter "radius". Accepted parameters: lat, lng.', {
+                parameter: 'radius',
+                accepted: [...FIRM_PARAMS],
+              }),
+            ),
             '404': problem('Unknown or malformed listing_id (code not_found).', notFound),
             ...errors,
           },
@@ -372,9 +395,9 @@ export function buildOpenApi(E: OpenApiExampleSet): Record<string, unknown> {
           tags: ['mcp'],
           summary: 'Model Context Protocol endpoint (JSON-RPC 2.0 over Streamable HTTP, stateless, JSON responses)',
           description:
-            'Tools find_injury_attorneys, get_firm and get_coverage return the REST bodies (structuredContent) and a text block. No ' +
-            'session, no key. A bad argument is a result with isError true; an unknown tool or method is a JSON-RPC error. Only tool ' +
-            'calls spend the rate limit.',
+            'Tools find_injury_attorneys, get_firm and get_coverage answer compactly for a model (text and structuredContent); ' +
+            'format "json" gives the REST bodies. No session, no key. A bad argument is an isError result; an unknown tool or ' +
+            'method a JSON-RPC error. Only tool calls spend the rate limit.',
           requestBody: {
             required: true,
             content: {
@@ -384,7 +407,10 @@ export function buildOpenApi(E: OpenApiExampleSet): Record<string, unknown> {
                   jsonrpc: '2.0',
                   id: 1,
                   method: 'tools/call',
-                  params: { name: 'find_injury_attorneys', arguments: { location: E.parameters.location, limit: 2 } },
+                  params: {
+                    name: 'find_injury_attorneys',
+                    arguments: { location: E.parameters.location, limit: 2, format: 'json' },
+                  },
                 },
               },
             },

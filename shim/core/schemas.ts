@@ -212,6 +212,10 @@ export const Office = z
     primary_category: primaryCategory,
     google_listing_claimed: claimed,
     map_visibility: officeVisibility,
+    distance_miles: z
+      .number()
+      .optional()
+      .describe('Only when lat and lng are sent: great-circle miles from that point, 2 decimals.'),
   })
   .meta({ id: 'Office', description: 'One office of a firm.' });
 
@@ -234,7 +238,9 @@ export const FirmResponse = z
       })
       .describe('The firm the listing belongs to.'),
     office: Office,
-    other_offices: z.array(Office).describe("The firm's other offices, by listing_id."),
+    other_offices: z
+      .array(Office)
+      .describe("The firm's other offices, by listing_id; with lat and lng, nearest to that point first."),
     disclosure: z.string().describe('Text to keep with the firm when relaying it.'),
   })
   .meta({ id: 'FirmResponse' });

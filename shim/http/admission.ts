@@ -14,6 +14,7 @@ import {
   type RateLimiterOptions,
   type RateLimitState,
 } from './rate-limit.ts';
+import type { JsonBody } from '../edge-types.ts';
 
 /** Path prefixes whose every request spends one answer (the WAF rule's scope-down matches the same prefixes). */
 export const ANSWER_PATH_PREFIXES = ['/v1/', '/r/'] as const;
@@ -28,11 +29,16 @@ export interface RequestLimits {
   readonly all: RateLimiter;
 }
 
-/** What a request spends: `units` answers reserved up front, and, when known only from the answer, what it spent. */
+/** What a request spends: `units` answers reserved up front, and, when known only once it ran, how to settle it. */
 export interface Charge {
   units: number;
-  /** Answers actually spent, at most `units`, read from the response (which it must not consume). */
-  spent?: (response: Response) => Promise<number>;
+  /**
+   * Set when the answers are the calls the request makes (MCP tool calls): it spends as many as it recorded
+   * (RequestInfo.recordCall), at most `units`; a call refused before it ran spends nothing.
+   */
+  perCall?: boolean;
+  /** The request body as the charge read it, handed on to the route (RequestInfo.body). */
+  body?: JsonBody;
 }
 
 /** The outcome of counting one request. */

@@ -20,16 +20,16 @@ export const MAX_OTHER_OFFICES = 10;
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 
-/** The rules an answer repeats for the model, once. */
-const RELAY =
-  'Relaying: show the person several firms (not only the first) with distance, address and phone; give each website link exactly as returned; ' +
+/** The rules an answer repeats for the model, once (a field of the compact structuredContent too). */
+export const RELAYING =
+  'Show the person several firms (not only the first) with distance, address and phone; give each website link exactly as returned; ' +
   'keep the disclosure with them. A listing is not a recommendation, endorsement or referral.';
+const RELAY = `Relaying: ${RELAYING.charAt(0).toLowerCase()}${RELAYING.slice(1)}`;
 
 /** "Mon–Fri 8:00 AM – 6:00 PM; Sat–Sun Closed": consecutive days with the same hours as one range. */
-export function hoursLine(hours: HoursT | null): string {
-  if (hours === null) return 'Hours: not listed';
+export function hoursDays(hours: HoursT): string {
   const values = hours.text.map((line) => line.slice(line.indexOf(': ') + 2));
-  if (values.length !== DAYS.length) return `Hours (${hours.timezone}): ${hours.text.join('; ')}`;
+  if (values.length !== DAYS.length) return hours.text.join('; ');
   const parts: string[] = [];
   let start = 0;
   for (let i = 1; i <= values.length; i++) {
@@ -38,7 +38,12 @@ export function hoursLine(hours: HoursT | null): string {
     parts.push(`${days} ${values[start]}`);
     start = i;
   }
-  return `Hours (${hours.timezone}): ${parts.join('; ')}`;
+  return parts.join('; ');
+}
+
+/** "Hours (America/Chicago): Mon–Fri 8:00 AM – 6:00 PM; Sat–Sun Closed", or that none are listed. */
+export function hoursLine(hours: HoursT | null): string {
+  return hours === null ? 'Hours: not listed' : `Hours (${hours.timezone}): ${hoursDays(hours)}`;
 }
 
 function visibility(v: ResultT['map_visibility']): string {
@@ -111,6 +116,17 @@ export function searchText(body: AttorneysResponseT): string {
   return lines.join('\n');
 }
 
+/** The other offices of a firm answer, nearest to `near` (else to the office asked about) first, ties by listing_id. */
+export function nearestOthers(
+  body: FirmResponseT,
+  near: { lat: number; lng: number } | null,
+): { office: OfficeT; miles: number }[] {
+  const from = near ?? { lat: body.office.lat, lng: body.office.lng };
+  return body.other_offices
+    .map((office) => ({ office, miles: haversineMiles(from.lat, from.lng, office.lat, office.lng) }))
+    .sort((x, y) => x.miles - y.miles || (x.office.listing_id < y.office.listing_id ? -1 : 1));
+}
+
 function officeLine(o: OfficeT, miles: number | null): string {
   const where = `${o.address}, ${o.city}, ${o.state}${o.zip === null ? '' : ` ${o.zip}`}`;
   return `- ${where}${miles === null ? '' : ` · ${roundMiles(miles)} mi`} · ${o.phone ?? 'no phone listed'} · listing_id ${o.listing_id}`;
@@ -123,7 +139,6 @@ function officeLine(o: OfficeT, miles: number | null): string {
 export function firmText(body: FirmResponseT, near: { lat: number; lng: number } | null): string {
   const f = body.firm;
   const o = body.office;
-  const from = near ?? { lat: o.lat, lng: o.lng };
   const flags = [`${f.profile_type} profile`, f.sponsored ? 'sponsored' : 'not sponsored'].join(', ');
   const b = f.brand_index;
   const lines = [
@@ -135,9 +150,7 @@ export function firmText(body: FirmResponseT, near: { lat: number; lng: number }
     `   ${hoursLine(o.hours)}`,
     `   ${visibility(o.map_visibility)} · listing_id ${o.listing_id}`,
   ];
-  const others = body.other_offices
-    .map((other) => ({ other, miles: haversineMiles(from.lat, from.lng, other.lat, other.lng) }))
-    .sort((x, y) => x.miles - y.miles || (x.other.listing_id < y.other.listing_id ? -1 : 1));
+  const others = nearestOthers(body, near);
   const total = others.length;
   if (total === 0) lines.push('Other offices: none.');
   else {
@@ -146,7 +159,7 @@ export function firmText(body: FirmResponseT, near: { lat: number; lng: number }
     lines.push(
       `Other offices of this firm: ${total} in all${total > shown.length ? `; the ${shown.length} ${basis}` : `, ${basis}`}:`,
     );
-    lines.push(...shown.map((s) => officeLine(s.other, s.miles)));
+    lines.push(...shown.map((s) => officeLine(s.office, s.miles)));
     if (total > shown.length) lines.push(`(${total - shown.length} more: format "json" returns every office.)`);
   }
   lines.push(`Map visibility: ${MAP_VISIBILITY_WHAT}`, `Disclosure: ${body.disclosure}`, RELAY);

@@ -1,12 +1,12 @@
 /**
- * What an MCP POST spends of the answer quota: one answer per tool call that gets a result (an `isError` result
+ * What an MCP POST spends of the answer quota: one answer per tool call that runs (an `isError` result from the tool
  * included), also inside a JSON-RPC batch. Protocol messages (initialize, notifications, tools/list, ping) spend
- * nothing, and neither does a call answered with a JSON-RPC error or a batch refused whole.
+ * nothing, and neither does a call answered with a JSON-RPC error, a call whose arguments were refused before the tool
+ * ran, or a batch refused whole. The body is read and parsed here, once, and handed on to the route.
  */
+import type { JsonBody } from '../edge-types.ts';
 import type { Charge } from '../http/admission.ts';
-
-/** Largest body inspected; the route itself refuses larger ones. */
-const MAX_INSPECTED_BYTES = 64 * 1024;
+import { MAX_BODY_BYTES } from '../limits.ts';
 
 type Id = string | number;
 
@@ -26,47 +26,21 @@ export function toolCallIds(body: unknown): Set<Id> {
   return ids;
 }
 
-/** The JSON-RPC messages of an answer: a JSON body (one message or a batch) or the `data:` lines of an event stream. */
-function answerMessages(contentType: string, text: string): unknown[] {
-  const bodies = contentType.includes('text/event-stream')
-    ? text
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5))
-    : [text];
-  const out: unknown[] = [];
-  for (const body of bodies) {
-    try {
-      const parsed: unknown = JSON.parse(body);
-      out.push(...(Array.isArray(parsed) ? parsed : [parsed]));
-    } catch {
-      // Not JSON-RPC: nothing in it answers a call.
-    }
-  }
-  return out;
-}
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** How many of `ids` the answer gave a `result`. */
-export async function answeredCalls(ids: ReadonlySet<Id>, response: Response): Promise<number> {
-  if (ids.size === 0 || response.body === null) return 0;
-  const text = await response.clone().text();
-  const answered = new Set<Id>();
-  for (const m of answerMessages(response.headers.get('content-type') ?? '', text)) {
-    if (isObject(m) && 'result' in m && isId(m.id) && ids.has(m.id)) answered.add(m.id);
-  }
-  return answered.size;
-}
-
-/** The charge of an MCP POST: its tool calls reserved up front, settled by the answer. Never throws. */
-export async function mcpCharge(request: Request): Promise<Charge> {
-  let body: unknown;
+/** A request body's JSON, read once: over MAX_BODY_BYTES, not UTF-8 JSON, or its value; never throws. */
+export function readJsonBody(body: Uint8Array | null): JsonBody {
+  if (body !== null && body.byteLength > MAX_BODY_BYTES) return { kind: 'too_large' };
   try {
-    const text = await request.clone().text();
-    if (text.length > MAX_INSPECTED_BYTES) return { units: 0 };
-    body = JSON.parse(text);
+    return { kind: 'json', value: JSON.parse(utf8.decode(body ?? new Uint8Array(0))) as unknown };
   } catch {
-    return { units: 0 };
+    return { kind: 'not_json' };
   }
-  const ids = toolCallIds(body);
-  return { units: ids.size, spent: (response) => answeredCalls(ids, response) };
+}
+
+/** The charge of an MCP POST: its tool calls reserved up front, settled by the calls that ran. Never throws. */
+export function mcpCharge(requestBody: Uint8Array | null): Charge {
+  const body = readJsonBody(requestBody);
+  const units = body.kind === 'json' ? toolCallIds(body.value).size : 0;
+  return { units, perCall: true, body };
 }

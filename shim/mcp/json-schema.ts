@@ -52,6 +52,19 @@ export function draftNeutralTuples(node: unknown): unknown {
   return out;
 }
 
+/**
+ * `make` remembered per target: the SDK asks for a tool's JSON Schema on every tools/list and every tools/call (to
+ * check the result), and writing it from zod costs more than the search itself.
+ */
+function once(make: (target: Target) => Json): (target: Target) => Json {
+  const made = new Map<Target, Json>();
+  return (target) => {
+    let json = made.get(target);
+    if (json === undefined) made.set(target, (json = make(target)));
+    return json;
+  };
+}
+
 function jsonOf(schema: z.ZodType, io: 'input' | 'output', target: Target): Json {
   const std = schema['~standard'] as unknown as {
     jsonSchema: Record<'input' | 'output', (o: { target: Target }) => Json>;
@@ -66,7 +79,11 @@ function jsonOf(schema: z.ZodType, io: 'input' | 'output', target: Target): Json
 export function advertiseOnly(
   schema: z.ZodObject,
 ): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
-  const json = (target: Target): Json => ({ ...jsonOf(schema, 'input', target), additionalProperties: false });
+  // No $schema: 2020-12 is MCP's default dialect, and tools/list is read in every conversation.
+  const json = once((target: Target): Json => {
+    const { $schema: _schema, ...rest } = jsonOf(schema, 'input', target);
+    return { ...rest, additionalProperties: false };
+  });
   return {
     '~standard': {
       version: 1,
@@ -77,18 +94,44 @@ export function advertiseOnly(
   };
 }
 
-/** `schema` as an output schema: zod validates the structured result, clients see the inlined JSON Schema. */
-export function outputSchemaOf<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
-  const std = schema['~standard'];
+/** `node` without `additionalProperties: false` anywhere in it. */
+function withoutClosedObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutClosedObjects);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => !(k === 'additionalProperties' && v === false))
+      .map(([k, v]) => [k, withoutClosedObjects(v)]),
+  );
+}
+
+/**
+ * A tool's output schema: the compact model-facing form (format "text"), or with format "json" the REST body, which
+ * the schema names and /openapi.json describes (written out in full it would triple tools/list). Nothing is validated
+ * here: both forms are built by typed code from the Service's answer, and checking them with zod on every call cost
+ * more than the search (the clients check results against this schema; the tests run both official clients).
+ */
+export function modelOutputSchema(
+  compact: z.ZodObject,
+  rest: string,
+): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+  const json = once((target: Target): Json => {
+    // No $schema (2020-12 is MCP's default dialect) and no additionalProperties: false, to keep tools/list small.
+    const { $schema: _schema, ...form } = withoutClosedObjects(jsonOf(compact, 'output', target)) as Json;
+    return {
+      type: 'object',
+      anyOf: [
+        form,
+        { type: 'object', description: `With format "json": the body of ${rest}, as /openapi.json describes it.` },
+      ],
+    };
+  });
   return {
     '~standard': {
       version: 1,
-      vendor: std.vendor,
-      validate: (value: unknown) => std.validate(value),
-      jsonSchema: {
-        input: ({ target }) => jsonOf(schema, 'input', target),
-        output: ({ target }) => jsonOf(schema, 'output', target),
-      },
+      vendor: 'injury-attorney-directory',
+      validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: { input: ({ target }) => json(target), output: ({ target }) => json(target) },
     },
   };
 }

@@ -1,14 +1,16 @@
 /**
  * POST /mcp: MCP over Streamable HTTP, stateless, JSON responses (docs/MCP.md). The 2026-07-28 revision goes
  * through the SDK's createMcpHandler; 2025-era traffic (initialize handshake) through a per-request stateless
- * transport in JSON mode. Both build a fresh McpServer per request from the same tools over the same Service.
+ * transport in JSON mode. Both build a fresh McpServer per request (about 40 us of CPU) from the same tools over the
+ * same Service: the SDK refuses an instance still serving another request and keeps per-exchange state on it (the
+ * negotiated revision, the client's identity), so one instance cannot serve concurrent requests. The tools' schemas
+ * are made once per process (tools.ts).
  */
 import {
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   isJsonContentType,
   isLegacyRequest,
-  readRequestBody,
 } from '@modelcontextprotocol/server';
 import { ApiError } from '../core/errors.ts';
 import { MAX_BODY_BYTES } from '../limits.ts';
@@ -19,6 +21,8 @@ import { TOOL_NAMES, buildMcpServer } from './tools.ts';
 import type { ToolCallRecord, ToolScope } from './tools.ts';
 import type { TextData } from './tool-texts.ts';
 import { protoArgumentAnswer } from './proto-argument.ts';
+import { guardMessages } from './message-guard.ts';
+import { readJsonBody } from './cost.ts';
 
 /** Options of createMcpRoute. */
 export interface McpRouteOptions {
@@ -91,9 +95,20 @@ function duplicateId(body: unknown): string | number | undefined {
 }
 
 function withNoStore(response: Response): Response {
-  const headers = new Headers(response.headers);
-  headers.set('cache-control', 'no-store');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  // The SDK's answers are built here, so their headers can be set in place; a copy only if they are immutable.
+  try {
+    response.headers.set('cache-control', 'no-store');
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set('cache-control', 'no-store');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/** Whether an Accept header already takes both forms the 2025 transport asks for (SDK clients send both). */
+function acceptsBoth(accept: string | null): boolean {
+  return accept !== null && accept.includes('application/json') && accept.includes('text/event-stream');
 }
 
 /** The /mcp route: a web-standard handler the HTTP app mounts after its own rate limiting. */
@@ -130,16 +145,14 @@ export function createMcpRoute(
     ...(opts.onToolCall ? { onToolCall: (call: ToolCallRecord) => opts.onToolCall?.(call, request, info) } : {}),
   });
 
-  // The SDK hands the factory the Request it was given; this is how the factory finds that request's scope.
-  const scopes = new WeakMap<Request, ToolScope>();
-  const modern = createMcpHandler(
-    ({ requestInfo }) => buildMcpServer(service, (requestInfo && scopes.get(requestInfo)) ?? { ctx }),
-    {
+  // The 2026-07-28 leg: a handler per request whose factory closes over that request's scope, as the 2025 leg builds
+  // its server from it (about 10 us of CPU, against a side table keyed on the Request to find the scope again).
+  const modernFor = (scope: ToolScope) =>
+    createMcpHandler(() => buildMcpServer(service, scope), {
       legacy: 'reject',
       onerror: reportError,
       maxRequestBodySize: MAX_BODY_BYTES,
-    },
-  );
+    });
 
   async function serveLegacy(request: Request, body: unknown, scope: ToolScope): Promise<Response> {
     // createMcpHandler's own legacy fallback answers over SSE; JSON mode needs our own stateless transport.
@@ -152,9 +165,12 @@ export function createMcpRoute(
     await server.connect(transport);
     // Answers are always one JSON body, so a client that accepts only application/json (or sends no Accept) is
     // served like the 2026-07-28 leg serves it, instead of the transport's 406.
-    const headers = new Headers(request.headers);
-    headers.set('accept', 'application/json, text/event-stream');
-    const forwarded = new Request(request.url, { method: 'POST', headers, signal: request.signal });
+    let forwarded = request;
+    if (!acceptsBoth(request.headers.get('accept'))) {
+      const headers = new Headers(request.headers);
+      headers.set('accept', 'application/json, text/event-stream');
+      forwarded = new Request(request.url, { method: 'POST', headers, signal: request.signal });
+    }
     try {
       return await transport.handleRequest(forwarded, { parsedBody: body });
     } finally {
@@ -183,14 +199,11 @@ export function createMcpRoute(
       return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
 
-    let body: unknown;
-    try {
-      const read = await readRequestBody(request, MAX_BODY_BYTES);
-      if (read.tooLarge) return rpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`);
-      body = JSON.parse(read.text);
-    } catch {
-      return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
-    }
+    // Read and parsed once: by the app's charge (info.body) when mounted there, else here.
+    const read = info.body ?? readJsonBody(new Uint8Array(await request.arrayBuffer()));
+    if (read.kind === 'too_large') return rpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+    if (read.kind === 'not_json') return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
+    let body = read.value;
 
     const duplicate = duplicateId(body);
     if (duplicate !== undefined) {
@@ -201,6 +214,11 @@ export function createMcpRoute(
       );
     }
 
+    // Caller mistakes the SDK would answer with a schema dump, and tool arguments too deep or too large for it to read.
+    const checked = guardMessages(body);
+    if (!checked.ok) return rpcError(200, checked.code, checked.message, checked.id);
+    body = checked.body;
+
     const call = toolCallOf(body);
     if (call !== null && !(TOOL_NAMES as readonly unknown[]).includes(call.name)) {
       const name = typeof call.name === 'string' ? JSON.stringify(call.name.slice(0, 100)) : 'missing';
@@ -208,15 +226,38 @@ export function createMcpRoute(
     }
 
     const proto = protoArgumentAnswer(body);
-    if (proto !== null) return proto;
+    if (proto !== null) {
+      // The search's own parser refused the call: it ran as a tool call does, so it is logged and spends one.
+      const args = (body as { params: { arguments: unknown } }).params.arguments;
+      try {
+        opts.onToolCall?.(
+          {
+            tool: 'find_injury_attorneys',
+            args,
+            query_id: null,
+            location: null,
+            src: null,
+            covered: null,
+            result_count: null,
+            metro: null,
+            zip3: null,
+            status: 400,
+          },
+          request,
+          info,
+        );
+      } catch {
+        // Reporting must never change the answer.
+      }
+      return proto;
+    }
 
     const scope = scopeFor(request, info, await dataOf());
     try {
       if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
         return withNoStore(await serveLegacy(request, body, scope));
       }
-      scopes.set(request, scope);
-      return withNoStore(await modern.fetch(request, { parsedBody: body }));
+      return withNoStore(await modernFor(scope).fetch(request, { parsedBody: body }));
     } catch (error) {
       reportError(error instanceof Error ? error : new Error(String(error)));
       return rpcError(500, -32603, 'Internal error');

@@ -18,9 +18,7 @@ function metros(data: TextData): string {
 
 function sample(data: TextData): string[] {
   return data?.synthetic === true
-    ? [
-        'SAMPLE DATA: the firms in this dataset are fictional; never present them as real lawyers or as a real search result.',
-      ]
+    ? ['SAMPLE DATA: the firms are fictional; never present them as real lawyers or a real search result.']
     : [];
 }
 
@@ -36,7 +34,7 @@ export function instructions(data: TextData): string {
     "4. Give each website link exactly as returned (a link on this service that redirects to the firm's own site).",
     '5. A listing is not a recommendation, endorsement or referral; map visibility measures how often an office shows on a web map, not lawyer quality.',
     "6. Search only for a person's actual need: copying the directory in bulk (sweeping locations, storing or republishing listings) is against the terms.",
-    'Tool results: the text block is a compact summary written for you; structuredContent is the full JSON answer, and format "json" returns that JSON as the text.',
+    'Tool results: the text block and structuredContent are compact answers written for you (the relaying rules and any line to say to the person included); format "json" returns the full REST answer in both instead.',
     'A failed call is isError: true with the reason as text, a line "problem: {...}" with its code, and the same problem object in _meta.problem.',
   ].join('\n');
 }
@@ -44,22 +42,22 @@ export function instructions(data: TextData): string {
 /** Description of find_injury_attorneys. */
 export function findDescription(data: TextData): string {
   return [
-    'Find personal injury law firms with an office near a US location, nearest first: one entry per firm, by its nearest office within the radius. Order is straight-line distance only; sponsorship never changes it.',
+    'Personal injury law firms with an office near a US location, one per firm by its nearest office, nearest first by straight-line distance only.',
     ...sample(data),
     'Use the person\'s own location (ZIP, "City, ST" or lat/lng), never a guessed or different place.',
-    `If covered is false the place is outside ${metros(data)}: there is no data for it, which does not mean there are no lawyers there. Say so; do not search another metro instead.`,
+    `If covered is false there is no data for the place (outside ${metros(data)}), which does not mean there are no lawyers there. Say so; do not search another metro instead.`,
     `Show several firms (limit up to ${LIMIT.max}, radius_miles up to ${RADIUS_MILES.max}) and keep the disclosure with them; give website links exactly as returned. A listing is not a recommendation.`,
-    'The text result is a compact summary; structuredContent holds the full answer; format "json" returns it as JSON text.',
+    'The text and structuredContent are compact answers; format "json" returns the full REST answer.',
   ].join('\n');
 }
 
 /** Description of get_firm. */
 export function firmDescription(data: TextData): string {
   return [
-    "One listed law office by listing_id, exactly as a search returned it: the firm (name, website, profile, visibility), this office (address, phone, hours) and the firm's other offices.",
+    "One listed office by listing_id, exactly as a search returned it: the firm, this office (address, phone, hours) and the firm's other offices.",
     ...sample(data),
-    "Give lat and lng (the person's point, e.g. the search location) to list the other offices nearest to the person first; the text lists at most 10 and the total, structuredContent all of them.",
-    'Do not guess or construct listing ids: an unknown id is an error; search again instead. Give the website link exactly as returned and keep the disclosure. A listing is not a recommendation.',
+    'With lat and lng (the person\'s point) the other offices come nearest to it first; at most 10 and the total (format "json": all).',
+    'Never construct listing ids; search again instead. Give the website link exactly as returned and keep the disclosure. A listing is not a recommendation.',
   ].join('\n');
 }
 
@@ -68,6 +66,6 @@ export function coverageDescription(data: TextData): string {
   return [
     `The metros this directory covers (${metros(data)}), with firm and office counts per metro and the week of the data.`,
     ...sample(data),
-    "Use it to explain coverage, e.g. after a search returned covered: false. It is not a way to pick another metro to search on the person's behalf: results are only meaningful for the person's own location.",
+    "Use it to explain coverage (e.g. after covered: false), never to pick another metro for the person: results mean something only for the person's own location.",
   ].join('\n');
 }

@@ -6,12 +6,16 @@ import { API_VERSION, SERVICE_NAME } from '../core/constants.ts';
 import { ApiError } from '../core/errors.ts';
 import { parseSearch } from '../core/search-request.ts';
 import { AttorneysQuery, FirmQuery } from '../core/query-schema.ts';
-import { AttorneysResponse, CoverageResponse, FirmResponse, type AttorneysResponseT } from '../core/schemas.ts';
+import { parseFirmPoint } from '../core/firm-params.ts';
+import { firmNearPoint } from '../core/firm-near.ts';
+import type { AttorneysResponseT } from '../core/schemas.ts';
 import type { CallContext, Service } from '../core/service.ts';
 import { zip3Of } from '../http/request-log.ts';
 import { problemOf } from '../http/problem.ts';
 import { coverageText, firmText, searchText } from './answer-text.ts';
-import { advertiseOnly, outputSchemaOf } from './json-schema.ts';
+import { refusedArguments } from './message-guard.ts';
+import { advertiseOnly, modelOutputSchema } from './json-schema.ts';
+import { CompactCoverage, CompactFirm, CompactSearch, compactCoverage, compactFirm, compactSearch } from './compact.ts';
 import { coverageDescription, findDescription, firmDescription, instructions, type TextData } from './tool-texts.ts';
 
 /** Tool names, in the order tools/list shows them. */
@@ -37,7 +41,6 @@ export interface ToolCallRecord {
 
 const ANNOTATIONS: ToolAnnotations = {
   readOnlyHint: true,
-  destructiveHint: false,
   idempotentHint: true,
   openWorldHint: false,
 };
@@ -46,21 +49,33 @@ const ANNOTATIONS: ToolAnnotations = {
 const Format = z
   .enum(['text', 'json'])
   .optional()
-  .describe(
-    '"text" (default): the text block is a compact summary for a model; "json": the full JSON answer as text, for clients that read only text. structuredContent is the full answer either way.',
-  );
+  .describe('"text" (default): the compact answer; "json": the full REST answer.');
 
 /** find_injury_attorneys arguments: the REST parameters with their bounds, plus format. */
 const FindInput = AttorneysQuery.extend({ format: Format });
 
 /** get_firm arguments: the listing, an optional point of the person (REST lat/lng bounds), and format. */
 const FirmInput = FirmQuery.extend({
-  lat: AttorneysQuery.shape.lat.describe(
-    'Latitude of the person (e.g. the search location); with lng, the text lists other offices nearest to it first.',
-  ),
+  lat: AttorneysQuery.shape.lat.describe("The person's latitude; with lng, other offices nearest to it first."),
   lng: AttorneysQuery.shape.lng.describe('Longitude of the person; requires lat.'),
   format: Format,
 });
+
+/** The tools' schemas, made once per process: their JSON Schema is written on first use and kept. */
+const SCHEMAS = {
+  find: {
+    input: advertiseOnly(FindInput),
+    output: modelOutputSchema(CompactSearch, 'GET /v1/attorneys'),
+  },
+  firm: {
+    input: advertiseOnly(FirmInput),
+    output: modelOutputSchema(CompactFirm, 'GET /v1/firms/{listing_id}'),
+  },
+  coverage: {
+    input: advertiseOnly(z.object({ format: Format })),
+    output: modelOutputSchema(CompactCoverage, 'GET /v1/coverage'),
+  },
+};
 
 /** The format argument, checked like a REST parameter; undefined means text. */
 function formatOf(args: Record<string, unknown>): 'text' | 'json' {
@@ -73,32 +88,29 @@ function formatOf(args: Record<string, unknown>): 'text' | 'json' {
   );
 }
 
-/** get_firm's optional point: both lat and lng within the REST bounds, or neither. */
-function pointOf(args: Record<string, unknown>): { lat: number; lng: number } | null {
-  const { lat, lng } = args;
-  if (lat === undefined && lng === undefined) return null;
-  const ok = (v: unknown, max: number): v is number =>
-    typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= max;
-  if (!ok(lat, 90) || !ok(lng, 180)) {
-    throw new ApiError(
-      'invalid_parameter',
-      'lat and lng go together: latitude -90 to 90 and longitude -180 to 180 in decimal degrees, as numbers.',
-      {
-        parameter: lat === undefined || !ok(lat, 90) ? 'lat' : 'lng',
-      },
-    );
-  }
-  return { lat, lng };
-}
+/** get_firm's arguments, in the order its unknown_parameter answer names them. */
+const FIRM_ARGS = ['listing_id', 'lat', 'lng', 'format'] as const;
 
 function withoutFormat(args: Record<string, unknown>): Record<string, unknown> {
   const { format: _format, ...rest } = args;
   return rest;
 }
 
-/** A successful result: the text written for the model (or the JSON on request) and the full body as structuredContent. */
-function ok(body: object, text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> };
+/** A successful result: the text block and structuredContent, the compact form or (format "json") the REST body. */
+function ok(structured: object, text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
+}
+
+/** The answer of a tool in the requested format: the compact text and form, or the REST body as JSON and as itself. */
+function answerIn<T extends object>(
+  format: 'text' | 'json',
+  body: T,
+  text: (body: T) => string,
+  compact: (body: T) => object,
+): { body: T; text: string; structured: object } {
+  return format === 'json'
+    ? { body, text: JSON.stringify(body), structured: body }
+    : { body, text: text(body), structured: compact(body) };
 }
 
 /**
@@ -137,10 +149,16 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     { instructions: instructions(data), capabilities: { tools: { listChanged: false } } },
   );
 
+  // Arguments the route found too deep or too large: the tool error, with nothing read, logged or spent.
+  const refused = (args: Record<string, unknown>): CallToolResult | null => {
+    const error = refusedArguments(args);
+    return error === null ? null : failure(error, scope.ctx.publicBaseUrl).result;
+  };
+
   const run = async (
     tool: ToolName,
     args: Record<string, unknown>,
-    call: () => Promise<{ body: object; text: string }>,
+    call: () => Promise<{ body: object; text: string; structured: object }>,
     describe: (body: object | null) => Omit<ToolCallRecord, 'tool' | 'args' | 'status'>,
   ): Promise<CallToolResult> => {
     let result: CallToolResult;
@@ -149,7 +167,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     try {
       const answer = await call();
       body = answer.body;
-      result = ok(body, answer.text);
+      result = ok(answer.structured, answer.text);
     } catch (error) {
       ({ result, status } = failure(error, scope.ctx.publicBaseUrl));
     }
@@ -166,11 +184,13 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     {
       title: 'Find injury attorneys near a location',
       description: findDescription(data),
-      inputSchema: advertiseOnly(FindInput),
-      outputSchema: outputSchemaOf(AttorneysResponse),
+      inputSchema: SCHEMAS.find.input,
+      outputSchema: SCHEMAS.find.output,
       annotations: ANNOTATIONS,
     },
     (args) => {
+      const refusal = refused(args);
+      if (refusal !== null) return refusal;
       // Parsed once: the Service answers this value and the log line reads the location as sent off it.
       const search = parseSearch(withoutFormat(args));
       return run(
@@ -178,8 +198,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
         args,
         async () => {
           const format = formatOf(args);
-          const body = await service.findAttorneys(search, scope.ctx);
-          return { body, text: format === 'json' ? JSON.stringify(body) : searchText(body) };
+          return answerIn(format, await service.findAttorneys(search, scope.ctx), searchText, compactSearch);
         },
         (body) => {
           const found = body as AttorneysResponseT | null;
@@ -202,11 +221,12 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     {
       title: 'Get one listed law office and its firm',
       description: firmDescription(data),
-      inputSchema: advertiseOnly(FirmInput),
-      outputSchema: outputSchemaOf(FirmResponse),
+      inputSchema: SCHEMAS.firm.input,
+      outputSchema: SCHEMAS.firm.output,
       annotations: ANNOTATIONS,
     },
     (args) =>
+      refused(args) ??
       run(
         'get_firm',
         args,
@@ -220,10 +240,17 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
               { parameter: 'listing_id' },
             );
           }
+          const near = parseFirmPoint(withoutFormat(args), FIRM_ARGS);
           const format = formatOf(args);
-          const near = pointOf(args);
-          const body = await service.getFirm(id, scope.ctx);
-          return { body, text: format === 'json' ? JSON.stringify(body) : firmText(body, near) };
+          const firm = await service.getFirm(id, scope.ctx);
+          // With a point, the REST body of /v1/firms/{id}?lat=&lng= (distances, nearest first).
+          const body = near === null ? firm : firmNearPoint(firm, near);
+          return answerIn(
+            format,
+            body,
+            (b) => firmText(b, near),
+            (b) => compactFirm(b, near),
+          );
         },
         () => ({
           query_id: null,
@@ -242,18 +269,18 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
     {
       title: 'List the covered metros',
       description: coverageDescription(data),
-      inputSchema: advertiseOnly(z.object({ format: Format })),
-      outputSchema: outputSchemaOf(CoverageResponse),
+      inputSchema: SCHEMAS.coverage.input,
+      outputSchema: SCHEMAS.coverage.output,
       annotations: ANNOTATIONS,
     },
     (args) =>
+      refused(args) ??
       run(
         'get_coverage',
         args,
         async () => {
           const format = formatOf(args);
-          const body = await service.getCoverage(scope.ctx);
-          return { body, text: format === 'json' ? JSON.stringify(body) : coverageText(body) };
+          return answerIn(format, await service.getCoverage(scope.ctx), coverageText, compactCoverage);
         },
         () => ({
           query_id: null,
