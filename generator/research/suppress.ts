@@ -72,16 +72,28 @@ function propagate(items: readonly Item[], lo: number[], hi: number[], plo: numb
         else sHiFinite += h;
       }
       const sHi = unbounded > 0 ? Infinity : sHiFinite;
-      if (sLo > (lo[i] as number)) ((lo[i] = sLo), (changed = true));
-      if (sHi < (hi[i] as number)) ((hi[i] = sHi), (changed = true));
+      if (sLo > (lo[i] as number)) {
+        lo[i] = sLo;
+        changed = true;
+      }
+      if (sHi < (hi[i] as number)) {
+        hi[i] = sHi;
+        changed = true;
+      }
       for (const p of it.pairs) {
         const h = phi[p] as number;
         const othersHi =
           h === Infinity ? (unbounded > 1 ? Infinity : sHiFinite) : unbounded > 0 ? Infinity : sHiFinite - h;
         const newLo = (lo[i] as number) - othersHi;
         const newHi = (hi[i] as number) - (sLo - (plo[p] as number));
-        if (newLo > (plo[p] as number)) ((plo[p] = newLo), (changed = true));
-        if (newHi < (phi[p] as number)) ((phi[p] = newHi), (changed = true));
+        if (newLo > (plo[p] as number)) {
+          plo[p] = newLo;
+          changed = true;
+        }
+        if (newHi < (phi[p] as number)) {
+          phi[p] = newHi;
+          changed = true;
+        }
       }
     }
   }
