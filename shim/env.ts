@@ -89,8 +89,9 @@ const bucketName = z
 const publicBaseUrlField = z.preprocess(
   blankIsUnset,
   z
-    .url({ protocol: /^https?$/ })
-    .refine((u) => !new URL(u).search && !new URL(u).hash, 'must not carry a query or fragment')
+    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://api.example.org' })
+    // Refinements run after a failed URL check too: a value that is no URL is that check's message, not a throw here.
+    .refine((u) => !URL.canParse(u) || (!new URL(u).search && !new URL(u).hash), 'must not carry a query or fragment')
     .optional(),
 );
 
