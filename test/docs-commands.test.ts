@@ -1,5 +1,5 @@
 /**
- * What README.md and docs/*.md tell a reader to type exists: every `npm run <script>` is a script of package.json,
+ * What README.md, CONTRIBUTING.md, data/README.md and docs/*.md tell a reader to type exists: every `npm run <script>` is a script of package.json,
  * every flag given to a script (`npm run x -- --flag`, `npm start -- --flag`) is one its --help lists, and every route
  * they name (`/v1/...`, `GET /r/{listing_id}`, the pages, curl URLs on the local server) answers on a running server.
  */
@@ -11,6 +11,8 @@ import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const DOCS = [
   'README.md',
+  'CONTRIBUTING.md',
+  join('data', 'README.md'),
   ...readdirSync('docs')
     .filter((f) => f.endsWith('.md'))
     .map((f) => join('docs', f)),
@@ -127,6 +129,15 @@ describe('routes in README.md and docs/*.md', () => {
   });
   afterAll(async () => {
     await server?.close();
+  });
+
+  it('MCP.md names the Allow header the server sends for a GET on /mcp', async () => {
+    const named = /`Allow: ([^`]+)`/.exec(text.get(join('docs', 'MCP.md')) ?? '')?.[1];
+    expect(named).toBeDefined();
+    const res = await fetch(`${server.url}/mcp`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(named);
   });
 
   it('answer on a running server: not 404, nor 405 for the method the docs give (a bare path may need another)', async () => {
