@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { wildcardHostWarning } from '../shim/base-url-warning.ts';
+import { ConfigError, loadConfig } from '../shim/config.ts';
 import { STACK_TRACE_RE } from './helpers/http.ts';
 
 const ROOT = resolve('.');
@@ -168,6 +169,30 @@ describe('the server environment', () => {
     expect(r.stderr).toBe(
       'Invalid environment:\n  PUBLIC_BASE_URL="foo": must be an absolute http(s) URL, e.g. https://api.example.org\n',
     );
+  });
+});
+
+describe('every environment error names its variable and what it accepts', () => {
+  it('numbers and URLs', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ PORT: 'abc' }, '  PORT="abc": must be a number'],
+      [{ STORE_TIMEOUT_MS: 'x' }, '  STORE_TIMEOUT_MS="x": must be a number'],
+      [{ SITE_S3_ENDPOINT: 'foo' }, '  SITE_S3_ENDPOINT="foo": must be an http(s) URL, e.g. http://127.0.0.1:4568'],
+      [
+        { PUBLIC_BASE_URL: 'foo' },
+        '  PUBLIC_BASE_URL="foo": must be an absolute http(s) URL, e.g. https://api.example.org',
+      ],
+    ];
+    for (const [env, line] of cases) {
+      let message = '';
+      try {
+        loadConfig({ SITE_DIR: 'site', ...env });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        message = (err as Error).message;
+      }
+      expect(message.split('\n')).toEqual(['Invalid environment:', line]);
+    }
   });
 });
 
