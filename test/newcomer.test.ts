@@ -217,6 +217,10 @@ describe('weeks and folders are checked (usage errors exit 2)', () => {
         '--week 2025-W53 does not exist: 2025 has ISO weeks W01 to W52',
       ],
     ];
+    cases.push([
+      ['data/collect/cli.ts', '--week', '2025-W53'],
+      '--week 2025-W53 does not exist: 2025 has ISO weeks W01 to W52',
+    ]);
     for (const [args, message] of cases) {
       const r = run(args);
       expect(r.status, args.join(' ')).toBe(2);
