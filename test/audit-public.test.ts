@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys, Manifest, Pointer } from '../shim/core/site-format.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { STACK_TRACE_RE } from './helpers/http.ts';
+import { HttpStore } from '../generator/site/http-store.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const run = promisify(execFile);
@@ -142,6 +143,29 @@ describe('/v/<current>/ on the local server', () => {
 });
 
 describe('npm run audit over HTTP, no credentials', () => {
+  it("waits out the ceiling's 429 as Retry-After says, then reads on", async () => {
+    // Ten requests a second in all: the 11th within a second is a 429 with Retry-After.
+    const limited = await startTestServer({
+      SITE_DIR: site,
+      RATE_LIMIT_PER_HOUR: '3600',
+      RATE_LIMIT_WINDOW_SECONDS: '1',
+    });
+    try {
+      const waits: number[] = [];
+      const store = new HttpStore(limited.url, {
+        onWait: (seconds, status) => waits.push(status === 429 ? seconds : -1),
+      });
+      const want = await readFile(join(site, keys.meta(version)));
+      for (let i = 0; i < 25; i++)
+        expect(Buffer.from((await store.get(keys.meta(version))) ?? []).equals(want)).toBe(true);
+      expect(waits.length).toBeGreaterThan(0);
+      expect(waits.every((w) => w >= 1 && w <= 2)).toBe(true);
+      expect(await store.get(keys.meta('2026-W01-0123456789'))).toBeNull();
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('mirror saves the served version; verify, measure and diff run against the service and the copy', async () => {
     const copy = join(temp, 'mirror');
     const m = await audit('mirror', '--url', server.url, '--out', copy, '--quiet');
