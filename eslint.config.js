@@ -24,6 +24,15 @@ export default tseslint.config(
     },
   },
   {
+    // The preflight check every npm script preloads: CommonJS that must load on any Node (tools/preflight.cjs).
+    files: ['tools/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // CloudFront Functions (cloudfront-js-2.0), deployed as they are: the runtime's globals and modules only.
     files: ['infra/edge/*.js'],
     languageOptions: {

@@ -4,7 +4,8 @@ import { describeFailure } from './failure.ts';
 import { InputError } from './inputs/read.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './write/site-folder.ts';
 import { limitHeapGrowth } from './write/heap.ts';
-import { EXIT, runCli } from '../shim/cli-run.ts';
+import { EXIT, printUsageError, runCli } from '../shim/cli-run.ts';
+import { isoWeekProblem } from './inputs/week.ts';
 
 const SPEC = {
   name: 'generate',
@@ -41,13 +42,19 @@ cache) and the last --keep versions stay for rollback; a later run removes what 
     },
     quiet: { type: 'boolean', description: 'no progress output' },
   },
-  exits: { [EXIT.ok]: 'written (not live)', [EXIT.failure]: 'bad input or failure (nothing written)' },
+  exits: {
+    [EXIT.ok]: 'written (not live)',
+    [EXIT.failure]: 'bad input or failure (nothing written)',
+    [EXIT.usage]: 'usage error (e.g. --week not an ISO week)',
+  },
 } as const;
 
 async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
+  const weekProblem = args.week === undefined ? null : isoWeekProblem(args.week);
+  if (weekProblem !== null) return printUsageError(SPEC, `--week ${weekProblem}`);
   const grace = args['grace-seconds'];
   const keep = args.keep;
   limitHeapGrowth();

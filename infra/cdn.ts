@@ -17,16 +17,17 @@ import { ANSWER_ORIGIN_HEADERS, answerPolicies } from './answer-cache.ts';
 /**
  * Paths served from the bucket as published: the pointer only. Nothing under `v/` has a bucket route: an older version
  * kept for rollback or audit still holds the listings a standing removal took out since, and versions are immutable, so
- * they are never purged from it. The measurement data (MEASUREMENT_PATHS) goes through the function, which answers it
- * for the served version alone; any other `/v/...` reaches the function too, which answers 404.
+ * they are never purged from it. The served version's objects (VERSION_OBJECT_PATHS) go through the function, which
+ * answers them for the served version alone and 404 for any other.
  */
 export const SITE_PATHS = ['/current.json'] as const;
 /**
- * Each version's measurement data (grid points and the ranked listing ids the sampler saw, from which anyone can
- * recompute map_visibility and brand_index). The function answers only the served version's (`s-maxage=0`: CloudFront
- * asks it again each time), so once a release applies a removal no older version's ranked ids are answered.
+ * The public audit (docs/AUDIT.md): the served version's published objects (meta, manifest, cell tree, listings and
+ * firm documents, coverage, changes, measurement data), each as stored and checked against its recorded sha256. The
+ * function answers only the served version's (`s-maxage=0`: CloudFront asks it again each time), so once a release
+ * applies a removal no older version's objects are answered. CloudFront's `*` matches across slashes.
  */
-export const MEASUREMENT_PATHS = ['/v/*/measurement/*'] as const;
+export const VERSION_OBJECT_PATHS = ['/v/*'] as const;
 /** Function paths never cached: redirects (each click is counted by the function). */
 export const UNCACHED_PATHS = ['/r/*'] as const;
 /** Function paths whose answers depend on the query: cached on the normalised query until the next publish. */
@@ -219,7 +220,7 @@ export class Cdn extends Construct {
     for (const path of FIRM_PATHS)
       additionalBehaviors[path] = { ...document, cachePolicy: firmCache, originRequestPolicy: firmOriginRequest };
     for (const path of PAGE_PATHS) additionalBehaviors[path] = document;
-    for (const path of MEASUREMENT_PATHS) additionalBehaviors[path] = document;
+    for (const path of VERSION_OBJECT_PATHS) additionalBehaviors[path] = document;
     for (const path of SITE_PATHS) additionalBehaviors[path] = site;
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {

@@ -24,8 +24,8 @@ import type { Charge } from './http/admission.ts';
 import { mcpCharge } from './mcp/cost.ts';
 import { answerLogFields, type LogFields } from './http/request-log.ts';
 
-/** Browsers keep a measurement document like any document; shared caches revalidate it on every request. */
-const MEASUREMENT_CACHE_CONTROL = 'public, max-age=300, s-maxage=0';
+/** Browsers keep a published object like any document; shared caches revalidate it on every request. */
+const VERSION_OBJECT_CACHE_CONTROL = 'public, max-age=300, s-maxage=0';
 
 /** A handler's answer and, for a search, its log fields; for MCP, one set of log fields per tool call made. */
 export type Outcome = { answer: Answer; log?: LogFields; calls?: LogFields[] };
@@ -206,17 +206,27 @@ export function createRoutes(deps: RouteDeps): Route[] {
     return { answer: { ...answer, headers: { ...answer.headers, vary: 'Accept' } } };
   };
 
-  // Only the served version's measurement: an older version may still name listings a standing removal took out since.
+  // Only the served version's objects (the public audit, docs/AUDIT.md): an older version may still hold listings a
+  // standing removal took out since. Each is sent as stored, checked against its recorded sha256 (damage is a 503).
   // Shared caches must ask again each time (s-maxage=0), so a pointer move retires an old version's copy at once.
-  const measurement: Handler = async (request, param, ctx) => {
-    const [version = '', metro = ''] = param.split('/');
-    const doc = service.measurement === undefined ? null : await service.measurement(version, metro, ctx);
-    if (doc === null)
+  const versionObject: Handler = async (request, param, ctx) => {
+    const slash = param.indexOf('/');
+    const bytes =
+      service.versionObject === undefined || slash < 0
+        ? null
+        : await service.versionObject(param.slice(0, slash), param.slice(slash + 1), ctx);
+    if (bytes === null)
       throw notFound(
-        "There is no measurement document at this path. Only the served version's are published: /v/{version}/measurement/{metro}.json with the version /v1/coverage names.",
+        "There is no published object at this path. Only the served version's are public: /v/{version}/{path} with the version /current.json (or /v1/coverage) names and a path its manifest.json lists.",
       );
-    const answer = document(request, doc);
-    return { answer: { ...answer, headers: { ...answer.headers, 'cache-control': MEASUREMENT_CACHE_CONTROL } } };
+    const answer = document(request, bytes);
+    return { answer: { ...answer, headers: { ...answer.headers, 'cache-control': VERSION_OBJECT_CACHE_CONTROL } } };
+  };
+
+  const pointer: Handler = async (request, _param, ctx) => {
+    if (service.pointer === undefined) throw notFound('This server does not publish its pointer.');
+    const answer = document(request, await service.pointer(ctx));
+    return { answer: { ...answer, headers: { ...answer.headers, 'cache-control': VERSION_OBJECT_CACHE_CONTROL } } };
   };
 
   const problemPage: Handler = async (request, param) => {
@@ -254,11 +264,13 @@ export function createRoutes(deps: RouteDeps): Route[] {
       charge: mcpRouteCharge,
     },
     read('/v1/firms/:listing_id', firm, { endpoint: '/v1/firms/{listing_id}', param: after('/v1/firms/') }),
-    read('/v/:version/measurement/:metro{[^/]+\\.json}', measurement, {
-      endpoint: '/v/{version}/measurement/{metro}.json',
+    read('/current.json', pointer),
+    read('/v/:version/:path{.+}', versionObject, {
+      endpoint: '/v/{version}/{path}',
+      // The decoded segments joined again; a segment that does not decode, or holds a slash, is no object's (404).
       param: (pathname) => {
-        const [, , version = '', , file = ''] = pathname.split('/');
-        return `${decodeSegment(version) ?? ''}/${decodeSegment(file.slice(0, -'.json'.length)) ?? ''}`;
+        const segments = pathname.slice('/v/'.length).split('/').map(decodeSegment);
+        return segments.every((s) => s !== null && s !== '' && !s.includes('/')) ? segments.join('/') : '';
       },
     }),
     read('/problems/:code', problemPage, { endpoint: '/problems/{code}', param: after('/problems/') }),

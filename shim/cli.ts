@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ENV_HELP, loadConfig, type Config } from './env.ts';
+import { wildcardHostWarning } from './base-url-warning.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { EXIT, runCli } from './cli-run.ts';
 
@@ -124,6 +125,8 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const base = running.url;
+  const warning = wildcardHostWarning(config.host, config.publicBaseUrl, base);
+  if (warning !== null) say(warning);
   process.stdout.write(
     `Serving ${config.siteBucket === null ? resolve(config.siteDir) : `s3://${config.siteBucket.bucket}/${config.siteBucket.prefix ?? ''}`} on ${base}  (request log: ${resolve(config.logDir)}, rate limit: ${config.rateLimitPerHour === 0 ? 'off' : `${config.rateLimitPerHour}/hour`})\n` +
       `Try:\n  curl '${base}/v1/attorneys?location=Chicago,%20IL&limit=3'\n  curl '${base}/openapi.json'\n`,

@@ -89,8 +89,9 @@ const bucketName = z
 const publicBaseUrlField = z.preprocess(
   blankIsUnset,
   z
-    .url({ protocol: /^https?$/ })
-    .refine((u) => !new URL(u).search && !new URL(u).hash, 'must not carry a query or fragment')
+    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://api.example.org' })
+    // Refinements run after a failed URL check too: a value that is no URL is that check's message, not a throw here.
+    .refine((u) => !URL.canParse(u) || (!new URL(u).search && !new URL(u).hash), 'must not carry a query or fragment')
     .optional(),
 );
 
@@ -142,9 +143,11 @@ export function formatEnvIssues(
 ): string {
   const lines = issues.map((issue) => {
     const name = String(issue.path[0] ?? '(environment)');
+    // zod's own words for a non-number ("expected number, received NaN") say nothing a reader can act on.
+    const message = issue.code === 'invalid_type' && issue.expected === 'number' ? 'must be a number' : issue.message;
     const raw = env[name];
     const shown = raw === undefined ? ' (unset)' : hidden.includes(name) ? ' (<hidden>)' : `=${JSON.stringify(raw)}`;
-    return `  ${name}${shown}: ${issue.message}`;
+    return `  ${name}${shown}: ${message}`;
   });
   return `${title}:\n${lines.join('\n')}`;
 }
@@ -168,7 +171,10 @@ const ServerEnv = SharedEnv.extend({
   SITE_DIR: z.preprocess(blankIsUnset, z.string().default('site')),
   SITE_BUCKET: z.preprocess(blankIsUnset, bucketName.optional()),
   SITE_PREFIX: z.preprocess(blankIsUnset, z.string().optional()),
-  SITE_S3_ENDPOINT: z.preprocess(blankIsUnset, z.url({ protocol: /^https?$/ }).optional()),
+  SITE_S3_ENDPOINT: z.preprocess(
+    blankIsUnset,
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://127.0.0.1:4568' }).optional(),
+  ),
   DATA_DIR: z.preprocess(blankIsUnset, z.string().default('data')),
   LOG_DIR: z.preprocess(blankIsUnset, z.string().default('var/log')),
   TRUST_PROXY: z.preprocess(

@@ -202,7 +202,9 @@ describe('404s', () => {
       '/r/',
       '/mcp/x',
       '/openapi.yaml',
-      '/current.json',
+      // The pointer is public (/current.json, the public audit); nothing else at the root of the store is.
+      '/current.json/x',
+      '/meta.json',
       '/v/x/meta.json',
     ]) {
       await problem(path, 404, 'not_found');
@@ -214,7 +216,7 @@ describe('404s', () => {
       '/v1/firms/..%2F..%2Fetc%2Fpasswd',
       '/v1/firms/..%2Fcurrent.json',
       '/v1/firms/%2e%2e%2f%2e%2e%2fcurrent.json',
-      '/v1/firms/%2e%2e/%2e%2e/current.json',
+      '/v1/firms/%2e%2e/%2e%2e/v/x/meta.json',
       '/v1/firms/..%5C..%5Ccurrent.json',
       '/r/..%2F..%2Fcurrent.json',
       '/v1/firms/l_aaaaaaaaaaaaaaaa%2F..%2F..%2Fcurrent',

@@ -140,7 +140,7 @@ describe('npm run audit -- measure', () => {
     const r = cli('--site', copy, '--quiet', '--no-firms');
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(
-      `MISMATCH shards: office ${id} (Alpha Injury Law, Chicago IL): map_visibility.top3_share_pct expected 50, got 70`,
+      `MISMATCH cells/records: office ${id} (Alpha Injury Law, Chicago IL): map_visibility.top3_share_pct expected 50, got 70`,
     );
     expect(r.stdout).toMatch(/FAILED: 1 mismatch/);
     const withFirms = cli('--site', copy, '--quiet');

@@ -191,7 +191,7 @@ describe('audit verify', () => {
     ]);
   });
 
-  it('fails, naming the query and the office, when a published shard was altered but the server answers from the original', async () => {
+  it('fails, naming the query and the office, when a published record chunk was altered but the server answers from the original', async () => {
     const copy = copySite('altered-published');
     const { office, block } = denseOffice(SITE);
     const rec = readRecords(copy, block, 0);
@@ -363,7 +363,8 @@ describe('audit verify', () => {
       runCli(['--help']),
       runCli(['verify', '--help']),
       runCli(['diff', '--help']),
-      runCli(['verify', '--url', server.url]),
+      // Nothing to read (--url alone is the public audit now, test/audit-public.test.ts).
+      runCli(['verify']),
     ]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain('verify');
@@ -519,8 +520,8 @@ describe('audit diff', () => {
       changed: changedFields.size,
       unchanged: after.size - added.length - changedFields.size,
     });
-    expect(d.old).toMatchObject({ week: '2026-W46', offices: before.size, shard_problems: [] });
-    expect(d.new).toMatchObject({ week: '2026-W47', offices: after.size, shard_problems: [] });
+    expect(d.old).toMatchObject({ week: '2026-W46', offices: before.size, tree_problems: [] });
+    expect(d.new).toMatchObject({ week: '2026-W47', offices: after.size, tree_problems: [] });
   });
 
   it('lists flag changes exactly as the inputs flip them, as changes of that field alone', async () => {

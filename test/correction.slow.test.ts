@@ -20,6 +20,8 @@ import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { useS3rver } from './helpers/s3rver.ts';
+import { startTestServer } from './helpers/server.ts';
+import { mirror } from '../generator/audit/mirror.ts';
 
 const BUCKET = 'site';
 const PREFIX = 'prod/';
@@ -118,7 +120,8 @@ let F: string;
 let C1: string;
 let C2: string;
 
-const s3 = useS3rver({ buckets: [BUCKET] });
+// Credentials in the environment too: the local server reads the bucket the usual way (the public-audit test).
+const s3 = useS3rver({ buckets: [BUCKET], credentialsInEnv: true });
 beforeAll(async () => {
   data = await copyFixture();
   site = join(await tempDir('site'), 'site');
@@ -213,6 +216,30 @@ describe('a correction published as a layer', () => {
       const check = await checkManifest(await openSite(loc, v));
       expect(check.problems, v).toEqual([]);
       expect(check.objects).toBe(Object.keys(manifests.get(v)!.objects).length);
+    }
+  });
+
+  it('over HTTP with no credentials, the served layered version mirrors as generated, verifies, and is its only version', async () => {
+    const server = await startTestServer({ SITE_BUCKET: BUCKET, SITE_PREFIX: PREFIX, SITE_S3_ENDPOINT: s3.endpoint });
+    try {
+      // Served now: C2, a layer over C1 over F.
+      const out = join(await tempDir('mirror'), 'copy');
+      const report = await mirror({ url: server.url, out });
+      expect(report).toMatchObject({ version: C2, problems: [] });
+      // The copy is the complete version the generator wrote, byte for byte (meta.json as generated, without the map).
+      for (const key of Object.keys(manifests.get(C2)!.objects))
+        expect((await readFile(join(out, key))).equals(await readFile(join(site, key))), key).toBe(true);
+      // The manifest is the one the complete version has (composed by the service: same entries, its own key order).
+      expect(Manifest.parse(JSON.parse(await readFile(join(out, keys.manifest(C2)), 'utf8')))).toEqual(
+        manifests.get(C2),
+      );
+      expect((await checkManifest(await openSite({ kind: 'folder', dir: out }))).problems).toEqual([]);
+      const overHttp = await checkManifest(await openSite({ kind: 'http', url: server.url }));
+      expect(overHttp.problems).toEqual([]);
+      expect(overHttp.objects).toBe(Object.keys(manifests.get(C2)!.objects).length);
+      for (const v of [F, C1]) expect((await fetch(`${server.url}/${keys.meta(v)}`)).status, v).toBe(404);
+    } finally {
+      await server.close();
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * What README.md and docs/*.md tell a reader to type exists: every `npm run <script>` is a script of package.json,
+ * What README.md, CONTRIBUTING.md, data/README.md and docs/*.md tell a reader to type exists: every `npm run <script>` is a script of package.json,
  * every flag given to a script (`npm run x -- --flag`, `npm start -- --flag`) is one its --help lists, and every route
  * they name (`/v1/...`, `GET /r/{listing_id}`, the pages, curl URLs on the local server) answers on a running server.
  */
@@ -11,6 +11,8 @@ import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const DOCS = [
   'README.md',
+  'CONTRIBUTING.md',
+  join('data', 'README.md'),
   ...readdirSync('docs')
     .filter((f) => f.endsWith('.md'))
     .map((f) => join('docs', f)),
@@ -53,7 +55,7 @@ function helpOf(script: string, sub: string | null): string {
   const key = `${script} ${sub ?? ''}`;
   const known = helps.get(key);
   if (known !== undefined) return known;
-  const file = /^(?:exec )?node (\S+\.ts)$/.exec(scripts[script] ?? '')?.[1];
+  const file = /^(?:exec )?node (?:--require \S+ )?(\S+\.ts)$/.exec(scripts[script] ?? '')?.[1];
   if (file === undefined) throw new Error(`npm run ${script} is not a node script: its flags cannot be checked`);
   const r = spawnSync(process.execPath, [file, ...(sub === null ? [] : [sub]), '--help'], {
     encoding: 'utf8',
@@ -68,9 +70,6 @@ const ROUTE_PREFIXES_NOT_SERVED = [
   // Filesystem paths and CloudWatch log group names, not URLs.
   '/usr/',
   '/aws/',
-  // CloudFront sends these straight to the S3 bucket (docs/DEPLOY.md); the API does not serve them.
-  '/v/',
-  '/current.json',
 ];
 
 /** Routes: absolute paths in code spans (optionally after GET/POST), and the paths of curl URLs on the local server. */
@@ -132,6 +131,15 @@ describe('routes in README.md and docs/*.md', () => {
     await server?.close();
   });
 
+  it('MCP.md names the Allow header the server sends for a GET on /mcp', async () => {
+    const named = /`Allow: ([^`]+)`/.exec(text.get(join('docs', 'MCP.md')) ?? '')?.[1];
+    expect(named).toBeDefined();
+    const res = await fetch(`${server.url}/mcp`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(named);
+  });
+
   it('answer on a running server: not 404, nor 405 for the method the docs give (a bare path may need another)', async () => {
     const found = routes();
     expect(found.length).toBeGreaterThan(30);
@@ -139,7 +147,12 @@ describe('routes in README.md and docs/*.md', () => {
       results: { listing_id: string }[];
     };
     const listingId = search.results[0]?.listing_id as string;
+    // The public audit's objects: the served version's (docs/AUDIT.md), any other version's is a 404.
+    const version = ((await (await fetch(`${server.url}/current.json`)).json()) as { version: string }).version;
     const fill: Record<string, string> = {
+      version,
+      path: 'meta.json',
+      metro: 'chicago',
       listing_id: listingId,
       id: listingId,
       slug: 'chicago',
@@ -151,9 +164,11 @@ describe('routes in README.md and docs/*.md', () => {
       const path = r.path.replace(/[{<](\w+)[}>]/g, (whole, name: string) => fill[name] ?? whole);
       if (seen.has(`${r.method} ${path}`)) continue;
       seen.add(`${r.method} ${path}`);
-      // A bare prefix (`/v1/`, `/r/`) names a family of routes, not a route: it must prefix one the docs name.
-      if (path.length > 1 && path.endsWith('/') && !r.explicit) {
-        if (!found.some((o) => o.path !== r.path && o.path.startsWith(path)))
+      // A bare prefix (`/v1/`, `/r/`, `/v/<version>/...`) names a family of routes, not a route: it must prefix one
+      // the docs name.
+      if (r.path.endsWith('/...') || (path.length > 1 && path.endsWith('/') && !r.explicit)) {
+        const family = r.path.replace(/\.\.\.$/, '');
+        if (!found.some((o) => o.path !== r.path && o.path.startsWith(family)))
           failed.push(`${r.file}: no route the docs name starts with ${r.path}`);
         continue;
       }

@@ -685,22 +685,22 @@ describe('default deployment', () => {
       }
     });
 
-    it('the pointer comes from S3, cached, read-only; the measurement data from the function, which answers the served version only', () => {
+    it('the pointer comes from S3, cached, read-only; every /v/ object (the public audit) from the function, which answers the served version only', () => {
       expect(behaviors['/current.json']).toMatchObject({
         TargetOriginId: siteOrigin,
         CachePolicyId: CACHING_OPTIMIZED,
         AllowedMethods: ['GET', 'HEAD'],
       });
       expect(behaviors['/current.json']?.FunctionAssociations).toBeUndefined();
-      // An older version's measurement document names listings a standing removal took out since: S3 would serve it
-      // for every version kept, so the route goes to the function (a document, revalidated each time: s-maxage=0).
-      expect(behaviors['/v/*/measurement/*']).toMatchObject({
+      // An older version's objects name listings a standing removal took out since: S3 would serve them for every
+      // version kept, so the route goes to the function (a document, revalidated each time: s-maxage=0), which answers
+      // the served version's objects (the public audit: cells, listings, firms, manifest, measurement) and 404 others.
+      expect(behaviors['/v/*']).toMatchObject({
         TargetOriginId: functionOrigin,
         CachePolicyId: behaviors['/v1/coverage']?.CachePolicyId,
       });
-      // No public route to a version's listings (firm documents, cells, pages): an older version still holds a listing
-      // removed since. /v/<version>/firms/<id>.json falls to the default behaviour, the function, which answers 404.
-      expect(Object.keys(behaviors).filter((p) => p.startsWith('/v/'))).toEqual(['/v/*/measurement/*']);
+      // No bucket route under /v/: only the function, which knows the served version, answers there.
+      expect(Object.keys(behaviors).filter((p) => p.startsWith('/v/'))).toEqual(['/v/*']);
       expect(
         Object.entries(behaviors)
           .filter(([, b]) => b.TargetOriginId === siteOrigin)
@@ -721,7 +721,7 @@ describe('default deployment', () => {
         '/r/*',
         '/robots.txt',
         '/terms',
-        '/v/*/measurement/*',
+        '/v/*',
         '/v1/attorneys',
         '/v1/changes',
         '/v1/coverage',
@@ -748,7 +748,7 @@ describe('default deployment', () => {
         '/corrections',
         '/metros/*',
         '/assets/*',
-        '/v/*/measurement/*',
+        '/v/*',
       ];
       for (const [path, b] of Object.entries(behaviors).filter(([, b]) => b.TargetOriginId === functionOrigin)) {
         expect(b.FunctionAssociations, path).toEqual([
@@ -827,14 +827,7 @@ describe('default deployment', () => {
         OriginOverride: false,
       });
       const corsRef = { Ref: cors?.[0] };
-      for (const path of [
-        '/r/*',
-        '/v1/firms/*',
-        '/v1/coverage',
-        '/openapi.json',
-        '/v/*/measurement/*',
-        '/current.json',
-      ]) {
+      for (const path of ['/r/*', '/v1/firms/*', '/v1/coverage', '/openapi.json', '/v/*', '/current.json']) {
         expect(behaviors[path]?.ResponseHeadersPolicyId, path).toEqual(corsRef);
       }
       expect(behaviors['/mcp']?.ResponseHeadersPolicyId).not.toEqual(corsRef);

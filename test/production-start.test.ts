@@ -74,7 +74,8 @@ function servingUrl(child: ChildProcess, output: () => string): Promise<string> 
 
 describe('npm start in production', () => {
   it('runs the server with node itself, and everything it can load is a runtime dependency (npm ci --omit=dev)', () => {
-    expect(pkg.scripts.start).toBe('exec node shim/cli.ts');
+    // The preload is plain CommonJS with no package: it checks the Node version before any TypeScript loads.
+    expect(pkg.scripts.start).toBe('exec node --require ./tools/preflight.cjs shim/cli.ts');
     const { files, packages } = reachedFrom('shim/cli.ts');
     // The start path synthesises and generates a site when none exists: those modules are reached too.
     expect(files).toContain(resolve('generator/generate.ts'));

@@ -84,6 +84,8 @@ describe('planPublish', () => {
       '/current.json',
       '/v1/attorneys*',
       '/v1/coverage',
+      '/openapi.json',
+      '/',
       '/v1/firms/l_a',
       '/r/l_a',
     ]);
@@ -126,6 +128,8 @@ describe('planPublish', () => {
         '/current.json',
         '/v1/attorneys*',
         '/v1/coverage',
+        '/openapi.json',
+        '/',
         '/v1/firms/l_b',
         '/r/l_b',
         '/v1/firms/l_c',
@@ -214,6 +218,8 @@ describe('planPublish', () => {
       '/current.json',
       '/v1/attorneys*',
       '/v1/coverage',
+      '/openapi.json',
+      '/',
       '/v1/firms/l_a',
       '/r/l_a',
     ]);

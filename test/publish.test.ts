@@ -250,6 +250,8 @@ describe('publishSite on s3rver', () => {
         '/current.json',
         '/v1/attorneys*',
         '/v1/coverage',
+        '/openapi.json',
+        '/',
         ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}`, `/r/${id(i)}`]),
       ]),
     );
@@ -437,11 +439,15 @@ describe('invalidationPathsFor', () => {
       '/current.json',
       '/v1/attorneys*',
       '/v1/coverage',
+      '/openapi.json',
+      '/',
     ]);
     expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2], 'c2'), 'B')).toEqual([
       '/current.json',
       '/v1/attorneys*',
       '/v1/coverage',
+      '/openapi.json',
+      '/',
       `/v1/firms/${id(3)}`,
       `/r/${id(3)}`,
     ]);
@@ -450,7 +456,15 @@ describe('invalidationPathsFor', () => {
       Array.from({ length: 150 }, (_, i) => i + 10),
     );
     const paths = invalidationPathsFor(before, 'A', many, 'B');
-    expect(paths).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage', '/v1/firms/*', '/r/*']);
+    expect(paths).toEqual([
+      '/current.json',
+      '/v1/attorneys*',
+      '/v1/coverage',
+      '/openapi.json',
+      '/',
+      '/v1/firms/*',
+      '/r/*',
+    ]);
   });
 
   it('a correction that changes no count still invalidates /v1/coverage, whose body names the version', () => {
@@ -486,7 +500,13 @@ describe('invalidationPathsFor', () => {
       'b',
       Object.fromEntries(Object.entries(before.objects).map(([k, e]) => [k.slice('v/a/'.length), e.sha256])),
     );
-    expect(invalidationPathsFor(before, 'a', same, 'b')).toEqual(['/current.json', '/v1/attorneys*', '/v1/coverage']);
+    expect(invalidationPathsFor(before, 'a', same, 'b')).toEqual([
+      '/current.json',
+      '/v1/attorneys*',
+      '/v1/coverage',
+      '/openapi.json',
+      '/',
+    ]);
     const next = manifest('b', {
       'coverage.json': '2',
       'openapi.json': '1',
@@ -502,6 +522,8 @@ describe('invalidationPathsFor', () => {
       '/current.json',
       '/v1/attorneys*',
       '/v1/coverage',
+      '/openapi.json',
+      '/',
       '/v1/firms/l_aaaaaaaaaaaaaaaa',
       '/r/l_aaaaaaaaaaaaaaaa',
       '/corrections',

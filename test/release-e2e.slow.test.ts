@@ -13,7 +13,7 @@ import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer } from './helpers/server.ts';
 import { loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
 import { viewerRequestCode } from '../infra/edge-function.ts';
-import { MEASUREMENT_PATHS } from '../infra/cdn.ts';
+import { VERSION_OBJECT_PATHS } from '../infra/cdn.ts';
 
 const ALPHA = ['p1', 'p2', 'p3'].map(listingIdOf);
 /** Strings only the Alpha firm's listings carry (its name, website and street addresses). */
@@ -102,7 +102,7 @@ async function look(env: Record<string, string>, oldVersions: readonly string[])
       for (const metro of METROS) {
         const path = `/v/${v}/measurement/${metro}.json`;
         expect(
-          MEASUREMENT_PATHS.some((p) => new RegExp(`^${p.replaceAll('*', '[^/]+')}$`).test(path)),
+          VERSION_OBJECT_PATHS.some((p) => new RegExp(`^${p.replaceAll('*', '.+')}$`).test(path)),
           path,
         ).toBe(true);
         const out = await edge.handler(viewerRequest(path, '', { host: 'directory.example' }));

@@ -4,7 +4,7 @@
  * documents, coverage, MCP tool calls, and some bad queries that must be 400). Reports errors (must be 0) and the
  * server's resident memory at start, after warm-up, at its peak and at the end; exits 1 on any error.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -27,12 +27,16 @@ expected 200 or 400; the run fails unless they are 0.`,
     site: {
       type: 'string',
       arg: 'dir',
-      description: 'generated site to serve (default var/test-site; run the tests or npm run generate first)',
-      default: 'var/test-site',
+      description:
+        'published site to serve (default: site/, which npm start releases the sample into on its first run, else\nvar/test-site/, which the tests make)',
     },
     seed: { type: 'integer', min: 1, description: 'seed of the request mix', default: 1 },
   },
-  exits: { [EXIT.ok]: 'no errors', [EXIT.failure]: 'errors, or the server failed' },
+  exits: {
+    [EXIT.ok]: 'no errors',
+    [EXIT.failure]: 'errors, or the server failed',
+    [EXIT.usage]: 'usage error, or no published site to serve',
+  },
 } as const;
 
 interface AutocannonRequest {
@@ -187,12 +191,28 @@ function requestMix(site: string, n: number, seed: number): AutocannonRequest[] 
   return out;
 }
 
+/**
+ * The site folder to serve: the one given, else site/ or var/test-site/ of the working folder (npm runs scripts in the
+ * checkout); null when it holds no current.json.
+ */
+function siteToServe(given: string | undefined): string | null {
+  const candidates = given !== undefined ? [resolve(given)] : [resolve('site'), resolve('var/test-site')];
+  const found = candidates.find((dir) => existsSync(join(dir, 'current.json')));
+  return found ?? null;
+}
+
 async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const { values } = cli;
   const { seconds, connections, seed } = values;
-  const site = resolve(values.site);
+  const site = siteToServe(values.site);
+  if (site === null) {
+    process.stderr.write(
+      `soak: no published site (current.json) at ${values.site ?? 'site/ or var/test-site/'}. Run npm start once (it releases the sample into site/), or pass --site <folder> of a released site.\n`,
+    );
+    return EXIT.usage;
+  }
   const requests = requestMix(site, 5000, seed);
   const server = await startServerChild(site);
   const { url, pid } = server;

@@ -7,6 +7,7 @@ import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
 import { GooglePlacesProvider } from './google-places.ts';
 import { GRID_RESOLUTION, gridPoints } from './grid.ts';
 import { isoWeekOf } from './iso-week.ts';
+import { isoWeekProblem } from '../../generator/inputs/week.ts';
 import { readOperatorFlags } from './operator-flags.ts';
 import { MAX_PAGES } from './places-api.ts';
 import { Budget, costUsd, TEXT_SEARCH_ENTERPRISE_USD_PER_1000 } from './pricing.ts';
@@ -121,8 +122,8 @@ const { values } = cliOrExit(SPEC);
 const outDir = resolve(values.out);
 const providerName = values.provider;
 if (providerName === 'recorded' && values.from === undefined) usage('--provider recorded needs --from <archive>');
-if (values.week !== undefined && !/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/.test(values.week))
-  usage(`--week must be an ISO week like 2026-W47, got "${values.week}"`);
+const weekProblem = values.week === undefined ? null : isoWeekProblem(values.week);
+if (weekProblem !== null) usage(`--week ${weekProblem}`);
 if (values['collected-at'] !== undefined && !z.iso.datetime().safeParse(values['collected-at']).success)
   usage(`--collected-at must be an ISO 8601 UTC date-time like 2026-11-18T14:00:00Z, got "${values['collected-at']}"`);
 const pages = values.pages ?? 1;

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { cliOrExit, EXIT, printUsageError } from '../../shim/cli-run.ts';
 import { synthesize, SYNTH_DEFAULTS } from './synthesize.ts';
+import { isoWeekProblem } from '../../generator/inputs/week.ts';
 
 const SPEC = {
   name: 'synth',
@@ -30,8 +31,8 @@ The same seed always gives byte-identical files. Everything is marked synthetic:
 } as const;
 
 const { values } = cliOrExit(SPEC);
-const bad = values.weeks.find((w) => !/^\d{4}-W\d{2}$/.test(w));
-if (bad !== undefined) process.exit(printUsageError(SPEC, `--weeks must list ISO weeks like 2026-W46, got "${bad}"`));
+const bad = values.weeks.map(isoWeekProblem).find((problem) => problem !== null);
+if (bad !== undefined && bad !== null) process.exit(printUsageError(SPEC, `--weeks: ${bad}`));
 try {
   await synthesize({
     outDir: resolve(values.out),

@@ -1,9 +1,10 @@
-/** `npm run audit -- verify ...`, `npm run audit -- diff <old> <new>` and `npm run audit -- measure ...`: the auditor's tools (docs/AUDIT.md). */
+/** `npm run audit -- verify|diff|measure|mirror ...`: the auditor's tools, over a folder, a bucket or the public service (docs/AUDIT.md). */
 import { diffSites, formatDiff } from './diff.ts';
 import { formatMeasureReport, measure, measureExitCode } from './measure.ts';
 import { parseQuery, QueryError, type AuditQuery } from './queries.ts';
 import { StoreError } from '../../shim/core/errors.ts';
-import type { SiteLocation } from '../site/site.ts';
+import type { AuditLocation } from '../site/site.ts';
+import { formatMirror, mirror } from './mirror.ts';
 import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
 import { EXIT, parseCliArgs, type CliSpec, type Options, type Values } from '../../shim/core/cli-args.ts';
 
@@ -15,7 +16,11 @@ Commands:
   diff     what changed between two published versions: offices added, removed, changed, flag changes and
            map-visibility moves
   measure  recompute every map_visibility and brand_index from the version's published measurement data and
-           compare them with the published shards, firm documents, meta.json and coverage.json
+           compare them with the published office records, firm documents, meta.json and coverage.json
+  mirror   save the version the service serves now into a folder, to diff next week's against it
+
+Each reads the public service with --url <base> (no credentials: the served version's objects are public at
+/v/<version>/...), or a site folder (--site, e.g. a saved mirror) or bucket (--bucket, with credentials).
 
 npm run audit -- <command> --help   options of a command. See docs/AUDIT.md.`;
 
@@ -37,12 +42,22 @@ const SITE_OPTIONS = {
   version: { type: 'string', arg: 'id', description: "version to check instead of current.json's" },
 } as const;
 
+/** The public service as the site, for measure (verify's --url is also its live API). */
+const URL_OPTION = {
+  url: {
+    type: 'string',
+    arg: 'base',
+    description: "the public service, e.g. https://api.example.org: its served version's objects, no credentials",
+  },
+} as const;
+
 const VERIFY_SPEC = {
   name: 'audit verify',
-  usage: `npm run audit -- verify (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
-                              [--version V] [--url <live API base URL>] [--query '<query>']... [--sample N] [--seed S]
+  usage: `npm run audit -- verify [--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R]]
+                              [--version V] [--url <service base URL>] [--query '<query>']... [--sample N] [--seed S]
                               [--no-manifest] [--no-tree] [--json] [--quiet]`,
-  description: `Reads one published version (default: the one current.json names) and checks:
+  description: `Reads one published version (default: the one current.json names) from --site, --bucket or, with --url
+alone, from the service itself (its served version's objects at /v/<version>/..., no credentials), and checks:
   - the manifest: every listed object present with its sha256 and size, nothing unlisted under v/<version>/,
     and the version id recomputed from the content hashes (skip with --no-manifest);
   - the cell tree: every record chunk of every block of every group read in full, each record agreeing with its block's
@@ -59,7 +74,8 @@ const VERIFY_SPEC = {
     url: {
       type: 'string',
       arg: 'base',
-      description: 'the live API, e.g. http://127.0.0.1:8787 or https://api.example.org',
+      description:
+        'the live API, e.g. http://127.0.0.1:8787 or https://api.example.org; alone, also where the site is read',
     },
     query: {
       type: 'string',
@@ -96,17 +112,19 @@ const VERIFY_SPEC = {
 
 const DIFF_SPEC = {
   name: 'audit diff',
-  usage: `npm run audit -- diff <old site> <new site> [--old-version V] [--new-version V] [--threshold P]
-                            [--max N] [--endpoint URL] [--region R] [--json] [--quiet]`,
-  description: `<site> is a site folder or s3://bucket[/prefix]. Each version (default: the one its current.json names) is read in
-full from its record chunks (cells/records/). Reports, by listing_id:
+  usage: `npm run audit -- diff <old site> (<new site> | --url <base>) [--old-version V] [--new-version V]
+                            [--threshold P] [--max N] [--endpoint URL] [--region R] [--json] [--quiet]`,
+  description: `<site> is a site folder (e.g. a copy saved by audit mirror), s3://bucket[/prefix] or the public service's
+base URL (http(s)://...); --url <base> is the new site. Each version (default: the one its current.json names) is
+read in full from its record chunks (cells/records/). Reports, by listing_id:
   - offices added and removed (and firms added and removed);
   - offices changed: which listing fields differ (name, address, phone, hours, coordinates, firm, flags, ...);
   - flag changes: profile_type and sponsored, old -> new (flags never affect order);
   - visibility moves: offices whose top3_share_pct or appears_share_pct moved by at least --threshold percentage
     points, or whose measuring metro changed, largest move first.`,
-  positionals: { min: 2, max: 2 },
+  positionals: { min: 1, max: 2 },
   options: {
+    url: { type: 'string', arg: 'base', description: 'the public service as the new site (instead of <new site>)' },
     'old-version': {
       type: 'string',
       arg: 'V',
@@ -135,20 +153,21 @@ full from its record chunks (cells/records/). Reports, by listing_id:
 
 const MEASURE_SPEC = {
   name: 'audit measure',
-  usage: `npm run audit -- measure (--site <folder> | --bucket <name> [--prefix P] [--endpoint URL] [--region R])
-                              [--version V] [--no-firms] [--max N] [--json] [--quiet]`,
+  usage: `npm run audit -- measure (--url <base> | --site <folder> | --bucket <name> [--prefix P] [--endpoint URL]
+                              [--region R]) [--version V] [--no-firms] [--max N] [--json] [--quiet]`,
   description: `Reads one published version (default: the one current.json names): its measurement documents
-(v/<version>/measurement/<metro>.json: per grid point and query, the ranked listing ids the sampler saw), the offices of
-every shard of one resolution, coverage.json (metro centres) and coverage-cells.json. Recomputes, independently of the
+(v/<version>/measurement/<metro>.json: per grid point and query, the ranked listing ids the sampler saw), every office
+record of the cell tree, coverage.json (metro centres) and coverage-cells.json. Recomputes, independently of the
 generator's code, from the documented definitions:
   - per metro: grid_points, queries and grid_samples (points x queries), compared with meta.json and coverage.json;
   - per office: the measuring metro (most samples holding it; ties nearest centre, then slug; never sampled: the
     nearest-centred metro whose coverage cell holds it), top3_share_pct and appears_share_pct (one decimal, half up);
   - per firm and metro: brand_index top3_share_pct, appears_share_pct (a firm counts once per sample, at its best
     office) and offices_measured;
-and compares them with every office record in the shards and, unless --no-firms, in every firm document (office,
+and compares them with every office record of the cell tree and, unless --no-firms, in every firm document (office,
 other_offices and the firm's brand_index). Prints each mismatch as expected vs got, naming the office.`,
   options: {
+    ...URL_OPTION,
     ...SITE_OPTIONS,
     'no-firms': { type: 'boolean', description: 'skip the firm documents (one read per office)' },
     max: { type: 'integer', min: 0, arg: 'N', description: 'mismatch lines in the text report (0 = all)', default: 50 },
@@ -157,12 +176,46 @@ other_offices and the firm's brand_index). Prints each mismatch as expected vs g
   },
   exits: {
     [EXIT.ok]: 'every published share equals its recomputation',
-    [EXIT.failure]: 'a mismatch or a broken shard was found',
+    [EXIT.failure]: 'a mismatch or a broken office record was found',
     [EXIT.usage]: 'usage error or the site could not be read',
   },
 } as const;
 
-function siteFromArg(arg: string, endpoint: string | undefined, region: string | undefined): SiteLocation {
+const MIRROR_SPEC = {
+  name: 'audit mirror',
+  usage: `npm run audit -- mirror --url <base> --out <folder> [--concurrency N] [--quiet]`,
+  description: `Saves the version the service at --url serves now into <folder>: every object its manifest.json lists, each
+checked against the manifest's sha256 and size, then the manifest and a current.json naming the version. The folder
+is a site folder: next week, \`npm run audit -- diff <folder> --url <base>\` shows what changed since. Run again on
+the same folder, it fetches only what is missing. Every request counts toward the service's per-address ceiling (a
+429 is waited out as its Retry-After says); the terms allow the copy for auditing, not for republishing the directory.`,
+  options: {
+    url: { type: 'string', arg: 'base', description: 'the public service, e.g. https://api.example.org' },
+    out: { type: 'string', arg: 'folder', description: 'where the copy is saved (one folder per week)' },
+    concurrency: { type: 'integer', min: 1, arg: 'N', description: 'requests at once (default 4)' },
+    json: { type: 'boolean', description: 'the report as JSON' },
+    quiet: { type: 'boolean', description: 'no progress on stderr' },
+  },
+  exits: {
+    [EXIT.ok]: 'the copy is complete',
+    [EXIT.failure]: 'an object did not match the manifest (the copy has no current.json)',
+    [EXIT.usage]: 'usage error or the service could not be read',
+  },
+} as const;
+
+/** An http(s) base URL, or null when `arg` is not one. */
+function httpBase(arg: string): string | null {
+  if (!/^https?:\/\//i.test(arg)) return null;
+  try {
+    return new URL(arg).href.replace(/\/+$/, '');
+  } catch {
+    return null;
+  }
+}
+
+function siteFromArg(arg: string, endpoint: string | undefined, region: string | undefined): AuditLocation {
+  const url = httpBase(arg);
+  if (url !== null) return { kind: 'http', url };
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(arg);
   if (m === null) return { kind: 'folder', dir: arg };
   return {
@@ -174,9 +227,10 @@ function siteFromArg(arg: string, endpoint: string | undefined, region: string |
   };
 }
 
-/** The version verify and measure read, from --site or --bucket (exactly one is given). */
-function siteFromOptions(a: Values<typeof SITE_OPTIONS>): SiteLocation {
+/** The version verify and measure read, from --site, --bucket or --url (exactly one is given). */
+function siteFromOptions(a: Values<typeof SITE_OPTIONS> & { url?: string | undefined }): AuditLocation {
   if (a.site !== undefined) return { kind: 'folder', dir: a.site };
+  if (a.bucket === undefined && a.url !== undefined) return { kind: 'http', url: a.url.replace(/\/+$/, '') };
   return {
     kind: 's3',
     bucket: a.bucket as string,
@@ -185,7 +239,8 @@ function siteFromOptions(a: Values<typeof SITE_OPTIONS>): SiteLocation {
     ...(a.region !== undefined ? { region: a.region } : {}),
   };
 }
-const ONE_SITE = 'give exactly one of --site and --bucket';
+const ONE_SITE = 'give exactly one of --site and --bucket (or --url alone)';
+const ONE_SITE_OR_URL = 'give exactly one of --url, --site and --bucket';
 
 /** Run a command's work: a store that cannot be read is its message on stderr and exit 2, not a stack trace. */
 async function storeErrorsAreUsage(command: string, work: () => Promise<number>): Promise<number> {
@@ -228,7 +283,8 @@ async function runVerify(argv: string[]): Promise<number> {
   const cli = parseCommand(VERIFY_SPEC, argv);
   if ('exit' in cli) return cli.exit;
   const a = cli.values;
-  if ((a.site === undefined) === (a.bucket === undefined)) return usage(ONE_SITE, VERIFY_SPEC);
+  if (a.site !== undefined && a.bucket !== undefined) return usage(ONE_SITE, VERIFY_SPEC);
+  if (a.site === undefined && a.bucket === undefined && a.url === undefined) return usage(ONE_SITE, VERIFY_SPEC);
   let queries: AuditQuery[];
   let sample = a.sample;
   const { seed, concurrency } = a;
@@ -240,8 +296,11 @@ async function runVerify(argv: string[]): Promise<number> {
   }
   if (a.url === undefined && (queries.length > 0 || sample !== undefined))
     return usage('--query and --sample need --url (the live API to compare with)', VERIFY_SPEC);
-  if (a.url !== undefined && !/^https?:\/\//.test(a.url))
-    return usage(`--url must be an http(s) URL, got ${a.url}`, VERIFY_SPEC);
+  if (a.url !== undefined && httpBase(a.url) === null)
+    return usage(
+      `--url must be an http(s) URL such as https://api.example.org, got ${JSON.stringify(a.url)}`,
+      VERIFY_SPEC,
+    );
   if (a.url !== undefined && queries.length === 0 && sample === undefined) sample = 30;
   const site = siteFromOptions(a);
   const t0 = performance.now();
@@ -266,7 +325,15 @@ async function runDiff(argv: string[]): Promise<number> {
   const parsed = parseCommand(DIFF_SPEC, argv);
   if ('exit' in parsed) return parsed.exit;
   const a = parsed.values;
-  const [oldArg, newArg] = parsed.positionals as [string, string];
+  const [oldArg, newPositional] = parsed.positionals as [string, string | undefined];
+  if ((newPositional === undefined) === (a.url === undefined))
+    return usage('give the new site either as the second argument or as --url <base>, not both', DIFF_SPEC);
+  if (a.url !== undefined && httpBase(a.url) === null)
+    return usage(
+      `--url must be an http(s) URL such as https://api.example.org, got ${JSON.stringify(a.url)}`,
+      DIFF_SPEC,
+    );
+  const newArg = newPositional ?? (a.url as string);
   const { threshold, max } = a;
   const d = await diffSites(siteFromArg(oldArg, a.endpoint, a.region), siteFromArg(newArg, a.endpoint, a.region), {
     ...(a['old-version'] !== undefined ? { oldVersion: a['old-version'] } : {}),
@@ -282,7 +349,13 @@ async function runMeasure(argv: string[]): Promise<number> {
   const cli = parseCommand(MEASURE_SPEC, argv);
   if ('exit' in cli) return cli.exit;
   const a = cli.values;
-  if ((a.site === undefined) === (a.bucket === undefined)) return usage(ONE_SITE, MEASURE_SPEC);
+  if ([a.site, a.bucket, a.url].filter((x) => x !== undefined).length !== 1)
+    return usage(ONE_SITE_OR_URL, MEASURE_SPEC);
+  if (a.url !== undefined && httpBase(a.url) === null)
+    return usage(
+      `--url must be an http(s) URL such as https://api.example.org, got ${JSON.stringify(a.url)}`,
+      MEASURE_SPEC,
+    );
   const max = a.max;
   const site = siteFromOptions(a);
   const report = await measure({
@@ -295,6 +368,28 @@ async function runMeasure(argv: string[]): Promise<number> {
   return measureExitCode(report);
 }
 
+async function runMirror(argv: string[]): Promise<number> {
+  const cli = parseCommand(MIRROR_SPEC, argv);
+  if ('exit' in cli) return cli.exit;
+  const a = cli.values;
+  if (a.url === undefined || a.out === undefined)
+    return usage('mirror needs --url <base> and --out <folder>', MIRROR_SPEC);
+  const url = httpBase(a.url);
+  if (url === null)
+    return usage(
+      `--url must be an http(s) URL such as https://api.example.org, got ${JSON.stringify(a.url)}`,
+      MIRROR_SPEC,
+    );
+  const report = await mirror({
+    url,
+    out: a.out,
+    ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),
+    ...progress(a.quiet),
+  });
+  process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatMirror(report));
+  return report.problems.length === 0 ? EXIT.ok : EXIT.failure;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -304,6 +399,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'verify') return storeErrorsAreUsage('verify', () => runVerify(rest));
   if (command === 'diff') return storeErrorsAreUsage('diff', () => runDiff(rest));
   if (command === 'measure') return storeErrorsAreUsage('measure', () => runMeasure(rest));
+  if (command === 'mirror') return storeErrorsAreUsage('mirror', () => runMirror(rest));
   process.stderr.write(`audit: unknown command ${JSON.stringify(command)}\n\n${HELP}\n`);
   return EXIT.usage;
 }

@@ -6,7 +6,7 @@ import { hoursText } from '../../shim/core/hours.ts';
 import type { StoredOfficeT } from '../../shim/core/site-format.ts';
 import { diffOffices, type DiffSide, type OfficeBrief, type SiteDiff } from '../model/office-diff.ts';
 import { scanOffices } from '../site/scan.ts';
-import { openSite, type SiteLocation } from '../site/site.ts';
+import { openSite, type AuditLocation } from '../site/site.ts';
 
 export {
   type DiffSide,
@@ -27,9 +27,13 @@ export interface DiffOptions {
 }
 
 /** Read both versions (every record chunk of each) and diff them. */
-export async function diffSites(oldLoc: SiteLocation, newLoc: SiteLocation, opts: DiffOptions = {}): Promise<SiteDiff> {
+export async function diffSites(
+  oldLoc: AuditLocation,
+  newLoc: AuditLocation,
+  opts: DiffOptions = {},
+): Promise<SiteDiff> {
   const side = async (
-    loc: SiteLocation,
+    loc: AuditLocation,
     version: string | undefined,
   ): Promise<{ side: DiffSide; offices: StoredOfficeT[] }> => {
     const site = await openSite(loc, version);
@@ -42,7 +46,7 @@ export async function diffSites(oldLoc: SiteLocation, newLoc: SiteLocation, opts
         week: site.meta.week,
         offices: scan.offices.length,
         firms: new Set(scan.offices.map((o) => o.firm_id)).size,
-        shard_problems: scan.problems,
+        tree_problems: scan.problems,
       },
       offices: scan.offices,
     };
@@ -85,7 +89,7 @@ export function formatDiff(d: SiteDiff, max = 20): string {
     `flag changes (profile_type, sponsored): ${c.flag_changes}`,
     `visibility moves of at least ${d.threshold_pct_points} point(s): ${c.visibility_moves} (${c.visibility_changed} offices in both versions have any change of metro, shares or brand index)`,
   ];
-  for (const p of [...d.old.shard_problems.map((x) => `old: ${x}`), ...d.new.shard_problems.map((x) => `new: ${x}`)])
+  for (const p of [...d.old.tree_problems.map((x) => `old: ${x}`), ...d.new.tree_problems.map((x) => `new: ${x}`)])
     lines.push(`WARNING ${p}`);
   const section = <T>(title: string, items: T[], line: (x: T) => string): void => {
     if (items.length === 0) return;

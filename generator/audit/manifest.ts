@@ -60,7 +60,8 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
   const layered = site.meta.layers !== undefined;
   const manifestKey = keys.manifest(v);
   // A layered version has no manifest of its own: its base's, overridden by its map, is the one it would have had.
-  const manifest = layered ? await composedManifest(site) : await site.json(manifestKey, Manifest);
+  // Over HTTP the service serves a layered version's composed manifest at the version's own key.
+  const manifest = layered && !site.overHttp ? await composedManifest(site) : await site.json(manifestKey, Manifest);
   if (manifest === null) throw new StoreError(`${site.label}: version ${v} has no ${manifestKey}`, manifestKey);
   const problems: string[] = [];
   if (manifest.version !== v) problems.push(`${manifestKey} names version ${manifest.version}, not ${v}`);

@@ -17,11 +17,11 @@ import { progressEvery } from '../write/progress.ts';
 import { firmDocBrand, recompute, type ExpectedOffice, type Recomputed } from './measure-recompute.ts';
 import { scanOffices } from '../site/scan.ts';
 import { StoreError } from '../../shim/core/errors.ts';
-import { openSite, type SiteLocation } from '../site/site.ts';
+import { openSite, type AuditLocation } from '../site/site.ts';
 
 /** One published value that differs from the recomputed one. */
 export interface Mismatch {
-  /** Where the published value is: "shards", "firms/<listing_id>.json", "meta.json", "coverage.json", "measurement/<metro>.json". */
+  /** Where the published value is: "cells/records", "firms/<listing_id>.json", "meta.json", "coverage.json", "measurement/<metro>.json". */
   where: string;
   /** The office or metro it is about. */
   subject: string;
@@ -47,7 +47,7 @@ export interface MeasureReport {
 
 /** Options of measure. */
 export interface MeasureOptions {
-  site: SiteLocation;
+  site: AuditLocation;
   version?: string;
   /** Also check every firm document (default true). */
   firms?: boolean;
@@ -61,7 +61,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 function compareOffice(where: string, o: StoredOfficeT, e: ExpectedOffice | undefined, out: Mismatch[]): void {
   const subject = `office ${o.listing_id} (${o.name}, ${o.city} ${o.state})`;
   if (e === undefined) {
-    out.push({ where, subject, field: 'listing', expected: 'an office of the shards', got: 'not in the shards' });
+    out.push({ where, subject, field: 'listing', expected: 'an office of the cell tree', got: 'not in the cell tree' });
     return;
   }
   if (o.metro !== e.metro) out.push({ where, subject, field: 'metro', expected: e.metro, got: o.metro });
@@ -160,7 +160,7 @@ export async function measure(opts: MeasureOptions): Promise<MeasureReport> {
         });
     }
   }
-  for (const o of scan.offices) compareOffice('shards', o, r.offices.get(o.listing_id), mismatches);
+  for (const o of scan.offices) compareOffice('cells/records', o, r.offices.get(o.listing_id), mismatches);
 
   let firmDocuments = 0;
   if (opts.firms ?? true) {
@@ -215,7 +215,7 @@ export function formatMeasureReport(r: MeasureReport, max = 50): string {
   const lines = [
     `audit measure: ${r.site} version ${r.version} (${r.week})`,
     `recomputed from the published measurement: ${r.metros} metros, ${r.grid_samples} grid samples, ${r.measured_offices} of ${r.offices} offices measured`,
-    `compared: shards (${r.offices} offices), ${r.firm_documents} firm documents, meta.json and coverage.json sampling`,
+    `compared: office records of the cell tree (${r.offices} offices), ${r.firm_documents} firm documents, meta.json and coverage.json sampling`,
   ];
   for (const p of r.problems) lines.push(`PROBLEM ${p}`);
   const shown = max > 0 ? r.mismatches.slice(0, max) : r.mismatches;
@@ -228,7 +228,7 @@ export function formatMeasureReport(r: MeasureReport, max = 50): string {
   lines.push(
     measureExitCode(r) === 0
       ? 'OK: every published share equals its recomputation'
-      : `FAILED: ${r.mismatches.length} mismatch(es), ${r.problems.length} shard problem(s)`,
+      : `FAILED: ${r.mismatches.length} mismatch(es), ${r.problems.length} cell tree problem(s)`,
   );
   return `${lines.join('\n')}\n`;
 }

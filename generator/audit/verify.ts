@@ -19,11 +19,11 @@ import { sampleQueries, type AuditQuery } from './queries.ts';
 import { recomputeAnswer } from './recompute.ts';
 import { compareTree, scanOffices } from '../site/scan.ts';
 import { StoreError } from '../../shim/core/errors.ts';
-import { openSite, type AuditSite, type SiteLocation } from '../site/site.ts';
+import { openSite, type AuditSite, type AuditLocation } from '../site/site.ts';
 
 /** What to verify. */
 export interface VerifyOptions {
-  site: SiteLocation;
+  site: AuditLocation;
   /** Version to read (default: the one current.json names). */
   version?: string;
   /** Base URL of the live API, e.g. http://127.0.0.1:8787; without it only the published site is checked. */

@@ -20,3 +20,13 @@ export function isoWeeksInYear(year: number): number {
   const jan1 = Date.UTC(thursday.getUTCFullYear(), 0, 1);
   return Math.floor((thursday.getTime() - jan1) / 86_400_000 / 7) + 1;
 }
+
+/** Why `week` is not an ISO week such as 2026-W47 (format, or a week number its year does not have), or null when it is one. */
+export function isoWeekProblem(week: string): string | null {
+  const m = /^(\d{4})-W(\d{2})$/.exec(week);
+  if (m === null) return `must be an ISO week like 2026-W47, got ${JSON.stringify(week)}`;
+  const weeks = isoWeeksInYear(Number(m[1]));
+  const w = Number(m[2]);
+  if (w < 1 || w > weeks) return `${week} does not exist: ${m[1]} has ISO weeks W01 to W${weeks}`;
+  return null;
+}

@@ -51,7 +51,7 @@ export interface DiffSide {
   week: string;
   offices: number;
   firms: number;
-  shard_problems: string[];
+  tree_problems: string[];
 }
 
 /** The whole diff; every list is complete (the text report abbreviates). */

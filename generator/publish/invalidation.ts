@@ -7,7 +7,7 @@ export const MAX_LISTING_INVALIDATIONS = 100;
 
 /**
  * CloudFront paths whose answer may change when the pointer moves from `previous` to `next`: the pointer, the searches
- * and /v1/coverage (they name the version), the API documents built from changed objects, and each added, changed or removed listing (or wildcards when there are many).
+ * and /v1/coverage (they name the version), /openapi.json and `/`, the API documents built from changed objects, and each added, changed or removed listing (or wildcards when there are many).
  */
 export function invalidationPathsFor(
   previous: ManifestT | null,
@@ -28,10 +28,10 @@ export function invalidationPathsFor(
     },
   );
   // Every answer names its version (query_id, Directory-Version): a new pointer makes every cached search answer stale,
-  // and /v1/coverage too (its body names the version), even when no count changed (a one-phone correction).
-  const paths = [`/${keys.pointer}`, '/v1/attorneys*', '/v1/coverage'];
+  // and /v1/coverage too (its body names the version), even when no count changed (a one-phone correction). The API
+  // description (its examples are the served version's) and the index go too: two paths, so no cache can keep them.
+  const paths = [`/${keys.pointer}`, '/v1/attorneys*', '/v1/coverage', '/openapi.json', '/'];
   if (changed.has('changes.json')) paths.push('/v1/changes');
-  if (changed.has('openapi.json')) paths.push('/openapi.json');
   const listings = [...changed]
     .map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1])
     .filter((id): id is string => id !== undefined)
@@ -39,7 +39,7 @@ export function invalidationPathsFor(
   if (listings.length > MAX_LISTING_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');
   else for (const id of listings) paths.push(`/v1/firms/${id}`, `/r/${id}`);
   // Pages for people and problem pages are cached at CloudFront like documents; a week's metro figures change them all,
-  // so one wildcard per folder. `/` is not cached (it is negotiated on Accept).
+  // so one wildcard per folder.
   const changedUnder = (prefix: string): string[] =>
     [...changed].filter((rel) => rel.startsWith(prefix)).map((rel) => rel.slice(prefix.length));
   const pages = changedUnder('pages/');

@@ -3,7 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { mondayOfIsoWeek } from '../inputs/week.ts';
+import { isoWeekProblem, mondayOfIsoWeek } from '../inputs/week.ts';
 import { countSearches, EdgeLine, LogLine, SUPPRESS_BELOW, type EdgeLineT, type LogLineT } from './counts.ts';
 import { EXIT, printUsageError, runCli } from '../../shim/cli-run.ts';
 
@@ -77,8 +77,14 @@ async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
-  if (!/^\d{4}-W\d{2}$/.test(args.week))
-    return printUsageError(SPEC, `--week must be an ISO week YYYY-Www, got ${JSON.stringify(args.week)}`);
+  const weekProblem = isoWeekProblem(args.week);
+  if (weekProblem !== null) return printUsageError(SPEC, `--week ${weekProblem}`);
+  // The log folder must exist unless the lines come from a CloudWatch export (a mistyped folder is not an empty week).
+  if (!existsSync(args.log) && args.cloudwatch === undefined)
+    return printUsageError(
+      SPEC,
+      `--log ${args.log} does not exist: give the folder of the request log (requests-YYYY-MM-DD.jsonl), or --cloudwatch <export.jsonl>`,
+    );
   const week = args.week;
   const from = mondayOfIsoWeek(week);
   const to = addDays(from, 6);
@@ -89,8 +95,7 @@ async function main(): Promise<number> {
   }
   for (const given of [args.cloudwatch, args.edge]) {
     if (given !== undefined && !existsSync(given)) {
-      process.stderr.write(`research: ${given} does not exist\n`);
-      return 1;
+      return printUsageError(SPEC, `${given} does not exist`);
     }
   }
   if (args.cloudwatch !== undefined) files.push(args.cloudwatch);

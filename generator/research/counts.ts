@@ -1,6 +1,7 @@
 /**
  * Research counts (README "Operating it"): searches per week by metro and by ZIP3, cells under the threshold suppressed
- * along with the complementary cells that keep them from being worked out (suppress.ts).
+ * along with the complementary cells that keep them from being worked out from any combination of the total, the
+ * metros and the ZIP3s, which lie in metros (suppress.ts).
  * On AWS, cached /v1/attorneys answers never reach the function, so REST searches are counted from the edge log (one line
  * per request, hit or miss) and resolved to a metro and ZIP3 through the function's lines for the same location. Pure.
  */
@@ -103,8 +104,8 @@ export function countSearches(
   below = SUPPRESS_BELOW,
   edge: Iterable<EdgeLineT> = [],
 ): ResearchCounts {
-  const byMetro = new Map<string, number>();
-  const byZip3 = new Map<string, number>();
+  // The table of (metro, ZIP3) pairs: both views and the total are its sums, which suppression must account for.
+  const table = new Map<string, { metro: string; zip3: string; searches: number }>();
   const inWeek = (time: string): boolean => {
     const day = time.slice(0, 10);
     return day >= from && day <= to;
@@ -118,8 +119,10 @@ export function countSearches(
     searches++;
     const m = metro ?? NO_METRO;
     const z3 = zip3 ?? NO_ZIP3;
-    byMetro.set(m, (byMetro.get(m) ?? 0) + 1);
-    byZip3.set(z3, (byZip3.get(z3) ?? 0) + 1);
+    const key = `${m}\u0000${z3}`;
+    const pair = table.get(key) ?? { metro: m, zip3: z3, searches: 0 };
+    pair.searches++;
+    table.set(key, pair);
   };
   // Locations the function refused (e.g. a city it does not know): their edge lines are failed searches, not unresolved.
   const refused = new Set<string>();
@@ -147,7 +150,7 @@ export function countSearches(
     if (place !== undefined) add(place.metro, place.zip3);
     else if (!refused.has(e.location ?? '')) unresolved++;
   }
-  const shown = suppress(searches, [byMetro, byZip3], below);
+  const shown = suppress([...table.values()], below);
   return {
     schema_version: 2,
     generated: 'by npm run research; do not edit',
@@ -156,8 +159,8 @@ export function countSearches(
     to,
     suppress_below: below,
     // The total is itself a cell: a week with fewer searches than the threshold shows none of them, and a total that
-    // would let a suppressed cell be worked out is withheld too (suppress.ts).
-    searches: shown.searches,
+    // would let a suppressed cell be worked out is withheld too (suppress.ts). `searches` counts them all.
+    searches: searches === 0 ? null : shown.searches,
     by_metro: cells(shown.views[0] ?? []),
     by_zip3: cells(shown.views[1] ?? []),
     rest_counted_from: fromEdge ? 'edge' : 'function',

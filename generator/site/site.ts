@@ -8,7 +8,8 @@ import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import type { ZodType } from 'zod';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
 import { layerResolver } from '../../shim/core/layers.ts';
-import { keys, Meta, Pointer, type MetaT } from '../../shim/core/site-format.ts';
+import { keys, Manifest, Meta, Pointer, type MetaT } from '../../shim/core/site-format.ts';
+import { HttpStore } from './http-store.ts';
 import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage, type AnyMetaT } from './published-meta.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
@@ -18,6 +19,12 @@ import { parseObject as parseSiteObject } from '../../shim/core/site-json.ts';
 
 /** Where a site lives: a folder, or a bucket (optionally under a prefix, optionally on a custom endpoint). */
 export type SiteLocation = { kind: 'folder'; dir: string } | ({ kind: 's3'; bucket: string; prefix?: string } & S3ClientOptions);
+
+/**
+ * Where an auditor reads a site: a folder or bucket, or the public service over HTTP(S) (`url` its base), which
+ * answers the served version's objects only, each as stored and checked, a layered version's already resolved.
+ */
+export type AuditLocation = SiteLocation | { kind: 'http'; url: string; onWait?: (seconds: number, status: number) => void };
 
 /** One version of a published site, of any schema: its meta.json read only as far as every schema agrees. */
 export interface StoredSite {
@@ -31,8 +38,13 @@ export interface StoredSite {
   readonly meta: AnyMetaT;
   /** The parsed object at a full store key, or null when missing; throws StoreError when it is not valid JSON of `schema`. */
   json<T>(key: string, schema: ZodType<T>): Promise<T | null>;
-  /** Every key present under `v/<version>/` (full store keys, sorted; a layered version's own objects only). */
+  /**
+   * Every key present under `v/<version>/` (full store keys, sorted; a layered version's own objects only). Over HTTP
+   * nothing can be listed: the keys of the manifest the service serves (which answers no object without a recorded hash).
+   */
   listVersionKeys(): Promise<string[]>;
+  /** True when read over HTTP: keys are read as the service resolves them, and its manifest is the composed one. */
+  readonly overHttp: boolean;
 }
 
 /** One version of a published site of the current schema, opened for auditing. */
@@ -76,7 +88,7 @@ async function listBucket(loc: Extract<SiteLocation, { kind: 's3' }>, under: str
 }
 
 /** Open one version of a site of the current schema: `version` when given, else the one current.json names. */
-export async function openSite(loc: SiteLocation, version?: string): Promise<AuditSite> {
+export async function openSite(loc: AuditLocation, version?: string): Promise<AuditSite> {
   const site = await openStoredVersion(loc, version);
   if (site.meta.schema_version !== CURRENT_SCHEMA) throw new StoreError(otherSchemaMessage(site.label, site.version, site.meta.schema_version), keys.meta(site.version));
   const meta = await site.json(keys.meta(site.version), Meta);
@@ -85,12 +97,15 @@ export async function openSite(loc: SiteLocation, version?: string): Promise<Aud
 }
 
 /** Open one version of a site whatever its schema (`version` when given, else the one current.json names). */
-export async function openStoredVersion(loc: SiteLocation, version?: string): Promise<StoredSite> {
+export async function openStoredVersion(loc: AuditLocation, version?: string): Promise<StoredSite> {
   let store: Store;
   let label: string;
   if (loc.kind === 'folder') {
     store = new FolderStore(loc.dir);
     label = `folder ${loc.dir}`;
+  } else if (loc.kind === 'http') {
+    store = new HttpStore(loc.url, loc.onWait !== undefined ? { onWait: loc.onWait } : {});
+    label = loc.url;
   } else {
     const { kind: _kind, ...options } = loc;
     store = new S3Store(options);
@@ -118,11 +133,12 @@ export async function openStoredVersion(loc: SiteLocation, version?: string): Pr
   if (meta === null) throw new StoreError(`${label} has no ${keys.meta(v)}: version ${v} is not published there`, keys.meta(v));
   if (meta.version !== v) throw new StoreError(`${keys.meta(v)} names version ${meta.version}, not ${v}`, keys.meta(v));
   const resolved = v;
-  resolveKey = layerResolver(v, meta.layers);
+  // The service resolves a layered version's keys itself and answers its objects under the version's own prefix.
+  if (loc.kind !== 'http') resolveKey = layerResolver(v, meta.layers);
   // A layered version (published over another): every key of it is read where its map says.
   const raw = store;
   const versionStore: Store =
-    meta.layers === undefined
+    meta.layers === undefined || loc.kind === 'http'
       ? raw
       : {
           kind: raw.kind,
@@ -138,6 +154,12 @@ export async function openStoredVersion(loc: SiteLocation, version?: string): Pr
     version: resolved,
     meta,
     json,
-    listVersionKeys: () => (loc.kind === 'folder' ? listFolder(loc.dir, keys.root(resolved)) : listBucket(loc, keys.root(resolved))),
+    overHttp: loc.kind === 'http',
+    listVersionKeys: async () => {
+      if (loc.kind === 'folder') return listFolder(loc.dir, keys.root(resolved));
+      if (loc.kind === 's3') return listBucket(loc, keys.root(resolved));
+      const manifest = await json(keys.manifest(resolved), Manifest);
+      return Object.keys(manifest?.objects ?? {}).sort();
+    },
   };
 }

@@ -15,6 +15,10 @@ export interface SiteReader {
    * object does not match `schema`; such a read is never cached.
    */
   json<T>(key: string, schema: ZodType<T>, sha256?: string): Promise<T | null>;
+  /** sha256 of meta.json as the pointer that named this version records it (absent for older pointers). */
+  readonly metaSha256?: string;
+  /** The bytes stored at a full store key, unchecked and uncached (version-object.ts checks them); absent on readers that cannot. */
+  readonly storedBytes?: (key: string) => Promise<Uint8Array | null>;
 }
 
 /** The parsed object at `key`, which the version must hold: missing is a StoreError (503), never an empty answer. */

@@ -12,6 +12,7 @@ import { search as cellTreeSearch, type SearchFn } from './search.ts';
 import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from './search-request.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
 import { shapeResultWithText } from './answer-json.ts';
+import { readVersionObject } from './version-object.ts';
 import { shapeCoverage, shapeFirm, shapeLocation, withUtmSource } from './shape.ts';
 import {
   ChangesDoc,
@@ -23,9 +24,6 @@ import {
   listingPrefix,
   type FirmDocT,
 } from './site-format.ts';
-
-/** A metro slug as measurement documents are named (lower-case words joined by hyphens). */
-const MEASUREMENT_SLUG_RE = /^[a-z0-9][a-z0-9-]{0,79}$/;
 
 function notFound(listingId: string): ApiError {
   return new ApiError(
@@ -167,11 +165,22 @@ export function createService(source: { current(): Promise<SiteReader> }, option
       return (await source.current()).version;
     },
 
-    async measurement(version, metro, ctx) {
-      if (!MEASUREMENT_SLUG_RE.test(metro)) return null;
+    async versionObject(version, rel, ctx) {
       const reader = await current(ctx);
-      if (version !== reader.version || !Object.hasOwn(reader.meta.metros, metro)) return null;
-      return reader.json(keys.measurement(reader.version, metro), z.unknown());
+      const get = reader.storedBytes;
+      if (version !== reader.version || get === undefined) return null;
+      return readVersionObject({ reader, metaSha256: reader.metaSha256, get }, rel);
+    },
+
+    async pointer(ctx) {
+      const reader = await current(ctx);
+      const { version, week } = reader.meta;
+      return {
+        schema_version: 1,
+        version,
+        week,
+        ...(reader.metaSha256 !== undefined ? { meta_sha256: reader.metaSha256 } : {}),
+      };
     },
 
     async page(name) {

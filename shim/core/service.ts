@@ -2,7 +2,7 @@
 import type { PageDocT } from './page-format.ts';
 import type { AttorneysResponseT, CoverageResponseT, FirmResponseT } from './schemas.ts';
 import type { SearchRequest } from './search-request.ts';
-import type { ChangesDocT } from './site-format.ts';
+import type { ChangesDocT, PointerT } from './site-format.ts';
 
 /** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
 export type RawArgs = Record<string, unknown>;
@@ -51,9 +51,12 @@ export interface Service {
   /** A page for people of the served version by page name (see page-format.ts), or null when there is none. */
   page(name: string): Promise<PageDocT | null>;
   /**
-   * A measurement document (`v/<version>/measurement/<metro>.json`) of the served version only, or null. Older
-   * versions are kept for rollback and audit and may still name listings a standing removal took out since, so no
-   * other version's measurement is answered.
+   * A published object of the served version as stored (`v/<version>/<rel>`, e.g. `cells/index.json`,
+   * `measurement/chicago.json`), checked against the sha256 recorded for it, or null when `version` is not the served
+   * one or the version holds no such object. Older versions are kept for rollback and may still hold listings a
+   * standing removal took out since, so no other version's objects are answered (shim/core/version-object.ts).
    */
-  measurement?(version: string, metro: string, ctx: CallContext): Promise<unknown>;
+  versionObject?(version: string, rel: string, ctx: CallContext): Promise<Uint8Array | null>;
+  /** The pointer of the served version (`current.json`): version, week and meta.json's sha256. */
+  pointer?(ctx: CallContext): Promise<PointerT>;
 }

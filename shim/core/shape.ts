@@ -171,13 +171,13 @@ export function shapeFirm(
  * is rebuilt from the document's dataset, so a version stored before the synthetic note still says so.
  */
 export function shapeCoverage(doc: CoverageDocT, version: string): CoverageResponseT {
-  return {
+  const body: Complete<CoverageResponseT> = {
     version,
     week_of: doc.week_of,
     generated_at: doc.generated_at,
     dataset: { name: doc.dataset.name, synthetic: doc.dataset.synthetic },
     totals: { firms: doc.totals.firms, offices: doc.totals.offices, metros: doc.totals.metros },
-    metros: doc.metros.map((m) => ({
+    metros: doc.metros.map((m): Complete<CoverageMetroT> => ({
       slug: m.slug,
       name: m.name,
       center: { lat: m.center.lat, lng: m.center.lng },
@@ -191,7 +191,17 @@ export function shapeCoverage(doc: CoverageDocT, version: string): CoverageRespo
     disclosure: disclosureFor(doc.dataset),
     attribution: doc.attribution ?? attribution(),
   };
+  return body;
 }
+
+/** A metro of the coverage answer. */
+type CoverageMetroT = CoverageResponseT['metros'][number];
+
+/**
+ * Every field of T, optional ones included: a shaping function that builds a `Complete<T>` fails to type-check when a
+ * field is added to T and not copied, instead of dropping it silently (an optional field may be given as undefined).
+ */
+export type Complete<T> = { [K in keyof Required<T>]: T[K] };
 
 /** The resolved location in the Location schema's order. */
 export function shapeLocation(loc: LocationT): LocationT {

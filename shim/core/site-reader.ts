@@ -121,7 +121,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     return load;
   }
 
-  function makeReader(version: string, meta: MetaT): SiteReader {
+  function makeReader(version: string, meta: MetaT, metaSha256: string | undefined): SiteReader {
     const prefix = keys.root(version);
     const resolve = layerResolver(version, meta.layers);
     const hashed = recordsHashes(meta);
@@ -129,6 +129,11 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     return {
       version,
       meta,
+      ...(metaSha256 !== undefined ? { metaSha256 } : {}),
+      storedBytes: (key) => {
+        counters.storeReads++;
+        return store.get(key);
+      },
       json<T>(key: string, schema: ZodType<T>, sha256?: string): Promise<T | null> {
         if (!key.startsWith(prefix)) {
           return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
@@ -169,7 +174,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       if (meta.version !== version) {
         throw new StoreError(`meta.json of ${version} names version ${meta.version}`, keys.meta(version));
       }
-      reader = makeReader(version, meta);
+      reader = makeReader(version, meta, metaSha256);
       readers.set(slot, reader);
       // Keep only the few most recent versions' readers.
       for (const v of readers.keys()) {

@@ -20,6 +20,12 @@ export function termsPageHtml(): string {
     `<p class="lede">${esc(TERMS_TEXT)}</p>`,
     '<h2>How to use the answers</h2>',
     `<p>${esc(CALLER_RULES)}</p>`,
+    '<h2 id="audit">Auditing</h2>',
+    '<p>The published objects of the version served now (its cell tree, office records, firm documents, coverage, changes and ' +
+      'measurement data) are public at <code>/v/{version}/...</code>, with the pointer naming the version at ' +
+      '<a href="/current.json">/current.json</a>, so that anyone can check that results are ordered by distance alone and ' +
+      'recompute the visibility figures. They may be used to audit and recompute the service, not to copy or republish the ' +
+      'directory. Every request for them counts toward the per-address ceiling on all requests (ten times the answer limit).</p>',
     '<h2 id="data">Data sources and licences</h2>',
     '<p>ZIP codes and "City, ST" searches are resolved with place data from these sources. It contains data from GeoNames, ' +
       'licensed under CC BY 4.0, and was changed: merged, deduplicated, rounded to 5 decimals and re-keyed. The same credit is in ' +
