@@ -16,6 +16,7 @@ import {
   type PointGazetteerT,
   type ZipGazetteerT,
 } from '../../shim/core/site-format.ts';
+import { buildBoundaries } from './boundary.ts';
 import { buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
 import { readPlaces, readPostal, readZctas, type PlaceRow, type PostalRow, type ZctaRow } from './gazetteer-sources.ts';
 
@@ -353,6 +354,7 @@ export function buildGazetteer(): {
   cities: Map<string, Map<string, CityGazetteerT>>;
   names: Map<string, NameGazetteerT>;
   points: Map<string, PointGazetteerT>;
+  boundary: ReturnType<typeof buildBoundaries>;
 } {
   const entries = buildZipEntries(readZctas(), readPostal());
 
@@ -379,5 +381,11 @@ export function buildGazetteer(): {
     );
     cities.set(state, splitCities(state, names));
   }
-  return { zips, cities, names: buildNameIndex(byState), points: buildPointTiles(zips) };
+  return {
+    zips,
+    cities,
+    names: buildNameIndex(byState),
+    points: buildPointTiles(zips),
+    boundary: buildBoundaries(),
+  };
 }

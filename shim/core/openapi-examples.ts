@@ -21,7 +21,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
   },
   "attorneys": {
     "covered": {
-      "query_id": "9a91e997-dfc0-8a9a-9088-2f161f81f9ba",
+      "query_id": "21e6b357-a9ba-840f-8fe7-7c0e6b2ddacc",
       "covered": true,
       "location": {
         "input": "Chicago, IL",
@@ -211,7 +211,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
       ]
     },
     "not_covered": {
-      "query_id": "7baffd36-d132-81e2-a602-dff7f47283bd",
+      "query_id": "1a1a998d-db9e-814d-95d8-a43de54a2a3a",
       "covered": false,
       "location": {
         "input": "59001",
@@ -322,7 +322,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
     "disclosure": "Sample data: every firm, office, phone number and website in this dataset is fictional, generated for demonstration. They are not real law offices; do not present them to anyone as real lawyers or contact them. This is a directory, not a recommendation or a referral: listings are ordered by distance only. The map visibility figures are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order."
   },
   "coverage": {
-    "version": "2026-W47-ac21df6586",
+    "version": "2026-W47-22596c9ed4",
     "week_of": "2026-11-16",
     "generated_at": "2026-11-18T14:00:00Z",
     "dataset": {
@@ -380,7 +380,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
     ],
     "disclosure": "Sample data: every firm, office, phone number and website in this dataset is fictional, generated for demonstration. They are not real law offices; do not present them to anyone as real lawyers or contact them. This is a directory, not a recommendation or a referral: listings are ordered by distance only. The map visibility figures are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; they measure visibility on a map, not the quality of a lawyer or case results. No ratings or reviews are shown. Check a lawyer's licence with the state bar before hiring. Profile type and sponsorship are shown for transparency and never affect order.",
     "attribution": {
-      "notice": "Contains postal code and place data from GeoNames (https://www.geonames.org/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/), and ZIP code points from the U.S. Census Bureau 2021 Gazetteer Files (public domain). The data was changed: merged, deduplicated, rounded to 5 decimals and re-keyed.",
+      "notice": "Contains postal code and place data from GeoNames (https://www.geonames.org/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/), ZIP code points from the U.S. Census Bureau 2021 Gazetteer Files and state boundaries from its 2017 cartographic boundary files (public domain), and country boundaries from Natural Earth (public domain). The data was changed: merged, deduplicated, rounded to 5 decimals and re-keyed.",
       "sources": [
         {
           "name": "U.S. Census Bureau, 2021 Gazetteer Files (ZCTA internal points)",
@@ -398,10 +398,24 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
         },
         {
           "name": "GeoNames cities1000",
-          "used_for": "City names and locations for \"City, ST\" searches",
+          "used_for": "City names and locations for \"City, ST\" searches, and the larger places abroad a name may mean",
           "licence": "CC BY 4.0",
           "licence_url": "https://creativecommons.org/licenses/by/4.0/",
           "url": "https://www.geonames.org/"
+        },
+        {
+          "name": "U.S. Census Bureau, 2017 cartographic boundary files (states), as the us-atlas package",
+          "used_for": "Whether a point is in the 50 states, DC or Puerto Rico, and in which state",
+          "licence": "Public domain",
+          "licence_url": null,
+          "url": "https://www.census.gov/geographies/mapping-files/time-series/geo/carto-boundary-file.html"
+        },
+        {
+          "name": "Natural Earth 1:50m admin 0 countries, as the world-atlas package",
+          "used_for": "The country named when a point is outside the US",
+          "licence": "Public domain",
+          "licence_url": null,
+          "url": "https://www.naturalearthdata.com/"
         }
       ]
     }
@@ -409,7 +423,7 @@ export const OPENAPI_EXAMPLES: OpenApiExampleSet = {
   "changes": {
     "schema_version": 1,
     "generated": "by generator/; do not edit",
-    "version": "2026-W47-ac21df6586",
+    "version": "2026-W47-22596c9ed4",
     "week": "2026-W47",
     "previous": null,
     "counts": {

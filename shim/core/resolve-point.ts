@@ -1,18 +1,20 @@
 /**
- * Whether a point is in the US (the 50 states, DC and Puerto Rico) and in which state, from the ZIP points of the
- * served version (gazetteer/points): a point is in the US when a ZIP point lies within US_POINT_MILES, and takes that
- * nearest ZIP's state. Outside, the swap or sign fix that gives a US point is named (docs/CONTRACT.md, Location).
+ * Whether a point is in the US (the 50 states, DC and Puerto Rico) and in which state: inside a state's boundary
+ * (boundary.ts). Versions published before the boundary documents decide from their ZIP points (gazetteer/points): a
+ * point is in the US when a ZIP point lies within US_POINT_MILES, and takes that nearest ZIP's state. Outside, the
+ * refusal names the country where known and the swap or sign fix that gives a US point (docs/CONTRACT.md, Location).
  */
 import { readCoordinates } from './coordinates.ts';
+import { placeOfPoint, type PointPlace } from './boundary.ts';
 import { ApiError } from './errors.ts';
 import { nearestInTile, type Nearest } from './point-index.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, POINT_TILE_DEGREES, PointGazetteer, pointTile } from './site-format.ts';
 
 /**
- * A point is in the US when a US ZIP point (ZCTA internal point or postal point) lies this close, in miles: the
- * farthest GeoNames place of the states from its nearest ZIP point is 42.7 miles (Kotzebue, AK). A foreign town
- * closer than this to the border (Windsor, Tijuana) passes, with the state of its nearest ZIP.
+ * In versions without boundary documents, a point is in the US when a US ZIP point (ZCTA internal point or postal
+ * point) lies this close, in miles: the farthest GeoNames place of the states from its nearest ZIP point is 42.7 miles
+ * (Kotzebue, AK). A foreign town closer than this to the border (Windsor, Tijuana) passes there; the boundaries fix it.
  */
 export const US_POINT_MILES = 50;
 
@@ -64,16 +66,34 @@ function fixes(lat: number, lng: number, text: [string, string]): { lat: number;
   ].filter((f) => f.lat !== lat || f.lng !== lng);
 }
 
+/** Where a point is: from the boundaries, or in older versions from the ZIP points (a state, or nowhere known). */
+async function whereIs(reader: SiteReader, lat: number, lng: number): Promise<PointPlace | null> {
+  const place = await placeOfPoint(reader, lat, lng);
+  if (place !== undefined) return place;
+  const state = await usStateAt(reader, lat, lng);
+  if (state === undefined) return null;
+  return state === null ? { kind: 'none' } : { kind: 'state', state, name: state };
+}
+
+/** What the refusal says of where the point is. */
+function whereText(place: PointPlace | null): string {
+  if (place?.kind === 'country') return `in ${place.name}, outside the United States`;
+  if (place?.kind === 'territory') return `in ${place.name}, a US territory the service does not cover`;
+  return 'outside the United States';
+}
+
 /**
- * The state of a point in the US, or null when the version cannot tell (no points index). Rejects ApiError
- * `location_not_understood` for a point outside the US, naming the swap or sign fix that gives a US point.
+ * The state of a point in the US, or null when the version cannot tell (no boundaries, no points index). Rejects
+ * ApiError `location_not_understood` for a point outside the 50 states, DC and PR, naming the country where known and
+ * the swap or sign fix that gives a US point.
  */
 export async function stateOfPoint(
   reader: SiteReader,
   p: { lat: number; lng: number; input: string; parameter?: string },
 ): Promise<string | null> {
-  const state = await usStateAt(reader, p.lat, p.lng);
-  if (state !== null) return state ?? null;
+  const place = await whereIs(reader, p.lat, p.lng);
+  if (place === null) return null;
+  if (place.kind === 'state') return place.state;
   const parameter = p.parameter ?? 'location';
   let fix: string | null = null;
   // The caller's own digits, so the fix repeats them exactly ("-74.0060", not "-74.006").
@@ -85,7 +105,7 @@ export async function stateOfPoint(
   }
   for (const f of fixes(p.lat, p.lng, text)) {
     if (f.lat < -90 || f.lat > 90 || f.lng < -180 || f.lng > 180) continue;
-    if ((await usStateAt(reader, f.lat, f.lng)) !== null) {
+    if ((await whereIs(reader, f.lat, f.lng))?.kind === 'state') {
       fix = f.text;
       break;
     }
@@ -93,10 +113,10 @@ export async function stateOfPoint(
   const sent = parameter === 'lat' ? `lat,lng ${JSON.stringify(p.input)}` : `${parameter} ${JSON.stringify(p.input)}`;
   throw new ApiError(
     'location_not_understood',
-    `${sent} is a point outside the United States (the service covers the 50 states, DC and Puerto Rico only; ` +
-      `read as latitude ${p.lat}, longitude ${p.lng}).` +
+    `${sent} is a point ${whereText(place)} (read as latitude ${p.lat}, longitude ${p.lng}); ` +
+      'the service covers US locations only: the 50 states, DC and Puerto Rico.' +
       (fix === null
-        ? ' Check the point, or send the person\'s ZIP or "City, ST".'
+        ? ' Tell the person the service has no data there; if they are in the US, send their ZIP or "City, ST".'
         : ` Did you mean ${JSON.stringify(fix)}? (latitude first; US longitudes are negative, west of Greenwich.)`),
     { parameter, accepted: ACCEPTED },
   );

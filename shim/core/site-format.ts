@@ -80,6 +80,9 @@ export const Layers = z.object({
   ),
 });
 
+/** A boundary region's key: `us-<USPS code>` for a state, DC, Puerto Rico or a territory, `c-<ISO 3166 numeric or name>` for a country. */
+export const BOUNDARY_KEY_RE = /^(?:us-[A-Z]{2}|c-[0-9a-z]+)$/;
+
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
   schema_version: schemaVersion('meta').describe('2: offices are searched through cells/ (the cell tree)'),
@@ -119,6 +122,12 @@ export const Meta = z.object({
         .optional()
         .describe(
           'Every tile (see pointTile) with a gazetteer/points/<tile>.json, sorted; absent in versions written before points were checked to be in the US',
+        ),
+      boundary: z
+        .array(z.string().regex(BOUNDARY_KEY_RE))
+        .optional()
+        .describe(
+          'Every region (see BoundaryIndex) with a gazetteer/boundary/<key>.json, sorted; gazetteer/boundary/index.json exists too. Absent in versions written before points were checked against boundaries (the ZIP points decide there)',
         ),
     })
     .describe(
@@ -283,6 +292,32 @@ export const PointGazetteer = z.object({
   points: z.array(PointEntry),
 });
 
+/** One region of the boundary index: what it is, and the box (west, south, east, north; west > east across 180°) holding it. */
+export const BoundaryRegionInfo = z.object({
+  key: z.string().regex(BOUNDARY_KEY_RE),
+  name: z.string().describe('"Texas", "Guam", "Canada"'),
+  kind: z
+    .enum(['state', 'territory', 'country'])
+    .describe('state: the 50 states, DC and PR (covered); territory: other US areas (not covered); country: the rest'),
+  code: z.string().describe('USPS code of a state or territory; ISO 3166-1 numeric code of a country, or "" when none'),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+});
+/** `v/<version>/gazetteer/boundary/index.json`: every region with a boundary document, states first, each kind by key. */
+export const BoundaryIndex = z.object({
+  schema_version: schemaVersion('gazetteer'),
+  sources: z.array(z.string()).describe('Where the boundaries come from, with their licences'),
+  regions: z.array(BoundaryRegionInfo),
+});
+/**
+ * `v/<version>/gazetteer/boundary/<key>.json`: one region's polygons, each a list of rings (the first the outer one),
+ * each ring flat `[lng, lat, lng, lat, ...]` in the winding d3-geo reads (spherical, outer ring clockwise).
+ */
+export const BoundaryRegion = z.object({
+  schema_version: schemaVersion('gazetteer'),
+  key: z.string().regex(BOUNDARY_KEY_RE),
+  polygons: z.array(z.array(z.array(z.number()))),
+});
+
 /**
  * `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets
  * too), and the sha256 of each one's firm document (absent in versions generated before it).
@@ -434,6 +469,8 @@ export type CityGazetteerT = z.infer<typeof CityGazetteer>;
 export type NameEntryT = z.infer<typeof NameEntry>;
 export type NameGazetteerT = z.infer<typeof NameGazetteer>;
 export type PointGazetteerT = z.infer<typeof PointGazetteer>;
+export type BoundaryIndexT = z.infer<typeof BoundaryIndex>;
+export type BoundaryRegionT = z.infer<typeof BoundaryRegion>;
 export type ManifestT = z.infer<typeof Manifest>;
 export type LayersT = z.infer<typeof Layers>;
 export type LayerEntryT = z.infer<typeof LayerEntry>;
@@ -464,6 +501,8 @@ export const keys = {
   cityState: inVersion(paths.cityState),
   names: inVersion(paths.names),
   points: inVersion(paths.points),
+  boundaryIndex: inVersion(paths.boundaryIndex),
+  boundary: inVersion(paths.boundary),
   /** One metro's published measurement: the ranked listing ids per grid point and query. */
   measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */

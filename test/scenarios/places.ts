@@ -230,7 +230,7 @@ export const SCENARIOS: Scenario[] = [
     args: loc('51.5074,-0.1278'),
     expect: refused(
       'location_not_understood',
-      /outside the United States \(the service covers the 50 states, DC and Puerto Rico only/,
+      /in United Kingdom, outside the United States.*covers US locations only: the 50 states, DC and Puerto Rico/,
     ),
   },
   {
