@@ -17,8 +17,16 @@ import {
   type ZipGazetteerT,
 } from '../../shim/core/site-format.ts';
 import { buildBoundaries } from './boundary.ts';
-import { buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
-import { readPlaces, readPostal, readZctas, type PlaceRow, type PostalRow, type ZctaRow } from './gazetteer-sources.ts';
+import { ABROAD_MIN_POPULATION, buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
+import {
+  readAbroad,
+  readPlaces,
+  readPostal,
+  readZctas,
+  type PlaceRow,
+  type PostalRow,
+  type ZctaRow,
+} from './gazetteer-sources.ts';
 
 type ZipEntryT = ZipGazetteerT['zips'][string];
 
@@ -384,7 +392,7 @@ export function buildGazetteer(): {
   return {
     zips,
     cities,
-    names: buildNameIndex(byState),
+    names: buildNameIndex(byState, readAbroad(ABROAD_MIN_POPULATION)),
     points: buildPointTiles(zips),
     boundary: buildBoundaries(),
   };

@@ -276,11 +276,18 @@ export const CityGazetteerState = CityGazetteer.omit({ bucket: true });
 
 /** One state's place of a name: [state, display name, lat, lng, population or null], the state's entry for the name. */
 export const NameEntry = z.tuple([z.string(), z.string(), z.number(), z.number(), z.number().int().nullable()]);
+/** The most populous place abroad of a name: [display name, ISO 3166-1 alpha-2 country, population]. */
+export const AbroadEntry = z.tuple([z.string(), z.string().regex(/^[A-Z]{2}$/), z.number().int()]);
 /** `v/<version>/gazetteer/names/<prefix>.json`: normalised names of one prefix -> the states having it, most populous first. */
 export const NameGazetteer = z.object({
   schema_version: schemaVersion('gazetteer'),
   prefix: z.string().regex(/^[0-9_a-z]{1,2}$/),
   names: dict(z.array(NameEntry)),
+  abroad: dict(AbroadEntry)
+    .optional()
+    .describe(
+      'Names whose best-known holder is abroad (see ABROAD_MIN_POPULATION): that place, for a refusal that names it first. Absent in versions before it',
+    ),
 });
 
 /** One ZIP point: [lat, lng, state]. */
