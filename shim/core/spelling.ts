@@ -25,7 +25,7 @@ export function osaDistance(a: string, b: string, max: number): number {
     prev2 = prev;
     prev = cur;
   }
-  return prev[n] as number;
+  return Math.min(prev[n] as number, max + 1);
 }
 
 /** Most edits a name of `length` characters may be from a suggestion: one up to six letters, two from seven. */
