@@ -11,6 +11,8 @@ import type { SiteReader } from '../shim/core/reader.ts';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { linkSite } from './helpers/site-copy.ts';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 
 const SITE = process.env.TEST_SITE_DIR;
 if (SITE === undefined) throw new Error('TEST_SITE_DIR is not set (test/global-setup.ts sets it)');
@@ -51,6 +53,11 @@ const US_EDGES: [string, number, number, string][] = [
   ['Point Roberts, WA', 48.9856, -123.068, 'WA'],
   ['Unalaska, AK (Aleutians)', 53.8739, -166.5367, 'AK'],
   ['Nantucket, MA', 41.2835, -70.0995, 'MA'],
+  // On water: the state boundaries stop at the shore; the nearest ZIP point decides.
+  ['Navy Pier, Chicago (Lake Michigan)', 41.8917, -87.6086, 'IL'],
+  ['Lake Michigan, 10 mi off Chicago', 41.9, -87.4, 'IL'],
+  ['Boston Harbor', 42.34, -71.0, 'MA'],
+  ['2 mi off Miami Beach', 25.79, -80.09, 'FL'],
 ];
 
 describe('points at borders, coasts and islands, over REST', () => {
@@ -77,6 +84,11 @@ describe('points at borders, coasts and islands, over REST', () => {
     const out = await search(13.4443, 144.7937);
     expect(out.status).toBe(400);
     expect(out.body.detail).toMatch(/in Guam, a US territory the service does not cover/);
+  });
+  it('a Canadian city the 1:50m coast leaves in no country is still outside (Laval, 42 mi from a US ZIP)', async () => {
+    const out = await search(45.5699, -73.692);
+    expect(out.status).toBe(400);
+    expect(out.body.detail).toMatch(/is a point outside the United States/);
   });
   it('open sea is outside the United States without a country', async () => {
     const out = await search(30, -60);
@@ -150,5 +162,37 @@ describe('boundary documents', () => {
     expect(states.length).toBe(52);
     expect(states).toContain('DC');
     expect(states).toContain('PR');
+  });
+});
+
+describe('a boundary document the store cannot give', () => {
+  it('is a 503 with Retry-After, never a refusal as abroad, and the restored copy is served without a restart', async () => {
+    const copy = linkSite(SITE);
+    const own = await startTestServer({ SITE_DIR: copy.dir });
+    try {
+      // One state per fault: a document read whole once is cached, so the second fault needs another.
+      const cases = [
+        { fault: 'deleted', state: 'TX', at: 'lat=29.7604&lng=-95.3698' },
+        { fault: 'garbled', state: 'IL', at: 'lat=41.8781&lng=-87.6298' },
+      ];
+      for (const { fault, state, at } of cases) {
+        const path = copy.own(`gazetteer/boundary/us-${state}.json`);
+        const intact = readFileSync(path);
+        const ask = () => fetch(`${own.url}/v1/attorneys?${at}&limit=1`);
+        if (fault === 'deleted') unlinkSync(path);
+        else writeFileSync(path, intact.subarray(0, intact.length >> 1));
+        const res = await ask();
+        expect(res.status, fault).toBe(503);
+        expect(res.headers.get('retry-after'), fault).not.toBeNull();
+        expect(JSON.stringify(await res.json()), fault).not.toMatch(/outside the United States/);
+        writeFileSync(path, intact);
+        const back = await ask();
+        expect(back.status, fault).toBe(200);
+        expect(((await back.json()) as { location: { state: string } }).location.state).toBe(state);
+      }
+    } finally {
+      await own.close();
+      copy.remove();
+    }
   });
 });

@@ -41,6 +41,14 @@ describe('states as people write them', () => {
       whole: 'I-10 near Baytown',
     });
     expect(parseLocation('Chelsea, Manhattan, NY')).toMatchObject({ city: 'Manhattan', inside: { text: 'Chelsea' } });
+    expect(parseLocation('Austin, Travis County, TX')).toEqual({
+      kind: 'city',
+      city: 'Austin',
+      state: 'TX',
+      input: 'Austin, Travis County, TX',
+      parameter: 'location',
+    });
+    expect(parseLocation('New York, New York, NY')).not.toHaveProperty('inside');
   });
 });
 

@@ -72,6 +72,7 @@ export function buildBoundaries(): { index: BoundaryIndexT; regions: Map<string,
   const codeOfState = new Map(Object.entries(US_STATES).map(([code, name]) => [name, code]));
   const us: Region[] = [];
   const countries: Region[] = [];
+  const waters: Region[] = [];
   const regions = new Map<string, BoundaryRegionT>();
   const add = (
     list: Region[],
@@ -98,16 +99,20 @@ export function buildBoundaries(): { index: BoundaryIndexT; regions: Map<string,
   }
   for (const f of featuresOf('world-atlas/countries-50m.json', 'countries')) {
     const id = typeof f.id === 'string' && /^\d+$/.test(f.id) ? f.id : '';
-    // The US itself is the states above, at finer detail.
-    if (id === '840') continue;
     const key = `c-${id !== '' ? id : normaliseCityName(f.properties.name)}`;
-    add(countries, { key, name: f.properties.name, kind: 'country', code: id }, f, 3);
+    // The US at 1:50m holds its lakes and rivers (the Census states stop at the shore): its waters, read last.
+    if (id === '840') add(waters, { key, name: 'United States waters', kind: 'us_waters', code: id }, f, 3);
+    else add(countries, { key, name: f.properties.name, kind: 'country', code: id }, f, 3);
   }
   const byKey = (a: Region, b: Region): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   us.sort((a, b) => Number(a.kind === 'territory') - Number(b.kind === 'territory') || byKey(a, b));
   countries.sort(byKey);
   return {
-    index: { schema_version: SCHEMA_VERSIONS.gazetteer, sources: BOUNDARY_SOURCES, regions: [...us, ...countries] },
+    index: {
+      schema_version: SCHEMA_VERSIONS.gazetteer,
+      sources: BOUNDARY_SOURCES,
+      regions: [...us, ...countries, ...waters],
+    },
     regions: new Map([...regions].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))),
   };
 }

@@ -148,10 +148,15 @@ function parseCity(cityText: string, stateText: string, input: string, parameter
   const state = stateOf(stateText, input, parameter);
   // "Buckhead, Atlanta, GA", "Brooklyn, New York, NY", "350 5th Ave, New York, NY": the last part is the city, the
   // ones before it a place or a street address inside it (resolve-inside.ts decides which, and how near).
-  const parts = cityText
+  const all = cityText
     .split(',')
     .map((p) => p.replace(/\s+/g, ' ').trim())
     .filter((p) => p !== '');
+  // "Austin, Travis County, TX": a county beside a city adds nothing; "New York, New York, NY" names one place twice.
+  const parts = all.filter(
+    (p, i) => all.length === 1 || (!COUNTY_RE.test(p) && normaliseCityName(p) !== normaliseCityName(all[i + 1] ?? '')),
+  );
+  if (parts.length === 0) parts.push(...all.slice(-1));
   let city = parts[parts.length - 1] ?? '';
   let inside = parts.length > 1 ? parts.slice(0, -1).join(', ') : undefined;
   let whole: string | undefined;

@@ -24,14 +24,19 @@ const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
 /** The tiles meta.json lists, as a set (one per version's meta). */
 const listedSets = new WeakMap<readonly string[], Set<string>>();
 
-/** The state of the ZIP point nearest (lat, lng) within US_POINT_MILES; null when none is that close; undefined when the version has no points index. */
-export async function usStateAt(reader: SiteReader, lat: number, lng: number): Promise<string | null | undefined> {
+/** The state of the ZIP point nearest (lat, lng) within `miles`; null when none is that close; undefined when the version has no points index. */
+export async function usStateAt(
+  reader: SiteReader,
+  lat: number,
+  lng: number,
+  miles = US_POINT_MILES,
+): Promise<string | null | undefined> {
   const listed = reader.meta.gazetteer.points;
   if (listed === undefined) return undefined;
   let listedSet = listedSets.get(listed);
   if (listedSet === undefined) listedSets.set(listed, (listedSet = new Set(listed)));
-  const dLat = US_POINT_MILES / 69;
-  const dLng = US_POINT_MILES / (69 * Math.max(0.05, Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180)));
+  const dLat = miles / 69;
+  const dLng = miles / (69 * Math.max(0.05, Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180)));
   const D = POINT_TILE_DEGREES;
   const tiles: string[] = [];
   for (let y = Math.floor((lat - dLat) / D); y <= Math.floor((lat + dLat) / D); y++) {
@@ -42,7 +47,7 @@ export async function usStateAt(reader: SiteReader, lat: number, lng: number): P
   }
   // The nearest point, ties going to the last in this scan order (tiles as listed here, points as in their tile);
   // the point's own tile first, so the best found there bounds the walk through the others.
-  const best: Nearest = { miles: US_POINT_MILES, rank: -1, at: -1, state: null };
+  const best: Nearest = { miles, rank: -1, at: -1, state: null };
   const own = tiles.indexOf(pointTile(lat, lng));
   for (let k = -1; k < tiles.length; k++) {
     const rank = k < 0 ? own : k;
@@ -66,10 +71,21 @@ function fixes(lat: number, lng: number, text: [string, string]): { lat: number;
   ].filter((f) => f.lat !== lat || f.lng !== lng);
 }
 
-/** Where a point is: from the boundaries, or in older versions from the ZIP points (a state, or nowhere known). */
+/**
+ * A point in no state's boundary (they stop at the shore) and no other country's is in US waters when a US ZIP point
+ * lies this close, in miles (about the 12 nautical miles of territorial sea): a pier, a harbour, a beach the boundary
+ * generalises away. Inside the US's own 1:50m outline (its lakes and rivers) the US_POINT_MILES reach applies.
+ */
+export const COAST_MILES = 14;
+
+/** Where a point is: from the boundaries (water by the nearest ZIP point), or in older versions from the ZIP points. */
 async function whereIs(reader: SiteReader, lat: number, lng: number): Promise<PointPlace | null> {
   const place = await placeOfPoint(reader, lat, lng);
-  if (place !== undefined) return place;
+  if (place !== undefined && place.kind !== 'us_waters' && place.kind !== 'none') return place;
+  if (place !== undefined) {
+    const near = await usStateAt(reader, lat, lng, place.kind === 'us_waters' ? US_POINT_MILES : COAST_MILES);
+    return typeof near === 'string' ? { kind: 'state', state: near, name: near } : { kind: 'none' };
+  }
   const state = await usStateAt(reader, lat, lng);
   if (state === undefined) return null;
   return state === null ? { kind: 'none' } : { kind: 'state', state, name: state };

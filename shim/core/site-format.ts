@@ -304,12 +304,14 @@ export const BoundaryRegionInfo = z.object({
   key: z.string().regex(BOUNDARY_KEY_RE),
   name: z.string().describe('"Texas", "Guam", "Canada"'),
   kind: z
-    .enum(['state', 'territory', 'country'])
-    .describe('state: the 50 states, DC and PR (covered); territory: other US areas (not covered); country: the rest'),
+    .enum(['state', 'territory', 'country', 'us_waters'])
+    .describe(
+      'state: the 50 states, DC and PR (covered); territory: other US areas (not covered); country: the rest; us_waters: the US at 1:50m with its lakes and rivers, read last',
+    ),
   code: z.string().describe('USPS code of a state or territory; ISO 3166-1 numeric code of a country, or "" when none'),
   bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
 });
-/** `v/<version>/gazetteer/boundary/index.json`: every region with a boundary document, states first, each kind by key. */
+/** `v/<version>/gazetteer/boundary/index.json`: every region with a boundary document: states, territories, countries, US waters, each kind by key. */
 export const BoundaryIndex = z.object({
   schema_version: schemaVersion('gazetteer'),
   sources: z.array(z.string()).describe('Where the boundaries come from, with their licences'),
