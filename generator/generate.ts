@@ -381,6 +381,8 @@ async function writeContent(
   }
   for (const [prefix, doc] of gazetteer.names) await w.put(paths.names(prefix), doc);
   for (const [tile, doc] of gazetteer.points) await w.put(paths.points(tile), doc);
+  await w.put(paths.boundaryIndex(), gazetteer.boundary.index);
+  for (const [key, doc] of gazetteer.boundary.regions) await w.put(paths.boundary(key), doc);
   const pageCount = await writePages(
     {
       dataDir: opts.dataDir,
@@ -414,6 +416,7 @@ async function writeContent(
     cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])),
     names: [...gazetteer.names.keys()],
     points: [...gazetteer.points.keys()],
+    boundary: [...gazetteer.boundary.regions.keys()],
     listingPrefixLength: prefixLength,
     sha256: namedByMetaHashes(w.entries),
   };

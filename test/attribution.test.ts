@@ -79,7 +79,7 @@ describe('pages', () => {
 });
 
 describe('/v1/coverage', () => {
-  it('ends with attribution: the notice and the three sources with their licences', async () => {
+  it('ends with attribution: the notice and the five sources with their licences', async () => {
     const body = (await (await server.fetch(`${server.url}/v1/coverage`)).json()) as Json;
     expect(Object.keys(body).at(-1)).toBe('attribution');
     expect(Object.keys(body).at(-2)).toBe('disclosure');
@@ -87,12 +87,17 @@ describe('/v1/coverage', () => {
       notice: string;
       sources: { name: string; licence: string; licence_url: string | null }[];
     };
-    expect(attribution.notice).toMatch(/GeoNames .*CC BY 4\.0.*U\.S\. Census Bureau.*changed/);
+    expect(attribution.notice).toMatch(
+      /GeoNames .*CC BY 4\.0.*U\.S\. Census Bureau.*cartographic boundary files.*Natural Earth.*changed/,
+    );
     expect(attribution.sources.map((s) => [s.licence, s.licence_url])).toEqual([
       ['Public domain', null],
       ['CC BY 4.0', CC_BY_4_URL],
       ['CC BY 4.0', CC_BY_4_URL],
+      ['Public domain', null],
+      ['Public domain', null],
     ]);
+    expect(attribution.sources.map((s) => s.name).join(' ')).toMatch(/us-atlas.*world-atlas/);
   });
 
   it('a version published before the field existed is served with the same attribution', async () => {

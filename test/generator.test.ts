@@ -39,6 +39,8 @@ import {
   Pointer,
   PointGazetteer,
   ZipGazetteer,
+  BoundaryIndex,
+  BoundaryRegion,
 } from '../shim/core/site-format.ts';
 import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
 import {
@@ -443,6 +445,8 @@ describe('published site', () => {
       if (r.startsWith('gazetteer/city/')) return CityGazetteer;
       if (r.startsWith('gazetteer/names/')) return NameGazetteer;
       if (r.startsWith('gazetteer/points/')) return PointGazetteer;
+      if (r === 'gazetteer/boundary/index.json') return BoundaryIndex;
+      if (r.startsWith('gazetteer/boundary/')) return BoundaryRegion;
       if (r.startsWith('pages/')) return PageDoc;
       if (r.startsWith('listings/')) return ListingBucket;
       if (r.startsWith('measurement/')) return MeasurementDoc;

@@ -7,7 +7,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMIT, RADIUS_MILES, SRC_MAX_LENGTH } from '../shim/core/constants.ts';
 import { parseAttorneysArgs } from '../shim/core/params.ts';
 import { createService } from '../shim/core/service-impl.ts';
@@ -17,12 +17,15 @@ import { createSiteSource } from '../shim/core/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { parseFirmPoint } from '../shim/core/firm-params.ts';
 import { problemOf } from '../shim/http/problem.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
 
 type Json = Record<string, unknown>;
 let validate: (args: Json) => boolean;
 let validateFirm: (args: Json) => boolean;
 /** One get_firm call through the MCP route: its problem when it is an error, else null. */
 let firmProblem: (args: Json) => Promise<Json | null>;
+let post: (message: Json, headers?: Record<string, string>) => Promise<Json>;
+let server: TestServer;
 
 beforeAll(async () => {
   const dir = process.env.TEST_SITE_DIR;
@@ -31,7 +34,8 @@ beforeAll(async () => {
     publicBaseUrl: 'http://127.0.0.1:8787',
     allowedOrigins: [],
   });
-  const post = async (message: Json, headers: Record<string, string> = {}): Promise<Json> => {
+  server = await startTestServer();
+  post = async (message: Json, headers: Record<string, string> = {}): Promise<Json> => {
     const response = await route(
       new Request('http://127.0.0.1:8787/mcp', {
         method: 'POST',
@@ -74,6 +78,9 @@ beforeAll(async () => {
     const result = answer.result as { isError?: boolean; _meta?: { problem?: Json } };
     return result.isError === true ? (result._meta?.problem ?? {}) : null;
   };
+});
+afterAll(async () => {
+  await server?.close();
 });
 
 /** The problem REST /v1/firms/{id} gives for this query string (read before the store), or null when it accepts it. */
@@ -283,5 +290,54 @@ describe('REST /v1/firms/{listing_id} and MCP get_firm read the point alike', ()
     expect(restFirmProblem('lat=38.9&lng=-77')).toBeNull();
     // An unknown id after a good point: not_found, not a parameter problem.
     expect(await firmProblem({ listing_id: ID, lat: 38.9, lng: -77 })).toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('REST and MCP read the same text the same way', () => {
+  const texts = [
+    'Buckhead, Atlanta, GA',
+    'Harlem, New York, NY',
+    'I-10 near Baytown, TX',
+    '350 5th Ave, New York, NY',
+    'Lake in the Hills, IL',
+    'Toronto',
+    'Toronto, Canada',
+    'Mexico City',
+    'Pheonix',
+    'Hueston, TX',
+    'St Pete, FL',
+    'Urbna, IL',
+    'near me',
+    '42.3149,-83.0364',
+    '31.7619,-106.485',
+  ];
+  it('gives the same location, or the same refusal, over REST and MCP (format "json")', async () => {
+    let id = 10;
+    for (const location of texts) {
+      const rest = await fetch(`${server.url}/v1/attorneys?location=${encodeURIComponent(location)}&limit=1`);
+      const body = (await rest.json()) as Json;
+      const called = await post(
+        {
+          jsonrpc: '2.0',
+          id: id++,
+          method: 'tools/call',
+          params: { name: 'find_injury_attorneys', arguments: { location, limit: 1, format: 'json' } },
+        },
+        { 'mcp-protocol-version': '2025-06-18' },
+      );
+      const result = called.result as { isError?: boolean; content: { text: string }[]; structuredContent?: Json };
+      const text = result.content[0]?.text ?? '';
+      if (rest.status === 200) {
+        expect(result.isError ?? false, location).toBe(false);
+        expect((JSON.parse(text) as Json).location, location).toEqual(body.location);
+      } else {
+        expect(rest.status, location).toBe(400);
+        expect(result.isError, location).toBe(true);
+        expect(text, location).toContain(body.detail as string);
+        // The problem travels as structuredContent too, where the host forwards that block.
+        if (result.structuredContent !== undefined)
+          expect(result.structuredContent.code, location).toBe(body.code as string);
+      }
+    }
   });
 });

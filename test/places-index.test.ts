@@ -122,9 +122,8 @@ describe('points', () => {
     for (const [input, fix] of cases) {
       const e = await rejection(resolve(input));
       expect(e.code, input).toBe('location_not_understood');
-      expect(e.detail, input).toContain(
-        'outside the United States (the service covers the 50 states, DC and Puerto Rico only',
-      );
+      expect(e.detail, input).toContain('outside the United States');
+      expect(e.detail, input).toContain('the service covers US locations only: the 50 states, DC and Puerto Rico');
       if (fix === null) expect(e.detail, input).not.toContain('Did you mean');
       else expect(e.detail, input).toContain(`Did you mean "${fix}"?`);
     }
@@ -191,8 +190,11 @@ describe('names without a state', () => {
     expect(texas.detail).toMatch(/names a state, not a place; ask the person for their city or ZIP/);
   });
 
-  it('suggests the spelling of a known place for a typo', async () => {
-    expect((await rejection(resolve('Chicgo'))).detail).toContain('Did you mean "Chicago, IL" or "Chico, CA"?');
+  it('suggests the spelling of a known place for a typo, and answers the one clear reading', async () => {
+    expect((await rejection(resolve('Portlnd'))).detail).toContain('Did you mean "Portland, OR"');
+    const read = await resolve('Chicgo');
+    expect([read.city, read.state]).toEqual(['Chicago', 'IL']);
+    expect(read.note).toMatch(/^No place named "Chicgo" is known; read as Chicago, the closest spelling/);
   });
 });
 

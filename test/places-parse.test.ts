@@ -29,7 +29,26 @@ describe('states as people write them', () => {
     expect(parseLocation('Kansas City Missouri')).toMatchObject({ kind: 'city', city: 'Kansas City', state: 'MO' });
     expect(parseLocation('Chicago, Illinois 60606')).toMatchObject({ kind: 'zip', zip: '60606' });
     expect(parseLocation('Chicago Illinois 60606-1234')).toMatchObject({ kind: 'zip', zip: '60606' });
-    expect(parseLocation('Brooklyn, New York, NY')).toMatchObject({ kind: 'city', city: 'Brooklyn', state: 'NY' });
+    expect(parseLocation('Brooklyn, New York, NY')).toMatchObject({
+      kind: 'city',
+      city: 'New York',
+      state: 'NY',
+      inside: { text: 'Brooklyn', address: false },
+    });
+    expect(parseLocation('I-10 near Baytown, TX')).toMatchObject({
+      city: 'Baytown',
+      inside: { text: 'I-10', address: false },
+      whole: 'I-10 near Baytown',
+    });
+    expect(parseLocation('Chelsea, Manhattan, NY')).toMatchObject({ city: 'Manhattan', inside: { text: 'Chelsea' } });
+    expect(parseLocation('Austin, Travis County, TX')).toEqual({
+      kind: 'city',
+      city: 'Austin',
+      state: 'TX',
+      input: 'Austin, Travis County, TX',
+      parameter: 'location',
+    });
+    expect(parseLocation('New York, New York, NY')).not.toHaveProperty('inside');
   });
 });
 
@@ -100,13 +119,30 @@ describe('names without a state, counties and street addresses', () => {
     }
   });
 
-  it('refuses a street address without its ZIP, naming the city when the address gives it', () => {
-    expect(rejection(() => parseLocation('123 Main St, Springfield, IL')).detail).toMatch(
-      /street address.*5-digit ZIP, or the city as "Springfield, IL"/,
-    );
+  it('reads a street address with its city as the city, and refuses one without its city or ZIP', () => {
+    expect(parseLocation('123 Main St, Springfield, IL')).toMatchObject({
+      kind: 'city',
+      city: 'Springfield',
+      state: 'IL',
+      inside: { text: '123 Main St', address: true },
+    });
     expect(rejection(() => parseLocation('350 5th Ave New York NY')).detail).toMatch(/street address.*"City, ST"/);
     expect(rejection(() => parseLocation('350 5th Ave')).code).toBe('location_not_understood');
     // With its ZIP, the address is its ZIP.
     expect(parseLocation('233 S Wacker Dr, Chicago, IL 60606')).toMatchObject({ kind: 'zip', zip: '60606' });
+  });
+
+  it('asks for a place when the text only says "near me"', () => {
+    for (const s of ['near me', 'lawyers near me', 'Near Me', 'my location', 'nearby'])
+      expect(rejection(() => parseLocation(s)).detail, s).toMatch(/Ask the person for their city or ZIP code/);
+  });
+
+  it('reads a city named with a country or a Canadian province as abroad', () => {
+    expect(parseLocation('Toronto, Canada')).toMatchObject({ kind: 'abroad', place: 'Toronto', region: 'Canada' });
+    expect(parseLocation('Toronto, ON')).toMatchObject({ kind: 'abroad', region: 'Ontario, Canada' });
+    expect(parseLocation('London, UK')).toMatchObject({ kind: 'abroad', region: 'United Kingdom' });
+    // US states that are also countries stay states; US territories are not abroad.
+    expect(parseLocation('Atlanta, Georgia')).toMatchObject({ kind: 'city', state: 'GA' });
+    expect(rejection(() => parseLocation('Hagatna, Guam')).detail).toMatch(/Guam/);
   });
 });

@@ -214,10 +214,14 @@ describe('resolveLocation', () => {
   });
 
   it('rejects an unknown city with a close match in the state, or a spelling hint', async () => {
-    const typo = await asyncRejection(resolve('Chicgo, IL'));
+    const typo = await asyncRejection(resolve('Urbna, IL'));
     expect(typo.code).toBe('location_not_understood');
-    expect(typo.detail).toContain('No place named "Chicgo" is known in Illinois (IL)');
-    expect(typo.detail).toContain('Did you mean "Chicago, IL"');
+    expect(typo.detail).toContain('No place named "Urbna" is known in Illinois (IL)');
+    expect(typo.detail).toContain('Did you mean "Urbana, IL"');
+    // One clear reading (far the most populous as near) is answered, and the note says what was read.
+    const clear = await resolve('Chicgo, IL');
+    expect([clear.city, clear.state]).toEqual(['Chicago', 'IL']);
+    expect(clear.note).toMatch(/^No place named "Chicgo" is known in IL; read as Chicago, IL, the closest spelling/);
     const none = await asyncRejection(resolve('Xyzzyqwert, TX'));
     expect(none.detail).toMatch(/Check the spelling and the state code, or send a 5-digit ZIP/);
     // Right city, wrong state.

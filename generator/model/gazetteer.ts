@@ -16,8 +16,17 @@ import {
   type PointGazetteerT,
   type ZipGazetteerT,
 } from '../../shim/core/site-format.ts';
-import { buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
-import { readPlaces, readPostal, readZctas, type PlaceRow, type PostalRow, type ZctaRow } from './gazetteer-sources.ts';
+import { buildBoundaries } from './boundary.ts';
+import { ABROAD_MIN_POPULATION, buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
+import {
+  readAbroad,
+  readPlaces,
+  readPostal,
+  readZctas,
+  type PlaceRow,
+  type PostalRow,
+  type ZctaRow,
+} from './gazetteer-sources.ts';
 
 type ZipEntryT = ZipGazetteerT['zips'][string];
 
@@ -353,6 +362,7 @@ export function buildGazetteer(): {
   cities: Map<string, Map<string, CityGazetteerT>>;
   names: Map<string, NameGazetteerT>;
   points: Map<string, PointGazetteerT>;
+  boundary: ReturnType<typeof buildBoundaries>;
 } {
   const entries = buildZipEntries(readZctas(), readPostal());
 
@@ -379,5 +389,11 @@ export function buildGazetteer(): {
     );
     cities.set(state, splitCities(state, names));
   }
-  return { zips, cities, names: buildNameIndex(byState), points: buildPointTiles(zips) };
+  return {
+    zips,
+    cities,
+    names: buildNameIndex(byState, readAbroad(ABROAD_MIN_POPULATION)),
+    points: buildPointTiles(zips),
+    boundary: buildBoundaries(),
+  };
 }

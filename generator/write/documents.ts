@@ -162,6 +162,7 @@ export function metaDoc(
     cityBuckets: ReadonlyMap<string, readonly string[]>;
     names?: readonly string[];
     points?: readonly string[];
+    boundary?: readonly string[];
     listingPrefixLength: number;
     sha256: Record<string, string>;
   },
@@ -186,6 +187,7 @@ export function metaDoc(
       ),
       ...(contents.names === undefined ? {} : { names: [...contents.names].sort() }),
       ...(contents.points === undefined ? {} : { points: [...contents.points].sort() }),
+      ...(contents.boundary === undefined ? {} : { boundary: [...contents.boundary].sort() }),
     },
     listing_prefix_length: contents.listingPrefixLength,
     sha256: contents.sha256,

@@ -25,6 +25,12 @@ export const GEONAMES_URL = 'https://www.geonames.org/';
 export const CENSUS_GAZETTEER_URL =
   'https://www.census.gov/geographies/reference-files/time-series/geo/gazetteer-files.html';
 
+/** The Census Bureau's cartographic boundary files. */
+export const CENSUS_BOUNDARY_URL =
+  'https://www.census.gov/geographies/mapping-files/time-series/geo/carto-boundary-file.html';
+/** Natural Earth's site. */
+export const NATURAL_EARTH_URL = 'https://www.naturalearthdata.com/';
+
 /** The sources of the place data, in the order the gazetteer prefers them. */
 export const DATA_SOURCES: readonly DataSourceT[] = [
   {
@@ -43,17 +49,32 @@ export const DATA_SOURCES: readonly DataSourceT[] = [
   },
   {
     name: 'GeoNames cities1000',
-    used_for: 'City names and locations for "City, ST" searches',
+    used_for: 'City names and locations for "City, ST" searches, and the larger places abroad a name may mean',
     licence: 'CC BY 4.0',
     licence_url: CC_BY_4_URL,
     url: GEONAMES_URL,
+  },
+  {
+    name: 'U.S. Census Bureau, 2017 cartographic boundary files (states), as the us-atlas package',
+    used_for: 'Whether a point is in the 50 states, DC or Puerto Rico, and in which state',
+    licence: 'Public domain',
+    licence_url: null,
+    url: CENSUS_BOUNDARY_URL,
+  },
+  {
+    name: 'Natural Earth 1:50m admin 0 countries, as the world-atlas package',
+    used_for: 'The country named when a point is outside the US',
+    licence: 'Public domain',
+    licence_url: null,
+    url: NATURAL_EARTH_URL,
   },
 ];
 
 /** The attribution in one sentence (plain text). */
 export const ATTRIBUTION_NOTICE =
   `Contains postal code and place data from GeoNames (${GEONAMES_URL}), licensed under CC BY 4.0 (${CC_BY_4_URL}), ` +
-  'and ZIP code points from the U.S. Census Bureau 2021 Gazetteer Files (public domain). ' +
+  'ZIP code points from the U.S. Census Bureau 2021 Gazetteer Files and state boundaries from its 2017 cartographic ' +
+  'boundary files (public domain), and country boundaries from Natural Earth (public domain). ' +
   'The data was changed: merged, deduplicated, rounded to 5 decimals and re-keyed.';
 
 /** The attribution as /v1/coverage carries it. */

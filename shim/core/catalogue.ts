@@ -8,6 +8,8 @@ import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared } from './cell
 import { PageDoc } from './page-format.ts';
 import { paths, type DocName } from './paths.ts';
 import {
+  BoundaryIndex,
+  BoundaryRegion,
   ChangesDoc,
   CityGazetteer,
   CityGazetteerState,
@@ -60,6 +62,8 @@ export const catalogue = {
   cityState: entry(paths.cityState, CityGazetteerState, /^gazetteer\/city\/[A-Z]{2}\.json$/),
   names: entry(paths.names, NameGazetteer, /^gazetteer\/names\/[0-9_a-z]{1,2}\.json$/),
   points: entry(paths.points, PointGazetteer, /^gazetteer\/points\/-?\d+_-?\d+\.json$/),
+  boundaryIndex: entry(paths.boundaryIndex, BoundaryIndex, /^gazetteer\/boundary\/index\.json$/),
+  boundary: entry(paths.boundary, BoundaryRegion, /^gazetteer\/boundary\/(?:us-[A-Z]{2}|c-[0-9a-z]+)\.json$/),
   measurement: entry(paths.measurement, MeasurementDoc, new RegExp(`^measurement/${id}\\.json$`)),
   changes: entry(paths.changes, ChangesDoc, /^changes\.json$/),
   // Versions published before the shim rendered problem pages alone held a copy (nothing reads it).

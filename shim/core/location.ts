@@ -11,6 +11,7 @@
  * - Point: `lat,lng` in decimal degrees, or with degree signs and hemisphere letters (coordinates.ts).
  * A county or a street address without a ZIP is refused with what to send instead.
  */
+import { regionAbroad } from './abroad.ts';
 import { CoordinatesError, readCoordinates } from './coordinates.ts';
 import { ApiError } from './errors.ts';
 import { nicknamePlace } from './nicknames.ts';
@@ -38,8 +39,21 @@ const UNCOVERED_CODES: Readonly<Record<string, string>> = nullProto({
 /** A location as the caller wrote it, parsed but not yet resolved. `parameter` names where it came from (default `location`). */
 export type ParsedLocation =
   | { kind: 'zip'; zip: string; input: string; parameter?: string }
-  | { kind: 'city'; city: string; state: string; input: string; parameter?: string; nickname?: string }
+  | {
+      kind: 'city';
+      city: string;
+      state: string;
+      input: string;
+      parameter?: string;
+      nickname?: string;
+      /** A place named inside the city ("Buckhead" of "Buckhead, Atlanta, GA"), or a street address (`address`). */
+      inside?: { text: string; address: boolean };
+      /** The text before the state as one name, tried first when "X in City" may be a name itself ("Lake in the Hills"). */
+      whole?: string;
+    }
   | { kind: 'name'; name: string; input: string; parameter?: string }
+  /** A place named with a country or province abroad ("Toronto, Canada"): refused, naming US places of its name. */
+  | { kind: 'abroad'; place: string; region: string; input: string; parameter?: string }
   | { kind: 'point'; lat: number; lng: number; input: string; parameter?: string };
 
 const FORMS = 'a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX") or "lat,lng" ("41.88,-87.63")';
@@ -50,6 +64,11 @@ const COUNTRY_SUFFIX_RE = /\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of americ
 const TRAILING_ZIP_RE = /^(.*[^\s,])[\s,]+(\d{5}(?:-\d{4})?)$/;
 /** A county, parish or borough named as the place ("Harris County", "Cook Co."). */
 const COUNTY_RE = /^(.*\S)\s+(county|co\.?|parish|borough)$/i;
+/** "X near City", "X in City": a place, landmark or road named beside the city it is in or near. */
+const NEAR_RE = /^(.+?)\s+(?:near|in|by|off|outside(?: of)?|around|close to)\s+(.+)$/i;
+/** Words for where the person is, which are not a place: the caller must ask for one. */
+const HERE_RE =
+  /^(?:(?:(?:lawyers?|attorneys?|law firms?)\s+)?(?:near|around|close to)\s+(?:me|here|us)|nearby|here|me|my (?:current )?location|current location|where i am|my area|local)$/i;
 /** A street address: a house number, then a word ("350 5th Ave", "1600 Pennsylvania Ave NW"). */
 const ADDRESS_RE = /^\d+[a-z]?\s+\S/i;
 
@@ -121,25 +140,47 @@ function stateOf(stateText: string, input: string, parameter: string): string {
 }
 
 function parseCity(cityText: string, stateText: string, input: string, parameter: string): ParsedLocation {
+  const region = stateCodeOf(stateText.trim()) === null ? regionAbroad(stateText) : null;
+  if (region !== null && /\p{L}/u.test(cityText)) {
+    const place = cityText.split(',').at(-1)?.replace(/\s+/g, ' ').trim() ?? '';
+    return { kind: 'abroad', place, region, input, parameter };
+  }
   const state = stateOf(stateText, input, parameter);
-  // "Brooklyn, New York, NY" or "Venice, Los Angeles, CA": the first part is the place; an address line starts with a number.
-  const parts = cityText
+  // "Buckhead, Atlanta, GA", "Brooklyn, New York, NY", "350 5th Ave, New York, NY": the last part is the city, the
+  // ones before it a place or a street address inside it (resolve-inside.ts decides which, and how near).
+  const all = cityText
     .split(',')
     .map((p) => p.replace(/\s+/g, ' ').trim())
     .filter((p) => p !== '');
-  if (parts.length > 1 && ADDRESS_RE.test(parts[0] ?? ''))
-    throw addressRefusal(input, parts[parts.length - 1] ?? null, state, parameter);
-  const city = parts[0] ?? '';
+  // "Austin, Travis County, TX": a county beside a city adds nothing; "New York, New York, NY" names one place twice.
+  const parts = all.filter(
+    (p, i) => all.length === 1 || (!COUNTY_RE.test(p) && normaliseCityName(p) !== normaliseCityName(all[i + 1] ?? '')),
+  );
+  if (parts.length === 0) parts.push(...all.slice(-1));
+  let city = parts[parts.length - 1] ?? '';
+  let inside = parts.length > 1 ? parts.slice(0, -1).join(', ') : undefined;
+  let whole: string | undefined;
+  const near = inside === undefined ? NEAR_RE.exec(city) : null;
+  if (near?.[1] !== undefined && near[2] !== undefined && /\p{L}/u.test(near[2])) {
+    // "I-10 near Baytown", "Buckhead in Atlanta"; unless the whole is one name ("Lake in the Hills").
+    whole = city;
+    inside = near[1];
+    city = near[2];
+  }
   if (!/\p{L}/u.test(city)) {
     throw notUnderstood(`${parameter} ${quote(input)} has no city name before the state; send ${FORMS}.`, parameter);
   }
   if (ADDRESS_RE.test(city)) throw addressRefusal(input, null, state, parameter);
   const county = COUNTY_RE.exec(city);
   if (county !== null) throw countyRefusal(input, `${city}, ${state}`, parameter);
+  const extra =
+    inside === undefined
+      ? {}
+      : { inside: { text: inside, address: ADDRESS_RE.test(inside) }, ...(whole === undefined ? {} : { whole }) };
   const nick = nicknamePlace(normaliseCityName(city));
   if (nick !== null && nick.state === state)
-    return { kind: 'city', city: nick.city, state, input, parameter, nickname: city };
-  return { kind: 'city', city, state, input, parameter };
+    return { kind: 'city', city: nick.city, state, input, parameter, nickname: city, ...extra };
+  return { kind: 'city', city, state, input, parameter, ...extra };
 }
 
 /** "City State" without a comma: the last one to three words when they name a state ("Austin TX", "Saint Paul Minnesota"). */
@@ -202,6 +243,13 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
       return { kind: 'zip', zip: trailingZip[2].slice(0, 5), input, parameter };
   }
 
+  if (HERE_RE.test(s)) {
+    throw notUnderstood(
+      `${parameter} ${quote(input)} does not name a place, and the service cannot tell where the person is. ` +
+        'Ask the person for their city or ZIP code, then send it as "City, ST" or a 5-digit ZIP (or "lat,lng" from a device location they share).',
+      parameter,
+    );
+  }
   const comma = s.lastIndexOf(',');
   if (comma >= 0) return parseCity(s.slice(0, comma), s.slice(comma + 1), input, parameter);
 

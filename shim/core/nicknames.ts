@@ -37,6 +37,7 @@ export const NICKNAMES: Readonly<Record<string, NicknamePlace>> = nullProto({
   indy: { city: 'Indianapolis', state: 'IN' },
   jax: { city: 'Jacksonville', state: 'FL' },
   cincy: { city: 'Cincinnati', state: 'OH' },
+  saintpete: { city: 'Saint Petersburg', state: 'FL' },
   nyny: { city: 'New York', state: 'NY' },
 });
 

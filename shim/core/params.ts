@@ -171,9 +171,13 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   } else if (has('zip')) {
     const value = raw.zip;
     if (typeof value !== 'string' || !ZIP_RE.test(value)) {
+      // A ZIP of the Northeast read as a number loses its leading zero ("02139" -> 2139).
+      const text = typeof value === 'number' ? String(value) : value;
+      const lostZero = typeof text === 'string' && /^\d{4}$/.test(text);
       throw invalid(
         'zip',
-        `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describe(value)}.`,
+        `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describe(value)}.` +
+          (lostZero ? ` If a leading zero was lost, send zip=${text.padStart(5, '0')}.` : ''),
       );
     }
     location = { form: 'zip', zip: value };
@@ -185,6 +189,15 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
         `lat and lng must be sent together; ${missing} is missing. Or use location or zip instead.`,
       );
     }
+    const [latN, lngN] = [toNumber(raw.lat), toNumber(raw.lng)];
+    // A longitude sent as lat (|lat| > 90) with a latitude as lng: name the pair the other way round.
+    if (latN !== null && lngN !== null && Math.abs(latN) > 90 && Math.abs(latN) <= 180 && Math.abs(lngN) <= 90) {
+      throw invalid(
+        'lat',
+        `lat must be a number from -90 to 90 (decimal degrees); got ${String(raw.lat)}. The two look swapped: ` +
+          `send lat=${String(raw.lng)}&lng=${String(raw.lat)} (latitude first; US longitudes are negative).`,
+      );
+    }
     const lat = numberInRange('lat', raw.lat, -90, 90, ' (decimal degrees)', false);
     const lng = numberInRange('lng', raw.lng, -180, 180, ' (decimal degrees)', false);
     location = { form: 'point', lat, lng, input: `${String(raw.lat)},${String(raw.lng)}` };
@@ -193,6 +206,15 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   const radiusMiles = has('radius_miles')
     ? numberInRange('radius_miles', raw.radius_miles, RADIUS_MILES.min, RADIUS_MILES.max, ' (miles)', false)
     : RADIUS_MILES.default;
+  const limitN = toNumber(raw.limit);
+  if (has('limit') && limitN !== null && Number.isInteger(limitN) && limitN > LIMIT.max) {
+    throw invalid(
+      'limit',
+      `limit must be an integer from ${LIMIT.min} to ${LIMIT.max} (firms); got ${String(raw.limit)}. The ${LIMIT.max} ` +
+        `nearest firms are the most one answer gives, by design, and there is no paging: send limit=${LIMIT.max}, ` +
+        'or a smaller radius_miles to narrow the answer.',
+    );
+  }
   const limit = has('limit')
     ? numberInRange('limit', raw.limit, LIMIT.min, LIMIT.max, ' (firms)', true)
     : LIMIT.default;

@@ -23,6 +23,10 @@ export const paths = {
   names: (prefix: string) => `gazetteer/names/${prefix}.json`,
   /** ZIP points of one 4-degree tile, for whether a point is in the US and in which state. */
   points: (tile: string) => `gazetteer/points/${tile}.json`,
+  /** The boundary regions (US states and territories, countries) with their boxes, for where a point is. */
+  boundaryIndex: () => 'gazetteer/boundary/index.json',
+  /** One boundary region's polygons. */
+  boundary: (key: string) => `gazetteer/boundary/${key}.json`,
   measurement: (metro: string) => `measurement/${metro}.json`,
   changes: () => 'changes.json',
   problem: (code: string) => `problems/${code}.html`,

@@ -17,6 +17,8 @@ import {
   normaliseCityName,
   type CityEntryT,
 } from './site-format.ts';
+import { resolveInside } from './resolve-inside.ts';
+import { clearReading, nearNames, type Near } from './spelling.ts';
 import { US_STATES } from './state-names.ts';
 
 /** The accepted location forms, as problem `accepted` lists them. */
@@ -26,39 +28,22 @@ export const FORMS = 'a 5-digit ZIP, "City, ST" or "lat,lng"';
 /** Why a gazetteer document meta.json lists may not be missing: the place would pass for unknown. */
 export const LISTED = 'is listed in meta.json but missing';
 
-/** Levenshtein distance, stopping early once it exceeds `max`. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      cur.push(v);
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > max) return max + 1;
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-/** Up to three values of `entries` whose key is closest in spelling to `key` (one edit per five letters, at most two), most populous first. */
-export function closeMatches<T>(
-  key: string,
-  entries: Iterable<[string, T]>,
-  population: (e: T) => number | null,
+/** Up to three labels of `near` (nearNames), covered places first among equally near ones, then most populous. */
+export async function suggestions<T>(
+  reader: SiteReader,
+  near: readonly Near<T>[],
+  point: (e: T) => [number, number],
   label: (e: T) => string,
-): string[] {
-  const max = Math.min(2, Math.max(1, Math.floor(key.length / 5)));
-  const found: [number, number, string][] = [];
-  for (const [k, e] of entries) {
-    const d = editDistance(key, k, max);
-    if (d <= max) found.push([d, population(e) ?? -1, label(e)]);
+): Promise<string[]> {
+  const ranked: [number, number, number, string][] = [];
+  // Covered-first needs the coverage of each; the nearest few are enough for three suggestions.
+  for (const n of near.slice(0, 8)) {
+    const [lat, lng] = point(n.value);
+    const covered = (await metroAt(reader, lat, lng)) !== null ? 0 : 1;
+    ranked.push([n.distance, covered, -(n.population ?? -1), label(n.value)]);
   }
-  found.sort((a, b) => a[0] - b[0] || b[1] - a[1] || (a[2] < b[2] ? -1 : 1));
-  return [...new Set(found.map((f) => f[2]))].slice(0, 3);
+  ranked.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || (a[3] < b[3] ? -1 : 1));
+  return [...new Set(ranked.map((r) => r[3]))].slice(0, 3);
 }
 
 /**
@@ -103,6 +88,12 @@ export interface CityQuery {
   input: string;
   parameter?: string;
   nickname?: string;
+  /** The name as sent, when `city` is the clear reading of a misspelling of it. */
+  spelling?: string;
+  /** A place or street address named inside the city (resolve-inside.ts). */
+  inside?: { text: string; address: boolean };
+  /** The text of "X in City" as one name, tried first. */
+  whole?: string;
 }
 
 /**
@@ -125,19 +116,30 @@ async function otherReading(reader: SiteReader, q: CityQuery, entry: CityEntryT)
 /** Resolve "City, ST" to the public `location` object. Rejects ApiError `location_not_understood` for an unknown place, with close spellings. */
 export async function resolveCity(reader: SiteReader, q: CityQuery): Promise<LocationT> {
   const parameter = q.parameter ?? 'location';
+  if (q.inside !== undefined) {
+    const { inside, whole, ...rest } = q;
+    // "Lake in the Hills, IL" is one name; "Buckhead in Atlanta, GA" is a place in a city.
+    if (whole !== undefined && (await cityEntry(reader, whole, q.state)) !== null)
+      return resolveCity(reader, { ...rest, city: whole });
+    return resolveInside(reader, { ...rest, inside });
+  }
   const key = normaliseCityName(q.city);
   const doc = await cityDocumentFor(reader, q.state, key);
   const entry = doc?.cities[key];
   if (entry === undefined) {
-    const close =
-      doc === null || key === ''
-        ? []
-        : closeMatches(
-            key,
-            Object.entries(doc.cities),
-            (e) => e.population,
-            (e) => e.name,
-          );
+    const near = doc === null || key === '' ? [] : nearNames(key, Object.entries(doc.cities), (e) => e.population);
+    const clear = clearReading(key, near);
+    if (clear !== null && q.spelling === undefined) {
+      // One reading is clearly meant (far more populous than any other as near): answer it, and say so.
+      const read = await resolveCity(reader, { ...q, city: clear.value.name, spelling: q.city });
+      return read;
+    }
+    const close = await suggestions(
+      reader,
+      near,
+      (e) => [e.lat, e.lng],
+      (e) => e.name,
+    );
     const hint =
       close.length > 0
         ? `Did you mean ${close.map((n) => JSON.stringify(`${n}, ${q.state}`)).join(' or ')}?`
@@ -163,6 +165,11 @@ export async function resolveCity(reader: SiteReader, q: CityQuery): Promise<Loc
   };
   const notes: string[] = [];
   if (q.nickname !== undefined) notes.push(`Read ${JSON.stringify(q.nickname)} as ${entry.name}, ${q.state}.`);
+  if (q.spelling !== undefined)
+    notes.push(
+      `No place named ${JSON.stringify(q.spelling)} is known in ${q.state}; read as ${entry.name}, ${q.state}, the ` +
+        'closest spelling and far the most populous. If the person meant another place, ask for their ZIP.',
+    );
   if (entry.candidates > 1) {
     notes.push(
       `${entry.candidates} places named ${entry.name} in ${q.state}; chose the most populous` +

@@ -7,7 +7,7 @@ import { ApiError } from './errors.ts';
 import type { ParsedLocation } from './location.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { ACCEPTED, FORMS, LISTED, metroAt, resolveCity } from './resolve-city.ts';
-import { resolveName } from './resolve-name.ts';
+import { refuseAbroad, resolveName } from './resolve-name.ts';
 import { stateOfPoint } from './resolve-point.ts';
 import type { LocationT } from './schemas.ts';
 import { keys, ZipGazetteer } from './site-format.ts';
@@ -47,6 +47,7 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
     };
   }
   if (parsed.kind === 'name') return resolveName(reader, parsed);
+  if (parsed.kind === 'abroad') return refuseAbroad(reader, parsed);
   if (parsed.kind === 'city') return resolveCity(reader, parsed);
 
   const zip3 = parsed.zip.slice(0, 3);

@@ -80,6 +80,9 @@ export const Layers = z.object({
   ),
 });
 
+/** A boundary region's key: `us-<USPS code>` for a state, DC, Puerto Rico or a territory, `c-<ISO 3166 numeric or name>` for a country. */
+export const BOUNDARY_KEY_RE = /^(?:us-[A-Z]{2}|c-[0-9a-z]+)$/;
+
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
   schema_version: schemaVersion('meta').describe('2: offices are searched through cells/ (the cell tree)'),
@@ -119,6 +122,12 @@ export const Meta = z.object({
         .optional()
         .describe(
           'Every tile (see pointTile) with a gazetteer/points/<tile>.json, sorted; absent in versions written before points were checked to be in the US',
+        ),
+      boundary: z
+        .array(z.string().regex(BOUNDARY_KEY_RE))
+        .optional()
+        .describe(
+          'Every region (see BoundaryIndex) with a gazetteer/boundary/<key>.json, sorted; gazetteer/boundary/index.json exists too. Absent in versions written before points were checked against boundaries (the ZIP points decide there)',
         ),
     })
     .describe(
@@ -267,11 +276,18 @@ export const CityGazetteerState = CityGazetteer.omit({ bucket: true });
 
 /** One state's place of a name: [state, display name, lat, lng, population or null], the state's entry for the name. */
 export const NameEntry = z.tuple([z.string(), z.string(), z.number(), z.number(), z.number().int().nullable()]);
+/** The most populous place abroad of a name: [display name, ISO 3166-1 alpha-2 country, population]. */
+export const AbroadEntry = z.tuple([z.string(), z.string().regex(/^[A-Z]{2}$/), z.number().int()]);
 /** `v/<version>/gazetteer/names/<prefix>.json`: normalised names of one prefix -> the states having it, most populous first. */
 export const NameGazetteer = z.object({
   schema_version: schemaVersion('gazetteer'),
   prefix: z.string().regex(/^[0-9_a-z]{1,2}$/),
   names: dict(z.array(NameEntry)),
+  abroad: dict(AbroadEntry)
+    .optional()
+    .describe(
+      'Names whose best-known holder is abroad (see ABROAD_MIN_POPULATION): that place, for a refusal that names it first. Absent in versions before it',
+    ),
 });
 
 /** One ZIP point: [lat, lng, state]. */
@@ -281,6 +297,34 @@ export const PointGazetteer = z.object({
   schema_version: schemaVersion('gazetteer'),
   tile: z.string(),
   points: z.array(PointEntry),
+});
+
+/** One region of the boundary index: what it is, and the box (west, south, east, north; west > east across 180°) holding it. */
+export const BoundaryRegionInfo = z.object({
+  key: z.string().regex(BOUNDARY_KEY_RE),
+  name: z.string().describe('"Texas", "Guam", "Canada"'),
+  kind: z
+    .enum(['state', 'territory', 'country', 'us_waters'])
+    .describe(
+      'state: the 50 states, DC and PR (covered); territory: other US areas (not covered); country: the rest; us_waters: the US at 1:50m with its lakes and rivers, read last',
+    ),
+  code: z.string().describe('USPS code of a state or territory; ISO 3166-1 numeric code of a country, or "" when none'),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+});
+/** `v/<version>/gazetteer/boundary/index.json`: every region with a boundary document: states, territories, countries, US waters, each kind by key. */
+export const BoundaryIndex = z.object({
+  schema_version: schemaVersion('gazetteer'),
+  sources: z.array(z.string()).describe('Where the boundaries come from, with their licences'),
+  regions: z.array(BoundaryRegionInfo),
+});
+/**
+ * `v/<version>/gazetteer/boundary/<key>.json`: one region's polygons, each a list of rings (the first the outer one),
+ * each ring flat `[lng, lat, lng, lat, ...]` in the winding d3-geo reads (spherical, outer ring clockwise).
+ */
+export const BoundaryRegion = z.object({
+  schema_version: schemaVersion('gazetteer'),
+  key: z.string().regex(BOUNDARY_KEY_RE),
+  polygons: z.array(z.array(z.array(z.number()))),
 });
 
 /**
@@ -434,6 +478,8 @@ export type CityGazetteerT = z.infer<typeof CityGazetteer>;
 export type NameEntryT = z.infer<typeof NameEntry>;
 export type NameGazetteerT = z.infer<typeof NameGazetteer>;
 export type PointGazetteerT = z.infer<typeof PointGazetteer>;
+export type BoundaryIndexT = z.infer<typeof BoundaryIndex>;
+export type BoundaryRegionT = z.infer<typeof BoundaryRegion>;
 export type ManifestT = z.infer<typeof Manifest>;
 export type LayersT = z.infer<typeof Layers>;
 export type LayerEntryT = z.infer<typeof LayerEntry>;
@@ -464,6 +510,8 @@ export const keys = {
   cityState: inVersion(paths.cityState),
   names: inVersion(paths.names),
   points: inVersion(paths.points),
+  boundaryIndex: inVersion(paths.boundaryIndex),
+  boundary: inVersion(paths.boundary),
   /** One metro's published measurement: the ranked listing ids per grid point and query. */
   measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */
