@@ -29,10 +29,12 @@ import { perWindow } from './http/rate-limit.ts';
 import { RequestLogger, type LogFields } from './http/request-log.ts';
 import { eligible, remember, serveFromCache, type FastPathDeps, type PlainAnswer } from './node-fast-path.ts';
 import { MemorySaltProvider } from './http/salt.ts';
-import { createSiteSource, type CachedSiteSource, type SiteSourceStats } from './core/site-reader.ts';
+import { createSiteSource, pointerEventText, type CachedSiteSource, type SiteSourceStats } from './core/site-reader.ts';
 import { FolderStore } from './store/folder.ts';
 import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';
+import { runWithDeadline } from './store/request-deadline.ts';
+import { logLine, mcpErrorLog } from './log-line.ts';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 
 import {
@@ -422,7 +424,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const server = createServer(
     { requireHostHeader: false, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     (req, res) => {
-      if (listener !== null) listener(req, res);
+      // One deadline for all the store reads of this request (STORE_TIMEOUT_MS), counted from its arrival.
+      if (listener !== null) runWithDeadline(config.storeTimeoutMs, () => listener?.(req, res));
       else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
     },
   );
@@ -441,7 +444,10 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       ? new FolderStore(resolve(config.siteDir))
       : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
   const store = withDeadline(raw, config.storeTimeoutMs);
-  const source = overrides.service === undefined ? createSiteSource(store, { cacheBytes: config.cacheBytes }) : null;
+  const source =
+    overrides.service === undefined
+      ? createSiteSource(store, { cacheBytes: config.cacheBytes, onPointer: (e) => logLine(pointerEventText(e)) })
+      : null;
   const service = overrides.service ?? createService(source as CachedSiteSource);
   const log = new JsonLinesSink(resolve(config.logDir));
   const limits =
@@ -469,7 +475,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     limits,
     log,
     salt,
-    onMcpError: (error) => console.error('[shim] mcp:', error.message),
+    onMcpError: mcpErrorLog((message) => logLine(`[shim] mcp: ${message}`)),
   });
   const edgeHeaders: EdgeHeaders = (address) => ({
     ...publicCorsHeaders(),

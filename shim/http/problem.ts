@@ -2,6 +2,7 @@
 import { toApiError } from '../core/errors.ts';
 import { problemTypeUri } from '../core/problem-pages.ts';
 import type { ProblemT } from '../core/schemas.ts';
+import { errorText, logLine } from '../log-line.ts';
 import { plainResponse } from './plain-response.ts';
 
 /** A JSON response with the given status, body (or its JSON text, made by the caller) and extra headers. */
@@ -34,10 +35,7 @@ export function problemOf(
 ): { problem: ProblemT; headers: Record<string, string> } {
   const api = toApiError(error);
   if (api !== error)
-    console.error(
-      `[shim] ${api.status === 503 ? 'store failure' : 'unexpected error'} on ${context}:`,
-      error instanceof Error ? error.message : error,
-    );
+    logLine(`[shim] ${api.status === 503 ? 'store failure' : 'unexpected error'} on ${context}: ${errorText(error)}`);
   const headers: Record<string, string> = {};
   if (api.extra.retryAfterSeconds !== undefined) headers['retry-after'] = String(api.extra.retryAfterSeconds);
   const problem = api.toProblem();

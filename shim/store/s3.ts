@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { isNotFound, normalisePrefix, s3Client, type S3ClientOptions } from '../aws/s3-client.ts';
-import { assertSafeKey, StoreError, type Store } from './types.ts';
+import { assertSafeKey, StoreError, type ReadOptions, type Store } from './types.ts';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -21,7 +21,11 @@ export interface S3StoreOptions extends S3ClientOptions {
   onRead?: (key: string, wireBytes: number, decodedBytes: number) => void;
 }
 
-/** Reads `<prefix><key>` with GetObject; NoSuchKey is a missing key, anything else a StoreError; gzip bodies are inflated. */
+/**
+ * Reads `<prefix><key>` with GetObject; NoSuchKey is a missing key, anything else a StoreError; gzip bodies are
+ * inflated. The read's signal goes to the SDK as its abortSignal, which destroys the request (and with it a body still
+ * arriving), so a read given up at its deadline frees its socket at once instead of holding it until the body ends.
+ */
 export class S3Store implements Store {
   readonly kind = 's3';
   readonly bucket: string;
@@ -37,12 +41,16 @@ export class S3Store implements Store {
     this.onRead = onRead;
   }
 
-  async get(key: string): Promise<Uint8Array | null> {
+  async get(key: string, options: ReadOptions = {}): Promise<Uint8Array | null> {
     assertSafeKey(key);
+    const { signal } = options;
     let body: Uint8Array;
     let encoding: string | undefined;
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }),
+        signal !== undefined ? { abortSignal: signal } : {},
+      );
       if (!out.Body) throw new Error('response has no body');
       body = await out.Body.transformToByteArray();
       encoding = out.ContentEncoding;
