@@ -15,10 +15,17 @@ export type LineOut = (chunk: string) => unknown;
 
 const stderr: LineOut = (chunk) => process.stderr.write(chunk);
 
-/** `text` cut to `max` characters (saying how many more there were), then made log-safe as one line. */
+/** An IPv4 address, or an IPv6 one of four or more groups (a clock time has three): masked wherever it shows. */
+const ADDRESS =
+  /\b(?:\d{1,3}\.){3}\d{1,3}\b|(?:[0-9A-Fa-f]{0,4}:){3,7}[0-9A-Fa-f]{1,4}\b|(?:[0-9A-Fa-f]{1,4}:){1,6}:[0-9A-Fa-f]{0,4}/g;
+
+/**
+ * `text` cut to `max` characters (saying how many more there were), then made log-safe as one line, with anything that
+ * reads as a network address masked (caller text may plant one; the log never holds a raw address).
+ */
 export function safeLine(text: string, max = MAX_LOG_LINE_CHARS): string {
   const cut = text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
-  return logSafe(cut);
+  return logSafe(cut).replace(ADDRESS, '[address]');
 }
 
 /** Write `text` as one safe line (line breaks inside it are neutralised, never followed). */

@@ -1,0 +1,232 @@
+/**
+ * A slow S3 (a loopback fake that trickles bodies one byte a second, stalls headers, closes mid-body or answers late)
+ * under the real server and the real S3 client: a read given up at the request's deadline is aborted and frees its
+ * socket, healthy searches keep answering during the fault, every request answers again within 5 s of the repair,
+ * and a request's reads together get one deadline (STORE_TIMEOUT_MS), not one each.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createSiteSource } from '../shim/core/site-reader.ts';
+import { keys } from '../shim/core/site-format.ts';
+import { withDeadline } from '../shim/store/deadline.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import { runWithDeadline } from '../shim/store/request-deadline.ts';
+import { StoreError, type Store } from '../shim/store/types.ts';
+import { startFakeS3, type FakeS3 } from './helpers/fake-s3.ts';
+import { S3RVER_ENV } from './helpers/s3rver.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+const SITE = (): string => process.env.TEST_SITE_DIR as string;
+/** The deadline of a request's store reads in these tests (STORE_TIMEOUT_MS). */
+const DEADLINE_MS = 1500;
+const HEALTHY = ['/v1/attorneys?location=60601&limit=5', '/v1/attorneys?location=10001&limit=5', '/v1/coverage'];
+
+let version: string;
+let firmIds: string[];
+let fake: FakeS3;
+let server: TestServer | null = null;
+const savedEnv: Record<string, string | undefined> = {};
+
+interface Got {
+  path: string;
+  status: number;
+  retryAfter: string | null;
+  started: number;
+  ended: number;
+}
+
+async function get(path: string): Promise<Got> {
+  const started = performance.now();
+  const res = await fetch(`${(server as TestServer).url}${path}`, { signal: AbortSignal.timeout(20_000) });
+  await res.arrayBuffer();
+  return { path, status: res.status, retryAfter: res.headers.get('retry-after'), started, ended: performance.now() };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+async function startOverFake(): Promise<void> {
+  server = await startTestServer({
+    SITE_BUCKET: 'site',
+    SITE_S3_ENDPOINT: fake.endpoint,
+    STORE_TIMEOUT_MS: String(DEADLINE_MS),
+    // Every search runs the real reads (no finished answers kept).
+    ANSWER_CACHE_MIB: '0',
+  });
+}
+
+/** Wait until `check` holds, up to `ms`; true when it did. */
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = performance.now() + ms;
+  while (!check() && performance.now() < end) await sleep(50);
+  return check();
+}
+
+beforeAll(async () => {
+  for (const [name, value] of Object.entries(S3RVER_ENV)) {
+    savedEnv[name] = process.env[name];
+    process.env[name] = value;
+  }
+  version = (JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string }).version;
+  firmIds = readdirSync(join(SITE(), 'v', version, 'firms'))
+    .slice(0, 60)
+    .map((name) => name.replace(/\.json$/, ''));
+  fake = await startFakeS3(SITE());
+});
+
+afterEach(async () => {
+  fake.fault = () => null;
+  await server?.close();
+  server = null;
+});
+
+afterAll(async () => {
+  await fake.stop();
+  for (const [name, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+/**
+ * 60 concurrent firm reads looping against `fault` for `faultMs` while healthy searches run, then the repair: returns
+ * what each got and when the repair was made.
+ */
+async function attack(
+  fault: 'trickle' | 'stall' | 'close',
+  faultMs: number,
+): Promise<{ slow: Got[]; healthy: Got[]; after: Got[]; repairedAt: number; heldAfterFault: boolean }> {
+  await startOverFake();
+  for (const path of HEALTHY) expect((await get(path)).status, `warm-up ${path}`).toBe(200);
+  fake.fault = (key) => (key.includes('/firms/') ? fault : null);
+  const stopAt = performance.now() + faultMs;
+  const slow: Got[] = [];
+  const healthy: Got[] = [];
+  const workers = firmIds.map(async (id) => {
+    while (performance.now() < stopAt) slow.push(await get(`/v1/firms/${id}`));
+  });
+  const searcher = (async () => {
+    while (performance.now() < stopAt) {
+      for (const path of HEALTHY) healthy.push(await get(path));
+      await sleep(100);
+    }
+  })();
+  await Promise.all([...workers, searcher]);
+  // Every firm read has been given up: none may still hold a connection to S3.
+  const heldAfterFault = await until(() => fake.held() === 0, 1000);
+  fake.fault = () => null;
+  const repairedAt = performance.now();
+  const after = await Promise.all([...firmIds.map((id) => get(`/v1/firms/${id}`)), ...HEALTHY.map((p) => get(p))]);
+  return { slow, healthy, after, repairedAt, heldAfterFault };
+}
+
+describe('a slow S3 holds no socket past the deadline, starves no healthy read, and recovers at once', () => {
+  it('bodies trickling one byte a second: 503 at the deadline, searches answer, all 200 within 5 s of the repair', async () => {
+    // Longer than the pointer's 5 s cache, so the pointer is read again during the fault.
+    const { slow, healthy, after, repairedAt, heldAfterFault } = await attack('trickle', 6000);
+    expect(slow.length).toBeGreaterThanOrEqual(60);
+    for (const got of slow) {
+      expect(got.status, got.path).toBe(503);
+      expect(Number(got.retryAfter)).toBeGreaterThan(0);
+      // Given up at the deadline (generous upper bound for a shared machine), not when the body ends.
+      expect(got.ended - got.started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+      expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 2500);
+    }
+    expect(healthy.length).toBeGreaterThan(0);
+    for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
+    expect(heldAfterFault, 'trickling responses still held by the client after the fault').toBe(true);
+    for (const got of after) {
+      expect(got.status, `${got.path} after the repair`).toBe(200);
+      expect(got.ended - repairedAt, `${got.path} answered within 5 s of the repair`).toBeLessThan(5000);
+    }
+  }, 40_000);
+
+  it('headers that never come: 503 at the deadline, and all 200 within 5 s of the repair', async () => {
+    const { slow, healthy, after, repairedAt, heldAfterFault } = await attack('stall', 3000);
+    expect(slow.length).toBeGreaterThanOrEqual(60);
+    for (const got of slow) {
+      expect(got.status, got.path).toBe(503);
+      expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 2500);
+    }
+    for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
+    expect(heldAfterFault, 'stalled requests still held by the client after the fault').toBe(true);
+    for (const got of after) {
+      expect(got.status, `${got.path} after the repair`).toBe(200);
+      expect(got.ended - repairedAt).toBeLessThan(5000);
+    }
+  }, 40_000);
+
+  it('a connection closed mid-body: 503 (never a partial 200 or a 500), and 200 once repaired', async () => {
+    const { slow, healthy, after } = await attack('close', 2000);
+    expect(slow.length).toBeGreaterThanOrEqual(60);
+    for (const got of slow) expect(got.status, got.path).toBe(503);
+    for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
+    for (const got of after) expect(got.status, `${got.path} after the repair`).toBe(200);
+  }, 40_000);
+});
+
+describe('one deadline per request covers all its store reads, the pointer included', () => {
+  it('over S3: pointer, meta and firm reads each slow but under the deadline are one 503 at the deadline', async () => {
+    // Each read alone is well inside the deadline; the three or more a cold firm read needs are not.
+    fake.fault = () => ({ delayMs: Math.round(DEADLINE_MS * 0.6) });
+    await startOverFake();
+    const got = await get(`/v1/firms/${firmIds[0] as string}`);
+    expect(got.status).toBe(503);
+    expect(Number(got.retryAfter)).toBeGreaterThan(0);
+    expect(got.ended - got.started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+    expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 1000);
+    fake.fault = () => null;
+    // The late reads were aborted: nothing of them is left open at S3.
+    expect(await until(() => fake.held() === 0, 1000)).toBe(true);
+    expect((await get(`/v1/firms/${firmIds[0] as string}`)).status).toBe(200);
+  }, 20_000);
+
+  it('over a folder: the reads of one request share the deadline, and each is aborted at it', async () => {
+    const folder = new FolderStore(SITE());
+    const aborted: string[] = [];
+    // A folder whose every read takes 300 ms (a slow mount a test cannot make with files), honouring the signal.
+    const slowFolder: Store = {
+      kind: 'slow-folder',
+      get: (key, options) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve(folder.get(key)), 300);
+          options?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            aborted.push(key);
+            reject(new StoreError('aborted', key));
+          });
+        }),
+    };
+    const source = createSiteSource(withDeadline(slowFolder, 500));
+    const t = performance.now();
+    // Pointer, meta and coverage: 900 ms of reads against one 500 ms deadline.
+    const read = runWithDeadline(500, async () => {
+      const reader = await source.current();
+      return reader.json(keys.coverage(reader.version), z.unknown());
+    });
+    await expect(read).rejects.toBeInstanceOf(StoreError);
+    const ms = performance.now() - t;
+    expect(ms).toBeGreaterThanOrEqual(450);
+    expect(ms).toBeLessThan(850);
+    expect(aborted.length).toBe(1);
+    // With a whole deadline of its own, the same request succeeds.
+    const fresh = createSiteSource(withDeadline(slowFolder, 500));
+    const ok = await runWithDeadline(2000, async () => {
+      const reader = await fresh.current();
+      return reader.json(keys.coverage(reader.version), z.unknown());
+    });
+    expect(ok).not.toBeNull();
+  });
+
+  it('over a folder: a read started after the deadline passed is refused without touching the store', async () => {
+    let reads = 0;
+    const counting: Store = { kind: 'counting', get: (key) => (reads++, new FolderStore(SITE()).get(key)) };
+    const store = withDeadline(counting, 1000);
+    await runWithDeadline(50, async () => {
+      await sleep(100);
+      await expect(store.get('current.json')).rejects.toThrow(/within 50 ms/);
+    });
+    expect(reads).toBe(0);
+  });
+});
