@@ -35,6 +35,12 @@ import { S3Store } from './store/s3.ts';
 import { withDeadline } from './store/deadline.ts';
 import { runWithDeadline } from './store/request-deadline.ts';
 import { logLine, mcpErrorLog } from './log-line.ts';
+import {
+  limitConnections,
+  MAX_CONNECTIONS,
+  MAX_CONNECTIONS_PER_ADDRESS,
+  type ConnectionCaps,
+} from './connection-limit.ts';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 
 import {
@@ -388,6 +394,8 @@ export interface ServerOverrides {
   limits?: RequestLimits;
   /** Header and request timeouts in milliseconds (default HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS; tests shorten them). */
   timeouts?: { headersMs: number; requestMs: number };
+  /** Open connections per address and in all (default MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS). */
+  connections?: Partial<ConnectionCaps>;
 }
 
 /** A running local server. */
@@ -433,6 +441,14 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   server.requestTimeout = overrides.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.keepAliveTimeoutBuffer = KEEP_ALIVE_GRACE_MS;
+  limitConnections(
+    server,
+    {
+      perAddress: config.proxyHops > 0 ? null : (overrides.connections?.perAddress ?? MAX_CONNECTIONS_PER_ADDRESS),
+      total: overrides.connections?.total ?? MAX_CONNECTIONS,
+    },
+    config.publicBaseUrl ?? undefined,
+  );
 
   const bound = await listen(server, config.port, config.host);
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;

@@ -108,8 +108,7 @@ describe('the site source keeps the last good pointer for a bounded time', () =>
     const { store, clock } = setup();
     const source = createSiteSource(
       {
-        kind: 'flaky',
-        get: (key) => (clock.t > 0 ? Promise.reject(new TypeError('bug')) : store.get(key)),
+        get: (key: string) => (clock.t > 0 ? Promise.reject(new TypeError('bug')) : store.get(key)),
       },
       { pointerTtlMs: 1000, now: () => clock.t },
     );

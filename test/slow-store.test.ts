@@ -47,13 +47,17 @@ async function get(path: string): Promise<Got> {
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 async function startOverFake(): Promise<void> {
-  server = await startTestServer({
-    SITE_BUCKET: 'site',
-    SITE_S3_ENDPOINT: fake.endpoint,
-    STORE_TIMEOUT_MS: String(DEADLINE_MS),
-    // Every search runs the real reads (no finished answers kept).
-    ANSWER_CACHE_MIB: '0',
-  });
+  // 60 firm readers and the searcher come from one address: above the default cap per address.
+  server = await startTestServer(
+    {
+      SITE_BUCKET: 'site',
+      SITE_S3_ENDPOINT: fake.endpoint,
+      STORE_TIMEOUT_MS: String(DEADLINE_MS),
+      // Every search runs the real reads (no finished answers kept).
+      ANSWER_CACHE_MIB: '0',
+    },
+    { connections: { perAddress: 1000 } },
+  );
 }
 
 /** Wait until `check` holds, up to `ms`; true when it did. */
