@@ -3,7 +3,7 @@
  * (target, body), how long it may take, and how much memory the caches may hold. Other modules import them from here.
  */
 export { ALL_REQUESTS_FACTOR, REQUESTS_PER_HOUR } from './core/constants.ts';
-export { DEFAULT_STORE_TIMEOUT_MS } from './store/deadline.ts';
+export { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS } from './store/deadline.ts';
 
 /** Longest request target (path and query) accepted, in bytes. */
 export const MAX_TARGET_BYTES = 2048;

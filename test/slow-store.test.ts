@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { keys } from '../shim/core/site-format.ts';
-import { withDeadline } from '../shim/store/deadline.ts';
+import { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS, withDeadline } from '../shim/store/deadline.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { runWithDeadline } from '../shim/store/request-deadline.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
@@ -118,7 +118,8 @@ async function attack(
   })();
   await Promise.all([...workers, searcher]);
   // Every firm read has been given up: none may still hold a connection to S3.
-  const heldAfterFault = await until(() => fake.held() === 0, 1000);
+  // Within a second or so: the aborts close the sockets at once, the rest is a busy shared machine.
+  const heldAfterFault = await until(() => fake.held() === 0, 3000);
   fake.fault = () => null;
   const repairedAt = performance.now();
   const after = await Promise.all([...firmIds.map((id) => get(`/v1/firms/${id}`)), ...HEALTHY.map((p) => get(p))]);
@@ -135,7 +136,7 @@ describe('a slow S3 holds no socket past the deadline, starves no healthy read, 
       expect(Number(got.retryAfter)).toBeGreaterThan(0);
       // Given up at the deadline (generous upper bound for a shared machine), not when the body ends.
       expect(got.ended - got.started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
-      expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 2500);
+      expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 4000);
     }
     expect(healthy.length).toBeGreaterThan(0);
     for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
@@ -151,10 +152,10 @@ describe('a slow S3 holds no socket past the deadline, starves no healthy read, 
     expect(slow.length).toBeGreaterThanOrEqual(60);
     for (const got of slow) {
       expect(got.status, got.path).toBe(503);
-      expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 2500);
+      expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 4000);
     }
     for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
-    expect(heldAfterFault, 'stalled requests still held by the client after the fault').toBe(true);
+    expect(heldAfterFault, `${fake.held()} stalled requests still held by the client after the fault`).toBe(true);
     for (const got of after) {
       expect(got.status, `${got.path} after the repair`).toBe(200);
       expect(got.ended - repairedAt).toBeLessThan(5000);
@@ -182,7 +183,7 @@ describe('one deadline per request covers all its store reads, the pointer inclu
     expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 1000);
     fake.fault = () => null;
     // The late reads were aborted: nothing of them is left open at S3.
-    expect(await until(() => fake.held() === 0, 1000)).toBe(true);
+    expect(await until(() => fake.held() === 0, 3000), `${fake.held()} responses still held`).toBe(true);
     expect((await get(`/v1/firms/${firmIds[0] as string}`)).status).toBe(200);
   }, 20_000);
 
@@ -221,6 +222,10 @@ describe('one deadline per request covers all its store reads, the pointer inclu
       return reader.json(keys.coverage(reader.version), z.unknown());
     });
     expect(ok).not.toBeNull();
+  });
+
+  it("on Lambda the one deadline ends at least 3 s inside the function's timeout, left for the answer", () => {
+    expect(DEFAULT_STORE_TIMEOUT_MS + 3000).toBeLessThanOrEqual(LAMBDA_TIMEOUT_SECONDS * 1000);
   });
 
   it('over a folder: a read started after the deadline passed is refused without touching the store', async () => {

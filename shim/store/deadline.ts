@@ -2,8 +2,13 @@
 import { requestDeadline } from './request-deadline.ts';
 import { StoreError, type Store } from './types.ts';
 
-/** Default deadline of one request's store reads together, in milliseconds (STORE_TIMEOUT_MS). */
+/** Default deadline of one request's store reads together, in milliseconds (STORE_TIMEOUT_MS; the Lambda's). */
 export const DEFAULT_STORE_TIMEOUT_MS = 5000;
+/**
+ * The API function's timeout in seconds (infra/api-function.ts). The Lambda's store deadline must end well inside it,
+ * so a stalled store is a 503 the function sends, never a timed-out invocation; the rest is left for the answer.
+ */
+export const LAMBDA_TIMEOUT_SECONDS = 10;
 
 /**
  * `store` with every read bounded by the deadline of the request it serves (runWithDeadline), or by `ms` from its start

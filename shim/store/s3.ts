@@ -7,6 +7,9 @@ import { assertSafeKey, StoreError, type ReadOptions, type Store } from './types
 
 const gunzipAsync = promisify(gunzip);
 
+/** Sockets the site store may open to S3 (the local server's MAX_CONNECTIONS; the Lambda serves one request at a time). */
+export const S3_STORE_SOCKETS = 1024;
+
 /** Where the site lives and how to reach it. */
 export interface S3StoreOptions extends S3ClientOptions {
   bucket: string;
@@ -37,7 +40,9 @@ export class S3Store implements Store {
     const { bucket, prefix, client, onRead, ...clientOptions } = options;
     this.bucket = bucket;
     this.prefix = normalisePrefix(prefix);
-    this.client = client ?? s3Client(clientOptions);
+    // A pool as large as the server's connection cap, so reads do not queue for a socket: a read that starts late in
+    // its deadline (after waiting in node's agent queue) was seen to go out after it was aborted and hold its socket.
+    this.client = client ?? s3Client({ maxSockets: S3_STORE_SOCKETS, ...clientOptions });
     this.onRead = onRead;
   }
 

@@ -46,6 +46,9 @@ export async function startFakeS3(root: string, bucket = 'site'): Promise<FakeS3
       released = true;
     };
     res.on('close', release);
+    // A client that closed its side of the connection is gone (S3 closes too); node's server would keep the half-open
+    // socket while an answer is pending, so the fault would look held by a client that let go of it.
+    res.req.socket.once('end', () => res.destroy());
     return release;
   };
 
