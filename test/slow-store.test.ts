@@ -1,8 +1,7 @@
 /**
- * A slow S3 (a loopback fake that trickles bodies one byte a second, stalls headers, closes mid-body or answers late)
- * under the real server and the real S3 client: a read given up at the request's deadline is aborted and frees its
- * socket, healthy searches keep answering during the fault, every request answers again within 5 s of the repair,
- * and a request's reads together get one deadline (STORE_TIMEOUT_MS), not one each.
+ * One deadline per request (STORE_TIMEOUT_MS) for all its store reads, the pointer included, over a loopback fake S3
+ * that answers late and over a folder: reads each under the deadline but over it together are one 503 at the
+ * deadline, and each read still running then is aborted. (The slow-S3 attack itself is test/slow-s3.slow.test.ts.)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +20,6 @@ import { startTestServer, type TestServer } from './helpers/server.ts';
 const SITE = (): string => process.env.TEST_SITE_DIR as string;
 /** The deadline of a request's store reads in these tests (STORE_TIMEOUT_MS). */
 const DEADLINE_MS = 1500;
-const HEALTHY = ['/v1/attorneys?location=60601&limit=5', '/v1/attorneys?location=10001&limit=5', '/v1/coverage'];
 
 let version: string;
 let firmIds: string[];
@@ -93,84 +91,6 @@ afterAll(async () => {
   }
 });
 
-/**
- * 60 concurrent firm reads looping against `fault` for `faultMs` while healthy searches run, then the repair: returns
- * what each got and when the repair was made.
- */
-async function attack(
-  fault: 'trickle' | 'stall' | 'close',
-  faultMs: number,
-): Promise<{ slow: Got[]; healthy: Got[]; after: Got[]; repairedAt: number; heldAfterFault: boolean }> {
-  await startOverFake();
-  for (const path of HEALTHY) expect((await get(path)).status, `warm-up ${path}`).toBe(200);
-  fake.fault = (key) => (key.includes('/firms/') ? fault : null);
-  const stopAt = performance.now() + faultMs;
-  const slow: Got[] = [];
-  const healthy: Got[] = [];
-  const workers = firmIds.map(async (id) => {
-    while (performance.now() < stopAt) slow.push(await get(`/v1/firms/${id}`));
-  });
-  const searcher = (async () => {
-    while (performance.now() < stopAt) {
-      for (const path of HEALTHY) healthy.push(await get(path));
-      await sleep(100);
-    }
-  })();
-  await Promise.all([...workers, searcher]);
-  // Every firm read has been given up: none may still hold a connection to S3.
-  // Within a second or so: the aborts close the sockets at once, the rest is a busy shared machine.
-  const heldAfterFault = await until(() => fake.held() === 0, 3000);
-  fake.fault = () => null;
-  const repairedAt = performance.now();
-  const after = await Promise.all([...firmIds.map((id) => get(`/v1/firms/${id}`)), ...HEALTHY.map((p) => get(p))]);
-  return { slow, healthy, after, repairedAt, heldAfterFault };
-}
-
-describe('a slow S3 holds no socket past the deadline, starves no healthy read, and recovers at once', () => {
-  it('bodies trickling one byte a second: 503 at the deadline, searches answer, all 200 within 5 s of the repair', async () => {
-    // Longer than the pointer's 5 s cache, so the pointer is read again during the fault.
-    const { slow, healthy, after, repairedAt, heldAfterFault } = await attack('trickle', 6000);
-    expect(slow.length).toBeGreaterThanOrEqual(60);
-    for (const got of slow) {
-      expect(got.status, got.path).toBe(503);
-      expect(Number(got.retryAfter)).toBeGreaterThan(0);
-      // Given up at the deadline (generous upper bound for a shared machine), not when the body ends.
-      expect(got.ended - got.started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
-      expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 4000);
-    }
-    expect(healthy.length).toBeGreaterThan(0);
-    for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
-    expect(heldAfterFault, 'trickling responses still held by the client after the fault').toBe(true);
-    for (const got of after) {
-      expect(got.status, `${got.path} after the repair`).toBe(200);
-      expect(got.ended - repairedAt, `${got.path} answered within 5 s of the repair`).toBeLessThan(5000);
-    }
-  }, 40_000);
-
-  it('headers that never come: 503 at the deadline, and all 200 within 5 s of the repair', async () => {
-    const { slow, healthy, after, repairedAt, heldAfterFault } = await attack('stall', 3000);
-    expect(slow.length).toBeGreaterThanOrEqual(60);
-    for (const got of slow) {
-      expect(got.status, got.path).toBe(503);
-      expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 4000);
-    }
-    for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
-    expect(heldAfterFault, `${fake.held()} stalled requests still held by the client after the fault`).toBe(true);
-    for (const got of after) {
-      expect(got.status, `${got.path} after the repair`).toBe(200);
-      expect(got.ended - repairedAt).toBeLessThan(5000);
-    }
-  }, 40_000);
-
-  it('a connection closed mid-body: 503 (never a partial 200 or a 500), and 200 once repaired', async () => {
-    const { slow, healthy, after } = await attack('close', 2000);
-    expect(slow.length).toBeGreaterThanOrEqual(60);
-    for (const got of slow) expect(got.status, got.path).toBe(503);
-    for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
-    for (const got of after) expect(got.status, `${got.path} after the repair`).toBe(200);
-  }, 40_000);
-});
-
 describe('one deadline per request covers all its store reads, the pointer included', () => {
   it('over S3: pointer, meta and firm reads each slow but under the deadline are one 503 at the deadline', async () => {
     // Each read alone is well inside the deadline; the three or more a cold firm read needs are not.
@@ -180,7 +100,8 @@ describe('one deadline per request covers all its store reads, the pointer inclu
     expect(got.status).toBe(503);
     expect(Number(got.retryAfter)).toBeGreaterThan(0);
     expect(got.ended - got.started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
-    expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 1000);
+    // Generous for a shared machine; without the one deadline it was a 200 after 1.8 deadlines.
+    expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 3000);
     fake.fault = () => null;
     // The late reads were aborted: nothing of them is left open at S3.
     expect(await until(() => fake.held() === 0, 3000), `${fake.held()} responses still held`).toBe(true);
