@@ -16,6 +16,9 @@ import { StoreError, type Store } from '../shim/store/types.ts';
 import { startFakeS3, type FakeS3 } from './helpers/fake-s3.ts';
 import { S3RVER_ENV } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { createHandler } from '../shim/aws/handler.ts';
+import { loadLambdaEnv } from '../shim/env.ts';
+import { functionUrlEvent } from './helpers/function-url.ts';
 
 const SITE = (): string => process.env.TEST_SITE_DIR as string;
 /** The deadline of a request's store reads in these tests (STORE_TIMEOUT_MS). */
@@ -144,6 +147,39 @@ describe('one deadline per request covers all its store reads, the pointer inclu
     });
     expect(ok).not.toBeNull();
   });
+
+  it('on Lambda: one invocation reading pointer, meta and a firm, each 0.4 of the deadline, is one 503 at it', async () => {
+    const folder = new FolderStore(SITE());
+    const step = Math.round(DEFAULT_STORE_TIMEOUT_MS * 0.4);
+    // The handler's own deadline (DEFAULT_STORE_TIMEOUT_MS) over a folder whose every read takes 0.4 of it.
+    const slowFolder: Store = {
+      kind: 'slow-folder',
+      get: (key, options) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve(folder.get(key)), step);
+          options?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(new StoreError('aborted', key));
+          });
+        }),
+    };
+    const secret = 'a-secret-of-enough-length-for-the-origin-check';
+    const handler = createHandler(
+      loadLambdaEnv({ SITE_BUCKET: 'directory-site', SALT_BUCKET: 'directory-salt', ORIGIN_VERIFY_SECRETS: secret }),
+      {
+        store: withDeadline(slowFolder, DEFAULT_STORE_TIMEOUT_MS),
+        salt: { saltFor: async () => new Uint8Array(32) },
+        log: { write: () => undefined },
+      },
+    );
+    const t = performance.now();
+    const result = await handler(functionUrlEvent({ target: `/v1/firms/${firmIds[0] as string}` }, secret));
+    const ms = performance.now() - t;
+    expect(result.statusCode).toBe(503);
+    expect(ms).toBeGreaterThanOrEqual(DEFAULT_STORE_TIMEOUT_MS - 100);
+    // Without the one deadline the three reads answered 200 after 1.2 deadlines.
+    expect(ms).toBeLessThan(DEFAULT_STORE_TIMEOUT_MS + 1000);
+  }, 20_000);
 
   it("on Lambda the one deadline ends at least 3 s inside the function's timeout, left for the answer", () => {
     expect(DEFAULT_STORE_TIMEOUT_MS + 3000).toBeLessThanOrEqual(LAMBDA_TIMEOUT_SECONDS * 1000);
