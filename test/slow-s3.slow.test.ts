@@ -117,10 +117,10 @@ async function attack(
   fake.fault = () => null;
   const repairedAt = performance.now();
   // Rounds of every firm read and search until one is all 200 (the first may meet a busy machine), for up to 10 s.
-  let after: Got[] = [];
-  do {
-    after = await Promise.all([...firmIds.map((id) => get(`/v1/firms/${id}`)), ...HEALTHY.map((p) => get(p))]);
-  } while (after.some((got) => got.status !== 200) && performance.now() - repairedAt < 10_000);
+  const round = (): Promise<Got[]> =>
+    Promise.all([...firmIds.map((id) => get(`/v1/firms/${id}`)), ...HEALTHY.map((p) => get(p))]);
+  let after = await round();
+  while (after.some((got) => got.status !== 200) && performance.now() - repairedAt < 10_000) after = await round();
   return { slow, healthy, after, repairedAt, heldAfterFault };
 }
 
