@@ -482,7 +482,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     await refuseChangedVersion(opts.outDir, version, manifest);
     await w.putOwned(paths.manifest(), manifest);
     await w.flush();
-    if (w.linked > 0) step(`${w.linked} unchanged object(s) hard-linked to the current version's files`);
+    if (w.linked > 0) step(`${w.linked} unchanged object(s) cloned (copy-on-write) from the current version's files`);
     const how = await installVersion(run, version, w.entries.keys());
     step(
       how === 'new'

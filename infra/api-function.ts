@@ -7,6 +7,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { dailySaltStatements, ownFunction } from './own-function.ts';
 import { REQUESTS_PER_HOUR, WINDOW_SECONDS } from './waf.ts';
+import { LAMBDA_TIMEOUT_SECONDS } from '../shim/limits.ts';
 
 /** Memory of the function, in MB (also buys CPU: JSON parsing of site objects is the main cost). */
 export const MEMORY_MB = 512;
@@ -55,7 +56,8 @@ export class ApiFunction extends Construct {
       description: 'Injury attorney directory: REST, MCP and redirects over the published site',
       codeDir: props.codeDir,
       memorySize: MEMORY_MB,
-      timeout: Duration.seconds(10),
+      // The store reads of an invocation share one deadline, DEFAULT_STORE_TIMEOUT_MS, set well inside this.
+      timeout: Duration.seconds(LAMBDA_TIMEOUT_SECONDS),
       environment: {
         SITE_BUCKET: props.siteBucket.bucketName,
         SALT_BUCKET: props.saltBucket.bucketName,

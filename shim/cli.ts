@@ -5,6 +5,7 @@ import { ConfigError, ENV_HELP, loadConfig, type Config } from './env.ts';
 import { wildcardHostWarning } from './base-url-warning.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { EXIT, runCli } from './cli-run.ts';
+import { logLine } from './log-line.ts';
 
 const SPEC = {
   name: 'start',
@@ -34,8 +35,9 @@ ${Object.entries(ENV_HELP)
 /** Optional settings file, KEY=value lines, read before the environment is parsed. */
 const ENV_FILE = '.env';
 
-function say(line: string): void {
-  process.stderr.write(`${line}\n`);
+function say(text: string): void {
+  // The service's own lines, each through the log-safe writer.
+  for (const line of text.split('\n')) logLine(line);
 }
 
 /** Newest modification time (ms) of the files under `path`, or 0 when there are none. */

@@ -4,7 +4,13 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { DEFAULT_ANSWER_CACHE_MIB, DEFAULT_CACHE_MIB, DEFAULT_STORE_TIMEOUT_MS, REQUESTS_PER_HOUR } from './limits.ts';
+import {
+  DEFAULT_ANSWER_CACHE_MIB,
+  DEFAULT_CACHE_MIB,
+  DEFAULT_STORE_TIMEOUT_MS,
+  LAMBDA_TIMEOUT_SECONDS,
+  REQUESTS_PER_HOUR,
+} from './limits.ts';
 
 /** An empty or blank variable counts as unset (so its default applies). */
 export const blankIsUnset = (value: unknown): unknown =>
@@ -49,7 +55,7 @@ export const cacheMibField = z.preprocess(
   z.coerce.number().int().min(1).max(65_536).default(DEFAULT_CACHE_MIB),
 );
 
-/** STORE_TIMEOUT_MS: how long one store read may take before the request that needs it is a 503 (100 ms - 60 s). */
+/** STORE_TIMEOUT_MS: how long all the store reads of one request may take before it is a 503 (100 ms - 60 s). */
 export const storeTimeoutField = z.preprocess(
   blankIsUnset,
   z.coerce.number().int().min(100).max(60_000).default(DEFAULT_STORE_TIMEOUT_MS),
@@ -211,7 +217,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof ServerEnv>, string> = {
   CACHE_MIB:
     'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; an object larger than this is read on every query)',
   ANSWER_CACHE_MIB: `memory for finished /v1/attorneys answers (all encodings), per query and published version, in MiB (default ${DEFAULT_ANSWER_CACHE_MIB}; 0 turns the cache off)`,
-  STORE_TIMEOUT_MS: `how long one read of the site (folder or bucket) may take before the request needing it answers 503 with Retry-After, in ms (default ${DEFAULT_STORE_TIMEOUT_MS})`,
+  STORE_TIMEOUT_MS: `how long all the reads of the site (folder or bucket) that one request needs may take together, from its arrival, before it answers 503 with Retry-After and the reads still running are stopped, in ms (default ${DEFAULT_STORE_TIMEOUT_MS}; the AWS function uses the default, inside its ${LAMBDA_TIMEOUT_SECONDS} s timeout)`,
 };
 
 /** The Node server's settings. Directories are as given (relative to the working directory). */
@@ -229,7 +235,7 @@ export interface Config extends SharedSettings {
   proxyHops: number;
   /** Budget of the answer cache, in bytes of headers and encoded bodies; 0 disables it. */
   answerCacheBytes: number;
-  /** Deadline of one store read, in milliseconds. */
+  /** Deadline of all the store reads of one request together, in milliseconds. */
   storeTimeoutMs: number;
 }
 

@@ -3,7 +3,7 @@
  * (target, body), how long it may take, and how much memory the caches may hold. Other modules import them from here.
  */
 export { ALL_REQUESTS_FACTOR, REQUESTS_PER_HOUR } from './core/constants.ts';
-export { DEFAULT_STORE_TIMEOUT_MS } from './store/deadline.ts';
+export { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS } from './store/deadline.ts';
 
 /** Longest request target (path and query) accepted, in bytes. */
 export const MAX_TARGET_BYTES = 2048;
@@ -22,13 +22,14 @@ export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /**
  * How much longer than advertised the server actually keeps an idle keep-alive socket (node's keepAliveTimeoutBuffer,
- * default 1 s). Clients that read the hint (fetch/undici, node's http.Agent) close the socket themselves before the
- * advertised 5 s, so this costs nothing for them; it only decides who closes first when a client's own idle timer runs
- * late. A client process starved of CPU for more than 6 s between two requests otherwise sends its next request on a
- * socket the server destroys in that same instant, and gets ECONNRESET; with a minute of grace the server reads that
- * request instead. (Ignored by node versions without the option.)
+ * default 1 s), so idle sockets close 8 s after their last answer. Clients that read the hint (fetch/undici, node's
+ * http.Agent) close the socket themselves before the advertised 5 s, so this costs nothing for them; it only decides
+ * who closes first when a client's own idle timer runs late. A client process starved of CPU for more than 6 s between
+ * two requests otherwise sends its next request on a socket the server destroys in that same instant, and gets
+ * ECONNRESET; with 3 s of grace the server reads that request instead, and an idle socket costs at most 8 s (it was a
+ * minute, which let one address hold a hundred sockets for free). (Ignored by node versions without the option.)
  */
-export const KEEP_ALIVE_GRACE_MS = 60_000;
+export const KEEP_ALIVE_GRACE_MS = 3_000;
 
 /** Default budget of the parsed site-object cache (CACHE_MIB), in MiB of the objects' stored JSON. */
 export const DEFAULT_CACHE_MIB = 64;

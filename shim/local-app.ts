@@ -4,7 +4,9 @@ import { composeApp } from './compose.ts';
 import type { Config } from './env.ts';
 import { createService } from './core/service-impl.ts';
 import type { Service } from './core/service.ts';
-import { createSiteSource, type CachedSiteSource } from './core/site-reader.ts';
+import { createSiteSource, pointerEventText, type CachedSiteSource } from './core/site-reader.ts';
+import type { ConnectionCaps } from './connection-limit.ts';
+import { logLine, mcpErrorLog } from './log-line.ts';
 import type { App } from './edge-types.ts';
 import { AnswerCache } from './http/answer-cache.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
@@ -22,6 +24,8 @@ export interface ServerOverrides {
   limits?: RequestLimits;
   /** Header and request timeouts in milliseconds (default HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS; tests shorten them). */
   timeouts?: { headersMs: number; requestMs: number };
+  /** Open connections per address and in all (default MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS). */
+  connections?: Partial<ConnectionCaps>;
 }
 
 /** The app and the parts of it a running server or a test reads. */
@@ -41,7 +45,10 @@ export function createLocalApp(config: Config, publicBaseUrl: string, overrides:
       ? new FolderStore(resolve(config.siteDir))
       : new S3Store({ ...config.siteBucket, forcePathStyle: config.siteBucket.endpoint !== undefined });
   const store = withDeadline(raw, config.storeTimeoutMs);
-  const source = overrides.service === undefined ? createSiteSource(store, { cacheBytes: config.cacheBytes }) : null;
+  const source =
+    overrides.service === undefined
+      ? createSiteSource(store, { cacheBytes: config.cacheBytes, onPointer: (e) => logLine(pointerEventText(e)) })
+      : null;
   const service = overrides.service ?? createService(source as CachedSiteSource);
   const log = new JsonLinesSink(resolve(config.logDir));
   const limits =
@@ -60,7 +67,7 @@ export function createLocalApp(config: Config, publicBaseUrl: string, overrides:
     limits,
     log,
     salt,
-    onMcpError: (error) => console.error('[shim] mcp:', error.message),
+    onMcpError: mcpErrorLog((message) => logLine(`[shim] mcp: ${message}`)),
     answers,
   });
   return { app, log, answers, source, limits };

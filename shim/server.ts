@@ -17,6 +17,8 @@ import type { JsonLinesSink } from './http/jsonl-sink.ts';
 import type { SiteSourceStats } from './core/site-reader.ts';
 import { createLocalApp, type ServerOverrides } from './local-app.ts';
 import { admitRequest, installGuards, sendProblem, type EdgeHeaders, type GuardOptions } from './node-guards.ts';
+import { runWithDeadline } from './store/request-deadline.ts';
+import { limitConnections, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from './connection-limit.ts';
 
 import {
   HEADERS_TIMEOUT_MS,
@@ -118,7 +120,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const server = createServer(
     { requireHostHeader: false, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     (req, res) => {
-      if (listener !== null) listener(req, res);
+      // One deadline for all the store reads of this request (STORE_TIMEOUT_MS), counted from its arrival.
+      if (listener !== null) runWithDeadline(config.storeTimeoutMs, () => listener?.(req, res));
       else sendProblem(res, new ApiError('service_unavailable', 'The server is starting; retry in a few seconds.'), {});
     },
   );
@@ -126,6 +129,22 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   server.requestTimeout = overrides.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.keepAliveTimeoutBuffer = KEEP_ALIVE_GRACE_MS;
+  limitConnections(
+    server,
+    {
+      perAddress: config.proxyHops > 0 ? null : (overrides.connections?.perAddress ?? MAX_CONNECTIONS_PER_ADDRESS),
+      total: overrides.connections?.total ?? MAX_CONNECTIONS,
+    },
+    config.publicBaseUrl ?? undefined,
+  );
+  limitConnections(
+    server,
+    {
+      perAddress: config.proxyHops > 0 ? null : (overrides.connections?.perAddress ?? MAX_CONNECTIONS_PER_ADDRESS),
+      total: overrides.connections?.total ?? MAX_CONNECTIONS,
+    },
+    config.publicBaseUrl ?? undefined,
+  );
 
   const bound = await listen(server, config.port, config.host);
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;

@@ -165,15 +165,19 @@ describe('a correction published as a layer', () => {
     expect(p1, 'the corrected phone is served').toBeDefined();
   });
 
-  it("the local folder does not duplicate unchanged objects either: they are hard links to the week's files", async () => {
-    const ino = async (v: string, rel: string): Promise<number> => (await stat(join(site, keys.root(v), rel))).ino;
+  it("the local folder's versions share no file: unchanged objects are files of their own, never hard links", async () => {
+    const file = async (v: string, rel: string): Promise<{ ino: number; nlink: number }> =>
+      stat(join(site, keys.root(v), rel));
     const changed = changedRels(F, C1);
     const unchanged = Object.keys(manifests.get(C1)!.objects)
       .map((k) => k.slice(keys.root(C1).length))
       .filter((rel) => !changed.has(rel));
     expect(unchanged.length).toBeGreaterThan(changed.size);
-    for (const rel of unchanged) expect(await ino(C1, rel), rel).toBe(await ino(F, rel));
-    for (const rel of changed) if (rel !== 'manifest.json') expect(await ino(C1, rel), rel).not.toBe(await ino(F, rel));
+    for (const rel of unchanged) {
+      const [c1, f] = [await file(C1, rel), await file(F, rel)];
+      expect(c1.ino, rel).not.toBe(f.ino);
+      expect(c1.nlink, rel).toBe(1);
+    }
   });
 
   it('a correction on a correction stays one hop: its map names the first correction where that one is unchanged', async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Client, s3Client } from '../shim/aws/s3-client.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
-import { S3Store } from '../shim/store/s3.ts';
+import { S3_STORE_SOCKETS, S3Store } from '../shim/store/s3.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
 import { startBlackhole, startS3rver, unusedPort, useS3rver } from './helpers/s3rver.ts';
 
@@ -250,8 +250,12 @@ describe('S3Store onRead (measurement hook)', () => {
   });
 
   it('does not change which client a configuration shares', () => {
+    // The site store's own pool size is part of its configuration (S3_STORE_SOCKETS); onRead is not.
     expect(new S3Store({ bucket: 'site', ...server.clientOptions, onRead: () => undefined })['client']).toBe(
-      s3Client(server.clientOptions),
+      s3Client({ maxSockets: S3_STORE_SOCKETS, ...server.clientOptions }),
+    );
+    expect(new S3Store({ bucket: 'other', ...server.clientOptions })['client']).toBe(
+      new S3Store({ bucket: 'site', ...server.clientOptions, onRead: () => undefined })['client'],
     );
   });
 });

@@ -646,7 +646,7 @@ function scaleSection(r: BenchResults): string {
   }
   out.push(table(['Offices', 'Week', 'Generator', 'Wall time', 'Peak RSS', 'Synthesis'], genRows), '');
   out.push(
-    "The first week is generated into an empty folder (every object written); the next week beside it, as the weekly run does: objects whose bytes equal the previous week's file are hard-linked to it instead of written, and the changes document is diffed against it.",
+    "The first week is generated into an empty folder (every object written); the next week beside it, as the weekly run does: objects whose bytes equal the previous week's file are cloned from it (copy-on-write, where the file system has clones; else written; never hard-linked), and the changes document is diffed against it.",
     '',
   );
   for (const a of s.attempts) {

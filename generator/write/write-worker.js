@@ -2,23 +2,28 @@
 // the main thread keeps computing and serialising while the file system works. Plain JavaScript: a worker thread has
 // no TypeScript loader under every runner (tsx, vitest).
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const root = workerData.root;
-/** The folder of the version the site serves now (or null): an object whose bytes equal its file there is linked to it. */
+/**
+ * The folder of the version the site serves now (or null): an object whose bytes equal its file there is cloned from
+ * it. Never hard-linked: a link is one file in two versions, so an edit in place of one would change the other (the
+ * copy kept for rollback included).
+ */
 const previous = workerData.previous ?? null;
 const made = new Set();
-/** False once the file system refused a hard link (none across devices, or none at all): every object is then written. */
-let linking = previous !== null;
+/** False once the file system refused a copy-on-write clone (most do: ext4, tmpfs): every object is then written. */
+let cloning = previous !== null;
 
 /**
- * Hard-link `path` to the previous version's file at `rel` when that file holds exactly `part`. Compared byte for byte,
- * not by a manifest, so a file damaged on disk is never linked (the fresh copy is written and restores it).
+ * Clone the previous version's file at `rel` to `path` when that file holds exactly `part`: a copy-on-write clone, a
+ * file of its own that shares disk blocks only until either is written (btrfs, XFS, APFS). Compared byte for byte, not
+ * by a manifest, so a file damaged on disk is never cloned (the fresh copy is written and restores it).
  */
-function linkSame(rel, part, path) {
-  if (!linking) return false;
+function cloneSame(rel, part, path) {
+  if (!cloning) return false;
   const from = join(previous, rel);
   let old;
   try {
@@ -28,16 +33,17 @@ function linkSame(rel, part, path) {
   }
   if (!old.equals(part)) return false;
   try {
-    linkSync(from, path);
+    copyFileSync(from, path, constants.COPYFILE_FICLONE_FORCE);
     return true;
-  } catch (err) {
-    if (err.code === 'EPERM' || err.code === 'EXDEV' || err.code === 'ENOTSUP') linking = false;
+  } catch {
+    // No clones here (or not across these folders): write every object from now on.
+    cloning = false;
     return false;
   }
 }
 
 // One message per batch: { id, rels, lens, buf }, the objects' bytes back to back in `buf` (transferred, not copied).
-// The reply holds each object's raw sha256 (32 bytes each, in order) and how many were hard-linked rather than written,
+// The reply holds each object's raw sha256 (32 bytes each, in order) and how many were cloned rather than written,
 // and hands `buf` back, or says why the batch failed.
 parentPort.on('message', (batch) => {
   const bytes = new Uint8Array(batch.buf);
@@ -55,7 +61,7 @@ parentPort.on('message', (batch) => {
         mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
-      if (linkSame(batch.rels[i], part, path)) linked++;
+      if (cloneSame(batch.rels[i], part, path)) linked++;
       else writeFileSync(path, part);
       digests.set(createHash('sha256').update(part).digest(), 32 * i);
     }

@@ -58,13 +58,14 @@ export class StagingWriter {
   private batchAt: number[] = [];
   /** Milliseconds `put` spent waiting for the workers (all batches in flight): how far writing lags computing. */
   waitedMs = 0;
-  /** Objects hard-linked to the previous version's identical file instead of written (known after `flush`). */
+  /** Objects cloned (copy-on-write) from the previous version's identical file instead of written (after `flush`). */
   linked = 0;
 
   readonly root: string;
   /**
    * `previous`: the folder of the version the site serves now, or null. An object whose bytes equal its file there
-   * becomes a hard link to that file instead of a new copy (on a file system without hard links, a copy).
+   * is a copy-on-write clone of it where the file system has them, else written; never a hard link, which an edit in
+   * place of one version would carry into the other.
    */
   constructor(root: string, previous: string | null = null) {
     this.root = root;

@@ -11,8 +11,10 @@ import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { renderProblem } from '../http/problem.ts';
 import { createRequestLimits } from '../http/admission.ts';
 import { perWindow } from '../http/rate-limit.ts';
-import { createSiteSource } from '../core/site-reader.ts';
+import { createSiteSource, pointerEventText } from '../core/site-reader.ts';
+import { errorText, logJson, mcpErrorLog } from '../log-line.ts';
 import { withDeadline } from '../store/deadline.ts';
+import { runWithDeadline } from '../store/request-deadline.ts';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../limits.ts';
 import type { Store } from '../store/types.ts';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from '../env.ts';
@@ -57,7 +59,14 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
   const store =
     deps.store ??
     withDeadline(lazyS3Store({ bucket: env.siteBucket, prefix: env.sitePrefix, ...s3 }), DEFAULT_STORE_TIMEOUT_MS);
-  const service = deps.service ?? createService(createSiteSource(store, { cacheBytes: env.cacheBytes }));
+  const service =
+    deps.service ??
+    createService(
+      createSiteSource(store, {
+        cacheBytes: env.cacheBytes,
+        onPointer: (e) => logJson({ type: 'pointer', message: pointerEventText(e) }),
+      }),
+    );
   const salt = deps.salt ?? lazySaltProvider({ bucket: env.saltBucket, ...s3 });
   const log = deps.log ?? new StdoutJsonSink();
   // One limiter for every host: the count is per address. WAF enforces the limit shared by all instances.
@@ -75,10 +84,13 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
     limits,
     log,
     salt,
-    onMcpError: (error) => console.error(JSON.stringify({ type: 'mcp_error', message: error.message })),
+    onMcpError: mcpErrorLog((message) => logJson({ type: 'mcp_error', message })),
   });
 
-  return async function handler(event: FunctionUrlEvent): Promise<FunctionUrlResult> {
+  // One deadline for all the store reads of an invocation, well inside the function's timeout (infra/api-function.ts).
+  return (event) => runWithDeadline(DEFAULT_STORE_TIMEOUT_MS, () => handle(event));
+
+  async function handle(event: FunctionUrlEvent): Promise<FunctionUrlResult> {
     const headers = event.headers ?? {};
     const viewerHost = headers[VIEWER_HOST_HEADER]?.toLowerCase();
     const host = viewerHost !== undefined && HOST_RE.test(viewerHost) ? viewerHost : event.requestContext.domainName;
@@ -98,13 +110,11 @@ export function createHandler(env: LambdaEnv, deps: HandlerDeps = {}): FunctionU
       // Function URL bodies of an encoded answer go out base64 (answerToResult), as Lambda requires for binary.
       return answerToResult(await app(request));
     } catch (err) {
-      console.error(
-        JSON.stringify({ type: 'handler_error', message: err instanceof Error ? err.message : String(err) }),
-      );
+      logJson({ type: 'handler_error', message: errorText(err) });
       return problem(
         new ApiError('internal_error', 'The service failed to answer this request. Please retry later.'),
         publicBaseUrl,
       );
     }
-  };
+  }
 }

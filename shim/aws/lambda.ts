@@ -4,13 +4,13 @@
  */
 import { LambdaEnvError, loadLambdaEnv } from '../env.ts';
 import { createHandler, type FunctionUrlHandler } from './handler.ts';
+import { logJson } from '../log-line.ts';
 
 function init(): FunctionUrlHandler {
   try {
     return createHandler(loadLambdaEnv(process.env));
   } catch (err) {
-    if (err instanceof LambdaEnvError)
-      process.stderr.write(`${JSON.stringify({ type: 'cold_start_error', message: err.message })}\n`);
+    if (err instanceof LambdaEnvError) logJson({ type: 'cold_start_error', message: err.message });
     throw err;
   }
 }

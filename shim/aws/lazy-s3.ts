@@ -21,7 +21,7 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 /** An S3Store (store/s3.ts) made on the first read. */
 export function lazyS3Store(options: S3StoreOptions): Store {
   const store = once(async () => new (await import('../store/s3.ts')).S3Store(options));
-  return { kind: 's3', get: async (key) => (await store()).get(key) };
+  return { kind: 's3', get: async (key, options) => (await store()).get(key, options) };
 }
 
 /** An S3SaltProvider (salt.ts) made on the first day's salt asked for. */

@@ -3,6 +3,7 @@
  * group as one event each (retention set by the stack). CloudWatch Logs Insights reads the fields directly.
  */
 import type { RequestLogEntry, RequestLogSink } from '../edge-types.ts';
+import { logJson } from '../log-line.ts';
 
 /** Value of the `type` field of request lines, to tell them from the runtime's own lines in queries. */
 export const REQUEST_LINE_TYPE = 'request';
@@ -15,7 +16,7 @@ export class StdoutJsonSink implements RequestLogSink {
   }
 
   write(entry: RequestLogEntry): void {
-    // A newline inside a value would split the CloudWatch event; JSON.stringify escapes every control character.
-    this.out.write(`${JSON.stringify({ type: REQUEST_LINE_TYPE, ...entry })}\n`);
+    // A newline inside a value would split the CloudWatch event: the one log-safe writer keeps it one line.
+    logJson({ type: REQUEST_LINE_TYPE, ...entry }, (chunk) => this.out.write(chunk));
   }
 }

@@ -21,7 +21,10 @@ export interface S3ClientOptions {
   connectionTimeoutMs?: number;
   /** Milliseconds from sending a request to its response headers; default 3000. */
   requestTimeoutMs?: number;
-  /** Milliseconds a socket may sit idle mid-body before it is destroyed; default 3000. */
+  /**
+   * Milliseconds a socket may sit idle, waiting for the headers or mid-body, before the read fails and the socket is
+   * destroyed; default 3000. A body that trickles is ended by the read's abortSignal at its deadline instead.
+   */
   socketTimeoutMs?: number;
   /** Attempts per call including the first (SDK standard retry with backoff); default 3. */
   maxAttempts?: number;

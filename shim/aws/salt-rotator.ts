@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { rotateEdgeSalt, type RotationReport } from './edge-salt.ts';
 import { KvsSaltKeyStore } from './kvs-store.ts';
 import { S3SaltProvider } from './salt.ts';
+import { logJson } from '../log-line.ts';
 
 /** The rotator's environment. */
 export const RotatorEnv = z.object({
@@ -24,6 +25,6 @@ export async function handler(): Promise<RotationReport> {
     new S3SaltProvider({ bucket: env.SALT_BUCKET }),
     new Date(),
   );
-  console.log(JSON.stringify({ log: 'edge_salt_rotation', ...report }));
+  logJson({ log: 'edge_salt_rotation', ...report }, (chunk) => process.stdout.write(chunk));
   return report;
 }

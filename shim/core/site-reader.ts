@@ -27,9 +27,36 @@ export interface SiteSourceOptions {
    * its parsed size plus the search columns built from it, not its stored size.
    */
   cacheBytes?: number;
+  /**
+   * How long after its last good read the last good pointer keeps serving while fresh reads of current.json (or of the
+   * meta.json it names) fail their check or time out, in milliseconds (default LAST_GOOD_POINTER_MS); 0 turns it off.
+   */
+  lastGoodMs?: number;
+  /** Told once when a failed pointer read starts serving the last good version, and once when a read succeeds again. */
+  onPointer?: (event: PointerEvent) => void;
   /** Clock for the pointer cache, in milliseconds (tests). */
   now?: () => number;
 }
+
+/**
+ * Default time the last good pointer keeps serving past its last good read: long enough to ride out a damaged or slow
+ * current.json until an operator repairs it, short against the release cadence, so a removal released while the
+ * pointer cannot be read is served late by at most this long.
+ */
+export const LAST_GOOD_POINTER_MS = 10 * 60 * 1000;
+/** A PointerEvent as one line of the service's log. */
+export function pointerEventText(event: PointerEvent): string {
+  return event.kind === 'last_good'
+    ? `[shim] current.json could not be read (${event.error}); serving the last good version ${event.version} until it can`
+    : `[shim] current.json read again; serving version ${event.version}`;
+}
+
+/** Least time between two background reads of the pointer while the last good one serves. */
+const POINTER_RETRY_MS = 1000;
+
+/** A change of how the pointer is served: from the last good one after a failed read, or fresh again. */
+export type PointerEvent =
+  { kind: 'last_good'; version: string; error: string } | { kind: 'recovered'; version: string };
 
 /** Counters for tests and benchmarks. */
 export interface SiteSourceStats {
@@ -78,8 +105,11 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
   const inflight = new Map<string, Promise<unknown>>();
   const counters = { storeReads: 0, cacheHits: 0 };
 
+  const lastGoodMs = opts.lastGoodMs ?? LAST_GOOD_POINTER_MS;
   let pointer: { reader: SiteReader; at: number } | null = null;
   let refreshing: Promise<SiteReader> | null = null;
+  // While the last good pointer serves: when the next background read may start (null: fresh reads are succeeding).
+  let retryAt: number | null = null;
   // The reader of each version seen recently, so a version keeps one meta and one identity.
   const readers = new Map<string, SiteReader>();
 
@@ -183,16 +213,46 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       }
     }
     pointer = { reader, at: now() };
+    if (retryAt !== null) {
+      retryAt = null;
+      opts.onPointer?.({ kind: 'recovered', version });
+    }
     return reader;
+  }
+
+  /** The last good reader while it may still serve, else null. */
+  function lastGood(): SiteReader | null {
+    return pointer !== null && lastGoodMs > 0 && now() - pointer.at < ttl + lastGoodMs ? pointer.reader : null;
+  }
+
+  /** A failed pointer read: the last good reader when one may serve (told once per outage), else the failure. */
+  function fallBack(err: unknown): SiteReader {
+    const reader = lastGood();
+    if (!(err instanceof StoreError) || reader === null) throw err;
+    if (retryAt === null) opts.onPointer?.({ kind: 'last_good', version: reader.version, error: err.message });
+    retryAt = now() + POINTER_RETRY_MS;
+    return reader;
+  }
+
+  function startRefresh(): Promise<SiteReader> {
+    refreshing ??= refresh()
+      .catch(fallBack)
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
   }
 
   return {
     current(): Promise<SiteReader> {
       if (pointer !== null && now() - pointer.at < ttl) return Promise.resolve(pointer.reader);
-      refreshing ??= refresh().finally(() => {
-        refreshing = null;
-      });
-      return refreshing;
+      // After a failed read the last good version answers at once; one read at a time tries the pointer again.
+      const stale = retryAt !== null ? lastGood() : null;
+      if (stale !== null) {
+        if (refreshing === null && now() >= (retryAt ?? 0)) void startRefresh().catch(() => undefined);
+        return Promise.resolve(stale);
+      }
+      return startRefresh();
     },
     stats(): SiteSourceStats {
       return { ...counters, cachedObjects: cache.size, cachedBytes: cache.bytes };

@@ -6,6 +6,8 @@
 import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestLogEntry, RequestLogSink } from '../edge-types.ts';
+import { errorText, logLine } from '../log-line.ts';
+import { logSafe } from './log-text.ts';
 
 /** Buffered bytes beyond which lines are dropped rather than held in memory (a stalled disk must not exhaust RAM). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -39,7 +41,7 @@ export class JsonLinesSink implements RequestLogSink {
     // A batch holds one day's lines, so each goes to its own day's file.
     if (this.pendingDay !== null && day !== this.pendingDay) this.drain();
     if ((this.stream?.writableLength ?? 0) > MAX_BUFFERED_BYTES) {
-      if (this.dropped++ === 0) console.error('[shim] request log is not keeping up; dropping lines');
+      if (this.dropped++ === 0) logLine('[shim] request log is not keeping up; dropping lines');
       return;
     }
     this.pendingDay = day;
@@ -61,7 +63,9 @@ export class JsonLinesSink implements RequestLogSink {
     const day = this.pendingDay;
     if (this.pending.length === 0 || day === null) return;
     if (this.day !== day || this.stream === null) this.open(day);
-    const lines = this.pending.map((e) => `${JSON.stringify(e)}\n`).join('');
+    // Fields are clipped and cleaned by the request logger; the whole line is made log-safe again here (valid JSON
+    // stays valid: JSON.stringify escapes C0 controls, and what logSafe replaces besides is left as U+FFFD).
+    const lines = this.pending.map((e) => `${logSafe(JSON.stringify(e))}\n`).join('');
     this.pending = [];
     this.pendingDay = null;
     this.stream?.write(lines);
@@ -74,14 +78,12 @@ export class JsonLinesSink implements RequestLogSink {
       mkdirSync(this.dir, { recursive: true });
       const stream = createWriteStream(this.fileFor(day), { flags: 'a' });
       stream.on('error', (err) => {
-        if (!this.failed) console.error(`[shim] request log write failed: ${err.message}`);
+        if (!this.failed) logLine(`[shim] request log write failed: ${err.message}`);
         this.failed = true;
       });
       this.stream = stream;
     } catch (err) {
-      console.error(
-        `[shim] cannot open request log in ${this.dir}: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      logLine(`[shim] cannot open request log in ${this.dir}: ${errorText(err)}`);
       this.stream = null;
     }
   }

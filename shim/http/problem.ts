@@ -3,6 +3,7 @@ import { toApiError } from '../core/errors.ts';
 import { problemTypeUri } from '../core/problem-pages.ts';
 import type { ProblemT } from '../core/schemas.ts';
 import type { Answer } from '../edge-types.ts';
+import { errorText, logLine } from '../log-line.ts';
 
 /**
  * The problem body and the headers it needs (Retry-After for 503) of anything thrown. Unexpected errors are logged to
@@ -15,10 +16,7 @@ export function problemOf(
 ): { problem: ProblemT; headers: Record<string, string> } {
   const api = toApiError(error);
   if (api !== error)
-    console.error(
-      `[shim] ${api.status === 503 ? 'store failure' : 'unexpected error'} on ${context}:`,
-      error instanceof Error ? error.message : error,
-    );
+    logLine(`[shim] ${api.status === 503 ? 'store failure' : 'unexpected error'} on ${context}: ${errorText(error)}`);
   const headers: Record<string, string> = {};
   if (api.extra.retryAfterSeconds !== undefined) headers['retry-after'] = String(api.extra.retryAfterSeconds);
   const problem = api.toProblem();

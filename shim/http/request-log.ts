@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import type { RequestLogEntry, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { logSafe } from './log-text.ts';
+import { errorText, logLine } from '../log-line.ts';
 
 /** Hex characters kept of the HMAC: 64 bits tell addresses apart within a day and no more. */
 export const ADDRESS_HASH_HEX = 16;
@@ -95,7 +96,7 @@ export class RequestLogger {
         });
       }
     } catch (err) {
-      console.error('[shim] request log failed:', err instanceof Error ? err.message : err);
+      logLine(`[shim] request log failed: ${errorText(err)}`);
     }
   }
 }

@@ -1,23 +1,39 @@
-/** A deadline on store reads: a read that does not finish in time is a StoreError (503) instead of a request that waits. */
+/** A deadline on store reads: a read that does not finish in time is aborted and is a StoreError (503), not a wait. */
+import { requestDeadline } from './request-deadline.ts';
 import { StoreError, type Store } from './types.ts';
 
-/** Default deadline of one store read, in milliseconds (STORE_TIMEOUT_MS). */
+/** Default deadline of one request's store reads together, in milliseconds (STORE_TIMEOUT_MS; the Lambda's). */
 export const DEFAULT_STORE_TIMEOUT_MS = 5000;
+/**
+ * The API function's timeout in seconds (infra/api-function.ts). The Lambda's store deadline must end well inside it,
+ * so a stalled store is a 503 the function sends, never a timed-out invocation; the rest is left for the answer.
+ */
+export const LAMBDA_TIMEOUT_SECONDS = 10;
 
 /**
- * `store` with every read bounded by `ms`: past it the read rejects with StoreError, and the late result, whenever it
- * comes, is dropped. Nothing is cached here, so the next request reads the object again.
+ * `store` with every read bounded by the deadline of the request it serves (runWithDeadline), or by `ms` from its start
+ * outside a request. At the deadline the read's AbortSignal fires, so the driver lets go of its socket or file, and the
+ * read rejects with StoreError whether or not the driver has stopped. Nothing is cached here, so the next request reads
+ * the object again.
  */
 export function withDeadline(store: Store, ms: number): Store {
   return {
     kind: store.kind,
     get(key: string): Promise<Uint8Array | null> {
+      const deadline = requestDeadline();
+      const budget = deadline?.ms ?? ms;
+      const left = deadline === undefined ? ms : deadline.at - performance.now();
+      const late = (): StoreError =>
+        new StoreError(`${store.kind} store did not return ${key} within ${budget} ms`, key);
+      if (left <= 0) return Promise.reject(late());
+      const controller = new AbortController();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new StoreError(`${store.kind} store did not return ${key} within ${ms} ms`, key)),
-          ms,
-        );
-        store.get(key).then(
+        const timer = setTimeout(() => {
+          const error = late();
+          controller.abort(error);
+          reject(error);
+        }, left);
+        store.get(key, { signal: controller.signal }).then(
           (bytes) => {
             clearTimeout(timer);
             resolve(bytes);

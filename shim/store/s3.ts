@@ -3,9 +3,12 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { isNotFound, normalisePrefix, s3Client, type S3ClientOptions } from '../aws/s3-client.ts';
-import { assertSafeKey, StoreError, type Store } from './types.ts';
+import { assertSafeKey, StoreError, type ReadOptions, type Store } from './types.ts';
 
 const gunzipAsync = promisify(gunzip);
+
+/** Sockets the site store may open to S3 (the local server's MAX_CONNECTIONS; the Lambda serves one request at a time). */
+export const S3_STORE_SOCKETS = 1024;
 
 /** Where the site lives and how to reach it. */
 export interface S3StoreOptions extends S3ClientOptions {
@@ -21,7 +24,11 @@ export interface S3StoreOptions extends S3ClientOptions {
   onRead?: (key: string, wireBytes: number, decodedBytes: number) => void;
 }
 
-/** Reads `<prefix><key>` with GetObject; NoSuchKey is a missing key, anything else a StoreError; gzip bodies are inflated. */
+/**
+ * Reads `<prefix><key>` with GetObject; NoSuchKey is a missing key, anything else a StoreError; gzip bodies are
+ * inflated. The read's signal goes to the SDK as its abortSignal, which destroys the request (and with it a body still
+ * arriving), so a read given up at its deadline frees its socket at once instead of holding it until the body ends.
+ */
 export class S3Store implements Store {
   readonly kind = 's3';
   readonly bucket: string;
@@ -33,16 +40,22 @@ export class S3Store implements Store {
     const { bucket, prefix, client, onRead, ...clientOptions } = options;
     this.bucket = bucket;
     this.prefix = normalisePrefix(prefix);
-    this.client = client ?? s3Client(clientOptions);
+    // A pool as large as the server's connection cap, so reads do not queue for a socket: a read that starts late in
+    // its deadline (after waiting in node's agent queue) was seen to go out after it was aborted and hold its socket.
+    this.client = client ?? s3Client({ maxSockets: S3_STORE_SOCKETS, ...clientOptions });
     this.onRead = onRead;
   }
 
-  async get(key: string): Promise<Uint8Array | null> {
+  async get(key: string, options: ReadOptions = {}): Promise<Uint8Array | null> {
     assertSafeKey(key);
+    const { signal } = options;
     let body: Uint8Array;
     let encoding: string | undefined;
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }),
+        signal !== undefined ? { abortSignal: signal } : {},
+      );
       if (!out.Body) throw new Error('response has no body');
       body = await out.Body.transformToByteArray();
       encoding = out.ContentEncoding;

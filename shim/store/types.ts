@@ -8,8 +8,14 @@ export { StoreError };
 export interface Store {
   /** Short name for logs and benchmarks, e.g. "folder", "s3", "memory". */
   readonly kind: string;
-  /** The object's bytes, or null when the key does not exist. */
-  get(key: string): Promise<Uint8Array | null>;
+  /** The object's bytes, or null when the key does not exist; once `signal` fires the driver stops reading. */
+  get(key: string, options?: ReadOptions): Promise<Uint8Array | null>;
+}
+
+/** How a read may be cut short. */
+export interface ReadOptions {
+  /** Fired when nobody waits for the read any more (its deadline passed): the driver lets go of socket or file. */
+  signal?: AbortSignal;
 }
 
 /** True when `s` contains a C0 control character (U+0000-U+001F). */

@@ -1,0 +1,198 @@
+/**
+ * One deadline per request (STORE_TIMEOUT_MS) for all its store reads, the pointer included, over a loopback fake S3
+ * that answers late and over a folder: reads each under the deadline but over it together are one 503 at the
+ * deadline, and each read still running then is aborted. (The slow-S3 attack itself is test/slow-s3.slow.test.ts.)
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createSiteSource } from '../shim/core/site-reader.ts';
+import { keys } from '../shim/core/site-format.ts';
+import { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS, withDeadline } from '../shim/store/deadline.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import { runWithDeadline } from '../shim/store/request-deadline.ts';
+import { StoreError, type Store } from '../shim/store/types.ts';
+import { startFakeS3, type FakeS3 } from './helpers/fake-s3.ts';
+import { S3RVER_ENV } from './helpers/s3rver.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+import { createHandler } from '../shim/aws/handler.ts';
+import { loadLambdaEnv } from '../shim/env.ts';
+import { functionUrlEvent } from './helpers/function-url.ts';
+
+const SITE = (): string => process.env.TEST_SITE_DIR as string;
+/** The deadline of a request's store reads in these tests (STORE_TIMEOUT_MS). */
+const DEADLINE_MS = 1500;
+
+let version: string;
+let firmIds: string[];
+let fake: FakeS3;
+let server: TestServer | null = null;
+const savedEnv: Record<string, string | undefined> = {};
+
+interface Got {
+  path: string;
+  status: number;
+  retryAfter: string | null;
+  started: number;
+  ended: number;
+}
+
+async function get(path: string): Promise<Got> {
+  const started = performance.now();
+  const res = await fetch(`${(server as TestServer).url}${path}`, { signal: AbortSignal.timeout(20_000) });
+  await res.arrayBuffer();
+  return { path, status: res.status, retryAfter: res.headers.get('retry-after'), started, ended: performance.now() };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+async function startOverFake(): Promise<void> {
+  // 60 firm readers and the searcher come from one address: above the default cap per address.
+  server = await startTestServer(
+    {
+      SITE_BUCKET: 'site',
+      SITE_S3_ENDPOINT: fake.endpoint,
+      STORE_TIMEOUT_MS: String(DEADLINE_MS),
+      // Every search runs the real reads (no finished answers kept).
+      ANSWER_CACHE_MIB: '0',
+    },
+    { connections: { perAddress: 1000 } },
+  );
+}
+
+/** Wait until `check` holds, up to `ms`; true when it did. */
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = performance.now() + ms;
+  while (!check() && performance.now() < end) await sleep(50);
+  return check();
+}
+
+beforeAll(async () => {
+  for (const [name, value] of Object.entries(S3RVER_ENV)) {
+    savedEnv[name] = process.env[name];
+    process.env[name] = value;
+  }
+  version = (JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string }).version;
+  firmIds = readdirSync(join(SITE(), 'v', version, 'firms'))
+    .slice(0, 60)
+    .map((name) => name.replace(/\.json$/, ''));
+  fake = await startFakeS3(SITE());
+});
+
+afterEach(async () => {
+  fake.fault = () => null;
+  await server?.close();
+  server = null;
+});
+
+afterAll(async () => {
+  await fake.stop();
+  for (const [name, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+describe('one deadline per request covers all its store reads, the pointer included', () => {
+  it('over S3: pointer, meta and firm reads each slow but under the deadline are one 503 at the deadline', async () => {
+    // Each read alone is well inside the deadline; the three or more a cold firm read needs are not.
+    fake.fault = () => ({ delayMs: Math.round(DEADLINE_MS * 0.6) });
+    await startOverFake();
+    const got = await get(`/v1/firms/${firmIds[0] as string}`);
+    expect(got.status).toBe(503);
+    expect(Number(got.retryAfter)).toBeGreaterThan(0);
+    expect(got.ended - got.started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+    // Generous for a shared machine; without the one deadline it was a 200 after 1.8 deadlines.
+    expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 3000);
+    fake.fault = () => null;
+    // The late reads were aborted: nothing of them is left open at S3.
+    expect(await until(() => fake.held() === 0, 3000), `${fake.held()} responses still held`).toBe(true);
+    expect((await get(`/v1/firms/${firmIds[0] as string}`)).status).toBe(200);
+  }, 20_000);
+
+  it('over a folder: the reads of one request share the deadline, and each is aborted at it', async () => {
+    const folder = new FolderStore(SITE());
+    const aborted: string[] = [];
+    // A folder whose every read takes 300 ms (a slow mount a test cannot make with files), honouring the signal.
+    const slowFolder: Store = {
+      kind: 'slow-folder',
+      get: (key, options) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve(folder.get(key)), 300);
+          options?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            aborted.push(key);
+            reject(new StoreError('aborted', key));
+          });
+        }),
+    };
+    const source = createSiteSource(withDeadline(slowFolder, 500));
+    const t = performance.now();
+    // Pointer, meta and coverage: 900 ms of reads against one 500 ms deadline.
+    const read = runWithDeadline(500, async () => {
+      const reader = await source.current();
+      return reader.json(keys.coverage(reader.version), z.unknown());
+    });
+    await expect(read).rejects.toBeInstanceOf(StoreError);
+    const ms = performance.now() - t;
+    expect(ms).toBeGreaterThanOrEqual(450);
+    expect(ms).toBeLessThan(850);
+    expect(aborted.length).toBe(1);
+    // With a whole deadline of its own, the same request succeeds.
+    const fresh = createSiteSource(withDeadline(slowFolder, 500));
+    const ok = await runWithDeadline(2000, async () => {
+      const reader = await fresh.current();
+      return reader.json(keys.coverage(reader.version), z.unknown());
+    });
+    expect(ok).not.toBeNull();
+  });
+
+  it('on Lambda: one invocation reading pointer, meta and a firm, each 0.4 of the deadline, is one 503 at it', async () => {
+    const folder = new FolderStore(SITE());
+    const step = Math.round(DEFAULT_STORE_TIMEOUT_MS * 0.4);
+    // The handler's own deadline (DEFAULT_STORE_TIMEOUT_MS) over a folder whose every read takes 0.4 of it.
+    const slowFolder: Store = {
+      kind: 'slow-folder',
+      get: (key, options) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve(folder.get(key)), step);
+          options?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(new StoreError('aborted', key));
+          });
+        }),
+    };
+    const secret = 'a-secret-of-enough-length-for-the-origin-check';
+    const handler = createHandler(
+      loadLambdaEnv({ SITE_BUCKET: 'directory-site', SALT_BUCKET: 'directory-salt', ORIGIN_VERIFY_SECRETS: secret }),
+      {
+        store: withDeadline(slowFolder, DEFAULT_STORE_TIMEOUT_MS),
+        salt: { saltFor: async () => new Uint8Array(32) },
+        log: { write: () => undefined },
+      },
+    );
+    const t = performance.now();
+    const result = await handler(functionUrlEvent({ target: `/v1/firms/${firmIds[0] as string}` }, secret));
+    const ms = performance.now() - t;
+    expect(result.statusCode).toBe(503);
+    expect(ms).toBeGreaterThanOrEqual(DEFAULT_STORE_TIMEOUT_MS - 100);
+    // Without the one deadline the three reads answered 200 after 1.2 deadlines.
+    expect(ms).toBeLessThan(DEFAULT_STORE_TIMEOUT_MS + 1000);
+  }, 20_000);
+
+  it("on Lambda the one deadline ends at least 3 s inside the function's timeout, left for the answer", () => {
+    expect(DEFAULT_STORE_TIMEOUT_MS + 3000).toBeLessThanOrEqual(LAMBDA_TIMEOUT_SECONDS * 1000);
+  });
+
+  it('over a folder: a read started after the deadline passed is refused without touching the store', async () => {
+    let reads = 0;
+    const counting: Store = { kind: 'counting', get: (key) => (reads++, new FolderStore(SITE()).get(key)) };
+    const store = withDeadline(counting, 1000);
+    await runWithDeadline(50, async () => {
+      await sleep(100);
+      await expect(store.get('current.json')).rejects.toThrow(/within 50 ms/);
+    });
+    expect(reads).toBe(0);
+  });
+});
