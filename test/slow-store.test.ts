@@ -17,6 +17,7 @@ import { startFakeS3, type FakeS3 } from './helpers/fake-s3.ts';
 import { S3RVER_ENV } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { createHandler } from '../shim/aws/handler.ts';
+import { lazyS3Store } from '../shim/aws/lazy-s3.ts';
 import { loadLambdaEnv } from '../shim/env.ts';
 import { functionUrlEvent } from './helpers/function-url.ts';
 
@@ -179,6 +180,19 @@ describe('one deadline per request covers all its store reads, the pointer inclu
     expect(ms).toBeGreaterThanOrEqual(DEFAULT_STORE_TIMEOUT_MS - 100);
     // Without the one deadline the three reads answered 200 after 1.2 deadlines.
     expect(ms).toBeLessThan(DEFAULT_STORE_TIMEOUT_MS + 1000);
+  }, 20_000);
+
+  it("on Lambda the S3 store loaded on first use hands the deadline's abort on: no stalled read keeps its socket", async () => {
+    fake.fault = () => 'stall';
+    // The Lambda's store as the handler builds it (lazy-s3.ts), over the fake S3 whose answers never start.
+    const store = withDeadline(
+      lazyS3Store({ bucket: 'site', endpoint: fake.endpoint, region: 'us-east-1', forcePathStyle: true }),
+      500,
+    );
+    const reads = firmIds.slice(0, 5).map((id) => store.get(`v/${version}/firms/${id}.json`));
+    for (const read of reads) await expect(read).rejects.toThrow(/within 500 ms/);
+    // Without the signal passed through, every stalled answer stays open until S3's own socket timeout.
+    expect(await until(() => fake.held() === 0, 1500), `${fake.held()} responses still held`).toBe(true);
   }, 20_000);
 
   it("on Lambda the one deadline ends at least 3 s inside the function's timeout, left for the answer", () => {
