@@ -19,13 +19,16 @@ const stderr: LineOut = (chunk) => process.stderr.write(chunk);
 const ADDRESS =
   /\b(?:\d{1,3}\.){3}\d{1,3}\b|(?:[0-9A-Fa-f]{0,4}:){3,7}[0-9A-Fa-f]{1,4}\b|(?:[0-9A-Fa-f]{1,4}:){1,6}:[0-9A-Fa-f]{0,4}/g;
 
+/** Addresses no person sends from, kept so operator messages stay readable ("HOST=0.0.0.0", "http://127.0.0.1:8787"). */
+const UNROUTABLE = new Set(['0.0.0.0', '127.0.0.1']);
+
 /**
  * `text` cut to `max` characters (saying how many more there were), then made log-safe as one line, with anything that
  * reads as a network address masked (caller text may plant one; the log never holds a raw address).
  */
 export function safeLine(text: string, max = MAX_LOG_LINE_CHARS): string {
   const cut = text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
-  return logSafe(cut).replace(ADDRESS, '[address]');
+  return logSafe(cut).replace(ADDRESS, (address) => (UNROUTABLE.has(address) ? address : '[address]'));
 }
 
 /** Write `text` as one safe line (line breaks inside it are neutralised, never followed). */

@@ -28,6 +28,14 @@ describe('safeLine, logLine and logJson', () => {
     expect(line).toContain('[address]');
   });
 
+  it('mask every routable address but keep the unspecified and loopback ones an operator message names', () => {
+    const line = safeLine('HOST=0.0.0.0 serves http://127.0.0.1:8787; client 203.0.113.9 and 2001:db8::1');
+    expect(line).toContain('HOST=0.0.0.0');
+    expect(line).toContain('http://127.0.0.1:8787');
+    expect(line).not.toContain('203.0.113.9');
+    expect(line).not.toContain('2001:db8::1');
+  });
+
   it('cap a 64 KB text, saying how much was left out', () => {
     const line = safeLine(`version ${'9'.repeat(64 * 1024)}`);
     expect(line.length).toBeLessThan(MAX_LOG_LINE_CHARS + 50);
