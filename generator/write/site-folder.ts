@@ -88,10 +88,17 @@ export async function removeLeftovers(site: string): Promise<string[]> {
 
 /** Start a run: clear leftovers of dead runs and make this run's staging folder (on the site's own file system). */
 export async function beginRun(site: string): Promise<{ run: SiteRun; leftovers: string[] }> {
-  await mkdir(join(site, STAGING), { recursive: true });
   const leftovers = await removeLeftovers(site);
   const dir = join(site, STAGING, `run-${process.pid}-${randomBytes(6).toString('hex')}`);
-  await mkdir(dir);
+  // Another run ending now removes `.staging` when it looks empty (endRun): made again until this run's folder is in it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await mkdir(dir, { recursive: true });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 10) throw err;
+    }
+  }
   return { run: { site, dir, objects: join(dir, 'objects') }, leftovers };
 }
 
