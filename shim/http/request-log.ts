@@ -21,6 +21,17 @@ export type LogFields = Partial<
   >
 >;
 
+/** The log fields of a call that answered no search (get_firm, get_coverage, a refused search): all null. */
+export const NO_SEARCH_FIELDS = {
+  query_id: null,
+  location: null,
+  src: null,
+  covered: null,
+  result_count: null,
+  metro: null,
+  zip3: null,
+} as const satisfies LogFields;
+
 /** First three digits of a resolved ZIP, or null. */
 export function zip3Of(zip: string | null | undefined): string | null {
   return typeof zip === 'string' && /^\d{5}$/.test(zip) ? zip.slice(0, 3) : null;

@@ -23,6 +23,7 @@ import type { TextData } from './tool-texts.ts';
 import { protoArgumentAnswer } from './proto-argument.ts';
 import { guardMessages } from './message-guard.ts';
 import { readJsonBody } from './cost.ts';
+import { NO_SEARCH_FIELDS } from '../http/request-log.ts';
 
 /** Options of createMcpRoute. */
 export interface McpRouteOptions {
@@ -234,13 +235,7 @@ export function createMcpRoute(
           {
             tool: 'find_injury_attorneys',
             args,
-            query_id: null,
-            location: null,
-            src: null,
-            covered: null,
-            result_count: null,
-            metro: null,
-            zip3: null,
+            ...NO_SEARCH_FIELDS,
             status: 400,
           },
           request,

@@ -10,7 +10,7 @@ import { parseFirmPoint } from '../core/firm-params.ts';
 import { firmNearPoint } from '../core/firm-near.ts';
 import type { AttorneysResponseT } from '../core/schemas.ts';
 import type { CallContext, Service } from '../core/service.ts';
-import { zip3Of } from '../http/request-log.ts';
+import { NO_SEARCH_FIELDS, zip3Of } from '../http/request-log.ts';
 import { problemOf } from '../http/problem.ts';
 import { coverageText, firmText, searchText } from './answer-text.ts';
 import { refusedArguments } from './message-guard.ts';
@@ -252,15 +252,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
             (b) => compactFirm(b, near),
           );
         },
-        () => ({
-          query_id: null,
-          location: null,
-          src: null,
-          covered: null,
-          result_count: null,
-          metro: null,
-          zip3: null,
-        }),
+        () => NO_SEARCH_FIELDS,
       ),
   );
 
@@ -282,15 +274,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           const format = formatOf(args);
           return answerIn(format, await service.getCoverage(scope.ctx), coverageText, compactCoverage);
         },
-        () => ({
-          query_id: null,
-          location: null,
-          src: null,
-          covered: null,
-          result_count: null,
-          metro: null,
-          zip3: null,
-        }),
+        () => NO_SEARCH_FIELDS,
       ),
   );
 
