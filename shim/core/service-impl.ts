@@ -8,6 +8,7 @@ import { readRequired, type SiteReader } from './reader.ts';
 import { queryId } from './query-id.ts';
 import { resolveLocation } from './resolve.ts';
 import type { AttorneysResponseT } from './schemas.ts';
+import { prepareCellSearch } from './cell-search.ts';
 import { search as cellTreeSearch, type SearchFn } from './search.ts';
 import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from './search-request.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
@@ -86,6 +87,7 @@ export interface ServiceOptions {
  */
 export function createService(source: { current(): Promise<SiteReader> }, options: ServiceOptions = {}): Service {
   const search = options.search ?? cellTreeSearch;
+  const prepare = options.search === undefined ? prepareCellSearch : (): void => undefined;
   async function current(ctx: CallContext | undefined): Promise<SiteReader> {
     const reader = await source.current();
     if (ctx?.read !== undefined) ctx.read.version = reader.version;
@@ -96,8 +98,23 @@ export function createService(source: { current(): Promise<SiteReader> }, option
     async findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
       const { args: q, location: parsed } = validSearch(isSearchRequest(request) ? request : parseSearch(request));
       const reader = await current(ctx);
-      const location = await resolveLocation(parsed, reader);
-      const found = await search(reader, location, q.radiusMiles, q.limit);
+      // The reads every search needs (the cell index) start beside the location's own, not after them.
+      prepare(reader);
+      const located = resolveLocation(parsed, reader);
+      // A point is known before its metro: its search runs beside the location's reads (search.ts). The location's
+      // error (a 400, or its own 503) comes first, as when the two ran one after the other.
+      const searching =
+        parsed.kind === 'point'
+          ? search(
+              reader,
+              { lat: parsed.lat, lng: parsed.lng, metro: located.then((l) => l.metro) },
+              q.radiusMiles,
+              q.limit,
+            )
+          : null;
+      searching?.catch(() => undefined);
+      const location = await located;
+      const found = await (searching ?? search(reader, location, q.radiusMiles, q.limit));
       return {
         query_id: queryId({
           version: reader.version,
