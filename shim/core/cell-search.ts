@@ -214,6 +214,11 @@ function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng:
   return g;
 }
 
+/** The keys every cell search of `version` reads first (the cell index): read beside meta.json when a request finds it unread. */
+export function cellSearchKeys(version: string): string[] {
+  return [keys.cellIndex(version)];
+}
+
 /** Starts reading the cell index of `reader`'s version, which every search reads first, so it shares a round with the location's reads. */
 export function prepareCellSearch(reader: SiteReader): void {
   reader.json(keys.cellIndex(reader.version), CellIndex).catch(() => undefined);
