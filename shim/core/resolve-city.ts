@@ -84,11 +84,6 @@ async function cityDocumentFor(
     : null;
 }
 
-/** Starts reading the coverage cells of `reader`'s version (metroAt's one object), so they come in the same round as a gazetteer document. */
-export function prepareMetro(reader: SiteReader): void {
-  reader.json(keys.coverageCells(reader.version), CoverageCells).catch(() => undefined);
-}
-
 /** The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. */
 export async function metroAt(reader: SiteReader, lat: number, lng: number): Promise<string | null> {
   // Without the coverage cells, covered:false would be a guess passed off as an answer.

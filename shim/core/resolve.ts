@@ -6,7 +6,7 @@
 import { ApiError } from './errors.ts';
 import type { ParsedLocation } from './location.ts';
 import { readRequired, type SiteReader } from './reader.ts';
-import { ACCEPTED, FORMS, LISTED, metroAt, prepareMetro, resolveCity } from './resolve-city.ts';
+import { ACCEPTED, FORMS, LISTED, metroAt, resolveCity } from './resolve-city.ts';
 import { resolveName } from './resolve-name.ts';
 import { stateOfPoint } from './resolve-point.ts';
 import type { LocationT } from './schemas.ts';
@@ -40,8 +40,6 @@ export function locationKeys(parsed: ParsedLocation, version: string): string[] 
  */
 export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader): Promise<LocationT> {
   const parameter = parsed.parameter ?? 'location';
-  // Every form ends by finding the point's metro in the coverage cells: read them beside the gazetteer documents.
-  prepareMetro(reader);
   if (parsed.kind === 'point') {
     const { lat, lng } = parsed;
     const metro = metroAt(reader, lat, lng);

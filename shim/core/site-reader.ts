@@ -79,7 +79,8 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
   const inflight = new Map<string, Promise<unknown>>();
   const counters = { storeReads: 0, cacheHits: 0 };
 
-  const speculative = new SpeculativeReads(store);
+  // Reads started beside a meta.json (refresh); null otherwise, so a warm read never passes through them.
+  let speculative: SpeculativeReads | null = null;
   let pointer: { reader: SiteReader; at: number } | null = null;
   let refreshing: Promise<SiteReader> | null = null;
   // The reader of each version seen recently, so a version keeps one meta and one identity.
@@ -103,7 +104,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       return pending as Promise<T | null>;
     }
     // Bytes read beside meta.json (refresh, counted there) are taken once, and checked against `sha256` like a read made now.
-    const early = speculative.take(key);
+    const early = speculative?.take(key);
     if (early === undefined) counters.storeReads++;
     const load = (async () => {
       try {
@@ -158,7 +159,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
   async function refresh(early: EarlyKeys | undefined): Promise<SiteReader> {
     counters.storeReads++;
     // What the last refresh read beside meta.json and no request took is dropped, so no old bytes linger.
-    speculative.clear();
+    speculative = null;
     const read = await readJson(store, keys.pointer);
     if (read === null) throw new StoreError('no published version: current.json is missing', keys.pointer);
     const { version, meta_sha256: metaSha256 } = checkStored(Pointer, read.value, keys.pointer);
@@ -168,8 +169,11 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     if (reader === undefined) {
       counters.storeReads++;
       // Read beside meta.json; a key the version's layer map sends elsewhere is not taken (stored under another key).
-      const started = speculative.start(early?.(version) ?? []);
-      counters.storeReads += started;
+      const first = early?.(version) ?? [];
+      if (first.length > 0) {
+        speculative = new SpeculativeReads(store);
+        counters.storeReads += speculative.start(first);
+      }
       // The pointer records meta.json's sha256 (the root of every other hash): a mismatch is a StoreError (503), and
       // nothing is kept, so the repaired object is read on the next refresh.
       const metaRead = await readJson(store, keys.meta(version), metaSha256);
