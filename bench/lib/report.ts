@@ -406,7 +406,8 @@ function coldWhy(sets: ColdReads[]): string {
     `Worst query: ${worst.worst.query} (${worst.worst.objects} objects, ${fmtBytes(worst.worst.bytes)}: ${kinds}). ` +
     "Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to two things: the blocks of the leaf cells crossing the circle's edge, each read whole (up to `block_max` offices) to test the offices of its few edge leaves, and a group's shared-list object, read whole when any of its rows at or above block level is wholly inside, though the query needs only those rows' lists. " +
     "What would reach it: the shared object split into pages by a finer cell, so a query reads the lists of its inside cells only; smaller blocks (section 11 measures them: block bytes fall, objects rise, and the shared object grows, which paging removes); shorter columns (lat and lng are about half of a block's bytes, and offices in a block are ordered by res-9 cell, so coordinates delta-coded from the previous office would take a few digits each). " +
-    'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from.'
+    'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from. ' +
+    'Off the cell tree, every cold process reads meta.json whole (244 KiB at 1,000,187 offices: the hashes of every gazetteer, listing and page object) and two to four points tiles of up to 73 KiB to tell a US point: a small root holding only what a search needs (the index, the gazetteer bucket starts, the hashes of the coverage cells and the gazetteer buckets), with the other hashes in documents of their own, and a state lookup by ZIP3 or coarse cell instead of points tiles, would take about 300 KiB off each cold query.'
   );
 }
 
