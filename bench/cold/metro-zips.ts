@@ -1,13 +1,14 @@
 /** The ZIP of each measured metro nearest its centre, from a site's own gazetteer: the cold path's ZIP queries. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { haversineMiles } from '../../shim/core/geo.ts';
 import { loadMetros } from '../lib/points.ts';
 
-/** For each metro in metros.json order, the ZIP (a Census ZCTA, not a PO box) whose point is nearest its centre. */
+/** For each metro in metros.json order, the ZIP (a Census ZCTA, not a PO box) whose point is nearest its centre; none for a site without ZIP documents. */
 export function metroZips(siteDir: string): { metro: string; zip: string }[] {
   const pointer = JSON.parse(readFileSync(join(siteDir, 'current.json'), 'utf8')) as { version: string };
   const dir = join(siteDir, 'v', pointer.version, 'gazetteer', 'zip');
+  if (!existsSync(dir)) return [];
   const zips: [string, number, number][] = [];
   for (const name of readdirSync(dir).sort()) {
     const doc = JSON.parse(readFileSync(join(dir, name), 'utf8')) as {
