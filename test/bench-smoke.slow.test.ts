@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ColdS3Report } from '../bench/cold/cold-s3.ts';
-import { CountingStore, sequentialRounds, type StoreRead } from '../bench/cold/counting-store.ts';
+import { CountingStore } from '../bench/cold/counting-store.ts';
+import { RoundStore } from '../bench/cold/round-store.ts';
+import { MemoryStore } from '../shim/store/memory.ts';
 import { kindOf } from '../bench/cold/cold.ts';
 import { NaiveIndex, naiveService } from '../bench/peers/naive.ts';
 import { densePoints, pointArgs } from '../bench/lib/points.ts';
@@ -68,8 +70,9 @@ describe('naive baseline', () => {
 });
 
 describe('counting store', () => {
-  it('counts every object and byte a cold query reads', async () => {
-    const store = new CountingStore(new FolderStore(site));
+  it('counts every object and byte a cold query reads, and its rounds by dependency depth', async () => {
+    const rounds = new RoundStore(new FolderStore(site));
+    const store = new CountingStore(rounds);
     await createService(createSiteSource(store)).findAttorneys(pointArgs({ lat: 41.8781, lng: -87.6298 }, 15), CTX);
     const kinds = store.reads.map((r) => kindOf(r.key));
     expect(kinds).toContain('pointer');
@@ -81,33 +84,36 @@ describe('counting store', () => {
       store.reads.map(async (r) => (await new FolderStore(site).get(r.key))?.byteLength ?? 0),
     );
     expect(store.bytes).toBe(direct.reduce((x, y) => x + y, 0));
-    // pointer, meta, coverage cells, cell index, groups, edge blocks (parallel), then nearest blocks, then record chunks.
-    expect(sequentialRounds(store.reads)).toBeGreaterThanOrEqual(6);
-    expect(sequentialRounds(store.reads)).toBeLessThanOrEqual(10);
+    // Every read is in exactly one round, the pointer alone in the first.
+    expect(rounds.rounds.flat().sort()).toEqual(store.reads.map((r) => r.key).sort());
+    expect(rounds.rounds[0]).toEqual(['current.json']);
+    expect(rounds.roundsAfterPointer).toBe(rounds.rounds.length - 1);
     store.reset();
     expect(store.objects).toBe(0);
   });
 
-  it('counts parallel reads as one round and chained reads as one each', () => {
-    const read = (key: string, startMs: number, endMs: number): StoreRead => ({
-      key,
-      bytes: 1,
-      found: true,
-      startMs,
-      endMs,
+  it('counts reads asked together as one round and chained reads as one each', async () => {
+    const bytes = new TextEncoder().encode('x');
+    const rounds = new RoundStore(
+      new MemoryStore(
+        new Map([
+          ['a', bytes],
+          ['b', bytes],
+          ['c', bytes],
+          ['d', bytes],
+        ]),
+      ),
+    );
+    await Promise.all([rounds.get('a'), rounds.get('b')]);
+    // c needs a; d is asked beside c after a microtask of its own; the missing key is a round trip too.
+    await rounds.get('a').then(async () => {
+      await Promise.resolve();
+      await Promise.all([rounds.get('c'), Promise.resolve().then(() => rounds.get('d'))]);
     });
-    expect(sequentialRounds([])).toBe(0);
-    expect(
-      sequentialRounds([
-        read('a', 0, 1),
-        read('b', 1, 2),
-        read('c', 2, 3),
-        read('d', 3, 9),
-        read('e', 3, 4),
-        read('f', 3.5, 5),
-      ]),
-    ).toBe(4);
-    expect(sequentialRounds([read('a', 0, 5), read('b', 0, 5), read('c', 0, 5)])).toBe(1);
+    expect(await rounds.get('missing')).toBeNull();
+    expect(rounds.rounds).toEqual([['a', 'b'], ['a'], ['c', 'd'], ['missing']]);
+    rounds.reset();
+    expect(rounds.rounds).toEqual([]);
   });
 });
 
@@ -214,7 +220,9 @@ describe('report writer', () => {
       objects: { median: 5, max: 5 },
       bytes: { median: bytes, max: bytes },
       shardObjects: { median: 1, max: 1 },
-      worst: { query: 'q', objects: 5, bytes, byKind: { 'cell block': { objects: 1, bytes } } },
+      rounds: { median: 3, max: 3 },
+      worst: { query: 'q', objects: 5, bytes, rounds: 3, byKind: { 'cell block': { objects: 1, bytes } } },
+      deepest: { query: 'q', rounds: ['meta.json', 'cell index', 'cell block'] },
     });
     // The cold targets are judged at national scale: without a scale site they are not judged, whatever the sample shows.
     const scale = (bytes: number): BenchResults['scale'] => ({
@@ -248,6 +256,7 @@ describe('report writer', () => {
     };
     const both = renderReport({ ...base, cold: { reads: [cold(5_000_000)], first: null, s3 }, scale: scale(1000) });
     expect(both).toMatch(/\| cold path <= 20 objects[^\n]*\| \*\*met\*\*/);
+    expect(both).toMatch(/\| cold path <= 3 store round trips[^\n]*\| \*\*missed\*\* \| max 5 round trips/);
     expect(both).toMatch(/\| cold path <= 1 MiB[^\n|]*\*\*decoded\*\*[^\n]*\| \*\*missed\*\* \| max 4\.8 MiB decoded/);
     expect(both).toMatch(
       /\| cold path <= 1 MiB[^\n|]*\*\*on the wire\*\*[^\n]*\| \*\*met\*\* \| max 390\.6 KiB on the wire/,

@@ -9,8 +9,10 @@ import { createService } from '../../shim/core/service-impl.ts';
 import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { startS3rver } from '../../test/helpers/s3rver.ts';
-import { COLD_CTX, coldQuerySets, summariseCold, type ColdQuery, type ColdReads } from './cold.ts';
-import { CountingStore, sequentialRounds, type StoreRead } from './counting-store.ts';
+import { answerableSets, COLD_CTX, coldQuerySets, summariseCold, type ColdQuery, type ColdReads } from './cold.ts';
+import { CountingStore, type StoreRead } from './counting-store.ts';
+import { metroZips } from './metro-zips.ts';
+import { RoundStore } from './round-store.ts';
 import { allMetroPoints, type QueryPoint } from '../lib/points.ts';
 import { median, quantile } from '../lib/stats.ts';
 
@@ -20,8 +22,6 @@ export interface ColdS3Reads extends ColdReads {
   wireBytes: { median: number; max: number };
   /** The query with the most bytes on the wire. */
   worstWire: { query: string; objects: number; wireBytes: number; decodedBytes: number };
-  /** Store round trips one query waits for one after another (reads in parallel count once), per query. */
-  rounds: { median: number; max: number };
   /** Wall time of one cold findAttorneys (new site source, empty cache) over loopback, in ms, over every pass. */
   latencyMs: { median: number; p99: number; max: number; samples: number };
 }
@@ -47,6 +47,7 @@ export interface ColdS3Options {
 interface QuerySample {
   query: string;
   reads: StoreRead[];
+  rounds: string[][];
   wireBytes: number;
   decodedBytes: number;
   ms: number;
@@ -73,7 +74,7 @@ export async function measureColdReadsS3(
     const runQuery = async (q: ColdQuery): Promise<QuerySample> => {
       let wireBytes = 0;
       let decodedBytes = 0;
-      const store = new CountingStore(
+      const rounds = new RoundStore(
         new S3Store({
           ...storeOptions,
           onRead: (_key, wire, decoded) => {
@@ -82,6 +83,7 @@ export async function measureColdReadsS3(
           },
         }),
       );
+      const store = new CountingStore(rounds);
       const t0 = performance.now();
       await createService(createSiteSource(store)).findAttorneys(q.args, COLD_CTX);
       const ms = performance.now() - t0;
@@ -90,10 +92,13 @@ export async function measureColdReadsS3(
         throw new Error(
           `S3Store onRead saw ${decodedBytes} decoded bytes, the counting store ${store.bytes} (${q.name})`,
         );
-      return { query: q.name, reads: store.reads, wireBytes, decodedBytes, ms };
+      return { query: q.name, reads: store.reads, rounds: rounds.rounds, wireBytes, decodedBytes, ms };
     };
 
-    const sets = coldQuerySets(radii, options.points ?? allMetroPoints());
+    const sets = await answerableSets(
+      resolve(siteDir),
+      coldQuerySets(radii, options.points ?? allMetroPoints(), metroZips(resolve(siteDir))),
+    );
     // Untimed: opens the keep-alive connection and warms the code paths, so the first timed query is not a TCP connect.
     const first = sets[0]?.queries[0];
     if (first) await runQuery(first);
@@ -114,7 +119,6 @@ export async function measureColdReadsS3(
       const firstRun = runs[0] ?? [];
       const wire = firstRun.map((s) => s.wireBytes);
       const ms = runs.flat().map((s) => s.ms);
-      const rounds = firstRun.map((s) => sequentialRounds(s.reads));
       const worstWire = firstRun.reduce<QuerySample | null>(
         (a, b) => (a === null || b.wireBytes > a.wireBytes ? b : a),
         null,
@@ -122,7 +126,6 @@ export async function measureColdReadsS3(
       return {
         ...summariseCold(set.label, firstRun),
         wireBytes: { median: median(wire), max: Math.max(...wire) },
-        rounds: { median: median(rounds), max: Math.max(...rounds) },
         worstWire: worstWire
           ? {
               query: worstWire.query,

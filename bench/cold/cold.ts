@@ -11,6 +11,9 @@ import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { REPO } from '../lib/child.ts';
 import { CountingStore, type StoreRead } from './counting-store.ts';
+import { metroZips } from './metro-zips.ts';
+import { RoundStore } from './round-store.ts';
+import { ApiError } from '../../shim/core/errors.ts';
 import { allMetroPoints, loadMetros, pointArgs, pointPath, type QueryPoint } from '../lib/points.ts';
 import { median, spread, type Spread } from '../lib/stats.ts';
 
@@ -23,8 +26,37 @@ export interface ColdReads {
   bytes: { median: number; max: number };
   /** Cell-tree objects alone (median and max); the field keeps its name in stored results. */
   shardObjects: { median: number; max: number };
+  /** Store round trips after the pointer, by dependency depth (round-store.ts), per query. */
+  rounds: { median: number; max: number };
   /** The query that read the most bytes, and the kinds of object it read. */
-  worst: { query: string; objects: number; bytes: number; byKind: Record<string, { objects: number; bytes: number }> };
+  worst: {
+    query: string;
+    objects: number;
+    bytes: number;
+    rounds: number;
+    byKind: Record<string, { objects: number; bytes: number }>;
+  };
+  /** The query with the most rounds, and the kinds of object read in each of its rounds. */
+  deepest: { query: string; rounds: string[] };
+}
+
+/** One cold query's reads and its rounds (the keys of each, the pointer's included). */
+export interface ColdQueryReads {
+  query: string;
+  reads: readonly StoreRead[];
+  rounds: readonly (readonly string[])[];
+}
+
+/** Rounds of a query other than those that read the pointer alone. */
+export function roundsAfterPointer(rounds: readonly (readonly string[])[]): (readonly string[])[] {
+  return rounds.filter((r) => !r.every((k) => k === 'current.json'));
+}
+
+/** One round as its kinds of object: "cell block x3 + cell shared". */
+export function roundKinds(keys: readonly string[]): string {
+  const n = new Map<string, number>();
+  for (const k of keys) n.set(kindOf(k), (n.get(kindOf(k)) ?? 0) + 1);
+  return [...n].map(([k, c]) => (c === 1 ? k : `${k} x${c}`)).join(' + ');
 }
 
 /** What kind of object a key is, for the breakdown ("cell block", "cell records", "cell index", "gazetteer city", ...). */
@@ -53,10 +85,14 @@ export interface ColdQuerySet {
   queries: ColdQuery[];
 }
 
-/** Every metro (centre and four 10-mile offsets) at each radius, plus the metros' principal cities as "City, ST" at 50 miles. */
+/**
+ * Every metro (centre and four 10-mile offsets) at each radius, the metros' principal cities as "City, ST" at 50 miles,
+ * and, when `zips` are given (metro-zips.ts), each metro's central ZIP at 15 miles (the default radius).
+ */
 export function coldQuerySets(
   radii: readonly number[],
   points: readonly QueryPoint[] = allMetroPoints(),
+  zips: readonly { metro: string; zip: string }[] = [],
 ): ColdQuerySet[] {
   const sets: ColdQuerySet[] = radii.map((radius) => ({
     label: `lat,lng at ${radius} mi`,
@@ -67,6 +103,11 @@ export function coldQuerySets(
     label: '"City, ST" at 50 mi',
     queries: cities.map((c) => ({ name: `${c}, 50 mi`, args: { location: c, radius_miles: '50' } })),
   });
+  if (zips.length > 0)
+    sets.push({
+      label: 'ZIP at 15 mi',
+      queries: zips.map((z) => ({ name: `${z.zip} (${z.metro}), 15 mi`, args: { zip: z.zip, radius_miles: '15' } })),
+    });
   return sets;
 }
 
@@ -82,17 +123,19 @@ export function readsByKind(reads: readonly StoreRead[]): Record<string, { objec
 }
 
 /** Objects, bytes and cell-tree objects (median, max) of a set from each query's reads, and its heaviest query by bytes. */
-export function summariseCold(
-  label: string,
-  perQuery: readonly { query: string; reads: readonly StoreRead[] }[],
-): ColdReads {
+export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]): ColdReads {
   const objects = perQuery.map((q) => q.reads.length);
   const bytes = perQuery.map((q) => q.reads.reduce((n, r) => n + r.bytes, 0));
   const cellObjects = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('cell ')).length);
-  let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, byKind: {} };
+  const rounds = perQuery.map((q) => roundsAfterPointer(q.rounds).length);
+  let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, rounds: 0, byKind: {} };
+  let deepest: ColdReads['deepest'] = { query: '', rounds: [] };
   perQuery.forEach((q, i) => {
     const b = bytes[i] ?? 0;
-    if (b > worst.bytes) worst = { query: q.query, objects: q.reads.length, bytes: b, byKind: readsByKind(q.reads) };
+    const after = roundsAfterPointer(q.rounds);
+    if (b > worst.bytes)
+      worst = { query: q.query, objects: q.reads.length, bytes: b, rounds: after.length, byKind: readsByKind(q.reads) };
+    if (after.length > deepest.rounds.length) deepest = { query: q.query, rounds: after.map(roundKinds) };
   });
   return {
     label,
@@ -100,8 +143,36 @@ export function summariseCold(
     objects: { median: median(objects), max: Math.max(...objects) },
     bytes: { median: median(bytes), max: Math.max(...bytes) },
     shardObjects: { median: median(cellObjects), max: Math.max(...cellObjects) },
+    rounds: { median: median(rounds), max: Math.max(...rounds) },
     worst,
+    deepest,
   };
+}
+
+/** Whether `search` was refused as a point outside the US (any other failure is thrown). */
+async function outsideUs(search: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await search();
+    return false;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'location_not_understood') return true;
+    throw err;
+  }
+}
+
+/**
+ * `sets` without the queries the site refuses as outside the US: a 10-mile offset can leave the country (east of
+ * Detroit is Windsor, Ontario) or go out to sea, and a refusal reads only what the boundary check needs.
+ */
+export async function answerableSets(siteDir: string, sets: ColdQuerySet[]): Promise<ColdQuerySet[]> {
+  const service = createService(createSiteSource(new FolderStore(siteDir)));
+  const out: ColdQuerySet[] = [];
+  for (const set of sets) {
+    const queries: ColdQuery[] = [];
+    for (const q of set.queries) if (!(await outsideUs(() => service.findAttorneys(q.args, COLD_CTX)))) queries.push(q);
+    out.push({ ...set, queries });
+  }
+  return out;
 }
 
 /** The findAttorneys request context of the cold measurements. */
@@ -115,12 +186,13 @@ export async function measureColdReads(
 ): Promise<ColdReads[]> {
   const site = resolve(siteDir);
   const out: ColdReads[] = [];
-  for (const set of coldQuerySets(radii, points)) {
-    const perQuery: { query: string; reads: StoreRead[] }[] = [];
+  for (const set of await answerableSets(site, coldQuerySets(radii, points, metroZips(site)))) {
+    const perQuery: ColdQueryReads[] = [];
     for (const q of set.queries) {
-      const store = new CountingStore(new FolderStore(site));
+      const rounds = new RoundStore(new FolderStore(site));
+      const store = new CountingStore(rounds);
       await createService(createSiteSource(store)).findAttorneys(q.args, COLD_CTX);
-      perQuery.push({ query: q.name, reads: store.reads });
+      perQuery.push({ query: q.name, reads: store.reads, rounds: rounds.rounds });
     }
     out.push(summariseCold(set.label, perQuery));
   }

@@ -12,23 +12,6 @@ export interface StoreRead {
   endMs: number;
 }
 
-/** The longest chain of reads each started after the previous one settled: store round trips a query waits for in sequence. */
-export function sequentialRounds(reads: readonly StoreRead[]): number {
-  const byEnd = [...reads].sort((a, b) => a.endMs - b.endMs);
-  const depth: number[] = [];
-  let best = 0;
-  for (const [i, r] of byEnd.entries()) {
-    let d = 1;
-    for (let j = 0; j < i; j++) {
-      const before = byEnd[j] as StoreRead;
-      if (before.endMs <= r.startMs) d = Math.max(d, (depth[j] ?? 0) + 1);
-    }
-    depth.push(d);
-    best = Math.max(best, d);
-  }
-  return best;
-}
-
 /** Wraps `inner`, recording every get(); reset() starts a new tally. */
 export class CountingStore implements Store {
   readonly kind: string;

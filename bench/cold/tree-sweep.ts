@@ -16,7 +16,7 @@ import { keys, Pointer, type StoredOfficeT } from '../../shim/core/site-format.t
 import { createService } from '../../shim/core/service-impl.ts';
 import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { COLD_CTX, coldQuerySets, measureColdReads, type ColdReads } from './cold.ts';
+import { answerableSets, COLD_CTX, coldQuerySets, measureColdReads, type ColdReads } from './cold.ts';
 import { RADII } from '../lib/points.ts';
 
 /** The tree's tuning: offices per leaf and per block at most, records per chunk. */
@@ -124,7 +124,7 @@ function sharedMax(siteDir: string, v: string, cells: readonly string[]): number
 export async function checkSameAnswers(siteDir: string, variantDir: string, step = 1): Promise<number> {
   const a = createService(createSiteSource(new FolderStore(siteDir)));
   const b = createService(createSiteSource(new FolderStore(variantDir)));
-  const queries = coldQuerySets(RADII)
+  const queries = (await answerableSets(siteDir, coldQuerySets(RADII)))
     .flatMap((set) => set.queries)
     .filter((_, i) => i % step === 0);
   for (const q of queries) {

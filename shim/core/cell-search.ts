@@ -214,6 +214,16 @@ function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng:
   return g;
 }
 
+/** The keys every cell search of `version` reads first (the cell index): read beside meta.json when a request finds it unread. */
+export function cellSearchKeys(version: string): string[] {
+  return [keys.cellIndex(version)];
+}
+
+/** Starts reading the cell index of `reader`'s version, which every search reads first, so it shares a round with the location's reads. */
+export function prepareCellSearch(reader: SiteReader): void {
+  reader.json(keys.cellIndex(reader.version), CellIndex).catch(() => undefined);
+}
+
 /** Phase 1: the index and the group trees within radiusMiles + reach of (lat, lng) degrees. */
 async function openSearch(reader: SiteReader, lat: number, lng: number, radiusMiles: number): Promise<Search> {
   const v = reader.version;
@@ -343,9 +353,18 @@ async function readApart(s: Search, t: Tree): Promise<SharedLists> {
  * Phase 3: the shared lists of the inside tops, read at once (the group's shared object for tops at or above block
  * level, the block for tops below it); resolves to where each top's list is.
  */
-async function readInsideLists(s: Search, inside: readonly Row[]): Promise<ListOf> {
+async function readInsideLists(s: Search, inside: readonly Row[], nearest: readonly Row[]): Promise<ListOf> {
   const apart = new Map<number, Promise<SharedLists>>();
   const insideBlocks = new Map<number, Promise<Columns>>();
+  // The blocks the nearest-firm walk may read (plannedLeaves), asked now with the rest: a cold walk then finds them read.
+  const planned = new Set<number>();
+  for (const [ti, i] of nearest) {
+    const t = s.trees[ti] as Tree;
+    const id = ti * s.stride + (t.block[i] ?? -1);
+    if (planned.has(id)) continue;
+    planned.add(id);
+    readBlock(s, t, i).catch(() => undefined);
+  }
   for (const [ti, i] of inside) {
     const t = s.trees[ti] as Tree;
     const b = t.block[i] ?? -1;
@@ -363,6 +382,55 @@ async function readInsideLists(s: Search, inside: readonly Row[]): Promise<ListO
     if (b < 0 || b === i) return [apartLists.get(ti) as SharedLists, t.slot[i] ?? 0];
     return [(belowLists.get(ti * s.stride + b) as Columns).below, i - b - 1];
   };
+}
+
+/**
+ * Phase 3, planned: the inside leaves the nearest-firm walk (nearestFirms) can visit, found from the trees alone. The
+ * walk visits rows by least possible distance and stops past the distance of the `limit`-th firm kept; every unit homed
+ * in a leaf has all its offices within the leaf's greatest possible distance (d + reach), and units homed in different
+ * leaves are different firms, so once leaves visited in the same order hold `limit` homed units, no leaf whose least
+ * distance exceeds the greatest distance among them is visited. A bound, not a guess: the walk reads no other leaf.
+ */
+function plannedLeaves(s: Search, inside: readonly Row[], limit: number): Row[] {
+  const queue = new FlatQueue<number>();
+  const push = (ti: number, i: number): void => {
+    const t = s.trees[ti] as Tree;
+    queue.push(ti * s.stride + i, Math.max(0, chordMiles(chordHav(s.p, t.xyz, i)) - (t.reach[i] ?? 0)));
+  };
+  for (const [ti, i] of inside) push(ti, i);
+  const leaves: Row[] = [];
+  // Greatest distances of the leaves taken, each with its homed units, kept in ascending order of distance.
+  const far: [number, number][] = [];
+  let bound = Infinity;
+  // The margin covers rounding between this sum and the walk's kept distances: a leaf too many is read, never one too few.
+  while (queue.length > 0 && (queue.peekValue() ?? 0) <= bound + 1e-9) {
+    const id = queue.pop() ?? 0;
+    const ti = Math.floor(id / s.stride);
+    const i = id - ti * s.stride;
+    const t = s.trees[ti] as Tree;
+    const a = t.first[i] ?? 0;
+    const b = t.first[i + 1] ?? 0;
+    if (a < b) {
+      for (let k = a; k < b; k++) push(ti, t.kids[k] ?? 0);
+      continue;
+    }
+    leaves.push([ti, i]);
+    const units = t.units[i] ?? 0;
+    if (units === 0) continue;
+    const d = chordMiles(chordHav(s.p, t.xyz, i)) + (t.reach[i] ?? 0);
+    let at = far.length;
+    while (at > 0 && (far[at - 1]?.[0] ?? 0) > d) at--;
+    far.splice(at, 0, [d, units]);
+    let held = 0;
+    for (const [dist, n] of far) {
+      held += n;
+      if (held >= limit) {
+        bound = dist;
+        break;
+      }
+    }
+  }
+  return leaves;
 }
 
 /**
@@ -538,7 +606,7 @@ export async function cellSearch(
   const marked = UnitBits.acquire(s.index.units);
   try {
     const { units, inside, edges } = classify(s);
-    const lists = readInsideLists(s, inside);
+    const lists = readInsideLists(s, inside, plannedLeaves(s, inside, limit));
     const [listOf, edgeBlocks] = await Promise.all([
       lists,
       Promise.all(edges.map(([ti, i]) => readBlock(s, s.trees[ti] as Tree, i))),

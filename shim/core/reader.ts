@@ -21,6 +21,13 @@ export interface SiteReader {
   readonly storedBytes?: (key: string) => Promise<Uint8Array | null>;
 }
 
+/**
+ * Keys of a version (full store keys, e.g. keys.cellIndex(version)) that the caller will read first: when the version's
+ * meta.json must be read, they are read beside it (site-reader.ts, speculative-reads.ts), each checked against the hash meta.json records
+ * before use, so a cold request's first reads share meta's round trip instead of following it.
+ */
+export type EarlyKeys = (version: string) => readonly string[];
+
 /** The parsed object at `key`, which the version must hold: missing is a StoreError (503), never an empty answer. */
 export async function readRequired<T>(
   reader: SiteReader,

@@ -9,7 +9,7 @@ import { placeOfPoint, type PointPlace } from './boundary.ts';
 import { ApiError } from './errors.ts';
 import { nearestInTile, type Nearest } from './point-index.ts';
 import { readRequired, type SiteReader } from './reader.ts';
-import { keys, POINT_TILE_DEGREES, PointGazetteer, pointTile } from './site-format.ts';
+import { keys, POINT_TILE_DEGREES, PointGazetteer, pointTile, type PointGazetteerT } from './site-format.ts';
 
 /**
  * In versions without boundary documents, a point is in the US when a US ZIP point (ZCTA internal point or postal
@@ -49,12 +49,14 @@ export async function usStateAt(
   // the point's own tile first, so the best found there bounds the walk through the others.
   const best: Nearest = { miles, rank: -1, at: -1, state: null };
   const own = tiles.indexOf(pointTile(lat, lng));
+  // Every tile is read, all at once (one store round trip); they are then scanned in the order above.
+  const docs = await Promise.all(
+    tiles.map((tile) => readRequired(reader, keys.points(reader.version, tile), PointGazetteer, LISTED)),
+  );
   for (let k = -1; k < tiles.length; k++) {
     const rank = k < 0 ? own : k;
     if (rank < 0 || (k >= 0 && k === own)) continue;
-    const tile = tiles[rank] as string;
-    const doc = await readRequired(reader, keys.points(reader.version, tile), PointGazetteer, LISTED);
-    nearestInTile(doc, rank, lat, lng, best);
+    nearestInTile(docs[rank] as PointGazetteerT, rank, lat, lng, best);
   }
   return best.state;
 }

@@ -24,6 +24,16 @@ function fallbackNote(zip: string, city: string, state: string): string {
 }
 
 /**
+ * The keys of `version` that resolving `parsed` reads first whatever its version holds: the coverage cells, and for a
+ * ZIP its ZIP3 document (meta.json, not yet read, says whether it exists). Read beside meta.json by a cold request.
+ */
+export function locationKeys(parsed: ParsedLocation, version: string): string[] {
+  const out = [keys.coverageCells(version)];
+  if (parsed.kind === 'zip') out.push(keys.zip(version, parsed.zip.slice(0, 3)));
+  return out;
+}
+
+/**
  * Resolve a parsed location to the public `location` object, reading only the gazetteer documents its form needs and
  * the coverage cells of the reader's version. Rejects ApiError `location_not_understood` for an unknown ZIP or place or
  * a point outside the US, `ambiguous_location` for a name several states share, and StoreError when the store fails.
@@ -32,6 +42,9 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
   const parameter = parsed.parameter ?? 'location';
   if (parsed.kind === 'point') {
     const { lat, lng } = parsed;
+    const metro = metroAt(reader, lat, lng);
+    // Awaited after the state, so a point outside the US is its 400 whatever the coverage read does.
+    metro.catch(() => undefined);
     const state = await stateOfPoint(reader, parsed);
     return {
       input: parsed.input,
@@ -41,7 +54,7 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
       zip: null,
       city: null,
       state,
-      metro: await metroAt(reader, lat, lng),
+      metro: await metro,
       source: 'input',
       approximate: false,
     };

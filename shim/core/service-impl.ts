@@ -4,10 +4,11 @@ import { ORDER_TEXT } from './constants.ts';
 import { disclosureFor, searchDisclosure } from './disclosure.ts';
 import { ApiError, StoreError } from './errors.ts';
 import { PAGE_NAME_RE, PageDoc, pageKey } from './page-format.ts';
-import { readRequired, type SiteReader } from './reader.ts';
+import { readRequired, type EarlyKeys, type SiteReader } from './reader.ts';
 import { queryId } from './query-id.ts';
-import { resolveLocation } from './resolve.ts';
+import { locationKeys, resolveLocation } from './resolve.ts';
 import type { AttorneysResponseT } from './schemas.ts';
+import { cellSearchKeys, prepareCellSearch } from './cell-search.ts';
 import { search as cellTreeSearch, type SearchFn } from './search.ts';
 import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from './search-request.ts';
 import type { CallContext, RawArgs, Service } from './service.ts';
@@ -82,10 +83,15 @@ export interface ServiceOptions {
  * The Service; `source.current()` is called once per operation, so one answer never mixes two versions. Everything but
  * the radius search is the same code whatever `search` is.
  */
-export function createService(source: { current(): Promise<SiteReader> }, options: ServiceOptions = {}): Service {
+export function createService(
+  source: { current(early?: EarlyKeys): Promise<SiteReader> },
+  options: ServiceOptions = {},
+): Service {
   const search = options.search ?? cellTreeSearch;
-  async function current(ctx: CallContext | undefined): Promise<SiteReader> {
-    const reader = await source.current();
+  const prepare = options.search === undefined ? prepareCellSearch : (): void => undefined;
+  const searchKeys = options.search === undefined ? cellSearchKeys : (): string[] => [];
+  async function current(ctx: CallContext | undefined, early?: EarlyKeys): Promise<SiteReader> {
+    const reader = await source.current(early);
     if (ctx?.read !== undefined) ctx.read.version = reader.version;
     return reader;
   }
@@ -93,9 +99,25 @@ export function createService(source: { current(): Promise<SiteReader> }, option
   return {
     async findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
       const { args: q, location: parsed } = validSearch(isSearchRequest(request) ? request : parseSearch(request));
-      const reader = await current(ctx);
-      const location = await resolveLocation(parsed, reader);
-      const found = await search(reader, location, q.radiusMiles, q.limit);
+      // A cold request reads the location's first objects and the search's beside meta.json (site-reader.ts).
+      const reader = await current(ctx, (v) => [...locationKeys(parsed, v), ...searchKeys(v)]);
+      // The reads every search needs (the cell index) start beside the location's own, not after them.
+      prepare(reader);
+      const located = resolveLocation(parsed, reader);
+      // A point is known before its metro: its search runs beside the location's reads (search.ts). The location's
+      // error (a 400, or its own 503) comes first, as when the two ran one after the other.
+      const searching =
+        parsed.kind === 'point'
+          ? search(
+              reader,
+              { lat: parsed.lat, lng: parsed.lng, metro: located.then((l) => l.metro) },
+              q.radiusMiles,
+              q.limit,
+            )
+          : null;
+      searching?.catch(() => undefined);
+      const location = await located;
+      const found = await (searching ?? search(reader, location, q.radiusMiles, q.limit));
       return {
         query_id: queryId({
           version: reader.version,

@@ -4,18 +4,19 @@
  * resolve through the map in its meta.json, read once with the meta, so one answer never mixes versions.
  */
 import type { ZodType } from 'zod';
-import type { SiteReader } from './reader.ts';
+import type { EarlyKeys, SiteReader } from './reader.ts';
 import { ByteLru } from './byte-lru.ts';
 import { layerResolver } from './layers.ts';
 import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from './site-format.ts';
 import { checkStored, StoreError } from './errors.ts';
 import { expectedHash, readsUnhashed, recordsHashes } from './integrity.ts';
 import { readJson, type ObjectSource } from './site-json.ts';
+import { SpeculativeReads } from './speculative-reads.ts';
 import { INDEX_BYTES_PER_POINT } from './point-index.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
 export interface SiteSource {
-  current(): Promise<SiteReader>;
+  current(early?: EarlyKeys): Promise<SiteReader>;
 }
 
 /** Options of createSiteSource. */
@@ -106,6 +107,8 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
   const counters = { storeReads: 0, cacheHits: 0 };
 
   const lastGoodMs = opts.lastGoodMs ?? LAST_GOOD_POINTER_MS;
+  // Reads started beside a meta.json (refresh); null otherwise, so a warm read never passes through them.
+  let speculative: SpeculativeReads | null = null;
   let pointer: { reader: SiteReader; at: number } | null = null;
   let refreshing: Promise<SiteReader> | null = null;
   // While the last good pointer serves: when the next background read may start (null: fresh reads are succeeding).
@@ -130,10 +133,12 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       counters.cacheHits++;
       return pending as Promise<T | null>;
     }
-    counters.storeReads++;
+    // Bytes read beside meta.json (refresh, counted there) are taken once, and checked against `sha256` like a read made now.
+    const early = speculative?.take(key);
+    if (early === undefined) counters.storeReads++;
     const load = (async () => {
       try {
-        const read = await readJson(store, key, sha256);
+        const read = await readJson(early ?? store, key, sha256);
         // A miss, a hash mismatch or a schema failure is never cached: an object restored (or re-published under the
         // same version) is seen at once.
         if (read === null) {
@@ -186,8 +191,10 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     };
   }
 
-  async function refresh(): Promise<SiteReader> {
+  async function refresh(early: EarlyKeys | undefined): Promise<SiteReader> {
     counters.storeReads++;
+    // What the last refresh read beside meta.json and no request took is dropped, so no old bytes linger.
+    speculative = null;
     const read = await readJson(store, keys.pointer);
     if (read === null) throw new StoreError('no published version: current.json is missing', keys.pointer);
     const { version, meta_sha256: metaSha256 } = checkStored(Pointer, read.value, keys.pointer);
@@ -196,6 +203,12 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     let reader = readers.get(slot);
     if (reader === undefined) {
       counters.storeReads++;
+      // Read beside meta.json; a key the version's layer map sends elsewhere is not taken (stored under another key).
+      const first = early?.(version) ?? [];
+      if (first.length > 0) {
+        speculative = new SpeculativeReads(store);
+        counters.storeReads += speculative.start(first);
+      }
       // The pointer records meta.json's sha256 (the root of every other hash): a mismatch is a StoreError (503), and
       // nothing is kept, so the repaired object is read on the next refresh.
       const metaRead = await readJson(store, keys.meta(version), metaSha256);
@@ -234,8 +247,8 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     return reader;
   }
 
-  function startRefresh(): Promise<SiteReader> {
-    refreshing ??= refresh()
+  function startRefresh(early?: EarlyKeys): Promise<SiteReader> {
+    refreshing ??= refresh(early)
       .catch(fallBack)
       .finally(() => {
         refreshing = null;
@@ -244,7 +257,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
   }
 
   return {
-    current(): Promise<SiteReader> {
+    current(early?: EarlyKeys): Promise<SiteReader> {
       if (pointer !== null && now() - pointer.at < ttl) return Promise.resolve(pointer.reader);
       // After a failed read the last good version answers at once; one read at a time tries the pointer again.
       const stale = retryAt !== null ? lastGood() : null;
@@ -252,7 +265,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         if (refreshing === null && now() >= (retryAt ?? 0)) void startRefresh().catch(() => undefined);
         return Promise.resolve(stale);
       }
-      return startRefresh();
+      return startRefresh(early);
     },
     stats(): SiteSourceStats {
       return { ...counters, cachedObjects: cache.size, cachedBytes: cache.bytes };

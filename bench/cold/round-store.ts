@@ -1,0 +1,69 @@
+/**
+ * A Store decorator that measures a query's store round trips by dependency depth: reads are held and released in
+ * rounds. A round is every read issued while the previous round was in flight or once it settled, before the event
+ * loop turns (setImmediate: the shim's core does no other I/O, so by then every read its results allow has been
+ * asked). Round k is then exactly the reads whose issue needed a result of round k - 1, so the number of rounds is the
+ * longest chain of reads a query waits for one after another, whatever the store's or the machine's speed.
+ */
+import type { Store } from '../../shim/store/types.ts';
+
+interface Held {
+  key: string;
+  settle: (read: Promise<Uint8Array | null>) => void;
+}
+
+/** Wraps `inner`, releasing reads in rounds; `rounds` lists the keys of each round since the last reset. */
+export class RoundStore implements Store {
+  readonly kind: string;
+  /** The keys read in each round, in the order asked. */
+  rounds: string[][] = [];
+
+  private readonly inner: Store;
+  private held: Held[] = [];
+  private inFlight = false;
+  private scheduled = false;
+  constructor(inner: Store) {
+    this.inner = inner;
+    this.kind = `rounds(${inner.kind})`;
+  }
+
+  get(key: string): Promise<Uint8Array | null> {
+    return new Promise<Uint8Array | null>((resolve, reject) => {
+      this.held.push({ key, settle: (read) => read.then(resolve, reject) });
+      this.schedule();
+    });
+  }
+
+  /** Round trips after the pointer: the rounds other than those that read current.json alone. */
+  get roundsAfterPointer(): number {
+    return this.rounds.filter((r) => !r.every((k) => k === 'current.json')).length;
+  }
+
+  /** Forget the rounds so far (nothing may be in flight). */
+  reset(): void {
+    this.rounds = [];
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.release();
+    });
+  }
+
+  private async release(): Promise<void> {
+    const batch = this.held;
+    this.held = [];
+    if (batch.length === 0) return;
+    this.inFlight = true;
+    this.rounds.push(batch.map((h) => h.key));
+    const reads = batch.map((h) => this.inner.get(h.key));
+    // The round ends when all its reads have settled; only then are their callers told, all at once.
+    await Promise.allSettled(reads);
+    this.inFlight = false;
+    batch.forEach((h, i) => h.settle(reads[i] as Promise<Uint8Array | null>));
+    this.schedule();
+  }
+}
