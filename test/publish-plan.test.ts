@@ -86,7 +86,7 @@ describe('planPublish', () => {
       '/v1/coverage',
       '/openapi.json',
       '/',
-      '/v1/firms/l_a',
+      '/v1/firms/l_a*',
       '/r/l_a',
     ]);
   });
@@ -130,9 +130,9 @@ describe('planPublish', () => {
         '/v1/coverage',
         '/openapi.json',
         '/',
-        '/v1/firms/l_b',
+        '/v1/firms/l_b*',
         '/r/l_b',
-        '/v1/firms/l_c',
+        '/v1/firms/l_c*',
         '/r/l_c',
       ]),
     );
@@ -220,7 +220,7 @@ describe('planPublish', () => {
       '/v1/coverage',
       '/openapi.json',
       '/',
-      '/v1/firms/l_a',
+      '/v1/firms/l_a*',
       '/r/l_a',
     ]);
     // Same version, same pointer: nothing at all.

@@ -252,7 +252,7 @@ describe('publishSite on s3rver', () => {
         '/v1/coverage',
         '/openapi.json',
         '/',
-        ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}`, `/r/${id(i)}`]),
+        ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}*`, `/r/${id(i)}`]),
       ]),
     );
   });
@@ -370,7 +370,7 @@ describe('publishSite on s3rver', () => {
       // Not before function instances could have reread the pointer, so no old answer outlives the invalidation.
       expect(r.invalidationAtMs! - r.pointerMs!).toBeGreaterThanOrEqual(300);
       expect(r.invalidationPaths).toEqual(
-        expect.arrayContaining(['/current.json', '/v1/attorneys*', `/v1/firms/${id(7)}`, `/r/${id(7)}`]),
+        expect.arrayContaining(['/current.json', '/v1/attorneys*', `/v1/firms/${id(7)}*`, `/r/${id(7)}`]),
       );
       expect(requests).toHaveLength(1);
       expect(requests[0]!.url).toMatch(/\/distribution\/EDIST123\/invalidation$/);
@@ -448,7 +448,7 @@ describe('invalidationPathsFor', () => {
       '/v1/coverage',
       '/openapi.json',
       '/',
-      `/v1/firms/${id(3)}`,
+      `/v1/firms/${id(3)}*`,
       `/r/${id(3)}`,
     ]);
     const many = manifest(
@@ -524,7 +524,7 @@ describe('invalidationPathsFor', () => {
       '/v1/coverage',
       '/openapi.json',
       '/',
-      '/v1/firms/l_aaaaaaaaaaaaaaaa',
+      '/v1/firms/l_aaaaaaaaaaaaaaaa*',
       '/r/l_aaaaaaaaaaaaaaaa',
       '/corrections',
       '/metros/*',

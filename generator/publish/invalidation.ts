@@ -37,7 +37,9 @@ export function invalidationPathsFor(
     .filter((id): id is string => id !== undefined)
     .sort();
   if (listings.length > MAX_LISTING_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');
-  else for (const id of listings) paths.push(`/v1/firms/${id}`, `/r/${id}`);
+  // `*` takes the copies cached with a point too (`?lat=&lng=` is in the firm route's cache key); ids are fixed-length,
+  // so it reaches no other listing.
+  else for (const id of listings) paths.push(`/v1/firms/${id}*`, `/r/${id}`);
   // Pages for people and problem pages are cached at CloudFront like documents; a week's metro figures change them all,
   // so one wildcard per folder.
   const changedUnder = (prefix: string): string[] =>
