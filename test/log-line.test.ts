@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logJson, logLine, MAX_LOG_LINE_CHARS, rateLimited, safeLine } from '../shim/log-line.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { FAILURE_LINES_PER_MINUTE, problemOf } from '../shim/http/problem.ts';
+import { StoreError } from '../shim/store/types.ts';
 
 const FORGED = '2099-01-01\n[shim] FORGED LINE client=203.0.113.9\u001b[31m\u009b\u0085\r\u2028end';
 
@@ -34,6 +36,21 @@ describe('safeLine, logLine and logJson', () => {
     expect(line).toContain('http://127.0.0.1:8787');
     expect(line).not.toContain('203.0.113.9');
     expect(line).not.toContain('2001:db8::1');
+  });
+
+  it('let at most FAILURE_LINES_PER_MINUTE store failures a minute into the log, however many requests fail', () => {
+    const lines: string[] = [];
+    // The process's own stderr is what the log is: captured here, as a host's log agent would read it.
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    try {
+      for (let i = 0; i < FAILURE_LINES_PER_MINUTE * 5; i++)
+        expect(problemOf(new StoreError(`site store did not return k${i}`, `k${i}`), 'test').problem.status).toBe(503);
+    } finally {
+      spy.mockRestore();
+    }
+    const failures = lines.filter((l) => l.includes('store failure on test'));
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.length).toBeLessThanOrEqual(FAILURE_LINES_PER_MINUTE);
   });
 
   it('cap a 64 KB text, saying how much was left out', () => {

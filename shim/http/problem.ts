@@ -3,11 +3,20 @@ import { toApiError } from '../core/errors.ts';
 import { problemTypeUri } from '../core/problem-pages.ts';
 import type { ProblemT } from '../core/schemas.ts';
 import type { Answer } from '../edge-types.ts';
-import { errorText, logLine } from '../log-line.ts';
+import { errorText, logLine, rateLimited } from '../log-line.ts';
+
+/** Store failures and unexpected errors let into the process log per minute; a faulty store under load writes no more. */
+export const FAILURE_LINES_PER_MINUTE = 60;
+
+const failureLog = rateLimited(
+  (line: string) => logLine(line),
+  (dropped) => logLine(`[shim] ${dropped} more store failures or unexpected errors in the last minute were not logged`),
+  { perWindow: FAILURE_LINES_PER_MINUTE },
+);
 
 /**
  * The problem body and the headers it needs (Retry-After for 503) of anything thrown. Unexpected errors are logged to
- * stderr with `context`. With `publicBaseUrl`, `type` is the code's page on the service itself.
+ * stderr with `context`, at most FAILURE_LINES_PER_MINUTE a minute. With `publicBaseUrl`, `type` is the code's page on the service itself.
  */
 export function problemOf(
   error: unknown,
@@ -16,7 +25,9 @@ export function problemOf(
 ): { problem: ProblemT; headers: Record<string, string> } {
   const api = toApiError(error);
   if (api !== error)
-    logLine(`[shim] ${api.status === 503 ? 'store failure' : 'unexpected error'} on ${context}: ${errorText(error)}`);
+    failureLog(
+      `[shim] ${api.status === 503 ? 'store failure' : 'unexpected error'} on ${context}: ${errorText(error)}`,
+    );
   const headers: Record<string, string> = {};
   if (api.extra.retryAfterSeconds !== undefined) headers['retry-after'] = String(api.extra.retryAfterSeconds);
   const problem = api.toProblem();
