@@ -385,6 +385,31 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
 }
 
 /**
+ * The inside leaves below `inside` by least possible distance from the point (miles: a row's centre distance less its
+ * reach), descending into each row's children, until the next one's least distance exceeds `bound()` (read before
+ * each step, so the caller may tighten it). The one walk both the planned reads and the nearest-firm search take, so
+ * the plan holds every leaf the search can visit.
+ */
+function* leavesNearestFirst(s: Search, inside: readonly Row[], bound: () => number): Generator<Row> {
+  const queue = new FlatQueue<number>();
+  const push = (ti: number, i: number): void => {
+    const t = s.trees[ti] as Tree;
+    queue.push(ti * s.stride + i, Math.max(0, chordMiles(chordHav(s.p, t.xyz, i)) - (t.reach[i] ?? 0)));
+  };
+  for (const [ti, i] of inside) push(ti, i);
+  while (queue.length > 0 && (queue.peekValue() ?? 0) <= bound()) {
+    const id = queue.pop() ?? 0;
+    const ti = Math.floor(id / s.stride);
+    const i = id - ti * s.stride;
+    const t = s.trees[ti] as Tree;
+    const a = t.first[i] ?? 0;
+    const b = t.first[i + 1] ?? 0;
+    if (a < b) for (let k = a; k < b; k++) push(ti, t.kids[k] ?? 0);
+    else yield [ti, i];
+  }
+}
+
+/**
  * Phase 3, planned: the inside leaves the nearest-firm walk (nearestFirms) can visit, found from the trees alone. The
  * walk visits rows by least possible distance and stops past the distance of the `limit`-th firm kept; every unit homed
  * in a leaf has all its offices within the leaf's greatest possible distance (d + reach), and units homed in different
@@ -392,28 +417,13 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
  * distance exceeds the greatest distance among them is visited. A bound, not a guess: the walk reads no other leaf.
  */
 function plannedLeaves(s: Search, inside: readonly Row[], limit: number): Row[] {
-  const queue = new FlatQueue<number>();
-  const push = (ti: number, i: number): void => {
-    const t = s.trees[ti] as Tree;
-    queue.push(ti * s.stride + i, Math.max(0, chordMiles(chordHav(s.p, t.xyz, i)) - (t.reach[i] ?? 0)));
-  };
-  for (const [ti, i] of inside) push(ti, i);
   const leaves: Row[] = [];
   // Greatest distances of the leaves taken, each with its homed units, kept in ascending order of distance.
   const far: [number, number][] = [];
   let bound = Infinity;
   // The margin covers rounding between this sum and the walk's kept distances: a leaf too many is read, never one too few.
-  while (queue.length > 0 && (queue.peekValue() ?? 0) <= bound + 1e-9) {
-    const id = queue.pop() ?? 0;
-    const ti = Math.floor(id / s.stride);
-    const i = id - ti * s.stride;
+  for (const [ti, i] of leavesNearestFirst(s, inside, () => bound + 1e-9)) {
     const t = s.trees[ti] as Tree;
-    const a = t.first[i] ?? 0;
-    const b = t.first[i + 1] ?? 0;
-    if (a < b) {
-      for (let k = a; k < b; k++) push(ti, t.kids[k] ?? 0);
-      continue;
-    }
     leaves.push([ti, i]);
     const units = t.units[i] ?? 0;
     if (units === 0) continue;
@@ -481,25 +491,8 @@ async function nearestFirms(
   limit: number,
 ): Promise<readonly Kept<Columns>[]> {
   const nearest = new Nearest<Columns>(limit, s.lat, s.lng);
-  const queue = new FlatQueue<number>();
-  const push = (ti: number, i: number): void => {
+  for (const [ti, i] of leavesNearestFirst(s, inside, () => nearest.kth())) {
     const t = s.trees[ti] as Tree;
-    const d = chordMiles(chordHav(s.p, t.xyz, i));
-    queue.push(ti * s.stride + i, Math.max(0, d - (t.reach[i] ?? 0)));
-  };
-  for (const [ti, i] of inside) push(ti, i);
-  while (queue.length > 0) {
-    if ((queue.peekValue() ?? 0) > nearest.kth()) break;
-    const id = queue.pop() ?? 0;
-    const ti = Math.floor(id / s.stride);
-    const i = id - ti * s.stride;
-    const t = s.trees[ti] as Tree;
-    const a = t.first[i] ?? 0;
-    const b = t.first[i + 1] ?? 0;
-    if (a < b) {
-      for (let k = a; k < b; k++) push(ti, t.kids[k] ?? 0);
-      continue;
-    }
     const cols = await readBlock(s, t, i);
     const start = t.group.rows.at[i] ?? 0;
     const end = start + (t.group.rows.n[i] ?? 0);
