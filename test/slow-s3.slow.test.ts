@@ -5,87 +5,15 @@
  * answering during the fault, and every request answers again within 5 s of the repair. In the slow project for what
  * it does: a load run of 11 s of faults whose recovery is timed, run one file at a time (`npm run test:slow`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeS3, type FakeS3 } from './helpers/fake-s3.ts';
-import { S3RVER_ENV } from './helpers/s3rver.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { sleep, until, useFakeS3Site, type Got } from './helpers/fake-s3-site.ts';
 
-const SITE = (): string => process.env.TEST_SITE_DIR as string;
 /** The deadline of a request's store reads in these tests (STORE_TIMEOUT_MS). */
 const DEADLINE_MS = 2000;
 const HEALTHY = ['/v1/attorneys?location=60601&limit=5', '/v1/attorneys?location=10001&limit=5', '/v1/coverage'];
 
-let version: string;
-let firmIds: string[];
-let fake: FakeS3;
-let server: TestServer | null = null;
-const savedEnv: Record<string, string | undefined> = {};
-
-interface Got {
-  path: string;
-  status: number;
-  retryAfter: string | null;
-  started: number;
-  ended: number;
-}
-
-async function get(path: string): Promise<Got> {
-  const started = performance.now();
-  const res = await fetch(`${(server as TestServer).url}${path}`, { signal: AbortSignal.timeout(20_000) });
-  await res.arrayBuffer();
-  return { path, status: res.status, retryAfter: res.headers.get('retry-after'), started, ended: performance.now() };
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
-
-async function startOverFake(): Promise<void> {
-  // 60 firm readers and the searcher come from one address: above the default cap per address.
-  server = await startTestServer(
-    {
-      SITE_BUCKET: 'site',
-      SITE_S3_ENDPOINT: fake.endpoint,
-      STORE_TIMEOUT_MS: String(DEADLINE_MS),
-      // Every search runs the real reads (no finished answers kept).
-      ANSWER_CACHE_MIB: '0',
-    },
-    { connections: { perAddress: 1000 } },
-  );
-}
-
-/** Wait until `check` holds, up to `ms`; true when it did. */
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = performance.now() + ms;
-  while (!check() && performance.now() < end) await sleep(50);
-  return check();
-}
-
-beforeAll(async () => {
-  for (const [name, value] of Object.entries(S3RVER_ENV)) {
-    savedEnv[name] = process.env[name];
-    process.env[name] = value;
-  }
-  version = (JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string }).version;
-  firmIds = readdirSync(join(SITE(), 'v', version, 'firms'))
-    .slice(0, 60)
-    .map((name) => name.replace(/\.json$/, ''));
-  fake = await startFakeS3(SITE());
-});
-
-afterEach(async () => {
-  fake.fault = () => null;
-  await server?.close();
-  server = null;
-});
-
-afterAll(async () => {
-  await fake.stop();
-  for (const [name, value] of Object.entries(savedEnv)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+const site = useFakeS3Site(DEADLINE_MS);
+const { get } = site;
 
 /**
  * 60 concurrent firm reads looping against `fault` for `faultMs` while healthy searches run, then the repair: returns
@@ -95,13 +23,13 @@ async function attack(
   fault: 'trickle' | 'stall' | 'close',
   faultMs: number,
 ): Promise<{ slow: Got[]; healthy: Got[]; after: Got[]; repairedAt: number; heldAfterFault: boolean }> {
-  await startOverFake();
+  await site.startServer();
   for (const path of HEALTHY) expect((await get(path)).status, `warm-up ${path}`).toBe(200);
-  fake.fault = (key) => (key.includes('/firms/') ? fault : null);
+  site.fake.fault = (key) => (key.includes('/firms/') ? fault : null);
   const stopAt = performance.now() + faultMs;
   const slow: Got[] = [];
   const healthy: Got[] = [];
-  const workers = firmIds.map(async (id) => {
+  const workers = site.firmIds.map(async (id) => {
     while (performance.now() < stopAt) slow.push(await get(`/v1/firms/${id}`));
   });
   const searcher = (async () => {
@@ -113,12 +41,12 @@ async function attack(
   await Promise.all([...workers, searcher]);
   // Every firm read has been given up: none may still hold a connection to S3.
   // Within a second or so: the aborts close the sockets at once, the rest is a busy shared machine.
-  const heldAfterFault = await until(() => fake.held() === 0, 3000);
-  fake.fault = () => null;
+  const heldAfterFault = await until(() => site.fake.held() === 0, 3000);
+  site.fake.fault = () => null;
   const repairedAt = performance.now();
   // Rounds of every firm read and search until one is all 200 (the first may meet a busy machine), for up to 10 s.
   const round = (): Promise<Got[]> =>
-    Promise.all([...firmIds.map((id) => get(`/v1/firms/${id}`)), ...HEALTHY.map((p) => get(p))]);
+    Promise.all([...site.firmIds.map((id) => get(`/v1/firms/${id}`)), ...HEALTHY.map((p) => get(p))]);
   let after = await round();
   while (after.some((got) => got.status !== 200) && performance.now() - repairedAt < 10_000) after = await round();
   return { slow, healthy, after, repairedAt, heldAfterFault };
@@ -153,7 +81,7 @@ describe('a slow S3 holds no socket past the deadline, starves no healthy read, 
       expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 4000);
     }
     for (const got of healthy) expect(got.status, `${got.path} during the fault`).toBe(200);
-    expect(heldAfterFault, `${fake.held()} stalled requests still held by the client after the fault`).toBe(true);
+    expect(heldAfterFault, `${site.fake.held()} stalled requests still held by the client after the fault`).toBe(true);
     for (const got of after) {
       expect(got.status, `${got.path} after the repair`).toBe(200);
       expect(got.ended - repairedAt).toBeLessThan(5000);

@@ -3,9 +3,7 @@
  * that answers late and over a folder: reads each under the deadline but over it together are one 503 at the
  * deadline, and each read still running then is aborted. (The slow-S3 attack itself is test/slow-s3.slow.test.ts.)
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { keys } from '../shim/core/site-format.ts';
@@ -13,9 +11,7 @@ import { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS, withDeadline } from '
 import { FolderStore } from '../shim/store/folder.ts';
 import { runWithDeadline } from '../shim/store/request-deadline.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
-import { startFakeS3, type FakeS3 } from './helpers/fake-s3.ts';
-import { S3RVER_ENV } from './helpers/s3rver.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { sleep, until, useFakeS3Site } from './helpers/fake-s3-site.ts';
 import { createHandler } from '../shim/aws/handler.ts';
 import { lazyS3Store } from '../shim/aws/lazy-s3.ts';
 import { loadLambdaEnv } from '../shim/env.ts';
@@ -25,91 +21,24 @@ const SITE = (): string => process.env.TEST_SITE_DIR as string;
 /** The deadline of a request's store reads in these tests (STORE_TIMEOUT_MS). */
 const DEADLINE_MS = 1500;
 
-let version: string;
-let firmIds: string[];
-let fake: FakeS3;
-let server: TestServer | null = null;
-const savedEnv: Record<string, string | undefined> = {};
-
-interface Got {
-  path: string;
-  status: number;
-  retryAfter: string | null;
-  started: number;
-  ended: number;
-}
-
-async function get(path: string): Promise<Got> {
-  const started = performance.now();
-  const res = await fetch(`${(server as TestServer).url}${path}`, { signal: AbortSignal.timeout(20_000) });
-  await res.arrayBuffer();
-  return { path, status: res.status, retryAfter: res.headers.get('retry-after'), started, ended: performance.now() };
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
-
-async function startOverFake(): Promise<void> {
-  // 60 firm readers and the searcher come from one address: above the default cap per address.
-  server = await startTestServer(
-    {
-      SITE_BUCKET: 'site',
-      SITE_S3_ENDPOINT: fake.endpoint,
-      STORE_TIMEOUT_MS: String(DEADLINE_MS),
-      // Every search runs the real reads (no finished answers kept).
-      ANSWER_CACHE_MIB: '0',
-    },
-    { connections: { perAddress: 1000 } },
-  );
-}
-
-/** Wait until `check` holds, up to `ms`; true when it did. */
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = performance.now() + ms;
-  while (!check() && performance.now() < end) await sleep(50);
-  return check();
-}
-
-beforeAll(async () => {
-  for (const [name, value] of Object.entries(S3RVER_ENV)) {
-    savedEnv[name] = process.env[name];
-    process.env[name] = value;
-  }
-  version = (JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string }).version;
-  firmIds = readdirSync(join(SITE(), 'v', version, 'firms'))
-    .slice(0, 60)
-    .map((name) => name.replace(/\.json$/, ''));
-  fake = await startFakeS3(SITE());
-});
-
-afterEach(async () => {
-  fake.fault = () => null;
-  await server?.close();
-  server = null;
-});
-
-afterAll(async () => {
-  await fake.stop();
-  for (const [name, value] of Object.entries(savedEnv)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+const site = useFakeS3Site(DEADLINE_MS);
+const { get } = site;
 
 describe('one deadline per request covers all its store reads, the pointer included', () => {
   it('over S3: pointer, meta and firm reads each slow but under the deadline are one 503 at the deadline', async () => {
     // Each read alone is well inside the deadline; the three or more a cold firm read needs are not.
-    fake.fault = () => ({ delayMs: Math.round(DEADLINE_MS * 0.6) });
-    await startOverFake();
-    const got = await get(`/v1/firms/${firmIds[0] as string}`);
+    site.fake.fault = () => ({ delayMs: Math.round(DEADLINE_MS * 0.6) });
+    await site.startServer();
+    const got = await get(`/v1/firms/${site.firmIds[0] as string}`);
     expect(got.status).toBe(503);
     expect(Number(got.retryAfter)).toBeGreaterThan(0);
     expect(got.ended - got.started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
     // Generous for a shared machine; without the one deadline it was a 200 after 1.8 deadlines.
     expect(got.ended - got.started).toBeLessThan(DEADLINE_MS + 3000);
-    fake.fault = () => null;
+    site.fake.fault = () => null;
     // The late reads were aborted: nothing of them is left open at S3.
-    expect(await until(() => fake.held() === 0, 3000), `${fake.held()} responses still held`).toBe(true);
-    expect((await get(`/v1/firms/${firmIds[0] as string}`)).status).toBe(200);
+    expect(await until(() => site.fake.held() === 0, 3000), `${site.fake.held()} responses still held`).toBe(true);
+    expect((await get(`/v1/firms/${site.firmIds[0] as string}`)).status).toBe(200);
   }, 20_000);
 
   it('over a folder: the reads of one request share the deadline, and each is aborted at it', async () => {
@@ -174,7 +103,7 @@ describe('one deadline per request covers all its store reads, the pointer inclu
       },
     );
     const t = performance.now();
-    const result = await handler(functionUrlEvent({ target: `/v1/firms/${firmIds[0] as string}` }, secret));
+    const result = await handler(functionUrlEvent({ target: `/v1/firms/${site.firmIds[0] as string}` }, secret));
     const ms = performance.now() - t;
     expect(result.statusCode).toBe(503);
     expect(ms).toBeGreaterThanOrEqual(DEFAULT_STORE_TIMEOUT_MS - 100);
@@ -183,16 +112,16 @@ describe('one deadline per request covers all its store reads, the pointer inclu
   }, 20_000);
 
   it("on Lambda the S3 store loaded on first use hands the deadline's abort on: no stalled read keeps its socket", async () => {
-    fake.fault = () => 'stall';
+    site.fake.fault = () => 'stall';
     // The Lambda's store as the handler builds it (lazy-s3.ts), over the fake S3 whose answers never start.
     const store = withDeadline(
-      lazyS3Store({ bucket: 'site', endpoint: fake.endpoint, region: 'us-east-1', forcePathStyle: true }),
+      lazyS3Store({ bucket: 'site', endpoint: site.fake.endpoint, region: 'us-east-1', forcePathStyle: true }),
       500,
     );
-    const reads = firmIds.slice(0, 5).map((id) => store.get(`v/${version}/firms/${id}.json`));
+    const reads = site.firmIds.slice(0, 5).map((id) => store.get(`v/${site.version}/firms/${id}.json`));
     for (const read of reads) await expect(read).rejects.toThrow(/within 500 ms/);
     // Without the signal passed through, every stalled answer stays open until S3's own socket timeout.
-    expect(await until(() => fake.held() === 0, 1500), `${fake.held()} responses still held`).toBe(true);
+    expect(await until(() => site.fake.held() === 0, 1500), `${site.fake.held()} responses still held`).toBe(true);
   }, 20_000);
 
   it("on Lambda the one deadline ends at least 3 s inside the function's timeout, left for the answer", () => {
