@@ -16,6 +16,7 @@ import { RoundStore } from './round-store.ts';
 import { ApiError } from '../../shim/core/errors.ts';
 import { allMetroPoints, loadMetros, pointArgs, pointPath, type QueryPoint } from '../lib/points.ts';
 import { median, spread, type Spread } from '../lib/stats.ts';
+import { benchServerEnv } from '../lib/server-env.ts';
 
 /** Reads of one cold query set at one radius (or location form). */
 export interface ColdReads {
@@ -222,14 +223,7 @@ export async function measureFirstAnswer(
     const t0 = performance.now();
     const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts', '--no-build'], {
       cwd: REPO,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SITE_DIR: resolve(siteDir),
-        LOG_DIR: logDir,
-        RATE_LIMIT_PER_HOUR: '0',
-      },
+      env: { ...process.env, ...benchServerEnv(siteDir, logDir) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

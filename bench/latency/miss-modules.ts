@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '../../shim/env.ts';
 import { cliOrExit } from '../../shim/cli-run.ts';
 import { startServer } from '../../shim/server.ts';
+import { benchServerEnv } from '../lib/server-env.ts';
 
 const { values } = cliOrExit({
   name: 'bench miss-modules',
@@ -45,15 +46,7 @@ session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
 const logDir = mkdtempSync(join(tmpdir(), 'iad-bench-modules-'));
-const server = await startServer(
-  loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RATE_LIMIT_PER_HOUR: '0',
-    SITE_DIR: resolve(values.site),
-    LOG_DIR: logDir,
-  }),
-);
+const server = await startServer(loadConfig(benchServerEnv(values.site, logDir)));
 try {
   for (let i = 1; i <= 50; i++) await get(server.url, miss(i));
   await server.log.flush();

@@ -33,6 +33,7 @@ import { cliOrExit } from '../../shim/cli-run.ts';
 import { NaiveIndex, naiveService } from '../peers/naive.ts';
 import { densePoints, pointPath } from '../lib/points.ts';
 import { CPU_PATH, SERVER_NAMES, type ServerName, type ServersReady } from './turns.ts';
+import { benchServerEnv } from '../lib/server-env.ts';
 
 const { values } = cliOrExit({
   name: 'bench servers',
@@ -62,7 +63,7 @@ const { values } = cliOrExit({
 const site = resolve(values.site);
 const wanted = new Set<ServerName>(values.with);
 const logDir = mkdtempSync(join(tmpdir(), 'iad-bench-servers-'));
-const env = { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '0', SITE_DIR: site, LOG_DIR: logDir };
+const env = benchServerEnv(site, logDir);
 const config = loadConfig(env);
 const dense = values.radii.flatMap((r) => densePoints().map((p) => pointPath(p, r)));
 const paths = [...dense, ...values.path];

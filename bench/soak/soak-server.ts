@@ -5,10 +5,11 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadConfig } from '../../shim/env.ts';
 import { cliOrExit } from '../../shim/cli-run.ts';
 import { startServer } from '../../shim/server.ts';
+import { benchServerEnv } from '../lib/server-env.ts';
 
 const { values } = cliOrExit({
   name: 'soak-server',
@@ -18,15 +19,7 @@ const { values } = cliOrExit({
   options: { site: { type: 'string', arg: 'dir', required: true, description: 'generated site to serve' } },
 });
 const logDir = mkdtempSync(join(tmpdir(), 'iad-soak-log-'));
-const server = await startServer(
-  loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RATE_LIMIT_PER_HOUR: '0',
-    SITE_DIR: resolve(values.site),
-    LOG_DIR: logDir,
-  }),
-);
+const server = await startServer(loadConfig(benchServerEnv(values.site, logDir)));
 process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`);
 // Where the memory is, every 10 s, for bench/soak/soak.ts to print: V8 heap, memory outside it (zlib and Buffers), the
 // answer cache and the parsed-object cache (in stored bytes). RSS minus these is the allocator's own (freed native memory not returned to the system).
