@@ -29,7 +29,7 @@ import { buildCells } from '../generator/write/cells.ts';
 import { sealCellTree } from '../generator/write/cell-hashes.ts';
 import { CellBlock, CellRecords, type CellRecordsT } from '../shim/core/cell-format.ts';
 import { openSite, type SiteLocation } from '../generator/site/site.ts';
-import { verify, verifyExitCode, type VerifyReport } from '../generator/audit/verify.ts';
+import { formatVerifyReport, verify, verifyExitCode, type VerifyReport } from '../generator/audit/verify.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { haversineMiles } from '../shim/core/geo.ts';
 import { FirmDoc, keys, Manifest, Pointer, type StoredOfficeT } from '../shim/core/site-format.ts';
@@ -189,6 +189,26 @@ describe('audit verify', () => {
       ['match', 'live'],
       ['match', 'live'],
     ]);
+  });
+
+  it('counts a point abroad or at sea, refused live as the published boundary says, as checked (not an error)', async () => {
+    const windsor = 'lat=42.3149&lng=-83.0364&radius_miles=10&limit=5'; // Windsor, Ontario, across the river from Detroit
+    const atSea = 'lat=39&lng=-70&radius_miles=50&limit=5'; // the Atlantic, 150 miles off Long Island
+    const detroit = 'lat=42.3314&lng=-83.0458&radius_miles=10&limit=5';
+    const r = await verify({
+      site: folder(SITE),
+      url: server.url,
+      queries: [parseQuery(windsor), parseQuery(atSea), parseQuery(detroit)],
+      manifest: false,
+      rebuildTree: false,
+    });
+    expect(r.live?.queries.map((q) => [q.query, q.status])).toEqual([
+      [windsor, 'outside'],
+      [atSea, 'outside'],
+      [detroit, 'match'],
+    ]);
+    expect(verifyExitCode(r)).toBe(0);
+    expect(formatVerifyReport(r)).toContain('2 outside the US');
   });
 
   it('fails, naming the query and the office, when a published record chunk was altered but the server answers from the original', async () => {

@@ -8,6 +8,8 @@ export interface LiveReply<T> {
   /** Why body is null although the status was 200 (not JSON, or not the documented shape). */
   problem: string | null;
   retryAfter: string | null;
+  /** The problem's `code` when a non-200 body is problem+json (e.g. "location_not_understood"), else null. */
+  code: string | null;
 }
 
 /** The live API could not be reached at all (network error, timeout). */
@@ -36,12 +38,18 @@ export async function getLive<T>(
   }
   const retryAfter = res.headers.get('retry-after');
   if (res.status !== 200)
-    return { status: res.status, body: null, problem: `HTTP ${res.status}: ${text.slice(0, 300)}`, retryAfter };
+    return {
+      status: res.status,
+      body: null,
+      problem: `HTTP ${res.status}: ${text.slice(0, 300)}`,
+      retryAfter,
+      code: problemCode(text),
+    };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { status: 200, body: null, problem: 'the body is not JSON', retryAfter };
+    return { status: 200, body: null, problem: 'the body is not JSON', retryAfter, code: null };
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
@@ -49,9 +57,26 @@ export async function getLive<T>(
       .slice(0, 3)
       .map((i) => `${i.path.join('.')}: ${i.message}`)
       .join('; ');
-    return { status: 200, body: null, problem: `the body does not match the published schema: ${issues}`, retryAfter };
+    return {
+      status: 200,
+      body: null,
+      problem: `the body does not match the published schema: ${issues}`,
+      retryAfter,
+      code: null,
+    };
   }
-  return { status: 200, body: parsed.data, problem: null, retryAfter };
+  return { status: 200, body: parsed.data, problem: null, retryAfter, code: null };
+}
+
+/** The `code` of a problem+json body, or null when the text is not one. */
+function problemCode(text: string): string | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    const code = typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Paths (at most `max`) where two JSON values differ, e.g. "totals.offices: 9077 vs 9080". */

@@ -18,7 +18,9 @@ import { mapPool } from '../write/pool.ts';
 import { sampleQueries, type AuditQuery } from './queries.ts';
 import { recomputeAnswer } from './recompute.ts';
 import { compareTree, scanOffices } from '../site/scan.ts';
-import { StoreError } from '../../shim/core/errors.ts';
+import { ApiError, StoreError } from '../../shim/core/errors.ts';
+import type { SiteReader } from '../../shim/core/reader.ts';
+import { stateOfPoint } from '../../shim/core/resolve-point.ts';
 import { openSite, type AuditSite, type AuditLocation } from '../site/site.ts';
 
 /** What to verify. */
@@ -42,10 +44,10 @@ export interface VerifyOptions {
   log?: (line: string) => void;
 }
 
-/** Outcome of one query. */
+/** Outcome of one query; `outside` is a point the published boundary puts outside the US, refused live as it should be. */
 export interface QueryCheck {
   query: string;
-  status: 'match' | 'mismatch' | 'error';
+  status: 'match' | 'mismatch' | 'error' | 'outside';
   /** The point recomputed from, and whether it came from the query or the live answer's resolved location. */
   point: { lat: number; lng: number; from: 'query' | 'live' } | null;
   covered: boolean | null;
@@ -114,12 +116,44 @@ function unanswered(query: string, differences: string[]): QueryCheck {
   };
 }
 
+/**
+ * The audited version read as the service reads it, for the published boundary (gazetteer/boundary/ and the ZIP points
+ * beside it): each object parsed once per run.
+ */
+function boundaryReader(site: AuditSite): SiteReader {
+  const parsed = new Map<string, Promise<unknown>>();
+  return {
+    version: site.version,
+    meta: site.meta,
+    json<T>(key: string, schema: Parameters<AuditSite['json']>[1]): Promise<T | null> {
+      let p = parsed.get(key);
+      if (p === undefined) parsed.set(key, (p = site.json(key, schema)));
+      return p as Promise<T | null>;
+    },
+  };
+}
+
+/**
+ * Whether the published boundary puts a point in the US (the 50 states, DC and Puerto Rico), by the rule the service
+ * applies; null when the version has no boundary or ZIP points to tell.
+ */
+async function inUs(reader: SiteReader, point: { lat: number; lng: number }): Promise<boolean | null> {
+  try {
+    const state = await stateOfPoint(reader, { ...point, input: `${point.lat},${point.lng}`, parameter: 'lat' });
+    return state === null ? null : true;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'location_not_understood') return false;
+    throw err;
+  }
+}
+
 async function checkQuery(
   url: string,
   q: AuditQuery,
   offices: readonly StoredOfficeT[],
   officesById: ReadonlyMap<string, StoredOfficeT>,
   coverage: CoverageCellsT,
+  boundary: SiteReader,
 ): Promise<QueryCheck> {
   const base = unanswered(q.query, []);
   let reply;
@@ -131,10 +165,28 @@ async function checkQuery(
   }
   if (reply.status === 429)
     return { ...base, differences: [`rate limited by the live API (Retry-After ${reply.retryAfter ?? '?'} s)`] };
+  // A sampled point abroad or at sea: the published boundary decides whether the live API had to refuse it.
+  const us = q.point === null ? null : await inUs(boundary, q.point);
+  if (reply.status === 400 && us === false)
+    return reply.code === 'location_not_understood'
+      ? { ...base, status: 'outside', point: { ...(q.point as { lat: number; lng: number }), from: 'query' } }
+      : { ...base, status: 'mismatch', differences: [`a point outside the US was refused with ${reply.problem}`] };
+  if (reply.status === 400 && us === true)
+    return {
+      ...base,
+      status: 'mismatch',
+      differences: [`the published boundary puts this point in the US, but the live API refused it: ${reply.problem}`],
+    };
   if (reply.status !== 200)
     return { ...base, differences: [`the live API answered ${reply.problem ?? `HTTP ${reply.status}`}`] };
   const got = reply.body;
   if (got === null) return { ...base, status: 'mismatch', differences: [reply.problem ?? 'unreadable body'] };
+  if (us === false)
+    return {
+      ...base,
+      status: 'mismatch',
+      differences: ['the published boundary puts this point outside the US, but the live API answered it'],
+    };
   const differences: string[] = [];
   let point: QueryCheck['point'];
   if (q.point !== null) {
@@ -216,11 +268,12 @@ export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
       };
       report.live = live;
       const officesById = new Map(scan.offices.map((o) => [o.listing_id, o]));
+      const boundary = boundaryReader(site);
       let done = 0;
       let limited = false;
       live.queries = await mapPool(queries, opts.concurrency ?? 4, async (q) => {
         if (limited) return unanswered(q.query, ['not run: the live API was rate limiting']);
-        const r = await checkQuery(opts.url as string, q, scan.offices, officesById, coverage);
+        const r = await checkQuery(opts.url as string, q, scan.offices, officesById, coverage, boundary);
         if (r.status === 'error' && r.differences[0]?.startsWith('rate limited') === true) limited = true;
         if (log !== undefined && (++done % 10 === 0 || done === queries.length))
           log(`verify: ${done}/${queries.length} queries compared`);
@@ -264,10 +317,10 @@ export function formatVerifyReport(r: VerifyReport): string {
     );
     for (const p of r.live.versionProblems) lines.push(`  ${p}`);
     lines.push(
-      `queries: ${q.length} checked, ${n('match')} match, ${n('mismatch')} MISMATCH, ${n('error')} not checked`,
+      `queries: ${q.length} checked, ${n('match')} match, ${n('outside')} outside the US (refused, as the published boundary says), ${n('mismatch')} MISMATCH, ${n('error')} not checked`,
     );
     for (const x of q) {
-      if (x.status === 'match') continue;
+      if (x.status === 'match' || x.status === 'outside') continue;
       lines.push(
         `${x.status === 'mismatch' ? 'MISMATCH' : 'NOT CHECKED'} /v1/attorneys?${x.query}${x.point?.from === 'live' ? ` (point ${x.point.lat},${x.point.lng} as resolved by the live API)` : ''}`,
       );
