@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSiteSource } from '../shim/core/site-reader.ts';
 import { withDeadline } from '../shim/store/deadline.ts';
+import { runWithDeadline } from '../shim/store/request-deadline.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
 import { keys } from '../shim/core/site-format.ts';
@@ -170,5 +171,39 @@ describe('a read that does not finish in time', () => {
     expect(other.status).toBe('fulfilled');
     hung = false;
     expect(await reader.json(key, z.object({ schema_version: z.literal(1) }))).toMatchObject({ schema_version: 1 });
+  });
+
+  it('shared by two requests, ends the first at its deadline and lets the second read again under its own', async () => {
+    // Reads of one key wait until released (or until their deadline aborts them).
+    const folder = new FolderStore(SITE());
+    const key = keys.coverage(version);
+    const waiting: (() => void)[] = [];
+    let reads = 0;
+    const slow: Store = {
+      kind: 'slow',
+      get: (k, options) => {
+        if (k !== key) return folder.get(k);
+        reads++;
+        return new Promise<Uint8Array | null>((resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+          waiting.push(() => void folder.get(k).then(resolve, reject));
+        });
+      },
+    };
+    const reader = await createSiteSource(withDeadline(slow, 5000)).current();
+    const first = runWithDeadline(200, () => reader.json(key, z.unknown()));
+    await new Promise((r) => setTimeout(r, 50));
+    const second = runWithDeadline(5000, () => reader.json(key, z.unknown()));
+    const firstOutcome = await first.then(
+      () => 'answered',
+      (err: unknown) => err,
+    );
+    expect(firstOutcome).toBeInstanceOf(StoreError);
+    expect(String(firstOutcome)).toMatch(/within 200 ms/);
+    // The store answers now, after the first request's deadline and well inside the second's.
+    await new Promise((r) => setTimeout(r, 100));
+    for (const release of waiting.splice(0)) release();
+    expect(await second).toMatchObject({ schema_version: 1 });
+    expect(reads).toBe(2);
   });
 });

@@ -13,6 +13,8 @@ import { expectedHash, readsUnhashed, recordsHashes } from './integrity.ts';
 import { readJson, type ObjectSource } from './site-json.ts';
 import { SpeculativeReads } from './speculative-reads.ts';
 import { INDEX_BYTES_PER_POINT } from './point-index.ts';
+import { StoreDeadlineError } from '../store/deadline.ts';
+import { requestDeadline } from '../store/request-deadline.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
 export interface SiteSource {
@@ -121,6 +123,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     schema: ZodType<T>,
     sha256: string | undefined,
     listed: boolean,
+    rejoin = true,
   ): Promise<T | null> {
     const hit = cache.get(key);
     if (hit !== undefined && (sha256 === undefined || hit.sha256 === sha256)) {
@@ -131,7 +134,15 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     const pending = inflight.get(slot);
     if (pending !== undefined) {
       counters.cacheHits++;
-      return pending as Promise<T | null>;
+      if (!rejoin) return pending as Promise<T | null>;
+      // A shared read ends at the deadline of the request that started it; this request may have time left, and then
+      // reads the object again under its own deadline rather than fail early with the other's 503.
+      return (pending as Promise<T | null>).catch((err: unknown) => {
+        const own = requestDeadline();
+        if (err instanceof StoreDeadlineError && (own === undefined || own.at > performance.now()))
+          return cachedJson(key, schema, sha256, listed, false);
+        throw err;
+      });
     }
     // Bytes read beside meta.json (refresh, counted there) are taken once, and checked against `sha256` like a read made now.
     const early = speculative?.take(key);

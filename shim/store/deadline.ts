@@ -2,6 +2,9 @@
 import { requestDeadline } from './request-deadline.ts';
 import { StoreError, type Store } from './types.ts';
 
+/** A read given up at a request's deadline: another request sharing the read may still have time to read again. */
+export class StoreDeadlineError extends StoreError {}
+
 /** Default deadline of one request's store reads together, in milliseconds (STORE_TIMEOUT_MS; the Lambda's). */
 export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 /**
@@ -24,7 +27,7 @@ export function withDeadline(store: Store, ms: number): Store {
       const budget = deadline?.ms ?? ms;
       const left = deadline === undefined ? ms : deadline.at - performance.now();
       const late = (): StoreError =>
-        new StoreError(`${store.kind} store did not return ${key} within ${budget} ms`, key);
+        new StoreDeadlineError(`${store.kind} store did not return ${key} within ${budget} ms`, key);
       if (left <= 0) return Promise.reject(late());
       const controller = new AbortController();
       return new Promise((resolve, reject) => {
