@@ -2,15 +2,15 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keys, LISTING_ALPHABET } from '../shim/core/site-format.ts';
-import { paths } from '../shim/core/paths.ts';
-import type { StoredOfficeT } from '../shim/core/site-format.ts';
+import { keys, LISTING_ALPHABET } from '../shim/format/site-format.ts';
+import { paths } from '../shim/format/paths.ts';
+import type { StoredOfficeT } from '../shim/format/site-format.ts';
 import { buildOpenApi } from '../shim/core/openapi.ts';
 import { applyCorrections } from './model/corrections.ts';
 import type { Corrected } from './model/corrections.ts';
 import type { MetroT, PlaceRecordT, RemovalRecordT } from './inputs/schema.ts';
 import { ActiveRemovals, describeRemoval, identityOfPlace } from './model/removals.ts';
-import type { ZipGazetteerT } from '../shim/core/site-format.ts';
+import type { ZipGazetteerT } from '../shim/format/site-format.ts';
 import { buildCoverage } from './model/coverage.ts';
 import type { CoverageMap } from './model/coverage.ts';
 import {

@@ -2,9 +2,9 @@
 import { resolve } from 'node:path';
 import { composeApp } from './compose.ts';
 import type { Config } from './env.ts';
-import { createService } from './core/service-impl.ts';
-import type { Service } from './core/service.ts';
-import { createSiteSource, pointerEventText, type CachedSiteSource } from './core/site-reader.ts';
+import { createService } from './answer/service-impl.ts';
+import type { Service } from './answer/service.ts';
+import { createSiteSource, pointerEventText, type CachedSiteSource } from './search/site-reader.ts';
 import type { ConnectionCaps } from './connection-limit.ts';
 import { logLine, mcpErrorLog } from './log-line.ts';
 import type { App } from './edge-types.ts';

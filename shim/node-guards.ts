@@ -7,7 +7,7 @@
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError } from './core/errors.ts';
+import { ApiError } from './contract/errors.ts';
 import { normaliseAddress } from './http/client-address.ts';
 import { renderProblem } from './http/problem.ts';
 import { HEADERS_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS } from './limits.ts';

@@ -14,10 +14,10 @@ import { NaiveIndex, naiveService } from '../bench/peers/naive.ts';
 import { densePoints, pointArgs } from '../bench/lib/points.ts';
 import { renderReport, SECTIONS, type BenchResults } from '../bench/lib/report.ts';
 import { spread } from '../bench/lib/stats.ts';
-import type { Service } from '../shim/core/service.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import type { Service } from '../shim/answer/service.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { keys, Meta, Pointer } from '../shim/format/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 
 const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };

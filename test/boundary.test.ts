@@ -6,9 +6,9 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBoundaries } from '../generator/model/boundary.ts';
-import { placeOfPoint } from '../shim/core/boundary.ts';
-import type { SiteReader } from '../shim/core/reader.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { placeOfPoint } from '../shim/places/boundary.ts';
+import type { SiteReader } from '../shim/search/reader.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { linkSite } from './helpers/site-copy.ts';

@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogue, catalogueEntryOf } from '../shim/core/catalogue.ts';
-import { paths, type DocName } from '../shim/core/paths.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { catalogue, catalogueEntryOf } from '../shim/format/catalogue.ts';
+import { paths, type DocName } from '../shim/format/paths.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
 
 const SITE = process.env.TEST_SITE_DIR as string;
 

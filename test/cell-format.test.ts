@@ -13,7 +13,7 @@ import {
   ELEMENTS,
   natLists,
   type ElementKind,
-} from '../shim/core/cell-format.ts';
+} from '../shim/format/cell-format.ts';
 
 const elements: unknown[] = [
   0,

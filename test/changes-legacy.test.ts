@@ -17,7 +17,7 @@ import { listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
-import { ChangesDoc, keys } from '../shim/core/site-format.ts';
+import { ChangesDoc, keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';

@@ -20,11 +20,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { withDeadline } from '../shim/store/deadline.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { startTestServer } from './helpers/server.ts';
 
 const SITE = (): string => process.env.TEST_SITE_DIR as string;

@@ -5,7 +5,7 @@
  * and its info.description says the firms are fictional exactly while the served dataset is synthetic.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYNTHETIC_NOTE } from '../shim/core/disclosure.ts';
+import { SYNTHETIC_NOTE } from '../shim/answer/disclosure.ts';
 import { readFile } from 'node:fs/promises';
 import { buildOpenApi } from '../shim/core/openapi.ts';
 import { collectExamples } from '../generator/openapi-examples.ts';

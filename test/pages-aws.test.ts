@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Client } from '../shim/aws/s3-client.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
 import { loadLambdaEnv } from '../shim/env.ts';
 import { createHandler, type FunctionUrlHandler } from '../shim/aws/handler.ts';
 import type { SaltProvider } from '../shim/edge-types.ts';

@@ -17,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidationPathsFor, publishSite, type PublishOptions } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
 import { readStoredVersion } from '../generator/site/bucket-version.ts';
-import { generatedMetaBytes, resolveLayered } from '../shim/core/layers.ts';
-import { keys, type ManifestT } from '../shim/core/site-format.ts';
+import { generatedMetaBytes, resolveLayered } from '../shim/format/layers.ts';
+import { keys, type ManifestT } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { S3RVER_ENV, useS3rver } from './helpers/s3rver.ts';
 

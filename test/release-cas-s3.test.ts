@@ -14,7 +14,7 @@ import { publishSite } from '../generator/publish/publish.ts';
 import { release, type ReleaseOptions } from '../generator/release/release.ts';
 import { LiveMovedError } from '../generator/site/live-moved.ts';
 import { createS3Client } from '../shim/aws/s3-client.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { useS3rver } from './helpers/s3rver.ts';

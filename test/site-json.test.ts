@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StoreError } from '../shim/core/errors.ts';
-import { parseObject, readObject } from '../shim/core/site-json.ts';
+import { StoreError } from '../shim/contract/errors.ts';
+import { parseObject, readObject } from '../shim/format/site-json.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { readStoredVersion } from '../generator/site/bucket-version.ts';
 import { openStoredVersion } from '../generator/site/site.ts';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSiteSource } from '../shim/core/site-reader.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS, withDeadline } from '../shim/store/deadline.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { runWithDeadline } from '../shim/store/request-deadline.ts';

@@ -10,7 +10,7 @@ import { checkManifest } from '../generator/audit/manifest.ts';
 import { openSite } from '../generator/site/site.ts';
 import { release } from '../generator/release/release.ts';
 import { s3Client } from '../shim/aws/s3-client.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { useS3rver, type RunningS3rver } from './helpers/s3rver.ts';

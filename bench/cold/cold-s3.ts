@@ -5,8 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { publishSite } from '../../generator/publish/publish.ts';
-import { createService } from '../../shim/core/service-impl.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { startS3rver } from '../../test/helpers/s3rver.ts';
 import { answerableSets, COLD_CTX, coldQuerySets, summariseCold, type ColdQuery, type ColdReads } from './cold.ts';

@@ -1,5 +1,5 @@
 /** Warm in-process query latency: service.findAttorneys over a warm cache, several targets measured side by side. */
-import type { Service } from '../../shim/core/service.ts';
+import type { Service } from '../../shim/answer/service.ts';
 import { jittered, pointArgs, type QueryPoint } from '../lib/points.ts';
 import { quantile, spread, type Spread } from '../lib/stats.ts';
 

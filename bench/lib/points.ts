@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MetrosFile, type MetroT } from '../../generator/inputs/schema.ts';
-import { destination } from '../../shim/core/geo.ts';
+import { destination } from '../../shim/search/geo.ts';
 
 /** A named query point (decimal degrees). */
 export interface QueryPoint {

@@ -3,14 +3,14 @@
  * office per firm, sort by distance then listing_id, limit). Written independently of shim/core/search.ts so it can
  * also serve as a brute-force check of the shim's answers.
  */
-import { EARTH_RADIUS_MILES } from '../../shim/core/constants.ts';
-import type { SiteReader } from '../../shim/core/reader.ts';
-import { coveredSearch } from '../../shim/core/search.ts';
-import type { Service } from '../../shim/core/service.ts';
-import { createService } from '../../shim/core/service-impl.ts';
+import { EARTH_RADIUS_MILES } from '../../shim/contract/constants.ts';
+import type { SiteReader } from '../../shim/search/reader.ts';
+import { coveredSearch } from '../../shim/search/search.ts';
+import type { Service } from '../../shim/answer/service.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
 import { z } from 'zod';
-import { CellGroup, CellIndex } from '../../shim/core/cell-format.ts';
-import { keys, Pointer, StoredOffice, type StoredOfficeT } from '../../shim/core/site-format.ts';
+import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
+import { keys, Pointer, StoredOffice, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import type { Store } from '../../shim/store/types.ts';
 
 const RAD = Math.PI / 180;

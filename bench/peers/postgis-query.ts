@@ -6,8 +6,8 @@
  */
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { createService } from '../../shim/core/service-impl.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { densePoints, jittered, pointArgs, RADII } from '../lib/points.ts';
 import { cliOrExit } from '../../shim/cli-run.ts';

@@ -5,9 +5,9 @@
  */
 import { resolve } from 'node:path';
 import { cliOrExit } from '../../shim/cli-run.ts';
-import { createService } from '../../shim/core/service-impl.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
 import { RereadStore } from '../cold/counting-store.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { NaiveIndex, naiveService } from '../peers/naive.ts';
 import { densePoints, RADII } from '../lib/points.ts';

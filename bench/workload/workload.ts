@@ -7,8 +7,8 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { readPlaces, readZctas, type PlaceRow } from '../../generator/model/gazetteer-sources.ts';
 import { viewerRequestCode } from '../../infra/edge-function.ts';
-import { createService } from '../../shim/core/service-impl.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { loadCloudFrontFunction, viewerRequest } from '../../test/helpers/cloudfront-runtime.ts';
 import { rng } from '../../test/helpers/rng.ts';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { MetrosFile } from '../../generator/inputs/schema.ts';
-import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
+import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
 import { GooglePlacesProvider } from './google-places.ts';
 import { GRID_RESOLUTION, gridPoints } from './grid.ts';
 import { isoWeekOf } from './iso-week.ts';

@@ -2,11 +2,11 @@
 import { diffSites, formatDiff } from './diff.ts';
 import { formatMeasureReport, measure, measureExitCode } from './measure.ts';
 import { parseQuery, QueryError, type AuditQuery } from './queries.ts';
-import { StoreError } from '../../shim/core/errors.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
 import type { AuditLocation } from '../site/site.ts';
 import { formatMirror, mirror } from './mirror.ts';
 import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
-import { EXIT, parseCliArgs, type CliSpec, type Options, type Values } from '../../shim/core/cli-args.ts';
+import { EXIT, parseCliArgs, type CliSpec, type Options, type Values } from '../../shim/lib/cli-args.ts';
 
 const HELP = `Usage: npm run audit -- <command> [options]
 

@@ -2,15 +2,15 @@
  * `audit verify`: check one published version (manifest, cell tree) and, given a live API, recompute queries from a
  * brute-force scan of the published records and compare them with the live answers (docs/AUDIT.md).
  */
-import { AttorneysResponse, CoverageResponse } from '../../shim/core/schemas.ts';
-import { attribution } from '../../shim/core/attribution.ts';
+import { AttorneysResponse, CoverageResponse } from '../../shim/contract/schemas.ts';
+import { attribution } from '../../shim/contract/attribution.ts';
 import {
   CoverageCells,
   CoverageDoc,
   keys,
   type CoverageCellsT,
   type StoredOfficeT,
-} from '../../shim/core/site-format.ts';
+} from '../../shim/format/site-format.ts';
 import { compareAnswer } from './compare.ts';
 import { getLive, jsonDifferences, LiveError } from './live.ts';
 import { checkManifest, type ManifestCheck } from './manifest.ts';
@@ -18,7 +18,7 @@ import { mapPool } from '../write/pool.ts';
 import { sampleQueries, type AuditQuery } from './queries.ts';
 import { recomputeAnswer } from './recompute.ts';
 import { compareTree, scanOffices } from '../site/scan.ts';
-import { StoreError } from '../../shim/core/errors.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
 import { openSite, type AuditSite, type AuditLocation } from '../site/site.ts';
 
 /** What to verify. */

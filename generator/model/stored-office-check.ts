@@ -5,8 +5,8 @@
  * and brand objects are shared between offices (see offices.ts), so each is checked once.
  * test/stored-office-check.test.ts holds it to zod.
  */
-import { StoredOffice } from '../../shim/core/site-format.ts';
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+import { StoredOffice } from '../../shim/format/site-format.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import { describeFailure } from '../failure.ts';
 import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
 import { readRemovals } from '../model/removals.ts';
 import { prefixesReadBy } from '../site/bucket-version.ts';
-import { keys } from '../../shim/core/site-format.ts';
+import { keys } from '../../shim/format/site-format.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { EXIT, runCli } from '../../shim/cli-run.ts';
 

@@ -19,8 +19,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
-import { keys, Pointer, POINTER_TTL_MS } from '../../shim/core/site-format.ts';
-import { parseJson, parseObject } from '../../shim/core/site-json.ts';
+import { keys, Pointer, POINTER_TTL_MS } from '../../shim/format/site-format.ts';
+import { parseJson, parseObject } from '../../shim/format/site-json.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { assertSafeKey } from '../../shim/store/types.ts';
 import { readStoredVersion } from '../site/bucket-version.ts';

@@ -4,8 +4,8 @@
  * shape (`Manifest` in shim/core/site-format.ts, which stays the reference) takes well under a second and keeps the
  * object JSON.parse made. Small documents keep zod.
  */
-import { StoreError } from '../../shim/core/errors.ts';
-import type { ManifestT } from '../../shim/core/site-format.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
+import type { ManifestT } from '../../shim/format/site-format.ts';
 import { manifestKeys } from './manifest-join.ts';
 
 /**

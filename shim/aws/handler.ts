@@ -4,14 +4,14 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { composeApp } from '../compose.ts';
-import { ApiError } from '../core/errors.ts';
-import { createService } from '../core/service-impl.ts';
-import type { Service } from '../core/service.ts';
+import { ApiError } from '../contract/errors.ts';
+import { createService } from '../answer/service-impl.ts';
+import type { Service } from '../answer/service.ts';
 import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
 import { renderProblem } from '../http/problem.ts';
 import { createRequestLimits } from '../http/admission.ts';
 import { perWindow } from '../http/rate-limit.ts';
-import { createSiteSource, pointerEventText } from '../core/site-reader.ts';
+import { createSiteSource, pointerEventText } from '../search/site-reader.ts';
 import { errorText, logJson, mcpErrorLog } from '../log-line.ts';
 import { withDeadline } from '../store/deadline.ts';
 import { runWithDeadline } from '../store/request-deadline.ts';

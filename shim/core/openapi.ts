@@ -2,17 +2,24 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
-import { API_VERSION, LIMIT, RADIUS_MILES, RATELIMIT_DRAFT, REQUESTS_PER_HOUR, SERVICE_NAME } from './constants.ts';
-import { withoutSafeIntegerBounds } from './json-schema-bounds.ts';
-import { DEFAULT_PUBLIC_BASE_URL, TAGS, apiDescription, servedOpenApi } from './openapi-info.ts';
-import { AttorneysQuery } from './query-schema.ts';
-import { FIRM_PARAMS } from './firm-params.ts';
-import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from './schemas.ts';
-import { ChangesDoc } from './site-format.ts';
-import { ApiError } from './errors.ts';
+import {
+  API_VERSION,
+  LIMIT,
+  RADIUS_MILES,
+  RATELIMIT_DRAFT,
+  REQUESTS_PER_HOUR,
+  SERVICE_NAME,
+} from '../contract/constants.ts';
+import { withoutSafeIntegerBounds } from '../lib/json-schema-bounds.ts';
+import { DEFAULT_PUBLIC_BASE_URL, TAGS, apiDescription, servedOpenApi } from '../answer/openapi-info.ts';
+import { AttorneysQuery } from '../contract/query-schema.ts';
+import { FIRM_PARAMS } from '../answer/firm-params.ts';
+import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from '../contract/schemas.ts';
+import { ChangesDoc } from '../format/site-format.ts';
+import { ApiError } from '../contract/errors.ts';
 import type { OpenApiExampleSet } from './openapi-example-set.ts';
-import { problemTypeUri } from './problem-pages.ts';
-import type { ProblemT } from './schemas.ts';
+import { problemTypeUri } from '../pages/problem-pages.ts';
+import type { ProblemT } from '../contract/schemas.ts';
 
 const rateLimitPolicy = z.string().meta({
   description:

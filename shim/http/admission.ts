@@ -3,7 +3,7 @@
  * /v1/ and /r/ and by MCP tool calls, and a ceiling ALL_REQUESTS_FACTOR times higher on every request, so pages,
  * assets, documents and MCP protocol messages spend no answer yet cannot flood the service.
  */
-import { ALL_REQUESTS_FACTOR } from '../core/constants.ts';
+import { ALL_REQUESTS_FACTOR } from '../contract/constants.ts';
 import {
   createRateLimiter,
   limitHeader,

@@ -1,5 +1,5 @@
 /** Answers of the pages for people: the stored bytes with a strict Content-Security-Policy and security headers. */
-import type { PageDocT } from '../core/page-format.ts';
+import type { PageDocT } from '../format/page-format.ts';
 import type { Answer } from '../edge-types.ts';
 import { DOCUMENT_CACHE_CONTROL, etagOf, ifNoneMatchHits } from './caching.ts';
 

@@ -1,7 +1,7 @@
 /** The one mapping from errors to RFC 9457 problem answers (application/problem+json), for REST, MCP and the adapters; never a stack trace. */
-import { toApiError } from '../core/errors.ts';
-import { problemTypeUri } from '../core/problem-pages.ts';
-import type { ProblemT } from '../core/schemas.ts';
+import { toApiError } from '../contract/errors.ts';
+import { problemTypeUri } from '../pages/problem-pages.ts';
+import type { ProblemT } from '../contract/schemas.ts';
 import type { Answer } from '../edge-types.ts';
 import { errorText, logLine, rateLimited } from '../log-line.ts';
 

@@ -12,10 +12,10 @@ import {
   isJsonContentType,
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
-import { ApiError } from '../core/errors.ts';
+import { ApiError } from '../contract/errors.ts';
 import { MAX_BODY_BYTES } from '../limits.ts';
 import { errorResponse } from '../http/problem.ts';
-import type { Service } from '../core/service.ts';
+import type { Service } from '../answer/service.ts';
 import type { RequestInfo } from '../edge-types.ts';
 import { TOOL_NAMES, buildMcpServer } from './tools.ts';
 import type { ToolCallRecord, ToolScope } from './tools.ts';
