@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTHETIC_NOTE } from '../shim/answer/disclosure.ts';
 import { readFile } from 'node:fs/promises';
-import { buildOpenApi } from '../shim/core/openapi.ts';
-import { collectExamples } from '../generator/openapi-examples.ts';
+import { buildOpenApi } from '../generator/openapi/openapi.ts';
+import { collectExamples } from '../generator/openapi/openapi-examples.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { request, type Reply } from './helpers/http.ts';
 import { ResponseSchemas } from './helpers/openapi.ts';

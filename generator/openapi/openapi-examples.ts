@@ -4,15 +4,15 @@
  * readable size (two results, one other office, three metros, one change of each kind, none made on request).
  * Generate calls it over the version it is writing, before the version is live. Deterministic for a given version.
  */
-import { ApiError } from '../shim/contract/errors.ts';
-import type { OpenApiExampleSet } from '../shim/core/openapi-example-set.ts';
-import { DEFAULT_PUBLIC_BASE_URL } from '../shim/answer/openapi-info.ts';
-import { problemTypeUri } from '../shim/pages/problem-pages.ts';
-import { parseQuery } from '../shim/http/query.ts';
-import type { AttorneysResponseT, ProblemT } from '../shim/contract/schemas.ts';
-import { createService } from '../shim/answer/service-impl.ts';
-import { createSiteSource } from '../shim/search/site-reader.ts';
-import type { Store } from '../shim/store/types.ts';
+import { ApiError } from '../../shim/contract/errors.ts';
+import type { OpenApiExampleSet } from './openapi-example-set.ts';
+import { DEFAULT_PUBLIC_BASE_URL } from '../../shim/answer/openapi-info.ts';
+import { problemTypeUri } from '../../shim/pages/problem-pages.ts';
+import { parseQuery } from '../../shim/http/query.ts';
+import type { AttorneysResponseT, ProblemT } from '../../shim/contract/schemas.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
+import type { Store } from '../../shim/store/types.ts';
 
 /** The uncovered search shown (a ZIP outside every measured metro). */
 export const NOT_COVERED_QUERY = 'zip=59001&limit=2';

@@ -9,17 +9,23 @@ import {
   RATELIMIT_DRAFT,
   REQUESTS_PER_HOUR,
   SERVICE_NAME,
-} from '../contract/constants.ts';
-import { withoutSafeIntegerBounds } from '../lib/json-schema-bounds.ts';
-import { DEFAULT_PUBLIC_BASE_URL, TAGS, apiDescription, servedOpenApi } from '../answer/openapi-info.ts';
-import { AttorneysQuery } from '../contract/query-schema.ts';
-import { FIRM_PARAMS } from '../answer/firm-params.ts';
-import { AttorneysResponse, CoverageResponse, FirmResponse, Problem, ProblemCode } from '../contract/schemas.ts';
-import { ChangesDoc } from '../format/site-format.ts';
-import { ApiError } from '../contract/errors.ts';
+} from '../../shim/contract/constants.ts';
+import { withoutSafeIntegerBounds } from '../../shim/lib/json-schema-bounds.ts';
+import { DEFAULT_PUBLIC_BASE_URL, TAGS, apiDescription, servedOpenApi } from '../../shim/answer/openapi-info.ts';
+import { AttorneysQuery } from '../../shim/contract/query-schema.ts';
+import { FIRM_PARAMS } from '../../shim/answer/firm-params.ts';
+import {
+  AttorneysResponse,
+  CoverageResponse,
+  FirmResponse,
+  Problem,
+  ProblemCode,
+} from '../../shim/contract/schemas.ts';
+import { ChangesDoc } from '../../shim/format/site-format.ts';
+import { ApiError } from '../../shim/contract/errors.ts';
 import type { OpenApiExampleSet } from './openapi-example-set.ts';
-import { problemTypeUri } from '../pages/problem-pages.ts';
-import type { ProblemT } from '../contract/schemas.ts';
+import { problemTypeUri } from '../../shim/pages/problem-pages.ts';
+import type { ProblemT } from '../../shim/contract/schemas.ts';
 
 const rateLimitPolicy = z.string().meta({
   description:

@@ -1,5 +1,5 @@
 /** The shape of the examples openapi.json shows: answers of the version's own data (see generator/openapi-examples.ts). */
-import type { AttorneysResponseT, CoverageResponseT, FirmResponseT, ProblemT } from '../contract/schemas.ts';
+import type { AttorneysResponseT, CoverageResponseT, FirmResponseT, ProblemT } from '../../shim/contract/schemas.ts';
 
 /** Example values of the operations' parameters, and example bodies of their responses. */
 export interface OpenApiExampleSet {
