@@ -5,7 +5,7 @@ import { ApiError } from './contract/errors.ts';
 import { parseFirmPoint } from './answer/firm-params.ts';
 import { firmNearPoint } from './answer/firm-near.ts';
 import type { CallContext, Service } from './answer/service.ts';
-import type { Answer, PlainRequest, WebApp } from './edge-types.ts';
+import type { Answer, PlainRequest, WebApp } from './edge/edge-types.ts';
 import { headerOf, jsonAnswer } from './http/answer.ts';
 import { ANSWER_CACHE_CONTROL, documentAnswer, encodeDocument, NO_STORE } from './http/caching.ts';
 import { DocumentCache } from './http/document-cache.ts';

@@ -9,7 +9,7 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { ApiError } from './contract/errors.ts';
 import { humanWait } from './lib/human-wait.ts';
 import type { CallContext, Service } from './answer/service.ts';
-import type { Answer, App, PlainRequest, RequestLogSink, SaltProvider, WebApp } from './edge-types.ts';
+import type { Answer, App, PlainRequest, RequestLogSink, SaltProvider, WebApp } from './edge/edge-types.ts';
 import { headerOf } from './http/answer.ts';
 import type { AnswerCache } from './http/answer-cache.ts';
 import { cachedAnswer, eligible, storeAnswer, type Eligible } from './http/answer-path.ts';

@@ -5,9 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './env.ts';
+import type { Config } from './edge/env.ts';
 import { ApiError, toApiError } from './contract/errors.ts';
-import type { App } from './edge-types.ts';
+import type { App } from './edge/edge-types.ts';
 import { clientAddress, rateLimitKey } from './http/client-address.ts';
 import { publicCorsHeaders } from './http/cors.ts';
 import { peekHeaders } from './http/admission.ts';
@@ -27,7 +27,7 @@ import {
   MAX_BODY_BYTES,
   REQUEST_TIMEOUT_MS,
   TIMEOUT_CHECK_INTERVAL_MS,
-} from './limits.ts';
+} from './edge/limits.ts';
 
 export {
   HEADERS_TIMEOUT_MS,

@@ -34,11 +34,11 @@ import { generateLive } from './helpers/generate-live.ts';
 import { haversineMiles } from '../shim/search/geo.ts';
 import { FirmDoc, keys, Manifest, Pointer, type StoredOfficeT } from '../shim/format/site-format.ts';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from '../shim/aws/s3-client.ts';
+import { s3Client } from '../shim/store/s3-client.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { recordMetaHash } from './helpers/rehash.ts';
-import { startS3rver } from './helpers/s3rver.ts';
+import { startS3rver } from '../bench/lib/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const SITE = process.env.TEST_SITE_DIR as string;

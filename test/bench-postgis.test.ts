@@ -22,7 +22,7 @@ import {
   type ComparableAnswer,
 } from '../bench/peers/postgis-sql.ts';
 import type { PostgisReport } from '../bench/peers/postgis.ts';
-import { renderReport } from '../bench/lib/report.ts';
+import { renderReport } from '../bench/report.ts';
 import { spread } from '../bench/lib/stats.ts';
 import { haversineMiles } from '../shim/search/geo.ts';
 

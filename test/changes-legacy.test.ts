@@ -16,13 +16,13 @@ import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
-import { s3Client } from '../shim/aws/s3-client.ts';
+import { s3Client } from '../shim/store/s3-client.ts';
 import { ChangesDoc, keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { downgradeCells, downgradeToMeta1, siteFiles } from './helpers/legacy-site.ts';
-import { useS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from '../bench/lib/s3rver.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
 

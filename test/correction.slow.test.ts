@@ -19,7 +19,7 @@ import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { useS3rver } from './helpers/s3rver.ts';
+import { useS3rver } from '../bench/lib/s3rver.ts';
 import { startTestServer } from './helpers/server.ts';
 import { mirror } from '../generator/audit/mirror.ts';
 
@@ -101,7 +101,7 @@ function changedRels(a: string, b: string): Set<string> {
 
 async function listUnder(version: string): Promise<string[]> {
   const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
-  const { s3Client } = await import('../shim/aws/s3-client.ts');
+  const { s3Client } = await import('../shim/store/s3-client.ts');
   const page = await s3Client(s3.clientOptions).send(
     new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX + keys.root(version) }),
   );

@@ -108,7 +108,7 @@ describe('FIFOs in place of firm documents', () => {
 
   it('SIGTERM stops the server while reads of them are pending', async () => {
     const logDir = mkdtempSync(join(tmpdir(), 'iad-deadlines-log-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve('shim/cli.ts'), '--no-build'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve('start.ts'), '--no-build'], {
       env: {
         ...process.env,
         PORT: '0',

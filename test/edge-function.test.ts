@@ -18,7 +18,7 @@ import {
   loadCloudFrontFunction,
   viewerRequest,
   type LoadedFunction,
-} from './helpers/cloudfront-runtime.ts';
+} from '../bench/lib/cloudfront-runtime.ts';
 import { rng } from './helpers/rng.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../shim/env.ts';
+import { loadConfig } from '../shim/edge/env.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { createRequestLimits } from '../shim/http/admission.ts';
 import { startServer, type RunningServer } from '../shim/server.ts';

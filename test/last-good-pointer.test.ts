@@ -11,7 +11,7 @@ import { keys } from '../shim/format/site-format.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { StoreError } from '../shim/store/types.ts';
 import { startFakeS3, type FakeS3 } from './helpers/fake-s3.ts';
-import { S3RVER_ENV } from './helpers/s3rver.ts';
+import { S3RVER_ENV } from '../bench/lib/s3rver.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 

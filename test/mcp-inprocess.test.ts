@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../shim/contract/errors.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import type { Service } from '../shim/answer/service.ts';
-import type { RequestInfo } from '../shim/edge-types.ts';
+import type { RequestInfo } from '../shim/edge/edge-types.ts';
 import { createMcpRoute } from '../shim/mcp/route.ts';
 import type { ToolCallRecord } from '../shim/mcp/tools.ts';
 import { toApiError } from '../shim/contract/errors.ts';

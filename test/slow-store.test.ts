@@ -14,8 +14,8 @@ import { StoreError, type Store } from '../shim/store/types.ts';
 import { sleep, until, useFakeS3Site } from './helpers/fake-s3-site.ts';
 import { createHandler } from '../shim/aws/handler.ts';
 import { lazyS3Store } from '../shim/aws/lazy-s3.ts';
-import { loadLambdaEnv } from '../shim/env.ts';
-import { functionUrlEvent } from './helpers/function-url.ts';
+import { loadLambdaEnv } from '../shim/edge/env.ts';
+import { functionUrlEvent } from '../bench/lib/function-url.ts';
 
 const SITE = (): string => process.env.TEST_SITE_DIR as string;
 /** The deadline of a request's store reads in these tests (STORE_TIMEOUT_MS). */

@@ -13,11 +13,11 @@ import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpe
 
 afterAll(removeTempDirs);
 
-/** Start `shim/cli.ts` and resolve once it serves (its URL) or exits (its status), with what it printed. */
+/** Start `start.ts` and resolve once it serves (its URL) or exits (its status), with what it printed. */
 function start(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string | null; status: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'start.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

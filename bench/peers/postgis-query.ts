@@ -10,11 +10,11 @@ import { createService } from '../../shim/answer/service-impl.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { densePoints, jittered, pointArgs, RADII } from '../lib/points.ts';
-import { cliOrExit } from '../../shim/cli-run.ts';
+import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { postgisService } from './postgis-service.ts';
 import { answerDifference } from './postgis-sql.ts';
-import { measureLatency, type LatencyTarget } from '../latency/query.ts';
-import { JITTER_MILES } from '../lib/report.ts';
+import { measureLatency, type LatencyTarget } from '../lib/query.ts';
+import { JITTER_MILES } from '../report.ts';
 
 const { values } = cliOrExit({
   name: 'postgis-query',

@@ -1,5 +1,5 @@
 /** The PostGIS peer's part of BENCHMARKS.md: its section and its target row. Pure: results in, markdown out. */
-import type { LatencyResult } from '../latency/query.ts';
+import type { LatencyResult } from '../lib/query.ts';
 import type { PostgisReport } from './postgis.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, table, type Spread } from '../lib/stats.ts';
 

@@ -5,7 +5,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { lineSplitter, REPO, startJsonChild } from '../lib/child.ts';
-import { ratioOfP50, type LatencyResult } from '../latency/query.ts';
+import { ratioOfP50, type LatencyResult } from '../lib/query.ts';
 import { median, type Spread } from '../lib/stats.ts';
 
 /** Peak memory and time of one child process. */

@@ -10,7 +10,7 @@ import { viewerRequestCode } from '../../infra/edge-function.ts';
 import { createService } from '../../shim/answer/service-impl.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { loadCloudFrontFunction, viewerRequest } from '../../test/helpers/cloudfront-runtime.ts';
+import { loadCloudFrontFunction, viewerRequest } from '../lib/cloudfront-runtime.ts';
 import { rng } from '../../test/helpers/rng.ts';
 import {
   costPerMillion,

@@ -15,7 +15,7 @@ import type { Provider } from './provider.ts';
 import { RecordedProvider } from './recorded.ts';
 import { runCollection } from './run.ts';
 import { Throttle } from './throttle.ts';
-import { cliOrExit, EXIT, printUsageError } from '../../shim/cli-run.ts';
+import { cliOrExit, EXIT, printUsageError } from '../../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'collect',

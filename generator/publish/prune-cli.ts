@@ -1,6 +1,6 @@
 /** `npm run prune -- --bucket B --keep N [--dry-run]`: delete old version prefixes no kept version reads from. */
-import { s3Client } from '../../shim/aws/s3-client.ts';
-import { EXIT, runCli } from '../../shim/cli-run.ts';
+import { s3Client } from '../../shim/store/s3-client.ts';
+import { EXIT, runCli } from '../../shim/lib/cli-run.ts';
 import { MAX_BATCH, PruneStoppedError, pruneBucket } from './prune-bucket.ts';
 
 const SPEC = {

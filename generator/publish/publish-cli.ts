@@ -5,7 +5,7 @@ import { readRemovals } from '../model/removals.ts';
 import { prefixesReadBy } from '../site/bucket-version.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import { S3Store } from '../../shim/store/s3.ts';
-import { EXIT, runCli } from '../../shim/cli-run.ts';
+import { EXIT, runCli } from '../../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'publish',

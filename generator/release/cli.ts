@@ -3,7 +3,7 @@ import { GATE_NAMES, MAX_DROP, MAX_METRO_DROP, MAX_MILES_FROM_ZIP, type GateName
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from '../write/site-folder.ts';
 import { release } from './release.ts';
 import { limitHeapGrowth } from '../write/heap.ts';
-import { EXIT, printUsageError, runCli } from '../../shim/cli-run.ts';
+import { EXIT, printUsageError, runCli } from '../../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'release',

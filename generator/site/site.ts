@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import type { ZodType } from 'zod';
-import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
+import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/store/s3-client.ts';
 import { layerResolver } from '../../shim/format/layers.ts';
 import { keys, Manifest, Meta, Pointer, type MetaT } from '../../shim/format/site-format.ts';
 import { HttpStore } from './http-store.ts';

@@ -10,7 +10,7 @@ import { bundleLambda } from '../bundle.ts';
 import { bundleSaltRotator } from '../rotator-bundle.ts';
 import { DirectoryStack, STACK_REGION } from '../stack.ts';
 import { cdkJsonContext } from '../context.ts';
-import { cliOrExit, EXIT, printUsageError } from '../../shim/cli-run.ts';
+import { cliOrExit, EXIT, printUsageError } from '../../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'infra:synth',

@@ -8,7 +8,7 @@ import type { AttorneysResponseT, ResultT } from '../contract/schemas.ts';
 import { shapeResult, type ShapeMeta } from './shape.ts';
 import type { StoredOfficeT } from '../format/site-format.ts';
 import { ByteLru } from '../lib/byte-lru.ts';
-import { RESULT_TEXT_CACHE_BYTES } from '../limits.ts';
+import { RESULT_TEXT_CACHE_BYTES } from '../edge/limits.ts';
 
 const DISTANCE = ',"distance_miles":';
 const COUNT = ',"offices_within_radius":';

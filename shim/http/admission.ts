@@ -14,7 +14,7 @@ import {
   type RateLimiterOptions,
   type RateLimitState,
 } from './rate-limit.ts';
-import type { JsonBody } from '../edge-types.ts';
+import type { JsonBody } from '../edge/edge-types.ts';
 
 /** Path prefixes whose every request spends one answer (the WAF rule's scope-down matches the same prefixes). */
 export const ANSWER_PATH_PREFIXES = ['/v1/', '/r/'] as const;

@@ -6,7 +6,7 @@
  * Content-Length, nosniff) as the miss that stored it; the rate limit is counted and advertised per request.
  */
 import type { ValidSearch } from '../answer/search-request.ts';
-import type { Answer, PlainRequest } from '../edge-types.ts';
+import type { Answer, PlainRequest } from '../edge/edge-types.ts';
 import { headerOf } from './answer.ts';
 import type { AnswerCache, AnswerCoding } from './answer-cache.ts';
 import { compress, encodingFor, isCompressible } from './compress.ts';

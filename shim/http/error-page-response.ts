@@ -6,7 +6,7 @@
 import { ERROR_PAGE_STATUSES, errorPageHtml } from '../pages/error-page.ts';
 import { isProblemCode } from '../pages/problem-pages.ts';
 import type { ProblemCodeT } from '../contract/schemas.ts';
-import type { Answer, PlainRequest } from '../edge-types.ts';
+import type { Answer, PlainRequest } from '../edge/edge-types.ts';
 import { headerOf } from './answer.ts';
 import { prefersHtml, securityHeaders } from './page-response.ts';
 

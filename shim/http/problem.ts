@@ -2,8 +2,8 @@
 import { toApiError } from '../contract/errors.ts';
 import { problemTypeUri } from '../pages/problem-pages.ts';
 import type { ProblemT } from '../contract/schemas.ts';
-import type { Answer } from '../edge-types.ts';
-import { errorText, logLine, rateLimited } from '../log-line.ts';
+import type { Answer } from '../edge/edge-types.ts';
+import { errorText, logLine, rateLimited } from '../edge/log-line.ts';
 
 /** Store failures and unexpected errors let into the process log per minute; a faulty store under load writes no more. */
 export const FAILURE_LINES_PER_MINUTE = 60;

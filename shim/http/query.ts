@@ -2,7 +2,7 @@
 import { ApiError } from '../contract/errors.ts';
 import type { RawArgs } from '../answer/service.ts';
 
-import { MAX_TARGET_BYTES } from '../limits.ts';
+import { MAX_TARGET_BYTES } from '../edge/limits.ts';
 
 export { MAX_TARGET_BYTES };
 

@@ -3,7 +3,7 @@
  * the route read the same value, and a repeated query is not parsed again.
  */
 import { parseSearch, type SearchRequest } from '../answer/search-request.ts';
-import { MAX_REMEMBERED_SEARCHES } from '../limits.ts';
+import { MAX_REMEMBERED_SEARCHES } from '../edge/limits.ts';
 import { parseQuery } from './query.ts';
 
 const searches = new Map<string, SearchRequest>();

@@ -13,10 +13,10 @@ import {
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
 import { ApiError } from '../contract/errors.ts';
-import { MAX_BODY_BYTES } from '../limits.ts';
+import { MAX_BODY_BYTES } from '../edge/limits.ts';
 import { errorResponse } from '../http/problem.ts';
 import type { Service } from '../answer/service.ts';
-import type { RequestInfo } from '../edge-types.ts';
+import type { RequestInfo } from '../edge/edge-types.ts';
 import { TOOL_NAMES, buildMcpServer } from './tools.ts';
 import type { ToolCallRecord, ToolScope } from './tools.ts';
 import type { TextData } from './tool-texts.ts';

@@ -1,11 +1,11 @@
 /** `npm start`: serve what is published; release the sample through the gates only when there is no site yet. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, ENV_HELP, loadConfig, type Config } from './env.ts';
-import { wildcardHostWarning } from './base-url-warning.ts';
-import { startServer, type RunningServer } from './server.ts';
-import { EXIT, runCli } from './cli-run.ts';
-import { logLine } from './log-line.ts';
+import { ConfigError, ENV_HELP, loadConfig, type Config } from './shim/edge/env.ts';
+import { wildcardHostWarning } from './shim/base-url-warning.ts';
+import { startServer, type RunningServer } from './shim/server.ts';
+import { EXIT, runCli } from './shim/lib/cli-run.ts';
+import { logLine } from './shim/edge/log-line.ts';
 
 const SPEC = {
   name: 'start',
@@ -74,13 +74,13 @@ async function ensureSite(config: Config): Promise<void> {
     throw new Error(`No site in ${siteDir} and no inputs in ${dataDir} (metros.json is missing): nothing to serve.`);
   if (!existsSync(weeksDir)) {
     say(`No inputs in ${weeksDir}: synthesising the sample dataset (synthetic, fictional firms) ...`);
-    const { synthesize } = await import('../data/synth/synthesize.ts');
+    const { synthesize } = await import('./data/synth/synthesize.ts');
     await synthesize({ outDir: weeksDir });
   }
   say(
     `No site in ${siteDir}: releasing it from ${dataDir} as npm run release does (gates, verify, release record) ...`,
   );
-  const { release } = await import('../generator/release/release.ts');
+  const { release } = await import('./generator/release/release.ts');
   const rec = await release({
     dataDir,
     siteDir,

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { S3ClientOptions } from '../../shim/aws/s3-client.ts';
+import type { S3ClientOptions } from '../../shim/store/s3-client.ts';
 
 interface S3rverInstance {
   configureBuckets(): Promise<void>;

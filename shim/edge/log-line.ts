@@ -3,7 +3,7 @@
  * characters, C1 bytes, escapes and line breaks replaced, so caller text cannot forge a line or drive a terminal) and
  * capped in length, and errors that repeat (the MCP SDK's, which echo caller text) are rate-limited.
  */
-import { logSafe } from './http/log-text.ts';
+import { logSafe } from '../lib/log-text.ts';
 
 /** Longest line written, in characters; longer text is cut and says how much was left out. */
 export const MAX_LOG_LINE_CHARS = 2000;

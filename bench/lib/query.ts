@@ -1,7 +1,7 @@
 /** Warm in-process query latency: service.findAttorneys over a warm cache, several targets measured side by side. */
 import type { Service } from '../../shim/answer/service.ts';
-import { jittered, pointArgs, type QueryPoint } from '../lib/points.ts';
-import { quantile, spread, type Spread } from '../lib/stats.ts';
+import { jittered, pointArgs, type QueryPoint } from './points.ts';
+import { quantile, spread, type Spread } from './stats.ts';
 
 /** Something that answers findAttorneys, with a name for the report. */
 export interface LatencyTarget {

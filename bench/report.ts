@@ -1,26 +1,26 @@
 /** Writes BENCHMARKS.md from the measured results. Pure apart from nothing: results in, markdown out. */
-import type { CorrectionResults } from '../correction/correction.ts';
-import { correctionSection, correctionTargetRows } from '../correction/correction-report.ts';
-import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from '../latency/render-hotpath.ts';
-import type { PipelineReport } from '../latency/pipeline.ts';
-import { PIPELINE_HEADING, pipelineSection, pipelineTargetRows } from '../latency/render-pipeline.ts';
-import type { McpReport } from '../latency/mcp.ts';
-import { MCP_HEADING, mcpSection, mcpTargetRows } from '../latency/render-mcp.ts';
-import type { ColdReads, FirstAnswer } from '../cold/cold.ts';
-import type { ColdS3Report } from '../cold/cold-s3.ts';
-import type { HttpReport } from '../latency/http.ts';
-import type { LambdaReport } from '../size/lambda.ts';
-import type { MachineInfo } from './machine.ts';
-import { pagesSection, type PageWeight } from '../size/pages.ts';
-import type { PostgisReport } from '../peers/postgis.ts';
-import { POSTGIS_HEADING, postgisSection, postgisTargetRow } from '../peers/postgis-report.ts';
-import type { WorkloadReport } from '../workload/workload.ts';
-import { WORKLOAD_HEADING, workloadSection } from '../workload/workload-report.ts';
-import type { LatencyResult } from '../latency/query.ts';
-import { TREES_HEADING, treeSweepSection } from '../cold/tree-sweep-report.ts';
-import type { TreeSweepReport } from '../cold/tree-sweep.ts';
-import { SCALE_CACHE_MIB, SCALE_WEEKS, type ProcessCost, type ScaleLatency, type ShardStats } from '../scale/scale.ts';
-import { fmt, fmtBytes, fmtMs, fmtSpread, table, type Spread } from './stats.ts';
+import type { CorrectionResults } from './correction/correction.ts';
+import { correctionSection, correctionTargetRows } from './correction/correction-report.ts';
+import { HOTPATH_HEADING, hotpathSection, hotpathTargetRows, type HotpathResults } from './latency/render-hotpath.ts';
+import type { PipelineReport } from './latency/pipeline.ts';
+import { PIPELINE_HEADING, pipelineSection, pipelineTargetRows } from './latency/render-pipeline.ts';
+import type { McpReport } from './latency/mcp.ts';
+import { MCP_HEADING, mcpSection, mcpTargetRows } from './latency/render-mcp.ts';
+import type { ColdReads, FirstAnswer } from './cold/cold.ts';
+import type { ColdS3Report } from './cold/cold-s3.ts';
+import type { HttpReport } from './latency/http.ts';
+import type { LambdaReport } from './size/lambda.ts';
+import type { MachineInfo } from './lib/machine.ts';
+import { pagesSection, type PageWeight } from './size/pages.ts';
+import type { PostgisReport } from './peers/postgis.ts';
+import { POSTGIS_HEADING, postgisSection, postgisTargetRow } from './peers/postgis-report.ts';
+import type { WorkloadReport } from './workload/workload.ts';
+import { WORKLOAD_HEADING, workloadSection } from './workload/workload-report.ts';
+import type { LatencyResult } from './lib/query.ts';
+import { TREES_HEADING, treeSweepSection } from './cold/tree-sweep-report.ts';
+import type { TreeSweepReport } from './cold/tree-sweep.ts';
+import { SCALE_CACHE_MIB, SCALE_WEEKS, type ProcessCost, type ScaleLatency, type ShardStats } from './scale/scale.ts';
+import { fmt, fmtBytes, fmtMs, fmtSpread, table, type Spread } from './lib/stats.ts';
 
 /** Targets of the benchmark issue. */
 export const TARGETS = {

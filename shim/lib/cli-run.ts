@@ -1,8 +1,8 @@
 /** The runner of every CLI: parse with shim/core/cli-args.ts, print --help (exit 0) or a usage error (exit 2). */
-import { EXIT, helpText, parseCliArgs, type CliSpec, type Options, type Values } from './lib/cli-args.ts';
+import { EXIT, helpText, parseCliArgs, type CliSpec, type Options, type Values } from './cli-args.ts';
 
-export { EXIT } from './lib/cli-args.ts';
-export type { CliSpec } from './lib/cli-args.ts';
+export { EXIT } from './cli-args.ts';
+export type { CliSpec } from './cli-args.ts';
 
 /** The parsed values and positionals, or the exit status when the runner already answered (--help, a usage error). */
 export type CliArgs<O extends Options> = { values: Values<O>; positionals: string[] } | { exit: number };
