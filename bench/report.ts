@@ -20,6 +20,7 @@ import type { LatencyResult } from './lib/query.ts';
 import { TREES_HEADING, treeSweepSection } from './cold/tree-sweep-report.ts';
 import type { TreeSweepReport } from './cold/tree-sweep.ts';
 import { SCALE_CACHE_MIB, SCALE_WEEKS, type ProcessCost, type ScaleLatency, type ShardStats } from './scale/scale.ts';
+import { JITTER_MILES } from './lib/points.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, table, type Spread } from './lib/stats.ts';
 
 /** Targets of the benchmark issue. */
@@ -49,10 +50,9 @@ export interface ColdBefore {
 /** Objects every cold query may read besides the cell tree below its index: pointer, meta, coverage cells, cell index, one gazetteer document. */
 const COLD_FIXED_OBJECTS = 5;
 
-/** Names of the distinct-point targets, and how far from the base points their queries are scattered, in miles. */
+/** Names of the distinct-point targets (their queries are scattered JITTER_MILES from the base points). */
 export const DISTINCT_SHIM = 'shim, distinct points';
 export const DISTINCT_NAIVE = 'naive, distinct points';
-export const JITTER_MILES = 2;
 
 /** One generator run of the scale measurement. */
 export interface ScaleAttempt {

@@ -16,16 +16,9 @@ import { measureHttp } from './latency/http.ts';
 import { measureLambda } from './size/lambda.ts';
 import { loadNow, machineInfo } from './lib/machine.ts';
 import { NaiveIndex, naiveService } from './lib/naive.ts';
-import { densePoints, RADII } from './lib/points.ts';
+import { densePoints, JITTER_MILES, RADII } from './lib/points.ts';
 import { measureLatency, ratioOfP50 } from './lib/query.ts';
-import {
-  DISTINCT_NAIVE,
-  DISTINCT_SHIM,
-  JITTER_MILES,
-  renderReport,
-  type BenchResults,
-  type ScaleAttempt,
-} from './report.ts';
+import { DISTINCT_NAIVE, DISTINCT_SHIM, renderReport, type BenchResults, type ScaleAttempt } from './report.ts';
 import {
   ensureScaleInputs,
   label,

@@ -16,7 +16,8 @@ import type { FunctionUrlHandler } from '../shim/aws/handler.ts';
 import { s3Client } from '../shim/store/s3-client.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
 import { functionUrlEvent, resultText, VIEWER_IPV6, type EventSpec } from '../bench/lib/function-url.ts';
-import { S3RVER_ENV, useS3rver } from '../bench/lib/s3rver.ts';
+import { S3RVER_ENV } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const BASE = 'https://directory.example';

@@ -22,7 +22,7 @@ import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { downgradeCells, downgradeToMeta1, siteFiles } from './helpers/legacy-site.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
 

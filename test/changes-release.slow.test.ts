@@ -12,7 +12,7 @@ import { release } from '../generator/release/release.ts';
 import { ChangesDoc, keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const silent = { log: (): void => {} };
 const s3 = useS3rver();

@@ -10,7 +10,7 @@ import { S3SaltProvider } from '../shim/aws/salt.ts';
 import { RotatorEnv } from '../shim/aws/salt-rotator.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
 import { loadCloudFrontFunction, viewerRequest } from '../bench/lib/cloudfront-runtime.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 /** A key-value store in memory that records its writes. */
 class MemoryStore implements SaltKeyStore {

@@ -6,7 +6,7 @@
 import { Agent, get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 /** Block this thread without using CPU: no timer, socket or callback of this process runs meanwhile. */
 function blockEventLoop(ms: number): void {

@@ -15,7 +15,7 @@ import { publishSite } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/store/s3-client.ts';
 import { copyFixture, removeTempDirs } from './fixtures/generator/helpers.ts';
 import { request } from './helpers/http.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer } from './helpers/server.ts';
 
 type Json = Record<string, unknown>;

@@ -16,7 +16,7 @@ import type { SaltProvider } from '../shim/edge/edge-types.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { ANSWER_ORIGIN_HEADERS } from '../infra/answer-cache.ts';
 import { functionUrlEvent } from '../bench/lib/function-url.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const BASE = 'https://directory.example';

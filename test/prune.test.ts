@@ -14,7 +14,7 @@ import {
 } from '../generator/publish/prune-bucket.ts';
 import { createS3Client, s3Client } from '../shim/store/s3-client.ts';
 import type { LayersT } from '../shim/format/site-format.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { isDeleteObjects, startStallProxy, type StallProxy } from './helpers/stall-proxy.ts';
 
 const DAY = 86_400_000;

@@ -11,7 +11,8 @@ import { generateLive } from './helpers/generate-live.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { s3Client } from '../shim/store/s3-client.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { S3RVER_ENV, useS3rver } from '../bench/lib/s3rver.ts';
+import { S3RVER_ENV } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const s3 = useS3rver();
 afterAll(removeTempDirs);

@@ -20,7 +20,8 @@ import { readStoredVersion } from '../generator/site/bucket-version.ts';
 import { generatedMetaBytes, resolveLayered } from '../shim/format/layers.ts';
 import { keys, type ManifestT } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
-import { S3RVER_ENV, useS3rver } from '../bench/lib/s3rver.ts';
+import { S3RVER_ENV } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const BUCKET = 'site';
 const PREFIX = 'prod/';

@@ -17,7 +17,7 @@ import { createS3Client } from '../shim/store/s3-client.ts';
 import { keys, Pointer } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { generateLive } from './helpers/generate-live.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 const s3 = useS3rver({ buckets: ['race', 'cas', 'moved', 'back'], conditionalWrites: true });

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { release, type ReleaseOptions, type ReleaseRecord } from '../generator/release/release.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer } from './helpers/server.ts';
 import { loadCloudFrontFunction, viewerRequest } from '../bench/lib/cloudfront-runtime.ts';
 import { viewerRequestCode } from '../infra/edge-function.ts';

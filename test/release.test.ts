@@ -11,7 +11,7 @@ import { release, type ReleaseRecord } from '../generator/release/release.ts';
 import { keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const silent = { log: () => {} };
 const WEEK = ['weeks', '2026-W47'];

@@ -17,7 +17,7 @@ import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { useS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 
 const quiet = { quiet: true, log: () => {} };

@@ -14,7 +14,8 @@ import { FolderStore } from '../shim/store/folder.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { S3_STORE_SOCKETS, S3Store } from '../shim/store/s3.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
-import { startBlackhole, startS3rver, unusedPort, useS3rver } from '../bench/lib/s3rver.ts';
+import { startBlackhole, startS3rver, unusedPort } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 /** The objects every implementation is seeded with. */
 const FIXTURES: Record<string, Uint8Array> = {

@@ -1,6 +1,7 @@
 /**
- * A real S3-protocol server (s3rver) on 127.0.0.1, on a free port, over a temporary folder, for tests: started by hand
- * (startS3rver) or around a file's or a describe block's tests (useS3rver). Also a "black hole" TCP server that accepts connections and never answers, to test timeouts.
+ * A real S3-protocol server (s3rver) on 127.0.0.1, on a free port, over a temporary folder, for benchmarks and tests
+ * (startS3rver; test/helpers/s3rver.ts runs it around a test file). Also a "black hole" TCP server that accepts
+ * connections and never answers, to test timeouts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -8,7 +9,6 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import type { S3ClientOptions } from '../../shim/store/s3-client.ts';
 
 interface S3rverInstance {
@@ -152,48 +152,6 @@ export async function startS3rver(options: StartS3rverOptions = {}): Promise<Run
       s3rver.logger?.close();
       await rm(directory, { recursive: true, force: true });
     },
-  };
-}
-
-/** Options of useS3rver: startS3rver's, and whether to put S3RVER_ENV into process.env once it runs. */
-export interface UseS3rverOptions extends StartS3rverOptions {
-  credentialsInEnv?: boolean;
-}
-
-/**
- * s3rver started before the tests of the file (or describe block) that calls this and stopped after them (its hooks
- * are registered where it is called: call it before hooks that use it). Read the returned handle only in hooks and tests.
- */
-export function useS3rver(options: UseS3rverOptions = {}): RunningS3rver {
-  let running: RunningS3rver | undefined;
-  const now = (): RunningS3rver => {
-    if (running === undefined) throw new Error('s3rver is not running: read useS3rver() in hooks and tests only');
-    return running;
-  };
-  beforeAll(async () => {
-    running = await startS3rver(options);
-    if (options.credentialsInEnv === true) Object.assign(process.env, S3RVER_ENV);
-  });
-  afterAll(async () => {
-    await running?.stop();
-  });
-  return {
-    get endpoint() {
-      return now().endpoint;
-    },
-    get port() {
-      return now().port;
-    },
-    get buckets() {
-      return now().buckets;
-    },
-    get clientOptions() {
-      return now().clientOptions;
-    },
-    get requests() {
-      return now().requests;
-    },
-    stop: () => now().stop(),
   };
 }
 

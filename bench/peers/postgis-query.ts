@@ -9,12 +9,11 @@ import pg from 'pg';
 import { createService } from '../../shim/answer/service-impl.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { densePoints, jittered, pointArgs, RADII } from '../lib/points.ts';
+import { densePoints, jittered, JITTER_MILES, pointArgs, RADII } from '../lib/points.ts';
 import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { postgisService } from './postgis-service.ts';
 import { answerDifference } from './postgis-sql.ts';
 import { measureLatency, type LatencyTarget } from '../lib/query.ts';
-import { JITTER_MILES } from '../report.ts';
 
 const { values } = cliOrExit({
   name: 'postgis-query',

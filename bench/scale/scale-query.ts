@@ -10,9 +10,8 @@ import { RereadStore } from '../lib/counting-store.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { NaiveIndex, naiveService } from '../lib/naive.ts';
-import { densePoints, RADII } from '../lib/points.ts';
+import { densePoints, JITTER_MILES, RADII } from '../lib/points.ts';
 import { measureLatency, type LatencyTarget } from '../lib/query.ts';
-import { JITTER_MILES } from '../report.ts';
 
 const { values } = cliOrExit({
   name: 'scale-query',

@@ -4,8 +4,7 @@
  * the search refuses one (400 unknown_parameter naming it and the accepted ones).
  */
 import { ApiError } from '../contract/errors.ts';
-import { parseAttorneysArgs } from './params.ts';
-import type { RawArgs } from './service.ts';
+import { parseAttorneysArgs, type RawArgs } from './params.ts';
 
 /** Query parameters GET /v1/firms/{listing_id} accepts. */
 export const FIRM_PARAMS = ['lat', 'lng'] as const;

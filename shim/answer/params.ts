@@ -5,13 +5,10 @@
 import { LIMIT, PRACTICE_AREAS, RADIUS_MILES, SRC_MAX_LENGTH } from '../contract/constants.ts';
 import { ApiError } from '../contract/errors.ts';
 import { ATTORNEYS_PARAMS, AttorneysQuery } from '../contract/query-schema.ts';
-import type { RawArgs } from './service.ts';
+import type { LocationArg } from '../places/location.ts';
 
-/** The location form the caller used, before resolution. `input` is the location as sent. */
-export type LocationArg =
-  | { form: 'location'; value: string }
-  | { form: 'zip'; zip: string }
-  | { form: 'point'; lat: number; lng: number; input: string };
+/** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
+export type RawArgs = Record<string, unknown>;
 
 /** A validated attorney search. radiusMiles in miles. */
 export interface AttorneysArgs {

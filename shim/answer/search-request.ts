@@ -5,8 +5,7 @@
  */
 import { ApiError } from '../contract/errors.ts';
 import { parsedFromArg, type ParsedLocation } from '../places/location.ts';
-import { locationAsSent, parseAttorneysArgs, type AttorneysArgs } from './params.ts';
-import type { RawArgs } from './service.ts';
+import { locationAsSent, parseAttorneysArgs, type AttorneysArgs, type RawArgs } from './params.ts';
 
 /** What the request log keeps of a search as sent, valid or not. */
 export interface SearchSent {

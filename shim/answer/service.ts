@@ -1,11 +1,9 @@
 /** The three public operations, shared by REST and MCP: one code path for validation and shaping. */
 import type { PageDocT } from '../format/page-format.ts';
 import type { AttorneysResponseT, CoverageResponseT, FirmResponseT } from '../contract/schemas.ts';
+import type { RawArgs } from './params.ts';
 import type { SearchRequest } from './search-request.ts';
 import type { ChangesDocT, PointerT } from '../format/site-format.ts';
-
-/** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
-export type RawArgs = Record<string, unknown>;
 
 /** What the edge knows about the request, for shaping and logging. */
 export interface CallContext {

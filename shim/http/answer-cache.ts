@@ -9,7 +9,7 @@
  */
 import { ByteLru } from '../lib/byte-lru.ts';
 import { parseSearch } from '../answer/search-request.ts';
-import type { RawArgs } from '../answer/service.ts';
+import type { RawArgs } from '../answer/params.ts';
 import type { LogFields } from './request-log.ts';
 
 export { DEFAULT_ANSWER_CACHE_MIB } from '../edge/limits.ts';

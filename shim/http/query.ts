@@ -1,6 +1,6 @@
 /** Strict reading of the request target: size limit and percent-decoding that refuses what URLSearchParams would silently repair. */
 import { ApiError } from '../contract/errors.ts';
-import type { RawArgs } from '../answer/service.ts';
+import type { RawArgs } from '../answer/params.ts';
 
 import { MAX_TARGET_BYTES } from '../edge/limits.ts';
 

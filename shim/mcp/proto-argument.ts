@@ -4,7 +4,7 @@
  * `?__proto__=` with 400 unknown_parameter. The tool error carries the same detail REST gives.
  */
 import { parseAttorneysArgs } from '../answer/params.ts';
-import type { RawArgs } from '../answer/service.ts';
+import type { RawArgs } from '../answer/params.ts';
 import { problemOf } from '../http/problem.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
