@@ -17,7 +17,6 @@ import {
   normaliseCityName,
   type CityEntryT,
 } from '../format/site-format.ts';
-import { resolveInside } from './resolve-inside.ts';
 import { clearReading, nearNames, type Near } from './spelling.ts';
 import { US_STATES } from './state-names.ts';
 
@@ -113,16 +112,13 @@ async function otherReading(reader: SiteReader, q: CityQuery, entry: CityEntryT)
   );
 }
 
-/** Resolve "City, ST" to the public `location` object. Rejects ApiError `location_not_understood` for an unknown place, with close spellings. */
+/**
+ * Resolve "City, ST" to the public `location` object (`inside` and `whole` are read by resolveCityQuery in
+ * resolve-inside.ts, not here). Rejects ApiError `location_not_understood` for an unknown place, with close
+ * spellings.
+ */
 export async function resolveCity(reader: SiteReader, q: CityQuery): Promise<LocationT> {
   const parameter = q.parameter ?? 'location';
-  if (q.inside !== undefined) {
-    const { inside, whole, ...rest } = q;
-    // "Lake in the Hills, IL" is one name; "Buckhead in Atlanta, GA" is a place in a city.
-    if (whole !== undefined && (await cityEntry(reader, whole, q.state)) !== null)
-      return resolveCity(reader, { ...rest, city: whole });
-    return resolveInside(reader, { ...rest, inside });
-  }
   const key = normaliseCityName(q.city);
   const doc = await cityDocumentFor(reader, q.state, key);
   const entry = doc?.cities[key];

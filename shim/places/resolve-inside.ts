@@ -60,3 +60,13 @@ export async function resolveInside(
     `${JSON.stringify(inside.text)} is not a place this service knows within ${AREA_MILES} mi of ${cityName}; ${fromCentre}. ${closer}`,
   );
 }
+
+/** Resolve a parsed "City, ST", or "X, City, ST" / "X in City, ST" when `q.inside` names a place in the city. */
+export async function resolveCityQuery(reader: SiteReader, q: CityQuery): Promise<LocationT> {
+  if (q.inside === undefined) return resolveCity(reader, q);
+  const { inside, whole, ...rest } = q;
+  // "Lake in the Hills, IL" is one name; "Buckhead in Atlanta, GA" is a place in a city.
+  if (whole !== undefined && (await cityEntry(reader, whole, q.state)) !== null)
+    return resolveCity(reader, { ...rest, city: whole });
+  return resolveInside(reader, { ...rest, inside });
+}

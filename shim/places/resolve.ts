@@ -6,7 +6,8 @@
 import { ApiError } from '../contract/errors.ts';
 import type { ParsedLocation } from './location.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
-import { ACCEPTED, FORMS, LISTED, metroAt, resolveCity } from './resolve-city.ts';
+import { ACCEPTED, FORMS, LISTED, metroAt } from './resolve-city.ts';
+import { resolveCityQuery } from './resolve-inside.ts';
 import { refuseAbroad, resolveName } from './resolve-name.ts';
 import { stateOfPoint } from './resolve-point.ts';
 import type { LocationT } from '../contract/schemas.ts';
@@ -61,7 +62,7 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
   }
   if (parsed.kind === 'name') return resolveName(reader, parsed);
   if (parsed.kind === 'abroad') return refuseAbroad(reader, parsed);
-  if (parsed.kind === 'city') return resolveCity(reader, parsed);
+  if (parsed.kind === 'city') return resolveCityQuery(reader, parsed);
 
   const zip3 = parsed.zip.slice(0, 3);
   const doc = reader.meta.gazetteer.zip3.includes(zip3)
