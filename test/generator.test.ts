@@ -658,7 +658,7 @@ describe('bad input', () => {
 });
 
 describe('corrections', () => {
-  it('remove drops a place from every shard, firm document and count; update overrides fields', async () => {
+  it('remove drops a place from every cell, firm document and count; update overrides fields', async () => {
     const data = await copyFixture();
     await writeFile(
       join(data, 'corrections.jsonl'),

@@ -61,8 +61,11 @@ export type ParsedLocation =
   | { kind: 'abroad'; place: string; region: string; input: string; parameter?: string }
   | { kind: 'point'; lat: number; lng: number; input: string; parameter?: string };
 
-const FORMS = 'a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX") or "lat,lng" ("41.88,-87.63")';
-const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
+/** The accepted location forms, as a problem's `accepted` lists them. */
+export const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
+/** The accepted location forms, as a problem's `detail` names them, with an example of each. */
+export const FORMS =
+  'a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX") or "lat,lng" ("41.88,-87.63")';
 
 const ZIP_RE = /^(\d{5})(?:[-\s]?\d{4})?$/;
 const COUNTRY_SUFFIX_RE = /\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of america)?)$/i;

@@ -19,11 +19,8 @@ import {
 } from '../format/site-format.ts';
 import { clearReading, nearNames, type Near } from './spelling.ts';
 import { US_STATES } from './state-names.ts';
+import { ACCEPTED, FORMS } from './location.ts';
 
-/** The accepted location forms, as problem `accepted` lists them. */
-export const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
-/** The accepted location forms, as a detail names them. */
-export const FORMS = 'a 5-digit ZIP, "City, ST" or "lat,lng"';
 /** Why a gazetteer document meta.json lists may not be missing: the place would pass for unknown. */
 export const LISTED = 'is listed in meta.json but missing';
 

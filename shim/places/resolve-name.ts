@@ -6,7 +6,8 @@
 import { countryName } from './abroad.ts';
 import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
-import { ACCEPTED, FORMS, LISTED, metroAt, resolveCity, suggestions } from './resolve-city.ts';
+import { ACCEPTED, FORMS } from './location.ts';
+import { LISTED, metroAt, resolveCity, suggestions } from './resolve-city.ts';
 import { clearReading, nearNames } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import { keys, NameGazetteer, namePrefix, normaliseCityName, type NameEntryT } from '../format/site-format.ts';

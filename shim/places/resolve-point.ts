@@ -10,6 +10,8 @@ import { ApiError } from '../contract/errors.ts';
 import { nearestInTile, type Nearest } from '../search/point-index.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { keys, POINT_TILE_DEGREES, PointGazetteer, pointTile, type PointGazetteerT } from '../format/site-format.ts';
+import { ACCEPTED } from './location.ts';
+import { LISTED } from './resolve-city.ts';
 
 /**
  * In versions without boundary documents, a point is in the US when a US ZIP point (ZCTA internal point or postal
@@ -17,9 +19,6 @@ import { keys, POINT_TILE_DEGREES, PointGazetteer, pointTile, type PointGazettee
  * (Kotzebue, AK). A foreign town closer than this to the border (Windsor, Tijuana) passes there; the boundaries fix it.
  */
 export const US_POINT_MILES = 50;
-
-const LISTED = 'is listed in meta.json but missing';
-const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
 
 /** The tiles meta.json lists, as a set (one per version's meta). */
 const listedSets = new WeakMap<readonly string[], Set<string>>();

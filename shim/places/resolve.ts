@@ -6,7 +6,8 @@
 import { ApiError } from '../contract/errors.ts';
 import type { ParsedLocation } from './location.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
-import { ACCEPTED, FORMS, LISTED, metroAt } from './resolve-city.ts';
+import { ACCEPTED, FORMS } from './location.ts';
+import { LISTED, metroAt } from './resolve-city.ts';
 import { resolveCityQuery } from './resolve-inside.ts';
 import { refuseAbroad, resolveName } from './resolve-name.ts';
 import { stateOfPoint } from './resolve-point.ts';
