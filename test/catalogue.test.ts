@@ -1,5 +1,5 @@
 /**
- * The document catalogue (shim/core/catalogue.ts) against a generated site: every object the generator wrote belongs
+ * The document catalogue (shim/format/catalogue.ts) against a generated site: every object the generator wrote belongs
  * to exactly one entry and matches that entry's schema, every entry has objects, and each entry's path function gives
  * back the object's own path, so the generator's writes and the shim's reads cannot drift apart.
  */

@@ -1,5 +1,5 @@
 /**
- * The cell-tree search (shim/core/cell-search.ts) against brute force over every office: the same firms within the
+ * The cell-tree search (shim/search/cell-search.ts) against brute force over every office: the same firms within the
  * radius (count), the same `limit` nearest firms in the same order (distance, then listing_id), the same nearest office
  * and offices-within-radius per firm. On the generated sample site and on synthesised dense data with firms whose
  * offices lie on both sides of the circle's edge, firms spanning metros, and offices sharing one spot (ties).
@@ -69,7 +69,7 @@ function memoryReader(objects: Map<string, unknown>, version: string): SiteReade
   };
 }
 
-/** memoryReader whose schema failures are StoreErrors, as the site reader (shim/core/site-reader.ts) makes them. */
+/** memoryReader whose schema failures are StoreErrors, as the site reader (shim/search/site-reader.ts) makes them. */
 function checkedReader(objects: Map<string, unknown>, version: string): SiteReader & { reads: string[] } {
   const inner = memoryReader(objects, version);
   return {

@@ -1,6 +1,6 @@
 /**
  * The viewer-request CloudFront Function (infra/edge/viewer-request.js) run under the cloudfront-js-2.0 runtime's rules
- * (test/helpers/cloudfront-runtime.ts): equivalent /v1/attorneys queries get one cache key, and every normalised query
+ * (bench/lib/cloudfront-runtime.ts): equivalent /v1/attorneys queries get one cache key, and every normalised query
  * gets exactly the answer its raw form gets from the real local server; its log line holds no raw address, and its
  * address hash is the one the function's own log lines use.
  */

@@ -41,7 +41,7 @@ afterAll(async () => {
 
 const get = (path: string): Promise<Reply> => request(server.url, path, {}, schemas);
 
-/** Great-circle miles on a sphere of 3,958.8 mi, written here apart from shim/core/geo.ts. */
+/** Great-circle miles on a sphere of 3,958.8 mi, written here apart from shim/search/geo.ts. */
 function miles(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
   const rad = Math.PI / 180;
   const h =

@@ -81,7 +81,7 @@ describe('coordinates', () => {
   });
 });
 
-describe('nicknames (shim/core/nicknames.ts)', () => {
+describe('nicknames (shim/places/nicknames.ts)', () => {
   it('are stored normalised, each for a covered state code', () => {
     for (const [key, place] of Object.entries(NICKNAMES)) {
       expect(normaliseCityName(key), key).toBe(key);

@@ -1,5 +1,5 @@
 /**
- * The state of a point through the latitude-sorted points index (shim/core/point-index.ts) against the full scan it
+ * The state of a point through the latitude-sorted points index (shim/search/point-index.ts) against the full scan it
  * replaced: every ZIP point of every tile within reach measured, the nearest kept, ties to the last scanned.
  */
 import type { ZodType } from 'zod';

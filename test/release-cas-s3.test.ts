@@ -1,7 +1,7 @@
 /**
  * One release at a time on a bucket (a loopback s3rver): the pointer is written with If-Match on the ETag the release
  * started from (If-None-Match "*" on an empty bucket), read again just before, and a release whose base moved is
- * refused. s3rver itself ignores both conditions; test/helpers/s3rver.ts checks them on its side (conditionalWrites),
+ * refused. s3rver itself ignores both conditions; bench/lib/s3rver.ts checks them on its side (conditionalWrites),
  * as S3 does, so the refusal by the condition is shown too. A rollback refusal names --bucket.
  */
 import { appendFile, readFile, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The one reader of published objects (shim/core/site-json.ts): what the shim, the generator, publish, prune and the
+ * The one reader of published objects (shim/format/site-json.ts): what the shim, the generator, publish, prune and the
  * audit read is bytes checked against their recorded sha256, UTF-8 JSON and the schema, and every failure is a
  * StoreError naming the key, whoever reads it.
  */

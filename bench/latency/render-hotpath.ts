@@ -42,7 +42,7 @@ const x = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 2)}x`);
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
 const us = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 0)} µs`);
 
-/** Rows for the Targets table (name, met or not, measured, note), in the shape bench/lib/report.ts renders. */
+/** Rows for the Targets table (name, met or not, measured, note), in the shape bench/report.ts renders. */
 export function hotpathTargetRows(
   h: HotpathResults | undefined,
 ): { name: string; ok: boolean | null; measured: string; note: string }[] {

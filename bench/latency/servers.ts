@@ -5,7 +5,7 @@
  *   shim      the real local server (`npm start`) with its default answer cache, rate limit off;
  *   uncached  the same with ANSWER_CACHE_MIB=0 (every request through the app and a search);
  *   static    the same server code whose service answers each dense-point query with its stored answer (no search);
- *   naive     the same server code over the naive full-scan search (bench/peers/naive.ts);
+ *   naive     the same server code over the naive full-scan search (bench/lib/naive.ts);
  *   bare      node:http answering each path with the exact body bytes the shim sends for it (content-type and length
  *             only); any other /v1/attorneys query with the first /v1/attorneys path's bytes; /__cpu with this process's
  *             CPU time, which the parent reads before and after each timed run (every server lives here);

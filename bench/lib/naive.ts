@@ -1,6 +1,6 @@
 /**
  * The naive baseline: every office loaded into memory once, and each query scans all of them (haversine each, nearest
- * office per firm, sort by distance then listing_id, limit). Written independently of shim/core/search.ts so it can
+ * office per firm, sort by distance then listing_id, limit). Written independently of shim/search/search.ts so it can
  * also serve as a brute-force check of the shim's answers.
  */
 import { EARTH_RADIUS_MILES } from '../../shim/contract/constants.ts';

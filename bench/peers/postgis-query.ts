@@ -1,7 +1,7 @@
 /**
  * Child process of the PostGIS peer: `node --import tsx bench/peers/postgis-query.ts --socket DIR --site LABEL=DIR:TABLE ...`.
  * For each site: the shim (warm cache) and the PostGIS service over the loaded table. First checks that both give the
- * same answers on a sample of points, then times both interleaved in every run (bench/latency/query.ts, distinct points as in
+ * same answers on a sample of points, then times both interleaved in every run (bench/lib/query.ts, distinct points as in
  * the scale section). Prints { check, latency } as one JSON line on stdout; progress on stderr.
  */
 import { resolve } from 'node:path';

@@ -89,7 +89,7 @@ async function liveVersionProblems(site: AuditSite, url: string, when: string): 
     throw new LiveError(`${when}: GET /v1/coverage could not be read: ${reply.problem ?? `HTTP ${reply.status}`}`);
   if (reply.body === null) return [`${when}: GET /v1/coverage: ${reply.problem ?? 'unreadable body'}`];
   const { schema_version: _sv, ...published } = doc;
-  // A version published before coverage.json carried `attribution` is served with the current one (as shim/core/shape.ts does).
+  // A version published before coverage.json carried `attribution` is served with the current one (as shim/answer/shape.ts does).
   const diffs = jsonDifferences(
     { version: site.version, ...published, attribution: published.attribution ?? attribution() },
     reply.body,

@@ -1,4 +1,4 @@
-/** The shape of the examples openapi.json shows: answers of the version's own data (see generator/openapi-examples.ts). */
+/** The shape of the examples openapi.json shows: answers of the version's own data (see generator/openapi/openapi-examples.ts). */
 import type { AttorneysResponseT, CoverageResponseT, FirmResponseT, ProblemT } from '../../shim/contract/schemas.ts';
 
 /** Example values of the operations' parameters, and example bodies of their responses. */

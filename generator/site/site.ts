@@ -52,7 +52,7 @@ export interface AuditSite extends Omit<StoredSite, 'meta'> {
   readonly meta: MetaT;
 }
 
-/** `bytes` as JSON of `schema`, or a StoreError naming the key (shim/core/site-json.ts, the one reader). */
+/** `bytes` as JSON of `schema`, or a StoreError naming the key (shim/format/site-json.ts, the one reader). */
 export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T>): T {
   return parseSiteObject(bytes, key, schema);
 }

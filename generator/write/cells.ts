@@ -1,5 +1,5 @@
 /**
- * Offices into the cell tree (shim/core/cell-format.ts, the current cell schema only): units, group cells, per-cell
+ * Offices into the cell tree (shim/format/cell-format.ts, the current cell schema only): units, group cells, per-cell
  * summaries, office columns and record chunks. Pure and deterministic: the same offices in any order give the same
  * objects. The hash fields are left empty here and filled by cell-hashes.ts once the children are serialised.
  */

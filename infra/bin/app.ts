@@ -35,7 +35,7 @@ finding. The CDK CLI runs the same app from infra/ (cdk.json): npx cdk synth | d
   originSecretVersions   Secrets Manager version ids of the origin secret during a rotation: sent,also-accepted`,
 } as const;
 
-/** Context and output folder from the shared CLI parser (shim/core/cli-args.ts): `-c key=value`, `-o dir`, `-q`. */
+/** Context and output folder from the shared CLI parser (shim/lib/cli-args.ts): `-c key=value`, `-o dir`, `-q`. */
 function parseArgs(argv: string[]): { context: Record<string, string>; outdir: string | undefined; quiet: boolean } {
   const { values } = cliOrExit(SPEC, argv);
   const context: Record<string, string> = {};

@@ -52,7 +52,7 @@ export interface Service {
    * A published object of the served version as stored (`v/<version>/<rel>`, e.g. `cells/index.json`,
    * `measurement/chicago.json`), checked against the sha256 recorded for it, or null when `version` is not the served
    * one or the version holds no such object. Older versions are kept for rollback and may still hold listings a
-   * standing removal took out since, so no other version's objects are answered (shim/core/version-object.ts).
+   * standing removal took out since, so no other version's objects are answered (shim/search/version-object.ts).
    */
   versionObject?(version: string, rel: string, ctx: CallContext): Promise<Uint8Array | null>;
   /** The pointer of the served version (`current.json`): version, week and meta.json's sha256. */

@@ -77,7 +77,7 @@ export const ORDER_TEXT =
   'Ascending straight-line (great-circle) distance from the location to the nearest office of each firm, ties broken by listing_id. ' +
   'Nothing else affects the order: sponsored status, profile_type and map_visibility never change it, and no firm can pay for a position.';
 
-/** Disclosure that must travel with results (shim/core/disclosure.ts adds the synthetic and uncovered notes); names no API field. */
+/** Disclosure that must travel with results (shim/answer/disclosure.ts adds the synthetic and uncovered notes); names no API field. */
 export const DISCLOSURE =
   'This is a directory, not a recommendation or a referral: listings are ordered by distance only. ' +
   "The map visibility figures are this service's own weekly measurement of how often an office appeared in the top three of five injury searches on a web map; " +

@@ -147,7 +147,7 @@ export const Meta = z.object({
     ),
 });
 
-/** Stored opening hours: the public Hours without `text`, which the shim renders from `weekly` (shim/core/hours.ts). */
+/** Stored opening hours: the public Hours without `text`, which the shim renders from `weekly` (shim/answer/hours.ts). */
 export const StoredHours = Hours.omit({ text: true });
 
 /** An office's own shares in its measured metro; metro, week and denominators come from the office and meta. */
@@ -497,7 +497,7 @@ export const keys = {
   openapi: inVersion(paths.openapi),
   coverage: inVersion(paths.coverage),
   coverageCells: inVersion(paths.coverageCells),
-  /** The cell tree (shim/core/cell-format.ts): top index, group trees, shared lists, office columns, full records. */
+  /** The cell tree (shim/format/cell-format.ts): top index, group trees, shared lists, office columns, full records. */
   cellIndex: inVersion(paths.cellIndex),
   cellGroup: inVersion(paths.cellGroup),
   cellShared: inVersion(paths.cellShared),

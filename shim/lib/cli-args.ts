@@ -2,7 +2,7 @@
  * The command-line parser every CLI of the project uses: options declared once with their type, description and
  * default; numbers and enums parsed once into typed values; --help generated from the declaration; usage errors that
  * name the option and what it accepts. Pure: argv in, a typed value, the help text or a usage error out (no I/O; the
- * runner beside shim/cli.ts, shim/cli-run.ts, prints and exits). Built on node:util parseArgs.
+ * runner beside start.ts, shim/lib/cli-run.ts, prints and exits). Built on node:util parseArgs.
  */
 import { parseArgs } from 'node:util';
 

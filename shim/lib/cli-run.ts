@@ -1,4 +1,4 @@
-/** The runner of every CLI: parse with shim/core/cli-args.ts, print --help (exit 0) or a usage error (exit 2). */
+/** The runner of every CLI: parse with shim/lib/cli-args.ts, print --help (exit 0) or a usage error (exit 2). */
 import { EXIT, helpText, parseCliArgs, type CliSpec, type Options, type Values } from './cli-args.ts';
 
 export { EXIT } from './cli-args.ts';

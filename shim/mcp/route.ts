@@ -37,7 +37,7 @@ export interface McpRouteOptions {
   onError?: (error: Error) => void;
 }
 
-/** Tool arguments are tiny; anything larger is refused before parsing (the one body limit of shim/limits.ts). */
+/** Tool arguments are tiny; anything larger is refused before parsing (the one body limit of shim/edge/limits.ts). */
 export { MAX_BODY_BYTES };
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };

@@ -1,4 +1,4 @@
-/** Read access to one published version of the site, as the core sees it. Implemented in shim/core/site-reader.ts. */
+/** Read access to one published version of the site, as the core sees it. Implemented in shim/search/site-reader.ts. */
 import type { ZodType } from 'zod';
 import { StoreError } from '../contract/errors.ts';
 import type { MetaT } from '../format/site-format.ts';

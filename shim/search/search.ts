@@ -24,7 +24,7 @@ export interface SearchOutcome {
 }
 
 /**
- * A radius search: what createService's `search` option supplies (service-impl.ts). The benchmark's peers (bench/peers/naive.ts,
+ * A radius search: what createService's `search` option supplies (service-impl.ts). The benchmark's peers (bench/lib/naive.ts,
  * bench/peers/postgis-service.ts) are other searches behind the same service.
  */
 export type SearchFn = (
