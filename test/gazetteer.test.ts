@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/model/gazetteer.ts';
 import { haversineMiles } from '../shim/search/geo.ts';
-import { US_STATE_CODES } from '../shim/places/location.ts';
+import { US_STATE_CODES } from '../shim/places/state-names.ts';
 import {
   CityGazetteer,
   cityDocument,

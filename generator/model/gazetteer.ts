@@ -6,7 +6,7 @@
  * Deterministic: same packages, same documents, keys sorted.
  */
 import { haversineMiles } from '../../shim/search/geo.ts';
-import { US_STATE_CODES, US_STATES } from '../../shim/places/location.ts';
+import { US_STATE_CODES, US_STATES } from '../../shim/places/state-names.ts';
 import {
   cityBucket,
   normaliseCityName,

@@ -4,7 +4,7 @@
  * Written for the person an assistant retells it to, so it names no API field.
  */
 import { DISCLOSURE } from '../contract/constants.ts';
-import { US_STATES } from '../places/location.ts';
+import { US_STATES } from '../places/state-names.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import type { MetaT } from '../format/site-format.ts';
 

@@ -17,15 +17,13 @@ import { ApiError } from '../contract/errors.ts';
 import { nicknamePlace } from './nicknames.ts';
 import { nullProto } from '../format/dict.ts';
 import { normaliseCityName } from '../format/site-format.ts';
-import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES, US_STATES } from './state-names.ts';
+import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES } from './state-names.ts';
 
 /** The location form the caller used, before resolution. `input` is the location as sent. */
 export type LocationArg =
   | { form: 'location'; value: string }
   | { form: 'zip'; zip: string }
   | { form: 'point'; lat: number; lng: number; input: string };
-
-export { US_STATE_CODES, US_STATES };
 
 /** USPS codes of places with ZIP codes that the gazetteer does not cover (territories, military mail). */
 const UNCOVERED_CODES: Readonly<Record<string, string>> = nullProto({
