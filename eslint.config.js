@@ -24,8 +24,9 @@ export default tseslint.config(
     },
   },
   {
-    // The preflight check every npm script preloads: CommonJS that must load on any Node (tools/preflight.cjs).
-    files: ['tools/*.cjs'],
+    // CommonJS: the preflight check every npm script preloads, which must load on any Node (tools/preflight.cjs), and
+    // the import rules npm run lint checks (.dependency-cruiser.cjs).
+    files: ['tools/*.cjs', '.dependency-cruiser.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly' },

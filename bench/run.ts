@@ -3,29 +3,22 @@ import { makeGeneratedLive } from './lib/generated-live.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { cliOrExit, EXIT, printUsageError } from '../shim/cli-run.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { keys, Meta, Pointer } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { cliOrExit, EXIT, printUsageError } from '../shim/lib/cli-run.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { keys, Meta, Pointer } from '../shim/format/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { REPO } from './lib/child.ts';
 import { measureColdReads, measureFirstAnswer, type ColdReads } from './cold/cold.ts';
-import type { ColdBefore } from './lib/report.ts';
+import type { ColdBefore } from './report.ts';
 import { measureColdReadsS3, type ColdS3Report } from './cold/cold-s3.ts';
 import { measureHttp } from './latency/http.ts';
 import { measureLambda } from './size/lambda.ts';
 import { loadNow, machineInfo } from './lib/machine.ts';
-import { NaiveIndex, naiveService } from './peers/naive.ts';
-import { densePoints, RADII } from './lib/points.ts';
-import { measureLatency, ratioOfP50 } from './latency/query.ts';
-import {
-  DISTINCT_NAIVE,
-  DISTINCT_SHIM,
-  JITTER_MILES,
-  renderReport,
-  type BenchResults,
-  type ScaleAttempt,
-} from './lib/report.ts';
+import { NaiveIndex, naiveService } from './lib/naive.ts';
+import { densePoints, JITTER_MILES, RADII } from './lib/points.ts';
+import { measureLatency, ratioOfP50 } from './lib/query.ts';
+import { DISTINCT_NAIVE, DISTINCT_SHIM, renderReport, type BenchResults, type ScaleAttempt } from './report.ts';
 import {
   ensureScaleInputs,
   label,

@@ -4,7 +4,7 @@ import { describeFailure } from './failure.ts';
 import { InputError } from './inputs/read.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './write/site-folder.ts';
 import { limitHeapGrowth } from './write/heap.ts';
-import { EXIT, printUsageError, runCli } from '../shim/cli-run.ts';
+import { EXIT, printUsageError, runCli } from '../shim/lib/cli-run.ts';
 import { isoWeekProblem } from './inputs/week.ts';
 
 const SPEC = {

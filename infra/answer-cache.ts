@@ -8,7 +8,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type { Construct } from 'constructs';
 import { ANSWER_SHARED_MAX_AGE_SECONDS } from '../shim/http/caching.ts';
-import { VIEWER_HOST_HEADER } from '../shim/env.ts';
+import { VIEWER_HOST_HEADER } from '../shim/edge/env.ts';
 
 /** Response headers that depend on the caller, not on the answer, and so never come from CloudFront's cache. */
 export const PER_CALLER_HEADERS = ['RateLimit'] as const;

@@ -11,7 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../shim/env.ts';
+import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER } from '../shim/edge/env.ts';
 import { ANSWER_ORIGIN_HEADERS, answerPolicies } from './answer-cache.ts';
 
 /**

@@ -4,9 +4,9 @@
  */
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { ALL_REQUESTS_FACTOR, REQUESTS_PER_HOUR } from '../shim/core/constants.ts';
-import { ApiError } from '../shim/core/errors.ts';
-import { problemPath } from '../shim/core/problem-pages.ts';
+import { ALL_REQUESTS_FACTOR, REQUESTS_PER_HOUR } from '../shim/contract/constants.ts';
+import { ApiError } from '../shim/contract/errors.ts';
+import { problemPath } from '../shim/pages/problem-pages.ts';
 import { EXPOSED_HEADERS } from '../shim/http/cors.ts';
 import { allPolicyName, ANSWER_PATH_PREFIXES, MCP_PATH } from '../shim/http/admission.ts';
 import { limitHeader, perWindow, policyHeader } from '../shim/http/rate-limit.ts';

@@ -1,11 +1,11 @@
 /** The routes of the app: each path (in Hono's router syntax), its methods, CORS kind and handler returning a plain answer. */
-import { API_VERSION, SERVICE_NAME } from './core/constants.ts';
-import { pageNameOf } from './core/page-format.ts';
-import { ApiError } from './core/errors.ts';
-import { parseFirmPoint } from './core/firm-params.ts';
-import { firmNearPoint } from './core/firm-near.ts';
-import type { CallContext, Service } from './core/service.ts';
-import type { Answer, PlainRequest, WebApp } from './edge-types.ts';
+import { API_VERSION, SERVICE_NAME } from './contract/constants.ts';
+import { pageNameOf } from './format/page-format.ts';
+import { ApiError } from './contract/errors.ts';
+import { parseFirmPoint } from './answer/firm-params.ts';
+import { firmNearPoint } from './answer/firm-near.ts';
+import type { CallContext, Service } from './answer/service.ts';
+import type { Answer, PlainRequest, WebApp } from './edge/edge-types.ts';
 import { headerOf, jsonAnswer } from './http/answer.ts';
 import { ANSWER_CACHE_CONTROL, documentAnswer, encodeDocument, NO_STORE } from './http/caching.ts';
 import { DocumentCache } from './http/document-cache.ts';
@@ -13,12 +13,12 @@ import { pageAnswer, renderedPageAnswer, wantsHtml } from './http/page-response.
 import { problemAnswer } from './http/problem.ts';
 import { searchOf } from './http/search-query.ts';
 import { answerOf, toWebRequest } from './http/web.ts';
-import { answerBytes } from './core/answer-json.ts';
-import { servedOpenApi } from './core/openapi-info.ts';
-import { isProblemCode, problemPageHtml } from './core/problem-pages.ts';
-import { termsPageHtml } from './core/terms-page.ts';
-import { FAVICON_ICO, FAVICON_TYPE } from './core/favicon.ts';
-import { robotsTxt, securityTxt } from './core/well-known.ts';
+import { answerBytes } from './answer/answer-json.ts';
+import { servedOpenApi } from './answer/openapi-info.ts';
+import { isProblemCode, problemPageHtml } from './pages/problem-pages.ts';
+import { termsPageHtml } from './pages/terms-page.ts';
+import { FAVICON_ICO, FAVICON_TYPE } from './pages/favicon.ts';
+import { robotsTxt, securityTxt } from './pages/well-known.ts';
 import { decodeSegment, parseQuery } from './http/query.ts';
 import type { Charge } from './http/admission.ts';
 import { mcpCharge } from './mcp/cost.ts';

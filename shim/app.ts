@@ -6,10 +6,10 @@
  * only the adapters (server.ts, aws/handler.ts) turn one into platform objects.
  */
 import { RegExpRouter } from 'hono/router/reg-exp-router';
-import { ApiError } from './core/errors.ts';
-import { humanWait } from './core/human-wait.ts';
-import type { CallContext, Service } from './core/service.ts';
-import type { Answer, App, PlainRequest, RequestLogSink, SaltProvider, WebApp } from './edge-types.ts';
+import { ApiError } from './contract/errors.ts';
+import { humanWait } from './lib/human-wait.ts';
+import type { CallContext, Service } from './answer/service.ts';
+import type { Answer, App, PlainRequest, RequestLogSink, SaltProvider, WebApp } from './edge/edge-types.ts';
 import { headerOf } from './http/answer.ts';
 import type { AnswerCache } from './http/answer-cache.ts';
 import { cachedAnswer, eligible, storeAnswer, type Eligible } from './http/answer-path.ts';

@@ -1,7 +1,7 @@
 /** Wires the whole service (REST and MCP over one Service) for a platform adapter: the local server and the Lambda handler. */
 import { createApp } from './app.ts';
-import type { Service } from './core/service.ts';
-import type { App, RequestLogSink, SaltProvider, WebApp } from './edge-types.ts';
+import type { Service } from './answer/service.ts';
+import type { App, RequestLogSink, SaltProvider, WebApp } from './edge/edge-types.ts';
 import type { AnswerCache } from './http/answer-cache.ts';
 import type { RequestLimits } from './http/admission.ts';
 

@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError } from './core/errors.ts';
+import { ApiError } from './contract/errors.ts';
 import { normaliseAddress } from './http/client-address.ts';
 import { renderProblem } from './http/problem.ts';
 

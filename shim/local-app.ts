@@ -1,13 +1,13 @@
 /** The local server's app built from its Config: the store, service, limits, log, salt and answer cache, no socket. */
 import { resolve } from 'node:path';
 import { composeApp } from './compose.ts';
-import type { Config } from './env.ts';
-import { createService } from './core/service-impl.ts';
-import type { Service } from './core/service.ts';
-import { createSiteSource, pointerEventText, type CachedSiteSource } from './core/site-reader.ts';
+import type { Config } from './edge/env.ts';
+import { createService } from './answer/service-impl.ts';
+import type { Service } from './answer/service.ts';
+import { createSiteSource, pointerEventText, type CachedSiteSource } from './search/site-reader.ts';
 import type { ConnectionCaps } from './connection-limit.ts';
-import { logLine, mcpErrorLog } from './log-line.ts';
-import type { App } from './edge-types.ts';
+import { logLine, mcpErrorLog } from './edge/log-line.ts';
+import type { App } from './edge/edge-types.ts';
 import { AnswerCache } from './http/answer-cache.ts';
 import { JsonLinesSink } from './http/jsonl-sink.ts';
 import { createRequestLimits, type RequestLimits } from './http/admission.ts';

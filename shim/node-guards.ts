@@ -7,10 +7,10 @@
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError } from './core/errors.ts';
+import { ApiError } from './contract/errors.ts';
 import { normaliseAddress } from './http/client-address.ts';
 import { renderProblem } from './http/problem.ts';
-import { HEADERS_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS } from './limits.ts';
+import { HEADERS_TIMEOUT_MS, MAX_BODY_BYTES, REQUEST_TIMEOUT_MS } from './edge/limits.ts';
 
 /** Headers every answer carries beyond its own (CORS, RateLimit), for the caller at `address`; counts nothing. */
 export type EdgeHeaders = (address: string) => Record<string, string>;

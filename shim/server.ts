@@ -5,16 +5,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './env.ts';
-import { ApiError, toApiError } from './core/errors.ts';
-import type { App } from './edge-types.ts';
+import type { Config } from './edge/env.ts';
+import { ApiError, toApiError } from './contract/errors.ts';
+import type { App } from './edge/edge-types.ts';
 import { clientAddress, rateLimitKey } from './http/client-address.ts';
 import { publicCorsHeaders } from './http/cors.ts';
 import { peekHeaders } from './http/admission.ts';
 import { splitTarget } from './http/target.ts';
 import type { AnswerCache } from './http/answer-cache.ts';
 import type { JsonLinesSink } from './http/jsonl-sink.ts';
-import type { SiteSourceStats } from './core/site-reader.ts';
+import type { SiteSourceStats } from './search/site-reader.ts';
 import { createLocalApp, type ServerOverrides } from './local-app.ts';
 import { admitRequest, installGuards, sendProblem, type EdgeHeaders, type GuardOptions } from './node-guards.ts';
 import { runWithDeadline } from './store/request-deadline.ts';
@@ -27,7 +27,7 @@ import {
   MAX_BODY_BYTES,
   REQUEST_TIMEOUT_MS,
   TIMEOUT_CHECK_INTERVAL_MS,
-} from './limits.ts';
+} from './edge/limits.ts';
 
 export {
   HEADERS_TIMEOUT_MS,

@@ -1,9 +1,9 @@
 /** A search answer's JSON text and bytes from its offices' cached text are JSON.stringify's, byte for byte, on the sample site. */
 import { describe, expect, it } from 'vitest';
-import { answerBytes, answerJson } from '../shim/core/answer-json.ts';
-import type { AttorneysResponseT } from '../shim/core/schemas.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { answerBytes, answerJson } from '../shim/answer/answer-json.ts';
+import type { AttorneysResponseT } from '../shim/contract/schemas.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { densePoints, pointArgs } from '../bench/lib/points.ts';
 import { rng } from './helpers/rng.ts';

@@ -4,8 +4,8 @@
  * the disclosure a person reads names no API field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISCLOSURE } from '../shim/core/constants.ts';
-import { disclosureFor, placeName, uncoveredDisclosure } from '../shim/core/disclosure.ts';
+import { DISCLOSURE } from '../shim/contract/constants.ts';
+import { disclosureFor, placeName, uncoveredDisclosure } from '../shim/answer/disclosure.ts';
 import { request } from './helpers/http.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 

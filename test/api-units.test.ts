@@ -1,7 +1,7 @@
 /** The edge's pure parts with an injected clock: rate-limit windows and memory bound, address keys, daily salt, config. */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../shim/env.ts';
+import { ConfigError, loadConfig } from '../shim/edge/env.ts';
 import { clientAddress, rateLimitKey } from '../shim/http/client-address.ts';
 import { createRateLimiter, rateLimitHeaders } from '../shim/http/rate-limit.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
@@ -139,7 +139,7 @@ describe('config', () => {
 
   it('npm start exits 1 with a clear message on bad environment, and has --help', () => {
     const run = (args: string[], env: Record<string, string>) =>
-      spawnSync(process.execPath, ['shim/cli.ts', ...args], {
+      spawnSync(process.execPath, ['start.ts', ...args], {
         env: { ...process.env, ...env },
         encoding: 'utf8',
         timeout: 30_000,

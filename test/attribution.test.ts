@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CC_BY_4_URL, DATA_SOURCES } from '../shim/core/attribution.ts';
+import { CC_BY_4_URL, DATA_SOURCES } from '../shim/contract/attribution.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { recordHash } from './helpers/rehash.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';

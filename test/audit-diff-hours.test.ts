@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { diffSites, formatDiff } from '../generator/audit/diff.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
-import { hoursText } from '../shim/core/hours.ts';
+import { hoursText } from '../shim/answer/hours.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 

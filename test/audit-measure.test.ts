@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measure } from '../generator/audit/measure.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
-import { keys, MeasurementDoc, Pointer } from '../shim/core/site-format.ts';
+import { keys, MeasurementDoc, Pointer } from '../shim/format/site-format.ts';
 import { copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 

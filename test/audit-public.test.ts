@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys, Manifest, Pointer } from '../shim/core/site-format.ts';
+import { keys, Manifest, Pointer } from '../shim/format/site-format.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { STACK_TRACE_RE } from './helpers/http.ts';
 import { HttpStore } from '../generator/site/http-store.ts';

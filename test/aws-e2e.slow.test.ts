@@ -13,10 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishSite } from '../generator/publish/publish.ts';
 import { bundleLambda } from '../infra/bundle.ts';
 import type { FunctionUrlHandler } from '../shim/aws/handler.ts';
-import { s3Client } from '../shim/aws/s3-client.ts';
+import { s3Client } from '../shim/store/s3-client.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
-import { functionUrlEvent, resultText, VIEWER_IPV6, type EventSpec } from './helpers/function-url.ts';
-import { S3RVER_ENV, useS3rver } from './helpers/s3rver.ts';
+import { functionUrlEvent, resultText, VIEWER_IPV6, type EventSpec } from '../bench/lib/function-url.ts';
+import { S3RVER_ENV } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const BASE = 'https://directory.example';

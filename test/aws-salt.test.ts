@@ -5,9 +5,10 @@
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { createS3Client, s3Client } from '../shim/aws/s3-client.ts';
+import { createS3Client, s3Client } from '../shim/store/s3-client.ts';
 import { SALT_BYTES, S3SaltProvider } from '../shim/aws/salt.ts';
-import { unusedPort, useS3rver } from './helpers/s3rver.ts';
+import { unusedPort } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const server = useS3rver({ buckets: ['site'], conditionalWrites: true });
 

@@ -22,9 +22,9 @@ import {
   type ComparableAnswer,
 } from '../bench/peers/postgis-sql.ts';
 import type { PostgisReport } from '../bench/peers/postgis.ts';
-import { renderReport } from '../bench/lib/report.ts';
+import { renderReport } from '../bench/report.ts';
 import { spread } from '../bench/lib/stats.ts';
-import { haversineMiles } from '../shim/core/geo.ts';
+import { haversineMiles } from '../shim/search/geo.ts';
 
 /** A CSV line split into fields (RFC 4180 quoting), written here independently of copyLine. */
 function csvFields(line: string): string[] {

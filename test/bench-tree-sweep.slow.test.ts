@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { treeSweepSection } from '../bench/cold/tree-sweep-report.ts';
 import { checkSameAnswers, measureTreeSweep, officesOf, writeVariant } from '../bench/cold/tree-sweep.ts';
-import { CellIndex } from '../shim/core/cell-format.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { CellIndex } from '../shim/format/cell-format.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
 
 const site = process.env.TEST_SITE_DIR as string;
 const work = mkdtempSync(join(tmpdir(), 'iad-tree-sweep-'));

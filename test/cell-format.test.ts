@@ -1,5 +1,5 @@
 /**
- * The numeric columns of the cell objects (shim/core/cell-format.ts) are checked in one loop instead of zod's
+ * The numeric columns of the cell objects (shim/format/cell-format.ts) are checked in one loop instead of zod's
  * per-element schemas; they must accept exactly what the plain zod arrays accept, on every kind of value JSON can hold.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import {
   ELEMENTS,
   natLists,
   type ElementKind,
-} from '../shim/core/cell-format.ts';
+} from '../shim/format/cell-format.ts';
 
 const elements: unknown[] = [
   0,

@@ -1,5 +1,5 @@
 /**
- * The cell-tree search (shim/core/cell-search.ts) against brute force over every office: the same firms within the
+ * The cell-tree search (shim/search/cell-search.ts) against brute force over every office: the same firms within the
  * radius (count), the same `limit` nearest firms in the same order (distance, then listing_id), the same nearest office
  * and offices-within-radius per firm. On the generated sample site and on synthesised dense data with firms whose
  * offices lie on both sides of the circle's edge, firms spanning metros, and offices sharing one spot (ties).
@@ -10,14 +10,14 @@ import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCells, type CellTreeOptions } from '../generator/write/cells.ts';
 import { sealCellTree } from '../generator/write/cell-hashes.ts';
-import { CellIndex, CellRecords } from '../shim/core/cell-format.ts';
+import { CellIndex, CellRecords } from '../shim/format/cell-format.ts';
 import { serialise } from '../generator/write/json.ts';
-import { cellSearch } from '../shim/core/cell-search.ts';
-import { checkStored, StoreError } from '../shim/core/errors.ts';
-import { destination, haversineMiles } from '../shim/core/geo.ts';
-import type { SiteReader } from '../shim/core/reader.ts';
-import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { cellSearch } from '../shim/search/cell-search.ts';
+import { checkStored, StoreError } from '../shim/contract/errors.ts';
+import { destination, haversineMiles } from '../shim/search/geo.ts';
+import type { SiteReader } from '../shim/search/reader.ts';
+import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/format/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { buildCellsReference } from './helpers/cells-reference.ts';
 import { rng } from './helpers/rng.ts';
@@ -69,7 +69,7 @@ function memoryReader(objects: Map<string, unknown>, version: string): SiteReade
   };
 }
 
-/** memoryReader whose schema failures are StoreErrors, as the site reader (shim/core/site-reader.ts) makes them. */
+/** memoryReader whose schema failures are StoreErrors, as the site reader (shim/search/site-reader.ts) makes them. */
 function checkedReader(objects: Map<string, unknown>, version: string): SiteReader & { reads: string[] } {
   const inner = memoryReader(objects, version);
   return {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleOffices } from './helpers/sample-offices.ts';
 import { diffOffices } from '../generator/model/office-diff.ts';
 import { ListingDiffer } from '../generator/model/changes.ts';
-import { StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
+import { StoredOffice, type StoredOfficeT } from '../shim/format/site-format.ts';
 
 /** A previous record of `o` (as read back from JSON: no object shared with the new one), changed by kind `i % 9` (kind 8: unchanged, or other hours). */
 function previousOf(o: StoredOfficeT, i: number): StoredOfficeT | null {

@@ -10,7 +10,7 @@ import { diffSites } from '../generator/audit/diff.ts';
 import { openSite } from '../generator/site/site.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
-import { ChangesDoc, keys, type ChangesDocT } from '../shim/core/site-format.ts';
+import { ChangesDoc, keys, type ChangesDocT } from '../shim/format/site-format.ts';
 import { addFollowingWeek, copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import { startTestServer } from './helpers/server.ts';

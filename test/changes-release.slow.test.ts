@@ -9,7 +9,7 @@ import { measure } from '../generator/audit/measure.ts';
 import { openSite } from '../generator/site/site.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { release } from '../generator/release/release.ts';
-import { ChangesDoc, keys } from '../shim/core/site-format.ts';
+import { ChangesDoc, keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { useS3rver } from './helpers/s3rver.ts';

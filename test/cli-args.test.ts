@@ -1,6 +1,6 @@
-/** The shared CLI parser (shim/core/cli-args.ts): typed values, bounds, enums, repeated options, usage errors, --help. */
+/** The shared CLI parser (shim/lib/cli-args.ts): typed values, bounds, enums, repeated options, usage errors, --help. */
 import { describe, expect, it } from 'vitest';
-import { EXIT, helpText, parseCliArgs, type CliSpec } from '../shim/core/cli-args.ts';
+import { EXIT, helpText, parseCliArgs, type CliSpec } from '../shim/lib/cli-args.ts';
 
 const spec = {
   name: 'tool',

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** The first stdout line of `shim/cli.ts --no-build` with RATE_LIMIT_PER_HOUR=`perHour`; the server is stopped after. */
+/** The first stdout line of `start.ts --no-build` with RATE_LIMIT_PER_HOUR=`perHour`; the server is stopped after. */
 async function banner(perHour: string): Promise<string> {
   const logDir = mkdtempSync(join(tmpdir(), 'iad-banner-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts', '--no-build'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'start.ts', '--no-build'], {
     env: {
       ...process.env,
       PORT: '0',

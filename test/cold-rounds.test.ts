@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RoundStore } from '../bench/cold/round-store.ts';
-import { StoreError } from '../shim/core/errors.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
-import { SpeculativeReads } from '../shim/core/speculative-reads.ts';
+import { StoreError } from '../shim/contract/errors.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
+import { SpeculativeReads } from '../shim/search/speculative-reads.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import type { Store } from '../shim/store/types.ts';
 

@@ -14,8 +14,8 @@ import { ApiPlace } from '../data/collect/places-api.ts';
 import { Budget } from '../data/collect/pricing.ts';
 import { FatalProviderError } from '../data/collect/provider.ts';
 import { runCollection } from '../data/collect/run.ts';
-import { MEASURED_QUERIES } from '../shim/core/constants.ts';
-import { haversineMiles } from '../shim/core/geo.ts';
+import { MEASURED_QUERIES } from '../shim/contract/constants.ts';
+import { haversineMiles } from '../shim/search/geo.ts';
 import { claimsFor, dataDir, fakeWorld, metro, metros, sampleOffices } from './helpers/collect-fixture.ts';
 import { fakeRanking, startPlacesFake, type Fault } from './helpers/places-fake.ts';
 

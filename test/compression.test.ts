@@ -6,11 +6,11 @@
 import { get as httpGet } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLambdaEnv } from '../shim/env.ts';
+import { loadLambdaEnv } from '../shim/edge/env.ts';
 import { createHandler, type FunctionUrlHandler } from '../shim/aws/handler.ts';
 import { chooseEncoding } from '../shim/http/compress.ts';
 import { FolderStore } from '../shim/store/folder.ts';
-import { functionUrlEvent } from './helpers/function-url.ts';
+import { functionUrlEvent } from '../bench/lib/function-url.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 interface Raw {

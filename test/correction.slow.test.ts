@@ -12,10 +12,10 @@ import { openSite } from '../generator/site/site.ts';
 import { prefixesReadBy, readStoredVersion } from '../generator/site/bucket-version.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { publishSite, type PublishOptions } from '../generator/publish/publish.ts';
-import type { SiteReader } from '../shim/core/reader.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { keys, Manifest, type ManifestT } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import type { SiteReader } from '../shim/search/reader.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { keys, Manifest, type ManifestT } from '../shim/format/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
@@ -101,7 +101,7 @@ function changedRels(a: string, b: string): Set<string> {
 
 async function listUnder(version: string): Promise<string[]> {
   const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
-  const { s3Client } = await import('../shim/aws/s3-client.ts');
+  const { s3Client } = await import('../shim/store/s3-client.ts');
   const page = await s3Client(s3.clientOptions).send(
     new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX + keys.root(version) }),
   );

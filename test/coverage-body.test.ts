@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createService } from '../shim/core/service-impl.ts';
-import { shapeCoverage } from '../shim/core/shape.ts';
-import { CoverageDoc, keys, Pointer } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { shapeCoverage } from '../shim/answer/shape.ts';
+import { CoverageDoc, keys, Pointer } from '../shim/format/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 
 const SITE = process.env.TEST_SITE_DIR;

@@ -20,12 +20,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { withDeadline } from '../shim/store/deadline.ts';
 import { runWithDeadline } from '../shim/store/request-deadline.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { startTestServer } from './helpers/server.ts';
 
 const SITE = (): string => process.env.TEST_SITE_DIR as string;
@@ -109,7 +109,7 @@ describe('FIFOs in place of firm documents', () => {
 
   it('SIGTERM stops the server while reads of them are pending', async () => {
     const logDir = mkdtempSync(join(tmpdir(), 'iad-deadlines-log-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve('shim/cli.ts'), '--no-build'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve('start.ts'), '--no-build'], {
       env: {
         ...process.env,
         PORT: '0',

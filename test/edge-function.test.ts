@@ -1,6 +1,6 @@
 /**
  * The viewer-request CloudFront Function (infra/edge/viewer-request.js) run under the cloudfront-js-2.0 runtime's rules
- * (test/helpers/cloudfront-runtime.ts): equivalent /v1/attorneys queries get one cache key, and every normalised query
+ * (bench/lib/cloudfront-runtime.ts): equivalent /v1/attorneys queries get one cache key, and every normalised query
  * gets exactly the answer its raw form gets from the real local server; its log line holds no raw address, and its
  * address hash is the one the function's own log lines use.
  */
@@ -18,7 +18,7 @@ import {
   loadCloudFrontFunction,
   viewerRequest,
   type LoadedFunction,
-} from './helpers/cloudfront-runtime.ts';
+} from '../bench/lib/cloudfront-runtime.ts';
 import { rng } from './helpers/rng.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 

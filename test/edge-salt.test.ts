@@ -9,7 +9,7 @@ import { dayAfter, edgeSaltKey, rotateEdgeSalt, utcDay, type SaltKeyStore } from
 import { S3SaltProvider } from '../shim/aws/salt.ts';
 import { RotatorEnv } from '../shim/aws/salt-rotator.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
-import { loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
+import { loadCloudFrontFunction, viewerRequest } from '../bench/lib/cloudfront-runtime.ts';
 import { useS3rver } from './helpers/s3rver.ts';
 
 /** A key-value store in memory that records its writes. */

@@ -5,10 +5,10 @@
  * and its info.description says the firms are fictional exactly while the served dataset is synthetic.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYNTHETIC_NOTE } from '../shim/core/disclosure.ts';
+import { SYNTHETIC_NOTE } from '../shim/answer/disclosure.ts';
 import { readFile } from 'node:fs/promises';
-import { buildOpenApi } from '../shim/core/openapi.ts';
-import { collectExamples } from '../generator/openapi-examples.ts';
+import { buildOpenApi } from '../generator/openapi/openapi.ts';
+import { collectExamples } from '../generator/openapi/openapi-examples.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { request, type Reply } from './helpers/http.ts';
 import { ResponseSchemas } from './helpers/openapi.ts';
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 const get = (path: string): Promise<Reply> => request(server.url, path, {}, schemas);
 
-/** Great-circle miles on a sphere of 3,958.8 mi, written here apart from shim/core/geo.ts. */
+/** Great-circle miles on a sphere of 3,958.8 mi, written here apart from shim/search/geo.ts. */
 function miles(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
   const rad = Math.PI / 180;
   const h =

@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../shim/core/errors.ts';
-import type { Service } from '../shim/core/service.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { ApiError } from '../shim/contract/errors.ts';
+import type { Service } from '../shim/answer/service.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError } from '../shim/store/types.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/model/gazetteer.ts';
-import { haversineMiles } from '../shim/core/geo.ts';
-import { US_STATE_CODES } from '../shim/core/location.ts';
+import { haversineMiles } from '../shim/search/geo.ts';
+import { US_STATE_CODES } from '../shim/places/state-names.ts';
 import {
   CityGazetteer,
   cityDocument,
@@ -13,7 +13,7 @@ import {
   ZipGazetteer,
   type CityEntryT,
   type ZipGazetteerT,
-} from '../shim/core/site-format.ts';
+} from '../shim/format/site-format.ts';
 
 const require = createRequire(import.meta.url);
 type Gazetteer = ReturnType<typeof buildGazetteer>;

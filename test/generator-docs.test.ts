@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { firmDocPieces, firmDocs, manifestBytes, manifestDoc, sortedKeys } from '../generator/write/documents.ts';
 import type { BuiltFirm } from '../generator/model/offices.ts';
 import type { Entry } from '../generator/write/write.ts';
-import type { StoredOfficeT } from '../shim/core/site-format.ts';
+import type { StoredOfficeT } from '../shim/format/site-format.ts';
 import { sampleFirms } from './helpers/sample-offices.ts';
 
 /** Each document's pieces joined, as the writer writes them (without the trailing newline); its stated byte length checked. */

@@ -2,7 +2,7 @@
  * The generator on hand-made inputs: firms, ids, visibility arithmetic (stored compact, shown in full through the shim),
  * hours, determinism, manifest, bad input, atomicity, corrections.
  */
-import { PageDoc } from '../shim/core/page-format.ts';
+import { PageDoc } from '../shim/format/page-format.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFile, readdir, writeFile } from 'node:fs/promises';
@@ -16,13 +16,13 @@ import { convertHours } from '../generator/model/hours.ts';
 import { firmIdOf, listingIdOf, websiteDomainOf } from '../generator/inputs/ids.ts';
 import { pct1 } from '../generator/model/visibility.ts';
 import { mondayOfIsoWeek } from '../generator/inputs/week.ts';
-import { API_VERSION, BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT } from '../shim/core/constants.ts';
-import { hoursText } from '../shim/core/hours.ts';
-import { DEFAULT_PUBLIC_BASE_URL } from '../shim/core/openapi-info.ts';
-import { problemPageHtml } from '../shim/core/problem-pages.ts';
-import type { ProblemCodeT } from '../shim/core/schemas.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { shapeResult } from '../shim/core/shape.ts';
+import { API_VERSION, BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT } from '../shim/contract/constants.ts';
+import { hoursText } from '../shim/answer/hours.ts';
+import { DEFAULT_PUBLIC_BASE_URL } from '../shim/answer/openapi-info.ts';
+import { problemPageHtml } from '../shim/pages/problem-pages.ts';
+import type { ProblemCodeT } from '../shim/contract/schemas.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { shapeResult } from '../shim/answer/shape.ts';
 import {
   ChangesDoc,
   CityGazetteer,
@@ -41,8 +41,8 @@ import {
   ZipGazetteer,
   BoundaryIndex,
   BoundaryRegion,
-} from '../shim/core/site-format.ts';
-import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/core/site-format.ts';
+} from '../shim/format/site-format.ts';
+import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/format/site-format.ts';
 import {
   CellBlock,
   CellGroup,
@@ -52,8 +52,8 @@ import {
   type CellBlockT,
   type CellIndexT,
   type CellRecordsT,
-} from '../shim/core/cell-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+} from '../shim/format/cell-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import {
   BASIC_FIXTURE,
@@ -658,7 +658,7 @@ describe('bad input', () => {
 });
 
 describe('corrections', () => {
-  it('remove drops a place from every shard, firm document and count; update overrides fields', async () => {
+  it('remove drops a place from every cell, firm document and count; update overrides fields', async () => {
     const data = await copyFixture();
     await writeFile(
       join(data, 'corrections.jsonl'),

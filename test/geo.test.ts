@@ -1,6 +1,6 @@
 import { latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
-import { boundingBox, cellsCoveringCircle, destination, haversineMiles } from '../shim/core/geo.ts';
+import { boundingBox, cellsCoveringCircle, destination, haversineMiles } from '../shim/search/geo.ts';
 import { rng } from './helpers/rng.ts';
 
 describe('haversineMiles', () => {

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleSaltRotator } from '../infra/rotator-bundle.ts';
 import { rotateEdgeSalt } from '../shim/aws/edge-salt.ts';
 import { KvsSaltKeyStore } from '../shim/aws/kvs-store.ts';
-import type { SaltProvider } from '../shim/edge-types.ts';
+import type { SaltProvider } from '../shim/edge/edge-types.ts';
 
 const ARN = 'arn:aws:cloudfront::111122223333:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111';
 

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleLambda, type BundleInfo } from '../infra/bundle.ts';
-import { LambdaEnvError, loadLambdaEnv } from '../shim/env.ts';
+import { LambdaEnvError, loadLambdaEnv } from '../shim/edge/env.ts';
 import { answerToResult, eventToPlain, viewerAddress } from '../shim/aws/event.ts';
 import { createHandler, originVerified, type FunctionUrlHandler } from '../shim/aws/handler.ts';
 import { StdoutJsonSink } from '../shim/aws/log-sink.ts';
-import type { RequestLogEntry, SaltProvider } from '../shim/edge-types.ts';
+import type { RequestLogEntry, SaltProvider } from '../shim/edge/edge-types.ts';
 import { hashAddress } from '../shim/http/request-log.ts';
 import { FolderStore } from '../shim/store/folder.ts';
-import { functionUrlEvent, resultJson, VIEWER_IPV6, type EventSpec } from './helpers/function-url.ts';
+import { functionUrlEvent, resultJson, VIEWER_IPV6, type EventSpec } from '../bench/lib/function-url.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const BASE = 'https://directory.example';

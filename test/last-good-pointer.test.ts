@@ -6,12 +6,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSiteSource, type PointerEvent } from '../shim/core/site-reader.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { createSiteSource, type PointerEvent } from '../shim/search/site-reader.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { StoreError } from '../shim/store/types.ts';
 import { startFakeS3, type FakeS3 } from './helpers/fake-s3.ts';
-import { S3RVER_ENV } from './helpers/s3rver.ts';
+import { S3RVER_ENV } from '../bench/lib/s3rver.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 

@@ -7,10 +7,10 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLambdaEnv } from '../shim/env.ts';
+import { loadLambdaEnv } from '../shim/edge/env.ts';
 import { createHandler } from '../shim/aws/handler.ts';
 import { FolderStore } from '../shim/store/folder.ts';
-import { functionUrlEvent } from './helpers/function-url.ts';
+import { functionUrlEvent } from '../bench/lib/function-url.ts';
 import { request } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 

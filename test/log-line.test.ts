@@ -4,7 +4,7 @@
  * version string) becomes one capped, clean line, and repeated SDK errors are rate-limited in the log.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { logJson, logLine, MAX_LOG_LINE_CHARS, rateLimited, safeLine } from '../shim/log-line.ts';
+import { logJson, logLine, MAX_LOG_LINE_CHARS, rateLimited, safeLine } from '../shim/edge/log-line.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { FAILURE_LINES_PER_MINUTE, problemOf } from '../shim/http/problem.ts';
 import { StoreError } from '../shim/store/types.ts';

@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logSafe } from '../shim/http/log-text.ts';
+import { logSafe } from '../shim/lib/log-text.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;

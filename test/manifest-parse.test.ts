@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { joinManifests, manifestKeys } from '../generator/site/manifest-join.ts';
 import { ManifestFormatError, parseManifest } from '../generator/site/manifest-parse.ts';
-import { keys, Manifest, Pointer, type ManifestT } from '../shim/core/site-format.ts';
+import { keys, Manifest, Pointer, type ManifestT } from '../shim/format/site-format.ts';
 import { rng as seeded } from './helpers/rng.ts';
 
 const SITE = process.env.TEST_SITE_DIR as string;

@@ -8,9 +8,9 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAP_VISIBILITY_WHAT } from '../shim/core/constants.ts';
-import { haversineMiles } from '../shim/core/geo.ts';
-import type { AttorneysResponseT, FirmResponseT } from '../shim/core/schemas.ts';
+import { MAP_VISIBILITY_WHAT } from '../shim/contract/constants.ts';
+import { haversineMiles } from '../shim/search/geo.ts';
+import type { AttorneysResponseT, FirmResponseT } from '../shim/contract/schemas.ts';
 import { request } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { largestFirm } from './helpers/largest-firm.ts';

@@ -4,14 +4,14 @@
  * errors as a REST caller would see them, and the HTTP-level gates (405, 403, 400).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../shim/core/errors.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import type { Service } from '../shim/core/service.ts';
-import type { RequestInfo } from '../shim/edge-types.ts';
+import { ApiError } from '../shim/contract/errors.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import type { Service } from '../shim/answer/service.ts';
+import type { RequestInfo } from '../shim/edge/edge-types.ts';
 import { createMcpRoute } from '../shim/mcp/route.ts';
 import type { ToolCallRecord } from '../shim/mcp/tools.ts';
-import { toApiError } from '../shim/core/errors.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { toApiError } from '../shim/contract/errors.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { MAX_OTHER_OFFICES } from '../shim/mcp/answer-text.ts';
 import { expectCompactCoverage, expectCompactFirm, expectCompactSearch } from './helpers/compact-check.ts';

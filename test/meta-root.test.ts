@@ -12,7 +12,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLive } from './helpers/generate-live.ts';
 import { publishSite } from '../generator/publish/publish.ts';
-import { s3Client } from '../shim/aws/s3-client.ts';
+import { s3Client } from '../shim/store/s3-client.ts';
 import { copyFixture, removeTempDirs } from './fixtures/generator/helpers.ts';
 import { request } from './helpers/http.ts';
 import { useS3rver } from './helpers/s3rver.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { wildcardHostWarning } from '../shim/base-url-warning.ts';
-import { ConfigError, loadConfig } from '../shim/env.ts';
+import { ConfigError, loadConfig } from '../shim/edge/env.ts';
 
 const ROOT = resolve('.');
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
@@ -104,7 +104,7 @@ describe('a production install (npm ci --omit=dev)', () => {
       expect(r.stderr, script).not.toContain('ERR_MODULE_NOT_FOUND');
     }
     // The server itself runs there.
-    expect(run(['--require', './tools/preflight.cjs', 'shim/cli.ts', '--help'], { cwd: tree }).status).toBe(0);
+    expect(run(['--require', './tools/preflight.cjs', 'start.ts', '--help'], { cwd: tree }).status).toBe(0);
   });
 });
 
@@ -127,7 +127,7 @@ describe('the server environment', () => {
     expect(wildcardHostWarning('127.0.0.1', null, 'http://127.0.0.1:8787')).toBeNull();
     expect(wildcardHostWarning('0.0.0.0', 'https://api.example.org', 'http://0.0.0.0:8787')).toBeNull();
     expect(wildcardHostWarning('::', null, 'http://[::]:8787')).toContain('PUBLIC_BASE_URL=http://');
-    const child = spawn(process.execPath, ['shim/cli.ts', '--no-build'], {
+    const child = spawn(process.execPath, ['start.ts', '--no-build'], {
       env: {
         ...process.env,
         HOST: '0.0.0.0',
@@ -162,7 +162,7 @@ describe('the server environment', () => {
   });
 
   it('a bad PUBLIC_BASE_URL is named with what is accepted (exit 1, no bare "Invalid URL")', () => {
-    const r = run(['shim/cli.ts', '--no-build'], {
+    const r = run(['start.ts', '--no-build'], {
       env: { PUBLIC_BASE_URL: 'foo', SITE_DIR: process.env.TEST_SITE_DIR as string },
     });
     expect(r.status).toBe(1);

@@ -5,10 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectExamples } from '../generator/openapi-examples.ts';
+import { collectExamples } from '../generator/openapi/openapi-examples.ts';
 import { serialise } from '../generator/write/json.ts';
-import { buildOpenApi } from '../shim/core/openapi.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { buildOpenApi } from '../generator/openapi/openapi.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { ResponseSchemas } from './helpers/openapi.ts';
 import { request } from './helpers/http.ts';

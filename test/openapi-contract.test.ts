@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBLEM_CODES } from '../shim/core/problem-pages.ts';
+import { PROBLEM_CODES } from '../shim/pages/problem-pages.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
 const execFileAsync = promisify(execFile);

@@ -7,9 +7,9 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { release } from '../generator/release/release.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 

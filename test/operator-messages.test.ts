@@ -16,7 +16,7 @@ import { release } from '../generator/release/release.ts';
 import { RemovedListingError } from '../generator/publish/publish.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
-import { unusedPort } from './helpers/s3rver.ts';
+import { unusedPort } from '../bench/lib/s3rver.ts';
 
 afterAll(removeTempDirs);
 

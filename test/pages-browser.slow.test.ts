@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disclosureFor } from '../shim/core/disclosure.ts';
+import { disclosureFor } from '../shim/answer/disclosure.ts';
 import { axeViolations, onCspReport, serious, useChromium } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 

@@ -11,7 +11,7 @@ import { SampleRecord } from '../generator/inputs/schema.ts';
 import type { FlagRecordT, PlaceRecordT, SampleRecordT } from '../generator/inputs/schema.ts';
 import { gini, lorenz } from '../generator/pages/charts.ts';
 import { buildPages } from '../generator/pages/write-pages.ts';
-import { pageNameOf } from '../shim/core/page-format.ts';
+import { pageNameOf } from '../shim/format/page-format.ts';
 import { request } from './helpers/http.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 

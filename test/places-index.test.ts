@@ -7,12 +7,12 @@ import { gridDisk, latLngToCell } from 'h3-js';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/model/gazetteer.ts';
-import { haversineMiles } from '../shim/core/geo.ts';
-import { parseLocation } from '../shim/core/location.ts';
-import type { SiteReader } from '../shim/core/reader.ts';
-import { resolveLocation } from '../shim/core/resolve.ts';
-import { US_POINT_MILES } from '../shim/core/resolve-point.ts';
-import { keys, NameGazetteer, PointGazetteer, pointTile, type MetaT } from '../shim/core/site-format.ts';
+import { haversineMiles } from '../shim/search/geo.ts';
+import { parseLocation } from '../shim/places/location.ts';
+import type { SiteReader } from '../shim/search/reader.ts';
+import { resolveLocation } from '../shim/places/resolve.ts';
+import { US_POINT_MILES } from '../shim/places/resolve-point.ts';
+import { keys, NameGazetteer, PointGazetteer, pointTile, type MetaT } from '../shim/format/site-format.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { asyncRejection as rejection } from './helpers/api-error.ts';
 

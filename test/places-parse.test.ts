@@ -1,10 +1,10 @@
 /** The forms of `location` people and models write (docs/CONTRACT.md, Location): parsing only, no reads. */
 import { describe, expect, it } from 'vitest';
-import { readCoordinates } from '../shim/core/coordinates.ts';
-import { parseLocation } from '../shim/core/location.ts';
-import { NICKNAMES } from '../shim/core/nicknames.ts';
-import { normaliseCityName } from '../shim/core/site-format.ts';
-import { stateCodeOf, US_STATE_CODES, US_STATES } from '../shim/core/state-names.ts';
+import { readCoordinates } from '../shim/places/coordinates.ts';
+import { parseLocation } from '../shim/places/location.ts';
+import { NICKNAMES } from '../shim/places/nicknames.ts';
+import { normaliseCityName } from '../shim/format/site-format.ts';
+import { stateCodeOf, US_STATE_CODES, US_STATES } from '../shim/places/state-names.ts';
 import { rejection } from './helpers/api-error.ts';
 
 describe('states as people write them', () => {
@@ -81,7 +81,7 @@ describe('coordinates', () => {
   });
 });
 
-describe('nicknames (shim/core/nicknames.ts)', () => {
+describe('nicknames (shim/places/nicknames.ts)', () => {
   it('are stored normalised, each for a covered state code', () => {
     for (const [key, place] of Object.entries(NICKNAMES)) {
       expect(normaliseCityName(key), key).toBe(key);

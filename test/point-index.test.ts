@@ -1,15 +1,15 @@
 /**
- * The state of a point through the latitude-sorted points index (shim/core/point-index.ts) against the full scan it
+ * The state of a point through the latitude-sorted points index (shim/search/point-index.ts) against the full scan it
  * replaced: every ZIP point of every tile within reach measured, the nearest kept, ties to the last scanned.
  */
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/model/gazetteer.ts';
-import { haversineMiles } from '../shim/core/geo.ts';
-import { nearestInTile, type Nearest } from '../shim/core/point-index.ts';
-import type { SiteReader } from '../shim/core/reader.ts';
-import { US_POINT_MILES, usStateAt } from '../shim/core/resolve-point.ts';
-import { keys, POINT_TILE_DEGREES, pointTile, type MetaT, type PointGazetteerT } from '../shim/core/site-format.ts';
+import { haversineMiles } from '../shim/search/geo.ts';
+import { nearestInTile, type Nearest } from '../shim/search/point-index.ts';
+import type { SiteReader } from '../shim/search/reader.ts';
+import { US_POINT_MILES, usStateAt } from '../shim/places/resolve-point.ts';
+import { keys, POINT_TILE_DEGREES, pointTile, type MetaT, type PointGazetteerT } from '../shim/format/site-format.ts';
 import { rng } from './helpers/rng.ts';
 
 const VERSION = 'test-point-index';

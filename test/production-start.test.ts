@@ -75,8 +75,8 @@ function servingUrl(child: ChildProcess, output: () => string): Promise<string> 
 describe('npm start in production', () => {
   it('runs the server with node itself, and everything it can load is a runtime dependency (npm ci --omit=dev)', () => {
     // The preload is plain CommonJS with no package: it checks the Node version before any TypeScript loads.
-    expect(pkg.scripts.start).toBe('exec node --require ./tools/preflight.cjs shim/cli.ts');
-    const { files, packages } = reachedFrom('shim/cli.ts');
+    expect(pkg.scripts.start).toBe('exec node --require ./tools/preflight.cjs start.ts');
+    const { files, packages } = reachedFrom('start.ts');
     // The start path synthesises and generates a site when none exists: those modules are reached too.
     expect(files).toContain(resolve('generator/generate.ts'));
     expect(files).toContain(resolve('data/synth/synthesize.ts'));
@@ -136,7 +136,7 @@ describe('npm start in production', () => {
         '',
       ].join('\n'),
     );
-    const child = spawn(process.execPath, [resolve('shim/cli.ts'), '--no-build'], {
+    const child = spawn(process.execPath, [resolve('start.ts'), '--no-build'], {
       cwd,
       env: { ...process.env, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,8 +12,8 @@ import {
   PruneStoppedError,
   type StoredVersionInfo,
 } from '../generator/publish/prune-bucket.ts';
-import { createS3Client, s3Client } from '../shim/aws/s3-client.ts';
-import type { LayersT } from '../shim/core/site-format.ts';
+import { createS3Client, s3Client } from '../shim/store/s3-client.ts';
+import type { LayersT } from '../shim/format/site-format.ts';
 import { useS3rver } from './helpers/s3rver.ts';
 import { isDeleteObjects, startStallProxy, type StallProxy } from './helpers/stall-proxy.ts';
 

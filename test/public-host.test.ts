@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BadInputError } from '../generator/generate.ts';
 import { generateLive } from './helpers/generate-live.ts';
-import { isPublicWebHost, isPublicWebUrl } from '../shim/core/public-host.ts';
+import { isPublicWebHost, isPublicWebUrl } from '../shim/lib/public-host.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { startTestServer } from './helpers/server.ts';
 import { linkSite } from './helpers/site-copy.ts';

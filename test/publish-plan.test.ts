@@ -7,8 +7,8 @@ import {
   type RemoteState,
   type RemoteVersion,
 } from '../generator/publish/publish-plan.ts';
-import { composeManifest, generatedMetaBytes, prefixesOf, resolveLayered } from '../shim/core/layers.ts';
-import type { LayersT, ManifestT } from '../shim/core/site-format.ts';
+import { composeManifest, generatedMetaBytes, prefixesOf, resolveLayered } from '../shim/format/layers.ts';
+import type { LayersT, ManifestT } from '../shim/format/site-format.ts';
 
 /** A manifest of `version` from rel -> sha (bytes: the sha's length, so a change of content changes both). */
 const manifest = (version: string, objects: Record<string, string>): ManifestT => ({

@@ -9,9 +9,10 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateLive } from './helpers/generate-live.ts';
 import { publishSite } from '../generator/publish/publish.ts';
-import { s3Client } from '../shim/aws/s3-client.ts';
+import { s3Client } from '../shim/store/s3-client.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { S3RVER_ENV, useS3rver } from './helpers/s3rver.ts';
+import { S3RVER_ENV } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const s3 = useS3rver();
 afterAll(removeTempDirs);

@@ -15,12 +15,13 @@ import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidationPathsFor, publishSite, type PublishOptions } from '../generator/publish/publish.ts';
-import { s3Client } from '../shim/aws/s3-client.ts';
+import { s3Client } from '../shim/store/s3-client.ts';
 import { readStoredVersion } from '../generator/site/bucket-version.ts';
-import { generatedMetaBytes, resolveLayered } from '../shim/core/layers.ts';
-import { keys, type ManifestT } from '../shim/core/site-format.ts';
+import { generatedMetaBytes, resolveLayered } from '../shim/format/layers.ts';
+import { keys, type ManifestT } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
-import { S3RVER_ENV, useS3rver } from './helpers/s3rver.ts';
+import { S3RVER_ENV } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const BUCKET = 'site';
 const PREFIX = 'prod/';

@@ -1,6 +1,6 @@
 /** query_id: the same normalised query on the same version always has the same id; anything that changes the answer changes it. */
 import { describe, expect, it } from 'vitest';
-import { queryId, type NormalisedQuery } from '../shim/core/query-id.ts';
+import { queryId, type NormalisedQuery } from '../shim/answer/query-id.ts';
 
 const BASE: NormalisedQuery = {
   version: '2026-W47-0123456789',

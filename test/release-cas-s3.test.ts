@@ -1,7 +1,7 @@
 /**
  * One release at a time on a bucket (a loopback s3rver): the pointer is written with If-Match on the ETag the release
  * started from (If-None-Match "*" on an empty bucket), read again just before, and a release whose base moved is
- * refused. s3rver itself ignores both conditions; test/helpers/s3rver.ts checks them on its side (conditionalWrites),
+ * refused. s3rver itself ignores both conditions; bench/lib/s3rver.ts checks them on its side (conditionalWrites),
  * as S3 does, so the refusal by the condition is shown too. A rollback refusal names --bucket.
  */
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
@@ -12,9 +12,9 @@ import { listingIdOf } from '../generator/inputs/ids.ts';
 import { readPointerBase } from '../generator/publish/pointer-cas.ts';
 import { publishSite } from '../generator/publish/publish.ts';
 import { release, type ReleaseOptions } from '../generator/release/release.ts';
-import { LiveMovedError } from '../generator/site/live-moved.ts';
-import { createS3Client } from '../shim/aws/s3-client.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { LiveMovedError } from '../generator/write/live-moved.ts';
+import { createS3Client } from '../shim/store/s3-client.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { useS3rver } from './helpers/s3rver.ts';

@@ -11,7 +11,7 @@ import { release, type ReleaseOptions, type ReleaseRecord } from '../generator/r
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { useS3rver } from './helpers/s3rver.ts';
 import { startTestServer } from './helpers/server.ts';
-import { loadCloudFrontFunction, viewerRequest } from './helpers/cloudfront-runtime.ts';
+import { loadCloudFrontFunction, viewerRequest } from '../bench/lib/cloudfront-runtime.ts';
 import { viewerRequestCode } from '../infra/edge-function.ts';
 import { VERSION_OBJECT_PATHS } from '../infra/cdn.ts';
 

@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { release } from '../generator/release/release.ts';
-import { keys, Pointer } from '../shim/core/site-format.ts';
+import { keys, Pointer } from '../shim/format/site-format.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 afterAll(removeTempDirs);

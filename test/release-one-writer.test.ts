@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../generator/generate.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { release, type ReleaseOptions } from '../generator/release/release.ts';
-import { ChangesDoc, keys, Pointer } from '../shim/core/site-format.ts';
+import { ChangesDoc, keys, Pointer } from '../shim/format/site-format.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 afterAll(removeTempDirs);

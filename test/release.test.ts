@@ -8,7 +8,7 @@ import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { release, type ReleaseRecord } from '../generator/release/release.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { useS3rver } from './helpers/s3rver.ts';

@@ -11,9 +11,9 @@ import { firmIdOf, listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite, RemovedListingError } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
 import { readRemovals } from '../generator/model/removals.ts';
-import { createService } from '../shim/core/service-impl.ts';
-import { keys } from '../shim/core/site-format.ts';
-import { createSiteSource } from '../shim/core/site-reader.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { keys } from '../shim/format/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
@@ -50,7 +50,7 @@ async function listed(site: string): Promise<Set<string>> {
     const m = new RegExp(`^v/${version}/firms/(l_[a-z2-7]{16})\\.json$`).exec(k);
     if (m?.[1] !== undefined) ids.add(m[1]);
   }
-  // The shards agree with the firm documents: a search lists exactly the served ones near Chicago.
+  // The cell tree agrees with the firm documents: a search lists exactly the served ones near Chicago.
   const service = createService(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 }));
   const found = await service.findAttorneys({ lat: '41.88', lng: '-87.63', radius_miles: '50', limit: '25' }, CTX);
   for (const r of found.results) expect(ids.has(r.listing_id), r.listing_id).toBe(true);

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../shim/edge-types.ts';
+import type { RequestLogEntry } from '../shim/edge/edge-types.ts';
 import { FLUSH_ENTRIES, JsonLinesSink } from '../shim/http/jsonl-sink.ts';
 
 const dirs: string[] = [];
@@ -72,7 +72,7 @@ describe('npm start stopped with SIGTERM', () => {
   it('has written a line for every request it answered', async () => {
     const logDir = tempDir();
     const site = process.env.TEST_SITE_DIR as string;
-    const child = spawn(process.execPath, ['shim/cli.ts', '--no-build'], {
+    const child = spawn(process.execPath, ['start.ts', '--no-build'], {
       env: {
         ...process.env,
         PORT: '0',

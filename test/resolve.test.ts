@@ -3,12 +3,13 @@ import { cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/model/gazetteer.ts';
-import { metroForPoint } from '../shim/core/coverage.ts';
-import { parsedFromArg, parseLocation, US_STATE_CODES, type ParsedLocation } from '../shim/core/location.ts';
-import type { SiteReader } from '../shim/core/reader.ts';
-import { resolveLocation } from '../shim/core/resolve.ts';
-import { Location } from '../shim/core/schemas.ts';
-import { keys, type CoverageCellsT, type MetaT } from '../shim/core/site-format.ts';
+import { metroForPoint } from '../shim/places/coverage.ts';
+import { parsedFromArg, parseLocation, type ParsedLocation } from '../shim/places/location.ts';
+import { US_STATE_CODES } from '../shim/places/state-names.ts';
+import type { SiteReader } from '../shim/search/reader.ts';
+import { resolveLocation } from '../shim/places/resolve.ts';
+import { Location } from '../shim/contract/schemas.ts';
+import { keys, type CoverageCellsT, type MetaT } from '../shim/format/site-format.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { StoreError } from '../shim/store/types.ts';
 import { asyncRejection, rejection } from './helpers/api-error.ts';
@@ -182,7 +183,10 @@ describe('resolveLocation', () => {
       expect(e.code).toBe('location_not_understood');
       expect(e.status).toBe(400);
       expect(e.detail).toContain(`ZIP ${z} is not a known US ZIP code`);
-      expect(e.detail).toMatch(/5-digit ZIP, "City, ST" or "lat,lng"/);
+      // The same forms, with the same examples, as the parser's problems name.
+      expect(e.detail).toContain(
+        'send a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX") or "lat,lng" ("41.88,-87.63")',
+      );
     }
     const viaZip = await asyncRejection(resolveLocation(parsedFromArg({ form: 'zip', zip: '00000' }), reader));
     expect(viaZip.extra.parameter).toBe('zip');

@@ -1,13 +1,13 @@
 /**
- * The one reader of published objects (shim/core/site-json.ts): what the shim, the generator, publish, prune and the
+ * The one reader of published objects (shim/format/site-json.ts): what the shim, the generator, publish, prune and the
  * audit read is bytes checked against their recorded sha256, UTF-8 JSON and the schema, and every failure is a
  * StoreError naming the key, whoever reads it.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StoreError } from '../shim/core/errors.ts';
-import { parseObject, readObject } from '../shim/core/site-json.ts';
+import { StoreError } from '../shim/contract/errors.ts';
+import { parseObject, readObject } from '../shim/format/site-json.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { readStoredVersion } from '../generator/site/bucket-version.ts';
 import { openStoredVersion } from '../generator/site/site.ts';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSiteSource } from '../shim/core/site-reader.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS, withDeadline } from '../shim/store/deadline.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { runWithDeadline } from '../shim/store/request-deadline.ts';
@@ -14,8 +14,8 @@ import { StoreError, type Store } from '../shim/store/types.ts';
 import { sleep, until, useFakeS3Site } from './helpers/fake-s3-site.ts';
 import { createHandler } from '../shim/aws/handler.ts';
 import { lazyS3Store } from '../shim/aws/lazy-s3.ts';
-import { loadLambdaEnv } from '../shim/env.ts';
-import { functionUrlEvent } from './helpers/function-url.ts';
+import { loadLambdaEnv } from '../shim/edge/env.ts';
+import { functionUrlEvent } from '../bench/lib/function-url.ts';
 
 const SITE = (): string => process.env.TEST_SITE_DIR as string;
 /** The deadline of a request's store reads in these tests (STORE_TIMEOUT_MS). */

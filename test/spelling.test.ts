@@ -1,7 +1,7 @@
-/** Close spellings (shim/core/spelling.ts): the distance against its recursive definition, and the clear-reading rule. */
+/** Close spellings (shim/places/spelling.ts): the distance against its recursive definition, and the clear-reading rule. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clearReading, maxEdits, nearNames, osaDistance } from '../shim/core/spelling.ts';
+import { clearReading, maxEdits, nearNames, osaDistance } from '../shim/places/spelling.ts';
 
 /** Optimal string alignment distance straight from its recursive definition (exponential; short strings only). */
 function reference(a: string, b: string): number {

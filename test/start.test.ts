@@ -8,16 +8,16 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { release } from '../generator/release/release.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 afterAll(removeTempDirs);
 
-/** Start `shim/cli.ts` and resolve once it serves (its URL) or exits (its status), with what it printed. */
+/** Start `start.ts` and resolve once it serves (its URL) or exits (its status), with what it printed. */
 function start(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string | null; status: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'start.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,12 +9,13 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Client, s3Client } from '../shim/aws/s3-client.ts';
+import { createS3Client, s3Client } from '../shim/store/s3-client.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { S3_STORE_SOCKETS, S3Store } from '../shim/store/s3.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
-import { startBlackhole, startS3rver, unusedPort, useS3rver } from './helpers/s3rver.ts';
+import { startBlackhole, startS3rver, unusedPort } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 /** The objects every implementation is seeded with. */
 const FIXTURES: Record<string, Uint8Array> = {

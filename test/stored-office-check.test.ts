@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleOffices } from './helpers/sample-offices.ts';
 import { checkStoredOffices, storedOfficeChecker } from '../generator/model/stored-office-check.ts';
-import { StoredOffice, type StoredOfficeT } from '../shim/core/site-format.ts';
+import { StoredOffice, type StoredOfficeT } from '../shim/format/site-format.ts';
 
 const BAD: unknown[] = [undefined, null, 0, -1, 100.5, Number.NaN, Infinity, 1.5, '', 'x', true, [], {}];
 

@@ -22,8 +22,8 @@ import {
   type PlaceRecordT,
   type SampleRecordT,
 } from '../generator/inputs/schema.ts';
-import { MEASURED_QUERIES } from '../shim/core/constants.ts';
-import { haversineMiles } from '../shim/core/geo.ts';
+import { MEASURED_QUERIES } from '../shim/contract/constants.ts';
+import { haversineMiles } from '../shim/search/geo.ts';
 
 const WEEKS = ['2026-W46', '2026-W47'];
 const metros: MetroT[] = MetrosFile.parse(JSON.parse(readFileSync(resolve('data/metros.json'), 'utf8'))).metros;

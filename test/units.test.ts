@@ -3,7 +3,7 @@
  * offices at most `miles` apart, found by a search over all pairs, and numbered by their first office.
  */
 import { describe, expect, it } from 'vitest';
-import { destination, haversineMiles } from '../shim/core/geo.ts';
+import { destination, haversineMiles } from '../shim/search/geo.ts';
 import { unitsOf } from '../generator/model/units.ts';
 import { rng } from './helpers/rng.ts';
 

@@ -9,11 +9,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkManifest } from '../generator/audit/manifest.ts';
 import { openSite } from '../generator/site/site.ts';
 import { release } from '../generator/release/release.ts';
-import { s3Client } from '../shim/aws/s3-client.ts';
-import { keys } from '../shim/core/site-format.ts';
+import { s3Client } from '../shim/store/s3-client.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, readTree, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
-import { useS3rver, type RunningS3rver } from './helpers/s3rver.ts';
+import { type RunningS3rver } from '../bench/lib/s3rver.ts';
+import { useS3rver } from './helpers/s3rver.ts';
 
 const silent = { log: () => {} };
 const PHONE_FIX = `${JSON.stringify({ action: 'update', place_id: 'p4', reason: 'firm called', date: '2026-11-20', set: { phone: '(312) 555-0199' } })}\n`;

@@ -5,12 +5,12 @@
  */
 import { resolve } from 'node:path';
 import { publishSite } from '../../generator/publish/publish.ts';
-import { createService } from '../../shim/core/service-impl.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { S3Store } from '../../shim/store/s3.ts';
-import { startS3rver } from '../../test/helpers/s3rver.ts';
+import { startS3rver } from '../lib/s3rver.ts';
 import { answerableSets, COLD_CTX, coldQuerySets, summariseCold, type ColdQuery, type ColdReads } from './cold.ts';
-import { CountingStore, type StoreRead } from './counting-store.ts';
+import { CountingStore, type StoreRead } from '../lib/counting-store.ts';
 import { metroZips } from './metro-zips.ts';
 import { RoundStore } from './round-store.ts';
 import { allMetroPoints, type QueryPoint } from '../lib/points.ts';

@@ -6,14 +6,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createService } from '../../shim/core/service-impl.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { REPO } from '../lib/child.ts';
-import { CountingStore, type StoreRead } from './counting-store.ts';
+import { CountingStore, type StoreRead } from '../lib/counting-store.ts';
 import { metroZips } from './metro-zips.ts';
 import { RoundStore } from './round-store.ts';
-import { ApiError } from '../../shim/core/errors.ts';
+import { ApiError } from '../../shim/contract/errors.ts';
 import { allMetroPoints, loadMetros, pointArgs, pointPath, type QueryPoint } from '../lib/points.ts';
 import { median, spread, type Spread } from '../lib/stats.ts';
 import { benchServerEnv } from '../lib/server-env.ts';
@@ -209,7 +209,7 @@ export interface FirstAnswer {
   command: string;
 }
 
-/** Spawn `node --import tsx shim/cli.ts --no-build` on an ephemeral port `runs` times; poll until /v1/attorneys answers 200. */
+/** Spawn `node --import tsx start.ts --no-build` on an ephemeral port `runs` times; poll until /v1/attorneys answers 200. */
 export async function measureFirstAnswer(
   siteDir: string,
   runs: number,
@@ -221,7 +221,7 @@ export async function measureFirstAnswer(
   for (let i = 0; i < runs; i++) {
     const logDir = mkdtempSync(join(tmpdir(), 'iad-bench-cold-'));
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'shim/cli.ts', '--no-build'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'start.ts', '--no-build'], {
       cwd: REPO,
       env: { ...process.env, ...benchServerEnv(siteDir, logDir) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -234,7 +234,7 @@ export async function measureFirstAnswer(
           const m = /on (http:\/\/[^\s]+)/.exec(text);
           if (m?.[1]) done(m[1]);
         });
-        child.once('exit', (code) => fail(new Error(`shim/cli.ts exited (${code}) before listening`)));
+        child.once('exit', (code) => fail(new Error(`start.ts exited (${code}) before listening`)));
       });
       listening.push(performance.now() - t0);
       let last = 'no answer';
@@ -263,6 +263,6 @@ export async function measureFirstAnswer(
   return {
     firstAnswerMs: spread(first),
     listeningMs: spread(listening),
-    command: `PORT=0 SITE_DIR=<site> RATE_LIMIT_PER_HOUR=0 node --import tsx shim/cli.ts --no-build, then GET ${path} until 200`,
+    command: `PORT=0 SITE_DIR=<site> RATE_LIMIT_PER_HOUR=0 node --import tsx start.ts --no-build, then GET ${path} until 200`,
   };
 }

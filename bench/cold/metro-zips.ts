@@ -1,7 +1,7 @@
 /** The ZIP of each measured metro nearest its centre, from a site's own gazetteer: the cold path's ZIP queries. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 import { loadMetros } from '../lib/points.ts';
 
 /** For each metro in metros.json order, the ZIP (a Census ZCTA, not a PO box) whose point is nearest its centre; none for a site without ZIP documents. */

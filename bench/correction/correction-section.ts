@@ -2,7 +2,7 @@
 import { makeGeneratedLive } from '../lib/generated-live.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { keys } from '../../shim/core/site-format.ts';
+import { keys } from '../../shim/format/site-format.ts';
 import { measureCorrection, type CorrectionResults } from './correction.ts';
 import { ensureScaleInputs, label, measureProcess } from '../scale/scale.ts';
 

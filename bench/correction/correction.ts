@@ -20,11 +20,11 @@ import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { listingIdOf } from '../../generator/inputs/ids.ts';
 import { publishSite, type PublishReport } from '../../generator/publish/publish.ts';
-import { s3Client } from '../../shim/aws/s3-client.ts';
-import { FirmDoc, keys, Pointer } from '../../shim/core/site-format.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { s3Client } from '../../shim/store/s3-client.ts';
+import { FirmDoc, keys, Pointer } from '../../shim/format/site-format.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { S3Store } from '../../shim/store/s3.ts';
-import { startS3rver } from '../../test/helpers/s3rver.ts';
+import { startS3rver } from '../lib/s3rver.ts';
 import { measureProcess, type ProcessCost } from '../scale/scale.ts';
 
 /** What one publish wrote. */

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { publishSite } from '../../generator/publish/publish.ts';
 import { bundleLambda } from '../../infra/bundle.ts';
-import { startS3rver } from '../../test/helpers/s3rver.ts';
-import { functionUrlEvent } from '../../test/helpers/function-url.ts';
+import { startS3rver } from '../lib/s3rver.ts';
+import { functionUrlEvent } from '../lib/function-url.ts';
 import { spread, type Spread } from '../lib/stats.ts';
 
 /** Cold-start figures of the Lambda bundle. */

@@ -11,8 +11,8 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadConfig } from '../../shim/env.ts';
-import { cliOrExit } from '../../shim/cli-run.ts';
+import { loadConfig } from '../../shim/edge/env.ts';
+import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { startServer } from '../../shim/server.ts';
 import { benchServerEnv } from '../lib/server-env.ts';
 

@@ -42,7 +42,7 @@ const x = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 2)}x`);
 const ms = (s: Spread): string => fmtSpread(s, fmtMs);
 const us = (s: Spread): string => fmtSpread(s, (v) => `${fmt(v, 0)} µs`);
 
-/** Rows for the Targets table (name, met or not, measured, note), in the shape bench/lib/report.ts renders. */
+/** Rows for the Targets table (name, met or not, measured, note), in the shape bench/report.ts renders. */
 export function hotpathTargetRows(
   h: HotpathResults | undefined,
 ): { name: string; ok: boolean | null; measured: string; note: string }[] {
@@ -161,7 +161,7 @@ export function hotpathSection(h: HotpathResults | undefined): string {
     const l = h.lambda;
     out.push(
       `Lambda cold start: the bundle infra builds (index.mjs ${fmtBytes(l.entryBytes)}; ${l.files} files, ${fmtBytes(l.totalBytes)} in all, the MCP route, the AWS SDK's S3 client and its credential providers in chunks loaded on demand), imported in ${l.importMs.runs} fresh node processes with a real environment: the sample site published to s3rver on loopback, a salt bucket beside it. ` +
-        `Then the handler's first answer to \`${l.query}\` (pointer, meta, gazetteer and shards read over S3, the day's salt created), and a second one.`,
+        `Then the handler's first answer to \`${l.query}\` (pointer, meta, gazetteer and cell tree read over S3, the day's salt created), and a second one.`,
       '',
       table(
         [

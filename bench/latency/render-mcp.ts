@@ -29,7 +29,7 @@ function worst(p: McpReport): McpReport['rows'][number] | undefined {
     .sort((a, b) => b.cpuOverRest.median - a.cpuOverRest.median)[0];
 }
 
-/** The row for the Targets table (name, met or not, measured, note), in the shape bench/lib/report.ts renders. */
+/** The row for the Targets table (name, met or not, measured, note), in the shape bench/report.ts renders. */
 export function mcpTargetRows(
   p: McpReport | undefined,
 ): { name: string; ok: boolean | null; measured: string; note: string }[] {

@@ -5,7 +5,7 @@
  *   shim      the real local server (`npm start`) with its default answer cache, rate limit off;
  *   uncached  the same with ANSWER_CACHE_MIB=0 (every request through the app and a search);
  *   static    the same server code whose service answers each dense-point query with its stored answer (no search);
- *   naive     the same server code over the naive full-scan search (bench/peers/naive.ts);
+ *   naive     the same server code over the naive full-scan search (bench/lib/naive.ts);
  *   bare      node:http answering each path with the exact body bytes the shim sends for it (content-type and length
  *             only); any other /v1/attorneys query with the first /v1/attorneys path's bytes; /__cpu with this process's
  *             CPU time, which the parent reads before and after each timed run (every server lives here);
@@ -20,17 +20,17 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../shim/env.ts';
-import type { AttorneysResponseT } from '../../shim/core/schemas.ts';
-import { createService } from '../../shim/core/service-impl.ts';
-import type { Service } from '../../shim/core/service.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { loadConfig } from '../../shim/edge/env.ts';
+import type { AttorneysResponseT } from '../../shim/contract/schemas.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import type { Service } from '../../shim/answer/service.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { parseQuery } from '../../shim/http/query.ts';
-import { isSearchRequest, parseSearch, type SearchRequest } from '../../shim/core/search-request.ts';
+import { isSearchRequest, parseSearch, type SearchRequest } from '../../shim/answer/search-request.ts';
 import { startServer, type RunningServer } from '../../shim/server.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { cliOrExit } from '../../shim/cli-run.ts';
-import { NaiveIndex, naiveService } from '../peers/naive.ts';
+import { cliOrExit } from '../../shim/lib/cli-run.ts';
+import { NaiveIndex, naiveService } from '../lib/naive.ts';
 import { densePoints, pointPath } from '../lib/points.ts';
 import { CPU_PATH, SERVER_NAMES, type ServerName, type ServersReady } from './turns.ts';
 import { benchServerEnv } from '../lib/server-env.ts';

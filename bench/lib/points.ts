@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MetrosFile, type MetroT } from '../../generator/inputs/schema.ts';
-import { destination } from '../../shim/core/geo.ts';
+import { destination } from '../../shim/search/geo.ts';
 
 /** A named query point (decimal degrees). */
 export interface QueryPoint {
@@ -13,6 +13,8 @@ export interface QueryPoint {
   lng: number;
 }
 
+/** How far from the base points the distinct-point queries are scattered, in miles. */
+export const JITTER_MILES = 2;
 /** The radii every query measurement uses, in miles. */
 export const RADII = [1, 15, 50] as const;
 /** Metros of the warm-latency and throughput measurements (the densest). */

@@ -8,8 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { z } from 'zod';
-import { CellGroup, CellIndex } from '../../shim/core/cell-format.ts';
-import { keys, Meta, Pointer } from '../../shim/core/site-format.ts';
+import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
+import { keys, Meta, Pointer } from '../../shim/format/site-format.ts';
 import { copyLine, copySql, createTableSql, indexSql, type PeerOffice } from './postgis-sql.ts';
 
 // Only what the peer needs of a record chunk; the full office object is kept as the record.

@@ -1,20 +1,19 @@
 /**
  * Child process of the PostGIS peer: `node --import tsx bench/peers/postgis-query.ts --socket DIR --site LABEL=DIR:TABLE ...`.
  * For each site: the shim (warm cache) and the PostGIS service over the loaded table. First checks that both give the
- * same answers on a sample of points, then times both interleaved in every run (bench/latency/query.ts, distinct points as in
+ * same answers on a sample of points, then times both interleaved in every run (bench/lib/query.ts, distinct points as in
  * the scale section). Prints { check, latency } as one JSON line on stdout; progress on stderr.
  */
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { createService } from '../../shim/core/service-impl.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { densePoints, jittered, pointArgs, RADII } from '../lib/points.ts';
-import { cliOrExit } from '../../shim/cli-run.ts';
+import { densePoints, jittered, JITTER_MILES, pointArgs, RADII } from '../lib/points.ts';
+import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { postgisService } from './postgis-service.ts';
 import { answerDifference } from './postgis-sql.ts';
-import { measureLatency, type LatencyTarget } from '../latency/query.ts';
-import { JITTER_MILES } from '../lib/report.ts';
+import { measureLatency, type LatencyTarget } from '../lib/query.ts';
 
 const { values } = cliOrExit({
   name: 'postgis-query',

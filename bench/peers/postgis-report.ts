@@ -1,5 +1,5 @@
 /** The PostGIS peer's part of BENCHMARKS.md: its section and its target row. Pure: results in, markdown out. */
-import type { LatencyResult } from '../latency/query.ts';
+import type { LatencyResult } from '../lib/query.ts';
 import type { PostgisReport } from './postgis.ts';
 import { fmt, fmtBytes, fmtMs, fmtSpread, table, type Spread } from '../lib/stats.ts';
 
@@ -111,7 +111,7 @@ export function postgisSection(r: PostgisReport | undefined, command: string): s
         ]),
       ),
       '',
-      "Load + index is COPY FROM STDIN of the CSV file (pg-copy-streams) plus the GiST index, the key and VACUUM ANALYZE; writing the CSV file (reading every office from the site's finest shards) is shown apart.",
+      "Load + index is COPY FROM STDIN of the CSV file (pg-copy-streams) plus the GiST index, the key and VACUUM ANALYZE; writing the CSV file (reading every office from the site's cell-tree records) is shown apart.",
       '',
     );
   }
@@ -182,7 +182,7 @@ export function postgisSection(r: PostgisReport | undefined, command: string): s
   }
   out.push(
     "What the comparison means: per query PostGIS walks the GiST index for the boxes around the circle, rechecks the sphere distance of every candidate office, sorts every office inside the circle by firm to keep each firm's nearest (`DISTINCT ON`), counts the firms, sorts the firms by distance, and reads the records of the ten shown by key; because `firms_within_radius` is exact, its work grows with the offices inside the circle, as the shim's does. " +
-      'The shim does the same search in process over shards already parsed into memory (a KD-tree per shard): no round trip, no query executor, no tuple decoding, no sort of every office in the circle (it keeps the nearest firms by insertion). ' +
+      'The shim does the same search in process over the cell tree already parsed into memory (compact columns per cell, walked nearest cell first): no round trip, no query executor, no tuple decoding, no sort of every office in the circle (it keeps the nearest firms by insertion). ' +
       'Neither can avoid touching every office inside the circle while `firms_within_radius` is an exact count over offices; the per-cell firm counts of issue 14 take that work off the cells wholly inside the circle, which PostGIS could match only with a summary table of its own maintained beside the offices. ' +
       'The shim figures at 1,000,000 offices are those of the site format on this commit; they change with the format work of issue 14, and this section measures whatever format the commit has.',
     '',

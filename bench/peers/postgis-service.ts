@@ -2,11 +2,11 @@
  * A Service whose attorney search is one PostGIS query (bench/peers/postgis-sql.ts); parsing, location resolution, coverage
  * lookup and shaping are the real code, so against the shim only the search differs (as with the naive baseline).
  */
-import type { SiteReader } from '../../shim/core/reader.ts';
-import { coveredSearch } from '../../shim/core/search.ts';
-import type { Service } from '../../shim/core/service.ts';
-import { createService } from '../../shim/core/service-impl.ts';
-import { StoredOffice } from '../../shim/core/site-format.ts';
+import type { SiteReader } from '../../shim/search/reader.ts';
+import { coveredSearch } from '../../shim/search/search.ts';
+import type { Service } from '../../shim/answer/service.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { StoredOffice } from '../../shim/format/site-format.ts';
 import { parseSearchRows, radiusMetres, searchSql, type PeerAnswer } from './postgis-sql.ts';
 
 /** The one method of a pg Client or Pool the peer uses. */

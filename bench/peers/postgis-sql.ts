@@ -3,7 +3,7 @@
  * its answer with the shim's. Pure: SQL text and values in, no database here.
  */
 import { z } from 'zod';
-import { EARTH_RADIUS_MILES } from '../../shim/core/constants.ts';
+import { EARTH_RADIUS_MILES } from '../../shim/contract/constants.ts';
 
 /** The WGS84 ellipsoid, whose mean radius PostGIS uses for geography distances with use_spheroid = false. */
 const WGS84_A = 6378137;

@@ -17,8 +17,8 @@ import {
 } from './postgis-cluster.ts';
 import { loadTable, siteOfficeCount, writeCopyFile, type LoadReport } from './postgis-load.ts';
 import { tableName } from './postgis-sql.ts';
-import { ratioOfP50, type LatencyResult } from '../latency/query.ts';
-import { keys } from '../../shim/core/site-format.ts';
+import { ratioOfP50, type LatencyResult } from '../lib/query.ts';
+import { keys } from '../../shim/format/site-format.ts';
 import { ensureScaleInputs, label, measureProcess, SCALE_CACHE_MIB } from '../scale/scale.ts';
 import type { Spread } from '../lib/stats.ts';
 

@@ -4,15 +4,14 @@
  * ratios large/small are paired. Prints the LatencyResult[] as one JSON line on stdout.
  */
 import { resolve } from 'node:path';
-import { cliOrExit } from '../../shim/cli-run.ts';
-import { createService } from '../../shim/core/service-impl.ts';
-import { RereadStore } from '../cold/counting-store.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { cliOrExit } from '../../shim/lib/cli-run.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { RereadStore } from '../lib/counting-store.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { NaiveIndex, naiveService } from '../peers/naive.ts';
-import { densePoints, RADII } from '../lib/points.ts';
-import { measureLatency, type LatencyTarget } from '../latency/query.ts';
-import { JITTER_MILES } from '../lib/report.ts';
+import { NaiveIndex, naiveService } from '../lib/naive.ts';
+import { densePoints, JITTER_MILES, RADII } from '../lib/points.ts';
+import { measureLatency, type LatencyTarget } from '../lib/query.ts';
 
 const { values } = cliOrExit({
   name: 'scale-query',

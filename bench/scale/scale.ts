@@ -2,10 +2,10 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { CellGroup, CellIndex } from '../../shim/core/cell-format.ts';
-import { keys, Pointer } from '../../shim/core/site-format.ts';
+import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
+import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { lineSplitter, REPO, startJsonChild } from '../lib/child.ts';
-import { ratioOfP50, type LatencyResult } from '../latency/query.ts';
+import { ratioOfP50, type LatencyResult } from '../lib/query.ts';
 import { median, type Spread } from '../lib/stats.ts';
 
 /** Peak memory and time of one child process. */

@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { PageDoc, pageKey } from '../../shim/core/page-format.ts';
-import type { PageDocT } from '../../shim/core/page-format.ts';
-import { keys, Pointer } from '../../shim/core/site-format.ts';
+import { PageDoc, pageKey } from '../../shim/format/page-format.ts';
+import type { PageDocT } from '../../shim/format/page-format.ts';
+import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { fmtBytes } from '../lib/stats.ts';
 
 /** One file a page loads, or the page itself. */

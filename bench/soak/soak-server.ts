@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../shim/env.ts';
-import { cliOrExit } from '../../shim/cli-run.ts';
+import { loadConfig } from '../../shim/edge/env.ts';
+import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { startServer } from '../../shim/server.ts';
 import { benchServerEnv } from '../lib/server-env.ts';
 

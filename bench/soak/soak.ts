@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { lineSplitter, REPO } from '../lib/child.ts';
 import { loadMetros } from '../lib/points.ts';
 import { seededRandom } from '../../generator/audit/queries.ts';
-import { EXIT, runCli } from '../../shim/cli-run.ts';
+import { EXIT, runCli } from '../../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'soak',

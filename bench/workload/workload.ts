@@ -7,11 +7,11 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { readPlaces, readZctas, type PlaceRow } from '../../generator/model/gazetteer-sources.ts';
 import { viewerRequestCode } from '../../infra/edge-function.ts';
-import { createService } from '../../shim/core/service-impl.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { loadCloudFrontFunction, viewerRequest } from '../../test/helpers/cloudfront-runtime.ts';
-import { rng } from '../../test/helpers/rng.ts';
+import { loadCloudFrontFunction, viewerRequest } from '../lib/cloudfront-runtime.ts';
+import { seededRandom } from '../../generator/audit/queries.ts';
 import {
   costPerMillion,
   DEFAULT_MIX,
@@ -133,7 +133,7 @@ export async function measureWorkload(siteDir: string, onProgress: (line: string
 
   // Answer sizes: draw ZIPs by weight until each limit has answers that found firms (the sample covers a few metros).
   const service = createService(createSiteSource(new FolderStore(siteDir)));
-  const random = rng(15);
+  const random = seededRandom(15);
   const cumulative: number[] = [];
   let sum = 0;
   for (const w of weights) cumulative.push((sum += w));

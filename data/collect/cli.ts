@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { MetrosFile } from '../../generator/inputs/schema.ts';
-import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
+import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
 import { GooglePlacesProvider } from './google-places.ts';
 import { GRID_RESOLUTION, gridPoints } from './grid.ts';
 import { isoWeekOf } from './iso-week.ts';
@@ -15,7 +15,7 @@ import type { Provider } from './provider.ts';
 import { RecordedProvider } from './recorded.ts';
 import { runCollection } from './run.ts';
 import { Throttle } from './throttle.ts';
-import { cliOrExit, EXIT, printUsageError } from '../../shim/cli-run.ts';
+import { cliOrExit, EXIT, printUsageError } from '../../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'collect',

@@ -2,7 +2,7 @@
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import type { MetroT } from '../../generator/inputs/schema.ts';
 import { zctaPoints } from '../../generator/model/coverage.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 
 /**
  * Resolution 6 (about 14 sq mi per cell, 2.3 mi edge): about 3,170 points over the 27 metros, near the sample's scale.

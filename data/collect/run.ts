@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { MetroT } from '../../generator/inputs/schema.ts';
 import { WEEK_FILES } from '../../generator/inputs/schema.ts';
-import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
+import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
 import { AnswersLog, answerKey } from './answers-log.ts';
 import { RetriesExhaustedError } from './google-places.ts';
 import { gridPoints, type GridPoint } from './grid.ts';

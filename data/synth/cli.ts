@@ -1,6 +1,6 @@
 /** `npm run synth`: writes the seeded synthetic sample inputs (see data/README.md). */
 import { resolve } from 'node:path';
-import { cliOrExit, EXIT, printUsageError } from '../../shim/cli-run.ts';
+import { cliOrExit, EXIT, printUsageError } from '../../shim/lib/cli-run.ts';
 import { synthesize, SYNTH_DEFAULTS } from './synthesize.ts';
 import { isoWeekProblem } from '../../generator/inputs/week.ts';
 

@@ -1,7 +1,7 @@
 /** Ranked samples: a grid over each metro's populated area, and per point and query the web map's top 20 place ids. */
 import type { MetroT, SampleRecordT } from '../../generator/inputs/schema.ts';
-import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 import { PointIndex } from './gazetteer.ts';
 import type { Office } from './offices.ts';
 import { hashNoise5, hashNormal } from './rng.ts';

@@ -1,6 +1,6 @@
 /** Where offices can be: ZIP centroids grouped into regions (metros, or states when nationwide), weighted toward dense areas. */
 import type { MetroT } from '../../generator/inputs/schema.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 import { PointIndex, type Zip } from './gazetteer.ts';
 import { WeightedSampler } from './rng.ts';
 

@@ -2,11 +2,12 @@
 import { diffSites, formatDiff } from './diff.ts';
 import { formatMeasureReport, measure, measureExitCode } from './measure.ts';
 import { parseQuery, QueryError, type AuditQuery } from './queries.ts';
-import { StoreError } from '../../shim/core/errors.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
 import type { AuditLocation } from '../site/site.ts';
 import { formatMirror, mirror } from './mirror.ts';
 import { formatVerifyReport, verify, verifyExitCode } from './verify.ts';
-import { EXIT, parseCliArgs, type CliSpec, type Options, type Values } from '../../shim/core/cli-args.ts';
+import { EXIT, parseCliArgs, type CliSpec, type Options, type Values } from '../../shim/lib/cli-args.ts';
+import { BUCKET_OPTIONS } from '../site/bucket-options.ts';
 
 const HELP = `Usage: npm run audit -- <command> [options]
 
@@ -31,14 +32,11 @@ const SITE_OPTIONS = {
     arg: 'folder',
     description: 'a site folder (as written by npm run generate or npm run release)',
   },
+  ...BUCKET_OPTIONS,
   bucket: {
-    type: 'string',
-    arg: 'name',
+    ...BUCKET_OPTIONS.bucket,
     description: 'an S3 bucket instead (credentials from the usual AWS chain); --prefix, --endpoint, --region',
   },
-  prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
-  endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint (path-style)' },
-  region: { type: 'string', arg: 'r', description: 'AWS region' },
   version: { type: 'string', arg: 'id', description: "version to check instead of current.json's" },
 } as const;
 
@@ -143,8 +141,8 @@ read in full from its record chunks (cells/records/). Reports, by listing_id:
       description: 'lines per section in the text report (0 = all)',
       default: 20,
     },
-    endpoint: { type: 'string', arg: 'url', description: 'S3-compatible endpoint for s3:// sites (path-style)' },
-    region: { type: 'string', arg: 'r', description: 'AWS region for s3:// sites' },
+    endpoint: BUCKET_OPTIONS.endpoint,
+    region: BUCKET_OPTIONS.region,
     json: { type: 'boolean', description: 'the complete diff as JSON' },
     quiet: { type: 'boolean', description: 'no progress on stderr' },
   },

@@ -1,6 +1,6 @@
 /** Recomputed answer vs live answer of one query: every difference as one readable "expected ..., got ..." line. */
-import type { AttorneysResponseT, ResultT } from '../../shim/core/schemas.ts';
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+import type { AttorneysResponseT, ResultT } from '../../shim/contract/schemas.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import { greatCircleMiles, twoDecimals, type ExpectedAnswer, type ExpectedResult } from './recompute.ts';
 
 /** What compareAnswer needs besides the two answers. */

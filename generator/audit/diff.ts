@@ -2,8 +2,8 @@
  * `audit diff`: what changed between two published versions, office by office: added, removed, changed listing fields,
  * flag changes (profile_type, sponsored) and map-visibility moves, from a full scan of each version's office records.
  */
-import { hoursText } from '../../shim/core/hours.ts';
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+import { hoursText } from '../../shim/answer/hours.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import { diffOffices, type DiffSide, type OfficeBrief, type SiteDiff } from '../model/office-diff.ts';
 import { scanOffices } from '../site/scan.ts';
 import { openSite, type AuditLocation } from '../site/site.ts';

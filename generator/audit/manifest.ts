@@ -4,12 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { generatedMetaBytes } from '../../shim/core/layers.ts';
-import { keys, Manifest, type ManifestT } from '../../shim/core/site-format.ts';
+import { generatedMetaBytes } from '../../shim/format/layers.ts';
+import { keys, Manifest, type ManifestT } from '../../shim/format/site-format.ts';
 import { readStoredVersion } from '../site/bucket-version.ts';
 import { mapPool } from '../write/pool.ts';
 import { progressEvery } from '../write/progress.ts';
-import { StoreError } from '../../shim/core/errors.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
 import type { AuditSite } from '../site/site.ts';
 
 /** What the manifest check found. */

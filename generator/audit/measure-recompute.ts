@@ -8,7 +8,7 @@ import type {
   StoredBrandT,
   StoredFirmBrandT,
   StoredVisibilityT,
-} from '../../shim/core/site-format.ts';
+} from '../../shim/format/site-format.ts';
 
 /** A metro's sampling as recomputed: distinct grid points, distinct queries, and their product. */
 export interface Sampling {

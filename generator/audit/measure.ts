@@ -11,12 +11,12 @@ import {
   MeasurementDoc,
   type MeasurementDocT,
   type StoredOfficeT,
-} from '../../shim/core/site-format.ts';
+} from '../../shim/format/site-format.ts';
 import { mapPool } from '../write/pool.ts';
 import { progressEvery } from '../write/progress.ts';
 import { firmDocBrand, recompute, type ExpectedOffice, type Recomputed } from './measure-recompute.ts';
 import { scanOffices } from '../site/scan.ts';
-import { StoreError } from '../../shim/core/errors.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
 import { openSite, type AuditLocation } from '../site/site.ts';
 
 /** One published value that differs from the recomputed one. */

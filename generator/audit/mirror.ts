@@ -7,11 +7,11 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { generatedMetaBytes } from '../../shim/core/layers.ts';
-import { sha256Hex } from '../../shim/core/integrity.ts';
-import { parseObject } from '../../shim/core/site-json.ts';
-import { keys, Manifest, Meta, Pointer } from '../../shim/core/site-format.ts';
-import { StoreError } from '../../shim/core/errors.ts';
+import { generatedMetaBytes } from '../../shim/format/layers.ts';
+import { sha256Hex } from '../../shim/format/integrity.ts';
+import { parseObject } from '../../shim/format/site-json.ts';
+import { keys, Manifest, Meta, Pointer } from '../../shim/format/site-format.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
 import { HttpStore } from '../site/http-store.ts';
 import { mapPool } from '../write/pool.ts';
 import { progressEvery } from '../write/progress.ts';

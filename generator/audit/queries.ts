@@ -1,7 +1,7 @@
 /** The queries verify checks: given on the command line, or sampled (seeded) inside the measured metros. */
 import { cellToLatLng } from 'h3-js';
-import { LIMIT, RADIUS_MILES } from '../../shim/core/constants.ts';
-import type { CoverageCellsT } from '../../shim/core/site-format.ts';
+import { LIMIT, RADIUS_MILES } from '../../shim/contract/constants.ts';
+import type { CoverageCellsT } from '../../shim/format/site-format.ts';
 
 /** One query: the query string sent to /v1/attorneys and what the recomputation needs from it. */
 export interface AuditQuery {

@@ -4,7 +4,7 @@
  * no search code with the shim (see docs/AUDIT.md for why the haversine is written here again).
  */
 import { latLngToCell } from 'h3-js';
-import type { CoverageCellsT, StoredOfficeT } from '../../shim/core/site-format.ts';
+import type { CoverageCellsT, StoredOfficeT } from '../../shim/format/site-format.ts';
 
 /** Earth radius of the public contract (docs/CONTRACT.md), in miles. */
 export const AUDIT_EARTH_RADIUS_MILES = 3958.8;

@@ -2,15 +2,15 @@
  * `audit verify`: check one published version (manifest, cell tree) and, given a live API, recompute queries from a
  * brute-force scan of the published records and compare them with the live answers (docs/AUDIT.md).
  */
-import { AttorneysResponse, CoverageResponse } from '../../shim/core/schemas.ts';
-import { attribution } from '../../shim/core/attribution.ts';
+import { AttorneysResponse, CoverageResponse } from '../../shim/contract/schemas.ts';
+import { attribution } from '../../shim/contract/attribution.ts';
 import {
   CoverageCells,
   CoverageDoc,
   keys,
   type CoverageCellsT,
   type StoredOfficeT,
-} from '../../shim/core/site-format.ts';
+} from '../../shim/format/site-format.ts';
 import { compareAnswer } from './compare.ts';
 import { getLive, jsonDifferences, LiveError } from './live.ts';
 import { checkManifest, type ManifestCheck } from './manifest.ts';
@@ -18,9 +18,9 @@ import { mapPool } from '../write/pool.ts';
 import { sampleQueries, type AuditQuery } from './queries.ts';
 import { recomputeAnswer } from './recompute.ts';
 import { compareTree, scanOffices } from '../site/scan.ts';
-import { ApiError, StoreError } from '../../shim/core/errors.ts';
-import type { SiteReader } from '../../shim/core/reader.ts';
-import { stateOfPoint } from '../../shim/core/resolve-point.ts';
+import { ApiError, StoreError } from '../../shim/contract/errors.ts';
+import type { SiteReader } from '../../shim/search/reader.ts';
+import { stateOfPoint } from '../../shim/places/resolve-point.ts';
 import { openSite, type AuditSite, type AuditLocation } from '../site/site.ts';
 
 /** What to verify. */
@@ -91,7 +91,7 @@ async function liveVersionProblems(site: AuditSite, url: string, when: string): 
     throw new LiveError(`${when}: GET /v1/coverage could not be read: ${reply.problem ?? `HTTP ${reply.status}`}`);
   if (reply.body === null) return [`${when}: GET /v1/coverage: ${reply.problem ?? 'unreadable body'}`];
   const { schema_version: _sv, ...published } = doc;
-  // A version published before coverage.json carried `attribution` is served with the current one (as shim/core/shape.ts does).
+  // A version published before coverage.json carried `attribution` is served with the current one (as shim/answer/shape.ts does).
   const diffs = jsonDifferences(
     { version: site.version, ...published, attribution: published.attribution ?? attribution() },
     reply.body,

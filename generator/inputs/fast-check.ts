@@ -5,7 +5,7 @@
  * it is not sure; the caller then asks zod, which decides and words the reason of a bad row. So a check may be stricter
  * than zod, never looser; test/input-fast-check.test.ts holds them to that against zod on valid and broken rows.
  */
-import { isPublicWebHost } from '../../shim/core/public-host.ts';
+import { isPublicWebHost } from '../../shim/lib/public-host.ts';
 import type { FlagRecordT, PlaceRecordT } from './schema.ts';
 
 type Json = Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ZodType } from 'zod';
-import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
+import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
 import { normaliseFlagKey } from './ids.ts';
 import { isValidTimeZone, STATE_TIMEZONES } from './timezones.ts';
 import { isoWeeksInYear } from './week.ts';

@@ -1,5 +1,5 @@
 /** Zod schemas of the generator's inputs (documented in data/README.md). A real operator's files use the same formats. */
-import { isPublicWebUrl } from '../../shim/core/public-host.ts';
+import { isPublicWebUrl } from '../../shim/lib/public-host.ts';
 import { z } from 'zod';
 
 const latitude = z.number().min(-90).max(90);

@@ -10,9 +10,9 @@ import { geoBounds } from 'd3-geo';
 import { feature } from 'topojson-client';
 import type { Topology, GeometryCollection } from 'topojson-specification';
 import type { Feature, MultiPolygon, Polygon } from 'geojson';
-import { SCHEMA_VERSIONS } from '../../shim/core/constants.ts';
-import { US_STATES } from '../../shim/core/state-names.ts';
-import { normaliseCityName, type BoundaryIndexT, type BoundaryRegionT } from '../../shim/core/site-format.ts';
+import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { US_STATES } from '../../shim/places/state-names.ts';
+import { normaliseCityName, type BoundaryIndexT, type BoundaryRegionT } from '../../shim/format/site-format.ts';
 
 const require = createRequire(import.meta.url);
 

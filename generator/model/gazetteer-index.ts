@@ -12,7 +12,7 @@ import {
   type NameGazetteerT,
   type PointGazetteerT,
   type ZipGazetteerT,
-} from '../../shim/core/site-format.ts';
+} from '../../shim/format/site-format.ts';
 
 function byString(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -5,8 +5,8 @@
  * built from Census ZCTA internal points and GeoNames postal codes and places (gazetteer-sources.ts).
  * Deterministic: same packages, same documents, keys sorted.
  */
-import { haversineMiles } from '../../shim/core/geo.ts';
-import { US_STATE_CODES, US_STATES } from '../../shim/core/location.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
+import { US_STATE_CODES, US_STATES } from '../../shim/places/state-names.ts';
 import {
   cityBucket,
   normaliseCityName,
@@ -15,7 +15,7 @@ import {
   type NameGazetteerT,
   type PointGazetteerT,
   type ZipGazetteerT,
-} from '../../shim/core/site-format.ts';
+} from '../../shim/format/site-format.ts';
 import { buildBoundaries } from './boundary.ts';
 import { ABROAD_MIN_POPULATION, buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
 import {

@@ -1,6 +1,6 @@
 /** Google-style opening periods (day 0 = Sunday, "HHMM") to stored hours (day names, { opens, closes } "HH:MM"); text is rendered by the shim. */
-import { clock, DAY_MINUTES as DAY, DAY_NAMES } from '../../shim/core/hours.ts';
-import type { StoredHoursT } from '../../shim/core/site-format.ts';
+import { clock, DAY_MINUTES as DAY, DAY_NAMES } from '../../shim/answer/hours.ts';
+import type { StoredHoursT } from '../../shim/format/site-format.ts';
 import type { PlaceRecordT } from '../inputs/schema.ts';
 
 type Periods = NonNullable<PlaceRecordT['opening_hours']>['periods'];

@@ -2,7 +2,7 @@
  * Two lists of stored offices compared office by office (pure): added, removed, changed listing fields, flag changes
  * (profile_type, sponsored) and map-visibility moves. The changes document and `audit diff` both use it.
  */
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 /** Fields that are the measurement, reported as visibility moves rather than as changes of the listing. */
 export const MEASUREMENT_FIELDS = new Set<string>(['metro', 'visibility', 'brand']);
 /** Operator flags: shown for transparency, never affecting order. */

@@ -1,5 +1,5 @@
 /** Stored offices (record chunks and firm documents) assembled from places, firms, flags and visibility, in the compact stored form. */
-import type { StoredBrandT, StoredFirmBrandT, StoredHoursT, StoredOfficeT } from '../../shim/core/site-format.ts';
+import type { StoredBrandT, StoredFirmBrandT, StoredHoursT, StoredOfficeT } from '../../shim/format/site-format.ts';
 import type { Firm } from './firms.ts';
 import { convertHours } from './hours.ts';
 import type { PlaceRecordT } from '../inputs/schema.ts';

@@ -1,12 +1,12 @@
 /**
- * The generator's self-check of every stored office, by hand: `StoredOffice.parse` (shim/core/site-format.ts, the
+ * The generator's self-check of every stored office, by hand: `StoredOffice.parse` (shim/format/site-format.ts, the
  * reference) of a million offices made a deep copy of each and was tens of seconds at the national run's peak heap.
  * `isStoredOffice` says true only where zod would accept; anything else goes to zod, which throws with its reason. Hours
  * and brand objects are shared between offices (see offices.ts), so each is checked once.
  * test/stored-office-check.test.ts holds it to zod.
  */
-import { StoredOffice } from '../../shim/core/site-format.ts';
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+import { StoredOffice } from '../../shim/format/site-format.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,11 +1,11 @@
 /**
- * Counting units of the cell tree (shim/core/cell-format.ts): a firm's offices split where they lie far apart. Two
+ * Counting units of the cell tree (shim/format/cell-format.ts): a firm's offices split where they lie far apart. Two
  * offices of one firm share a unit when a chain of that firm's offices links them with steps of at most `miles`
  * (single linkage). Any two offices within R of one point are at most 2R apart, so for 2R < miles a query circle holds
  * offices of at most one unit per firm, and counting distinct units within it counts distinct firms.
  */
-import { EARTH_RADIUS_MILES } from '../../shim/core/constants.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { EARTH_RADIUS_MILES } from '../../shim/contract/constants.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const RAD = Math.PI / 180;

@@ -1,6 +1,6 @@
 /** Map visibility per office and brand index per firm, from the week's ranked grid samples (docs/CONTRACT.md, map_visibility). */
-import { haversineMiles } from '../../shim/core/geo.ts';
-import type { StoredBrandT, StoredVisibilityT } from '../../shim/core/site-format.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
+import type { StoredBrandT, StoredVisibilityT } from '../../shim/format/site-format.ts';
 import { metrosCovering } from './coverage.ts';
 import type { CoverageMap } from './coverage.ts';
 import type { Firm } from './firms.ts';

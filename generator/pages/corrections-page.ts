@@ -1,6 +1,6 @@
 /** `/corrections`: how a firm corrects or removes its record, and what happens the same day. */
 import type { PageContext } from './context.ts';
-import { esc, shell } from '../../shim/core/page-layout.ts';
+import { esc, shell } from '../../shim/pages/page-layout.ts';
 
 /** The HTML of `/corrections`. */
 export function correctionsPage(ctx: PageContext): string {

@@ -1,7 +1,7 @@
 /** `/docs`: the API reference rendered in the browser by the bundled Swagger UI from /openapi.json, and the MCP setup. */
-import { SERVICE_NAME } from '../../shim/core/constants.ts';
+import { SERVICE_NAME } from '../../shim/contract/constants.ts';
 import type { PageContext } from './context.ts';
-import { esc, shell } from '../../shim/core/page-layout.ts';
+import { esc, shell } from '../../shim/pages/page-layout.ts';
 
 /**
  * Stands for this server's origin in the MCP snippets: the page is generated once per version and served from any host,

@@ -1,7 +1,7 @@
 /** `/`: what the service is and is not, the search, and the measured metros. */
-import { RADIUS_MILES } from '../../shim/core/constants.ts';
-import { disclosureFor, SYNTHETIC_NOTE } from '../../shim/core/disclosure.ts';
-import { esc, shell } from '../../shim/core/page-layout.ts';
+import { RADIUS_MILES } from '../../shim/contract/constants.ts';
+import { disclosureFor, SYNTHETIC_NOTE } from '../../shim/answer/disclosure.ts';
+import { esc, shell } from '../../shim/pages/page-layout.ts';
 import type { PageContext } from './context.ts';
 
 /** The HTML of `/`. */

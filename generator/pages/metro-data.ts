@@ -1,5 +1,5 @@
 /** The week's measurement per metro as the metro pages show it: top-three concentration and promoted-firm reach per grid point. */
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import type { Firm } from '../model/firms.ts';
 import type { MetroT, SampleRecordT } from '../inputs/schema.ts';
 import { pct1 } from '../model/visibility.ts';

@@ -1,9 +1,9 @@
 /** `/metros/{slug}`: one metro's week made visible, with the charts' text equivalents beside them. */
-import { MEASURED_QUERIES } from '../../shim/core/constants.ts';
+import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
 import { BAND_COLOURS, BAND_EDGES, gini, hexCells, hexMapSvg, hexResolution, lorenzSvg } from './charts.ts';
 import type { HexCell } from './charts.ts';
 import type { PageContext } from './context.ts';
-import { esc, shell } from '../../shim/core/page-layout.ts';
+import { esc, shell } from '../../shim/pages/page-layout.ts';
 import type { MetroPageData, MetroWeek } from './metro-data.ts';
 
 /** The files of one metro: its page and its two charts, by page name. */

@@ -1,5 +1,5 @@
 /** The CloudFront paths a publish invalidates: those whose answer may change when the pointer moves. */
-import { keys, type ManifestT } from '../../shim/core/site-format.ts';
+import { keys, type ManifestT } from '../../shim/format/site-format.ts';
 import { joinManifests } from '../site/manifest-join.ts';
 
 /** Above this many changed listings, invalidate /v1/firms/* and /r/* instead of each path. */

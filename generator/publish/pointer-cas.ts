@@ -6,10 +6,10 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, type PutObjectCommandInput, type S3Client } from '@aws-sdk/client-s3';
-import { isNotFound } from '../../shim/aws/s3-client.ts';
-import { keys, Pointer } from '../../shim/core/site-format.ts';
-import { parseObject } from '../../shim/core/site-json.ts';
-import { LiveMovedError } from '../site/live-moved.ts';
+import { isNotFound } from '../../shim/store/s3-client.ts';
+import { keys, Pointer } from '../../shim/format/site-format.ts';
+import { parseObject } from '../../shim/format/site-json.ts';
+import { LiveMovedError } from '../write/live-moved.ts';
 
 /** The bucket's pointer as a release saw it: the version it names and its ETag (both null when there is none). */
 export interface PointerBase {

@@ -6,10 +6,10 @@
  */
 import { z } from 'zod';
 import { DeleteObjectsCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import { normalisePrefix } from '../../shim/aws/s3-client.ts';
-import { prefixesOf } from '../../shim/core/layers.ts';
-import { Layers, keys, type LayersT } from '../../shim/core/site-format.ts';
-import { readObject } from '../../shim/core/site-json.ts';
+import { normalisePrefix } from '../../shim/store/s3-client.ts';
+import { prefixesOf } from '../../shim/format/layers.ts';
+import { Layers, keys, type LayersT } from '../../shim/format/site-format.ts';
+import { readObject } from '../../shim/format/site-json.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 
 /** What the bucket says about one version prefix. */

@@ -1,7 +1,8 @@
 /** `npm run prune -- --bucket B --keep N [--dry-run]`: delete old version prefixes no kept version reads from. */
-import { s3Client } from '../../shim/aws/s3-client.ts';
-import { EXIT, runCli } from '../../shim/cli-run.ts';
+import { s3Client } from '../../shim/store/s3-client.ts';
+import { EXIT, runCli } from '../../shim/lib/cli-run.ts';
 import { MAX_BATCH, PruneStoppedError, pruneBucket } from './prune-bucket.ts';
+import { REQUIRED_BUCKET_OPTIONS } from '../site/bucket-options.ts';
 
 const SPEC = {
   name: 'prune',
@@ -21,14 +22,13 @@ version that can be pointed at or counted as kept. Run the same command again an
 request is retried with backoff by the SDK (--max-attempts); a store that answers slowly needs a longer
 --request-timeout-ms or a smaller --batch-size (s3rver takes several seconds per 1,000 keys).`,
   options: {
-    bucket: { type: 'string', arg: 'name', required: true, description: 'S3 bucket (required)' },
+    ...REQUIRED_BUCKET_OPTIONS,
     keep: {
       type: 'integer',
       min: 1,
       required: true,
       description: 'versions to keep, the serving one included (required, >= 1; we suggest 12: a quarter of weeks)',
     },
-    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket (default: none)' },
     'min-age-hours': {
       type: 'number',
       min: 0,
@@ -36,12 +36,6 @@ request is retried with backoff by the SDK (--max-attempts); a store that answer
       description: 'never delete a prefix holding an object younger than this',
       default: 24,
     },
-    endpoint: {
-      type: 'string',
-      arg: 'url',
-      description: 'S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)',
-    },
-    region: { type: 'string', arg: 'r', description: 'AWS region (default: AWS_REGION, then us-east-1)' },
     'batch-size': {
       type: 'integer',
       min: 1,

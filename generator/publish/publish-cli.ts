@@ -3,9 +3,10 @@ import { describeFailure } from '../failure.ts';
 import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
 import { readRemovals } from '../model/removals.ts';
 import { prefixesReadBy } from '../site/bucket-version.ts';
-import { keys } from '../../shim/core/site-format.ts';
+import { keys } from '../../shim/format/site-format.ts';
 import { S3Store } from '../../shim/store/s3.ts';
-import { EXIT, runCli } from '../../shim/cli-run.ts';
+import { EXIT, runCli } from '../../shim/lib/cli-run.ts';
+import { REQUIRED_BUCKET_OPTIONS } from '../site/bucket-options.ts';
 
 const SPEC = {
   name: 'publish',
@@ -35,8 +36,7 @@ Release prints and invalidates the CloudFront paths whose answers change when it
 ${MAX_LISTING_INVALIDATIONS} changed listings become /v1/firms/* and /r/*).
 Credentials come from the usual AWS sources (environment, profile, role).`,
   options: {
-    bucket: { type: 'string', arg: 'name', required: true, description: 'S3 bucket (required)' },
-    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket (default: none)' },
+    ...REQUIRED_BUCKET_OPTIONS,
     site: { type: 'string', arg: 'dir', description: 'generated site folder', default: 'site/' },
     version: {
       type: 'string',
@@ -44,12 +44,6 @@ Credentials come from the usual AWS sources (environment, profile, role).`,
       description: 'version folder to publish (default: the one <site>/current.json names)',
     },
     data: { type: 'string', arg: 'dir', description: 'input folder holding removals.jsonl', default: 'data/' },
-    endpoint: {
-      type: 'string',
-      arg: 'url',
-      description: 'S3-compatible endpoint, e.g. http://127.0.0.1:4568 (path-style addressing)',
-    },
-    region: { type: 'string', arg: 'r', description: 'AWS region (default: AWS_REGION, then us-east-1)' },
     concurrency: { type: 'integer', min: 1, max: 256, description: 'requests in flight', default: 16 },
     'no-gzip': { type: 'boolean', description: 'store every object uncompressed' },
     'prefixes-of': {

@@ -3,7 +3,7 @@
  * goes up complete or as a layer over the serving one, the meta.json of a layer, the pointer, and the CloudFront paths.
  * Nothing is ever copied: an object unchanged since the serving version is read where it already is.
  */
-import { keys, type LayersT, type ManifestT } from '../../shim/core/site-format.ts';
+import { keys, type LayersT, type ManifestT } from '../../shim/format/site-format.ts';
 import { invalidationPathsFor } from './invalidation.ts';
 import { joinManifests, manifestKeys } from '../site/manifest-join.ts';
 import { serialise } from '../write/json.ts';

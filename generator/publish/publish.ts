@@ -18,9 +18,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
-import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
-import { keys, Pointer, POINTER_TTL_MS } from '../../shim/core/site-format.ts';
-import { parseJson, parseObject } from '../../shim/core/site-json.ts';
+import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/store/s3-client.ts';
+import { keys, Pointer, POINTER_TTL_MS } from '../../shim/format/site-format.ts';
+import { parseJson, parseObject } from '../../shim/format/site-json.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { assertSafeKey } from '../../shim/store/types.ts';
 import { readStoredVersion } from '../site/bucket-version.ts';
@@ -31,7 +31,7 @@ import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage } from '../site/published-m
 import { planPublish, type LocalVersion, type PublishPlan, type RemoteState } from './publish-plan.ts';
 import { removedListingsIn } from './removal-check.ts';
 import { assertPointerUnmoved, isConditionFailed, pointerCondition, type PointerBase } from './pointer-cas.ts';
-import { LiveMovedError } from '../site/live-moved.ts';
+import { LiveMovedError } from '../write/live-moved.ts';
 import type { ActiveRemovals } from '../model/removals.ts';
 import { serialise, sha256Hex } from '../write/json.ts';
 import { runPool } from '../write/pool.ts';

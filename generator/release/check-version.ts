@@ -2,10 +2,10 @@
  * The release's verify step: before a new version is made current, check its manifest and recompute a seeded sample of
  * answers by brute force over its record chunks, comparing each with the answer the shim gives from that version.
  */
-import { ApiError } from '../../shim/core/errors.ts';
-import { createService } from '../../shim/core/service-impl.ts';
-import { CoverageCells, keys } from '../../shim/core/site-format.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { ApiError } from '../../shim/contract/errors.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { CoverageCells, keys } from '../../shim/format/site-format.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import type { Store } from '../../shim/store/types.ts';
 import { compareAnswer } from '../audit/compare.ts';

@@ -3,7 +3,8 @@ import { GATE_NAMES, MAX_DROP, MAX_METRO_DROP, MAX_MILES_FROM_ZIP, type GateName
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from '../write/site-folder.ts';
 import { release } from './release.ts';
 import { limitHeapGrowth } from '../write/heap.ts';
-import { EXIT, printUsageError, runCli } from '../../shim/cli-run.ts';
+import { EXIT, printUsageError, runCli } from '../../shim/lib/cli-run.ts';
+import { BUCKET_OPTIONS } from '../site/bucket-options.ts';
 
 const SPEC = {
   name: 'release',
@@ -37,18 +38,11 @@ Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_
     data: { type: 'string', arg: 'dir', description: 'inputs', default: 'data/' },
     site: { type: 'string', arg: 'dir', description: 'local site folder', default: 'site/' },
     week: { type: 'string', arg: 'YYYY-Www', description: 'week (default: the latest under <data>/weeks/)' },
+    ...BUCKET_OPTIONS,
     bucket: {
-      type: 'string',
-      arg: 'name',
+      ...BUCKET_OPTIONS.bucket,
       description: 'also publish to this S3 bucket (its live version is the one gates compare against)',
     },
-    prefix: { type: 'string', arg: 'p', description: 'key prefix in the bucket' },
-    endpoint: {
-      type: 'string',
-      arg: 'url',
-      description: 'S3-compatible endpoint (path-style), e.g. a loopback s3rver',
-    },
-    region: { type: 'string', arg: 'r', description: 'AWS region (default AWS_REGION, then us-east-1)' },
     distribution: {
       type: 'string',
       arg: 'id',

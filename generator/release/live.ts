@@ -1,6 +1,6 @@
 /** What a release reads of the live version it starts from: its counts for the gates, its metros for the per-metro gate. */
 import { z } from 'zod';
-import { keys } from '../../shim/core/site-format.ts';
+import { keys } from '../../shim/format/site-format.ts';
 import { openStoredVersion, type SiteLocation } from '../site/site.ts';
 import { liveCountsOf, type LiveCounts, type LiveMetro } from './gates.ts';
 

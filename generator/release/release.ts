@@ -6,13 +6,13 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
+import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/store/s3-client.ts';
 import { BadInputError, formatBadRow, generate, type GenerateResult } from '../generate.ts';
 import { InputError, latestWeek } from '../inputs/read.ts';
 import { folderPointer, publishSite, type PublishReport } from '../publish/publish.ts';
 import { readPointerBase, type PointerBase } from '../publish/pointer-cas.ts';
 import { removedListingsIn } from '../publish/removal-check.ts';
-import { LiveMovedError } from '../site/live-moved.ts';
+import { LiveMovedError } from '../write/live-moved.ts';
 import type { SiteLocation } from '../site/site.ts';
 import { beginRun, currentVersion, endRun, pruneVersions, swapPointer, type Retention } from '../write/site-folder.ts';
 import { readRemovals } from '../model/removals.ts';

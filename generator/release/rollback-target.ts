@@ -5,7 +5,7 @@
  */
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keys } from '../../shim/core/site-format.ts';
+import { keys } from '../../shim/format/site-format.ts';
 import type { ActiveRemovals } from '../model/removals.ts';
 import { removedListingsIn } from '../publish/removal-check.ts';
 import type { Released } from './records.ts';

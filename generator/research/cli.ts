@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isoWeekProblem, mondayOfIsoWeek } from '../inputs/week.ts';
 import { countSearches, EdgeLine, LogLine, SUPPRESS_BELOW, type EdgeLineT, type LogLineT } from './counts.ts';
-import { EXIT, printUsageError, runCli } from '../../shim/cli-run.ts';
+import { EXIT, printUsageError, runCli } from '../../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'research',

@@ -6,7 +6,7 @@
  * per request, hit or miss) and resolved to a metro and ZIP3 through the function's lines for the same location. Pure.
  */
 import { z } from 'zod';
-import { parseSearch } from '../../shim/core/search-request.ts';
+import { parseSearch } from '../../shim/answer/search-request.ts';
 import { suppress } from './suppress.ts';
 
 /** Cells with fewer searches than this are shown as suppressed. */

@@ -1,8 +1,8 @@
 /** Reading a published version's manifest from a store, composing it for a layered version (its base's manifest plus its map). */
 import { z } from 'zod';
-import { composeManifest, prefixesOf } from '../../shim/core/layers.ts';
-import { keys, Layers, type LayersT, type ManifestT } from '../../shim/core/site-format.ts';
-import { parseObject } from '../../shim/core/site-json.ts';
+import { composeManifest, prefixesOf } from '../../shim/format/layers.ts';
+import { keys, Layers, type LayersT, type ManifestT } from '../../shim/format/site-format.ts';
+import { parseObject } from '../../shim/format/site-json.ts';
 import { parseManifest } from './manifest-parse.ts';
 import type { Store } from '../../shim/store/types.ts';
 

@@ -5,9 +5,9 @@
  * (docs/SITE-FORMAT.md, "Schema versions").
  */
 import { z } from 'zod';
-import { PREVIOUS_CELL_SCHEMA, SCHEMA_VERSIONS } from '../../shim/core/constants.ts';
-import { dict } from '../../shim/core/dict.ts';
-import { ChangesDoc, keys, Pointer, StoredOffice, type ChangesDocT, type StoredOfficeT } from '../../shim/core/site-format.ts';
+import { PREVIOUS_CELL_SCHEMA, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { dict } from '../../shim/format/dict.ts';
+import { ChangesDoc, keys, Pointer, StoredOffice, type ChangesDocT, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import type { Store } from '../../shim/store/types.ts';

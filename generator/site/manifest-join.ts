@@ -4,7 +4,7 @@
  * key strings (seconds, and as much again in garbage collection), while a merge of the two key lists, which the
  * generator already writes in order, only compares neighbours.
  */
-import type { ManifestT } from '../../shim/core/site-format.ts';
+import type { ManifestT } from '../../shim/format/site-format.ts';
 
 type Entry = ManifestT['objects'][string];
 

@@ -1,16 +1,16 @@
 /**
  * manifest.json parsed and checked by hand. A version of a million offices lists about a million objects (148 MB):
  * zod's record parse of that takes most of a minute and a second copy of it in memory, while this check of the same
- * shape (`Manifest` in shim/core/site-format.ts, which stays the reference) takes well under a second and keeps the
+ * shape (`Manifest` in shim/format/site-format.ts, which stays the reference) takes well under a second and keeps the
  * object JSON.parse made. Small documents keep zod.
  */
-import { StoreError } from '../../shim/core/errors.ts';
-import type { ManifestT } from '../../shim/core/site-format.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
+import type { ManifestT } from '../../shim/format/site-format.ts';
 import { manifestKeys } from './manifest-join.ts';
 
 /**
  * A manifest that is not JSON or not of the published shape; the message names the key and the first problem. A
- * StoreError like every other failure to read a published object (shim/core/site-json.ts).
+ * StoreError like every other failure to read a published object (shim/format/site-json.ts).
  */
 export class ManifestFormatError extends StoreError {
   constructor(message: string, key: string) {

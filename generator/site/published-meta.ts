@@ -4,9 +4,9 @@
  * publishing over it needs only what every schema has said.
  */
 import { z } from 'zod';
-import { SCHEMA_VERSIONS } from '../../shim/core/constants.ts';
-import { dict } from '../../shim/core/dict.ts';
-import { Layers, MetroSampling } from '../../shim/core/site-format.ts';
+import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { dict } from '../../shim/format/dict.ts';
+import { Layers, MetroSampling } from '../../shim/format/site-format.ts';
 
 /** The meta.json schema this generator writes and the shim serves. */
 export const CURRENT_SCHEMA: number = SCHEMA_VERSIONS.meta;

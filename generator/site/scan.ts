@@ -7,11 +7,11 @@
 import { buildCells } from '../write/cells.ts';
 import { sealCellTree } from '../write/cell-hashes.ts';
 import { serialise } from '../write/json.ts';
-import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/core/cell-format.ts';
-import { keys, type StoredOfficeT } from '../../shim/core/site-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/format/cell-format.ts';
+import { keys, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { mapPool } from '../write/pool.ts';
 import { progressEvery } from '../write/progress.ts';
-import { StoreError } from '../../shim/core/errors.ts';
+import { StoreError } from '../../shim/contract/errors.ts';
 import { parseObject, type AuditSite } from './site.ts';
 import type { ZodType } from 'zod';
 

@@ -6,16 +6,16 @@ import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import type { ZodType } from 'zod';
-import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/aws/s3-client.ts';
-import { layerResolver } from '../../shim/core/layers.ts';
-import { keys, Manifest, Meta, Pointer, type MetaT } from '../../shim/core/site-format.ts';
+import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/store/s3-client.ts';
+import { layerResolver } from '../../shim/format/layers.ts';
+import { keys, Manifest, Meta, Pointer, type MetaT } from '../../shim/format/site-format.ts';
 import { HttpStore } from './http-store.ts';
 import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage, type AnyMetaT } from './published-meta.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { StoreError, type Store } from '../../shim/store/types.ts';
-import { checkStored } from '../../shim/core/errors.ts';
-import { parseObject as parseSiteObject } from '../../shim/core/site-json.ts';
+import { checkStored } from '../../shim/contract/errors.ts';
+import { parseObject as parseSiteObject } from '../../shim/format/site-json.ts';
 
 /** Where a site lives: a folder, or a bucket (optionally under a prefix, optionally on a custom endpoint). */
 export type SiteLocation = { kind: 'folder'; dir: string } | ({ kind: 's3'; bucket: string; prefix?: string } & S3ClientOptions);
@@ -52,7 +52,7 @@ export interface AuditSite extends Omit<StoredSite, 'meta'> {
   readonly meta: MetaT;
 }
 
-/** `bytes` as JSON of `schema`, or a StoreError naming the key (shim/core/site-json.ts, the one reader). */
+/** `bytes` as JSON of `schema`, or a StoreError naming the key (shim/format/site-json.ts, the one reader). */
 export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T>): T {
   return parseSiteObject(bytes, key, schema);
 }

@@ -4,7 +4,7 @@
  * bytes and must not share an id), and whether the run reproduces the live version itself.
  */
 import { z } from 'zod';
-import { keys, Pointer } from '../../shim/core/site-format.ts';
+import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { openStoredVersion, parseObject, type SiteLocation } from './site.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';

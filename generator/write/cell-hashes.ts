@@ -4,7 +4,7 @@
  * levels in order (records, then blocks and shared objects, then groups, then the index). See docs/SITE-FORMAT.md.
  */
 import { createHash } from 'node:crypto';
-import { paths } from '../../shim/core/paths.ts';
+import { paths } from '../../shim/format/paths.ts';
 import type { CellTree } from './cells.ts';
 
 /** The sha256 (hex) of the object at `rel` (relative to the version root) as written; `value` is the object itself. */

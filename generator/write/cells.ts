@@ -1,5 +1,5 @@
 /**
- * Offices into the cell tree (shim/core/cell-format.ts, the current cell schema only): units, group cells, per-cell
+ * Offices into the cell tree (shim/format/cell-format.ts, the current cell schema only): units, group cells, per-cell
  * summaries, office columns and record chunks. Pure and deterministic: the same offices in any order give the same
  * objects. The hash fields are left empty here and filled by cell-hashes.ts once the children are serialised.
  */
@@ -11,10 +11,10 @@ import {
   CELL_MAX_RES,
   CELL_RECORD_CHUNK,
   UNIT_MILES,
-} from '../../shim/core/cell-format.ts';
-import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/core/cell-format.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+} from '../../shim/format/cell-format.ts';
+import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/format/cell-format.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import { unitsOf } from '../model/units.ts';
 
 /** Every object of the cell tree, in a deterministic order. */

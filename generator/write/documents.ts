@@ -1,8 +1,8 @@
 /** The documents of a version besides the cell tree: firm documents, coverage, coverage cells, meta, manifest, pointer. */
-import { attribution } from '../../shim/core/attribution.ts';
-import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/core/constants.ts';
-import { disclosureFor } from '../../shim/core/disclosure.ts';
-import { LISTING_ALPHABET, listingPrefix } from '../../shim/core/site-format.ts';
+import { attribution } from '../../shim/contract/attribution.ts';
+import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { disclosureFor } from '../../shim/answer/disclosure.ts';
+import { LISTING_ALPHABET, listingPrefix } from '../../shim/format/site-format.ts';
 import type {
   CoverageCellsT,
   CoverageDocT,
@@ -12,7 +12,7 @@ import type {
   MetaT,
   MetroSamplingT,
   PointerT,
-} from '../../shim/core/site-format.ts';
+} from '../../shim/format/site-format.ts';
 import type { CoverageMap } from '../model/coverage.ts';
 import type { DatasetFileT, MetroT } from '../inputs/schema.ts';
 import { firmBrandFor, type BuiltFirm } from '../model/offices.ts';

@@ -1,6 +1,6 @@
 /** The published measurement (one document per metro): per grid point and query, the ranked listing ids the sampler saw. */
-import { SCHEMA_VERSIONS } from '../../shim/core/constants.ts';
-import type { MeasurementDocT } from '../../shim/core/site-format.ts';
+import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import type { MeasurementDocT } from '../../shim/format/site-format.ts';
 import type { Firm } from '../model/firms.ts';
 import type { MetroT, SampleRecordT } from '../inputs/schema.ts';
 

@@ -12,9 +12,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname, join } from 'node:path';
-import { keys, Pointer } from '../../shim/core/site-format.ts';
+import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { runPool } from './pool.ts';
-import { LiveMovedError } from '../site/live-moved.ts';
+import { LiveMovedError } from './live-moved.ts';
 
 /** Folder under the site that holds runs in progress (never read by the shim). */
 export const STAGING = '.staging';

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keys } from '../../shim/core/site-format.ts';
+import { keys } from '../../shim/format/site-format.ts';
 import type { Store } from '../../shim/store/types.ts';
 
 /** Reads `version` from `objectsDir` with the given pointer and meta bytes. */

@@ -10,7 +10,7 @@ import { bundleLambda } from '../bundle.ts';
 import { bundleSaltRotator } from '../rotator-bundle.ts';
 import { DirectoryStack, STACK_REGION } from '../stack.ts';
 import { cdkJsonContext } from '../context.ts';
-import { cliOrExit, EXIT, printUsageError } from '../../shim/cli-run.ts';
+import { cliOrExit, EXIT, printUsageError } from '../../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'infra:synth',
@@ -35,7 +35,7 @@ finding. The CDK CLI runs the same app from infra/ (cdk.json): npx cdk synth | d
   originSecretVersions   Secrets Manager version ids of the origin secret during a rotation: sent,also-accepted`,
 } as const;
 
-/** Context and output folder from the shared CLI parser (shim/core/cli-args.ts): `-c key=value`, `-o dir`, `-q`. */
+/** Context and output folder from the shared CLI parser (shim/lib/cli-args.ts): `-c key=value`, `-o dir`, `-q`. */
 function parseArgs(argv: string[]): { context: Record<string, string>; outdir: string | undefined; quiet: boolean } {
   const { values } = cliOrExit(SPEC, argv);
   const context: Record<string, string> = {};

@@ -5,7 +5,7 @@
  * function lines hash an address alike, and deletes every other day's key, so an old salt leaves the edge within the
  * hour after its day. Pure: the store and the salts are passed in.
  */
-import type { SaltProvider } from '../edge-types.ts';
+import type { SaltProvider } from '../edge/edge-types.ts';
 
 /** Key prefix of the salts in the KeyValueStore (the CloudFront Function reads `salt-<YYYY-MM-DD>`). */
 export const EDGE_SALT_KEY_PREFIX = 'salt-';

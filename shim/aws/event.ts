@@ -5,7 +5,7 @@
  * reaches the app as sent, and compressed bodies go out base64 by their Content-Encoding.
  */
 import { isIP } from 'node:net';
-import type { Answer, PlainRequest } from '../edge-types.ts';
+import type { Answer, PlainRequest } from '../edge/edge-types.ts';
 import { normaliseAddress } from '../http/client-address.ts';
 import { splitTarget } from '../http/target.ts';
 

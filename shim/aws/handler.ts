@@ -4,20 +4,20 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { composeApp } from '../compose.ts';
-import { ApiError } from '../core/errors.ts';
-import { createService } from '../core/service-impl.ts';
-import type { Service } from '../core/service.ts';
-import type { App, RequestLogSink, SaltProvider } from '../edge-types.ts';
+import { ApiError } from '../contract/errors.ts';
+import { createService } from '../answer/service-impl.ts';
+import type { Service } from '../answer/service.ts';
+import type { App, RequestLogSink, SaltProvider } from '../edge/edge-types.ts';
 import { renderProblem } from '../http/problem.ts';
 import { createRequestLimits } from '../http/admission.ts';
 import { perWindow } from '../http/rate-limit.ts';
-import { createSiteSource, pointerEventText } from '../core/site-reader.ts';
-import { errorText, logJson, mcpErrorLog } from '../log-line.ts';
+import { createSiteSource, pointerEventText } from '../search/site-reader.ts';
+import { errorText, logJson, mcpErrorLog } from '../edge/log-line.ts';
 import { withDeadline } from '../store/deadline.ts';
 import { runWithDeadline } from '../store/request-deadline.ts';
-import { DEFAULT_STORE_TIMEOUT_MS } from '../limits.ts';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../edge/limits.ts';
 import type { Store } from '../store/types.ts';
-import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from '../env.ts';
+import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from '../edge/env.ts';
 import { answerToResult, eventToPlain, viewerAddress, type FunctionUrlEvent, type FunctionUrlResult } from './event.ts';
 import { StdoutJsonSink } from './log-sink.ts';
 import { lazyS3Store, lazySaltProvider } from './lazy-s3.ts';

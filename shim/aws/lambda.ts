@@ -2,9 +2,9 @@
  * The Lambda entry point (`index.handler` of the bundle). The environment is parsed here, during the init phase: a bad
  * value fails the cold start with a message naming every bad variable, before any request is answered.
  */
-import { LambdaEnvError, loadLambdaEnv } from '../env.ts';
+import { LambdaEnvError, loadLambdaEnv } from '../edge/env.ts';
 import { createHandler, type FunctionUrlHandler } from './handler.ts';
-import { logJson } from '../log-line.ts';
+import { logJson } from '../edge/log-line.ts';
 
 function init(): FunctionUrlHandler {
   try {

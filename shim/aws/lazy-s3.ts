@@ -3,7 +3,7 @@
  * and nothing needs it before the first request reads the site or the day's salt. The import stays out of the init
  * phase; the first read pays for it once (a failed load is retried by the next read).
  */
-import type { SaltProvider } from '../edge-types.ts';
+import type { SaltProvider } from '../edge/edge-types.ts';
 import type { S3StoreOptions } from '../store/s3.ts';
 import type { Store } from '../store/types.ts';
 import type { S3SaltProviderOptions } from './salt.ts';

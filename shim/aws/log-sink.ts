@@ -2,8 +2,8 @@
  * Request log lines on Lambda: one JSON object per line on stdout, which Lambda sends to the function's CloudWatch log
  * group as one event each (retention set by the stack). CloudWatch Logs Insights reads the fields directly.
  */
-import type { RequestLogEntry, RequestLogSink } from '../edge-types.ts';
-import { logJson } from '../log-line.ts';
+import type { RequestLogEntry, RequestLogSink } from '../edge/edge-types.ts';
+import { logJson } from '../edge/log-line.ts';
 
 /** Value of the `type` field of request lines, to tell them from the runtime's own lines in queries. */
 export const REQUEST_LINE_TYPE = 'request';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { rotateEdgeSalt, type RotationReport } from './edge-salt.ts';
 import { KvsSaltKeyStore } from './kvs-store.ts';
 import { S3SaltProvider } from './salt.ts';
-import { logJson } from '../log-line.ts';
+import { logJson } from '../edge/log-line.ts';
 
 /** The rotator's environment. */
 export const RotatorEnv = z.object({

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { SaltProvider } from '../edge-types.ts';
-import { isNotFound, normalisePrefix, s3Client, type S3ClientOptions } from './s3-client.ts';
+import type { SaltProvider } from '../edge/edge-types.ts';
+import { isNotFound, normalisePrefix, s3Client, type S3ClientOptions } from '../store/s3-client.ts';
 
 /** Key prefix (under the store prefix) of the salt objects; the lifecycle rule expires it after 1 day. */
 export const SALT_PREFIX = 'private/salt/';

@@ -3,7 +3,7 @@
  * /v1/ and /r/ and by MCP tool calls, and a ceiling ALL_REQUESTS_FACTOR times higher on every request, so pages,
  * assets, documents and MCP protocol messages spend no answer yet cannot flood the service.
  */
-import { ALL_REQUESTS_FACTOR } from '../core/constants.ts';
+import { ALL_REQUESTS_FACTOR } from '../contract/constants.ts';
 import {
   createRateLimiter,
   limitHeader,
@@ -14,7 +14,7 @@ import {
   type RateLimiterOptions,
   type RateLimitState,
 } from './rate-limit.ts';
-import type { JsonBody } from '../edge-types.ts';
+import type { JsonBody } from '../edge/edge-types.ts';
 
 /** Path prefixes whose every request spends one answer (the WAF rule's scope-down matches the same prefixes). */
 export const ANSWER_PATH_PREFIXES = ['/v1/', '/r/'] as const;

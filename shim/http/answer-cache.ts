@@ -7,12 +7,12 @@
  * share a query_id), radius and limit with defaults made explicit, and the practice area. `src` only names the caller,
  * parameter order is irrelevant. The version is part of every key, so an answer is never served for another version.
  */
-import { ByteLru } from '../core/byte-lru.ts';
-import { parseSearch } from '../core/search-request.ts';
-import type { RawArgs } from '../core/service.ts';
+import { ByteLru } from '../lib/byte-lru.ts';
+import { parseSearch } from '../answer/search-request.ts';
+import type { RawArgs } from '../answer/params.ts';
 import type { LogFields } from './request-log.ts';
 
-export { DEFAULT_ANSWER_CACHE_MIB } from '../limits.ts';
+export { DEFAULT_ANSWER_CACHE_MIB } from '../edge/limits.ts';
 
 /** The representation an entry holds: one per content coding the server may choose. */
 export type AnswerCoding = 'identity' | 'br' | 'gzip';

@@ -5,8 +5,8 @@
  * per-caller ones, so a hit carries the same headers (CORS, Vary, Directory-Version, Cache-Control, Content-Encoding,
  * Content-Length, nosniff) as the miss that stored it; the rate limit is counted and advertised per request.
  */
-import type { ValidSearch } from '../core/search-request.ts';
-import type { Answer, PlainRequest } from '../edge-types.ts';
+import type { ValidSearch } from '../answer/search-request.ts';
+import type { Answer, PlainRequest } from '../edge/edge-types.ts';
 import { headerOf } from './answer.ts';
 import type { AnswerCache, AnswerCoding } from './answer-cache.ts';
 import { compress, encodingFor, isCompressible } from './compress.ts';

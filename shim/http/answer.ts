@@ -1,5 +1,5 @@
 /** Plain answers and request headers: the values routes return and read, with no web Request or Response. */
-import type { Answer, PlainRequest } from '../edge-types.ts';
+import type { Answer, PlainRequest } from '../edge/edge-types.ts';
 
 /** The value of header `name` (lower case) of `request`, repeated values joined; null when absent. */
 export function headerOf(request: Pick<PlainRequest, 'headers'>, name: string): string | null {

@@ -1,6 +1,6 @@
 /** Cacheable JSON documents (firm, coverage, openapi): strong ETag over the body, 304 on a matching If-None-Match. */
 import { createHash } from 'node:crypto';
-import type { Answer } from '../edge-types.ts';
+import type { Answer } from '../edge/edge-types.ts';
 
 /** Cache-Control of documents that change at most once per publish (weekly, or a same-day correction). */
 export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';

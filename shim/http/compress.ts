@@ -5,8 +5,8 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import Negotiator from 'negotiator';
-import type { Answer } from '../edge-types.ts';
-import { MAX_REMEMBERED_CODINGS } from '../limits.ts';
+import type { Answer } from '../edge/edge-types.ts';
+import { MAX_REMEMBERED_CODINGS } from '../edge/limits.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

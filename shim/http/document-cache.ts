@@ -2,7 +2,7 @@
  * Documents that depend only on the served version (and the request's base): coverage, changes, openapi, firms.
  * Each is shaped, serialised and hashed once per version, then served from its bytes with its ETag.
  */
-import type { CallContext } from '../core/service.ts';
+import type { CallContext } from '../answer/service.ts';
 import { encodeDocument, type EncodedDocument } from './caching.ts';
 
 /** Documents kept at most; the oldest goes first (a version's handful of documents and its busiest firms). */

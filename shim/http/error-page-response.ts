@@ -1,12 +1,12 @@
 /**
  * Problem answers for people: a browser (Accept preferring text/html) that meets a 404, 429, 500 or 503 on a GET or
- * HEAD gets the site-styled page of shim/core/error-page.ts with the same status and headers, and the page CSP; every
+ * HEAD gets the site-styled page of shim/pages/error-page.ts with the same status and headers, and the page CSP; every
  * other caller keeps the problem+json. Both carry `Vary: Accept`.
  */
-import { ERROR_PAGE_STATUSES, errorPageHtml } from '../core/error-page.ts';
-import { isProblemCode } from '../core/problem-pages.ts';
-import type { ProblemCodeT } from '../core/schemas.ts';
-import type { Answer, PlainRequest } from '../edge-types.ts';
+import { ERROR_PAGE_STATUSES, errorPageHtml } from '../pages/error-page.ts';
+import { isProblemCode } from '../pages/problem-pages.ts';
+import type { ProblemCodeT } from '../contract/schemas.ts';
+import type { Answer, PlainRequest } from '../edge/edge-types.ts';
 import { headerOf } from './answer.ts';
 import { prefersHtml, securityHeaders } from './page-response.ts';
 

@@ -5,9 +5,9 @@
  */
 import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import type { RequestLogEntry, RequestLogSink } from '../edge-types.ts';
-import { errorText, logLine } from '../log-line.ts';
-import { logSafe } from './log-text.ts';
+import type { RequestLogEntry, RequestLogSink } from '../edge/edge-types.ts';
+import { errorText, logLine } from '../edge/log-line.ts';
+import { logSafe } from '../lib/log-text.ts';
 
 /** Buffered bytes beyond which lines are dropped rather than held in memory (a stalled disk must not exhaust RAM). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;

@@ -1,9 +1,9 @@
 /** The one mapping from errors to RFC 9457 problem answers (application/problem+json), for REST, MCP and the adapters; never a stack trace. */
-import { toApiError } from '../core/errors.ts';
-import { problemTypeUri } from '../core/problem-pages.ts';
-import type { ProblemT } from '../core/schemas.ts';
-import type { Answer } from '../edge-types.ts';
-import { errorText, logLine, rateLimited } from '../log-line.ts';
+import { toApiError } from '../contract/errors.ts';
+import { problemTypeUri } from '../pages/problem-pages.ts';
+import type { ProblemT } from '../contract/schemas.ts';
+import type { Answer } from '../edge/edge-types.ts';
+import { errorText, logLine, rateLimited } from '../edge/log-line.ts';
 
 /** Store failures and unexpected errors let into the process log per minute; a faulty store under load writes no more. */
 export const FAILURE_LINES_PER_MINUTE = 60;

@@ -1,8 +1,8 @@
 /** Strict reading of the request target: size limit and percent-decoding that refuses what URLSearchParams would silently repair. */
-import { ApiError } from '../core/errors.ts';
-import type { RawArgs } from '../core/service.ts';
+import { ApiError } from '../contract/errors.ts';
+import type { RawArgs } from '../answer/params.ts';
 
-import { MAX_TARGET_BYTES } from '../limits.ts';
+import { MAX_TARGET_BYTES } from '../edge/limits.ts';
 
 export { MAX_TARGET_BYTES };
 

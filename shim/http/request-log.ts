@@ -3,9 +3,9 @@
  * query id, src, covered and result count, and the resolved metro and ZIP3 for research counts. Never the raw address.
  */
 import { createHmac } from 'node:crypto';
-import type { RequestLogEntry, RequestLogSink, SaltProvider } from '../edge-types.ts';
-import { logSafe } from './log-text.ts';
-import { errorText, logLine } from '../log-line.ts';
+import type { RequestLogEntry, RequestLogSink, SaltProvider } from '../edge/edge-types.ts';
+import { logSafe } from '../lib/log-text.ts';
+import { errorText, logLine } from '../edge/log-line.ts';
 
 /** Hex characters kept of the HMAC: 64 bits tell addresses apart within a day and no more. */
 export const ADDRESS_HASH_HEX = 16;

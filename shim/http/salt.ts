@@ -1,6 +1,6 @@
 /** The local daily salt: random per UTC day, held only in memory, the previous day's forgotten as soon as a new day starts. */
 import { randomBytes } from 'node:crypto';
-import type { SaltProvider } from '../edge-types.ts';
+import type { SaltProvider } from '../edge/edge-types.ts';
 
 /** Bytes of each day's salt. */
 export const SALT_BYTES = 32;

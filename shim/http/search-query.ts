@@ -2,8 +2,8 @@
  * The /v1/attorneys query string parsed into its SearchRequest, once per distinct query: the answer cache's lookup and
  * the route read the same value, and a repeated query is not parsed again.
  */
-import { parseSearch, type SearchRequest } from '../core/search-request.ts';
-import { MAX_REMEMBERED_SEARCHES } from '../limits.ts';
+import { parseSearch, type SearchRequest } from '../answer/search-request.ts';
+import { MAX_REMEMBERED_SEARCHES } from '../edge/limits.ts';
 import { parseQuery } from './query.ts';
 
 const searches = new Map<string, SearchRequest>();

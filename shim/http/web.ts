@@ -2,7 +2,7 @@
  * The bridge to a library that speaks web Request and Response (the MCP SDK): a Request made from the plain request,
  * and the library's Response read back into an answer. Nothing else in the pipeline builds either.
  */
-import type { Answer, PlainRequest } from '../edge-types.ts';
+import type { Answer, PlainRequest } from '../edge/edge-types.ts';
 
 /** A web Request of `request` at `base` (an absolute URL; only its origin is used). */
 export function toWebRequest(request: PlainRequest, base: string): Request {

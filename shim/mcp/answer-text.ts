@@ -3,9 +3,9 @@
  * firm (name, distance, full address, phone, website link, hours line, visibility share), then the visibility caveat
  * and the disclosure once, and the relaying rules. `structuredContent` carries the full REST body alongside.
  */
-import { LIMIT, MAP_VISIBILITY_WHAT } from '../core/constants.ts';
-import { haversineMiles } from '../core/geo.ts';
-import { roundMiles } from '../core/shape.ts';
+import { LIMIT, MAP_VISIBILITY_WHAT } from '../contract/constants.ts';
+import { haversineMiles } from '../search/geo.ts';
+import { roundMiles } from '../answer/shape.ts';
 import type {
   AttorneysResponseT,
   CoverageResponseT,
@@ -13,7 +13,7 @@ import type {
   HoursT,
   OfficeT,
   ResultT,
-} from '../core/schemas.ts';
+} from '../contract/schemas.ts';
 
 /** Most other offices get_firm's text lists; the rest are counted. */
 export const MAX_OTHER_OFFICES = 10;

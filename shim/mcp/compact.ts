@@ -6,9 +6,9 @@
  * `format: "json"` and over REST.
  */
 import { z } from 'zod';
-import { LIMIT, MAP_VISIBILITY_WHAT } from '../core/constants.ts';
-import { haversineMiles } from '../core/geo.ts';
-import { roundMiles } from '../core/shape.ts';
+import { LIMIT, MAP_VISIBILITY_WHAT } from '../contract/constants.ts';
+import { haversineMiles } from '../search/geo.ts';
+import { roundMiles } from '../answer/shape.ts';
 import type {
   AttorneysResponseT,
   CoverageResponseT,
@@ -16,7 +16,7 @@ import type {
   HoursT,
   OfficeT,
   ResultT,
-} from '../core/schemas.ts';
+} from '../contract/schemas.ts';
 import { MAX_OTHER_OFFICES, RELAYING, hoursDays, nearestOthers } from './answer-text.ts';
 
 /** How results are ordered, in one line. */

@@ -4,9 +4,9 @@
  * nothing, and neither does a call answered with a JSON-RPC error, a call whose arguments were refused before the tool
  * ran, or a batch refused whole. The body is read and parsed here, once, and handed on to the route.
  */
-import type { JsonBody } from '../edge-types.ts';
+import type { JsonBody } from '../edge/edge-types.ts';
 import type { Charge } from '../http/admission.ts';
-import { MAX_BODY_BYTES } from '../limits.ts';
+import { MAX_BODY_BYTES } from '../edge/limits.ts';
 
 type Id = string | number;
 

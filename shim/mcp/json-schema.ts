@@ -4,7 +4,7 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { withoutSafeIntegerBounds } from '../core/json-schema-bounds.ts';
+import { withoutSafeIntegerBounds } from '../lib/json-schema-bounds.ts';
 
 type Json = Record<string, unknown>;
 type Target = 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | (object & string);

@@ -5,7 +5,7 @@
  * or too large, which are replaced by a marker before any recursive code touches them: the tool answers the marker
  * with an `isError` result carrying `invalid_parameter`, in whichever form the protocol revision takes.
  */
-import { ApiError } from '../core/errors.ts';
+import { ApiError } from '../contract/errors.ts';
 
 /** Deepest nesting of a tool's arguments (the arguments object is level 1; every argument is a flat value). */
 export const MAX_ARGUMENT_DEPTH = 8;

@@ -3,8 +3,8 @@
  * answered here, before the SDK: the SDK's own parsing of the message would drop the key silently, where REST answers
  * `?__proto__=` with 400 unknown_parameter. The tool error carries the same detail REST gives.
  */
-import { parseAttorneysArgs } from '../core/params.ts';
-import type { RawArgs } from '../core/service.ts';
+import { parseAttorneysArgs } from '../answer/params.ts';
+import type { RawArgs } from '../answer/params.ts';
 import { problemOf } from '../http/problem.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };

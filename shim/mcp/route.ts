@@ -12,11 +12,11 @@ import {
   isJsonContentType,
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
-import { ApiError } from '../core/errors.ts';
-import { MAX_BODY_BYTES } from '../limits.ts';
+import { ApiError } from '../contract/errors.ts';
+import { MAX_BODY_BYTES } from '../edge/limits.ts';
 import { errorResponse } from '../http/problem.ts';
-import type { Service } from '../core/service.ts';
-import type { RequestInfo } from '../edge-types.ts';
+import type { Service } from '../answer/service.ts';
+import type { RequestInfo } from '../edge/edge-types.ts';
 import { TOOL_NAMES, buildMcpServer } from './tools.ts';
 import type { ToolCallRecord, ToolScope } from './tools.ts';
 import type { TextData } from './tool-texts.ts';
@@ -37,7 +37,7 @@ export interface McpRouteOptions {
   onError?: (error: Error) => void;
 }
 
-/** Tool arguments are tiny; anything larger is refused before parsing (the one body limit of shim/limits.ts). */
+/** Tool arguments are tiny; anything larger is refused before parsing (the one body limit of shim/edge/limits.ts). */
 export { MAX_BODY_BYTES };
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };

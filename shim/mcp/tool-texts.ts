@@ -3,8 +3,8 @@
  * descriptions, each at most MAX_DESCRIPTION characters (a limit several clients enforce). While the served dataset
  * is synthetic, all of them say the firms are fictional.
  */
-import { LIMIT, RADIUS_MILES } from '../core/constants.ts';
-import type { DatasetInfo } from '../core/service.ts';
+import { LIMIT, RADIUS_MILES } from '../contract/constants.ts';
+import type { DatasetInfo } from '../answer/service.ts';
 
 /** Longest tool description several widely used MCP clients accept. */
 export const MAX_DESCRIPTION = 1024;

@@ -2,7 +2,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { isNotFound, normalisePrefix, s3Client, type S3ClientOptions } from '../aws/s3-client.ts';
+import { isNotFound, normalisePrefix, s3Client, type S3ClientOptions } from './s3-client.ts';
 import { assertSafeKey, StoreError, type ReadOptions, type Store } from './types.ts';
 
 const gunzipAsync = promisify(gunzip);

@@ -1,5 +1,5 @@
 /** The one narrow interface through which the shim reads published objects. */
-import { StoreError } from '../core/errors.ts';
+import { StoreError } from '../contract/errors.ts';
 
 /** Store failures belong to the core's error taxonomy; re-exported for the drivers. */
 export { StoreError };

@@ -42,10 +42,10 @@ export function indexSite(siteDir: string): SiteIndex {
     .filter((n) => n.endsWith('.json'))
     .sort();
   for (const name of chunks) {
-    const shard = json(join(root, 'cells', 'records', name)) as {
+    const chunk = json(join(root, 'cells', 'records', name)) as {
       offices: { listing_id: string; firm_id: string; lat: number; lng: number; website_url: string | null }[];
     };
-    for (const o of shard.offices) {
+    for (const o of chunk.offices) {
       offices.push({ listingId: o.listing_id, firmId: o.firm_id, lat: o.lat, lng: o.lng });
       websites.set(o.listing_id, o.website_url);
     }

@@ -1,5 +1,5 @@
 /** The ApiError a call refuses with, for tests that check its code and detail. */
-import { ApiError } from '../../shim/core/errors.ts';
+import { ApiError } from '../../shim/contract/errors.ts';
 
 /** The ApiError `f` throws; anything else it throws is rethrown, and no throw fails the test. */
 export function rejection(f: () => unknown): ApiError {

@@ -4,8 +4,8 @@
  * search columns live) compared with before, and what the cache says it holds.
  * Usage: node --expose-gc test/helpers/cache-heap.ts <site> <mib>
  */
-import { createService } from '../../shim/core/service-impl.ts';
-import { createSiteSource } from '../../shim/core/site-reader.ts';
+import { createService } from '../../shim/answer/service-impl.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 
 const [site = '', mib = '2'] = process.argv.slice(2);

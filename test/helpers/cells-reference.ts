@@ -10,9 +10,9 @@ import {
   CELL_LEAF_MAX,
   CELL_MAX_RES,
   CELL_RECORD_CHUNK,
-} from '../../shim/core/cell-format.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+} from '../../shim/format/cell-format.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import type { CellTreeOptions } from '../../generator/write/cells.ts';
 
 /** The plain build's objects: the published tree's structure, with whole firms (firm numbers by firm_id rank). */

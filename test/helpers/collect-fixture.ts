@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MetrosFile, PlaceRecord, type MetroT, type PlaceRecordT } from '../../generator/inputs/schema.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 import { fakeOtherBusiness, fakePlaceFromRecord, type FakePlace } from './places-fake.ts';
 
 /** The checked-in metros. */

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startFakeS3, type FakeS3 } from './fake-s3.ts';
-import { S3RVER_ENV } from './s3rver.ts';
+import { S3RVER_ENV } from '../../bench/lib/s3rver.ts';
 import { startTestServer, type TestServer } from './server.ts';
 
 /** One answer as a client saw it, with when it was asked and when it ended (performance.now(), ms). */

@@ -6,7 +6,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { serialise, sha256Hex } from '../../generator/write/json.ts';
-import { keys } from '../../shim/core/site-format.ts';
+import { keys } from '../../shim/format/site-format.ts';
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });

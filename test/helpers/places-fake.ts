@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PlaceRecordT } from '../../generator/inputs/schema.ts';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 
 /** A place as the fake stores it: every field the API can return, ratings and reviews included. */
 export type FakePlace = Record<string, unknown> & { id: string; location: { latitude: number; longitude: number } };

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LISTING_ID_RE, listingPrefix } from '../../shim/core/site-format.ts';
+import { LISTING_ID_RE, listingPrefix } from '../../shim/format/site-format.ts';
 import type { SiteCopy } from './site-copy.ts';
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');

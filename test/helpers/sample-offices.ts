@@ -5,7 +5,7 @@ import { groupFirms } from '../../generator/model/firms.ts';
 import { latestWeek, readInputs, type Inputs } from '../../generator/inputs/read.ts';
 import { buildOffices, type BuiltFirm } from '../../generator/model/offices.ts';
 import { measureVisibility } from '../../generator/model/visibility.ts';
-import type { StoredOfficeT } from '../../shim/core/site-format.ts';
+import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 
 /** The sample's latest week: its inputs as read, and every firm built with its offices. */
 export async function sampleFirms(): Promise<{ inputs: Inputs; firms: BuiltFirm[] }> {

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../shim/env.ts';
+import { loadConfig } from '../../shim/edge/env.ts';
 import { startServer, type ServerOverrides } from '../../shim/server.ts';
 
 /** A server started by startTestServer. */

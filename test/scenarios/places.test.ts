@@ -7,7 +7,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haversineMiles } from '../../shim/core/geo.ts';
+import { haversineMiles } from '../../shim/search/geo.ts';
 import { request } from '../helpers/http.ts';
 import { ResponseSchemas } from '../helpers/openapi.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

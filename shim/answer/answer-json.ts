@@ -1,0 +1,117 @@
+/**
+ * The JSON text of a search answer, byte for byte JSON.stringify's, built from each shown office's text around its two
+ * per-answer numbers (distance_miles, offices_within_radius), made once per office, base URL and version: a result is
+ * mostly long constant strings (the what_this_is texts, hours), and escaping them again was most of the answer's
+ * serialisation. Results the service did not register are serialised whole.
+ */
+import type { AttorneysResponseT, ResultT } from '../contract/schemas.ts';
+import { shapeResult, type ShapeMeta } from './shape.ts';
+import type { StoredOfficeT } from '../format/site-format.ts';
+import { ByteLru } from '../lib/byte-lru.ts';
+import { RESULT_TEXT_CACHE_BYTES } from '../edge/limits.ts';
+
+const DISTANCE = ',"distance_miles":';
+const COUNT = ',"offices_within_radius":';
+/** The text of a result before its distance, between the distance and the count, and after the count. */
+type Parts = readonly [string, string, string];
+/** The same three parts as UTF-8 bytes, encoded once per office text. */
+type ByteParts = readonly [Buffer, Buffer, Buffer];
+
+/**
+ * Parts by listing id, for the office object, base URL and meta they were made with (one of each is served at a time).
+ * Bounded by bytes, not tied to the office objects: the parsed-object cache's charge does not count these texts.
+ */
+const byOffice = new ByteLru<{
+  office: StoredOfficeT;
+  base: string;
+  meta: ShapeMeta;
+  parts: Parts | null;
+  bytes: ByteParts | null;
+}>(RESULT_TEXT_CACHE_BYTES);
+/** What an entry costs beyond its text (two bytes a character): the entry, its key and the part strings' headers. */
+const ENTRY_OVERHEAD_BYTES = 200;
+/** Parts of each result object the service handed out, as text and as bytes. */
+const byResult = new WeakMap<ResultT, { parts: Parts; bytes: ByteParts }>();
+
+/** A result's text split around its two numbers, or null when its text is not of the expected form. */
+function split(text: string): Parts | null {
+  const d = text.indexOf(DISTANCE);
+  const c = text.lastIndexOf(COUNT);
+  if (d < 0 || c < d || !text.startsWith('0,', d + DISTANCE.length) || !text.endsWith('0}')) return null;
+  return [text.slice(0, d + DISTANCE.length), text.slice(d + DISTANCE.length + 1, c + COUNT.length), '}'];
+}
+
+/**
+ * shapeResult's result, registered so that answerJson writes it from its office's cached text. The result must not be
+ * changed afterwards (no caller changes one: they are serialised or read).
+ */
+export function shapeResultWithText(
+  office: StoredOfficeT,
+  meta: ShapeMeta,
+  distanceMiles: number,
+  officesWithinRadius: number,
+  publicBaseUrl: string,
+): ResultT {
+  const result = shapeResult(office, meta, distanceMiles, officesWithinRadius, publicBaseUrl);
+  let known = byOffice.get(office.listing_id);
+  if (known === undefined || known.office !== office || known.base !== publicBaseUrl || known.meta !== meta) {
+    const parts = split(JSON.stringify(shapeResult(office, meta, 0, 0, publicBaseUrl)));
+    const bytes =
+      parts === null ? null : ([Buffer.from(parts[0]), Buffer.from(parts[1]), Buffer.from(parts[2])] as const);
+    known = { office, base: publicBaseUrl, meta, parts, bytes };
+    const chars = parts === null ? 0 : parts[0].length + parts[1].length + parts[2].length;
+    // The text (two bytes a character) and its UTF-8 bytes (at most three a character, mostly one).
+    byOffice.set(office.listing_id, known, 3 * chars + ENTRY_OVERHEAD_BYTES);
+  }
+  if (known.parts !== null && known.bytes !== null) byResult.set(result, { parts: known.parts, bytes: known.bytes });
+  return result;
+}
+
+function resultJson(result: ResultT): string {
+  const parts = byResult.get(result)?.parts;
+  if (parts === undefined) return JSON.stringify(result);
+  return `${parts[0]}${JSON.stringify(result.distance_miles)}${parts[1]}${JSON.stringify(result.offices_within_radius)}${parts[2]}`;
+}
+
+const EMPTY_RESULTS = '"results":[]}';
+
+/** The answer's text before its results ("...,"results":["), or null when the body is not of the expected form. */
+function headOf(body: AttorneysResponseT): string | null {
+  const head = JSON.stringify({ ...body, results: [] });
+  return head.endsWith(EMPTY_RESULTS) && body.results.length > 0 ? head.slice(0, -2) : null;
+}
+
+/** JSON.stringify(body), faster for results made by shapeResultWithText. */
+export function answerJson(body: AttorneysResponseT): string {
+  const head = headOf(body);
+  return head === null ? JSON.stringify(body) : `${head}${body.results.map(resultJson).join(',')}]}`;
+}
+
+/**
+ * Buffer.from(answerJson(body)), written from each office's bytes (encoded once per office text) around its two
+ * numbers: the 17 KB of a ten-result answer are copied, not serialised and encoded again.
+ */
+export function answerBytes(body: AttorneysResponseT): Buffer {
+  const head = headOf(body);
+  const known = head === null ? [] : body.results.map((r) => byResult.get(r)?.bytes);
+  if (head === null || known.some((b) => b === undefined)) return Buffer.from(answerJson(body));
+  const pieces: (Buffer | string)[] = [head];
+  body.results.forEach((result, i) => {
+    const bytes = known[i] as ByteParts;
+    if (i > 0) pieces.push(',');
+    pieces.push(
+      bytes[0],
+      JSON.stringify(result.distance_miles),
+      bytes[1],
+      JSON.stringify(result.offices_within_radius),
+      bytes[2],
+    );
+  });
+  pieces.push(']}');
+  let length = 0;
+  for (const piece of pieces) length += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const piece of pieces) at += typeof piece === 'string' ? out.write(piece, at) : piece.copy(out, at);
+  return out;
+}

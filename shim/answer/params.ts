@@ -1,0 +1,262 @@
+/**
+ * Validation of attorney-search arguments, shared by REST (query-string values: strings, string[] when repeated)
+ * and MCP (JSON values), so both give the same codes and messages (docs/CONTRACT.md).
+ */
+import { LIMIT, PRACTICE_AREAS, RADIUS_MILES, SRC_MAX_LENGTH } from '../contract/constants.ts';
+import { ApiError } from '../contract/errors.ts';
+import { ATTORNEYS_PARAMS, AttorneysQuery } from '../contract/query-schema.ts';
+import type { LocationArg } from '../places/location.ts';
+
+/** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
+export type RawArgs = Record<string, unknown>;
+
+/** A validated attorney search. radiusMiles in miles. */
+export interface AttorneysArgs {
+  location: LocationArg;
+  radiusMiles: number;
+  limit: number;
+  practiceArea: (typeof PRACTICE_AREAS)[number];
+  src: string | null;
+}
+
+const LOCATION_MAX_LENGTH = AttorneysQuery.shape.location.unwrap().maxLength ?? 200;
+const LOCATION_FORMS = ['location', 'zip', 'lat+lng'];
+const ACCEPTED_PARAMS: string[] = [...ATTORNEYS_PARAMS];
+/** Plain decimal numbers only: no hex, exponents, Infinity, or surrounding space (which Number() would accept). */
+const DECIMAL_RE = /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)$/;
+const ZIP_RE = /^\d{5}$/;
+/** Control, format, surrogate, private-use and unassigned code points are not printable. */
+const UNPRINTABLE_RE = /\p{C}/u;
+const CONTROL_RE = /\p{Cc}/u;
+
+/** Names callers commonly send by mistake, and the accepted parameter they meant. */
+const ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    radius: 'radius_miles',
+    distance: 'radius_miles',
+    miles: 'radius_miles',
+    within: 'radius_miles',
+    latitude: 'lat',
+    longitude: 'lng',
+    lon: 'lng',
+    long: 'lng',
+    zipcode: 'zip',
+    zip_code: 'zip',
+    postal_code: 'zip',
+    postcode: 'zip',
+    q: 'location',
+    query: 'location',
+    near: 'location',
+    address: 'location',
+    city: 'location',
+    loc: 'location',
+    max_results: 'limit',
+    count: 'limit',
+    per_page: 'limit',
+    page_size: 'limit',
+    num: 'limit',
+    practice: 'practice_area',
+    category: 'practice_area',
+    source: 'src',
+  }),
+);
+
+/** The accepted parameter an unknown name most likely meant, or null. */
+function suggestion(name: string): string | null {
+  const n = name.toLowerCase().replace(/-/g, '_');
+  if (ACCEPTED_PARAMS.includes(n)) return n;
+  return ALIASES.get(n) ?? null;
+}
+
+function describe(value: unknown): string {
+  if (value === '') return 'an empty value';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (value === null) return 'null';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
+}
+
+function invalid(parameter: string, detail: string): ApiError {
+  return new ApiError('invalid_parameter', detail, { parameter });
+}
+
+/** A number from a query-string value or a JSON number; null when it is neither. */
+function toNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && DECIMAL_RE.test(value)) return Number(value);
+  return null;
+}
+
+function numberInRange(name: string, value: unknown, min: number, max: number, what: string, integer: boolean): number {
+  const n = toNumber(value);
+  const kind = integer ? 'an integer' : 'a number';
+  if (n === null || (integer && !Number.isInteger(n)) || n < min || n > max) {
+    throw invalid(
+      name,
+      `${name} must be ${kind} from ${min} to ${max}${what}; got ${n === null ? describe(value) : String(value)}.`,
+    );
+  }
+  return n;
+}
+
+function stringValue(name: string, value: unknown, accepted: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw invalid(name, `${name} must be ${accepted}; got ${describe(value)}.`);
+  }
+  return value;
+}
+
+/** Validate raw arguments into an AttorneysArgs, or throw ApiError with the code and a detail naming the parameter and what is accepted. */
+export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
+  // Own names only (Object.keys), so nothing inherited from Object.prototype ever counts as sent.
+  const given = Object.keys(raw).filter((k) => raw[k] !== undefined);
+
+  // Unknown names first: a typo such as radius= must not be reported as some other problem.
+  for (const name of given) {
+    if (!ACCEPTED_PARAMS.includes(name)) {
+      const hint = suggestion(name);
+      throw new ApiError(
+        'unknown_parameter',
+        `Unknown parameter ${JSON.stringify(name)}.${hint === null ? '' : ` Did you mean ${hint}?`} Accepted parameters: ${ACCEPTED_PARAMS.join(', ')}.`,
+        { parameter: name, accepted: ACCEPTED_PARAMS },
+      );
+    }
+  }
+  for (const name of given) {
+    const value = raw[name];
+    if (Array.isArray(value)) {
+      throw invalid(
+        name,
+        `${name} was given ${value.length === 1 ? 'as a list' : `${value.length} times`}; send it once, as a single value.`,
+      );
+    }
+  }
+
+  const has = (name: string): boolean => given.includes(name);
+  const forms = [has('location') && 'location', has('zip') && 'zip', (has('lat') || has('lng')) && 'lat+lng'].filter(
+    (f): f is string => typeof f === 'string',
+  );
+  if (forms.length === 0) {
+    throw new ApiError(
+      'location_required',
+      'A location is required: send exactly one of location (a 5-digit ZIP, ZIP+4, "City, ST" or "lat,lng"), zip (5 digits), or lat with lng.',
+      { parameter: 'location', accepted: LOCATION_FORMS },
+    );
+  }
+  if (forms.length > 1) {
+    throw new ApiError(
+      'invalid_parameter',
+      `Send exactly one location form (location, zip, or lat with lng); got ${forms.join(' and ')}.`,
+      { parameter: forms.join(','), accepted: LOCATION_FORMS },
+    );
+  }
+
+  let location: LocationArg;
+  if (has('location')) {
+    const value = stringValue(
+      'location',
+      raw.location,
+      `a 5-digit ZIP, ZIP+4, "City, ST" or "lat,lng" of at most ${LOCATION_MAX_LENGTH} characters`,
+    );
+    if ([...value].length > LOCATION_MAX_LENGTH || CONTROL_RE.test(value)) {
+      throw invalid(
+        'location',
+        `location must be a 5-digit ZIP, ZIP+4, "City, ST" or "lat,lng" of at most ${LOCATION_MAX_LENGTH} printable characters.`,
+      );
+    }
+    location = { form: 'location', value };
+  } else if (has('zip')) {
+    const value = raw.zip;
+    if (typeof value !== 'string' || !ZIP_RE.test(value)) {
+      // A ZIP of the Northeast read as a number loses its leading zero ("02139" -> 2139).
+      const text = typeof value === 'number' ? String(value) : value;
+      const lostZero = typeof text === 'string' && /^\d{4}$/.test(text);
+      throw invalid(
+        'zip',
+        `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describe(value)}.` +
+          (lostZero ? ` If a leading zero was lost, send zip=${text.padStart(5, '0')}.` : ''),
+      );
+    }
+    location = { form: 'zip', zip: value };
+  } else {
+    if (!has('lat') || !has('lng')) {
+      const missing = has('lat') ? 'lng' : 'lat';
+      throw invalid(
+        missing,
+        `lat and lng must be sent together; ${missing} is missing. Or use location or zip instead.`,
+      );
+    }
+    const [latN, lngN] = [toNumber(raw.lat), toNumber(raw.lng)];
+    // A longitude sent as lat (|lat| > 90) with a latitude as lng: name the pair the other way round.
+    if (latN !== null && lngN !== null && Math.abs(latN) > 90 && Math.abs(latN) <= 180 && Math.abs(lngN) <= 90) {
+      throw invalid(
+        'lat',
+        `lat must be a number from -90 to 90 (decimal degrees); got ${String(raw.lat)}. The two look swapped: ` +
+          `send lat=${String(raw.lng)}&lng=${String(raw.lat)} (latitude first; US longitudes are negative).`,
+      );
+    }
+    const lat = numberInRange('lat', raw.lat, -90, 90, ' (decimal degrees)', false);
+    const lng = numberInRange('lng', raw.lng, -180, 180, ' (decimal degrees)', false);
+    location = { form: 'point', lat, lng, input: `${String(raw.lat)},${String(raw.lng)}` };
+  }
+
+  const radiusMiles = has('radius_miles')
+    ? numberInRange('radius_miles', raw.radius_miles, RADIUS_MILES.min, RADIUS_MILES.max, ' (miles)', false)
+    : RADIUS_MILES.default;
+  const limitN = toNumber(raw.limit);
+  if (has('limit') && limitN !== null && Number.isInteger(limitN) && limitN > LIMIT.max) {
+    throw invalid(
+      'limit',
+      `limit must be an integer from ${LIMIT.min} to ${LIMIT.max} (firms); got ${String(raw.limit)}. The ${LIMIT.max} ` +
+        `nearest firms are the most one answer gives, by design, and there is no paging: send limit=${LIMIT.max}, ` +
+        'or a smaller radius_miles to narrow the answer.',
+    );
+  }
+  const limit = has('limit')
+    ? numberInRange('limit', raw.limit, LIMIT.min, LIMIT.max, ' (firms)', true)
+    : LIMIT.default;
+
+  if (has('practice_area')) {
+    const value = raw.practice_area;
+    if (!(PRACTICE_AREAS as readonly unknown[]).includes(value)) {
+      throw new ApiError(
+        'practice_area_unsupported',
+        `practice_area ${describe(value)} is not supported; the only accepted value is ${PRACTICE_AREAS.map((p) => JSON.stringify(p)).join(', ')} (or leave it out).`,
+        { parameter: 'practice_area', accepted: [...PRACTICE_AREAS] },
+      );
+    }
+  }
+
+  let src: string | null = null;
+  if (has('src')) {
+    const value = raw.src;
+    if (typeof value !== 'string' || value === '' || [...value].length > SRC_MAX_LENGTH || UNPRINTABLE_RE.test(value)) {
+      throw invalid(
+        'src',
+        `src must be the calling application's name, 1 to ${SRC_MAX_LENGTH} printable characters; got ${describe(value)}.`,
+      );
+    }
+    src = value;
+  }
+
+  return { location, radiusMiles, limit, practiceArea: PRACTICE_AREAS[0], src };
+}
+
+/** Longest location kept in a request log line, in characters. */
+const LOGGED_LOCATION_MAX = 200;
+
+function sentText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' | ');
+  return JSON.stringify(value);
+}
+
+/** The location as the caller sent it, whichever form they used (REST query values or MCP JSON arguments), for the request log. */
+export function locationAsSent(raw: RawArgs): string | null {
+  const text = sentText(raw.location) ?? sentText(raw.zip);
+  if (text !== null) return text.slice(0, LOGGED_LOCATION_MAX);
+  const lat = sentText(raw.lat);
+  const lng = sentText(raw.lng);
+  return lat === null && lng === null ? null : `${lat ?? ''},${lng ?? ''}`.slice(0, LOGGED_LOCATION_MAX);
+}

@@ -1,0 +1,215 @@
+/** The Service over a source of site versions: parse -> resolve -> search -> shape, one version per call. */
+import { z } from 'zod';
+import { ORDER_TEXT } from '../contract/constants.ts';
+import { disclosureFor, searchDisclosure } from './disclosure.ts';
+import { ApiError, StoreError } from '../contract/errors.ts';
+import { PAGE_NAME_RE, PageDoc, pageKey } from '../format/page-format.ts';
+import { readRequired, type EarlyKeys, type SiteReader } from '../search/reader.ts';
+import { queryId } from './query-id.ts';
+import { locationKeys, resolveLocation } from '../places/resolve.ts';
+import type { AttorneysResponseT } from '../contract/schemas.ts';
+import { cellSearchKeys, prepareCellSearch } from '../search/cell-search.ts';
+import { search as cellTreeSearch, type SearchFn } from '../search/search.ts';
+import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from './search-request.ts';
+import type { RawArgs } from './params.ts';
+import type { CallContext, Service } from './service.ts';
+import { shapeResultWithText } from './answer-json.ts';
+import { readVersionObject } from '../search/version-object.ts';
+import { shapeCoverage, shapeFirm, shapeLocation, withUtmSource } from './shape.ts';
+import {
+  ChangesDoc,
+  CoverageDoc,
+  FirmDoc,
+  keys,
+  LISTING_ID_RE,
+  ListingBucket,
+  listingPrefix,
+  type FirmDocT,
+} from '../format/site-format.ts';
+
+function notFound(listingId: string): ApiError {
+  return new ApiError(
+    'not_found',
+    `No listing with id ${JSON.stringify(listingId.slice(0, 80))}. Use a listing_id exactly as a search returned it.`,
+    {
+      parameter: 'listing_id',
+    },
+  );
+}
+
+/**
+ * The firm document of a listing. Whether the listing exists is read from its listings bucket, so a firm document the
+ * version should hold but the store lacks is a StoreError (503), never a false 404.
+ */
+async function firmDoc(reader: SiteReader, listingId: string): Promise<FirmDocT> {
+  if (!LISTING_ID_RE.test(listingId)) throw notFound(listingId);
+  const bucket = await readRequired(
+    reader,
+    keys.listings(reader.version, listingPrefix(listingId, reader.meta.listing_prefix_length)),
+    ListingBucket,
+  );
+  const at = sortedIndexOf(bucket.listing_ids, listingId);
+  if (at < 0) throw notFound(listingId);
+  // The bucket records the firm document's sha256 (versions generated before it: none, read without a check).
+  const sha256 = bucket.sha256?.[at];
+  if (bucket.sha256 !== undefined && sha256 === undefined)
+    throw new StoreError(
+      `${keys.listings(reader.version, bucket.prefix)} has no sha256 for ${listingId}`,
+      keys.firm(reader.version, listingId),
+    );
+  return readRequired(reader, keys.firm(reader.version, listingId), FirmDoc, undefined, sha256);
+}
+
+/** Binary search in a sorted list of strings: the position of `value`, or -1. */
+function sortedIndexOf(sorted: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid] as string;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** What createService can be given besides its source. */
+export interface ServiceOptions {
+  /** The radius search behind findAttorneys (default: the cell tree's, search.ts); the benchmark's peers supply theirs. */
+  search?: SearchFn;
+}
+
+/**
+ * The Service; `source.current()` is called once per operation, so one answer never mixes two versions. Everything but
+ * the radius search is the same code whatever `search` is.
+ */
+export function createService(
+  source: { current(early?: EarlyKeys): Promise<SiteReader> },
+  options: ServiceOptions = {},
+): Service {
+  const search = options.search ?? cellTreeSearch;
+  const prepare = options.search === undefined ? prepareCellSearch : (): void => undefined;
+  const searchKeys = options.search === undefined ? cellSearchKeys : (): string[] => [];
+  async function current(ctx: CallContext | undefined, early?: EarlyKeys): Promise<SiteReader> {
+    const reader = await source.current(early);
+    if (ctx?.read !== undefined) ctx.read.version = reader.version;
+    return reader;
+  }
+
+  return {
+    async findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
+      const { args: q, location: parsed } = validSearch(isSearchRequest(request) ? request : parseSearch(request));
+      // A cold request reads the location's first objects and the search's beside meta.json (site-reader.ts).
+      const reader = await current(ctx, (v) => [...locationKeys(parsed, v), ...searchKeys(v)]);
+      // The reads every search needs (the cell index) start beside the location's own, not after them.
+      prepare(reader);
+      const located = resolveLocation(parsed, reader);
+      // A point is known before its metro: its search runs beside the location's reads (search.ts). The location's
+      // error (a 400, or its own 503) comes first, as when the two ran one after the other.
+      const searching =
+        parsed.kind === 'point'
+          ? search(
+              reader,
+              { lat: parsed.lat, lng: parsed.lng, metro: located.then((l) => l.metro) },
+              q.radiusMiles,
+              q.limit,
+            )
+          : null;
+      searching?.catch(() => undefined);
+      const location = await located;
+      const found = await (searching ?? search(reader, location, q.radiusMiles, q.limit));
+      return {
+        query_id: queryId({
+          version: reader.version,
+          locationInput: location.input,
+          radiusMiles: q.radiusMiles,
+          limit: q.limit,
+          practiceArea: q.practiceArea,
+        }),
+        covered: found.covered,
+        location: shapeLocation(location),
+        radius_miles_used: q.radiusMiles,
+        firms_within_radius: found.firmsWithinRadius,
+        order: ORDER_TEXT,
+        disclosure: searchDisclosure(found.covered, location, reader.meta),
+        // Registered with their offices' text, so answerJson (answer-json.ts) serialises them without escaping it again.
+        results: found.hits.map((h) =>
+          shapeResultWithText(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl),
+        ),
+      };
+    },
+
+    async getFirm(listingId, ctx) {
+      const reader = await current(ctx);
+      return shapeFirm(
+        await firmDoc(reader, listingId),
+        reader.meta,
+        ctx.publicBaseUrl,
+        disclosureFor(reader.meta.dataset),
+      );
+    },
+
+    async getCoverage(ctx) {
+      const reader = await current(ctx);
+      return shapeCoverage(await readRequired(reader, keys.coverage(reader.version), CoverageDoc), reader.version);
+    },
+
+    async getChanges(ctx) {
+      const reader = await current(ctx);
+      return readRequired(reader, keys.changes(reader.version), ChangesDoc);
+    },
+
+    async redirectTarget(listingId, ctx) {
+      const reader = await current(ctx);
+      const doc = await firmDoc(reader, listingId);
+      const site = doc.office.website_url ?? doc.firm.website_url;
+      const target = site === null ? null : withUtmSource(site);
+      // No website (or one that is not an http(s) URL): nothing to redirect to, so the link does not exist.
+      if (target === null) {
+        throw new ApiError('not_found', `Listing ${listingId} has no website to redirect to.`, {
+          parameter: 'listing_id',
+        });
+      }
+      return target;
+    },
+
+    async openapi(ctx) {
+      const reader = await current(ctx);
+      return readRequired(reader, keys.openapi(reader.version), z.unknown());
+    },
+
+    async dataset() {
+      const meta = (await source.current()).meta;
+      return { name: meta.dataset.name, synthetic: meta.dataset.synthetic, metros: meta.totals.metros };
+    },
+
+    async currentVersion() {
+      return (await source.current()).version;
+    },
+
+    async versionObject(version, rel, ctx) {
+      const reader = await current(ctx);
+      const get = reader.storedBytes;
+      if (version !== reader.version || get === undefined) return null;
+      return readVersionObject({ reader, metaSha256: reader.metaSha256, get }, rel);
+    },
+
+    async pointer(ctx) {
+      const reader = await current(ctx);
+      const { version, week } = reader.meta;
+      return {
+        schema_version: 1,
+        version,
+        week,
+        ...(reader.metaSha256 !== undefined ? { meta_sha256: reader.metaSha256 } : {}),
+      };
+    },
+
+    async page(name) {
+      if (!PAGE_NAME_RE.test(name)) return null;
+      const reader = await source.current();
+      return reader.json(pageKey(reader.version, name), PageDoc);
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The search side of the site (cell schema 4): offices in a tree of H3 cells. A small top index names the group cells
+ * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared object the shared
+ * lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of the offices under
+ * one tree cell and the shared lists of the cells below it; record chunks hold the full records of consecutive block
+ * positions. Every object records the sha256 of the objects below it. Counting is by *units*: a firm's offices split
+ * where they lie more than UNIT_MILES apart, so that within any query circle a firm's offices all share one unit. Only
+ * the current cell schema is read (constants.ts SCHEMA_VERSIONS.cells); see docs/SITE-FORMAT.md.
+ */
+import { z } from 'zod';
+import { RADIUS_MILES } from '../contract/constants.ts';
+import { dict } from './dict.ts';
+import { schemaVersion, Sha256Hex, StoredOffice } from './site-format.ts';
+
+const sv = schemaVersion('cells');
+const int = z.number().int();
+const nat = z.number().int().nonnegative();
+
+/**
+ * The element types of the numeric columns: each one's zod schema, and the check of one element that accepts exactly
+ * what that schema accepts (test/cell-format.test.ts holds each pair to it). A column is checked with the fast check
+ * in one loop: zod's per-element checks took ~60 ms on a dense group's 337,000 shared-unit entries at 1,000,000
+ * offices, nine times this.
+ */
+export const ELEMENTS = {
+  integers: { zod: z.number().int(), check: (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) },
+  'non-negative integers': {
+    zod: z.number().int().nonnegative(),
+    check: (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0,
+  },
+  numbers: { zod: z.number(), check: (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) },
+  'non-negative numbers': {
+    zod: z.number().nonnegative(),
+    check: (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && x >= 0,
+  },
+} as const;
+export type ElementKind = keyof typeof ELEMENTS;
+
+/** A column of `kind` (accepts exactly what z.array(ELEMENTS[kind].zod) accepts), checked in one loop. */
+export function column(kind: ElementKind) {
+  const { check } = ELEMENTS[kind];
+  return z.custom<number[]>((v) => Array.isArray(v) && v.every(check), { message: `expected an array of ${kind}` });
+}
+
+/** A column of lists of non-negative integers (the shared-unit lists), checked the same way. */
+export const natLists = z.custom<number[][]>(
+  (v) => Array.isArray(v) && v.every((a) => Array.isArray(a) && a.every(ELEMENTS['non-negative integers'].check)),
+  {
+    message: 'expected an array of arrays of non-negative integers',
+  },
+);
+
+/**
+ * Offices of one firm closer than this (miles, through a chain of its offices) share a unit. Any two offices within R
+ * of one point are at most 2R apart, so for 2R < UNIT_MILES a circle never holds two units of one firm.
+ */
+export const UNIT_MILES = 2 * RADIUS_MILES.max + 1;
+
+/** Resolution of the group cells that split the index; 2 keeps a 50-mile circle within a few groups. */
+export const CELL_GROUP_RES = 2;
+/** Offices are placed in the tree by their cell at this resolution; a tree cell at it is never split. */
+export const CELL_MAX_RES = 9;
+/** A tree cell with more offices than this is split into its children (unless at CELL_MAX_RES). */
+export const CELL_LEAF_MAX = 256;
+/** A block is the coarsest tree cell with at most this many offices (or a leaf above it). */
+export const CELL_BLOCK_MAX = 4096;
+/** Record chunks hold this many consecutive block positions. */
+export const CELL_RECORD_CHUNK = 64;
+
+/**
+ * `cells/index.json`: every group cell with its office count and reach (miles from the cell's H3 centre to its farthest
+ * office), and the sha256 of each group object, so a group read is checked against the index that names it.
+ */
+export const CellIndex = z.object({
+  schema_version: sv,
+  generated: z.literal('by generator/; do not edit'),
+  group_res: int,
+  max_res: int,
+  leaf_max: nat,
+  block_max: nat,
+  record_chunk: nat,
+  unit_miles: z
+    .number()
+    .positive()
+    .describe("a firm's offices within this many miles of each other (through a chain of them) share a unit"),
+  offices: nat,
+  units: nat,
+  groups: dict(z.tuple([nat, z.number().nonnegative()])).describe('group cell -> [offices, reach miles]'),
+  group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.json'),
+});
+
+/**
+ * `cells/groups/<cell>.json`: the group's cell tree in preorder (children after their parent, by cell id), columnar.
+ * Row i: cell[i] at res of the cell id, parent[i] (row, -1 for the group cell), n[i] offices, reach[i] miles from the
+ * cell's H3 centre to its farthest office (rounded up), units[i] units with every office under the cell, block[i] the
+ * row of the block holding the cell's offices (-1 above blocks) and at[i] the first position of its offices in that
+ * block. A row's shared list (the units with offices under the cell and elsewhere) is kept apart, read only when the
+ * cell lies wholly inside a query circle: in the group's CellShared object for rows at or above block level, in the
+ * block object for rows below it. Then the hash of the group's shared object and of each of its blocks.
+ */
+export const CellGroup = z.object({
+  schema_version: sv,
+  cell: z.string(),
+  rows: z.object({
+    cell: z.array(z.string()),
+    parent: column('integers'),
+    n: column('non-negative integers'),
+    reach: column('non-negative numbers'),
+    units: column('non-negative integers'),
+    block: column('integers'),
+    at: column('integers'),
+  }),
+  shared_sha256: Sha256Hex.describe('sha256 of cells/shared/<group cell>.json'),
+  block_sha256: dict(Sha256Hex).describe(
+    'block cell -> sha256 of cells/blocks/<cell>.json, for each block of the group',
+  ),
+});
+
+/**
+ * A shared list: [unit - previous unit of the list, offices under the cell, ...] by ascending unit (the first step is
+ * the unit itself), for the units with offices under the cell whose home is above it.
+ */
+const sharedLists = natLists;
+
+/**
+ * `cells/shared/<group cell>.json`: the shared lists of the group's rows at or above block level (block[i] is -1 or
+ * i), in row order; row[j] names the row of shared[j].
+ */
+export const CellShared = z.object({
+  schema_version: sv,
+  cell: z.string(),
+  row: column('non-negative integers'),
+  shared: sharedLists,
+});
+
+/**
+ * `cells/blocks/<cell>.json`: the offices under one tree cell as columns, ordered by (res-9 cell id, listing number).
+ * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
+ * unit: the office's unit number; shared: the shared lists of the tree rows below the block's own row, in row order
+ * (shared[j] belongs to the group row block + 1 + j); records_sha256[k] the hash of its record chunk k.
+ */
+export const CellBlock = z.object({
+  schema_version: sv,
+  cell: z.string(),
+  listing: column('non-negative integers'),
+  unit: column('non-negative integers'),
+  lat: column('numbers'),
+  lng: column('numbers'),
+  shared: sharedLists,
+  records_sha256: z.array(Sha256Hex).describe('sha256 of record chunk k at position k'),
+});
+
+/** `cells/records/<block cell>/<chunk>.json`: full records of block positions chunk*record_chunk onwards, with each one's unit office count. */
+const recordsOf = <O extends z.ZodType>(offices: O) =>
+  z.object({
+    schema_version: sv,
+    block: z.string(),
+    chunk: nat,
+    offices: z.array(offices),
+    unit_offices: z.array(nat).describe("How many offices the record's unit has in the version"),
+  });
+export const CellRecords = recordsOf(StoredOffice);
+
+/**
+ * How the search reads a record chunk: the chunk checked whole except its records, each of which is checked with
+ * StoredOffice when it is shown (a query shows at most 25 of a chunk's 64). Only the search reads record chunks in the
+ * shim; the catalogue, the generator and audit check chunks whole with CellRecords.
+ */
+export const CellRecordsShown = recordsOf(z.looseObject({}));
+
+export type CellIndexT = z.output<typeof CellIndex>;
+export type CellGroupT = z.output<typeof CellGroup>;
+export type CellBlockT = z.output<typeof CellBlock>;
+export type CellSharedT = z.output<typeof CellShared>;
+export type CellRecordsT = z.output<typeof CellRecords>;

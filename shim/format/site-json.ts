@@ -1,0 +1,51 @@
+/**
+ * Reading one published object: bytes, checked against the sha256 its parent records when there is one, decoded as
+ * UTF-8 JSON and checked against its zod schema. Every failure is a StoreError naming the key (a 503 in the shim, one
+ * line from a command). The one implementation: the shim's site reader, the generator (the live version a new one is
+ * compared with, publish, prune, a stored version's manifest) and the audit all read the site through it.
+ */
+import type { ZodType } from 'zod';
+import { checkStored, StoreError } from '../contract/errors.ts';
+import { checkHash } from './integrity.ts';
+
+/** What published objects are read from: a store's `get` (a missing key is null; a failure rejects). */
+export interface ObjectSource {
+  get(key: string): Promise<Uint8Array | null>;
+}
+
+/** `bytes` decoded as UTF-8 JSON, or a StoreError for `key` (invalid UTF-8 or not JSON). */
+export function parseJson(bytes: Uint8Array, key: string): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+  } catch (err) {
+    throw new StoreError(`${key} is not valid UTF-8 JSON: ${(err as Error).message}`, key, { cause: err });
+  }
+}
+
+/** `bytes` as JSON of `schema`, or a StoreError for `key`; `subject` names the key, or what in it is checked, in the message. */
+export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T>, subject = key): T {
+  return checkStored(schema, parseJson(bytes, key), key, subject);
+}
+
+/** The JSON at `key` and its stored size, or null when missing; its bytes are checked against `sha256` when given. */
+export async function readJson(
+  source: ObjectSource,
+  key: string,
+  sha256?: string,
+): Promise<{ value: unknown; bytes: number } | null> {
+  const bytes = await source.get(key);
+  if (bytes === null) return null;
+  checkHash(key, bytes, sha256);
+  return { value: parseJson(bytes, key), bytes: bytes.byteLength };
+}
+
+/** The object at `key` checked against `schema` (and `sha256` when given), or null when missing. */
+export async function readObject<T>(
+  source: ObjectSource,
+  key: string,
+  schema: ZodType<T>,
+  sha256?: string,
+): Promise<T | null> {
+  const read = await readJson(source, key, sha256);
+  return read === null ? null : checkStored(schema, read.value, key);
+}

@@ -1,0 +1,97 @@
+/**
+ * Where a point is, from the boundary documents of the served version (gazetteer/boundary/): in one of the 50 states,
+ * DC or Puerto Rico (covered), in another US territory, in a named country, or none of them (open sea). Containment is
+ * planar in longitude and latitude (point-in-polygon-hao): the boundaries' edges are short, and the long straight
+ * ones follow parallels (the 49th), which a planar edge follows exactly. A ring across 180° is tested in 0-360°.
+ */
+import pointInPolygon from 'point-in-polygon-hao';
+import { readRequired, type SiteReader } from '../search/reader.ts';
+import {
+  BoundaryIndex,
+  BoundaryRegion,
+  keys,
+  type BoundaryIndexT,
+  type BoundaryRegionT,
+} from '../format/site-format.ts';
+
+/** Where a point is: `state` holds the USPS code of a covered state (DC and PR included). */
+export type PointPlace =
+  | { kind: 'state'; state: string; name: string }
+  | { kind: 'territory'; state: string; name: string }
+  | { kind: 'country'; name: string }
+  /** In no state, territory or other country, but inside the US's own outline with its lakes and rivers. */
+  | { kind: 'us_waters' }
+  | { kind: 'none' };
+
+const LISTED = 'is listed in meta.json but missing';
+
+/** A region's polygons as rings of [lng, lat], each with its box; `wrapped` ones across 180° in 0-360° longitudes. */
+interface Shapes {
+  polygons: { rings: number[][][]; bbox: [number, number, number, number]; wrapped: boolean }[];
+}
+const shapes = new WeakMap<BoundaryRegionT, Shapes>();
+
+function inBox(b: readonly [number, number, number, number], lat: number, lng: number): boolean {
+  const [w, s, e, n] = b;
+  if (lat < s || lat > n) return false;
+  // A box across 180° has west > east.
+  return w <= e ? lng >= w && lng <= e : lng >= w || lng <= e;
+}
+
+function shapesOf(doc: BoundaryRegionT): Shapes {
+  let out = shapes.get(doc);
+  if (out !== undefined) return out;
+  out = { polygons: [] };
+  for (const flat of doc.polygons) {
+    let lngs: number[] = [];
+    const lats: number[] = [];
+    for (const ring of flat)
+      for (let i = 0; i + 1 < ring.length; i += 2) {
+        lngs.push(ring[i] ?? 0);
+        lats.push(ring[i + 1] ?? 0);
+      }
+    // Longitudes spanning more than half the globe: the polygon crosses 180°, so it is kept in 0-360°.
+    const wrapped = Math.max(...lngs) - Math.min(...lngs) > 180;
+    const fix = (x: number): number => (wrapped && x < 0 ? x + 360 : x);
+    if (wrapped) lngs = lngs.map(fix);
+    const rings = flat.map((ring) => {
+      const points: number[][] = [];
+      for (let i = 0; i + 1 < ring.length; i += 2) points.push([fix(ring[i] ?? 0), ring[i + 1] ?? 0]);
+      return points;
+    });
+    out.polygons.push({
+      rings,
+      bbox: [Math.min(...lngs), Math.min(...lats), Math.max(...lngs), Math.max(...lats)],
+      wrapped,
+    });
+  }
+  shapes.set(doc, out);
+  return out;
+}
+
+async function contains(reader: SiteReader, key: string, lat: number, lng: number): Promise<boolean> {
+  const doc = await readRequired(reader, keys.boundary(reader.version, key), BoundaryRegion, LISTED);
+  for (const p of shapesOf(doc).polygons) {
+    const x = p.wrapped && lng < 0 ? lng + 360 : lng;
+    // On an edge (0) counts as inside: a point on the border line is the state's.
+    if (inBox(p.bbox, lat, x) && pointInPolygon([x, lat], p.rings) !== false) return true;
+  }
+  return false;
+}
+
+/**
+ * Where (lat, lng) is, or undefined when the version has no boundary documents (versions before them: the caller
+ * falls back to the ZIP points). States are tried first, so a US point reads no country; US waters last.
+ */
+export async function placeOfPoint(reader: SiteReader, lat: number, lng: number): Promise<PointPlace | undefined> {
+  if (reader.meta.gazetteer.boundary === undefined) return undefined;
+  const index: BoundaryIndexT = await readRequired(reader, keys.boundaryIndex(reader.version), BoundaryIndex, LISTED);
+  for (const r of index.regions) {
+    if (!inBox(r.bbox, lat, lng) || !(await contains(reader, r.key, lat, lng))) continue;
+    if (r.kind === 'state') return { kind: 'state', state: r.code, name: r.name };
+    if (r.kind === 'territory') return { kind: 'territory', state: r.code, name: r.name };
+    if (r.kind === 'us_waters') return { kind: 'us_waters' };
+    return { kind: 'country', name: r.name };
+  }
+  return { kind: 'none' };
+}

@@ -1,0 +1,286 @@
+/**
+ * Parsing of the `location` parameter into one of its forms (docs/CONTRACT.md, Location). Pure: no reads; resolution is resolve.ts.
+ *
+ * Accepted, after trimming:
+ * - ZIP: `60601`; ZIP+4 as `60601-1234`, `60601 1234` or `606011234` (the +4 is dropped).
+ * - City: `City, ST` with a USPS code of the 50 states, DC or PR, or the state's name (`Anchorage, Alaska`),
+ *   case-insensitive. The comma may be left out (`Austin TX`, `Austin Texas`). A trailing `, USA`/`, US` is ignored.
+ *   A trailing ZIP (`Chicago, IL 60601`, `Chicago, Illinois 60606`, as in an address line) is used as the ZIP, being
+ *   the more precise of the two. A curated nickname (nicknames.ts: `NYC`, `Philly`) stands for its city.
+ * - Name: a place name without a state (`Springfield`): resolve.ts answers it or names the candidates.
+ * - Point: `lat,lng` in decimal degrees, or with degree signs and hemisphere letters (coordinates.ts).
+ * A county or a street address without a ZIP is refused with what to send instead.
+ */
+import { regionAbroad } from './abroad.ts';
+import { CoordinatesError, readCoordinates } from './coordinates.ts';
+import { ApiError } from '../contract/errors.ts';
+import { nicknamePlace } from './nicknames.ts';
+import { nullProto } from '../format/dict.ts';
+import { normaliseCityName } from '../format/site-format.ts';
+import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES } from './state-names.ts';
+
+/** The location form the caller used, before resolution. `input` is the location as sent. */
+export type LocationArg =
+  | { form: 'location'; value: string }
+  | { form: 'zip'; zip: string }
+  | { form: 'point'; lat: number; lng: number; input: string };
+
+/** USPS codes of places with ZIP codes that the gazetteer does not cover (territories, military mail). */
+const UNCOVERED_CODES: Readonly<Record<string, string>> = nullProto({
+  AS: 'American Samoa',
+  GU: 'Guam',
+  MP: 'the Northern Mariana Islands',
+  VI: 'the U.S. Virgin Islands',
+  FM: 'Micronesia',
+  MH: 'the Marshall Islands',
+  PW: 'Palau',
+  AA: 'military mail (AA)',
+  AE: 'military mail (AE)',
+  AP: 'military mail (AP)',
+});
+
+/** A location as the caller wrote it, parsed but not yet resolved. `parameter` names where it came from (default `location`). */
+export type ParsedLocation =
+  | { kind: 'zip'; zip: string; input: string; parameter?: string }
+  | {
+      kind: 'city';
+      city: string;
+      state: string;
+      input: string;
+      parameter?: string;
+      nickname?: string;
+      /** A place named inside the city ("Buckhead" of "Buckhead, Atlanta, GA"), or a street address (`address`). */
+      inside?: { text: string; address: boolean };
+      /** The text before the state as one name, tried first when "X in City" may be a name itself ("Lake in the Hills"). */
+      whole?: string;
+    }
+  | { kind: 'name'; name: string; input: string; parameter?: string }
+  /** A place named with a country or province abroad ("Toronto, Canada"): refused, naming US places of its name. */
+  | { kind: 'abroad'; place: string; region: string; input: string; parameter?: string }
+  | { kind: 'point'; lat: number; lng: number; input: string; parameter?: string };
+
+/** The accepted location forms, as a problem's `accepted` lists them. */
+export const ACCEPTED = ['ZIP', 'ZIP+4', 'City, ST', 'lat,lng'];
+/** The accepted location forms, as a problem's `detail` names them, with an example of each. */
+export const FORMS =
+  'a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX") or "lat,lng" ("41.88,-87.63")';
+
+const ZIP_RE = /^(\d{5})(?:[-\s]?\d{4})?$/;
+const COUNTRY_SUFFIX_RE = /\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of america)?)$/i;
+const TRAILING_ZIP_RE = /^(.*[^\s,])[\s,]+(\d{5}(?:-\d{4})?)$/;
+/** A county, parish or borough named as the place ("Harris County", "Cook Co."). */
+const COUNTY_RE = /^(.*\S)\s+(county|co\.?|parish|borough)$/i;
+/** "X near City", "X in City": a place, landmark or road named beside the city it is in or near. */
+const NEAR_RE = /^(.+?)\s+(?:near|in|by|off|outside(?: of)?|around|close to)\s+(.+)$/i;
+/** Words for where the person is, which are not a place: the caller must ask for one. */
+const HERE_RE =
+  /^(?:(?:(?:lawyers?|attorneys?|law firms?)\s+)?(?:near|around|close to)\s+(?:me|here|us)|nearby|here|me|my (?:current )?location|current location|where i am|my area|local)$/i;
+/** A street address: a house number, then a word ("350 5th Ave", "1600 Pennsylvania Ave NW"). */
+const ADDRESS_RE = /^\d+[a-z]?\s+\S/i;
+
+function notUnderstood(detail: string, parameter: string): ApiError {
+  return new ApiError('location_not_understood', detail, { parameter, accepted: ACCEPTED });
+}
+
+function quote(s: string): string {
+  return JSON.stringify(s);
+}
+
+function point(
+  lat: number,
+  lng: number,
+  text: [string, string] | undefined,
+  input: string,
+  parameter: string,
+): ParsedLocation {
+  const latOk = lat >= -90 && lat <= 90;
+  const lngOk = lng >= -180 && lng <= 180;
+  if (latOk && lngOk) return { kind: 'point', lat, lng, input, parameter };
+  const swapped = lng >= -90 && lng <= 90 && lat >= -180 && lat <= 180;
+  const [latText, lngText] = text ?? [String(lat), String(lng)];
+  throw new ApiError(
+    'invalid_parameter',
+    `${parameter} ${quote(input)} is not a valid "lat,lng": latitude must be from -90 to 90 and longitude from -180 to 180 (decimal degrees)` +
+      (swapped ? `. It looks like "lng,lat"; send latitude first: "${lngText},${latText}".` : '.'),
+    { parameter, accepted: ACCEPTED },
+  );
+}
+
+/** The refusal of a county: counties are not places the service resolves, and which part the person is in matters. */
+function countyRefusal(input: string, county: string, parameter: string): ApiError {
+  return notUnderstood(
+    `${parameter} ${quote(input)} names a county (${county}); counties are not accepted, since distances need one point. ` +
+      `Ask the person for their ZIP code or their city, and send it as a 5-digit ZIP or "City, ST".`,
+    parameter,
+  );
+}
+
+/** The refusal of a street address without its ZIP, naming the city when the address gives it. */
+function addressRefusal(input: string, city: string | null, state: string | null, parameter: string): ApiError {
+  const instead =
+    city !== null && state !== null ? `the city as ${quote(`${city}, ${state}`)}` : 'the city as "City, ST"';
+  return notUnderstood(
+    `${parameter} ${quote(input)} looks like a street address; street addresses are accepted only with their ZIP code. ` +
+      `Send the address's 5-digit ZIP, or ${instead}, or the point as "lat,lng".`,
+    parameter,
+  );
+}
+
+/** The state part of a "City, ST" form, or an error naming what is wrong with it. */
+function stateOf(stateText: string, input: string, parameter: string): string {
+  const st = stateText.trim();
+  const code = stateCodeOf(st);
+  if (code !== null) return code;
+  const upper = st.toUpperCase().replace(/\./g, '');
+  const uncovered = UNCOVERED_CODES[upper];
+  if (uncovered !== undefined) {
+    throw notUnderstood(
+      `${parameter} ${quote(input)}: ${upper} (${uncovered}) is not covered; locations must be in the 50 states, DC or Puerto Rico.`,
+      parameter,
+    );
+  }
+  throw notUnderstood(
+    `${parameter} ${quote(input)}: ${quote(st)} is not a USPS state code. Send "City, ST" where ST is one of ${US_STATE_CODES.join(' ')} (or the state's name).`,
+    parameter,
+  );
+}
+
+function parseCity(cityText: string, stateText: string, input: string, parameter: string): ParsedLocation {
+  const region = stateCodeOf(stateText.trim()) === null ? regionAbroad(stateText) : null;
+  if (region !== null && /\p{L}/u.test(cityText)) {
+    const place = cityText.split(',').at(-1)?.replace(/\s+/g, ' ').trim() ?? '';
+    return { kind: 'abroad', place, region, input, parameter };
+  }
+  const state = stateOf(stateText, input, parameter);
+  // "Buckhead, Atlanta, GA", "Brooklyn, New York, NY", "350 5th Ave, New York, NY": the last part is the city, the
+  // ones before it a place or a street address inside it (resolve-inside.ts decides which, and how near).
+  const all = cityText
+    .split(',')
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p !== '');
+  // "Austin, Travis County, TX": a county beside a city adds nothing; "New York, New York, NY" names one place twice.
+  const parts = all.filter(
+    (p, i) => all.length === 1 || (!COUNTY_RE.test(p) && normaliseCityName(p) !== normaliseCityName(all[i + 1] ?? '')),
+  );
+  if (parts.length === 0) parts.push(...all.slice(-1));
+  let city = parts[parts.length - 1] ?? '';
+  let inside = parts.length > 1 ? parts.slice(0, -1).join(', ') : undefined;
+  let whole: string | undefined;
+  const near = inside === undefined ? NEAR_RE.exec(city) : null;
+  if (near?.[1] !== undefined && near[2] !== undefined && /\p{L}/u.test(near[2])) {
+    // "I-10 near Baytown", "Buckhead in Atlanta"; unless the whole is one name ("Lake in the Hills").
+    whole = city;
+    inside = near[1];
+    city = near[2];
+  }
+  if (!/\p{L}/u.test(city)) {
+    throw notUnderstood(`${parameter} ${quote(input)} has no city name before the state; send ${FORMS}.`, parameter);
+  }
+  if (ADDRESS_RE.test(city)) throw addressRefusal(input, null, state, parameter);
+  const county = COUNTY_RE.exec(city);
+  if (county !== null) throw countyRefusal(input, `${city}, ${state}`, parameter);
+  const extra =
+    inside === undefined
+      ? {}
+      : { inside: { text: inside, address: ADDRESS_RE.test(inside) }, ...(whole === undefined ? {} : { whole }) };
+  const nick = nicknamePlace(normaliseCityName(city));
+  if (nick !== null && nick.state === state)
+    return { kind: 'city', city: nick.city, state, input, parameter, nickname: city, ...extra };
+  return { kind: 'city', city, state, input, parameter, ...extra };
+}
+
+/** "City State" without a comma: the last one to three words when they name a state ("Austin TX", "Saint Paul Minnesota"). */
+function splitTrailingState(s: string): [string, string] | null {
+  const words = s.split(/\s+/);
+  for (let n = Math.min(STATE_NAME_MAX_WORDS, words.length - 1); n >= 1; n--) {
+    const tail = words.slice(-n).join(' ');
+    if (
+      stateCodeOf(tail) !== null ||
+      (n === 1 && UNCOVERED_CODES[tail.toUpperCase().replace(/\./g, '')] !== undefined)
+    ) {
+      return [words.slice(0, -n).join(' '), tail];
+    }
+  }
+  return null;
+}
+
+/**
+ * Parse a `location` value into a ZIP, a city with its state, a name without a state, or a point.
+ * Throws ApiError `location_not_understood` (unrecognised form, unknown state, a county, a street address) or
+ * `invalid_parameter` (coordinates out of range); the detail names `parameter` and what is accepted.
+ */
+export function parseLocation(input: string, parameter = 'location'): ParsedLocation {
+  let s = input.trim();
+  if (s === '') throw notUnderstood(`${parameter} is empty; send ${FORMS}.`, parameter);
+
+  const zip = ZIP_RE.exec(s);
+  if (zip?.[1] !== undefined) return { kind: 'zip', zip: zip[1], input, parameter };
+
+  let coordinates;
+  try {
+    coordinates = readCoordinates(s);
+  } catch (e) {
+    if (e instanceof CoordinatesError)
+      throw notUnderstood(`${parameter}: ${e.message}, as "lat,lng" ("41.88,-87.63").`, parameter);
+    throw e;
+  }
+  if (coordinates !== null) return point(coordinates.lat, coordinates.lng, coordinates.text, input, parameter);
+
+  if (/^[\d\s+.,-]+$/.test(s)) {
+    const digits = s.replace(/\D/g, '');
+    const hint = /^\d{4}$/.test(s)
+      ? ` A ZIP has 5 digits; if a leading zero was lost, send ${quote(s.padStart(5, '0'))}.`
+      : /^\d+$/.test(s)
+        ? ' A ZIP has 5 digits (ZIP+4: 5 digits, a dash, 4 digits).'
+        : digits.length > 0
+          ? ' Coordinates are two decimal numbers separated by one comma, latitude first, with a dot as decimal point.'
+          : '';
+    throw notUnderstood(`${parameter} ${quote(input)} is not understood; send ${FORMS}.${hint}`, parameter);
+  }
+
+  s = s.replace(COUNTRY_SUFFIX_RE, '').trim();
+  const trailingZip = TRAILING_ZIP_RE.exec(s);
+  if (trailingZip?.[1] !== undefined && trailingZip[2] !== undefined) {
+    const before = trailingZip[1];
+    const comma = before.lastIndexOf(',');
+    const stated = comma >= 0 ? stateCodeOf(before.slice(comma + 1)) : splitTrailingState(before)?.[1];
+    // An address line's "City, ST 60601": the ZIP is the more precise of the two. Other trailing numbers fall through.
+    if (stated !== null && stated !== undefined)
+      return { kind: 'zip', zip: trailingZip[2].slice(0, 5), input, parameter };
+  }
+
+  if (HERE_RE.test(s)) {
+    throw notUnderstood(
+      `${parameter} ${quote(input)} does not name a place, and the service cannot tell where the person is. ` +
+        'Ask the person for their city or ZIP code, then send it as "City, ST" or a 5-digit ZIP (or "lat,lng" from a device location they share).',
+      parameter,
+    );
+  }
+  const comma = s.lastIndexOf(',');
+  if (comma >= 0) return parseCity(s.slice(0, comma), s.slice(comma + 1), input, parameter);
+
+  const split = splitTrailingState(s);
+  if (split !== null && /\p{L}/u.test(split[0])) return parseCity(split[0], split[1], input, parameter);
+
+  if (ADDRESS_RE.test(s)) throw addressRefusal(input, null, null, parameter);
+  const county = COUNTY_RE.exec(s);
+  if (county !== null) throw countyRefusal(input, s, parameter);
+  if (/\p{L}/u.test(s)) {
+    const nick = nicknamePlace(normaliseCityName(s));
+    if (nick !== null) return { kind: 'city', city: nick.city, state: nick.state, input, parameter, nickname: s };
+    return { kind: 'name', name: s.replace(/\s+/g, ' '), input, parameter };
+  }
+  throw notUnderstood(`${parameter} ${quote(input)} is not understood; send ${FORMS}.`, parameter);
+}
+
+/** The ParsedLocation of a validated location argument (params.ts): parses the `location` form, passes the others. */
+export function parsedFromArg(arg: LocationArg): ParsedLocation {
+  switch (arg.form) {
+    case 'location':
+      return parseLocation(arg.value, 'location');
+    case 'zip':
+      return { kind: 'zip', zip: arg.zip, input: arg.zip, parameter: 'zip' };
+    case 'point':
+      return { kind: 'point', lat: arg.lat, lng: arg.lng, input: arg.input, parameter: 'lat' };
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Resolution of "City, ST" through the state's city document (docs/CONTRACT.md, Location), with the notes an
+ * assistant must relay: the most populous of same-named places, a nickname read, a state code that is also a
+ * covered city's nickname ("Venice LA"). "Did you mean" hints come from the same document.
+ */
+import { metroForPoint } from './coverage.ts';
+import { ApiError } from '../contract/errors.ts';
+import { nicknamePlace } from './nicknames.ts';
+import { readRequired, type SiteReader } from '../search/reader.ts';
+import type { LocationT } from '../contract/schemas.ts';
+import {
+  CityGazetteer,
+  CityGazetteerState,
+  cityDocument,
+  CoverageCells,
+  keys,
+  normaliseCityName,
+  type CityEntryT,
+} from '../format/site-format.ts';
+import { clearReading, nearNames, type Near } from './spelling.ts';
+import { US_STATES } from './state-names.ts';
+import { ACCEPTED, FORMS } from './location.ts';
+
+/** Why a gazetteer document meta.json lists may not be missing: the place would pass for unknown. */
+export const LISTED = 'is listed in meta.json but missing';
+
+/** Up to three labels of `near` (nearNames), covered places first among equally near ones, then most populous. */
+export async function suggestions<T>(
+  reader: SiteReader,
+  near: readonly Near<T>[],
+  point: (e: T) => [number, number],
+  label: (e: T) => string,
+): Promise<string[]> {
+  const ranked: [number, number, number, string][] = [];
+  // Covered-first needs the coverage of each; the nearest few are enough for three suggestions.
+  for (const n of near.slice(0, 8)) {
+    const [lat, lng] = point(n.value);
+    const covered = (await metroAt(reader, lat, lng)) !== null ? 0 : 1;
+    ranked.push([n.distance, covered, -(n.population ?? -1), label(n.value)]);
+  }
+  ranked.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || (a[3] < b[3] ? -1 : 1));
+  return [...new Set(ranked.map((r) => r[3]))].slice(0, 3);
+}
+
+/**
+ * The city document that would hold normalised name `key` in `state`, or null when the version has none: one of the
+ * state's split documents (meta.json gazetteer.cities), or in a version generated before the split its whole-state
+ * document (gazetteer.states), so a new shim still serves an older published week.
+ */
+async function cityDocumentFor(
+  reader: SiteReader,
+  state: string,
+  key: string,
+): Promise<{ cities: Record<string, CityEntryT> } | null> {
+  const g = reader.meta.gazetteer;
+  if (g.cities !== undefined) {
+    const starts = g.cities[state];
+    const bucket = starts === undefined ? null : cityDocument(key, starts);
+    return bucket === null
+      ? null
+      : readRequired(reader, keys.city(reader.version, state, bucket), CityGazetteer, LISTED);
+  }
+  return g.states?.includes(state) === true
+    ? readRequired(reader, keys.cityState(reader.version, state), CityGazetteerState, LISTED)
+    : null;
+}
+
+/** The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. */
+export async function metroAt(reader: SiteReader, lat: number, lng: number): Promise<string | null> {
+  // Without the coverage cells, covered:false would be a guess passed off as an answer.
+  return metroForPoint(await readRequired(reader, keys.coverageCells(reader.version), CoverageCells), lat, lng);
+}
+
+/** The entry of `city` in `state`, or null when the state has no place of that name. */
+export async function cityEntry(reader: SiteReader, city: string, state: string): Promise<CityEntryT | null> {
+  const key = normaliseCityName(city);
+  return (await cityDocumentFor(reader, state, key))?.cities[key] ?? null;
+}
+
+/** A city as the caller sent it: name, state, input and where it came from; `nickname` when a nickname was read. */
+export interface CityQuery {
+  city: string;
+  state: string;
+  input: string;
+  parameter?: string;
+  nickname?: string;
+  /** The name as sent, when `city` is the clear reading of a misspelling of it. */
+  spelling?: string;
+  /** A place or street address named inside the city (resolve-inside.ts). */
+  inside?: { text: string; address: boolean };
+  /** The text of "X in City" as one name, tried first. */
+  whole?: string;
+}
+
+/**
+ * The note for a state code that is also a covered city's nickname, when the literal reading is outside coverage and
+ * the same name exists in that city's state inside it: "Venice LA" is read as Louisiana, and says Los Angeles was possible.
+ */
+async function otherReading(reader: SiteReader, q: CityQuery, entry: CityEntryT): Promise<string | null> {
+  // Only when the state was written as the code ("Venice LA", "Venice, LA"), not spelt out ("Venice, Louisiana").
+  const typed = new RegExp(String.raw`[\s,]${q.state}\.?\s*$`, 'i').test(q.input);
+  const alt = typed ? nicknamePlace(q.state.toLowerCase()) : null;
+  if (alt === null || alt.state === q.state) return null;
+  const other = await cityEntry(reader, q.city, alt.state);
+  if (other === null || (await metroAt(reader, other.lat, other.lng)) === null) return null;
+  return (
+    `Read as ${entry.name}, ${US_STATES[q.state] ?? q.state} (${q.state}). "${q.state}" is also short for ${alt.city}: ` +
+    `for ${other.name} in ${US_STATES[alt.state] ?? alt.state}, send "${other.name}, ${alt.state}".`
+  );
+}
+
+/**
+ * Resolve "City, ST" to the public `location` object (`inside` and `whole` are read by resolveCityQuery in
+ * resolve-inside.ts, not here). Rejects ApiError `location_not_understood` for an unknown place, with close
+ * spellings.
+ */
+export async function resolveCity(reader: SiteReader, q: CityQuery): Promise<LocationT> {
+  const parameter = q.parameter ?? 'location';
+  const key = normaliseCityName(q.city);
+  const doc = await cityDocumentFor(reader, q.state, key);
+  const entry = doc?.cities[key];
+  if (entry === undefined) {
+    const near = doc === null || key === '' ? [] : nearNames(key, Object.entries(doc.cities), (e) => e.population);
+    const clear = clearReading(key, near);
+    if (clear !== null && q.spelling === undefined) {
+      // One reading is clearly meant (far more populous than any other as near): answer it, and say so.
+      const read = await resolveCity(reader, { ...q, city: clear.value.name, spelling: q.city });
+      return read;
+    }
+    const close = await suggestions(
+      reader,
+      near,
+      (e) => [e.lat, e.lng],
+      (e) => e.name,
+    );
+    const hint =
+      close.length > 0
+        ? `Did you mean ${close.map((n) => JSON.stringify(`${n}, ${q.state}`)).join(' or ')}?`
+        : 'Check the spelling and the state code';
+    throw new ApiError(
+      'location_not_understood',
+      `No place named ${JSON.stringify(q.city)} is known in ${US_STATES[q.state] ?? q.state} (${q.state}). ` +
+        `${hint}${close.length > 0 ? ' Or' : ', or'} send ${FORMS}.`,
+      { parameter, accepted: ACCEPTED },
+    );
+  }
+  const location: LocationT = {
+    input: q.input,
+    kind: 'city',
+    lat: entry.lat,
+    lng: entry.lng,
+    zip: entry.zip,
+    city: entry.name,
+    state: q.state,
+    metro: await metroAt(reader, entry.lat, entry.lng),
+    source: entry.source,
+    approximate: true,
+  };
+  const notes: string[] = [];
+  if (q.nickname !== undefined) notes.push(`Read ${JSON.stringify(q.nickname)} as ${entry.name}, ${q.state}.`);
+  if (q.spelling !== undefined)
+    notes.push(
+      `No place named ${JSON.stringify(q.spelling)} is known in ${q.state}; read as ${entry.name}, ${q.state}, the ` +
+        'closest spelling and far the most populous. If the person meant another place, ask for their ZIP.',
+    );
+  if (entry.candidates > 1) {
+    notes.push(
+      `${entry.candidates} places named ${entry.name} in ${q.state}; chose the most populous` +
+        (entry.population !== null ? ` (population ${entry.population.toLocaleString('en-US')})` : '') +
+        '. For another one, send its ZIP or "lat,lng".',
+    );
+  }
+  if (location.metro === null && q.nickname === undefined) {
+    const other = await otherReading(reader, q, entry);
+    if (other !== null) notes.push(other);
+  }
+  if (notes.length > 0) location.note = notes.join(' ');
+  return location;
+}

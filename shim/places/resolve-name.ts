@@ -1,0 +1,174 @@
+/**
+ * A place name sent without a state (docs/CONTRACT.md, Location): one place of that name, or one at least
+ * DOMINANCE times as populous as the next, resolves with a note naming the others; several comparable places are
+ * 400 `ambiguous_location` with the candidates, for the caller to ask the person which one.
+ */
+import { countryName } from './abroad.ts';
+import { ApiError, type CandidateT } from '../contract/errors.ts';
+import { readRequired, type SiteReader } from '../search/reader.ts';
+import { ACCEPTED, FORMS } from './location.ts';
+import { LISTED, metroAt, resolveCity, suggestions } from './resolve-city.ts';
+import { clearReading, nearNames } from './spelling.ts';
+import type { LocationT } from '../contract/schemas.ts';
+import { keys, NameGazetteer, namePrefix, normaliseCityName, type NameEntryT } from '../format/site-format.ts';
+import { isStateName, US_STATES } from './state-names.ts';
+
+/** A place is read as the one meant when its population is at least this many times the next same-named place's. */
+export const DOMINANCE = 10;
+/** Most candidates an ambiguous_location answer lists. */
+export const MAX_CANDIDATES = 10;
+/** Most other places a note names. */
+const MAX_OTHERS = 5;
+
+function placeList(entries: NameEntryT[], max: number): string {
+  const shown = entries
+    .slice(0, max)
+    .map((e) => `${e[1]}, ${e[0]}`)
+    .join('; ');
+  return entries.length > max ? `${shown} and ${entries.length - max} more` : shown;
+}
+
+function noState(name: string, input: string, parameter: string, hint: string): ApiError {
+  return new ApiError(
+    'location_not_understood',
+    `${parameter} ${JSON.stringify(input)} has no state${hint} Send the place as "City, ST" with the state's 2-letter code or name, or send ${FORMS}.`,
+    { parameter, accepted: ACCEPTED },
+  );
+}
+
+const OUTSIDE = 'the service covers US locations only (the 50 states, DC and Puerto Rico) and has no data there';
+
+/** The US places of a name, as candidates (most populous first, at most MAX_CANDIDATES), with whether each is covered. */
+async function candidatesOf(reader: SiteReader, entries: readonly NameEntryT[]): Promise<CandidateT[]> {
+  const candidates: CandidateT[] = [];
+  for (const [state, city, lat, lng] of entries.slice(0, MAX_CANDIDATES))
+    candidates.push({ city, state, covered: (await metroAt(reader, lat, lng)) !== null });
+  return candidates;
+}
+
+function candidateList(candidates: readonly CandidateT[]): string {
+  return candidates.map((c) => `${c.city}, ${c.state} (${c.covered ? 'covered' : 'not covered'})`).join('; ');
+}
+
+/**
+ * The refusal of a place abroad (`abroad`: "Toronto, Canada"), naming it first and the US places of the same name as
+ * candidates: `ambiguous_location` when there are some, else `location_not_understood`.
+ */
+async function abroadRefusal(
+  reader: SiteReader,
+  q: { input: string; parameter?: string },
+  abroad: string,
+  entries: readonly NameEntryT[],
+): Promise<ApiError> {
+  const parameter = q.parameter ?? 'location';
+  if (entries.length === 0) {
+    return new ApiError(
+      'location_not_understood',
+      `${parameter} ${JSON.stringify(q.input)} is ${abroad}, outside the United States; ${OUTSIDE}. ` +
+        'Tell the person so; if they are in the US, ask for their ZIP or "City, ST" and send that.',
+      { parameter, accepted: ACCEPTED },
+    );
+  }
+  const candidates = await candidatesOf(reader, entries);
+  const first = candidates[0] as CandidateT;
+  return new ApiError(
+    'ambiguous_location',
+    `${abroad} is outside the United States; ${OUTSIDE}. If the person means ${first.city}, ${first.state}, send ` +
+      `${JSON.stringify(`${first.city}, ${first.state}`)}. Ask the person which one they mean (or for their ZIP). ` +
+      `US places of that name, most populous first: ${candidateList(candidates)}.`,
+    { parameter, accepted: ACCEPTED, candidates },
+  );
+}
+
+/** The US places of a name (most populous first), from the names document of its prefix; empty when none. */
+async function namesakes(reader: SiteReader, name: string): Promise<NameEntryT[]> {
+  const key = normaliseCityName(name);
+  const listed = reader.meta.gazetteer.names;
+  if (listed === undefined || key === '' || !listed.includes(namePrefix(key))) return [];
+  const doc = await readRequired(reader, keys.names(reader.version, namePrefix(key)), NameGazetteer, LISTED);
+  return doc.names[key] ?? [];
+}
+
+/** Reject a place named with a country or province abroad ("Toronto, Canada"), listing the US places of its name. */
+export async function refuseAbroad(
+  reader: SiteReader,
+  q: { place: string; region: string; input: string; parameter?: string },
+): Promise<never> {
+  throw await abroadRefusal(reader, q, `${q.place}, ${q.region}`, await namesakes(reader, q.place));
+}
+
+/** Resolve a name without a state, or reject with `ambiguous_location` (candidates) or `location_not_understood`. */
+export async function resolveName(
+  reader: SiteReader,
+  q: { name: string; input: string; parameter?: string; spelling?: boolean },
+): Promise<LocationT> {
+  const parameter = q.parameter ?? 'location';
+  const key = normaliseCityName(q.name);
+  const listed = reader.meta.gazetteer.names;
+  // A version written before names without a state were indexed: ask for the state.
+  if (listed === undefined || key === '') throw noState(q.name, q.input, parameter, '.');
+  const prefix = namePrefix(key);
+  const doc = listed.includes(prefix)
+    ? await readRequired(reader, keys.names(reader.version, prefix), NameGazetteer, LISTED)
+    : null;
+  const entries = doc?.names[key];
+  const abroad = doc?.abroad?.[key];
+  // The best-known holder of the name is abroad (Toronto, London): say so first, whatever the US namesakes.
+  if (abroad !== undefined)
+    throw await abroadRefusal(reader, q, `${abroad[0]}, ${countryName(abroad[1])}`, entries ?? []);
+  if (entries === undefined || entries.length === 0) {
+    const near = doc === null ? [] : nearNames(key, Object.entries(doc.names), (es) => es[0]?.[4] ?? null);
+    const clear = q.spelling === true ? null : clearReading(key, near);
+    const [top, second] = clear?.value ?? [];
+    if (top !== undefined && (second === undefined || (top[4] ?? 0) >= DOMINANCE * (second[4] ?? 0))) {
+      // One reading is clearly meant ("Pheonix"): answer it as that name would be, and say which spelling was read.
+      const location = await resolveName(reader, { ...q, name: top[1], spelling: true });
+      const read = `No place named ${JSON.stringify(q.name)} is known; read as ${top[1]}, the closest spelling and far the most populous.`;
+      location.note = location.note === undefined ? read : `${read} ${location.note}`;
+      return location;
+    }
+    const close = await suggestions(
+      reader,
+      near,
+      (es) => [es[0]?.[2] ?? 0, es[0]?.[3] ?? 0],
+      (es) => `${es[0]?.[1]}, ${es[0]?.[0]}`,
+    );
+    const hint =
+      close.length > 0
+        ? `, and no US place is named ${JSON.stringify(q.name)}. Did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?`
+        : '.';
+    throw noState(
+      q.name,
+      q.input,
+      parameter,
+      isStateName(key) ? ` and names a state, not a place; ask the person for their city or ZIP.` : hint,
+    );
+  }
+  const [top, second] = entries as [NameEntryT, ...NameEntryT[]];
+  const topPopulation = top[4];
+  const dominant = second === undefined || (topPopulation !== null && topPopulation >= DOMINANCE * (second[4] ?? 0));
+  // "Washington" is also a state: unless the place is that state's own namesake ("New York"), ask.
+  const stateToo = isStateName(key) && normaliseCityName(US_STATES[top[0]] ?? '') !== key;
+  if (dominant && !stateToo) {
+    const location = await resolveCity(reader, { city: top[1], state: top[0], input: q.input, parameter });
+    const others = entries.slice(1);
+    const read =
+      `No state was given; read as ${top[1]}, ${top[0]}` +
+      (topPopulation === null ? '' : ` (population ${topPopulation.toLocaleString('en-US')})`) +
+      (others.length === 0
+        ? ', the only US place of that name.'
+        : `. Other places of that name: ${placeList(others, MAX_OTHERS)}; if the person meant one of those, send it as "City, ST".`);
+    location.note = location.note === undefined ? read : `${read} ${location.note}`;
+    return location;
+  }
+  const candidates = await candidatesOf(reader, entries);
+  const shown = candidates;
+  const list = candidateList(candidates);
+  throw new ApiError(
+    'ambiguous_location',
+    `${JSON.stringify(q.name)} is the name of places in ${entries.length} states${stateToo ? ', and of a state' : ''}; ` +
+      `the service will not guess. Ask the person which one they mean (or for their ZIP), then send it as "City, ST". ` +
+      `Most populous first${entries.length > shown.length ? ` (the ${shown.length} largest)` : ''}: ${list}.`,
+    { parameter, accepted: ACCEPTED, candidates },
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Resolution of a parsed location to a point and its measured metro (docs/CONTRACT.md, Location), through the gazetteer
+ * documents of the served version: one ZIP3 document for a ZIP, one city document for "City, ST", one names document
+ * for a name without a state, the points tiles near a point; plus the coverage cells for `metro`.
+ */
+import { ApiError } from '../contract/errors.ts';
+import type { ParsedLocation } from './location.ts';
+import { readRequired, type SiteReader } from '../search/reader.ts';
+import { ACCEPTED, FORMS } from './location.ts';
+import { LISTED, metroAt } from './resolve-city.ts';
+import { resolveCityQuery } from './resolve-inside.ts';
+import { refuseAbroad, resolveName } from './resolve-name.ts';
+import { stateOfPoint } from './resolve-point.ts';
+import type { LocationT } from '../contract/schemas.ts';
+import { keys, ZipGazetteer } from '../format/site-format.ts';
+
+export { metroAt };
+
+/** The note of a ZIP with no area of its own, placed at the point the postal data gives it (usually its town's). */
+function fallbackNote(zip: string, city: string, state: string): string {
+  return (
+    `Approximate point: ZIP ${zip} has no area of its own (a PO box or single-address ZIP), so it is placed at the point ` +
+    `the postal data gives it, usually the centre of ${city === '' ? 'its town' : `${city}, ${state}`}; distances are ` +
+    'measured from there, not from the person. For exact distances, send the ZIP where the person is or "lat,lng".'
+  );
+}
+
+/**
+ * The keys of `version` that resolving `parsed` reads first whatever its version holds: the coverage cells, and for a
+ * ZIP its ZIP3 document (meta.json, not yet read, says whether it exists). Read beside meta.json by a cold request.
+ */
+export function locationKeys(parsed: ParsedLocation, version: string): string[] {
+  const out = [keys.coverageCells(version)];
+  if (parsed.kind === 'zip') out.push(keys.zip(version, parsed.zip.slice(0, 3)));
+  return out;
+}
+
+/**
+ * Resolve a parsed location to the public `location` object, reading only the gazetteer documents its form needs and
+ * the coverage cells of the reader's version. Rejects ApiError `location_not_understood` for an unknown ZIP or place or
+ * a point outside the US, `ambiguous_location` for a name several states share, and StoreError when the store fails.
+ */
+export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader): Promise<LocationT> {
+  const parameter = parsed.parameter ?? 'location';
+  if (parsed.kind === 'point') {
+    const { lat, lng } = parsed;
+    const metro = metroAt(reader, lat, lng);
+    // Awaited after the state, so a point outside the US is its 400 whatever the coverage read does.
+    metro.catch(() => undefined);
+    const state = await stateOfPoint(reader, parsed);
+    return {
+      input: parsed.input,
+      kind: 'point',
+      lat,
+      lng,
+      zip: null,
+      city: null,
+      state,
+      metro: await metro,
+      source: 'input',
+      approximate: false,
+    };
+  }
+  if (parsed.kind === 'name') return resolveName(reader, parsed);
+  if (parsed.kind === 'abroad') return refuseAbroad(reader, parsed);
+  if (parsed.kind === 'city') return resolveCityQuery(reader, parsed);
+
+  const zip3 = parsed.zip.slice(0, 3);
+  const doc = reader.meta.gazetteer.zip3.includes(zip3)
+    ? await readRequired(reader, keys.zip(reader.version, zip3), ZipGazetteer, LISTED)
+    : null;
+  const entry = doc?.zips[parsed.zip];
+  if (entry === undefined) {
+    throw new ApiError(
+      'location_not_understood',
+      `ZIP ${parsed.zip} is not a known US ZIP code (50 states, DC and Puerto Rico); check it, or send ${FORMS}.`,
+      { parameter, accepted: ACCEPTED },
+    );
+  }
+  const [lat, lng, city, state, source] = entry;
+  const location: LocationT = {
+    input: parsed.input,
+    kind: 'zip',
+    lat,
+    lng,
+    zip: parsed.zip,
+    city: city === '' ? null : city,
+    state,
+    metro: await metroAt(reader, lat, lng),
+    source,
+    approximate: true,
+  };
+  if (source === 'geonames_postal') location.note = fallbackNote(parsed.zip, city, state);
+  return location;
+}

@@ -1,0 +1,615 @@
+/**
+ * Radius search over the cell tree (cell-format.ts). Cells wholly inside the circle add their precomputed unit counts
+ * and the units they share with other cells; cells crossing the edge are checked office by office; the `limit` nearest
+ * firms are found visiting cells nearest first and stopping when no unseen cell can beat the last kept firm.
+ * Exact: the count equals a brute-force count of distinct firms with an office within the radius, because a circle of
+ * radius R with 2R < unit_miles holds offices of at most one unit per firm (units are found only by their numbers).
+ *
+ * cellSearch runs the phases of docs/SITE-FORMAT.md "Answering a query" in order: openSearch (index and near groups),
+ * classify (inside tops and edge leaves), readInsideLists and readBlock (shared lists, edge blocks), markWithin (the
+ * count), nearestFirms, officesWithin and readHits. Distances are in miles, positions in degrees.
+ */
+import FlatQueue from 'flatqueue';
+import { cellToLatLng } from 'h3-js';
+import {
+  CellBlock,
+  CellGroup,
+  CellIndex,
+  CellRecordsShown,
+  CellShared,
+  type CellBlockT,
+  type CellGroupT,
+  type CellIndexT,
+} from '../format/cell-format.ts';
+import { checkStored, StoreError } from '../contract/errors.ts';
+import { haversineMiles } from './geo.ts';
+import { readRequired, type SiteReader } from './reader.ts';
+import { keys, StoredOffice, type StoredOfficeT } from '../format/site-format.ts';
+import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
+import { sharedLists, type SharedLists } from './shared-lists.ts';
+
+/** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
+export const MAX_UNITS = 2 ** 26;
+
+/** One firm, by its nearest office within the radius. distanceMiles is exact (not rounded). */
+export interface FirmHit {
+  office: StoredOfficeT;
+  distanceMiles: number;
+  officesWithinRadius: number;
+}
+
+/** A group's tree as typed arrays (H3 centres, children, where each row's shared list is), built once per parsed group. */
+interface Tree {
+  group: CellGroupT;
+  /** Unit vectors of the cells' H3 centres (x, y, z interleaved). */
+  xyz: Float64Array;
+  /** Reach of each row, miles. */
+  reach: Float64Array;
+  units: Int32Array;
+  /** Children of row i: kids[first[i]] .. kids[first[i + 1] - 1]. */
+  first: Int32Array;
+  kids: Int32Array;
+  block: Int32Array;
+  /** For a row at or above block level, its position in the group's CellShared object (-1 for the others). */
+  slot: Int32Array;
+  /** Rows at or above block level, in row order: what the CellShared object's `row` column must say. */
+  apartRows: number[];
+  /** For a block row, how many rows lie below it (its block object's shared lists). */
+  below: Int32Array;
+}
+
+/** A block's columns as typed arrays, with each office's unit vector for the distance test, built once per parsed block. */
+export interface Columns {
+  cell: string;
+  listing: Int32Array;
+  unit: Int32Array;
+  /** Degrees. */
+  lat: Float64Array;
+  lng: Float64Array;
+  /** Unit vectors on the sphere (x, y, z interleaved), for a chord-length test before any trigonometry. */
+  xyz: Float64Array;
+  maxUnit: number;
+  /** The shared lists of the tree rows below the block's own, list j for row block + 1 + j. */
+  below: SharedLists;
+  /** The sha256 of record chunk k at position k. */
+  records: readonly string[];
+}
+
+/** A tree row of one search: [position of its tree in Search.trees, row number]. */
+type Row = [number, number];
+
+/** What the phases of one search share: the version's index, the group trees near the circle, and the circle. */
+interface Search {
+  reader: SiteReader;
+  index: CellIndexT;
+  trees: Tree[];
+  /** Rows are numbered tree position * stride + row where one number is needed (queues, maps). */
+  stride: number;
+  /** The query point, degrees. */
+  lat: number;
+  lng: number;
+  /** Radius, miles. */
+  R: number;
+  /** Unit vector of the point. */
+  p: Float64Array;
+}
+
+/** The shared list of an inside top: the lists holding it and its position there. */
+type ListOf = (ti: number, i: number) => [SharedLists, number];
+
+/** Edge offices within the radius, flat pairs [edge number, block position, ...]. */
+type EdgeOffices = number[];
+
+const trees = new WeakMap<CellGroupT, Tree>();
+const columnsOf = new WeakMap<CellBlockT, Columns>();
+const groupLists = new WeakMap<CellIndexT, ReturnType<typeof groupsOf>>();
+
+/** The typed-array form of a parsed group (cached by the parsed object). */
+function treeOf(group: CellGroupT): Tree {
+  let t = trees.get(group);
+  if (t !== undefined) return t;
+  const rows = group.rows;
+  const n = rows.cell.length;
+  const xyz = new Float64Array(n * 3);
+  const counts = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const [a, b] = cellToLatLng(rows.cell[i] ?? '');
+    unitVector(a, b, xyz, i * 3);
+    const p = rows.parent[i] ?? -1;
+    if (p >= 0) counts[p + 1] = (counts[p + 1] ?? 0) + 1;
+  }
+  const first = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) first[i + 1] = (first[i] ?? 0) + (counts[i + 1] ?? 0);
+  const fill = first.slice(0, n);
+  const kids = new Int32Array(Math.max(0, n - 1));
+  for (let i = 0; i < n; i++) {
+    const p = rows.parent[i] ?? -1;
+    if (p >= 0) kids[(fill[p] = (fill[p] ?? 0) + 1) - 1] = i;
+  }
+  const block = Int32Array.from(rows.block);
+  const slot = new Int32Array(n).fill(-1);
+  const apartRows: number[] = [];
+  const below = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const b = block[i] ?? -1;
+    if (b < 0 || b === i) {
+      slot[i] = apartRows.length;
+      apartRows.push(i);
+    } else if (b < n) below[b] = (below[b] ?? 0) + 1;
+  }
+  t = {
+    group,
+    xyz,
+    reach: Float64Array.from(rows.reach),
+    units: Int32Array.from(rows.units),
+    first,
+    kids,
+    block,
+    slot,
+    apartRows,
+    below,
+  };
+  trees.set(group, t);
+  return t;
+}
+
+/** The typed-array form of a parsed block (cached by the parsed object). */
+function columns(block: CellBlockT): Columns {
+  let c = columnsOf.get(block);
+  if (c === undefined) {
+    const lat = Float64Array.from(block.lat);
+    const lng = Float64Array.from(block.lng);
+    const xyz = new Float64Array(lat.length * 3);
+    for (let p = 0; p < lat.length; p++) unitVector(lat[p] ?? 0, lng[p] ?? 0, xyz, p * 3);
+    const unit = Int32Array.from(block.unit);
+    let maxUnit = -1;
+    for (const f of unit) if (f > maxUnit) maxUnit = f;
+    c = {
+      cell: block.cell,
+      listing: Int32Array.from(block.listing),
+      unit,
+      lat,
+      lng,
+      xyz,
+      maxUnit,
+      below: sharedLists(block.shared),
+      records: block.records_sha256,
+    };
+    columnsOf.set(block, c);
+  }
+  return c;
+}
+
+/** A store failure unless every unit of `lists` is below the index's count and none is listed twice in one list. */
+function checkLists(lists: SharedLists, units: number, key: string): void {
+  if (lists.maxUnit >= units) throw new StoreError(`${key} names unit ${lists.maxUnit} of ${units}`, key);
+  if (lists.repeated) throw new StoreError(`${key} has a shared-unit list out of unit order`, key);
+}
+
+const shownOffices = new WeakMap<object, StoredOfficeT>();
+
+/** A record of a chunk read with CellRecordsShown, checked with StoredOffice the first time it is shown. */
+function shownOffice(raw: object | undefined, key: string): StoredOfficeT | undefined {
+  if (raw === undefined) return undefined;
+  let office = shownOffices.get(raw);
+  if (office === undefined)
+    shownOffices.set(raw, (office = checkStored(StoredOffice, raw, key, `${key} holds a record that`)));
+  return office;
+}
+
+/** The index's groups in cell order with their H3 centres (degrees) and reach (miles), built once per parsed index. */
+function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng: Float64Array; reach: Float64Array } {
+  let g = groupLists.get(index);
+  if (g === undefined) {
+    const cells = Object.keys(index.groups).sort();
+    const lat = new Float64Array(cells.length);
+    const lng = new Float64Array(cells.length);
+    const reach = new Float64Array(cells.length);
+    cells.forEach((cell, j) => {
+      [lat[j], lng[j]] = cellToLatLng(cell);
+      reach[j] = index.groups[cell]?.[1] ?? 0;
+    });
+    groupLists.set(index, (g = { cells, lat, lng, reach }));
+  }
+  return g;
+}
+
+/** The keys every cell search of `version` reads first (the cell index): read beside meta.json when a request finds it unread. */
+export function cellSearchKeys(version: string): string[] {
+  return [keys.cellIndex(version)];
+}
+
+/** Starts reading the cell index of `reader`'s version, which every search reads first, so it shares a round with the location's reads. */
+export function prepareCellSearch(reader: SiteReader): void {
+  reader.json(keys.cellIndex(reader.version), CellIndex).catch(() => undefined);
+}
+
+/** Phase 1: the index and the group trees within radiusMiles + reach of (lat, lng) degrees. */
+async function openSearch(reader: SiteReader, lat: number, lng: number, radiusMiles: number): Promise<Search> {
+  const v = reader.version;
+  const R = radiusMiles;
+  const index = await readRequired(reader, keys.cellIndex(v), CellIndex);
+  // The per-query bitset is sized by the unit count: a corrupt count must be a store failure, not an allocation error.
+  if (index.units > MAX_UNITS)
+    throw new StoreError(`${keys.cellIndex(v)} counts ${index.units} units, more than ${MAX_UNITS}`, keys.cellIndex(v));
+  // Units count firms only while a circle cannot reach two units of one firm (the query bounds guarantee it for a
+  // version written by this generator; anything else is a version this shim cannot answer from).
+  if (2 * R >= index.unit_miles)
+    throw new StoreError(
+      `${keys.cellIndex(v)} splits firms into units ${index.unit_miles} miles apart, too close for a ${R}-mile radius`,
+      keys.cellIndex(v),
+    );
+  const groups = groupsOf(index);
+  const near = groups.cells.filter(
+    (_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R,
+  );
+  const nearTrees = await Promise.all(
+    near.map(async (cell) => {
+      const key = keys.cellGroup(v, cell);
+      const group = await readRequired(
+        reader,
+        key,
+        CellGroup,
+        'is listed in the cell index but missing',
+        index.group_sha256[cell],
+      );
+      if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
+      return treeOf(group);
+    }),
+  );
+  const p = new Float64Array(3);
+  unitVector(lat, lng, p, 0);
+  return {
+    reader,
+    index,
+    trees: nearTrees,
+    stride: Math.max(1, ...nearTrees.map((t) => t.reach.length)),
+    lat,
+    lng,
+    R,
+    p,
+  };
+}
+
+/**
+ * Phase 2: each tree walked from its group cell. Rows wholly inside the circle are inside tops (their subtrees not
+ * walked, their units summed into `units`), leaves crossing its edge are edge rows, rows wholly outside are dropped.
+ */
+function classify(s: Search): { units: number; inside: Row[]; edges: Row[] } {
+  let units = 0;
+  const inside: Row[] = [];
+  const edges: Row[] = [];
+  const stack: number[] = [];
+  for (const [ti, t] of s.trees.entries()) {
+    stack.push(0);
+    while (stack.length > 0) {
+      const i = stack.pop() ?? 0;
+      const d = chordMiles(chordHav(s.p, t.xyz, i));
+      const reach = t.reach[i] ?? 0;
+      if (d - reach > s.R) continue;
+      if (d + reach <= s.R) {
+        units += t.units[i] ?? 0;
+        inside.push([ti, i]);
+        continue;
+      }
+      const a = t.first[i] ?? 0;
+      const b = t.first[i + 1] ?? 0;
+      if (a === b) edges.push([ti, i]);
+      for (let k = b - 1; k >= a; k--) stack.push(t.kids[k] ?? 0);
+    }
+  }
+  return { units, inside, edges };
+}
+
+/** The block holding row i of tree t, checked against the group and the index (the reader caches it for later calls). */
+async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
+  const v = s.reader.version;
+  const b = t.block[i] ?? -1;
+  const cell = t.group.rows.cell[b] ?? '';
+  const key = keys.cellBlock(v, cell);
+  if (b < 0)
+    throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
+  const block = await readRequired(
+    s.reader,
+    key,
+    CellBlock,
+    'is listed in its group but missing',
+    t.group.block_sha256[cell],
+  );
+  const cols = columns(block);
+  if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
+  if (cols.maxUnit >= s.index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${s.index.units}`, key);
+  if (cols.below.at.length !== (t.below[b] ?? 0) + 1)
+    throw new StoreError(`${key} does not hold one shared list per row below block ${cell}`, key);
+  checkLists(cols.below, s.index.units, key);
+  return cols;
+}
+
+/** The shared lists of tree t's rows at or above block level, read when one of those rows is wholly inside. */
+async function readApart(s: Search, t: Tree): Promise<SharedLists> {
+  const key = keys.cellShared(s.reader.version, t.group.cell);
+  const apart = await readRequired(
+    s.reader,
+    key,
+    CellShared,
+    'is missing for a group of the cell index',
+    t.group.shared_sha256,
+  );
+  if (
+    apart.cell !== t.group.cell ||
+    apart.row.length !== t.apartRows.length ||
+    apart.row.some((r, j) => r !== t.apartRows[j])
+  ) {
+    throw new StoreError(`${key} does not list the rows at or above block level of group ${t.group.cell}`, key);
+  }
+  const lists = sharedLists(apart.shared);
+  if (lists.at.length !== t.apartRows.length + 1)
+    throw new StoreError(`${key} does not hold one shared list per row`, key);
+  checkLists(lists, s.index.units, key);
+  return lists;
+}
+
+/**
+ * Phase 3: the shared lists of the inside tops, read at once (the group's shared object for tops at or above block
+ * level, the block for tops below it); resolves to where each top's list is.
+ */
+async function readInsideLists(s: Search, inside: readonly Row[], nearest: readonly Row[]): Promise<ListOf> {
+  const apart = new Map<number, Promise<SharedLists>>();
+  const insideBlocks = new Map<number, Promise<Columns>>();
+  // The blocks the nearest-firm walk may read (plannedLeaves), asked now with the rest: a cold walk then finds them read.
+  const planned = new Set<number>();
+  for (const [ti, i] of nearest) {
+    const t = s.trees[ti] as Tree;
+    const id = ti * s.stride + (t.block[i] ?? -1);
+    if (planned.has(id)) continue;
+    planned.add(id);
+    readBlock(s, t, i).catch(() => undefined);
+  }
+  for (const [ti, i] of inside) {
+    const t = s.trees[ti] as Tree;
+    const b = t.block[i] ?? -1;
+    if (b < 0 || b === i) {
+      if (!apart.has(ti)) apart.set(ti, readApart(s, t));
+    } else if (!insideBlocks.has(ti * s.stride + b)) insideBlocks.set(ti * s.stride + b, readBlock(s, t, i));
+  }
+  const [apartLists, belowLists] = await Promise.all([
+    Promise.all([...apart].map(async ([ti, lists]) => [ti, await lists] as const)).then((a) => new Map(a)),
+    Promise.all([...insideBlocks].map(async ([id, cols]) => [id, await cols] as const)).then((a) => new Map(a)),
+  ]);
+  return (ti, i) => {
+    const t = s.trees[ti] as Tree;
+    const b = t.block[i] ?? -1;
+    if (b < 0 || b === i) return [apartLists.get(ti) as SharedLists, t.slot[i] ?? 0];
+    return [(belowLists.get(ti * s.stride + b) as Columns).below, i - b - 1];
+  };
+}
+
+/**
+ * The inside leaves below `inside` by least possible distance from the point (miles: a row's centre distance less its
+ * reach), descending into each row's children, until the next one's least distance exceeds `bound()` (read before
+ * each step, so the caller may tighten it). The one walk both the planned reads and the nearest-firm search take, so
+ * the plan holds every leaf the search can visit.
+ */
+function* leavesNearestFirst(s: Search, inside: readonly Row[], bound: () => number): Generator<Row> {
+  const queue = new FlatQueue<number>();
+  const push = (ti: number, i: number): void => {
+    const t = s.trees[ti] as Tree;
+    queue.push(ti * s.stride + i, Math.max(0, chordMiles(chordHav(s.p, t.xyz, i)) - (t.reach[i] ?? 0)));
+  };
+  for (const [ti, i] of inside) push(ti, i);
+  while (queue.length > 0 && (queue.peekValue() ?? 0) <= bound()) {
+    const id = queue.pop() ?? 0;
+    const ti = Math.floor(id / s.stride);
+    const i = id - ti * s.stride;
+    const t = s.trees[ti] as Tree;
+    const a = t.first[i] ?? 0;
+    const b = t.first[i + 1] ?? 0;
+    if (a < b) for (let k = a; k < b; k++) push(ti, t.kids[k] ?? 0);
+    else yield [ti, i];
+  }
+}
+
+/**
+ * Phase 3, planned: the inside leaves the nearest-firm walk (nearestFirms) can visit, found from the trees alone. The
+ * walk visits rows by least possible distance and stops past the distance of the `limit`-th firm kept; every unit homed
+ * in a leaf has all its offices within the leaf's greatest possible distance (d + reach), and units homed in different
+ * leaves are different firms, so once leaves visited in the same order hold `limit` homed units, no leaf whose least
+ * distance exceeds the greatest distance among them is visited. A bound, not a guess: the walk reads no other leaf.
+ */
+function plannedLeaves(s: Search, inside: readonly Row[], limit: number): Row[] {
+  const leaves: Row[] = [];
+  // Greatest distances of the leaves taken, each with its homed units, kept in ascending order of distance.
+  const far: [number, number][] = [];
+  let bound = Infinity;
+  // The margin covers rounding between this sum and the walk's kept distances: a leaf too many is read, never one too few.
+  for (const [ti, i] of leavesNearestFirst(s, inside, () => bound + 1e-9)) {
+    const t = s.trees[ti] as Tree;
+    leaves.push([ti, i]);
+    const units = t.units[i] ?? 0;
+    if (units === 0) continue;
+    const d = chordMiles(chordHav(s.p, t.xyz, i)) + (t.reach[i] ?? 0);
+    let at = far.length;
+    while (at > 0 && (far[at - 1]?.[0] ?? 0) > d) at--;
+    far.splice(at, 0, [d, units]);
+    let held = 0;
+    for (const [dist, n] of far) {
+      held += n;
+      if (held >= limit) {
+        bound = dist;
+        break;
+      }
+    }
+  }
+  return leaves;
+}
+
+/**
+ * Phase 4: marks the units counted office by office (shared with an inside top, or with an edge office within the
+ * radius) and returns those edge offices. The firm count is the inside tops' units plus the marked ones.
+ */
+function markWithin(
+  s: Search,
+  inside: readonly Row[],
+  listOf: ListOf,
+  edges: readonly Row[],
+  edgeBlocks: readonly Columns[],
+  marked: UnitBits,
+): EdgeOffices {
+  for (const [ti, i] of inside) {
+    const [lists, j] = listOf(ti, i);
+    marked.addAll(lists.unit, lists.at[j] ?? 0, lists.at[j + 1] ?? 0);
+  }
+  const [lo, hi] = havBounds(s.R);
+  const edgeAt: EdgeOffices = [];
+  for (let e = 0; e < edges.length; e++) {
+    const [ti, i] = edges[e] as Row;
+    const rows = (s.trees[ti] as Tree).group.rows;
+    const cols = edgeBlocks[e] as Columns;
+    const start = rows.at[i] ?? 0;
+    const end = start + (rows.n[i] ?? 0);
+    for (let q = start; q < end; q++) {
+      const h = chordHav(s.p, cols.xyz, q);
+      // Clearly outside, or near the radius and outside by the exact haversine.
+      if (h > hi || (h >= lo && haversineMiles(s.lat, s.lng, cols.lat[q] ?? 0, cols.lng[q] ?? 0) > s.R)) continue;
+      marked.add(cols.unit[q] ?? 0);
+      edgeAt.push(e, q);
+    }
+  }
+  return edgeAt;
+}
+
+/**
+ * Phase 5: the `limit` nearest firms, visiting inside rows by least possible distance (miles) until none can beat the
+ * last kept firm, then offering the edge offices within the radius: by then the kept firms are near the point and the
+ * chord test drops almost all of these, which lie near the circle's edge.
+ */
+async function nearestFirms(
+  s: Search,
+  inside: readonly Row[],
+  edgeBlocks: readonly Columns[],
+  edgeAt: EdgeOffices,
+  limit: number,
+): Promise<readonly Kept<Columns>[]> {
+  const nearest = new Nearest<Columns>(limit, s.lat, s.lng);
+  for (const [ti, i] of leavesNearestFirst(s, inside, () => nearest.kth())) {
+    const t = s.trees[ti] as Tree;
+    const cols = await readBlock(s, t, i);
+    const start = t.group.rows.at[i] ?? 0;
+    const end = start + (t.group.rows.n[i] ?? 0);
+    for (let q = start; q < end; q++)
+      nearest.consider(
+        chordHav(s.p, cols.xyz, q),
+        cols,
+        q,
+        cols.unit[q] ?? 0,
+        cols.listing[q] ?? 0,
+        cols.lat[q] ?? 0,
+        cols.lng[q] ?? 0,
+      );
+  }
+  for (let k = 0; k + 1 < edgeAt.length; k += 2) {
+    const cols = edgeBlocks[edgeAt[k] ?? 0] as Columns;
+    const q = edgeAt[k + 1] ?? 0;
+    nearest.consider(
+      chordHav(s.p, cols.xyz, q),
+      cols,
+      q,
+      cols.unit[q] ?? 0,
+      cols.listing[q] ?? 0,
+      cols.lat[q] ?? 0,
+      cols.lng[q] ?? 0,
+    );
+  }
+  return nearest.list();
+}
+
+/**
+ * Phase 6: offices within the radius of each shown firm that was counted office by office (unit -> offices); the
+ * others are homed under an inside top, so every office of theirs is within it. Empties `marked` (the count is taken).
+ */
+function officesWithin(
+  shown: readonly Kept<Columns>[],
+  marked: UnitBits,
+  inside: readonly Row[],
+  listOf: ListOf,
+  edgeBlocks: readonly Columns[],
+  edgeAt: EdgeOffices,
+): Map<number, number> {
+  const within = new Map<number, number>();
+  for (const k of shown) if (marked.has(k.unit)) within.set(k.unit, 0);
+  if (within.size === 0) return within;
+  // From here the set holds only those shown firms, so the loops below ask a bit, not the map, about each of the
+  // thousands of shared-list entries and edge offices.
+  marked.reset(within.keys());
+  for (const [ti, i] of inside) {
+    const [lists, j] = listOf(ti, i);
+    const end = lists.at[j + 1] ?? 0;
+    for (let k = lists.at[j] ?? 0; k < end; k++) {
+      const f = lists.unit[k] ?? 0;
+      if (marked.has(f)) within.set(f, (within.get(f) ?? 0) + (lists.offices[k] ?? 0));
+    }
+  }
+  for (let k = 0; k + 1 < edgeAt.length; k += 2) {
+    const f = (edgeBlocks[edgeAt[k] ?? 0] as Columns).unit[edgeAt[k + 1] ?? 0] ?? 0;
+    if (!marked.has(f)) continue;
+    const n = within.get(f);
+    if (n !== undefined) within.set(f, n + 1);
+  }
+  return within;
+}
+
+/** Phase 7: the shown firms' full records, from their record chunks, with their offices within the radius. */
+function readHits(s: Search, shown: readonly Kept<Columns>[], within: ReadonlyMap<number, number>): Promise<FirmHit[]> {
+  const chunk = s.index.record_chunk;
+  return Promise.all(
+    shown.map(async (k): Promise<FirmHit> => {
+      const n = Math.floor(k.pos / chunk);
+      const key = keys.cellRecords(s.reader.version, k.ref.cell, n);
+      const rec = await readRequired(
+        s.reader,
+        key,
+        CellRecordsShown,
+        'is missing for a block position',
+        k.ref.records[n],
+      );
+      const office = shownOffice(rec.offices[k.pos - n * chunk], key);
+      if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
+        throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
+      }
+      const inRadius = within.get(k.unit) ?? rec.unit_offices[k.pos - n * chunk] ?? 0;
+      return { office, distanceMiles: k.d, officesWithinRadius: inRadius };
+    }),
+  );
+}
+
+/**
+ * Firms with an office within `radiusMiles` of (lat, lng) degrees, each by its nearest office (ties by listing_id),
+ * nearest first, at most `limit`; with the exact number of such firms. Reads the index, the groups near the circle, the
+ * shared lists of the cells wholly inside it, the blocks of cells crossing its edge and of the nearest cells, and the
+ * record chunks of the firms returned.
+ */
+export async function cellSearch(
+  reader: SiteReader,
+  lat: number,
+  lng: number,
+  radiusMiles: number,
+  limit: number,
+): Promise<{ firms: number; hits: FirmHit[] }> {
+  const s = await openSearch(reader, lat, lng, radiusMiles);
+  const marked = UnitBits.acquire(s.index.units);
+  try {
+    const { units, inside, edges } = classify(s);
+    const lists = readInsideLists(s, inside, plannedLeaves(s, inside, limit));
+    const [listOf, edgeBlocks] = await Promise.all([
+      lists,
+      Promise.all(edges.map(([ti, i]) => readBlock(s, s.trees[ti] as Tree, i))),
+    ]);
+    const edgeAt = markWithin(s, inside, listOf, edges, edgeBlocks, marked);
+    const firms = units + marked.size;
+    const shown = await nearestFirms(s, inside, edgeBlocks, edgeAt, limit);
+    const within = officesWithin(shown, marked, inside, listOf, edgeBlocks, edgeAt);
+    return { firms, hits: await readHits(s, shown, within) };
+  } finally {
+    marked.release();
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * Reads the published site through a Store (objects read by site-json.ts): the pointer (current.json, cached briefly), the meta of the version it
+ * names, and parsed objects of that version, cached in memory in an LRU bounded by bytes. A layered version's keys
+ * resolve through the map in its meta.json, read once with the meta, so one answer never mixes versions.
+ */
+import type { ZodType } from 'zod';
+import type { EarlyKeys, SiteReader } from './reader.ts';
+import { ByteLru } from '../lib/byte-lru.ts';
+import { layerResolver } from '../format/layers.ts';
+import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from '../format/site-format.ts';
+import { checkStored, StoreError } from '../contract/errors.ts';
+import { expectedHash, readsUnhashed, recordsHashes } from '../format/integrity.ts';
+import { readJson, type ObjectSource } from '../format/site-json.ts';
+import { SpeculativeReads } from './speculative-reads.ts';
+import { INDEX_BYTES_PER_POINT } from './point-index.ts';
+import { StoreDeadlineError } from '../store/deadline.ts';
+import { requestDeadline } from '../store/request-deadline.ts';
+
+/** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
+export interface SiteSource {
+  current(early?: EarlyKeys): Promise<SiteReader>;
+}
+
+/** Options of createSiteSource. */
+export interface SiteSourceOptions {
+  /** How long a read of current.json is trusted, in milliseconds (default 5000). */
+  pointerTtlMs?: number;
+  /**
+   * Budget of the parsed-object cache in bytes of memory held (default 64 MiB): each object is charged heldBytes(),
+   * its parsed size plus the search columns built from it, not its stored size.
+   */
+  cacheBytes?: number;
+  /**
+   * How long after its last good read the last good pointer keeps serving while fresh reads of current.json (or of the
+   * meta.json it names) fail their check or time out, in milliseconds (default LAST_GOOD_POINTER_MS); 0 turns it off.
+   */
+  lastGoodMs?: number;
+  /** Told once when a failed pointer read starts serving the last good version, and once when a read succeeds again. */
+  onPointer?: (event: PointerEvent) => void;
+  /** Clock for the pointer cache, in milliseconds (tests). */
+  now?: () => number;
+}
+
+/**
+ * Default time the last good pointer keeps serving past its last good read: long enough to ride out a damaged or slow
+ * current.json until an operator repairs it, short against the release cadence, so a removal released while the
+ * pointer cannot be read is served late by at most this long.
+ */
+export const LAST_GOOD_POINTER_MS = 10 * 60 * 1000;
+/** A PointerEvent as one line of the service's log. */
+export function pointerEventText(event: PointerEvent): string {
+  return event.kind === 'last_good'
+    ? `[shim] current.json could not be read (${event.error}); serving the last good version ${event.version} until it can`
+    : `[shim] current.json read again; serving version ${event.version}`;
+}
+
+/** Least time between two background reads of the pointer while the last good one serves. */
+const POINTER_RETRY_MS = 1000;
+
+/** A change of how the pointer is served: from the last good one after a failed read, or fresh again. */
+export type PointerEvent =
+  { kind: 'last_good'; version: string; error: string } | { kind: 'recovered'; version: string };
+
+/** Counters for tests and benchmarks. */
+export interface SiteSourceStats {
+  storeReads: number;
+  cacheHits: number;
+  cachedObjects: number;
+  cachedBytes: number;
+}
+
+/** A SiteSource with its cache counters. */
+export interface CachedSiteSource extends SiteSource {
+  stats(): SiteSourceStats;
+}
+
+/**
+ * Heap bytes a parsed object takes per stored byte, beyond the search columns counted below. Measured with
+ * test/helpers/cache-heap.ts on the test site (node 22, after a full collection, heap plus array buffers): between
+ * cache budgets of 4 and 12 MiB the process held 0.96 byte per byte charged with 3, and 3.0 per byte when objects
+ * were charged their stored size (cell blocks, groups and record chunks are arrays of short numbers and small objects).
+ */
+export const PARSED_BYTES_PER_STORED_BYTE = 3;
+/** Typed-array search columns built once per cell block office (cell-search.ts): lat, lng, xyz, listing, unit. */
+const COLUMN_BYTES_PER_OFFICE = 8 + 8 + 24 + 4 + 4;
+/** Typed arrays built once per cell group row (cell-search.ts treeOf): xyz, reach, units, first, kids, block, slot, below. */
+const TREE_BYTES_PER_ROW = 24 + 8 + 4 * 6;
+
+/**
+ * What holding `value` (parsed from `storedBytes` bytes at `key`) costs in memory: its parsed size, plus for a cell
+ * block or group the search columns built from it, and for a points tile its index (point-index.ts), which live exactly
+ * as long as the cached object (WeakMaps keyed on it).
+ */
+export function heldBytes(key: string, storedBytes: number, value: unknown): number {
+  let held = Math.ceil(storedBytes * PARSED_BYTES_PER_STORED_BYTE);
+  const v = value as { lat?: unknown; rows?: { cell?: unknown }; points?: unknown } | null;
+  if (key.includes('/cells/blocks/') && Array.isArray(v?.lat)) held += v.lat.length * COLUMN_BYTES_PER_OFFICE;
+  if (key.includes('/cells/groups/') && Array.isArray(v?.rows?.cell)) held += v.rows.cell.length * TREE_BYTES_PER_ROW;
+  if (key.includes('/gazetteer/points/') && Array.isArray(v?.points)) held += v.points.length * INDEX_BYTES_PER_POINT;
+  return held;
+}
+
+export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = {}): CachedSiteSource {
+  const ttl = opts.pointerTtlMs ?? POINTER_TTL_MS;
+  const now = opts.now ?? Date.now;
+  // Each entry keeps the hash it was checked against: a reader expecting another hash for the same key is refused.
+  const cache = new ByteLru<{ value: unknown; sha256: string | undefined }>(opts.cacheBytes ?? 64 * 1024 * 1024);
+  const inflight = new Map<string, Promise<unknown>>();
+  const counters = { storeReads: 0, cacheHits: 0 };
+
+  const lastGoodMs = opts.lastGoodMs ?? LAST_GOOD_POINTER_MS;
+  // Reads started beside a meta.json (refresh); null otherwise, so a warm read never passes through them.
+  let speculative: SpeculativeReads | null = null;
+  let pointer: { reader: SiteReader; at: number } | null = null;
+  let refreshing: Promise<SiteReader> | null = null;
+  // While the last good pointer serves: when the next background read may start (null: fresh reads are succeeding).
+  let retryAt: number | null = null;
+  // The reader of each version seen recently, so a version keeps one meta and one identity.
+  const readers = new Map<string, SiteReader>();
+
+  function cachedJson<T>(
+    key: string,
+    schema: ZodType<T>,
+    sha256: string | undefined,
+    listed: boolean,
+    rejoin = true,
+  ): Promise<T | null> {
+    const hit = cache.get(key);
+    if (hit !== undefined && (sha256 === undefined || hit.sha256 === sha256)) {
+      counters.cacheHits++;
+      return Promise.resolve(hit.value as T);
+    }
+    const slot = `${key}\u0000${sha256 ?? ''}`;
+    const pending = inflight.get(slot);
+    if (pending !== undefined) {
+      counters.cacheHits++;
+      if (!rejoin) return pending as Promise<T | null>;
+      // A shared read ends at the deadline of the request that started it; this request may have time left, and then
+      // reads the object again under its own deadline rather than fail early with the other's 503.
+      return (pending as Promise<T | null>).catch((err: unknown) => {
+        const own = requestDeadline();
+        if (err instanceof StoreDeadlineError && (own === undefined || own.at > performance.now()))
+          return cachedJson(key, schema, sha256, listed, false);
+        throw err;
+      });
+    }
+    // Bytes read beside meta.json (refresh, counted there) are taken once, and checked against `sha256` like a read made now.
+    const early = speculative?.take(key);
+    if (early === undefined) counters.storeReads++;
+    const load = (async () => {
+      try {
+        const read = await readJson(early ?? store, key, sha256);
+        // A miss, a hash mismatch or a schema failure is never cached: an object restored (or re-published under the
+        // same version) is seen at once.
+        if (read === null) {
+          if (listed) throw new StoreError(`${key} is missing from the served version, which records its sha256`, key);
+          return null;
+        }
+        const value = checkStored(schema, read.value, key);
+        cache.set(key, { value, sha256 }, heldBytes(key, read.bytes, value));
+        return value;
+      } finally {
+        inflight.delete(slot);
+      }
+    })();
+    inflight.set(slot, load);
+    return load;
+  }
+
+  function makeReader(version: string, meta: MetaT, metaSha256: string | undefined): SiteReader {
+    const prefix = keys.root(version);
+    const resolve = layerResolver(version, meta.layers);
+    const hashed = recordsHashes(meta);
+    const unhashed = readsUnhashed(meta);
+    return {
+      version,
+      meta,
+      ...(metaSha256 !== undefined ? { metaSha256 } : {}),
+      storedBytes: (key) => {
+        counters.storeReads++;
+        return store.get(key);
+      },
+      json<T>(key: string, schema: ZodType<T>, sha256?: string): Promise<T | null> {
+        if (!key.startsWith(prefix)) {
+          return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
+        }
+        const rel = key.slice(prefix.length);
+        const expected = expectedHash(meta, rel, sha256);
+        const listed = hashed && !unhashed(rel);
+        if (listed && expected === undefined) return Promise.resolve(null);
+        // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
+        const stored = resolve(key);
+        if (stored === null) {
+          return listed
+            ? Promise.reject(
+                new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key),
+              )
+            : Promise.resolve(null);
+        }
+        return cachedJson(stored, schema, expected, listed);
+      },
+    };
+  }
+
+  async function refresh(early: EarlyKeys | undefined): Promise<SiteReader> {
+    counters.storeReads++;
+    // What the last refresh read beside meta.json and no request took is dropped, so no old bytes linger.
+    speculative = null;
+    const read = await readJson(store, keys.pointer);
+    if (read === null) throw new StoreError('no published version: current.json is missing', keys.pointer);
+    const { version, meta_sha256: metaSha256 } = checkStored(Pointer, read.value, keys.pointer);
+    // A reader is kept per version and meta hash: a meta.json checked against one hash is not trusted for another.
+    const slot = `${version}\u0000${metaSha256 ?? ''}`;
+    let reader = readers.get(slot);
+    if (reader === undefined) {
+      counters.storeReads++;
+      // Read beside meta.json; a key the version's layer map sends elsewhere is not taken (stored under another key).
+      const first = early?.(version) ?? [];
+      if (first.length > 0) {
+        speculative = new SpeculativeReads(store);
+        counters.storeReads += speculative.start(first);
+      }
+      // The pointer records meta.json's sha256 (the root of every other hash): a mismatch is a StoreError (503), and
+      // nothing is kept, so the repaired object is read on the next refresh.
+      const metaRead = await readJson(store, keys.meta(version), metaSha256);
+      if (metaRead === null) throw new StoreError(`version ${version} has no meta.json`, keys.meta(version));
+      const meta = checkStored(Meta, metaRead.value, keys.meta(version));
+      if (meta.version !== version) {
+        throw new StoreError(`meta.json of ${version} names version ${meta.version}`, keys.meta(version));
+      }
+      reader = makeReader(version, meta, metaSha256);
+      readers.set(slot, reader);
+      // Keep only the few most recent versions' readers.
+      for (const v of readers.keys()) {
+        if (readers.size <= 4) break;
+        readers.delete(v);
+      }
+    }
+    pointer = { reader, at: now() };
+    if (retryAt !== null) {
+      retryAt = null;
+      opts.onPointer?.({ kind: 'recovered', version });
+    }
+    return reader;
+  }
+
+  /** The last good reader while it may still serve, else null. */
+  function lastGood(): SiteReader | null {
+    return pointer !== null && lastGoodMs > 0 && now() - pointer.at < ttl + lastGoodMs ? pointer.reader : null;
+  }
+
+  /** A failed pointer read: the last good reader when one may serve (told once per outage), else the failure. */
+  function fallBack(err: unknown): SiteReader {
+    const reader = lastGood();
+    if (!(err instanceof StoreError) || reader === null) throw err;
+    if (retryAt === null) opts.onPointer?.({ kind: 'last_good', version: reader.version, error: err.message });
+    retryAt = now() + POINTER_RETRY_MS;
+    return reader;
+  }
+
+  function startRefresh(early?: EarlyKeys): Promise<SiteReader> {
+    refreshing ??= refresh(early)
+      .catch(fallBack)
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  }
+
+  return {
+    current(early?: EarlyKeys): Promise<SiteReader> {
+      if (pointer !== null && now() - pointer.at < ttl) return Promise.resolve(pointer.reader);
+      // After a failed read the last good version answers at once; one read at a time tries the pointer again.
+      const stale = retryAt !== null ? lastGood() : null;
+      if (stale !== null) {
+        if (refreshing === null && now() >= (retryAt ?? 0)) void startRefresh().catch(() => undefined);
+        return Promise.resolve(stale);
+      }
+      return startRefresh(early);
+    },
+    stats(): SiteSourceStats {
+      return { ...counters, cachedObjects: cache.size, cachedBytes: cache.bytes };
+    },
+  };
+}
