@@ -163,7 +163,8 @@ export function createRoutes(deps: RouteDeps): Route[] {
     }
     // The MCP SDK speaks web Request and Response: the one place the pipeline builds them.
     const calls: LogFields[] = [];
-    const response = await deps.mcp(toWebRequest(request, ctx.publicBaseUrl), {
+    // The body travels parsed (the charge read it once), so the Request carries none.
+    const response = await deps.mcp(toWebRequest(request, ctx.publicBaseUrl, charge.body === undefined), {
       clientAddress: request.clientAddress,
       publicBaseUrl: ctx.publicBaseUrl,
       recordCall: (fields) => void calls.push(fields),

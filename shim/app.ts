@@ -237,8 +237,7 @@ export function createApp(deps: AppDeps): App {
     if (lookup !== null && answers !== null) await storeAnswer(answers, lookup, finished, sent, outcome.log);
     // The log line from the parsed request and the route's fields: one line, or one per MCP tool call.
     const line = { ...outcome.log, endpoint, status: sent.status };
-    const calls = outcome.calls !== undefined && outcome.calls.length > 0 ? outcome.calls : [{}];
-    await logger.writeLines(headerOf(request, 'user-agent'), request.clientAddress, line, calls);
+    await logger.writeLines(headerOf(request, 'user-agent'), request.clientAddress, line, outcome.calls);
     return sent;
   };
 }

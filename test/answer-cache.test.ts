@@ -82,6 +82,17 @@ describe('AnswerCache', () => {
     expect(c.stats().evictions).toBeGreaterThan(0);
   });
 
+  it('is worth storing from the second sight of a query on, per version, within a bounded memory of queries', () => {
+    const c = new AnswerCache(1 << 20);
+    expect(c.seenAgain('v1', 'k')).toBe(false);
+    expect(c.seenAgain('v1', 'k')).toBe(true);
+    expect(c.seenAgain('v1', 'k')).toBe(true);
+    expect(c.seenAgain('v2', 'k')).toBe(false);
+    // Tens of thousands of one-off queries later, the first is forgotten and counts as new again.
+    for (let i = 0; i < 40_000; i++) c.seenAgain('v1', `once${i}`);
+    expect(c.seenAgain('v1', 'k')).toBe(false);
+  });
+
   it('stores nothing larger than the budget, and nothing at all with a budget of 0', () => {
     const c = new AnswerCache(1000);
     c.set('v', 'identity', 'big', answer(2000));

@@ -124,7 +124,7 @@ describe('fast path answers equal the ordinary path, header by header and byte b
     await Promise.all([slow.close(100), fast.close(100)]);
   });
 
-  it('for every query, encoding and method, twice over (a miss, then a hit)', { timeout: 120_000 }, async () => {
+  it('for every query, encoding and method, a miss, a stored miss, hits', { timeout: 120_000 }, async () => {
     const encodings: (string | undefined)[] = [
       undefined,
       'gzip',
@@ -158,7 +158,7 @@ describe('fast path answers equal the ordinary path, header by header and byte b
       }
     }
     const stats = fast.answers?.stats();
-    // Every valid query's GETs and HEADs after the first GET per coding came from the cache.
+    // Every valid query's GETs and HEADs after its second answer (stored then) and the first per coding were hits.
     expect(stats?.hits).toBeGreaterThan(compared / 2);
     expect(slow.answers).toBeNull();
     // The log lines are the same, but for the time and the address hash (each server has its own day salt).
@@ -186,7 +186,8 @@ describe('fast path answers equal the ordinary path, header by header and byte b
         expect(rb.status).toBe(i < 4 ? 200 : 429);
         expect(rb.bytes.equals(ra.bytes)).toBe(true);
       }
-      expect(b.answers?.stats().hits).toBeGreaterThanOrEqual(3);
+      // The first two answers were computed (the second stored); the next two within the limit were hits.
+      expect(b.answers?.stats().hits).toBeGreaterThanOrEqual(2);
     } finally {
       await Promise.all([a.close(100), b.close(100)]);
     }
@@ -228,6 +229,8 @@ describe('a publish flips the version the cache answers from', () => {
       };
       point(copy.version);
       const first = await get(cached);
+      // The second answer is stored (a query is kept from its second sight on), the third is the stored one.
+      expect(await get(cached)).toEqual(first);
       const again = await get(cached);
       expect(cached.answers?.stats().hits).toBe(1);
       expect(again).toEqual(first);

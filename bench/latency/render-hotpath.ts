@@ -11,17 +11,19 @@ export interface HotpathResults {
   lambdaError?: string;
 }
 
-/** The same measurement before routes returned plain answers, for comparison: fixed, not measured by this run. */
+/** The same measurement before the answer cache kept answers from a query's second sight on: fixed, not measured by this run. */
 const BEFORE =
-  'Before routes returned plain answers (commit 8ffff2c: the answer cache answered by a Node-only fast path; the ' +
-  "Lambda loaded the AWS SDK's S3 client at import), measured by the same command on Node 24 on the same machine just " +
-  'before the run above: answer cache, share of bare (CPU) 0.66 (0.59–0.69) at 1 mi, 0.62 (0.60–0.65) at 15 mi, 0.62 ' +
-  '(0.59–0.69) at 50 mi; distinct points 0.08, 0.06 and 0.06 (167, 260 and 284 µs of CPU per answer); Lambda import ' +
-  '99.1 ms of CPU (91.7–112.0 ms), first answer ' +
-  '125.4 ms of CPU (115.1–131.6 ms). With a V8 compile cache made at build time and shipped read-only beside ' +
-  'index.mjs (node:module enableCompileCache), the import took about 45 ms of CPU instead of 66 ms in a quick ' +
-  "check; it is not built: the cache is only used by the exact Node version that wrote it, and Lambda's runtime " +
-  'version is not pinned by the bundle.';
+  'Before this round (commit 2e46156: every miss stored in the answer cache, a Map re-insert on every cache hit, the ' +
+  "log line's time text, Date and full character scan per line), measured by the same command on Node 24 on the same " +
+  'machine just before the run above: answer cache, share of bare (CPU) 0.60 (0.55–0.61) at 1 mi, 0.59 (0.57–0.60) ' +
+  'at 15 mi, 0.71 (0.68–0.74) at 50 mi (21, 25 and 20 µs of CPU per answer); distinct points 0.11, 0.08 and 0.08 ' +
+  '(121, 186 and 183 µs); Lambda import 77.7 ms of CPU (67.9–79.3 ms), first answer 180.8 ms of CPU (175.7–208.9 ' +
+  'ms). What a cached answer still costs beyond bare: about 2 µs of CPU in the app (the served version read, the ' +
+  'cache lookup, the limiter, the log line: 1.2 µs of it), and node:http writing about eight headers instead of two. ' +
+  'With a V8 compile cache made at build time and shipped read-only beside index.mjs (node:module ' +
+  'enableCompileCache), the import took about 45 ms of CPU instead of 66 ms in a quick check; it is not built: the ' +
+  "cache is only used by the exact Node version that wrote it, and Lambda's runtime version is not pinned by the " +
+  'bundle.';
 
 /**
  * The request path's CPU beyond bare and the search; a negative difference (the search, timed alone by the wall clock

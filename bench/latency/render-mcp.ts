@@ -9,14 +9,17 @@ export const MCP_OVER_REST = 2;
 
 /** Where an MCP call's CPU goes beyond the REST search (a --cpu-prof of the route in-process), fixed text. */
 const WHERE =
-  'Where the CPU beyond REST goes (a `--cpu-prof` of the route in-process, 2025-11-25): the search and its shaping are ' +
-  'the same as REST (about 125 µs); the SDK validates every JSON-RPC request with zod (about 15% of the busy time) and ' +
-  'builds web Request, Response and stream objects for the exchange (with the garbage they leave, another 15–20%); an ' +
-  'McpServer with its three tools is built per request (about 40 µs: the SDK refuses an instance still serving another ' +
-  'request and keeps per-exchange state on it), the 2026-07-28 leg a handler too (about 10 µs); the compact ' +
-  '`structuredContent` and the text block together about 45 µs. Before this section, writing the output schemas from ' +
-  'zod on every call and checking the result with zod took about a fifth more (1,470 µs per call in-process, now ' +
-  'about 820 µs); those are made once per process now.';
+  'Where the CPU beyond REST goes (a `--cpu-prof` of the app in-process, 2025-11-25, about 440 µs a call against ' +
+  'about 95 µs for the REST miss): the search and its shaping are the same as REST; the SDK serialises the answer ' +
+  'with `Response.json` (about a tenth of the busy time), validates the JSON-RPC request with zod, builds and ' +
+  'closes an McpServer and its transport per request (the close makes an error object for the connection), and the ' +
+  'garbage of its web Request, Response and stream objects keeps the collector busy (about a sixth). The compact ' +
+  '`structuredContent` and the text block take about 30 µs (hours texts are now made once per office), the Request ' +
+  'handed to the SDK no longer carries the body it gets parsed (about a tenth of a call). A pooled McpServer would ' +
+  'save about 12 µs: the SDK connects a closed instance again, but keeps per-exchange state on it (the negotiated ' +
+  "revision, the client's identity from the envelope) that would reach the next caller, so none is pooled. A cheaper " +
+  'REST search raises the ratio as much as a cheaper MCP call lowers it: 2x needs the SDK per-call work (about 300 ' +
+  'µs) cut to about a third, inside the SDK.';
 
 const n0 = (n: number): string => Math.round(n).toLocaleString('en-US');
 const x = (s: Spread): string => fmtSpread(s, (v) => fmt(v, 2));

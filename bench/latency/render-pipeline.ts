@@ -15,23 +15,27 @@ export const MISS_MODULES_MAX = 20;
 const BASELINE =
   'Before the request pipeline was rebuilt (commit 72a952d: a hand-written router, the search parsed twice, the body ' +
   'copied through about six Response objects), this section measured on the same sample site, quiet machine (load ' +
-  '0.7): (a) 2,035 µs of server CPU per answer, 0.05 of bare; (b) 457 µs, 0.19 of bare. The first measurement, on ' +
-  'commit d3d95d0, was 0.08 and 0.21 by throughput. Before routes returned plain answers (commit 8ffff2c: Hono ' +
-  "middleware over web Request/Response objects, @hono/node-server's listener, the answer cache in a Node-only fast " +
-  'path), measured by the same command on Node 24 on the same machine just before the run below: (a) 278 µs ' +
-  '(232–411 µs), 0.05 of bare by CPU; (b) 29 µs (28–30 µs), 0.49 of bare; one miss passed 43 project modules.';
+  '0.7): (a) 2,035 µs of server CPU per answer, 0.05 of bare; (b) 457 µs, 0.19 of bare. Before routes returned plain ' +
+  'answers (commit 8ffff2c): (a) 278 µs, 0.05 of bare by CPU; (b) 29 µs, 0.49 of bare; 43 project modules. Before ' +
+  'this round (commit 2e46156: every miss stored in the answer cache), measured by the same command on Node 24 on ' +
+  'the same machine just before the run below: (a) 180 µs (178–186 µs), 0.10 (0.09–0.10) of bare by CPU; (b) 20 µs ' +
+  '(20–22 µs), 0.66 (0.63–0.68) of bare; one miss passed 42 project modules.';
 
 /** Where the CPU beyond bare still goes, for a missed target. */
 const SHORTFALL =
-  'Where the rest of a miss goes (`--cpu-prof` of the app called in-process on new points, 15 mi, limit 10): the ' +
-  'search and its shaping (`findAttorneys`: location, cell tree, nearest firms, shaping; about 65 µs of CPU alone, ' +
-  'four times a whole bare answer) and the garbage it leaves are most of it; writing the answer bytes from the ' +
-  "offices' encoded text is a few µs, and the edge's own steps (routing, admission, headers, log line) about 20 µs. " +
-  'Storing every miss in the answer cache costs about 25 µs more, mostly the garbage collector moving retained ' +
-  '17 KB answers. 0.3 of bare is about 50 µs per miss in all: less than the search alone, so the target needs a ' +
-  'search several times cheaper (a change to the core, not the edge), and an answer cache that keeps an answer ' +
-  "only when its query comes again. Of the modules one miss passes, 24 are the kernel's (shim/contract, format, " +
-  'search, places, answer, lib): fewer, larger modules there, not other folders, would bring the count down.';
+  'Where a miss goes now (`--cpu-prof` and `perf` of the app called in-process and of the server under load, new ' +
+  'points, 15 mi, limit 10): the search and its answer bytes (`findAttorneys` and `answerBytes`) take about 75 µs of ' +
+  'CPU in-process, four times a whole bare answer: the cell-tree walk and the nearest-firm search about a third, ' +
+  'the location (US boundary, metro, state) about a tenth, parsing and the query id about a tenth, about 35 reads of ' +
+  'cached objects (each a resolved promise awaited), shaping and the bytes; the edge (routing, admission, headers, ' +
+  'the log line) about 15 µs, and the garbage collector the rest. An answer is now stored only when its query comes ' +
+  'a second time (storing every miss cost about 25 µs, the collector moving retained 17 KB answers), and a cache ' +
+  'hit no longer re-inserts its Map key. 0.3 of bare is about 55 µs per miss in all, less than the search alone: ' +
+  'the target needs a search core about twice as cheap (cached objects read without a promise, fewer objects made ' +
+  'per search), not a cheaper edge. Of the modules one miss passes, 23 are the search core (shim/contract, format, search, places, answer, lib); the thin ' +
+  'ones (coverage, query-id, search, paths, integrity, layers; shim/http salt, log-text, answer, target, ' +
+  'search-query; shim/store/request-deadline) each hold one concern, and folding all twelve into their callers ' +
+  'would still leave 30: fewer, larger modules in the kernel, not a cheaper edge, would bring the count down.';
 
 /** The kernel's folders: what a miss passes besides the edge (shim/http, shim/edge, the composition). */
 const KERNEL = /^shim\/(?:lib|contract|format|search|places|answer)\//;

@@ -5,7 +5,7 @@
  * serialisation. Results the service did not register are serialised whole.
  */
 import type { AttorneysResponseT, ResultT } from '../contract/schemas.ts';
-import { shapeResult, type ShapeMeta } from './shape.ts';
+import { roundMiles, shapeResult, type ShapeMeta } from './shape.ts';
 import type { StoredOfficeT } from '../format/site-format.ts';
 import { ByteLru } from '../lib/byte-lru.ts';
 import { RESULT_TEXT_CACHE_BYTES } from '../edge/limits.ts';
@@ -25,6 +25,8 @@ const byOffice = new ByteLru<{
   office: StoredOfficeT;
   base: string;
   meta: ShapeMeta;
+  /** The office's result at distance 0 with count 0, deeply frozen: every result of it is a copy with its two numbers. */
+  template: ResultT;
   parts: Parts | null;
   bytes: ByteParts | null;
 }>(RESULT_TEXT_CACHE_BYTES);
@@ -52,19 +54,36 @@ export function shapeResultWithText(
   officesWithinRadius: number,
   publicBaseUrl: string,
 ): ResultT {
-  const result = shapeResult(office, meta, distanceMiles, officesWithinRadius, publicBaseUrl);
   let known = byOffice.get(office.listing_id);
   if (known === undefined || known.office !== office || known.base !== publicBaseUrl || known.meta !== meta) {
-    const parts = split(JSON.stringify(shapeResult(office, meta, 0, 0, publicBaseUrl)));
+    const template = deepFreeze(shapeResult(office, meta, 0, 0, publicBaseUrl));
+    const parts = split(JSON.stringify(template));
     const bytes =
       parts === null ? null : ([Buffer.from(parts[0]), Buffer.from(parts[1]), Buffer.from(parts[2])] as const);
-    known = { office, base: publicBaseUrl, meta, parts, bytes };
+    known = { office, base: publicBaseUrl, meta, template, parts, bytes };
     const chars = parts === null ? 0 : parts[0].length + parts[1].length + parts[2].length;
-    // The text (two bytes a character) and its UTF-8 bytes (at most three a character, mostly one).
+    // The text (two bytes a character) and its UTF-8 bytes (at most three a character, mostly one); the template
+    // shares its strings with the office.
     byOffice.set(office.listing_id, known, 3 * chars + ENTRY_OVERHEAD_BYTES);
   }
+  // The template's copy: the same keys in the same order (a spread keeps them; the two numbers replace theirs in place),
+  // its nested values shared and frozen, so building a result no longer shapes the office again.
+  const result: ResultT = {
+    ...known.template,
+    distance_miles: roundMiles(distanceMiles),
+    offices_within_radius: officesWithinRadius,
+  };
   if (known.parts !== null && known.bytes !== null) byResult.set(result, { parts: known.parts, bytes: known.bytes });
   return result;
+}
+
+/** `value` with every object and array in it frozen (a shared template must not be changed through one result). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function resultJson(result: ResultT): string {

@@ -8,7 +8,7 @@
  * `location=41.88,-87.63` are one query), `radius_miles` and `limit` as numbers with their defaults made explicit,
  * and `practice_area`. Parameter order does not matter; `src` is not part of it (it names the caller, not the answer).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** What a query_id is computed from. radiusMiles in miles. */
 export interface NormalisedQuery {
@@ -25,7 +25,8 @@ const FORMAT = 1;
 /** The query_id of `q`: a UUID of version 8 (RFC 9562 custom) whose 122 free bits are the start of a SHA-256. */
 export function queryId(q: NormalisedQuery): string {
   const canonical = JSON.stringify([FORMAT, q.version, q.locationInput, q.radiusMiles, q.limit, q.practiceArea]);
-  const bytes = createHash('sha256').update(canonical).digest().subarray(0, 16);
+  // The one-shot hash: no Hash object per query (a query id is made for every search answered).
+  const bytes = hash('sha256', canonical, 'buffer').subarray(0, 16);
   bytes[6] = ((bytes[6] as number) & 0x0f) | 0x80;
   bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
   const hex = bytes.toString('hex');

@@ -47,10 +47,20 @@ export function answerKey(raw: RawArgs): string | null {
   return search.ok ? search.key : null;
 }
 
+/** Queries remembered as seen once (per generation; two generations are kept), so a repeat is stored on its second sight. */
+const SEEN_PER_GENERATION = 16_384;
+
 /** A byte-bounded LRU of finished answers keyed by version, coding and normalised query. */
 export class AnswerCache {
   private readonly lru: ByteLru<CachedAnswer>;
   private readonly counts = { hits: 0, misses: 0 };
+  /**
+   * Queries answered once and not stored: keeping every answer made a miss about a fifth dearer (the garbage collector
+   * moving thousands of retained 17 KB answers, nearly all of new points that never come again). Two generations
+   * bound it: when the newer fills, the older is dropped.
+   */
+  private seen = new Set<string>();
+  private seenBefore = new Set<string>();
 
   readonly maxBytes: number;
   /** `maxBytes` 0 disables the cache (nothing is stored). */
@@ -69,6 +79,21 @@ export class AnswerCache {
     if (hit === undefined) this.counts.misses++;
     else this.counts.hits++;
     return hit;
+  }
+
+  /**
+   * Whether an answer of this version and key is worth storing: true on its second sight (the first call for it
+   * returns false and remembers it), so a query asked once costs no stored answer.
+   */
+  seenAgain(version: string, key: string): boolean {
+    const slot = `${version}\u0000${key}`;
+    if (this.seen.has(slot) || this.seenBefore.has(slot)) return true;
+    if (this.seen.size >= SEEN_PER_GENERATION) {
+      this.seenBefore = this.seen;
+      this.seen = new Set();
+    }
+    this.seen.add(slot);
+    return false;
   }
 
   /** Store an answer; evicts the least recently used until the total fits. An answer larger than the budget is not stored. */

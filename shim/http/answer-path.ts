@@ -71,7 +71,8 @@ function storable(answer: Answer, body: Buffer, log: LogFields): Parameters<Answ
 
 /**
  * Store a finished search answer (`finished`: every header added, not yet compressed) in its identity form and, when
- * the request asked for a coding, in `sent`, the answer as compressed for it. Only a 200 with a body that names its
+ * the request asked for a coding, in `sent`, the answer as compressed for it, from the second time its query is
+ * answered on (the first is only remembered). Only a 200 with a body that names its
  * version and came with its log fields is stored: a 400 costs no search, and a 503 must not outlive the fault.
  */
 export async function storeAnswer(
@@ -85,6 +86,8 @@ export async function storeAnswer(
   const body = finished.body;
   if (finished.status !== 200 || body === null || version === undefined || log === undefined) return;
   if (!isCompressible(finished.headers['content-type'] ?? null)) return;
+  // Stored when the query comes again: most misses are new points never asked twice.
+  if (!cache.seenAgain(version, e.search.key)) return;
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   // The identity representation is these bytes under the headers compression gives a body it leaves alone.
   const identity = e.coding === 'identity' ? sent : await compress(finished, null);

@@ -22,6 +22,8 @@ export function checkTargetSize(target: string): void {
 }
 
 function decode(part: string): string {
+  // Most names and values need no decoding (no escape, no "+"): they are kept as sent.
+  if (!part.includes('%') && !part.includes('+')) return part;
   try {
     return decodeURIComponent(part.replace(/\+/g, ' '));
   } catch {

@@ -52,9 +52,11 @@ function clip(value: string | null | undefined): string | null {
 export class RequestLogger {
   private readonly sink: RequestLogSink;
   private readonly salt: SaltProvider;
-  private readonly now: () => Date;
+  private readonly now: () => number;
   /** The day's hashes by address, for the salt they were made with (an HMAC per line was a tenth of a miss). */
   private hashes: { salt: Uint8Array | null; byAddress: Map<string, string> } = { salt: null, byAddress: new Map() };
+  /** The last time written and its ISO text: under load many lines share a millisecond. */
+  private clock = { ms: Number.NaN, iso: '' };
 
   private hashOf(salt: Uint8Array, address: string): string {
     if (this.hashes.salt !== salt) this.hashes = { salt, byAddress: new Map() };
@@ -67,30 +69,31 @@ export class RequestLogger {
     return hash;
   }
 
-  constructor(sink: RequestLogSink, salt: SaltProvider, now: () => Date = () => new Date()) {
+  /** `now` gives the time in milliseconds since the epoch (tests give a fixed clock). */
+  constructor(sink: RequestLogSink, salt: SaltProvider, now: () => number = Date.now) {
     this.sink = sink;
     this.salt = salt;
     this.now = now;
   }
 
   /**
-   * Write one line per entry of `calls` merged over `base` (one line per MCP tool call, else one), for a caller at
-   * `clientAddress` with `userAgent`. Never throws.
+   * Write one line per entry of `calls` merged over `base` (one line per MCP tool call; none: one line of `base`), for
+   * a caller at `clientAddress` with `userAgent`. Never throws.
    */
   async writeLines(
     userAgent: string | null,
     clientAddress: string,
     base: LogFields & { endpoint: string; status: number },
-    calls: readonly LogFields[] = [{}],
+    calls: readonly LogFields[] = [],
   ): Promise<void> {
     try {
-      const time = this.now();
-      const iso = time.toISOString();
+      const ms = this.now();
+      if (ms !== this.clock.ms) this.clock = { ms, iso: new Date(ms).toISOString() };
+      const iso = this.clock.iso;
       const salt = await this.salt.saltFor(iso.slice(0, 10));
       const address_hash = this.hashOf(salt, clientAddress);
       const user_agent = clip(userAgent);
-      for (const fields of calls) {
-        const f = { ...base, ...fields };
+      const write = (f: LogFields & { endpoint: string; status: number }): void =>
         this.sink.write({
           time: iso,
           query_id: f.query_id ?? null,
@@ -105,7 +108,8 @@ export class RequestLogger {
           zip3: f.zip3 ?? null,
           status: f.status,
         });
-      }
+      if (calls.length === 0) write(base);
+      for (const fields of calls) write({ ...base, ...fields });
     } catch (err) {
       logLine(`[shim] request log failed: ${errorText(err)}`);
     }

@@ -4,8 +4,12 @@
  */
 import type { Answer, PlainRequest } from '../edge/edge-types.ts';
 
-/** A web Request of `request` at `base` (an absolute URL; only its origin is used). */
-export function toWebRequest(request: PlainRequest, base: string): Request {
+/**
+ * A web Request of `request` at `base` (an absolute URL; only its origin is used). `withBody` false leaves the body
+ * out, for a library handed the body already parsed (the MCP SDK's `parsedBody`): a body stream it never reads was a
+ * twentieth of an MCP call.
+ */
+export function toWebRequest(request: PlainRequest, base: string, withBody = true): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -16,7 +20,8 @@ export function toWebRequest(request: PlainRequest, base: string): Request {
     }
   }
   const url = `${new URL(base).origin}${request.path}${request.query === '' ? '' : `?${request.query}`}`;
-  const body = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD' ? request.body : null;
+  const body =
+    withBody && request.body !== null && request.method !== 'GET' && request.method !== 'HEAD' ? request.body : null;
   return new Request(url, { method: request.method, headers, body });
 }
 

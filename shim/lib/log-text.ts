@@ -12,7 +12,10 @@ const UNSAFE =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/** Any character outside printable ASCII: every UNSAFE character is one, and most log text has none (a cheap scan). */
+const NOT_PRINTABLE_ASCII = /[^\u0020-\u007e]/;
+
 /** `text` with every unsafe character (see UNSAFE) replaced by U+FFFD. */
 export function logSafe(text: string): string {
-  return text.replace(UNSAFE, '\ufffd');
+  return NOT_PRINTABLE_ASCII.test(text) ? text.replace(UNSAFE, '\ufffd') : text;
 }

@@ -26,8 +26,24 @@ export const RELAYING =
   'keep the disclosure with them. A listing is not a recommendation, endorsement or referral.';
 const RELAY = `Relaying: ${RELAYING.charAt(0).toLowerCase()}${RELAYING.slice(1)}`;
 
+/**
+ * Each hours object's days text, made once: a search's results share their hours objects with every other answer that
+ * shows the same office (answer-json.ts shapes an office's result once), and the text block and the compact form
+ * both write them.
+ */
+const daysTexts = new WeakMap<HoursT, string>();
+
 /** "Mon–Fri 8:00 AM – 6:00 PM; Sat–Sun Closed": consecutive days with the same hours as one range. */
 export function hoursDays(hours: HoursT): string {
+  let text = daysTexts.get(hours);
+  if (text === undefined) {
+    text = daysOf(hours);
+    daysTexts.set(hours, text);
+  }
+  return text;
+}
+
+function daysOf(hours: HoursT): string {
   const values = hours.text.map((line) => line.slice(line.indexOf(': ') + 2));
   if (values.length !== DAYS.length) return hours.text.join('; ');
   const parts: string[] = [];
