@@ -137,14 +137,6 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     },
     config.publicBaseUrl ?? undefined,
   );
-  limitConnections(
-    server,
-    {
-      perAddress: config.proxyHops > 0 ? null : (overrides.connections?.perAddress ?? MAX_CONNECTIONS_PER_ADDRESS),
-      total: overrides.connections?.total ?? MAX_CONNECTIONS,
-    },
-    config.publicBaseUrl ?? undefined,
-  );
 
   const bound = await listen(server, config.port, config.host);
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
