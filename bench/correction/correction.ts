@@ -21,7 +21,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { listingIdOf } from '../../generator/inputs/ids.ts';
 import { publishSite, type PublishReport } from '../../generator/publish/publish.ts';
 import { s3Client } from '../../shim/aws/s3-client.ts';
-import { FirmDoc, keys, Pointer } from '../../shim/core/site-format.ts';
+import { firmPackPrefix, FirmPack, keys, Pointer } from '../../shim/core/site-format.ts';
 import { createSiteSource } from '../../shim/core/site-reader.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { startS3rver } from '../../test/helpers/s3rver.ts';
@@ -220,9 +220,11 @@ export async function measureCorrection(opts: {
       keys.pointer,
     ]);
     const listing = listingIdOf(inputs.placeId);
-    // Read the way the shim does (through the layer's map), but only the firm document: a seeded week has no other objects.
+    // Read the way the shim does (through the layer's map), but only the firm pack: a seeded week has no other objects.
     const reader = await createSiteSource(store).current();
-    const firm = await reader.json(keys.firm(correctionVersion, listing), FirmDoc);
+    const prefix = firmPackPrefix(listing, reader.meta.listing_prefix_length);
+    const pack = await reader.json(keys.firmPack(correctionVersion, prefix), FirmPack);
+    const firm = pack?.documents.find((d) => d.listing_id === listing);
     return {
       offices: opts.offices,
       baseVersion,
