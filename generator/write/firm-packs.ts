@@ -99,35 +99,57 @@ export function alphabetPrefixes(length: number): string[] {
   return out;
 }
 
-/** Office texts of several-office firms kept between packs up to this many UTF-16 units (then dropped and redone). */
-const TEXT_CACHE_UNITS = 32 << 20;
+/** Firms of at least this many offices keep their office texts between packs (a smaller firm's are cheaper to redo). */
+const CACHED_FIRM_OFFICES = 4;
+/** Office texts kept between packs, in UTF-16 units at most (then dropped and redone). */
+const TEXT_CACHE_UNITS = 16 << 20;
 
 /**
  * Every firm pack of the version (`listingPrefixLength`: its listings buckets' prefix length), in LISTING_ALPHABET order
  * of prefix, empty packs included, each as pieces of exactly the JSON text of its FirmPack object. One pack is built at
- * a time, so memory holds one pack's pieces and a bounded cache of office texts, not every document.
+ * a time, so memory holds one pack's pieces, typed arrays over the offices and a bounded cache of office texts, not
+ * every document.
  */
 export function* firmPackPieces(
   built: readonly BuiltFirm[],
   listingPrefixLength: number,
 ): Generator<Pieces & { prefix: string; documents: number }> {
-  // Per pack: (firm, office) positions, two numbers per document.
-  const byPack = new Map<string, number[]>();
+  const prefixes = alphabetPrefixes(listingPrefixLength + 1);
+  const packOf = new Map(prefixes.map((p, i) => [p, i]));
+  // Offices numbered in firm order, then grouped by pack (a counting sort): typed arrays, not an array per pack.
+  let count = 0;
+  for (const b of built) count += b.offices.length;
+  const firmOf = new Int32Array(count);
+  const officeOf = new Int32Array(count);
+  const packAt = new Int32Array(count);
+  const starts = new Int32Array(prefixes.length + 1);
+  let n = 0;
   built.forEach((b, f) =>
     b.offices.forEach((o, k) => {
-      const prefix = firmPackPrefix(o.listing_id, listingPrefixLength);
-      let refs = byPack.get(prefix);
-      if (refs === undefined) byPack.set(prefix, (refs = []));
-      refs.push(f, k);
+      const p = packOf.get(firmPackPrefix(o.listing_id, listingPrefixLength));
+      if (p === undefined) throw new Error(`listing id ${o.listing_id} is outside the listing alphabet`);
+      firmOf[n] = f;
+      officeOf[n] = k;
+      packAt[n++] = p;
+      starts[p + 1] = (starts[p + 1] as number) + 1;
     }),
   );
-  const idOf = (refs: readonly number[], d: number): string =>
-    (built[refs[2 * d] as number] as BuiltFirm).offices[refs[2 * d + 1] as number]?.listing_id as string;
+  for (let p = 0; p < prefixes.length; p++) starts[p + 1] = (starts[p + 1] as number) + (starts[p] as number);
+  const next = starts.slice(0, -1);
+  const byPack = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const p = packAt[i] as number;
+    const at = next[p] as number;
+    byPack[at] = i;
+    next[p] = at + 1;
+  }
+  const officeAt = (i: number): BuiltFirm['offices'][number] =>
+    (built[firmOf[i] as number] as BuiltFirm).offices[officeOf[i] as number] as BuiltFirm['offices'][number];
   let cache = new Map<number, FirmTexts>();
   let cached = 0;
   const textsOf = (f: number): FirmTexts => {
     const b = built[f] as BuiltFirm;
-    if (b.offices.length === 1) return firmTexts(b);
+    if (b.offices.length < CACHED_FIRM_OFFICES) return firmTexts(b);
     let t = cache.get(f);
     if (t === undefined) {
       t = firmTexts(b);
@@ -140,19 +162,18 @@ export function* firmPackPieces(
     }
     return t;
   };
-  for (const prefix of alphabetPrefixes(listingPrefixLength + 1)) {
-    const refs = byPack.get(prefix) ?? [];
-    const order = Array.from({ length: refs.length / 2 }, (_, d) => d);
-    order.sort((a, b) => (idOf(refs, a) < idOf(refs, b) ? -1 : 1));
+  for (const [p, prefix] of prefixes.entries()) {
+    const docs = Array.from(byPack.subarray(starts[p], starts[p + 1]));
+    docs.sort((a, b) => (officeAt(a).listing_id < officeAt(b).listing_id ? -1 : 1));
     const head = `{"schema_version":${SCHEMA_VERSIONS.firm},"prefix":${JSON.stringify(prefix)},"documents":[`;
     const pieces = [head];
-    let bytes = head.length + ']}'.length + Math.max(0, order.length - 1);
-    order.forEach((d, n) => {
-      if (n > 0) pieces.push(',');
-      const f = refs[2 * d] as number;
-      bytes += firmDocInto(built[f] as BuiltFirm, textsOf(f), refs[2 * d + 1] as number, pieces);
+    let bytes = head.length + ']}'.length + Math.max(0, docs.length - 1);
+    docs.forEach((i, d) => {
+      if (d > 0) pieces.push(',');
+      const f = firmOf[i] as number;
+      bytes += firmDocInto(built[f] as BuiltFirm, textsOf(f), officeOf[i] as number, pieces);
     });
     pieces.push(']}');
-    yield { prefix, pieces, bytes, documents: order.length };
+    yield { prefix, pieces, bytes, documents: docs.length };
   }
 }
