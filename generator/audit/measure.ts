@@ -22,7 +22,7 @@ import { openSite, type AuditLocation } from '../site/site.ts';
 
 /** One published value that differs from the recomputed one. */
 export interface Mismatch {
-  /** Where the published value is: "cells/records", "firms/<listing_id>.json", "meta.json", "coverage.json", "measurement/<metro>.json". */
+  /** Where the published value is: "cells/records", "firms/<prefix>.json" (a firm pack), "meta.json", "coverage.json", "measurement/<metro>.json". */
   where: string;
   /** The office or metro it is about. */
   subject: string;

@@ -138,7 +138,7 @@ export function metaDoc(
 
 /**
  * True for the objects the shim reads by a name meta.json gives it: the cell index, coverage, coverage cells, openapi,
- * changes, listing buckets, gazetteer documents, pages and the measurement documents (answered for the served version). The cell tree below the index and the firm documents are
+ * changes, listing buckets, gazetteer documents, pages and the measurement documents (answered for the served version). The cell tree below the index and the firm packs are
  * checked against their parents instead (docs/SITE-FORMAT.md).
  */
 export function namedByMeta(rel: string): boolean {
