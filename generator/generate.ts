@@ -16,7 +16,6 @@ import type { CoverageMap } from './model/coverage.ts';
 import {
   coverageCellsDoc,
   coverageDoc,
-  firmDocPieces,
   listingBuckets,
   listingPrefixLength,
   manifestBytes,
@@ -39,6 +38,7 @@ import { buildOffices } from './model/offices.ts';
 import type { BuiltFirm } from './model/offices.ts';
 import { pageMeasurement, writePages } from './pages/write-pages.ts';
 import { buildCells } from './write/cells.ts';
+import { firmPackPieces } from './write/firm-packs.ts';
 import { sealBlocks, sealGroups, sealIndex, type HashOf } from './write/cell-hashes.ts';
 import type { SiteLocation } from './site/site.ts';
 import { changesAgainstLive } from './site/changes-previous.ts';
@@ -358,19 +358,22 @@ async function writeContent(
 ): Promise<{ version: string; sorted: string[] }> {
   const { inputs, built, offices, coverage, vis, pages, measurement, provenance } = model;
   await writeCellTree(w, offices, step);
-  for (const b of built)
-    for (const doc of firmDocPieces(b)) await w.putPieces(paths.firm(doc.listingId), doc.pieces, doc.bytes);
   const prefixLength = listingPrefixLength(offices.length);
-  // A bucket records its firm documents' sha256, so the documents are hashed first.
+  let packs = 0;
+  for (const pack of firmPackPieces(built, prefixLength)) {
+    await w.putPieces(paths.firmPack(pack.prefix), pack.pieces, pack.bytes);
+    packs++;
+  }
+  // A bucket records its firm packs' sha256, so the packs are hashed first.
   await w.flush();
   for (const bucket of listingBuckets(
     offices.map((o) => o.listing_id),
     prefixLength,
-    (id) => writtenHash(w, paths.firm(id)),
+    (prefix) => writtenHash(w, paths.firmPack(prefix)),
   ))
     await w.put(paths.listings(bucket.prefix), bucket);
   step(
-    `${offices.length} firm documents and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`,
+    `${offices.length} firm documents in ${packs} firm packs and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`,
   );
   await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));

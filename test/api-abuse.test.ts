@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Reply } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { firmPackKey } from './helpers/firm-pack.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { linkSite } from './helpers/site-copy.ts';
 
 type Problem = { status: number; code: string; detail: string };
@@ -116,7 +118,7 @@ describe('objects missing from the served version', () => {
       const moved: [string, string][] = [
         [join(copy.own('gazetteer/zip'), '972.json'), ''],
         [join(copy.own('gazetteer/city/MN'), 'l.json'), ''], // the document holding Minneapolis
-        [join(copy.own('firms'), `${listing}.json`), ''],
+        [copy.own(firmPackKey(copy.dir, copy.version, listing).slice(keys.root(copy.version).length)), ''],
       ];
       for (const pair of moved) {
         pair[1] = `${pair[0]}.away`;

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Reply } from './helpers/http.ts';
 import { ResponseSchemas } from './helpers/openapi.ts';
 import { recordHash } from './helpers/rehash.ts';
+import { firmPackKey, readFirmDoc, writeFirmDoc } from './helpers/firm-pack.ts';
+import { keys, type FirmDocT } from '../shim/format/site-format.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { startTestServer } from './helpers/server.ts';
 import { linkSite, type SiteCopy } from './helpers/site-copy.ts';
@@ -237,24 +239,12 @@ describe('GET /r/{listing_id}', () => {
   it('keeps other parameters, replaces an existing utm_source, refuses unknown ids', async () => {
     const listing = await aListing();
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
-    const original = join(
-      process.env.TEST_SITE_DIR as string,
-      'v',
-      copy.version,
-      'firms',
-      `${listing.listing_id}.json`,
-    );
-    // Only this one firm document exists in the copy: every other id is unknown there.
-    const file = join(copy.empty('firms'), `${listing.listing_id}.json`);
-    const doc = JSON.parse(readFileSync(original, 'utf8')) as {
-      firm: { website_url: string };
-      office: { website_url: string };
-    };
+    const doc = readFirmDoc(process.env.TEST_SITE_DIR as string, copy.version, listing.listing_id) as FirmDocT;
     const site = `https://${listing.website_domain ?? 'firm.example'}/contact?a=1&utm_source=old&b=x%20y&utm_medium=map#top`;
     doc.firm.website_url = site;
     doc.office.website_url = site;
-    writeFileSync(file, JSON.stringify(doc));
-    recordHash(copy, `firms/${listing.listing_id}.json`);
+    const key = writeFirmDoc(copy.dir, copy.version, doc, copy.own);
+    recordHash(copy, key.slice(keys.root(copy.version).length));
     const local = await startTestApp({ SITE_DIR: copy.dir });
     try {
       const reply = await request(local.url, `/r/${listing.listing_id}`, {}, schemas);
@@ -547,7 +537,8 @@ describe('store failures', () => {
   it('a corrupt firm document is 503', async () => {
     const listing = await aListing();
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
-    writeFileSync(join(copy.empty('firms'), `${listing.listing_id}.json`), '{"schema_version":1,"listing_id":');
+    const key = firmPackKey(copy.dir, copy.version, listing.listing_id);
+    writeFileSync(copy.own(key.slice(keys.root(copy.version).length)), '{"schema_version":2,"prefix":');
     await expect503(copy, [`/v1/firms/${listing.listing_id}`, `/r/${listing.listing_id}`]);
   });
 });

@@ -9,6 +9,7 @@ import { listingIdOf } from '../generator/inputs/ids.ts';
 import { keys, MeasurementDoc, Pointer } from '../shim/format/site-format.ts';
 import { copyFixture, readJson, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
+import { firmPackKey, readFirmDoc } from './helpers/firm-pack.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
 let data: string;
@@ -27,7 +28,7 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Rewrite every stored record of one office (its record chunk, and the firm documents holding it). */
+/** Rewrite every stored record of one office (its record chunk, and the firm documents holding it, in their packs). */
 async function tamper(
   root: string,
   v: string,
@@ -40,12 +41,13 @@ async function tamper(
     if (!rel.endsWith('.json') || !(rel.startsWith('cells/records/') || rel.startsWith('firms/'))) continue;
     const text = await readFile(join(dir, rel), 'utf8');
     if (!text.includes(listingId)) continue;
+    type Office = { listing_id: string };
     const doc = JSON.parse(text) as {
-      offices?: { listing_id: string }[];
-      office?: { listing_id: string };
-      other_offices?: { listing_id: string }[];
+      offices?: Office[];
+      documents?: { office: Office; other_offices: Office[] }[];
     };
-    for (const o of [...(doc.offices ?? []), ...(doc.office ? [doc.office] : []), ...(doc.other_offices ?? [])]) {
+    const inDocs = (doc.documents ?? []).flatMap((d) => [d.office, ...d.other_offices]);
+    for (const o of [...(doc.offices ?? []), ...inDocs]) {
       if (o.listing_id !== listingId) continue;
       edit(o as unknown as { visibility: { top3_share_pct: number } | null });
       edited++;
@@ -121,12 +123,9 @@ describe('npm run audit -- measure', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('OK: every published share equals its recomputation');
     // p1 in alpha: 2 points x 5 queries = 10 samples; ranked in 6 of them, in the top three in 5.
-    const firm = await readJson<{ office: { metro: string; visibility: unknown } }>(
-      site,
-      keys.firm(version, listingIdOf('p1')),
-    );
-    expect(firm.office.metro).toBe('alpha');
-    expect(firm.office.visibility).toEqual({ top3_share_pct: 50, appears_share_pct: 60 });
+    const firm = readFirmDoc(site, version, listingIdOf('p1'));
+    expect(firm?.office.metro).toBe('alpha');
+    expect(firm?.office.visibility).toEqual({ top3_share_pct: 50, appears_share_pct: 60 });
   });
 
   it('fails naming the office when a published share is tampered with', async () => {
@@ -145,7 +144,8 @@ describe('npm run audit -- measure', () => {
     expect(r.stdout).toMatch(/FAILED: 1 mismatch/);
     const withFirms = cli('--site', copy, '--quiet');
     expect(withFirms.status).toBe(1);
-    expect(withFirms.stdout).toContain(`MISMATCH firms/${id}.json: office ${id}`);
+    const pack = firmPackKey(copy, version, id).slice(keys.root(version).length);
+    expect(withFirms.stdout).toContain(`MISMATCH ${pack}: office ${id}`);
   });
 
   it('fails when the measurement itself is changed after the shares were computed', async () => {

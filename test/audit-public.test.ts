@@ -83,7 +83,7 @@ describe('/v/<current>/ on the local server', () => {
     for (const path of [
       `/v/${other}/meta.json`,
       `/v/${other}/manifest.json`,
-      `/${keys.firm(
+      `/${keys.firmPack(
         other,
         Object.keys(manifest.objects)
           .find((k) => k.includes('/firms/'))
@@ -93,6 +93,8 @@ describe('/v/<current>/ on the local server', () => {
       )}`,
       `/v/${version}/extra.json`,
       `/v/${version}/firms/l_aaaaaaaaaaaaaaaa.json`,
+      `/v/${version}/firms/aaaaaa.json`,
+      `/v/${version}/firms/a.json`,
       `/v/${version}/cells/groups/8029fffffffffff.json`,
       `/v/${version}/cells/records/nonsense/0.json`,
       `/v/${version}/%2e%2e/current.json`,

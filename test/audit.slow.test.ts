@@ -32,7 +32,8 @@ import { openSite, type SiteLocation } from '../generator/site/site.ts';
 import { formatVerifyReport, verify, verifyExitCode, type VerifyReport } from '../generator/audit/verify.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { haversineMiles } from '../shim/search/geo.ts';
-import { FirmDoc, keys, Manifest, Pointer, type StoredOfficeT } from '../shim/format/site-format.ts';
+import { keys, Manifest, Pointer, type FirmDocT, type StoredOfficeT } from '../shim/format/site-format.ts';
+import { readFirmDoc, writeFirmDoc } from './helpers/firm-pack.ts';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../shim/store/s3-client.ts';
 import { publishSite } from '../generator/publish/publish.ts';
@@ -324,10 +325,9 @@ describe('audit verify', () => {
     const copy = copySite('manifest');
     const v = versionOf(copy);
     const { office } = denseOffice(copy, 2);
-    const firmKey = keys.firm(v, office.listing_id);
-    const firm = FirmDoc.parse(JSON.parse(readFileSync(join(copy, firmKey), 'utf8')));
+    const firm = readFirmDoc(copy, v, office.listing_id) as FirmDocT;
     firm.firm.sponsored = !firm.firm.sponsored;
-    writeFileSync(join(copy, firmKey), `${JSON.stringify(firm)}\n`);
+    const firmKey = writeFirmDoc(copy, v, firm);
     const gone = keys.zip(v, '100');
     unlinkSync(join(copy, gone));
     const extra = `${keys.root(v)}firms/l_aaaaaaaaaaaaaaaa.json`;
@@ -577,8 +577,8 @@ describe('audit diff', () => {
     const v46 = versionOf(w46);
     const v47 = versionOf(w47);
     for (const m of moves.slice(0, 5)) {
-      const before = FirmDoc.parse(JSON.parse(readFileSync(join(w46, keys.firm(v46, m.listing_id)), 'utf8'))).office;
-      const after = FirmDoc.parse(JSON.parse(readFileSync(join(w47, keys.firm(v47, m.listing_id)), 'utf8'))).office;
+      const before = (readFirmDoc(w46, v46, m.listing_id) as FirmDocT).office;
+      const after = (readFirmDoc(w47, v47, m.listing_id) as FirmDocT).office;
       expect([m.old_top3, m.new_top3, m.old_appears, m.new_appears]).toEqual([
         before.visibility?.top3_share_pct ?? null,
         after.visibility?.top3_share_pct ?? null,

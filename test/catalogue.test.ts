@@ -48,7 +48,8 @@ describe('document catalogue', () => {
       `v/2026-W47-abc/${paths.cellRecords('82754ffffffffff', 3)}`,
     );
     expect(catalogueEntryOf(paths.cellRecords('82754ffffffffff', 3))?.name).toBe('cellRecords');
-    expect(catalogueEntryOf(paths.firm('l_aaaaaaaaaaaaaaaa'))?.name).toBe('firm');
+    expect(catalogueEntryOf(paths.firmPack('ab'))?.name).toBe('firmPack');
+    expect(catalogueEntryOf('firms/l_aaaaaaaaaaaaaaaa.json')).toBeNull();
     expect(catalogueEntryOf('shards/5/85283473fffffff.json')).toBeNull();
   });
 });

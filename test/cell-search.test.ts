@@ -16,7 +16,7 @@ import { cellSearch } from '../shim/search/cell-search.ts';
 import { checkStored, StoreError } from '../shim/contract/errors.ts';
 import { destination, haversineMiles } from '../shim/search/geo.ts';
 import type { SiteReader } from '../shim/search/reader.ts';
-import { FirmDoc, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/format/site-format.ts';
+import { FirmPack, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { buildCellsReference } from './helpers/cells-reference.ts';
@@ -135,11 +135,15 @@ describe('cell search on the generated sample site', () => {
     const site = process.env.TEST_SITE_DIR as string;
     const version = Pointer.parse(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).version;
     const meta = Meta.parse(JSON.parse(await readFile(join(site, keys.meta(version)), 'utf8')));
-    // The independent list of offices: the firm documents, not the cell tree.
+    // The independent list of offices: the firm documents (in their packs), not the cell tree.
     const dir = join(site, keys.root(version), 'firms');
-    offices = await Promise.all(
-      (await readdir(dir)).map(async (f) => FirmDoc.parse(JSON.parse(await readFile(join(dir, f), 'utf8'))).office),
-    );
+    offices = (
+      await Promise.all(
+        (await readdir(dir)).map(
+          async (f) => FirmPack.parse(JSON.parse(await readFile(join(dir, f), 'utf8'))).documents,
+        ),
+      )
+    ).flatMap((docs) => docs.map((d) => d.office));
     expect(offices.length).toBe(meta.totals.offices);
     reader = await createSiteSource(new FolderStore(site)).current();
     const metros = JSON.parse(await readFile('data/metros.json', 'utf8')) as {

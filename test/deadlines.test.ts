@@ -1,5 +1,5 @@
 /**
- * Store reads that do not finish: FIFOs in place of firm documents (a read that would wait for a writer, standing in for
+ * Store reads that do not finish: FIFOs in place of firm packs (a read that would wait for a writer, standing in for
  * a hung mount) answer 503 with Retry-After at once and hold up no other request; the restored files are served again
  * by the same server; SIGTERM stops the server while such reads are pending. A read that stalls past the deadline
  * (STORE_TIMEOUT_MS) is a StoreError, and the next read of the object is tried afresh.
@@ -25,7 +25,8 @@ import { withDeadline } from '../shim/store/deadline.ts';
 import { runWithDeadline } from '../shim/store/request-deadline.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
-import { keys } from '../shim/format/site-format.ts';
+import { keys, ListingBucket } from '../shim/format/site-format.ts';
+import { firmPackKey } from './helpers/firm-pack.ts';
 import { startTestServer } from './helpers/server.ts';
 
 const SITE = (): string => process.env.TEST_SITE_DIR as string;
@@ -36,9 +37,10 @@ let version: string;
 let stalled: string[];
 let intact: string;
 
-const firmPath = (id: string): string => join(copyDir, 'v', version, 'firms', `${id}.json`);
+/** The firm pack holding listing `id` in the copy (`from`: in another site folder of the same version). */
+const firmPath = (id: string, from = copyDir): string => join(from, firmPackKey(SITE(), version, id));
 
-/** Put a FIFO where the firm document of `id` was. */
+/** Put a FIFO where the firm pack holding the document of `id` was. */
 function fifoFor(id: string): void {
   unlinkSync(firmPath(id));
   expect(spawnSync('mkfifo', [firmPath(id)]).status).toBe(0);
@@ -52,7 +54,7 @@ function restore(id: string): void {
     // ENXIO: nobody is waiting on it; ENOENT: already restored.
   }
   rmSync(firmPath(id), { force: true });
-  copyFileSync(join(SITE(), 'v', version, 'firms', `${id}.json`), firmPath(id));
+  copyFileSync(firmPath(id, SITE()), firmPath(id));
 }
 
 async function get(url: string): Promise<{ status: number; retryAfter: string | null; ms: number }> {
@@ -67,18 +69,25 @@ beforeAll(() => {
   copyDir = mkdtempSync(join(tmpdir(), 'iad-deadlines-'));
   // Hard links: a copy in a moment; every case replaces files (unlink, then create), never writes through a link.
   expect(spawnSync('cp', ['-al', `${SITE()}/.`, copyDir]).status).toBe(0);
-  const ids = readdirSync(join(copyDir, 'v', version, 'firms'))
-    .map((f) => f.replace(/\.json$/, ''))
+  // The first listing of each of five firm packs, and the last listing of the version (in another pack).
+  const ids = readdirSync(join(copyDir, 'v', version, 'listings'))
+    .flatMap(
+      (f) =>
+        ListingBucket.parse(JSON.parse(readFileSync(join(copyDir, 'v', version, 'listings', f), 'utf8'))).listing_ids,
+    )
     .sort();
-  stalled = ids.slice(0, 5);
+  const firstOfPack = new Map<string, string>();
+  for (const id of ids) if (!firstOfPack.has(firmPath(id))) firstOfPack.set(firmPath(id), id);
+  stalled = [...firstOfPack.values()].slice(0, 5);
   intact = ids[ids.length - 1] as string;
+  expect(stalled.map((id) => firmPath(id))).not.toContain(firmPath(intact));
 });
 afterAll(() => {
   for (const id of stalled ?? []) restore(id);
   if (copyDir !== undefined) rmSync(copyDir, { recursive: true, force: true });
 });
 
-describe('FIFOs in place of firm documents', () => {
+describe('FIFOs in place of firm packs', () => {
   it('answer 503 with Retry-After at once, hold up no other request, and the restored files are served again', async () => {
     const server = await startTestServer({ SITE_DIR: copyDir, STORE_TIMEOUT_MS: '1000' });
     try {

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexSite, type IndexedOffice, type SiteIndex } from './fuzz/site-index.ts';
 import { request, type Reply } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { firmPackKey } from './helpers/firm-pack.ts';
+import { keys } from '../shim/format/site-format.ts';
 
 type Json = Record<string, unknown>;
 
@@ -114,8 +116,8 @@ beforeAll(async () => {
       warmUp: '/v1/attorneys?zip=10001',
     },
     {
-      name: 'a firm document',
-      files: [`firms/${office.listingId}.json`],
+      name: 'a firm document (its firm pack)',
+      files: [firmPackKey(SITE(), version, office.listingId).slice(keys.root(version).length)],
       probes: [`/v1/firms/${office.listingId}`, `/r/${office.listingId}`],
       warmUp: '/v1/attorneys?zip=60601',
     },
@@ -173,7 +175,7 @@ describe('a damaged stored object is 503 under a running server, and the server 
     'coverage-cells.json',
     'cell index',
     'a cell block (the one holding the point)',
-    'a firm document',
+    'a firm document (its firm pack)',
     'gazetteer ZIP document',
     'gazetteer city document',
     'coverage document',

@@ -1,9 +1,11 @@
 /** The generator's fast document bytes equal the plain serialisation of the same documents (every firm of the sample, the manifest). */
 import { describe, expect, it } from 'vitest';
-import { firmDocPieces, firmDocs, manifestBytes, manifestDoc, sortedKeys } from '../generator/write/documents.ts';
+import { manifestBytes, manifestDoc, sortedKeys } from '../generator/write/documents.ts';
+import { firmDocPieces, firmDocs, firmPackPieces } from '../generator/write/firm-packs.ts';
 import type { BuiltFirm } from '../generator/model/offices.ts';
 import type { Entry } from '../generator/write/write.ts';
-import type { StoredOfficeT } from '../shim/format/site-format.ts';
+import { FirmPack, LISTING_ALPHABET, type StoredOfficeT } from '../shim/format/site-format.ts';
+import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { sampleFirms } from './helpers/sample-offices.ts';
 
 /** Each document's pieces joined, as the writer writes them (without the trailing newline); its stated byte length checked. */
@@ -66,6 +68,43 @@ describe('firmDocPieces', () => {
       mainBrand: { metro: 'new-york', top3_share_pct: 1.5, appears_share_pct: 20, offices_measured: 2 },
     };
     expect(texts(b)).toEqual(firmDocs(b).map((d) => ({ listingId: d.listing_id, json: JSON.stringify(d) })));
+  });
+});
+
+describe('firmPackPieces', () => {
+  it('gives every pack of the sample, empty ones too, as exactly JSON.stringify of its documents sorted by listing_id', async () => {
+    const { inputs, firms: built } = await sampleFirms();
+    const length = 1;
+    // Independent answer: every firm document, grouped by the first two characters after "l_", sorted by listing_id.
+    const docs = built.flatMap((b) => firmDocs(b)).sort((a, b) => (a.listing_id < b.listing_id ? -1 : 1));
+    const packs = [...firmPackPieces(built, length)];
+    expect(packs.map((p) => p.prefix)).toEqual(
+      [...LISTING_ALPHABET].flatMap((a) => [...LISTING_ALPHABET].map((b) => a + b)),
+    );
+    let documents = 0;
+    for (const p of packs) {
+      const json = p.pieces.join('');
+      expect(p.bytes, p.prefix).toBe(Buffer.byteLength(json, 'utf8'));
+      const want = {
+        schema_version: SCHEMA_VERSIONS.firm,
+        prefix: p.prefix,
+        documents: docs.filter((d) => d.listing_id.slice(2, 4) === p.prefix),
+      };
+      expect(json, p.prefix).toBe(JSON.stringify(want));
+      expect(FirmPack.parse(JSON.parse(json)).documents.length).toBe(p.documents);
+      documents += p.documents;
+    }
+    expect(documents).toBe(inputs.places.length);
+  });
+
+  it('writes a pack with no listing as an empty list of documents', () => {
+    const packs = [...firmPackPieces([], 0)];
+    expect(packs.map((p) => p.prefix).join('')).toBe(LISTING_ALPHABET);
+    for (const p of packs) {
+      const json = p.pieces.join('');
+      expect(json).toBe(JSON.stringify({ schema_version: SCHEMA_VERSIONS.firm, prefix: p.prefix, documents: [] }));
+      expect(p.bytes).toBe(json.length);
+    }
   });
 });
 

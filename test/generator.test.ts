@@ -28,7 +28,7 @@ import {
   CityGazetteer,
   CoverageCells,
   CoverageDoc,
-  FirmDoc,
+  FirmPack,
   keys,
   LISTING_ID_RE,
   ListingBucket,
@@ -64,6 +64,7 @@ import {
   tempDir,
 } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
+import { readFirmDoc } from './helpers/firm-pack.ts';
 
 const quiet = { quiet: true, log: () => {} };
 
@@ -101,7 +102,7 @@ async function loadSite(dir: string): Promise<Site> {
 }
 
 const firmDocOf = (site: Site, placeId: string): FirmDocT =>
-  site.json<FirmDocT>(keys.firm(site.pointer.version, listingIdOf(placeId)));
+  readFirmDoc(site.dir, site.pointer.version, listingIdOf(placeId)) as FirmDocT;
 const recordsOf = (site: Site): CellRecordsT[] =>
   [...site.files.keys()].filter((k) => k.includes('/cells/records/')).map((k) => site.json<CellRecordsT>(k));
 
@@ -440,7 +441,7 @@ describe('published site', () => {
       if (r.startsWith('cells/shared/')) return CellShared;
       if (r.startsWith('cells/blocks/')) return CellBlock;
       if (r.startsWith('cells/records/')) return CellRecords;
-      if (r.startsWith('firms/')) return FirmDoc;
+      if (r.startsWith('firms/')) return FirmPack;
       if (r.startsWith('gazetteer/zip/')) return ZipGazetteer;
       if (r.startsWith('gazetteer/city/')) return CityGazetteer;
       if (r.startsWith('gazetteer/names/')) return NameGazetteer;
@@ -466,13 +467,14 @@ describe('published site', () => {
       expect(text.split('\n').length, `${key} is compact`).toBe(2);
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
-      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 4 : key === keys.meta(v) ? 2 : 1);
+      const twice = key === keys.meta(v) || /\/(firms|listings)\//.test(key);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 4 : twice ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();
       schema?.parse(json);
       // Stored records are compact: no constant texts, no hours text, no per-metro facts (the shim adds them).
-      if (schema === CellRecords || schema === FirmDoc)
+      if (schema === CellRecords || schema === FirmPack)
         expect(text, key).not.toMatch(/what_this_is|week_of|grid_points|"text"|map_visibility|brand_index/);
     }
     const openapi = base.json<{ info: { version: string }; servers: unknown }>(keys.openapi(v));
@@ -483,9 +485,14 @@ describe('published site', () => {
 
     const meta = base.json<{ generated_at: string; totals: unknown }>(keys.meta(v));
     expect(meta.generated_at).toBe('2026-11-18T14:00:00Z');
+    // Every listing has its document in the firm pack its prefix names, and no pack holds another.
     const firmIds = [...base.files.keys()]
       .filter((k) => k.startsWith(`${keys.root(v)}firms/`))
-      .map((k) => basename(k, '.json'))
+      .flatMap((k) => {
+        const pack = FirmPack.parse(base.json(k));
+        for (const d of pack.documents) expect(d.listing_id.slice(2, 2 + pack.prefix.length), k).toBe(pack.prefix);
+        return pack.documents.map((d) => d.listing_id);
+      })
       .sort();
     expect(firmIds).toEqual(Array.from({ length: 10 }, (_, i) => listingIdOf(`p${i + 1}`)).sort());
     // The record chunks hold every office once, and each agrees with its block's columns at its position.
@@ -681,7 +688,7 @@ describe('corrections', () => {
     const site = await loadSite(out);
     const v = site.pointer.version;
     const gone = listingIdOf('p2');
-    expect(site.files.has(keys.firm(v, gone))).toBe(false);
+    expect(readFirmDoc(site.dir, v, gone)).toBeUndefined();
     for (const r of recordsOf(site)) expect(r.offices.some((o) => o.listing_id === gone)).toBe(false);
     for (const [k, b] of site.files)
       if (k.includes('/firms/')) expect(b.toString('utf8').includes(gone), k).toBe(false);

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Reply } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { firmPackKey } from './helpers/firm-pack.ts';
+import { keys } from '../shim/format/site-format.ts';
 
 type Json = Record<string, unknown>;
 
@@ -98,9 +100,16 @@ const CASES: Case[] = [
     probes: () => ['/v1/attorneys?zip=60601', target.point],
   },
   {
-    name: 'a firm document with another phone number',
-    rel: () => `firms/${target.listingId}.json`,
-    alter: (v) => ({ ...v, office: { ...(v.office as Json), phone: '+1-555-0199' } }),
+    name: 'a firm document with another phone number (its firm pack altered)',
+    rel: () => firmPackKey(copyDir, version, target.listingId).slice(keys.root(version).length),
+    alter: (v) => ({
+      ...v,
+      documents: (v.documents as Json[]).map((d) =>
+        (d.office as Json).listing_id === target.listingId
+          ? { ...d, office: { ...(d.office as Json), phone: '+1-555-0199' } }
+          : d,
+      ),
+    }),
     probes: () => [`/v1/firms/${target.listingId}`],
   },
   {

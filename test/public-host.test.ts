@@ -4,7 +4,7 @@
  * server never redirects to one even when a stored document holds it.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BadInputError } from '../generator/generate.ts';
@@ -13,6 +13,9 @@ import { isPublicWebHost, isPublicWebUrl } from '../shim/lib/public-host.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { startTestServer } from './helpers/server.ts';
 import { linkSite } from './helpers/site-copy.ts';
+import { readFirmDoc, readFirmPack, writeFirmDoc } from './helpers/firm-pack.ts';
+import { recordHash } from './helpers/rehash.ts';
+import { keys, type FirmDocT } from '../shim/format/site-format.ts';
 
 afterAll(removeTempDirs);
 
@@ -121,19 +124,23 @@ describe('generate', () => {
 describe('GET /r/{listing_id}', () => {
   it('never redirects to a private host, even when a stored firm document names one', async () => {
     const site = linkSite(process.env.TEST_SITE_DIR as string);
-    const firms = join(site.dir, 'v', site.version, 'firms');
     const targets = ['http://127.0.0.1:8787/admin', 'http://[::1]/', 'http://192.168.1.1/', 'http://localhost/'];
-    const ids = readdirSync(firms)
-      .filter((f) => /"website_url":"https?:/.test(readFileSync(join(firms, f), 'utf8')))
-      .slice(0, targets.length + 1)
-      .map((f) => f.replace(/\.json$/, ''));
+    const src = process.env.TEST_SITE_DIR as string;
+    const packs = join(src, 'v', site.version, 'firms');
+    // Listings with a website, each in a firm pack of its own, so every one is altered alone.
+    const ids = readdirSync(packs)
+      .map((f) => readFirmPack(src, `${keys.root(site.version)}firms/${f}`).documents)
+      .map((docs) => docs.find((d) => d.firm.website_url?.startsWith('http') === true)?.listing_id)
+      .filter((id) => id !== undefined)
+      .slice(0, targets.length + 1);
     expect(ids).toHaveLength(targets.length + 1);
     for (const [i, target] of targets.entries()) {
-      const file = site.own(`firms/${ids[i] as string}.json`);
-      writeFileSync(
-        file,
-        readFileSync(file, 'utf8').replace(/"website_url":"[^"]*"/g, `"website_url":${JSON.stringify(target)}`),
-      );
+      const doc = readFirmDoc(src, site.version, ids[i] as string) as FirmDocT;
+      doc.firm.website_url = target;
+      doc.office.website_url = target;
+      doc.other_offices = doc.other_offices.map((o) => ({ ...o, website_url: target }));
+      // Its hash recorded as a generator would have: the redirect is refused for the host, not for a damaged pack.
+      recordHash(site, writeFirmDoc(src, site.version, doc, site.own).slice(keys.root(site.version).length));
     }
     const server = await startTestServer({ SITE_DIR: site.dir });
     try {

@@ -14,7 +14,7 @@ import { publishSite } from '../generator/publish/publish.ts';
 import { release, type ReleaseOptions } from '../generator/release/release.ts';
 import { LiveMovedError } from '../generator/write/live-moved.ts';
 import { createS3Client } from '../shim/store/s3-client.ts';
-import { keys, Pointer } from '../shim/format/site-format.ts';
+import { firmPackPrefix, keys, Meta, Pointer } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { generateLive } from './helpers/generate-live.ts';
 import { useS3rver } from './helpers/s3rver.ts';
@@ -80,10 +80,12 @@ describe('two releases at once on a bucket', () => {
     expect(weekly.failed_step).toBe('live moved');
     expect(weekly.error).toContain('s3://race/');
     expect(await bucketLive('race')).toBe(removal?.version);
-    const firm = await new S3Store({ bucket: 'race', ...s3.clientOptions }).get(
-      keys.firm(removal?.version as string, listingIdOf('p3')),
-    );
-    expect(firm).toBeNull();
+    const store = new S3Store({ bucket: 'race', ...s3.clientOptions });
+    const version = removal?.version as string;
+    const meta = Meta.parse(JSON.parse(new TextDecoder().decode((await store.get(keys.meta(version))) ?? undefined)));
+    const pack = await store.get(keys.firmPack(version, firmPackPrefix(listingIdOf('p3'), meta.listing_prefix_length)));
+    expect(pack).not.toBeNull();
+    expect(new TextDecoder().decode(pack ?? undefined)).not.toContain(listingIdOf('p3'));
   });
 });
 

@@ -16,6 +16,8 @@ import { viewerRequestCode } from '../infra/edge-function.ts';
 import { VERSION_OBJECT_PATHS } from '../infra/cdn.ts';
 
 const ALPHA = ['p1', 'p2', 'p3'].map(listingIdOf);
+/** The firm pack that held the first of them (listing prefix length 1 at this size: packs of two characters). */
+const ALPHA_PACK = `firms/${(ALPHA[0] ?? '').slice(2, 4)}.json`;
 /** Strings only the Alpha firm's listings carry (its name, website and street addresses). */
 const ALPHA_TEXT = [/alphalaw/i, /Alpha Injury Law/, /Alpha Law Group/, /P[123] Main St/];
 const PAGES = ['/', '/docs', '/corrections', '/metros/alpha', '/metros/beta'];
@@ -85,7 +87,7 @@ async function look(env: Record<string, string>, oldVersions: readonly string[])
     bodies.push(['/openapi.json', await (await get('/openapi.json')).text()]);
     for (const p of PAGES) bodies.push([p, await (await get(p, 'text/html')).text()]);
     for (const v of oldVersions) {
-      for (const key of [`/v/${v}/firms/${ALPHA[0] ?? ''}.json`, `/v/${v}/meta.json`, `/v/${v}/cells/index.json`]) {
+      for (const key of [`/v/${v}/${ALPHA_PACK}`, `/v/${v}/meta.json`, `/v/${v}/cells/index.json`]) {
         const r = await get(key);
         seen.versionPaths[key] = r.status;
         bodies.push([key, await r.text()]);
@@ -134,7 +136,7 @@ function expectAbsent(seen: Seen, version: string | null, oldVersions: readonly 
   expect(seen.searchIds.filter((id) => ALPHA.includes(id))).toEqual([]);
   expect(seen.searchIds.length).toBeGreaterThan(0);
   expect(seen.offices).toBe(7);
-  for (const v of oldVersions) expect(seen.versionPaths[`/v/${v}/firms/${ALPHA[0] ?? ''}.json`]).toBe(404);
+  for (const v of oldVersions) expect(seen.versionPaths[`/v/${v}/${ALPHA_PACK}`]).toBe(404);
   for (const [path, m] of Object.entries(seen.measurement)) {
     expect(m.namesAlpha, path).toBe(false);
     expect(m.status, path).toBe(path.startsWith(`/v/${seen.version ?? ''}/`) ? 200 : 404);

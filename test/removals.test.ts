@@ -12,7 +12,7 @@ import { publishSite, RemovedListingError } from '../generator/publish/publish.t
 import { release } from '../generator/release/release.ts';
 import { readRemovals } from '../generator/model/removals.ts';
 import { createService } from '../shim/answer/service-impl.ts';
-import { keys } from '../shim/format/site-format.ts';
+import { FirmPack, keys } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import { S3Store } from '../shim/store/s3.ts';
@@ -46,9 +46,9 @@ async function listed(site: string): Promise<Set<string>> {
   const tree = await readTree(site);
   const version = (JSON.parse((tree.get(keys.pointer) as Buffer).toString('utf8')) as { version: string }).version;
   const ids = new Set<string>();
-  for (const k of tree.keys()) {
-    const m = new RegExp(`^v/${version}/firms/(l_[a-z2-7]{16})\\.json$`).exec(k);
-    if (m?.[1] !== undefined) ids.add(m[1]);
+  for (const [k, bytes] of tree) {
+    if (!new RegExp(`^v/${version}/firms/[a-z2-7]+\\.json$`).test(k)) continue;
+    for (const d of FirmPack.parse(JSON.parse(bytes.toString('utf8'))).documents) ids.add(d.listing_id);
   }
   // The cell tree agrees with the firm documents: a search lists exactly the served ones near Chicago.
   const service = createService(createSiteSource(new FolderStore(site), { pointerTtlMs: 0 }));

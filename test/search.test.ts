@@ -13,12 +13,13 @@ import { AttorneysResponse, FirmResponse, type AttorneysResponseT } from '../shi
 import { metroAt } from '../shim/places/resolve.ts';
 import { search } from '../shim/search/search.ts';
 import { createService } from '../shim/answer/service-impl.ts';
+import { readFirmDoc } from './helpers/firm-pack.ts';
 import { CellBlock } from '../shim/format/cell-format.ts';
 import { buildCells } from '../generator/write/cells.ts';
 import { hashSerialised, sealCellTree } from '../generator/write/cell-hashes.ts';
 import {
   CoverageCells,
-  FirmDoc,
+  FirmPack,
   keys,
   Meta,
   Pointer,
@@ -47,8 +48,8 @@ const metros = (
 
 beforeAll(() => {
   // Every listing has a firm document whose `office` is that listing: together they are every office of the site.
-  offices = readdirSync(join(vdir, 'firms')).map(
-    (f) => FirmDoc.parse(JSON.parse(readFileSync(join(vdir, 'firms', f), 'utf8'))).office,
+  offices = readdirSync(join(vdir, 'firms')).flatMap((f) =>
+    FirmPack.parse(JSON.parse(readFileSync(join(vdir, 'firms', f), 'utf8'))).documents.map((d) => d.office),
   );
   coverage = CoverageCells.parse(JSON.parse(readFileSync(join(vdir, 'coverage-cells.json'), 'utf8')));
 });
@@ -356,9 +357,7 @@ describe('ties and failures', () => {
       { lat: q.lat, lng: q.lng, radius_miles: q.radius, limit: 1 },
       CTX,
     );
-    const nearest = FirmDoc.parse(
-      JSON.parse(readFileSync(join(vdir, 'firms', `${near.results[0]!.listing_id}.json`), 'utf8')),
-    ).office;
+    const nearest = readFirmDoc(SITE, version, near.results[0]!.listing_id)!.office;
     const blocks = readdirSync(join(vdir, 'cells', 'blocks')).map((f) =>
       CellBlock.parse(JSON.parse(readFileSync(join(vdir, 'cells', 'blocks', f), 'utf8'))),
     );

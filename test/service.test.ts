@@ -7,7 +7,7 @@ import { BRAND_INDEX_WHAT, MAP_VISIBILITY_WHAT, SERVICE_NAME } from '../shim/con
 import { ApiError } from '../shim/contract/errors.ts';
 import { AttorneysResponse, CoverageResponse, FirmResponse } from '../shim/contract/schemas.ts';
 import { createService } from '../shim/answer/service-impl.ts';
-import { FirmDoc, keys, Meta, Pointer, type FirmDocT } from '../shim/format/site-format.ts';
+import { FirmPack, keys, Meta, Pointer, type FirmDocT } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import type { Store } from '../shim/store/types.ts';
@@ -21,7 +21,7 @@ const firmFiles = readdirSync(join(vdir, 'firms')).sort();
 let docs: FirmDocT[] | null = null;
 /** Every firm document of the site, read once. */
 function allDocs(): FirmDocT[] {
-  docs ??= firmFiles.map((f) => FirmDoc.parse(JSON.parse(readFileSync(join(vdir, 'firms', f), 'utf8'))));
+  docs ??= firmFiles.flatMap((f) => FirmPack.parse(JSON.parse(readFileSync(join(vdir, 'firms', f), 'utf8'))).documents);
   return docs;
 }
 
@@ -93,7 +93,7 @@ describe('getFirm', () => {
       '',
       'l_AAAAAAAAAAAAAAAA',
       '../current',
-      `${firmFiles[0]!.replace('.json', '')}x`,
+      `${allDocs()[0]!.listing_id}x`,
     ]) {
       const e = await apiError(service.getFirm(id, CTX));
       expect(e.code).toBe('not_found');

@@ -3,6 +3,7 @@
  * and the compact stored records expanded (hours text, map_visibility and brand_index from the record and meta.json).
  */
 import { firmNearPoint } from '../shim/answer/firm-near.ts';
+import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { BRAND_INDEX_WHAT, DISCLOSURE, MAP_VISIBILITY_WHAT, SERVICE_NAME } from '../shim/contract/constants.ts';
@@ -165,7 +166,7 @@ describe('shapeFirm', () => {
   const firmBrand = { metro: 'austin', top3_share_pct: 20, appears_share_pct: 50, offices_measured: 2 };
   const firmDoc = (other: StoredOfficeT, brand: typeof firmBrand | null = firmBrand) =>
     FirmDoc.parse({
-      schema_version: 1,
+      schema_version: SCHEMA_VERSIONS.firm,
       listing_id: storedOffice.listing_id,
       firm: {
         brand,

@@ -10,6 +10,7 @@ import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLive } from './helpers/generate-live.ts';
+import { firmPackKey } from './helpers/firm-pack.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { STAGING } from '../generator/write/site-folder.ts';
 import { createService } from '../shim/answer/service-impl.ts';
@@ -269,7 +270,7 @@ describe('retention', () => {
   it('the same inputs again restore an object lost from the served version without taking the version away', async () => {
     const site = join(await tempDir('repair'), 'site');
     const { version } = await generateLive({ dataDir: (variants[0] as Variant).data, outDir: site, ...quiet });
-    const lost = join(site, keys.firm(version, P1));
+    const lost = join(site, firmPackKey(site, version, P1));
     const bytes = await readFile(lost);
     await writeFile(lost, '');
     await generateLive({ dataDir: (variants[0] as Variant).data, outDir: site, ...quiet });

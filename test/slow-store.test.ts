@@ -12,6 +12,7 @@ import { FolderStore } from '../shim/store/folder.ts';
 import { runWithDeadline } from '../shim/store/request-deadline.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
 import { sleep, until, useFakeS3Site } from './helpers/fake-s3-site.ts';
+import { firmPackKey } from './helpers/firm-pack.ts';
 import { createHandler } from '../shim/aws/handler.ts';
 import { lazyS3Store } from '../shim/aws/lazy-s3.ts';
 import { loadLambdaEnv } from '../shim/edge/env.ts';
@@ -118,7 +119,8 @@ describe('one deadline per request covers all its store reads, the pointer inclu
       lazyS3Store({ bucket: 'site', endpoint: site.fake.endpoint, region: 'us-east-1', forcePathStyle: true }),
       500,
     );
-    const reads = site.firmIds.slice(0, 5).map((id) => store.get(`v/${site.version}/firms/${id}.json`));
+    const sample = process.env.TEST_SITE_DIR as string;
+    const reads = site.firmIds.slice(0, 5).map((id) => store.get(firmPackKey(sample, site.version, id)));
     for (const read of reads) await expect(read).rejects.toThrow(/within 500 ms/);
     // Without the signal passed through, every stalled answer stays open until S3's own socket timeout.
     expect(await until(() => site.fake.held() === 0, 1500), `${site.fake.held()} responses still held`).toBe(true);

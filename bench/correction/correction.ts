@@ -21,7 +21,15 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { listingIdOf } from '../../generator/inputs/ids.ts';
 import { publishSite, type PublishReport } from '../../generator/publish/publish.ts';
 import { s3Client } from '../../shim/store/s3-client.ts';
-import { FirmDoc, keys, Pointer } from '../../shim/format/site-format.ts';
+import {
+  firmPackPrefix,
+  FirmPack,
+  keys,
+  LISTING_ALPHABET,
+  ListingBucket,
+  listingPrefix,
+  Pointer,
+} from '../../shim/format/site-format.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { startS3rver } from '../lib/s3rver.ts';
@@ -220,9 +228,15 @@ export async function measureCorrection(opts: {
       keys.pointer,
     ]);
     const listing = listingIdOf(inputs.placeId);
-    // Read the way the shim does (through the layer's map), but only the firm document: a seeded week has no other objects.
+    // Read the way the shim does (through the layer's map, each object checked against the hash its parent records),
+    // but only the listings bucket and the firm pack: a seeded week has no other objects, and the correction rewrote both.
     const reader = await createSiteSource(store).current();
-    const firm = await reader.json(keys.firm(correctionVersion, listing), FirmDoc);
+    const length = reader.meta.listing_prefix_length;
+    const bucket = await reader.json(keys.listings(correctionVersion, listingPrefix(listing, length)), ListingBucket);
+    const prefix = firmPackPrefix(listing, length);
+    const packSha = bucket?.firms_sha256[LISTING_ALPHABET.indexOf(prefix.slice(length))];
+    const pack = await reader.json(keys.firmPack(correctionVersion, prefix), FirmPack, packSha);
+    const firm = pack?.documents.find((d) => d.listing_id === listing);
     return {
       offices: opts.offices,
       baseVersion,

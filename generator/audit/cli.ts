@@ -167,7 +167,7 @@ other_offices and the firm's brand_index). Prints each mismatch as expected vs g
   options: {
     ...URL_OPTION,
     ...SITE_OPTIONS,
-    'no-firms': { type: 'boolean', description: 'skip the firm documents (one read per office)' },
+    'no-firms': { type: 'boolean', description: 'skip the firm documents (one read per firm pack)' },
     max: { type: 'integer', min: 0, arg: 'N', description: 'mismatch lines in the text report (0 = all)', default: 50 },
     json: { type: 'boolean', description: 'the full report as JSON' },
     quiet: { type: 'boolean', description: 'no progress on stderr' },

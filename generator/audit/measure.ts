@@ -1,12 +1,13 @@
 /**
  * `audit measure`: recompute every office's map_visibility and every firm's brand_index from the version's published
- * measurement documents and compare them with what the version publishes (record chunks, firm documents, meta, coverage).
+ * measurement documents and compare them with what the version publishes (record chunks, firm documents in their packs, meta, coverage).
  */
 import type { ZodType } from 'zod';
 import {
   CoverageCells,
   CoverageDoc,
-  FirmDoc,
+  firmPackPrefix,
+  FirmPack,
   keys,
   MeasurementDoc,
   type MeasurementDocT,
@@ -21,7 +22,7 @@ import { openSite, type AuditLocation } from '../site/site.ts';
 
 /** One published value that differs from the recomputed one. */
 export interface Mismatch {
-  /** Where the published value is: "cells/records", "firms/<listing_id>.json", "meta.json", "coverage.json", "measurement/<metro>.json". */
+  /** Where the published value is: "cells/records", "firms/<prefix>.json" (a firm pack), "meta.json", "coverage.json", "measurement/<metro>.json". */
   where: string;
   /** The office or metro it is about. */
   subject: string;
@@ -166,28 +167,46 @@ export async function measure(opts: MeasureOptions): Promise<MeasureReport> {
   if (opts.firms ?? true) {
     const progress = progressEvery(log);
     let done = 0;
-    const perDoc = await mapPool(scan.offices, concurrency, async (o) => {
-      const key = keys.firm(v, o.listing_id);
-      const doc = await site.json(key, FirmDoc);
-      progress(++done, scan.offices.length, 'measure: firm documents');
-      const where = `firms/${o.listing_id}.json`;
+    const byPack = new Map<string, StoredOfficeT[]>();
+    for (const o of scan.offices) {
+      const prefix = firmPackPrefix(o.listing_id, site.meta.listing_prefix_length);
+      const list = byPack.get(prefix);
+      if (list === undefined) byPack.set(prefix, [o]);
+      else list.push(o);
+    }
+    const perPack = await mapPool([...byPack], concurrency, async ([prefix, inPack]) => {
+      const pack = await site.json(keys.firmPack(v, prefix), FirmPack);
+      const where = `firms/${prefix}.json`;
+      const docs = new Map(pack?.documents.map((d) => [d.listing_id, d]));
       const found: Mismatch[] = [];
-      if (doc === null)
-        return [{ where, subject: `office ${o.listing_id}`, field: 'document', expected: 'present', got: 'missing' }];
-      for (const x of [doc.office, ...doc.other_offices]) compareOffice(where, x, r.offices.get(x.listing_id), found);
-      const want = firmDocBrand(r, o);
-      if (!same(doc.firm.brand, want))
-        found.push({
-          where,
-          subject: `firm ${o.firm_id} of office ${o.listing_id} (${o.name})`,
-          field: 'firm.brand_index',
-          expected: want,
-          got: doc.firm.brand,
-        });
+      for (const o of inPack) {
+        progress(++done, scan.offices.length, 'measure: firm documents');
+        const doc = docs.get(o.listing_id);
+        if (doc === undefined) {
+          found.push({
+            where,
+            subject: `office ${o.listing_id}`,
+            field: 'document',
+            expected: 'present',
+            got: 'missing',
+          });
+          continue;
+        }
+        for (const x of [doc.office, ...doc.other_offices]) compareOffice(where, x, r.offices.get(x.listing_id), found);
+        const want = firmDocBrand(r, o);
+        if (!same(doc.firm.brand, want))
+          found.push({
+            where,
+            subject: `firm ${o.firm_id} of office ${o.listing_id} (${o.name})`,
+            field: 'firm.brand_index',
+            expected: want,
+            got: doc.firm.brand,
+          });
+      }
       return found;
     });
-    firmDocuments = perDoc.length;
-    for (const found of perDoc) mismatches.push(...found);
+    firmDocuments = done;
+    for (const found of perPack) mismatches.push(...found);
   }
   let samples = 0;
   for (const s of r.sampling.values()) samples += s.grid_samples;

@@ -1,12 +1,12 @@
-/** The documents of a version besides the cell tree: firm documents, coverage, coverage cells, meta, manifest, pointer. */
+/** The documents of a version besides the cell tree and the firm packs: listings buckets, coverage, coverage cells, meta, manifest, pointer. */
 import { attribution } from '../../shim/contract/attribution.ts';
 import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { disclosureFor } from '../../shim/answer/disclosure.ts';
 import { LISTING_ALPHABET, listingPrefix } from '../../shim/format/site-format.ts';
+import { alphabetPrefixes } from './firm-packs.ts';
 import type {
   CoverageCellsT,
   CoverageDocT,
-  FirmDocT,
   ListingBucketT,
   ManifestT,
   MetaT,
@@ -15,67 +15,9 @@ import type {
 } from '../../shim/format/site-format.ts';
 import type { CoverageMap } from '../model/coverage.ts';
 import type { DatasetFileT, MetroT } from '../inputs/schema.ts';
-import { firmBrandFor, type BuiltFirm } from '../model/offices.ts';
+import type { BuiltFirm } from '../model/offices.ts';
 import type { Visibility } from '../model/visibility.ts';
 import type { Entry } from './write.ts';
-
-/** The part of an office's firm document before `office`: schema version, listing id and the firm. */
-function firmDocHead(
-  built: BuiltFirm,
-  office: BuiltFirm['offices'][number],
-): Pick<FirmDocT, 'schema_version' | 'listing_id' | 'firm'> {
-  const { firm } = built;
-  return {
-    schema_version: SCHEMA_VERSIONS.firm,
-    listing_id: office.listing_id,
-    firm: {
-      firm_id: firm.firmId,
-      name: firm.name,
-      website_url: firm.websiteUrl,
-      website_domain: firm.domain,
-      profile_type: firm.profileType,
-      sponsored: firm.sponsored,
-      brand: firmBrandFor(office, built),
-    },
-  };
-}
-
-/** One firm document per office of the firm: the office, the firm, and the firm's other offices by listing_id. */
-export function firmDocs(built: BuiltFirm): FirmDocT[] {
-  return built.offices.map((office) => ({
-    ...firmDocHead(built, office),
-    office,
-    other_offices: built.offices.filter((o) => o !== office),
-  }));
-}
-
-/**
- * firmDocs(built) as pieces of JSON text, one document at a time, with their UTF-8 length: the pieces joined are exactly
- * `JSON.stringify(doc)`. Every office is serialised once per firm and each document is only a list of pieces, which the
- * writer encodes straight into its batch: a firm of n offices has n documents listing n - 1 others, and building a
- * string per document (then copying it) was most of the garbage of a national run.
- */
-export function* firmDocPieces(built: BuiltFirm): Generator<{ listingId: string; pieces: string[]; bytes: number }> {
-  const texts = built.offices.map((o) => JSON.stringify(o));
-  const lengths = texts.map((t) => Buffer.byteLength(t, 'utf8'));
-  let all = 0;
-  for (const n of lengths) all += n;
-  const others = Math.max(0, texts.length - 2);
-  for (let i = 0; i < texts.length; i++) {
-    const office = built.offices[i] as BuiltFirm['offices'][number];
-    const head = JSON.stringify(firmDocHead(built, office)).slice(0, -1);
-    const pieces = [head, ',"office":', texts[i] as string, ',"other_offices":['];
-    for (let j = 0; j < texts.length; j++) {
-      if (j === i) continue;
-      if (pieces.length > 4) pieces.push(',');
-      pieces.push(texts[j] as string);
-    }
-    pieces.push(']}');
-    // head + the keys and brackets (all ASCII) + this office + the others and their commas.
-    const bytes = Buffer.byteLength(head, 'utf8') + ',"office":,"other_offices":[]}'.length + all + others;
-    yield { listingId: office.listing_id, pieces, bytes };
-  }
-}
 
 /** Totals shared by coverage.json and meta.json. */
 export interface Totals {
@@ -196,7 +138,7 @@ export function metaDoc(
 
 /**
  * True for the objects the shim reads by a name meta.json gives it: the cell index, coverage, coverage cells, openapi,
- * changes, listing buckets, gazetteer documents, pages and the measurement documents (answered for the served version). The cell tree below the index and the firm documents are
+ * changes, listing buckets, gazetteer documents, pages and the measurement documents (answered for the served version). The cell tree below the index and the firm packs are
  * checked against their parents instead (docs/SITE-FORMAT.md).
  */
 export function namedByMeta(rel: string): boolean {
@@ -231,23 +173,24 @@ export function listingPrefixLength(count: number): number {
   return length;
 }
 
-/** Every listings bucket of `length`, in prefix order, each with its listing ids sorted (empty buckets included) and, given `firmHash`, each one's firm document sha256. */
+/**
+ * Every listings bucket of `length`, in prefix order, each with its listing ids sorted (empty buckets included) and the
+ * sha256 of each firm pack below it (`packHash` of its prefix, for each character of LISTING_ALPHABET in its order).
+ */
 export function listingBuckets(
   listingIds: readonly string[],
   length: number,
-  firmHash?: (listingId: string) => string,
+  packHash: (prefix: string) => string,
 ): ListingBucketT[] {
   const byPrefix = new Map<string, string[]>();
-  const prefixes = (n: number): string[] =>
-    n === 0 ? [''] : prefixes(n - 1).flatMap((p) => [...LISTING_ALPHABET].map((c) => p + c));
-  for (const prefix of prefixes(length)) byPrefix.set(prefix, []);
+  for (const prefix of alphabetPrefixes(length)) byPrefix.set(prefix, []);
   for (const id of listingIds) byPrefix.get(listingPrefix(id, length))?.push(id);
-  return [...byPrefix].map(([prefix, ids]) => {
-    const listing_ids = ids.sort();
-    return firmHash === undefined
-      ? { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids }
-      : { schema_version: SCHEMA_VERSIONS.listings, prefix, listing_ids, sha256: listing_ids.map(firmHash) };
-  });
+  return [...byPrefix].map(([prefix, ids]) => ({
+    schema_version: SCHEMA_VERSIONS.listings,
+    prefix,
+    listing_ids: ids.sort(),
+    firms_sha256: [...LISTING_ALPHABET].map((c) => packHash(prefix + c)),
+  }));
 }
 
 /** The relative keys of `entries` in manifest order (sorted; the version prefix does not change the order). */

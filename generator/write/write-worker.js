@@ -2,9 +2,9 @@
 // the main thread keeps computing and serialising while the file system works. Plain JavaScript: a worker thread has
 // no TypeScript loader under every runner (tsx, vitest).
 import { createHash } from 'node:crypto';
-import { constants, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 
 const root = workerData.root;
 /**
@@ -14,8 +14,28 @@ const root = workerData.root;
  */
 const previous = workerData.previous ?? null;
 const made = new Set();
-/** False once the file system refused a copy-on-write clone (most do: ext4, tmpfs): every object is then written. */
-let cloning = previous !== null;
+/**
+ * Whether this file system makes copy-on-write clones (btrfs, XFS, APFS do; ext4 and tmpfs do not), tried once on a
+ * file of its own: otherwise a week in which few objects are unchanged would read back every previous file it writes
+ * before the first identical one told it that clones fail.
+ */
+function clonesHere() {
+  const probe = join(root, `.clone-probe-${threadId}`);
+  try {
+    mkdirSync(root, { recursive: true });
+    writeFileSync(probe, '\n');
+    copyFileSync(probe, `${probe}.clone`, constants.COPYFILE_FICLONE_FORCE);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { force: true });
+    rmSync(`${probe}.clone`, { force: true });
+  }
+}
+
+/** False when the file system makes no copy-on-write clones, or refused one: every object is then written. */
+let cloning = previous !== null && clonesHere();
 
 /**
  * Clone the previous version's file at `rel` to `path` when that file holds exactly `part`: a copy-on-write clone, a

@@ -19,8 +19,10 @@ import { shapeCoverage, shapeFirm, shapeLocation, withUtmSource } from './shape.
 import {
   ChangesDoc,
   CoverageDoc,
-  FirmDoc,
+  firmPackPrefix,
+  FirmPack,
   keys,
+  LISTING_ALPHABET,
   LISTING_ID_RE,
   ListingBucket,
   listingPrefix,
@@ -38,26 +40,32 @@ function notFound(listingId: string): ApiError {
 }
 
 /**
- * The firm document of a listing. Whether the listing exists is read from its listings bucket, so a firm document the
- * version should hold but the store lacks is a StoreError (503), never a false 404.
+ * The firm document of a listing, from its firm pack. Whether the listing exists is read from its listings bucket, so
+ * a firm document the version should hold but the store lacks is a StoreError (503), never a false 404.
  */
 async function firmDoc(reader: SiteReader, listingId: string): Promise<FirmDocT> {
   if (!LISTING_ID_RE.test(listingId)) throw notFound(listingId);
+  const length = reader.meta.listing_prefix_length;
   const bucket = await readRequired(
     reader,
-    keys.listings(reader.version, listingPrefix(listingId, reader.meta.listing_prefix_length)),
+    keys.listings(reader.version, listingPrefix(listingId, length)),
     ListingBucket,
   );
-  const at = sortedIndexOf(bucket.listing_ids, listingId);
-  if (at < 0) throw notFound(listingId);
-  // The bucket records the firm document's sha256 (versions generated before it: none, read without a check).
-  const sha256 = bucket.sha256?.[at];
-  if (bucket.sha256 !== undefined && sha256 === undefined)
-    throw new StoreError(
-      `${keys.listings(reader.version, bucket.prefix)} has no sha256 for ${listingId}`,
-      keys.firm(reader.version, listingId),
-    );
-  return readRequired(reader, keys.firm(reader.version, listingId), FirmDoc, undefined, sha256);
+  if (sortedIndexOf(bucket.listing_ids, listingId) < 0) throw notFound(listingId);
+  const prefix = firmPackPrefix(listingId, length);
+  const key = keys.firmPack(reader.version, prefix);
+  const sha256 = bucket.firms_sha256[LISTING_ALPHABET.indexOf(prefix.slice(length))];
+  if (sha256 === undefined)
+    throw new StoreError(`${keys.listings(reader.version, bucket.prefix)} has no sha256 for ${key}`, key);
+  const pack = await readRequired(reader, key, FirmPack, undefined, sha256);
+  const at = sortedIndexOf(
+    pack.documents.map((d) => d.listing_id),
+    listingId,
+  );
+  const doc = pack.documents[at];
+  if (doc === undefined)
+    throw new StoreError(`${key} has no document for ${listingId}, which its listings bucket lists`, key);
+  return doc;
 }
 
 /** Binary search in a sorted list of strings: the position of `value`, or -1. */

@@ -13,10 +13,10 @@ export const SCHEMA_VERSIONS = {
   meta: 2,
   /** Everything under `cells/`: index, groups, shared lists, blocks, record chunks (4: with the hashes of their children). */
   cells: 4,
-  /** `firms/<listing_id>.json`. */
-  firm: 1,
-  /** `listings/<prefix>.json`. */
-  listings: 1,
+  /** `firms/<prefix>.json` (2: the firm documents of every listing id starting `l_<prefix>`, one object). */
+  firm: 2,
+  /** `listings/<prefix>.json` (2: with the sha256 of each firm pack below the bucket). */
+  listings: 2,
   /** `coverage.json` and `coverage-cells.json`. */
   coverage: 1,
   /** Every `gazetteer/` document (zip, city, names, points). */

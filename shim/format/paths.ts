@@ -13,7 +13,8 @@ export const paths = {
   cellShared: (group: string) => `cells/shared/${group}.json`,
   cellBlock: (cell: string) => `cells/blocks/${cell}.json`,
   cellRecords: (block: string, chunk: number) => `cells/records/${block}/${chunk}.json`,
-  firm: (listingId: string) => `firms/${listingId}.json`,
+  /** The firm documents of every listing whose id starts `l_<prefix>` (firmPackPrefix in site-format.ts). */
+  firmPack: (prefix: string) => `firms/${prefix}.json`,
   listings: (prefix: string) => `listings/${prefix}.json`,
   zip: (zip3: string) => `gazetteer/zip/${zip3}.json`,
   city: (state: string, bucket: string) => `gazetteer/city/${state}/${bucket}.json`,

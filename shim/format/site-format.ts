@@ -25,6 +25,9 @@ export function schemaVersion<A extends Artifact>(artifact: A): z.ZodLiteral<(ty
 /** A sha256 as lowercase hex, as manifest.json and the parents of stored objects record it. */
 export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
+/** The alphabet of listing ids after `l_`, in bucket order. */
+export const LISTING_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
 /** `current.json`: the pointer to the version being served. Written last on publish. */
 export const Pointer = z.object({
   schema_version: schemaVersion('pointer'),
@@ -199,7 +202,7 @@ export const StoredOffice = z
     message: 'metro and visibility are null together, and brand needs a metro',
   });
 
-/** `v/<version>/firms/<listing_id>.json`: everything GET /v1/firms/{listing_id} and GET /r/{listing_id} need. */
+/** One listing's firm document, in its firm pack: everything GET /v1/firms/{listing_id} and GET /r/{listing_id} need. */
 export const FirmDoc = z.object({
   schema_version: schemaVersion('firm'),
   listing_id: z.string(),
@@ -216,6 +219,16 @@ export const FirmDoc = z.object({
   }),
   office: StoredOffice,
   other_offices: z.array(StoredOffice).describe('Same firm, ordered by listing_id'),
+});
+
+/**
+ * `v/<version>/firms/<prefix>.json`: the firm documents of every listing id of the version starting `l_<prefix>`
+ * (firmPackPrefix), ordered by listing_id; a pack with no listing is written too, with no documents.
+ */
+export const FirmPack = z.object({
+  schema_version: schemaVersion('firm'),
+  prefix: z.string(),
+  documents: z.array(FirmDoc),
 });
 
 /** `v/<version>/coverage.json`: the public coverage body plus schema_version; the shim adds `version` from the pointer. */
@@ -329,18 +342,18 @@ export const BoundaryRegion = z.object({
 
 /**
  * `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets
- * too), and the sha256 of each one's firm document (absent in versions generated before it).
+ * too), and the sha256 of each firm pack below it (`firms/<prefix><c>.json` for each character c of LISTING_ALPHABET,
+ * in its order).
  */
-export const ListingBucket = z
-  .object({
-    schema_version: schemaVersion('listings'),
-    prefix: z.string(),
-    listing_ids: z.array(z.string()),
-    sha256: z.array(Sha256Hex).optional().describe('sha256 of firms/<listing_ids[i]>.json'),
-  })
-  .refine((b) => b.sha256 === undefined || b.sha256.length === b.listing_ids.length, {
-    message: 'one sha256 per listing id',
-  });
+export const ListingBucket = z.object({
+  schema_version: schemaVersion('listings'),
+  prefix: z.string(),
+  listing_ids: z.array(z.string()),
+  firms_sha256: z
+    .array(Sha256Hex)
+    .length(LISTING_ALPHABET.length)
+    .describe('sha256 of firms/<prefix><LISTING_ALPHABET[i]>.json'),
+});
 
 /** `v/<version>/manifest.json`: every object of the version (except itself) with sha256 and size. */
 export const Manifest = z.object({
@@ -470,6 +483,8 @@ export type StoredBrandT = z.infer<typeof StoredBrand>;
 export type StoredFirmBrandT = z.infer<typeof StoredFirmBrand>;
 export type StoredOfficeT = z.infer<typeof StoredOffice>;
 export type FirmDocT = z.infer<typeof FirmDoc>;
+/** A firm pack as parsed. */
+export type FirmPackT = z.infer<typeof FirmPack>;
 export type CoverageDocT = z.infer<typeof CoverageDoc>;
 export type CoverageCellsT = z.infer<typeof CoverageCells>;
 export type ZipGazetteerT = z.infer<typeof ZipGazetteer>;
@@ -503,7 +518,7 @@ export const keys = {
   cellShared: inVersion(paths.cellShared),
   cellBlock: inVersion(paths.cellBlock),
   cellRecords: inVersion(paths.cellRecords),
-  firm: inVersion(paths.firm),
+  firmPack: inVersion(paths.firmPack),
   listings: inVersion(paths.listings),
   zip: inVersion(paths.zip),
   city: inVersion(paths.city),
@@ -523,12 +538,14 @@ export const keys = {
 /** Listing ids are `l_` + 16 lowercase base32 characters; anything else is not a listing. */
 export const LISTING_ID_RE = /^l_[a-z2-7]{16}$/;
 
-/** The alphabet of listing ids after `l_`, in bucket order. */
-export const LISTING_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
 /** The listings bucket a listing id falls in. */
 export function listingPrefix(listingId: string, length: number): string {
   return listingId.slice(2, 2 + length);
+}
+
+/** The firm pack a listing id's document is in: its listings bucket's prefix and one character more. */
+export function firmPackPrefix(listingId: string, listingPrefixLength: number): string {
+  return listingPrefix(listingId, listingPrefixLength + 1);
 }
 
 /** The name character of a normalised name: its first character when a-z or 0-9, else "_". */

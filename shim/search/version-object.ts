@@ -2,7 +2,7 @@
  * The served version's published objects as stored, for the public audit route `/v/<current>/<path>`: each object is
  * read byte for byte and checked against the sha256 its parent records (the pointer for meta.json, meta.json for the
  * documents it names, the cell index for groups, a group for its shared list and blocks, a block for its record chunks,
- * a listings bucket for its firm documents). An object no parent records is not part of the version: null (a 404).
+ * a listings bucket for its firm packs). An object no parent records is not part of the version: null (a 404).
  * The manifest, which nothing records, is checked against meta.json and the pointer; a layered version's is the one it
  * would have had as a complete version (composeManifest).
  */
@@ -13,7 +13,7 @@ import { checkHash, recordsHashes } from '../format/integrity.ts';
 import { composeManifest, layerResolver } from '../format/layers.ts';
 import type { SiteReader } from './reader.ts';
 import { parseObject } from '../format/site-json.ts';
-import { keys, LISTING_ID_RE, ListingBucket, listingPrefix, Manifest, type ManifestT } from '../format/site-format.ts';
+import { keys, LISTING_ALPHABET, ListingBucket, Manifest, type ManifestT } from '../format/site-format.ts';
 
 /** A version-relative path an auditor may ask for: slash-separated segments of safe characters, ending in .json. */
 const REL_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.json$/;
@@ -63,11 +63,10 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
   const parts = rel.slice(0, -'.json'.length).split('/');
   const [dir, name = '', sub] = parts;
   if (dir === 'firms' && parts.length === 2) {
-    if (!LISTING_ID_RE.test(name)) return null;
-    const prefix = listingPrefix(name, reader.meta.listing_prefix_length);
-    const bucket = await reader.json(keys.listings(v, prefix), ListingBucket);
-    const at = bucket?.listing_ids.indexOf(name) ?? -1;
-    return at < 0 ? null : (bucket?.sha256?.[at] ?? null);
+    const length = reader.meta.listing_prefix_length;
+    if (name.length !== length + 1 || [...name].some((c) => !LISTING_ALPHABET.includes(c))) return null;
+    const bucket = await reader.json(keys.listings(v, name.slice(0, length)), ListingBucket);
+    return bucket?.firms_sha256[LISTING_ALPHABET.indexOf(name.slice(length))] ?? null;
   }
   if (dir !== 'cells' || !isValidCell(sub ?? '')) return null;
   const cell = sub as string;

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startFakeS3, type FakeS3 } from './fake-s3.ts';
 import { S3RVER_ENV } from '../../bench/lib/s3rver.ts';
 import { startTestServer, type TestServer } from './server.ts';
+import { FirmPack } from '../../shim/format/site-format.ts';
 
 /** One answer as a client saw it, with when it was asked and when it ended (performance.now(), ms). */
 export interface Got {
@@ -18,7 +19,7 @@ export interface Got {
   ended: number;
 }
 
-/** The fake S3 over the sample site, the served version, 60 of its firm ids, and the server over them. */
+/** The fake S3 over the sample site, the served version, 60 of its listing ids (each in a firm pack of its own), and the server over them. */
 export interface FakeS3Site {
   readonly fake: FakeS3;
   readonly version: string;
@@ -58,9 +59,13 @@ export function useFakeS3Site(deadlineMs: number): FakeS3Site {
       process.env[name] = value;
     }
     version = (JSON.parse(readFileSync(join(site(), 'current.json'), 'utf8')) as { version: string }).version;
-    firmIds = readdirSync(join(site(), 'v', version, 'firms'))
-      .slice(0, 60)
-      .map((name) => name.replace(/\.json$/, ''));
+    // One listing of each of 60 firm packs: 60 firm reads of 60 different objects.
+    const packs = join(site(), 'v', version, 'firms');
+    firmIds = readdirSync(packs)
+      .sort()
+      .map((name) => FirmPack.parse(JSON.parse(readFileSync(join(packs, name), 'utf8'))).documents[0]?.listing_id)
+      .filter((id) => id !== undefined)
+      .slice(0, 60);
     fake = await startFakeS3(site());
   });
 

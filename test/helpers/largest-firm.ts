@@ -1,4 +1,4 @@
-/** The sample's largest firm, read from the served version's firm documents (test/global-setup.ts builds the site). */
+/** The sample's largest firm, read from the served version's firm packs (test/global-setup.ts builds the site). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -8,10 +8,14 @@ export function largestFirm(): { id: string; offices: number } {
   const version = (JSON.parse(readFileSync(join(site, 'current.json'), 'utf8')) as { version: string }).version;
   const dir = join(site, 'v', version, 'firms');
   let best = { id: '', n: -1 };
-  for (const file of readdirSync(dir, { recursive: true }) as string[]) {
+  // Packs in name order, documents in listing_id order: the first listing of the largest firm, the same every run.
+  for (const file of readdirSync(dir).sort()) {
     if (!file.endsWith('.json')) continue;
-    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { listing_id: string; other_offices: unknown[] };
-    if (doc.other_offices.length > best.n) best = { id: doc.listing_id, n: doc.other_offices.length };
+    const pack = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      documents: { listing_id: string; other_offices: unknown[] }[];
+    };
+    for (const doc of pack.documents)
+      if (doc.other_offices.length > best.n) best = { id: doc.listing_id, n: doc.other_offices.length };
   }
   return { id: best.id, offices: best.n + 1 };
 }

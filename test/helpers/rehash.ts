@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LISTING_ID_RE, listingPrefix } from '../../shim/format/site-format.ts';
+import { LISTING_ALPHABET } from '../../shim/format/site-format.ts';
 import type { SiteCopy } from './site-copy.ts';
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-/** Record the sha256 of `rel` (relative to v/<version>/, already written in `copy`) in its listings bucket (a firm document) and meta.json. */
+/** Record the sha256 of `rel` (relative to v/<version>/, already written in `copy`) in its listings bucket (a firm pack) and meta.json. */
 export function recordHash(copy: SiteCopy, rel: string): void {
   const metaPath = copy.own('meta.json');
   const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as {
@@ -19,13 +19,12 @@ export function recordHash(copy: SiteCopy, rel: string): void {
   };
   if (meta.sha256 === undefined) return;
   let named = rel;
-  const firm = /^firms\/(.+)\.json$/.exec(rel)?.[1];
-  if (firm !== undefined && LISTING_ID_RE.test(firm)) {
-    named = `listings/${listingPrefix(firm, meta.listing_prefix_length)}.json`;
+  const pack = /^firms\/([a-z2-7]+)\.json$/.exec(rel)?.[1];
+  if (pack !== undefined && pack.length === meta.listing_prefix_length + 1) {
+    named = `listings/${pack.slice(0, -1)}.json`;
     const bucketPath = copy.own(named);
-    const bucket = JSON.parse(readFileSync(bucketPath, 'utf8')) as { listing_ids: string[]; sha256?: string[] };
-    const at = bucket.listing_ids.indexOf(firm);
-    if (bucket.sha256 !== undefined && at >= 0) bucket.sha256[at] = sha256(copy.own(rel));
+    const bucket = JSON.parse(readFileSync(bucketPath, 'utf8')) as { firms_sha256: string[] };
+    bucket.firms_sha256[LISTING_ALPHABET.indexOf(pack.slice(-1))] = sha256(copy.own(rel));
     writeFileSync(bucketPath, `${JSON.stringify(bucket)}\n`);
   }
   meta.sha256[named] = sha256(copy.own(named));
