@@ -466,7 +466,7 @@ describe('published site', () => {
       expect(text.split('\n').length, `${key} is compact`).toBe(2);
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
-      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 4 : key === keys.meta(v) ? 2 : 1);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 5 : key === keys.meta(v) ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();

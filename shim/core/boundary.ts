@@ -63,8 +63,11 @@ function shapesOf(doc: BoundaryRegionT): Shapes {
   return out;
 }
 
-async function contains(reader: SiteReader, key: string, lat: number, lng: number): Promise<boolean> {
-  const doc = await readRequired(reader, keys.boundary(reader.version, key), BoundaryRegion, LISTED);
+function regionDoc(reader: SiteReader, key: string): Promise<BoundaryRegionT> {
+  return readRequired(reader, keys.boundary(reader.version, key), BoundaryRegion, LISTED);
+}
+
+function contains(doc: BoundaryRegionT, lat: number, lng: number): boolean {
   for (const p of shapesOf(doc).polygons) {
     const x = p.wrapped && lng < 0 ? lng + 360 : lng;
     // On an edge (0) counts as inside: a point on the border line is the state's.
@@ -80,8 +83,15 @@ async function contains(reader: SiteReader, key: string, lat: number, lng: numbe
 export async function placeOfPoint(reader: SiteReader, lat: number, lng: number): Promise<PointPlace | undefined> {
   if (reader.meta.gazetteer.boundary === undefined) return undefined;
   const index: BoundaryIndexT = await readRequired(reader, keys.boundaryIndex(reader.version), BoundaryIndex, LISTED);
-  for (const r of index.regions) {
-    if (!inBox(r.bbox, lat, lng) || !(await contains(reader, r.key, lat, lng))) continue;
+  const boxed = index.regions.filter((r) => inBox(r.bbox, lat, lng));
+  // The states whose box holds the point are read at once (one round trip, not one each); the other regions only
+  // when no state holds it.
+  const states = new Map(
+    boxed.filter((r) => r.kind === 'state').map((r) => [r.key, regionDoc(reader, r.key)] as const),
+  );
+  for (const read of states.values()) read.catch(() => undefined);
+  for (const r of boxed) {
+    if (!contains(await (states.get(r.key) ?? regionDoc(reader, r.key)), lat, lng)) continue;
     if (r.kind === 'state') return { kind: 'state', state: r.code, name: r.name };
     if (r.kind === 'territory') return { kind: 'territory', state: r.code, name: r.name };
     if (r.kind === 'us_waters') return { kind: 'us_waters' };
