@@ -298,6 +298,33 @@ describe('cell search on synthesised dense data', () => {
     });
   }
 
+  it('reads only blocks the cell index planned (block-plan.ts), the answer still brute force, at every tuning', async () => {
+    for (const opts of [
+      {},
+      { leafMax: 8, blockMax: 40, recordChunk: 5 },
+      { leafMax: 2, blockMax: 6, recordChunk: 2 },
+    ]) {
+      const objects = treeObjects(offices, 'v1', opts);
+      const r = rng(11);
+      for (let i = 0; i < 150; i++) {
+        const c = i % 3 === 0 ? B : A;
+        const [lat, lng] = destination(c[0], c[1], r() * 45, r() * 360);
+        // A fresh reader per query, as a cold one: every block it reads must have been asked beside the groups.
+        const planned = new Set<string>();
+        const reader = {
+          ...memoryReader(objects, 'v1'),
+          prefetch: (list: readonly string[]) => {
+            for (const k of list) planned.add(k);
+            return () => undefined;
+          },
+        };
+        await compare(reader, offices, lat, lng, [1, 2, 5, 15, 25, 50][i % 6] ?? 15, 1 + Math.floor(r() * 25));
+        const unplanned = reader.reads.filter((k) => k.includes('/cells/blocks/') && !planned.has(k));
+        expect(unplanned, `${lat},${lng} ${JSON.stringify(opts)}`).toEqual([]);
+      }
+    }
+  });
+
   it('is the tree the plain build gives (H3 calls per comparison), here and with offices over the whole globe', () => {
     // Global points reach every base cell, pentagons included, where the numeric cell keys would first go wrong.
     const g = rng(3);

@@ -47,7 +47,7 @@ export interface ColdBefore {
 }
 
 /** Objects every cold query may read besides the cell tree below its index: pointer, meta, coverage cells, cell index, one gazetteer document. */
-const COLD_FIXED_OBJECTS = 5;
+const COLD_FIXED_OBJECTS = 6;
 
 /** Names of the distinct-point targets, and how far from the base points their queries are scattered, in miles. */
 export const DISTINCT_SHIM = 'shim, distinct points';
@@ -351,7 +351,7 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
   const decodedOk = judged ? maxBytes <= TARGETS.coldBytes : null;
   const unjudged = judged ? '' : 'not judged: no scale site in this run (add scale to --only); sample ';
   const construction =
-    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta + coverage cells + cell index + at most one gazetteer document), then the group trees near the circle, the blocks of leaf cells crossing its edge and of the nearest cells, and the record chunks of the firms shown: not bounded by construction, measured.` +
+    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta + coverage cells + cell index + at most two gazetteer documents: a ZIP's, or a city's names and city documents, or a point's boundary index), then a point's state boundaries, the group trees near the circle, the blocks planned from the index (every block crossing the circle's edge, and the blocks wholly inside near enough to hold the nearest firms), a group's shared lists when one of its larger cells is wholly inside, and the record chunks of the firms shown: not bounded by construction, measured.` +
     (objectsOk === false ? ` The measured maximum exceeds the target. ${coldWhy(sets)}` : '');
   const maxRounds = Math.max(...sets.map((s) => s.rounds?.max ?? 0));
   const roundsOk = judged ? maxRounds <= TARGETS.coldRounds : null;
@@ -414,9 +414,9 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
 
 /** Why a cold query still waits for more rounds than the target, and what would remove them. */
 const COLD_ROUNDS_WHY =
-  'Each object is named, with its hash, by the one before it: meta.json (named by the pointer) names the cell index, the index the group trees, a group its blocks, a block its record chunks, and which blocks and chunks a query needs is known only from the group tree and the block columns. ' +
-  'Everything that is not on that chain is read beside it (the coverage cells, the points tiles, a ZIP document and the cell index even beside meta.json itself, checked once it is in), which leaves four rounds after the pointer: meta.json, the group trees, the blocks, the record chunks; a "City, ST" is a fifth, as its gazetteer document is named by bucket starts that only meta.json holds, and it must be read before the point, hence the groups, is known. ' +
-  'What would close it: a small root the pointer names that holds the index and the gazetteer bucket starts, so the city document is read beside it; group trees and their blocks packed in one file read by byte ranges whose sha256 the root and the tree record (a damaged range a 503 like a damaged object), so the tree and the blocks near the point come in one round once the point is known; the record chunks follow in the last.';
+  'Each object is named, with its hash, by the one before it (meta.json by the pointer, the cell index by meta.json, the group trees by the index, blocks by their group, record chunks by their block), and a read may start before its parent has arrived but is used only once checked against it. ' +
+  "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (coverage cells, cell index, a ZIP's document, a city's names document, a point's boundary index); (2) the group trees with the blocks planned from the index's block list, and the city document or the state boundaries; (3) the record chunks of the firms shown with the shared lists. " +
+  'A point on the water, in no state boundary, also reads the US waters and the ZIP points after the states are ruled out (the location, not the search, takes the extra rounds).';
 
 function coldWhy(sets: ColdReads[]): string {
   const worst = sets.reduce((a, b) => (b.worst.bytes > a.worst.bytes ? b : a));
@@ -426,10 +426,10 @@ function coldWhy(sets: ColdReads[]): string {
     .join(', ');
   return (
     `Worst query: ${worst.worst.query} (${worst.worst.objects} objects, ${fmtBytes(worst.worst.bytes)}: ${kinds}). ` +
-    "Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to two things: the blocks of the leaf cells crossing the circle's edge, each read whole (up to `block_max` offices) to test the offices of its few edge leaves, and a group's shared-list object, read whole when any of its rows at or above block level is wholly inside, though the query needs only those rows' lists. " +
+    "Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to two things: the blocks crossing the circle's edge (all of them, planned from the index before the group trees are in, so a query waits for three round trips), each read whole (up to `block_max` offices) to test the offices of its few edge leaves, and a group's shared-list object, read whole when any of its rows at or above block level is wholly inside, though the query needs only those rows' lists. " +
     "What would reach it: the shared object split into pages by a finer cell, so a query reads the lists of its inside cells only; smaller blocks (section 11 measures them: block bytes fall, objects rise, and the shared object grows, which paging removes); shorter columns (lat and lng are about half of a block's bytes, and offices in a block are ordered by res-9 cell, so coordinates delta-coded from the previous office would take a few digits each). " +
     'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from. ' +
-    'Off the cell tree, every cold process reads meta.json whole (244 KiB at 1,000,187 offices: the hashes of every gazetteer, listing and page object) and two to four points tiles of up to 73 KiB to tell a US point: a small root holding only what a search needs (the index, the gazetteer bucket starts, the hashes of the coverage cells and the gazetteer buckets), with the other hashes in documents of their own, and a state lookup by ZIP3 or coarse cell instead of points tiles, would take about 300 KiB off each cold query.'
+    'Off the cell tree, every cold process reads meta.json whole (244 KiB at 1,000,187 offices: the hashes of every gazetteer, listing and page object) and a point the state boundaries whose box holds it: a small root holding only what a search needs (the index, the gazetteer bucket starts, the hashes of the coverage cells and the gazetteer documents), with the other hashes in documents of their own, would take over 200 KiB off each cold query.'
   );
 }
 

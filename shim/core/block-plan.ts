@@ -43,7 +43,8 @@ function blocksOf(index: CellIndexT): Blocks {
 /**
  * The cells of the blocks of `groups` that a search of `radius` miles around unit vector `p` for `limit` firms may
  * read: every block crossing the circle's edge, and the blocks wholly inside whose least possible distance is within
- * the distance by which blocks wholly inside hold `limit` homed units.
+ * `bound`, the distance by which blocks wholly inside hold `limit` homed units (Infinity when they hold fewer), past
+ * which the nearest-firm walk visits nothing.
  */
 export function plannedBlocks(
   index: CellIndexT,
@@ -51,7 +52,7 @@ export function plannedBlocks(
   p: Float64Array,
   radius: number,
   limit: number,
-): string[] {
+): { cells: string[]; bound: number } {
   const b = blocksOf(index);
   const out: string[] = [];
   // Blocks wholly inside: [least distance, greatest distance, homed units, position].
@@ -75,5 +76,5 @@ export function plannedBlocks(
   }
   // The margin covers rounding between these sums and the walk's kept distances, as in the leaf plan (cell-search.ts).
   for (const [least, , , i] of inside) if (least <= bound + 1e-9) out.push(b.cell[i] ?? '');
-  return out;
+  return { cells: out, bound };
 }

@@ -97,6 +97,8 @@ interface Search {
   p: Float64Array;
   /** Drops the planned block reads the search did not take (block-plan.ts). */
   release: () => void;
+  /** Miles past which the nearest-firm walk visits no leaf, from the blocks wholly inside (block-plan.ts). */
+  blockBound: number;
 }
 
 /** The shared list of an inside top: the lists holding it and its position there. */
@@ -259,9 +261,8 @@ async function openSearch(
   );
   const p = new Float64Array(3);
   unitVector(lat, lng, p, 0);
-  const release =
-    reader.prefetch?.(plannedBlocks(index, new Set(near), p, R, limit).map((cell) => keys.cellBlock(v, cell))) ??
-    ((): void => undefined);
+  const plan = plannedBlocks(index, new Set(near), p, R, limit);
+  const release = reader.prefetch?.(plan.cells.map((cell) => keys.cellBlock(v, cell))) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
     near.map(async (cell) => {
       const key = keys.cellGroup(v, cell);
@@ -289,6 +290,7 @@ async function openSearch(
     R,
     p,
     release,
+    blockBound: plan.bound,
   };
 }
 
@@ -441,7 +443,8 @@ function plannedLeaves(s: Search, inside: readonly Row[], limit: number): Row[] 
   const leaves: Row[] = [];
   // Greatest distances of the leaves taken, each with its homed units, kept in ascending order of distance.
   const far: [number, number][] = [];
-  let bound = Infinity;
+  // The blocks' bound holds too (the same argument over blocks wholly inside): whichever is nearer stops the plan.
+  let bound = s.blockBound;
   // The margin covers rounding between this sum and the walk's kept distances: a leaf too many is read, never one too few.
   for (const [ti, i] of leavesNearestFirst(s, inside, () => bound + 1e-9)) {
     const t = s.trees[ti] as Tree;
@@ -456,7 +459,7 @@ function plannedLeaves(s: Search, inside: readonly Row[], limit: number): Row[] 
     for (const [dist, n] of far) {
       held += n;
       if (held >= limit) {
-        bound = dist;
+        bound = Math.min(bound, dist);
         break;
       }
     }
