@@ -416,7 +416,7 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
 const COLD_ROUNDS_WHY =
   'Each object is named, with its hash, by the one before it (meta.json by the pointer, the cell index by meta.json, the group trees by the index, blocks by their group, record chunks by their block), and a read may start before its parent has arrived but is used only once checked against it. ' +
   "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (coverage cells, cell index, a ZIP's document, a city's names document, a point's boundary index); (2) the group trees with the blocks planned from the index's block list, and the city document or the state boundaries; (3) the record chunks of the firms shown with the shared lists. " +
-  'A point on the water, in no state boundary, also reads the US waters and the ZIP points after the states are ruled out (the location, not the search, takes the extra rounds).';
+  'A point in no state (on the water, or abroad near the border) reads the other regions whose box holds it and the ZIP points near it together, in the third round.';
 
 function coldWhy(sets: ColdReads[]): string {
   const worst = sets.reduce((a, b) => (b.worst.bytes > a.worst.bytes ? b : a));

@@ -78,9 +78,15 @@ function contains(doc: BoundaryRegionT, lat: number, lng: number): boolean {
 
 /**
  * Where (lat, lng) is, or undefined when the version has no boundary documents (versions before them: the caller
- * falls back to the ZIP points). States are tried first, so a US point reads no country; US waters last.
+ * falls back to the ZIP points). States are tried first, so a US point reads no country; US waters last. `noState`
+ * is told when no state holds the point, before the other regions are read (the caller may start its own reads).
  */
-export async function placeOfPoint(reader: SiteReader, lat: number, lng: number): Promise<PointPlace | undefined> {
+export async function placeOfPoint(
+  reader: SiteReader,
+  lat: number,
+  lng: number,
+  noState?: () => void,
+): Promise<PointPlace | undefined> {
   if (reader.meta.gazetteer.boundary === undefined) return undefined;
   const index: BoundaryIndexT = await readRequired(reader, keys.boundaryIndex(reader.version), BoundaryIndex, LISTED);
   const boxed = index.regions.filter((r) => inBox(r.bbox, lat, lng));
@@ -90,8 +96,15 @@ export async function placeOfPoint(reader: SiteReader, lat: number, lng: number)
     boxed.filter((r) => r.kind === 'state').map((r) => [r.key, regionDoc(reader, r.key)] as const),
   );
   for (const read of states.values()) read.catch(() => undefined);
+  let others: Map<string, Promise<BoundaryRegionT>> | null = null;
   for (const r of boxed) {
-    if (!contains(await (states.get(r.key) ?? regionDoc(reader, r.key)), lat, lng)) continue;
+    if (r.kind !== 'state' && others === null) {
+      // No state holds it: the other regions whose box holds it are read at once too (one more round trip).
+      noState?.();
+      others = new Map(boxed.filter((o) => o.kind !== 'state').map((o) => [o.key, regionDoc(reader, o.key)] as const));
+      for (const read of others.values()) read.catch(() => undefined);
+    }
+    if (!contains(await (states.get(r.key) ?? others?.get(r.key) ?? regionDoc(reader, r.key)), lat, lng)) continue;
     if (r.kind === 'state') return { kind: 'state', state: r.code, name: r.name };
     if (r.kind === 'territory') return { kind: 'territory', state: r.code, name: r.name };
     if (r.kind === 'us_waters') return { kind: 'us_waters' };
