@@ -10,9 +10,10 @@ import { cellToLatLng } from 'h3-js';
 import type { CellIndexT } from './cell-format.ts';
 import { chordHav, chordMiles, unitVector } from './search-scratch.ts';
 
-/** The index's blocks as typed arrays (group, H3 centre unit vectors, reach, homed units), built once per parsed index. */
+/** The index's blocks as typed arrays (H3 centre unit vectors, reach, homed units), built once per parsed index. */
 interface Blocks {
-  group: string[];
+  /** Each group's blocks: positions start to end - 1 of the arrays below. */
+  range: Map<string, [number, number]>;
   cell: string[];
   xyz: Float64Array;
   reach: Float64Array;
@@ -24,13 +25,19 @@ const blocksOfIndex = new WeakMap<CellIndexT, Blocks>();
 function blocksOf(index: CellIndexT): Blocks {
   let b = blocksOfIndex.get(index);
   if (b !== undefined) return b;
-  const entries = Object.entries(index.blocks).flatMap(([g, list]) => list.map((e) => [g, ...e] as const));
+  const range = new Map<string, [number, number]>();
+  let at = 0;
+  for (const [g, list] of Object.entries(index.blocks)) {
+    range.set(g, [at, at + list.length]);
+    at += list.length;
+  }
+  const entries = Object.values(index.blocks).flat();
   b = {
-    group: entries.map((e) => e[0]),
-    cell: entries.map((e) => e[1]),
+    range,
+    cell: entries.map((e) => e[0]),
     xyz: new Float64Array(entries.length * 3),
-    reach: Float64Array.from(entries, (e) => e[2]),
-    units: Int32Array.from(entries, (e) => e[3]),
+    reach: Float64Array.from(entries, (e) => e[1]),
+    units: Int32Array.from(entries, (e) => e[2]),
   };
   for (let i = 0; i < entries.length; i++) {
     const [lat, lng] = cellToLatLng(b.cell[i] ?? '');
@@ -48,7 +55,7 @@ function blocksOf(index: CellIndexT): Blocks {
  */
 export function plannedBlocks(
   index: CellIndexT,
-  groups: ReadonlySet<string>,
+  groups: readonly string[],
   p: Float64Array,
   radius: number,
   limit: number,
@@ -57,13 +64,15 @@ export function plannedBlocks(
   const out: string[] = [];
   // Blocks wholly inside: [least distance, greatest distance, homed units, position].
   const inside: [number, number, number, number][] = [];
-  for (let i = 0; i < b.cell.length; i++) {
-    if (!groups.has(b.group[i] ?? '')) continue;
-    const d = chordMiles(chordHav(p, b.xyz, i));
-    const reach = b.reach[i] ?? 0;
-    if (d - reach > radius) continue;
-    if (d + reach <= radius) inside.push([Math.max(0, d - reach), d + reach, b.units[i] ?? 0, i]);
-    else out.push(b.cell[i] ?? '');
+  for (const g of groups) {
+    const [start, end] = b.range.get(g) ?? [0, 0];
+    for (let i = start; i < end; i++) {
+      const d = chordMiles(chordHav(p, b.xyz, i));
+      const reach = b.reach[i] ?? 0;
+      if (d - reach > radius) continue;
+      if (d + reach <= radius) inside.push([Math.max(0, d - reach), d + reach, b.units[i] ?? 0, i]);
+      else out.push(b.cell[i] ?? '');
+    }
   }
   let bound = Infinity;
   let held = 0;

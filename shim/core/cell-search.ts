@@ -261,7 +261,7 @@ async function openSearch(
   );
   const p = new Float64Array(3);
   unitVector(lat, lng, p, 0);
-  const plan = plannedBlocks(index, new Set(near), p, R, limit);
+  const plan = plannedBlocks(index, near, p, R, limit);
   const release = reader.prefetch?.(plan.cells.map((cell) => keys.cellBlock(v, cell))) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
     near.map(async (cell) => {
