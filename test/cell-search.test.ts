@@ -313,7 +313,7 @@ describe('cell search on synthesised dense data', () => {
         const planned = new Set<string>();
         const reader = {
           ...memoryReader(objects, 'v1'),
-          prefetch: (list: readonly string[]) => {
+          prefetch: (list: readonly string[], _parents: readonly string[]) => {
             for (const k of list) planned.add(k);
             return () => undefined;
           },

@@ -262,7 +262,11 @@ async function openSearch(
   const p = new Float64Array(3);
   unitVector(lat, lng, p, 0);
   const plan = plannedBlocks(index, near, p, R, limit);
-  const release = reader.prefetch?.(plan.cells.map((cell) => keys.cellBlock(v, cell))) ?? ((): void => undefined);
+  const release =
+    reader.prefetch?.(
+      plan.cells.map((cell) => keys.cellBlock(v, cell)),
+      near.map((cell) => keys.cellGroup(v, cell)),
+    ) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
     near.map(async (cell) => {
       const key = keys.cellGroup(v, cell);

@@ -167,7 +167,12 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       version,
       meta,
       ...(metaSha256 !== undefined ? { metaSha256 } : {}),
-      prefetch(list: readonly string[]): () => void {
+      prefetch(list: readonly string[], parents: readonly string[]): () => void {
+        const cached = (key: string): boolean => {
+          const at = key.startsWith(prefix) ? resolve(key) : null;
+          return at !== null && cache.get(at) !== undefined;
+        };
+        if (parents.every(cached)) return () => undefined;
         const stored: string[] = [];
         for (const key of list) {
           const at = key.startsWith(prefix) ? resolve(key) : null;
