@@ -278,7 +278,7 @@ describe('cell search on synthesised dense data', () => {
       const err = await cellSearch(reader, A[0], A[1], 15, 10).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreError);
       expect(String((err as Error).message)).toContain(
-        `cells schema ${old}, but this release reads cells schema 4 only: generate the week again with this release and publish it`,
+        `cells schema ${old}, but this release reads cells schema 5 only: generate the week again with this release and publish it`,
       );
       expect(reader.reads).toEqual([keys.cellIndex('v1')]);
     }
@@ -301,6 +301,33 @@ describe('cell search on synthesised dense data', () => {
       await compare(reader, offices, spot.lat, spot.lng, 1, 25);
     });
   }
+
+  it('reads only blocks the cell index planned (block-plan.ts), the answer still brute force, at every tuning', async () => {
+    for (const opts of [
+      {},
+      { leafMax: 8, blockMax: 40, recordChunk: 5 },
+      { leafMax: 2, blockMax: 6, recordChunk: 2 },
+    ]) {
+      const objects = treeObjects(offices, 'v1', opts);
+      const r = rng(11);
+      for (let i = 0; i < 150; i++) {
+        const c = i % 3 === 0 ? B : A;
+        const [lat, lng] = destination(c[0], c[1], r() * 45, r() * 360);
+        // A fresh reader per query, as a cold one: every block it reads must have been asked beside the groups.
+        const planned = new Set<string>();
+        const reader = {
+          ...memoryReader(objects, 'v1'),
+          prefetch: (list: readonly string[], _parents: readonly string[]) => {
+            for (const k of list) planned.add(k);
+            return () => undefined;
+          },
+        };
+        await compare(reader, offices, lat, lng, [1, 2, 5, 15, 25, 50][i % 6] ?? 15, 1 + Math.floor(r() * 25));
+        const unplanned = reader.reads.filter((k) => k.includes('/cells/blocks/') && !planned.has(k));
+        expect(unplanned, `${lat},${lng} ${JSON.stringify(opts)}`).toEqual([]);
+      }
+    }
+  });
 
   it('is the tree the plain build gives (H3 calls per comparison), here and with offices over the whole globe', () => {
     // Global points reach every base cell, pentagons included, where the numeric cell keys would first go wrong.
@@ -325,7 +352,15 @@ describe('cell search on synthesised dense data', () => {
       const tree = buildCells(world, opts);
       // The structure: everything but how offices are counted (the plain build counts whole firms, the tree units).
       const { firms: _f, ...refHead } = ref.index;
-      const { schema_version: _s, generated: _g, unit_miles: _u, units: _n, group_sha256: _h, ...head } = tree.index;
+      const {
+        schema_version: _s,
+        generated: _g,
+        unit_miles: _u,
+        units: _n,
+        blocks: _b,
+        group_sha256: _h,
+        ...head
+      } = tree.index;
       expect(head).toEqual(refHead);
       expect(tree.groups.map(({ cell, rows: { units: _units, ...rows } }) => ({ cell, rows }))).toEqual(
         ref.groups.map(({ cell, rows: { firms: _firms, foreign: _foreign, ...rows } }) => ({ cell, rows })),

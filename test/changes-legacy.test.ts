@@ -56,7 +56,7 @@ beforeAll(async () => {
   cells2Site = join(await tempDir('legacy-cells2'), 'site');
   meta1Site = join(await tempDir('legacy-meta1'), 'site');
   for (const dir of [previousSite, cells2Site, meta1Site]) await cp(modern, dir, { recursive: true });
-  await downgradeCells(previousSite, first, 3);
+  await downgradeCells(previousSite, first, 4);
   await downgradeCells(cells2Site, first, 2);
   await downgradeToMeta1(meta1Site, first);
   await nextWeek(data);
@@ -66,14 +66,15 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 describe('a live version of the previous cell schema', () => {
-  it('is really cell schema 3: no hashes', async () => {
+  it('is really cell schema 4: no block list in the index', async () => {
     const live = await openStoredVersion({ kind: 'folder', dir: previousSite });
     expect(live.version).toBe(first);
     const index = JSON.parse(
       Buffer.from((await live.store.get(keys.cellIndex(first))) as Uint8Array).toString('utf8'),
     ) as Record<string, unknown>;
-    expect(index.schema_version).toBe(3);
-    expect(index.group_sha256).toBeUndefined();
+    expect(index.schema_version).toBe(4);
+    expect(index.blocks).toBeUndefined();
+    expect(index.group_sha256).toBeDefined();
   });
 
   it('is compared with when generating into the folder: the same changes as against the current schema', async () => {
@@ -127,7 +128,7 @@ describe('a live version of the previous cell schema', () => {
 
 describe('a live version of an older schema', () => {
   const what = (schema: string): string =>
-    `is ${schema}, older than this release can compare a new week with (meta schema 2 with cells schema 4 or 3): ` +
+    `is ${schema}, older than this release can compare a new week with (meta schema 2 with cells schema 5 or 4): ` +
     'generate and publish the live week (2026-W47) again with this release, then generate this week';
 
   it('of cell schema 2 is refused by generate, naming the version and what to do, and nothing is published', async () => {

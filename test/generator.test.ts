@@ -468,7 +468,7 @@ describe('published site', () => {
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
       const twice = key === keys.meta(v) || /\/(firms|listings)\//.test(key);
-      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 4 : twice ? 2 : 1);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 5 : twice ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();

@@ -14,6 +14,7 @@ import {
 } from '../../shim/format/cell-format.ts';
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/format/cell-format.ts';
 import { haversineMiles } from '../../shim/search/geo.ts';
+import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import { unitsOf } from '../model/units.ts';
 
@@ -218,10 +219,16 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
         }
       };
       walk(id);
-      blocks.push({ schema_version: 4, ...cols, shared: below, records_sha256: [] });
+      blocks.push({ schema_version: SCHEMA_VERSIONS.cells, ...cols, shared: below, records_sha256: [] });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
-        const rec: CellRecordsT = { schema_version: 4, block: n.cell, chunk: k, offices: [], unit_offices: [] };
+        const rec: CellRecordsT = {
+          schema_version: SCHEMA_VERSIONS.cells,
+          block: n.cell,
+          chunk: k,
+          offices: [],
+          unit_offices: [],
+        };
         for (let p = s; p < end; p++) {
           rec.offices.push(at(p));
           rec.unit_offices.push(unitOffices[unitAt[p] as number] as number);
@@ -237,9 +244,11 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const groups: CellGroupT[] = [];
   const shared: CellSharedT[] = [];
   const groupEntries: Record<string, [number, number]> = {};
+  const blockEntries: Record<string, [string, number, number][]> = {};
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
+    const groupBlocks: [string, number, number][] = (blockEntries[root.cell] = []);
     const rows = {
       cell: [] as string[],
       parent: [] as number[],
@@ -249,7 +258,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       block: [] as number[],
       at: [] as number[],
     };
-    const apart: CellSharedT = { schema_version: 4, cell: root.cell, row: [], shared: [] };
+    const apart: CellSharedT = { schema_version: SCHEMA_VERSIONS.cells, cell: root.cell, row: [], shared: [] };
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;
@@ -259,6 +268,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       rows.n.push(n.e - n.s);
       rows.reach.push(n.reach);
       rows.units.push(n.units);
+      if (n.block === id) groupBlocks.push([n.cell, n.reach, n.units]);
       if (n.block < 0 || n.block === id) {
         apart.row.push(rows.cell.length - 1);
         apart.shared.push(sharedList(n.shared));
@@ -271,7 +281,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     // Key order as the schemas have it (audit compares the objects byte for byte).
     const { cell, parent, n, reach, units: homed, block, at: first } = rows;
     groups.push({
-      schema_version: 4,
+      schema_version: SCHEMA_VERSIONS.cells,
       cell: root.cell,
       rows: { cell, parent, n, reach, units: homed, block, at: first },
       shared_sha256: '',
@@ -291,7 +301,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     offices: count,
     units,
     groups: groupEntries,
+    blocks: blockEntries,
   };
-  const index: CellIndexT = { schema_version: 4, ...head, group_sha256: {} };
+  const index: CellIndexT = { schema_version: SCHEMA_VERSIONS.cells, ...head, group_sha256: {} };
   return { index, groups, shared, blocks, records };
 }

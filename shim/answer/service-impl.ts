@@ -9,6 +9,7 @@ import { queryId } from './query-id.ts';
 import { locationKeys, resolveLocation } from '../places/resolve.ts';
 import type { AttorneysResponseT } from '../contract/schemas.ts';
 import { cellSearchKeys, prepareCellSearch } from '../search/cell-search.ts';
+import { cityHint, cityHintKeys } from '../places/city-hint.ts';
 import { search as cellTreeSearch, type SearchFn } from '../search/search.ts';
 import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from './search-request.ts';
 import type { RawArgs } from './params.ts';
@@ -109,24 +110,37 @@ export function createService(
     async findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
       const { args: q, location: parsed } = validSearch(isSearchRequest(request) ? request : parseSearch(request));
       // A cold request reads the location's first objects and the search's beside meta.json (site-reader.ts).
-      const reader = await current(ctx, (v) => [...locationKeys(parsed, v), ...searchKeys(v)]);
+      const reader = await current(ctx, (v) => [
+        ...locationKeys(parsed, v),
+        ...cityHintKeys(parsed, v),
+        ...searchKeys(v),
+      ]);
       // The reads every search needs (the cell index) start beside the location's own, not after them.
       prepare(reader);
       const located = resolveLocation(parsed, reader);
+      const metro = located.then((l) => l.metro);
+      metro.catch(() => undefined);
       // A point is known before its metro: its search runs beside the location's reads (search.ts). The location's
       // error (a 400, or its own 503) comes first, as when the two ran one after the other.
       const searching =
         parsed.kind === 'point'
-          ? search(
-              reader,
-              { lat: parsed.lat, lng: parsed.lng, metro: located.then((l) => l.metro) },
-              q.radiusMiles,
-              q.limit,
-            )
+          ? search(reader, { lat: parsed.lat, lng: parsed.lng, metro }, q.radiusMiles, q.limit)
           : null;
       searching?.catch(() => undefined);
+      // A city's probable point (city-hint.ts): its search runs beside the city document, kept only if the document
+      // resolves the query to that very point.
+      const hinted = cityHint(reader, parsed).then((p) => {
+        if (p === null) return null;
+        const found = search(reader, { ...p, metro }, q.radiusMiles, q.limit);
+        found.catch(() => undefined);
+        return { ...p, found };
+      });
       const location = await located;
-      const found = await (searching ?? search(reader, location, q.radiusMiles, q.limit));
+      const hint = await hinted;
+      const found = await (searching ??
+        (hint !== null && hint.lat === location.lat && hint.lng === location.lng
+          ? hint.found
+          : search(reader, location, q.radiusMiles, q.limit)));
       return {
         query_id: queryId({
           version: reader.version,

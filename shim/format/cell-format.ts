@@ -1,5 +1,5 @@
 /**
- * The search side of the site (cell schema 4): offices in a tree of H3 cells. A small top index names the group cells
+ * The search side of the site (cell schema 5): offices in a tree of H3 cells. A small top index names the group cells
  * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared object the shared
  * lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of the offices under
  * one tree cell and the shared lists of the cells below it; record chunks hold the full records of consecutive block
@@ -86,6 +86,9 @@ export const CellIndex = z.object({
   offices: nat,
   units: nat,
   groups: dict(z.tuple([nat, z.number().nonnegative()])).describe('group cell -> [offices, reach miles]'),
+  blocks: dict(z.array(z.tuple([z.string(), z.number().nonnegative(), nat]))).describe(
+    "group cell -> its blocks in row order, each [block cell, reach miles, units]: the block rows of the group's tree, so a cold search reads a group's tree and the blocks it will need in one round",
+  ),
   group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.json'),
 });
 

@@ -69,8 +69,11 @@ function shapesOf(doc: BoundaryRegionT): Shapes {
   return out;
 }
 
-async function contains(reader: SiteReader, key: string, lat: number, lng: number): Promise<boolean> {
-  const doc = await readRequired(reader, keys.boundary(reader.version, key), BoundaryRegion, LISTED);
+function regionDoc(reader: SiteReader, key: string): Promise<BoundaryRegionT> {
+  return readRequired(reader, keys.boundary(reader.version, key), BoundaryRegion, LISTED);
+}
+
+function contains(doc: BoundaryRegionT, lat: number, lng: number): boolean {
   for (const p of shapesOf(doc).polygons) {
     const x = p.wrapped && lng < 0 ? lng + 360 : lng;
     // On an edge (0) counts as inside: a point on the border line is the state's.
@@ -81,13 +84,33 @@ async function contains(reader: SiteReader, key: string, lat: number, lng: numbe
 
 /**
  * Where (lat, lng) is, or undefined when the version has no boundary documents (versions before them: the caller
- * falls back to the ZIP points). States are tried first, so a US point reads no country; US waters last.
+ * falls back to the ZIP points). States are tried first, so a US point reads no country; US waters last. `noState`
+ * is told when no state holds the point, before the other regions are read (the caller may start its own reads).
  */
-export async function placeOfPoint(reader: SiteReader, lat: number, lng: number): Promise<PointPlace | undefined> {
+export async function placeOfPoint(
+  reader: SiteReader,
+  lat: number,
+  lng: number,
+  noState?: () => void,
+): Promise<PointPlace | undefined> {
   if (reader.meta.gazetteer.boundary === undefined) return undefined;
   const index: BoundaryIndexT = await readRequired(reader, keys.boundaryIndex(reader.version), BoundaryIndex, LISTED);
-  for (const r of index.regions) {
-    if (!inBox(r.bbox, lat, lng) || !(await contains(reader, r.key, lat, lng))) continue;
+  const boxed = index.regions.filter((r) => inBox(r.bbox, lat, lng));
+  // The states whose box holds the point are read at once (one round trip, not one each); the other regions only
+  // when no state holds it.
+  const states = new Map(
+    boxed.filter((r) => r.kind === 'state').map((r) => [r.key, regionDoc(reader, r.key)] as const),
+  );
+  for (const read of states.values()) read.catch(() => undefined);
+  let others: Map<string, Promise<BoundaryRegionT>> | null = null;
+  for (const r of boxed) {
+    if (r.kind !== 'state' && others === null) {
+      // No state holds it: the other regions whose box holds it are read at once too (one more round trip).
+      noState?.();
+      others = new Map(boxed.filter((o) => o.kind !== 'state').map((o) => [o.key, regionDoc(reader, o.key)] as const));
+      for (const read of others.values()) read.catch(() => undefined);
+    }
+    if (!contains(await (states.get(r.key) ?? others?.get(r.key) ?? regionDoc(reader, r.key)), lat, lng)) continue;
     if (r.kind === 'state') return { kind: 'state', state: r.code, name: r.name };
     if (r.kind === 'territory') return { kind: 'territory', state: r.code, name: r.name };
     if (r.kind === 'us_waters') return { kind: 'us_waters' };

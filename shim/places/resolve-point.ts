@@ -81,7 +81,8 @@ export const COAST_MILES = 14;
 
 /** Where a point is: from the boundaries (water by the nearest ZIP point), or in older versions from the ZIP points. */
 async function whereIs(reader: SiteReader, lat: number, lng: number): Promise<PointPlace | null> {
-  const place = await placeOfPoint(reader, lat, lng);
+  // In no state, the point is placed by the ZIP points near it (below): their tiles are read beside the other regions.
+  const place = await placeOfPoint(reader, lat, lng, () => void usStateAt(reader, lat, lng).catch(() => undefined));
   if (place !== undefined && place.kind !== 'us_waters' && place.kind !== 'none') return place;
   if (place !== undefined) {
     const near = await usStateAt(reader, lat, lng, place.kind === 'us_waters' ? US_POINT_MILES : COAST_MILES);

@@ -26,12 +26,14 @@ function fallbackNote(zip: string, city: string, state: string): string {
 }
 
 /**
- * The keys of `version` that resolving `parsed` reads first whatever its version holds: the coverage cells, and for a
- * ZIP its ZIP3 document (meta.json, not yet read, says whether it exists). Read beside meta.json by a cold request.
+ * The keys of `version` that resolving `parsed` reads first whatever its version holds: the coverage cells, for a ZIP
+ * its ZIP3 document and for a point the boundary index (meta.json, not yet read, says whether they exist). Read beside
+ * meta.json by a cold request.
  */
 export function locationKeys(parsed: ParsedLocation, version: string): string[] {
   const out = [keys.coverageCells(version)];
   if (parsed.kind === 'zip') out.push(keys.zip(version, parsed.zip.slice(0, 3)));
+  if (parsed.kind === 'point') out.push(keys.boundaryIndex(version));
   return out;
 }
 

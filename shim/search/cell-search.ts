@@ -5,9 +5,11 @@
  * Exact: the count equals a brute-force count of distinct firms with an office within the radius, because a circle of
  * radius R with 2R < unit_miles holds offices of at most one unit per firm (units are found only by their numbers).
  *
- * cellSearch runs the phases of docs/SITE-FORMAT.md "Answering a query" in order: openSearch (index and near groups),
- * classify (inside tops and edge leaves), readInsideLists and readBlock (shared lists, edge blocks), markWithin (the
- * count), nearestFirms, officesWithin and readHits. Distances are in miles, positions in degrees.
+ * cellSearch runs the phases of docs/SITE-FORMAT.md "Answering a query": openSearch (index, near groups and the blocks
+ * planned from the index, block-plan.ts), classify (inside tops and edge leaves), readInsideLists and readBlock (shared
+ * lists, edge blocks), edgeWithin, nearestFirms, then readShown (records) beside markInside (the count) and
+ * officesWithin. A cold search so waits for three round trips after the index: trees and blocks, then records and
+ * shared lists together. Distances are in miles, positions in degrees.
  */
 import FlatQueue from 'flatqueue';
 import { cellToLatLng } from 'h3-js';
@@ -27,6 +29,7 @@ import { readRequired, type SiteReader } from './reader.ts';
 import { keys, StoredOffice, type StoredOfficeT } from '../format/site-format.ts';
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
+import { plannedBlocks } from './block-plan.ts';
 
 /** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
 export const MAX_UNITS = 2 ** 26;
@@ -92,6 +95,10 @@ interface Search {
   R: number;
   /** Unit vector of the point. */
   p: Float64Array;
+  /** Drops the planned block reads the search did not take (block-plan.ts). */
+  release: () => void;
+  /** Miles past which the nearest-firm walk visits no leaf, from the blocks wholly inside (block-plan.ts). */
+  blockBound: number;
 }
 
 /** The shared list of an inside top: the lists holding it and its position there. */
@@ -224,8 +231,17 @@ export function prepareCellSearch(reader: SiteReader): void {
   reader.json(keys.cellIndex(reader.version), CellIndex).catch(() => undefined);
 }
 
-/** Phase 1: the index and the group trees within radiusMiles + reach of (lat, lng) degrees. */
-async function openSearch(reader: SiteReader, lat: number, lng: number, radiusMiles: number): Promise<Search> {
+/**
+ * Phase 1: the index and the group trees within radiusMiles + reach of (lat, lng) degrees, with the blocks the search
+ * may read (block-plan.ts) asked beside the trees.
+ */
+async function openSearch(
+  reader: SiteReader,
+  lat: number,
+  lng: number,
+  radiusMiles: number,
+  limit: number,
+): Promise<Search> {
   const v = reader.version;
   const R = radiusMiles;
   const index = await readRequired(reader, keys.cellIndex(v), CellIndex);
@@ -243,6 +259,14 @@ async function openSearch(reader: SiteReader, lat: number, lng: number, radiusMi
   const near = groups.cells.filter(
     (_, j) => haversineMiles(lat, lng, groups.lat[j] ?? 0, groups.lng[j] ?? 0) - (groups.reach[j] ?? 0) <= R,
   );
+  const p = new Float64Array(3);
+  unitVector(lat, lng, p, 0);
+  const plan = plannedBlocks(index, near, p, R, limit);
+  const release =
+    reader.prefetch?.(
+      plan.cells.map((cell) => keys.cellBlock(v, cell)),
+      near.map((cell) => keys.cellGroup(v, cell)),
+    ) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
     near.map(async (cell) => {
       const key = keys.cellGroup(v, cell);
@@ -256,9 +280,10 @@ async function openSearch(reader: SiteReader, lat: number, lng: number, radiusMi
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
       return treeOf(group);
     }),
-  );
-  const p = new Float64Array(3);
-  unitVector(lat, lng, p, 0);
+  ).catch((err: unknown) => {
+    release();
+    throw err;
+  });
   return {
     reader,
     index,
@@ -268,6 +293,8 @@ async function openSearch(reader: SiteReader, lat: number, lng: number, radiusMi
     lng,
     R,
     p,
+    release,
+    blockBound: plan.bound,
   };
 }
 
@@ -420,7 +447,8 @@ function plannedLeaves(s: Search, inside: readonly Row[], limit: number): Row[] 
   const leaves: Row[] = [];
   // Greatest distances of the leaves taken, each with its homed units, kept in ascending order of distance.
   const far: [number, number][] = [];
-  let bound = Infinity;
+  // The blocks' bound holds too (the same argument over blocks wholly inside): whichever is nearer stops the plan.
+  let bound = s.blockBound;
   // The margin covers rounding between this sum and the walk's kept distances: a leaf too many is read, never one too few.
   for (const [ti, i] of leavesNearestFirst(s, inside, () => bound + 1e-9)) {
     const t = s.trees[ti] as Tree;
@@ -435,7 +463,7 @@ function plannedLeaves(s: Search, inside: readonly Row[], limit: number): Row[] 
     for (const [dist, n] of far) {
       held += n;
       if (held >= limit) {
-        bound = dist;
+        bound = Math.min(bound, dist);
         break;
       }
     }
@@ -444,21 +472,10 @@ function plannedLeaves(s: Search, inside: readonly Row[], limit: number): Row[] 
 }
 
 /**
- * Phase 4: marks the units counted office by office (shared with an inside top, or with an edge office within the
- * radius) and returns those edge offices. The firm count is the inside tops' units plus the marked ones.
+ * Phase 4: the edge offices within the radius, their units marked (counted office by office). Needs the edge blocks
+ * only, so the nearest firms and their records are found before the shared lists arrive.
  */
-function markWithin(
-  s: Search,
-  inside: readonly Row[],
-  listOf: ListOf,
-  edges: readonly Row[],
-  edgeBlocks: readonly Columns[],
-  marked: UnitBits,
-): EdgeOffices {
-  for (const [ti, i] of inside) {
-    const [lists, j] = listOf(ti, i);
-    marked.addAll(lists.unit, lists.at[j] ?? 0, lists.at[j + 1] ?? 0);
-  }
+function edgeWithin(s: Search, edges: readonly Row[], edgeBlocks: readonly Columns[], marked: UnitBits): EdgeOffices {
   const [lo, hi] = havBounds(s.R);
   const edgeAt: EdgeOffices = [];
   for (let e = 0; e < edges.length; e++) {
@@ -476,6 +493,14 @@ function markWithin(
     }
   }
   return edgeAt;
+}
+
+/** Phase 4, with the shared lists: marks the units the inside tops share with other cells. The firm count is the inside tops' units plus the marked ones. */
+function markInside(inside: readonly Row[], listOf: ListOf, marked: UnitBits): void {
+  for (const [ti, i] of inside) {
+    const [lists, j] = listOf(ti, i);
+    marked.addAll(lists.unit, lists.at[j] ?? 0, lists.at[j + 1] ?? 0);
+  }
 }
 
 /**
@@ -558,11 +583,11 @@ function officesWithin(
   return within;
 }
 
-/** Phase 7: the shown firms' full records, from their record chunks, with their offices within the radius. */
-function readHits(s: Search, shown: readonly Kept<Columns>[], within: ReadonlyMap<number, number>): Promise<FirmHit[]> {
+/** Phase 7: the shown firms' full records, from their record chunks (asked at once), each with its unit's offices in the version. */
+function readShown(s: Search, shown: readonly Kept<Columns>[]): Promise<[StoredOfficeT, number][]> {
   const chunk = s.index.record_chunk;
   return Promise.all(
-    shown.map(async (k): Promise<FirmHit> => {
+    shown.map(async (k): Promise<[StoredOfficeT, number]> => {
       const n = Math.floor(k.pos / chunk);
       const key = keys.cellRecords(s.reader.version, k.ref.cell, n);
       const rec = await readRequired(
@@ -576,10 +601,15 @@ function readHits(s: Search, shown: readonly Kept<Columns>[], within: ReadonlyMa
       if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
         throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
       }
-      const inRadius = within.get(k.unit) ?? rec.unit_offices[k.pos - n * chunk] ?? 0;
-      return { office, distanceMiles: k.d, officesWithinRadius: inRadius };
+      return [office, rec.unit_offices[k.pos - n * chunk] ?? 0];
     }),
   );
+}
+
+/** The value of a settled promise, or its reason thrown. */
+function settled<T>(r: PromiseSettledResult<T>): T {
+  if (r.status === 'rejected') throw r.reason;
+  return r.value;
 }
 
 /**
@@ -595,21 +625,34 @@ export async function cellSearch(
   radiusMiles: number,
   limit: number,
 ): Promise<{ firms: number; hits: FirmHit[] }> {
-  const s = await openSearch(reader, lat, lng, radiusMiles);
+  const s = await openSearch(reader, lat, lng, radiusMiles, limit);
   const marked = UnitBits.acquire(s.index.units);
   try {
     const { units, inside, edges } = classify(s);
     const lists = readInsideLists(s, inside, plannedLeaves(s, inside, limit));
-    const [listOf, edgeBlocks] = await Promise.all([
-      lists,
-      Promise.all(edges.map(([ti, i]) => readBlock(s, s.trees[ti] as Tree, i))),
-    ]);
-    const edgeAt = markWithin(s, inside, listOf, edges, edgeBlocks, marked);
-    const firms = units + marked.size;
+    // Awaited below; handled here so a failure of the edge blocks first leaves no unhandled rejection.
+    lists.catch(() => undefined);
+    const edgeBlocks = await Promise.all(edges.map(([ti, i]) => readBlock(s, s.trees[ti] as Tree, i)));
+    const edgeAt = edgeWithin(s, edges, edgeBlocks, marked);
     const shown = await nearestFirms(s, inside, edgeBlocks, edgeAt, limit);
-    const within = officesWithin(shown, marked, inside, listOf, edgeBlocks, edgeAt);
-    return { firms, hits: await readHits(s, shown, within) };
+    // The shown firms' records are asked beside the shared lists (one round trip, not two); both settle before the
+    // scratch bitset goes back to its pool.
+    const [counted, records] = await Promise.allSettled([
+      lists.then((listOf) => {
+        markInside(inside, listOf, marked);
+        const firms = units + marked.size;
+        return { firms, within: officesWithin(shown, marked, inside, listOf, edgeBlocks, edgeAt) };
+      }),
+      readShown(s, shown),
+    ]);
+    const { firms, within } = settled(counted);
+    const hits = settled(records).map(([office, unitOffices], j): FirmHit => {
+      const k = shown[j] as Kept<Columns>;
+      return { office, distanceMiles: k.d, officesWithinRadius: within.get(k.unit) ?? unitOffices };
+    });
+    return { firms, hits };
   } finally {
     marked.release();
+    s.release();
   }
 }

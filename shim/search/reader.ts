@@ -17,6 +17,14 @@ export interface SiteReader {
   json<T>(key: string, schema: ZodType<T>, sha256?: string): Promise<T | null>;
   /** sha256 of meta.json as the pointer that named this version records it (absent for older pointers). */
   readonly metaSha256?: string;
+  /**
+   * Starts reading `keys` (full store keys) whose checking hash is not known yet, so they share a round trip with the
+   * reads of their `parents`: a later json() of one of them takes the bytes and checks them against the hash it is
+   * given, exactly as a read made then. Nothing is read when every parent is cached (the children are then asked
+   * without waiting for a parent, and a planned child that is not needed is not read); keys already cached are skipped.
+   * Returns a function that drops the reads not taken (call it once the caller is done). Absent on readers that cannot.
+   */
+  readonly prefetch?: (keys: readonly string[], parents: readonly string[]) => () => void;
   /** The bytes stored at a full store key, unchecked and uncached (version-object.ts checks them); absent on readers that cannot. */
   readonly storedBytes?: (key: string) => Promise<Uint8Array | null>;
 }

@@ -111,6 +111,8 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
   const lastGoodMs = opts.lastGoodMs ?? LAST_GOOD_POINTER_MS;
   // Reads started beside a meta.json (refresh); null otherwise, so a warm read never passes through them.
   let speculative: SpeculativeReads | null = null;
+  // Reads started before their parent object (SiteReader.prefetch), taken once by cachedJson or dropped by their caller.
+  const prefetched = new SpeculativeReads(store);
   let pointer: { reader: SiteReader; at: number } | null = null;
   let refreshing: Promise<SiteReader> | null = null;
   // While the last good pointer serves: when the next background read may start (null: fresh reads are succeeding).
@@ -145,7 +147,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       });
     }
     // Bytes read beside meta.json (refresh, counted there) are taken once, and checked against `sha256` like a read made now.
-    const early = speculative?.take(key);
+    const early = speculative?.take(key) ?? prefetched.take(key);
     if (early === undefined) counters.storeReads++;
     const load = (async () => {
       try {
@@ -176,6 +178,21 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       version,
       meta,
       ...(metaSha256 !== undefined ? { metaSha256 } : {}),
+      prefetch(list: readonly string[], parents: readonly string[]): () => void {
+        const cached = (key: string): boolean => {
+          const at = key.startsWith(prefix) ? resolve(key) : null;
+          return at !== null && cache.get(at) !== undefined;
+        };
+        if (parents.every(cached)) return () => undefined;
+        const stored: string[] = [];
+        for (const key of list) {
+          const at = key.startsWith(prefix) ? resolve(key) : null;
+          if (at !== null && cache.get(at) === undefined) stored.push(at);
+        }
+        const started = prefetched.startOwned(stored);
+        counters.storeReads += started.length;
+        return () => prefetched.drop(started);
+      },
       storedBytes: (key) => {
         counters.storeReads++;
         return store.get(key);

@@ -15,16 +15,26 @@ export class SpeculativeReads {
 
   /** Starts reading each key not already pending; returns how many reads it started. */
   start(keys: readonly string[]): number {
-    let started = 0;
+    return this.startOwned(keys).length;
+  }
+
+  /** Starts reading each key not already pending; returns the keys it started (for drop). */
+  startOwned(keys: readonly string[]): string[] {
+    const started: string[] = [];
     for (const key of keys) {
       if (this.pending.has(key)) continue;
       const read = this.store.get(key);
       // A failure is the taker's to report (its read rejects the same way); untaken, it is dropped quietly.
       read.catch(() => undefined);
       this.pending.set(key, read);
-      started++;
+      started.push(key);
     }
     return started;
+  }
+
+  /** Drops the pending reads of `keys` that no one took (their results are never used). */
+  drop(keys: readonly string[]): void {
+    for (const key of keys) this.pending.delete(key);
   }
 
   /** The pending read of `key` as a one-key source, removed from the pending set; undefined when there is none. */

@@ -20,15 +20,17 @@ async function filesUnder(root: string): Promise<string[]> {
 const HASH_FIELDS = ['group_sha256', 'shared_sha256', 'block_sha256', 'records_sha256'];
 
 /**
- * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema `schema` (3: schema 4 without the
+ * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema `schema` (4: schema 5 without the index's
+ * block list; 3: schema 4 without the
  * hashes; 2: the same, marked 2, which is as far as a reader gets before refusing it).
  */
-export async function downgradeCells(dir: string, version: string, schema: 2 | 3): Promise<void> {
+export async function downgradeCells(dir: string, version: string, schema: 2 | 3 | 4): Promise<void> {
   const root = join(dir, keys.root(version));
   for (const rel of await filesUnder(join(root, 'cells'))) {
     const path = join(root, 'cells', rel);
     const value = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-    for (const field of HASH_FIELDS) delete value[field];
+    delete value.blocks;
+    if (schema < 4) for (const field of HASH_FIELDS) delete value[field];
     await writeFile(path, serialise({ ...value, schema_version: schema }));
   }
   const metaPath = join(root, 'meta.json');

@@ -1,0 +1,89 @@
+/**
+ * The blocks a search will read, planned from the cell index alone (its list of each group's blocks, with their reach and
+ * homed units), so a cold search reads them in the same round trip as the group trees instead of after them. A superset,
+ * never a guess: the search reads only blocks of leaves crossing the circle's edge (whose blocks cross it too), of
+ * inside tops below block level (in blocks crossing it), and of the inside leaves its nearest-first walk visits; that
+ * walk stops once `limit` firms are kept, and the units homed in blocks wholly inside are distinct firms each within its
+ * block's greatest distance, so no leaf past the distance where those blocks hold `limit` units is visited.
+ */
+import { cellToLatLng } from 'h3-js';
+import type { CellIndexT } from '../format/cell-format.ts';
+import { chordHav, chordMiles, unitVector } from './search-scratch.ts';
+
+/** The index's blocks as typed arrays (H3 centre unit vectors, reach, homed units), built once per parsed index. */
+interface Blocks {
+  /** Each group's blocks: positions start to end - 1 of the arrays below. */
+  range: Map<string, [number, number]>;
+  cell: string[];
+  xyz: Float64Array;
+  reach: Float64Array;
+  units: Int32Array;
+}
+
+const blocksOfIndex = new WeakMap<CellIndexT, Blocks>();
+
+function blocksOf(index: CellIndexT): Blocks {
+  let b = blocksOfIndex.get(index);
+  if (b !== undefined) return b;
+  const range = new Map<string, [number, number]>();
+  let at = 0;
+  for (const [g, list] of Object.entries(index.blocks)) {
+    range.set(g, [at, at + list.length]);
+    at += list.length;
+  }
+  const entries = Object.values(index.blocks).flat();
+  b = {
+    range,
+    cell: entries.map((e) => e[0]),
+    xyz: new Float64Array(entries.length * 3),
+    reach: Float64Array.from(entries, (e) => e[1]),
+    units: Int32Array.from(entries, (e) => e[2]),
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const [lat, lng] = cellToLatLng(b.cell[i] ?? '');
+    unitVector(lat, lng, b.xyz, i * 3);
+  }
+  blocksOfIndex.set(index, b);
+  return b;
+}
+
+/**
+ * The cells of the blocks of `groups` that a search of `radius` miles around unit vector `p` for `limit` firms may
+ * read: every block crossing the circle's edge, and the blocks wholly inside whose least possible distance is within
+ * `bound`, the distance by which blocks wholly inside hold `limit` homed units (Infinity when they hold fewer), past
+ * which the nearest-firm walk visits nothing.
+ */
+export function plannedBlocks(
+  index: CellIndexT,
+  groups: readonly string[],
+  p: Float64Array,
+  radius: number,
+  limit: number,
+): { cells: string[]; bound: number } {
+  const b = blocksOf(index);
+  const out: string[] = [];
+  // Blocks wholly inside: [least distance, greatest distance, homed units, position].
+  const inside: [number, number, number, number][] = [];
+  for (const g of groups) {
+    const [start, end] = b.range.get(g) ?? [0, 0];
+    for (let i = start; i < end; i++) {
+      const d = chordMiles(chordHav(p, b.xyz, i));
+      const reach = b.reach[i] ?? 0;
+      if (d - reach > radius) continue;
+      if (d + reach <= radius) inside.push([Math.max(0, d - reach), d + reach, b.units[i] ?? 0, i]);
+      else out.push(b.cell[i] ?? '');
+    }
+  }
+  let bound = Infinity;
+  let held = 0;
+  for (const [, far, units] of [...inside].sort((x, y) => x[1] - y[1])) {
+    held += units;
+    if (held >= limit) {
+      bound = far;
+      break;
+    }
+  }
+  // The margin covers rounding between these sums and the walk's kept distances, as in the leaf plan (cell-search.ts).
+  for (const [least, , , i] of inside) if (least <= bound + 1e-9) out.push(b.cell[i] ?? '');
+  return { cells: out, bound };
+}
