@@ -96,7 +96,7 @@ describe('config', () => {
       correctionsEmail: null,
       proxyHops: 0,
       allowedOrigins: [],
-      cacheBytes: 64 * 1024 * 1024,
+      cacheBytes: 192 * 1024 * 1024,
       answerCacheBytes: 32 * 1024 * 1024,
       storeTimeoutMs: 5000,
     });

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
+import { DEFAULT_CACHE_MIB } from '../../shim/edge/limits.ts';
 import { lineSplitter, REPO, startJsonChild } from '../lib/child.ts';
 import { ratioOfP50, type LatencyResult } from '../lib/query.ts';
 import { median, type Spread } from '../lib/stats.ts';
@@ -207,7 +208,7 @@ export interface ScaleLatency {
 }
 
 /** Cache budget of the scale latency targets, in MiB: the server's default CACHE_MIB, which the target says must serve the 1M site. */
-export const SCALE_CACHE_MIB = 64;
+export const SCALE_CACHE_MIB = DEFAULT_CACHE_MIB;
 
 /** Run bench/scale/scale-query.ts over `small` and `large` (heap raised for the naive baseline of the large one). */
 export async function measureScaleLatency(

@@ -49,7 +49,7 @@ export const rateLimitWindowField = z.preprocess(
 /** CORRECTIONS_EMAIL: the address firms and callers write to, shown as the OpenAPI contact; unset means the default. */
 export const correctionsEmailField = z.preprocess(blankIsUnset, z.email('must be an email address').optional());
 
-/** CACHE_MIB: budget of the parsed-object cache in MiB of memory held (parsed size and search columns, estimated), default 64. */
+/** CACHE_MIB: budget of the parsed-object cache in MiB of memory held (parsed size and search columns, estimated), default DEFAULT_CACHE_MIB. */
 export const cacheMibField = z.preprocess(
   blankIsUnset,
   z.coerce.number().int().min(1).max(65_536).default(DEFAULT_CACHE_MIB),
@@ -215,7 +215,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof ServerEnv>, string> = {
     'number of trusted proxies in front of the server (true = 1): the client address is the X-Forwarded-For entry that many from the right, the one your own proxy appended (default false = the socket peer)',
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
   CACHE_MIB:
-    'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; an object larger than this is read on every query)',
+    'memory for parsed site objects and their search columns, in MiB held (estimated; default 192; an object larger than this is read on every query)',
   ANSWER_CACHE_MIB: `memory for finished /v1/attorneys answers (all encodings), per query and published version, in MiB (default ${DEFAULT_ANSWER_CACHE_MIB}; 0 turns the cache off)`,
   STORE_TIMEOUT_MS: `how long all the reads of the site (folder or bucket) that one request needs may take together, from its arrival, before it answers 503 with Retry-After and the reads still running are stopped, in ms (default ${DEFAULT_STORE_TIMEOUT_MS}; the AWS function uses the default, inside its ${LAMBDA_TIMEOUT_SECONDS} s timeout)`,
 };
@@ -348,7 +348,7 @@ export const LAMBDA_ENV_HELP: Record<keyof z.infer<typeof LambdaEnvSchema>, stri
     "window the limit is counted and advertised in, the WAF rule's evaluation window (default 3600; must divide 3600)",
   ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (default none)',
   CACHE_MIB:
-    'memory for parsed site objects and their search columns, in MiB held (estimated; default 64; keep well under the function memory)',
+    'memory for parsed site objects and their search columns, in MiB held (estimated; default 192; keep well under the function memory)',
   AWS_REGION: 'region of the buckets (set by Lambda)',
   S3_ENDPOINT: 'custom S3 endpoint, tests only (default: AWS)',
 };
