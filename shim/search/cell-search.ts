@@ -516,25 +516,7 @@ async function nearestFirms(
   limit: number,
 ): Promise<readonly Kept<Columns>[]> {
   const nearest = new Nearest<Columns>(limit, s.lat, s.lng);
-  for (const [ti, i] of leavesNearestFirst(s, inside, () => nearest.kth())) {
-    const t = s.trees[ti] as Tree;
-    const cols = await readBlock(s, t, i);
-    const start = t.group.rows.at[i] ?? 0;
-    const end = start + (t.group.rows.n[i] ?? 0);
-    for (let q = start; q < end; q++)
-      nearest.consider(
-        chordHav(s.p, cols.xyz, q),
-        cols,
-        q,
-        cols.unit[q] ?? 0,
-        cols.listing[q] ?? 0,
-        cols.lat[q] ?? 0,
-        cols.lng[q] ?? 0,
-      );
-  }
-  for (let k = 0; k + 1 < edgeAt.length; k += 2) {
-    const cols = edgeBlocks[edgeAt[k] ?? 0] as Columns;
-    const q = edgeAt[k + 1] ?? 0;
+  const consider = (cols: Columns, q: number): void =>
     nearest.consider(
       chordHav(s.p, cols.xyz, q),
       cols,
@@ -544,7 +526,14 @@ async function nearestFirms(
       cols.lat[q] ?? 0,
       cols.lng[q] ?? 0,
     );
+  for (const [ti, i] of leavesNearestFirst(s, inside, () => nearest.kth())) {
+    const t = s.trees[ti] as Tree;
+    const cols = await readBlock(s, t, i);
+    const start = t.group.rows.at[i] ?? 0;
+    const end = start + (t.group.rows.n[i] ?? 0);
+    for (let q = start; q < end; q++) consider(cols, q);
   }
+  for (let k = 0; k + 1 < edgeAt.length; k += 2) consider(edgeBlocks[edgeAt[k] ?? 0] as Columns, edgeAt[k + 1] ?? 0);
   return nearest.list();
 }
 
