@@ -11,6 +11,7 @@ import { checkManifest } from '../generator/audit/manifest.ts';
 import { openSite } from '../generator/site/site.ts';
 import { prefixesReadBy, readStoredVersion } from '../generator/site/bucket-version.ts';
 import { generateLive } from './helpers/generate-live.ts';
+import { readFirmPack } from './helpers/firm-pack.ts';
 import { publishSite, type PublishOptions } from '../generator/publish/publish.ts';
 import type { SiteReader } from '../shim/search/reader.ts';
 import { createService } from '../shim/answer/service-impl.ts';
@@ -53,12 +54,10 @@ const bucketStore = (): S3Store => new S3Store({ bucket: BUCKET, prefix: PREFIX,
 
 /** Every listing id any version has, so each version is asked about listings it lacks too. */
 function allListingIds(): string[] {
-  const ids = new Set<string>();
-  for (const m of manifests.values())
-    for (const key of Object.keys(m.objects)) ids.add(/\/firms\/(l_[a-z2-7]{16})\.json$/.exec(key)?.[1] ?? '');
-  ids.delete('');
-  return [...ids].sort();
+  return [...listingIds].sort();
 }
+/** The listing ids of every version generated so far, read from its firm packs while it is in the folder. */
+const listingIds = new Set<string>();
 
 /** What a user can ask of one version: searches, every listing (or its error), coverage, redirects. */
 async function answers(source: { current(): Promise<SiteReader> }): Promise<unknown> {
@@ -84,7 +83,11 @@ async function answers(source: { current(): Promise<SiteReader> }): Promise<unkn
 async function generateWith(corrections: object[]): Promise<string> {
   await writeFile(join(data, 'corrections.jsonl'), corrections.map((c) => `${JSON.stringify(c)}\n`).join(''));
   const { version } = await generateLive({ dataDir: data, outDir: site, quiet: true, retention: { keep: 10 } });
-  manifests.set(version, Manifest.parse(JSON.parse(await readFile(join(site, keys.manifest(version)), 'utf8'))));
+  const manifest = Manifest.parse(JSON.parse(await readFile(join(site, keys.manifest(version)), 'utf8')));
+  manifests.set(version, manifest);
+  for (const key of Object.keys(manifest.objects))
+    if (/\/firms\/[^/]+\.json$/.test(key))
+      for (const d of readFirmPack(site, key).documents) listingIds.add(d.listing_id);
   return version;
 }
 
