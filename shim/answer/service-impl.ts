@@ -21,9 +21,9 @@ import {
   ChangesDoc,
   CoverageDoc,
   firmPackPrefix,
+  firmPackSha256,
   FirmPack,
   keys,
-  LISTING_ALPHABET,
   LISTING_ID_RE,
   ListingBucket,
   listingPrefix,
@@ -55,15 +55,11 @@ async function firmDoc(reader: SiteReader, listingId: string): Promise<FirmDocT>
   if (sortedIndexOf(bucket.listing_ids, listingId) < 0) throw notFound(listingId);
   const prefix = firmPackPrefix(listingId, length);
   const key = keys.firmPack(reader.version, prefix);
-  const sha256 = bucket.firms_sha256[LISTING_ALPHABET.indexOf(prefix.slice(length))];
+  const sha256 = firmPackSha256(bucket, prefix);
   if (sha256 === undefined)
     throw new StoreError(`${keys.listings(reader.version, bucket.prefix)} has no sha256 for ${key}`, key);
   const pack = await readRequired(reader, key, FirmPack, undefined, sha256);
-  const at = sortedIndexOf(
-    pack.documents.map((d) => d.listing_id),
-    listingId,
-  );
-  const doc = pack.documents[at];
+  const doc = pack.documents.find((d) => d.listing_id === listingId);
   if (doc === undefined)
     throw new StoreError(`${key} has no document for ${listingId}, which its listings bucket lists`, key);
   return doc;

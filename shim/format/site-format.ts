@@ -548,6 +548,11 @@ export function firmPackPrefix(listingId: string, listingPrefixLength: number): 
   return listingPrefix(listingId, listingPrefixLength + 1);
 }
 
+/** The sha256 a listings bucket records for its firm pack `packPrefix` (the bucket's prefix and one character more). */
+export function firmPackSha256(bucket: ListingBucketT, packPrefix: string): string | undefined {
+  return bucket.firms_sha256[LISTING_ALPHABET.indexOf(packPrefix.slice(bucket.prefix.length))];
+}
+
 /** The name character of a normalised name: its first character when a-z or 0-9, else "_". */
 export function cityBucket(key: string): string {
   const c = key.charAt(0);

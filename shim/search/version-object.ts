@@ -13,7 +13,14 @@ import { checkHash, recordsHashes } from '../format/integrity.ts';
 import { composeManifest, layerResolver } from '../format/layers.ts';
 import type { SiteReader } from './reader.ts';
 import { parseObject } from '../format/site-json.ts';
-import { keys, LISTING_ALPHABET, ListingBucket, Manifest, type ManifestT } from '../format/site-format.ts';
+import {
+  firmPackSha256,
+  keys,
+  LISTING_ALPHABET,
+  ListingBucket,
+  Manifest,
+  type ManifestT,
+} from '../format/site-format.ts';
 
 /** A version-relative path an auditor may ask for: slash-separated segments of safe characters, ending in .json. */
 const REL_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.json$/;
@@ -66,7 +73,7 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
     const length = reader.meta.listing_prefix_length;
     if (name.length !== length + 1 || [...name].some((c) => !LISTING_ALPHABET.includes(c))) return null;
     const bucket = await reader.json(keys.listings(v, name.slice(0, length)), ListingBucket);
-    return bucket?.firms_sha256[LISTING_ALPHABET.indexOf(name.slice(length))] ?? null;
+    return (bucket === null ? undefined : firmPackSha256(bucket, name)) ?? null;
   }
   if (dir !== 'cells' || !isValidCell(sub ?? '')) return null;
   const cell = sub as string;
