@@ -1,7 +1,7 @@
 /**
  * The parsed-object cache budget (CACHE_MIB) bounds the memory it really holds: parsed objects and the search columns
  * built from them, not their stored size. The oracle is the process's own heap after a full collection
- * (test/helpers/cache-heap.ts), at two budgets: what the extra budget adds to memory stays within what it adds to the
+ * (test/helpers/cache-heap.ts, measured after a warm-up pass so compiled code is in the baseline), at two budgets: what the extra budget adds to memory stays within what it adds to the
  * cache's charge. On the old charge (stored bytes) the process held 3 bytes per byte charged.
  */
 import { execFile } from 'node:child_process';
@@ -37,6 +37,8 @@ describe('the cache budget holds', () => {
     expect(large.chargedBytes).toBeGreaterThan(10 * 2 ** 20);
     const charged = large.chargedBytes - small.chargedBytes;
     const grown = large.grownBytes - small.grownBytes;
+    // Measured 0.88 (Node 22) and 0.84 (Node 24), within 1% run to run: the charge neither hides memory nor wastes budget.
     expect(grown / charged, `grew ${grown} bytes for ${charged} more charged`).toBeLessThanOrEqual(1.2);
+    expect(grown / charged, `grew ${grown} bytes for ${charged} more charged`).toBeGreaterThanOrEqual(0.6);
   }, 240_000);
 });

@@ -77,7 +77,7 @@ export interface CachedSiteSource extends SiteSource {
 /**
  * Heap bytes a parsed object takes per stored byte, beyond the search columns counted below. Measured with
  * test/helpers/cache-heap.ts on the test site (node 22, after a full collection, heap plus array buffers): between
- * cache budgets of 4 and 12 MiB the process held 0.96 byte per byte charged with 3, and 3.0 per byte when objects
+ * cache budgets of 4 and 12 MiB the process held 0.88 byte (Node 24: 0.84) per byte charged with 3, and 3.0 per byte when objects
  * were charged their stored size (cell blocks, groups and record chunks are arrays of short numbers and small objects).
  */
 export const PARSED_BYTES_PER_STORED_BYTE = 3;
