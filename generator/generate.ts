@@ -52,7 +52,7 @@ import { beginRun, currentVersion, endRun, installVersion, pruneVersions } from 
 import type { Retention } from './write/site-folder.ts';
 import { checkStoredOffices } from './model/stored-office-check.ts';
 import { StagingWriter } from './write/write.ts';
-import type { Entry } from './write/write.ts';
+import type { Entry } from './write/written.ts';
 
 /** Options of one generator run. */
 export interface GenerateOptions {

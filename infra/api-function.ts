@@ -7,7 +7,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { dailySaltStatements, ownFunction } from './own-function.ts';
 import { REQUESTS_PER_HOUR, WINDOW_SECONDS } from './waf.ts';
-import { LAMBDA_TIMEOUT_SECONDS } from '../shim/edge/limits.ts';
+import { LAMBDA_TIMEOUT_SECONDS } from '../shim/store/deadline.ts';
 
 /** Memory of the function, in MB (also buys CPU: JSON parsing of site objects is the main cost). */
 export const MEMORY_MB = 512;

@@ -37,8 +37,6 @@ export {
   REQUEST_TIMEOUT_MS,
   TIMEOUT_CHECK_INTERVAL_MS,
 };
-export { answerClientError, type EdgeHeaders } from './node-guards.ts';
-export type { ServerOverrides } from './local-app.ts';
 
 /** Options of toNodeListener. */
 export interface NodeListenerOptions extends GuardOptions {

@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerOverrides } from '../shim/server.ts';
+import type { ServerOverrides } from '../shim/local-app.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer | null = null;

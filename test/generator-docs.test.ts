@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { manifestBytes, manifestDoc, sortedKeys } from '../generator/write/documents.ts';
 import { firmDocPieces, firmDocs, firmPackPieces } from '../generator/write/firm-packs.ts';
 import type { BuiltFirm } from '../generator/model/offices.ts';
-import type { Entry } from '../generator/write/write.ts';
+import type { Entry } from '../generator/write/written.ts';
 import { FirmPack, LISTING_ALPHABET, type StoredOfficeT } from '../shim/format/site-format.ts';
 import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { sampleFirms } from './helpers/sample-offices.ts';

@@ -1,6 +1,7 @@
 /** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--site site/] [--dry-run]`: upload a version to S3, a step of release that never moves the pointer. */
 import { describeFailure } from '../failure.ts';
-import { CACHE_IMMUTABLE, CACHE_POINTER, MAX_LISTING_INVALIDATIONS, publishSite } from './publish.ts';
+import { MAX_LISTING_INVALIDATIONS } from './invalidation.ts';
+import { CACHE_IMMUTABLE, CACHE_POINTER, publishSite } from './publish.ts';
 import { readRemovals } from '../model/removals.ts';
 import { prefixesReadBy } from '../site/bucket-version.ts';
 import { keys } from '../../shim/format/site-format.ts';

@@ -42,7 +42,6 @@ const gzipAsync = promisify(gzip);
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Cache-Control of the pointer: always revalidate, so a new version is seen at once. */
 export const CACHE_POINTER = 'no-cache';
-export { invalidationPathsFor, MAX_LISTING_INVALIDATIONS } from './invalidation.ts';
 
 /** The version to publish holds a listing under a standing removal. */
 export class RemovedListingError extends Error {

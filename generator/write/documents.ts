@@ -17,7 +17,7 @@ import type { CoverageMap } from '../model/coverage.ts';
 import type { DatasetFileT, MetroT } from '../inputs/schema.ts';
 import type { BuiltFirm } from '../model/offices.ts';
 import type { Visibility } from '../model/visibility.ts';
-import type { Entry } from './write.ts';
+import type { Entry } from './written.ts';
 
 /** Totals shared by coverage.json and meta.json. */
 export interface Totals {

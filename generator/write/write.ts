@@ -2,8 +2,6 @@
 import { Worker } from 'node:worker_threads';
 import { WrittenObjects } from './written.ts';
 
-export type { Entry } from './written.ts';
-
 /** Bytes per batch handed to a worker: big enough that the per-message cost vanishes, small enough to stay cheap. */
 const BATCH_BYTES = 4 << 20;
 /** Objects per batch at most (many tiny objects should not wait for a full buffer). */

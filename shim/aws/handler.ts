@@ -15,7 +15,7 @@ import { createSiteSource, pointerEventText } from '../search/site-reader.ts';
 import { errorText, logJson, mcpErrorLog } from '../edge/log-line.ts';
 import { withDeadline } from '../store/deadline.ts';
 import { runWithDeadline } from '../store/request-deadline.ts';
-import { DEFAULT_STORE_TIMEOUT_MS } from '../edge/limits.ts';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../store/deadline.ts';
 import type { Store } from '../store/types.ts';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, type LambdaEnv } from '../edge/env.ts';
 import { answerToResult, eventToPlain, viewerAddress, type FunctionUrlEvent, type FunctionUrlResult } from './event.ts';

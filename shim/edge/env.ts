@@ -4,13 +4,9 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import {
-  DEFAULT_ANSWER_CACHE_MIB,
-  DEFAULT_CACHE_MIB,
-  DEFAULT_STORE_TIMEOUT_MS,
-  LAMBDA_TIMEOUT_SECONDS,
-  REQUESTS_PER_HOUR,
-} from './limits.ts';
+import { REQUESTS_PER_HOUR } from '../contract/constants.ts';
+import { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS } from '../store/deadline.ts';
+import { DEFAULT_ANSWER_CACHE_MIB, DEFAULT_CACHE_MIB } from './limits.ts';
 
 /** An empty or blank variable counts as unset (so its default applies). */
 export const blankIsUnset = (value: unknown): unknown =>

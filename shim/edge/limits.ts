@@ -1,9 +1,8 @@
 /**
- * The limits, timeouts and cache budgets of the Node server and the Lambda, in one place: what a request may be
- * (target, body), how long it may take, and how much memory the caches may hold. Other modules import them from here.
+ * The limits and cache budgets of the Node server and the Lambda: what a request may be (target, body) and how much
+ * memory the caches may hold. The store deadlines live in store/deadline.ts and the request rates in
+ * contract/constants.ts, beside what uses them.
  */
-export { ALL_REQUESTS_FACTOR, REQUESTS_PER_HOUR } from '../contract/constants.ts';
-export { DEFAULT_STORE_TIMEOUT_MS, LAMBDA_TIMEOUT_SECONDS } from '../store/deadline.ts';
 
 /** Longest request target (path and query) accepted, in bytes. */
 export const MAX_TARGET_BYTES = 2048;

@@ -12,8 +12,6 @@ import { parseSearch } from '../answer/search-request.ts';
 import type { RawArgs } from '../answer/params.ts';
 import type { LogFields } from './request-log.ts';
 
-export { DEFAULT_ANSWER_CACHE_MIB } from '../edge/limits.ts';
-
 /** The representation an entry holds: one per content coding the server may choose. */
 export type AnswerCoding = 'identity' | 'br' | 'gzip';
 

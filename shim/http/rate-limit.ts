@@ -46,8 +46,6 @@ export interface RateLimiterOptions {
   now?: () => number;
 }
 
-export { RATELIMIT_DRAFT } from '../contract/constants.ts';
-
 /** Name of the policy in the headers: "hour" for the default window, else "<seconds>s" (e.g. "600s" under WAF). */
 export function policyName(windowSeconds: number): string {
   return windowSeconds === 3600 ? 'hour' : `${windowSeconds}s`;

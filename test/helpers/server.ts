@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../shim/edge/env.ts';
-import { startServer, type ServerOverrides } from '../../shim/server.ts';
+import type { ServerOverrides } from '../../shim/local-app.ts';
+import { startServer } from '../../shim/server.ts';
 
 /** A server started by startTestServer. */
 export interface TestServer {
