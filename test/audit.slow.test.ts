@@ -376,7 +376,8 @@ describe('audit verify', () => {
     } finally {
       await s3.stop();
     }
-  });
+    // Publishing the fixture to s3rver and reading every object back: 20-40 s alone, over a minute on a loaded machine.
+  }, 240_000);
 
   it('has --help for the tool and each command, and exits 2 on a usage error', async () => {
     const [top, v, d, bad] = await Promise.all([
