@@ -27,6 +27,7 @@ import {
 } from './write/documents.ts';
 import { groupFirms } from './model/firms.ts';
 import { buildGazetteer } from './model/gazetteer.ts';
+import { gazetteerTexts, type GazetteerTexts } from './write/gazetteer-texts.ts';
 import type { BadRow } from './inputs/jsonl.ts';
 import { placeIdsOf } from './inputs/place-ids.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
@@ -138,7 +139,7 @@ export function formatBadRow(row: BadRow): string {
 }
 
 // The gazetteer depends only on installed packages, so one build serves every run in a process.
-let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
+let gazetteerCache: GazetteerTexts | undefined;
 
 /**
  * `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`, followed by
@@ -358,7 +359,7 @@ interface WriteContext {
   objectsDir: string;
   week: string;
   weekOf: string;
-  gazetteer: ReturnType<typeof buildGazetteer>;
+  gazetteer: GazetteerTexts;
   step: (msg: string) => void;
 }
 
@@ -392,14 +393,7 @@ async function writeContent(
   model.built = [];
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
-  for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
-  for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
-  }
-  for (const [prefix, doc] of gazetteer.names) await w.put(paths.names(prefix), doc);
-  for (const [tile, doc] of gazetteer.points) await w.put(paths.points(tile), doc);
-  await w.put(paths.boundaryIndex(), gazetteer.boundary.index);
-  for (const [key, doc] of gazetteer.boundary.regions) await w.put(paths.boundary(key), doc);
+  for (const [rel, text] of gazetteer.texts) await w.putJson(rel, text);
   for (const [name, page] of pages) await w.put(paths.page(name), page);
   step(`${pages.size} pages and page assets written`);
   await w.flush();
@@ -418,11 +412,7 @@ async function writeContent(
   );
   await w.flush();
   const contents = {
-    zip3: [...gazetteer.zips.keys()],
-    cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])),
-    names: [...gazetteer.names.keys()],
-    points: [...gazetteer.points.keys()],
-    boundary: [...gazetteer.boundary.regions.keys()],
+    ...gazetteer.contents,
     listingPrefixLength: prefixLength,
     sha256: namedByMetaHashes(w.entries),
   };
@@ -458,10 +448,11 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const { inputs, facts } = model;
   const weekOf = mondayOfIsoWeek(week);
 
-  gazetteerCache ??= buildGazetteer();
+  gazetteerCache ??= gazetteerTexts(buildGazetteer());
   const gazetteer = gazetteerCache;
+  const { cityBuckets } = gazetteer.contents;
   step(
-    `gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...gazetteer.cities.values()].reduce((n, b) => n + b.size, 0)} city files in ${gazetteer.cities.size} states`,
+    `gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...cityBuckets.values()].reduce((n, b) => n + b.length, 0)} city files in ${cityBuckets.size} states`,
   );
   if (opts.gate !== undefined) await opts.gate({ ...facts, offices: model.offices, zips: gazetteer.zips });
 
