@@ -27,6 +27,7 @@ import {
 } from './write/documents.ts';
 import { groupFirms } from './model/firms.ts';
 import { buildGazetteer } from './model/gazetteer.ts';
+import { gazetteerTexts, type GazetteerTexts } from './write/gazetteer-texts.ts';
 import type { BadRow } from './inputs/jsonl.ts';
 import { placeIdsOf } from './inputs/place-ids.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
@@ -36,7 +37,8 @@ import { StagingStore } from './write/staging-store.ts';
 import type { Inputs } from './inputs/read.ts';
 import { buildOffices } from './model/offices.ts';
 import type { BuiltFirm } from './model/offices.ts';
-import { pageMeasurement, writePages } from './pages/write-pages.ts';
+import { buildPages, pageMeasurement } from './pages/write-pages.ts';
+import type { PageDocT } from '../shim/format/page-format.ts';
 import { buildCells } from './write/cells.ts';
 import { firmPackPieces } from './write/firm-packs.ts';
 import { sealBlocks, sealGroups, sealIndex, type HashOf } from './write/cell-hashes.ts';
@@ -137,7 +139,7 @@ export function formatBadRow(row: BadRow): string {
 }
 
 // The gazetteer depends only on installed packages, so one build serves every run in a process.
-let gazetteerCache: ReturnType<typeof buildGazetteer> | undefined;
+let gazetteerCache: GazetteerTexts | undefined;
 
 /**
  * `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`, followed by
@@ -186,12 +188,13 @@ async function refuseChangedVersion(site: string, version: string, manifest: Uin
 interface Model {
   inputs: Pick<Inputs, 'week' | 'metros' | 'dataset' | 'bad'>;
   facts: Omit<WeekFacts, 'zips' | 'offices'>;
+  /** Emptied once the firm packs and coverage.json are written (the firms are garbage from then on). */
   built: BuiltFirm[];
   offices: StoredOfficeT[];
   coverage: CoverageMap;
   vis: Pick<Visibility, 'metros'>;
-  /** The week's per-metro figures for the metro pages. */
-  pages: ReturnType<typeof pageMeasurement>;
+  /** The pages for people by page name, built while the firm lookup they need is at hand. */
+  pages: Map<string, PageDocT>;
   /** The published measurement, one document per metro. */
   measurement: ReturnType<typeof measurementDocs>;
   /** Which corrections and removals acted on which listings, for the changes document. */
@@ -251,7 +254,7 @@ async function buildModel(
     coverage,
   );
   step('phase: visibility measured');
-  const pages = pageMeasurement(
+  const measured = pageMeasurement(
     inputs.metros,
     inputs.samples.map((r) => r.value),
     firms,
@@ -267,6 +270,16 @@ async function buildModel(
   const offices = built.flatMap((b) => b.offices);
   checkStoredOffices(offices);
   step('phase: stored offices built and checked');
+  // Built here, not when written: the firm lookup of the measurement (a million place ids) is garbage once they are.
+  const pages = await buildPages({
+    dataDir: opts.dataDir,
+    week,
+    weekOf: mondayOfIsoWeek(week),
+    synthetic: inputs.dataset.synthetic,
+    metros: inputs.metros,
+    offices,
+    measurement: measured,
+  });
   for (const note of [...inputs.notes, ...corrected.notes, ...firmNotes]) step(`note: ${note}`);
   if (vis.unlistedRanked > 0)
     step(
@@ -346,7 +359,7 @@ interface WriteContext {
   objectsDir: string;
   week: string;
   weekOf: string;
-  gazetteer: ReturnType<typeof buildGazetteer>;
+  gazetteer: GazetteerTexts;
   step: (msg: string) => void;
 }
 
@@ -356,11 +369,11 @@ async function writeContent(
   model: Model,
   { opts, objectsDir, week, weekOf, gazetteer, step }: WriteContext,
 ): Promise<{ version: string; sorted: string[] }> {
-  const { inputs, built, offices, coverage, vis, pages, measurement, provenance } = model;
+  const { inputs, offices, coverage, vis, pages, measurement, provenance } = model;
   await writeCellTree(w, offices, step);
   const prefixLength = listingPrefixLength(offices.length);
   let packs = 0;
-  for (const pack of firmPackPieces(built, prefixLength)) {
+  for (const pack of firmPackPieces(model.built, prefixLength)) {
     await w.putPieces(paths.firmPack(pack.prefix), pack.pieces, pack.bytes);
     packs++;
   }
@@ -375,30 +388,14 @@ async function writeContent(
   step(
     `${offices.length} firm documents in ${packs} firm packs and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`,
   );
-  await w.put(paths.coverage(), coverageDoc(built, inputs.metros, vis, inputs.dataset, weekOf));
+  await w.put(paths.coverage(), coverageDoc(model.built, inputs.metros, vis, inputs.dataset, weekOf));
+  const totals = totalsOf(model.built, inputs.metros);
+  model.built = [];
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
-  for (const zip3 of [...gazetteer.zips.keys()].sort()) await w.put(paths.zip(zip3), gazetteer.zips.get(zip3));
-  for (const [st, buckets] of [...gazetteer.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    for (const [b, doc] of buckets) await w.put(paths.city(st, b), doc);
-  }
-  for (const [prefix, doc] of gazetteer.names) await w.put(paths.names(prefix), doc);
-  for (const [tile, doc] of gazetteer.points) await w.put(paths.points(tile), doc);
-  await w.put(paths.boundaryIndex(), gazetteer.boundary.index);
-  for (const [key, doc] of gazetteer.boundary.regions) await w.put(paths.boundary(key), doc);
-  const pageCount = await writePages(
-    {
-      dataDir: opts.dataDir,
-      week,
-      weekOf,
-      synthetic: inputs.dataset.synthetic,
-      metros: inputs.metros,
-      offices,
-      measurement: pages,
-    },
-    (key, value) => w.put(key, value),
-  );
-  step(`${pageCount} pages and page assets written`);
+  for (const [rel, text] of gazetteer.texts) await w.putJson(rel, text);
+  for (const [name, page] of pages) await w.put(paths.page(name), page);
+  step(`${pages.size} pages and page assets written`);
   await w.flush();
 
   const sorted = sortedKeys(w.entries);
@@ -415,15 +412,11 @@ async function writeContent(
   );
   await w.flush();
   const contents = {
-    zip3: [...gazetteer.zips.keys()],
-    cityBuckets: new Map([...gazetteer.cities].map(([st, bs]) => [st, [...bs.keys()]])),
-    names: [...gazetteer.names.keys()],
-    points: [...gazetteer.points.keys()],
-    boundary: [...gazetteer.boundary.regions.keys()],
+    ...gazetteer.contents,
     listingPrefixLength: prefixLength,
     sha256: namedByMetaHashes(w.entries),
   };
-  const meta = () => metaDoc(version, week, weekOf, inputs.dataset, totalsOf(built, inputs.metros), vis, contents);
+  const meta = () => metaDoc(version, week, weekOf, inputs.dataset, totals, vis, contents);
   // openapi.json shows answers of this very version (standing removals applied): read through a store over the staging
   // folder with a meta.json that does not name openapi.json yet; the final meta.json, written next, names it.
   const staged = new StagingStore(objectsDir, version, serialise(pointerDoc(version, week)), serialise(meta()));
@@ -455,10 +448,11 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const { inputs, facts } = model;
   const weekOf = mondayOfIsoWeek(week);
 
-  gazetteerCache ??= buildGazetteer();
+  gazetteerCache ??= gazetteerTexts(buildGazetteer());
   const gazetteer = gazetteerCache;
+  const { cityBuckets } = gazetteer.contents;
   step(
-    `gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...gazetteer.cities.values()].reduce((n, b) => n + b.size, 0)} city files in ${gazetteer.cities.size} states`,
+    `gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...cityBuckets.values()].reduce((n, b) => n + b.length, 0)} city files in ${cityBuckets.size} states`,
   );
   if (opts.gate !== undefined) await opts.gate({ ...facts, offices: model.offices, zips: gazetteer.zips });
 

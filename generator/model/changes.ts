@@ -105,13 +105,13 @@ function liftedNaming(p: Provenance, o: StoredOfficeT): RemovalRecordT | undefin
  * audit diff's own `diffOffices`, so the document and `npm run audit -- diff` agree by construction.
  */
 export class ListingDiffer {
-  private readonly now: Map<string, StoredOfficeT>;
-  private readonly seen = new Set<string>();
+  /** This version's offices not yet met in the previous one: what is left at the end was added. */
+  private readonly unseen: Map<string, StoredOfficeT>;
   private readonly removedOld: StoredOfficeT[] = [];
   private readonly changedList: OfficeChange[] = [];
 
   constructor(offices: readonly StoredOfficeT[]) {
-    this.now = new Map(offices.map((o) => [o.listing_id, o]));
+    this.unseen = new Map(offices.map((o) => [o.listing_id, o]));
   }
 
   /**
@@ -126,14 +126,15 @@ export class ListingDiffer {
     const after: StoredOfficeT[] = [];
     for (const [i, raw] of previous.entries()) {
       const id = (raw as { listing_id?: unknown }).listing_id;
-      const n = typeof id === 'string' ? this.now.get(id) : undefined;
+      const n = typeof id === 'string' ? this.unseen.get(id) : undefined;
       // Equal fields and values: diffOffices would find no field changed.
       if (n !== undefined && sameJson(raw, n)) {
-        this.seen.add(n.listing_id);
+        // Forgotten once met, instead of remembered in a set of a million seen ids.
+        this.unseen.delete(n.listing_id);
         continue;
       }
       const o = check === undefined ? (raw as StoredOfficeT) : check(raw, i);
-      this.seen.add(o.listing_id);
+      this.unseen.delete(o.listing_id);
       if (n === undefined) this.removedOld.push(o);
       else {
         before.push(o);
@@ -147,7 +148,7 @@ export class ListingDiffer {
 
   /** Added (new records), removed (old records) and changed, each sorted by listing_id. */
   result(): { added: StoredOfficeT[]; removed: StoredOfficeT[]; changed: OfficeChange[] } {
-    const added = [...this.now.values()].filter((o) => !this.seen.has(o.listing_id)).sort(byId);
+    const added = [...this.unseen.values()].sort(byId);
     return { added, removed: [...this.removedOld].sort(byId), changed: [...this.changedList].sort(byId) };
   }
 }

@@ -1,11 +1,10 @@
-/** Writes the pages for people into a site version: /, /docs, /corrections, /metros/{slug} and their assets. */
+/** The pages for people of a site version: /, /docs, /corrections, /metros/{slug} and their assets. */
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEFAULT_CORRECTIONS_EMAIL } from '../../shim/answer/openapi-info.ts';
-import { paths } from '../../shim/format/paths.ts';
 import type { PageDocT } from '../../shim/format/page-format.ts';
 import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import type { Firm } from '../model/firms.ts';
@@ -137,14 +136,4 @@ export async function buildPages(input: PagesInput): Promise<Map<string, PageDoc
   );
   pages.set('assets/swagger-ui.css', doc('/assets/swagger-ui.css', CSS, css));
   return pages;
-}
-
-/** Build the pages and hand each to `put` at its key relative to the version root. */
-export async function writePages(
-  input: PagesInput,
-  put: (rel: string, value: unknown) => Promise<unknown>,
-): Promise<number> {
-  const pages = await buildPages(input);
-  for (const [name, page] of pages) await put(paths.page(name), page);
-  return pages.size;
 }

@@ -1,0 +1,50 @@
+/**
+ * The gazetteer's documents serialised once, by key. A run holds them until they are written, after the cell tree and
+ * the firm packs: as text they are a few thousand flat strings, where as parsed objects they were about 100 MB of small
+ * objects that every full collection of a national run's heap marked again.
+ */
+import { paths } from '../../shim/format/paths.ts';
+import type { ZipGazetteerT } from '../../shim/format/site-format.ts';
+import type { buildGazetteer } from '../model/gazetteer.ts';
+
+/** The keys of the gazetteer's documents, as meta.json names them (each list in the gazetteer's own order). */
+export interface GazetteerContents {
+  zip3: string[];
+  cityBuckets: Map<string, string[]>;
+  names: string[];
+  points: string[];
+  boundary: string[];
+}
+
+/** Every gazetteer document as [key relative to the version root, JSON text] in write order, and what else a run needs. */
+export interface GazetteerTexts {
+  texts: [string, string][];
+  /** ZIP documents by ZIP3 (the release gates read the centroids). */
+  zips: ReadonlyMap<string, ZipGazetteerT>;
+  contents: GazetteerContents;
+}
+
+/** Serialise `g`'s documents: ZIP documents by ZIP3, cities by state, then names, points and boundaries. */
+export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerTexts {
+  const texts: [string, string][] = [];
+  const add = (rel: string, doc: unknown): void => void texts.push([rel, JSON.stringify(doc)]);
+  for (const zip3 of [...g.zips.keys()].sort()) add(paths.zip(zip3), g.zips.get(zip3));
+  for (const [st, buckets] of [...g.cities].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    for (const [b, doc] of buckets) add(paths.city(st, b), doc);
+  }
+  for (const [prefix, doc] of g.names) add(paths.names(prefix), doc);
+  for (const [tile, doc] of g.points) add(paths.points(tile), doc);
+  add(paths.boundaryIndex(), g.boundary.index);
+  for (const [key, doc] of g.boundary.regions) add(paths.boundary(key), doc);
+  return {
+    texts,
+    zips: g.zips,
+    contents: {
+      zip3: [...g.zips.keys()],
+      cityBuckets: new Map([...g.cities].map(([st, bs]) => [st, [...bs.keys()]])),
+      names: [...g.names.keys()],
+      points: [...g.points.keys()],
+      boundary: [...g.boundary.regions.keys()],
+    },
+  };
+}
