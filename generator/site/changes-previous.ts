@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { PREVIOUS_CELL_SCHEMA, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { dict } from '../../shim/format/dict.ts';
-import { parseJson } from '../../shim/format/site-json.ts';
 import { ChangesDoc, keys, Pointer, StoredOffice, type ChangesDocT, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
@@ -23,19 +22,13 @@ const nat = z.number().int().nonnegative();
 /** As much of a live cell index, group and record chunk as finding every office needs, in either schema the diff reads. */
 const LiveIndex = z.object({ schema_version: z.number().int(), record_chunk: nat.positive(), groups: dict(z.unknown()) });
 const LiveGroup = z.object({ cell: z.string(), rows: z.object({ cell: z.array(z.string()), n: z.array(nat), block: z.array(z.number().int()) }) });
-const LiveRecords = z.object({ offices: z.array(z.looseObject({})) });
-
-/**
- * The records of a live record chunk, as LiveRecords reads them: checked by hand, since zod copies every record of a
- * loose object (a million of them at a national size); a chunk that fails the check is read by zod for its message.
- */
-function liveRecords(bytes: Uint8Array, key: string): object[] {
-  const doc = parseJson(bytes, key);
-  const offices = typeof doc === 'object' && doc !== null ? (doc as { offices?: unknown }).offices : undefined;
-  const isRecord = (o: unknown): boolean => typeof o === 'object' && o !== null && !Array.isArray(o);
-  if (Array.isArray(offices) && offices.every(isRecord)) return offices as object[];
-  return checkParsed(doc, key, LiveRecords).offices;
-}
+// Each record is only checked to be an object here (z.custom: z.looseObject would copy every record, a million at a
+// national size); the differ checks the records that differ from this week's in full.
+const LiveRecords = z.object({
+  offices: z.array(
+    z.custom<object>((o) => typeof o === 'object' && o !== null && !Array.isArray(o), 'expected an object'),
+  ),
+});
 
 /** What to say when the live version is of a schema the diff does not read. */
 export function liveTooOldMessage(label: string, live: string, week: string, what: string): string {
@@ -106,6 +99,6 @@ async function addCellRecords(previous: StoredSite, index: z.infer<typeof LiveIn
     const bytes = await previous.store.get(key);
     if (bytes === null) throw new Error(`the live version ${v} lacks ${key}, which its cell tree lists`);
     // The chunk is checked whole but its records loosely; the differ checks the records that differ from this week's.
-    differ.add(liveRecords(bytes, key), (raw, i) => checkParsed(raw, `${key} offices.${i}`, StoredOffice));
+    differ.add(parseObject(bytes, key, LiveRecords).offices, (raw, i) => checkParsed(raw, `${key} offices.${i}`, StoredOffice));
   });
 }
