@@ -7,6 +7,7 @@
 import { buildCells } from '../write/cells.ts';
 import { sealCellTree } from '../write/cell-hashes.ts';
 import { serialise } from '../write/json.ts';
+import { decodeCoords } from '../../shim/format/block-coords.ts';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/format/cell-format.ts';
 import { keys, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { mapPool } from '../write/pool.ts';
@@ -93,8 +94,9 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       problems.push(`${key}: listed in its group but missing or unreadable`);
       return { block: null, offices: [] as StoredOfficeT[] };
     }
-    const cols = [block.listing, block.unit, block.lat, block.lng];
-    if (block.cell !== cell || cols.some((c) => c.length !== n)) problems.push(`${key}: holds ${block.cell} with ${block.listing.length} offices, its group says ${cell} with ${n}`);
+    const coords = decodeCoords(block, n);
+    if (typeof coords === 'string') problems.push(`${key}: ${coords}`);
+    if (block.cell !== cell || block.listing.length !== n || block.unit.length !== n) problems.push(`${key}: holds ${block.cell} with ${block.listing.length} offices, its group says ${cell} with ${n}`);
     const offices: StoredOfficeT[] = [];
     for (let k = 0; k * index.record_chunk < n; k++) {
       const rkey = keys.cellRecords(v, cell, k);
@@ -105,7 +107,8 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       }
       rec.offices.forEach((o, j) => {
         const p = k * index.record_chunk + j;
-        if (o.lat !== block.lat[p] || o.lng !== block.lng[p]) problems.push(`${rkey}: ${o.listing_id} at ${o.lat},${o.lng}, the block column says ${block.lat[p]},${block.lng[p]}`);
+        const [lat, lng] = typeof coords === 'string' ? [undefined, undefined] : [coords.lat[p], coords.lng[p]];
+        if (o.lat !== lat || o.lng !== lng) problems.push(`${rkey}: ${o.listing_id} at ${o.lat},${o.lng}, the block column says ${lat},${lng}`);
       });
       offices.push(...rec.offices);
     }

@@ -13,6 +13,7 @@ import {
   UNIT_MILES,
 } from '../../shim/format/cell-format.ts';
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/format/cell-format.ts';
+import { encodeCoords } from '../../shim/format/block-coords.ts';
 import { haversineMiles } from '../../shim/search/geo.ts';
 import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../../shim/format/site-format.ts';
@@ -197,19 +198,12 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const n = nodes[id] as Node;
     if (block < 0 && (n.e - n.s <= blockMax || n.children.length === 0)) {
       block = id;
-      const cols = {
-        cell: n.cell,
-        listing: [] as number[],
-        unit: [] as number[],
-        lat: [] as number[],
-        lng: [] as number[],
-      };
+      const cols = { cell: n.cell, listing: [] as number[], unit: [] as number[] };
       for (let p = n.s; p < n.e; p++) {
         cols.listing.push(listingOf[order[p] as number] as number);
         cols.unit.push(unitAt[p] as number);
-        cols.lat.push(latAt[p] as number);
-        cols.lng.push(lngAt[p] as number);
       }
+      const coords = encodeCoords(latAt.subarray(n.s, n.e), lngAt.subarray(n.s, n.e));
       // The lists of the rows below the block's own, in the group's row order (preorder, children by cell id).
       const below: number[][] = [];
       const walk = (x: number): void => {
@@ -219,7 +213,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
         }
       };
       walk(id);
-      blocks.push({ schema_version: SCHEMA_VERSIONS.cells, ...cols, shared: below, records_sha256: [] });
+      blocks.push({ schema_version: SCHEMA_VERSIONS.cells, ...cols, ...coords, shared: below, records_sha256: [] });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
         const rec: CellRecordsT = {

@@ -1,8 +1,8 @@
 /**
- * The search side of the site (cell schema 5): offices in a tree of H3 cells. A small top index names the group cells
+ * The search side of the site (cell schema 6): offices in a tree of H3 cells. A small top index names the group cells
  * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared object the shared
  * lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of the offices under
- * one tree cell and the shared lists of the cells below it; record chunks hold the full records of consecutive block
+ * one tree cell (coordinates as steps from the previous office) and the shared lists of the cells below it; record chunks hold the full records of consecutive block
  * positions. Every object records the sha256 of the objects below it. Counting is by *units*: a firm's offices split
  * where they lie more than UNIT_MILES apart, so that within any query circle a firm's offices all share one unit. Only
  * the current cell schema is read (constants.ts SCHEMA_VERSIONS.cells); see docs/SITE-FORMAT.md.
@@ -139,16 +139,21 @@ export const CellShared = z.object({
 /**
  * `cells/blocks/<cell>.json`: the offices under one tree cell as columns, ordered by (res-9 cell id, listing number).
  * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
- * unit: the office's unit number; shared: the shared lists of the tree rows below the block's own row, in row order
- * (shared[j] belongs to the group row block + 1 + j); records_sha256[k] the hash of its record chunk k.
+ * unit: the office's unit number; coord_digits, dlat, dlng, exact: the coordinates as steps (block-coords.ts);
+ * shared: the shared lists of the tree rows below the block's own row, in row order (shared[j] belongs to the group
+ * row block + 1 + j); records_sha256[k] the hash of its record chunk k.
  */
 export const CellBlock = z.object({
   schema_version: sv,
   cell: z.string(),
   listing: column('non-negative integers'),
   unit: column('non-negative integers'),
-  lat: column('numbers'),
-  lng: column('numbers'),
+  coord_digits: nat.describe('the coordinate steps count 10^-coord_digits degrees'),
+  dlat: column('integers').describe("each office's latitude count less the previous office's (the first's from 0)"),
+  dlng: column('integers').describe("each office's longitude count less the previous office's (the first's from 0)"),
+  exact: column('numbers').describe(
+    'flat [position, lat, lng, ...]: the offices whose degrees are not a count of 10^-coord_digits, as stored',
+  ),
   shared: sharedLists,
   records_sha256: z.array(Sha256Hex).describe('sha256 of record chunk k at position k'),
 });

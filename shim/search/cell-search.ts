@@ -30,6 +30,7 @@ import { keys, StoredOffice, type StoredOfficeT } from '../format/site-format.ts
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
 import { plannedBlocks } from './block-plan.ts';
+import { decodeCoords } from '../format/block-coords.ts';
 
 /** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
 export const MAX_UNITS = 2 ** 26;
@@ -160,12 +161,14 @@ function treeOf(group: CellGroupT): Tree {
   return t;
 }
 
-/** The typed-array form of a parsed block (cached by the parsed object). */
-function columns(block: CellBlockT): Columns {
+/** The typed-array form of a parsed block (cached by the parsed object); a store failure when its columns disagree. */
+function columns(block: CellBlockT, key: string): Columns {
   let c = columnsOf.get(block);
   if (c === undefined) {
-    const lat = Float64Array.from(block.lat);
-    const lng = Float64Array.from(block.lng);
+    const coords = decodeCoords(block, block.listing.length);
+    if (typeof coords === 'string') throw new StoreError(`${key}: ${coords}`, key);
+    if (block.unit.length !== block.listing.length) throw new StoreError(`${key}: columns of unequal length`, key);
+    const { lat, lng } = coords;
     const xyz = new Float64Array(lat.length * 3);
     for (let p = 0; p < lat.length; p++) unitVector(lat[p] ?? 0, lng[p] ?? 0, xyz, p * 3);
     const unit = Int32Array.from(block.unit);
@@ -343,7 +346,7 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
     'is listed in its group but missing',
     t.group.block_sha256[cell],
   );
-  const cols = columns(block);
+  const cols = columns(block, key);
   if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
   if (cols.maxUnit >= s.index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${s.index.units}`, key);
   if (cols.below.at.length !== (t.below[b] ?? 0) + 1)
