@@ -3,7 +3,7 @@
  * same double, whatever its decimals; damaged columns are refused, not decoded into other places.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeCoords, encodeCoords, type Coords } from '../shim/format/block-coords.ts';
+import { decodeCoords, decodeSteps, encodeCoords, encodeSteps, type Coords } from '../shim/format/block-coords.ts';
 import { rng } from './helpers/rng.ts';
 
 const roundTrip = (lat: number[], lng: number[]): Coords =>
@@ -53,5 +53,14 @@ describe('block coordinates as steps', () => {
     expect(decodeCoords({ ...ok, exact: [2, 40, -73] }, 2)).toMatch(/position 2/);
     expect(decodeCoords({ ...ok, exact: [1, 40, -73, 0, 40, -73] }, 2)).toMatch(/position 0/);
     expect(decodeCoords({ ...ok, dlat: [2 ** 53, 2 ** 53] }, 2)).toMatch(/overflow/);
+  });
+
+  it('give back unit numbers from their steps, and refuse steps that leave 0 to 2^31', () => {
+    const units = [5, 9, 9, 2, 700000, 0];
+    const steps = encodeSteps(units);
+    expect(steps).toEqual([5, 4, 0, -7, 699998, -700000]);
+    expect([...(decodeSteps(steps) as Int32Array)]).toEqual(units);
+    expect(decodeSteps([3, -4])).toMatch(/-1 at position 1/);
+    expect(decodeSteps([2 ** 31])).toMatch(/position 0/);
   });
 });

@@ -97,7 +97,7 @@ describe('numeric columns', () => {
       schema_version: 6,
       cell: 'x',
       rows: { cell: ['x'], parent: [-1], n: [1], reach: [-0.5], units: [1], block: [0], at: [0] },
-      shared_sha256: h,
+      shared_sha256: { x: h },
       block_sha256: { x: h },
     };
     expect(CellGroup.safeParse(group).error?.issues[0]?.path).toEqual(['rows', 'reach']);
@@ -108,7 +108,7 @@ describe('numeric columns', () => {
       schema_version: 6,
       cell: 'x',
       listing: [0],
-      unit: [0],
+      dunit: [0],
       coord_digits: 1,
       dlat: [401],
       dlng: [-739.5],
@@ -129,7 +129,7 @@ describe('numeric columns', () => {
       schema_version: 6,
       cell: 'x',
       listing: [0],
-      unit: [0],
+      dunit: [0],
       coord_digits: 1,
       dlat: [401],
       dlng: [-739],

@@ -4,7 +4,7 @@
  * and offices-within-radius per firm. On the generated sample site and on synthesised dense data with firms whose
  * offices lie on both sides of the circle's edge, firms spanning metros, and offices sharing one spot (ties).
  */
-import { decodeCoords, type Coords } from '../shim/format/block-coords.ts';
+import { decodeCoords, decodeSteps, type Coords } from '../shim/format/block-coords.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ZodType } from 'zod';
@@ -234,7 +234,8 @@ describe('cell search on synthesised dense data', () => {
   it('splits a firm into units only where its offices lie more than 101 miles apart, counting each firm once', () => {
     const tree = buildCells(offices);
     const unitOf = new Map<string, number>();
-    for (const b of tree.blocks) b.unit.forEach((u, q) => unitOf.set(`${b.cell}/${q}`, u));
+    for (const b of tree.blocks)
+      (decodeSteps(b.dunit) as Int32Array).forEach((u, q) => unitOf.set(`${b.cell}/${q}`, u));
     const seen = new Map<string, Map<number, Office[]>>();
     for (const r of tree.records) {
       r.offices.forEach((o, j) => {
@@ -288,6 +289,8 @@ describe('cell search on synthesised dense data', () => {
   for (const [name, opts] of [
     ['the published tuning', {}],
     ['a deep tree (small leaves and blocks)', { leafMax: 8, blockMax: 40, recordChunk: 5 }],
+    ['one shared page per group (pages at the group resolution)', { sharedRes: 2 }],
+    ['a deep tree with fine shared pages', { leafMax: 8, blockMax: 40, recordChunk: 5, sharedRes: 7 }],
   ] as [string, CellTreeOptions][]) {
     it(`equals brute force with ${name}`, async () => {
       const reader = memoryReader(treeObjects(offices, 'v1', opts), 'v1');
@@ -357,6 +360,7 @@ describe('cell search on synthesised dense data', () => {
         schema_version: _s,
         generated: _g,
         unit_miles: _u,
+        shared_res: _p,
         units: _n,
         blocks: _b,
         group_sha256: _h,
@@ -430,9 +434,9 @@ describe('cell search on synthesised dense data', () => {
       const prefix = kind === 'shared' ? 'v/v1/cells/shared/' : 'v/v1/cells/blocks/';
       for (const [key, value] of objects) {
         if (!key.startsWith(prefix)) continue;
-        const o = JSON.parse(JSON.stringify(value)) as { shared: number[][]; unit?: number[] };
+        const o = JSON.parse(JSON.stringify(value)) as { shared: number[][]; dunit?: number[] };
         if (kind !== 'block') o.shared = o.shared.map((f) => (f.length > 0 ? [index.units + 5, 1] : f));
-        else o.unit = o.unit?.map(() => index.units + 5);
+        else o.dunit = o.dunit?.map((_, q) => (q === 0 ? index.units + 5 : 0));
         objects.set(key, o);
       }
       const [lat, lng] = A;

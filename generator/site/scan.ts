@@ -27,7 +27,7 @@ export interface OfficeScan {
   problems: string[];
   index: CellIndexT;
   groups: CellGroupT[];
-  /** Each group's CellShared object. */
+  /** Each group's shared pages. */
   shared: CellSharedT[];
   blocks: CellBlockT[];
 }
@@ -77,12 +77,16 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
     })
   ).filter((g): g is CellGroupT => g !== null);
   const shared = (
-    await mapPool(groupCells, concurrency, async (cell) => {
-      const key = keys.cellShared(v, cell);
-      const a = await read(key, CellShared);
-      if (a === null) problems.push(`${key}: its group is in the cell index but it is missing or unreadable`);
-      return a;
-    })
+    await mapPool(
+      groups.flatMap((g) => Object.keys(g.shared_sha256)),
+      concurrency,
+      async (cell) => {
+        const key = keys.cellShared(v, cell);
+        const a = await read(key, CellShared);
+        if (a === null) problems.push(`${key}: its group records it but it is missing or unreadable`);
+        return a;
+      },
+    )
   ).filter((a): a is CellSharedT => a !== null);
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
   let done = 0;
@@ -96,7 +100,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
     }
     const coords = decodeCoords(block, n);
     if (typeof coords === 'string') problems.push(`${key}: ${coords}`);
-    if (block.cell !== cell || block.listing.length !== n || block.unit.length !== n) problems.push(`${key}: holds ${block.cell} with ${block.listing.length} offices, its group says ${cell} with ${n}`);
+    if (block.cell !== cell || block.listing.length !== n || block.dunit.length !== n) problems.push(`${key}: holds ${block.cell} with ${block.listing.length} offices, its group says ${cell} with ${n}`);
     const offices: StoredOfficeT[] = [];
     for (let k = 0; k * index.record_chunk < n; k++) {
       const rkey = keys.cellRecords(v, cell, k);
@@ -145,7 +149,7 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
  * scanned records: a wrong count, reach, shared firm, column or order anywhere shows up here, named by object.
  */
 export function compareTree(scan: OfficeScan, version: string): string[] {
-  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk });
+  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, sharedRes: scan.index.shared_res });
   // Schema 4: each level's hashes of the level below, from the rebuilt objects (equal to the published ones when intact).
   sealCellTree(rebuilt);
   const problems: string[] = [];

@@ -1,9 +1,10 @@
 /**
- * The coordinate columns of a cell block (cell schema 6, docs/SITE-FORMAT.md): each office's latitude and longitude as
- * an integer count of 10^-digits degrees, stored as the step from the previous office of the block (the first from 0).
- * A block's offices are ordered by res-9 cell, so neighbours lie close and a step takes a few digits where a coordinate
- * took ten. Exact: `digits` is the fewest decimals (0 to MAX_COORD_DIGITS) at which every coordinate of the block is
- * count / 10^digits as a double; a coordinate that is not, at MAX_COORD_DIGITS, is listed in `exact` as stored.
+ * The unit and coordinate columns of a cell block (cell schema 6, docs/SITE-FORMAT.md), as steps from the previous
+ * office of the block (the first from 0): a block's offices are ordered by res-9 cell, so neighbours lie close and
+ * units (numbered in office order) are near each other, and a step takes a few digits where a value took up to ten.
+ * Coordinates step in integer counts of 10^-digits degrees. Exact: `digits` is the fewest decimals (0 to
+ * MAX_COORD_DIGITS) at which every coordinate of the block is count / 10^digits as a double; a coordinate that is not,
+ * at MAX_COORD_DIGITS, is listed in `exact` as stored.
  */
 
 /** Most decimals a block's coordinate steps count in (1e-9 degree is about 0.1 mm). */
@@ -80,4 +81,27 @@ export function decodeCoords(c: StoredCoords, n: number): Coords | string {
     lng[p] = exact[k + 2] ?? 0;
   }
   return { lat, lng };
+}
+
+/** `values` (integers) as steps from the previous value, the first from 0. */
+export function encodeSteps(values: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let p = 0, prev = 0; p < values.length; p++) {
+    const v = values[p] ?? 0;
+    out.push(v - prev);
+    prev = v;
+  }
+  return out;
+}
+
+/** The non-negative integers below 2^31 whose steps are `steps`, or what is wrong with them. */
+export function decodeSteps(steps: readonly number[]): Int32Array | string {
+  const out = new Int32Array(steps.length);
+  let v = 0;
+  for (let p = 0; p < steps.length; p++) {
+    v += steps[p] ?? 0;
+    if (!(v >= 0 && v < 2 ** 31)) return `steps reach ${v} at position ${p}`;
+    out[p] = v;
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { serialise, sha256Hex } from '../../generator/write/json.ts';
 import { keys } from '../../shim/format/site-format.ts';
-import { decodeCoords, type Coords, type StoredCoords } from '../../shim/format/block-coords.ts';
+import { decodeCoords, decodeSteps, type Coords, type StoredCoords } from '../../shim/format/block-coords.ts';
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
@@ -43,12 +43,13 @@ export async function downgradeCells(dir: string, version: string, schema: 2 | 3
   await rewriteManifest(dir, version);
 }
 
-/** A current block with its coordinates as the lat and lng columns of degrees that cell schemas 2 to 5 kept. */
+/** A current block with its units and coordinates as the unit, lat and lng columns that cell schemas 2 to 5 kept. */
 function withDegrees(block: Record<string, unknown>): Record<string, unknown> {
-  const { coord_digits, dlat, dlng, exact, shared, records_sha256, ...head } = block;
-  const n = (block.listing as number[]).length;
+  const { schema_version, cell, listing, dunit, coord_digits, dlat, dlng, exact, shared, records_sha256 } = block;
+  const n = (listing as number[]).length;
   const c = decodeCoords({ coord_digits, dlat, dlng, exact } as StoredCoords, n) as Coords;
-  return { ...head, lat: [...c.lat], lng: [...c.lng], shared, records_sha256 };
+  const unit = [...(decodeSteps(dunit as number[]) as Int32Array)];
+  return { schema_version, cell, listing, unit, lat: [...c.lat], lng: [...c.lng], shared, records_sha256 };
 }
 
 /** Rewrite version `version` of the folder site `dir` with a meta.json of meta schema 1 (before the cell tree, which goes). */
