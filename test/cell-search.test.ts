@@ -16,6 +16,7 @@ import { serialise } from '../generator/write/json.ts';
 import { cellSearch } from '../shim/search/cell-search.ts';
 import { checkStored, StoreError } from '../shim/contract/errors.ts';
 import { destination, haversineMiles } from '../shim/search/geo.ts';
+import { cellToParent, getResolution, latLngToCell } from 'h3-js';
 import type { SiteReader } from '../shim/search/reader.ts';
 import { FirmPack, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
@@ -305,6 +306,35 @@ describe('cell search on synthesised dense data', () => {
       await compare(reader, offices, spot.lat, spot.lng, 1, 25);
     });
   }
+
+  it('reads only shared pages holding an office within the radius, the answer still brute force', async () => {
+    const fine = offices.map((o) => latLngToCell(o.lat, o.lng, 9));
+    for (const sharedRes of [4, 5, 7]) {
+      const objects = treeObjects(offices, 'v1', { leafMax: 8, blockMax: 40, recordChunk: 5, sharedRes });
+      const r = rng(13);
+      let finePages = 0;
+      for (let i = 0; i < 40; i++) {
+        const c = i % 3 === 0 ? B : A;
+        const [lat, lng] = destination(c[0], c[1], r() * 45, r() * 360);
+        const radius = [1, 5, 15, 25, 50][i % 5] ?? 15;
+        const reader = memoryReader(objects, 'v1');
+        await compare(reader, offices, lat, lng, radius, 10);
+        // A page's lists are needed only for a cell wholly inside the circle, so the page holds an office within it.
+        const holding = new Set<string>();
+        offices.forEach((o, k) => {
+          if (haversineMiles(lat, lng, o.lat, o.lng) > radius) return;
+          holding.add(cellToParent(fine[k] ?? '', sharedRes)).add(cellToParent(fine[k] ?? '', 2));
+        });
+        for (const key of reader.reads.filter((k) => k.includes('/cells/shared/'))) {
+          const page = key.slice(key.lastIndexOf('/') + 1, -'.json'.length);
+          if (getResolution(page) === sharedRes) finePages++;
+          expect(holding.has(page), `${key} read for ${lat},${lng} r=${radius}`).toBe(true);
+        }
+      }
+      // Queries read pages of the finer cells, not one object of the whole group.
+      expect(finePages, `pages at res ${sharedRes}`).toBeGreaterThan(0);
+    }
+  });
 
   it('reads only blocks the cell index planned (block-plan.ts), the answer still brute force, at every tuning', async () => {
     for (const opts of [

@@ -29,10 +29,11 @@ export interface TreeConfig {
 
 /** The configurations measured: the published one (whatever the site's index states) and these. */
 export const TREE_SWEEP: readonly TreeConfig[] = [
-  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 3 },
-  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 5 },
-  { leafMax: 256, blockMax: 2048, recordChunk: 64, sharedRes: 4 },
-  { leafMax: 256, blockMax: 8192, recordChunk: 64, sharedRes: 4 },
+  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 2 },
+  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 4 },
+  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 6 },
+  { leafMax: 256, blockMax: 2048, recordChunk: 64, sharedRes: 5 },
+  { leafMax: 256, blockMax: 8192, recordChunk: 64, sharedRes: 5 },
 ];
 
 /** One configuration's tree and cold reads. */

@@ -71,7 +71,7 @@ export const CELL_RECORD_CHUNK = 64;
  * The shared lists of a group's rows at or above block level are paged by their cell at this resolution (rows coarser
  * than it in the group's own page), so a query reads the pages of its inside cells only.
  */
-export const CELL_SHARED_RES = 4;
+export const CELL_SHARED_RES = 5;
 
 /** The group of a shared page: the page cell's parent at the group resolution. */
 export function sharedGroup(page: string, groupRes: number): string {
