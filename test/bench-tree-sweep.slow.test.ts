@@ -22,17 +22,33 @@ describe('cell-tree sweep', () => {
     async () => {
       const v = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;
       const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
-      const deep = { leafMax: 8, blockMax: 40, recordChunk: 5 };
+      const deep = { leafMax: 8, blockMax: 40, recordChunk: 5, sharedRes: 6 };
       const lines: string[] = [];
       const r = await measureTreeSweep(
         site,
         work,
-        [{ leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk }, deep],
+        [
+          {
+            leafMax: index.leaf_max,
+            blockMax: index.block_max,
+            recordChunk: index.record_chunk,
+            sharedRes: index.shared_res,
+          },
+          deep,
+        ],
         (l) => lines.push(l),
       );
       expect(r.offices).toBe(index.offices);
       expect(r.rows.map((row) => [row.config, row.published])).toEqual([
-        [{ leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk }, true],
+        [
+          {
+            leafMax: index.leaf_max,
+            blockMax: index.block_max,
+            recordChunk: index.record_chunk,
+            sharedRes: index.shared_res,
+          },
+          true,
+        ],
         [deep, false],
       ]);
       const [published, rebuilt] = r.rows;
@@ -46,7 +62,7 @@ describe('cell-tree sweep', () => {
         expect(s.objects.max).toBeGreaterThanOrEqual(4);
       expect(lines.some((l) => /answers the same as the site's/.test(l))).toBe(true);
       const section = treeSweepSection(r);
-      expect(section).toContain(`| ${deep.leafMax} / ${deep.blockMax} / ${deep.recordChunk} |`);
+      expect(section).toContain(`| ${deep.leafMax} / ${deep.blockMax} / ${deep.recordChunk} / ${deep.sharedRes} |`);
       expect(section).toContain('(published)');
     },
   );
@@ -61,7 +77,12 @@ describe('cell-tree sweep', () => {
       site,
       v,
       offices,
-      { leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk },
+      {
+        leafMax: index.leaf_max,
+        blockMax: index.block_max,
+        recordChunk: index.record_chunk,
+        sharedRes: index.shared_res,
+      },
       same,
     );
     await expect(checkSameAnswers(site, same, 3)).resolves.toBeGreaterThan(100);
@@ -71,7 +92,12 @@ describe('cell-tree sweep', () => {
       site,
       v,
       offices.filter((_, i) => i % 10 !== 0),
-      { leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk },
+      {
+        leafMax: index.leaf_max,
+        blockMax: index.block_max,
+        recordChunk: index.record_chunk,
+        sharedRes: index.shared_res,
+      },
       fewer,
     );
     await expect(checkSameAnswers(site, fewer, 3)).rejects.toThrow(/answers .* otherwise: expected/);

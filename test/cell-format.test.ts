@@ -94,50 +94,54 @@ describe('numeric columns', () => {
   it('name the column that is wrong in a group or a block', () => {
     const h = 'a'.repeat(64);
     const group = {
-      schema_version: 5,
+      schema_version: 6,
       cell: 'x',
       rows: { cell: ['x'], parent: [-1], n: [1], reach: [-0.5], units: [1], block: [0], at: [0] },
-      shared_sha256: h,
+      shared_sha256: { x: h },
       block_sha256: { x: h },
     };
     expect(CellGroup.safeParse(group).error?.issues[0]?.path).toEqual(['rows', 'reach']);
     expect(
-      CellShared.safeParse({ schema_version: 5, cell: 'x', row: [0], shared: [[3, -1]] }).error?.issues[0]?.path,
+      CellShared.safeParse({ schema_version: 6, cell: 'x', row: [0], shared: [[3, -1]] }).error?.issues[0]?.path,
     ).toEqual(['shared']);
     const block = {
-      schema_version: 5,
+      schema_version: 6,
       cell: 'x',
       listing: [0],
-      unit: [0],
-      lat: [40.1],
-      lng: ['-73.9'],
+      dunit: [0],
+      coord_digits: 1,
+      dlat: [401],
+      dlng: [-739.5],
+      exact: [],
       shared: [],
       records_sha256: [h],
     };
-    expect(CellBlock.safeParse(block).error?.issues[0]?.path).toEqual(['lng']);
-    expect(CellBlock.safeParse({ ...block, lng: [-73.9], shared: [[1.5, 1]] }).error?.issues[0]?.path).toEqual([
+    expect(CellBlock.safeParse(block).error?.issues[0]?.path).toEqual(['dlng']);
+    expect(CellBlock.safeParse({ ...block, dlng: [-739], shared: [[1.5, 1]] }).error?.issues[0]?.path).toEqual([
       'shared',
     ]);
-    expect(CellBlock.safeParse({ ...block, lng: [-73.9] }).success).toBe(true);
+    expect(CellBlock.safeParse({ ...block, dlng: [-739] }).success).toBe(true);
   });
 
   it('refuse every cell schema but the current one, naming it and what to do', () => {
     const h = 'a'.repeat(64);
     const block = {
-      schema_version: 5,
+      schema_version: 6,
       cell: 'x',
       listing: [0],
-      unit: [0],
-      lat: [40.1],
-      lng: [-73.9],
+      dunit: [0],
+      coord_digits: 1,
+      dlat: [401],
+      dlng: [-739],
+      exact: [],
       shared: [],
       records_sha256: [h],
     };
-    for (const old of [2, 3, 4, 6]) {
+    for (const old of [2, 3, 4, 5, 7]) {
       const issue = CellBlock.safeParse({ ...block, schema_version: old }).error?.issues[0];
       expect(issue?.path).toEqual(['schema_version']);
       expect(issue?.message).toBe(
-        `cells schema ${old}, but this release reads cells schema 5 only: generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")`,
+        `cells schema ${old}, but this release reads cells schema 6 only: generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")`,
       );
     }
     // A schema-3 group (no hashes) and a schema-2 index (whole firms) are refused by their version, not read.
@@ -160,7 +164,7 @@ describe('numeric columns', () => {
       groups: { x: [1, 0] },
     };
     expect(CellIndex.safeParse(index2).error?.issues[0]?.message).toContain(
-      'cells schema 2, but this release reads cells schema 5 only',
+      'cells schema 2, but this release reads cells schema 6 only',
     );
   });
 });

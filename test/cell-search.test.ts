@@ -4,6 +4,7 @@
  * and offices-within-radius per firm. On the generated sample site and on synthesised dense data with firms whose
  * offices lie on both sides of the circle's edge, firms spanning metros, and offices sharing one spot (ties).
  */
+import { decodeCoords, decodeSteps, type Coords } from '../shim/format/block-coords.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ZodType } from 'zod';
@@ -15,6 +16,7 @@ import { serialise } from '../generator/write/json.ts';
 import { cellSearch } from '../shim/search/cell-search.ts';
 import { checkStored, StoreError } from '../shim/contract/errors.ts';
 import { destination, haversineMiles } from '../shim/search/geo.ts';
+import { cellToParent, getResolution, latLngToCell } from 'h3-js';
 import type { SiteReader } from '../shim/search/reader.ts';
 import { FirmPack, keys, Meta, Pointer, type MetaT, type StoredOfficeT } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
@@ -233,7 +235,8 @@ describe('cell search on synthesised dense data', () => {
   it('splits a firm into units only where its offices lie more than 101 miles apart, counting each firm once', () => {
     const tree = buildCells(offices);
     const unitOf = new Map<string, number>();
-    for (const b of tree.blocks) b.unit.forEach((u, q) => unitOf.set(`${b.cell}/${q}`, u));
+    for (const b of tree.blocks)
+      (decodeSteps(b.dunit) as Int32Array).forEach((u, q) => unitOf.set(`${b.cell}/${q}`, u));
     const seen = new Map<string, Map<number, Office[]>>();
     for (const r of tree.records) {
       r.offices.forEach((o, j) => {
@@ -278,7 +281,7 @@ describe('cell search on synthesised dense data', () => {
       const err = await cellSearch(reader, A[0], A[1], 15, 10).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreError);
       expect(String((err as Error).message)).toContain(
-        `cells schema ${old}, but this release reads cells schema 5 only: generate the week again with this release and publish it`,
+        `cells schema ${old}, but this release reads cells schema 6 only: generate the week again with this release and publish it`,
       );
       expect(reader.reads).toEqual([keys.cellIndex('v1')]);
     }
@@ -287,6 +290,8 @@ describe('cell search on synthesised dense data', () => {
   for (const [name, opts] of [
     ['the published tuning', {}],
     ['a deep tree (small leaves and blocks)', { leafMax: 8, blockMax: 40, recordChunk: 5 }],
+    ['one shared page per group (pages at the group resolution)', { sharedRes: 2 }],
+    ['a deep tree with fine shared pages', { leafMax: 8, blockMax: 40, recordChunk: 5, sharedRes: 7 }],
   ] as [string, CellTreeOptions][]) {
     it(`equals brute force with ${name}`, async () => {
       const reader = memoryReader(treeObjects(offices, 'v1', opts), 'v1');
@@ -301,6 +306,35 @@ describe('cell search on synthesised dense data', () => {
       await compare(reader, offices, spot.lat, spot.lng, 1, 25);
     });
   }
+
+  it('reads only shared pages holding an office within the radius, the answer still brute force', async () => {
+    const fine = offices.map((o) => latLngToCell(o.lat, o.lng, 9));
+    for (const sharedRes of [4, 5, 7]) {
+      const objects = treeObjects(offices, 'v1', { leafMax: 8, blockMax: 40, recordChunk: 5, sharedRes });
+      const r = rng(13);
+      let finePages = 0;
+      for (let i = 0; i < 40; i++) {
+        const c = i % 3 === 0 ? B : A;
+        const [lat, lng] = destination(c[0], c[1], r() * 45, r() * 360);
+        const radius = [1, 5, 15, 25, 50][i % 5] ?? 15;
+        const reader = memoryReader(objects, 'v1');
+        await compare(reader, offices, lat, lng, radius, 10);
+        // A page's lists are needed only for a cell wholly inside the circle, so the page holds an office within it.
+        const holding = new Set<string>();
+        offices.forEach((o, k) => {
+          if (haversineMiles(lat, lng, o.lat, o.lng) > radius) return;
+          holding.add(cellToParent(fine[k] ?? '', sharedRes)).add(cellToParent(fine[k] ?? '', 2));
+        });
+        for (const key of reader.reads.filter((k) => k.includes('/cells/shared/'))) {
+          const page = key.slice(key.lastIndexOf('/') + 1, -'.json'.length);
+          if (getResolution(page) === sharedRes) finePages++;
+          expect(holding.has(page), `${key} read for ${lat},${lng} r=${radius}`).toBe(true);
+        }
+      }
+      // Queries read pages of the finer cells, not one object of the whole group.
+      expect(finePages, `pages at res ${sharedRes}`).toBeGreaterThan(0);
+    }
+  });
 
   it('reads only blocks the cell index planned (block-plan.ts), the answer still brute force, at every tuning', async () => {
     for (const opts of [
@@ -356,6 +390,7 @@ describe('cell search on synthesised dense data', () => {
         schema_version: _s,
         generated: _g,
         unit_miles: _u,
+        shared_res: _p,
         units: _n,
         blocks: _b,
         group_sha256: _h,
@@ -365,9 +400,12 @@ describe('cell search on synthesised dense data', () => {
       expect(tree.groups.map(({ cell, rows: { units: _units, ...rows } }) => ({ cell, rows }))).toEqual(
         ref.groups.map(({ cell, rows: { firms: _firms, foreign: _foreign, ...rows } }) => ({ cell, rows })),
       );
-      expect(tree.blocks.map(({ cell, listing, lat, lng }) => ({ cell, listing, lat, lng }))).toEqual(
-        ref.blocks.map(({ cell, listing, lat, lng }) => ({ cell, listing, lat, lng })),
-      );
+      expect(
+        tree.blocks.map((b) => {
+          const { lat, lng } = decodeCoords(b, b.listing.length) as Coords;
+          return { cell: b.cell, listing: b.listing, lat: [...lat], lng: [...lng] };
+        }),
+      ).toEqual(ref.blocks.map(({ cell, listing, lat, lng }) => ({ cell, listing, lat, lng })));
       expect(tree.records.map(({ block, chunk, offices: o }) => ({ block, chunk, offices: o }))).toEqual(
         ref.records.map(({ block, chunk, offices: o }) => ({ block, chunk, offices: o })),
       );
@@ -426,9 +464,9 @@ describe('cell search on synthesised dense data', () => {
       const prefix = kind === 'shared' ? 'v/v1/cells/shared/' : 'v/v1/cells/blocks/';
       for (const [key, value] of objects) {
         if (!key.startsWith(prefix)) continue;
-        const o = JSON.parse(JSON.stringify(value)) as { shared: number[][]; unit?: number[] };
+        const o = JSON.parse(JSON.stringify(value)) as { shared: number[][]; dunit?: number[] };
         if (kind !== 'block') o.shared = o.shared.map((f) => (f.length > 0 ? [index.units + 5, 1] : f));
-        else o.unit = o.unit?.map(() => index.units + 5);
+        else o.dunit = o.dunit?.map((_, q) => (q === 0 ? index.units + 5 : 0));
         objects.set(key, o);
       }
       const [lat, lng] = A;

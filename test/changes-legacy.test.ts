@@ -1,6 +1,6 @@
 /**
  * A site whose live version is older than this release takes a new week (docs/SITE-FORMAT.md, "Schema versions"). Live
- * in the previous cell schema (3), generate into the folder and release to a bucket both compare with it, and the
+ * in the previous cell schema (5), generate into the folder and release to a bucket both compare with it, and the
  * changes document equals the one the same offices give when live in the current schema. Live in an older schema (cell
  * schema 2, meta schema 1), generate refuses, naming the version and what to do; so do the steps that read only the
  * current schema. Real S3-protocol server (s3rver) on loopback.
@@ -56,7 +56,7 @@ beforeAll(async () => {
   cells2Site = join(await tempDir('legacy-cells2'), 'site');
   meta1Site = join(await tempDir('legacy-meta1'), 'site');
   for (const dir of [previousSite, cells2Site, meta1Site]) await cp(modern, dir, { recursive: true });
-  await downgradeCells(previousSite, first, 4);
+  await downgradeCells(previousSite, first, 5);
   await downgradeCells(cells2Site, first, 2);
   await downgradeToMeta1(meta1Site, first);
   await nextWeek(data);
@@ -66,15 +66,26 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 describe('a live version of the previous cell schema', () => {
-  it('is really cell schema 4: no block list in the index', async () => {
+  it('is really cell schema 5: blocks with lat and lng columns of degrees', async () => {
     const live = await openStoredVersion({ kind: 'folder', dir: previousSite });
     expect(live.version).toBe(first);
-    const index = JSON.parse(
-      Buffer.from((await live.store.get(keys.cellIndex(first))) as Uint8Array).toString('utf8'),
-    ) as Record<string, unknown>;
-    expect(index.schema_version).toBe(4);
-    expect(index.blocks).toBeUndefined();
-    expect(index.group_sha256).toBeDefined();
+    const read = async (key: string): Promise<Record<string, unknown>> =>
+      JSON.parse(Buffer.from((await live.store.get(key)) as Uint8Array).toString('utf8')) as Record<string, unknown>;
+    const index = await read(keys.cellIndex(first));
+    expect(index.schema_version).toBe(5);
+    const cell = Object.values(index.blocks as Record<string, [string][]>)[0]?.[0]?.[0] ?? '';
+    const block = await read(keys.cellBlock(first, cell));
+    expect(block.schema_version).toBe(5);
+    expect(Object.keys(block)).toEqual([
+      'schema_version',
+      'cell',
+      'listing',
+      'unit',
+      'lat',
+      'lng',
+      'shared',
+      'records_sha256',
+    ]);
   });
 
   it('is compared with when generating into the folder: the same changes as against the current schema', async () => {
@@ -128,7 +139,7 @@ describe('a live version of the previous cell schema', () => {
 
 describe('a live version of an older schema', () => {
   const what = (schema: string): string =>
-    `is ${schema}, older than this release can compare a new week with (meta schema 2 with cells schema 5 or 4): ` +
+    `is ${schema}, older than this release can compare a new week with (meta schema 2 with cells schema 6 or 5): ` +
     'generate and publish the live week (2026-W47) again with this release, then generate this week';
 
   it('of cell schema 2 is refused by generate, naming the version and what to do, and nothing is published', async () => {

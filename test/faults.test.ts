@@ -4,6 +4,8 @@
  * and replaced by JSON of the wrong shape gives 503 with Retry-After on every request that needs it (never a 400,
  * 404 or partial 200), and once the object is restored the same server answers exactly as before, without a restart.
  */
+import { decodeCoords, type Coords } from '../shim/format/block-coords.ts';
+import { CellBlock } from '../shim/format/cell-format.ts';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,8 +82,9 @@ beforeAll(async () => {
   const { version } = JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string };
   const blockDir = join(SITE(), 'v', version, 'cells', 'blocks');
   const holding = readdirSync(blockDir).find((f) => {
-    const b = JSON.parse(readFileSync(join(blockDir, f), 'utf8')) as { lat: number[]; lng: number[] };
-    return b.lat.some((lat, i) => lat === office.lat && b.lng[i] === office.lng);
+    const b = CellBlock.parse(JSON.parse(readFileSync(join(blockDir, f), 'utf8')));
+    const { lat, lng } = decodeCoords(b, b.listing.length) as Coords;
+    return lat.some((x, i) => x === office.lat && lng[i] === office.lng);
   });
   const blockFiles = [`cells/blocks/${holding ?? 'missing'}`];
   kinds = [

@@ -2,6 +2,7 @@
  * The generator on hand-made inputs: firms, ids, visibility arithmetic (stored compact, shown in full through the shim),
  * hours, determinism, manifest, bad input, atomicity, corrections.
  */
+import { decodeCoords, type Coords } from '../shim/format/block-coords.ts';
 import { PageDoc } from '../shim/format/page-format.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -468,7 +469,7 @@ describe('published site', () => {
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
       const twice = key === keys.meta(v) || /\/(firms|listings)\//.test(key);
-      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 5 : twice ? 2 : 1);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 6 : twice ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();
@@ -502,9 +503,10 @@ describe('published site', () => {
     expect(index.offices).toBe(10);
     for (const r of records) {
       const block = base.json<CellBlockT>(keys.cellBlock(v, r.block));
+      const { lat, lng } = decodeCoords(block, block.listing.length) as Coords;
       r.offices.forEach((o, i) => {
         const p = r.chunk * index.record_chunk + i;
-        expect([block.lat[p], block.lng[p], block.listing[p]]).toEqual([o.lat, o.lng, firmIds.indexOf(o.listing_id)]);
+        expect([lat[p], lng[p], block.listing[p]]).toEqual([o.lat, o.lng, firmIds.indexOf(o.listing_id)]);
       });
     }
   });

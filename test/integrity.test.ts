@@ -3,6 +3,8 @@
  * listings bucket): an object altered into other valid JSON is a 503 with Retry-After, never a wrong 200, and once the
  * original is restored the same server answers exactly as an intact one, without a restart.
  */
+import { decodeCoords, type Coords } from '../shim/format/block-coords.ts';
+import { CellBlock } from '../shim/format/cell-format.ts';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,10 +42,11 @@ beforeAll(async () => {
   copyDir = mkdtempSync(join(tmpdir(), 'iad-integrity-'));
   cpSync(SITE(), copyDir, { recursive: true });
   // The first office of the first record chunk of a block near Chicago (41.88, -87.63).
-  const blocks = readdirSync(inCopy('cells/blocks')).map((f) => ({
-    f,
-    b: readJson(`cells/blocks/${f}`) as { cell: string; lat: number[]; lng: number[] },
-  }));
+  const blocks = readdirSync(inCopy('cells/blocks')).map((f) => {
+    const b = CellBlock.parse(readJson(`cells/blocks/${f}`));
+    const { lat, lng } = decodeCoords(b, b.listing.length) as Coords;
+    return { f, b: { cell: b.cell, lat: [...lat], lng: [...lng] } };
+  });
   const near = blocks
     .map(({ b }) => ({ b, d: Math.hypot((b.lat[0] ?? 0) - 41.88, (b.lng[0] ?? 0) + 87.63) }))
     .sort((x, y) => x.d - y.d)[0] as { b: { cell: string; lat: number[]; lng: number[] } };
@@ -90,7 +93,11 @@ const CASES: Case[] = [
   {
     name: 'a block with its columns shuffled',
     rel: () => target.block,
-    alter: (v) => ({ ...v, lat: (v.lat as number[]).slice().reverse(), lng: (v.lng as number[]).slice().reverse() }),
+    alter: (v) => ({
+      ...v,
+      dlat: (v.dlat as number[]).slice().reverse(),
+      dlng: (v.dlng as number[]).slice().reverse(),
+    }),
     probes: () => [target.point],
   },
   {

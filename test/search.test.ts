@@ -2,6 +2,7 @@
  * Radius search over the generated sample site, checked against a brute-force scan of every office (read from the
  * firm documents, not the cell tree), plus the covered rule, tie order, and failures of the store.
  */
+import { decodeCoords, type Coords } from '../shim/format/block-coords.ts';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -361,7 +362,10 @@ describe('ties and failures', () => {
     const blocks = readdirSync(join(vdir, 'cells', 'blocks')).map((f) =>
       CellBlock.parse(JSON.parse(readFileSync(join(vdir, 'cells', 'blocks', f), 'utf8'))),
     );
-    const holding = blocks.find((b) => b.lat.some((lat, i) => lat === nearest.lat && b.lng[i] === nearest.lng))!;
+    const holding = blocks.find((b) => {
+      const { lat, lng } = decodeCoords(b, b.listing.length) as Coords;
+      return lat.some((x, i) => x === nearest.lat && lng[i] === nearest.lng);
+    })!;
     const hidden = keys.cellBlock(version, holding.cell);
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key === hidden ? null : bytes));
     const service = createService(createSiteSource(store));
@@ -410,7 +414,7 @@ describe('ties and failures', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as Error).message).toContain(
-      'cells schema 3, but this release reads cells schema 5 only: generate the week again with this release and publish it',
+      'cells schema 3, but this release reads cells schema 6 only: generate the week again with this release and publish it',
     );
     // meta.json of an older schema: nothing of the version is served, the same way.
     const meta1 = new RewritingStore(new FolderStore(SITE), (key, bytes) =>

@@ -20,11 +20,11 @@ export function treeSweepSection(r: TreeSweepReport | undefined): string {
   const labels = r.rows[0]?.sets.map((s) => s.label) ?? [];
   out.push(
     `The cell tree of the ${n0(r.offices)}-office scale site (version \`${r.version}\`) rebuilt from its own record chunks with other parameters ` +
-      '(generator/write/cells.ts `buildCells`, the published rules: a leaf holds at most *leaf* offices unless at res 9, a block is the coarsest cell with at most *block* offices, a record chunk holds *chunk* records), ' +
+      '(generator/write/cells.ts `buildCells`, the published rules: a leaf holds at most *leaf* offices unless at res 9, a block is the coarsest cell with at most *block* offices, a record chunk holds *chunk* records, the shared lists of rows at or above block level are paged by their cell at res *pages*), ' +
       'then the cold query sets of section 3 replayed on each copy, each query on a new site source (empty cache), from the folder. The first row is the site as generated. ' +
       'Each cell is *objects max / decoded bytes max* over the set. The shim needs no change for any row: it reads the parameters from the cell index.',
     '',
-    `| Tree (leaf / block / chunk) | Blocks | Record chunks | Largest shared object | ${labels.join(' | ')} | Heaviest query |`,
+    `| Tree (leaf / block / chunk / pages) | Blocks | Record chunks | Largest shared page | ${labels.join(' | ')} | Heaviest query |`,
     `|---|---|---|---|${labels.map(() => '---').join('|')}|---|`,
   );
   for (const row of r.rows) {
@@ -38,13 +38,13 @@ export function treeSweepSection(r: TreeSweepReport | undefined): string {
           .join(', ')})`
       : '–';
     out.push(
-      `| ${c.leafMax} / ${c.blockMax} / ${c.recordChunk}${row.published ? ' (published)' : ''} | ${n0(row.blocks)} | ${n0(row.recordChunks)} | ${fmtBytes(row.sharedMaxBytes)} | ${row.sets.map((s) => `${n0(s.objects.max)} / ${fmtBytes(s.bytes.max)}`).join(' | ')} | ${parts} |`,
+      `| ${c.leafMax} / ${c.blockMax} / ${c.recordChunk} / ${c.sharedRes}${row.published ? ' (published)' : ''} | ${n0(row.blocks)} | ${n0(row.recordChunks)} | ${fmtBytes(row.sharedMaxBytes)} | ${row.sets.map((s) => `${n0(s.objects.max)} / ${fmtBytes(s.bytes.max)}`).join(' | ')} | ${parts} |`,
     );
   }
   out.push(
     '',
-    "How to read it: smaller blocks cut the bytes of the blocks a query reads along the circle's edge but add objects along its circumference, and they move rows from below block level (whose shared lists travel in their block) to at or above it (whose lists are in the group's one shared object, read whole when any of them is wholly inside), so the shared object grows as blocks shrink. " +
-      "Splitting each group's shared object into pages by a finer cell would let a query read only the pages of its inside cells; that is a format change (the shim reads one shared object per group today).",
+    "How to read it: smaller blocks cut the bytes of the blocks a query reads along the circle's edge but add objects along its circumference, and they move rows from below block level (whose shared lists travel in their block) to at or above it (whose lists are in the group's shared pages), so the pages grow as blocks shrink. " +
+      'Finer shared pages cut the bytes of the lists a query reads (only the pages of its inside cells) but add objects where its inside cells span several pages.',
   );
   return out.join('\n');
 }

@@ -4,7 +4,7 @@
  * section 3 replayed on each. Shows how the cold path's objects and bytes trade against each other as blocks shrink.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildCells } from '../../generator/write/cells.ts';
 import { hashSerialised, sealCellTree } from '../../generator/write/cell-hashes.ts';
@@ -19,18 +19,21 @@ import { FolderStore } from '../../shim/store/folder.ts';
 import { answerableSets, COLD_CTX, coldQuerySets, measureColdReads, type ColdReads } from './cold.ts';
 import { RADII } from '../lib/points.ts';
 
-/** The tree's tuning: offices per leaf and per block at most, records per chunk. */
+/** The tree's tuning: offices per leaf and per block at most, records per chunk, resolution of the shared pages. */
 export interface TreeConfig {
   leafMax: number;
   blockMax: number;
   recordChunk: number;
+  sharedRes: number;
 }
 
 /** The configurations measured: the published one (whatever the site's index states) and these. */
 export const TREE_SWEEP: readonly TreeConfig[] = [
-  { leafMax: 256, blockMax: 2048, recordChunk: 64 },
-  { leafMax: 256, blockMax: 1024, recordChunk: 64 },
-  { leafMax: 128, blockMax: 2048, recordChunk: 32 },
+  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 2 },
+  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 4 },
+  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 6 },
+  { leafMax: 256, blockMax: 2048, recordChunk: 64, sharedRes: 5 },
+  { leafMax: 256, blockMax: 8192, recordChunk: 64, sharedRes: 5 },
 ];
 
 /** One configuration's tree and cold reads. */
@@ -40,7 +43,7 @@ export interface TreeSweepRow {
   published: boolean;
   blocks: number;
   recordChunks: number;
-  /** Largest shared-list object of a group, in bytes. */
+  /** Largest shared page, in bytes. */
   sharedMaxBytes: number;
   sets: ColdReads[];
 }
@@ -53,7 +56,10 @@ export interface TreeSweepReport {
 }
 
 const same = (a: TreeConfig, b: TreeConfig): boolean =>
-  a.leafMax === b.leafMax && a.blockMax === b.blockMax && a.recordChunk === b.recordChunk;
+  a.leafMax === b.leafMax &&
+  a.blockMax === b.blockMax &&
+  a.recordChunk === b.recordChunk &&
+  a.sharedRes === b.sharedRes;
 
 /** Every office of version `v` of the site folder `siteDir`, read from its record chunks. */
 export async function officesOf(siteDir: string, v: string): Promise<StoredOfficeT[]> {
@@ -110,11 +116,10 @@ export function writeVariant(
   return { blocks: tree.blocks.length, recordChunks: tree.records.length, sharedMaxBytes };
 }
 
-/** Size in bytes of each group's shared-list object of the site, the largest. */
-function sharedMax(siteDir: string, v: string, cells: readonly string[]): number {
-  let max = 0;
-  for (const cell of cells) max = Math.max(max, readFileSync(join(siteDir, keys.cellShared(v, cell))).byteLength);
-  return max;
+/** Size in bytes of the site's largest shared page. */
+function sharedMax(siteDir: string, v: string): number {
+  const dir = join(siteDir, keys.root(v), 'cells/shared');
+  return Math.max(0, ...readdirSync(dir).map((f) => statSync(join(dir, f)).size));
 }
 
 /**
@@ -151,8 +156,12 @@ export async function measureTreeSweep(
 ): Promise<TreeSweepReport> {
   const v = Pointer.parse(JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8'))).version;
   const index = CellIndex.parse(JSON.parse(readFileSync(join(siteDir, keys.cellIndex(v)), 'utf8')));
-  const published: TreeConfig = { leafMax: index.leaf_max, blockMax: index.block_max, recordChunk: index.record_chunk };
-  const groups = Object.keys(index.groups).sort();
+  const published: TreeConfig = {
+    leafMax: index.leaf_max,
+    blockMax: index.block_max,
+    recordChunk: index.record_chunk,
+    sharedRes: index.shared_res,
+  };
   const blockCount = (dir: string): number => readdirSync(join(dir, keys.root(v), 'cells/blocks')).length;
   const chunkCount = (dir: string): number =>
     readdirSync(join(dir, keys.root(v), 'cells/records')).reduce(
@@ -160,7 +169,7 @@ export async function measureTreeSweep(
       0,
     );
   onProgress(
-    `  published tree (leaf ${published.leafMax}, block ${published.blockMax}, chunk ${published.recordChunk}): cold query sets`,
+    `  published tree (leaf ${published.leafMax}, block ${published.blockMax}, chunk ${published.recordChunk}, shared pages at res ${published.sharedRes}): cold query sets`,
   );
   const rows: TreeSweepRow[] = [
     {
@@ -168,7 +177,7 @@ export async function measureTreeSweep(
       published: true,
       blocks: blockCount(siteDir),
       recordChunks: chunkCount(siteDir),
-      sharedMaxBytes: sharedMax(siteDir, v, groups),
+      sharedMaxBytes: sharedMax(siteDir, v),
       sets: await measureColdReads(siteDir, RADII),
     },
   ];
@@ -178,9 +187,9 @@ export async function measureTreeSweep(
   const offices = await officesOf(siteDir, v);
   for (const config of others) {
     onProgress(
-      `  rebuilding the tree with leaf ${config.leafMax}, block ${config.blockMax}, chunk ${config.recordChunk}`,
+      `  rebuilding the tree with leaf ${config.leafMax}, block ${config.blockMax}, chunk ${config.recordChunk}, shared pages at res ${config.sharedRes}`,
     );
-    const dir = join(workDir, `tree-${config.leafMax}-${config.blockMax}-${config.recordChunk}`);
+    const dir = join(workDir, `tree-${config.leafMax}-${config.blockMax}-${config.recordChunk}-${config.sharedRes}`);
     const built = writeVariant(siteDir, v, offices, config, dir);
     const checked = await checkSameAnswers(siteDir, dir, 5);
     onProgress(

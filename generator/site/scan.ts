@@ -7,6 +7,7 @@
 import { buildCells } from '../write/cells.ts';
 import { sealCellTree } from '../write/cell-hashes.ts';
 import { serialise } from '../write/json.ts';
+import { decodeCoords } from '../../shim/format/block-coords.ts';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/format/cell-format.ts';
 import { keys, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { mapPool } from '../write/pool.ts';
@@ -26,7 +27,7 @@ export interface OfficeScan {
   problems: string[];
   index: CellIndexT;
   groups: CellGroupT[];
-  /** Each group's CellShared object. */
+  /** Each group's shared pages. */
   shared: CellSharedT[];
   blocks: CellBlockT[];
 }
@@ -76,12 +77,16 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
     })
   ).filter((g): g is CellGroupT => g !== null);
   const shared = (
-    await mapPool(groupCells, concurrency, async (cell) => {
-      const key = keys.cellShared(v, cell);
-      const a = await read(key, CellShared);
-      if (a === null) problems.push(`${key}: its group is in the cell index but it is missing or unreadable`);
-      return a;
-    })
+    await mapPool(
+      groups.flatMap((g) => Object.keys(g.shared_sha256)),
+      concurrency,
+      async (cell) => {
+        const key = keys.cellShared(v, cell);
+        const a = await read(key, CellShared);
+        if (a === null) problems.push(`${key}: its group records it but it is missing or unreadable`);
+        return a;
+      },
+    )
   ).filter((a): a is CellSharedT => a !== null);
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
   let done = 0;
@@ -93,8 +98,9 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       problems.push(`${key}: listed in its group but missing or unreadable`);
       return { block: null, offices: [] as StoredOfficeT[] };
     }
-    const cols = [block.listing, block.unit, block.lat, block.lng];
-    if (block.cell !== cell || cols.some((c) => c.length !== n)) problems.push(`${key}: holds ${block.cell} with ${block.listing.length} offices, its group says ${cell} with ${n}`);
+    const coords = decodeCoords(block, n);
+    if (typeof coords === 'string') problems.push(`${key}: ${coords}`);
+    if (block.cell !== cell || block.listing.length !== n || block.dunit.length !== n) problems.push(`${key}: holds ${block.cell} with ${block.listing.length} offices, its group says ${cell} with ${n}`);
     const offices: StoredOfficeT[] = [];
     for (let k = 0; k * index.record_chunk < n; k++) {
       const rkey = keys.cellRecords(v, cell, k);
@@ -105,7 +111,8 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       }
       rec.offices.forEach((o, j) => {
         const p = k * index.record_chunk + j;
-        if (o.lat !== block.lat[p] || o.lng !== block.lng[p]) problems.push(`${rkey}: ${o.listing_id} at ${o.lat},${o.lng}, the block column says ${block.lat[p]},${block.lng[p]}`);
+        const [lat, lng] = typeof coords === 'string' ? [undefined, undefined] : [coords.lat[p], coords.lng[p]];
+        if (o.lat !== lat || o.lng !== lng) problems.push(`${rkey}: ${o.listing_id} at ${o.lat},${o.lng}, the block column says ${lat},${lng}`);
       });
       offices.push(...rec.offices);
     }
@@ -142,7 +149,7 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
  * scanned records: a wrong count, reach, shared firm, column or order anywhere shows up here, named by object.
  */
 export function compareTree(scan: OfficeScan, version: string): string[] {
-  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk });
+  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, sharedRes: scan.index.shared_res });
   // Schema 4: each level's hashes of the level below, from the rebuilt objects (equal to the published ones when intact).
   sealCellTree(rebuilt);
   const problems: string[] = [];

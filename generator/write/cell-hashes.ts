@@ -1,11 +1,12 @@
 /**
- * The hashes of a cell tree: each block records its record chunks' sha256, each group its shared object's and
+ * The hashes of a cell tree: each block records its record chunks' sha256, each group its shared pages' and
  * its blocks', the index its groups'. Children are hashed before their parents are serialised, so a writer fills the
  * levels in order (records, then blocks and shared objects, then groups, then the index). See docs/SITE-FORMAT.md.
  */
 import { createHash } from 'node:crypto';
 import { paths } from '../../shim/format/paths.ts';
 import type { CellTree } from './cells.ts';
+import { sharedGroup, type CellSharedT } from '../../shim/format/cell-format.ts';
 
 /** The sha256 (hex) of the object at `rel` (relative to the version root) as written; `value` is the object itself. */
 export type HashOf = (rel: string, value: unknown) => string;
@@ -29,12 +30,16 @@ export function sealBlocks(tree: CellTree, hashOf: HashOf): void {
 
 /** Fill each group's `shared_sha256` and `block_sha256` from its shared object and blocks (blocks sealed first). */
 export function sealGroups(tree: CellTree, hashOf: HashOf): void {
-  const shared = new Map(tree.shared.map((a) => [a.cell, a]));
+  const shared = new Map<string, CellSharedT[]>();
+  for (const a of tree.shared) {
+    const g = sharedGroup(a.cell, tree.index.group_res);
+    shared.set(g, [...(shared.get(g) ?? []), a]);
+  }
   const blocks = new Map(tree.blocks.map((b) => [b.cell, b]));
   for (const g of tree.groups) {
-    const apart = shared.get(g.cell);
-    if (apart === undefined) throw new Error(`group ${g.cell} has no shared object`);
-    g.shared_sha256 = hashOf(paths.cellShared(g.cell), apart);
+    const pages = shared.get(g.cell);
+    if (pages === undefined) throw new Error(`group ${g.cell} has no shared page`);
+    g.shared_sha256 = Object.fromEntries(pages.map((a) => [a.cell, hashOf(paths.cellShared(a.cell), a)]));
     const byCell: Record<string, string> = {};
     g.rows.block.forEach((b, i) => {
       if (b !== i) return;

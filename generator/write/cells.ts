@@ -10,9 +10,12 @@ import {
   CELL_LEAF_MAX,
   CELL_MAX_RES,
   CELL_RECORD_CHUNK,
+  CELL_SHARED_RES,
+  sharedPage,
   UNIT_MILES,
 } from '../../shim/format/cell-format.ts';
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/format/cell-format.ts';
+import { encodeCoords, encodeSteps } from '../../shim/format/block-coords.ts';
 import { haversineMiles } from '../../shim/search/geo.ts';
 import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../../shim/format/site-format.ts';
@@ -22,7 +25,7 @@ import { unitsOf } from '../model/units.ts';
 export interface CellTree {
   index: CellIndexT;
   groups: CellGroupT[];
-  /** The shared lists of each group's rows at or above block level. */
+  /** The shared pages of each group's rows at or above block level, group by group. */
   shared: CellSharedT[];
   blocks: CellBlockT[];
   records: CellRecordsT[];
@@ -33,6 +36,7 @@ export interface CellTreeOptions {
   leafMax?: number;
   blockMax?: number;
   recordChunk?: number;
+  sharedRes?: number;
 }
 
 interface Node {
@@ -83,6 +87,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const leafMax = opts.leafMax ?? CELL_LEAF_MAX;
   const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
+  const sharedRes = opts.sharedRes ?? CELL_SHARED_RES;
   const count = offices.length;
   // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
   const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) =>
@@ -197,19 +202,9 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     const n = nodes[id] as Node;
     if (block < 0 && (n.e - n.s <= blockMax || n.children.length === 0)) {
       block = id;
-      const cols = {
-        cell: n.cell,
-        listing: [] as number[],
-        unit: [] as number[],
-        lat: [] as number[],
-        lng: [] as number[],
-      };
-      for (let p = n.s; p < n.e; p++) {
-        cols.listing.push(listingOf[order[p] as number] as number);
-        cols.unit.push(unitAt[p] as number);
-        cols.lat.push(latAt[p] as number);
-        cols.lng.push(lngAt[p] as number);
-      }
+      const cols = { cell: n.cell, listing: [] as number[], dunit: encodeSteps(unitAt.subarray(n.s, n.e)) };
+      for (let p = n.s; p < n.e; p++) cols.listing.push(listingOf[order[p] as number] as number);
+      const coords = encodeCoords(latAt.subarray(n.s, n.e), lngAt.subarray(n.s, n.e));
       // The lists of the rows below the block's own, in the group's row order (preorder, children by cell id).
       const below: number[][] = [];
       const walk = (x: number): void => {
@@ -219,7 +214,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
         }
       };
       walk(id);
-      blocks.push({ schema_version: SCHEMA_VERSIONS.cells, ...cols, shared: below, records_sha256: [] });
+      blocks.push({ schema_version: SCHEMA_VERSIONS.cells, ...cols, ...coords, shared: below, records_sha256: [] });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
         const rec: CellRecordsT = {
@@ -258,7 +253,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       block: [] as number[],
       at: [] as number[],
     };
-    const apart: CellSharedT = { schema_version: SCHEMA_VERSIONS.cells, cell: root.cell, row: [], shared: [] };
+    // The group's shared pages, by page cell in the order of their first row (the group's own page first).
+    const pages = new Map<string, CellSharedT>();
     const rowOf = new Map<number, number>();
     const emit = (id: number): void => {
       const n = nodes[id] as Node;
@@ -270,8 +266,12 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       rows.units.push(n.units);
       if (n.block === id) groupBlocks.push([n.cell, n.reach, n.units]);
       if (n.block < 0 || n.block === id) {
-        apart.row.push(rows.cell.length - 1);
-        apart.shared.push(sharedList(n.shared));
+        const cell = sharedPage(n.cell, root.cell, sharedRes);
+        let page = pages.get(cell);
+        if (page === undefined)
+          pages.set(cell, (page = { schema_version: SCHEMA_VERSIONS.cells, cell, row: [], shared: [] }));
+        page.row.push(rows.cell.length - 1);
+        page.shared.push(sharedList(n.shared));
       }
       rows.block.push(n.block < 0 ? -1 : (rowOf.get(n.block) ?? -1));
       rows.at.push(n.block < 0 ? -1 : n.s - (nodes[n.block] as Node).s);
@@ -284,10 +284,10 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       schema_version: SCHEMA_VERSIONS.cells,
       cell: root.cell,
       rows: { cell, parent, n, reach, units: homed, block, at: first },
-      shared_sha256: '',
+      shared_sha256: {},
       block_sha256: {},
     });
-    shared.push(apart);
+    shared.push(...pages.values());
   }
 
   const head = {
@@ -297,6 +297,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     leaf_max: leafMax,
     block_max: blockMax,
     record_chunk: chunk,
+    shared_res: sharedRes,
     unit_miles: UNIT_MILES,
     offices: count,
     units,

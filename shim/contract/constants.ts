@@ -11,8 +11,8 @@ export const SCHEMA_VERSIONS = {
   pointer: 1,
   /** `meta.json` (2: offices are found through cells/). */
   meta: 2,
-  /** Everything under `cells/`: index, groups, shared lists, blocks, record chunks (5: the index lists each group's blocks). */
-  cells: 5,
+  /** Everything under `cells/`: index, groups, shared lists, blocks, record chunks (6: block coordinates as steps). */
+  cells: 6,
   /** `firms/<prefix>.json` (2: the firm documents of every listing id starting `l_<prefix>`, one object). */
   firm: 2,
   /** `listings/<prefix>.json` (2: with the sha256 of each firm pack below the bucket). */
@@ -36,7 +36,7 @@ export type Artifact = keyof typeof SCHEMA_VERSIONS;
  * The cell schema before the current one: the generator still reads its record chunks to diff a new week against the
  * live one (generator/site/changes-previous.ts); nothing else reads it.
  */
-export const PREVIOUS_CELL_SCHEMA = 4;
+export const PREVIOUS_CELL_SCHEMA = 5;
 /** Name used for `utm_source` on redirects and in the OpenAPI title. */
 export const SERVICE_NAME = 'injury-attorney-directory';
 /** Mean Earth radius used for every distance, in miles. */

@@ -1,12 +1,13 @@
 /**
- * The search side of the site (cell schema 5): offices in a tree of H3 cells. A small top index names the group cells
- * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared object the shared
+ * The search side of the site (cell schema 6): offices in a tree of H3 cells. A small top index names the group cells
+ * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared pages the shared
  * lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of the offices under
- * one tree cell and the shared lists of the cells below it; record chunks hold the full records of consecutive block
+ * one tree cell (coordinates as steps from the previous office) and the shared lists of the cells below it; record chunks hold the full records of consecutive block
  * positions. Every object records the sha256 of the objects below it. Counting is by *units*: a firm's offices split
  * where they lie more than UNIT_MILES apart, so that within any query circle a firm's offices all share one unit. Only
  * the current cell schema is read (constants.ts SCHEMA_VERSIONS.cells); see docs/SITE-FORMAT.md.
  */
+import { cellToParent, getResolution } from 'h3-js';
 import { z } from 'zod';
 import { RADIUS_MILES } from '../contract/constants.ts';
 import { dict } from './dict.ts';
@@ -66,6 +67,24 @@ export const CELL_LEAF_MAX = 256;
 export const CELL_BLOCK_MAX = 4096;
 /** Record chunks hold this many consecutive block positions. */
 export const CELL_RECORD_CHUNK = 64;
+/**
+ * The shared lists of a group's rows at or above block level are paged by their cell at this resolution (rows coarser
+ * than it in the group's own page), so a query reads the pages of its inside cells only.
+ */
+export const CELL_SHARED_RES = 5;
+
+/** The group of a shared page: the page cell's parent at the group resolution. */
+export function sharedGroup(page: string, groupRes: number): string {
+  return getResolution(page) === groupRes ? page : cellToParent(page, groupRes);
+}
+
+/**
+ * The page of a row at or above block level: its cell's parent at `sharedRes`, or the group cell for a row coarser
+ * than that.
+ */
+export function sharedPage(cell: string, group: string, sharedRes: number): string {
+  return getResolution(cell) < sharedRes ? group : cellToParent(cell, sharedRes);
+}
 
 /**
  * `cells/index.json`: every group cell with its office count and reach (miles from the cell's H3 centre to its farthest
@@ -79,6 +98,9 @@ export const CellIndex = z.object({
   leaf_max: nat,
   block_max: nat,
   record_chunk: nat,
+  shared_res: int.describe(
+    "the shared lists of a group's rows at or above block level are paged by their cell at this resolution",
+  ),
   unit_miles: z
     .number()
     .positive()
@@ -99,7 +121,7 @@ export const CellIndex = z.object({
  * row of the block holding the cell's offices (-1 above blocks) and at[i] the first position of its offices in that
  * block. A row's shared list (the units with offices under the cell and elsewhere) is kept apart, read only when the
  * cell lies wholly inside a query circle: in the group's CellShared object for rows at or above block level, in the
- * block object for rows below it. Then the hash of the group's shared object and of each of its blocks.
+ * block object for rows below it. Then the hash of each of the group's shared pages and of each of its blocks.
  */
 export const CellGroup = z.object({
   schema_version: sv,
@@ -113,7 +135,9 @@ export const CellGroup = z.object({
     block: column('integers'),
     at: column('integers'),
   }),
-  shared_sha256: Sha256Hex.describe('sha256 of cells/shared/<group cell>.json'),
+  shared_sha256: dict(Sha256Hex).describe(
+    'page cell -> sha256 of cells/shared/<page cell>.json, for each page of the group (sharedPage), in row order',
+  ),
   block_sha256: dict(Sha256Hex).describe(
     'block cell -> sha256 of cells/blocks/<cell>.json, for each block of the group',
   ),
@@ -126,8 +150,8 @@ export const CellGroup = z.object({
 const sharedLists = natLists;
 
 /**
- * `cells/shared/<group cell>.json`: the shared lists of the group's rows at or above block level (block[i] is -1 or
- * i), in row order; row[j] names the row of shared[j].
+ * `cells/shared/<page cell>.json`: the shared lists of one page of a group's rows at or above block level (block[i] is
+ * -1 or i, and sharedPage of the row's cell is the page), in row order; row[j] names the group row of shared[j].
  */
 export const CellShared = z.object({
   schema_version: sv,
@@ -139,16 +163,21 @@ export const CellShared = z.object({
 /**
  * `cells/blocks/<cell>.json`: the offices under one tree cell as columns, ordered by (res-9 cell id, listing number).
  * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
- * unit: the office's unit number; shared: the shared lists of the tree rows below the block's own row, in row order
- * (shared[j] belongs to the group row block + 1 + j); records_sha256[k] the hash of its record chunk k.
+ * dunit: the unit numbers as steps; coord_digits, dlat, dlng, exact: the coordinates as steps (block-coords.ts);
+ * shared: the shared lists of the tree rows below the block's own row, in row order (shared[j] belongs to the group
+ * row block + 1 + j); records_sha256[k] the hash of its record chunk k.
  */
 export const CellBlock = z.object({
   schema_version: sv,
   cell: z.string(),
   listing: column('non-negative integers'),
-  unit: column('non-negative integers'),
-  lat: column('numbers'),
-  lng: column('numbers'),
+  dunit: column('integers').describe("each office's unit number less the previous office's (the first's from 0)"),
+  coord_digits: nat.describe('the coordinate steps count 10^-coord_digits degrees'),
+  dlat: column('integers').describe("each office's latitude count less the previous office's (the first's from 0)"),
+  dlng: column('integers').describe("each office's longitude count less the previous office's (the first's from 0)"),
+  exact: column('numbers').describe(
+    'flat [position, lat, lng, ...]: the offices whose degrees are not a count of 10^-coord_digits, as stored',
+  ),
   shared: sharedLists,
   records_sha256: z.array(Sha256Hex).describe('sha256 of record chunk k at position k'),
 });

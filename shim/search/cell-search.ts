@@ -19,6 +19,7 @@ import {
   CellIndex,
   CellRecordsShown,
   CellShared,
+  sharedPage,
   type CellBlockT,
   type CellGroupT,
   type CellIndexT,
@@ -30,6 +31,7 @@ import { keys, StoredOffice, type StoredOfficeT } from '../format/site-format.ts
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
 import { plannedBlocks } from './block-plan.ts';
+import { decodeCoords, decodeSteps } from '../format/block-coords.ts';
 
 /** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
 export const MAX_UNITS = 2 ** 26;
@@ -53,10 +55,12 @@ interface Tree {
   first: Int32Array;
   kids: Int32Array;
   block: Int32Array;
-  /** For a row at or above block level, its position in the group's CellShared object (-1 for the others). */
+  /** For a row at or above block level, the number of its shared page in `pages` (-1 for the others). */
+  page: Int32Array;
+  /** For a row at or above block level, its position in its shared page (-1 for the others). */
   slot: Int32Array;
-  /** Rows at or above block level, in row order: what the CellShared object's `row` column must say. */
-  apartRows: number[];
+  /** The group's shared pages: each one's cell and rows, in row order (what its `row` column must say). */
+  pages: { cell: string; rows: number[] }[];
   /** For a block row, how many rows lie below it (its block object's shared lists). */
   below: Int32Array;
 }
@@ -111,8 +115,8 @@ const trees = new WeakMap<CellGroupT, Tree>();
 const columnsOf = new WeakMap<CellBlockT, Columns>();
 const groupLists = new WeakMap<CellIndexT, ReturnType<typeof groupsOf>>();
 
-/** The typed-array form of a parsed group (cached by the parsed object). */
-function treeOf(group: CellGroupT): Tree {
+/** The typed-array form of a parsed group, its rows paged at `sharedRes` (cached by the parsed object). */
+function treeOf(group: CellGroupT, sharedRes: number): Tree {
   let t = trees.get(group);
   if (t !== undefined) return t;
   const rows = group.rows;
@@ -134,14 +138,24 @@ function treeOf(group: CellGroupT): Tree {
     if (p >= 0) kids[(fill[p] = (fill[p] ?? 0) + 1) - 1] = i;
   }
   const block = Int32Array.from(rows.block);
+  const page = new Int32Array(n).fill(-1);
   const slot = new Int32Array(n).fill(-1);
-  const apartRows: number[] = [];
+  const pages: Tree['pages'] = [];
+  const pageAt = new Map<string, number>();
   const below = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const b = block[i] ?? -1;
     if (b < 0 || b === i) {
-      slot[i] = apartRows.length;
-      apartRows.push(i);
+      const cell = sharedPage(rows.cell[i] ?? '', group.cell, sharedRes);
+      let k = pageAt.get(cell);
+      if (k === undefined) {
+        pageAt.set(cell, (k = pages.length));
+        pages.push({ cell, rows: [] });
+      }
+      const rowsOfPage = (pages[k] as Tree['pages'][number]).rows;
+      page[i] = k;
+      slot[i] = rowsOfPage.length;
+      rowsOfPage.push(i);
     } else if (b < n) below[b] = (below[b] ?? 0) + 1;
   }
   t = {
@@ -152,23 +166,27 @@ function treeOf(group: CellGroupT): Tree {
     first,
     kids,
     block,
+    page,
     slot,
-    apartRows,
+    pages,
     below,
   };
   trees.set(group, t);
   return t;
 }
 
-/** The typed-array form of a parsed block (cached by the parsed object). */
-function columns(block: CellBlockT): Columns {
+/** The typed-array form of a parsed block (cached by the parsed object); a store failure when its columns disagree. */
+function columns(block: CellBlockT, key: string): Columns {
   let c = columnsOf.get(block);
   if (c === undefined) {
-    const lat = Float64Array.from(block.lat);
-    const lng = Float64Array.from(block.lng);
+    const coords = decodeCoords(block, block.listing.length);
+    if (typeof coords === 'string') throw new StoreError(`${key}: ${coords}`, key);
+    const unit = decodeSteps(block.dunit);
+    if (typeof unit === 'string') throw new StoreError(`${key}: unit ${unit}`, key);
+    if (unit.length !== block.listing.length) throw new StoreError(`${key}: columns of unequal length`, key);
+    const { lat, lng } = coords;
     const xyz = new Float64Array(lat.length * 3);
     for (let p = 0; p < lat.length; p++) unitVector(lat[p] ?? 0, lng[p] ?? 0, xyz, p * 3);
-    const unit = Int32Array.from(block.unit);
     let maxUnit = -1;
     for (const f of unit) if (f > maxUnit) maxUnit = f;
     c = {
@@ -278,7 +296,7 @@ async function openSearch(
         index.group_sha256[cell],
       );
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
-      return treeOf(group);
+      return treeOf(group, index.shared_res);
     }),
   ).catch((err: unknown) => {
     release();
@@ -343,7 +361,7 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
     'is listed in its group but missing',
     t.group.block_sha256[cell],
   );
-  const cols = columns(block);
+  const cols = columns(block, key);
   if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
   if (cols.maxUnit >= s.index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${s.index.units}`, key);
   if (cols.below.at.length !== (t.below[b] ?? 0) + 1)
@@ -352,26 +370,19 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
   return cols;
 }
 
-/** The shared lists of tree t's rows at or above block level, read when one of those rows is wholly inside. */
-async function readApart(s: Search, t: Tree): Promise<SharedLists> {
-  const key = keys.cellShared(s.reader.version, t.group.cell);
-  const apart = await readRequired(
-    s.reader,
-    key,
-    CellShared,
-    'is missing for a group of the cell index',
-    t.group.shared_sha256,
-  );
-  if (
-    apart.cell !== t.group.cell ||
-    apart.row.length !== t.apartRows.length ||
-    apart.row.some((r, j) => r !== t.apartRows[j])
-  ) {
-    throw new StoreError(`${key} does not list the rows at or above block level of group ${t.group.cell}`, key);
+/** The shared lists of page k of tree t's rows at or above block level, read when one of its rows is wholly inside. */
+async function readApart(s: Search, t: Tree, k: number): Promise<SharedLists> {
+  const { cell, rows } = t.pages[k] as Tree['pages'][number];
+  const key = keys.cellShared(s.reader.version, cell);
+  const sha256 = t.group.shared_sha256[cell];
+  if (sha256 === undefined)
+    throw new StoreError(`group ${t.group.cell} records no hash of its shared page ${cell}`, key);
+  const apart = await readRequired(s.reader, key, CellShared, `is missing for a page of group ${t.group.cell}`, sha256);
+  if (apart.cell !== cell || apart.row.length !== rows.length || apart.row.some((r, j) => r !== rows[j])) {
+    throw new StoreError(`${key} does not list the rows of its page of group ${t.group.cell}`, key);
   }
   const lists = sharedLists(apart.shared);
-  if (lists.at.length !== t.apartRows.length + 1)
-    throw new StoreError(`${key} does not hold one shared list per row`, key);
+  if (lists.at.length !== rows.length + 1) throw new StoreError(`${key} does not hold one shared list per row`, key);
   checkLists(lists, s.index.units, key);
   return lists;
 }
@@ -396,7 +407,8 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
     const t = s.trees[ti] as Tree;
     const b = t.block[i] ?? -1;
     if (b < 0 || b === i) {
-      if (!apart.has(ti)) apart.set(ti, readApart(s, t));
+      const id = ti * s.stride + (t.page[i] ?? 0);
+      if (!apart.has(id)) apart.set(id, readApart(s, t, t.page[i] ?? 0));
     } else if (!insideBlocks.has(ti * s.stride + b)) insideBlocks.set(ti * s.stride + b, readBlock(s, t, i));
   }
   const [apartLists, belowLists] = await Promise.all([
@@ -406,7 +418,7 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
   return (ti, i) => {
     const t = s.trees[ti] as Tree;
     const b = t.block[i] ?? -1;
-    if (b < 0 || b === i) return [apartLists.get(ti) as SharedLists, t.slot[i] ?? 0];
+    if (b < 0 || b === i) return [apartLists.get(ti * s.stride + (t.page[i] ?? 0)) as SharedLists, t.slot[i] ?? 0];
     return [(belowLists.get(ti * s.stride + b) as Columns).below, i - b - 1];
   };
 }

@@ -93,8 +93,8 @@ const TREE_BYTES_PER_ROW = 24 + 8 + 4 * 6;
  */
 export function heldBytes(key: string, storedBytes: number, value: unknown): number {
   let held = Math.ceil(storedBytes * PARSED_BYTES_PER_STORED_BYTE);
-  const v = value as { lat?: unknown; rows?: { cell?: unknown }; points?: unknown } | null;
-  if (key.includes('/cells/blocks/') && Array.isArray(v?.lat)) held += v.lat.length * COLUMN_BYTES_PER_OFFICE;
+  const v = value as { listing?: unknown; rows?: { cell?: unknown }; points?: unknown } | null;
+  if (key.includes('/cells/blocks/') && Array.isArray(v?.listing)) held += v.listing.length * COLUMN_BYTES_PER_OFFICE;
   if (key.includes('/cells/groups/') && Array.isArray(v?.rows?.cell)) held += v.rows.cell.length * TREE_BYTES_PER_ROW;
   if (key.includes('/gazetteer/points/') && Array.isArray(v?.points)) held += v.points.length * INDEX_BYTES_PER_POINT;
   return held;

@@ -86,7 +86,7 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
   if (groupSha === undefined) return null;
   const group = await reader.json(keys.cellGroup(v, groupCell), CellGroup, groupSha);
   if (group === null) return null;
-  if (name === 'shared' && parts.length === 3) return cell === groupCell ? group.shared_sha256 : null;
+  if (name === 'shared' && parts.length === 3) return group.shared_sha256[cell] ?? null;
   const blockSha = group.block_sha256[cell];
   if (blockSha === undefined) return null;
   if (name === 'blocks' && parts.length === 3) return blockSha;

@@ -7,6 +7,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { serialise, sha256Hex } from '../../generator/write/json.ts';
 import { keys } from '../../shim/format/site-format.ts';
+import { decodeCoords, decodeSteps, type Coords, type StoredCoords } from '../../shim/format/block-coords.ts';
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
@@ -20,16 +21,17 @@ async function filesUnder(root: string): Promise<string[]> {
 const HASH_FIELDS = ['group_sha256', 'shared_sha256', 'block_sha256', 'records_sha256'];
 
 /**
- * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema `schema` (4: schema 5 without the index's
- * block list; 3: schema 4 without the
+ * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema `schema` (5: blocks with lat and
+ * lng columns of degrees; 4: schema 5 without the index's block list; 3: schema 4 without the
  * hashes; 2: the same, marked 2, which is as far as a reader gets before refusing it).
  */
-export async function downgradeCells(dir: string, version: string, schema: 2 | 3 | 4): Promise<void> {
+export async function downgradeCells(dir: string, version: string, schema: 2 | 3 | 4 | 5): Promise<void> {
   const root = join(dir, keys.root(version));
   for (const rel of await filesUnder(join(root, 'cells'))) {
     const path = join(root, 'cells', rel);
-    const value = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-    delete value.blocks;
+    let value = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    if (schema < 5) delete value.blocks;
+    if (rel.startsWith('blocks/')) value = withDegrees(value);
     if (schema < 4) for (const field of HASH_FIELDS) delete value[field];
     await writeFile(path, serialise({ ...value, schema_version: schema }));
   }
@@ -39,6 +41,15 @@ export async function downgradeCells(dir: string, version: string, schema: 2 | 3
     meta.sha256['cells/index.json'] = sha256Hex(await readFile(join(root, 'cells', 'index.json')));
   await writeFile(metaPath, serialise(meta));
   await rewriteManifest(dir, version);
+}
+
+/** A current block with its units and coordinates as the unit, lat and lng columns that cell schemas 2 to 5 kept. */
+function withDegrees(block: Record<string, unknown>): Record<string, unknown> {
+  const { schema_version, cell, listing, dunit, coord_digits, dlat, dlng, exact, shared, records_sha256 } = block;
+  const n = (listing as number[]).length;
+  const c = decodeCoords({ coord_digits, dlat, dlng, exact } as StoredCoords, n) as Coords;
+  const unit = [...(decodeSteps(dunit as number[]) as Int32Array)];
+  return { schema_version, cell, listing, unit, lat: [...c.lat], lng: [...c.lng], shared, records_sha256 };
 }
 
 /** Rewrite version `version` of the folder site `dir` with a meta.json of meta schema 1 (before the cell tree, which goes). */
