@@ -1,14 +1,15 @@
 /**
  * Whether a rollback may go to `version`: only to a version the release records say was released to this target, still
- * whole in the site folder, released with today's corrections, and holding no listing under a standing removal.
+ * whole in the site folder, of the meta schema this release serves, released with today's corrections, and holding no listing under a standing removal.
  * Otherwise it is refused, naming the versions it may go back to (and the week to release again instead).
  */
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys } from '../../shim/format/site-format.ts';
 import type { ActiveRemovals } from '../model/removals.ts';
 import { removedListingsIn } from '../publish/removal-check.ts';
 import type { Released } from './records.ts';
+import { CURRENT_SCHEMA } from '../site/published-meta.ts';
 
 /** The plan of a rollback, or why there is none. */
 export type RollbackTarget = { kind: 'pointer'; version: string; week: string } | { kind: 'refused'; message: string };
@@ -36,6 +37,16 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
+/** The schema_version of the meta.json at `path`, or null when it cannot be read. */
+async function metaSchema(path: string): Promise<number | null> {
+  try {
+    const schema = (JSON.parse(await readFile(path, 'utf8')) as { schema_version?: unknown }).schema_version;
+    return typeof schema === 'number' ? schema : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Why `version` may not be gone back to, or null when it may. */
 async function whyNot(ctx: RollbackContext, version: string): Promise<string | null> {
   const records = ctx.released.filter((r) => r.version === version);
@@ -43,6 +54,10 @@ async function whyNot(ctx: RollbackContext, version: string): Promise<string | n
   if (last === undefined) return `${version} was never released to ${ctx.target} (the release records say which were)`;
   if (!(await exists(join(ctx.siteDir, keys.manifest(version)))))
     return `${version} is no longer kept in ${join(ctx.siteDir, 'v')}`;
+  // The shim serves the current meta schema only: a version of another would answer every request with a 503.
+  const schema = await metaSchema(join(ctx.siteDir, keys.meta(version)));
+  if (schema !== CURRENT_SCHEMA)
+    return `${version} is meta schema ${schema ?? 'unreadable'}, which this release does not serve (it reads meta schema ${CURRENT_SCHEMA} only)`;
   if (last.corrections_sha256 === null)
     return `the release record of ${version} does not say which corrections it applied, so today's cannot be checked`;
   if (last.corrections_sha256 !== ctx.corrections)
