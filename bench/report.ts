@@ -416,7 +416,7 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
 const COLD_ROUNDS_WHY =
   'Each object is named, with its hash, by the one before it (meta.json by the pointer, the cell index by meta.json, the group trees by the index, blocks by their group, record chunks by their block), and a read may start before its parent has arrived but is used only once checked against it. ' +
   "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (coverage cells, cell index, a ZIP's document, a city's names document, a point's boundary index); (2) the group trees with the blocks planned from the index's block list, and the city document or the state boundaries; (3) the record chunks of the firms shown with the shared lists. " +
-  'A point in no state (on the water, or abroad near the border) reads the other regions whose box holds it and the ZIP points near it together, in the third round.';
+  'A point in no state (on the water, or abroad near the border) reads the other regions whose box holds it and the ZIP points near it together, in the third round (the US outline only when no ZIP point is within 14 miles, in a fourth). A document whose hash is in a hashes/ document is read beside that document, in the same round.';
 
 function coldWhy(sets: ColdReads[]): string {
   const worst = sets.reduce((a, b) => (b.worst.bytes > a.worst.bytes ? b : a));
@@ -429,7 +429,7 @@ function coldWhy(sets: ColdReads[]): string {
     "Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to two things: the blocks crossing the circle's edge (all of them, planned from the index before the group trees are in, so a query waits for three round trips), each read whole (up to `block_max` offices) to test the offices of its few edge leaves, and a group's shared-list object, read whole when any of its rows at or above block level is wholly inside, though the query needs only those rows' lists. " +
     "What would reach it: the shared object split into pages by a finer cell, so a query reads the lists of its inside cells only; smaller blocks (section 11 measures them: block bytes fall, objects rise, and the shared object grows, which paging removes); shorter columns (lat and lng are about half of a block's bytes, and offices in a block are ordered by res-9 cell, so coordinates delta-coded from the previous office would take a few digits each). " +
     'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from. ' +
-    'Off the cell tree, every cold process reads meta.json whole (244 KiB at 1,000,187 offices: the hashes of every gazetteer, listing and page object) and a point the state boundaries whose box holds it: a small root holding only what a search needs (the index, the gazetteer bucket starts, the hashes of the coverage cells and the gazetteer documents), with the other hashes in documents of their own, would take over 200 KiB off each cold query.'
+    "Off the cell tree, a cold query reads meta.json (26.7 KiB at 1,000,000 offices; the hashes of most documents are in hashes/ documents of a few KiB, each read beside the document it checks), the coverage cells (51.8 KiB, every query: split by a coarse cell, a query would read a few KiB of them) and its gazetteer documents; a point in no state (on a lake, abroad near the border) also reads every country whose box holds it, Canada's 170.9 KiB for a point on Lake Michigan (country outlines split by tile would cut it)."
   );
 }
 
@@ -549,13 +549,15 @@ function httpSection(r: BenchResults): string {
 }
 
 function coldRows(sets: ColdReads[]): string {
-  return table(
+  const offTree = sets.some((s) => s.offTree !== undefined);
+  const rows = table(
     [
       'Query set',
       'Queries',
       'Objects median',
       'Objects max',
       'Cell objects max',
+      ...(offTree ? ['Off-tree objects max', 'Off-tree bytes median', 'Off-tree bytes max'] : []),
       'Rounds after pointer median',
       'Rounds after pointer max',
       'Bytes median',
@@ -568,6 +570,11 @@ function coldRows(sets: ColdReads[]): string {
       n0(s.objects.median),
       n0(s.objects.max),
       n0(s.shardObjects.max),
+      ...(offTree
+        ? s.offTree === undefined
+          ? ['n/a', 'n/a', 'n/a']
+          : [n0(s.offTree.objects.max), fmtBytes(s.offTree.bytes.median), fmtBytes(s.offTree.bytes.max)]
+        : []),
       n0(s.rounds.median),
       n0(s.rounds.max),
       fmtBytes(s.bytes.median),
@@ -579,6 +586,19 @@ function coldRows(sets: ColdReads[]): string {
         .join(', ')}`,
     ]),
   );
+  const heaviest = sets.flatMap((s) =>
+    s.offTree === undefined
+      ? []
+      : [
+          `- ${s.label}, most off-tree bytes: ${s.offTree.worst.query}, ${n0(s.offTree.worst.objects)} objects, ${fmtBytes(s.offTree.worst.bytes)}: ${Object.entries(
+            s.offTree.worst.byKind,
+          )
+            .sort((a, b) => b[1].bytes - a[1].bytes)
+            .map(([k, v]) => `${k}${v.objects > 1 ? ` x${v.objects}` : ''} ${fmtBytes(v.bytes)}`)
+            .join(', ')}`,
+        ],
+  );
+  return heaviest.length === 0 ? rows : `${rows}\n\n${heaviest.join('\n')}`;
 }
 
 /** This run's query sets beside the same sets of an earlier run: rounds, objects and decoded bytes, before -> after. */

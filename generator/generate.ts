@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys, LISTING_ALPHABET } from '../shim/format/site-format.ts';
 import { paths } from '../shim/format/paths.ts';
+import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../shim/format/site-format.ts';
 import { buildOpenApi } from './openapi/openapi.ts';
 import { applyCorrections } from './model/corrections.ts';
@@ -20,6 +21,7 @@ import {
   listingPrefixLength,
   manifestBytes,
   metaDoc,
+  hashDocs,
   namedByMetaHashes,
   pointerDoc,
   sortedKeys,
@@ -143,7 +145,9 @@ let gazetteerCache: GazetteerTexts | undefined;
 
 /**
  * `<week>-<first 10 hex of sha256 over the sorted "relative key TAB sha256" lines of the content objects>`, followed by
- * a line `previous TAB <version>` when a version was live before (its changes document depends on it).
+ * a line `meta TAB <meta.json schema>` (a version of another meta schema is another version, even with the same
+ * content: versions are immutable) and a line `previous TAB <version>` when a version was live before (its changes
+ * document depends on it).
  */
 export function versionId(
   week: string,
@@ -153,6 +157,7 @@ export function versionId(
 ): string {
   const h = createHash('sha256');
   for (const k of sorted) h.update(`${k}\t${(entries.get(k) as Entry).sha256}\n`);
+  h.update(`meta\t${SCHEMA_VERSIONS.meta}\n`);
   if (previous !== null) h.update(`previous\t${previous}\n`);
   return `${week}-${h.digest('hex').slice(0, 10)}`;
 }
@@ -410,6 +415,9 @@ async function writeContent(
   step(
     `changes since ${changes.previous?.version ?? '(first version)'}: ${changes.counts.added} added, ${changes.counts.removed} removed, ${changes.counts.changed} changed`,
   );
+  await w.flush();
+  // Everything read by name is written by now but openapi.json, whose hash meta.json records itself.
+  for (const [path, doc] of hashDocs(w.entries)) await w.put(path, doc);
   await w.flush();
   const contents = {
     ...gazetteer.contents,

@@ -21,7 +21,7 @@ import { ChangesDoc, keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
-import { downgradeCells, downgradeToMeta1, siteFiles } from './helpers/legacy-site.ts';
+import { downgradeCells, downgradeToMeta1, downgradeToMeta2, siteFiles } from './helpers/legacy-site.ts';
 import { useS3rver } from './helpers/s3rver.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
@@ -44,6 +44,8 @@ let previousSite: string;
 /** The first week live in cell schema 2, and in meta schema 1. */
 let cells2Site: string;
 let meta1Site: string;
+/** The first week live in the previous meta schema (every hash in meta.json). */
+let meta2Site: string;
 /** The changes document of W48 over W47 live in the current schema: the answer the previous schema must give. */
 let reference: Buffer;
 let second: string;
@@ -55,8 +57,12 @@ beforeAll(async () => {
   previousSite = join(await tempDir('legacy-previous'), 'site');
   cells2Site = join(await tempDir('legacy-cells2'), 'site');
   meta1Site = join(await tempDir('legacy-meta1'), 'site');
-  for (const dir of [previousSite, cells2Site, meta1Site]) await cp(modern, dir, { recursive: true });
+  meta2Site = join(await tempDir('legacy-meta2'), 'site');
+  for (const dir of [previousSite, cells2Site, meta1Site, meta2Site]) await cp(modern, dir, { recursive: true });
   await downgradeCells(previousSite, first, 5);
+  // The live week on the day this release goes out: meta schema 2 over cells schema 5.
+  await downgradeCells(meta2Site, first, 5);
+  await downgradeToMeta2(meta2Site, first);
   await downgradeCells(cells2Site, first, 2);
   await downgradeToMeta1(meta1Site, first);
   await nextWeek(data);
@@ -137,9 +143,24 @@ describe('a live version of the previous cell schema', () => {
   }, 120_000);
 });
 
+describe('a live version of the previous meta schema over the previous cell schema', () => {
+  it('is compared with when generating into the folder: the same changes as against the current schema', async () => {
+    const meta = JSON.parse(await readFile(join(meta2Site, keys.meta(first)), 'utf8')) as { schema_version: number };
+    expect(meta.schema_version).toBe(2);
+    const index = JSON.parse(await readFile(join(meta2Site, keys.root(first), 'cells', 'index.json'), 'utf8')) as {
+      schema_version: number;
+    };
+    expect(index.schema_version).toBe(5);
+    const site = join(await tempDir('legacy-meta2-gen'), 'site');
+    await cp(meta2Site, site, { recursive: true });
+    expect((await generateLive({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);
+    expect((await readFile(join(site, keys.changes(second)))).equals(reference)).toBe(true);
+  });
+});
+
 describe('a live version of an older schema', () => {
   const what = (schema: string): string =>
-    `is ${schema}, older than this release can compare a new week with (meta schema 2 with cells schema 6 or 5): ` +
+    `is ${schema}, older than this release can compare a new week with (meta schema 3 or 2 with cells schema 6 or 5): ` +
     'generate and publish the live week (2026-W47) again with this release, then generate this week';
 
   it('of cell schema 2 is refused by generate, naming the version and what to do, and nothing is published', async () => {
@@ -161,7 +182,7 @@ describe('a live version of an older schema', () => {
 
   it('is named plainly by the steps that read only the current schema', async () => {
     const loc = { kind: 'folder' as const, dir: meta1Site };
-    const plain = `version ${first} is meta schema 1, but this release reads meta schema 2 only: generate the week again with this release and publish it`;
+    const plain = `version ${first} is meta schema 1, but this release reads meta schema 3 only: generate the week again with this release and publish it`;
     await expect(diffSites(loc, loc, { oldVersion: first, newVersion: first })).rejects.toThrow(plain);
     const err = await publishSite({ siteDir: meta1Site, bucket: 'site', ...s3.clientOptions, ...quiet }).catch(
       (e: unknown) => e as Error,

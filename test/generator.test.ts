@@ -26,6 +26,7 @@ import { createService } from '../shim/answer/service-impl.ts';
 import { shapeResult } from '../shim/answer/shape.ts';
 import {
   ChangesDoc,
+  HashDoc,
   CityGazetteer,
   CoverageCells,
   CoverageDoc,
@@ -453,6 +454,7 @@ describe('published site', () => {
       if (r.startsWith('listings/')) return ListingBucket;
       if (r.startsWith('measurement/')) return MeasurementDoc;
       if (r === 'changes.json') return ChangesDoc;
+      if (r.startsWith('hashes/')) return HashDoc;
       return null;
     };
     for (const [key, bytes] of base.files) {
@@ -468,8 +470,8 @@ describe('published site', () => {
       expect(text.split('\n').length, `${key} is compact`).toBe(2);
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
-      const twice = key === keys.meta(v) || /\/(firms|listings)\//.test(key);
-      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 6 : twice ? 2 : 1);
+      const twice = /\/(firms|listings)\//.test(key);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 6 : key === keys.meta(v) ? 3 : twice ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();

@@ -1,5 +1,5 @@
 /**
- * The pages on the AWS path: the pointer, meta and every page object put (gzip-compressed, as publish stores large
+ * The pages on the AWS path: the pointer, meta, the pages' hashes/ document and every page object put (gzip-compressed, as publish stores large
  * objects) on a real S3-protocol server (s3rver on loopback) and read by the Lambda handler, as CloudFront relays a
  * viewer's request; the same bytes and security headers as the local server. (test/aws-e2e.slow.test.ts covers publishing.)
  */
@@ -35,7 +35,9 @@ beforeAll(async () => {
     .filter((f) => f.endsWith('.json'))
     .map((f) => join(pagesDir, f));
   const client = s3Client(s3.clientOptions);
-  for (const file of [join(siteDir, keys.pointer), join(siteDir, keys.meta(version)), ...pageFiles]) {
+  // meta.json records the hash of the hashes/ document that records the pages' hashes.
+  const pageHashes = join(siteDir, keys.hashes(version, 'pages'));
+  for (const file of [join(siteDir, keys.pointer), join(siteDir, keys.meta(version)), pageHashes, ...pageFiles]) {
     const bytes = readFileSync(file);
     const gz = bytes.length > 1024;
     await client.send(

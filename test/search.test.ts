@@ -424,6 +424,6 @@ describe('ties and failures', () => {
       .findAttorneys({ zip: '60601' }, CTX)
       .catch((e: unknown) => e);
     expect(err1).toBeInstanceOf(StoreError);
-    expect((err1 as Error).message).toContain('meta schema 1, but this release reads meta schema 2 only');
+    expect((err1 as Error).message).toContain('meta schema 1, but this release reads meta schema 3 only');
   });
 });

@@ -1,6 +1,7 @@
 /** The site reader over a store: pointer cache, version switch, object cache and its byte bound, failures as StoreError. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { keys } from '../shim/format/site-format.ts';
 import { createSiteSource, heldBytes } from '../shim/search/site-reader.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
@@ -8,7 +9,7 @@ import { StoreError, type Store } from '../shim/store/types.ts';
 
 function meta(version: string): object {
   return {
-    schema_version: 2,
+    schema_version: SCHEMA_VERSIONS.meta,
     generated: 'by generator/; do not edit',
     version,
     week: '2026-W47',

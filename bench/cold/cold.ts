@@ -27,6 +27,20 @@ export interface ColdReads {
   bytes: { median: number; max: number };
   /** Cell-tree objects alone (median and max); the field keeps its name in stored results. */
   shardObjects: { median: number; max: number };
+  /**
+   * Objects and bytes outside the cell tree (pointer, meta.json, hash documents, coverage, gazetteer), per query, and
+   * the query reading the most of those bytes (absent in results stored before it was measured).
+   */
+  offTree?: {
+    objects: { median: number; max: number };
+    bytes: { median: number; max: number };
+    worst: {
+      query: string;
+      objects: number;
+      bytes: number;
+      byKind: Record<string, { objects: number; bytes: number }>;
+    };
+  };
   /** Store round trips after the pointer, by dependency depth (round-store.ts), per query. */
   rounds: { median: number; max: number };
   /** The query that read the most bytes, and the kinds of object it read. */
@@ -71,6 +85,8 @@ export function kindOf(key: string): string {
   if (rel.startsWith('cells/records/')) return 'cell records';
   if (rel.startsWith('gazetteer/zip/')) return 'gazetteer zip';
   if (rel.startsWith('gazetteer/city/')) return 'gazetteer city';
+  if (rel.startsWith('gazetteer/points/')) return 'gazetteer points';
+  if (rel.startsWith('hashes/')) return `hash document ${rel.slice('hashes/'.length, -'.json'.length)}`;
   return rel;
 }
 
@@ -129,6 +145,10 @@ export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]
   const bytes = perQuery.map((q) => q.reads.reduce((n, r) => n + r.bytes, 0));
   const cellObjects = perQuery.map((q) => q.reads.filter((r) => kindOf(r.key).startsWith('cell ')).length);
   const rounds = perQuery.map((q) => roundsAfterPointer(q.rounds).length);
+  const offReads = perQuery.map((q) => q.reads.filter((r) => !kindOf(r.key).startsWith('cell ')));
+  const offBytes = offReads.map((reads) => reads.reduce((n, r) => n + r.bytes, 0));
+  const offWorstAt = offBytes.indexOf(Math.max(...offBytes));
+  const offWorst = offReads[offWorstAt] ?? [];
   let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, rounds: 0, byKind: {} };
   let deepest: ColdReads['deepest'] = { query: '', rounds: [] };
   perQuery.forEach((q, i) => {
@@ -144,6 +164,16 @@ export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]
     objects: { median: median(objects), max: Math.max(...objects) },
     bytes: { median: median(bytes), max: Math.max(...bytes) },
     shardObjects: { median: median(cellObjects), max: Math.max(...cellObjects) },
+    offTree: {
+      objects: { median: median(offReads.map((r) => r.length)), max: Math.max(...offReads.map((r) => r.length)) },
+      bytes: { median: median(offBytes), max: Math.max(...offBytes) },
+      worst: {
+        query: perQuery[offWorstAt]?.query ?? '',
+        objects: offWorst.length,
+        bytes: offBytes[offWorstAt] ?? 0,
+        byKind: readsByKind(offWorst),
+      },
+    },
     rounds: { median: median(rounds), max: Math.max(...rounds) },
     worst,
     deepest,

@@ -10,6 +10,7 @@ import { readStoredVersion } from '../site/bucket-version.ts';
 import { mapPool } from '../write/pool.ts';
 import { progressEvery } from '../write/progress.ts';
 import { StoreError } from '../../shim/contract/errors.ts';
+import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import type { AuditSite } from '../site/site.ts';
 
 /** What the manifest check found. */
@@ -29,8 +30,9 @@ export interface ManifestCheckOptions {
 /**
  * The version id the generator derives from content: `<week>-<first 10 hex of sha256>` over the lines
  * `<key relative to v/<version>/> TAB <sha256>\n` of every object except meta.json, manifest.json, changes.json (which
- * depends on the version live before) and openapi.json (its examples are answers of the version, so it is written after
- * the id; versions generated before that rule hash it: `openapiInId`), sorted by key.
+ * depends on the version live before), the hashes/ documents (written after the id, from the hashes it covers) and
+ * openapi.json (its examples are answers of the version, so it is written after the id; versions generated before that
+ * rule hash it: `openapiInId`), sorted by key, then `meta TAB <meta schema>\n` (versions of meta schema 3 on).
  */
 export function expectedVersionId(
   week: string,
@@ -38,15 +40,17 @@ export function expectedVersionId(
   objects: Record<string, { sha256: string }>,
   previous: string | null = null,
   openapiInId = false,
+  metaSchema: number | null = SCHEMA_VERSIONS.meta,
 ): string {
   const root = keys.root(version);
   const skip = new Set([keys.meta(version), keys.manifest(version), keys.changes(version)]);
   if (!openapiInId) skip.add(keys.openapi(version));
   const lines = Object.keys(objects)
-    .filter((k) => !skip.has(k) && k.startsWith(root))
+    .filter((k) => !skip.has(k) && k.startsWith(root) && !k.startsWith(`${root}hashes/`))
     .map((k) => k.slice(root.length))
     .sort()
     .map((rel) => `${rel}\t${(objects[root + rel] as { sha256: string }).sha256}\n`);
+  if (metaSchema !== null) lines.push(`meta\t${metaSchema}\n`);
   if (previous !== null) lines.push(`previous\t${previous}\n`);
   return `${week}-${createHash('sha256').update(lines.join('')).digest('hex').slice(0, 10)}`;
 }
@@ -111,8 +115,8 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
   const id = expectedVersionId(site.meta.week, v, manifest.objects, previous);
   // Versions made under earlier rules: openapi.json in the id, and before that the content only.
   const earlier = [
-    expectedVersionId(site.meta.week, v, manifest.objects, previous, true),
-    expectedVersionId(site.meta.week, v, manifest.objects, null, true),
+    expectedVersionId(site.meta.week, v, manifest.objects, previous, true, null),
+    expectedVersionId(site.meta.week, v, manifest.objects, null, true, null),
   ];
   if (id !== v && !earlier.includes(v))
     problems.push(`version id ${v} does not match its content: the listed hashes give ${id}`);

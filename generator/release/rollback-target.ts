@@ -1,10 +1,12 @@
 /**
  * Whether a rollback may go to `version`: only to a version the release records say was released to this target, still
- * whole in the site folder, released with today's corrections, and holding no listing under a standing removal.
+ * whole in the site folder, of the meta and cell schemas this release serves, released with today's corrections, and
+ * holding no listing under a standing removal.
  * Otherwise it is refused, naming the versions it may go back to (and the week to release again instead).
  */
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import type { ActiveRemovals } from '../model/removals.ts';
 import { removedListingsIn } from '../publish/removal-check.ts';
@@ -36,6 +38,16 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
+/** The schema_version of the JSON object at `path`, or null when it cannot be read. */
+async function schemaAt(path: string): Promise<number | null> {
+  try {
+    const schema = (JSON.parse(await readFile(path, 'utf8')) as { schema_version?: unknown }).schema_version;
+    return typeof schema === 'number' ? schema : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Why `version` may not be gone back to, or null when it may. */
 async function whyNot(ctx: RollbackContext, version: string): Promise<string | null> {
   const records = ctx.released.filter((r) => r.version === version);
@@ -43,6 +55,13 @@ async function whyNot(ctx: RollbackContext, version: string): Promise<string | n
   if (last === undefined) return `${version} was never released to ${ctx.target} (the release records say which were)`;
   if (!(await exists(join(ctx.siteDir, keys.manifest(version)))))
     return `${version} is no longer kept in ${join(ctx.siteDir, 'v')}`;
+  // The shim serves the current schemas only: a version of another would answer every request with a 503.
+  const meta = await schemaAt(join(ctx.siteDir, keys.meta(version)));
+  if (meta !== SCHEMA_VERSIONS.meta)
+    return `${version} is meta schema ${meta ?? 'unreadable'}, which this release does not serve (it reads meta schema ${SCHEMA_VERSIONS.meta} only)`;
+  const cells = await schemaAt(join(ctx.siteDir, keys.cellIndex(version)));
+  if (cells !== SCHEMA_VERSIONS.cells)
+    return `${version} is cells schema ${cells ?? 'unreadable'}, which this release does not serve (it reads cells schema ${SCHEMA_VERSIONS.cells} only)`;
   if (last.corrections_sha256 === null)
     return `the release record of ${version} does not say which corrections it applied, so today's cannot be checked`;
   if (last.corrections_sha256 !== ctx.corrections)

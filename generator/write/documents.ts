@@ -1,12 +1,15 @@
-/** The documents of a version besides the cell tree and the firm packs: listings buckets, coverage, coverage cells, meta, manifest, pointer. */
+/** The documents of a version besides the cell tree and the firm packs: listings buckets, coverage, coverage cells, hash documents, meta, manifest, pointer. */
 import { attribution } from '../../shim/contract/attribution.ts';
 import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { disclosureFor } from '../../shim/answer/disclosure.ts';
-import { LISTING_ALPHABET, listingPrefix } from '../../shim/format/site-format.ts';
+import { cityDocument, LISTING_ALPHABET, listingPrefix } from '../../shim/format/site-format.ts';
+import { paths } from '../../shim/format/paths.ts';
+import { hashDocPath, hashInMeta } from '../../shim/format/hash-docs.ts';
 import { alphabetPrefixes } from './firm-packs.ts';
 import type {
   CoverageCellsT,
   CoverageDocT,
+  HashDocT,
   ListingBucketT,
   ManifestT,
   MetaT,
@@ -138,7 +141,8 @@ export function metaDoc(
 
 /**
  * True for the objects the shim reads by a name meta.json gives it: the cell index, coverage, coverage cells, openapi,
- * changes, listing buckets, gazetteer documents, pages and the measurement documents (answered for the served version). The cell tree below the index and the firm packs are
+ * changes, listing buckets, gazetteer documents, pages, the measurement documents (answered for the served version) and
+ * the hashes/ documents that record most of their sha256 (hashDocs). The cell tree below the index and the firm packs are
  * checked against their parents instead (docs/SITE-FORMAT.md).
  */
 export function namedByMeta(rel: string): boolean {
@@ -151,17 +155,57 @@ export function namedByMeta(rel: string): boolean {
     rel.startsWith('listings/') ||
     rel.startsWith('gazetteer/') ||
     rel.startsWith('pages/') ||
-    rel.startsWith('measurement/')
+    rel.startsWith('measurement/') ||
+    rel.startsWith('hashes/')
   );
 }
 
-/** meta.json's `sha256`: relative key -> sha256 of each object namedByMeta, in key order. */
+/** meta.json's `sha256`: relative key -> sha256 of each object namedByMeta that meta.json records itself (hashInMeta), in key order. */
 export function namedByMetaHashes(entries: ReadonlyMap<string, { sha256: string }>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const rel of [...entries.keys()].filter(namedByMeta).sort())
+  for (const rel of [...entries.keys()].filter((r) => namedByMeta(r) && hashInMeta(r)).sort())
     out[rel] = (entries.get(rel) as { sha256: string }).sha256;
   return out;
 }
+
+/**
+ * The hashes/ documents (path -> document) recording the sha256 of every other object namedByMeta (hashDocPath), each
+ * in key order. A state's city document is recorded too in the names-<c> document of every first character c it
+ * covers (cityDocument), so "City, ST" finds both its names and its city document's hash in the one the name's first
+ * character gives (cityHashDoc).
+ */
+export function hashDocs(entries: ReadonlyMap<string, { sha256: string }>): Map<string, HashDocT> {
+  const out = new Map<string, HashDocT>();
+  const add = (doc: string, rel: string): void => {
+    let d = out.get(doc);
+    if (d === undefined) out.set(doc, (d = { schema_version: SCHEMA_VERSIONS.hashes, sha256: {} }));
+    d.sha256[rel] = (entries.get(rel) as { sha256: string }).sha256;
+  };
+  const named = [...entries.keys()].filter(namedByMeta);
+  const starts = new Map<string, string>();
+  for (const rel of named) {
+    const m = CITY_RE.exec(rel);
+    if (m !== null) starts.set(m[1] as string, (starts.get(m[1] as string) ?? '') + (m[2] as string));
+  }
+  for (const rel of named) {
+    const doc = hashDocPath(rel);
+    if (doc !== null) add(doc, rel);
+    const m = CITY_RE.exec(rel);
+    if (m === null) continue;
+    const [, state = '', bucket = ''] = m;
+    const own = [...(starts.get(state) ?? '')].sort().join('');
+    for (const c of NAME_FIRST)
+      if (c !== bucket && cityDocument(c, own) === bucket) add(paths.hashes(`names-${c}`), rel);
+  }
+  for (const d of out.values())
+    d.sha256 = Object.fromEntries(Object.entries(d.sha256).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return new Map([...out].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}
+
+/** A state's city document: `gazetteer/city/<ST>/<bucket>.json`. */
+const CITY_RE = /^gazetteer\/city\/([A-Z]{2})\/([0-9_a-z])\.json$/;
+/** Every first character of a name's bucket (cityBucket), in code unit order. */
+const NAME_FIRST = [...'0123456789_abcdefghijklmnopqrstuvwxyz'];
 
 /** Most listing ids a listings bucket should hold; the prefix grows a character when buckets would exceed it. */
 const LISTINGS_PER_BUCKET = 2048;

@@ -9,8 +9,10 @@ export const API_VERSION = '1.0.1';
 export const SCHEMA_VERSIONS = {
   /** `current.json`. */
   pointer: 1,
-  /** `meta.json` (2: offices are found through cells/). */
-  meta: 2,
+  /** `meta.json` (3: the root a search reads; most hashes are in `hashes/` documents). */
+  meta: 3,
+  /** `hashes/<name>.json`: the sha256 of the documents meta.json does not record itself. */
+  hashes: 1,
   /** Everything under `cells/`: index, groups, shared lists, blocks, record chunks (6: block coordinates as steps). */
   cells: 6,
   /** `firms/<prefix>.json` (2: the firm documents of every listing id starting `l_<prefix>`, one object). */
@@ -37,6 +39,11 @@ export type Artifact = keyof typeof SCHEMA_VERSIONS;
  * live one (generator/site/changes-previous.ts); nothing else reads it.
  */
 export const PREVIOUS_CELL_SCHEMA = 5;
+/**
+ * The meta.json schema before the current one (2: every hash in meta.json itself): the generator still reads such a
+ * live version's cell tree to diff a new week against it; nothing else reads it.
+ */
+export const PREVIOUS_META_SCHEMA = 2;
 /** Name used for `utm_source` on redirects and in the OpenAPI title. */
 export const SERVICE_NAME = 'injury-attorney-directory';
 /** Mean Earth radius used for every distance, in miles. */

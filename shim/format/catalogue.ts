@@ -16,6 +16,7 @@ import {
   CoverageCells,
   CoverageDoc,
   FirmPack,
+  HashDoc,
   ListingBucket,
   Manifest,
   MeasurementDoc,
@@ -66,6 +67,7 @@ export const catalogue = {
   boundary: entry(paths.boundary, BoundaryRegion, /^gazetteer\/boundary\/(?:us-[A-Z]{2}|c-[0-9a-z]+)\.json$/),
   measurement: entry(paths.measurement, MeasurementDoc, new RegExp(`^measurement/${id}\\.json$`)),
   changes: entry(paths.changes, ChangesDoc, /^changes\.json$/),
+  hashes: entry(paths.hashes, HashDoc, /^hashes\/[a-z0-9_-]+\.json$/),
   // Versions published before the shim rendered problem pages alone held a copy (nothing reads it).
   problem: entry(paths.problem, null, new RegExp(`^problems/${id}\\.html$`), 'html'),
   page: entry(paths.page, PageDoc, /^pages\/[a-z0-9][a-z0-9./-]*\.json$/),

@@ -19,8 +19,8 @@ export function recordsHashes(meta: MetaT): boolean {
 }
 
 /**
- * The sha256 `rel` (relative to the version root) must have: `given` by its parent, else meta.json's entry. Undefined
- * when neither records one: in a version that records hashes the object is then not part of the version.
+ * The sha256 `rel` (relative to the version root) must have when its parent or meta.json records it: `given` by its
+ * parent, else meta.json's entry. Undefined otherwise: the `hashes/` document hashDocOf names may record it.
  */
 export function expectedHash(meta: MetaT, rel: string, given: string | undefined): string | undefined {
   return given ?? meta.sha256?.[rel];
@@ -34,7 +34,7 @@ export function expectedHash(meta: MetaT, rel: string, given: string | undefined
 export function readsUnhashed(meta: MetaT): (rel: string) => boolean {
   const sha = meta.sha256;
   if (sha === undefined) return () => true;
-  const measured = Object.keys(sha).some((rel) => rel.startsWith('measurement/'));
+  const measured = Object.keys(sha).some((rel) => rel.startsWith('measurement/') || rel === 'hashes/measurement.json');
   return (rel) => !measured && rel.startsWith('measurement/');
 }
 

@@ -30,6 +30,8 @@ export const paths = {
   boundary: (key: string) => `gazetteer/boundary/${key}.json`,
   measurement: (metro: string) => `measurement/${metro}.json`,
   changes: () => 'changes.json',
+  /** The sha256 of one group of documents meta.json does not record itself (hash-docs.ts hashDocOf). */
+  hashes: (name: string) => `hashes/${name}.json`,
   problem: (code: string) => `problems/${code}.html`,
   page: (name: string) => `pages/${name}.json`,
 } as const;

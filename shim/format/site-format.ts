@@ -88,7 +88,9 @@ export const BOUNDARY_KEY_RE = /^(?:us-[A-Z]{2}|c-[0-9a-z]+)$/;
 
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
-  schema_version: schemaVersion('meta').describe('2: offices are searched through cells/ (the cell tree)'),
+  schema_version: schemaVersion('meta').describe(
+    '3: the root a search reads; the hashes of most documents are in hashes/ documents it names (hash-docs.ts)',
+  ),
   generated: z.literal('by generator/; do not edit'),
   version: z.string(),
   week: z.string().describe('ISO week, e.g. 2026-W47'),
@@ -146,8 +148,14 @@ export const Meta = z.object({
   sha256: dict(Sha256Hex)
     .optional()
     .describe(
-      'Key relative to the version root -> sha256 of every object the shim reads by name from meta.json (cell index, coverage, coverage cells, openapi, changes, listing buckets, gazetteer documents, pages); the objects below them are checked against their parents. Absent in versions generated before it: read without checks',
+      'Key relative to the version root -> sha256 of the objects a search may read first (cell index, coverage, coverage cells, openapi, changes, the boundary index and the US regions) and of the hashes/ documents, which record the sha256 of the other documents read by name (listing buckets, gazetteer documents, pages, measurement; see hashDocOf); the objects below them are checked against their parents',
     ),
+});
+
+/** `v/<version>/hashes/<name>.json`: key relative to the version root -> sha256, for the documents hashDocOf assigns to it. */
+export const HashDoc = z.object({
+  schema_version: schemaVersion('hashes'),
+  sha256: dict(Sha256Hex),
 });
 
 /** Stored opening hours: the public Hours without `text`, which the shim renders from `weekly` (shim/answer/hours.ts). */
@@ -476,6 +484,7 @@ export const ChangesDoc = z.object({
 
 export type PointerT = z.infer<typeof Pointer>;
 export type MetaT = z.infer<typeof Meta>;
+export type HashDocT = z.infer<typeof HashDoc>;
 export type MetroSamplingT = z.infer<typeof MetroSampling>;
 export type StoredHoursT = z.infer<typeof StoredHours>;
 export type StoredVisibilityT = z.infer<typeof StoredVisibility>;
@@ -531,6 +540,8 @@ export const keys = {
   measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */
   changes: inVersion(paths.changes),
+  /** The sha256 of one group of documents meta.json does not record itself (hash-docs.ts). */
+  hashes: inVersion(paths.hashes),
   /** The page behind a problem `type` URI (the shim serves the same page at /problems/{code}). */
   problem: inVersion(paths.problem),
 } as const;

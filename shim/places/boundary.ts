@@ -21,6 +21,8 @@ export type PointPlace =
   | { kind: 'country'; name: string }
   /** In no state, territory or other country, but inside the US's own outline with its lakes and rivers. */
   | { kind: 'us_waters' }
+  /** In no state, territory or other country, and near enough the US coast (`coastal`) that its outline was not read. */
+  | { kind: 'coast' }
   | { kind: 'none' };
 
 const LISTED = 'is listed in meta.json but missing';
@@ -86,12 +88,15 @@ function contains(doc: BoundaryRegionT, lat: number, lng: number): boolean {
  * Where (lat, lng) is, or undefined when the version has no boundary documents (versions before them: the caller
  * falls back to the ZIP points). States are tried first, so a US point reads no country; US waters last. `noState`
  * is told when no state holds the point, before the other regions are read (the caller may start its own reads).
+ * `coastal`, when given, is asked before the US's own outline is read (87 KB, for a point no other region holds): true
+ * means the caller decides such a point the same whether or not the outline holds it ('coast', nothing more read).
  */
 export async function placeOfPoint(
   reader: SiteReader,
   lat: number,
   lng: number,
   noState?: () => void,
+  coastal?: () => Promise<boolean>,
 ): Promise<PointPlace | undefined> {
   if (reader.meta.gazetteer.boundary === undefined) return undefined;
   const index: BoundaryIndexT = await readRequired(reader, keys.boundaryIndex(reader.version), BoundaryIndex, LISTED);
@@ -105,11 +110,14 @@ export async function placeOfPoint(
   let others: Map<string, Promise<BoundaryRegionT>> | null = null;
   for (const r of boxed) {
     if (r.kind !== 'state' && others === null) {
-      // No state holds it: the other regions whose box holds it are read at once too (one more round trip).
+      // No state holds it: the other regions whose box holds it are read at once too (one more round trip); the US
+      // outline with them unless `coastal` may make it needless.
       noState?.();
-      others = new Map(boxed.filter((o) => o.kind !== 'state').map((o) => [o.key, regionDoc(reader, o.key)] as const));
+      const now = boxed.filter((o) => o.kind !== 'state' && (coastal === undefined || o.kind !== 'us_waters'));
+      others = new Map(now.map((o) => [o.key, regionDoc(reader, o.key)] as const));
       for (const read of others.values()) read.catch(() => undefined);
     }
+    if (r.kind === 'us_waters' && coastal !== undefined && (await coastal())) return { kind: 'coast' };
     if (!contains(await (states.get(r.key) ?? others?.get(r.key) ?? regionDoc(reader, r.key)), lat, lng)) continue;
     if (r.kind === 'state') return { kind: 'state', state: r.code, name: r.name };
     if (r.kind === 'territory') return { kind: 'territory', state: r.code, name: r.name };

@@ -4,6 +4,7 @@
  * covered city's nickname ("Venice LA"). "Did you mean" hints come from the same document.
  */
 import { metroForPoint } from './coverage.ts';
+import { cityHashDoc } from '../format/hash-docs.ts';
 import { ApiError } from '../contract/errors.ts';
 import { nicknamePlace } from './nicknames.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
@@ -13,6 +14,7 @@ import {
   CityGazetteerState,
   cityDocument,
   CoverageCells,
+  HashDoc,
   keys,
   normaliseCityName,
   type CityEntryT,
@@ -50,19 +52,37 @@ export async function suggestions<T>(
 async function cityDocumentFor(
   reader: SiteReader,
   state: string,
-  key: string,
+  name: string,
 ): Promise<{ cities: Record<string, CityEntryT> } | null> {
   const g = reader.meta.gazetteer;
   if (g.cities !== undefined) {
     const starts = g.cities[state];
-    const bucket = starts === undefined ? null : cityDocument(key, starts);
-    return bucket === null
-      ? null
-      : readRequired(reader, keys.city(reader.version, state, bucket), CityGazetteer, LISTED);
+    const bucket = starts === undefined ? null : cityDocument(name, starts);
+    if (bucket === null) return null;
+    const key = keys.city(reader.version, state, bucket);
+    // Read beside its hash document when that is not cached yet (one round trip for the two).
+    const drop = reader.prefetch?.([key], [keys.root(reader.version) + cityHashDoc(name)]);
+    try {
+      return await readRequired(reader, key, CityGazetteer, LISTED, await cityHash(reader, key, name));
+    } finally {
+      drop?.();
+    }
   }
   return g.states?.includes(state) === true
     ? readRequired(reader, keys.cityState(reader.version, state), CityGazetteerState, LISTED)
     : null;
+}
+
+/**
+ * The sha256 of city document `key` from the hashes/ document of the name's first character (cityHashDoc); undefined
+ * when that document does not record it (the reader then looks in the one of the city document's own key).
+ */
+async function cityHash(reader: SiteReader, key: string, name: string): Promise<string | undefined> {
+  const doc = cityHashDoc(name);
+  if (reader.meta.sha256?.[doc] === undefined) return undefined;
+  return (await reader.json(keys.root(reader.version) + doc, HashDoc))?.sha256[
+    key.slice(keys.root(reader.version).length)
+  ];
 }
 
 /** The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. */

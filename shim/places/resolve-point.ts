@@ -79,16 +79,29 @@ function fixes(lat: number, lng: number, text: [string, string]): { lat: number;
  */
 export const COAST_MILES = 14;
 
-/** Where a point is: from the boundaries (water by the nearest ZIP point), or in older versions from the ZIP points. */
+/**
+ * Where a point is: from the boundaries (water by the nearest ZIP point), or in older versions from the ZIP points. A
+ * point in no state, territory or other country takes the state of a ZIP point within COAST_MILES whether or not the
+ * US outline holds it (the nearest within US_POINT_MILES is then that same point), so the outline is read only when no
+ * ZIP point is that near.
+ */
 async function whereIs(reader: SiteReader, lat: number, lng: number): Promise<PointPlace | null> {
-  // In no state, the point is placed by the ZIP points near it (below): their tiles are read beside the other regions.
-  const place = await placeOfPoint(reader, lat, lng, () => void usStateAt(reader, lat, lng).catch(() => undefined));
-  if (place !== undefined && place.kind !== 'us_waters' && place.kind !== 'none') return place;
+  const near = (miles: number): Promise<string | null | undefined> => usStateAt(reader, lat, lng, miles);
+  // In no state, the point is placed by the ZIP points near it (below): their tiles are read beside the other regions,
+  // and those of the wider reach beside the US outline when it must be read.
+  const coastal = async (): Promise<boolean> => {
+    if (typeof (await near(COAST_MILES)) === 'string') return true;
+    void near(US_POINT_MILES).catch(() => undefined);
+    return false;
+  };
+  const place = await placeOfPoint(reader, lat, lng, () => void near(COAST_MILES).catch(() => undefined), coastal);
+  if (place !== undefined && place.kind !== 'us_waters' && place.kind !== 'none' && place.kind !== 'coast')
+    return place;
   if (place !== undefined) {
-    const near = await usStateAt(reader, lat, lng, place.kind === 'us_waters' ? US_POINT_MILES : COAST_MILES);
-    return typeof near === 'string' ? { kind: 'state', state: near, name: near } : { kind: 'none' };
+    const state = await near(place.kind === 'us_waters' ? US_POINT_MILES : COAST_MILES);
+    return typeof state === 'string' ? { kind: 'state', state, name: state } : { kind: 'none' };
   }
-  const state = await usStateAt(reader, lat, lng);
+  const state = await near(US_POINT_MILES);
   if (state === undefined) return null;
   return state === null ? { kind: 'none' } : { kind: 'state', state, name: state };
 }

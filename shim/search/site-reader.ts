@@ -7,7 +7,8 @@ import type { ZodType } from 'zod';
 import type { EarlyKeys, SiteReader } from './reader.ts';
 import { ByteLru } from '../lib/byte-lru.ts';
 import { layerResolver } from '../format/layers.ts';
-import { keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from '../format/site-format.ts';
+import { HashDoc, keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from '../format/site-format.ts';
+import { hashDocPath } from '../format/hash-docs.ts';
 import { checkStored, StoreError } from '../contract/errors.ts';
 import { expectedHash, readsUnhashed, recordsHashes } from '../format/integrity.ts';
 import { readJson, type ObjectSource } from '../format/site-json.ts';
@@ -60,6 +61,16 @@ const POINTER_RETRY_MS = 1000;
 /** A change of how the pointer is served: from the last good one after a failed read, or fresh again. */
 export type PointerEvent =
   { kind: 'last_good'; version: string; error: string } | { kind: 'recovered'; version: string };
+
+/** `first` and, beside each key, the hashes/ document recording its sha256 (read in the same round trip). */
+function withHashDocs(version: string, first: readonly string[]): string[] {
+  const root = keys.root(version);
+  const docs = first.flatMap((key) => {
+    const doc = key.startsWith(root) ? hashDocPath(key.slice(root.length)) : null;
+    return doc === null ? [] : [root + doc];
+  });
+  return [...new Set([...first, ...docs])];
+}
 
 /** Counters for tests and benchmarks. */
 export interface SiteSourceStats {
@@ -174,7 +185,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     const resolve = layerResolver(version, meta.layers);
     const hashed = recordsHashes(meta);
     const unhashed = readsUnhashed(meta);
-    return {
+    const reader: SiteReader = {
       version,
       meta,
       ...(metaSha256 !== undefined ? { metaSha256 } : {}),
@@ -204,19 +215,53 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         const rel = key.slice(prefix.length);
         const expected = expectedHash(meta, rel, sha256);
         const listed = hashed && !unhashed(rel);
-        if (listed && expected === undefined) return Promise.resolve(null);
-        // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
-        const stored = resolve(key);
-        if (stored === null) {
-          return listed
-            ? Promise.reject(
-                new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key),
-              )
-            : Promise.resolve(null);
-        }
-        return cachedJson(stored, schema, expected, listed);
+        if (expected !== undefined || !listed) return readAt(key, schema, expected, listed);
+        const doc = hashDocPath(rel);
+        if (doc === null || meta.sha256?.[doc] === undefined) return Promise.resolve(null);
+        return fromHashDoc(key, rel, prefix + doc, schema);
       },
     };
+
+    /** `key` read where the layer map puts it, checked against `expected`. */
+    function readAt<T>(
+      key: string,
+      schema: ZodType<T>,
+      expected: string | undefined,
+      listed: boolean,
+    ): Promise<T | null> {
+      // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
+      const stored = resolve(key);
+      if (stored === null) {
+        return listed
+          ? Promise.reject(
+              new StoreError(`${key} is recorded in version ${version} but its layer map has no entry`, key),
+            )
+          : Promise.resolve(null);
+      }
+      return cachedJson(stored, schema, expected, listed);
+    }
+
+    /**
+     * `key`, whose sha256 the hashes/ document `docKey` records: that document is read first (checked against meta.json),
+     * and when it must come from the store, `key` is read beside it (checked once it is in), so the pair costs one round trip.
+     */
+    async function fromHashDoc<T>(key: string, rel: string, docKey: string, schema: ZodType<T>): Promise<T | null> {
+      const docAt = resolve(docKey);
+      const at = resolve(key);
+      let started: string[] = [];
+      if (docAt !== null && at !== null && cache.get(docAt) === undefined && cache.get(at) === undefined) {
+        if (speculative?.has(at) !== true) started = prefetched.startOwned([at]);
+        counters.storeReads += started.length;
+      }
+      try {
+        const hashes = await reader.json(docKey, HashDoc);
+        const want = hashes?.sha256[rel];
+        return want === undefined ? null : await readAt(key, schema, want, true);
+      } finally {
+        prefetched.drop(started);
+      }
+    }
+    return reader;
   }
 
   async function refresh(early: EarlyKeys | undefined): Promise<SiteReader> {
@@ -232,7 +277,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     if (reader === undefined) {
       counters.storeReads++;
       // Read beside meta.json; a key the version's layer map sends elsewhere is not taken (stored under another key).
-      const first = early?.(version) ?? [];
+      const first = withHashDocs(version, early?.(version) ?? []);
       if (first.length > 0) {
         speculative = new SpeculativeReads(store);
         counters.storeReads += speculative.start(first);

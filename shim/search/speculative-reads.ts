@@ -32,6 +32,11 @@ export class SpeculativeReads {
     return started;
   }
 
+  /** True when a read of `key` is pending (not yet taken). */
+  has(key: string): boolean {
+    return this.pending.has(key);
+  }
+
   /** Drops the pending reads of `keys` that no one took (their results are never used). */
   drop(keys: readonly string[]): void {
     for (const key of keys) this.pending.delete(key);

@@ -1,7 +1,7 @@
 /**
  * The served version's published objects as stored, for the public audit route `/v/<current>/<path>`: each object is
- * read byte for byte and checked against the sha256 its parent records (the pointer for meta.json, meta.json for the
- * documents it names, the cell index for groups, a group for its shared list and blocks, a block for its record chunks,
+ * read byte for byte and checked against the sha256 its parent records (the pointer for meta.json, meta.json or its
+ * hashes/ documents for the documents read by name, the cell index for groups, a group for its shared list and blocks, a block for its record chunks,
  * a listings bucket for its firm packs). An object no parent records is not part of the version: null (a 404).
  * The manifest, which nothing records, is checked against meta.json and the pointer; a layered version's is the one it
  * would have had as a complete version (composeManifest).
@@ -13,8 +13,10 @@ import { checkHash, recordsHashes } from '../format/integrity.ts';
 import { composeManifest, layerResolver } from '../format/layers.ts';
 import type { SiteReader } from './reader.ts';
 import { parseObject } from '../format/site-json.ts';
+import { hashDocPath } from '../format/hash-docs.ts';
 import {
   firmPackSha256,
+  HashDoc,
   keys,
   LISTING_ALPHABET,
   ListingBucket,
@@ -67,6 +69,9 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
   const v = reader.version;
   const fromMeta = reader.meta.sha256?.[rel];
   if (fromMeta !== undefined) return fromMeta;
+  const doc = hashDocPath(rel);
+  if (doc !== null && reader.meta.sha256?.[doc] !== undefined)
+    return (await reader.json(keys.root(v) + doc, HashDoc))?.sha256[rel] ?? null;
   const parts = rel.slice(0, -'.json'.length).split('/');
   const [dir, name = '', sub] = parts;
   if (dir === 'firms' && parts.length === 2) {

@@ -52,6 +52,26 @@ function withDegrees(block: Record<string, unknown>): Record<string, unknown> {
   return { schema_version, cell, listing, unit, lat: [...c.lat], lng: [...c.lng], shared, records_sha256 };
 }
 
+/**
+ * Rewrite version `version` of the folder site `dir` as meta schema 2 wrote it: every hash in meta.json itself, no
+ * hashes/ documents.
+ */
+export async function downgradeToMeta2(dir: string, version: string): Promise<void> {
+  const root = join(dir, keys.root(version));
+  const metaPath = join(root, 'meta.json');
+  const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256: Record<string, string> };
+  const all: Record<string, string> = {};
+  for (const [rel, sha] of Object.entries(meta.sha256)) if (!rel.startsWith('hashes/')) all[rel] = sha;
+  for (const rel of await filesUnder(join(root, 'hashes'))) {
+    const doc = JSON.parse(await readFile(join(root, 'hashes', rel), 'utf8')) as { sha256: Record<string, string> };
+    Object.assign(all, doc.sha256);
+  }
+  await rm(join(root, 'hashes'), { recursive: true, force: true });
+  const sha256 = Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : 1)));
+  await writeFile(metaPath, serialise({ ...meta, schema_version: 2, sha256 }));
+  await rewriteManifest(dir, version);
+}
+
 /** Rewrite version `version` of the folder site `dir` with a meta.json of meta schema 1 (before the cell tree, which goes). */
 export async function downgradeToMeta1(dir: string, version: string): Promise<void> {
   const root = join(dir, keys.root(version));

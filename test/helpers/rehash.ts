@@ -6,11 +6,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LISTING_ALPHABET } from '../../shim/format/site-format.ts';
+import { hashDocPath } from '../../shim/format/hash-docs.ts';
 import type { SiteCopy } from './site-copy.ts';
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-/** Record the sha256 of `rel` (relative to v/<version>/, already written in `copy`) in its listings bucket (a firm pack) and meta.json. */
+/** Record the sha256 of `rel` (relative to v/<version>/, already written in `copy`) in its listings bucket (a firm pack), its hashes/ document and meta.json. */
 export function recordHash(copy: SiteCopy, rel: string): void {
   const metaPath = copy.own('meta.json');
   const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as {
@@ -26,6 +27,14 @@ export function recordHash(copy: SiteCopy, rel: string): void {
     const bucket = JSON.parse(readFileSync(bucketPath, 'utf8')) as { firms_sha256: string[] };
     bucket.firms_sha256[LISTING_ALPHABET.indexOf(pack.slice(-1))] = sha256(copy.own(rel));
     writeFileSync(bucketPath, `${JSON.stringify(bucket)}\n`);
+  }
+  const doc = hashDocPath(named);
+  if (doc !== null && meta.sha256[doc] !== undefined) {
+    const docPath = copy.own(doc);
+    const hashes = JSON.parse(readFileSync(docPath, 'utf8')) as { sha256: Record<string, string> };
+    hashes.sha256[named] = sha256(copy.own(named));
+    writeFileSync(docPath, `${JSON.stringify(hashes)}\n`);
+    named = doc;
   }
   meta.sha256[named] = sha256(copy.own(named));
   writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
