@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rollbackTarget } from '../generator/release/rollback-target.ts';
+import { rollbackTarget, type RollbackTarget } from '../generator/release/rollback-target.ts';
 import { ActiveRemovals } from '../generator/model/removals.ts';
 import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { keys } from '../shim/format/site-format.ts';
@@ -10,63 +10,52 @@ import { removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 afterAll(removeTempDirs);
 
+const OLD = '2026-W40-0123456789';
+const CURRENT = { meta: SCHEMA_VERSIONS.meta, cells: SCHEMA_VERSIONS.cells };
+
+/** The rollback plan for a released version whose meta.json and cells/index.json have these schema versions. */
+async function rollbackTo(schemas: { meta: number; cells: number }): Promise<RollbackTarget> {
+  const dir = await tempDir('rollback-schema');
+  await mkdir(join(dir, keys.root(OLD), 'cells'), { recursive: true });
+  await writeFile(join(dir, keys.manifest(OLD)), '{}\n');
+  await writeFile(join(dir, keys.meta(OLD)), `${JSON.stringify({ schema_version: schemas.meta, version: OLD })}\n`);
+  await writeFile(join(dir, keys.cellIndex(OLD)), `${JSON.stringify({ schema_version: schemas.cells })}\n`);
+  const released = [
+    { version: OLD, week: '2026-W40', finished_at: '2026-10-01T00:00:00Z', corrections_sha256: 'c', rollback: false },
+  ];
+  const removals = new ActiveRemovals([]);
+  const context = {
+    siteDir: dir,
+    target: `folder ${dir}`,
+    released,
+    removals,
+    corrections: 'c',
+    live: null,
+    flags: '',
+  };
+  return rollbackTarget(context, OLD);
+}
+
+const message = (got: RollbackTarget): string => (got.kind === 'refused' ? got.message : '');
+
 describe('rollback to a version of a previous schema', () => {
-  it('is refused, naming its schema, and offers no such version', async () => {
-    const dir = await tempDir('rollback-schema');
-    const old = '2026-W40-0123456789';
-    await mkdir(join(dir, keys.root(old)), { recursive: true });
-    await writeFile(join(dir, keys.manifest(old)), '{}\n');
-    await writeFile(join(dir, keys.meta(old)), `${JSON.stringify({ schema_version: 2, version: old })}\n`);
-    const released = [
-      { version: old, week: '2026-W40', finished_at: '2026-10-01T00:00:00Z', corrections_sha256: 'c', rollback: false },
-    ];
-    const got = await rollbackTarget(
-      {
-        siteDir: dir,
-        target: `folder ${dir}`,
-        released,
-        removals: new ActiveRemovals([]),
-        corrections: 'c',
-        live: null,
-        flags: '',
-      },
-      old,
-    );
+  it('of the previous meta schema is refused, naming its schema, and offers no such version', async () => {
+    const got = await rollbackTo({ ...CURRENT, meta: CURRENT.meta - 1 });
     expect(got.kind).toBe('refused');
-    expect(got.kind === 'refused' ? got.message : '').toContain(
-      `${old} is meta schema 2, which this release does not serve (it reads meta schema 3 only)`,
+    expect(message(got)).toContain(
+      `${OLD} is meta schema ${CURRENT.meta - 1}, which this release does not serve (it reads meta schema ${CURRENT.meta} only)`,
     );
-    expect(got.kind === 'refused' ? got.message : '').toContain('no released version passes these checks');
+    expect(message(got)).toContain('no released version passes these checks');
   });
 
   it('of the current meta schema over the previous cell schema is refused too, naming the cell schema', async () => {
-    const dir = await tempDir('rollback-cells-schema');
-    const old = '2026-W41-0123456789';
-    await mkdir(join(dir, keys.root(old), 'cells'), { recursive: true });
-    await writeFile(join(dir, keys.manifest(old)), '{}\n');
-    const meta = SCHEMA_VERSIONS.meta;
-    await writeFile(join(dir, keys.meta(old)), `${JSON.stringify({ schema_version: meta, version: old })}\n`);
-    await writeFile(
-      join(dir, keys.cellIndex(old)),
-      `${JSON.stringify({ schema_version: SCHEMA_VERSIONS.cells - 1 })}\n`,
+    const got = await rollbackTo({ ...CURRENT, cells: CURRENT.cells - 1 });
+    expect(message(got)).toContain(
+      `${OLD} is cells schema ${CURRENT.cells - 1}, which this release does not serve (it reads cells schema ${CURRENT.cells} only)`,
     );
-    const released = [
-      { version: old, week: '2026-W41', finished_at: '2026-10-08T00:00:00Z', corrections_sha256: 'c', rollback: false },
-    ];
-    const got = await rollbackTarget(
-      {
-        siteDir: dir,
-        target: `folder ${dir}`,
-        released,
-        removals: new ActiveRemovals([]),
-        corrections: 'c',
-        live: null,
-        flags: '',
-      },
-      old,
-    );
-    expect(got.kind === 'refused' ? got.message : '').toContain(
-      `${old} is cells schema ${SCHEMA_VERSIONS.cells - 1}, which this release does not serve (it reads cells schema ${SCHEMA_VERSIONS.cells} only)`,
-    );
+  });
+
+  it('of the current schemas goes ahead', async () => {
+    expect(await rollbackTo(CURRENT)).toEqual({ kind: 'pointer', version: OLD, week: '2026-W40' });
   });
 });
