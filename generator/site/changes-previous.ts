@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { PREVIOUS_CELL_SCHEMA, PREVIOUS_META_SCHEMA, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { dict } from '../../shim/format/dict.ts';
+import { LooseRecord } from '../../shim/format/cell-format.ts';
 import { ChangesDoc, keys, Pointer, StoredOffice, type ChangesDocT, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
@@ -24,13 +25,8 @@ const nat = z.number().int().nonnegative();
 /** As much of a live cell index, group and record chunk as finding every office needs, in either schema the diff reads. */
 const LiveIndex = z.object({ schema_version: z.number().int(), record_chunk: nat.positive(), groups: dict(z.unknown()) });
 const LiveGroup = z.object({ cell: z.string(), rows: z.object({ cell: z.array(z.string()), n: z.array(nat), block: z.array(z.number().int()) }) });
-// Each record is only checked to be an object here (z.custom: z.looseObject would copy every record, a million at a
-// national size); the differ checks the records that differ from this week's in full.
-const LiveRecords = z.object({
-  offices: z.array(
-    z.custom<object>((o) => typeof o === 'object' && o !== null && !Array.isArray(o), 'expected an object'),
-  ),
-});
+// Each record only checked to be an object; the differ checks the records that differ from this week's in full.
+const LiveRecords = z.object({ offices: z.array(LooseRecord) });
 
 /** What to say when the live version is of a schema the diff does not read. */
 export function liveTooOldMessage(label: string, live: string, week: string, what: string): string {

@@ -182,6 +182,15 @@ export const CellBlock = z.object({
   records_sha256: z.array(Sha256Hex).describe('sha256 of record chunk k at position k'),
 });
 
+/**
+ * A record of a chunk checked only to be an object, passed on as it is: z.looseObject({}) copies every record (64 per
+ * chunk read by a search, a million in a national changes diff); whoever uses a record checks it with StoredOffice.
+ */
+export const LooseRecord = z.custom<object>(
+  (o) => typeof o === 'object' && o !== null && !Array.isArray(o),
+  'expected an object (a record)',
+);
+
 /** `cells/records/<block cell>/<chunk>.json`: full records of block positions chunk*record_chunk onwards, with each one's unit office count. */
 const recordsOf = <O extends z.ZodType>(offices: O) =>
   z.object({
@@ -198,10 +207,7 @@ export const CellRecords = recordsOf(StoredOffice);
  * StoredOffice when it is shown (a query shows at most 25 of a chunk's 64). Only the search reads record chunks in the
  * shim; the catalogue, the generator and audit check chunks whole with CellRecords.
  */
-export const CellRecordsShown = recordsOf(
-  // z.custom passes each record on as it is; z.looseObject({}) copied all 64 records of every chunk read.
-  z.custom<object>((o) => typeof o === 'object' && o !== null && !Array.isArray(o), 'expected an object (a record)'),
-);
+export const CellRecordsShown = recordsOf(LooseRecord);
 
 export type CellIndexT = z.output<typeof CellIndex>;
 export type CellGroupT = z.output<typeof CellGroup>;
