@@ -4,14 +4,15 @@
  * without the origin secret are refused; a bad environment fails the cold start of the real bundle with a clear message.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleLambda, type BundleInfo } from '../infra/bundle.ts';
 import { LambdaEnvError, loadLambdaEnv } from '../shim/edge/env.ts';
-import { answerToResult, eventToPlain, viewerAddress } from '../shim/aws/event.ts';
+import { answerToResult, eventToPlain, FUNCTION_URL_PAYLOAD_MAX_BYTES, viewerAddress } from '../shim/aws/event.ts';
 import { createHandler, originVerified, type FunctionUrlHandler } from '../shim/aws/handler.ts';
 import { StdoutJsonSink } from '../shim/aws/log-sink.ts';
 import type { RequestLogEntry, SaltProvider } from '../shim/edge/edge-types.ts';
@@ -340,6 +341,41 @@ describe('event adapter', () => {
       body: '',
       isBase64Encoded: false,
     });
+  });
+});
+
+describe('answers over the Function URL payload limit', () => {
+  it("a manifest of over 6 MiB goes out gzipped to a caller who accepts it, and asks the others to (never AWS's 502)", async () => {
+    const siteDir = process.env.TEST_SITE_DIR as string;
+    const folder = new FolderStore(siteDir);
+    const { version } = JSON.parse(readFileSync(join(siteDir, 'current.json'), 'utf8')) as { version: string };
+    const key = `v/${version}/manifest.json`;
+    // The version's manifest grown to a million-office version's size: 60,000 more listed objects (7.5 MB as JSON).
+    const manifest = JSON.parse(readFileSync(join(siteDir, key), 'utf8')) as {
+      objects: Record<string, { sha256: string; bytes: number }>;
+    };
+    for (let i = 0; i < 60_000; i++)
+      manifest.objects[`v/${version}/firms/x${String(i).padStart(6, '0')}.json`] = { sha256: 'f'.repeat(64), bytes: i };
+    const big = Buffer.from(`${JSON.stringify(manifest)}\n`);
+    expect(big.byteLength).toBeGreaterThan(FUNCTION_URL_PAYLOAD_MAX_BYTES);
+    const h = createHandler(loadLambdaEnv(env()), {
+      store: { kind: 'folder', get: async (k, o) => (k === key ? big : folder.get(k, o)) },
+      salt: fixedSalt,
+      log: { write: () => undefined },
+    });
+    const target = `/v/${version}/manifest.json`;
+    const plain = await h(functionUrlEvent({ target }, SECRET));
+    expect(plain.statusCode).toBe(400);
+    expect(resultJson(plain)).toMatchObject({
+      code: 'bad_request',
+      parameter: 'Accept-Encoding',
+      accepted: ['gzip', 'br'],
+    });
+    const zipped = await h(functionUrlEvent({ target, headers: { 'accept-encoding': 'gzip' } }, SECRET));
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(Buffer.byteLength(JSON.stringify(zipped))).toBeLessThanOrEqual(FUNCTION_URL_PAYLOAD_MAX_BYTES);
+    expect(gunzipSync(Buffer.from(zipped.body, 'base64')).equals(big)).toBe(true);
   });
 });
 

@@ -9,7 +9,7 @@ import { measurePageWeights } from '../bench/size/pages.ts';
 import { groupFirms } from '../generator/model/firms.ts';
 import { SampleRecord } from '../generator/inputs/schema.ts';
 import type { FlagRecordT, PlaceRecordT, SampleRecordT } from '../generator/inputs/schema.ts';
-import { gini, lorenz } from '../generator/pages/charts.ts';
+import { drawnLorenz, gini, LORENZ_DRAWN_POINTS, lorenz, lorenzSvg } from '../generator/pages/charts.ts';
 import { buildPages } from '../generator/pages/write-pages.ts';
 import { pageNameOf } from '../shim/format/page-format.ts';
 import { request } from './helpers/http.ts';
@@ -186,6 +186,31 @@ describe('metro figures', () => {
       { offices: 75, appearances: 25 },
       { offices: 100, appearances: 100 },
     ]);
+  });
+
+  it('draw a Lorenz curve of 100,000 offices from a bounded number of points, each left-out point within a pixel', () => {
+    // A skewed metro: most offices never reach the top three, a few hold most appearances.
+    const shares = Array.from({ length: 100_000 }, (_, i) => (i < 80_000 ? 0 : (i - 79_999) ** 2 % 997));
+    const curve = lorenz(shares);
+    const drawn = drawnLorenz(curve);
+    expect(drawn.length).toBeLessThanOrEqual(LORENZ_DRAWN_POINTS);
+    expect(drawn[0]).toEqual(curve[0]);
+    expect(drawn.at(-1)).toEqual(curve.at(-1));
+    // Brute force over every point of the exact curve: it lies between two drawn neighbours that are at most
+    // 200 / (LORENZ_DRAWN_POINTS - 2) percent apart on the offices axis (one pixel of the 480-pixel chart).
+    const gap = 200 / (LORENZ_DRAWN_POINTS - 2);
+    let k = 0;
+    const misplaced = curve.filter((point) => {
+      while ((drawn[k + 1]?.offices ?? Infinity) < point.offices) k++;
+      const left = drawn[k] as (typeof drawn)[number];
+      const right = drawn[k + 1] ?? left;
+      const between = left.offices <= point.offices && point.offices <= right.offices;
+      const rising = left.appearances <= point.appearances && point.appearances <= right.appearances;
+      return !between || !rising || right.offices - left.offices > gap;
+    });
+    expect(misplaced).toEqual([]);
+    expect(Buffer.byteLength(lorenzSvg(shares, 'A large metro'))).toBeLessThan(64 * 1024);
+    expect(drawnLorenz(lorenz([0, 0, 1, 3]))).toEqual(lorenz([0, 0, 1, 3]));
   });
 
   it('show week-over-week movement, since the sample has two weeks', async () => {

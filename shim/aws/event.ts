@@ -82,6 +82,17 @@ function isText(contentType: string | undefined): boolean {
   return /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript)\b)/i.test(contentType);
 }
 
+/** Most bytes of the result a buffered Function URL invocation may return (Lambda's 6 MB response payload limit). */
+export const FUNCTION_URL_PAYLOAD_MAX_BYTES = 6 * 1024 * 1024;
+
+/** True when `result`, serialised as Lambda returns it, fits FUNCTION_URL_PAYLOAD_MAX_BYTES. */
+export function fitsPayload(result: FunctionUrlResult): boolean {
+  // JSON escaping and UTF-8 make at most 6 bytes of one UTF-16 unit; headers take a few KiB. Only a body that could
+  // come near the limit is serialised to count it exactly.
+  if (result.body.length * 6 + 64 * 1024 <= FUNCTION_URL_PAYLOAD_MAX_BYTES) return true;
+  return Buffer.byteLength(JSON.stringify(result)) <= FUNCTION_URL_PAYLOAD_MAX_BYTES;
+}
+
 /** The Function URL result of an answer: its headers, and its body as text when it is uncompressed text, else base64. */
 export function answerToResult(answer: Answer): FunctionUrlResult {
   const bytes = answer.body ?? new Uint8Array(0);
