@@ -8,6 +8,7 @@ import type { McpReport } from './latency/mcp.ts';
 import { MCP_HEADING, mcpSection, mcpTargetRows } from './latency/render-mcp.ts';
 import type { ColdReads, FirstAnswer } from './cold/cold.ts';
 import type { ColdS3Report } from './cold/cold-s3.ts';
+import { EXTRA_NAMES } from './cold/query-sets.ts';
 import type { HttpReport } from './latency/http.ts';
 import type { LambdaReport } from './size/lambda.ts';
 import type { MachineInfo } from './lib/machine.ts';
@@ -548,6 +549,14 @@ function httpSection(r: BenchResults): string {
   return out.join('\n');
 }
 
+/** A set's query count, with how many were answered and refused when some were refused (a 400 is a cold read too). */
+function queriesCell(s: ColdReads): string {
+  const refused = s.refused ?? 0;
+  return refused === 0
+    ? n0(s.queries)
+    : `${n0(s.queries)} (${n0(s.queries - refused)} answered, ${n0(refused)} refused)`;
+}
+
 function coldRows(sets: ColdReads[]): string {
   const offTree = sets.some((s) => s.offTree !== undefined);
   const rows = table(
@@ -566,7 +575,7 @@ function coldRows(sets: ColdReads[]): string {
     ],
     sets.map((s) => [
       s.label,
-      n0(s.queries),
+      queriesCell(s),
       n0(s.objects.median),
       n0(s.objects.max),
       n0(s.shardObjects.max),
@@ -653,7 +662,10 @@ function coldSection(r: BenchResults): string {
     'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, coverage cells, the cell index, the group trees near the circle, blocks (office columns) of the edge and nearest cells, record chunks of the firms shown, and a gazetteer document for ZIP or city input. ' +
       `Cell objects are those under cells/ other than the index. ` +
       '*Rounds after pointer* are the store round trips the query waits for one after another once it has read `current.json`, by dependency depth: a gate in front of the store (bench/cold/round-store.ts) holds every read and releases them in rounds, a round being all the reads asked before the event loop turns once the previous round has settled, so round k holds exactly the reads that needed a result of round k - 1 (a count, not a timing: the same on a loaded machine, from the folder and over S3). ' +
-      `Points: every one of the 27 metros, centre and four points 10 miles out; "City, ST": the metros' principal cities; ZIP: each metro's ZCTA nearest its centre. From the site folder (FolderStore; bytes as stored, uncompressed), sample site (${n0(r.sample.offices)} offices):`,
+      `Points: every one of the 27 metros, centre and four points 10 miles out; "City, ST": the metros' principal cities; ZIP: each metro's ZCTA nearest its centre; ` +
+      `a name without a state: the principal cities' names without their state (once each), then ${EXTRA_NAMES.join(', ')} (places in several states, neighbourhoods, a name best known abroad, a misspelling), each read from the names document of its first two letters; ` +
+      "a name of comparable places in several states, or best known abroad, is refused (400 `ambiguous_location` with candidates), and its reads count like an answer's (the *Queries* column says how many were refused). " +
+      `From the site folder (FolderStore; bytes as stored, uncompressed), sample site (${n0(r.sample.offices)} offices):`,
     '',
     coldRows(r.cold.reads),
     ...beforeAfter(r.cold.before, r.cold.before?.reads ?? [], r.cold.reads),
@@ -744,7 +756,7 @@ function s3Table(s3: ColdS3Report): string {
     ],
     s3.sets.map((s) => [
       s.label,
-      n0(s.queries),
+      queriesCell(s),
       n0(s.objects.median),
       n0(s.objects.max),
       n0(s.rounds.max),
