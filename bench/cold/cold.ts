@@ -14,7 +14,8 @@ import { CountingStore, type StoreRead } from '../lib/counting-store.ts';
 import { metroZips } from './metro-zips.ts';
 import { RoundStore } from './round-store.ts';
 import { allMetroPoints, pointPath, type QueryPoint } from '../lib/points.ts';
-import { answerableSets, askCold, coldQuerySets } from './query-sets.ts';
+import { answerableSets, askCold, coldQuerySets, type ColdQuery } from './query-sets.ts';
+import type { Store } from '../../shim/store/types.ts';
 import { median, spread, type Spread } from '../lib/stats.ts';
 import { benchServerEnv } from '../lib/server-env.ts';
 
@@ -57,7 +58,7 @@ export interface ColdReads {
   deepest: { query: string; rounds: string[] };
 }
 
-/** One cold query's reads and its rounds (the keys of each, the pointer's included). */
+/** One cold query's reads (every one it started) and the rounds its answer waited for (their keys, the pointer's included). */
 export interface ColdQueryReads {
   query: string;
   reads: readonly StoreRead[];
@@ -147,6 +148,16 @@ export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]
   };
 }
 
+/** One query on a new site source over `store` (empty cache): every read it started, and the rounds its answer waited for. */
+export async function coldQueryReads(store: Store, q: ColdQuery): Promise<ColdQueryReads> {
+  const rounds = new RoundStore(store);
+  const counting = new CountingStore(rounds);
+  const asked = await askCold(createService(createSiteSource(counting)), q.args);
+  const waited = rounds.rounds.slice();
+  await rounds.settled();
+  return { query: q.name, reads: counting.reads.slice(), rounds: waited, refused: asked === 'refused' };
+}
+
 /** Cold reads from the site folder over the query sets of coldQuerySets. */
 export async function measureColdReads(
   siteDir: string,
@@ -157,12 +168,7 @@ export async function measureColdReads(
   const out: ColdReads[] = [];
   for (const set of await answerableSets(site, coldQuerySets(radii, points, metroZips(site)))) {
     const perQuery: ColdQueryReads[] = [];
-    for (const q of set.queries) {
-      const rounds = new RoundStore(new FolderStore(site));
-      const store = new CountingStore(rounds);
-      const asked = await askCold(createService(createSiteSource(store)), q.args);
-      perQuery.push({ query: q.name, reads: store.reads, rounds: rounds.rounds, refused: asked === 'refused' });
-    }
+    for (const q of set.queries) perQuery.push(await coldQueryReads(new FolderStore(site), q));
     out.push(summariseCold(set.label, perQuery));
   }
   return out;
