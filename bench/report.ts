@@ -8,6 +8,7 @@ import type { McpReport } from './latency/mcp.ts';
 import { MCP_HEADING, mcpSection, mcpTargetRows } from './latency/render-mcp.ts';
 import type { ColdReads, FirstAnswer } from './cold/cold.ts';
 import type { ColdS3Report } from './cold/cold-s3.ts';
+import { EXTRA_NAMES } from './cold/query-sets.ts';
 import type { HttpReport } from './latency/http.ts';
 import type { LambdaReport } from './size/lambda.ts';
 import type { MachineInfo } from './lib/machine.ts';
@@ -416,7 +417,23 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
 const COLD_ROUNDS_WHY =
   'Each object is named, with its hash, by the one before it (meta.json by the pointer, the cell index by meta.json, the group trees by the index, blocks by their group, record chunks by their block), and a read may start before its parent has arrived but is used only once checked against it. ' +
   "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (coverage cells, cell index, a ZIP's document, a city's names document, a point's boundary index); (2) the group trees with the blocks planned from the index's block list, and the city document or the state boundaries; (3) the record chunks of the firms shown with the shared lists. " +
-  'A point in no state (on the water, or abroad near the border) reads the other regions whose box holds it and the ZIP points near it together, in the third round (the US outline only when no ZIP point is within 14 miles, in a fourth). A document whose hash is in a hashes/ document is read beside that document, in the same round.';
+  'A point in no state (on the water, or abroad near the border) reads the other regions whose box holds it and the ZIP points near it together, in the third round (the US outline only when no ZIP point is within 14 miles, in a fourth). A misspelled name sent without a state (Pheonix, read as Phoenix) starts its group trees and blocks only once the city document of the name it is read as is in, so its record chunks wait for a fourth round: the city hint (shim/places/city-hint.ts) looks the name up as sent, and taking the clear reading from the same names document when the name has no entry (spelling.ts finds it there) would start that search beside the city document, as for a name spelled right. A document whose hash is in a hashes/ document is read beside that document, in the same round.';
+
+/** The query set reading the most off the cell tree, and what its heaviest query read there. */
+function offTreeWhy(sets: readonly ColdReads[]): string {
+  const off = sets.filter((s) => s.offTree !== undefined);
+  if (off.length === 0) return '';
+  const most = off.reduce((a, b) => ((b.offTree?.bytes.max ?? 0) > (a.offTree?.bytes.max ?? 0) ? b : a)).offTree;
+  if (most === undefined) return '';
+  const kinds = Object.entries(most.worst.byKind)
+    .sort((a, b) => b[1].bytes - a[1].bytes)
+    .map(([k, v]) => `${k}${v.objects > 1 ? ` x${v.objects}` : ''} ${fmtBytes(v.bytes)}`)
+    .join(', ');
+  return (
+    `Off the cell tree (pointer, meta.json, coverage cells, gazetteer and boundary documents, hashes/ documents) a query reads at most ${fmtBytes(most.bytes.max)}: ` +
+    `${most.worst.query}, ${n0(most.worst.objects)} objects: ${kinds}.`
+  );
+}
 
 function coldWhy(sets: ColdReads[]): string {
   const worst = sets.reduce((a, b) => (b.worst.bytes > a.worst.bytes ? b : a));
@@ -426,10 +443,10 @@ function coldWhy(sets: ColdReads[]): string {
     .join(', ');
   return (
     `Worst query: ${worst.worst.query} (${worst.worst.objects} objects, ${fmtBytes(worst.worst.bytes)}: ${kinds}). ` +
-    "Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to two things: the blocks crossing the circle's edge (all of them, planned from the index before the group trees are in, so a query waits for three round trips), each read whole (up to `block_max` offices) to test the offices of its few edge leaves, and a group's shared-list object, read whole when any of its rows at or above block level is wholly inside, though the query needs only those rows' lists. " +
-    "What would reach it: the shared object split into pages by a finer cell, so a query reads the lists of its inside cells only; smaller blocks (section 11 measures them: block bytes fall, objects rise, and the shared object grows, which paging removes); shorter columns (lat and lng are about half of a block's bytes, and offices in a block are ordered by res-9 cell, so coordinates delta-coded from the previous office would take a few digits each). " +
+    "Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to three things: the blocks crossing the circle's edge (all of them, planned from the index so that they come in the round of the group trees), each read whole (up to `block_max` offices, coordinates as steps from the previous office) to test the offices of its few edge leaves; the record chunks of the firms shown, each read whole (`record_chunk` consecutive block positions); and the shared pages of the cells wholly inside (a group's shared lists paged by their cell at `shared_res`). " +
+    'What would reach it: smaller blocks along the edge (section 11 measures them: block bytes fall, objects rise) and smaller record chunks. ' +
     'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from. ' +
-    "Off the cell tree, a cold query reads meta.json (26.7 KiB at 1,000,000 offices; the hashes of most documents are in hashes/ documents of a few KiB, each read beside the document it checks), the coverage cells (51.8 KiB, every query: split by a coarse cell, a query would read a few KiB of them) and its gazetteer documents; a point in no state (on a lake, abroad near the border) also reads every country whose box holds it, Canada's 170.9 KiB for a point on Lake Michigan (country outlines split by tile would cut it)."
+    offTreeWhy(sets)
   );
 }
 
@@ -548,6 +565,14 @@ function httpSection(r: BenchResults): string {
   return out.join('\n');
 }
 
+/** A set's query count, with how many were answered and refused when some were refused (a 400 is a cold read too). */
+function queriesCell(s: ColdReads): string {
+  const refused = s.refused ?? 0;
+  return refused === 0
+    ? n0(s.queries)
+    : `${n0(s.queries)} (${n0(s.queries - refused)} answered, ${n0(refused)} refused)`;
+}
+
 function coldRows(sets: ColdReads[]): string {
   const offTree = sets.some((s) => s.offTree !== undefined);
   const rows = table(
@@ -566,7 +591,7 @@ function coldRows(sets: ColdReads[]): string {
     ],
     sets.map((s) => [
       s.label,
-      n0(s.queries),
+      queriesCell(s),
       n0(s.objects.median),
       n0(s.objects.max),
       n0(s.shardObjects.max),
@@ -650,10 +675,15 @@ function coldSection(r: BenchResults): string {
   const out = ['## 3. Cold path', ''];
   if (!r.cold) return [...out, 'Skipped.'].join('\n');
   out.push(
-    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, coverage cells, the cell index, the group trees near the circle, blocks (office columns) of the edge and nearest cells, record chunks of the firms shown, and a gazetteer document for ZIP or city input. ' +
+    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, coverage cells, the cell index, the group trees near the circle, blocks (office columns) of the edge and nearest cells, the shared pages of the cells wholly inside, record chunks of the firms shown; ' +
+      "off the tree, a ZIP's gazetteer document, a place name's names document (and for a city its city document), a point's boundary index and state outlines, and the hashes/ documents that check some of these, each read beside the document it checks. " +
       `Cell objects are those under cells/ other than the index. ` +
       '*Rounds after pointer* are the store round trips the query waits for one after another once it has read `current.json`, by dependency depth: a gate in front of the store (bench/cold/round-store.ts) holds every read and releases them in rounds, a round being all the reads asked before the event loop turns once the previous round has settled, so round k holds exactly the reads that needed a result of round k - 1 (a count, not a timing: the same on a loaded machine, from the folder and over S3). ' +
-      `Points: every one of the 27 metros, centre and four points 10 miles out; "City, ST": the metros' principal cities; ZIP: each metro's ZCTA nearest its centre. From the site folder (FolderStore; bytes as stored, uncompressed), sample site (${n0(r.sample.offices)} offices):`,
+      "Reads a query starts that its answer does not wait for (a refused name's search at its most populous namesake, planned beside the names document) count in its objects and bytes, not in its rounds. " +
+      `Points: every one of the 27 metros, centre and four points 10 miles out; "City, ST": the metros' principal cities; ZIP: each metro's ZCTA nearest its centre; ` +
+      `a name without a state: the principal cities' names without their state (once each), then ${EXTRA_NAMES.join(', ')} (places in several states, neighbourhoods, a name best known abroad, a misspelling), each read from the names document of its first two letters; ` +
+      "a name of comparable places in several states, or best known abroad, is refused (400 `ambiguous_location` with candidates), and its reads count like an answer's (the *Queries* column says how many were refused). " +
+      `From the site folder (FolderStore; bytes as stored, uncompressed), sample site (${n0(r.sample.offices)} offices):`,
     '',
     coldRows(r.cold.reads),
     ...beforeAfter(r.cold.before, r.cold.before?.reads ?? [], r.cold.reads),
@@ -744,7 +774,7 @@ function s3Table(s3: ColdS3Report): string {
     ],
     s3.sets.map((s) => [
       s.label,
-      n0(s.queries),
+      queriesCell(s),
       n0(s.objects.median),
       n0(s.objects.max),
       n0(s.rounds.max),

@@ -123,3 +123,59 @@ describe('bench --update', () => {
     expect(again.match(/Sections updated since/g)).toHaveLength(1);
   });
 });
+
+describe('bench --update on a Targets section with repeated and stale notes', () => {
+  // As a merge of two branches left it: a row lost, its note among the rows, every note of the table repeated.
+  const damaged = committed
+    .replace(
+      '- *HTTP throughput*: old http note\n- *cold objects*: old cold note\n',
+      [
+        '- *cold objects*: old cold note',
+        '- *HTTP throughput*: old http note',
+        '- *cold objects*: old cold note',
+        '- *lost row*: a note whose row is gone',
+        '',
+      ].join('\n'),
+    )
+    .replace(
+      '| HTTP throughput | **met** | 0.8x |\n',
+      '| HTTP throughput | **met** | 0.8x |\n- *HTTP throughput*: old http note\n',
+    );
+  // The HTTP target now met: its run renders no note for it.
+  const metNow = partial
+    .replace('- *HTTP throughput*: new http note\n', '')
+    .replace('**missed** | 0.5x', '**met** | 0.9x');
+  const targets = (report: string): string =>
+    report.slice(report.indexOf('## Targets'), report.indexOf('## 1. Query latency'));
+  const { report } = updateReport(damaged, metNow, 'npm run bench -- --only http,postgis --update', '2026-11-27');
+
+  it("drops a measured target's old notes when its run has none, and keeps one copy of every other note", () => {
+    expect(report).not.toContain('old http note');
+    expect(report.match(/- \*cold objects\*: old cold note/g)).toHaveLength(1);
+    expect(report.match(/- \*ahead of PostGIS\*: postgis note/g)).toHaveLength(1);
+    expect(report.match(/a note whose row is gone/g)).toHaveLength(1);
+  });
+
+  it('writes the table whole, then the notes in the order of its rows', () => {
+    expect(targets(report).split('\n')).toEqual([
+      '## Targets',
+      '',
+      '| Target | Result | Measured (median, min–max) |',
+      '|---|---|---|',
+      '| HTTP throughput | **met** | 0.9x |',
+      '| cold objects | **met** | 20 |',
+      '| ahead of PostGIS | **met** | 2x |',
+      '',
+      '- *cold objects*: old cold note',
+      '- *ahead of PostGIS*: postgis note',
+      '- *lost row*: a note whose row is gone',
+      '',
+      '',
+    ]);
+  });
+
+  it('gives the same Targets when the same partial run is spliced in again', () => {
+    const again = updateReport(report, metNow, 'npm run bench -- --only http,postgis --update', '2026-11-28').report;
+    expect(targets(again)).toBe(targets(report));
+  });
+});

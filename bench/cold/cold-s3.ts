@@ -12,7 +12,8 @@ import { createService } from '../../shim/answer/service-impl.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { S3Store } from '../../shim/store/s3.ts';
 import { startS3rver } from '../lib/s3rver.ts';
-import { answerableSets, COLD_CTX, coldQuerySets, summariseCold, type ColdQuery, type ColdReads } from './cold.ts';
+import { summariseCold, type ColdReads } from './cold.ts';
+import { answerableSets, askCold, coldQuerySets, type ColdQuery } from './query-sets.ts';
 import { CountingStore, type StoreRead } from '../lib/counting-store.ts';
 import { metroZips } from './metro-zips.ts';
 import { RoundStore } from './round-store.ts';
@@ -55,6 +56,7 @@ interface QuerySample {
   query: string;
   reads: StoreRead[];
   rounds: string[][];
+  refused: boolean;
   wireBytes: number;
   decodedBytes: number;
   ms: number;
@@ -79,8 +81,11 @@ export async function measureColdReadsS3(
       const read = new Set<string>();
       for (const set of sets)
         for (const q of set.queries) {
-          const folder = new CountingStore(new FolderStore(resolve(siteDir)));
-          await createService(createSiteSource(folder)).findAttorneys(q.args, COLD_CTX);
+          // Through the round gate as below, so the reads an answer does not wait for are stored too.
+          const rounds = new RoundStore(new FolderStore(resolve(siteDir)));
+          const folder = new CountingStore(rounds);
+          await askCold(createService(createSiteSource(folder)), q.args);
+          await rounds.settled();
           for (const r of folder.reads) if (r.found) read.add(r.key);
         }
       say(`  storing the ${read.size} objects the query sets read (of the whole site) in s3rver`);
@@ -126,14 +131,25 @@ export async function measureColdReadsS3(
       );
       const store = new CountingStore(rounds);
       const t0 = performance.now();
-      await createService(createSiteSource(store)).findAttorneys(q.args, COLD_CTX);
+      const asked = await askCold(createService(createSiteSource(store)), q.args);
       const ms = performance.now() - t0;
+      // The rounds the answer waited for; the reads are all those it started, counted once they have settled.
+      const waited = rounds.rounds.slice();
+      await rounds.settled();
       // The hook and the decorator see the same reads: a mismatch would make the two byte columns incomparable.
       if (decodedBytes !== store.bytes)
         throw new Error(
           `S3Store onRead saw ${decodedBytes} decoded bytes, the counting store ${store.bytes} (${q.name})`,
         );
-      return { query: q.name, reads: store.reads, rounds: rounds.rounds, wireBytes, decodedBytes, ms };
+      return {
+        query: q.name,
+        reads: store.reads.slice(),
+        rounds: waited,
+        refused: asked === 'refused',
+        wireBytes,
+        decodedBytes,
+        ms,
+      };
     };
 
     // Untimed: opens the keep-alive connection and warms the code paths, so the first timed query is not a TCP connect.

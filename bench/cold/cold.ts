@@ -13,8 +13,9 @@ import { REPO } from '../lib/child.ts';
 import { CountingStore, type StoreRead } from '../lib/counting-store.ts';
 import { metroZips } from './metro-zips.ts';
 import { RoundStore } from './round-store.ts';
-import { ApiError } from '../../shim/contract/errors.ts';
-import { allMetroPoints, loadMetros, pointArgs, pointPath, type QueryPoint } from '../lib/points.ts';
+import { allMetroPoints, pointPath, type QueryPoint } from '../lib/points.ts';
+import { answerableSets, askCold, coldQuerySets, type ColdQuery } from './query-sets.ts';
+import type { Store } from '../../shim/store/types.ts';
 import { median, spread, type Spread } from '../lib/stats.ts';
 import { benchServerEnv } from '../lib/server-env.ts';
 
@@ -23,6 +24,8 @@ export interface ColdReads {
   /** "radius 15 mi" or "City, ST at 15 mi". */
   label: string;
   queries: number;
+  /** Queries answered with a 400 (a name of places in several states); absent in results stored before it was counted. */
+  refused?: number;
   objects: { median: number; max: number };
   bytes: { median: number; max: number };
   /** Cell-tree objects alone (median and max); the field keeps its name in stored results. */
@@ -55,11 +58,13 @@ export interface ColdReads {
   deepest: { query: string; rounds: string[] };
 }
 
-/** One cold query's reads and its rounds (the keys of each, the pointer's included). */
+/** One cold query's reads (every one it started) and the rounds its answer waited for (their keys, the pointer's included). */
 export interface ColdQueryReads {
   query: string;
   reads: readonly StoreRead[];
   rounds: readonly (readonly string[])[];
+  /** Answered with a 400 (its reads are still what a cold refusal costs). */
+  refused?: boolean;
 }
 
 /** Rounds of a query other than those that read the pointer alone. */
@@ -88,44 +93,6 @@ export function kindOf(key: string): string {
   if (rel.startsWith('gazetteer/points/')) return 'gazetteer points';
   if (rel.startsWith('hashes/')) return `hash document ${rel.slice('hashes/'.length, -'.json'.length)}`;
   return rel;
-}
-
-/** One query of a cold set: a name for the report and the findAttorneys arguments. */
-export interface ColdQuery {
-  name: string;
-  args: Record<string, string>;
-}
-
-/** A labelled set of cold queries ("lat,lng at 15 mi"). */
-export interface ColdQuerySet {
-  label: string;
-  queries: ColdQuery[];
-}
-
-/**
- * Every metro (centre and four 10-mile offsets) at each radius, the metros' principal cities as "City, ST" at 50 miles,
- * and, when `zips` are given (metro-zips.ts), each metro's central ZIP at 15 miles (the default radius).
- */
-export function coldQuerySets(
-  radii: readonly number[],
-  points: readonly QueryPoint[] = allMetroPoints(),
-  zips: readonly { metro: string; zip: string }[] = [],
-): ColdQuerySet[] {
-  const sets: ColdQuerySet[] = radii.map((radius) => ({
-    label: `lat,lng at ${radius} mi`,
-    queries: points.map((p) => ({ name: `${p.label}, ${radius} mi`, args: pointArgs(p, radius) })),
-  }));
-  const cities = loadMetros().flatMap((m) => m.principal_cities);
-  sets.push({
-    label: '"City, ST" at 50 mi',
-    queries: cities.map((c) => ({ name: `${c}, 50 mi`, args: { location: c, radius_miles: '50' } })),
-  });
-  if (zips.length > 0)
-    sets.push({
-      label: 'ZIP at 15 mi',
-      queries: zips.map((z) => ({ name: `${z.zip} (${z.metro}), 15 mi`, args: { zip: z.zip, radius_miles: '15' } })),
-    });
-  return sets;
 }
 
 /** Bytes by kind of object of one query's reads ("cell block": 3 objects, 120 KiB). */
@@ -161,6 +128,7 @@ export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]
   return {
     label,
     queries: perQuery.length,
+    refused: perQuery.filter((q) => q.refused === true).length,
     objects: { median: median(objects), max: Math.max(...objects) },
     bytes: { median: median(bytes), max: Math.max(...bytes) },
     shardObjects: { median: median(cellObjects), max: Math.max(...cellObjects) },
@@ -180,34 +148,15 @@ export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]
   };
 }
 
-/** Whether `search` was refused as a point outside the US (any other failure is thrown). */
-async function outsideUs(search: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await search();
-    return false;
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'location_not_understood') return true;
-    throw err;
-  }
+/** One query on a new site source over `store` (empty cache): every read it started, and the rounds its answer waited for. */
+export async function coldQueryReads(store: Store, q: ColdQuery): Promise<ColdQueryReads> {
+  const rounds = new RoundStore(store);
+  const counting = new CountingStore(rounds);
+  const asked = await askCold(createService(createSiteSource(counting)), q.args);
+  const waited = rounds.rounds.slice();
+  await rounds.settled();
+  return { query: q.name, reads: counting.reads.slice(), rounds: waited, refused: asked === 'refused' };
 }
-
-/**
- * `sets` without the queries the site refuses as outside the US: a 10-mile offset can leave the country (east of
- * Detroit is Windsor, Ontario) or go out to sea, and a refusal reads only what the boundary check needs.
- */
-export async function answerableSets(siteDir: string, sets: ColdQuerySet[]): Promise<ColdQuerySet[]> {
-  const service = createService(createSiteSource(new FolderStore(siteDir)));
-  const out: ColdQuerySet[] = [];
-  for (const set of sets) {
-    const queries: ColdQuery[] = [];
-    for (const q of set.queries) if (!(await outsideUs(() => service.findAttorneys(q.args, COLD_CTX)))) queries.push(q);
-    out.push({ ...set, queries });
-  }
-  return out;
-}
-
-/** The findAttorneys request context of the cold measurements. */
-export const COLD_CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
 
 /** Cold reads from the site folder over the query sets of coldQuerySets. */
 export async function measureColdReads(
@@ -219,12 +168,7 @@ export async function measureColdReads(
   const out: ColdReads[] = [];
   for (const set of await answerableSets(site, coldQuerySets(radii, points, metroZips(site)))) {
     const perQuery: ColdQueryReads[] = [];
-    for (const q of set.queries) {
-      const rounds = new RoundStore(new FolderStore(site));
-      const store = new CountingStore(rounds);
-      await createService(createSiteSource(store)).findAttorneys(q.args, COLD_CTX);
-      perQuery.push({ query: q.name, reads: store.reads, rounds: rounds.rounds });
-    }
+    for (const q of set.queries) perQuery.push(await coldQueryReads(new FolderStore(site), q));
     out.push(summariseCold(set.label, perQuery));
   }
   return out;

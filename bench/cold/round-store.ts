@@ -39,6 +39,16 @@ export class RoundStore implements Store {
     return this.rounds.filter((r) => !r.every((k) => k === 'current.json')).length;
   }
 
+  /**
+   * Resolves once every read asked so far, and every read those led to, has settled: a query's answer can come before
+   * reads it started and no longer needs (a refused name's search at its most populous namesake, planned beside the
+   * names document), which are store requests all the same.
+   */
+  async settled(): Promise<void> {
+    do await new Promise((r) => setImmediate(r));
+    while (this.inFlight || this.scheduled || this.held.length > 0);
+  }
+
   /** Forget the rounds so far (nothing may be in flight). */
   reset(): void {
     this.rounds = [];

@@ -2,7 +2,7 @@
  * `npm run bench -- --only <sections> --update`: splice the sections one partial run measured into the committed
  * BENCHMARKS.md, leaving every other section (and its figures) as the last run that measured it wrote them.
  * Pure text in, text out: the report is split into `## ` blocks, blocks are matched by their heading line, and the
- * Targets table and its notes are matched row by row on the target's name.
+ * Targets table and its notes are matched row by row on the target's name (and rebuilt, each row and note once).
  */
 
 /** One `## ` block of a report: its heading line and everything up to the next heading. */
@@ -41,28 +41,59 @@ const rowName = (line: string): string | null =>
     : null;
 const noteName = (line: string): string | null => /^- \*(.+?)\*: /.exec(line)?.[1] ?? null;
 
-/** The Targets block with the partial run's rows and notes replacing (or joining) the existing ones of the same name. */
-function mergeTargets(existing: Block, partial: Block): Block {
-  const lines = existing.body.split('\n');
-  for (const line of partial.body.split('\n')) {
+/** A Targets block taken apart: the table's header lines, its rows and the notes, each by target name, and any other line. */
+interface TargetsParts {
+  header: string[];
+  rows: Map<string, string>;
+  notes: Map<string, string>;
+  other: string[];
+}
+
+/** Split a Targets body; a row or note repeated (a merge of two branches can leave copies) is kept once, the first. */
+function targetsParts(body: string): TargetsParts {
+  const parts: TargetsParts = { header: [], rows: new Map(), notes: new Map(), other: [] };
+  for (const line of body.split('\n')) {
     const row = rowName(line);
     const note = noteName(line);
-    const name = row ?? note;
-    // A target the partial run did not measure keeps the committed figures.
-    if (name === null || (row !== null && line.includes(' | not measured | '))) continue;
-    const same = lines.findIndex((l) => (row !== null ? rowName(l) : noteName(l)) === name);
-    if (same !== -1) {
-      lines[same] = line;
-      continue;
-    }
-    // A new target: after the last row (or note) of its kind.
-    let last = -1;
-    lines.forEach((l, i) => {
-      if ((row !== null ? rowName(l) : noteName(l)) !== null || (row !== null && l.startsWith('|---'))) last = i;
-    });
-    lines.splice(last === -1 ? lines.length : last + 1, 0, line);
+    if (row !== null) {
+      if (!parts.rows.has(row)) parts.rows.set(row, line);
+    } else if (note !== null) {
+      if (!parts.notes.has(note)) parts.notes.set(note, line);
+    } else if (line.startsWith('| Target |') || line.startsWith('|---')) {
+      if (!parts.header.includes(line)) parts.header.push(line);
+    } else if (line.trim() !== '') parts.other.push(line);
   }
-  return { heading: existing.heading, body: lines.join('\n') };
+  return parts;
+}
+
+/**
+ * The Targets block with the rows of the targets the partial run measured replacing (or joining) the existing ones of
+ * the same name, and their notes replacing every existing note of that name (a target measured without a note loses
+ * its old one). Every other row and note is kept once. Rebuilt as the report renders it: the table, then the notes in
+ * the order of its rows (a note whose row is gone last).
+ */
+function mergeTargets(existing: Block, partial: Block): Block {
+  const old = targetsParts(existing.body);
+  const next = targetsParts(partial.body);
+  // A target the partial run did not measure keeps the committed row and note.
+  const measuredNames = [...next.rows].filter(([, line]) => !line.includes(' | not measured | ')).map(([n]) => n);
+  const rows = new Map(old.rows);
+  const notes = new Map(old.notes);
+  for (const name of measuredNames) {
+    rows.set(name, next.rows.get(name) as string);
+    notes.delete(name);
+    const note = next.notes.get(name);
+    if (note !== undefined) notes.set(name, note);
+  }
+  const ordered = [
+    ...[...rows.keys()].flatMap((n) => notes.get(n) ?? []),
+    ...[...notes].filter(([n]) => !rows.has(n)).map(([, line]) => line),
+  ];
+  const header = old.header.length > 0 ? old.header : next.header;
+  const lines = ['', ...header, ...rows.values(), ''];
+  if (old.other.length > 0) lines.push(...old.other, '');
+  if (ordered.length > 0) lines.push(...ordered, '');
+  return { heading: existing.heading, body: `${lines.join('\n')}\n` };
 }
 
 /**

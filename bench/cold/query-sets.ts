@@ -1,0 +1,131 @@
+/**
+ * The cold path's query sets (lat,lng at each radius, "City, ST", ZIP, a place name without a state) and how one query
+ * is asked: a set whose refusals are answers (an ambiguous name is a 400 with candidates) counts them as refused.
+ */
+import { createService } from '../../shim/answer/service-impl.ts';
+import { ApiError } from '../../shim/contract/errors.ts';
+import type { Service } from '../../shim/answer/service.ts';
+import { createSiteSource } from '../../shim/search/site-reader.ts';
+import { FolderStore } from '../../shim/store/folder.ts';
+import { allMetroPoints, loadMetros, pointArgs, type QueryPoint } from '../lib/points.ts';
+
+/** One query of a cold set: a name for the report and the findAttorneys arguments. */
+export interface ColdQuery {
+  name: string;
+  args: Record<string, string>;
+}
+
+/** A labelled set of cold queries ("lat,lng at 15 mi"). */
+export interface ColdQuerySet {
+  label: string;
+  queries: ColdQuery[];
+  /** The set's 400 answers are measured too (a name of places in several states is refused with candidates). */
+  refusals?: boolean;
+}
+
+/**
+ * Names sent without a state beside the metros' principal cities: places in many states (refused with candidates),
+ * neighbourhoods the gazetteer knows, a name best known abroad, and a misspelling read as the one clearly meant.
+ */
+export const EXTRA_NAMES = [
+  'Springfield',
+  'Columbus',
+  'Kansas City',
+  'Brooklyn',
+  'Harlem',
+  'Buckhead',
+  'Toronto',
+  'Pheonix',
+] as const;
+
+/** Radius of the "City, ST" and name sets: the widest, the one reading the most. */
+const PLACE_RADIUS = '50';
+
+/** The metros' principal cities without their state, once each in metros.json order, then EXTRA_NAMES. */
+export function namesWithoutState(): string[] {
+  const cities = loadMetros().flatMap((m) => m.principal_cities.map((c) => c.replace(/, [A-Z]{2}$/, '')));
+  return [...new Set([...cities, ...EXTRA_NAMES])];
+}
+
+/**
+ * Every metro (centre and four 10-mile offsets) at each radius, the metros' principal cities as "City, ST" at 50 miles,
+ * when `zips` are given (metro-zips.ts) each metro's central ZIP at 15 miles (the default radius), and the names of
+ * namesWithoutState at 50 miles.
+ */
+export function coldQuerySets(
+  radii: readonly number[],
+  points: readonly QueryPoint[] = allMetroPoints(),
+  zips: readonly { metro: string; zip: string }[] = [],
+): ColdQuerySet[] {
+  const sets: ColdQuerySet[] = radii.map((radius) => ({
+    label: `lat,lng at ${radius} mi`,
+    queries: points.map((p) => ({ name: `${p.label}, ${radius} mi`, args: pointArgs(p, radius) })),
+  }));
+  const cities = loadMetros().flatMap((m) => m.principal_cities);
+  sets.push({
+    label: `"City, ST" at ${PLACE_RADIUS} mi`,
+    queries: cities.map((c) => ({
+      name: `${c}, ${PLACE_RADIUS} mi`,
+      args: { location: c, radius_miles: PLACE_RADIUS },
+    })),
+  });
+  if (zips.length > 0)
+    sets.push({
+      label: 'ZIP at 15 mi',
+      queries: zips.map((z) => ({ name: `${z.zip} (${z.metro}), 15 mi`, args: { zip: z.zip, radius_miles: '15' } })),
+    });
+  sets.push({
+    label: `name without a state at ${PLACE_RADIUS} mi`,
+    queries: namesWithoutState().map((n) => ({
+      name: `${n}, ${PLACE_RADIUS} mi`,
+      args: { location: n, radius_miles: PLACE_RADIUS },
+    })),
+    refusals: true,
+  });
+  return sets;
+}
+
+/** The findAttorneys request context of the cold measurements. */
+export const COLD_CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
+
+/** Ask one cold query: 'answered', or 'refused' when the service answers it with a 400 (any other failure is thrown). */
+export async function askCold(service: Service, args: Record<string, string>): Promise<'answered' | 'refused'> {
+  try {
+    await service.findAttorneys(args, COLD_CTX);
+    return 'answered';
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) return 'refused';
+    throw err;
+  }
+}
+
+/** Whether `args` is refused as a point outside the US (any other refusal or failure is thrown). */
+async function outsideUs(service: Service, args: Record<string, string>): Promise<boolean> {
+  try {
+    await service.findAttorneys(args, COLD_CTX);
+    return false;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'location_not_understood') return true;
+    throw err;
+  }
+}
+
+/**
+ * `sets` without the queries the site refuses as outside the US: a 10-mile offset can leave the country (east of
+ * Detroit is Windsor, Ontario) or go out to sea, and a refusal reads only what the boundary check needs. A set whose
+ * refusals are measured keeps every query.
+ */
+export async function answerableSets(siteDir: string, sets: ColdQuerySet[]): Promise<ColdQuerySet[]> {
+  const service = createService(createSiteSource(new FolderStore(siteDir)));
+  const out: ColdQuerySet[] = [];
+  for (const set of sets) {
+    if (set.refusals === true) {
+      out.push(set);
+      continue;
+    }
+    const queries: ColdQuery[] = [];
+    for (const q of set.queries) if (!(await outsideUs(service, q.args))) queries.push(q);
+    out.push({ ...set, queries });
+  }
+  return out;
+}
