@@ -40,6 +40,8 @@ const QUERIES: [Record<string, string>, number][] = [
   [{ location: 'Chicago, IL', radius_miles: '50' }, 3],
   [{ location: 'Philadelphia, PA', radius_miles: '1' }, 3],
   [{ lat: '39.5', lng: '-116.5', radius_miles: '50' }, 3],
+  // A misspelt name read as the one place clearly meant (its search starts beside the city document all the same).
+  [{ location: 'Pheonix', radius_miles: '50' }, 3],
 ];
 
 describe('cold query rounds', () => {
