@@ -54,6 +54,8 @@ export interface ColdReads {
     rounds: number;
     byKind: Record<string, { objects: number; bytes: number }>;
   };
+  /** The query that read the most objects (absent in results stored before it was kept). */
+  most?: ColdReads['worst'];
   /** The query with the most rounds, and the kinds of object read in each of its rounds. */
   deepest: { query: string; rounds: string[] };
 }
@@ -117,12 +119,20 @@ export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]
   const offWorstAt = offBytes.indexOf(Math.max(...offBytes));
   const offWorst = offReads[offWorstAt] ?? [];
   let worst: ColdReads['worst'] = { query: '', objects: 0, bytes: -1, rounds: 0, byKind: {} };
+  let most: ColdReads['worst'] = { ...worst, objects: -1 };
   let deepest: ColdReads['deepest'] = { query: '', rounds: [] };
   perQuery.forEach((q, i) => {
     const b = bytes[i] ?? 0;
     const after = roundsAfterPointer(q.rounds);
-    if (b > worst.bytes)
-      worst = { query: q.query, objects: q.reads.length, bytes: b, rounds: after.length, byKind: readsByKind(q.reads) };
+    const summary = (): ColdReads['worst'] => ({
+      query: q.query,
+      objects: q.reads.length,
+      bytes: b,
+      rounds: after.length,
+      byKind: readsByKind(q.reads),
+    });
+    if (b > worst.bytes) worst = summary();
+    if (q.reads.length > most.objects) most = summary();
     if (after.length > deepest.rounds.length) deepest = { query: q.query, rounds: after.map(roundKinds) };
   });
   return {
@@ -144,6 +154,7 @@ export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]
     },
     rounds: { median: median(rounds), max: Math.max(...rounds) },
     worst,
+    most,
     deepest,
   };
 }
