@@ -1,14 +1,17 @@
 /**
  * The cell-tree sweep of the benchmark (bench/cold/tree-sweep.ts, section 11): the sample's tree rebuilt with other
- * parameters is a site that answers exactly as the published one, and the sweep reports what it built. No timing.
+ * parameters is a site that answers exactly as the published one, and the sweep reports what it built; the commands
+ * that leave such a copy in a folder (bench/cold/tree-variant.ts) and time it beside the site (bench/scale/warm-tail.ts).
+ * No timing.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { treeSweepSection } from '../bench/cold/tree-sweep-report.ts';
 import { checkSameAnswers, measureTreeSweep, officesOf, writeVariant } from '../bench/cold/tree-sweep.ts';
-import { CellIndex } from '../shim/format/cell-format.ts';
+import { CellBlock, CellIndex } from '../shim/format/cell-format.ts';
 import { keys, Pointer } from '../shim/format/site-format.ts';
 
 const site = process.env.TEST_SITE_DIR as string;
@@ -101,5 +104,56 @@ describe('cell-tree sweep', () => {
       fewer,
     );
     await expect(checkSameAnswers(site, fewer, 3)).rejects.toThrow(/answers .* otherwise: expected/);
+  });
+
+  it('leaves a copy with other record chunks that the warm tail times beside the site', { timeout: 120_000 }, () => {
+    const copy = join(work, 'chunk-5');
+    const tsx = (args: string[]): string =>
+      execFileSync(process.execPath, ['--import', 'tsx', ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    const made = JSON.parse(tsx(['bench/cold/tree-variant.ts', '--site', site, '--out', copy, '--chunk', '5'])) as {
+      version: string;
+      config: { recordChunk: number };
+      recordChunks: number;
+      sameAnswers: number;
+    };
+    expect(made.config.recordChunk).toBe(5);
+    expect(made.sameAnswers).toBeGreaterThan(50);
+    // The copy's index states the chunk size, and every block lists one hash per 5 of its offices.
+    const root = join(copy, keys.root(made.version));
+    const index = CellIndex.parse(JSON.parse(readFileSync(join(root, 'cells/index.json'), 'utf8')));
+    expect(index.record_chunk).toBe(5);
+    let chunks = 0;
+    for (const f of readdirSync(join(root, 'cells/blocks'))) {
+      const block = CellBlock.parse(JSON.parse(readFileSync(join(root, 'cells/blocks', f), 'utf8')));
+      expect(block.records_sha256.length).toBe(Math.ceil(block.listing.length / 5));
+      chunks += block.records_sha256.length;
+    }
+    expect(chunks).toBe(made.recordChunks);
+    const lines = tsx([
+      'bench/scale/warm-tail.ts',
+      '--site',
+      site,
+      '--site',
+      copy,
+      '--runs',
+      '1',
+      '--passes',
+      '1',
+      '--radii',
+      '15',
+    ])
+      .trim()
+      .split('\n')
+      .map(
+        (l) => JSON.parse(l) as { site: string; radiusMiles: number; queriesPerRun: number; p99Ms: { median: number } },
+      );
+    expect(lines.map((l) => [l.site, l.radiusMiles, l.queriesPerRun])).toEqual([
+      [site, 15, 15],
+      [copy, 15, 15],
+    ]);
+    for (const l of lines) expect(l.p99Ms.median).toBeGreaterThan(0);
   });
 });
