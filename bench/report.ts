@@ -351,7 +351,7 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
   const decodedOk = judged ? maxBytes <= TARGETS.coldBytes : null;
   const unjudged = judged ? '' : 'not judged: no scale site in this run (add scale to --only); sample ';
   const construction =
-    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta + coverage cells + cell index + at most two gazetteer documents: a ZIP's, or a city's names and city documents, or a point's boundary index), then a point's state boundaries, the group trees near the circle, the blocks planned from the index (every block crossing the circle's edge, and the blocks wholly inside near enough to hold the nearest firms), a group's shared lists when one of its larger cells is wholly inside, and the record chunks of the firms shown: not bounded by construction, measured.` +
+    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta + coverage cells or a point's or ZIP's piece of them + cell index + at most two gazetteer documents: a ZIP's, or a city's names and city documents, or a point's boundary tile), the group trees near the circle, the blocks planned from the index (every block crossing the circle's edge, and the blocks wholly inside near enough to hold the nearest firms), a group's shared lists when one of its larger cells is wholly inside, and the record chunks of the firms shown: not bounded by construction, measured.` +
     (objectsOk === false ? ` The measured maximum exceeds the target. ${coldWhy(sets)}` : '');
   const maxRounds = Math.max(...sets.map((s) => s.rounds?.max ?? 0));
   const roundsOk = judged ? maxRounds <= TARGETS.coldRounds : null;
@@ -415,8 +415,8 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
 /** Why a cold query still waits for more rounds than the target, and what would remove them. */
 const COLD_ROUNDS_WHY =
   'Each object is named, with its hash, by the one before it (meta.json by the pointer, the cell index by meta.json, the group trees by the index, blocks by their group, record chunks by their block), and a read may start before its parent has arrived but is used only once checked against it. ' +
-  "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (coverage cells, cell index, a ZIP's document, a city's names document, a point's boundary index); (2) the group trees with the blocks planned from the index's block list, and the city document or the state boundaries; (3) the record chunks of the firms shown with the shared lists. " +
-  'A point in no state (on the water, or abroad near the border) reads the other regions whose box holds it and the ZIP points near it together, in the third round (the US outline only when no ZIP point is within 14 miles, in a fourth). A document whose hash is in a hashes/ document is read beside that document, in the same round.';
+  "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (a point's or a place name's coverage cells, cell index, a ZIP's document, a city's names document, a point's boundary tile); (2) the group trees with the blocks planned from the index's block list, and the city document or a ZIP's coverage piece; (3) the record chunks of the firms shown with the shared lists. " +
+  'A point its tile puts in no state (on the water, or abroad near the border) reads the ZIP points within 14 miles in the second round, and inside the US outline with none that near those within 50 in the third. A document whose hash is in a hashes/ document is read beside that document, in the same round.';
 
 function coldWhy(sets: ColdReads[]): string {
   const worst = sets.reduce((a, b) => (b.worst.bytes > a.worst.bytes ? b : a));

@@ -41,6 +41,10 @@ const QUERIES: [Record<string, string>, number][] = [
   [{ location: 'Chicago, IL', radius_miles: '50' }, 3],
   [{ location: 'Philadelphia, PA', radius_miles: '1' }, 3],
   [{ lat: '39.5', lng: '-116.5', radius_miles: '50' }, 3],
+  // In no state: Lake Michigan 10 miles north of Chicago (a ZIP point within 14 miles), and mid-lake (none within 14,
+  // inside the US outline: the ZIP points within 50 miles in the third round; four rounds before boundary tiles).
+  [{ lat: '42.0229', lng: '-87.6298', radius_miles: '15' }, 3],
+  [{ lat: '43.5', lng: '-87.0', radius_miles: '15' }, 3],
 ];
 
 describe('cold query rounds', () => {
