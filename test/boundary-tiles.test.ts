@@ -12,7 +12,14 @@ import { buildBoundaries } from '../generator/model/boundary.ts';
 import { buildBoundaryTiles } from '../generator/model/boundary-tiles.ts';
 import { tilePolygonHolds } from '../shim/places/boundary-tile.ts';
 import { placeOfPoint } from '../shim/places/boundary.ts';
-import { boundaryTile, type BoundaryTileT, type MetaT } from '../shim/format/site-format.ts';
+import {
+  BOUNDARY_TILES,
+  boundaryTile,
+  inTiledBox,
+  type BoundaryTilesT,
+  type BoundaryTileT,
+  type MetaT,
+} from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 
@@ -86,10 +93,13 @@ function points(degrees: number): [number, number][] {
 }
 
 describe('boundary tiles against the whole outlines', () => {
-  for (const degrees of [4, 3]) {
-    it(`name the same region as the whole documents at every point (${degrees}° tiles)`, () => {
-      const tiles = buildBoundaryTiles(index, regions, degrees);
-      const at = points(degrees);
+  // The published grid, and 3-degree tiles over the whole globe (180°, the poles, polygons across 180°).
+  const grids: BoundaryTilesT[] = [BOUNDARY_TILES, { degrees: 3, bbox: [-180, -90, 180, 90] }];
+  for (const grid of grids) {
+    const { degrees } = grid;
+    it(`name the same region as the whole documents at every point (${degrees}° tiles over ${grid.bbox.join(', ')})`, () => {
+      const tiles = buildBoundaryTiles(index, regions, grid);
+      const at = points(degrees).filter(([lat, lng]) => inTiledBox(grid, lat, lng));
       const wrong: string[] = [];
       const seen = new Set<string>();
       for (const [lat, lng] of at) {
@@ -99,16 +109,20 @@ describe('boundary tiles against the whole outlines', () => {
         if (got !== want) wrong.push(`${lat},${lng}: tile ${got}, whole ${want}`);
       }
       expect(wrong.slice(0, 20)).toEqual([]);
-      expect(at.length).toBeGreaterThan(90_000);
+      expect(at.length).toBeGreaterThan(30_000);
+      for (const name of tiles.keys()) {
+        const [lat = 0, lng = 0] = name.split('_').map(Number);
+        expect(inTiledBox(grid, lat, lng), name).toBe(true);
+      }
       // Every state, DC, PR and the US waters among the answers, and most countries.
       for (const r of index.regions) if (r.kind !== 'country' && r.kind !== 'territory') expect(seen).toContain(r.key);
-      expect(seen.size).toBeGreaterThan(200);
+      expect(seen.size).toBeGreaterThan(degrees === 3 ? 200 : 20);
     });
   }
 
   it('are built the same twice (deterministic)', () => {
-    const a = buildBoundaryTiles(index, regions, 4);
-    expect(JSON.stringify([...buildBoundaryTiles(index, regions, 4)])).toBe(JSON.stringify([...a]));
+    const a = buildBoundaryTiles(index, regions, BOUNDARY_TILES);
+    expect(JSON.stringify([...buildBoundaryTiles(index, regions, BOUNDARY_TILES)])).toBe(JSON.stringify([...a]));
   });
 });
 
@@ -118,9 +132,9 @@ describe('the published boundary tiles', () => {
   it('are the tiles built from the published regions, listed in meta.json, and read in place of the index', async () => {
     const reader = await createSiteSource(new FolderStore(SITE)).current();
     const meta: MetaT = reader.meta;
-    const degrees = meta.gazetteer.boundary_tiles as number;
-    expect(degrees).toBeGreaterThan(0);
-    const built = buildBoundaryTiles(index, regions, degrees);
+    const grid = meta.gazetteer.boundary_tiles as BoundaryTilesT;
+    expect(grid).toEqual(BOUNDARY_TILES);
+    const built = buildBoundaryTiles(index, regions, grid);
     for (const [name, tile] of [...built].filter((_, i) => i % 37 === 0)) {
       const text = readFileSync(join(SITE, 'v', reader.version, 'gazetteer', 'tiles', `${name}.json`), 'utf8');
       expect(text).toBe(`${JSON.stringify(tile)}\n`);

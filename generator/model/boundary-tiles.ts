@@ -1,6 +1,6 @@
 /**
  * The boundary tiles of a version (docs/SITE-FORMAT.md, "Boundary tiles"): the boundary regions cut by a grid of
- * BOUNDARY_TILE_DEGREES, each tile holding every region whose box meets it, with the edges crossing the tile and the
+ * BOUNDARY_TILES over its box, each tile holding every region whose box meets it, with the edges crossing the tile and the
  * parity of those west of it (shim/places/boundary-tile.ts), so a point reads one tile and gets the answer the whole
  * outlines give. Deterministic: regions in index order, polygons and edges in document order.
  */
@@ -11,6 +11,7 @@ import {
   type BoundaryRegionT,
   type BoundaryTilePolygonT as TilePolygon,
   type BoundaryTileT,
+  type BoundaryTilesT,
 } from '../../shim/format/site-format.ts';
 
 /** One polygon's rings in its own longitudes (0-360° when it crosses 180°, as shim/places/boundary.ts reads it). */
@@ -83,14 +84,16 @@ function cut(shape: Shape, flat: number[][], x0: number, x1: number, y0: number,
   return { w: shape.w, p: parity === 1 ? 1 : 0, b, c };
 }
 
-/** The tiles of a grid of `degrees` (a whole number dividing 180), by tile name (boundaryTile), sorted. */
+/** The tiles of a grid of `degrees` (a whole number dividing 180) over its box, by tile name (boundaryTile), sorted. */
 export function buildBoundaryTiles(
   index: BoundaryIndexT,
   regions: ReadonlyMap<string, BoundaryRegionT>,
-  degrees: number,
+  grid: BoundaryTilesT,
 ): Map<string, BoundaryTileT> {
   const tiles = new Map<string, BoundaryTileT>();
+  const { degrees } = grid;
   const D = degrees;
+  const [west, south, east, north] = grid.bbox;
   for (const info of index.regions) {
     const doc = regions.get(info.key);
     if (doc === undefined) throw new Error(`boundary tiles: no document for ${info.key}`);
@@ -99,9 +102,9 @@ export function buildBoundaryTiles(
     doc.polygons.forEach((flat, p) => {
       const shape = shapes[p] as Shape;
       const [bx0, by0, bx1, by1] = shape.box;
-      for (let row = Math.floor(Math.max(-90, by0) / D); row * D <= Math.min(90, by1); row++) {
-        // Every column of the grid, 180° included (a point at longitude 180 is in the tile starting there).
-        for (let col = -180 / D; col <= 180 / D; col++) {
+      for (let row = Math.floor(Math.max(south, by0) / D); row * D <= by1 && row * D < north; row++) {
+        // Every column of the box (its east edge out, like its north one: a point there is read from the index).
+        for (let col = Math.floor(west / D); col * D < east; col++) {
           const lng0 = col * D;
           const shift = shape.w === 1 && lng0 < 0 ? 360 : 0;
           const x0 = lng0 + shift;

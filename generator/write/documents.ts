@@ -8,6 +8,7 @@ import { paths } from '../../shim/format/paths.ts';
 import { hashDocPath, hashInMeta } from '../../shim/format/hash-docs.ts';
 import { alphabetPrefixes } from './firm-packs.ts';
 import type {
+  BoundaryTilesT,
   CoverageCellsT,
   CoverageDocT,
   HashDocT,
@@ -125,7 +126,7 @@ export function metaDoc(
     names?: readonly string[];
     points?: readonly string[];
     boundary?: readonly string[];
-    boundaryTiles?: number;
+    boundaryTiles?: BoundaryTilesT;
     listingPrefixLength: number;
     sha256: Record<string, string>;
   },

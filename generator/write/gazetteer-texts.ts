@@ -4,7 +4,7 @@
  * objects that every full collection of a national run's heap marked again.
  */
 import { paths } from '../../shim/format/paths.ts';
-import { BOUNDARY_TILE_DEGREES, type ZipGazetteerT } from '../../shim/format/site-format.ts';
+import { BOUNDARY_TILES, type BoundaryTilesT, type ZipGazetteerT } from '../../shim/format/site-format.ts';
 import { buildBoundaryTiles } from '../model/boundary-tiles.ts';
 import type { buildGazetteer } from '../model/gazetteer.ts';
 
@@ -15,8 +15,8 @@ export interface GazetteerContents {
   names: string[];
   points: string[];
   boundary: string[];
-  /** Degrees of the boundary tiles (gazetteer/tiles/). */
-  boundaryTiles: number;
+  /** The boundary tiles' size and box (gazetteer/tiles/). */
+  boundaryTiles: BoundaryTilesT;
 }
 
 /** Every gazetteer document as [key relative to the version root, JSON text] in write order, and what else a run needs. */
@@ -39,7 +39,7 @@ export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerT
   for (const [tile, doc] of g.points) add(paths.points(tile), doc);
   add(paths.boundaryIndex(), g.boundary.index);
   for (const [key, doc] of g.boundary.regions) add(paths.boundary(key), doc);
-  for (const [tile, doc] of buildBoundaryTiles(g.boundary.index, g.boundary.regions, BOUNDARY_TILE_DEGREES))
+  for (const [tile, doc] of buildBoundaryTiles(g.boundary.index, g.boundary.regions, BOUNDARY_TILES))
     add(paths.boundaryTile(tile), doc);
   return {
     texts,
@@ -50,7 +50,7 @@ export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerT
       names: [...g.names.keys()],
       points: [...g.points.keys()],
       boundary: [...g.boundary.regions.keys()],
-      boundaryTiles: BOUNDARY_TILE_DEGREES,
+      boundaryTiles: BOUNDARY_TILES,
     },
   };
 }

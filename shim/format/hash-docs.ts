@@ -50,15 +50,13 @@ export function hashDocOf(rel: string): string | null {
 }
 
 /**
- * The `hashes/` document of boundary tile `<lat>_<lng>`: near the US (0-80°N, 180-60°W) its 20-degree square, about 25
- * tiles (2 KiB); elsewhere, where only refused points look, its 90-degree square. So meta.json records a few dozen.
+ * The `hashes/` document of boundary tile `<lat>_<lng>`: its 20-degree square (`tiles-40_m100`), at most 25 tiles at 4
+ * degrees (2.4 KB), and 22 documents over the tiles' box.
  */
 function tileHashDoc(tile: string): string {
-  const [lat = 0, lng = 0] = tile.split('_').map(Number);
-  const near = lat >= 0 && lat < 80 && lng < -60;
-  const g = near ? 20 : 90;
-  const corner = (v: number): string => String(Math.floor(v / g) * g).replace('-', 'm');
-  return `tiles-${near ? '' : 'world-'}${corner(lat)}_${corner(lng)}`;
+  const corner = (v: string): string => String(Math.floor(Number(v) / 20) * 20).replace('-', 'm');
+  const [lat = '0', lng = '0'] = tile.split('_');
+  return `tiles-${corner(lat)}_${corner(lng)}`;
 }
 
 /** The path of the `hashes/` document recording the sha256 of `rel`, or null (see hashDocOf). */

@@ -86,6 +86,14 @@ export const Layers = z.object({
 /** A boundary region's key: `us-<USPS code>` for a state, DC, Puerto Rico or a territory, `c-<ISO 3166 numeric or name>` for a country. */
 export const BOUNDARY_KEY_RE = /^(?:us-[A-Z]{2}|c-[0-9a-z]+)$/;
 
+/** meta.json gazetteer.boundary_tiles: the size of the boundary tiles and the box (whole multiples of it) they cover. */
+export const BoundaryTiles = z.object({
+  degrees: z.number().int().positive().describe('Degrees of latitude and longitude of a tile, dividing 180'),
+  bbox: z
+    .tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()])
+    .describe('West, south, east, north of the box the tiles cover (south and west edges in, north and east out)'),
+});
+
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
   schema_version: schemaVersion('meta').describe(
@@ -128,14 +136,9 @@ export const Meta = z.object({
         .describe(
           'Every tile (see pointTile) with a gazetteer/points/<tile>.json, sorted; absent in versions written before points were checked to be in the US',
         ),
-      boundary_tiles: z
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .describe(
-          'Degrees of the boundary tiles (see BoundaryTile): gazetteer/tiles/<tile>.json exists for every tile some region meets, its sha256 in hashes/ (see hashDocOf). Absent in versions written before the tiles (the boundary index and region documents decide there)',
-        ),
+      boundary_tiles: BoundaryTiles.optional().describe(
+        'The boundary tiles (see BoundaryTile): gazetteer/tiles/<tile>.json exists for every tile of the box some region meets, its sha256 in hashes/ (see hashDocOf); a point outside the box, and every point of a version without them, is placed by the boundary index and region documents',
+      ),
       boundary: z
         .array(z.string().regex(BOUNDARY_KEY_RE))
         .optional()
@@ -538,6 +541,7 @@ export type PointGazetteerT = z.infer<typeof PointGazetteer>;
 export type BoundaryIndexT = z.infer<typeof BoundaryIndex>;
 export type BoundaryRegionT = z.infer<typeof BoundaryRegion>;
 export type BoundaryTileT = z.infer<typeof BoundaryTile>;
+export type BoundaryTilesT = z.infer<typeof BoundaryTiles>;
 export type BoundaryTilePolygonT = z.infer<typeof BoundaryTilePolygon>;
 export type ManifestT = z.infer<typeof Manifest>;
 export type LayersT = z.infer<typeof Layers>;
@@ -621,12 +625,22 @@ export function pointTile(lat: number, lng: number): string {
   return `${Math.floor(lat / d) * d}_${Math.floor(lng / d) * d}`;
 }
 
-/** Degrees of latitude and longitude of a boundary tile (gazetteer/tiles/), a whole number dividing 180. */
-export const BOUNDARY_TILE_DEGREES = 4;
+/**
+ * The boundary tiles a version is written with (meta.json gazetteer.boundary_tiles): 4-degree squares over the box
+ * around the US and its neighbours (west, south, east, north: 180°W to 60°W, the equator to 80°N): 331 tiles. Points
+ * elsewhere (refused anyway) read the boundary index and region documents.
+ */
+export const BOUNDARY_TILES: BoundaryTilesT = { degrees: 4, bbox: [-180, 0, -60, 80] };
 
 /** The boundary tile of a position: its south-west corner in whole degrees, a multiple of `degrees` ("40_-88"). */
-export function boundaryTile(lat: number, lng: number, degrees = BOUNDARY_TILE_DEGREES): string {
+export function boundaryTile(lat: number, lng: number, degrees = BOUNDARY_TILES.degrees): string {
   return `${Math.floor(lat / degrees) * degrees}_${Math.floor(lng / degrees) * degrees}`;
+}
+
+/** True when (lat, lng) is in the box the tiles cover (south and west edges in, north and east out). */
+export function inTiledBox(tiles: BoundaryTilesT, lat: number, lng: number): boolean {
+  const [w, s, e, n] = tiles.bbox;
+  return lat >= s && lat < n && lng >= w && lng < e;
 }
 
 /**

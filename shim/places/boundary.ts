@@ -12,6 +12,7 @@ import {
   BoundaryRegion,
   BoundaryTile,
   boundaryTile,
+  inTiledBox,
   keys,
   type BoundaryIndexT,
   type BoundaryRegionT,
@@ -109,7 +110,8 @@ async function placeInTile(reader: SiteReader, degrees: number, lat: number, lng
 
 /**
  * Where (lat, lng) is, or undefined when the version has no boundary documents (versions before them: the caller
- * falls back to the ZIP points). A version with boundary tiles answers from the point's tile alone (never 'coast').
+ * falls back to the ZIP points). A version with boundary tiles answers a point in their box from its tile alone
+ * (never 'coast').
  * Otherwise states are tried first, so a US point reads no country; US waters last. `noState` is told when no state
  * holds the point, before the other regions are read (the caller may start its own reads). `coastal`, when given, is
  * asked before the US's own outline is read (87 KB, for a point no other region holds): true means the caller decides
@@ -122,8 +124,8 @@ export async function placeOfPoint(
   noState?: () => void,
   coastal?: () => Promise<boolean>,
 ): Promise<PointPlace | undefined> {
-  const degrees = reader.meta.gazetteer.boundary_tiles;
-  if (degrees !== undefined) return placeInTile(reader, degrees, lat, lng);
+  const tiles = reader.meta.gazetteer.boundary_tiles;
+  if (tiles !== undefined && inTiledBox(tiles, lat, lng)) return placeInTile(reader, tiles.degrees, lat, lng);
   if (reader.meta.gazetteer.boundary === undefined) return undefined;
   const index: BoundaryIndexT = await readRequired(reader, keys.boundaryIndex(reader.version), BoundaryIndex, LISTED);
   const boxed = index.regions.filter((r) => inBox(r.bbox, lat, lng));

@@ -12,7 +12,7 @@ import { resolveCityQuery } from './resolve-inside.ts';
 import { refuseAbroad, resolveName } from './resolve-name.ts';
 import { stateOfPoint } from './resolve-point.ts';
 import type { LocationT } from '../contract/schemas.ts';
-import { boundaryTile, keys, ZipGazetteer } from '../format/site-format.ts';
+import { BOUNDARY_TILES, boundaryTile, inTiledBox, keys, ZipGazetteer } from '../format/site-format.ts';
 import { coveragePieceOf } from './coverage.ts';
 
 export { metroAt };
@@ -28,7 +28,7 @@ function fallbackNote(zip: string, city: string, state: string): string {
 
 /**
  * The keys of `version` that resolving `parsed` reads first whatever its version holds: for a point its coverage piece
- * and boundary tile, for a ZIP its ZIP3 document (its coverage piece follows from the ZIP's point), for a place
+ * and boundary tile (the boundary index outside the tiles' box), for a ZIP its ZIP3 document (its coverage piece follows from the ZIP's point), for a place
  * name the whole coverage cells (meta.json, not yet read, says whether they exist). Read beside meta.json by a cold
  * request.
  */
@@ -37,7 +37,9 @@ export function locationKeys(parsed: ParsedLocation, version: string): string[] 
   if (parsed.kind === 'point')
     return [
       keys.root(version) + coveragePieceOf(parsed.lat, parsed.lng),
-      keys.boundaryTile(version, boundaryTile(parsed.lat, parsed.lng)),
+      inTiledBox(BOUNDARY_TILES, parsed.lat, parsed.lng)
+        ? keys.boundaryTile(version, boundaryTile(parsed.lat, parsed.lng))
+        : keys.boundaryIndex(version),
     ];
   return [keys.coverageCells(version)];
 }
