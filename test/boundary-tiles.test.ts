@@ -2,9 +2,10 @@
  * Boundary tiles (gazetteer/tiles/, shim/places/boundary-tile.ts) against the whole outlines, by brute force: at many
  * points (random over the globe and North America, on tile borders, at 180°, and on the outlines themselves: vertices
  * and edge midpoints), the region a point's tile names is the one point-in-polygon-hao names over every whole region
- * document, in the index's order. Then the published tiles: the same as built, read by the shim in place of the index.
+ * document, in the index's order. Then the published tiles: the same as built, read by the shim in place of the index;
+ * and a version without them (written before them) placed the same from the index and region documents.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pointInPolygon from 'point-in-polygon-hao';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,8 @@ import {
 } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
+import { recordMetaHash } from './helpers/rehash.ts';
+import { linkSite } from './helpers/site-copy.ts';
 
 const { index, regions } = buildBoundaries();
 
@@ -149,5 +152,34 @@ describe('the published boundary tiles', () => {
     expect(await place(43.5, -87.0)).toBe('us_waters');
     expect(await place(30, -60)).toBe('none');
     expect(await place(13.4443, 144.7937)).toBe('GU');
+  });
+});
+
+describe('a version written before the boundary tiles', () => {
+  it('places points from the index and region documents, as the tiles do in a version with them', async () => {
+    const SITE = process.env.TEST_SITE_DIR as string;
+    const copy = linkSite(SITE);
+    try {
+      const metaPath = copy.own('meta.json');
+      const old = JSON.parse(readFileSync(metaPath, 'utf8')) as MetaT;
+      delete old.gazetteer.boundary_tiles;
+      writeFileSync(metaPath, `${JSON.stringify(old)}\n`);
+      recordMetaHash(copy.dir);
+      rmSync(copy.own('gazetteer/tiles'), { recursive: true });
+      const before = await createSiteSource(new FolderStore(copy.dir)).current();
+      const now = await createSiteSource(new FolderStore(SITE)).current();
+      const text = (p: Awaited<ReturnType<typeof placeOfPoint>>): string =>
+        p === undefined ? 'undefined' : 'state' in p ? p.state : 'name' in p ? p.name : p.kind;
+      let seed = 5;
+      const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+      for (let i = 0; i < 400; i++) {
+        const [lat, lng] = [18 + next() * 54, -170 + next() * 110];
+        const was = text(await placeOfPoint(before, lat, lng));
+        const is = text(await placeOfPoint(now, lat, lng));
+        expect(is, `${lat},${lng}`).toBe(was);
+      }
+    } finally {
+      copy.remove();
+    }
   });
 });
