@@ -16,6 +16,7 @@ import { buildCoverage } from './model/coverage.ts';
 import type { CoverageMap } from './model/coverage.ts';
 import {
   coverageCellsDoc,
+  coveragePieceDocs,
   coverageDoc,
   listingBuckets,
   listingPrefixLength,
@@ -396,7 +397,9 @@ async function writeContent(
   await w.put(paths.coverage(), coverageDoc(model.built, inputs.metros, vis, inputs.dataset, weekOf));
   const totals = totalsOf(model.built, inputs.metros);
   model.built = [];
-  await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
+  const coverageCells = coverageCellsDoc(coverage);
+  await w.put(paths.coverageCells(), coverageCells);
+  for (const [rel, piece] of coveragePieceDocs(coverageCells)) await w.put(rel, piece);
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
   for (const [rel, text] of gazetteer.texts) await w.putJson(rel, text);
   for (const [name, page] of pages) await w.put(paths.page(name), page);

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBoundaries } from '../generator/model/boundary.ts';
 import { placeOfPoint } from '../shim/places/boundary.ts';
+import { boundaryTile } from '../shim/format/site-format.ts';
 import type { SiteReader } from '../shim/search/reader.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
@@ -170,13 +171,14 @@ describe('a boundary document the store cannot give', () => {
     const copy = linkSite(SITE);
     const own = await startTestServer({ SITE_DIR: copy.dir });
     try {
-      // One state per fault: a document read whole once is cached, so the second fault needs another.
+      // One tile per fault: a document read whole once is cached, so the second fault needs another. A point reads
+      // its boundary tile, not the state's document (gazetteer/tiles/).
       const cases = [
-        { fault: 'deleted', state: 'TX', at: 'lat=29.7604&lng=-95.3698' },
-        { fault: 'garbled', state: 'IL', at: 'lat=41.8781&lng=-87.6298' },
+        { fault: 'deleted', state: 'TX', at: 'lat=29.7604&lng=-95.3698', tile: boundaryTile(29.7604, -95.3698) },
+        { fault: 'garbled', state: 'IL', at: 'lat=41.8781&lng=-87.6298', tile: boundaryTile(41.8781, -87.6298) },
       ];
-      for (const { fault, state, at } of cases) {
-        const path = copy.own(`gazetteer/boundary/us-${state}.json`);
+      for (const { fault, state, at, tile } of cases) {
+        const path = copy.own(`gazetteer/tiles/${tile}.json`);
         const intact = readFileSync(path);
         const ask = () => fetch(`${own.url}/v1/attorneys?${at}&limit=1`);
         if (fault === 'deleted') unlinkSync(path);

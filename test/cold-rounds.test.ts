@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { RoundStore } from '../bench/cold/round-store.ts';
 import { StoreError } from '../shim/contract/errors.ts';
+import { coveragePieceOf } from '../shim/places/coverage.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { SpeculativeReads } from '../shim/search/speculative-reads.ts';
@@ -42,6 +43,10 @@ const QUERIES: [Record<string, string>, number][] = [
   [{ lat: '39.5', lng: '-116.5', radius_miles: '50' }, 3],
   // A misspelt name read as the one place clearly meant (its search starts beside the city document all the same).
   [{ location: 'Pheonix', radius_miles: '50' }, 3],
+  // In no state: Lake Michigan 10 miles north of Chicago (a ZIP point within 14 miles), and mid-lake (none within 14,
+  // inside the US outline: the ZIP points within 50 miles in the third round; four rounds before boundary tiles).
+  [{ lat: '42.0229', lng: '-87.6298', radius_miles: '15' }, 3],
+  [{ lat: '43.5', lng: '-87.0', radius_miles: '15' }, 3],
 ];
 
 describe('cold query rounds', () => {
@@ -54,7 +59,12 @@ describe('cold query rounds', () => {
       expect(rounds.rounds[0]).toEqual(['current.json']);
       // meta.json shares its round with the first objects of the query.
       expect(rounds.rounds[1]?.some((k) => k.endsWith('/meta.json'))).toBe(true);
-      expect(rounds.rounds[1]?.some((k) => k.endsWith('/coverage-cells.json'))).toBe(true);
+      // A point reads its coverage piece there, a place name the whole coverage cells, a ZIP the piece of its point
+      // beside the search's first cell objects; no point or ZIP reads the whole document.
+      const coverageRound = rounds.rounds.findIndex((r) => r.some((k) => k.includes('/coverage-cells')));
+      const place = q.location !== undefined && !/\d/.test(q.location);
+      expect(coverageRound, JSON.stringify(q)).toBe(q.zip !== undefined ? 2 : 1);
+      expect(rounds.rounds.flat().some((k) => k.endsWith('/coverage-cells.json'))).toBe(place);
       expect(rounds.roundsAfterPointer).toBeLessThanOrEqual(most);
     }
   });
@@ -93,8 +103,9 @@ describe('cold query rounds', () => {
     const store = new DamagingStore(new FolderStore(site));
     const service = createService(createSiteSource(store));
     const q = { lat: '41.8781', lng: '-87.6298', radius_miles: '15' };
-    // The index and coverage cells are read beside meta.json, the block beside its group (before its hash is known).
-    for (const name of ['/cells/index.json', '/coverage-cells.json', '/cells/blocks/822667fffffffff.json']) {
+    // The index and the point's coverage piece are read beside meta.json, the block beside its group (before its hash is known).
+    const piece = `/${coveragePieceOf(41.8781, -87.6298)}`;
+    for (const name of ['/cells/index.json', piece, '/cells/blocks/822667fffffffff.json']) {
       store.damaged.add(name);
       const fresh = createService(createSiteSource(store));
       await expect(fresh.findAttorneys(q, CTX)).rejects.toBeInstanceOf(StoreError);

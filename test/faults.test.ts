@@ -1,5 +1,5 @@
 /**
- * Store faults under a running server: each kind of stored object (pointer, meta, coverage cells, cell index, a
+ * Store faults under a running server: each kind of stored object (pointer, meta, coverage cells and a piece, cell index, a
  * cell block, a firm document, gazetteer ZIP and city documents, coverage document) deleted, emptied, truncated, garbled
  * and replaced by JSON of the wrong shape gives 503 with Retry-After on every request that needs it (never a 400,
  * 404 or partial 200), and once the object is restored the same server answers exactly as before, without a restart.
@@ -15,6 +15,7 @@ import { request, type Reply } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { firmPackKey } from './helpers/firm-pack.ts';
 import { keys } from '../shim/format/site-format.ts';
+import { coveragePieceOf } from '../shim/places/coverage.ts';
 
 type Json = Record<string, unknown>;
 
@@ -101,8 +102,15 @@ beforeAll(async () => {
       warmUp: null,
     },
     {
+      // Read whole by a place name; a ZIP or a point reads its piece (below).
       name: 'coverage-cells.json',
       files: ['coverage-cells.json'],
+      probes: ['/v1/attorneys?location=Chicago%2C%20IL'],
+      warmUp: '/v1/coverage',
+    },
+    {
+      name: 'the coverage piece of the point',
+      files: [...new Set([coveragePieceOf(office.lat, office.lng), coveragePieceOf(chicago[0], chicago[1])])],
       probes: ['/v1/attorneys?zip=60601', point],
       warmUp: '/v1/coverage',
     },
@@ -176,6 +184,7 @@ describe('a damaged stored object is 503 under a running server, and the server 
     'pointer current.json',
     'meta.json',
     'coverage-cells.json',
+    'the coverage piece of the point',
     'cell index',
     'a cell block (the one holding the point)',
     'a firm document (its firm pack)',

@@ -43,6 +43,7 @@ import {
   ZipGazetteer,
   BoundaryIndex,
   BoundaryRegion,
+  BoundaryTile,
 } from '../shim/format/site-format.ts';
 import type { CoverageDocT, FirmDocT, ManifestT, MetaT, PointerT } from '../shim/format/site-format.ts';
 import {
@@ -437,7 +438,8 @@ describe('published site', () => {
       if (r === 'meta.json') return Meta;
       if (r === 'manifest.json') return Manifest;
       if (r === 'coverage.json') return CoverageDoc;
-      if (r === 'coverage-cells.json') return CoverageCells;
+      if (r === 'coverage-cells.json' || r.startsWith('coverage-cells/')) return CoverageCells;
+      if (r.startsWith('gazetteer/tiles/')) return BoundaryTile;
       if (r === 'cells/index.json') return CellIndex;
       if (r.startsWith('cells/groups/')) return CellGroup;
       if (r.startsWith('cells/shared/')) return CellShared;

@@ -13,6 +13,7 @@ import { request, type Reply } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { firmPackKey } from './helpers/firm-pack.ts';
 import { keys } from '../shim/format/site-format.ts';
+import { coveragePieceOf } from '../shim/places/coverage.ts';
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ let version: string;
 let copyDir: string;
 let baseline: TestServer;
 /** An office near the centre of Chicago, the files that hold it and a query that shows it. */
-let target: { listingId: string; block: string; chunk: string; point: string };
+let target: { listingId: string; block: string; chunk: string; point: string; piece: string };
 const expected = new Map<string, Reply>();
 
 const inCopy = (rel: string): string => join(copyDir, 'v', version, rel);
@@ -59,9 +60,16 @@ beforeAll(async () => {
     block: `cells/blocks/${near.b.cell}.json`,
     chunk: `cells/records/${near.b.cell}/0.json`,
     point: `/v1/attorneys?lat=${office.lat}&lng=${office.lng}&radius_miles=1&limit=25`,
+    piece: coveragePieceOf(office.lat, office.lng),
   };
   baseline = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
-  for (const path of [target.point, '/v1/attorneys?zip=60601', `/v1/firms/${target.listingId}`, '/corrections']) {
+  for (const path of [
+    target.point,
+    '/v1/attorneys?zip=60601',
+    '/v1/attorneys?location=Chicago%2C%20IL',
+    `/v1/firms/${target.listingId}`,
+    '/corrections',
+  ]) {
     const reply = await request(baseline.url, path);
     expect(reply.status, `${path} on the intact site`).toBe(200);
     expected.set(path, reply);
@@ -104,7 +112,13 @@ const CASES: Case[] = [
     name: 'coverage cells emptied',
     rel: () => 'coverage-cells.json',
     alter: (v) => ({ ...v, cells: {} }),
-    probes: () => ['/v1/attorneys?zip=60601', target.point],
+    probes: () => ['/v1/attorneys?location=Chicago%2C%20IL'],
+  },
+  {
+    name: "the point's coverage piece emptied",
+    rel: () => target.piece,
+    alter: (v) => ({ ...v, cells: {} }),
+    probes: () => [target.point],
   },
   {
     name: 'a firm document with another phone number (its firm pack altered)',

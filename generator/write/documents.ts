@@ -1,12 +1,14 @@
 /** The documents of a version besides the cell tree and the firm packs: listings buckets, coverage, coverage cells, hash documents, meta, manifest, pointer. */
+import { cellToParent } from 'h3-js';
 import { attribution } from '../../shim/contract/attribution.ts';
-import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { COVERAGE_PIECE_RES, COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { disclosureFor } from '../../shim/answer/disclosure.ts';
 import { cityDocument, LISTING_ALPHABET, listingPrefix } from '../../shim/format/site-format.ts';
 import { paths } from '../../shim/format/paths.ts';
 import { hashDocPath, hashInMeta } from '../../shim/format/hash-docs.ts';
 import { alphabetPrefixes } from './firm-packs.ts';
 import type {
+  BoundaryTilesT,
   CoverageCellsT,
   CoverageDocT,
   HashDocT,
@@ -86,6 +88,22 @@ export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
   return { schema_version: SCHEMA_VERSIONS.coverage, res: COVERAGE_RESOLUTION, cells };
 }
 
+/**
+ * coverage-cells.json cut by each cell's parent at COVERAGE_PIECE_RES: relative path -> the cells under that parent,
+ * as coverage-cells.json holds them, paths sorted. The whole document is still written, for shims reading it.
+ */
+export function coveragePieceDocs(whole: CoverageCellsT): Map<string, CoverageCellsT> {
+  const pieces = new Map<string, CoverageCellsT>();
+  for (const [cell, metros] of Object.entries(whole.cells)) {
+    const rel = paths.coveragePiece(cellToParent(cell, COVERAGE_PIECE_RES));
+    let piece = pieces.get(rel);
+    if (piece === undefined)
+      pieces.set(rel, (piece = { schema_version: whole.schema_version, res: whole.res, cells: {} }));
+    piece.cells[cell] = metros;
+  }
+  return new Map([...pieces].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}
+
 /** meta.json `metros`: every metro's sampling by slug, slugs sorted. */
 export function metroSampling(vis: Pick<Visibility, 'metros'>): Record<string, MetroSamplingT> {
   const out: Record<string, MetroSamplingT> = {};
@@ -108,6 +126,7 @@ export function metaDoc(
     names?: readonly string[];
     points?: readonly string[];
     boundary?: readonly string[];
+    boundaryTiles?: BoundaryTilesT;
     listingPrefixLength: number;
     sha256: Record<string, string>;
   },
@@ -133,6 +152,7 @@ export function metaDoc(
       ...(contents.names === undefined ? {} : { names: [...contents.names].sort() }),
       ...(contents.points === undefined ? {} : { points: [...contents.points].sort() }),
       ...(contents.boundary === undefined ? {} : { boundary: [...contents.boundary].sort() }),
+      ...(contents.boundaryTiles === undefined ? {} : { boundary_tiles: contents.boundaryTiles }),
     },
     listing_prefix_length: contents.listingPrefixLength,
     sha256: contents.sha256,
@@ -150,6 +170,7 @@ export function namedByMeta(rel: string): boolean {
     rel === 'cells/index.json' ||
     rel === 'coverage.json' ||
     rel === 'coverage-cells.json' ||
+    rel.startsWith('coverage-cells/') ||
     rel === 'openapi.json' ||
     rel === 'changes.json' ||
     rel.startsWith('listings/') ||

@@ -4,7 +4,8 @@
  * objects that every full collection of a national run's heap marked again.
  */
 import { paths } from '../../shim/format/paths.ts';
-import type { ZipGazetteerT } from '../../shim/format/site-format.ts';
+import { BOUNDARY_TILES, type BoundaryTilesT, type ZipGazetteerT } from '../../shim/format/site-format.ts';
+import { buildBoundaryTiles } from '../model/boundary-tiles.ts';
 import type { buildGazetteer } from '../model/gazetteer.ts';
 
 /** The keys of the gazetteer's documents, as meta.json names them (each list in the gazetteer's own order). */
@@ -14,6 +15,8 @@ export interface GazetteerContents {
   names: string[];
   points: string[];
   boundary: string[];
+  /** The boundary tiles' size and box (gazetteer/tiles/). */
+  boundaryTiles: BoundaryTilesT;
 }
 
 /** Every gazetteer document as [key relative to the version root, JSON text] in write order, and what else a run needs. */
@@ -24,7 +27,7 @@ export interface GazetteerTexts {
   contents: GazetteerContents;
 }
 
-/** Serialise `g`'s documents: ZIP documents by ZIP3, cities by state, then names, points and boundaries. */
+/** Serialise `g`'s documents: ZIP documents by ZIP3, cities by state, then names, points, boundaries and their tiles. */
 export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerTexts {
   const texts: [string, string][] = [];
   const add = (rel: string, doc: unknown): void => void texts.push([rel, JSON.stringify(doc)]);
@@ -36,6 +39,8 @@ export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerT
   for (const [tile, doc] of g.points) add(paths.points(tile), doc);
   add(paths.boundaryIndex(), g.boundary.index);
   for (const [key, doc] of g.boundary.regions) add(paths.boundary(key), doc);
+  for (const [tile, doc] of buildBoundaryTiles(g.boundary.index, g.boundary.regions, BOUNDARY_TILES))
+    add(paths.boundaryTile(tile), doc);
   return {
     texts,
     zips: g.zips,
@@ -45,6 +50,7 @@ export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerT
       names: [...g.names.keys()],
       points: [...g.points.keys()],
       boundary: [...g.boundary.regions.keys()],
+      boundaryTiles: BOUNDARY_TILES,
     },
   };
 }

@@ -6,7 +6,7 @@ import { ApiError, StoreError } from '../contract/errors.ts';
 import { PAGE_NAME_RE, PageDoc, pageKey } from '../format/page-format.ts';
 import { readRequired, type EarlyKeys, type SiteReader } from '../search/reader.ts';
 import { queryId } from './query-id.ts';
-import { locationKeys, resolveLocation } from '../places/resolve.ts';
+import { locationKeys, resolveLocation, zipPoint } from '../places/resolve.ts';
 import type { AttorneysResponseT } from '../contract/schemas.ts';
 import { cellSearchKeys, prepareCellSearch } from '../search/cell-search.ts';
 import { cityHint, cityHintKeys } from '../places/city-hint.ts';
@@ -124,8 +124,8 @@ export function createService(
           : null;
       searching?.catch(() => undefined);
       // A city's probable point (city-hint.ts): its search runs beside the city document, kept only if the document
-      // resolves the query to that very point.
-      const hinted = cityHint(reader, parsed).then((p) => {
+      // resolves the query to that very point. A ZIP's point is its own (its metro follows from a coverage piece).
+      const hinted = (parsed.kind === 'zip' ? zipPoint(parsed, reader) : cityHint(reader, parsed)).then((p) => {
         if (p === null) return null;
         const found = search(reader, { ...p, metro }, q.radiusMiles, q.limit);
         found.catch(() => undefined);

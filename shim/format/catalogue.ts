@@ -10,6 +10,7 @@ import { paths, type DocName } from './paths.ts';
 import {
   BoundaryIndex,
   BoundaryRegion,
+  BoundaryTile,
   ChangesDoc,
   CityGazetteer,
   CityGazetteerState,
@@ -51,6 +52,7 @@ export const catalogue = {
   openapi: entry(paths.openapi, null, /^openapi\.json$/, 'openapi'),
   coverage: entry(paths.coverage, CoverageDoc, /^coverage\.json$/),
   coverageCells: entry(paths.coverageCells, CoverageCells, /^coverage-cells\.json$/),
+  coveragePiece: entry(paths.coveragePiece, CoverageCells, /^coverage-cells\/[0-9a-f]{15}\.json$/),
   cellIndex: entry(paths.cellIndex, CellIndex, /^cells\/index\.json$/),
   cellGroup: entry(paths.cellGroup, CellGroup, new RegExp(`^cells/groups/${id}\\.json$`)),
   cellShared: entry(paths.cellShared, CellShared, new RegExp(`^cells/shared/${id}\\.json$`)),
@@ -65,6 +67,7 @@ export const catalogue = {
   points: entry(paths.points, PointGazetteer, /^gazetteer\/points\/-?\d+_-?\d+\.json$/),
   boundaryIndex: entry(paths.boundaryIndex, BoundaryIndex, /^gazetteer\/boundary\/index\.json$/),
   boundary: entry(paths.boundary, BoundaryRegion, /^gazetteer\/boundary\/(?:us-[A-Z]{2}|c-[0-9a-z]+)\.json$/),
+  boundaryTile: entry(paths.boundaryTile, BoundaryTile, /^gazetteer\/tiles\/-?\d+_-?\d+\.json$/),
   measurement: entry(paths.measurement, MeasurementDoc, new RegExp(`^measurement/${id}\\.json$`)),
   changes: entry(paths.changes, ChangesDoc, /^changes\.json$/),
   hashes: entry(paths.hashes, HashDoc, /^hashes\/[a-z0-9_-]+\.json$/),

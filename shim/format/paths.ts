@@ -8,6 +8,8 @@ export const paths = {
   openapi: () => 'openapi.json',
   coverage: () => 'coverage.json',
   coverageCells: () => 'coverage-cells.json',
+  /** The coverage cells under one coarse H3 cell (COVERAGE_PIECE_RES), so a point reads a few KiB, not every cell. */
+  coveragePiece: (cell: string) => `coverage-cells/${cell}.json`,
   cellIndex: () => 'cells/index.json',
   cellGroup: (cell: string) => `cells/groups/${cell}.json`,
   cellShared: (group: string) => `cells/shared/${group}.json`,
@@ -28,6 +30,8 @@ export const paths = {
   boundaryIndex: () => 'gazetteer/boundary/index.json',
   /** One boundary region's polygons. */
   boundary: (key: string) => `gazetteer/boundary/${key}.json`,
+  /** Every boundary region cut for one tile of the grid (boundaryTile), for where a point is from one document. */
+  boundaryTile: (tile: string) => `gazetteer/tiles/${tile}.json`,
   measurement: (metro: string) => `measurement/${metro}.json`,
   changes: () => 'changes.json',
   /** The sha256 of one group of documents meta.json does not record itself (hash-docs.ts hashDocOf). */

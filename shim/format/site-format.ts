@@ -86,6 +86,14 @@ export const Layers = z.object({
 /** A boundary region's key: `us-<USPS code>` for a state, DC, Puerto Rico or a territory, `c-<ISO 3166 numeric or name>` for a country. */
 export const BOUNDARY_KEY_RE = /^(?:us-[A-Z]{2}|c-[0-9a-z]+)$/;
 
+/** meta.json gazetteer.boundary_tiles: the size of the boundary tiles and the box (whole multiples of it) they cover. */
+export const BoundaryTiles = z.object({
+  degrees: z.number().int().positive().describe('Degrees of latitude and longitude of a tile, dividing 180'),
+  bbox: z
+    .tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()])
+    .describe('West, south, east, north of the box the tiles cover (south and west edges in, north and east out)'),
+});
+
 /** `v/<version>/meta.json`: facts about the build that the shim needs. */
 export const Meta = z.object({
   schema_version: schemaVersion('meta').describe(
@@ -128,6 +136,9 @@ export const Meta = z.object({
         .describe(
           'Every tile (see pointTile) with a gazetteer/points/<tile>.json, sorted; absent in versions written before points were checked to be in the US',
         ),
+      boundary_tiles: BoundaryTiles.optional().describe(
+        'The boundary tiles (see BoundaryTile): gazetteer/tiles/<tile>.json exists for every tile of the box some region meets, its sha256 in hashes/ (see hashDocOf); a point outside the box, and every point of a version without them, is placed by the boundary index and region documents',
+      ),
       boundary: z
         .array(z.string().regex(BOUNDARY_KEY_RE))
         .optional()
@@ -349,6 +360,31 @@ export const BoundaryRegion = z.object({
 });
 
 /**
+ * One polygon of a region cut for one boundary tile (shim/places/boundary-tile.ts): the runs of its edges that meet the
+ * tile, as in the region document, and the parity of the crossings west of the tile.
+ */
+export const BoundaryTilePolygon = z.object({
+  w: z.union([z.literal(0), z.literal(1)]).describe('1: the polygon crosses 180° and is read in 0-360° longitudes'),
+  p: z
+    .union([z.literal(0), z.literal(1)])
+    .describe("Parity of the polygon's crossings west of the tile at its south edge"),
+  b: z.array(z.number()).describe('Latitudes in the tile, ascending, at and above which that parity flips'),
+  c: z.array(z.array(z.number())).describe('Runs of consecutive edges meeting the tile, flat [lng, lat, ...]'),
+});
+/**
+ * `v/<version>/gazetteer/tiles/<lat>_<lng>.json`: every boundary region whose box meets the tile (`degrees` square, south-west
+ * corner lat, lng), in the index's order, each with its polygons cut for the tile: where a point is, from one document.
+ */
+export const BoundaryTile = z.object({
+  schema_version: schemaVersion('gazetteer'),
+  tile: z.string().regex(/^-?\d+_-?\d+$/),
+  lat: z.number().int(),
+  lng: z.number().int(),
+  degrees: z.number().int().positive(),
+  regions: z.array(BoundaryRegionInfo.extend({ polygons: z.array(BoundaryTilePolygon) })),
+});
+
+/**
  * `v/<version>/listings/<prefix>.json`: every listing id of the version starting `l_<prefix>`, sorted (empty buckets
  * too), and the sha256 of each firm pack below it (`firms/<prefix><c>.json` for each character c of LISTING_ALPHABET,
  * in its order).
@@ -504,6 +540,9 @@ export type NameGazetteerT = z.infer<typeof NameGazetteer>;
 export type PointGazetteerT = z.infer<typeof PointGazetteer>;
 export type BoundaryIndexT = z.infer<typeof BoundaryIndex>;
 export type BoundaryRegionT = z.infer<typeof BoundaryRegion>;
+export type BoundaryTileT = z.infer<typeof BoundaryTile>;
+export type BoundaryTilesT = z.infer<typeof BoundaryTiles>;
+export type BoundaryTilePolygonT = z.infer<typeof BoundaryTilePolygon>;
 export type ManifestT = z.infer<typeof Manifest>;
 export type LayersT = z.infer<typeof Layers>;
 export type LayerEntryT = z.infer<typeof LayerEntry>;
@@ -521,6 +560,7 @@ export const keys = {
   openapi: inVersion(paths.openapi),
   coverage: inVersion(paths.coverage),
   coverageCells: inVersion(paths.coverageCells),
+  coveragePiece: inVersion(paths.coveragePiece),
   /** The cell tree (shim/format/cell-format.ts): top index, group trees, shared lists, office columns, full records. */
   cellIndex: inVersion(paths.cellIndex),
   cellGroup: inVersion(paths.cellGroup),
@@ -536,6 +576,7 @@ export const keys = {
   points: inVersion(paths.points),
   boundaryIndex: inVersion(paths.boundaryIndex),
   boundary: inVersion(paths.boundary),
+  boundaryTile: inVersion(paths.boundaryTile),
   /** One metro's published measurement: the ranked listing ids per grid point and query. */
   measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */
@@ -582,6 +623,24 @@ export const POINT_TILE_DEGREES = 4;
 export function pointTile(lat: number, lng: number): string {
   const d = POINT_TILE_DEGREES;
   return `${Math.floor(lat / d) * d}_${Math.floor(lng / d) * d}`;
+}
+
+/**
+ * The boundary tiles a version is written with (meta.json gazetteer.boundary_tiles): 4-degree squares over the box
+ * around the US and its neighbours (west, south, east, north: 180°W to 60°W, the equator to 80°N): 331 tiles. Points
+ * elsewhere (refused anyway) read the boundary index and region documents.
+ */
+export const BOUNDARY_TILES: BoundaryTilesT = { degrees: 4, bbox: [-180, 0, -60, 80] };
+
+/** The boundary tile of a position: its south-west corner in whole degrees, a multiple of `degrees` ("40_-88"). */
+export function boundaryTile(lat: number, lng: number, degrees = BOUNDARY_TILES.degrees): string {
+  return `${Math.floor(lat / degrees) * degrees}_${Math.floor(lng / degrees) * degrees}`;
+}
+
+/** True when (lat, lng) is in the box the tiles cover (south and west edges in, north and east out). */
+export function inTiledBox(tiles: BoundaryTilesT, lat: number, lng: number): boolean {
+  const [w, s, e, n] = tiles.bbox;
+  return lat >= s && lat < n && lng >= w && lng < e;
 }
 
 /**

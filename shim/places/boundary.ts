@@ -6,9 +6,13 @@
  */
 import pointInPolygon from 'point-in-polygon-hao';
 import { readRequired, type SiteReader } from '../search/reader.ts';
+import { tilePolygonHolds } from './boundary-tile.ts';
 import {
   BoundaryIndex,
   BoundaryRegion,
+  BoundaryTile,
+  boundaryTile,
+  inTiledBox,
   keys,
   type BoundaryIndexT,
   type BoundaryRegionT,
@@ -84,12 +88,34 @@ function contains(doc: BoundaryRegionT, lat: number, lng: number): boolean {
   return false;
 }
 
+/** What region `r` makes of a point it holds. */
+function placeIn(r: BoundaryIndexT['regions'][number]): PointPlace {
+  if (r.kind === 'state') return { kind: 'state', state: r.code, name: r.name };
+  if (r.kind === 'territory') return { kind: 'territory', state: r.code, name: r.name };
+  if (r.kind === 'us_waters') return { kind: 'us_waters' };
+  return { kind: 'country', name: r.name };
+}
+
+/**
+ * Where (lat, lng) is, from the one boundary tile holding it (gazetteer/tiles/, boundary-tile.ts): the first region in
+ * the index's order whose box and polygons hold the point, as the whole documents answer; 'none' when no tile is
+ * recorded there (no region meets it).
+ */
+async function placeInTile(reader: SiteReader, degrees: number, lat: number, lng: number): Promise<PointPlace> {
+  const tile = await reader.json(keys.boundaryTile(reader.version, boundaryTile(lat, lng, degrees)), BoundaryTile);
+  for (const r of tile?.regions ?? [])
+    if (inBox(r.bbox, lat, lng) && r.polygons.some((p) => tilePolygonHolds(p, lat, lng))) return placeIn(r);
+  return { kind: 'none' };
+}
+
 /**
  * Where (lat, lng) is, or undefined when the version has no boundary documents (versions before them: the caller
- * falls back to the ZIP points). States are tried first, so a US point reads no country; US waters last. `noState`
- * is told when no state holds the point, before the other regions are read (the caller may start its own reads).
- * `coastal`, when given, is asked before the US's own outline is read (87 KB, for a point no other region holds): true
- * means the caller decides such a point the same whether or not the outline holds it ('coast', nothing more read).
+ * falls back to the ZIP points). A version with boundary tiles answers a point in their box from its tile alone
+ * (never 'coast').
+ * Otherwise states are tried first, so a US point reads no country; US waters last. `noState` is told when no state
+ * holds the point, before the other regions are read (the caller may start its own reads). `coastal`, when given, is
+ * asked before the US's own outline is read (87 KB, for a point no other region holds): true means the caller decides
+ * such a point the same whether or not the outline holds it ('coast', nothing more read).
  */
 export async function placeOfPoint(
   reader: SiteReader,
@@ -98,6 +124,8 @@ export async function placeOfPoint(
   noState?: () => void,
   coastal?: () => Promise<boolean>,
 ): Promise<PointPlace | undefined> {
+  const tiles = reader.meta.gazetteer.boundary_tiles;
+  if (tiles !== undefined && inTiledBox(tiles, lat, lng)) return placeInTile(reader, tiles.degrees, lat, lng);
   if (reader.meta.gazetteer.boundary === undefined) return undefined;
   const index: BoundaryIndexT = await readRequired(reader, keys.boundaryIndex(reader.version), BoundaryIndex, LISTED);
   const boxed = index.regions.filter((r) => inBox(r.bbox, lat, lng));
@@ -119,10 +147,7 @@ export async function placeOfPoint(
     }
     if (r.kind === 'us_waters' && coastal !== undefined && (await coastal())) return { kind: 'coast' };
     if (!contains(await (states.get(r.key) ?? others?.get(r.key) ?? regionDoc(reader, r.key)), lat, lng)) continue;
-    if (r.kind === 'state') return { kind: 'state', state: r.code, name: r.name };
-    if (r.kind === 'territory') return { kind: 'territory', state: r.code, name: r.name };
-    if (r.kind === 'us_waters') return { kind: 'us_waters' };
-    return { kind: 'country', name: r.name };
+    return placeIn(r);
   }
   return { kind: 'none' };
 }

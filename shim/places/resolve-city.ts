@@ -3,7 +3,7 @@
  * assistant must relay: the most populous of same-named places, a nickname read, a state code that is also a
  * covered city's nickname ("Venice LA"). "Did you mean" hints come from the same document.
  */
-import { metroForPoint } from './coverage.ts';
+import { coveragePiece, metroForPoint } from './coverage.ts';
 import { cityHashDoc } from '../format/hash-docs.ts';
 import { ApiError } from '../contract/errors.ts';
 import { nicknamePlace } from './nicknames.ts';
@@ -85,10 +85,17 @@ async function cityHash(reader: SiteReader, key: string, name: string): Promise<
   ];
 }
 
-/** The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. */
-export async function metroAt(reader: SiteReader, lat: number, lng: number): Promise<string | null> {
+/**
+ * The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. With `piece`,
+ * from the point's coverage piece when the version has them (a few KiB, coverage.ts), else from coverage-cells.json.
+ */
+export async function metroAt(reader: SiteReader, lat: number, lng: number, piece = false): Promise<string | null> {
+  const rel = piece ? coveragePiece(reader.meta, lat, lng) : undefined;
+  // The version has pieces, and none where the point is: no metro measures it.
+  if (rel === null) return null;
+  const key = rel === undefined ? keys.coverageCells(reader.version) : keys.root(reader.version) + rel;
   // Without the coverage cells, covered:false would be a guess passed off as an answer.
-  return metroForPoint(await readRequired(reader, keys.coverageCells(reader.version), CoverageCells), lat, lng);
+  return metroForPoint(await readRequired(reader, key, CoverageCells), lat, lng);
 }
 
 /** The entry of `city` in `state`, or null when the state has no place of that name. */

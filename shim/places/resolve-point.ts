@@ -98,7 +98,10 @@ async function whereIs(reader: SiteReader, lat: number, lng: number): Promise<Po
   if (place !== undefined && place.kind !== 'us_waters' && place.kind !== 'none' && place.kind !== 'coast')
     return place;
   if (place !== undefined) {
-    const state = await near(place.kind === 'us_waters' ? US_POINT_MILES : COAST_MILES);
+    // Inside the US outline the wider reach applies, unless a ZIP point within COAST_MILES decides first (as it does
+    // anywhere: the outline is then not read, 'coast', or from a boundary tile read anyway).
+    let state = await near(COAST_MILES);
+    if (state === null && place.kind === 'us_waters') state = await near(US_POINT_MILES);
     return typeof state === 'string' ? { kind: 'state', state, name: state } : { kind: 'none' };
   }
   const state = await near(US_POINT_MILES);

@@ -12,7 +12,8 @@ import { resolveCityQuery } from './resolve-inside.ts';
 import { refuseAbroad, resolveName } from './resolve-name.ts';
 import { stateOfPoint } from './resolve-point.ts';
 import type { LocationT } from '../contract/schemas.ts';
-import { keys, ZipGazetteer } from '../format/site-format.ts';
+import { BOUNDARY_TILES, boundaryTile, inTiledBox, keys, ZipGazetteer } from '../format/site-format.ts';
+import { coveragePieceOf } from './coverage.ts';
 
 export { metroAt };
 
@@ -26,15 +27,39 @@ function fallbackNote(zip: string, city: string, state: string): string {
 }
 
 /**
- * The keys of `version` that resolving `parsed` reads first whatever its version holds: the coverage cells, for a ZIP
- * its ZIP3 document and for a point the boundary index (meta.json, not yet read, says whether they exist). Read beside
- * meta.json by a cold request.
+ * The keys of `version` that resolving `parsed` reads first whatever its version holds: for a point its coverage piece
+ * and boundary tile (the boundary index outside the tiles' box), for a ZIP its ZIP3 document (its coverage piece follows from the ZIP's point), for a place
+ * name the whole coverage cells (meta.json, not yet read, says whether they exist). Read beside meta.json by a cold
+ * request.
  */
 export function locationKeys(parsed: ParsedLocation, version: string): string[] {
-  const out = [keys.coverageCells(version)];
-  if (parsed.kind === 'zip') out.push(keys.zip(version, parsed.zip.slice(0, 3)));
-  if (parsed.kind === 'point') out.push(keys.boundaryIndex(version));
-  return out;
+  if (parsed.kind === 'zip') return [keys.zip(version, parsed.zip.slice(0, 3))];
+  if (parsed.kind === 'point')
+    return [
+      keys.root(version) + coveragePieceOf(parsed.lat, parsed.lng),
+      inTiledBox(BOUNDARY_TILES, parsed.lat, parsed.lng)
+        ? keys.boundaryTile(version, boundaryTile(parsed.lat, parsed.lng))
+        : keys.boundaryIndex(version),
+    ];
+  return [keys.coverageCells(version)];
+}
+
+/**
+ * A ZIP's point, from its ZIP3 document (the read resolveLocation makes), before its metro is known: the search may
+ * start from it beside the ZIP's coverage piece. Null for an unknown ZIP or a failed read (resolveLocation says why).
+ */
+export async function zipPoint(
+  parsed: ParsedLocation,
+  reader: SiteReader,
+): Promise<{ lat: number; lng: number } | null> {
+  if (parsed.kind !== 'zip' || !reader.meta.gazetteer.zip3.includes(parsed.zip.slice(0, 3))) return null;
+  try {
+    const doc = await readRequired(reader, keys.zip(reader.version, parsed.zip.slice(0, 3)), ZipGazetteer, LISTED);
+    const entry = doc.zips[parsed.zip];
+    return entry === undefined ? null : { lat: entry[0], lng: entry[1] };
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -46,7 +71,7 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
   const parameter = parsed.parameter ?? 'location';
   if (parsed.kind === 'point') {
     const { lat, lng } = parsed;
-    const metro = metroAt(reader, lat, lng);
+    const metro = metroAt(reader, lat, lng, true);
     // Awaited after the state, so a point outside the US is its 400 whatever the coverage read does.
     metro.catch(() => undefined);
     const state = await stateOfPoint(reader, parsed);
@@ -88,7 +113,7 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
     zip: parsed.zip,
     city: city === '' ? null : city,
     state,
-    metro: await metroAt(reader, lat, lng),
+    metro: await metroAt(reader, lat, lng, true),
     source,
     approximate: true,
   };
