@@ -374,7 +374,12 @@ async function writeContent(
   model: Model,
   { opts, objectsDir, week, weekOf, gazetteer, step }: WriteContext,
 ): Promise<{ version: string; sorted: string[] }> {
-  const { inputs, offices, coverage, vis, pages, measurement, provenance } = model;
+  const { inputs, offices, coverage, vis, measurement, provenance } = model;
+  // The pages first, so that their documents (tens of MB at a million offices) are garbage before the cell tree and
+  // the firm packs, the steps at which memory peaks.
+  const pageCount = model.pages.size;
+  for (const [name, page] of model.pages) await w.put(paths.page(name), page);
+  model.pages = new Map();
   await writeCellTree(w, offices, step);
   const prefixLength = listingPrefixLength(offices.length);
   let packs = 0;
@@ -399,8 +404,7 @@ async function writeContent(
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
   for (const [rel, text] of gazetteer.texts) await w.putJson(rel, text);
-  for (const [name, page] of pages) await w.put(paths.page(name), page);
-  step(`${pages.size} pages and page assets written`);
+  step(`${pageCount} pages and page assets written`);
   await w.flush();
 
   const sorted = sortedKeys(w.entries);
@@ -450,14 +454,16 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
+  // Built before the week's model, not after: building it briefly takes about 200 MB of heap, which on top of a million
+  // offices was the first week's peak.
+  gazetteerCache ??= gazetteerTexts(buildGazetteer());
+  const gazetteer = gazetteerCache;
   // A variable of its own, emptied once the content is written, so that the offices, firms and cell tree are garbage
   // before the manifest of a million entries is built (at a million offices they are about a gigabyte of heap).
   let model: Model | undefined = await buildModel(opts, week, log, step);
   const { inputs, facts } = model;
   const weekOf = mondayOfIsoWeek(week);
 
-  gazetteerCache ??= gazetteerTexts(buildGazetteer());
-  const gazetteer = gazetteerCache;
   const { cityBuckets } = gazetteer.contents;
   step(
     `gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...cityBuckets.values()].reduce((n, b) => n + b.length, 0)} city files in ${cityBuckets.size} states`,
