@@ -380,14 +380,11 @@ async function writeContent(
   { opts, objectsDir, week, weekOf, gazetteer, step }: WriteContext,
 ): Promise<{ version: string; sorted: string[] }> {
   const { inputs, offices, coverage, vis, measurement, provenance } = model;
-  // The pages first, so that their documents (tens of MB at a million offices) are garbage before the cell tree and
-  // the firm packs, the steps at which memory peaks.
+  // The pages first, so that their documents (tens of MB at a million offices) are garbage before the firm packs and
+  // the cell tree, the steps at which memory peaks.
   const pageCount = model.pages.size;
   for (const [name, page] of model.pages) await w.put(paths.page(name), page);
   model.pages = new Map();
-  await writeCellTree(w, offices, step);
-  // The cell tree (blocks, shared lists, record chunks) is garbage now.
-  collectDropped();
   const prefixLength = listingPrefixLength(offices.length);
   let packs = 0;
   for (const pack of firmPackPieces(model.built, prefixLength)) {
@@ -408,7 +405,11 @@ async function writeContent(
   await w.put(paths.coverage(), coverageDoc(model.built, inputs.metros, vis, inputs.dataset, weekOf));
   const totals = totalsOf(model.built, inputs.metros);
   model.built = [];
-  // The firms and the firm packs' office texts are garbage now; the changes diff, next, reads the previous version.
+  // The firms and the firm packs' office texts are garbage now (about a third of the heap at a million offices), so
+  // the cell tree, built next, is built beside the offices only: built before the packs, it was both weeks' peak.
+  collectDropped();
+  await writeCellTree(w, offices, step);
+  // The cell tree (blocks, shared lists, record chunks) is garbage now; the changes diff reads the previous version.
   collectDropped();
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
