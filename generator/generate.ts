@@ -382,8 +382,8 @@ async function writeContent(
   const { inputs, offices, coverage, vis, measurement, provenance } = model;
   // The pages first, so that their documents (tens of MB at a million offices) are garbage before the firm packs and
   // the cell tree, the steps at which memory peaks.
-  const pageCount = model.pages.size;
   for (const [name, page] of model.pages) await w.put(paths.page(name), page);
+  step(`${model.pages.size} pages and page assets written`);
   model.pages = new Map();
   const prefixLength = listingPrefixLength(offices.length);
   let packs = 0;
@@ -414,7 +414,6 @@ async function writeContent(
   await w.put(paths.coverageCells(), coverageCellsDoc(coverage));
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
   for (const [rel, text] of gazetteer.texts) await w.putJson(rel, text);
-  step(`${pageCount} pages and page assets written`);
   await w.flush();
 
   const sorted = sortedKeys(w.entries);
