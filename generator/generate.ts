@@ -57,6 +57,7 @@ import { beginRun, currentVersion, endRun, installVersion, pruneVersions } from 
 import type { Retention } from './write/site-folder.ts';
 import { checkStoredOffices } from './model/stored-office-check.ts';
 import { StagingWriter } from './write/write.ts';
+import { collectDropped } from './write/heap.ts';
 import type { Entry } from './write/written.ts';
 
 /** Options of one generator run. */
@@ -273,6 +274,10 @@ async function buildModel(
   );
   step('phase: page and published measurement computed');
   const built = buildOffices(firms, vis, { release: true });
+  // Each office's measurement is in its stored office now: the map by place id (a million entries) is let go before the
+  // pages are built, the step at which the week's model is largest.
+  vis.office.clear();
+  vis.brand.clear();
   const offices = built.flatMap((b) => b.offices);
   checkStoredOffices(offices);
   step('phase: stored offices built and checked');
@@ -375,8 +380,12 @@ async function writeContent(
   model: Model,
   { opts, objectsDir, week, weekOf, gazetteer, step }: WriteContext,
 ): Promise<{ version: string; sorted: string[] }> {
-  const { inputs, offices, coverage, vis, pages, measurement, provenance } = model;
-  await writeCellTree(w, offices, step);
+  const { inputs, offices, coverage, vis, measurement, provenance } = model;
+  // The pages first, so that their documents (tens of MB at a million offices) are garbage before the firm packs and
+  // the cell tree, the steps at which memory peaks.
+  for (const [name, page] of model.pages) await w.put(paths.page(name), page);
+  step(`${model.pages.size} pages and page assets written`);
+  model.pages = new Map();
   const prefixLength = listingPrefixLength(offices.length);
   let packs = 0;
   for (const pack of firmPackPieces(model.built, prefixLength)) {
@@ -397,13 +406,17 @@ async function writeContent(
   await w.put(paths.coverage(), coverageDoc(model.built, inputs.metros, vis, inputs.dataset, weekOf));
   const totals = totalsOf(model.built, inputs.metros);
   model.built = [];
+  // The firms and the firm packs' office texts are garbage now (about a third of the heap at a million offices), so
+  // the cell tree, built next, is built beside the offices only: built before the packs, it was both weeks' peak.
+  collectDropped();
+  await writeCellTree(w, offices, step);
+  // The cell tree (blocks, shared lists, record chunks) is garbage now; the changes diff reads the previous version.
+  collectDropped();
   const coverageCells = coverageCellsDoc(coverage);
   await w.put(paths.coverageCells(), coverageCells);
   for (const [rel, piece] of coveragePieceDocs(coverageCells)) await w.put(rel, piece);
   for (const doc of measurement) await w.put(paths.measurement(doc.metro), doc);
   for (const [rel, text] of gazetteer.texts) await w.putJson(rel, text);
-  for (const [name, page] of pages) await w.put(paths.page(name), page);
-  step(`${pages.size} pages and page assets written`);
   await w.flush();
 
   const sorted = sortedKeys(w.entries);
@@ -453,14 +466,18 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
 
   const week = opts.week ?? (await latestWeek(opts.dataDir));
   step(`reading ${join(opts.dataDir, 'weeks', week)}`);
+  // Built before the week's model, not after: building it briefly takes about 200 MB of heap, which on top of a million
+  // offices was the first week's peak.
+  gazetteerCache ??= gazetteerTexts(buildGazetteer());
+  const gazetteer = gazetteerCache;
   // A variable of its own, emptied once the content is written, so that the offices, firms and cell tree are garbage
   // before the manifest of a million entries is built (at a million offices they are about a gigabyte of heap).
   let model: Model | undefined = await buildModel(opts, week, log, step);
+  // The place records, firm groups and visibility maps are garbage now (about 40% of the heap at a million offices).
+  collectDropped();
   const { inputs, facts } = model;
   const weekOf = mondayOfIsoWeek(week);
 
-  gazetteerCache ??= gazetteerTexts(buildGazetteer());
-  const gazetteer = gazetteerCache;
   const { cityBuckets } = gazetteer.contents;
   step(
     `gazetteer: ${gazetteer.zips.size} ZIP3 files, ${[...cityBuckets.values()].reduce((n, b) => n + b.length, 0)} city files in ${cityBuckets.size} states`,

@@ -1,5 +1,11 @@
 /** Stored offices (record chunks and firm documents) assembled from places, firms, flags and visibility, in the compact stored form. */
-import type { StoredBrandT, StoredFirmBrandT, StoredHoursT, StoredOfficeT } from '../../shim/format/site-format.ts';
+import type {
+  StoredBrandT,
+  StoredFirmBrandT,
+  StoredHoursT,
+  StoredOfficeT,
+  StoredVisibilityT,
+} from '../../shim/format/site-format.ts';
 import type { Firm } from './firms.ts';
 import { convertHours } from './hours.ts';
 import type { PlaceRecordT } from '../inputs/schema.ts';
@@ -18,6 +24,20 @@ export interface BuiltFirm {
 }
 
 const NO_BRAND: ReadonlyMap<string, StoredBrandT> = new Map();
+/** The input offices of every released firm: one frozen empty array rather than one each (722k firms at a million). */
+const NO_OFFICES = Object.freeze([]) as unknown as Firm['offices'];
+
+/** A function returning one shared object per key, made by `make` the first time the key is asked for. */
+function sharedValues(): <T extends object>(key: string, make: () => T) => T {
+  const seen = new Map<string, object>();
+  return <T extends object>(key: string, make: () => T): T => {
+    const known = seen.get(key);
+    if (known !== undefined) return known as T;
+    const made = make();
+    seen.set(key, made);
+    return made;
+  };
+}
 
 type Periods = NonNullable<PlaceRecordT['opening_hours']>['periods'];
 
@@ -40,6 +60,15 @@ export function buildOffices(
     if (hours === undefined) byZone.set(timezone, (hours = convertHours(periods, timezone)));
     return hours;
   };
+  // Equal measurements are one object each (same bytes): a million offices hold a few thousand distinct ones.
+  const [sharedVisibility, sharedBrand, sharedMain] = [sharedValues(), sharedValues(), sharedValues()];
+  const visibilityOf = (mv: { top3_share_pct: number; appears_share_pct: number }): StoredVisibilityT =>
+    sharedVisibility(`${mv.top3_share_pct} ${mv.appears_share_pct}`, () => ({
+      top3_share_pct: mv.top3_share_pct,
+      appears_share_pct: mv.appears_share_pct,
+    }));
+  const brandOf = (b: StoredBrandT | undefined): StoredBrandT | null =>
+    b === undefined ? null : sharedBrand(`${b.top3_share_pct} ${b.appears_share_pct} ${b.offices_measured}`, () => b);
   return firms.map((firm) => {
     const brand = vis.brand.get(firm.key) ?? NO_BRAND;
     const offices = firm.offices.map((o): StoredOfficeT => {
@@ -63,8 +92,8 @@ export function buildOffices(
         google_listing_claimed: p.claimed,
         hours: hoursOf(p.opening_hours?.periods ?? null, timezone),
         metro: mv?.metro ?? null,
-        visibility: mv === null ? null : { top3_share_pct: mv.top3_share_pct, appears_share_pct: mv.appears_share_pct },
-        brand: mv === null ? null : (brand.get(mv.metro) ?? null),
+        visibility: mv === null ? null : visibilityOf(mv),
+        brand: mv === null ? null : brandOf(brand.get(mv.metro)),
         profile_type: firm.profileType,
         sponsored: firm.sponsored,
       };
@@ -74,9 +103,19 @@ export function buildOffices(
     for (const [metro, b] of brand) {
       if (main === null || b.offices_measured > main.offices_measured) main = { metro, ...b };
     }
+    if (main !== null) {
+      const m = main;
+      // A literal, not the spread: same keys in the same order, without a separate property store per firm.
+      main = sharedMain(`${m.metro} ${m.top3_share_pct} ${m.appears_share_pct} ${m.offices_measured}`, () => ({
+        metro: m.metro,
+        top3_share_pct: m.top3_share_pct,
+        appears_share_pct: m.appears_share_pct,
+        offices_measured: m.offices_measured,
+      }));
+    }
     // Released, the firm itself is the info (its offices emptied): a copy per firm was ~50 MB more at a million offices.
     if (release) {
-      firm.offices = [];
+      firm.offices = NO_OFFICES;
       return { firm, offices, mainBrand: main };
     }
     const { offices: _inputOffices, ...info } = firm;
