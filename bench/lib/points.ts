@@ -17,6 +17,15 @@ export interface QueryPoint {
 export const JITTER_MILES = 2;
 /** The radii every query measurement uses, in miles. */
 export const RADII = [1, 15, 50] as const;
+/** The `--radii` option of the query benchmarks' CLIs (RADII unless told). */
+export const RADII_OPTION = {
+  type: 'number',
+  min: 0,
+  split: ',',
+  arg: 'list',
+  description: 'search radii in miles, comma-separated',
+  default: RADII,
+} as const;
 /** Metros of the warm-latency and throughput measurements (the densest). */
 export const DENSE_METROS = ['new-york', 'los-angeles', 'chicago'] as const;
 

@@ -10,7 +10,7 @@ import { RereadStore } from '../lib/counting-store.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { NaiveIndex, naiveService } from '../lib/naive.ts';
-import { densePoints, JITTER_MILES, RADII } from '../lib/points.ts';
+import { densePoints, JITTER_MILES, RADII_OPTION } from '../lib/points.ts';
 import { measureLatency, type LatencyTarget } from '../lib/query.ts';
 
 const { values } = cliOrExit({
@@ -24,14 +24,7 @@ const { values } = cliOrExit({
     runs: { type: 'integer', min: 1, description: 'repetitions', default: 3 },
     passes: { type: 'integer', min: 1, description: 'passes over the points per run', default: 20 },
     'max-ms': { type: 'integer', min: 1, arg: 'ms', description: 'time limit per cell', default: 3000 },
-    radii: {
-      type: 'number',
-      min: 0,
-      split: ',',
-      arg: 'list',
-      description: 'search radii in miles, comma-separated',
-      default: RADII,
-    },
+    radii: RADII_OPTION,
     'cache-mib': { type: 'integer', min: 0, description: 'parsed-object cache, MiB', default: 64 },
   },
 });

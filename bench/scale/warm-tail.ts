@@ -13,7 +13,7 @@ import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { kindOf } from '../cold/cold.ts';
 import { CountingStore } from '../lib/counting-store.ts';
-import { densePoints, JITTER_MILES, jittered, pointArgs, RADII } from '../lib/points.ts';
+import { densePoints, JITTER_MILES, jittered, pointArgs, RADII_OPTION } from '../lib/points.ts';
 import { quantile, spread, type Spread } from '../lib/stats.ts';
 
 const { values } = cliOrExit({
@@ -25,14 +25,7 @@ const { values } = cliOrExit({
     site: { type: 'string', arg: 'dir', multiple: true, required: true, description: 'a generated site' },
     runs: { type: 'integer', min: 1, description: 'repetitions, each on fresh site sources', default: 3 },
     passes: { type: 'integer', min: 1, description: 'timed passes over the points per run', default: 20 },
-    radii: {
-      type: 'number',
-      min: 0,
-      split: ',',
-      arg: 'list',
-      description: 'search radii in miles, comma-separated',
-      default: RADII,
-    },
+    radii: RADII_OPTION,
     'cache-mib': { type: 'integer', min: 0, description: 'parsed-object cache, MiB', default: 192 },
   },
 });
