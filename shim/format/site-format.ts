@@ -621,8 +621,12 @@ export const POINT_TILE_DEGREES = 4;
 
 /** The points tile of a position: its south-west corner in whole degrees, a multiple of POINT_TILE_DEGREES ("40_-76"). */
 export function pointTile(lat: number, lng: number): string {
-  const d = POINT_TILE_DEGREES;
-  return `${Math.floor(lat / d) * d}_${Math.floor(lng / d) * d}`;
+  return gridTile(lat, lng, POINT_TILE_DEGREES);
+}
+
+/** The `degrees` square holding a position, named by its south-west corner in whole degrees ("40_-76"). */
+function gridTile(lat: number, lng: number, degrees: number): string {
+  return `${Math.floor(lat / degrees) * degrees}_${Math.floor(lng / degrees) * degrees}`;
 }
 
 /**
@@ -634,7 +638,7 @@ export const BOUNDARY_TILES: BoundaryTilesT = { degrees: 4, bbox: [-180, 0, -60,
 
 /** The boundary tile of a position: its south-west corner in whole degrees, a multiple of `degrees` ("40_-88"). */
 export function boundaryTile(lat: number, lng: number, degrees = BOUNDARY_TILES.degrees): string {
-  return `${Math.floor(lat / degrees) * degrees}_${Math.floor(lng / degrees) * degrees}`;
+  return gridTile(lat, lng, degrees);
 }
 
 /** True when (lat, lng) is in the box the tiles cover (south and west edges in, north and east out). */

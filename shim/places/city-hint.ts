@@ -8,7 +8,7 @@
 import type { ParsedLocation } from './location.ts';
 import type { SiteReader } from '../search/reader.ts';
 import { keys, namePrefix, NameGazetteer, normaliseCityName } from '../format/site-format.ts';
-import { clearReading, nearNames } from './spelling.ts';
+import { clearReading, nearNameEntries } from './spelling.ts';
 
 /** The normalised name a city query's (or a name's alone) hint is looked up by, or null when the query takes no hint. */
 function hintName(parsed: ParsedLocation): string | null {
@@ -43,13 +43,7 @@ export async function cityHint(
     // beside the city document (resolve-name.ts, resolve-city.ts take the same clear reading).
     const names = doc?.names;
     const entries =
-      names?.[key] ??
-      (names === undefined
-        ? undefined
-        : clearReading(
-            key,
-            nearNames(key, Object.entries(names), (es) => es[0]?.[4] ?? null),
-          )?.value);
+      names?.[key] ?? (names === undefined ? undefined : clearReading(key, nearNameEntries(key, names))?.value);
     const entry = parsed.kind === 'city' ? entries?.find((e) => e[0] === parsed.state) : entries?.[0];
     return entry === undefined ? null : { lat: entry[2], lng: entry[3] };
   } catch {

@@ -8,7 +8,7 @@ import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
 import { LISTED, metroAt, resolveCity, suggestions } from './resolve-city.ts';
-import { clearReading, nearNames } from './spelling.ts';
+import { clearReading, nearNameEntries } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import { keys, NameGazetteer, namePrefix, normaliseCityName, type NameEntryT } from '../format/site-format.ts';
 import { isStateName, US_STATES } from './state-names.ts';
@@ -117,7 +117,7 @@ export async function resolveName(
   if (abroad !== undefined)
     throw await abroadRefusal(reader, q, `${abroad[0]}, ${countryName(abroad[1])}`, entries ?? []);
   if (entries === undefined || entries.length === 0) {
-    const near = doc === null ? [] : nearNames(key, Object.entries(doc.names), (es) => es[0]?.[4] ?? null);
+    const near = doc === null ? [] : nearNameEntries(key, doc.names);
     const clear = q.spelling === true ? null : clearReading(key, near);
     const [top, second] = clear?.value ?? [];
     if (top !== undefined && (second === undefined || (top[4] ?? 0) >= DOMINANCE * (second[4] ?? 0))) {

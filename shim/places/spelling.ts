@@ -3,6 +3,7 @@
  * (optimal string alignment, the restricted Damerau-Levenshtein distance: "pheonix" is one edit from "phoenix"), and
  * the rule for when one reading is clearly the one meant. Pure.
  */
+import type { NameEntryT } from '../format/site-format.ts';
 
 /** Optimal string alignment distance of `a` and `b`, stopping early (returning max + 1) once it must exceed `max`. */
 export function osaDistance(a: string, b: string, max: number): number {
@@ -53,6 +54,14 @@ export function nearNames<T>(
     if (d <= max) found.push({ distance: d, population: population(e), value: e });
   }
   return found.sort((a, b) => a.distance - b.distance || (b.population ?? -1) - (a.population ?? -1));
+}
+
+/**
+ * The names of a names document (gazetteer/names/) within maxEdits of `key`, nearest first, then by the population of
+ * each name's most populous place (its first entry).
+ */
+export function nearNameEntries(key: string, names: Record<string, NameEntryT[]>): Near<NameEntryT[]>[] {
+  return nearNames(key, Object.entries(names), (es) => es[0]?.[4] ?? null);
 }
 
 /** A reading is taken without asking when it has at least this many people... */
