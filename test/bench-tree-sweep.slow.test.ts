@@ -67,6 +67,17 @@ describe('cell-tree sweep', () => {
       const section = treeSweepSection(r);
       expect(section).toContain(`| ${deep.leafMax} / ${deep.blockMax} / ${deep.recordChunk} / ${deep.sharedRes} |`);
       expect(section).toContain('(published)');
+      // As packs: the same queries, the published objects first; merging across a gap never adds GETs.
+      for (const row of [published, rebuilt]) {
+        const [asIs, ...packs] = row?.packed ?? [];
+        const queries = row?.sets.reduce((n, s) => n + s.queries, 0);
+        expect(asIs?.gap).toBe(null);
+        expect(asIs?.gets.max).toBe(Math.max(...(row?.sets ?? []).map((s) => s.objects.max)));
+        expect(packs.map((f) => f.queries)).toEqual(packs.map(() => queries));
+        for (let i = 1; i < packs.length; i++)
+          expect(packs[i]?.gets.median).toBeLessThanOrEqual(packs[i - 1]?.gets.median ?? 0);
+      }
+      expect(section).toContain('| packs, gap 64.0 KiB |');
     },
   );
 

@@ -67,6 +67,8 @@ export interface ColdQueryReads {
   rounds: readonly (readonly string[])[];
   /** Answered with a 400 (its reads are still what a cold refusal costs). */
   refused?: boolean;
+  /** Every round of reads, those after the answer included (reads it started and no longer waited for). */
+  allRounds?: readonly (readonly string[])[];
 }
 
 /** Rounds of a query other than those that read the pointer alone. */
@@ -166,23 +168,38 @@ export async function coldQueryReads(store: Store, q: ColdQuery): Promise<ColdQu
   const asked = await askCold(createService(createSiteSource(counting)), q.args);
   const waited = rounds.rounds.slice();
   await rounds.settled();
-  return { query: q.name, reads: counting.reads.slice(), rounds: waited, refused: asked === 'refused' };
+  return {
+    query: q.name,
+    reads: counting.reads.slice(),
+    rounds: waited,
+    refused: asked === 'refused',
+    allRounds: rounds.rounds.slice(),
+  };
 }
 
-/** Cold reads from the site folder over the query sets of coldQuerySets. */
+/** Each query's cold reads from the site folder, by query set of coldQuerySets. */
+export async function coldReadsBySet(
+  siteDir: string,
+  radii: readonly number[],
+  points: readonly QueryPoint[] = allMetroPoints(),
+): Promise<{ label: string; perQuery: ColdQueryReads[] }[]> {
+  const site = resolve(siteDir);
+  const out: { label: string; perQuery: ColdQueryReads[] }[] = [];
+  for (const set of await answerableSets(site, coldQuerySets(radii, points, metroZips(site)))) {
+    const perQuery: ColdQueryReads[] = [];
+    for (const q of set.queries) perQuery.push(await coldQueryReads(new FolderStore(site), q));
+    out.push({ label: set.label, perQuery });
+  }
+  return out;
+}
+
+/** Cold reads from the site folder over the query sets of coldQuerySets, summarised per set. */
 export async function measureColdReads(
   siteDir: string,
   radii: readonly number[],
   points: readonly QueryPoint[] = allMetroPoints(),
 ): Promise<ColdReads[]> {
-  const site = resolve(siteDir);
-  const out: ColdReads[] = [];
-  for (const set of await answerableSets(site, coldQuerySets(radii, points, metroZips(site)))) {
-    const perQuery: ColdQueryReads[] = [];
-    for (const q of set.queries) perQuery.push(await coldQueryReads(new FolderStore(site), q));
-    out.push(summariseCold(set.label, perQuery));
-  }
-  return out;
+  return (await coldReadsBySet(siteDir, radii, points)).map((s) => summariseCold(s.label, s.perQuery));
 }
 
 /** Time from spawn to first answer of a fresh server process, over several starts. */

@@ -16,7 +16,8 @@ import { keys, Pointer, type StoredOfficeT } from '../../shim/format/site-format
 import { createService } from '../../shim/answer/service-impl.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { measureColdReads, type ColdReads } from './cold.ts';
+import { coldReadsBySet, summariseCold, type ColdReads } from './cold.ts';
+import { packedFigures, type PackedFigures } from './packed-ranges.ts';
 import { answerableSets, COLD_CTX, coldQuerySets } from './query-sets.ts';
 import { RADII } from '../lib/points.ts';
 
@@ -30,11 +31,11 @@ export interface TreeConfig {
 
 /** The configurations measured: the published one (whatever the site's index states) and these. */
 export const TREE_SWEEP: readonly TreeConfig[] = [
-  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 2 },
-  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 4 },
   { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 6 },
-  { leafMax: 256, blockMax: 2048, recordChunk: 64, sharedRes: 5 },
-  { leafMax: 256, blockMax: 8192, recordChunk: 64, sharedRes: 5 },
+  { leafMax: 256, blockMax: 2048, recordChunk: 32, sharedRes: 5 },
+  { leafMax: 256, blockMax: 1024, recordChunk: 16, sharedRes: 5 },
+  { leafMax: 256, blockMax: 1024, recordChunk: 16, sharedRes: 6 },
+  { leafMax: 256, blockMax: 256, recordChunk: 16, sharedRes: 5 },
 ];
 
 /** One configuration's tree and cold reads. */
@@ -47,6 +48,8 @@ export interface TreeSweepRow {
   /** Largest shared page, in bytes. */
   sharedMaxBytes: number;
   sets: ColdReads[];
+  /** Every query of the sets together as published and as ranges of one pack per group (packed-ranges.ts). */
+  packed?: PackedFigures[];
 }
 
 /** What the sweep measured, over which site. */
@@ -150,6 +153,19 @@ export async function checkSameAnswers(siteDir: string, variantDir: string, step
   return queries.length;
 }
 
+/** The cold query sets on the site folder `dir` (version `v`): per set, and every query together as packs (packed-ranges.ts). */
+async function coldFigures(dir: string, v: string): Promise<Pick<TreeSweepRow, 'sets' | 'packed'>> {
+  const bySet = await coldReadsBySet(dir, RADII);
+  return {
+    sets: bySet.map((s) => summariseCold(s.label, s.perQuery)),
+    packed: packedFigures(
+      dir,
+      v,
+      bySet.flatMap((s) => s.perQuery),
+    ),
+  };
+}
+
 /** The published configuration measured on `siteDir` itself, then each of `configs` on a rebuilt copy in `workDir`. */
 export async function measureTreeSweep(
   siteDir: string,
@@ -181,7 +197,7 @@ export async function measureTreeSweep(
       blocks: blockCount(siteDir),
       recordChunks: chunkCount(siteDir),
       sharedMaxBytes: sharedMax(siteDir, v),
-      sets: await measureColdReads(siteDir, RADII),
+      ...(await coldFigures(siteDir, v)),
     },
   ];
   const others = configs.filter((c) => !same(c, published));
@@ -198,7 +214,7 @@ export async function measureTreeSweep(
     onProgress(
       `  ${built.blocks} blocks, ${built.recordChunks} record chunks, ${checked} answers the same as the site's: cold query sets`,
     );
-    rows.push({ config, published: false, ...built, sets: await measureColdReads(dir, RADII) });
+    rows.push({ config, published: false, ...built, ...(await coldFigures(dir, v)) });
     rmSync(dir, { recursive: true, force: true });
   }
   return { offices: index.offices, version: v, rows };

@@ -44,6 +44,11 @@ interface Cell {
   reads: Record<string, { objects: number; bytes: number }>[];
   /** The 99th percentile over the run's queries of the record-chunk bytes one query read. */
   recordBytesP99: number[];
+  /** Wall p99 of the run's queries that read no object (all from the cache) and of those that read one or more. */
+  cachedP99Ms: number[];
+  readingP99Ms: number[];
+  /** Queries of the run that read at least one object from the store. */
+  reading: number[];
 }
 
 const cells = new Map<string, Cell>();
@@ -67,6 +72,7 @@ for (let run = 0; run < values.runs; run++) {
       const wall: number[] = [];
       const cpu: number[] = [];
       const recordBytes: number[] = [];
+      const readAny: boolean[] = [];
       let n = run * 1_000_000;
       for (let pass = 0; pass < values.passes; pass++) {
         for (const p of points) {
@@ -80,6 +86,7 @@ for (let run = 0; run < values.runs; run++) {
           cpu.push((c.user + c.system) / 1000);
           const read = s.store.reads.slice(readsBefore).filter((r) => kindOf(r.key) === 'cell records');
           recordBytes.push(read.reduce((sum, r) => sum + r.bytes, 0));
+          readAny.push(s.store.reads.length > readsBefore);
         }
       }
       const byKind: Record<string, { objects: number; bytes: number }> = {};
@@ -97,6 +104,9 @@ for (let run = 0; run < values.runs; run++) {
         cpuP99Ms: [],
         reads: [],
         recordBytesP99: [],
+        cachedP99Ms: [],
+        readingP99Ms: [],
+        reading: [],
       };
       cells.set(key, cell);
       cell.p50Ms.push(quantile(wall, 0.5));
@@ -104,8 +114,13 @@ for (let run = 0; run < values.runs; run++) {
       cell.cpuP99Ms.push(quantile(cpu, 0.99));
       cell.reads.push(byKind);
       cell.recordBytesP99.push(quantile(recordBytes, 0.99));
+      const cached = wall.filter((_, i) => readAny[i] !== true);
+      const reading = wall.filter((_, i) => readAny[i] === true);
+      if (cached.length > 0) cell.cachedP99Ms.push(quantile(cached, 0.99));
+      if (reading.length > 0) cell.readingP99Ms.push(quantile(reading, 0.99));
+      cell.reading.push(reading.length);
       process.stderr.write(
-        `warm-tail run ${run + 1}/${values.runs} r=${radius} mi ${s.dir}: p50 ${quantile(wall, 0.5).toFixed(3)} ms, p99 ${quantile(wall, 0.99).toFixed(2)} ms, CPU p99 ${quantile(cpu, 0.99).toFixed(2)} ms, ${s.store.reads.length} reads\n`,
+        `warm-tail run ${run + 1}/${values.runs} r=${radius} mi ${s.dir}: p50 ${quantile(wall, 0.5).toFixed(3)} ms, p99 ${quantile(wall, 0.99).toFixed(2)} ms, CPU p99 ${quantile(cpu, 0.99).toFixed(2)} ms, ${s.store.reads.length} reads by ${reading.length} queries (p99 ${reading.length > 0 ? quantile(reading, 0.99).toFixed(2) : '-'} ms; the others ${cached.length > 0 ? quantile(cached, 0.99).toFixed(2) : '-'} ms)\n`,
       );
     }
   }
@@ -122,6 +137,9 @@ for (const c of cells.values()) {
       p99Ms: summary(c.p99Ms),
       cpuP99Ms: summary(c.cpuP99Ms),
       recordBytesP99: summary(c.recordBytesP99),
+      ...(c.cachedP99Ms.length > 0 ? { cachedP99Ms: summary(c.cachedP99Ms) } : {}),
+      ...(c.readingP99Ms.length > 0 ? { readingP99Ms: summary(c.readingP99Ms) } : {}),
+      readingQueries: summary(c.reading),
       readsPerRun: c.reads,
     })}\n`,
   );

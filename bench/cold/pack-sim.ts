@@ -1,0 +1,56 @@
+/**
+ * `node --import tsx bench/cold/pack-sim.ts --site DIR [--site DIR ...] [--gap BYTES ...]`: the cold query sets of
+ * section 3 replayed on each site (a copy with another tree from bench/cold/tree-variant.ts, say), their cell reads then
+ * counted as byte ranges of one packed object per group (packed-ranges.ts). Prints a Markdown table and one JSON line
+ * per site on stdout; `npm run bench -- --only trees` measures the same for section 11.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cliOrExit } from '../../shim/lib/cli-run.ts';
+import { CellIndex } from '../../shim/format/cell-format.ts';
+import { keys, Pointer } from '../../shim/format/site-format.ts';
+import { coldReadsBySet } from './cold.ts';
+import { PACK_GAPS, packedFigures } from './packed-ranges.ts';
+import { fmtBytes, progress, table } from '../lib/stats.ts';
+import { RADII } from '../lib/points.ts';
+
+const { values } = cliOrExit({
+  name: 'pack-sim',
+  usage: 'node bench/cold/pack-sim.ts --site <dir> [--site <dir> ...] [--gap <bytes> ...]',
+  description:
+    'The cold query sets replayed on each site, their cell reads then counted as byte ranges of one packed object per group, ranges of one round merged across gaps up to each --gap.',
+  options: {
+    site: { type: 'string', arg: 'dir', multiple: true, required: true, description: 'a generated site' },
+    gap: {
+      type: 'integer',
+      min: 0,
+      multiple: true,
+      description: `bytes two ranges of one round may lie apart and still be one GET (default ${PACK_GAPS.join(', ')})`,
+    },
+  },
+});
+
+const rows: string[][] = [];
+for (const dir of values.site) {
+  const site = resolve(dir);
+  const v = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;
+  const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
+  const tree = `${index.leaf_max} / ${index.block_max} / ${index.record_chunk} / ${index.shared_res}`;
+  progress(`pack-sim: the cold query sets on ${v} (${dir}, tree ${tree})`);
+  const perQuery = (await coldReadsBySet(site, RADII)).flatMap((s) => s.perQuery);
+  const gaps = values.gap !== undefined && values.gap.length > 0 ? values.gap : PACK_GAPS;
+  const figures = packedFigures(site, v, perQuery, gaps);
+  for (const f of figures)
+    rows.push([
+      dir,
+      tree,
+      f.gap === null ? 'objects (as published)' : `packs, gap ${fmtBytes(f.gap)}`,
+      `${f.gets.median} / ${f.gets.max} (${f.gets.query})`,
+      `${fmtBytes(f.bytes.median)} / ${fmtBytes(f.bytes.max)} (${f.bytes.query})`,
+      `${f.overGets} / ${f.overBytes} of ${f.queries}`,
+    ]);
+  process.stdout.write(`${JSON.stringify({ site: dir, version: v, tree, figures })}\n`);
+}
+process.stdout.write(
+  `${table(['Site', 'Tree (leaf / block / chunk / pages)', 'Cell objects read as', 'GETs median / max (most)', 'Bytes median / max (heaviest)', 'Queries over 20 GETs / over 1 MiB'], rows)}\n`,
+);

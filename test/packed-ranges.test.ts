@@ -1,0 +1,98 @@
+/**
+ * The packed-layout what-if of the cold-path benchmark (bench/cold/packed-ranges.ts): the GETs and bytes of a query's
+ * reads as ranges of packs, checked against a byte-by-byte recount of what the merged GETs cover.
+ */
+import { describe, expect, it } from 'vitest';
+import { packedReads, type Placed } from '../bench/cold/packed-ranges.ts';
+import type { ColdQueryReads } from '../bench/cold/cold.ts';
+
+/** A small deterministic generator (mulberry32), so a failure names its seed. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** GETs and bytes by brute force: per round and pack, mark every byte a GET returns, a GET being a maximal run of ranges no more than `gap` apart. */
+function recount(q: ColdQueryReads, placed: Map<string, Placed>, gap: number, indexExtra: number) {
+  let gets = 0;
+  let bytes = 0;
+  for (const round of q.allRounds ?? q.rounds) {
+    const packs = new Map<string, Placed[]>();
+    for (const key of round) {
+      const p = placed.get(key);
+      if (p === undefined) {
+        gets++;
+        bytes += (q.reads.find((r) => r.key === key)?.bytes ?? 0) + (key.endsWith('cells/index.json') ? indexExtra : 0);
+      } else packs.set(p.pack, [...(packs.get(p.pack) ?? []), p]);
+    }
+    for (const list of packs.values()) {
+      const end = Math.max(...list.map((p) => p.at + p.size));
+      const wanted = new Uint8Array(end);
+      for (const p of list) wanted.fill(1, p.at, p.at + p.size);
+      // Walk the pack: a GET starts at a wanted byte and runs on while the next wanted byte is within `gap`.
+      let i = 0;
+      while (i < end) {
+        if (wanted[i] !== 1) {
+          i++;
+          continue;
+        }
+        gets++;
+        let last = i;
+        for (let j = i; j < end && j - last <= gap + 1; j++) if (wanted[j] === 1) last = j;
+        bytes += last - i + 1;
+        i = last + 1;
+      }
+    }
+  }
+  return { gets, bytes };
+}
+
+describe('packed ranges', () => {
+  it('counts the GETs and bytes of merged ranges as a byte-by-byte recount does', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const r = rng(seed);
+      const placed = new Map<string, Placed>();
+      const keys: string[] = [];
+      for (const pack of ['a', 'b']) {
+        let at = 0;
+        for (let k = 0; k < 12; k++) {
+          const size = 1 + Math.floor(r() * 40);
+          const key = `v/x/cells/blocks/${pack}${k}.json`;
+          placed.set(key, { pack, at, size });
+          keys.push(key);
+          at += size;
+        }
+      }
+      const rounds = [['v/x/cells/index.json'], keys.filter(() => r() < 0.4), keys.filter(() => r() < 0.3)];
+      const reads = [...new Set(rounds.flat())].map((key) => ({
+        key,
+        bytes: placed.get(key)?.size ?? 500,
+        found: true,
+        startMs: 0,
+        endMs: 0,
+      }));
+      const q: ColdQueryReads = { query: `seed ${seed}`, reads, rounds, allRounds: rounds };
+      for (const gap of [0, 5, 30, 1000])
+        expect(packedReads(q, placed, gap, 7), `seed ${seed}, gap ${gap}`).toEqual(recount(q, placed, gap, 7));
+    }
+  });
+
+  it('reads each object whole as one GET when nothing is adjacent, and one GET for adjacent ranges', () => {
+    const placed = new Map<string, Placed>([
+      ['k0', { pack: 'g', at: 0, size: 10 }],
+      ['k1', { pack: 'g', at: 10, size: 5 }],
+      ['k2', { pack: 'g', at: 40, size: 5 }],
+    ]);
+    const reads = ['k0', 'k1', 'k2'].map((key) => ({ key, bytes: 0, found: true, startMs: 0, endMs: 0 }));
+    const q: ColdQueryReads = { query: 'q', reads, rounds: [['k0', 'k1', 'k2']] };
+    expect(packedReads(q, placed, 0, 0)).toEqual({ gets: 2, bytes: 20 });
+    expect(packedReads(q, placed, 25, 0)).toEqual({ gets: 1, bytes: 45 });
+    // Adjacent objects asked in two rounds cannot share a GET.
+    expect(packedReads({ ...q, rounds: [['k0'], ['k1']] }, placed, 0, 0)).toEqual({ gets: 2, bytes: 15 });
+  });
+});
