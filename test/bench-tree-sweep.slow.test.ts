@@ -68,16 +68,22 @@ describe('cell-tree sweep', () => {
       expect(section).toContain(`| ${deep.leafMax} / ${deep.blockMax} / ${deep.recordChunk} / ${deep.sharedRes} |`);
       expect(section).toContain('(published)');
       // As packs: the same queries, the published objects first; merging across a gap never adds GETs.
-      for (const row of [published, rebuilt]) {
-        const [asIs, ...packs] = row?.packed ?? [];
-        const queries = row?.sets.reduce((n, s) => n + s.queries, 0);
-        expect(asIs?.gap).toBe(null);
-        expect(asIs?.gets.max).toBe(Math.max(...(row?.sets ?? []).map((s) => s.objects.max)));
-        expect(packs.map((f) => f.queries)).toEqual(packs.map(() => queries));
-        for (let i = 1; i < packs.length; i++)
-          expect(packs[i]?.gets.median).toBeLessThanOrEqual(packs[i - 1]?.gets.median ?? 0);
-      }
+      for (const row of [published, rebuilt])
+        for (const coded of [false, true]) {
+          const [asIs, ...packs] = row?.packed?.filter((f) => f.coded === coded) ?? [];
+          const queries = row?.sets.reduce((n, s) => n + s.queries, 0);
+          expect(asIs?.gap).toBe(null);
+          expect(asIs?.gets.max).toBe(Math.max(...(row?.sets ?? []).map((s) => s.objects.max)));
+          // Stored, the objects read as published weigh what the query sets read; coded, less.
+          const stored = Math.max(...(row?.sets ?? []).map((s) => s.bytes.max));
+          if (coded) expect(asIs?.bytes.max).toBeLessThan(stored);
+          else expect(asIs?.bytes.max).toBe(stored);
+          expect(packs.map((f) => f.queries)).toEqual(packs.map(() => queries));
+          for (let i = 1; i < packs.length; i++)
+            expect(packs[i]?.gets.median).toBeLessThanOrEqual(packs[i - 1]?.gets.median ?? 0);
+        }
       expect(section).toContain('| packs, gap 64.0 KiB |');
+      expect(section).toContain('| packs, gap 64.0 KiB, tree coded |');
     },
   );
 

@@ -3,7 +3,7 @@
  * reads as ranges of packs, checked against a byte-by-byte recount of what the merged GETs cover.
  */
 import { describe, expect, it } from 'vitest';
-import { packedReads, type Placed } from '../bench/cold/packed-ranges.ts';
+import { codedSize, packedReads, type Placed } from '../bench/cold/packed-ranges.ts';
 import type { ColdQueryReads } from '../bench/cold/cold.ts';
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
@@ -94,5 +94,18 @@ describe('packed ranges', () => {
     expect(packedReads(q, placed, 25, 0)).toEqual({ gets: 1, bytes: 45 });
     // Adjacent objects asked in two rounds cannot share a GET.
     expect(packedReads({ ...q, rounds: [['k0'], ['k1']] }, placed, 0, 0)).toEqual({ gets: 2, bytes: 15 });
+  });
+
+  it('estimates a binary coding: varints by magnitude, hashes and H3 ids at their binary width', () => {
+    // Zigzag: 0 -> 0, -1 -> 1, 63 -> 126, -64 -> 127 fit 7 bits; 64 -> 128 does not.
+    expect([0, -1, 63, -64, 64, 8191, 8192].map(codedSize)).toEqual([1, 1, 1, 1, 2, 2, 3]);
+    // Reach in miles to 0.0001: 1.2345 miles is 12,345 units, a 3-byte varint.
+    expect(codedSize(1.2345)).toBe(3);
+    expect(codedSize('a'.repeat(64))).toBe(32);
+    expect(codedSize('8a2a1072b59ffff')).toBe(8);
+    expect(codedSize('New York')).toBe(9);
+    // An array: its length, then its items; an object: one byte, its values, and 8 bytes per map key (H3 id).
+    expect(codedSize([1, 2, 3])).toBe(4);
+    expect(codedSize({ n: 5, cells: { '8a2a1072b59ffff': 1 } })).toBe(1 + 1 + (1 + 1 + 8));
   });
 });

@@ -27,6 +27,10 @@ const { values } = cliOrExit({
       multiple: true,
       description: `bytes two ranges of one round may lie apart and still be one GET (default ${PACK_GAPS.join(', ')})`,
     },
+    coded: {
+      type: 'boolean',
+      description: 'the cell tree objects at their estimated binary size too (records and the rest as stored)',
+    },
   },
 });
 
@@ -39,12 +43,14 @@ for (const dir of values.site) {
   progress(`pack-sim: the cold query sets on ${v} (${dir}, tree ${tree})`);
   const perQuery = (await coldReadsBySet(site, RADII)).flatMap((s) => s.perQuery);
   const gaps = values.gap !== undefined && values.gap.length > 0 ? values.gap : PACK_GAPS;
-  const figures = packedFigures(site, v, perQuery, gaps);
+  const figures = [false, ...(values.coded === true ? [true] : [])].flatMap((coded) =>
+    packedFigures(site, v, perQuery, gaps, coded),
+  );
   for (const f of figures)
     rows.push([
       dir,
       tree,
-      f.gap === null ? 'objects (as published)' : `packs, gap ${fmtBytes(f.gap)}`,
+      `${f.gap === null ? 'objects' : `packs, gap ${fmtBytes(f.gap)}`}${f.coded ? ', tree coded' : ''}`,
       `${f.gets.median} / ${f.gets.max} (${f.gets.query})`,
       `${fmtBytes(f.bytes.median)} / ${fmtBytes(f.bytes.max)} (${f.bytes.query})`,
       `${f.overGets} / ${f.overBytes} of ${f.queries}`,

@@ -3,7 +3,9 @@
  * ranges of one packed object per group (blocks in the index's order, then the group's shared pages, then each block's
  * record chunks), the ranges of one pack asked in one round merged into one GET when at most `gap` bytes apart (S3
  * answers one range per GET; a merged gap is read and thrown away). Measured on a real site and its real reads, so a
- * layout can be chosen before it is built (bench/cold/pack-sim.ts, section 11 of BENCHMARKS.md).
+ * layout can be chosen before it is built (bench/cold/pack-sim.ts, section 11 of BENCHMARKS.md). Optionally with the
+ * cell tree's objects (index, groups, shared pages, blocks) at the size a binary coding of the same values would give
+ * (codedSize), record chunks and everything else as stored.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +20,56 @@ export const PACK_GAPS: readonly number[] = [0, 16_384, 65_536, 262_144];
 /** Bytes per block the index would carry to plan a block's range (offset and length as JSON numbers), estimated. */
 export const INDEX_BYTES_PER_BLOCK = 12;
 
+/** Bytes of a non-negative or negative integer as a zigzag LEB128 varint. */
+function varintBytes(n: number): number {
+  let z = n < 0 ? -2 * n - 1 : 2 * n;
+  let bytes = 1;
+  while (z >= 128) {
+    z = Math.floor(z / 128);
+    bytes++;
+  }
+  return bytes;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const H3_HEX = /^[0-9a-f]{15}$/;
+
+/**
+ * Estimated bytes of a parsed JSON value in a schema-driven binary coding of the same values: integers as zigzag
+ * varints, other numbers (reach, in miles to 0.0001) as varints of 0.0001 units, sha256 hex as 32 bytes, H3 ids as 8,
+ * other strings as UTF-8 plus a length byte, arrays with a varint length, object keys free (fixed by the schema) but for
+ * the keys of maps (H3 ids, paths: 8 bytes each). An estimate to choose by, not a format.
+ */
+export function codedSize(value: unknown): number {
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? varintBytes(value) : varintBytes(Math.round(value * 1e4));
+  if (typeof value === 'string')
+    return SHA256_HEX.test(value) ? 32 : H3_HEX.test(value) ? 8 : Buffer.byteLength(value) + 1;
+  if (value === null || typeof value === 'boolean') return 1;
+  if (Array.isArray(value)) return value.reduce((n: number, x) => n + codedSize(x), varintBytes(value.length));
+  return Object.entries(value as Record<string, unknown>).reduce(
+    (n, [k, x]) => n + codedSize(x) + (H3_HEX.test(k) || k.includes('/') ? 8 : 0),
+    1,
+  );
+}
+
+/** Whether a key is one of the cell tree's objects a binary coding would cover (records stay as stored). */
+const CODED_KINDS = new Set(['cell index', 'cell group', 'cell shared', 'cell block']);
+
+/** Size of the object at `key` of the site folder `site` as stored (`bytes`), or coded when `coded`. */
+export function sizer(site: string, coded: boolean): (key: string, bytes: number) => number {
+  const sizes = new Map<string, number>();
+  return (key, bytes) => {
+    if (!coded || !CODED_KINDS.has(kindOf(key))) return bytes;
+    let n = sizes.get(key);
+    if (n === undefined) {
+      n = codedSize(JSON.parse(readFileSync(join(site, key), 'utf8')));
+      sizes.set(key, n);
+    }
+    return n;
+  };
+}
+
 /** Where a cell object would lie: its group's pack, its offset there and its size, in bytes. */
 export interface Placed {
   pack: string;
@@ -26,7 +78,11 @@ export interface Placed {
 }
 
 /** Every block, shared page and record chunk of version `v` of the site folder `site`, placed in its group's pack. */
-export function packLayout(site: string, v: string): { placed: Map<string, Placed>; blocks: number } {
+export function packLayout(
+  site: string,
+  v: string,
+  sizeOf: (key: string, bytes: number) => number = (_, bytes) => bytes,
+): { placed: Map<string, Placed>; blocks: number } {
   const root = join(site, keys.root(v));
   const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
   const placed = new Map<string, Placed>();
@@ -34,8 +90,9 @@ export function packLayout(site: string, v: string): { placed: Map<string, Place
   for (const group of Object.keys(index.groups)) {
     let at = 0;
     const put = (rel: string): void => {
-      const size = statSync(join(root, rel)).size;
-      placed.set(keys.root(v) + rel, { pack: group, at, size });
+      const key = keys.root(v) + rel;
+      const size = sizeOf(key, statSync(join(root, rel)).size);
+      placed.set(key, { pack: group, at, size });
       at += size;
     };
     const blockCells = (index.blocks[group] ?? []).map(([cell]) => cell);
@@ -57,8 +114,9 @@ export function packedReads(
   placed: ReadonlyMap<string, Placed>,
   gap: number,
   indexExtraBytes: number,
+  sizeOf: (key: string, bytes: number) => number = (_, bytes) => bytes,
 ): { gets: number; bytes: number } {
-  const size = new Map(q.reads.map((r) => [r.key, r.bytes]));
+  const size = new Map(q.reads.map((r) => [r.key, sizeOf(r.key, r.bytes)]));
   let gets = 0;
   let bytes = 0;
   for (const round of q.allRounds ?? q.rounds) {
@@ -96,6 +154,8 @@ export function packedReads(
 export interface PackedFigures {
   /** Bytes two ranges may lie apart and be one GET; null for the objects as published (one GET each). */
   gap: number | null;
+  /** The cell tree's objects at their estimated binary size (codedSize) rather than as stored. */
+  coded: boolean;
   gets: { median: number; max: number; query: string };
   bytes: { median: number; max: number; query: string };
   overGets: number;
@@ -103,12 +163,18 @@ export interface PackedFigures {
   queries: number;
 }
 
-function figures(gap: number | null, queries: readonly string[], per: readonly { gets: number; bytes: number }[]) {
+function figures(
+  gap: number | null,
+  coded: boolean,
+  queries: readonly string[],
+  per: readonly { gets: number; bytes: number }[],
+): PackedFigures {
   const gets = per.map((p) => p.gets);
   const bytes = per.map((p) => p.bytes);
   const at = (xs: number[]): number => xs.indexOf(Math.max(...xs));
   return {
     gap,
+    coded,
     gets: { median: median(gets), max: Math.max(...gets), query: queries[at(gets)] ?? '' },
     bytes: { median: median(bytes), max: Math.max(...bytes), query: queries[at(bytes)] ?? '' },
     overGets: gets.filter((n) => n > 20).length,
@@ -117,23 +183,29 @@ function figures(gap: number | null, queries: readonly string[], per: readonly {
   };
 }
 
-/** The queries' figures as published, then packed with each of `gaps`. */
+/** The queries' figures as published, then packed with each of `gaps`; with `coded`, the cell tree's objects coded. */
 export function packedFigures(
   site: string,
   v: string,
   perQuery: readonly ColdQueryReads[],
   gaps: readonly number[] = PACK_GAPS,
+  coded = false,
 ): PackedFigures[] {
-  const { placed, blocks } = packLayout(site, v);
+  const sizeOf = sizer(site, coded);
+  const { placed, blocks } = packLayout(site, v, sizeOf);
   const names = perQuery.map((q) => q.query);
-  const asIs = perQuery.map((q) => ({ gets: q.reads.length, bytes: q.reads.reduce((n, r) => n + r.bytes, 0) }));
+  const asIs = perQuery.map((q) => ({
+    gets: q.reads.length,
+    bytes: q.reads.reduce((n, r) => n + sizeOf(r.key, r.bytes), 0),
+  }));
   return [
-    figures(null, names, asIs),
+    figures(null, coded, names, asIs),
     ...gaps.map((gap) =>
       figures(
         gap,
+        coded,
         names,
-        perQuery.map((q) => packedReads(q, placed, gap, blocks * INDEX_BYTES_PER_BLOCK)),
+        perQuery.map((q) => packedReads(q, placed, gap, blocks * INDEX_BYTES_PER_BLOCK, sizeOf)),
       ),
     ),
   ];

@@ -17,7 +17,7 @@ import { createService } from '../../shim/answer/service-impl.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { coldReadsBySet, summariseCold, type ColdReads } from './cold.ts';
-import { packedFigures, type PackedFigures } from './packed-ranges.ts';
+import { PACK_GAPS, packedFigures, type PackedFigures } from './packed-ranges.ts';
 import { answerableSets, COLD_CTX, coldQuerySets } from './query-sets.ts';
 import { RADII } from '../lib/points.ts';
 
@@ -31,10 +31,10 @@ export interface TreeConfig {
 
 /** The configurations measured: the published one (whatever the site's index states) and these. */
 export const TREE_SWEEP: readonly TreeConfig[] = [
-  { leafMax: 256, blockMax: 4096, recordChunk: 64, sharedRes: 6 },
+  { leafMax: 256, blockMax: 4096, recordChunk: 16, sharedRes: 5 },
   { leafMax: 256, blockMax: 2048, recordChunk: 32, sharedRes: 5 },
+  { leafMax: 256, blockMax: 2048, recordChunk: 16, sharedRes: 5 },
   { leafMax: 256, blockMax: 1024, recordChunk: 16, sharedRes: 5 },
-  { leafMax: 256, blockMax: 1024, recordChunk: 16, sharedRes: 6 },
   { leafMax: 256, blockMax: 256, recordChunk: 16, sharedRes: 5 },
 ];
 
@@ -48,7 +48,7 @@ export interface TreeSweepRow {
   /** Largest shared page, in bytes. */
   sharedMaxBytes: number;
   sets: ColdReads[];
-  /** Every query of the sets together as published and as ranges of one pack per group (packed-ranges.ts). */
+  /** Every query of the sets together as published and as ranges of one pack per group, as stored and coded (packed-ranges.ts). */
   packed?: PackedFigures[];
 }
 
@@ -158,10 +158,14 @@ async function coldFigures(dir: string, v: string): Promise<Pick<TreeSweepRow, '
   const bySet = await coldReadsBySet(dir, RADII);
   return {
     sets: bySet.map((s) => summariseCold(s.label, s.perQuery)),
-    packed: packedFigures(
-      dir,
-      v,
-      bySet.flatMap((s) => s.perQuery),
+    packed: [false, true].flatMap((coded) =>
+      packedFigures(
+        dir,
+        v,
+        bySet.flatMap((s) => s.perQuery),
+        PACK_GAPS,
+        coded,
+      ),
     ),
   };
 }
