@@ -3,7 +3,7 @@
  * reads as ranges of packs, checked against a byte-by-byte recount of what the merged GETs cover.
  */
 import { describe, expect, it } from 'vitest';
-import { codedSize, packedReads, type Placed } from '../bench/cold/packed-ranges.ts';
+import { codedSize, fittedReads, packedReads, type Placed } from '../bench/cold/packed-ranges.ts';
 import type { ColdQueryReads } from '../bench/cold/cold.ts';
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
@@ -79,6 +79,47 @@ describe('packed ranges', () => {
       const q: ColdQueryReads = { query: `seed ${seed}`, reads, rounds, allRounds: rounds };
       for (const gap of [0, 5, 30, 1000])
         expect(packedReads(q, placed, gap, 7), `seed ${seed}, gap ${gap}`).toEqual(recount(q, placed, gap, 7));
+    }
+  });
+
+  it('fits a plan to a number of GETs at the least bytes any choice of merges would cost', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const r = rng(seed);
+      const placed = new Map<string, Placed>();
+      let at = 0;
+      const keys: string[] = [];
+      for (let k = 0; k < 10; k++) {
+        const size = 1 + Math.floor(r() * 30);
+        const key = `v/x/cells/blocks/${k}.json`;
+        placed.set(key, { pack: 'g', at: at + Math.floor(r() * 50), size });
+        at = (placed.get(key)?.at ?? 0) + size;
+        keys.push(key);
+      }
+      const wanted = keys.filter(() => r() < 0.7);
+      if (wanted.length === 0) continue;
+      const reads = wanted.map((key) => ({ key, bytes: 0, found: true, startMs: 0, endMs: 0 }));
+      const q: ColdQueryReads = { query: `seed ${seed}`, reads, rounds: [wanted] };
+      const spans = wanted.map((k) => placed.get(k) as Placed).sort((a, b) => a.at - b.at);
+      const gaps = spans.slice(1).map((p, i) => p.at - ((spans[i] as Placed).at + (spans[i] as Placed).size));
+      const sizes = spans.reduce((n, p) => n + p.size, 0);
+      for (const maxGets of [1, 2, 3, 5, 20]) {
+        // Every subset of the gaps to merge: the fewest bytes among plans within maxGets GETs (or all merged).
+        let best = Infinity;
+        for (let mask = 0; mask < 1 << gaps.length; mask++) {
+          let gets = spans.length;
+          let bytes = sizes;
+          gaps.forEach((g, i) => {
+            if ((mask >> i) & 1) {
+              gets--;
+              bytes += Math.max(g, 0);
+            }
+          });
+          if (gets <= Math.max(maxGets, 1)) best = Math.min(best, bytes);
+        }
+        const fitted = fittedReads(q, placed, maxGets, 0);
+        expect(fitted.gets, `seed ${seed}`).toBeLessThanOrEqual(Math.max(maxGets, 1));
+        expect(fitted.bytes, `seed ${seed}, ${maxGets} GETs`).toBe(best);
+      }
     }
   });
 

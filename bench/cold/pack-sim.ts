@@ -10,7 +10,7 @@ import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { coldReadsBySet } from './cold.ts';
-import { PACK_GAPS, packedFigures } from './packed-ranges.ts';
+import { PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
 import { fmtBytes, progress, table } from '../lib/stats.ts';
 import { RADII } from '../lib/points.ts';
 
@@ -50,7 +50,7 @@ for (const dir of values.site) {
     rows.push([
       dir,
       tree,
-      `${f.gap === null ? 'objects' : `packs, gap ${fmtBytes(f.gap)}`}${f.coded ? ', tree coded' : ''}`,
+      `${readAs(f)}${f.coded ? ', tree coded' : ''}`,
       `${f.gets.median} / ${f.gets.max} (${f.gets.query})`,
       `${fmtBytes(f.bytes.median)} / ${fmtBytes(f.bytes.max)} (${f.bytes.query})`,
       `${f.overGets} / ${f.overBytes} of ${f.queries}`,

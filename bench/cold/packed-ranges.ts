@@ -12,10 +12,13 @@ import { join } from 'node:path';
 import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import { kindOf, type ColdQueryReads } from './cold.ts';
-import { median } from '../lib/stats.ts';
+import { fmtBytes, median } from '../lib/stats.ts';
 
-/** The gaps measured unless told: ranges merged only when adjacent, then across 16, 64 and 256 KiB. */
-export const PACK_GAPS: readonly number[] = [0, 16_384, 65_536, 262_144];
+/** The gaps measured unless told: ranges merged only when adjacent, then across 16 and 64 KiB. */
+export const PACK_GAPS: readonly number[] = [0, 16_384, 65_536];
+
+/** The GETs a query's plan may take when it merges the smallest gaps first (fittedReads): the cold target's 20. */
+export const FIT_GETS = 20;
 
 /** Bytes per block the index would carry to plan a block's range (offset and length as JSON numbers), estimated. */
 export const INDEX_BYTES_PER_BLOCK = 12;
@@ -108,24 +111,26 @@ export function packLayout(
   return { placed, blocks };
 }
 
-/** One query's GETs and bytes with its cell reads as ranges of packs, merged across `gap` bytes within a round. */
-export function packedReads(
+/**
+ * One query's reads as ranges: the GETs and bytes of the objects in no pack, and for each round and pack its ranges in
+ * offset order, those overlapping or adjacent already one.
+ */
+function queryRanges(
   q: ColdQueryReads,
   placed: ReadonlyMap<string, Placed>,
-  gap: number,
   indexExtraBytes: number,
-  sizeOf: (key: string, bytes: number) => number = (_, bytes) => bytes,
-): { gets: number; bytes: number } {
+  sizeOf: (key: string, bytes: number) => number,
+): { loose: { gets: number; bytes: number }; runs: [number, number][][] } {
   const size = new Map(q.reads.map((r) => [r.key, sizeOf(r.key, r.bytes)]));
-  let gets = 0;
-  let bytes = 0;
+  const loose = { gets: 0, bytes: 0 };
+  const runs: [number, number][][] = [];
   for (const round of q.allRounds ?? q.rounds) {
     const ranges = new Map<string, [number, number][]>();
     for (const key of round) {
       const p = placed.get(key);
       if (p === undefined) {
-        gets++;
-        bytes += (size.get(key) ?? 0) + (kindOf(key) === 'cell index' ? indexExtraBytes : 0);
+        loose.gets++;
+        loose.bytes += (size.get(key) ?? 0) + (kindOf(key) === 'cell index' ? indexExtraBytes : 0);
         continue;
       }
       const list = ranges.get(p.pack) ?? [];
@@ -134,26 +139,74 @@ export function packedReads(
     }
     for (const list of ranges.values()) {
       list.sort((a, b) => a[0] - b[0]);
-      let [start, end] = list[0] as [number, number];
-      for (const [s, e] of list.slice(1)) {
-        if (s - end > gap) {
-          gets++;
-          bytes += end - start;
-          start = s;
-        }
-        end = Math.max(end, e);
+      const run: [number, number][] = [];
+      for (const [s, e] of list) {
+        const last = run.at(-1);
+        if (last !== undefined && s <= last[1]) last[1] = Math.max(last[1], e);
+        else run.push([s, e]);
       }
-      gets++;
-      bytes += end - start;
+      runs.push(run);
     }
+  }
+  return { loose, runs };
+}
+
+/** One query's GETs and bytes with its cell reads as ranges of packs, merged across `gap` bytes within a round. */
+export function packedReads(
+  q: ColdQueryReads,
+  placed: ReadonlyMap<string, Placed>,
+  gap: number,
+  indexExtraBytes: number,
+  sizeOf: (key: string, bytes: number) => number = (_, bytes) => bytes,
+): { gets: number; bytes: number } {
+  const { loose, runs } = queryRanges(q, placed, indexExtraBytes, sizeOf);
+  let { gets, bytes } = loose;
+  for (const run of runs) {
+    let [start, end] = run[0] as [number, number];
+    for (const [s, e] of run.slice(1)) {
+      if (s - end > gap) {
+        gets++;
+        bytes += end - start;
+        start = s;
+      }
+      end = e;
+    }
+    gets++;
+    bytes += end - start;
+  }
+  return { gets, bytes };
+}
+
+/**
+ * One query's GETs and bytes with its cell reads as ranges of packs, merging the smallest gaps first (of any round and
+ * pack) until it takes at most `maxGets` GETs or no gap is left: the plan a reader holding every range's offset would
+ * make to stay within a number of requests at the least cost in bytes.
+ */
+export function fittedReads(
+  q: ColdQueryReads,
+  placed: ReadonlyMap<string, Placed>,
+  maxGets: number,
+  indexExtraBytes: number,
+  sizeOf: (key: string, bytes: number) => number = (_, bytes) => bytes,
+): { gets: number; bytes: number } {
+  const { loose, runs } = queryRanges(q, placed, indexExtraBytes, sizeOf);
+  let gets = loose.gets + runs.reduce((n, run) => n + run.length, 0);
+  let bytes = loose.bytes + runs.flat().reduce((n, [s, e]) => n + e - s, 0);
+  const gaps = runs.flatMap((run) => run.slice(1).map(([s], i) => s - (run[i] as [number, number])[1]));
+  for (const g of gaps.sort((a, b) => a - b)) {
+    if (gets <= maxGets) break;
+    gets--;
+    bytes += g;
   }
   return { gets, bytes };
 }
 
 /** GETs and bytes (median, max) over a set of queries, how many exceed 20 GETs and 1 MiB, and the worst by each. */
 export interface PackedFigures {
-  /** Bytes two ranges may lie apart and be one GET; null for the objects as published (one GET each). */
+  /** Bytes two ranges may lie apart and be one GET; null for the objects as published (one GET each) or a fitted plan. */
   gap: number | null;
+  /** The GETs a fitted plan (fittedReads) was allowed; absent for the other rows. */
+  fitGets?: number;
   /** The cell tree's objects at their estimated binary size (codedSize) rather than as stored. */
   coded: boolean;
   gets: { median: number; max: number; query: string };
@@ -165,6 +218,7 @@ export interface PackedFigures {
 
 function figures(
   gap: number | null,
+  fitGets: number | undefined,
   coded: boolean,
   queries: readonly string[],
   per: readonly { gets: number; bytes: number }[],
@@ -174,6 +228,7 @@ function figures(
   const at = (xs: number[]): number => xs.indexOf(Math.max(...xs));
   return {
     gap,
+    ...(fitGets !== undefined ? { fitGets } : {}),
     coded,
     gets: { median: median(gets), max: Math.max(...gets), query: queries[at(gets)] ?? '' },
     bytes: { median: median(bytes), max: Math.max(...bytes), query: queries[at(bytes)] ?? '' },
@@ -183,7 +238,10 @@ function figures(
   };
 }
 
-/** The queries' figures as published, then packed with each of `gaps`; with `coded`, the cell tree's objects coded. */
+/**
+ * The queries' figures as published, packed with each of `gaps`, then packed with a plan fitted to FIT_GETS; with
+ * `coded`, the cell tree's objects coded.
+ */
 export function packedFigures(
   site: string,
   v: string,
@@ -199,14 +257,28 @@ export function packedFigures(
     bytes: q.reads.reduce((n, r) => n + sizeOf(r.key, r.bytes), 0),
   }));
   return [
-    figures(null, coded, names, asIs),
+    figures(null, undefined, coded, names, asIs),
     ...gaps.map((gap) =>
       figures(
         gap,
+        undefined,
         coded,
         names,
         perQuery.map((q) => packedReads(q, placed, gap, blocks * INDEX_BYTES_PER_BLOCK, sizeOf)),
       ),
     ),
+    figures(
+      null,
+      FIT_GETS,
+      coded,
+      names,
+      perQuery.map((q) => fittedReads(q, placed, FIT_GETS, blocks * INDEX_BYTES_PER_BLOCK, sizeOf)),
+    ),
   ];
+}
+
+/** How a row of figures read the cell objects: "objects", "packs, gap 16.0 KiB", "packs, smallest gaps merged to 20 GETs". */
+export function readAs(f: PackedFigures): string {
+  if (f.fitGets !== undefined) return `packs, smallest gaps merged to ${f.fitGets} GETs`;
+  return f.gap === null ? 'objects' : `packs, gap ${fmtBytes(f.gap)}`;
 }

@@ -2,7 +2,7 @@
 import type { ColdReads } from './cold.ts';
 import { fmtBytes } from '../lib/stats.ts';
 import type { TreeSweepReport } from './tree-sweep.ts';
-import { INDEX_BYTES_PER_BLOCK } from './packed-ranges.ts';
+import { FIT_GETS, INDEX_BYTES_PER_BLOCK, readAs } from './packed-ranges.ts';
 
 export const TREES_HEADING = '## 11. Cell-tree parameters (cold path at scale)';
 
@@ -48,7 +48,7 @@ export function treeSweepSection(r: TreeSweepReport | undefined): string {
     out.push(
       '',
       `The same trees if each group's cell objects were one packed object read by HTTP byte ranges (bench/cold/packed-ranges.ts): the ${n0(total)} queries of the sets above together, each query's reads as it made them (which objects, in which round), with every block, shared page and record chunk placed at its offset in its group's pack (blocks in the index's order, then the shared pages, then the record chunks) and the ranges of one pack asked in one round merged into one GET when at most *gap* bytes apart (S3 answers one range per GET; a merged gap is read and thrown away). ` +
-        `Objects are GETs, bytes what the GETs return; the cell index is charged ${INDEX_BYTES_PER_BLOCK} bytes per block for the offsets a reader would plan ranges from. A what-if on the real reads, not a built layout: a pack would be stored uncompressed (S3 cannot range a gzip object), so its bytes are also its bytes on the wire. ` +
+        `Objects are GETs, bytes what the GETs return; the cell index is charged ${INDEX_BYTES_PER_BLOCK} bytes per block for the offsets a reader would plan ranges from. *Smallest gaps merged to ${FIT_GETS} GETs*: each query's plan merges its smallest gaps first, of any round and pack, until it takes at most ${FIT_GETS} GETs (or none is left), the least bytes a reader knowing every range's offset would pay to stay within that many requests. A what-if on the real reads, not a built layout: a pack would be stored uncompressed (S3 cannot range a gzip object), so its bytes are also its bytes on the wire. ` +
         '*Tree coded*: the cell index, group trees, shared pages and blocks at the size a binary coding of the same values would have (estimated by packed-ranges.ts `codedSize`: integers and steps as zigzag varints, reach in 0.0001-mile units, sha256 as 32 bytes, H3 ids as 8, keys fixed by the schema), record chunks and everything off the tree as stored.',
       '',
       '| Tree (leaf / block / chunk / pages) | Cell objects read as | GETs median / max | Bytes median / max | Over 20 GETs | Over 1 MiB | Most GETs | Most bytes |',
@@ -58,7 +58,7 @@ export function treeSweepSection(r: TreeSweepReport | undefined): string {
       const c = row.config;
       for (const f of row.packed ?? [])
         out.push(
-          `| ${c.leafMax} / ${c.blockMax} / ${c.recordChunk} / ${c.sharedRes}${row.published ? ' (published)' : ''} | ${f.gap === null ? 'objects' : `packs, gap ${fmtBytes(f.gap)}`}${f.coded ? ', tree coded' : ''} | ${n0(f.gets.median)} / ${n0(f.gets.max)} | ${fmtBytes(f.bytes.median)} / ${fmtBytes(f.bytes.max)} | ${n0(f.overGets)} | ${n0(f.overBytes)} | ${f.gets.query} | ${f.bytes.query} |`,
+          `| ${c.leafMax} / ${c.blockMax} / ${c.recordChunk} / ${c.sharedRes}${row.published ? ' (published)' : ''} | ${readAs(f)}${f.coded ? ', tree coded' : ''} | ${n0(f.gets.median)} / ${n0(f.gets.max)} | ${fmtBytes(f.bytes.median)} / ${fmtBytes(f.bytes.max)} | ${n0(f.overGets)} | ${n0(f.overBytes)} | ${f.gets.query} | ${f.bytes.query} |`,
         );
     }
   }
