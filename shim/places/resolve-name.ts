@@ -7,7 +7,7 @@ import { countryName } from './abroad.ts';
 import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
-import { LISTED, metroAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
+import { LISTED, metrosAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
 import { clearReading, nearNameEntries } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import { keys, NameGazetteer, namePrefix, normaliseCityName, type NameEntryT } from '../format/site-format.ts';
@@ -40,12 +40,12 @@ const OUTSIDE = 'the service covers US locations only (the 50 states, DC and Pue
 
 /** The US places of a name, as candidates (most populous first, at most MAX_CANDIDATES), with whether each is covered. */
 async function candidatesOf(reader: SiteReader, entries: readonly NameEntryT[]): Promise<CandidateT[]> {
-  // Their coverage pieces are read together, in one round trip.
-  return Promise.all(
-    entries
-      .slice(0, MAX_CANDIDATES)
-      .map(async ([state, city, lat, lng]) => ({ city, state, covered: (await metroAt(reader, lat, lng)) !== null })),
+  const shown = entries.slice(0, MAX_CANDIDATES);
+  const metros = await metrosAt(
+    reader,
+    shown.map((e) => [e[2], e[3]]),
   );
+  return shown.map(([state, city], i) => ({ city, state, covered: metros[i] !== null }));
 }
 
 function candidateList(candidates: readonly CandidateT[]): string {
