@@ -348,7 +348,7 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
   const decodedOk = judged ? maxBytes <= TARGETS.coldBytes : null;
   const unjudged = judged ? '' : 'not judged: no scale site in this run (add scale to --only); sample ';
   const construction =
-    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta + coverage cells or a point's or ZIP's piece of them + cell index + at most two gazetteer documents: a ZIP's, or a city's names and city documents, or a point's boundary tile), the group trees near the circle, the blocks planned from the index (every block crossing the circle's edge, and the blocks wholly inside near enough to hold the nearest firms), a group's shared lists when one of its larger cells is wholly inside, and the record chunks of the firms shown: not bounded by construction, measured.` +
+    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta + the coverage piece holding the query's point + cell index + at most two gazetteer documents: a ZIP's, or a city's names and city documents, or a point's boundary tile), the group trees near the circle, the blocks planned from the index (every block crossing the circle's edge, and the blocks wholly inside near enough to hold the nearest firms), a group's shared lists when one of its larger cells is wholly inside, and the record chunks of the firms shown: not bounded by construction, measured.` +
     (objectsOk === false ? ` The measured maximum exceeds the target. ${coldWhy(sets, 'objects')}` : '');
   const maxRounds = Math.max(...sets.map((s) => s.rounds?.max ?? 0));
   const roundsOk = judged ? maxRounds <= TARGETS.coldRounds : null;
@@ -412,7 +412,7 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
 /** Why a cold query still waits for more rounds than the target, and what would remove them. */
 const COLD_ROUNDS_WHY =
   'Each object is named, with its hash, by the one before it (meta.json by the pointer, the cell index by meta.json, the group trees by the index, blocks by their group, record chunks by their block), and a read may start before its parent has arrived but is used only once checked against it. ' +
-  "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (a point's or a place name's coverage cells, cell index, a ZIP's document, a city's names document, a point's boundary tile); (2) the group trees with the blocks planned from the index's block list, and the city document or a ZIP's coverage piece; (3) the record chunks of the firms shown with the shared lists. " +
+  "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (a point's coverage piece, cell index, a ZIP's document, a city's names document, a point's boundary tile); (2) the group trees with the blocks planned from the index's block list, the city document, and the coverage piece of a ZIP's or a city's point; (3) the record chunks of the firms shown with the shared lists. " +
   'A point its tile puts in no state (on the water, or abroad near the border) reads the ZIP points within 14 miles in the second round, and inside the US outline with none that near those within 50 in the third. A document whose hash is in a hashes/ document is read beside that document, in the same round.';
 
 /** The query set reading the most off the cell tree, and what its heaviest query read there. */
@@ -441,7 +441,7 @@ function coldWhy(sets: ColdReads[], by: 'objects' | 'bytes'): string {
     .join(', ');
   return (
     `Worst query: ${worst.query} (${worst.objects} objects, ${fmtBytes(worst.bytes)}: ${kinds}). ` +
-    "Every cold query also reads the pointer, meta, coverage cells and the cell index. Past those, the bytes go to three things: the blocks crossing the circle's edge (all of them, planned from the index so that they come in the round of the group trees), each read whole (up to `block_max` offices, coordinates as steps from the previous office) to test the offices of its few edge leaves; the record chunks of the firms shown, each read whole (`record_chunk` consecutive block positions); and the shared pages of the cells wholly inside (a group's shared lists paged by their cell at `shared_res`). " +
+    "Every cold query also reads the pointer, meta, the coverage piece of its point and the cell index. Past those, the bytes go to three things: the blocks crossing the circle's edge (all of them, planned from the index so that they come in the round of the group trees), each read whole (up to `block_max` offices, coordinates as steps from the previous office) to test the offices of its few edge leaves; the record chunks of the firms shown, each read whole (`record_chunk` consecutive block positions); and the shared pages of the cells wholly inside (a group's shared lists paged by their cell at `shared_res`). " +
     'What would reach it: smaller blocks along the edge (section 11 measures them: block bytes fall, objects rise) and smaller record chunks. ' +
     'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from. ' +
     offTreeWhy(sets)
@@ -673,7 +673,7 @@ function coldSection(r: BenchResults): string {
   const out = ['## 3. Cold path', ''];
   if (!r.cold) return [...out, 'Skipped.'].join('\n');
   out.push(
-    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, coverage cells, the cell index, the group trees near the circle, blocks (office columns) of the edge and nearest cells, the shared pages of the cells wholly inside, record chunks of the firms shown; ' +
+    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, the coverage piece of its point, the cell index, the group trees near the circle, blocks (office columns) of the edge and nearest cells, the shared pages of the cells wholly inside, record chunks of the firms shown; ' +
       "off the tree, a ZIP's gazetteer document, a place name's names document (and for a city its city document), a point's boundary index and state outlines, and the hashes/ documents that check some of these, each read beside the document it checks. " +
       `Cell objects are those under cells/ other than the index. ` +
       '*Rounds after pointer* are the store round trips the query waits for one after another once it has read `current.json`, by dependency depth: a gate in front of the store (bench/cold/round-store.ts) holds every read and releases them in rounds, a round being all the reads asked before the event loop turns once the previous round has settled, so round k holds exactly the reads that needed a result of round k - 1 (a count, not a timing: the same on a loaded machine, from the folder and over S3). ' +

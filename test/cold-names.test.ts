@@ -30,8 +30,10 @@ describe('cold names without a state', () => {
     const springfield = await ask('Springfield');
     expect(springfield.refused).toBe(true);
     expect(springfield.reads.some((r) => r.key.endsWith('/gazetteer/names/sp.json'))).toBe(true);
-    // The pointer, then meta.json beside the names document.
-    expect(springfield.rounds).toHaveLength(2);
+    // The pointer, then meta.json beside the names document, then the coverage of the candidates' points: Springfields
+    // in more states than MAX_PIECES pieces hold, so the whole document.
+    expect(springfield.rounds).toHaveLength(3);
+    expect(springfield.rounds[2]?.some((k) => k.endsWith('/coverage-cells.json'))).toBe(true);
     const chicago = await ask('Chicago');
     expect(chicago.refused).toBe(false);
     expect(chicago.reads.some((r) => kindOf(r.key) === 'cell records')).toBe(true);

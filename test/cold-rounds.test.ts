@@ -43,6 +43,8 @@ const QUERIES: [Record<string, string>, number][] = [
   [{ lat: '39.5', lng: '-116.5', radius_miles: '50' }, 3],
   // A misspelt name read as the one place clearly meant (its search starts beside the city document all the same).
   [{ location: 'Pheonix', radius_miles: '50' }, 3],
+  // Out of coverage, read as Louisiana: the note looks up Venice, CA's metro in the third round.
+  [{ location: 'Venice, LA', radius_miles: '15' }, 3],
   // In no state: Lake Michigan 10 miles north of Chicago (a ZIP point within 14 miles), and mid-lake (none within 14,
   // inside the US outline: the ZIP points within 50 miles in the third round; four rounds before boundary tiles).
   [{ lat: '42.0229', lng: '-87.6298', radius_miles: '15' }, 3],
@@ -59,12 +61,12 @@ describe('cold query rounds', () => {
       expect(rounds.rounds[0]).toEqual(['current.json']);
       // meta.json shares its round with the first objects of the query.
       expect(rounds.rounds[1]?.some((k) => k.endsWith('/meta.json'))).toBe(true);
-      // A point reads its coverage piece there, a place name the whole coverage cells, a ZIP the piece of its point
-      // beside the search's first cell objects; no point or ZIP reads the whole document.
-      const coverageRound = rounds.rounds.findIndex((r) => r.some((k) => k.includes('/coverage-cells')));
+      // A point reads its coverage piece there; a ZIP, or a place name, the piece of the point its ZIP3 or names
+      // document gives, beside the search's first cell objects. None reads the whole document.
+      const coverageRound = rounds.rounds.findIndex((r) => r.some((k) => k.includes('/coverage-cells/')));
       const place = q.location !== undefined && !/\d/.test(q.location);
-      expect(coverageRound, JSON.stringify(q)).toBe(q.zip !== undefined ? 2 : 1);
-      expect(rounds.rounds.flat().some((k) => k.endsWith('/coverage-cells.json'))).toBe(place);
+      expect(coverageRound, JSON.stringify(q)).toBe(q.zip !== undefined || place ? 2 : 1);
+      expect(rounds.rounds.flat().some((k) => k.endsWith('/coverage-cells.json'))).toBe(false);
       expect(rounds.roundsAfterPointer).toBeLessThanOrEqual(most);
     }
   });

@@ -88,6 +88,10 @@ beforeAll(async () => {
     return lat.some((x, i) => x === office.lat && lng[i] === office.lng);
   });
   const blockFiles = [`cells/blocks/${holding ?? 'missing'}`];
+  const cityDoc = join(SITE(), 'v', version, 'gazetteer', 'city', 'IL', 'c.json');
+  const chicagoCity = (
+    JSON.parse(readFileSync(cityDoc, 'utf8')) as { cities: Record<string, { lat: number; lng: number }> }
+  ).cities.chicago as { lat: number; lng: number };
   kinds = [
     {
       name: 'pointer current.json',
@@ -102,9 +106,10 @@ beforeAll(async () => {
       warmUp: null,
     },
     {
-      // Read whole by a place name; a ZIP or a point reads its piece (below).
-      name: 'coverage-cells.json',
-      files: ['coverage-cells.json'],
+      // A place name reads the piece of the point its city document gives (coverage-cells.json only in a version
+      // written before the pieces).
+      name: 'the coverage piece of a city',
+      files: [coveragePieceOf(chicagoCity.lat, chicagoCity.lng)],
       probes: ['/v1/attorneys?location=Chicago%2C%20IL'],
       warmUp: '/v1/coverage',
     },
@@ -183,7 +188,7 @@ describe('a damaged stored object is 503 under a running server, and the server 
   const names = [
     'pointer current.json',
     'meta.json',
-    'coverage-cells.json',
+    'the coverage piece of a city',
     'the coverage piece of the point',
     'cell index',
     'a cell block (the one holding the point)',

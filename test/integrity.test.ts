@@ -24,7 +24,7 @@ let version: string;
 let copyDir: string;
 let baseline: TestServer;
 /** An office near the centre of Chicago, the files that hold it and a query that shows it. */
-let target: { listingId: string; block: string; chunk: string; point: string; piece: string };
+let target: { listingId: string; block: string; chunk: string; point: string; piece: string; cityPiece: string };
 const expected = new Map<string, Reply>();
 
 const inCopy = (rel: string): string => join(copyDir, 'v', version, rel);
@@ -55,12 +55,15 @@ beforeAll(async () => {
     offices: { listing_id: string; lat: number; lng: number }[];
   };
   const office = chunk.offices[0] as { listing_id: string; lat: number; lng: number };
+  const cities = readJson('gazetteer/city/IL/c.json') as { cities: Record<string, { lat: number; lng: number }> };
+  const chicago = cities.cities.chicago as { lat: number; lng: number };
   target = {
     listingId: office.listing_id,
     block: `cells/blocks/${near.b.cell}.json`,
     chunk: `cells/records/${near.b.cell}/0.json`,
     point: `/v1/attorneys?lat=${office.lat}&lng=${office.lng}&radius_miles=1&limit=25`,
     piece: coveragePieceOf(office.lat, office.lng),
+    cityPiece: coveragePieceOf(chicago.lat, chicago.lng),
   };
   baseline = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
   for (const path of [
@@ -109,8 +112,8 @@ const CASES: Case[] = [
     probes: () => [target.point],
   },
   {
-    name: 'coverage cells emptied',
-    rel: () => 'coverage-cells.json',
+    name: "a city's coverage piece emptied",
+    rel: () => target.cityPiece,
     alter: (v) => ({ ...v, cells: {} }),
     probes: () => ['/v1/attorneys?location=Chicago%2C%20IL'],
   },

@@ -6,7 +6,7 @@ import { ApiError, StoreError } from '../contract/errors.ts';
 import { PAGE_NAME_RE, PageDoc, pageKey } from '../format/page-format.ts';
 import { readRequired, type EarlyKeys, type SiteReader } from '../search/reader.ts';
 import { queryId } from './query-id.ts';
-import { locationKeys, resolveLocation, zipPoint } from '../places/resolve.ts';
+import { locationKeys, metroAt, resolveLocation, zipPoint } from '../places/resolve.ts';
 import type { AttorneysResponseT } from '../contract/schemas.ts';
 import { cellSearchKeys, prepareCellSearch } from '../search/cell-search.ts';
 import { cityHint, cityHintKeys } from '../places/city-hint.ts';
@@ -113,30 +113,37 @@ export function createService(
       ]);
       // The reads every search needs (the cell index) start beside the location's own, not after them.
       prepare(reader);
-      const located = resolveLocation(parsed, reader);
+      // Searches started from a point before the location is resolved, by point: the answer's is kept, the others dropped.
+      const started = new Map<string, ReturnType<SearchFn>>();
+      const searchFrom = (p: { lat: number; lng: number }): ReturnType<SearchFn> => {
+        const at = `${p.lat},${p.lng}`;
+        let found = started.get(at);
+        if (found === undefined) {
+          found = search(reader, { lat: p.lat, lng: p.lng, metro }, q.radiusMiles, q.limit);
+          found.catch(() => undefined);
+          started.set(at, found);
+        }
+        return found;
+      };
+      // A place name's point is known before its metro (the city document, then its coverage piece): its search starts
+      // from it at once (resolve-city.ts tells it, after a read, so once `metro` below is set).
+      const located = resolveLocation(parsed, reader, searchFrom);
       const metro = located.then((l) => l.metro);
       metro.catch(() => undefined);
       // A point is known before its metro: its search runs beside the location's reads (search.ts). The location's
       // error (a 400, or its own 503) comes first, as when the two ran one after the other.
-      const searching =
-        parsed.kind === 'point'
-          ? search(reader, { lat: parsed.lat, lng: parsed.lng, metro }, q.radiusMiles, q.limit)
-          : null;
-      searching?.catch(() => undefined);
-      // A city's probable point (city-hint.ts): its search runs beside the city document, kept only if the document
-      // resolves the query to that very point. A ZIP's point is its own (its metro follows from a coverage piece).
+      if (parsed.kind === 'point') searchFrom(parsed);
+      // A city's probable point (city-hint.ts): its search, and the read of its coverage piece, start beside the city
+      // document, the search kept only if the document resolves the query to that very point. A ZIP's point is its own
+      // (its metro follows from its coverage piece).
       const hinted = (parsed.kind === 'zip' ? zipPoint(parsed, reader) : cityHint(reader, parsed)).then((p) => {
-        if (p === null) return null;
-        const found = search(reader, { ...p, metro }, q.radiusMiles, q.limit);
-        found.catch(() => undefined);
-        return { ...p, found };
+        if (p === null) return;
+        if (parsed.kind !== 'zip') metroAt(reader, p.lat, p.lng).catch(() => undefined);
+        searchFrom(p);
       });
       const location = await located;
-      const hint = await hinted;
-      const found = await (searching ??
-        (hint !== null && hint.lat === location.lat && hint.lng === location.lng
-          ? hint.found
-          : search(reader, location, q.radiusMiles, q.limit)));
+      await hinted;
+      const found = await searchFrom(location);
       return {
         query_id: queryId({
           version: reader.version,

@@ -22,6 +22,7 @@ import {
 import { clearReading, nearNames, type Near } from './spelling.ts';
 import { US_STATES } from './state-names.ts';
 import { ACCEPTED, FORMS } from './location.ts';
+import { cityHint } from './city-hint.ts';
 
 /** Why a gazetteer document meta.json lists may not be missing: the place would pass for unknown. */
 export const LISTED = 'is listed in meta.json but missing';
@@ -33,13 +34,18 @@ export async function suggestions<T>(
   point: (e: T) => [number, number],
   label: (e: T) => string,
 ): Promise<string[]> {
-  const ranked: [number, number, number, string][] = [];
   // Covered-first needs the coverage of each; the nearest few are enough for three suggestions.
-  for (const n of near.slice(0, 8)) {
-    const [lat, lng] = point(n.value);
-    const covered = (await metroAt(reader, lat, lng)) !== null ? 0 : 1;
-    ranked.push([n.distance, covered, -(n.population ?? -1), label(n.value)]);
-  }
+  const nearest = near.slice(0, 8);
+  const metros = await metrosAt(
+    reader,
+    nearest.map((n) => point(n.value)),
+  );
+  const ranked = nearest.map((n, i): [number, number, number, string] => [
+    n.distance,
+    metros[i] !== null ? 0 : 1,
+    -(n.population ?? -1),
+    label(n.value),
+  ]);
   ranked.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || (a[3] < b[3] ? -1 : 1));
   return [...new Set(ranked.map((r) => r[3]))].slice(0, 3);
 }
@@ -86,16 +92,34 @@ async function cityHash(reader: SiteReader, key: string, name: string): Promise<
 }
 
 /**
- * The measured metro containing (lat, lng), or null when the point is outside every metro's coverage. With `piece`,
- * from the point's coverage piece when the version has them (a few KiB, coverage.ts), else from coverage-cells.json.
+ * The measured metro containing (lat, lng), or null when the point is outside every metro's coverage: from the point's
+ * coverage piece when the version has them (a few KiB, coverage.ts), else from coverage-cells.json.
  */
-export async function metroAt(reader: SiteReader, lat: number, lng: number, piece = false): Promise<string | null> {
-  const rel = piece ? coveragePiece(reader.meta, lat, lng) : undefined;
+export async function metroAt(reader: SiteReader, lat: number, lng: number): Promise<string | null> {
+  const rel = coveragePiece(reader.meta, lat, lng);
   // The version has pieces, and none where the point is: no metro measures it.
   if (rel === null) return null;
   const key = rel === undefined ? keys.coverageCells(reader.version) : keys.root(reader.version) + rel;
   // Without the coverage cells, covered:false would be a guess passed off as an answer.
   return metroForPoint(await readRequired(reader, key, CoverageCells), lat, lng);
+}
+
+/**
+ * Most coverage pieces a look-up of several points reads; past it, it reads coverage-cells.json whole (one object).
+ * Candidates spread over the country lie in up to 9 pieces on the sample: 22 objects for a refusal where it read 16.
+ */
+export const MAX_PIECES = 3;
+
+/**
+ * The metros at several points (metroAt of each), their coverage read together in one round trip: the pieces holding
+ * them, or coverage-cells.json whole when they lie in more than MAX_PIECES pieces.
+ */
+export async function metrosAt(reader: SiteReader, points: readonly [number, number][]): Promise<(string | null)[]> {
+  const pieces = new Set(points.map(([lat, lng]) => coveragePiece(reader.meta, lat, lng)));
+  pieces.delete(null);
+  if (pieces.size <= MAX_PIECES) return Promise.all(points.map(([lat, lng]) => metroAt(reader, lat, lng)));
+  const cells = await readRequired(reader, keys.coverageCells(reader.version), CoverageCells);
+  return points.map(([lat, lng]) => metroForPoint(cells, lat, lng));
 }
 
 /** The entry of `city` in `state`, or null when the state has no place of that name. */
@@ -117,6 +141,8 @@ export interface CityQuery {
   inside?: { text: string; address: boolean };
   /** The text of "X in City" as one name, tried first. */
   whole?: string;
+  /** Told the answer's point once it is known, before its metro is read (service-impl.ts starts the search from it). */
+  onPoint?: (point: { lat: number; lng: number }) => void;
 }
 
 /**
@@ -128,7 +154,13 @@ async function otherReading(reader: SiteReader, q: CityQuery, entry: CityEntryT)
   const typed = new RegExp(String.raw`[\s,]${q.state}\.?\s*$`, 'i').test(q.input);
   const alt = typed ? nicknamePlace(q.state.toLowerCase()) : null;
   if (alt === null || alt.state === q.state) return null;
-  const other = await cityEntry(reader, q.city, alt.state);
+  const found = cityEntry(reader, q.city, alt.state);
+  // The piece at the point the names document gives the name in that state (read for the city hint) is read beside
+  // the other state's city document: the same point, so the note waits for no round trip of its own.
+  void cityHint(reader, { kind: 'city', city: q.city, state: alt.state, input: q.input })
+    .then((p) => (p === null ? null : metroAt(reader, p.lat, p.lng)))
+    .catch(() => undefined);
+  const other = await found;
   if (other === null || (await metroAt(reader, other.lat, other.lng)) === null) return null;
   return (
     `Read as ${entry.name}, ${US_STATES[q.state] ?? q.state} (${q.state}). "${q.state}" is also short for ${alt.city}: ` +
@@ -136,41 +168,39 @@ async function otherReading(reader: SiteReader, q: CityQuery, entry: CityEntryT)
   );
 }
 
-/**
- * Resolve "City, ST" to the public `location` object (`inside` and `whole` are read by resolveCityQuery in
- * resolve-inside.ts, not here). Rejects ApiError `location_not_understood` for an unknown place, with close
- * spellings.
- */
-export async function resolveCity(reader: SiteReader, q: CityQuery): Promise<LocationT> {
+/** The entry "City, ST" names and the query it was read as (a misspelling's clear reading); rejects as resolveCity does. */
+export async function locateCity(reader: SiteReader, q: CityQuery): Promise<{ q: CityQuery; entry: CityEntryT }> {
   const parameter = q.parameter ?? 'location';
   const key = normaliseCityName(q.city);
   const doc = await cityDocumentFor(reader, q.state, key);
   const entry = doc?.cities[key];
-  if (entry === undefined) {
-    const near = doc === null || key === '' ? [] : nearNames(key, Object.entries(doc.cities), (e) => e.population);
-    const clear = clearReading(key, near);
-    if (clear !== null && q.spelling === undefined) {
-      // One reading is clearly meant (far more populous than any other as near): answer it, and say so.
-      const read = await resolveCity(reader, { ...q, city: clear.value.name, spelling: q.city });
-      return read;
-    }
-    const close = await suggestions(
-      reader,
-      near,
-      (e) => [e.lat, e.lng],
-      (e) => e.name,
-    );
-    const hint =
-      close.length > 0
-        ? `Did you mean ${close.map((n) => JSON.stringify(`${n}, ${q.state}`)).join(' or ')}?`
-        : 'Check the spelling and the state code';
-    throw new ApiError(
-      'location_not_understood',
-      `No place named ${JSON.stringify(q.city)} is known in ${US_STATES[q.state] ?? q.state} (${q.state}). ` +
-        `${hint}${close.length > 0 ? ' Or' : ', or'} send ${FORMS}.`,
-      { parameter, accepted: ACCEPTED },
-    );
-  }
+  if (entry !== undefined) return { q, entry };
+  const near = doc === null || key === '' ? [] : nearNames(key, Object.entries(doc.cities), (e) => e.population);
+  const clear = clearReading(key, near);
+  // One reading is clearly meant (far more populous than any other as near): answer it, and say so.
+  if (clear !== null && q.spelling === undefined)
+    return locateCity(reader, { ...q, city: clear.value.name, spelling: q.city });
+  const close = await suggestions(
+    reader,
+    near,
+    (e) => [e.lat, e.lng],
+    (e) => e.name,
+  );
+  const hint =
+    close.length > 0
+      ? `Did you mean ${close.map((n) => JSON.stringify(`${n}, ${q.state}`)).join(' or ')}?`
+      : 'Check the spelling and the state code';
+  throw new ApiError(
+    'location_not_understood',
+    `No place named ${JSON.stringify(q.city)} is known in ${US_STATES[q.state] ?? q.state} (${q.state}). ` +
+      `${hint}${close.length > 0 ? ' Or' : ', or'} send ${FORMS}.`,
+    { parameter, accepted: ACCEPTED },
+  );
+}
+
+/** The public `location` of `entry`, found for `q` (locateCity): its metro and the notes an assistant must relay. */
+export async function cityLocation(reader: SiteReader, q: CityQuery, entry: CityEntryT): Promise<LocationT> {
+  q.onPoint?.({ lat: entry.lat, lng: entry.lng });
   const location: LocationT = {
     input: q.input,
     kind: 'city',
@@ -203,4 +233,14 @@ export async function resolveCity(reader: SiteReader, q: CityQuery): Promise<Loc
   }
   if (notes.length > 0) location.note = notes.join(' ');
   return location;
+}
+
+/**
+ * Resolve "City, ST" to the public `location` object (`inside` and `whole` are read by resolveCityQuery in
+ * resolve-inside.ts, not here). Rejects ApiError `location_not_understood` for an unknown place, with close
+ * spellings.
+ */
+export async function resolveCity(reader: SiteReader, q: CityQuery): Promise<LocationT> {
+  const found = await locateCity(reader, q);
+  return cityLocation(reader, found.q, found.entry);
 }

@@ -6,7 +6,7 @@
  */
 import { haversineMiles } from '../search/geo.ts';
 import type { SiteReader } from '../search/reader.ts';
-import { cityEntry, resolveCity, type CityQuery } from './resolve-city.ts';
+import { cityEntry, cityLocation, locateCity, resolveCity, type CityQuery } from './resolve-city.ts';
 import type { LocationT } from '../contract/schemas.ts';
 
 /** A named place counts as inside or beside a city when it is this close to the city's centre, in miles. */
@@ -23,18 +23,21 @@ export async function resolveInside(
   q: CityQuery & { inside: { text: string; address: boolean } },
 ): Promise<LocationT> {
   const { inside, ...cityQuery } = q;
-  const base = await resolveCity(reader, cityQuery);
-  const cityName = `${base.city ?? q.city}, ${q.state}`;
+  // X's entry is read beside the city's, and the metro of the one answered from only once it is chosen.
+  const placeEntry = inside.address ? null : cityEntry(reader, inside.text, q.state);
+  placeEntry?.catch(() => undefined);
+  const base = await locateCity(reader, cityQuery);
+  const cityName = `${base.entry.name}, ${q.state}`;
   const closer = "The person's ZIP code gives a closer point.";
   const fromCentre = `distances are measured from the centre of ${cityName}`;
-  if (inside.address) {
-    return withNote(
-      base,
+  const fromBase = async (note: string) => withNote(await cityLocation(reader, base.q, base.entry), note);
+  if (placeEntry === null) {
+    return fromBase(
       `The street address ${JSON.stringify(inside.text)} is not located by this service (only a ZIP or "lat,lng" is); ${fromCentre}. ${closer}`,
     );
   }
-  const city = await cityEntry(reader, base.city ?? q.city, q.state);
-  const place = await cityEntry(reader, inside.text, q.state);
+  const city = await cityEntry(reader, base.entry.name, q.state);
+  const place = await placeEntry;
   if (place !== null && city !== null) {
     const miles = haversineMiles(city.lat, city.lng, place.lat, place.lng);
     if (miles <= AREA_MILES) {
@@ -43,20 +46,19 @@ export async function resolveInside(
         state: q.state,
         input: q.input,
         parameter: q.parameter,
+        onPoint: q.onPoint,
       });
       // The place's own notes (how many of its name the state has) would speak of the state, not of this city.
       located.note = `Read as ${place.name}, ${q.state}, ${miles.toFixed(0)} mi from the centre of ${cityName}.`;
       return located;
     }
-    return withNote(
-      base,
+    return fromBase(
       `${JSON.stringify(inside.text)} is not a place this service knows within ${AREA_MILES} mi of ${cityName}; ${fromCentre}. ` +
         `${place.name}, ${q.state} is ${miles.toFixed(0)} mi away and was not used; if the ` +
         `person meant it, send ${JSON.stringify(`${place.name}, ${q.state}`)}. ${closer}`,
     );
   }
-  return withNote(
-    base,
+  return fromBase(
     `${JSON.stringify(inside.text)} is not a place this service knows within ${AREA_MILES} mi of ${cityName}; ${fromCentre}. ${closer}`,
   );
 }

@@ -7,7 +7,7 @@ import { countryName } from './abroad.ts';
 import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
-import { LISTED, metroAt, resolveCity, suggestions } from './resolve-city.ts';
+import { LISTED, metrosAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
 import { clearReading, nearNameEntries } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import { keys, NameGazetteer, namePrefix, normaliseCityName, type NameEntryT } from '../format/site-format.ts';
@@ -40,10 +40,12 @@ const OUTSIDE = 'the service covers US locations only (the 50 states, DC and Pue
 
 /** The US places of a name, as candidates (most populous first, at most MAX_CANDIDATES), with whether each is covered. */
 async function candidatesOf(reader: SiteReader, entries: readonly NameEntryT[]): Promise<CandidateT[]> {
-  const candidates: CandidateT[] = [];
-  for (const [state, city, lat, lng] of entries.slice(0, MAX_CANDIDATES))
-    candidates.push({ city, state, covered: (await metroAt(reader, lat, lng)) !== null });
-  return candidates;
+  const shown = entries.slice(0, MAX_CANDIDATES);
+  const metros = await metrosAt(
+    reader,
+    shown.map((e) => [e[2], e[3]]),
+  );
+  return shown.map(([state, city], i) => ({ city, state, covered: metros[i] !== null }));
 }
 
 function candidateList(candidates: readonly CandidateT[]): string {
@@ -100,7 +102,7 @@ export async function refuseAbroad(
 /** Resolve a name without a state, or reject with `ambiguous_location` (candidates) or `location_not_understood`. */
 export async function resolveName(
   reader: SiteReader,
-  q: { name: string; input: string; parameter?: string; spelling?: boolean },
+  q: { name: string; input: string; parameter?: string; spelling?: boolean; onPoint?: CityQuery['onPoint'] },
 ): Promise<LocationT> {
   const parameter = q.parameter ?? 'location';
   const key = normaliseCityName(q.name);
@@ -150,7 +152,13 @@ export async function resolveName(
   // "Washington" is also a state: unless the place is that state's own namesake ("New York"), ask.
   const stateToo = isStateName(key) && normaliseCityName(US_STATES[top[0]] ?? '') !== key;
   if (dominant && !stateToo) {
-    const location = await resolveCity(reader, { city: top[1], state: top[0], input: q.input, parameter });
+    const location = await resolveCity(reader, {
+      city: top[1],
+      state: top[0],
+      input: q.input,
+      parameter,
+      onPoint: q.onPoint,
+    });
     const others = entries.slice(1);
     const read =
       `No state was given; read as ${top[1]}, ${top[0]}` +

@@ -1,7 +1,8 @@
 /**
  * Resolution of a parsed location to a point and its measured metro (docs/CONTRACT.md, Location), through the gazetteer
  * documents of the served version: one ZIP3 document for a ZIP, one city document for "City, ST", one names document
- * for a name without a state, the points tiles near a point; plus the coverage cells for `metro`.
+ * for a name without a state, the points tiles near a point; plus, for `metro`, the coverage piece of the point (the
+ * whole coverage cells in a version written before the pieces).
  */
 import { ApiError } from '../contract/errors.ts';
 import type { ParsedLocation } from './location.ts';
@@ -12,7 +13,16 @@ import { resolveCityQuery } from './resolve-inside.ts';
 import { refuseAbroad, resolveName } from './resolve-name.ts';
 import { stateOfPoint } from './resolve-point.ts';
 import type { LocationT } from '../contract/schemas.ts';
-import { BOUNDARY_TILES, boundaryTile, inTiledBox, keys, ZipGazetteer } from '../format/site-format.ts';
+import {
+  BOUNDARY_TILES,
+  boundaryTile,
+  inTiledBox,
+  keys,
+  namePrefix,
+  normaliseCityName,
+  ZipGazetteer,
+} from '../format/site-format.ts';
+import type { CityQuery } from './resolve-city.ts';
 import { coveragePieceOf } from './coverage.ts';
 
 export { metroAt };
@@ -28,9 +38,10 @@ function fallbackNote(zip: string, city: string, state: string): string {
 
 /**
  * The keys of `version` that resolving `parsed` reads first whatever its version holds: for a point its coverage piece
- * and boundary tile (the boundary index outside the tiles' box), for a ZIP its ZIP3 document (its coverage piece follows from the ZIP's point), for a place
- * name the whole coverage cells (meta.json, not yet read, says whether they exist). Read beside meta.json by a cold
- * request.
+ * and boundary tile (the boundary index outside the tiles' box), for a ZIP its ZIP3 document, for a place named with a
+ * country abroad the names document of its name. Read beside meta.json by a cold request. A ZIP's or a place name's
+ * coverage piece follows from its point, in the next round (a "City, ST" or a name alone reads its names document
+ * beside meta.json for the city hint: city-hint.ts).
  */
 export function locationKeys(parsed: ParsedLocation, version: string): string[] {
   if (parsed.kind === 'zip') return [keys.zip(version, parsed.zip.slice(0, 3))];
@@ -41,7 +52,8 @@ export function locationKeys(parsed: ParsedLocation, version: string): string[] 
         ? keys.boundaryTile(version, boundaryTile(parsed.lat, parsed.lng))
         : keys.boundaryIndex(version),
     ];
-  return [keys.coverageCells(version)];
+  const name = parsed.kind === 'abroad' ? normaliseCityName(parsed.place) : '';
+  return name === '' ? [] : [keys.names(version, namePrefix(name))];
 }
 
 /**
@@ -64,14 +76,19 @@ export async function zipPoint(
 
 /**
  * Resolve a parsed location to the public `location` object, reading only the gazetteer documents its form needs and
- * the coverage cells of the reader's version. Rejects ApiError `location_not_understood` for an unknown ZIP or place or
- * a point outside the US, `ambiguous_location` for a name several states share, and StoreError when the store fails.
+ * the coverage of its point (coverage.ts). `onPoint` is told a place name's point once it is known, before its metro.
+ * Rejects ApiError `location_not_understood` for an unknown ZIP or place or a point outside the US,
+ * `ambiguous_location` for a name several states share, and StoreError when the store fails.
  */
-export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader): Promise<LocationT> {
+export async function resolveLocation(
+  parsed: ParsedLocation,
+  reader: SiteReader,
+  onPoint?: CityQuery['onPoint'],
+): Promise<LocationT> {
   const parameter = parsed.parameter ?? 'location';
   if (parsed.kind === 'point') {
     const { lat, lng } = parsed;
-    const metro = metroAt(reader, lat, lng, true);
+    const metro = metroAt(reader, lat, lng);
     // Awaited after the state, so a point outside the US is its 400 whatever the coverage read does.
     metro.catch(() => undefined);
     const state = await stateOfPoint(reader, parsed);
@@ -88,9 +105,9 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
       approximate: false,
     };
   }
-  if (parsed.kind === 'name') return resolveName(reader, parsed);
+  if (parsed.kind === 'name') return resolveName(reader, { ...parsed, onPoint });
   if (parsed.kind === 'abroad') return refuseAbroad(reader, parsed);
-  if (parsed.kind === 'city') return resolveCityQuery(reader, parsed);
+  if (parsed.kind === 'city') return resolveCityQuery(reader, { ...parsed, onPoint });
 
   const zip3 = parsed.zip.slice(0, 3);
   const doc = reader.meta.gazetteer.zip3.includes(zip3)
@@ -113,7 +130,7 @@ export async function resolveLocation(parsed: ParsedLocation, reader: SiteReader
     zip: parsed.zip,
     city: city === '' ? null : city,
     state,
-    metro: await metroAt(reader, lat, lng, true),
+    metro: await metroAt(reader, lat, lng),
     source,
     approximate: true,
   };
