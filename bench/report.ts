@@ -442,8 +442,8 @@ function coldWhy(sets: ColdReads[], by: 'objects' | 'bytes'): string {
   return (
     `Worst query: ${worst.query} (${worst.objects} objects, ${fmtBytes(worst.bytes)}: ${kinds}). ` +
     "Every cold query also reads the pointer, meta, the coverage piece of its point and the cell index. Past those, the bytes go to three things: the blocks crossing the circle's edge (all of them, planned from the index so that they come in the round of the group trees), each read whole (up to `block_max` offices, coordinates as steps from the previous office) to test the offices of its few edge leaves; the record chunks of the firms shown, each read whole (`record_chunk` consecutive block positions); and the shared pages of the cells wholly inside (a group's shared lists paged by their cell at `shared_res`). " +
-    'What would reach it: smaller blocks along the edge (section 11 measures them: block bytes fall, objects rise) and smaller record chunks. ' +
     'The two targets pull against each other along the edge: the fewer offices a query reads there, the more objects it reads them from. ' +
+    "What would reach it (section 11 measures each on this site's own reads): smaller blocks and record chunks alone trade objects for bytes, and one object per group read by byte ranges trades them back; only with the cell tree's integers binary-coded as well (estimated) do both come near the targets together, the rest being the shown firms' record chunks. " +
     offTreeWhy(sets)
   );
 }
