@@ -70,7 +70,12 @@ describe('cell-tree sweep', () => {
       // As packs: the same queries, the published objects first; merging across a gap never adds GETs.
       for (const row of [published, rebuilt])
         for (const coded of [false, true]) {
-          const [asIs, ...packs] = row?.packed?.filter((f) => f.coded === coded) ?? [];
+          const rows = row?.packed?.filter((f) => f.coded === coded) ?? [];
+          const [asIs, ...packs] = rows.filter((f) => f.fitGets === undefined);
+          // A plan fitted to 20 GETs keeps every query within them (none reads 20 objects off the tree).
+          const fitted = rows.find((f) => f.fitGets !== undefined);
+          expect(fitted?.gets.max).toBeLessThanOrEqual(20);
+          expect(fitted?.overGets).toBe(0);
           const queries = row?.sets.reduce((n, s) => n + s.queries, 0);
           expect(asIs?.gap).toBe(null);
           expect(asIs?.gets.max).toBe(Math.max(...(row?.sets ?? []).map((s) => s.objects.max)));
