@@ -57,6 +57,25 @@ describe('JsonLinesSink batches', () => {
     expect(b.map((e) => e.result_count)).toEqual(Array.from({ length: n - 100 }, (_, i) => i + 100));
   });
 
+  it('has every line of the day before in its file once close or flush resolves after a day change', async () => {
+    // A day's file is still being written when the next day's batch opens another: close() and flush() wait for both.
+    // Many long lines make the earlier file's writes outlast the later one's single line.
+    const long = 'x'.repeat(200);
+    const n = FLUSH_ENTRIES * 40;
+    for (const end of ['close', 'flush'] as const) {
+      const sink = new JsonLinesSink(tempDir());
+      for (let i = 0; i < n; i++) sink.write({ ...entry('2026-11-22T23:59:59.900Z', i), location: long });
+      sink.write(entry('2026-11-23T00:00:00.000Z', n));
+      await (end === 'close' ? sink.close() : sink.flush());
+      expect(lines(sink.fileFor('2026-11-22')).length, end).toBe(n);
+      expect(
+        lines(sink.fileFor('2026-11-23')).map((e) => e.result_count),
+        end,
+      ).toEqual([n]);
+      await sink.close();
+    }
+  });
+
   it('writes a lone line within its time limit without a flush', async () => {
     const dir = tempDir();
     const sink = new JsonLinesSink(dir);

@@ -25,6 +25,8 @@ export class JsonLinesSink implements RequestLogSink {
   private pending: RequestLogEntry[] = [];
   private pendingDay: string | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Files of earlier days still being written after their stream was ended (a batch of another day opened one). */
+  private ending = new Set<Promise<void>>();
 
   readonly dir: string;
   constructor(dir: string) {
@@ -72,7 +74,7 @@ export class JsonLinesSink implements RequestLogSink {
   }
 
   private open(day: string): void {
-    this.stream?.end();
+    if (this.stream !== null) this.retire(this.stream);
     this.day = day;
     try {
       mkdirSync(this.dir, { recursive: true });
@@ -88,21 +90,31 @@ export class JsonLinesSink implements RequestLogSink {
     }
   }
 
-  /** Resolve once everything written so far has reached the file. */
-  flush(): Promise<void> {
-    this.drain();
-    const stream = this.stream;
-    if (stream === null || stream.writableLength === 0) return Promise.resolve();
-    return new Promise((resolve) => stream.write('', () => resolve()));
+  /** End `stream`, and keep its last writes waited for by flush() and close() until they are in the file. */
+  private retire(stream: WriteStream): void {
+    const done: Promise<void> = new Promise((resolve) => stream.end(() => resolve()));
+    this.ending.add(done);
+    void done.then(() => this.ending.delete(done));
   }
 
-  /** Write what is waiting, then close the current file. */
-  close(): Promise<void> {
+  /** Resolve once everything written so far has reached the files, the earlier days' included. */
+  async flush(): Promise<void> {
     this.drain();
     const stream = this.stream;
+    const current =
+      stream === null || stream.writableLength === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => stream.write('', () => resolve()));
+    // An earlier day's stream ended at a day change may still be writing its last batch when the current one is done.
+    await Promise.all([current, ...this.ending]);
+  }
+
+  /** Write what is waiting, then close the files, and resolve once every line is in them. */
+  async close(): Promise<void> {
+    this.drain();
+    if (this.stream !== null) this.retire(this.stream);
     this.stream = null;
     this.day = null;
-    if (stream === null) return Promise.resolve();
-    return new Promise((resolve) => stream.end(() => resolve()));
+    await Promise.all(this.ending);
   }
 }
