@@ -56,11 +56,17 @@ export function codedSize(value: unknown): number {
   );
 }
 
+/** The size a what-if gives the object at `key`, stored as `bytes` bytes. */
+export type SizeOf = (key: string, bytes: number) => number;
+
+/** Every object at its stored size. */
+const AS_STORED: SizeOf = (_, bytes) => bytes;
+
 /** Whether a key is one of the cell tree's objects a binary coding would cover (records stay as stored). */
 const CODED_KINDS = new Set(['cell index', 'cell group', 'cell shared', 'cell block']);
 
 /** Size of the object at `key` of the site folder `site` as stored (`bytes`), or coded when `coded`. */
-export function sizer(site: string, coded: boolean): (key: string, bytes: number) => number {
+export function sizer(site: string, coded: boolean): SizeOf {
   const sizes = new Map<string, number>();
   return (key, bytes) => {
     if (!coded || !CODED_KINDS.has(kindOf(key))) return bytes;
@@ -84,7 +90,7 @@ export interface Placed {
 export function packLayout(
   site: string,
   v: string,
-  sizeOf: (key: string, bytes: number) => number = (_, bytes) => bytes,
+  sizeOf: SizeOf = AS_STORED,
 ): { placed: Map<string, Placed>; blocks: number } {
   const root = join(site, keys.root(v));
   const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
@@ -119,7 +125,7 @@ function queryRanges(
   q: ColdQueryReads,
   placed: ReadonlyMap<string, Placed>,
   indexExtraBytes: number,
-  sizeOf: (key: string, bytes: number) => number,
+  sizeOf: SizeOf,
 ): { loose: { gets: number; bytes: number }; runs: [number, number][][] } {
   const size = new Map(q.reads.map((r) => [r.key, sizeOf(r.key, r.bytes)]));
   const loose = { gets: 0, bytes: 0 };
@@ -157,7 +163,7 @@ export function packedReads(
   placed: ReadonlyMap<string, Placed>,
   gap: number,
   indexExtraBytes: number,
-  sizeOf: (key: string, bytes: number) => number = (_, bytes) => bytes,
+  sizeOf: SizeOf = AS_STORED,
 ): { gets: number; bytes: number } {
   const { loose, runs } = queryRanges(q, placed, indexExtraBytes, sizeOf);
   let { gets, bytes } = loose;
@@ -187,7 +193,7 @@ export function fittedReads(
   placed: ReadonlyMap<string, Placed>,
   maxGets: number,
   indexExtraBytes: number,
-  sizeOf: (key: string, bytes: number) => number = (_, bytes) => bytes,
+  sizeOf: SizeOf = AS_STORED,
 ): { gets: number; bytes: number } {
   const { loose, runs } = queryRanges(q, placed, indexExtraBytes, sizeOf);
   let gets = loose.gets + runs.reduce((n, run) => n + run.length, 0);
