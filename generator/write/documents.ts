@@ -1,7 +1,7 @@
 /** The documents of a version besides the cell tree and the firm packs: listings buckets, coverage, coverage cells, hash documents, meta, manifest, pointer. */
-import { cellToParent } from 'h3-js';
 import { attribution } from '../../shim/contract/attribution.ts';
-import { COVERAGE_PIECE_RES, COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { COVERAGE_RESOLUTION, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { coveragePieceOfCell } from '../../shim/places/coverage.ts';
 import { disclosureFor } from '../../shim/answer/disclosure.ts';
 import { cityDocument, LISTING_ALPHABET, listingPrefix } from '../../shim/format/site-format.ts';
 import { paths } from '../../shim/format/paths.ts';
@@ -95,7 +95,7 @@ export function coverageCellsDoc(coverage: CoverageMap): CoverageCellsT {
 export function coveragePieceDocs(whole: CoverageCellsT): Map<string, CoverageCellsT> {
   const pieces = new Map<string, CoverageCellsT>();
   for (const [cell, metros] of Object.entries(whole.cells)) {
-    const rel = paths.coveragePiece(cellToParent(cell, COVERAGE_PIECE_RES));
+    const rel = coveragePieceOfCell(cell);
     let piece = pieces.get(rel);
     if (piece === undefined)
       pieces.set(rel, (piece = { schema_version: whole.schema_version, res: whole.res, cells: {} }));

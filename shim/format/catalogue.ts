@@ -6,7 +6,7 @@
 import type { ZodType } from 'zod';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared } from './cell-format.ts';
 import { PageDoc } from './page-format.ts';
-import { paths, type DocName } from './paths.ts';
+import { COVERAGE_PIECE_RE, paths, type DocName } from './paths.ts';
 import {
   BoundaryIndex,
   BoundaryRegion,
@@ -52,7 +52,7 @@ export const catalogue = {
   openapi: entry(paths.openapi, null, /^openapi\.json$/, 'openapi'),
   coverage: entry(paths.coverage, CoverageDoc, /^coverage\.json$/),
   coverageCells: entry(paths.coverageCells, CoverageCells, /^coverage-cells\.json$/),
-  coveragePiece: entry(paths.coveragePiece, CoverageCells, /^coverage-cells\/[0-9a-f]{15}\.json$/),
+  coveragePiece: entry(paths.coveragePiece, CoverageCells, COVERAGE_PIECE_RE),
   cellIndex: entry(paths.cellIndex, CellIndex, /^cells\/index\.json$/),
   cellGroup: entry(paths.cellGroup, CellGroup, new RegExp(`^cells/groups/${id}\\.json$`)),
   cellShared: entry(paths.cellShared, CellShared, new RegExp(`^cells/shared/${id}\\.json$`)),

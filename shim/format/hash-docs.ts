@@ -3,7 +3,7 @@
  * first (so a cold search reads no other hash document for them), a `hashes/` document for the rest, grouped so that
  * a request reads one small hash document beside the document it wants (docs/SITE-FORMAT.md, "Integrity").
  */
-import { paths } from './paths.ts';
+import { COVERAGE_PIECE_RE, paths } from './paths.ts';
 import { cityBucket } from './site-format.ts';
 
 /** True for the documents whose sha256 meta.json records itself. */
@@ -12,7 +12,7 @@ export function hashInMeta(rel: string): boolean {
     rel === paths.cellIndex() ||
     rel === paths.coverage() ||
     rel === paths.coverageCells() ||
-    /^coverage-cells\/[0-9a-f]{15}\.json$/.test(rel) ||
+    COVERAGE_PIECE_RE.test(rel) ||
     rel === paths.openapi() ||
     rel === paths.changes() ||
     rel === paths.boundaryIndex() ||

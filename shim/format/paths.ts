@@ -47,3 +47,6 @@ export type DocName = keyof typeof paths;
 export function inVersion<A extends unknown[]>(path: (...args: A) => string): (version: string, ...args: A) => string {
   return (version, ...args) => `v/${version}/${path(...args)}`;
 }
+
+/** Exactly the relative paths of coverage pieces (paths.coveragePiece of an H3 cell id). */
+export const COVERAGE_PIECE_RE = /^coverage-cells\/[0-9a-f]{15}\.json$/;

@@ -9,14 +9,19 @@ export function metroForPoint(cells: CoverageCellsT, lat: number, lng: number): 
   return cells.cells[latLngToCell(lat, lng, cells.res)]?.[0] ?? null;
 }
 
-/** The coverage piece (coverage-cells/<cell>.json, relative to the version root) holding (lat, lng), at the given resolutions. */
+/** The coverage piece (coverage-cells/<cell>.json, relative to the version root) holding coverage cell `cell`. */
+export function coveragePieceOfCell(cell: string, pieceRes = COVERAGE_PIECE_RES): string {
+  return paths.coveragePiece(cellToParent(cell, pieceRes));
+}
+
+/** The coverage piece (relative to the version root) holding (lat, lng), at the given resolutions. */
 export function coveragePieceOf(
   lat: number,
   lng: number,
   res = COVERAGE_RESOLUTION,
   pieceRes = COVERAGE_PIECE_RES,
 ): string {
-  return paths.coveragePiece(cellToParent(latLngToCell(lat, lng, res), pieceRes));
+  return coveragePieceOfCell(latLngToCell(lat, lng, res), pieceRes);
 }
 
 /** The resolution of the coverage pieces meta.json records, or null when it records none (a version written before them). */
