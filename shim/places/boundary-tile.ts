@@ -33,11 +33,11 @@ function edgeTest(x1: number, y1: number, x2: number, y2: number, x: number, y: 
  * answers over the whole polygon (`!== false`).
  */
 export function tilePolygonHolds(p: BoundaryTilePolygonT, lat: number, lng: number): boolean {
-  const x = p.w === 1 && lng < 0 ? lng + 360 : lng;
-  let k = p.p;
-  for (const b of p.b) if (b <= lat) k ^= 1;
   // Longitudes of a polygon across 180° are read in 0-360°, the point's too, as for the whole polygon.
   const fix = (v: number): number => (p.w === 1 && v < 0 ? v + 360 : v);
+  const x = fix(lng);
+  let k = p.p;
+  for (const b of p.b) if (b <= lat) k ^= 1;
   for (const run of p.c) {
     for (let i = 0; i + 3 < run.length; i += 2) {
       const t = edgeTest(fix(run[i] ?? 0), run[i + 1] ?? 0, fix(run[i + 2] ?? 0), run[i + 3] ?? 0, x, lat);
