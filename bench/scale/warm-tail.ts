@@ -11,7 +11,7 @@ import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { createService } from '../../shim/answer/service-impl.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import { kindOf } from '../cold/cold.ts';
+import { kindOf, readsByKind } from '../cold/cold.ts';
 import { CountingStore } from '../lib/counting-store.ts';
 import { densePoints, JITTER_MILES, jittered, pointArgs, RADII_OPTION } from '../lib/points.ts';
 import { quantile, spread, type Spread } from '../lib/stats.ts';
@@ -89,12 +89,6 @@ for (let run = 0; run < values.runs; run++) {
           readAny.push(s.store.reads.length > readsBefore);
         }
       }
-      const byKind: Record<string, { objects: number; bytes: number }> = {};
-      for (const r of s.store.reads) {
-        const k = (byKind[kindOf(r.key)] ??= { objects: 0, bytes: 0 });
-        k.objects++;
-        k.bytes += r.bytes;
-      }
       const key = `${s.dir}\u0000${radius}`;
       const cell = cells.get(key) ?? {
         site: s.dir,
@@ -112,7 +106,7 @@ for (let run = 0; run < values.runs; run++) {
       cell.p50Ms.push(quantile(wall, 0.5));
       cell.p99Ms.push(quantile(wall, 0.99));
       cell.cpuP99Ms.push(quantile(cpu, 0.99));
-      cell.reads.push(byKind);
+      cell.reads.push(readsByKind(s.store.reads));
       cell.recordBytesP99.push(quantile(recordBytes, 0.99));
       const cached = wall.filter((_, i) => readAny[i] !== true);
       const reading = wall.filter((_, i) => readAny[i] === true);
