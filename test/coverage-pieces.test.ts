@@ -115,7 +115,11 @@ describe('place names', () => {
   ];
 
   it('read the coverage pieces of their points, not coverage-cells.json, with the answers of the whole document', async () => {
-    expect(sets.map((s) => s.label)).toEqual(['"City, ST" at 50 mi', 'name without a state at 50 mi']);
+    expect(sets.map((s) => s.label)).toEqual([
+      '"City, ST" at 50 mi',
+      'place inside a city at 50 mi',
+      'name without a state at 50 mi',
+    ]);
     expect(queries.length).toBeGreaterThan(100);
     let covered = 0;
     let refused = 0;

@@ -38,6 +38,36 @@ export const EXTRA_NAMES = [
   'Pheonix',
 ] as const;
 
+/**
+ * Places named inside a city, beside each metro's "100 Main St, <first principal city>" (a street address) and "<second
+ * principal city> in <first principal city>": a neighbourhood within reach of its city, one in the "X in City" form, a
+ * name that holds " in " ("Lake in the Hills"), a road near a town, a street address, and places farther than the city's
+ * area.
+ */
+export const INSIDE_PLACES = [
+  'Buckhead, Atlanta, GA',
+  'Buckhead in Atlanta, GA',
+  'Harlem, New York, NY',
+  'Brooklyn in New York, NY',
+  'Hollywood, Los Angeles, CA',
+  'Lake in the Hills, IL',
+  'I-10 near Baytown, TX',
+  '350 5th Ave, New York, NY',
+  'Long Beach, Los Angeles, CA',
+  'Downtown, Chicago, IL',
+] as const;
+
+/** INSIDE_PLACES, then each metro's street address and "X in City" forms (see INSIDE_PLACES). */
+export function placesInsideCities(): string[] {
+  const perMetro = loadMetros().flatMap((m) => {
+    const [first, second] = m.principal_cities;
+    if (first === undefined) return [];
+    const other = second?.replace(/, [A-Z]{2}$/, '');
+    return [`100 Main St, ${first}`, ...(other === undefined ? [] : [`${other} in ${first}`])];
+  });
+  return [...new Set([...INSIDE_PLACES, ...perMetro])];
+}
+
 /** Radius of the "City, ST" and name sets: the widest, the one reading the most. */
 const PLACE_RADIUS = '50';
 
@@ -49,7 +79,7 @@ export function namesWithoutState(): string[] {
 
 /**
  * Every metro (centre and four 10-mile offsets) at each radius, the metros' principal cities as "City, ST" at 50 miles,
- * when `zips` are given (metro-zips.ts) each metro's central ZIP at 15 miles (the default radius), and the names of
+ * places named inside a city (placesInsideCities) at 50 miles, when `zips` are given (metro-zips.ts) each metro's central ZIP at 15 miles (the default radius), and the names of
  * namesWithoutState at 50 miles.
  */
 export function coldQuerySets(
@@ -67,6 +97,13 @@ export function coldQuerySets(
     queries: cities.map((c) => ({
       name: `${c}, ${PLACE_RADIUS} mi`,
       args: { location: c, radius_miles: PLACE_RADIUS },
+    })),
+  });
+  sets.push({
+    label: `place inside a city at ${PLACE_RADIUS} mi`,
+    queries: placesInsideCities().map((p) => ({
+      name: `${p}, ${PLACE_RADIUS} mi`,
+      args: { location: p, radius_miles: PLACE_RADIUS },
     })),
   });
   if (zips.length > 0)

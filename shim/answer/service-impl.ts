@@ -113,6 +113,11 @@ export function createService(
       ]);
       // The reads every search needs (the cell index) start beside the location's own, not after them.
       prepare(reader);
+      // The resolved location's metro, declared before any search can start (a search started from a point before the
+      // location is resolved is told it once known).
+      let metroOf: (m: Promise<string | null>) => void = () => undefined;
+      const metro = new Promise<string | null>((resolve) => (metroOf = resolve));
+      metro.catch(() => undefined);
       // Searches started from a point before the location is resolved, by point: the answer's is kept, the others dropped.
       const started = new Map<string, ReturnType<SearchFn>>();
       const searchFrom = (p: { lat: number; lng: number }): ReturnType<SearchFn> => {
@@ -126,14 +131,13 @@ export function createService(
         return found;
       };
       // A place name's point is known before its metro (the city document, then its coverage piece): its search starts
-      // from it at once (resolve-city.ts tells it, after a read, so once `metro` below is set).
+      // from it at once (resolve-city.ts tells it).
       const located = resolveLocation(parsed, reader, searchFrom);
-      const metro = located.then((l) => l.metro);
-      metro.catch(() => undefined);
+      metroOf(located.then((l) => l.metro));
       // A point is known before its metro: its search runs beside the location's reads (search.ts). The location's
       // error (a 400, or its own 503) comes first, as when the two ran one after the other.
       if (parsed.kind === 'point') searchFrom(parsed);
-      // A city's probable point (city-hint.ts): its search, and the read of its coverage piece, start beside the city
+      // A place's probable point (city-hint.ts): its search, and the read of its coverage piece, start beside the city
       // document, the search kept only if the document resolves the query to that very point. A ZIP's point is its own
       // (its metro follows from its coverage piece).
       const hinted = (parsed.kind === 'zip' ? zipPoint(parsed, reader) : cityHint(reader, parsed)).then((p) => {

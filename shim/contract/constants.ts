@@ -66,6 +66,12 @@ export const LIMIT = { min: 1, max: 25, default: 10 } as const;
 export const SRC_MAX_LENGTH = 100;
 export const PRACTICE_AREAS = ['personal_injury'] as const;
 
+/**
+ * A place named inside a city ("Buckhead, Atlanta, GA") is read as that place when it is this close to the city's
+ * centre, in miles; else distances are measured from the city's centre (resolve-inside.ts).
+ */
+export const AREA_MILES = 15;
+
 /** H3 resolution of the coverage cells, and the ring added around ZIP-centroid cells. */
 export const COVERAGE_RESOLUTION = 5;
 export const COVERAGE_RING = 1;

@@ -8,9 +8,7 @@ import { haversineMiles } from '../search/geo.ts';
 import type { SiteReader } from '../search/reader.ts';
 import { cityEntry, cityLocation, locateCity, resolveCity, type CityQuery } from './resolve-city.ts';
 import type { LocationT } from '../contract/schemas.ts';
-
-/** A named place counts as inside or beside a city when it is this close to the city's centre, in miles. */
-export const AREA_MILES = 15;
+import { AREA_MILES } from '../contract/constants.ts';
 
 function withNote(location: LocationT, note: string): LocationT {
   location.note = location.note === undefined ? note : `${note} ${location.note}`;
