@@ -49,8 +49,12 @@ export class RecordChunk {
    */
   static ofBytes(key: string, bytes: Uint8Array): RecordChunk {
     const found = recordSpans(bytes, key);
-    if (found === null) return RecordChunk.ofParsed(checkStored(CellRecordsShown, parseJson(bytes, key), key));
-    const { open, close, spans } = found;
+    const open = scannedOpen;
+    const close = scannedClose;
+    // Not found or unbalanced: parsed whole, which reports what is wrong.
+    if (found === null || scannedDepth !== 0 || open < 0 || close < 0)
+      return RecordChunk.ofParsed(checkStored(CellRecordsShown, parseJson(bytes, key), key));
+    const spans = Int32Array.from(found);
     // The chunk with an empty records array: `[` at `open`, then the bytes from the array's `]` on.
     const rest = new Uint8Array(open + 1 + bytes.length - close);
     rest.set(bytes.subarray(0, open + 1));
@@ -129,13 +133,20 @@ function space(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+// What the last recordSpans call found besides the spans (see there): variables, whose stores need no type feedback.
+let scannedOpen = -1;
+let scannedClose = -1;
+let scannedDepth = 0;
+
 /**
- * Where the top-level `offices` array of a chunk's JSON opens and closes (the offsets of its `[` and `]`) and the span
- * of each of its elements, each of which must be an object; null when the bytes hold no such array the scan can find
- * (then the chunk is parsed whole, which reports what is wrong). Only the structure is scanned: the text of each
- * record is parsed when it is shown, the rest of the chunk before it is held.
+ * The span of each element of the top-level `offices` array of a chunk's JSON, each of which must be an object; null
+ * when a string does not end. Where that array opens and closes (the offsets of its `[` and `]`, -1 when not found)
+ * and the nesting depth at the end (0 for balanced text) are left in the variables above for the caller to judge.
+ * Only the structure is scanned: the text of each record is parsed when it is shown. Nothing after the loop needs
+ * type feedback: the loop runs optimised from the first call (on-stack replacement), and code after it that the first
+ * call had not reached (a comparison, an object literal) deoptimised every later call at its end.
  */
-function recordSpans(bytes: Uint8Array, key: string): { open: number; close: number; spans: Int32Array } | null {
+function recordSpans(bytes: Uint8Array, key: string): number[] | null {
   const n = bytes.length;
   let depth = 0;
   // The last string seen at depth 1: the key of a value opened there.
@@ -190,8 +201,10 @@ function recordSpans(bytes: Uint8Array, key: string): { open: number; close: num
       throw new StoreError(`${key} holds a record that is not an object`, key);
     }
   }
-  if (depth !== 0 || open < 0 || close < 0) return null;
-  return { open, close, spans: Int32Array.from(spans) };
+  scannedOpen = open;
+  scannedClose = close;
+  scannedDepth = depth;
+  return spans;
 }
 
 function isOffices(bytes: Uint8Array, at: number, end: number): boolean {
