@@ -33,8 +33,9 @@ export class ByteLru<V extends object> {
   }
 
   /**
-   * Store `value` at `cost` bytes (at least 1), replacing any value of `key` (the same value too, to charge it anew), then evict the least recently used until
-   * the total fits; false when the entry alone exceeds the budget (nothing stored, and any old value of `key` dropped).
+   * Store `value` at `cost` bytes (at least 1), replacing any value of `key` (the same value too, charged anew), then
+   * evict the least recently used until the total fits; false when the entry alone exceeds the budget (nothing stored,
+   * and any old value of `key` dropped).
    */
   set(key: string, value: V, cost: number): boolean {
     const size = Math.max(1, Math.ceil(cost));

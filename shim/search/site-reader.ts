@@ -101,7 +101,7 @@ const TREE_BYTES_PER_ROW = 24 + 8 + 4 * 6;
 /**
  * What holding `value` (parsed from `storedBytes` bytes at `key`) costs in memory: its parsed size, plus for a cell
  * block or group the search columns built from it, and for a points tile its index (point-index.ts), which live exactly
- * as long as the cached object (WeakMaps keyed on it).
+ * as long as the cached object (WeakMaps keyed on it); for a record chunk, its bytes and the records parsed so far.
  */
 export function heldBytes(key: string, storedBytes: number, value: unknown): number {
   if (value instanceof RecordChunk) return value.heldBytes(PARSED_BYTES_PER_STORED_BYTE, storedBytes);
