@@ -70,6 +70,20 @@ describe('ByteLru', () => {
     expect(off.size).toBe(0);
   });
 
+  it('charges the same value stored again under its key at its new cost, evicting others to fit', () => {
+    const lru = new ByteLru<Box>(10);
+    const a = box(1);
+    lru.set('a', a, 3);
+    lru.set('b', box(2), 4);
+    lru.set('a', a, 8);
+    expect({ a: lru.get('a'), b: lru.get('b'), bytes: lru.bytes, evictions: lru.evictions }).toEqual({
+      a,
+      b: undefined,
+      bytes: 8,
+      evictions: 1,
+    });
+  });
+
   it('charges a cost of 0 as 1 byte, so a budget always bounds the number of entries', () => {
     const lru = new ByteLru<Box>(3);
     for (const k of ['a', 'b', 'c', 'd']) lru.set(k, box(0), 0);

@@ -203,9 +203,9 @@ const recordsOf = <O extends z.ZodType>(offices: O) =>
 export const CellRecords = recordsOf(StoredOffice);
 
 /**
- * How the search reads a record chunk: the chunk checked whole except its records, each of which is checked with
- * StoredOffice when it is shown (a query shows at most 25 of a chunk's 64). Only the search reads record chunks in the
- * shim; the catalogue, the generator and audit check chunks whole with CellRecords.
+ * How the search checks a record chunk: whole except its records, each of which is checked with StoredOffice when it
+ * is shown (a query shows at most 25 of a chunk's 64); record-chunk.ts holds the chunk so (CellRecordChunk). Only the
+ * search reads record chunks in the shim; the catalogue, the generator and audit check chunks whole with CellRecords.
  */
 export const CellRecordsShown = recordsOf(LooseRecord);
 

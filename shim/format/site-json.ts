@@ -13,6 +13,24 @@ export interface ObjectSource {
   get(key: string): Promise<Uint8Array | null>;
 }
 
+/** Decoders of the schemas whose objects are read from their stored bytes otherwise than parsed whole (storedForm). */
+const decoders = new WeakMap<ZodType, (bytes: Uint8Array, key: string) => unknown>();
+
+/**
+ * `schema`, marked so that parseStored reads its objects from their stored bytes with `decode` (which checks them as
+ * `schema` would, and throws a StoreError naming the key otherwise); a reader holding parsed objects still uses `schema`.
+ */
+export function storedForm<T>(schema: ZodType<T>, decode: (bytes: Uint8Array, key: string) => T): ZodType<T> {
+  decoders.set(schema, decode);
+  return schema;
+}
+
+/** `bytes` of `key` as an object of `schema`: by the decoder storedForm gave it, else parsed as JSON and checked. */
+export function parseStored<T>(bytes: Uint8Array, key: string, schema: ZodType<T>): T {
+  const decode = decoders.get(schema);
+  return decode === undefined ? parseObject(bytes, key, schema) : (decode(bytes, key) as T);
+}
+
 /** `bytes` decoded as UTF-8 JSON, or a StoreError for `key` (invalid UTF-8 or not JSON). */
 export function parseJson(bytes: Uint8Array, key: string): unknown {
   try {

@@ -33,8 +33,9 @@ export class ByteLru<V extends object> {
   }
 
   /**
-   * Store `value` at `cost` bytes (at least 1), replacing any value of `key`, then evict the least recently used until
-   * the total fits; false when the entry alone exceeds the budget (nothing stored, and any old value of `key` dropped).
+   * Store `value` at `cost` bytes (at least 1), replacing any value of `key` (the same value too, charged anew), then
+   * evict the least recently used until the total fits; false when the entry alone exceeds the budget (nothing stored,
+   * and any old value of `key` dropped).
    */
   set(key: string, value: V, cost: number): boolean {
     const size = Math.max(1, Math.ceil(cost));
@@ -42,6 +43,8 @@ export class ByteLru<V extends object> {
       this.lru?.delete(key);
       return false;
     }
+    // lru-cache keeps the old size when the same value is stored again under its key: drop it first so the cost counts.
+    if (this.lru.peek(key) === value) this.lru.delete(key);
     this.lru.set(key, value, { size });
     return true;
   }

@@ -17,7 +17,6 @@ import {
   CellBlock,
   CellGroup,
   CellIndex,
-  CellRecordsShown,
   CellShared,
   sharedPage,
   type CellBlockT,
@@ -31,6 +30,7 @@ import { keys, StoredOffice, type StoredOfficeT } from '../format/site-format.ts
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
 import { plannedBlocks } from './block-plan.ts';
+import { CellRecordChunk } from '../format/record-chunk.ts';
 import { decodeCoords, decodeSteps } from '../format/block-coords.ts';
 
 /** Most units a version may have (2^26, about 67 million): the search keeps a bitset of this many bits per query. */
@@ -209,17 +209,6 @@ function columns(block: CellBlockT, key: string): Columns {
 function checkLists(lists: SharedLists, units: number, key: string): void {
   if (lists.maxUnit >= units) throw new StoreError(`${key} names unit ${lists.maxUnit} of ${units}`, key);
   if (lists.repeated) throw new StoreError(`${key} has a shared-unit list out of unit order`, key);
-}
-
-const shownOffices = new WeakMap<object, StoredOfficeT>();
-
-/** A record of a chunk read with CellRecordsShown, checked with StoredOffice the first time it is shown. */
-function shownOffice(raw: object | undefined, key: string): StoredOfficeT | undefined {
-  if (raw === undefined) return undefined;
-  let office = shownOffices.get(raw);
-  if (office === undefined)
-    shownOffices.set(raw, (office = checkStored(StoredOffice, raw, key, `${key} holds a record that`)));
-  return office;
 }
 
 /** The index's groups in cell order with their H3 centres (degrees) and reach (miles), built once per parsed index. */
@@ -594,15 +583,17 @@ function readShown(s: Search, shown: readonly Kept<Columns>[]): Promise<[StoredO
       const rec = await readRequired(
         s.reader,
         key,
-        CellRecordsShown,
+        CellRecordChunk,
         'is missing for a block position',
         k.ref.records[n],
       );
-      const office = shownOffice(rec.offices[k.pos - n * chunk], key);
+      const office = rec.record(k.pos - n * chunk, key, (raw) =>
+        checkStored(StoredOffice, raw, key, `${key} holds a record that`),
+      );
       if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
         throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
       }
-      return [office, rec.unit_offices[k.pos - n * chunk] ?? 0];
+      return [office, rec.unitOffices[k.pos - n * chunk] ?? 0];
     }),
   );
 }

@@ -10,8 +10,9 @@ import { layerResolver } from '../format/layers.ts';
 import { HashDoc, keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from '../format/site-format.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
 import { checkStored, StoreError } from '../contract/errors.ts';
-import { expectedHash, readsUnhashed, recordsHashes } from '../format/integrity.ts';
-import { readJson, type ObjectSource } from '../format/site-json.ts';
+import { checkHash, expectedHash, readsUnhashed, recordsHashes } from '../format/integrity.ts';
+import { parseStored, readJson, type ObjectSource } from '../format/site-json.ts';
+import { RecordChunk } from '../format/record-chunk.ts';
 import { SpeculativeReads } from './speculative-reads.ts';
 import { INDEX_BYTES_PER_POINT } from './point-index.ts';
 import { StoreDeadlineError } from '../store/deadline.ts';
@@ -100,9 +101,10 @@ const TREE_BYTES_PER_ROW = 24 + 8 + 4 * 6;
 /**
  * What holding `value` (parsed from `storedBytes` bytes at `key`) costs in memory: its parsed size, plus for a cell
  * block or group the search columns built from it, and for a points tile its index (point-index.ts), which live exactly
- * as long as the cached object (WeakMaps keyed on it).
+ * as long as the cached object (WeakMaps keyed on it); for a record chunk, its bytes and the records parsed so far.
  */
 export function heldBytes(key: string, storedBytes: number, value: unknown): number {
+  if (value instanceof RecordChunk) return value.heldBytes(PARSED_BYTES_PER_STORED_BYTE, storedBytes);
   let held = Math.ceil(storedBytes * PARSED_BYTES_PER_STORED_BYTE);
   const v = value as { listing?: unknown; rows?: { cell?: unknown }; points?: unknown } | null;
   if (key.includes('/cells/blocks/') && Array.isArray(v?.listing)) held += v.listing.length * COLUMN_BYTES_PER_OFFICE;
@@ -162,15 +164,23 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     if (early === undefined) counters.storeReads++;
     const load = (async () => {
       try {
-        const read = await readJson(early ?? store, key, sha256);
+        const bytes = await (early ?? store).get(key);
         // A miss, a hash mismatch or a schema failure is never cached: an object restored (or re-published under the
         // same version) is seen at once.
-        if (read === null) {
+        if (bytes === null) {
           if (listed) throw new StoreError(`${key} is missing from the served version, which records its sha256`, key);
           return null;
         }
-        const value = checkStored(schema, read.value, key);
-        cache.set(key, { value, sha256 }, heldBytes(key, read.bytes, value));
+        checkHash(key, bytes, sha256);
+        const value = parseStored(bytes, key, schema);
+        const entry = { value, sha256 };
+        const stored = bytes.byteLength;
+        cache.set(key, entry, heldBytes(key, stored, value));
+        // A record chunk holds more as its records are parsed: charged again each time, while it is still cached.
+        if (value instanceof RecordChunk)
+          value.onGrow(() => {
+            if (cache.get(key) === entry) cache.set(key, entry, heldBytes(key, stored, value));
+          });
         return value;
       } finally {
         inflight.delete(slot);
