@@ -164,7 +164,7 @@ describe('numeric columns', () => {
       groups: { x: [1, 0] },
     };
     expect(CellIndex.safeParse(index2).error?.issues[0]?.message).toContain(
-      'cells schema 2, but this release reads cells schema 6 only',
+      'cells schema 2, but this release reads cells schema 7 or 6 only',
     );
   });
 });
