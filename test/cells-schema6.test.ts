@@ -21,6 +21,7 @@ import { verify } from '../generator/audit/verify.ts';
 import { COLD_CTX, coldQuerySets } from '../bench/cold/query-sets.ts';
 import { metroZips } from '../bench/cold/metro-zips.ts';
 import { downgradeToCells6 } from './helpers/legacy-site.ts';
+import { sha256Hex } from '../generator/write/json.ts';
 import { removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
 const SITE = process.env.TEST_SITE_DIR as string;
@@ -75,8 +76,11 @@ describe('a site of cell schema 6 beside its schema-7 twin', () => {
   it('is found clean by audit verify: manifest, scan, and the tree rebuilt by schema 6 and compared byte for byte', async () => {
     const report = await verify({ site: { kind: 'folder', dir: twin } });
     expect(report.errors).toEqual([]);
-    expect(report.manifest?.problems).toEqual([]);
+    // Rewritten in place, the twin keeps the id of the content it was generated with; a week the previous release
+    // generated has the id of its own content.
+    expect(report.manifest?.problems).toEqual([expect.stringMatching(/^version id .* does not match its content/)]);
     expect(report.scan?.problems).toEqual([]);
+    expect(report.scan?.objects).toBeGreaterThan(200);
   }, 120_000);
 
   it('serves each block publicly at its own schema key only', async () => {
@@ -99,24 +103,33 @@ describe('a site of cell schema 6 beside its schema-7 twin', () => {
 });
 
 describe('a binary block that is not a block message', () => {
-  it('is a store failure (503) even where no hash is recorded to catch it first', async () => {
-    // The pointer without meta_sha256 and meta.json without hashes: read as an unhashed version, so the cut bytes reach
-    // the decoder.
+  it('is a store failure (503) even where its recorded hash matches it', async () => {
+    // Each block cut short, and the hashes above it recorded anew (groups, index; meta.json and the pointer without
+    // hashes, as a version before them), so the cut bytes pass their hash check and reach the decoder.
     const inner = new FolderStore(SITE);
+    const json = (bytes: Uint8Array): Record<string, Record<string, string>> =>
+      JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, Record<string, string>>;
+    const text = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(value)}\n`);
+    const get = async (key: string): Promise<Uint8Array> => (await inner.get(key)) as Uint8Array;
+    const rehashed = async (key: string, field: string, child: (cell: string) => string): Promise<Uint8Array> => {
+      const value = json(await get(key));
+      for (const cell of Object.keys(value[field] ?? {}))
+        (value[field] as Record<string, string>)[cell] = sha256Hex(await cut(child(cell)));
+      return text(value);
+    };
+    const cut = async (key: string): Promise<Uint8Array> => {
+      if (key.endsWith('.pb')) return (await get(key)).subarray(0, -3);
+      if (key.includes('/cells/groups/')) return rehashed(key, 'block_sha256', (c) => keys.cellBlock(version, c, 7));
+      if (key === keys.cellIndex(version)) return rehashed(key, 'group_sha256', (c) => keys.cellGroup(version, c));
+      if (key === keys.pointer || key === keys.meta(version)) {
+        const { meta_sha256: _p, sha256: _m, ...rest } = json(await get(key));
+        return text(rest);
+      }
+      return get(key);
+    };
     const store: Store = {
       kind: 'cut-blocks',
-      async get(key) {
-        const bytes = await inner.get(key);
-        if (bytes === null) return null;
-        if (key === keys.pointer || key === keys.meta(version)) {
-          const { meta_sha256: _p, sha256: _m, ...rest } = JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<
-            string,
-            unknown
-          >;
-          return new TextEncoder().encode(`${JSON.stringify(rest)}\n`);
-        }
-        return key.endsWith('.pb') ? bytes.subarray(0, bytes.length - 3) : bytes;
-      },
+      get: async (key) => ((await inner.get(key)) === null ? null : cut(key)),
     };
     const service = createService(createSiteSource(store));
     const err = await service

@@ -21,7 +21,13 @@ import { ChangesDoc, keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
-import { downgradeCells, downgradeToCells6, downgradeToMeta1, downgradeToMeta2, siteFiles } from './helpers/legacy-site.ts';
+import {
+  downgradeCells,
+  downgradeToCells6,
+  downgradeToMeta1,
+  downgradeToMeta2,
+  siteFiles,
+} from './helpers/legacy-site.ts';
 import { useS3rver } from './helpers/s3rver.ts';
 
 const quiet = { quiet: true, log: (): void => {} };

@@ -17,7 +17,8 @@ import {
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/format/cell-format.ts';
 import { encodeCoords, encodeSteps } from '../../shim/format/block-coords.ts';
 import { haversineMiles } from '../../shim/search/geo.ts';
-import { PREVIOUS_CELL_SCHEMA, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import type { PREVIOUS_CELL_SCHEMA } from '../../shim/contract/constants.ts';
+import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import { unitsOf } from '../model/units.ts';
 
@@ -277,8 +278,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       if (n.block < 0 || n.block === id) {
         const cell = sharedPage(n.cell, root.cell, sharedRes);
         let page = pages.get(cell);
-        if (page === undefined)
-          pages.set(cell, (page = { schema_version: sv, cell, row: [], shared: [] }));
+        if (page === undefined) pages.set(cell, (page = { schema_version: sv, cell, row: [], shared: [] }));
         page.row.push(rows.cell.length - 1);
         page.shared.push(sharedList(n.shared));
       }

@@ -97,7 +97,8 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
   const blockSha = group.block_sha256[cell];
   if (blockSha === undefined) return null;
   // A block is named by the path of the group's cell schema only (.pb from schema 7, .json before).
-  if (name === 'blocks' && parts.length === 3) return rel === paths.cellBlock(cell, group.schema_version) ? blockSha : null;
+  if (name === 'blocks' && parts.length === 3)
+    return rel === paths.cellBlock(cell, group.schema_version) ? blockSha : null;
   const chunk = parts[3];
   if (name !== 'records' || parts.length !== 4 || chunk === undefined || !/^(0|[1-9]\d{0,5})$/.test(chunk)) return null;
   const block = await reader.json(keys.cellBlock(v, cell, group.schema_version), CellBlock, blockSha);
