@@ -1,8 +1,9 @@
 /**
  * Reading one published object: bytes, checked against the sha256 its parent records when there is one, decoded as
- * UTF-8 JSON (a binary cell block by block-binary.ts) and checked against its zod schema. Every failure is a StoreError naming the key (a 503 in the shim, one
- * line from a command). The one implementation: the shim's site reader, the generator (the live version a new one is
- * compared with, publish, prune, a stored version's manifest) and the audit all read the site through it.
+ * UTF-8 JSON (a binary cell block by block-binary.ts) and checked against its zod schema. Every failure is a StoreError
+ * naming the key (a 503 in the shim, one line from a command). The one implementation: the shim's site reader, the
+ * generator (the live version a new one is compared with, publish, prune, a stored version's manifest) and the audit
+ * all read the site through it.
  */
 import type { ZodType } from 'zod';
 import { checkStored, StoreError } from '../contract/errors.ts';
@@ -24,7 +25,7 @@ export function parseJson(bytes: Uint8Array, key: string): unknown {
   }
 }
 
-/** The value stored at `key`: a binary block decoded (block-binary.ts), any other object parsed as JSON; else a StoreError. */
+/** The value stored at `key`: a binary block decoded (block-binary.ts), any other object parsed as JSON; or a StoreError. */
 export function decodeStored(bytes: Uint8Array, key: string): unknown {
   if (!isBinaryBlock(key)) return parseJson(bytes, key);
   try {
@@ -39,7 +40,7 @@ export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T
   return checkStored(schema, decodeStored(bytes, key), key, subject);
 }
 
-/** The object at `key` (decodeStored) and its stored size, or null when missing; its bytes are checked against `sha256` when given. */
+/** The object at `key` (decodeStored) and its stored size, or null when missing; its bytes checked against `sha256` if given. */
 export async function readJson(
   source: ObjectSource,
   key: string,
