@@ -35,7 +35,7 @@ import type { BadRow } from './inputs/jsonl.ts';
 import { placeIdsOf } from './inputs/place-ids.ts';
 import { latestWeek, readInputs } from './inputs/read.ts';
 import { collectExamples } from './openapi/openapi-examples.ts';
-import { serialise } from './write/json.ts';
+import { serialise, serialiseAt } from './write/json.ts';
 import { StagingStore } from './write/staging-store.ts';
 import type { Inputs } from './inputs/read.ts';
 import { buildOffices } from './model/offices.ts';
@@ -350,7 +350,10 @@ async function writeCellTree(
   for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
   await w.flush();
   sealBlocks(tree, written);
-  for (const b of tree.blocks) await w.put(paths.cellBlock(b.cell), b);
+  for (const b of tree.blocks) {
+    const rel = paths.cellBlock(b.cell, b.schema_version);
+    await w.put(rel, serialiseAt(rel, b));
+  }
   for (const a of tree.shared) await w.put(paths.cellShared(a.cell), a);
   await w.flush();
   sealGroups(tree, written);

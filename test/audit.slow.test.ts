@@ -3,6 +3,8 @@
  * honest server, and names the query and the difference when the published records and the served answers disagree;
  * the manifest check catches modified, missing and unlisted objects; diff counts match the inputs' place ids.
  */
+import { serialiseAt } from '../generator/write/json.ts';
+import { decodeStored } from '../shim/format/site-json.ts';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -67,7 +69,7 @@ async function writeCells(
     index: unknown;
     groups: { cell: string }[];
     shared?: { cell: string }[];
-    blocks: { cell: string }[];
+    blocks: { cell: string; schema_version: number }[];
     records: { block: string; chunk: number }[];
   },
 ): Promise<void> {
@@ -77,7 +79,7 @@ async function writeCells(
   rmSync(join(site, keys.root(v), 'cells'), { recursive: true });
   const put = (key: string, value: unknown): void => {
     mkdirSync(dirname(join(site, key)), { recursive: true });
-    writeFileSync(join(site, key), `${JSON.stringify(value)}\n`);
+    writeFileSync(join(site, key), serialiseAt(key, value));
   };
   put(keys.cellIndex(v), tree.index);
   // meta.json records the index's sha256 (schema 4); an older generator's tree comes with no hashes at all.
@@ -92,7 +94,7 @@ async function writeCells(
   recordMetaHash(site);
   for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
   for (const a of tree.shared ?? []) put(keys.cellShared(v, a.cell), a);
-  for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
+  for (const b of tree.blocks) put(keys.cellBlock(v, b.cell, b.schema_version), b);
   for (const r of tree.records) put(keys.cellRecords(v, r.block, r.chunk), r);
 }
 
@@ -127,7 +129,9 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
 /** An office of the largest block (a dense spot), with the block's cell. */
 function denseOffice(site: string, skip = 0): { office: StoredOfficeT; block: string } {
   const dir = join(site, keys.root(versionOf(site)), 'cells', 'blocks');
-  const blocks = readdirSync(dir).map((f) => CellBlock.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+  const blocks = readdirSync(dir).map((f) =>
+    CellBlock.parse(decodeStored(readFileSync(join(dir, f)), `cells/blocks/${f}`)),
+  );
   const block = blocks.sort((a, b) => b.listing.length - a.listing.length || (a.cell < b.cell ? -1 : 1))[0]?.cell ?? '';
   return { office: readRecords(site, block, 0).offices[skip] as StoredOfficeT, block };
 }
@@ -275,7 +279,7 @@ describe('audit verify', () => {
       const err = await scanOffices(site).catch((e: unknown) => e as Error);
       expect(String(err)).toContain(`version ${site.version} has no readable cell index`);
       expect(String(err)).toContain(
-        `cells schema ${old}, but this release reads cells schema 6 only: generate the week again with this release and publish it`,
+        `cells schema ${old}, but this release reads cells schema 7 or 6 only: generate the week again with this release and publish it`,
       );
     }
   });

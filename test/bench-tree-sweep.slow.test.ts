@@ -4,6 +4,7 @@
  * that leave such a copy in a folder (bench/cold/tree-variant.ts) and time it beside the site (bench/scale/warm-tail.ts).
  * No timing.
  */
+import { decodeStored } from '../shim/format/site-json.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,7 +150,7 @@ describe('cell-tree sweep', () => {
     expect(index.record_chunk).toBe(5);
     let chunks = 0;
     for (const f of readdirSync(join(root, 'cells/blocks'))) {
-      const block = CellBlock.parse(JSON.parse(readFileSync(join(root, 'cells/blocks', f), 'utf8')));
+      const block = CellBlock.parse(decodeStored(readFileSync(join(root, 'cells/blocks', f)), `cells/blocks/${f}`));
       expect(block.records_sha256.length).toBe(Math.ceil(block.listing.length / 5));
       chunks += block.records_sha256.length;
     }

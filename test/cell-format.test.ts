@@ -123,7 +123,7 @@ describe('numeric columns', () => {
     expect(CellBlock.safeParse({ ...block, dlng: [-739] }).success).toBe(true);
   });
 
-  it('refuse every cell schema but the current one, naming it and what to do', () => {
+  it('refuse every cell schema but the current one and the one before it, naming it and what to do', () => {
     const h = 'a'.repeat(64);
     const block = {
       schema_version: 6,
@@ -137,11 +137,12 @@ describe('numeric columns', () => {
       shared: [],
       records_sha256: [h],
     };
-    for (const old of [2, 3, 4, 5, 7]) {
+    for (const read of [6, 7]) expect(CellBlock.safeParse({ ...block, schema_version: read }).success).toBe(true);
+    for (const old of [2, 3, 4, 5, 8]) {
       const issue = CellBlock.safeParse({ ...block, schema_version: old }).error?.issues[0];
       expect(issue?.path).toEqual(['schema_version']);
       expect(issue?.message).toBe(
-        `cells schema ${old}, but this release reads cells schema 6 only: generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")`,
+        `cells schema ${old}, but this release reads cells schema 7 or 6 only: generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")`,
       );
     }
     // A schema-3 group (no hashes) and a schema-2 index (whole firms) are refused by their version, not read.
@@ -164,7 +165,7 @@ describe('numeric columns', () => {
       groups: { x: [1, 0] },
     };
     expect(CellIndex.safeParse(index2).error?.issues[0]?.message).toContain(
-      'cells schema 2, but this release reads cells schema 6 only',
+      'cells schema 2, but this release reads cells schema 7 or 6 only',
     );
   });
 });

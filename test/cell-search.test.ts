@@ -102,7 +102,7 @@ function treeObjects(
   const m = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
   for (const g of tree.groups) m.set(keys.cellGroup(version, g.cell), g);
   for (const a of tree.shared) m.set(keys.cellShared(version, a.cell), a);
-  for (const b of tree.blocks) m.set(keys.cellBlock(version, b.cell), b);
+  for (const b of tree.blocks) m.set(keys.cellBlock(version, b.cell, b.schema_version), b);
   for (const r of tree.records) m.set(keys.cellRecords(version, r.block, r.chunk), r);
   return m;
 }
@@ -281,7 +281,7 @@ describe('cell search on synthesised dense data', () => {
       const err = await cellSearch(reader, A[0], A[1], 15, 10).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreError);
       expect(String((err as Error).message)).toContain(
-        `cells schema ${old}, but this release reads cells schema 6 only: generate the week again with this release and publish it`,
+        `cells schema ${old}, but this release reads cells schema 7 or 6 only: generate the week again with this release and publish it`,
       );
       expect(reader.reads).toEqual([keys.cellIndex('v1')]);
     }

@@ -1,6 +1,6 @@
 /**
  * A site whose live version is older than this release takes a new week (docs/SITE-FORMAT.md, "Schema versions"). Live
- * in the previous cell schema (5), generate into the folder and release to a bucket both compare with it, and the
+ * in the previous cell schema (6), generate into the folder and release to a bucket both compare with it, and the
  * changes document equals the one the same offices give when live in the current schema. Live in an older schema (cell
  * schema 2, meta schema 1), generate refuses, naming the version and what to do; so do the steps that read only the
  * current schema. Real S3-protocol server (s3rver) on loopback.
@@ -21,7 +21,13 @@ import { ChangesDoc, keys } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
-import { downgradeCells, downgradeToMeta1, downgradeToMeta2, siteFiles } from './helpers/legacy-site.ts';
+import {
+  downgradeCells,
+  downgradeToCells6,
+  downgradeToMeta1,
+  downgradeToMeta2,
+  siteFiles,
+} from './helpers/legacy-site.ts';
 import { useS3rver } from './helpers/s3rver.ts';
 
 const quiet = { quiet: true, log: (): void => {} };
@@ -59,9 +65,9 @@ beforeAll(async () => {
   meta1Site = join(await tempDir('legacy-meta1'), 'site');
   meta2Site = join(await tempDir('legacy-meta2'), 'site');
   for (const dir of [previousSite, cells2Site, meta1Site, meta2Site]) await cp(modern, dir, { recursive: true });
-  await downgradeCells(previousSite, first, 5);
-  // The live week on the day this release goes out: meta schema 2 over cells schema 5.
-  await downgradeCells(meta2Site, first, 5);
+  await downgradeToCells6(previousSite, first);
+  // A live week of the previous meta schema: meta schema 2 over cells schema 6.
+  await downgradeToCells6(meta2Site, first);
   await downgradeToMeta2(meta2Site, first);
   await downgradeCells(cells2Site, first, 2);
   await downgradeToMeta1(meta1Site, first);
@@ -72,23 +78,26 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 describe('a live version of the previous cell schema', () => {
-  it('is really cell schema 5: blocks with lat and lng columns of degrees', async () => {
+  it('is really cell schema 6: blocks as JSON', async () => {
     const live = await openStoredVersion({ kind: 'folder', dir: previousSite });
     expect(live.version).toBe(first);
     const read = async (key: string): Promise<Record<string, unknown>> =>
       JSON.parse(Buffer.from((await live.store.get(key)) as Uint8Array).toString('utf8')) as Record<string, unknown>;
     const index = await read(keys.cellIndex(first));
-    expect(index.schema_version).toBe(5);
+    expect(index.schema_version).toBe(6);
     const cell = Object.values(index.blocks as Record<string, [string][]>)[0]?.[0]?.[0] ?? '';
-    const block = await read(keys.cellBlock(first, cell));
-    expect(block.schema_version).toBe(5);
+    const block = await read(keys.cellBlock(first, cell, 6));
+    expect(keys.cellBlock(first, cell, 6)).toMatch(/\.json$/);
+    expect(block.schema_version).toBe(6);
     expect(Object.keys(block)).toEqual([
       'schema_version',
       'cell',
       'listing',
-      'unit',
-      'lat',
-      'lng',
+      'dunit',
+      'coord_digits',
+      'dlat',
+      'dlng',
+      'exact',
       'shared',
       'records_sha256',
     ]);
@@ -150,7 +159,7 @@ describe('a live version of the previous meta schema over the previous cell sche
     const index = JSON.parse(await readFile(join(meta2Site, keys.root(first), 'cells', 'index.json'), 'utf8')) as {
       schema_version: number;
     };
-    expect(index.schema_version).toBe(5);
+    expect(index.schema_version).toBe(6);
     const site = join(await tempDir('legacy-meta2-gen'), 'site');
     await cp(meta2Site, site, { recursive: true });
     expect((await generateLive({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);
@@ -160,7 +169,7 @@ describe('a live version of the previous meta schema over the previous cell sche
 
 describe('a live version of an older schema', () => {
   const what = (schema: string): string =>
-    `is ${schema}, older than this release can compare a new week with (meta schema 3 or 2 with cells schema 6 or 5): ` +
+    `is ${schema}, older than this release can compare a new week with (meta schema 3 or 2 with cells schema 7 or 6): ` +
     'generate and publish the live week (2026-W47) again with this release, then generate this week';
 
   it('of cell schema 2 is refused by generate, naming the version and what to do, and nothing is published', async () => {

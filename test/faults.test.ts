@@ -4,6 +4,7 @@
  * and replaced by JSON of the wrong shape gives 503 with Retry-After on every request that needs it (never a 400,
  * 404 or partial 200), and once the object is restored the same server answers exactly as before, without a restart.
  */
+import { decodeStored } from '../shim/format/site-json.ts';
 import { decodeCoords, type Coords } from '../shim/format/block-coords.ts';
 import { CellBlock } from '../shim/format/cell-format.ts';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -83,7 +84,7 @@ beforeAll(async () => {
   const { version } = JSON.parse(readFileSync(join(SITE(), 'current.json'), 'utf8')) as { version: string };
   const blockDir = join(SITE(), 'v', version, 'cells', 'blocks');
   const holding = readdirSync(blockDir).find((f) => {
-    const b = CellBlock.parse(JSON.parse(readFileSync(join(blockDir, f), 'utf8')));
+    const b = CellBlock.parse(decodeStored(readFileSync(join(blockDir, f)), `cells/blocks/${f}`));
     const { lat, lng } = decodeCoords(b, b.listing.length) as Coords;
     return lat.some((x, i) => x === office.lat && lng[i] === office.lng);
   });

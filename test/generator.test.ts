@@ -2,6 +2,8 @@
  * The generator on hand-made inputs: firms, ids, visibility arithmetic (stored compact, shown in full through the shim),
  * hours, determinism, manifest, bad input, atomicity, corrections.
  */
+import { serialiseAt } from '../generator/write/json.ts';
+import { decodeStored } from '../shim/format/site-json.ts';
 import { decodeCoords, type Coords } from '../shim/format/block-coords.ts';
 import { PageDoc } from '../shim/format/page-format.ts';
 import { spawnSync } from 'node:child_process';
@@ -99,7 +101,7 @@ async function loadSite(dir: string): Promise<Site> {
     json<T>(key: string): T {
       const b = files.get(key);
       if (b === undefined) throw new Error(`missing ${key}`);
-      return JSON.parse(b.toString('utf8')) as T;
+      return decodeStored(b, key) as T;
     },
   };
 }
@@ -460,6 +462,13 @@ describe('published site', () => {
       return null;
     };
     for (const [key, bytes] of base.files) {
+      if (key.endsWith('.pb')) {
+        // A binary cell block (block-binary.ts): checked through its decoding, and coded as its values give.
+        const block = CellBlock.parse(decodeStored(bytes, key));
+        expect(block.schema_version, key).toBe(7);
+        expect(serialiseAt(key, block).equals(bytes), key).toBe(true);
+        continue;
+      }
       const text = bytes.toString('utf8');
       if (key.endsWith('.html')) {
         // The pages behind problem type URIs, the same the shim serves at /problems/{code}.
@@ -473,7 +482,7 @@ describe('published site', () => {
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
       const twice = /\/(firms|listings)\//.test(key);
-      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 6 : key === keys.meta(v) ? 3 : twice ? 2 : 1);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 7 : key === keys.meta(v) ? 3 : twice ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();
@@ -506,7 +515,7 @@ describe('published site', () => {
     const index = base.json<CellIndexT>(keys.cellIndex(v));
     expect(index.offices).toBe(10);
     for (const r of records) {
-      const block = base.json<CellBlockT>(keys.cellBlock(v, r.block));
+      const block = base.json<CellBlockT>(keys.cellBlock(v, r.block, index.schema_version));
       const { lat, lng } = decodeCoords(block, block.listing.length) as Coords;
       r.offices.forEach((o, i) => {
         const p = r.chunk * index.record_chunk + i;

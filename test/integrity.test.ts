@@ -13,6 +13,10 @@ import { request, type Reply } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { firmPackKey } from './helpers/firm-pack.ts';
 import { keys } from '../shim/format/site-format.ts';
+import { paths } from '../shim/format/paths.ts';
+import { decodeStored } from '../shim/format/site-json.ts';
+import { serialiseAt } from '../generator/write/json.ts';
+import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { coveragePieceOf } from '../shim/places/coverage.ts';
 
 type Json = Record<string, unknown>;
@@ -28,9 +32,10 @@ let target: { listingId: string; block: string; chunk: string; point: string; pi
 const expected = new Map<string, Reply>();
 
 const inCopy = (rel: string): string => join(copyDir, 'v', version, rel);
-const readJson = (rel: string): Json => JSON.parse(readFileSync(inCopy(rel), 'utf8')) as Json;
+// A cell block is stored in binary (block-binary.ts): read and written through the same decoding and encoding.
+const readJson = (rel: string): Json => decodeStored(readFileSync(inCopy(rel)), rel) as Json;
 /** Rewrite a stored object as other, still valid, JSON in the generator's compact form. */
-const writeJson = (rel: string, value: unknown): void => writeFileSync(inCopy(rel), `${JSON.stringify(value)}\n`);
+const writeJson = (rel: string, value: unknown): void => writeFileSync(inCopy(rel), serialiseAt(rel, value));
 
 function comparable(reply: Reply): unknown {
   if (reply.body === undefined || typeof reply.body !== 'object' || reply.body === null) return reply.text;
@@ -59,7 +64,7 @@ beforeAll(async () => {
   const chicago = cities.cities.chicago as { lat: number; lng: number };
   target = {
     listingId: office.listing_id,
-    block: `cells/blocks/${near.b.cell}.json`,
+    block: paths.cellBlock(near.b.cell, SCHEMA_VERSIONS.cells),
     chunk: `cells/records/${near.b.cell}/0.json`,
     point: `/v1/attorneys?lat=${office.lat}&lng=${office.lng}&radius_miles=1&limit=25`,
     piece: coveragePieceOf(office.lat, office.lng),
@@ -151,7 +156,7 @@ describe('an object altered into other valid JSON is 503, and its restored copy 
       const original = readFileSync(inCopy(rel));
       const server = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
       try {
-        writeJson(rel, c.alter(JSON.parse(original.toString('utf8')) as Json));
+        writeJson(rel, c.alter(decodeStored(original, rel) as Json));
         for (const path of c.probes()) {
           // Twice: the altered object must not be cached as good, nor the first answer replayed.
           for (let i = 0; i < 2; i++) {

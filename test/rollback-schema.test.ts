@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rollbackTarget, type RollbackTarget } from '../generator/release/rollback-target.ts';
 import { ActiveRemovals } from '../generator/model/removals.ts';
-import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
+import { PREVIOUS_CELL_SCHEMA, SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { keys } from '../shim/format/site-format.ts';
 import { removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 
@@ -48,11 +48,19 @@ describe('rollback to a version of a previous schema', () => {
     expect(message(got)).toContain('no released version passes these checks');
   });
 
-  it('of the current meta schema over the previous cell schema is refused too, naming the cell schema', async () => {
-    const got = await rollbackTo({ ...CURRENT, cells: CURRENT.cells - 1 });
+  it('of the current meta schema over the cell schema before the previous one is refused too, naming the cell schema', async () => {
+    const got = await rollbackTo({ ...CURRENT, cells: PREVIOUS_CELL_SCHEMA - 1 });
     expect(message(got)).toContain(
-      `${OLD} is cells schema ${CURRENT.cells - 1}, which this release does not serve (it reads cells schema ${CURRENT.cells} only)`,
+      `${OLD} is cells schema ${PREVIOUS_CELL_SCHEMA - 1}, which this release does not serve (it reads cells schema ${CURRENT.cells} or ${PREVIOUS_CELL_SCHEMA} only)`,
     );
+  });
+
+  it('of the previous cell schema goes ahead: the shim reads its blocks as JSON', async () => {
+    expect(await rollbackTo({ ...CURRENT, cells: PREVIOUS_CELL_SCHEMA })).toEqual({
+      kind: 'pointer',
+      version: OLD,
+      week: '2026-W40',
+    });
   });
 
   it('of the current schemas goes ahead', async () => {

@@ -18,6 +18,8 @@ import { readFirmDoc } from './helpers/firm-pack.ts';
 import { CellBlock } from '../shim/format/cell-format.ts';
 import { buildCells } from '../generator/write/cells.ts';
 import { hashSerialised, sealCellTree } from '../generator/write/cell-hashes.ts';
+import { serialiseAt } from '../generator/write/json.ts';
+import { decodeStored } from '../shim/format/site-json.ts';
 import {
   CoverageCells,
   FirmPack,
@@ -323,10 +325,10 @@ describe('ties and failures', () => {
     const cells = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
     for (const g of tree.groups) cells.set(keys.cellGroup(version, g.cell), g);
     for (const a of tree.shared) cells.set(keys.cellShared(version, a.cell), a);
-    for (const bl of tree.blocks) cells.set(keys.cellBlock(version, bl.cell), bl);
+    for (const bl of tree.blocks) cells.set(keys.cellBlock(version, bl.cell, bl.schema_version), bl);
     for (const r of tree.records) cells.set(keys.cellRecords(version, r.block, r.chunk), r);
     // Served as a generator writes them (a newline after each object), and meta.json recording the new index's hash.
-    const written = (v: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(v)}\n`);
+    const written = (v: unknown, key = ''): Uint8Array => serialiseAt(key, v);
     const withIndexHash = (bytes: Uint8Array | null): Uint8Array | null => {
       if (bytes === null) return null;
       const meta = JSON.parse(new TextDecoder().decode(bytes)) as { sha256?: Record<string, string> };
@@ -338,7 +340,7 @@ describe('ties and failures', () => {
         ? withIndexHash(bytes)
         : key.includes('/cells/')
           ? cells.has(key)
-            ? written(cells.get(key))
+            ? written(cells.get(key), key)
             : null
           : bytes,
     );
@@ -360,13 +362,13 @@ describe('ties and failures', () => {
     );
     const nearest = readFirmDoc(SITE, version, near.results[0]!.listing_id)!.office;
     const blocks = readdirSync(join(vdir, 'cells', 'blocks')).map((f) =>
-      CellBlock.parse(JSON.parse(readFileSync(join(vdir, 'cells', 'blocks', f), 'utf8'))),
+      CellBlock.parse(decodeStored(readFileSync(join(vdir, 'cells', 'blocks', f)), `cells/blocks/${f}`)),
     );
     const holding = blocks.find((b) => {
       const { lat, lng } = decodeCoords(b, b.listing.length) as Coords;
       return lat.some((x, i) => x === nearest.lat && lng[i] === nearest.lng);
     })!;
-    const hidden = keys.cellBlock(version, holding.cell);
+    const hidden = keys.cellBlock(version, holding.cell, holding.schema_version);
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key === hidden ? null : bytes));
     const service = createService(createSiteSource(store));
     await expect(service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius }, CTX)).rejects.toBeInstanceOf(
@@ -414,7 +416,7 @@ describe('ties and failures', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as Error).message).toContain(
-      'cells schema 3, but this release reads cells schema 6 only: generate the week again with this release and publish it',
+      'cells schema 3, but this release reads cells schema 7 or 6 only: generate the week again with this release and publish it',
     );
     // meta.json of an older schema: nothing of the version is served, the same way.
     const meta1 = new RewritingStore(new FolderStore(SITE), (key, bytes) =>

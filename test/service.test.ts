@@ -1,4 +1,7 @@
 /** The Service over the generated sample site: firms, redirects, coverage, OpenAPI, caching, and one version per answer. */
+import { isBinaryBlock } from '../shim/format/paths.ts';
+import { decodeStored } from '../shim/format/site-json.ts';
+import { serialiseAt } from '../generator/write/json.ts';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -191,8 +194,9 @@ describe('versions', () => {
     const alteredForB = async (rel: string): Promise<Uint8Array | null> => {
       const bytes = await folder.get(keys.root(A) + rel);
       if (bytes === null) return null;
-      const text = new TextDecoder()
-        .decode(bytes)
+      // A binary block is altered as the JSON of its values, then coded again.
+      const binary = isBinaryBlock(rel);
+      const text = (binary ? JSON.stringify(decodeStored(bytes, rel)) : new TextDecoder().decode(bytes))
         .replaceAll(`"version":"${A}"`, `"version":"${B}"`)
         .replaceAll('"name":"', '"name":"B ');
       const hashes = [...new Set(text.match(/\b[0-9a-f]{64}\b/g) ?? [])];
@@ -202,7 +206,8 @@ describe('versions', () => {
         const childBytes = child === undefined ? null : await inB(child);
         if (childBytes !== null) swapped.set(h, createHash('sha256').update(childBytes).digest('hex'));
       }
-      return new TextEncoder().encode(text.replace(/\b[0-9a-f]{64}\b/g, (h) => swapped.get(h) ?? h));
+      const out = text.replace(/\b[0-9a-f]{64}\b/g, (h) => swapped.get(h) ?? h);
+      return binary ? serialiseAt(rel, JSON.parse(out)) : new TextEncoder().encode(out);
     };
     const store: Store = {
       kind: 'two-versions',

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys } from '../../shim/format/site-format.ts';
+import { isBinaryBlock, paths } from '../../shim/format/paths.ts';
 import { kindOf, type ColdQueryReads } from './cold.ts';
 import { fmtBytes, median } from '../lib/stats.ts';
 
@@ -69,7 +70,8 @@ const CODED_KINDS = new Set(['cell index', 'cell group', 'cell shared', 'cell bl
 export function sizer(site: string, coded: boolean): SizeOf {
   const sizes = new Map<string, number>();
   return (key, bytes) => {
-    if (!coded || !CODED_KINDS.has(kindOf(key))) return bytes;
+    // A binary block (cell schema 7) is coded already: its stored size is its coded size.
+    if (!coded || !CODED_KINDS.has(kindOf(key)) || isBinaryBlock(key)) return bytes;
     let n = sizes.get(key);
     if (n === undefined) {
       n = codedSize(JSON.parse(readFileSync(join(site, key), 'utf8')));
@@ -106,7 +108,7 @@ export function packLayout(
     };
     const blockCells = (index.blocks[group] ?? []).map(([cell]) => cell);
     blocks += blockCells.length;
-    for (const cell of blockCells) put(`cells/blocks/${cell}.json`);
+    for (const cell of blockCells) put(paths.cellBlock(cell, index.schema_version));
     const tree = CellGroup.parse(JSON.parse(readFileSync(join(root, `cells/groups/${group}.json`), 'utf8')));
     for (const page of Object.keys(tree.shared_sha256)) put(`cells/shared/${page}.json`);
     for (const cell of blockCells) {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildCells } from '../../generator/write/cells.ts';
+import { serialiseAt } from '../../generator/write/json.ts';
 import { hashSerialised, sealCellTree } from '../../generator/write/cell-hashes.ts';
 import { recordChunkKeys } from '../../generator/site/scan.ts';
 import { openStoredVersion } from '../../generator/site/site.ts';
@@ -100,9 +101,9 @@ export function writeVariant(
   const put = (key: string, doc: unknown): number => {
     const file = join(root, key);
     mkdirSync(dirname(file), { recursive: true });
-    const text = `${JSON.stringify(doc)}\n`;
-    writeFileSync(file, text);
-    return Buffer.byteLength(text);
+    const bytes = serialiseAt(key, doc);
+    writeFileSync(file, bytes);
+    return bytes.byteLength;
   };
   const meta = JSON.parse(readFileSync(join(siteDir, keys.meta(v)), 'utf8')) as { sha256?: Record<string, string> };
   if (meta.sha256 !== undefined) meta.sha256[paths.cellIndex()] = hashSerialised(paths.cellIndex(), tree.index);
@@ -115,7 +116,7 @@ export function writeVariant(
   put(paths.cellIndex(), tree.index);
   for (const g of tree.groups) put(paths.cellGroup(g.cell), g);
   for (const s of tree.shared) sharedMaxBytes = Math.max(sharedMaxBytes, put(paths.cellShared(s.cell), s));
-  for (const b of tree.blocks) put(paths.cellBlock(b.cell), b);
+  for (const b of tree.blocks) put(paths.cellBlock(b.cell, b.schema_version), b);
   for (const r of tree.records) put(paths.cellRecords(r.block, r.chunk), r);
   return { blocks: tree.blocks.length, recordChunks: tree.records.length, sharedMaxBytes };
 }

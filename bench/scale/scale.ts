@@ -173,7 +173,10 @@ export function cellStats(siteDir: string): { version: string; indexBytes: numbe
     for (const [i, block] of group.rows.cell.entries()) {
       if (group.rows.block[i] !== i) continue;
       const n = group.rows.n[i] ?? 0;
-      rows['blocks (columns)']?.push({ bytes: statSync(join(siteDir, keys.cellBlock(v, block))).size, offices: n });
+      rows['blocks (columns)']?.push({
+        bytes: statSync(join(siteDir, keys.cellBlock(v, block, index.schema_version))).size,
+        offices: n,
+      });
       for (let k = 0; k * index.record_chunk < n; k++) {
         rows['record chunks']?.push({
           bytes: statSync(join(siteDir, keys.cellRecords(v, block, k))).size,

@@ -6,7 +6,7 @@
  */
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { PREVIOUS_CELL_SCHEMA, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import type { ActiveRemovals } from '../model/removals.ts';
 import { removedListingsIn } from '../publish/removal-check.ts';
@@ -55,13 +55,14 @@ async function whyNot(ctx: RollbackContext, version: string): Promise<string | n
   if (last === undefined) return `${version} was never released to ${ctx.target} (the release records say which were)`;
   if (!(await exists(join(ctx.siteDir, keys.manifest(version)))))
     return `${version} is no longer kept in ${join(ctx.siteDir, 'v')}`;
-  // The shim serves the current schemas only: a version of another would answer every request with a 503.
+  // The shim serves the current schemas only (and the previous cell schema): a version of another would answer every
+  // request with a 503.
   const meta = await schemaAt(join(ctx.siteDir, keys.meta(version)));
   if (meta !== SCHEMA_VERSIONS.meta)
     return `${version} is meta schema ${meta ?? 'unreadable'}, which this release does not serve (it reads meta schema ${SCHEMA_VERSIONS.meta} only)`;
   const cells = await schemaAt(join(ctx.siteDir, keys.cellIndex(version)));
-  if (cells !== SCHEMA_VERSIONS.cells)
-    return `${version} is cells schema ${cells ?? 'unreadable'}, which this release does not serve (it reads cells schema ${SCHEMA_VERSIONS.cells} only)`;
+  if (cells !== SCHEMA_VERSIONS.cells && cells !== PREVIOUS_CELL_SCHEMA)
+    return `${version} is cells schema ${cells ?? 'unreadable'}, which this release does not serve (it reads cells schema ${SCHEMA_VERSIONS.cells} or ${PREVIOUS_CELL_SCHEMA} only)`;
   if (last.corrections_sha256 === null)
     return `the release record of ${version} does not say which corrections it applied, so today's cannot be checked`;
   if (last.corrections_sha256 !== ctx.corrections)

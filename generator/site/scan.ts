@@ -91,7 +91,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
   let done = 0;
   const perBlock = await mapPool(blockRows, concurrency, async ({ cell, n }) => {
-    const key = keys.cellBlock(v, cell);
+    const key = keys.cellBlock(v, cell, index.schema_version);
     const block = await read(key, CellBlock);
     progress(++done, blockRows.length, 'scan cell blocks');
     if (block === null) {
@@ -149,7 +149,7 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
  * scanned records: a wrong count, reach, shared firm, column or order anywhere shows up here, named by object.
  */
 export function compareTree(scan: OfficeScan, version: string): string[] {
-  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, sharedRes: scan.index.shared_res });
+  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, sharedRes: scan.index.shared_res, schema: scan.index.schema_version });
   // Schema 4: each level's hashes of the level below, from the rebuilt objects (equal to the published ones when intact).
   sealCellTree(rebuilt);
   const problems: string[] = [];
@@ -165,6 +165,6 @@ export function compareTree(scan: OfficeScan, version: string): string[] {
   const pubShared = new Map(scan.shared.map((a) => [a.cell, a]));
   for (const a of rebuilt.shared) same(keys.cellShared(version, a.cell), a, pubShared.get(a.cell));
   const pubBlocks = new Map(scan.blocks.map((b) => [b.cell, b]));
-  for (const b of rebuilt.blocks) same(keys.cellBlock(version, b.cell), b, pubBlocks.get(b.cell));
+  for (const b of rebuilt.blocks) same(keys.cellBlock(version, b.cell, b.schema_version), b, pubBlocks.get(b.cell));
   return problems;
 }

@@ -3,7 +3,7 @@
  * its blocks', the index its groups'. Children are hashed before their parents are serialised, so a writer fills the
  * levels in order (records, then blocks and shared objects, then groups, then the index). See docs/SITE-FORMAT.md.
  */
-import { createHash } from 'node:crypto';
+import { serialiseAt, sha256Hex } from './json.ts';
 import { paths } from '../../shim/format/paths.ts';
 import type { CellTree } from './cells.ts';
 import { sharedGroup, type CellSharedT } from '../../shim/format/cell-format.ts';
@@ -11,11 +11,8 @@ import { sharedGroup, type CellSharedT } from '../../shim/format/cell-format.ts'
 /** The sha256 (hex) of the object at `rel` (relative to the version root) as written; `value` is the object itself. */
 export type HashOf = (rel: string, value: unknown) => string;
 
-/** sha256 of an object as the generator writes it (compact JSON and a newline): for a tree that is not written. */
-export const hashSerialised: HashOf = (_rel, value) =>
-  createHash('sha256')
-    .update(`${JSON.stringify(value)}\n`)
-    .digest('hex');
+/** sha256 of an object as the generator writes it at `rel` (serialiseAt): for a tree that is not written. */
+export const hashSerialised: HashOf = (rel, value) => sha256Hex(serialiseAt(rel, value));
 
 /** Fill each block's `records_sha256` from its record chunks, chunk k at position k. */
 export function sealBlocks(tree: CellTree, hashOf: HashOf): void {
@@ -44,7 +41,7 @@ export function sealGroups(tree: CellTree, hashOf: HashOf): void {
     g.rows.block.forEach((b, i) => {
       if (b !== i) return;
       const cell = g.rows.cell[i] as string;
-      byCell[cell] = hashOf(paths.cellBlock(cell), blocks.get(cell));
+      byCell[cell] = hashOf(paths.cellBlock(cell, g.schema_version), blocks.get(cell));
     });
     g.block_sha256 = byCell;
   }

@@ -17,6 +17,7 @@ import {
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/format/cell-format.ts';
 import { encodeCoords, encodeSteps } from '../../shim/format/block-coords.ts';
 import { haversineMiles } from '../../shim/search/geo.ts';
+import type { PREVIOUS_CELL_SCHEMA } from '../../shim/contract/constants.ts';
 import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import { unitsOf } from '../model/units.ts';
@@ -37,7 +38,15 @@ export interface CellTreeOptions {
   blockMax?: number;
   recordChunk?: number;
   sharedRes?: number;
+  /**
+   * The cell schema the objects are marked with (default the current one): the previous one, whose objects hold the
+   * same values, for audit's rebuild of a version of that schema and for tests of one.
+   */
+  schema?: CellSchema;
 }
+
+/** A cell schema this release writes or reads. */
+export type CellSchema = typeof SCHEMA_VERSIONS.cells | typeof PREVIOUS_CELL_SCHEMA;
 
 interface Node {
   cell: string;
@@ -88,6 +97,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const blockMax = opts.blockMax ?? CELL_BLOCK_MAX;
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
   const sharedRes = opts.sharedRes ?? CELL_SHARED_RES;
+  const sv: CellSchema = opts.schema ?? SCHEMA_VERSIONS.cells;
   const count = offices.length;
   // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
   const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) =>
@@ -214,11 +224,11 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
         }
       };
       walk(id);
-      blocks.push({ schema_version: SCHEMA_VERSIONS.cells, ...cols, ...coords, shared: below, records_sha256: [] });
+      blocks.push({ schema_version: sv, ...cols, ...coords, shared: below, records_sha256: [] });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
         const rec: CellRecordsT = {
-          schema_version: SCHEMA_VERSIONS.cells,
+          schema_version: sv,
           block: n.cell,
           chunk: k,
           offices: [],
@@ -268,8 +278,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       if (n.block < 0 || n.block === id) {
         const cell = sharedPage(n.cell, root.cell, sharedRes);
         let page = pages.get(cell);
-        if (page === undefined)
-          pages.set(cell, (page = { schema_version: SCHEMA_VERSIONS.cells, cell, row: [], shared: [] }));
+        if (page === undefined) pages.set(cell, (page = { schema_version: sv, cell, row: [], shared: [] }));
         page.row.push(rows.cell.length - 1);
         page.shared.push(sharedList(n.shared));
       }
@@ -281,7 +290,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     // Key order as the schemas have it (audit compares the objects byte for byte).
     const { cell, parent, n, reach, units: homed, block, at: first } = rows;
     groups.push({
-      schema_version: SCHEMA_VERSIONS.cells,
+      schema_version: sv,
       cell: root.cell,
       rows: { cell, parent, n, reach, units: homed, block, at: first },
       shared_sha256: {},
@@ -304,6 +313,6 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     groups: groupEntries,
     blocks: blockEntries,
   };
-  const index: CellIndexT = { schema_version: SCHEMA_VERSIONS.cells, ...head, group_sha256: {} };
+  const index: CellIndexT = { schema_version: sv, ...head, group_sha256: {} };
   return { index, groups, shared, blocks, records };
 }

@@ -4,7 +4,8 @@
 export const API_VERSION = '1.0.1';
 /**
  * The one schema version of each published artifact, as the generator writes it and the shim reads it (the only one
- * it reads: docs/SITE-FORMAT.md, "Schema versions"). Bump an artifact's number on any incompatible change to it.
+ * it reads, but for the cell tree's PREVIOUS_CELL_SCHEMA: docs/SITE-FORMAT.md, "Schema versions"). Bump an
+ * artifact's number on any incompatible change to it.
  */
 export const SCHEMA_VERSIONS = {
   /** `current.json`. */
@@ -13,8 +14,8 @@ export const SCHEMA_VERSIONS = {
   meta: 3,
   /** `hashes/<name>.json`: the sha256 of the documents meta.json does not record itself. */
   hashes: 1,
-  /** Everything under `cells/`: index, groups, shared lists, blocks, record chunks (6: block coordinates as steps). */
-  cells: 6,
+  /** Everything under `cells/`: index, groups, shared lists, blocks, record chunks (7: blocks coded in binary). */
+  cells: 7,
   /** `firms/<prefix>.json` (2: the firm documents of every listing id starting `l_<prefix>`, one object). */
   firm: 2,
   /** `listings/<prefix>.json` (2: with the sha256 of each firm pack below the bucket). */
@@ -35,10 +36,10 @@ export const SCHEMA_VERSIONS = {
 /** A published artifact, by its entry in SCHEMA_VERSIONS. */
 export type Artifact = keyof typeof SCHEMA_VERSIONS;
 /**
- * The cell schema before the current one: the generator still reads its record chunks to diff a new week against the
- * live one (generator/site/changes-previous.ts); nothing else reads it.
+ * The cell schema before the current one (6: blocks as JSON), read beside it by every reader of the cell tree, so a
+ * version of either schema serves during a rollout or a rollback (docs/SITE-FORMAT.md, "Schema versions").
  */
-export const PREVIOUS_CELL_SCHEMA = 5;
+export const PREVIOUS_CELL_SCHEMA = 6;
 /**
  * The meta.json schema before the current one (2: every hash in meta.json itself): the generator still reads such a
  * live version's cell tree to diff a new week against it; nothing else reads it.

@@ -31,7 +31,7 @@ import {
 export interface CatalogueEntry {
   path: (...args: never[]) => string;
   schema: ZodType | null;
-  /** What the object is when it has no zod schema. */
+  /** What the object is when it has no zod schema ('json' also for a binary block, which decodes to a zod-checked object). */
   format: 'json' | 'openapi' | 'html';
   /** Matches exactly the version-relative paths of this kind. */
   match: RegExp;
@@ -56,7 +56,8 @@ export const catalogue = {
   cellIndex: entry(paths.cellIndex, CellIndex, /^cells\/index\.json$/),
   cellGroup: entry(paths.cellGroup, CellGroup, new RegExp(`^cells/groups/${id}\\.json$`)),
   cellShared: entry(paths.cellShared, CellShared, new RegExp(`^cells/shared/${id}\\.json$`)),
-  cellBlock: entry(paths.cellBlock, CellBlock, new RegExp(`^cells/blocks/${id}\\.json$`)),
+  // .pb from cell schema 7 (decoded by site-json.ts decodeStored), .json in schema 6.
+  cellBlock: entry(paths.cellBlock, CellBlock, new RegExp(`^cells/blocks/${id}\\.(?:pb|json)$`)),
   cellRecords: entry(paths.cellRecords, CellRecords, new RegExp(`^cells/records/${id}/\\d+\\.json$`)),
   firmPack: entry(paths.firmPack, FirmPack, /^firms\/[a-z2-7]{1,5}\.json$/),
   listings: entry(paths.listings, ListingBucket, new RegExp(`^listings/${id}\\.json$`)),

@@ -1,19 +1,26 @@
 /**
- * The search side of the site (cell schema 6): offices in a tree of H3 cells. A small top index names the group cells
- * (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared pages the shared
- * lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of the offices under
- * one tree cell (coordinates as steps from the previous office) and the shared lists of the cells below it; record chunks hold the full records of consecutive block
- * positions. Every object records the sha256 of the objects below it. Counting is by *units*: a firm's offices split
- * where they lie more than UNIT_MILES apart, so that within any query circle a firm's offices all share one unit. Only
- * the current cell schema is read (constants.ts SCHEMA_VERSIONS.cells); see docs/SITE-FORMAT.md.
+ * The search side of the site (cell schema 7, and 6 read beside it): offices in a tree of H3 cells. A small top index
+ * names the group cells (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared
+ * pages the shared lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of
+ * the offices under one tree cell (coordinates as steps from the previous office) and the shared lists of the cells
+ * below it; record chunks hold the full records of consecutive block positions. Every object records the sha256 of the
+ * objects below it. Counting is by *units*: a firm's offices split where they lie more than UNIT_MILES apart, so that
+ * within any query circle a firm's offices all share one unit. Only the current cell schema (constants.ts
+ * SCHEMA_VERSIONS.cells, blocks in binary: block-binary.ts) and the one before it (PREVIOUS_CELL_SCHEMA, blocks as
+ * JSON, the objects otherwise the same) are read; see docs/SITE-FORMAT.md.
  */
 import { cellToParent, getResolution } from 'h3-js';
 import { z } from 'zod';
-import { RADIUS_MILES } from '../contract/constants.ts';
+import { PREVIOUS_CELL_SCHEMA, RADIUS_MILES, SCHEMA_VERSIONS } from '../contract/constants.ts';
 import { dict } from './dict.ts';
-import { schemaVersion, Sha256Hex, StoredOffice } from './site-format.ts';
+import { Sha256Hex, StoredOffice } from './site-format.ts';
 
-const sv = schemaVersion('cells');
+/** The cell schemas read: the current one and the one before it, which differ only in how blocks are stored. */
+const sv = z.union([z.literal(SCHEMA_VERSIONS.cells), z.literal(PREVIOUS_CELL_SCHEMA)], {
+  error: (issue) =>
+    `cells schema ${JSON.stringify(issue.input) ?? 'missing'}, but this release reads cells schema ${SCHEMA_VERSIONS.cells} or ${PREVIOUS_CELL_SCHEMA} only: ` +
+    'generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")',
+});
 const int = z.number().int();
 const nat = z.number().int().nonnegative();
 
@@ -161,7 +168,8 @@ export const CellShared = z.object({
 });
 
 /**
- * `cells/blocks/<cell>.json`: the offices under one tree cell as columns, ordered by (res-9 cell id, listing number).
+ * `cells/blocks/<cell>.pb` (schema 7, coded by block-binary.ts) or `cells/blocks/<cell>.json` (schema 6): the offices
+ * under one tree cell as columns, ordered by (res-9 cell id, listing number).
  * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
  * dunit: the unit numbers as steps; coord_digits, dlat, dlng, exact: the coordinates as steps (block-coords.ts);
  * shared: the shared lists of the tree rows below the block's own row, in row order (shared[j] belongs to the group

@@ -1,3 +1,9 @@
+/** The first cell schema whose blocks are coded in binary. */
+export const FIRST_BINARY_BLOCK_SCHEMA = 7;
+
+/** Whether a key names a binary block (`.pb`), which is decoded by block-binary.ts rather than parsed as JSON. */
+export const isBinaryBlock = (key: string): boolean => key.endsWith('.pb') && key.includes('cells/blocks/');
+
 /**
  * Where each stored document lives inside a version (relative to `v/<version>/`): the one list of paths. Store keys
  * (site-format.ts `keys`), the generator's writes and the document catalogue (catalogue.ts) are all built from it.
@@ -13,7 +19,9 @@ export const paths = {
   cellIndex: () => 'cells/index.json',
   cellGroup: (cell: string) => `cells/groups/${cell}.json`,
   cellShared: (group: string) => `cells/shared/${group}.json`,
-  cellBlock: (cell: string) => `cells/blocks/${cell}.json`,
+  /** A block of cell schema `cellSchema`: Protocol Buffers from schema 7 on (block-binary.ts), JSON before. */
+  cellBlock: (cell: string, cellSchema: number) =>
+    `cells/blocks/${cell}.${cellSchema >= FIRST_BINARY_BLOCK_SCHEMA ? 'pb' : 'json'}`,
   cellRecords: (block: string, chunk: number) => `cells/records/${block}/${chunk}.json`,
   /** The firm documents of every listing whose id starts `l_<prefix>` (firmPackPrefix in site-format.ts). */
   firmPack: (prefix: string) => `firms/${prefix}.json`,

@@ -1,12 +1,15 @@
 /**
  * Reading one published object: bytes, checked against the sha256 its parent records when there is one, decoded as
- * UTF-8 JSON and checked against its zod schema. Every failure is a StoreError naming the key (a 503 in the shim, one
- * line from a command). The one implementation: the shim's site reader, the generator (the live version a new one is
- * compared with, publish, prune, a stored version's manifest) and the audit all read the site through it.
+ * UTF-8 JSON (a binary cell block by block-binary.ts) and checked against its zod schema. Every failure is a StoreError
+ * naming the key (a 503 in the shim, one line from a command). The one implementation: the shim's site reader, the
+ * generator (the live version a new one is compared with, publish, prune, a stored version's manifest) and the audit
+ * all read the site through it.
  */
 import type { ZodType } from 'zod';
 import { checkStored, StoreError } from '../contract/errors.ts';
 import { checkHash } from './integrity.ts';
+import { decodeBlock } from './block-binary.ts';
+import { isBinaryBlock } from './paths.ts';
 
 /** What published objects are read from: a store's `get` (a missing key is null; a failure rejects). */
 export interface ObjectSource {
@@ -40,12 +43,22 @@ export function parseJson(bytes: Uint8Array, key: string): unknown {
   }
 }
 
-/** `bytes` as JSON of `schema`, or a StoreError for `key`; `subject` names the key, or what in it is checked, in the message. */
-export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T>, subject = key): T {
-  return checkStored(schema, parseJson(bytes, key), key, subject);
+/** The value stored at `key`: a binary block decoded (block-binary.ts), any other object parsed as JSON; or a StoreError. */
+export function decodeStored(bytes: Uint8Array, key: string): unknown {
+  if (!isBinaryBlock(key)) return parseJson(bytes, key);
+  try {
+    return decodeBlock(bytes);
+  } catch (err) {
+    throw new StoreError(`${key} is not a cell block message: ${(err as Error).message}`, key, { cause: err });
+  }
 }
 
-/** The JSON at `key` and its stored size, or null when missing; its bytes are checked against `sha256` when given. */
+/** `bytes` as JSON of `schema`, or a StoreError for `key`; `subject` names the key, or what in it is checked, in the message. */
+export function parseObject<T>(bytes: Uint8Array, key: string, schema: ZodType<T>, subject = key): T {
+  return checkStored(schema, decodeStored(bytes, key), key, subject);
+}
+
+/** The object at `key` (decodeStored) and its stored size, or null when missing; its bytes checked against `sha256` if given. */
 export async function readJson(
   source: ObjectSource,
   key: string,
@@ -54,7 +67,7 @@ export async function readJson(
   const bytes = await source.get(key);
   if (bytes === null) return null;
   checkHash(key, bytes, sha256);
-  return { value: parseJson(bytes, key), bytes: bytes.byteLength };
+  return { value: decodeStored(bytes, key), bytes: bytes.byteLength };
 }
 
 /** The object at `key` checked against `schema` (and `sha256` when given), or null when missing. */

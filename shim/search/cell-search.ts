@@ -271,7 +271,7 @@ async function openSearch(
   const plan = plannedBlocks(index, near, p, R, limit);
   const release =
     reader.prefetch?.(
-      plan.cells.map((cell) => keys.cellBlock(v, cell)),
+      plan.cells.map((cell) => keys.cellBlock(v, cell, index.schema_version)),
       near.map((cell) => keys.cellGroup(v, cell)),
     ) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
@@ -340,7 +340,7 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
   const v = s.reader.version;
   const b = t.block[i] ?? -1;
   const cell = t.group.rows.cell[b] ?? '';
-  const key = keys.cellBlock(v, cell);
+  const key = keys.cellBlock(v, cell, s.index.schema_version);
   if (b < 0)
     throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
   const block = await readRequired(

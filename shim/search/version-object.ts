@@ -14,6 +14,7 @@ import { composeManifest, layerResolver } from '../format/layers.ts';
 import type { SiteReader } from './reader.ts';
 import { parseObject } from '../format/site-json.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
+import { paths } from '../format/paths.ts';
 import {
   firmPackSha256,
   HashDoc,
@@ -24,8 +25,8 @@ import {
   type ManifestT,
 } from '../format/site-format.ts';
 
-/** A version-relative path an auditor may ask for: slash-separated segments of safe characters, ending in .json. */
-const REL_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.json$/;
+/** A version-relative path an auditor may ask for: slash-separated segments of safe characters, ending in .json (.pb for a binary block). */
+const REL_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.(?:json|pb)$/;
 
 /** What readVersionObject reads through: the served version and the store's bytes of any key, as stored. */
 export interface VersionObjectSource {
@@ -72,8 +73,9 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
   const doc = hashDocPath(rel);
   if (doc !== null && reader.meta.sha256?.[doc] !== undefined)
     return (await reader.json(keys.root(v) + doc, HashDoc))?.sha256[rel] ?? null;
-  const parts = rel.slice(0, -'.json'.length).split('/');
+  const parts = rel.slice(0, rel.lastIndexOf('.')).split('/');
   const [dir, name = '', sub] = parts;
+  if (rel.endsWith('.pb') && !(dir === 'cells' && name === 'blocks')) return null;
   if (dir === 'firms' && parts.length === 2) {
     const length = reader.meta.listing_prefix_length;
     if (name.length !== length + 1 || [...name].some((c) => !LISTING_ALPHABET.includes(c))) return null;
@@ -94,10 +96,12 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
   if (name === 'shared' && parts.length === 3) return group.shared_sha256[cell] ?? null;
   const blockSha = group.block_sha256[cell];
   if (blockSha === undefined) return null;
-  if (name === 'blocks' && parts.length === 3) return blockSha;
+  // A block is named by the path of the group's cell schema only (.pb from schema 7, .json before).
+  if (name === 'blocks' && parts.length === 3)
+    return rel === paths.cellBlock(cell, group.schema_version) ? blockSha : null;
   const chunk = parts[3];
   if (name !== 'records' || parts.length !== 4 || chunk === undefined || !/^(0|[1-9]\d{0,5})$/.test(chunk)) return null;
-  const block = await reader.json(keys.cellBlock(v, cell), CellBlock, blockSha);
+  const block = await reader.json(keys.cellBlock(v, cell, group.schema_version), CellBlock, blockSha);
   return block?.records_sha256[Number(chunk)] ?? null;
 }
 

@@ -7,6 +7,8 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { serialise, sha256Hex } from '../../generator/write/json.ts';
 import { keys } from '../../shim/format/site-format.ts';
+import { paths } from '../../shim/format/paths.ts';
+import { decodeStored } from '../../shim/format/site-json.ts';
 import { decodeCoords, decodeSteps, type Coords, type StoredCoords } from '../../shim/format/block-coords.ts';
 
 async function filesUnder(root: string): Promise<string[]> {
@@ -26,6 +28,7 @@ const HASH_FIELDS = ['group_sha256', 'shared_sha256', 'block_sha256', 'records_s
  * hashes; 2: the same, marked 2, which is as far as a reader gets before refusing it).
  */
 export async function downgradeCells(dir: string, version: string, schema: 2 | 3 | 4 | 5): Promise<void> {
+  await downgradeToCells6(dir, version);
   const root = join(dir, keys.root(version));
   for (const rel of await filesUnder(join(root, 'cells'))) {
     const path = join(root, 'cells', rel);
@@ -40,6 +43,58 @@ export async function downgradeCells(dir: string, version: string, schema: 2 | 3
   if (meta.sha256 !== undefined)
     meta.sha256['cells/index.json'] = sha256Hex(await readFile(join(root, 'cells', 'index.json')));
   await writeFile(metaPath, serialise(meta));
+  await rewriteManifest(dir, version);
+}
+
+/**
+ * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema 6 wrote it: the same values, every
+ * object marked 6 and each block as JSON at `cells/blocks/<cell>.json`, with every hash up to the pointer true to the
+ * rewritten objects (a schema-6 week as the previous release published it).
+ */
+export async function downgradeToCells6(dir: string, version: string): Promise<void> {
+  const root = join(dir, keys.root(version));
+  const cells = join(root, 'cells');
+  const rels = await filesUnder(cells);
+  const sha = new Map<string, string>();
+  const rewrite = async (rel: string, edit: (value: Record<string, unknown>) => void, to = rel): Promise<void> => {
+    const value = decodeStored(await readFile(join(cells, rel)), `cells/${rel}`) as Record<string, unknown>;
+    edit(value);
+    const bytes = serialise({ ...value, schema_version: 6 });
+    if (to !== rel) await rm(join(cells, rel));
+    await writeFile(join(cells, to), bytes);
+    sha.set(`cells/${to}`, sha256Hex(bytes));
+  };
+  const renew = (hashes: Record<string, string>, path: (cell: string) => string): Record<string, string> =>
+    Object.fromEntries(Object.keys(hashes).map((cell) => [cell, sha.get(path(cell)) as string]));
+  for (const rel of rels.filter((r) => r.startsWith('records/'))) await rewrite(rel, () => undefined);
+  for (const rel of rels.filter((r) => r.startsWith('blocks/'))) {
+    const cell = rel.slice('blocks/'.length, rel.lastIndexOf('.'));
+    await rewrite(
+      rel,
+      (b) => {
+        b.records_sha256 = (b.records_sha256 as string[]).map((_, k) => sha.get(paths.cellRecords(cell, k)));
+      },
+      paths.cellBlock(cell, 6).slice('cells/'.length),
+    );
+  }
+  for (const rel of rels.filter((r) => r.startsWith('shared/'))) await rewrite(rel, () => undefined);
+  for (const rel of rels.filter((r) => r.startsWith('groups/')))
+    await rewrite(rel, (g) => {
+      g.shared_sha256 = renew(g.shared_sha256 as Record<string, string>, paths.cellShared);
+      g.block_sha256 = renew(g.block_sha256 as Record<string, string>, (cell) => paths.cellBlock(cell, 6));
+    });
+  await rewrite('index.json', (i) => {
+    i.group_sha256 = renew(i.group_sha256 as Record<string, string>, paths.cellGroup);
+  });
+  const metaPath = join(root, 'meta.json');
+  const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256?: Record<string, string> };
+  if (meta.sha256 !== undefined) meta.sha256[paths.cellIndex()] = sha.get(paths.cellIndex()) as string;
+  const metaBytes = serialise(meta);
+  await writeFile(metaPath, metaBytes);
+  const pointerPath = join(dir, keys.pointer);
+  const pointer = JSON.parse(await readFile(pointerPath, 'utf8').catch(() => '{}')) as Record<string, unknown>;
+  if (pointer.version === version && pointer.meta_sha256 !== undefined)
+    await writeFile(pointerPath, serialise({ ...pointer, meta_sha256: sha256Hex(metaBytes) }));
   await rewriteManifest(dir, version);
 }
 
