@@ -72,7 +72,7 @@ export const CELL_LEAF_MAX = 256;
 /** A block is the coarsest tree cell with at most this many offices (or a leaf above it). */
 export const CELL_BLOCK_MAX = 4096;
 /** Record chunks hold this many consecutive block positions. */
-export const CELL_RECORD_CHUNK = 64;
+export const CELL_RECORD_CHUNK = 32;
 /**
  * The shared lists of a group's rows at or above block level are paged by their cell at this resolution (rows coarser
  * than it in the group's own page), so a query reads the pages of its inside cells only.
@@ -210,7 +210,7 @@ export const CellRecords = recordsOf(StoredOffice);
 
 /**
  * How the search reads a record chunk: the chunk checked whole except its records, each of which is checked with
- * StoredOffice when it is shown (a query shows at most 25 of a chunk's 64). Only the search reads record chunks in the
+ * StoredOffice when it is shown (a query shows at most 25 of a chunk's 32). Only the search reads record chunks in the
  * shim; the catalogue, the generator and audit check chunks whole with CellRecords.
  */
 export const CellRecordsShown = recordsOf(LooseRecord);
