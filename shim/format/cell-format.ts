@@ -73,7 +73,7 @@ export const CELL_LEAF_MAX = 256;
 /** A block is the coarsest tree cell with at most this many offices (or a leaf above it). */
 export const CELL_BLOCK_MAX = 4096;
 /** Record chunks hold this many consecutive block positions. */
-export const CELL_RECORD_CHUNK = 64;
+export const CELL_RECORD_CHUNK = 32;
 /**
  * The shared lists of a group's rows at or above block level are paged by their cell at this resolution (rows coarser
  * than it in the group's own page), so a query reads the pages of its inside cells only.
@@ -212,7 +212,7 @@ export const CellRecords = recordsOf(StoredOffice);
 
 /**
  * How the search checks a record chunk: whole except its records, each of which is checked with StoredOffice when it
- * is shown (a query shows at most 25 of a chunk's 64); record-chunk.ts holds the chunk so (CellRecordChunk). Only the
+ * is shown (a query shows at most 25 of a chunk's 32); record-chunk.ts holds the chunk so (CellRecordChunk). Only the
  * search reads record chunks in the shim; the catalogue, the generator and audit check chunks whole with CellRecords.
  */
 export const CellRecordsShown = recordsOf(LooseRecord);
