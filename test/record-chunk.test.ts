@@ -12,6 +12,7 @@ import { CellRecordChunk, RecordChunk } from '../shim/format/record-chunk.ts';
 import { keys } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
+import { minimalMeta } from './helpers/minimal-meta.ts';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const same = (o: object): object => o;
@@ -126,7 +127,7 @@ describe('the site reader and record chunks', () => {
     const version = 'a';
     const offices = Array.from({ length: 64 }, (_, i) => ({ i, name: `Firm ${i}`, text: 'x'.repeat(500) }));
     const key = `v/${version}/cells/records/b/0.json`;
-    store.set(keys.meta(version), JSON.stringify(meta(version)));
+    store.set(keys.meta(version), JSON.stringify(minimalMeta(version)));
     store.set(key, chunkText(offices));
     store.set(keys.pointer, JSON.stringify({ schema_version: 1, version, week: '2026-W47' }));
     const source = createSiteSource(store, { cacheBytes: 1024 * 1024 });
@@ -141,20 +142,3 @@ describe('the site reader and record chunks', () => {
     expect(await reader.json(key, CellRecordChunk)).toBe(chunk);
   });
 });
-
-function meta(version: string): object {
-  return {
-    schema_version: SCHEMA_VERSIONS.meta,
-    generated: 'by generator/; do not edit',
-    version,
-    week: '2026-W47',
-    week_of: '2026-11-16',
-    generated_at: '2026-11-22T00:00:00Z',
-    dataset: { name: 'sample', synthetic: true },
-    coverage_resolution: 5,
-    totals: { firms: 1, offices: 1, metros: 1 },
-    metros: { sample: { grid_points: 1, queries: 5, grid_samples: 5 } },
-    gazetteer: { zip3: ['606'], cities: { IL: 'c' } },
-    listing_prefix_length: 1,
-  };
-}

@@ -1,28 +1,11 @@
 /** The site reader over a store: pointer cache, version switch, object cache and its byte bound, failures as StoreError. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { keys } from '../shim/format/site-format.ts';
 import { createSiteSource, heldBytes } from '../shim/search/site-reader.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
+import { minimalMeta } from './helpers/minimal-meta.ts';
 import { StoreError, type Store } from '../shim/store/types.ts';
-
-function meta(version: string): object {
-  return {
-    schema_version: SCHEMA_VERSIONS.meta,
-    generated: 'by generator/; do not edit',
-    version,
-    week: '2026-W47',
-    week_of: '2026-11-16',
-    generated_at: '2026-11-22T00:00:00Z',
-    dataset: { name: 'sample', synthetic: true },
-    coverage_resolution: 5,
-    totals: { firms: 1, offices: 1, metros: 1 },
-    metros: { sample: { grid_points: 1, queries: 5, grid_samples: 5 } },
-    gazetteer: { zip3: ['606'], cities: { IL: 'c' } },
-    listing_prefix_length: 1,
-  };
-}
 
 /** A store that counts reads per key, over a MemoryStore. */
 class CountingStore implements Store {
@@ -42,7 +25,7 @@ class CountingStore implements Store {
 function site(): MemoryStore {
   const m = new MemoryStore();
   for (const v of ['a', 'b']) {
-    m.set(keys.meta(v), JSON.stringify(meta(v)));
+    m.set(keys.meta(v), JSON.stringify(minimalMeta(v)));
     m.set(`v/${v}/thing.json`, JSON.stringify({ version: v, n: 1 }));
   }
   m.set(keys.pointer, JSON.stringify({ schema_version: 1, version: 'a', week: '2026-W47' }));
@@ -112,7 +95,7 @@ describe('createSiteSource', () => {
     await expect(createSiteSource(badPointer).current()).rejects.toBeInstanceOf(StoreError);
 
     const wrongMeta = site();
-    wrongMeta.set(keys.meta('a'), JSON.stringify(meta('b')));
+    wrongMeta.set(keys.meta('a'), JSON.stringify(minimalMeta('b')));
     await expect(createSiteSource(wrongMeta).current()).rejects.toBeInstanceOf(StoreError);
 
     // A failure is not cached: once the pointer is back, the source recovers.
