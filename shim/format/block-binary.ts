@@ -33,10 +33,6 @@ function packed(w: BinaryWriter, field: number, kind: Scalar, values: readonly n
   w.join();
 }
 
-function hexBytes(hex: string): Uint8Array {
-  return Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
-}
-
 /** The stored bytes of `block` (its schema_version is written as it is: 7 as generated). */
 export function encodeBlock(block: CellBlockT): Uint8Array {
   const w = new BinaryWriter();
@@ -53,7 +49,8 @@ export function encodeBlock(block: CellBlockT): Uint8Array {
     packed(w, STEPS, 'uint32', list);
     w.join();
   }
-  for (const sha of block.records_sha256) w.tag(F.records_sha256, WireType.LengthDelimited).bytes(hexBytes(sha));
+  for (const sha of block.records_sha256)
+    w.tag(F.records_sha256, WireType.LengthDelimited).bytes(Buffer.from(sha, 'hex'));
   return w.finish();
 }
 
@@ -99,12 +96,6 @@ function readPacked(
     if ((end - r.pos) % 8 !== 0) throw new Error(`field ${field} is not whole doubles`);
     while (r.pos < end) into.push(r.double());
   } else varints(bytes, r, end, kind === 'sint', into);
-}
-
-function hex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += (b < 16 ? '0' : '') + b.toString(16);
-  return s;
 }
 
 /**
@@ -175,7 +166,7 @@ export function decodeBlock(bytes: Uint8Array): unknown {
       case F.records_sha256: {
         const sha = r.bytes();
         if (sha.length !== 32) throw new Error(`a records_sha256 of ${sha.length} bytes`);
-        out.records_sha256.push(hex(sha));
+        out.records_sha256.push(Buffer.from(sha.buffer, sha.byteOffset, sha.byteLength).toString('hex'));
         break;
       }
       default:
