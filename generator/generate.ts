@@ -350,14 +350,21 @@ async function writeCellTree(
   for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
   await w.flush();
   sealBlocks(tree, written);
+  // Blocks, and from cell schema 8 group trees and shared pages, are Protocol Buffers: serialiseAt codes them by key.
   for (const b of tree.blocks) {
-    const rel = paths.cellBlock(b.cell, b.schema_version);
+    const rel = paths.cellBlock(b.cell);
     await w.put(rel, serialiseAt(rel, b));
   }
-  for (const a of tree.shared) await w.put(paths.cellShared(a.cell), a);
+  for (const a of tree.shared) {
+    const rel = paths.cellShared(a.cell, a.schema_version);
+    await w.put(rel, serialiseAt(rel, a));
+  }
   await w.flush();
   sealGroups(tree, written);
-  for (const g of tree.groups) await w.put(paths.cellGroup(g.cell), g);
+  for (const g of tree.groups) {
+    const rel = paths.cellGroup(g.cell, g.schema_version);
+    await w.put(rel, serialiseAt(rel, g));
+  }
   await w.flush();
   sealIndex(tree, written);
   await w.put(paths.cellIndex(), tree.index);

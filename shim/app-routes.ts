@@ -220,7 +220,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
       throw notFound(
         "There is no published object at this path. Only the served version's are public: /v/{version}/{path} with the version /current.json (or /v1/coverage) names and a path its manifest.json lists.",
       );
-    // A binary cell block (.pb) is sent as the bucket stores it (publish.ts contentTypeOf), every other object as JSON.
+    // A binary cell object (.pb) is sent as the bucket stores it (publish.ts contentTypeOf), every other one as JSON.
     const answer = document(request, bytes, param.endsWith('.pb') ? 'application/octet-stream' : undefined);
     return { answer: { ...answer, headers: { ...answer.headers, 'cache-control': VERSION_OBJECT_CACHE_CONTROL } } };
   };

@@ -67,8 +67,8 @@ async function writeCells(
   site: string,
   build: (offices: StoredOfficeT[]) => {
     index: unknown;
-    groups: { cell: string }[];
-    shared?: { cell: string }[];
+    groups: { cell: string; schema_version: number }[];
+    shared?: { cell: string; schema_version: number }[];
     blocks: { cell: string; schema_version: number }[];
     records: { block: string; chunk: number }[];
   },
@@ -92,9 +92,9 @@ async function writeCells(
   } else delete meta.sha256;
   writeFileSync(metaPath, `${JSON.stringify(meta)}\n`);
   recordMetaHash(site);
-  for (const g of tree.groups) put(keys.cellGroup(v, g.cell), g);
-  for (const a of tree.shared ?? []) put(keys.cellShared(v, a.cell), a);
-  for (const b of tree.blocks) put(keys.cellBlock(v, b.cell, b.schema_version), b);
+  for (const g of tree.groups) put(keys.cellGroup(v, g.cell, g.schema_version), g);
+  for (const a of tree.shared ?? []) put(keys.cellShared(v, a.cell, a.schema_version), a);
+  for (const b of tree.blocks) put(keys.cellBlock(v, b.cell), b);
   for (const r of tree.records) put(keys.cellRecords(v, r.block, r.chunk), r);
 }
 
@@ -273,13 +273,13 @@ describe('audit verify', () => {
     const copy = copySite('older-cells');
     const indexPath = join(copy, keys.cellIndex(versionOf(copy)));
     const index = JSON.parse(readFileSync(indexPath, 'utf8')) as Record<string, unknown>;
-    for (const old of [2, 3]) {
+    for (const old of [2, 6]) {
       writeFileSync(indexPath, `${JSON.stringify({ ...index, schema_version: old })}\n`);
       const site = await openSite(folder(copy));
       const err = await scanOffices(site).catch((e: unknown) => e as Error);
       expect(String(err)).toContain(`version ${site.version} has no readable cell index`);
       expect(String(err)).toContain(
-        `cells schema ${old}, but this release reads cells schema 7 or 6 only: generate the week again with this release and publish it`,
+        `cells schema ${old}, but this release reads cells schema 8 or 7 only: generate the week again with this release and publish it`,
       );
     }
   });

@@ -94,7 +94,7 @@ describe('numeric columns', () => {
   it('name the column that is wrong in a group or a block', () => {
     const h = 'a'.repeat(64);
     const group = {
-      schema_version: 6,
+      schema_version: 8,
       cell: 'x',
       rows: { cell: ['x'], parent: [-1], n: [1], reach: [-0.5], units: [1], block: [0], at: [0] },
       shared_sha256: { x: h },
@@ -102,10 +102,10 @@ describe('numeric columns', () => {
     };
     expect(CellGroup.safeParse(group).error?.issues[0]?.path).toEqual(['rows', 'reach']);
     expect(
-      CellShared.safeParse({ schema_version: 6, cell: 'x', row: [0], shared: [[3, -1]] }).error?.issues[0]?.path,
+      CellShared.safeParse({ schema_version: 8, cell: 'x', row: [0], shared: [[3, -1]] }).error?.issues[0]?.path,
     ).toEqual(['shared']);
     const block = {
-      schema_version: 6,
+      schema_version: 8,
       cell: 'x',
       listing: [0],
       dunit: [0],
@@ -126,7 +126,7 @@ describe('numeric columns', () => {
   it('refuse every cell schema but the current one and the one before it, naming it and what to do', () => {
     const h = 'a'.repeat(64);
     const block = {
-      schema_version: 6,
+      schema_version: 8,
       cell: 'x',
       listing: [0],
       dunit: [0],
@@ -137,12 +137,12 @@ describe('numeric columns', () => {
       shared: [],
       records_sha256: [h],
     };
-    for (const read of [6, 7]) expect(CellBlock.safeParse({ ...block, schema_version: read }).success).toBe(true);
-    for (const old of [2, 3, 4, 5, 8]) {
+    for (const read of [7, 8]) expect(CellBlock.safeParse({ ...block, schema_version: read }).success).toBe(true);
+    for (const old of [2, 3, 4, 5, 6, 9]) {
       const issue = CellBlock.safeParse({ ...block, schema_version: old }).error?.issues[0];
       expect(issue?.path).toEqual(['schema_version']);
       expect(issue?.message).toBe(
-        `cells schema ${old}, but this release reads cells schema 7 or 6 only: generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")`,
+        `cells schema ${old}, but this release reads cells schema 8 or 7 only: generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")`,
       );
     }
     // A schema-3 group (no hashes) and a schema-2 index (whole firms) are refused by their version, not read.
@@ -165,7 +165,7 @@ describe('numeric columns', () => {
       groups: { x: [1, 0] },
     };
     expect(CellIndex.safeParse(index2).error?.issues[0]?.message).toContain(
-      'cells schema 2, but this release reads cells schema 7 or 6 only',
+      'cells schema 2, but this release reads cells schema 8 or 7 only',
     );
   });
 });

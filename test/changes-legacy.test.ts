@@ -1,8 +1,8 @@
 /**
  * A site whose live version is older than this release takes a new week (docs/SITE-FORMAT.md, "Schema versions"). Live
- * in the previous cell schema (6), generate into the folder and release to a bucket both compare with it, and the
+ * in the previous cell schema (7), generate into the folder and release to a bucket both compare with it, and the
  * changes document equals the one the same offices give when live in the current schema. Live in an older schema (cell
- * schema 2, meta schema 1), generate refuses, naming the version and what to do; so do the steps that read only the
+ * schema 6, meta schema 1), generate refuses, naming the version and what to do; so do the steps that read only the
  * current schema. Real S3-protocol server (s3rver) on loopback.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
@@ -23,7 +23,7 @@ import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtur
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import {
   downgradeCells,
-  downgradeToCells6,
+  downgradeToCells7,
   downgradeToMeta1,
   downgradeToMeta2,
   siteFiles,
@@ -47,8 +47,8 @@ let data: string;
 let first: string;
 /** The first week live in the previous cell schema. */
 let previousSite: string;
-/** The first week live in cell schema 2, and in meta schema 1. */
-let cells2Site: string;
+/** The first week live in cell schema 6, and in meta schema 1. */
+let cells6Site: string;
 let meta1Site: string;
 /** The first week live in the previous meta schema (every hash in meta.json). */
 let meta2Site: string;
@@ -61,15 +61,15 @@ beforeAll(async () => {
   const modern = join(await tempDir('legacy-modern'), 'site');
   first = await copyFixtureSite(modern);
   previousSite = join(await tempDir('legacy-previous'), 'site');
-  cells2Site = join(await tempDir('legacy-cells2'), 'site');
+  cells6Site = join(await tempDir('legacy-cells6'), 'site');
   meta1Site = join(await tempDir('legacy-meta1'), 'site');
   meta2Site = join(await tempDir('legacy-meta2'), 'site');
-  for (const dir of [previousSite, cells2Site, meta1Site, meta2Site]) await cp(modern, dir, { recursive: true });
-  await downgradeToCells6(previousSite, first);
-  // A live week of the previous meta schema: meta schema 2 over cells schema 6.
-  await downgradeToCells6(meta2Site, first);
+  for (const dir of [previousSite, cells6Site, meta1Site, meta2Site]) await cp(modern, dir, { recursive: true });
+  await downgradeToCells7(previousSite, first);
+  // A live week of the previous meta schema: meta schema 2 over cells schema 7.
+  await downgradeToCells7(meta2Site, first);
   await downgradeToMeta2(meta2Site, first);
-  await downgradeCells(cells2Site, first, 2);
+  await downgradeCells(cells6Site, first, 6);
   await downgradeToMeta1(meta1Site, first);
   await nextWeek(data);
   second = (await generateLive({ dataDir: data, outDir: modern, ...quiet })).version;
@@ -78,29 +78,20 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 describe('a live version of the previous cell schema', () => {
-  it('is really cell schema 6: blocks as JSON', async () => {
+  it('is really cell schema 7: group trees and shared pages as JSON', async () => {
     const live = await openStoredVersion({ kind: 'folder', dir: previousSite });
     expect(live.version).toBe(first);
     const read = async (key: string): Promise<Record<string, unknown>> =>
       JSON.parse(Buffer.from((await live.store.get(key)) as Uint8Array).toString('utf8')) as Record<string, unknown>;
     const index = await read(keys.cellIndex(first));
-    expect(index.schema_version).toBe(6);
-    const cell = Object.values(index.blocks as Record<string, [string][]>)[0]?.[0]?.[0] ?? '';
-    const block = await read(keys.cellBlock(first, cell, 6));
-    expect(keys.cellBlock(first, cell, 6)).toMatch(/\.json$/);
-    expect(block.schema_version).toBe(6);
-    expect(Object.keys(block)).toEqual([
-      'schema_version',
-      'cell',
-      'listing',
-      'dunit',
-      'coord_digits',
-      'dlat',
-      'dlng',
-      'exact',
-      'shared',
-      'records_sha256',
-    ]);
+    expect(index.schema_version).toBe(7);
+    const cell = Object.keys(index.groups as Record<string, unknown>)[0] ?? '';
+    expect(keys.cellGroup(first, cell, 7)).toMatch(/\.json$/);
+    const group = await read(keys.cellGroup(first, cell, 7));
+    expect(group.schema_version).toBe(7);
+    expect(Object.keys(group)).toEqual(['schema_version', 'cell', 'rows', 'shared_sha256', 'block_sha256']);
+    const page = Object.keys(group.shared_sha256 as Record<string, string>)[0] ?? '';
+    expect((await read(keys.cellShared(first, page, 7))).schema_version).toBe(7);
   });
 
   it('is compared with when generating into the folder: the same changes as against the current schema', async () => {
@@ -159,7 +150,7 @@ describe('a live version of the previous meta schema over the previous cell sche
     const index = JSON.parse(await readFile(join(meta2Site, keys.root(first), 'cells', 'index.json'), 'utf8')) as {
       schema_version: number;
     };
-    expect(index.schema_version).toBe(6);
+    expect(index.schema_version).toBe(7);
     const site = join(await tempDir('legacy-meta2-gen'), 'site');
     await cp(meta2Site, site, { recursive: true });
     expect((await generateLive({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);
@@ -169,15 +160,15 @@ describe('a live version of the previous meta schema over the previous cell sche
 
 describe('a live version of an older schema', () => {
   const what = (schema: string): string =>
-    `is ${schema}, older than this release can compare a new week with (meta schema 3 or 2 with cells schema 7 or 6): ` +
+    `is ${schema}, older than this release can compare a new week with (meta schema 3 or 2 with cells schema 8 or 7): ` +
     'generate and publish the live week (2026-W47) again with this release, then generate this week';
 
-  it('of cell schema 2 is refused by generate, naming the version and what to do, and nothing is published', async () => {
-    const site = join(await tempDir('legacy-cells2-gen'), 'site');
-    await cp(cells2Site, site, { recursive: true });
+  it('of cell schema 6 is refused by generate, naming the version and what to do, and nothing is published', async () => {
+    const site = join(await tempDir('legacy-cells6-gen'), 'site');
+    await cp(cells6Site, site, { recursive: true });
     const err = await generateLive({ dataDir: data, outDir: site, ...quiet }).catch((e: unknown) => e as Error);
     expect(String(err)).toContain(`the live version ${first} of folder ${site}`);
-    expect(String(err)).toContain(what('cells schema 2'));
+    expect(String(err)).toContain(what('cells schema 6'));
     expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ version: first });
   });
 

@@ -4,6 +4,7 @@
  */
 import { serialiseAt } from '../generator/write/json.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
+import { binaryCellKind } from '../shim/format/paths.ts';
 import { decodeCoords, type Coords } from '../shim/format/block-coords.ts';
 import { PageDoc } from '../shim/format/page-format.ts';
 import { spawnSync } from 'node:child_process';
@@ -463,10 +464,14 @@ describe('published site', () => {
     };
     for (const [key, bytes] of base.files) {
       if (key.endsWith('.pb')) {
-        // A binary cell block (block-binary.ts): checked through its decoding, and coded as its values give.
-        const block = CellBlock.parse(decodeStored(bytes, key));
-        expect(block.schema_version, key).toBe(7);
-        expect(serialiseAt(key, block).equals(bytes), key).toBe(true);
+        // A binary cell object (block-, group-, shared-binary.ts): checked through its decoding, and coded as its
+        // values give.
+        const kind = binaryCellKind(key);
+        const schema = kind === 'block' ? CellBlock : kind === 'group' ? CellGroup : CellShared;
+        const value = schema.parse(decodeStored(bytes, key));
+        expect(kind, key).not.toBeNull();
+        expect(value.schema_version, key).toBe(8);
+        expect(serialiseAt(key, value).equals(bytes), key).toBe(true);
         continue;
       }
       const text = bytes.toString('utf8');
@@ -482,7 +487,7 @@ describe('published site', () => {
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
       const twice = /\/(firms|listings)\//.test(key);
-      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 7 : key === keys.meta(v) ? 3 : twice ? 2 : 1);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 8 : key === keys.meta(v) ? 3 : twice ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();
@@ -515,7 +520,7 @@ describe('published site', () => {
     const index = base.json<CellIndexT>(keys.cellIndex(v));
     expect(index.offices).toBe(10);
     for (const r of records) {
-      const block = base.json<CellBlockT>(keys.cellBlock(v, r.block, index.schema_version));
+      const block = base.json<CellBlockT>(keys.cellBlock(v, r.block));
       const { lat, lng } = decodeCoords(block, block.listing.length) as Coords;
       r.offices.forEach((o, i) => {
         const p = r.chunk * index.record_chunk + i;

@@ -16,7 +16,6 @@ import { keys } from '../shim/format/site-format.ts';
 import { paths } from '../shim/format/paths.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
 import { serialiseAt } from '../generator/write/json.ts';
-import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import { coveragePieceOf } from '../shim/places/coverage.ts';
 
 type Json = Record<string, unknown>;
@@ -64,7 +63,7 @@ beforeAll(async () => {
   const chicago = cities.cities.chicago as { lat: number; lng: number };
   target = {
     listingId: office.listing_id,
-    block: paths.cellBlock(near.b.cell, SCHEMA_VERSIONS.cells),
+    block: paths.cellBlock(near.b.cell),
     chunk: `cells/records/${near.b.cell}/0.json`,
     point: `/v1/attorneys?lat=${office.lat}&lng=${office.lng}&radius_miles=1&limit=25`,
     piece: coveragePieceOf(office.lat, office.lng),

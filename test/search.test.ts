@@ -323,9 +323,9 @@ describe('ties and failures', () => {
     const tree = buildCells([later, ...offices, sameFirm, earlier]);
     sealCellTree(tree);
     const cells = new Map<string, unknown>([[keys.cellIndex(version), tree.index]]);
-    for (const g of tree.groups) cells.set(keys.cellGroup(version, g.cell), g);
-    for (const a of tree.shared) cells.set(keys.cellShared(version, a.cell), a);
-    for (const bl of tree.blocks) cells.set(keys.cellBlock(version, bl.cell, bl.schema_version), bl);
+    for (const g of tree.groups) cells.set(keys.cellGroup(version, g.cell, g.schema_version), g);
+    for (const a of tree.shared) cells.set(keys.cellShared(version, a.cell, a.schema_version), a);
+    for (const bl of tree.blocks) cells.set(keys.cellBlock(version, bl.cell), bl);
     for (const r of tree.records) cells.set(keys.cellRecords(version, r.block, r.chunk), r);
     // Served as a generator writes them (a newline after each object), and meta.json recording the new index's hash.
     const written = (v: unknown, key = ''): Uint8Array => serialiseAt(key, v);
@@ -368,7 +368,7 @@ describe('ties and failures', () => {
       const { lat, lng } = decodeCoords(b, b.listing.length) as Coords;
       return lat.some((x, i) => x === nearest.lat && lng[i] === nearest.lng);
     })!;
-    const hidden = keys.cellBlock(version, holding.cell, holding.schema_version);
+    const hidden = keys.cellBlock(version, holding.cell);
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) => (key === hidden ? null : bytes));
     const service = createService(createSiteSource(store));
     await expect(service.findAttorneys({ lat: q.lat, lng: q.lng, radius_miles: q.radius }, CTX)).rejects.toBeInstanceOf(
@@ -416,7 +416,7 @@ describe('ties and failures', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as Error).message).toContain(
-      'cells schema 3, but this release reads cells schema 7 or 6 only: generate the week again with this release and publish it',
+      'cells schema 3, but this release reads cells schema 8 or 7 only: generate the week again with this release and publish it',
     );
     // meta.json of an older schema: nothing of the version is served, the same way.
     const meta1 = new RewritingStore(new FolderStore(SITE), (key, bytes) =>

@@ -1,5 +1,5 @@
 /** The Service over the generated sample site: firms, redirects, coverage, OpenAPI, caching, and one version per answer. */
-import { isBinaryBlock } from '../shim/format/paths.ts';
+import { binaryCellKind } from '../shim/format/paths.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
 import { serialiseAt } from '../generator/write/json.ts';
 import { createHash } from 'node:crypto';
@@ -194,8 +194,8 @@ describe('versions', () => {
     const alteredForB = async (rel: string): Promise<Uint8Array | null> => {
       const bytes = await folder.get(keys.root(A) + rel);
       if (bytes === null) return null;
-      // A binary block is altered as the JSON of its values, then coded again.
-      const binary = isBinaryBlock(rel);
+      // A binary cell object is altered as the JSON of its values, then coded again.
+      const binary = binaryCellKind(rel) !== null;
       const text = (binary ? JSON.stringify(decodeStored(bytes, rel)) : new TextDecoder().decode(bytes))
         .replaceAll(`"version":"${A}"`, `"version":"${B}"`)
         .replaceAll('"name":"', '"name":"B ');

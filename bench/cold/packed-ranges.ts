@@ -11,7 +11,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys } from '../../shim/format/site-format.ts';
-import { isBinaryBlock, paths } from '../../shim/format/paths.ts';
+import { binaryCellKind, paths } from '../../shim/format/paths.ts';
+import { decodeStored } from '../../shim/format/site-json.ts';
 import { kindOf, type ColdQueryReads } from './cold.ts';
 import { fmtBytes, median } from '../lib/stats.ts';
 
@@ -70,8 +71,8 @@ const CODED_KINDS = new Set(['cell index', 'cell group', 'cell shared', 'cell bl
 export function sizer(site: string, coded: boolean): SizeOf {
   const sizes = new Map<string, number>();
   return (key, bytes) => {
-    // A binary block (cell schema 7) is coded already: its stored size is its coded size.
-    if (!coded || !CODED_KINDS.has(kindOf(key)) || isBinaryBlock(key)) return bytes;
+    // A binary cell object (a block; from cell schema 8 a group or shared page) is coded already: its stored size.
+    if (!coded || !CODED_KINDS.has(kindOf(key)) || binaryCellKind(key) !== null) return bytes;
     let n = sizes.get(key);
     if (n === undefined) {
       n = codedSize(JSON.parse(readFileSync(join(site, key), 'utf8')));
@@ -108,9 +109,10 @@ export function packLayout(
     };
     const blockCells = (index.blocks[group] ?? []).map(([cell]) => cell);
     blocks += blockCells.length;
-    for (const cell of blockCells) put(paths.cellBlock(cell, index.schema_version));
-    const tree = CellGroup.parse(JSON.parse(readFileSync(join(root, `cells/groups/${group}.json`), 'utf8')));
-    for (const page of Object.keys(tree.shared_sha256)) put(`cells/shared/${page}.json`);
+    for (const cell of blockCells) put(paths.cellBlock(cell));
+    const rel = paths.cellGroup(group, index.schema_version);
+    const tree = CellGroup.parse(decodeStored(readFileSync(join(root, rel)), rel));
+    for (const page of Object.keys(tree.shared_sha256)) put(paths.cellShared(page, index.schema_version));
     for (const cell of blockCells) {
       const chunks = readdirSync(join(root, 'cells/records', cell)).map((f) => Number(f.replace(/\.json$/, '')));
       for (const k of chunks.sort((a, b) => a - b)) put(`cells/records/${cell}/${k}.json`);

@@ -114,9 +114,10 @@ export function writeVariant(
   if (pointer.meta_sha256 !== undefined) pointer.meta_sha256 = createHash('sha256').update(metaText).digest('hex');
   writeFileSync(join(outDir, keys.pointer), `${JSON.stringify(pointer)}\n`);
   put(paths.cellIndex(), tree.index);
-  for (const g of tree.groups) put(paths.cellGroup(g.cell), g);
-  for (const s of tree.shared) sharedMaxBytes = Math.max(sharedMaxBytes, put(paths.cellShared(s.cell), s));
-  for (const b of tree.blocks) put(paths.cellBlock(b.cell, b.schema_version), b);
+  for (const g of tree.groups) put(paths.cellGroup(g.cell, g.schema_version), g);
+  for (const s of tree.shared)
+    sharedMaxBytes = Math.max(sharedMaxBytes, put(paths.cellShared(s.cell, s.schema_version), s));
+  for (const b of tree.blocks) put(paths.cellBlock(b.cell), b);
   for (const r of tree.records) put(paths.cellRecords(r.block, r.chunk), r);
   return { blocks: tree.blocks.length, recordChunks: tree.records.length, sharedMaxBytes };
 }

@@ -3,6 +3,7 @@
  * office per firm, sort by distance then listing_id, limit). Written independently of shim/search/search.ts so it can
  * also serve as a brute-force check of the shim's answers.
  */
+import { decodeStored } from '../../shim/format/site-json.ts';
 import { EARTH_RADIUS_MILES } from '../../shim/contract/constants.ts';
 import type { SiteReader } from '../../shim/search/reader.ts';
 import { coveredSearch } from '../../shim/search/search.ts';
@@ -56,7 +57,7 @@ export class NaiveIndex {
     const text = async (key: string): Promise<unknown> => {
       const bytes = await store.get(key);
       if (bytes === null) throw new Error(`naive baseline: ${key} is missing`);
-      return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown;
+      return decodeStored(bytes, key);
     };
     const { version } = Pointer.parse(await text(keys.pointer));
     const index = CellIndex.parse(await text(keys.cellIndex(version)));
@@ -69,7 +70,7 @@ export class NaiveIndex {
     const firmNo = new Map<string, number>();
     const groups = Object.keys(index.groups).sort();
     for (const cell of groups) {
-      const group = CellGroup.parse(await text(keys.cellGroup(version, cell)));
+      const group = CellGroup.parse(await text(keys.cellGroup(version, cell, index.schema_version)));
       for (const [i, block] of group.rows.cell.entries()) {
         if (group.rows.block[i] !== i) continue;
         for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) {

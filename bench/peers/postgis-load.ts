@@ -10,6 +10,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { z } from 'zod';
 import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Meta, Pointer } from '../../shim/format/site-format.ts';
+import { decodeStored } from '../../shim/format/site-json.ts';
 import { copyLine, copySql, createTableSql, indexSql, type PeerOffice } from './postgis-sql.ts';
 
 // Only what the peer needs of a record chunk; the full office object is kept as the record.
@@ -21,11 +22,11 @@ const ChunkOffices = z.object({
 
 /** Every office of the current version of `siteDir`, from its record chunks (each office is in exactly one). */
 export function* siteOffices(siteDir: string): Generator<{ office: PeerOffice; record: string }> {
-  const read = (key: string): unknown => JSON.parse(readFileSync(join(siteDir, key), 'utf8'));
+  const read = (key: string): unknown => decodeStored(readFileSync(join(siteDir, key)), key);
   const { version } = Pointer.parse(read(keys.pointer));
   const index = CellIndex.parse(read(keys.cellIndex(version)));
   for (const cell of Object.keys(index.groups).sort()) {
-    const group = CellGroup.parse(read(keys.cellGroup(version, cell)));
+    const group = CellGroup.parse(read(keys.cellGroup(version, cell, index.schema_version)));
     for (const [i, block] of group.rows.cell.entries()) {
       if (group.rows.block[i] !== i) continue;
       for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) {

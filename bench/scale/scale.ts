@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
+import { decodeStored } from '../../shim/format/site-json.ts';
 import { DEFAULT_CACHE_MIB } from '../../shim/edge/limits.ts';
 import { lineSplitter, REPO, startJsonChild } from '../lib/child.ts';
 import { ratioOfP50, type LatencyResult } from '../lib/query.ts';
@@ -163,18 +164,18 @@ export function cellStats(siteDir: string): { version: string; indexBytes: numbe
     'record chunks': [],
   };
   for (const cell of Object.keys(index.groups).sort()) {
-    const key = keys.cellGroup(v, cell);
-    const group = CellGroup.parse(JSON.parse(readFileSync(join(siteDir, key), 'utf8')));
+    const key = keys.cellGroup(v, cell, index.schema_version);
+    const group = CellGroup.parse(decodeStored(readFileSync(join(siteDir, key)), key));
     rows['group trees']?.push({ bytes: statSync(join(siteDir, key)).size, offices: group.rows.n[0] ?? 0 });
     // Schema 2 had no shared object (its lists were in the group).
-    const shared = join(siteDir, keys.cellShared(v, cell));
+    const shared = join(siteDir, keys.cellShared(v, cell, index.schema_version));
     if (existsSync(shared))
       rows['group shared lists']?.push({ bytes: statSync(shared).size, offices: group.rows.n[0] ?? 0 });
     for (const [i, block] of group.rows.cell.entries()) {
       if (group.rows.block[i] !== i) continue;
       const n = group.rows.n[i] ?? 0;
       rows['blocks (columns)']?.push({
-        bytes: statSync(join(siteDir, keys.cellBlock(v, block, index.schema_version))).size,
+        bytes: statSync(join(siteDir, keys.cellBlock(v, block))).size,
         offices: n,
       });
       for (let k = 0; k * index.record_chunk < n; k++) {

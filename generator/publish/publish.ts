@@ -476,7 +476,7 @@ async function invalidate(
   }
 }
 
-/** Content-Type by extension: documents are JSON (openapi.json included), cell blocks (`.pb`) binary. */
+/** Content-Type by extension: documents are JSON (openapi.json included), binary cell objects (`.pb`) not. */
 export function contentTypeOf(key: string): string {
   if (key.endsWith('.json')) return 'application/json';
   if (key.endsWith('.txt')) return 'text/plain; charset=utf-8';

@@ -86,8 +86,10 @@ async function addCellRecords(previous: StoredSite, index: z.infer<typeof LiveIn
   const v = previous.version;
   const chunks: string[] = [];
   for (const cell of Object.keys(index.groups).sort()) {
-    const group = await previous.json(keys.cellGroup(v, cell), LiveGroup);
-    if (group === null) throw new Error(`the live version ${v} lacks ${keys.cellGroup(v, cell)}, which its cell index lists`);
+    // The group's key (a .pb tree from cell schema 8, JSON in 7) follows from the index's schema.
+    const key = keys.cellGroup(v, cell, index.schema_version);
+    const group = await previous.json(key, LiveGroup);
+    if (group === null) throw new Error(`the live version ${v} lacks ${key}, which its cell index lists`);
     group.rows.cell.forEach((block, i) => {
       if (group.rows.block[i] !== i) return;
       for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) chunks.push(keys.cellRecords(v, block, k));

@@ -69,7 +69,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   const groupCells = Object.keys(index.groups).sort();
   const groups = (
     await mapPool(groupCells, concurrency, async (cell) => {
-      const key = keys.cellGroup(v, cell);
+      const key = keys.cellGroup(v, cell, index.schema_version);
       const g = await read(key, CellGroup);
       if (g === null) problems.push(`${key}: listed in the cell index but missing or unreadable`);
       else if (g.cell !== cell) problems.push(`${key}: holds group ${g.cell}`);
@@ -81,7 +81,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       groups.flatMap((g) => Object.keys(g.shared_sha256)),
       concurrency,
       async (cell) => {
-        const key = keys.cellShared(v, cell);
+        const key = keys.cellShared(v, cell, index.schema_version);
         const a = await read(key, CellShared);
         if (a === null) problems.push(`${key}: its group records it but it is missing or unreadable`);
         return a;
@@ -91,7 +91,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
   let done = 0;
   const perBlock = await mapPool(blockRows, concurrency, async ({ cell, n }) => {
-    const key = keys.cellBlock(v, cell, index.schema_version);
+    const key = keys.cellBlock(v, cell);
     const block = await read(key, CellBlock);
     progress(++done, blockRows.length, 'scan cell blocks');
     if (block === null) {
@@ -134,8 +134,9 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
   if (index === null) return null;
   const out: string[] = [];
   for (const cell of Object.keys(index.groups).sort()) {
-    const group = await site.json(keys.cellGroup(v, cell), CellGroup);
-    if (group === null) throw new StoreError(`${site.label}: ${keys.cellGroup(v, cell)} is listed in the cell index but missing`, keys.cellGroup(v, cell));
+    const key = keys.cellGroup(v, cell, index.schema_version);
+    const group = await site.json(key, CellGroup);
+    if (group === null) throw new StoreError(`${site.label}: ${key} is listed in the cell index but missing`, key);
     group.rows.cell.forEach((block, i) => {
       if (group.rows.block[i] !== i) return;
       for (let k = 0; k * index.record_chunk < (group.rows.n[i] ?? 0); k++) out.push(keys.cellRecords(v, block, k));
@@ -160,11 +161,12 @@ export function compareTree(scan: OfficeScan, version: string): string[] {
   };
   same(keys.cellIndex(version), rebuilt.index, scan.index);
   const pub = new Map(scan.groups.map((g) => [g.cell, g]));
-  for (const g of rebuilt.groups) same(keys.cellGroup(version, g.cell), g, pub.get(g.cell));
-  for (const c of pub.keys()) if (!rebuilt.groups.some((g) => g.cell === c)) same(keys.cellGroup(version, c), undefined, pub.get(c));
+  const sv = scan.index.schema_version;
+  for (const g of rebuilt.groups) same(keys.cellGroup(version, g.cell, sv), g, pub.get(g.cell));
+  for (const c of pub.keys()) if (!rebuilt.groups.some((g) => g.cell === c)) same(keys.cellGroup(version, c, sv), undefined, pub.get(c));
   const pubShared = new Map(scan.shared.map((a) => [a.cell, a]));
-  for (const a of rebuilt.shared) same(keys.cellShared(version, a.cell), a, pubShared.get(a.cell));
+  for (const a of rebuilt.shared) same(keys.cellShared(version, a.cell, sv), a, pubShared.get(a.cell));
   const pubBlocks = new Map(scan.blocks.map((b) => [b.cell, b]));
-  for (const b of rebuilt.blocks) same(keys.cellBlock(version, b.cell, b.schema_version), b, pubBlocks.get(b.cell));
+  for (const b of rebuilt.blocks) same(keys.cellBlock(version, b.cell), b, pubBlocks.get(b.cell));
   return problems;
 }

@@ -36,12 +36,14 @@ export function sealGroups(tree: CellTree, hashOf: HashOf): void {
   for (const g of tree.groups) {
     const pages = shared.get(g.cell);
     if (pages === undefined) throw new Error(`group ${g.cell} has no shared page`);
-    g.shared_sha256 = Object.fromEntries(pages.map((a) => [a.cell, hashOf(paths.cellShared(a.cell), a)]));
+    g.shared_sha256 = Object.fromEntries(
+      pages.map((a) => [a.cell, hashOf(paths.cellShared(a.cell, a.schema_version), a)]),
+    );
     const byCell: Record<string, string> = {};
     g.rows.block.forEach((b, i) => {
       if (b !== i) return;
       const cell = g.rows.cell[i] as string;
-      byCell[cell] = hashOf(paths.cellBlock(cell, g.schema_version), blocks.get(cell));
+      byCell[cell] = hashOf(paths.cellBlock(cell), blocks.get(cell));
     });
     g.block_sha256 = byCell;
   }
@@ -51,7 +53,8 @@ export function sealGroups(tree: CellTree, hashOf: HashOf): void {
 export function sealIndex(tree: CellTree, hashOf: HashOf): void {
   const groups = new Map(tree.groups.map((g) => [g.cell, g]));
   const byCell: Record<string, string> = {};
-  for (const cell of Object.keys(tree.index.groups)) byCell[cell] = hashOf(paths.cellGroup(cell), groups.get(cell));
+  for (const cell of Object.keys(tree.index.groups))
+    byCell[cell] = hashOf(paths.cellGroup(cell, tree.index.schema_version), groups.get(cell));
   tree.index.group_sha256 = byCell;
 }
 

@@ -31,7 +31,7 @@ import {
 export interface CatalogueEntry {
   path: (...args: never[]) => string;
   schema: ZodType | null;
-  /** What the object is when it has no zod schema ('json' also for a binary block, which decodes to a zod-checked object). */
+  /** What the object is when it has no zod schema ('json' also for a binary cell object, which decodes to a zod-checked object). */
   format: 'json' | 'openapi' | 'html';
   /** Matches exactly the version-relative paths of this kind. */
   match: RegExp;
@@ -54,10 +54,11 @@ export const catalogue = {
   coverageCells: entry(paths.coverageCells, CoverageCells, /^coverage-cells\.json$/),
   coveragePiece: entry(paths.coveragePiece, CoverageCells, COVERAGE_PIECE_RE),
   cellIndex: entry(paths.cellIndex, CellIndex, /^cells\/index\.json$/),
-  cellGroup: entry(paths.cellGroup, CellGroup, new RegExp(`^cells/groups/${id}\\.json$`)),
-  cellShared: entry(paths.cellShared, CellShared, new RegExp(`^cells/shared/${id}\\.json$`)),
-  // .pb from cell schema 7 (decoded by site-json.ts decodeStored), .json in schema 6.
-  cellBlock: entry(paths.cellBlock, CellBlock, new RegExp(`^cells/blocks/${id}\\.(?:pb|json)$`)),
+  // .pb from cell schema 8 (decoded by site-json.ts decodeStored), .json in schema 7.
+  cellGroup: entry(paths.cellGroup, CellGroup, new RegExp(`^cells/groups/${id}\\.(?:pb|json)$`)),
+  cellShared: entry(paths.cellShared, CellShared, new RegExp(`^cells/shared/${id}\\.(?:pb|json)$`)),
+  // .pb in every cell schema read (decoded by site-json.ts decodeStored).
+  cellBlock: entry(paths.cellBlock, CellBlock, new RegExp(`^cells/blocks/${id}\\.pb$`)),
   cellRecords: entry(paths.cellRecords, CellRecords, new RegExp(`^cells/records/${id}/\\d+\\.json$`)),
   firmPack: entry(paths.firmPack, FirmPack, /^firms\/[a-z2-7]{1,5}\.json$/),
   listings: entry(paths.listings, ListingBucket, new RegExp(`^listings/${id}\\.json$`)),

@@ -1,13 +1,14 @@
 /**
- * The search side of the site (cell schema 7, and 6 read beside it): offices in a tree of H3 cells. A small top index
+ * The search side of the site (cell schema 8, and 7 read beside it): offices in a tree of H3 cells. A small top index
  * names the group cells (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared
  * pages the shared lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of
  * the offices under one tree cell (coordinates as steps from the previous office) and the shared lists of the cells
  * below it; record chunks hold the full records of consecutive block positions. Every object records the sha256 of the
  * objects below it. Counting is by *units*: a firm's offices split where they lie more than UNIT_MILES apart, so that
  * within any query circle a firm's offices all share one unit. Only the current cell schema (constants.ts
- * SCHEMA_VERSIONS.cells, blocks in binary: block-binary.ts) and the one before it (PREVIOUS_CELL_SCHEMA, blocks as
- * JSON, the objects otherwise the same) are read; see docs/SITE-FORMAT.md.
+ * SCHEMA_VERSIONS.cells: blocks, group trees and shared pages in binary, block-, group- and shared-binary.ts) and the
+ * one before it (PREVIOUS_CELL_SCHEMA: group trees and shared pages as JSON, the values the same) are read; see
+ * docs/SITE-FORMAT.md.
  */
 import { cellToParent, getResolution } from 'h3-js';
 import { z } from 'zod';
@@ -15,7 +16,7 @@ import { PREVIOUS_CELL_SCHEMA, RADIUS_MILES, SCHEMA_VERSIONS } from '../contract
 import { dict } from './dict.ts';
 import { Sha256Hex, StoredOffice } from './site-format.ts';
 
-/** The cell schemas read: the current one and the one before it, which differ only in how blocks are stored. */
+/** The cell schemas read: the current one and the one before it, which differ only in how groups and shared pages are stored. */
 const sv = z.union([z.literal(SCHEMA_VERSIONS.cells), z.literal(PREVIOUS_CELL_SCHEMA)], {
   error: (issue) =>
     `cells schema ${JSON.stringify(issue.input) ?? 'missing'}, but this release reads cells schema ${SCHEMA_VERSIONS.cells} or ${PREVIOUS_CELL_SCHEMA} only: ` +
@@ -118,11 +119,12 @@ export const CellIndex = z.object({
   blocks: dict(z.array(z.tuple([z.string(), z.number().nonnegative(), nat]))).describe(
     "group cell -> its blocks in row order, each [block cell, reach miles, units]: the block rows of the group's tree, so a cold search reads a group's tree and the blocks it will need in one round",
   ),
-  group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.json'),
+  group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.pb (.json in cell schema 7)'),
 });
 
 /**
- * `cells/groups/<cell>.json`: the group's cell tree in preorder (children after their parent, by cell id), columnar.
+ * `cells/groups/<cell>.pb` (schema 8, coded by group-binary.ts) or `.json` (schema 7): the group's cell tree in
+ * preorder (children after their parent, by cell id), columnar.
  * Row i: cell[i] at res of the cell id, parent[i] (row, -1 for the group cell), n[i] offices, reach[i] miles from the
  * cell's H3 centre to its farthest office (rounded up), units[i] units with every office under the cell, block[i] the
  * row of the block holding the cell's offices (-1 above blocks) and at[i] the first position of its offices in that
@@ -143,11 +145,9 @@ export const CellGroup = z.object({
     at: column('integers'),
   }),
   shared_sha256: dict(Sha256Hex).describe(
-    'page cell -> sha256 of cells/shared/<page cell>.json, for each page of the group (sharedPage), in row order',
+    'page cell -> sha256 of cells/shared/<page cell>.pb (.json in cell schema 7), for each page of the group (sharedPage), in row order',
   ),
-  block_sha256: dict(Sha256Hex).describe(
-    'block cell -> sha256 of cells/blocks/<cell>.json, for each block of the group',
-  ),
+  block_sha256: dict(Sha256Hex).describe('block cell -> sha256 of cells/blocks/<cell>.pb, for each block of the group'),
 });
 
 /**
@@ -157,8 +157,9 @@ export const CellGroup = z.object({
 const sharedLists = natLists;
 
 /**
- * `cells/shared/<page cell>.json`: the shared lists of one page of a group's rows at or above block level (block[i] is
- * -1 or i, and sharedPage of the row's cell is the page), in row order; row[j] names the group row of shared[j].
+ * `cells/shared/<page cell>.pb` (schema 8, coded by shared-binary.ts) or `.json` (schema 7): the shared lists of one
+ * page of a group's rows at or above block level (block[i] is -1 or i, and sharedPage of the row's cell is the page),
+ * in row order; row[j] names the group row of shared[j].
  */
 export const CellShared = z.object({
   schema_version: sv,
@@ -168,7 +169,7 @@ export const CellShared = z.object({
 });
 
 /**
- * `cells/blocks/<cell>.pb` (schema 7, coded by block-binary.ts) or `cells/blocks/<cell>.json` (schema 6): the offices
+ * `cells/blocks/<cell>.pb` (coded by block-binary.ts): the offices
  * under one tree cell as columns, ordered by (res-9 cell id, listing number).
  * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
  * dunit: the unit numbers as steps; coord_digits, dlat, dlng, exact: the coordinates as steps (block-coords.ts);

@@ -1,8 +1,23 @@
-/** The first cell schema whose blocks are coded in binary. */
-export const FIRST_BINARY_BLOCK_SCHEMA = 7;
+/** The first cell schema whose group trees and shared pages are coded in binary (blocks are from schema 7). */
+export const FIRST_BINARY_TREE_SCHEMA = 8;
+
+/** The kinds of binary cell object, each decoded by its own module (block-, group-, shared-binary.ts). */
+export type BinaryCellKind = 'block' | 'group' | 'shared';
+
+/** The kind of binary cell object a key (or path) names, or null for a JSON object. */
+export function binaryCellKind(key: string): BinaryCellKind | null {
+  if (!key.endsWith('.pb')) return null;
+  if (key.includes('cells/blocks/')) return 'block';
+  if (key.includes('cells/groups/')) return 'group';
+  if (key.includes('cells/shared/')) return 'shared';
+  return null;
+}
 
 /** Whether a key names a binary block (`.pb`), which is decoded by block-binary.ts rather than parsed as JSON. */
-export const isBinaryBlock = (key: string): boolean => key.endsWith('.pb') && key.includes('cells/blocks/');
+export const isBinaryBlock = (key: string): boolean => binaryCellKind(key) === 'block';
+
+/** The extension of a group tree or shared page of cell schema `cellSchema`: Protocol Buffers from schema 8 on. */
+const treeExt = (cellSchema: number): string => (cellSchema >= FIRST_BINARY_TREE_SCHEMA ? 'pb' : 'json');
 
 /**
  * Where each stored document lives inside a version (relative to `v/<version>/`): the one list of paths. Store keys
@@ -17,11 +32,12 @@ export const paths = {
   /** The coverage cells under one coarse H3 cell (COVERAGE_PIECE_RES), so a point reads a few KiB, not every cell. */
   coveragePiece: (cell: string) => `coverage-cells/${cell}.json`,
   cellIndex: () => 'cells/index.json',
-  cellGroup: (cell: string) => `cells/groups/${cell}.json`,
-  cellShared: (group: string) => `cells/shared/${group}.json`,
-  /** A block of cell schema `cellSchema`: Protocol Buffers from schema 7 on (block-binary.ts), JSON before. */
-  cellBlock: (cell: string, cellSchema: number) =>
-    `cells/blocks/${cell}.${cellSchema >= FIRST_BINARY_BLOCK_SCHEMA ? 'pb' : 'json'}`,
+  /** A group tree of cell schema `cellSchema`: Protocol Buffers from schema 8 on (group-binary.ts), JSON in 7. */
+  cellGroup: (cell: string, cellSchema: number) => `cells/groups/${cell}.${treeExt(cellSchema)}`,
+  /** A shared page of cell schema `cellSchema`: Protocol Buffers from schema 8 on (shared-binary.ts), JSON in 7. */
+  cellShared: (page: string, cellSchema: number) => `cells/shared/${page}.${treeExt(cellSchema)}`,
+  /** A block, Protocol Buffers in every cell schema read (block-binary.ts). */
+  cellBlock: (cell: string) => `cells/blocks/${cell}.pb`,
   cellRecords: (block: string, chunk: number) => `cells/records/${block}/${chunk}.json`,
   /** The firm documents of every listing whose id starts `l_<prefix>` (firmPackPrefix in site-format.ts). */
   firmPack: (prefix: string) => `firms/${prefix}.json`,

@@ -1,6 +1,6 @@
 /**
  * Reading one published object: bytes, checked against the sha256 its parent records when there is one, decoded as
- * UTF-8 JSON (a binary cell block by block-binary.ts) and checked against its zod schema. Every failure is a StoreError
+ * UTF-8 JSON (a binary cell object by its decoder) and checked against its zod schema. Every failure is a StoreError
  * naming the key (a 503 in the shim, one line from a command). The one implementation: the shim's site reader, the
  * generator (the live version a new one is compared with, publish, prune, a stored version's manifest) and the audit
  * all read the site through it.
@@ -9,7 +9,16 @@ import type { ZodType } from 'zod';
 import { checkStored, StoreError } from '../contract/errors.ts';
 import { checkHash } from './integrity.ts';
 import { decodeBlock } from './block-binary.ts';
-import { isBinaryBlock } from './paths.ts';
+import { decodeGroup } from './group-binary.ts';
+import { decodeShared } from './shared-binary.ts';
+import { binaryCellKind, type BinaryCellKind } from './paths.ts';
+
+/** The decoder of each kind of binary cell object, and what its message is called in a store error. */
+const BINARY: Record<BinaryCellKind, { decode: (bytes: Uint8Array) => unknown; what: string }> = {
+  block: { decode: decodeBlock, what: 'a cell block message' },
+  group: { decode: decodeGroup, what: 'a cell group message' },
+  shared: { decode: decodeShared, what: 'a cell shared page message' },
+};
 
 /** What published objects are read from: a store's `get` (a missing key is null; a failure rejects). */
 export interface ObjectSource {
@@ -43,13 +52,15 @@ export function parseJson(bytes: Uint8Array, key: string): unknown {
   }
 }
 
-/** The value stored at `key`: a binary block decoded (block-binary.ts), any other object parsed as JSON; or a StoreError. */
+/** The value stored at `key`: a binary cell object decoded (paths.ts binaryCellKind), any other parsed as JSON; or a StoreError. */
 export function decodeStored(bytes: Uint8Array, key: string): unknown {
-  if (!isBinaryBlock(key)) return parseJson(bytes, key);
+  const kind = binaryCellKind(key);
+  if (kind === null) return parseJson(bytes, key);
+  const { decode, what } = BINARY[kind];
   try {
-    return decodeBlock(bytes);
+    return decode(bytes);
   } catch (err) {
-    throw new StoreError(`${key} is not a cell block message: ${(err as Error).message}`, key, { cause: err });
+    throw new StoreError(`${key} is not ${what}: ${(err as Error).message}`, key, { cause: err });
   }
 }
 

@@ -271,12 +271,12 @@ async function openSearch(
   const plan = plannedBlocks(index, near, p, R, limit);
   const release =
     reader.prefetch?.(
-      plan.cells.map((cell) => keys.cellBlock(v, cell, index.schema_version)),
-      near.map((cell) => keys.cellGroup(v, cell)),
+      plan.cells.map((cell) => keys.cellBlock(v, cell)),
+      near.map((cell) => keys.cellGroup(v, cell, index.schema_version)),
     ) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
     near.map(async (cell) => {
-      const key = keys.cellGroup(v, cell);
+      const key = keys.cellGroup(v, cell, index.schema_version);
       const group = await readRequired(
         reader,
         key,
@@ -340,9 +340,12 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
   const v = s.reader.version;
   const b = t.block[i] ?? -1;
   const cell = t.group.rows.cell[b] ?? '';
-  const key = keys.cellBlock(v, cell, s.index.schema_version);
+  const key = keys.cellBlock(v, cell);
   if (b < 0)
-    throw new StoreError(`${keys.cellGroup(v, t.group.cell)} gives row ${t.group.rows.cell[i] ?? ''} no block`, key);
+    throw new StoreError(
+      `${keys.cellGroup(v, t.group.cell, s.index.schema_version)} gives row ${t.group.rows.cell[i] ?? ''} no block`,
+      key,
+    );
   const block = await readRequired(
     s.reader,
     key,
@@ -362,7 +365,7 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
 /** The shared lists of page k of tree t's rows at or above block level, read when one of its rows is wholly inside. */
 async function readApart(s: Search, t: Tree, k: number): Promise<SharedLists> {
   const { cell, rows } = t.pages[k] as Tree['pages'][number];
-  const key = keys.cellShared(s.reader.version, cell);
+  const key = keys.cellShared(s.reader.version, cell, s.index.schema_version);
   const sha256 = t.group.shared_sha256[cell];
   if (sha256 === undefined)
     throw new StoreError(`group ${t.group.cell} records no hash of its shared page ${cell}`, key);

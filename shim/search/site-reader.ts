@@ -9,7 +9,7 @@ import { ByteLru } from '../lib/byte-lru.ts';
 import { layerResolver } from '../format/layers.ts';
 import { HashDoc, keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from '../format/site-format.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
-import { isBinaryBlock } from '../format/paths.ts';
+import { binaryCellKind, type BinaryCellKind } from '../format/paths.ts';
 import { checkStored, StoreError } from '../contract/errors.ts';
 import { checkHash, expectedHash, readsUnhashed, recordsHashes } from '../format/integrity.ts';
 import { parseStored, readJson, type ObjectSource } from '../format/site-json.ts';
@@ -95,10 +95,11 @@ export interface CachedSiteSource extends SiteSource {
  */
 export const PARSED_BYTES_PER_STORED_BYTE = 3;
 /**
- * Bytes of a block's JSON (cell schema 6) per byte of its binary coding (schema 7): 2.3 over the 1,120 blocks of the
- * million-office site. A binary block parses into the same arrays as its JSON, so it is charged as that JSON.
+ * Bytes of a binary cell object's JSON per byte of its binary coding, over the million-office site: 2.3 for the 1,120
+ * blocks (JSON in cell schema 6), 3.8 for the group trees and 3.4 for the shared pages (JSON in cell schema 7). A
+ * binary object decodes into the same arrays as its JSON, so it is charged as that JSON.
  */
-const JSON_BYTES_PER_BINARY_BLOCK_BYTE = 2.3;
+const JSON_BYTES_PER_BINARY_BYTE: Record<BinaryCellKind, number> = { block: 2.3, group: 3.8, shared: 3.4 };
 /** Typed-array search columns built once per cell block office (cell-search.ts): lat, lng, xyz, listing, unit. */
 const COLUMN_BYTES_PER_OFFICE = 8 + 8 + 24 + 4 + 4;
 /** Typed arrays built once per cell group row (cell-search.ts treeOf): xyz, reach, units, first, kids, block, slot, below. */
@@ -111,7 +112,8 @@ const TREE_BYTES_PER_ROW = 24 + 8 + 4 * 6;
  */
 export function heldBytes(key: string, storedBytes: number, value: unknown): number {
   if (value instanceof RecordChunk) return value.heldBytes(PARSED_BYTES_PER_STORED_BYTE, storedBytes);
-  const asJson = isBinaryBlock(key) ? storedBytes * JSON_BYTES_PER_BINARY_BLOCK_BYTE : storedBytes;
+  const kind = binaryCellKind(key);
+  const asJson = kind === null ? storedBytes : storedBytes * JSON_BYTES_PER_BINARY_BYTE[kind];
   let held = Math.ceil(asJson * PARSED_BYTES_PER_STORED_BYTE);
   const v = value as { listing?: unknown; rows?: { cell?: unknown }; points?: unknown } | null;
   if (key.includes('/cells/blocks/') && Array.isArray(v?.listing)) held += v.listing.length * COLUMN_BYTES_PER_OFFICE;

@@ -25,7 +25,7 @@ import {
   type ManifestT,
 } from '../format/site-format.ts';
 
-/** A version-relative path an auditor may ask for: slash-separated segments of safe characters, ending in .json (.pb for a binary block). */
+/** A version-relative path an auditor may ask for: slash-separated segments of safe characters, ending in .json (.pb for a binary cell object). */
 const REL_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.(?:json|pb)$/;
 
 /** What readVersionObject reads through: the served version and the store's bytes of any key, as stored. */
@@ -75,7 +75,7 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
     return (await reader.json(keys.root(v) + doc, HashDoc))?.sha256[rel] ?? null;
   const parts = rel.slice(0, rel.lastIndexOf('.')).split('/');
   const [dir, name = '', sub] = parts;
-  if (rel.endsWith('.pb') && !(dir === 'cells' && name === 'blocks')) return null;
+  if (rel.endsWith('.pb') && !(dir === 'cells' && ['blocks', 'groups', 'shared'].includes(name))) return null;
   if (dir === 'firms' && parts.length === 2) {
     const length = reader.meta.listing_prefix_length;
     if (name.length !== length + 1 || [...name].some((c) => !LISTING_ALPHABET.includes(c))) return null;
@@ -86,22 +86,24 @@ async function recordedHash(reader: SiteReader, rel: string): Promise<string | n
   const cell = sub as string;
   const index = await reader.json(keys.cellIndex(v), CellIndex);
   if (index === null) return null;
-  if (name === 'groups' && parts.length === 3) return index.group_sha256[cell] ?? null;
+  // Group trees and shared pages are named by the path of the index's cell schema only (.pb from 8, .json in 7).
+  const sv = index.schema_version;
+  if (name === 'groups' && parts.length === 3)
+    return rel === paths.cellGroup(cell, sv) ? (index.group_sha256[cell] ?? null) : null;
   if (getResolution(cell) < index.group_res) return null;
   const groupCell = cellToParent(cell, index.group_res);
   const groupSha = index.group_sha256[groupCell];
   if (groupSha === undefined) return null;
-  const group = await reader.json(keys.cellGroup(v, groupCell), CellGroup, groupSha);
+  const group = await reader.json(keys.cellGroup(v, groupCell, sv), CellGroup, groupSha);
   if (group === null) return null;
-  if (name === 'shared' && parts.length === 3) return group.shared_sha256[cell] ?? null;
+  if (name === 'shared' && parts.length === 3)
+    return rel === paths.cellShared(cell, sv) ? (group.shared_sha256[cell] ?? null) : null;
   const blockSha = group.block_sha256[cell];
   if (blockSha === undefined) return null;
-  // A block is named by the path of the group's cell schema only (.pb from schema 7, .json before).
-  if (name === 'blocks' && parts.length === 3)
-    return rel === paths.cellBlock(cell, group.schema_version) ? blockSha : null;
+  if (name === 'blocks' && parts.length === 3) return rel === paths.cellBlock(cell) ? blockSha : null;
   const chunk = parts[3];
   if (name !== 'records' || parts.length !== 4 || chunk === undefined || !/^(0|[1-9]\d{0,5})$/.test(chunk)) return null;
-  const block = await reader.json(keys.cellBlock(v, cell, group.schema_version), CellBlock, blockSha);
+  const block = await reader.json(keys.cellBlock(v, cell), CellBlock, blockSha);
   return block?.records_sha256[Number(chunk)] ?? null;
 }
 

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { serialise, sha256Hex } from '../../generator/write/json.ts';
+import { serialise, serialiseAt, sha256Hex } from '../../generator/write/json.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import { paths } from '../../shim/format/paths.ts';
 import { decodeStored } from '../../shim/format/site-json.ts';
@@ -23,12 +23,13 @@ async function filesUnder(root: string): Promise<string[]> {
 const HASH_FIELDS = ['group_sha256', 'shared_sha256', 'block_sha256', 'records_sha256'];
 
 /**
- * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema `schema` (5: blocks with lat and
- * lng columns of degrees; 4: schema 5 without the index's block list; 3: schema 4 without the
- * hashes; 2: the same, marked 2, which is as far as a reader gets before refusing it).
+ * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema `schema` (6: blocks as JSON at
+ * `cells/blocks/<cell>.json`; 5: blocks with lat and lng columns of degrees; 4: schema 5 without the index's block
+ * list; 3: schema 4 without the hashes; 2: the same, marked 2, which is as far as a reader gets before refusing it).
  */
-export async function downgradeCells(dir: string, version: string, schema: 2 | 3 | 4 | 5): Promise<void> {
-  await downgradeToCells6(dir, version);
+export async function downgradeCells(dir: string, version: string, schema: 2 | 3 | 4 | 5 | 6): Promise<void> {
+  await rewriteCells(dir, version, 6);
+  if (schema === 6) return;
   const root = join(dir, keys.root(version));
   for (const rel of await filesUnder(join(root, 'cells'))) {
     const path = join(root, 'cells', rel);
@@ -47,11 +48,24 @@ export async function downgradeCells(dir: string, version: string, schema: 2 | 3
 }
 
 /**
- * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema 6 wrote it: the same values, every
- * object marked 6 and each block as JSON at `cells/blocks/<cell>.json`, with every hash up to the pointer true to the
- * rewritten objects (a schema-6 week as the previous release published it).
+ * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema 7 wrote it: the same values, every
+ * object marked 7, each group tree and shared page as JSON at `cells/groups/<cell>.json` and `cells/shared/<page>.json`
+ * (blocks stay binary), with every hash up to the pointer true to the rewritten objects (a schema-7 week as the
+ * previous release published it).
  */
-export async function downgradeToCells6(dir: string, version: string): Promise<void> {
+export async function downgradeToCells7(dir: string, version: string): Promise<void> {
+  await rewriteCells(dir, version, 7);
+}
+
+/** Where an object of the cell tree lives in cell schema `schema` (blocks as JSON before schema 7), relative to `cells/`. */
+function cellRel(kind: 'groups' | 'shared' | 'blocks', cell: string, schema: number): string {
+  if (kind === 'groups') return paths.cellGroup(cell, schema).slice('cells/'.length);
+  if (kind === 'shared') return paths.cellShared(cell, schema).slice('cells/'.length);
+  return schema >= 7 ? paths.cellBlock(cell).slice('cells/'.length) : `blocks/${cell}.json`;
+}
+
+/** The cell tree of a version rewritten as cell schema `schema` (6 to 8) codes it, every hash recomputed up to the pointer. */
+async function rewriteCells(dir: string, version: string, schema: 6 | 7 | 8): Promise<void> {
   const root = join(dir, keys.root(version));
   const cells = join(root, 'cells');
   const rels = await filesUnder(cells);
@@ -59,32 +73,40 @@ export async function downgradeToCells6(dir: string, version: string): Promise<v
   const rewrite = async (rel: string, edit: (value: Record<string, unknown>) => void, to = rel): Promise<void> => {
     const value = decodeStored(await readFile(join(cells, rel)), `cells/${rel}`) as Record<string, unknown>;
     edit(value);
-    const bytes = serialise({ ...value, schema_version: 6 });
+    const bytes = serialiseAt(`cells/${to}`, { ...value, schema_version: schema });
     if (to !== rel) await rm(join(cells, rel));
     await writeFile(join(cells, to), bytes);
     sha.set(`cells/${to}`, sha256Hex(bytes));
   };
-  const renew = (hashes: Record<string, string>, path: (cell: string) => string): Record<string, string> =>
-    Object.fromEntries(Object.keys(hashes).map((cell) => [cell, sha.get(path(cell)) as string]));
+  const cellOf = (rel: string): string => rel.slice(rel.indexOf('/') + 1, rel.lastIndexOf('.'));
+  const renew = (hashes: Record<string, string>, kind: 'groups' | 'shared' | 'blocks'): Record<string, string> =>
+    Object.fromEntries(
+      Object.keys(hashes).map((cell) => [cell, sha.get(`cells/${cellRel(kind, cell, schema)}`) as string]),
+    );
   for (const rel of rels.filter((r) => r.startsWith('records/'))) await rewrite(rel, () => undefined);
   for (const rel of rels.filter((r) => r.startsWith('blocks/'))) {
-    const cell = rel.slice('blocks/'.length, rel.lastIndexOf('.'));
+    const cell = cellOf(rel);
     await rewrite(
       rel,
       (b) => {
         b.records_sha256 = (b.records_sha256 as string[]).map((_, k) => sha.get(paths.cellRecords(cell, k)));
       },
-      paths.cellBlock(cell, 6).slice('cells/'.length),
+      cellRel('blocks', cell, schema),
     );
   }
-  for (const rel of rels.filter((r) => r.startsWith('shared/'))) await rewrite(rel, () => undefined);
+  for (const rel of rels.filter((r) => r.startsWith('shared/')))
+    await rewrite(rel, () => undefined, cellRel('shared', cellOf(rel), schema));
   for (const rel of rels.filter((r) => r.startsWith('groups/')))
-    await rewrite(rel, (g) => {
-      g.shared_sha256 = renew(g.shared_sha256 as Record<string, string>, paths.cellShared);
-      g.block_sha256 = renew(g.block_sha256 as Record<string, string>, (cell) => paths.cellBlock(cell, 6));
-    });
+    await rewrite(
+      rel,
+      (g) => {
+        g.shared_sha256 = renew(g.shared_sha256 as Record<string, string>, 'shared');
+        g.block_sha256 = renew(g.block_sha256 as Record<string, string>, 'blocks');
+      },
+      cellRel('groups', cellOf(rel), schema),
+    );
   await rewrite('index.json', (i) => {
-    i.group_sha256 = renew(i.group_sha256 as Record<string, string>, paths.cellGroup);
+    i.group_sha256 = renew(i.group_sha256 as Record<string, string>, 'groups');
   });
   const metaPath = join(root, 'meta.json');
   const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256?: Record<string, string> };
