@@ -2,7 +2,9 @@
  * The JSON text of a search answer, byte for byte JSON.stringify's, built from each shown office's text around its two
  * per-answer numbers (distance_miles, offices_within_radius), made once per office, base URL and version: a result is
  * mostly long constant strings (the what_this_is texts, hours), and escaping them again was most of the answer's
- * serialisation. Results the service did not register are serialised whole.
+ * serialisation. Results the service did not register are serialised whole. The text is kept only as UTF-8 bytes,
+ * outside the JavaScript heap: kept as a string as well, it was a sixth of what a warm 1 mi query left on the heap for
+ * the next young-generation collections to copy (BENCHMARKS.md section 4).
  */
 import type { AttorneysResponseT, ResultT } from '../contract/schemas.ts';
 import { roundMiles, shapeResult, type ShapeMeta } from './shape.ts';
@@ -27,13 +29,12 @@ const byOffice = new ByteLru<{
   meta: ShapeMeta;
   /** The office's result at distance 0 with count 0, deeply frozen: every result of it is a copy with its two numbers. */
   template: ResultT;
-  parts: Parts | null;
   bytes: ByteParts | null;
 }>(RESULT_TEXT_CACHE_BYTES);
-/** What an entry costs beyond its text (two bytes a character): the entry, its key and the part strings' headers. */
-const ENTRY_OVERHEAD_BYTES = 200;
-/** Parts of each result object the service handed out, as text and as bytes. */
-const byResult = new WeakMap<ResultT, { parts: Parts; bytes: ByteParts }>();
+/** What an entry holds beyond its bytes: the entry, its key, the template's objects and the three buffers' objects. */
+const ENTRY_OVERHEAD_BYTES = 1024;
+/** Parts of each result object the service handed out, as bytes. */
+const byResult = new WeakMap<ResultT, ByteParts>();
 
 /** A result's text split around its two numbers, or null when its text is not of the expected form. */
 function split(text: string): Parts | null {
@@ -60,11 +61,10 @@ export function shapeResultWithText(
     const parts = split(JSON.stringify(template));
     const bytes =
       parts === null ? null : ([Buffer.from(parts[0]), Buffer.from(parts[1]), Buffer.from(parts[2])] as const);
-    known = { office, base: publicBaseUrl, meta, template, parts, bytes };
-    const chars = parts === null ? 0 : parts[0].length + parts[1].length + parts[2].length;
-    // The text (two bytes a character) and its UTF-8 bytes (at most three a character, mostly one); the template
-    // shares its strings with the office.
-    byOffice.set(office.listing_id, known, 3 * chars + ENTRY_OVERHEAD_BYTES);
+    known = { office, base: publicBaseUrl, meta, template, bytes };
+    // The UTF-8 bytes; the template shares its strings with the office.
+    const length = bytes === null ? 0 : bytes[0].length + bytes[1].length + bytes[2].length;
+    byOffice.set(office.listing_id, known, length + ENTRY_OVERHEAD_BYTES);
   }
   // The template's copy: the same keys in the same order (a spread keeps them; the two numbers replace theirs in place),
   // its nested values shared and frozen, so building a result no longer shapes the office again.
@@ -73,7 +73,7 @@ export function shapeResultWithText(
     distance_miles: roundMiles(distanceMiles),
     offices_within_radius: officesWithinRadius,
   };
-  if (known.parts !== null && known.bytes !== null) byResult.set(result, { parts: known.parts, bytes: known.bytes });
+  if (known.bytes !== null) byResult.set(result, known.bytes);
   return result;
 }
 
@@ -87,9 +87,10 @@ function deepFreeze<T>(value: T): T {
 }
 
 function resultJson(result: ResultT): string {
-  const parts = byResult.get(result)?.parts;
-  if (parts === undefined) return JSON.stringify(result);
-  return `${parts[0]}${JSON.stringify(result.distance_miles)}${parts[1]}${JSON.stringify(result.offices_within_radius)}${parts[2]}`;
+  const bytes = byResult.get(result);
+  if (bytes === undefined) return JSON.stringify(result);
+  // The parts end at ASCII delimiters, so each decodes to its own text.
+  return `${bytes[0].toString()}${JSON.stringify(result.distance_miles)}${bytes[1].toString()}${JSON.stringify(result.offices_within_radius)}${bytes[2].toString()}`;
 }
 
 const EMPTY_RESULTS = '"results":[]}';
@@ -112,7 +113,7 @@ export function answerJson(body: AttorneysResponseT): string {
  */
 export function answerBytes(body: AttorneysResponseT): Buffer {
   const head = headOf(body);
-  const known = head === null ? [] : body.results.map((r) => byResult.get(r)?.bytes);
+  const known = head === null ? [] : body.results.map((r) => byResult.get(r));
   if (head === null || known.some((b) => b === undefined)) return Buffer.from(answerJson(body));
   const pieces: (Buffer | string)[] = [head];
   body.results.forEach((result, i) => {
