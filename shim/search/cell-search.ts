@@ -27,6 +27,7 @@ import { checkStored, StoreError } from '../contract/errors.ts';
 import { haversineMiles } from './geo.ts';
 import { readRequired, type SiteReader } from './reader.ts';
 import { keys, StoredOffice, type StoredOfficeT } from '../format/site-format.ts';
+import { withSharedHours } from '../format/shared-hours.ts';
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
 import { plannedBlocks } from './block-plan.ts';
@@ -591,7 +592,7 @@ function readShown(s: Search, shown: readonly Kept<Columns>[]): Promise<[StoredO
         k.ref.records[n],
       );
       const office = rec.record(k.pos - n * chunk, key, (raw) =>
-        checkStored(StoredOffice, raw, key, `${key} holds a record that`),
+        withSharedHours(checkStored(StoredOffice, raw, key, `${key} holds a record that`)),
       );
       if (office === undefined || office.lat !== k.ref.lat[k.pos] || office.lng !== k.ref.lng[k.pos]) {
         throw new StoreError(`${key} does not hold the office at position ${k.pos} of block ${k.ref.cell}`, key);
