@@ -153,50 +153,28 @@ export function decodeGroup(bytes: Uint8Array): unknown {
   const sharedSha: string[] = [];
   const blockCell: string[] = [];
   const blockSha: string[] = [];
+  // The row columns, each a packed uint32 field read the same way.
+  const columns: Partial<Record<number, number[]>> = {
+    [F.row_digit]: digit,
+    [F.row_parent]: parent,
+    [F.row_n]: n,
+    [F.row_reach]: reach,
+    [F.row_units]: units,
+    [F.row_block]: block,
+    [F.row_at]: at,
+  };
   const check = fieldChecker(wireOf, [F.shared_sha256, F.block_sha256]);
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
     check(field, wire);
-    switch (field) {
-      case F.schema_version:
-        schemaVersion = r.uint32();
-        break;
-      case F.cell:
-        cell = readCell(r);
-        break;
-      case F.row_digit:
-        readPacked(bytes, r, field, 'uint32', digit);
-        break;
-      case F.row_parent:
-        readPacked(bytes, r, field, 'uint32', parent);
-        break;
-      case F.row_n:
-        readPacked(bytes, r, field, 'uint32', n);
-        break;
-      case F.row_reach:
-        readPacked(bytes, r, field, 'uint32', reach);
-        break;
-      case F.row_units:
-        readPacked(bytes, r, field, 'uint32', units);
-        break;
-      case F.row_block:
-        readPacked(bytes, r, field, 'uint32', block);
-        break;
-      case F.row_at:
-        readPacked(bytes, r, field, 'uint32', at);
-        break;
-      case F.shared_cell:
-        readCells(r, field, sharedCell);
-        break;
-      case F.shared_sha256:
-        sharedSha.push(readSha(r));
-        break;
-      case F.block_cell:
-        readCells(r, field, blockCell);
-        break;
-      default:
-        blockSha.push(readSha(r));
-    }
+    const column = columns[field];
+    if (column !== undefined) readPacked(bytes, r, field, 'uint32', column);
+    else if (field === F.schema_version) schemaVersion = r.uint32();
+    else if (field === F.cell) cell = readCell(r);
+    else if (field === F.shared_cell) readCells(r, field, sharedCell);
+    else if (field === F.shared_sha256) sharedSha.push(readSha(r));
+    else if (field === F.block_cell) readCells(r, field, blockCell);
+    else blockSha.push(readSha(r));
   }
   const count = parent.length;
   for (const col of [n, reach, units, block, at])
