@@ -4,7 +4,7 @@
  * mostly long constant strings (the what_this_is texts, hours), and escaping them again was most of the answer's
  * serialisation. Results the service did not register are serialised whole. The text is kept only as UTF-8 bytes,
  * outside the JavaScript heap: kept as a string as well, it was a sixth of what a warm 1 mi query left on the heap for
- * the next young-generation collections to copy (BENCHMARKS.md section 4).
+ * the next young-generation collections to copy (BENCHMARKS.md section 14).
  */
 import type { AttorneysResponseT, ResultT } from '../contract/schemas.ts';
 import { roundMiles, shapeResult, type ShapeMeta } from './shape.ts';

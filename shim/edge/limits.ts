@@ -33,7 +33,7 @@ export const KEEP_ALIVE_GRACE_MS = 3_000;
 /**
  * Default budget of the parsed site-object cache (CACHE_MIB), in MiB of memory held (parsed objects and their search
  * columns, about 3 bytes per stored byte): the heap the former default of 64 MiB of stored JSON took, so a site of a
- * million offices is served warm without re-reading objects (BENCHMARKS.md section 4).
+ * million offices is served warm without re-reading objects (BENCHMARKS.md section 14).
  */
 export const DEFAULT_CACHE_MIB = 192;
 /** Default budget of the answer cache in MiB (about 1,900 answers of 16 KB identity plus their brotli and gzip forms). */

@@ -2,7 +2,7 @@
  * A record chunk (`cells/records/<block cell>/<chunk>.json`) as the search holds it: its stored bytes, where each record
  * lies in them, and each record parsed only the first time it is shown. A search shows a few records of each chunk it
  * reads (at most 25 of its 32); parsing the other records and keeping them in the parsed-object cache made every chunk read
- * leave about 2,000 small objects that each young-generation collection copied (BENCHMARKS.md section 4, the warm
+ * leave about 2,000 small objects that each young-generation collection copied (BENCHMARKS.md section 14, the warm
  * 1 mi tail). The bytes are held outside the JavaScript heap, so the collector never copies them.
  */
 import type { z } from 'zod';

@@ -3,7 +3,7 @@
  * 1 mi queries of bench/scale/warm-tail.ts first show on the million-office site), yet each record shown held its own
  * copy, seven day arrays and an object per interval, and its own seven rendered lines (shape.ts renders them once per
  * weekly object): a third of what a warm 1 mi query left on the heap for the next young-generation collections to copy
- * (BENCHMARKS.md section 4).
+ * (BENCHMARKS.md section 14).
  */
 import { LRUCache } from 'lru-cache';
 import { StoredHours, type StoredHoursT, type StoredOfficeT } from './site-format.ts';
