@@ -6,7 +6,15 @@
  */
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { CellSharedT } from './cell-format.ts';
-import { fieldChecker, packed, readCell, readPacked, writeCell } from './pb-columns.ts';
+import {
+  fieldChecker,
+  packed,
+  readCell,
+  readPacked,
+  readSharedList,
+  writeCell,
+  writeSharedList,
+} from './pb-columns.ts';
 
 /** The field numbers of cell-block.proto message CellShared. */
 const F = { schema_version: 1, cell: 2, row: 3, shared: 4 } as const;
@@ -17,9 +25,6 @@ function wireOf(field: number): WireType | undefined {
   if (field === F.cell) return WireType.Bit64;
   return field === F.row || field === F.shared ? WireType.LengthDelimited : undefined;
 }
-
-/** The one field of message SharedUnits. */
-const UNITS = 1;
 
 /**
  * A shared list [unit step, offices, ...] as SharedUnits values: each step doubled, plus 1 and followed by the office
@@ -65,25 +70,17 @@ export function encodeShared(page: CellSharedT): Uint8Array {
   });
   packed(w, F.row, 'uint32', steps);
   for (const list of page.shared) {
-    w.tag(F.shared, WireType.LengthDelimited).fork();
-    packed(w, UNITS, 'uint32', unitsOf(list));
-    w.join();
+    writeSharedList(w, F.shared, unitsOf(list));
   }
   return w.finish();
 }
 
-/** The SharedUnits message at the reader as its shared list. */
+/**
+ * The SharedUnits message at the reader as its shared list: on the wire it is shaped as a block's SharedList (one packed
+ * uint32 field 1), so the same reader takes it in.
+ */
 function readUnits(r: BinaryReader): number[] {
-  const units: number[] = [];
-  const inner = r.bytes();
-  const sub = new BinaryReader(inner);
-  while (sub.pos < sub.len) {
-    const [f, w] = sub.tag();
-    if (f !== UNITS || w !== WireType.LengthDelimited || units.length > 0)
-      throw new Error(`a shared list has field ${f} of wire type ${w}`);
-    readPacked(inner, sub, f, 'uint32', units);
-  }
-  return listOf(units);
+  return listOf(readSharedList(r));
 }
 
 /**
