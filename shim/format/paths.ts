@@ -13,9 +13,6 @@ export function binaryCellKind(key: string): BinaryCellKind | null {
   return null;
 }
 
-/** Whether a key names a binary block (`.pb`), which is decoded by block-binary.ts rather than parsed as JSON. */
-export const isBinaryBlock = (key: string): boolean => binaryCellKind(key) === 'block';
-
 /** The extension of a group tree or shared page of cell schema `cellSchema`: Protocol Buffers from schema 8 on. */
 const treeExt = (cellSchema: number): string => (cellSchema >= FIRST_BINARY_TREE_SCHEMA ? 'pb' : 'json');
 
