@@ -1,11 +1,13 @@
 /** `npm start`: serve what is published; release the sample through the gates only when there is no site yet. */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ENV_HELP, loadConfig, type Config } from './shim/edge/env.ts';
 import { wildcardHostWarning } from './shim/base-url-warning.ts';
 import { startServer, type RunningServer } from './shim/server.ts';
 import { EXIT, runCli } from './shim/lib/cli-run.ts';
 import { logLine } from './shim/edge/log-line.ts';
+import { keys, Pointer } from './shim/format/site-format.ts';
+import { unservableBecause } from './generator/release/servable.ts';
 
 const SPEC = {
   name: 'start',
@@ -16,7 +18,8 @@ const SPEC = {
 Serves what SITE_DIR's current.json names; starting the server never publishes. Only when SITE_DIR has no
 current.json yet does it build one, and then as a release does (npm run release: gates, verify, a release record
 beside LOG_DIR in releases/), synthesising the sample inputs first when DATA_DIR/weeks is missing; a refused week
-is not served (exit 1). When inputs under DATA_DIR (metros.json, corrections.jsonl, removals.jsonl, weeks/) changed
+is not served (exit 1). A live version whose schemas this release does not read is served as it is too (every
+search a 503), after saying so and what to release. When inputs under DATA_DIR (metros.json, corrections.jsonl, removals.jsonl, weeks/) changed
 since the site was published, it says so and names the release command, and serves the published version as it is.`,
   options: {
     'no-build': {
@@ -52,6 +55,19 @@ function newestMtime(path: string): number {
   return newest;
 }
 
+/** Why this release cannot serve the version `siteDir`'s current.json names, or null when it can. */
+async function liveUnservable(siteDir: string): Promise<string | null> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8'));
+  } catch {
+    parsed = null;
+  }
+  const live = Pointer.safeParse(parsed);
+  if (!live.success) return `its ${keys.pointer} is not a pointer this release reads`;
+  return unservableBecause(siteDir, live.data.version);
+}
+
 /** Make sure SITE_DIR holds a published site: the sample's first release (gates, verify, record) when it has none. */
 async function ensureSite(config: Config): Promise<void> {
   const siteDir = resolve(config.siteDir);
@@ -59,6 +75,12 @@ async function ensureSite(config: Config): Promise<void> {
   const pointer = join(siteDir, 'current.json');
   const weeksDir = join(dataDir, 'weeks');
   if (existsSync(pointer)) {
+    // The server still starts (a week it can read, once released, is served without a restart), but says so first.
+    const why = await liveUnservable(siteDir);
+    if (why !== null)
+      say(
+        `${siteDir} cannot be served by this release: ${why}. Every search answers 503 until a week this release reads is live. Release one with: npm run release -- --data ${config.dataDir} --site ${config.siteDir}; if that refuses the live version as too old to compare with, release into an empty folder instead (--site <new folder>) and serve that (SITE_DIR=<new folder>), or move ${config.siteDir} aside and npm start releases it again.`,
+      );
     const siteTime = statSync(pointer).mtimeMs;
     const inputs = ['metros.json', 'corrections.jsonl', 'removals.jsonl', 'weeks'].map((name) =>
       newestMtime(join(dataDir, name)),

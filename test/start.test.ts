@@ -1,7 +1,8 @@
 /**
  * `npm start` never publishes: over a published site it serves that version even when the inputs changed (a week the
  * release refused included), and says which command publishes them; with no site it releases the first one through the
- * gates, and serves nothing when they refuse it.
+ * gates, and serves nothing when they refuse it. Over a live version this release cannot read, it says so and what to
+ * release before serving it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -92,5 +93,27 @@ describe('npm start never publishes', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/first release of .* was refused at gate coordinates/);
     await expect(readFile(join(site, keys.pointer))).rejects.toThrow(/ENOENT/);
+  }, 120_000);
+
+  it('over a live version of a schema this release does not read, says so and names the release before serving', async () => {
+    const data = await copyFixture();
+    const site = join(await tempDir('start-old'), 'site');
+    const logs = await tempDir('start-logs3');
+    const released = await release({ dataDir: data, siteDir: site, recordsDir: join(logs, 'releases'), log: () => {} });
+    expect(released.outcome).toBe('released');
+    // As an older checkout left it: the live week's cell index of the retired cell schema 6.
+    const indexPath = join(site, keys.cellIndex(released.version ?? ''));
+    const index = JSON.parse(await readFile(indexPath, 'utf8')) as { schema_version: number };
+    await writeFile(indexPath, JSON.stringify({ ...index, schema_version: 6 }));
+    const run = await start({ SITE_DIR: site, DATA_DIR: data, LOG_DIR: join(logs, 'log') });
+    try {
+      expect(run.url, run.stderr).not.toBeNull();
+      expect(run.stderr).toContain(`${released.version ?? ''} is cells schema 6, which this release does not serve`);
+      expect(run.stderr).toContain(`npm run release -- --data ${data} --site ${site}`);
+      const answer = await fetch(`${run.url ?? ''}/v1/attorneys?lat=41.88&lng=-87.63&radius_miles=5`);
+      expect(answer.status).toBe(503);
+    } finally {
+      run.child.kill('SIGTERM');
+    }
   }, 120_000);
 });

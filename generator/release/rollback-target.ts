@@ -4,13 +4,13 @@
  * holding no listing under a standing removal.
  * Otherwise it is refused, naming the versions it may go back to (and the week to release again instead).
  */
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PREVIOUS_CELL_SCHEMA, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import type { ActiveRemovals } from '../model/removals.ts';
 import { removedListingsIn } from '../publish/removal-check.ts';
 import type { Released } from './records.ts';
+import { unservableBecause } from './servable.ts';
 
 /** The plan of a rollback, or why there is none. */
 export type RollbackTarget = { kind: 'pointer'; version: string; week: string } | { kind: 'refused'; message: string };
@@ -38,16 +38,6 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-/** The schema_version of the JSON object at `path`, or null when it cannot be read. */
-async function schemaAt(path: string): Promise<number | null> {
-  try {
-    const schema = (JSON.parse(await readFile(path, 'utf8')) as { schema_version?: unknown }).schema_version;
-    return typeof schema === 'number' ? schema : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Why `version` may not be gone back to, or null when it may. */
 async function whyNot(ctx: RollbackContext, version: string): Promise<string | null> {
   const records = ctx.released.filter((r) => r.version === version);
@@ -55,14 +45,8 @@ async function whyNot(ctx: RollbackContext, version: string): Promise<string | n
   if (last === undefined) return `${version} was never released to ${ctx.target} (the release records say which were)`;
   if (!(await exists(join(ctx.siteDir, keys.manifest(version)))))
     return `${version} is no longer kept in ${join(ctx.siteDir, 'v')}`;
-  // The shim serves the current schemas only (and the previous cell schema): a version of another would answer every
-  // request with a 503.
-  const meta = await schemaAt(join(ctx.siteDir, keys.meta(version)));
-  if (meta !== SCHEMA_VERSIONS.meta)
-    return `${version} is meta schema ${meta ?? 'unreadable'}, which this release does not serve (it reads meta schema ${SCHEMA_VERSIONS.meta} only)`;
-  const cells = await schemaAt(join(ctx.siteDir, keys.cellIndex(version)));
-  if (cells !== SCHEMA_VERSIONS.cells && cells !== PREVIOUS_CELL_SCHEMA)
-    return `${version} is cells schema ${cells ?? 'unreadable'}, which this release does not serve (it reads cells schema ${SCHEMA_VERSIONS.cells} or ${PREVIOUS_CELL_SCHEMA} only)`;
+  const unservable = await unservableBecause(ctx.siteDir, version);
+  if (unservable !== null) return unservable;
   if (last.corrections_sha256 === null)
     return `the release record of ${version} does not say which corrections it applied, so today's cannot be checked`;
   if (last.corrections_sha256 !== ctx.corrections)
