@@ -17,11 +17,14 @@ import { CellGroup, CellIndex, CellShared, type CellGroupT, type CellIndexT } fr
 
 const SITE = process.env.TEST_SITE_DIR as string;
 
+/** What becomes of each object under `cells/<sub>/`: cut short, or written as cell schema 7 (a tree of 8 otherwise). */
+type Change = 'cut' | 'schema 7';
+
 /**
- * The sample site with every object under `cells/<sub>/` cut short, and the hashes above it recorded anew (groups,
- * index; meta.json and the pointer without hashes, as a version before them), so the cut bytes pass their hash check.
+ * The sample site with every object under `cells/<sub>/` changed, and the hashes above it recorded anew (groups,
+ * index; meta.json and the pointer without hashes, as a version before them), so the changed bytes pass their hash check.
  */
-async function cutStore(sub: 'blocks' | 'groups' | 'shared'): Promise<Store> {
+async function cutStore(sub: 'blocks' | 'groups' | 'shared', change: Change = 'cut'): Promise<Store> {
   const inner = new FolderStore(SITE);
   const get = async (key: string): Promise<Uint8Array> => (await inner.get(key)) as Uint8Array;
   const version = Pointer.parse(JSON.parse(Buffer.from(await get(keys.pointer)).toString('utf8'))).version;
@@ -33,9 +36,14 @@ async function cutStore(sub: 'blocks' | 'groups' | 'shared'): Promise<Store> {
   };
   const cutNow = async (key: string): Promise<Uint8Array> => {
     const rel = key.slice(root.length);
-    if (rel.startsWith(`cells/${sub}/`)) return (await get(key)).subarray(0, -3);
+    if (rel.startsWith(`cells/${sub}/`)) {
+      if (change === 'cut') return (await get(key)).subarray(0, -3);
+      if (sub !== 'groups')
+        return serialiseAt(rel, { ...(decodeStored(await get(key), rel) as object), schema_version: 7 });
+    }
     if (rel.startsWith('cells/groups/')) {
       const group = decodeStored(await get(key), rel) as Record<string, Record<string, string>>;
+      if (sub === 'groups') (group as unknown as { schema_version: number }).schema_version = 7;
       if (sub === 'blocks') await rehash(group.block_sha256 ?? {}, (c) => root + paths.cellBlock(c));
       else await rehash(group.shared_sha256 ?? {}, (c) => root + paths.cellShared(c, 8));
       return serialiseAt(rel, group);
@@ -60,7 +68,7 @@ async function cutStore(sub: 'blocks' | 'groups' | 'shared'): Promise<Store> {
     if (got === undefined) memo.set(key, (got = cutNow(key)));
     return got;
   };
-  return { kind: `cut-${sub}`, get: async (key) => ((await inner.get(key)) === null ? null : cut(key)) };
+  return { kind: `${change}-${sub}`, get: async (key) => ((await inner.get(key)) === null ? null : cut(key)) };
 }
 
 describe('a binary cell object that is not its message', () => {
@@ -97,4 +105,19 @@ describe('a binary cell object that is not its message', () => {
     }
     expect(refused).toBeGreaterThan(3);
   });
+});
+
+describe('a cell object of another cell schema than its index', () => {
+  for (const sub of ['blocks', 'groups'] as const) {
+    it(`is a store failure (503) for cells/${sub}/ of schema 7 in a tree of 8, even where its recorded hash matches it`, async () => {
+      const service = createService(createSiteSource(await cutStore(sub, 'schema 7')));
+      const err = await service
+        .findAttorneys({ lat: '41.8781', lng: '-87.6298', radius_miles: '50' }, COLD_CTX)
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreError);
+      expect((err as Error).message).toMatch(
+        new RegExp(`cells/${sub}/[0-9a-f]{15}\\.pb is cells schema 7 in a tree of schema 8`),
+      );
+    });
+  }
 });

@@ -206,6 +206,15 @@ function columns(block: CellBlockT, key: string): Columns {
   return c;
 }
 
+/** A store failure unless a group, block or shared page is of its index's cell schema (the hashes alone allow a mix). */
+function checkSchema(object: { schema_version: number }, index: CellIndexT, key: string): void {
+  if (object.schema_version !== index.schema_version)
+    throw new StoreError(
+      `${key} is cells schema ${object.schema_version} in a tree of schema ${index.schema_version}`,
+      key,
+    );
+}
+
 /** A store failure unless every unit of `lists` is below the index's count and none is listed twice in one list. */
 function checkLists(lists: SharedLists, units: number, key: string): void {
   if (lists.maxUnit >= units) throw new StoreError(`${key} names unit ${lists.maxUnit} of ${units}`, key);
@@ -286,6 +295,7 @@ async function openSearch(
         index.group_sha256[cell],
       );
       if (group.cell !== cell) throw new StoreError(`${key} holds group ${group.cell}`, key);
+      checkSchema(group, index, key);
       return treeOf(group, index.shared_res);
     }),
   ).catch((err: unknown) => {
@@ -354,6 +364,7 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
     'is listed in its group but missing',
     t.group.block_sha256[cell],
   );
+  checkSchema(block, s.index, key);
   const cols = columns(block, key);
   if (cols.cell !== cell) throw new StoreError(`${key} holds block ${cols.cell}`, key);
   if (cols.maxUnit >= s.index.units) throw new StoreError(`${key} names unit ${cols.maxUnit} of ${s.index.units}`, key);
@@ -371,6 +382,7 @@ async function readApart(s: Search, t: Tree, k: number): Promise<SharedLists> {
   if (sha256 === undefined)
     throw new StoreError(`group ${t.group.cell} records no hash of its shared page ${cell}`, key);
   const apart = await readRequired(s.reader, key, CellShared, `is missing for a page of group ${t.group.cell}`, sha256);
+  checkSchema(apart, s.index, key);
   if (apart.cell !== cell || apart.row.length !== rows.length || apart.row.some((r, j) => r !== rows[j])) {
     throw new StoreError(`${key} does not list the rows of its page of group ${t.group.cell}`, key);
   }
