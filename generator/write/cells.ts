@@ -18,7 +18,7 @@ import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } fr
 import { encodeCoords, encodeSteps } from '../../shim/format/block-coords.ts';
 import { haversineMiles } from '../../shim/search/geo.ts';
 import type { PREVIOUS_CELL_SCHEMA } from '../../shim/contract/constants.ts';
-import { SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
+import { LIMIT, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../../shim/format/site-format.ts';
 import { unitsOf } from '../model/units.ts';
 
@@ -66,6 +66,43 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** A reach rounded up, so that rounding never puts an office outside its cell's stated reach. */
 function roundUp(miles: number): number {
   return Math.ceil(miles * 1e4) / 1e4 + 1e-4;
+}
+
+/**
+ * Each block's core (by node id): the least distance from the block cell's H3 centre, in miles rounded up like a reach,
+ * within which lie offices of min(homed units, LIMIT.max) of the units homed in the block, one office each; 0 for a
+ * block homing none. The cell index carries it so a cold search bounds where its nearest firms lie more tightly than
+ * by whole blocks (shim/search/block-plan.ts).
+ */
+function blockCores(
+  nodes: readonly Node[],
+  homeOf: Int32Array,
+  firstOf: Int32Array,
+  positions: Int32Array,
+  latAt: Float64Array,
+  lngAt: Float64Array,
+): Map<number, number> {
+  const nearest = new Map<number, number[]>();
+  for (let f = 0; f < homeOf.length; f++) {
+    const home = homeOf[f] as number;
+    const block = home < 0 ? -1 : (nodes[home] as Node).block;
+    if (block < 0) continue;
+    const [cLat, cLng] = cellToLatLng((nodes[block] as Node).cell);
+    let d = Infinity;
+    for (let k = firstOf[f] as number; k < (firstOf[f + 1] as number); k++) {
+      const p = positions[k] as number;
+      d = Math.min(d, haversineMiles(cLat, cLng, latAt[p] as number, lngAt[p] as number));
+    }
+    const list = nearest.get(block) ?? [];
+    list.push(d);
+    nearest.set(block, list);
+  }
+  const cores = new Map<number, number>();
+  for (const [block, list] of nearest) {
+    list.sort((a, b) => a - b);
+    cores.set(block, roundUp(list[Math.min(list.length, LIMIT.max) - 1] ?? 0));
+  }
+  return cores;
 }
 
 /**
@@ -189,6 +226,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     fill[f] = (fill[f] as number) + 1;
   }
   // Each unit's home: the deepest node holding all its offices (-1 when they span groups). Summaries follow from it.
+  const homeOf = new Int32Array(units);
   for (let f = 0; f < units; f++) {
     const from = firstOf[f] as number;
     const to = firstOf[f + 1] as number;
@@ -197,6 +235,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     // The lowest common ancestor: up from the first office's leaf until the node also holds the last (ranges nest).
     let home = leafOf[lo] ?? -1;
     while (home >= 0 && hi >= (nodes[home] as Node).e) home = (nodes[home] as Node).parent;
+    homeOf[f] = home;
     for (let x = home; x >= 0; x = (nodes[x] as Node).parent) (nodes[x] as Node).units++;
     for (let k = from; k < to; k++) {
       for (let x = leafOf[positions[k] as number] ?? -1; x >= 0 && x !== home; x = (nodes[x] as Node).parent) {
@@ -245,15 +284,18 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     for (const c of n.children) assignBlock(c, block);
   };
   for (const r of roots) assignBlock(r, -1);
+  const coreOf = blockCores(nodes, homeOf, firstOf, positions, latAt, lngAt);
 
   const groups: CellGroupT[] = [];
   const shared: CellSharedT[] = [];
   const groupEntries: Record<string, [number, number]> = {};
   const blockEntries: Record<string, [string, number, number][]> = {};
+  const coreEntries: Record<string, number[]> = {};
   for (const r of roots) {
     const root = nodes[r] as Node;
     groupEntries[root.cell] = [root.e - root.s, root.reach];
     const groupBlocks: [string, number, number][] = (blockEntries[root.cell] = []);
+    const groupCores: number[] = (coreEntries[root.cell] = []);
     const rows = {
       cell: [] as string[],
       parent: [] as number[],
@@ -274,7 +316,10 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       rows.n.push(n.e - n.s);
       rows.reach.push(n.reach);
       rows.units.push(n.units);
-      if (n.block === id) groupBlocks.push([n.cell, n.reach, n.units]);
+      if (n.block === id) {
+        groupBlocks.push([n.cell, n.reach, n.units]);
+        groupCores.push(coreOf.get(id) ?? 0);
+      }
       if (n.block < 0 || n.block === id) {
         const cell = sharedPage(n.cell, root.cell, sharedRes);
         let page = pages.get(cell);
@@ -312,6 +357,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     units,
     groups: groupEntries,
     blocks: blockEntries,
+    block_core: coreEntries,
   };
   const index: CellIndexT = { schema_version: sv, ...head, group_sha256: {} };
   return { index, groups, shared, blocks, records };

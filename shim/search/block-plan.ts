@@ -4,7 +4,10 @@
  * never a guess: the search reads only blocks of leaves crossing the circle's edge (whose blocks cross it too), of
  * inside tops below block level (in blocks crossing it), and of the inside leaves its nearest-first walk visits; that
  * walk stops once `limit` firms are kept, and the units homed in blocks wholly inside are distinct firms each within its
- * block's greatest distance, so no leaf past the distance where those blocks hold `limit` units is visited.
+ * block's greatest distance, so no leaf past the distance where those blocks hold `limit` units is visited. A block's
+ * core (the index's `block_core`, when it has one) tightens that distance: min(units, 25) of its homed units each have
+ * an office within the core of the block cell's centre, so within the centre's distance plus the core, and in an inside
+ * leaf when the block is wholly inside.
  */
 import { cellToLatLng } from 'h3-js';
 import type { CellIndexT } from '../format/cell-format.ts';
@@ -18,7 +21,14 @@ interface Blocks {
   xyz: Float64Array;
   reach: Float64Array;
   units: Int32Array;
+  /** Each block's core (miles), or its reach where the index has none. */
+  core: Float64Array;
+  /** How many homed units lie within the core: min(units, CORE_UNITS), or all of them where the index has no core. */
+  coreUnits: Int32Array;
 }
+
+/** The homed units a block's core holds at most: the greatest limit a query may ask (generator/write/cells.ts). */
+const CORE_UNITS = 25;
 
 const blocksOfIndex = new WeakMap<CellIndexT, Blocks>();
 
@@ -32,12 +42,18 @@ function blocksOf(index: CellIndexT): Blocks {
     at += list.length;
   }
   const entries = Object.values(index.blocks).flat();
+  const cores = index.block_core;
+  const core = Object.entries(index.blocks).flatMap(([g, list]) =>
+    list.map((e, k) => (cores === undefined ? e[1] : (cores[g]?.[k] ?? e[1]))),
+  );
   b = {
     range,
     cell: entries.map((e) => e[0]),
     xyz: new Float64Array(entries.length * 3),
     reach: Float64Array.from(entries, (e) => e[1]),
     units: Int32Array.from(entries, (e) => e[2]),
+    core: Float64Array.from(core),
+    coreUnits: Int32Array.from(entries, (e) => (cores === undefined ? e[2] : Math.min(e[2], CORE_UNITS))),
   };
   for (let i = 0; i < entries.length; i++) {
     const [lat, lng] = cellToLatLng(b.cell[i] ?? '');
@@ -48,10 +64,27 @@ function blocksOf(index: CellIndexT): Blocks {
 }
 
 /**
+ * The distance within which `holds` (each [distance, homed units within it, block]) put `limit` distinct units, a
+ * block counted once at the most units it holds by then; Infinity when they hold fewer.
+ */
+function boundOf(holds: [number, number, number][], limit: number): number {
+  const counted = new Map<number, number>();
+  let held = 0;
+  for (const [far, units, i] of holds.sort((x, y) => x[0] - y[0])) {
+    const before = counted.get(i) ?? 0;
+    if (units <= before) continue;
+    held += units - before;
+    counted.set(i, units);
+    if (held >= limit) return far;
+  }
+  return Infinity;
+}
+
+/**
  * The cells of the blocks of `groups` that a search of `radius` miles around unit vector `p` for `limit` firms may
  * read: every block crossing the circle's edge, and the blocks wholly inside whose least possible distance is within
- * `bound`, the distance by which blocks wholly inside hold `limit` homed units (Infinity when they hold fewer), past
- * which the nearest-firm walk visits nothing.
+ * `bound`, the distance by which blocks wholly inside (or their cores) hold `limit` homed units (Infinity when they
+ * hold fewer), past which the nearest-firm walk visits nothing.
  */
 export function plannedBlocks(
   index: CellIndexT,
@@ -62,28 +95,27 @@ export function plannedBlocks(
 ): { cells: string[]; bound: number } {
   const b = blocksOf(index);
   const out: string[] = [];
-  // Blocks wholly inside: [least distance, greatest distance, homed units, position].
-  const inside: [number, number, number, number][] = [];
+  // Blocks wholly inside: [least distance, position].
+  const inside: [number, number][] = [];
+  // Of blocks wholly inside, the distances within which their homed units (those of the core, then all) lie: [distance,
+  // units, position]. Only those: the walk visits inside leaves alone, so only their firms stop it.
+  const holds: [number, number, number][] = [];
   for (const g of groups) {
     const [start, end] = b.range.get(g) ?? [0, 0];
     for (let i = start; i < end; i++) {
       const d = chordMiles(chordHav(p, b.xyz, i));
       const reach = b.reach[i] ?? 0;
       if (d - reach > radius) continue;
-      if (d + reach <= radius) inside.push([Math.max(0, d - reach), d + reach, b.units[i] ?? 0, i]);
-      else out.push(b.cell[i] ?? '');
+      if (d + reach > radius) {
+        out.push(b.cell[i] ?? '');
+        continue;
+      }
+      inside.push([Math.max(0, d - reach), i]);
+      holds.push([d + (b.core[i] ?? reach), b.coreUnits[i] ?? 0, i], [d + reach, b.units[i] ?? 0, i]);
     }
   }
-  let bound = Infinity;
-  let held = 0;
-  for (const [, far, units] of [...inside].sort((x, y) => x[1] - y[1])) {
-    held += units;
-    if (held >= limit) {
-      bound = far;
-      break;
-    }
-  }
+  const bound = boundOf(holds, limit);
   // The margin covers rounding between these sums and the walk's kept distances, as in the leaf plan (cell-search.ts).
-  for (const [least, , , i] of inside) if (least <= bound + 1e-9) out.push(b.cell[i] ?? '');
+  for (const [least, i] of inside) if (least <= bound + 1e-9) out.push(b.cell[i] ?? '');
   return { cells: out, bound };
 }
