@@ -116,8 +116,11 @@ const trees = new WeakMap<CellGroupT, Tree>();
 const columnsOf = new WeakMap<CellBlockT, Columns>();
 const groupLists = new WeakMap<CellIndexT, ReturnType<typeof groupsOf>>();
 
-/** The typed-array form of a parsed group, its rows paged at `sharedRes` (cached by the parsed object). */
-function treeOf(group: CellGroupT, sharedRes: number): Tree {
+/**
+ * The typed-array form of a parsed group, its rows paged at `sharedRes` (cached by the parsed object). Exported for
+ * test/helpers/cell-heap.ts, which measures what it holds.
+ */
+export function treeOf(group: CellGroupT, sharedRes: number): Tree {
   let t = trees.get(group);
   if (t !== undefined) return t;
   const rows = group.rows;
@@ -176,8 +179,11 @@ function treeOf(group: CellGroupT, sharedRes: number): Tree {
   return t;
 }
 
-/** The typed-array form of a parsed block (cached by the parsed object); a store failure when its columns disagree. */
-function columns(block: CellBlockT, key: string): Columns {
+/**
+ * The typed-array form of a parsed block (cached by the parsed object); a store failure when its columns disagree.
+ * Exported for test/helpers/cell-heap.ts, which measures what it holds.
+ */
+export function columns(block: CellBlockT, key: string): Columns {
   let c = columnsOf.get(block);
   if (c === undefined) {
     const coords = decodeCoords(block, block.listing.length);
