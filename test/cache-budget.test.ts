@@ -37,7 +37,9 @@ describe('the cache budget holds', () => {
     expect(large.chargedBytes).toBeGreaterThan(10 * 2 ** 20);
     const charged = large.chargedBytes - small.chargedBytes;
     const grown = large.grownBytes - small.grownBytes;
-    // Measured 0.88 (Node 22) and 0.84 (Node 24), within 1% run to run: the charge neither hides memory nor wastes budget.
+    // Measured 0.76 (Node 22) and 0.64 (Node 24), within 3% run to run, with the measured binary cell factors of
+    // site-reader.ts (0.75 and 0.65 with the JSON size ratios before them: cell objects are a small part of this site's
+    // charge, record chunks most of it): the charge neither hides memory nor wastes much budget.
     expect(grown / charged, `grew ${grown} bytes for ${charged} more charged`).toBeLessThanOrEqual(1.2);
     expect(grown / charged, `grew ${grown} bytes for ${charged} more charged`).toBeGreaterThanOrEqual(0.6);
   }, 240_000);

@@ -95,11 +95,17 @@ export interface CachedSiteSource extends SiteSource {
  */
 export const PARSED_BYTES_PER_STORED_BYTE = 3;
 /**
- * Bytes of a binary cell object's JSON per byte of its binary coding, over the million-office site: 2.3 for the 1,120
- * blocks (JSON in cell schema 6), 3.8 for the group trees and 3.4 for the shared pages (JSON in cell schema 7). A
- * binary object decodes into the same arrays as its JSON, so it is charged as that JSON.
+ * Bytes a parsed binary cell object holds per stored byte, with the search columns a search builds from it (cell-search.ts
+ * columns and treeOf, shared-lists.ts) less those charged per office or row below. Measured over the million-office
+ * site, each kind parsed as this reader parses it into one retained array, in five batches, heap plus array buffers after
+ * two full collections; the median batch on Node 22 / 24: 5.37 / 5.39 for the 1,120 blocks (10.8 MB stored), 10.5 /
+ * 11.1 for the 163 group trees (0.21 MB), 20.6 / 20.6 for the 439 shared pages (0.72 MB). Group trees keep the charge
+ * they had (11.4, 3.8 bytes of JSON per binary byte times 3), within 10% of that. Small objects hold more per byte (1 to
+ * 3 KB each of typed-array and object headers): the test site's 34 of each kind (blocks of 2.7 KB on average, group
+ * trees of 160 bytes, shared pages of 32) hold 6.2, 26 and 51 (Node 22; 6.1, 35 and 57 on Node 24).
+ * Command, per site and kind: node --expose-gc test/helpers/cell-heap.ts <site> <block|group|shared>
  */
-const JSON_BYTES_PER_BINARY_BYTE: Record<BinaryCellKind, number> = { block: 2.3, group: 3.8, shared: 3.4 };
+const HELD_BYTES_PER_BINARY_BYTE: Record<BinaryCellKind, number> = { block: 5.4, group: 11.4, shared: 20.6 };
 /** Typed-array search columns built once per cell block office (cell-search.ts): lat, lng, xyz, listing, unit. */
 const COLUMN_BYTES_PER_OFFICE = 8 + 8 + 24 + 4 + 4;
 /** Typed arrays built once per cell group row (cell-search.ts treeOf): xyz, reach, units, first, kids, block, slot, below. */
@@ -113,8 +119,7 @@ const TREE_BYTES_PER_ROW = 24 + 8 + 4 * 6;
 export function heldBytes(key: string, storedBytes: number, value: unknown): number {
   if (value instanceof RecordChunk) return value.heldBytes(PARSED_BYTES_PER_STORED_BYTE, storedBytes);
   const kind = binaryCellKind(key);
-  const asJson = kind === null ? storedBytes : storedBytes * JSON_BYTES_PER_BINARY_BYTE[kind];
-  let held = Math.ceil(asJson * PARSED_BYTES_PER_STORED_BYTE);
+  let held = Math.ceil(storedBytes * (kind === null ? PARSED_BYTES_PER_STORED_BYTE : HELD_BYTES_PER_BINARY_BYTE[kind]));
   const v = value as { listing?: unknown; rows?: { cell?: unknown }; points?: unknown } | null;
   if (key.includes('/cells/blocks/') && Array.isArray(v?.listing)) held += v.listing.length * COLUMN_BYTES_PER_OFFICE;
   if (key.includes('/cells/groups/') && Array.isArray(v?.rows?.cell)) held += v.rows.cell.length * TREE_BYTES_PER_ROW;
