@@ -4,12 +4,13 @@
  * never a guess: the search reads only blocks of leaves crossing the circle's edge (whose blocks cross it too), of
  * inside tops below block level (in blocks crossing it), and of the inside leaves its nearest-first walk visits; that
  * walk stops once `limit` firms are kept, and the units homed in blocks wholly inside are distinct firms each within its
- * block's greatest distance, so no leaf past the distance where those blocks hold `limit` units is visited. A block's
- * core (the index's `block_core`, when it has one) tightens that distance: min(units, 25) of its homed units each have
- * an office within the core of the block cell's centre, so within the centre's distance plus the core, and in an inside
- * leaf when the block is wholly inside.
+ * block's greatest distance, so no leaf past the distance where those blocks hold `limit` units is visited. A
+ * block's core (the index's `block_core`, when it has one) tightens that distance: min(units, LIMIT.max) of its homed
+ * units each have an office within the core of the block cell's centre, so within the centre's distance plus the core,
+ * and in an inside leaf when the block is wholly inside.
  */
 import { cellToLatLng } from 'h3-js';
+import { LIMIT } from '../contract/constants.ts';
 import type { CellIndexT } from '../format/cell-format.ts';
 import { chordHav, chordMiles, unitVector } from './search-scratch.ts';
 
@@ -23,12 +24,9 @@ interface Blocks {
   units: Int32Array;
   /** Each block's core (miles), or its reach where the index has none. */
   core: Float64Array;
-  /** How many homed units lie within the core: min(units, CORE_UNITS), or all of them where the index has no core. */
+  /** How many homed units lie within the core: min(units, LIMIT.max), or all of them where the index has no core. */
   coreUnits: Int32Array;
 }
-
-/** The homed units a block's core holds at most: the greatest limit a query may ask (generator/write/cells.ts). */
-const CORE_UNITS = 25;
 
 const blocksOfIndex = new WeakMap<CellIndexT, Blocks>();
 
@@ -53,7 +51,7 @@ function blocksOf(index: CellIndexT): Blocks {
     reach: Float64Array.from(entries, (e) => e[1]),
     units: Int32Array.from(entries, (e) => e[2]),
     core: Float64Array.from(core),
-    coreUnits: Int32Array.from(entries, (e) => (cores === undefined ? e[2] : Math.min(e[2], CORE_UNITS))),
+    coreUnits: Int32Array.from(entries, (e) => (cores === undefined ? e[2] : Math.min(e[2], LIMIT.max))),
   };
   for (let i = 0; i < entries.length; i++) {
     const [lat, lng] = cellToLatLng(b.cell[i] ?? '');
