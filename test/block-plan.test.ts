@@ -93,7 +93,7 @@ describe('the blocks planned from the cell index', () => {
     const at = (miles: number): string => latLngToCell(lat, lng + miles / (69.17 * Math.cos((lat * Math.PI) / 180)), 9);
     const cells = [at(0), at(1.5), at(3)];
     const blocks = { g: cells.map((cell): [string, number, number] => [cell, 1, 100]) };
-    const index = { blocks, block_core: { g: [0.05, 0.05, 0.05] } } as unknown as CellIndexT;
+    const index = { blocks, block_core: { g: [499, 499, 499] } } as unknown as CellIndexT;
     const coreless = { blocks } as unknown as CellIndexT;
     const p = new Float64Array(3);
     unitVector(...cellToLatLng(cells[0] ?? ''), p, 0);

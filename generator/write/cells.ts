@@ -16,6 +16,7 @@ import {
 } from '../../shim/format/cell-format.ts';
 import type { CellBlockT, CellGroupT, CellIndexT, CellRecordsT, CellSharedT } from '../../shim/format/cell-format.ts';
 import { encodeCoords, encodeSteps } from '../../shim/format/block-coords.ts';
+import { reachCount } from '../../shim/format/group-binary.ts';
 import { haversineMiles } from '../../shim/search/geo.ts';
 import type { PREVIOUS_CELL_SCHEMA } from '../../shim/contract/constants.ts';
 import { LIMIT, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
@@ -318,7 +319,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       rows.units.push(n.units);
       if (n.block === id) {
         groupBlocks.push([n.cell, n.reach, n.units]);
-        groupCores.push(coreOf.get(id) ?? 0);
+        // As a count of 0.0001 mile (reachCount), shorter than the miles in JSON; 0 for a block homing no unit.
+        groupCores.push(reachCount(coreOf.get(id) ?? 1e-4));
       }
       if (n.block < 0 || n.block === id) {
         const cell = sharedPage(n.cell, root.cell, sharedRes);

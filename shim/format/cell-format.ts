@@ -119,10 +119,10 @@ export const CellIndex = z.object({
   blocks: dict(z.array(z.tuple([z.string(), z.number().nonnegative(), nat]))).describe(
     "group cell -> its blocks in row order, each [block cell, reach miles, units]: the block rows of the group's tree, so a cold search reads a group's tree and the blocks it will need in one round",
   ),
-  block_core: dict(z.array(z.number().nonnegative()))
+  block_core: dict(z.array(nat))
     .optional()
     .describe(
-      "group cell -> for each of its blocks (in the order of `blocks`), the least miles from the block cell's H3 centre within which lie offices of min(units, 25) of its homed units; absent in indexes written before it",
+      "group cell -> for each of its blocks (in the order of `blocks`), its core as a count c of 0.0001 mile (the core is c / 10000 + 0.0001 miles): the least distance from the block cell's H3 centre within which lie offices of min(units, 25) of its homed units; absent in indexes written before it",
     ),
   group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.pb (.json in cell schema 7)'),
 });

@@ -12,6 +12,7 @@
 import { cellToLatLng } from 'h3-js';
 import { LIMIT } from '../contract/constants.ts';
 import type { CellIndexT } from '../format/cell-format.ts';
+import { reachOf } from '../format/group-binary.ts';
 import { chordHav, chordMiles, unitVector } from './search-scratch.ts';
 
 /** The index's blocks as typed arrays (H3 centre unit vectors, reach, homed units), built once per parsed index. */
@@ -42,7 +43,10 @@ function blocksOf(index: CellIndexT): Blocks {
   const entries = Object.values(index.blocks).flat();
   const cores = index.block_core;
   const core = Object.entries(index.blocks).flatMap(([g, list]) =>
-    list.map((e, k) => (cores === undefined ? e[1] : (cores[g]?.[k] ?? e[1]))),
+    list.map((e, k) => {
+      const c = cores?.[g]?.[k];
+      return c === undefined ? e[1] : reachOf(c);
+    }),
   );
   b = {
     range,
