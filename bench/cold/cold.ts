@@ -69,6 +69,16 @@ export interface ColdQueryReads {
   refused?: boolean;
   /** Every round of reads, those after the answer included (reads it started and no longer waited for). */
   allRounds?: readonly (readonly string[])[];
+  /** What the answer searched and showed (absent for a refusal, or in reads stored before it was kept). */
+  answer?: ColdAnswer;
+}
+
+/** The search an answer made: its point (degrees), radius (miles) and the listing ids it showed, nearest first. */
+export interface ColdAnswer {
+  lat: number;
+  lng: number;
+  radius: number;
+  shown: string[];
 }
 
 /** Rounds of a query other than those that read the pointer alone. */
@@ -165,7 +175,15 @@ export function summariseCold(label: string, perQuery: readonly ColdQueryReads[]
 export async function coldQueryReads(store: Store, q: ColdQuery): Promise<ColdQueryReads> {
   const rounds = new RoundStore(store);
   const counting = new CountingStore(rounds);
-  const asked = await askCold(createService(createSiteSource(counting)), q.args);
+  let answer: ColdAnswer | undefined;
+  const asked = await askCold(createService(createSiteSource(counting)), q.args, (a) => {
+    answer = {
+      lat: a.location.lat,
+      lng: a.location.lng,
+      radius: a.radius_miles_used,
+      shown: a.results.map((r) => r.listing_id),
+    };
+  });
   const waited = rounds.rounds.slice();
   await rounds.settled();
   return {
@@ -174,6 +192,7 @@ export async function coldQueryReads(store: Store, q: ColdQuery): Promise<ColdQu
     rounds: waited,
     refused: asked === 'refused',
     allRounds: rounds.rounds.slice(),
+    ...(answer !== undefined ? { answer } : {}),
   };
 }
 

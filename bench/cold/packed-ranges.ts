@@ -226,7 +226,8 @@ export interface PackedFigures {
   queries: number;
 }
 
-function figures(
+/** The figures of one row: GETs and bytes per query (`per`, in the order of `queries`). */
+export function figures(
   gap: number | null,
   fitGets: number | undefined,
   coded: boolean,

@@ -5,6 +5,7 @@
 import { createService } from '../../shim/answer/service-impl.ts';
 import { ApiError } from '../../shim/contract/errors.ts';
 import type { Service } from '../../shim/answer/service.ts';
+import type { AttorneysResponseT } from '../../shim/contract/schemas.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { allMetroPoints, loadMetros, pointArgs, type QueryPoint } from '../lib/points.ts';
@@ -125,10 +126,17 @@ export function coldQuerySets(
 /** The findAttorneys request context of the cold measurements. */
 export const COLD_CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
 
-/** Ask one cold query: 'answered', or 'refused' when the service answers it with a 400 (any other failure is thrown). */
-export async function askCold(service: Service, args: Record<string, string>): Promise<'answered' | 'refused'> {
+/**
+ * Ask one cold query: 'answered' (the answer passed to `onAnswer`), or 'refused' when the service answers it with a 400
+ * (any other failure is thrown).
+ */
+export async function askCold(
+  service: Service,
+  args: Record<string, string>,
+  onAnswer?: (answer: AttorneysResponseT) => void,
+): Promise<'answered' | 'refused'> {
   try {
-    await service.findAttorneys(args, COLD_CTX);
+    onAnswer?.(await service.findAttorneys(args, COLD_CTX));
     return 'answered';
   } catch (err) {
     if (err instanceof ApiError && err.status === 400) return 'refused';
