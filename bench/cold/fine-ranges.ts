@@ -79,16 +79,21 @@ function kth(values: Iterable<number>, limit: number): number {
   return sorted[limit - 1] ?? Infinity;
 }
 
+/** Every leaf below the inside tops, with its tree and least distance, nearest first. */
+function insideLeaves(site: FineSite, inside: readonly Row[], lat: number, lng: number) {
+  const leaves = inside.flatMap(([g, i]) => {
+    const t = site.tree(g);
+    return leavesWithin(t, [i], lat, lng, Infinity).map((l) => ({ t, l, least: leastMiles(t, l, lat, lng) }));
+  });
+  return leaves.sort((a, b) => a.least - b.least);
+}
+
 /**
  * Miles to the `limit`-th nearest firm (unit) among the offices of the inside leaves, by brute force over those leaves
  * by least distance, stopping once the next leaf's least distance exceeds it.
  */
 export function insideBound(site: FineSite, inside: readonly Row[], lat: number, lng: number, limit: number): number {
-  const leaves = inside.flatMap(([g, i]) => {
-    const t = site.tree(g);
-    return leavesWithin(t, [i], lat, lng, Infinity).map((l) => ({ t, l, least: leastMiles(t, l, lat, lng) }));
-  });
-  leaves.sort((a, b) => a.least - b.least);
+  const leaves = insideLeaves(site, inside, lat, lng);
   const best = new Map<number, number>();
   let bound = Infinity;
   for (const { t, l, least } of leaves) {
@@ -110,11 +115,7 @@ export function insideBound(site: FineSite, inside: readonly Row[], lat: number,
  * it (Infinity when they hold fewer): units homed in a leaf are distinct firms with every office within d + reach.
  */
 export function plannedBound(site: FineSite, inside: readonly Row[], lat: number, lng: number, limit: number): number {
-  const leaves = inside.flatMap(([g, i]) => {
-    const t = site.tree(g);
-    return leavesWithin(t, [i], lat, lng, Infinity).map((l) => ({ t, l, least: leastMiles(t, l, lat, lng) }));
-  });
-  leaves.sort((a, b) => a.least - b.least);
+  const leaves = insideLeaves(site, inside, lat, lng);
   const far: [number, number][] = [];
   let bound = Infinity;
   for (const { t, l, least } of leaves) {
