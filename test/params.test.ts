@@ -119,6 +119,22 @@ describe('parseAttorneysArgs', () => {
     }
   });
 
+  it('suggests swapping lat and lng only when the pair the other way round lies where the US does', () => {
+    const swapped = fail({ lat: '-118.2437', lng: '34.0522' });
+    expect(swapped.detail).toContain('look swapped: send lat=34.0522&lng=-118.2437');
+    // lat=0&lng=91 is in the Bay of Bengal: no swap to suggest, only the range.
+    for (const raw of [
+      { lat: '91', lng: '0' },
+      { lat: '120', lng: '-45' },
+      { lat: '-150', lng: '-20' },
+    ]) {
+      const e = fail(raw);
+      expect(e.extra.parameter).toBe('lat');
+      expect(e.detail).toMatch(/-90 to 90/);
+      expect(e.detail).not.toContain('swapped');
+    }
+  });
+
   it('rejects a bad zip, naming the accepted form', () => {
     for (const zip of ['6060', '606011', '60601-1234', 'abcde', '', 60601, null]) {
       const e = fail({ zip });

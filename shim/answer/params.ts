@@ -6,6 +6,13 @@ import { LIMIT, PRACTICE_AREAS, RADIUS_MILES, SRC_MAX_LENGTH } from '../contract
 import { ApiError } from '../contract/errors.ts';
 import { ATTORNEYS_PARAMS, AttorneysQuery } from '../contract/query-schema.ts';
 import type { LocationArg } from '../places/location.ts';
+import { BOUNDARY_TILES } from '../format/site-format.ts';
+
+/** Whether lat=`lngN`&lng=`latN` (the pair the other way round) lies in the box holding every US region. */
+function swappedLooksUs(latN: number, lngN: number): boolean {
+  const [w, south, e, north] = BOUNDARY_TILES.bbox;
+  return lngN >= south && lngN <= north && latN >= w && latN <= e;
+}
 
 /** Raw attorney-search arguments: REST passes query-string values (strings, possibly repeated), MCP passes JSON values. */
 export type RawArgs = Record<string, unknown>;
@@ -187,8 +194,9 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
       );
     }
     const [latN, lngN] = [toNumber(raw.lat), toNumber(raw.lng)];
-    // A longitude sent as lat (|lat| > 90) with a latitude as lng: name the pair the other way round.
-    if (latN !== null && lngN !== null && Math.abs(latN) > 90 && Math.abs(latN) <= 180 && Math.abs(lngN) <= 90) {
+    // A longitude sent as lat (|lat| > 90) with a latitude as lng: name the pair the other way round, when that pair
+    // lies where the US does (the boundary tiles' box); lat=91&lng=0 swapped is no US point, so no swap is suggested.
+    if (latN !== null && lngN !== null && Math.abs(latN) > 90 && swappedLooksUs(latN, lngN)) {
       throw invalid(
         'lat',
         `lat must be a number from -90 to 90 (decimal degrees); got ${String(raw.lat)}. The two look swapped: ` +
