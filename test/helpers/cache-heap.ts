@@ -7,16 +7,10 @@
 import { createService } from '../../shim/answer/service-impl.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
+import { heldAfterGc } from './heap-held.ts';
 
 const [site = '', mib = '2'] = process.argv.slice(2);
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('run with --expose-gc');
-const held = (): number => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
+const held = heldAfterGc;
 /** Search the grid with a fresh service whose cache holds `bytes`; returns its source and how many points it answered. */
 async function searchGrid(bytes: number): Promise<{ source: ReturnType<typeof createSiteSource>; answered: number }> {
   const source = createSiteSource(new FolderStore(site), { cacheBytes: bytes });

@@ -31,17 +31,11 @@ import type { BinaryCellKind } from '../../shim/format/paths.ts';
 import { columns, treeOf } from '../../shim/search/cell-search.ts';
 import { sharedLists } from '../../shim/search/shared-lists.ts';
 import { heldBytes } from '../../shim/search/site-reader.ts';
+import { heldAfterGc } from './heap-held.ts';
 
 const [site = '', kindArg = 'block', maxArg = '100000'] = process.argv.slice(2);
 const kind = kindArg as BinaryCellKind;
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('run with --expose-gc');
-const held = (): number => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
+const held = heldAfterGc;
 
 const DIRS: Record<BinaryCellKind, { dir: string; schema: ZodType }> = {
   block: { dir: 'cells/blocks', schema: CellBlock },
