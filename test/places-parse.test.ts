@@ -93,6 +93,9 @@ describe('nicknames (shim/places/nicknames.ts)', () => {
     expect(parseLocation('NYC')).toMatchObject({ kind: 'city', city: 'New York', state: 'NY', nickname: 'NYC' });
     expect(parseLocation('nyc, ny')).toMatchObject({ kind: 'city', city: 'New York', state: 'NY' });
     expect(parseLocation('Philly')).toMatchObject({ kind: 'city', city: 'Philadelphia', state: 'PA' });
+    // The postal abbreviation: without it the spelling suggestion offered "Philo, IL".
+    expect(parseLocation('Phila.')).toMatchObject({ kind: 'city', city: 'Philadelphia', state: 'PA' });
+    expect(parseLocation('Phila, PA')).toMatchObject({ kind: 'city', city: 'Philadelphia', state: 'PA' });
     expect(parseLocation('L.A.')).toMatchObject({ kind: 'city', city: 'Los Angeles', state: 'CA' });
     expect(parseLocation('D.C.')).toMatchObject({ kind: 'city', city: 'Washington', state: 'DC' });
     // "Venice LA": LA as the state code; resolve.ts notes the Los Angeles reading.

@@ -15,6 +15,7 @@ import { regionAbroad } from './abroad.ts';
 import { CoordinatesError, readCoordinates } from './coordinates.ts';
 import { ApiError } from '../contract/errors.ts';
 import { nicknamePlace } from './nicknames.ts';
+import { regionOf, type Region } from './regions.ts';
 import { nullProto } from '../format/dict.ts';
 import { normaliseCityName } from '../format/site-format.ts';
 import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES } from './state-names.ts';
@@ -115,6 +116,17 @@ function countyRefusal(input: string, county: string, parameter: string): ApiErr
   );
 }
 
+/** The refusal of a region ("Long Island"): not one point either, so the person is asked which of its cities, or their ZIP. */
+function regionRefusal(input: string, region: Region, parameter: string): ApiError {
+  const [first = '', second = ''] = region.cities;
+  return notUnderstood(
+    `${parameter} ${quote(input)} names a region (${region.name}), not one place; distances need one point. ` +
+      `Ask the person which city they are in (its cities include ${region.cities.join('; ')}) or for their ZIP code, ` +
+      `and send it as "City, ST" (${quote(first)}, ${quote(second)}) or a 5-digit ZIP.`,
+    parameter,
+  );
+}
+
 /** The refusal of a street address without its ZIP, naming the city when the address gives it. */
 function addressRefusal(input: string, city: string | null, state: string | null, parameter: string): ApiError {
   const instead =
@@ -179,6 +191,8 @@ function parseCity(cityText: string, stateText: string, input: string, parameter
   if (ADDRESS_RE.test(city)) throw addressRefusal(input, null, state, parameter);
   const county = COUNTY_RE.exec(city);
   if (county !== null) throw countyRefusal(input, `${city}, ${state}`, parameter);
+  const named = regionOf(normaliseCityName(city));
+  if (named !== null && named.state === state) throw regionRefusal(input, named, parameter);
   const extra =
     inside === undefined
       ? {}
@@ -256,6 +270,9 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
       parameter,
     );
   }
+  // Whole, before a trailing state is split off: "South Florida" is a region, not a place named "South".
+  const region = regionOf(normaliseCityName(s));
+  if (region !== null) throw regionRefusal(input, region, parameter);
   const comma = s.lastIndexOf(',');
   if (comma >= 0) return parseCity(s.slice(0, comma), s.slice(comma + 1), input, parameter);
 

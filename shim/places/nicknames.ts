@@ -22,6 +22,7 @@ export const NICKNAMES: Readonly<Record<string, NicknamePlace>> = nullProto({
   sanfran: { city: 'San Francisco', state: 'CA' },
   dc: { city: 'Washington', state: 'DC' },
   philly: { city: 'Philadelphia', state: 'PA' },
+  phila: { city: 'Philadelphia', state: 'PA' },
   chitown: { city: 'Chicago', state: 'IL' },
   windycity: { city: 'Chicago', state: 'IL' },
   vegas: { city: 'Las Vegas', state: 'NV' },
