@@ -190,6 +190,27 @@ describe('names without a state', () => {
     expect(texas.detail).toMatch(/names a state, not a place; ask the person for their city or ZIP/);
   });
 
+  it('asks when a far larger place is one letter away, rather than read the small one', async () => {
+    // Milwaukie, OR (20,830 people) is the only place of its name; Milwaukee, WI has 600,155.
+    const small = await rejection(resolve('Milwaukie'));
+    expect(small.code).toBe('ambiguous_location');
+    expect(small.toProblem().candidates?.map((c) => `${c.city}, ${c.state}`)).toEqual([
+      'Milwaukee, WI',
+      'Milwaukie, OR',
+    ]);
+    expect(small.detail).toContain('but Milwaukee, WI, one letter away, is far more populous than it');
+    // Beside places asked about anyway, it comes first when it is larger than all of them.
+    const pittsburg = (await rejection(resolve('Pittsburg'))).toProblem().candidates ?? [];
+    expect(pittsburg[0]).toMatchObject({ city: 'Pittsburgh', state: 'PA' });
+    expect(pittsburg.slice(1).every((c) => c.city === 'Pittsburg')).toBe(true);
+    // Two letters away (Columbus for Columbia) is another name, not a slip: Columbus is not offered.
+    const columbia = (await rejection(resolve('Columbia'))).toProblem().candidates ?? [];
+    expect(columbia[0]).toMatchObject({ city: 'Columbia', state: 'SC' });
+    expect(columbia.some((c) => c.city === 'Columbus')).toBe(false);
+    // With its state, the small place is answered as sent.
+    expect(await resolve('Milwaukie, OR')).toMatchObject({ city: 'Milwaukie', state: 'OR' });
+  });
+
   it('suggests the spelling of a known place for a typo, and answers the one clear reading', async () => {
     expect((await rejection(resolve('Portlnd'))).detail).toContain('Did you mean "Portland, OR"');
     const read = await resolve('Chicgo');

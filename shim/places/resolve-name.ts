@@ -8,7 +8,7 @@ import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
 import { LISTED, metrosAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
-import { clearReading, nearNameEntries } from './spelling.ts';
+import { CLEAR_MIN_POPULATION, clearReading, nearNameEntries } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import { keys, NameGazetteer, namePrefix, normaliseCityName, type NameEntryT } from '../format/site-format.ts';
 import { isStateName, US_STATES } from './state-names.ts';
@@ -99,6 +99,29 @@ export async function refuseAbroad(
   throw await abroadRefusal(reader, q, `${q.place}, ${q.region}`, await namesakes(reader, q.place));
 }
 
+/**
+ * The most populous place of a name one edit away in the same names document, when it has at least CLEAR_MIN_POPULATION
+ * people and more than `times` times every place of the name sent: the person may well have meant it ("Milwaukie" for
+ * Milwaukee, WI, "Pittsburg" for Pittsburgh, PA). Null for a name of under five letters, as for a spelling reading.
+ */
+function largerNearSpelling(
+  key: string,
+  entries: readonly NameEntryT[],
+  names: Record<string, NameEntryT[]>,
+  times: number,
+): NameEntryT | null {
+  if (key.length < 5) return null;
+  const largest = Math.max(0, ...entries.map((e) => e[4] ?? 0));
+  let best: NameEntryT | null = null;
+  for (const near of nearNameEntries(key, names)) {
+    const place = near.value[0];
+    if (near.distance !== 1 || place === undefined) continue;
+    const people = place[4] ?? 0;
+    if (people >= CLEAR_MIN_POPULATION && people > times * largest && people > (best?.[4] ?? 0)) best = place;
+  }
+  return best;
+}
+
 /** Resolve a name without a state, or reject with `ambiguous_location` (candidates) or `location_not_understood`. */
 export async function resolveName(
   reader: SiteReader,
@@ -151,6 +174,25 @@ export async function resolveName(
   const dominant = second === undefined || (topPopulation !== null && topPopulation >= DOMINANCE * (second[4] ?? 0));
   // "Washington" is also a state: unless the place is that state's own namesake ("New York"), ask.
   const stateToo = isStateName(key) && normaliseCityName(US_STATES[top[0]] ?? '') !== key;
+  // A far larger place one spelling away is asked about rather than passed over: answering Milwaukie, OR to a person
+  // in Milwaukee who slipped a letter would list lawyers two thousand miles away. Beside places that are asked about
+  // anyway, it is named when it is larger than all of them.
+  const rival =
+    doc === null || q.spelling === true
+      ? null
+      : largerNearSpelling(key, entries, doc.names, dominant && !stateToo ? DOMINANCE : 1);
+  if (rival !== null) {
+    const candidates = await candidatesOf(reader, [rival, ...entries]);
+    const [meant, ...named] = candidates as [CandidateT, ...CandidateT[]];
+    throw new ApiError(
+      'ambiguous_location',
+      `${JSON.stringify(q.name)} is the name of ${entries.length === 1 ? `${top[1]}, ${top[0]}` : `places in ${entries.length} states`}, ` +
+        `but ${meant.city}, ${meant.state}, one letter away, is far more populous than ${entries.length === 1 ? 'it' : 'any of them'}; ` +
+        `the service will not guess. Ask the person which one they mean (or for their ZIP), then send it as "City, ST". ` +
+        `Most populous first: ${candidateList([meant, ...named])}.`,
+      { parameter, accepted: ACCEPTED, candidates },
+    );
+  }
   if (dominant && !stateToo) {
     const location = await resolveCity(reader, {
       city: top[1],
