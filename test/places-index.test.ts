@@ -190,6 +190,16 @@ describe('names without a state', () => {
     expect(texas.detail).toMatch(/names a state, not a place; ask the person for their city or ZIP/);
   });
 
+  it('refuses an address line whose ZIP is in another state than the one it gives, and takes a ZIP of its state', async () => {
+    const e = await rejection(resolve('Austin, TX 60601'));
+    expect(e.code).toBe('location_not_understood');
+    expect(e.detail).toContain('ZIP 60601 is in Chicago, IL, not in TX; the two parts disagree');
+    expect((await rejection(resolve('TX 60601'))).detail).toContain('not in TX');
+    // A ZIP of a suburb beside the metro's city, in the same state: the ZIP, as sent.
+    expect(await resolve('Chicago, IL 60007')).toMatchObject({ kind: 'zip', zip: '60007', state: 'IL' });
+    expect(await resolve('Austin, TX 78701')).toMatchObject({ kind: 'zip', zip: '78701', state: 'TX' });
+  });
+
   it('asks when a far larger place is one letter away, rather than read the small one', async () => {
     // Milwaukie, OR (20,830 people) is the only place of its name; Milwaukee, WI has 600,155.
     const small = await rejection(resolve('Milwaukie'));

@@ -28,7 +28,23 @@ describe('states as people write them', () => {
     });
     expect(parseLocation('Kansas City Missouri')).toMatchObject({ kind: 'city', city: 'Kansas City', state: 'MO' });
     expect(parseLocation('Chicago, Illinois 60606')).toMatchObject({ kind: 'zip', zip: '60606' });
-    expect(parseLocation('Chicago Illinois 60606-1234')).toMatchObject({ kind: 'zip', zip: '60606' });
+    expect(parseLocation('Chicago Illinois 60606-1234')).toMatchObject({ kind: 'zip', zip: '60606', stated: 'IL' });
+    // The state of an address line is kept, for the resolver to check against the ZIP's own.
+    expect(parseLocation('Austin, TX 60601')).toMatchObject({ kind: 'zip', zip: '60601', stated: 'TX' });
+    expect(parseLocation('IL 60601')).toMatchObject({ kind: 'zip', zip: '60601', stated: 'IL' });
+    // A label before the ZIP is no state: nothing to check.
+    for (const labelled of ['ZIP 60601', 'zip code 60601', 'Zip Code: 60601', 'postal code 60601'])
+      expect(parseLocation(labelled), labelled).toEqual({
+        kind: 'zip',
+        zip: '60601',
+        input: labelled,
+        parameter: 'location',
+      });
+    // A city with a ZIP and no state is not read as the ZIP: its state could not be checked (resolved as a name).
+    expect(parseLocation('Chicago 60601')).toMatchObject({ kind: 'name' });
+    // A pair in brackets, as some tools print it.
+    expect(parseLocation('(41.88, -87.63)')).toMatchObject({ kind: 'point', lat: 41.88, lng: -87.63 });
+    expect(parseLocation('[41.88,-87.63]')).toMatchObject({ kind: 'point', lat: 41.88, lng: -87.63 });
     expect(parseLocation('Brooklyn, New York, NY')).toMatchObject({
       kind: 'city',
       city: 'New York',

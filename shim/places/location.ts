@@ -5,8 +5,8 @@
  * - ZIP: `60601`; ZIP+4 as `60601-1234`, `60601 1234` or `606011234` (the +4 is dropped).
  * - City: `City, ST` with a USPS code of the 50 states, DC or PR, or the state's name (`Anchorage, Alaska`),
  *   case-insensitive. The comma may be left out (`Austin TX`, `Austin Texas`). A trailing `, USA`/`, US` is ignored.
- *   A trailing ZIP (`Chicago, IL 60601`, `Chicago, Illinois 60606`, as in an address line) is used as the ZIP, being
- *   the more precise of the two. A curated nickname (nicknames.ts: `NYC`, `Philly`) stands for its city.
+ *   A trailing ZIP (`Chicago, IL 60601`, `Chicago, Illinois 60606`, `IL 60601`, as in an address line) is used as the
+ *   ZIP, being the more precise of the two, once resolve.ts has checked it lies in the state given; `ZIP 60601` too. A curated nickname (nicknames.ts: `NYC`, `Philly`) stands for its city.
  * - Name: a place name without a state (`Springfield`): resolve.ts answers it or names the candidates.
  * - Point: `lat,lng` in decimal degrees, or with degree signs and hemisphere letters (coordinates.ts).
  * A county or a street address without a ZIP is refused with what to send instead.
@@ -42,7 +42,14 @@ const UNCOVERED_CODES: Readonly<Record<string, string>> = nullProto({
 
 /** A location as the caller wrote it, parsed but not yet resolved. `parameter` names where it came from (default `location`). */
 export type ParsedLocation =
-  | { kind: 'zip'; zip: string; input: string; parameter?: string }
+  | {
+      kind: 'zip';
+      zip: string;
+      input: string;
+      parameter?: string;
+      /** The USPS code of the state an address line gave with its ZIP ("Austin, TX 78701"), checked against the ZIP's. */
+      stated?: string;
+    }
   | {
       kind: 'city';
       city: string;
@@ -68,7 +75,9 @@ export const FORMS =
 
 const ZIP_RE = /^(\d{5})(?:[-\s]?\d{4})?$/;
 const COUNTRY_SUFFIX_RE = /\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of america)?)$/i;
-const TRAILING_ZIP_RE = /^(.*[^\s,])[\s,]+(\d{5}(?:-\d{4})?)$/;
+const TRAILING_ZIP_RE = /^(.*[^\s,:])[\s,:]+(\d{5}(?:-\d{4})?)$/;
+/** What may stand before a ZIP as its label: "ZIP", "zip code", "ZIP Code", "postal code". */
+const ZIP_LABEL_RE = /^(?:zip(?:\s*code)?|postal\s+code)$/i;
 /** A county, parish or borough named as the place ("Harris County", "Cook Co."). */
 const COUNTY_RE = /^(.*\S)\s+(county|co\.?|parish|borough)$/i;
 /** "X near City", "X in City": a place, landmark or road named beside the city it is in or near. */
@@ -232,7 +241,8 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
 
   let coordinates;
   try {
-    coordinates = readCoordinates(s);
+    // "(41.88, -87.63)", "[41.88, -87.63]": a pair as some tools print it.
+    coordinates = readCoordinates(/^[([].*[)\]]$/.test(s) ? s.slice(1, -1).trim() : s);
   } catch (e) {
     if (e instanceof CoordinatesError)
       throw notUnderstood(`${parameter}: ${e.message}, as "lat,lng" ("41.88,-87.63").`, parameter);
@@ -256,11 +266,18 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
   const trailingZip = TRAILING_ZIP_RE.exec(s);
   if (trailingZip?.[1] !== undefined && trailingZip[2] !== undefined) {
     const before = trailingZip[1];
+    const zip = trailingZip[2].slice(0, 5);
+    // "ZIP 60601", "zip code: 60601": a label, not a place.
+    if (ZIP_LABEL_RE.test(before)) return { kind: 'zip', zip, input, parameter };
     const comma = before.lastIndexOf(',');
-    const stated = comma >= 0 ? stateCodeOf(before.slice(comma + 1)) : splitTrailingState(before)?.[1];
-    // An address line's "City, ST 60601": the ZIP is the more precise of the two. Other trailing numbers fall through.
-    if (stated !== null && stated !== undefined)
-      return { kind: 'zip', zip: trailingZip[2].slice(0, 5), input, parameter };
+    const split = comma >= 0 ? null : splitTrailingState(before);
+    const stated =
+      comma >= 0
+        ? stateCodeOf(before.slice(comma + 1))
+        : (stateCodeOf(before) ?? (split === null ? null : (stateCodeOf(split[1]) ?? split[1].toUpperCase())));
+    // An address line's "City, ST 60601" (or "IL 60601"): the ZIP is the more precise of the two, and resolve.ts
+    // refuses it when its state is not the one given. Other trailing numbers fall through.
+    if (stated !== null) return { kind: 'zip', zip, input, parameter, stated };
   }
 
   if (HERE_RE.test(s)) {

@@ -122,6 +122,17 @@ export async function resolveLocation(
     );
   }
   const [lat, lng, city, state, source] = entry;
+  // "Austin, TX 60601": the ZIP is in Chicago, IL. Either part may be the slip; answering one would mislead.
+  if (parsed.stated !== undefined && parsed.stated !== state) {
+    const place = city === '' ? state : `${city}, ${state}`;
+    throw new ApiError(
+      'location_not_understood',
+      `${parameter} ${JSON.stringify(parsed.input)}: ZIP ${parsed.zip} is in ${place}, not in ${parsed.stated}; the two ` +
+        `parts disagree and the service will not guess. Ask the person for their ZIP code (or their city as "City, ST") ` +
+        `and send that alone.`,
+      { parameter, accepted: ACCEPTED },
+    );
+  }
   const location: LocationT = {
     input: parsed.input,
     kind: 'zip',
