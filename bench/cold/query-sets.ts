@@ -136,7 +136,9 @@ export async function askCold(
   onAnswer?: (answer: AttorneysResponseT) => void,
 ): Promise<'answered' | 'refused'> {
   try {
-    onAnswer?.(await service.findAttorneys(args, COLD_CTX));
+    // Asked first: `onAnswer?.(await ...)` would not evaluate its argument, and so not ask, when onAnswer is absent.
+    const answer = await service.findAttorneys(args, COLD_CTX);
+    onAnswer?.(answer);
     return 'answered';
   } catch (err) {
     if (err instanceof ApiError && err.status === 400) return 'refused';
