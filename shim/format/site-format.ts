@@ -320,6 +320,11 @@ export const NameGazetteer = z.object({
     .describe(
       'Names whose best-known holder is abroad (see ABROAD_MIN_POPULATION): that place, for a refusal that names it first. Absent in versions before it',
     ),
+  rivals: dict(NameEntry)
+    .optional()
+    .describe(
+      "Names of five characters or more -> the most populous place of a name one edit away in another names document, with 50,000 people or more and more than every place of the name ('huston' -> Houston, TX): the resolver asks about it. Absent in versions before it",
+    ),
 });
 
 /** One ZIP point: [lat, lng, state]. */

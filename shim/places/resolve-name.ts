@@ -10,7 +10,14 @@ import { ACCEPTED, FORMS } from './location.ts';
 import { LISTED, metrosAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
 import { CLEAR_MIN_POPULATION, clearReading, nearNameEntries } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
-import { keys, NameGazetteer, namePrefix, normaliseCityName, type NameEntryT } from '../format/site-format.ts';
+import {
+  keys,
+  NameGazetteer,
+  namePrefix,
+  normaliseCityName,
+  type NameEntryT,
+  type NameGazetteerT,
+} from '../format/site-format.ts';
 import { isStateName, US_STATES } from './state-names.ts';
 
 /** A place is read as the one meant when its population is at least this many times the next same-named place's. */
@@ -100,22 +107,23 @@ export async function refuseAbroad(
 }
 
 /**
- * The most populous place of a name one edit away in the same names document, when it has at least CLEAR_MIN_POPULATION
+ * The most populous place of a name one edit away (in this names document, or across documents as its `rivals` say), when it has at least CLEAR_MIN_POPULATION
  * people and more than `times` times every place of the name sent: the person may well have meant it ("Milwaukie" for
  * Milwaukee, WI, "Pittsburg" for Pittsburgh, PA). Null for a name of under five letters, as for a spelling reading.
  */
 function largerNearSpelling(
   key: string,
   entries: readonly NameEntryT[],
-  names: Record<string, NameEntryT[]>,
+  doc: NameGazetteerT,
   times: number,
 ): NameEntryT | null {
   if (key.length < 5) return null;
   const largest = Math.max(0, ...entries.map((e) => e[4] ?? 0));
+  // The names one edit away in this document, and the one the generator found in the others (rivals).
+  const near = nearNameEntries(key, doc.names).flatMap((n) => (n.distance === 1 && n.value[0] ? [n.value[0]] : []));
+  const across = doc.rivals?.[key];
   let best: NameEntryT | null = null;
-  for (const near of nearNameEntries(key, names)) {
-    const place = near.value[0];
-    if (near.distance !== 1 || place === undefined) continue;
+  for (const place of across === undefined ? near : [...near, across]) {
     const people = place[4] ?? 0;
     if (people >= CLEAR_MIN_POPULATION && people > times * largest && people > (best?.[4] ?? 0)) best = place;
   }
@@ -180,7 +188,7 @@ export async function resolveName(
   const rival =
     doc === null || q.spelling === true
       ? null
-      : largerNearSpelling(key, entries, doc.names, dominant && !stateToo ? DOMINANCE : 1);
+      : largerNearSpelling(key, entries, doc, dominant && !stateToo ? DOMINANCE : 1);
   if (rival !== null) {
     const candidates = await candidatesOf(reader, [rival, ...entries]);
     const [meant, ...named] = candidates as [CandidateT, ...CandidateT[]];
