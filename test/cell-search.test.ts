@@ -393,6 +393,7 @@ describe('cell search on synthesised dense data', () => {
         shared_res: _p,
         units: _n,
         blocks: _b,
+        block_core: _c,
         group_sha256: _h,
         ...head
       } = tree.index;
