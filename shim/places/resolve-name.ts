@@ -107,9 +107,9 @@ export async function refuseAbroad(
 }
 
 /**
- * The most populous place of a name one edit away (in this names document, or across documents as its `rivals` say), when it has at least CLEAR_MIN_POPULATION
- * people and more than `times` times every place of the name sent: the person may well have meant it ("Milwaukie" for
- * Milwaukee, WI, "Pittsburg" for Pittsburgh, PA). Null for a name of under five letters, as for a spelling reading.
+ * The most populous place of a name one edit away (in this names document, or in another as its `rivals` say), when
+ * it has at least CLEAR_MIN_POPULATION people and more than `times` times every place of the name sent: the person may
+ * well have meant it ("Milwaukie" for Milwaukee, WI, "Huston" for Houston, TX). Null for a name of under five letters.
  */
 function largerNearSpelling(
   key: string,
