@@ -278,6 +278,10 @@ async function buildModel(
   // pages are built, the step at which the week's model is largest.
   vis.office.clear();
   vis.brand.clear();
+  // The maps just cleared and the garbage of building the offices are let go here, not at the next collection V8
+  // picks: that one came in the middle of building the pages, with the heap grown 40% past the live size it found
+  // before the offices were built, and was the first week's peak once the cell tree's was gone.
+  collectDropped();
   const offices = built.flatMap((b) => b.offices);
   checkStoredOffices(offices);
   step('phase: stored offices built and checked');
