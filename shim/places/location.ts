@@ -6,7 +6,9 @@
  * - City: `City, ST` with a USPS code of the 50 states, DC or PR, or the state's name (`Anchorage, Alaska`),
  *   case-insensitive. The comma may be left out (`Austin TX`, `Austin Texas`). A trailing `, USA`/`, US` is ignored.
  *   A trailing ZIP (`Chicago, IL 60601`, `Chicago, Illinois 60606`, `IL 60601`, as in an address line) is used as the
- *   ZIP, being the more precise of the two, once resolve.ts has checked it lies in the state given; `ZIP 60601` too. A curated nickname (nicknames.ts: `NYC`, `Philly`) stands for its city.
+ *   ZIP, being the more precise of the two, once resolve.ts has checked it lies in the state given; `ZIP 60601` too.
+ *   A curated nickname (nicknames.ts: `NYC`, `Philly`) stands for its city; a curated region (regions.ts: `Long
+ *   Island`) is refused, naming cities in it.
  * - Name: a place name without a state (`Springfield`): resolve.ts answers it or names the candidates.
  * - Point: `lat,lng` in decimal degrees, or with degree signs and hemisphere letters (coordinates.ts).
  * A county or a street address without a ZIP is refused with what to send instead.
