@@ -1,13 +1,12 @@
 /** `npm start`: serve what is published; release the sample through the gates only when there is no site yet. */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ENV_HELP, loadConfig, type Config } from './shim/edge/env.ts';
 import { wildcardHostWarning } from './shim/base-url-warning.ts';
 import { startServer, type RunningServer } from './shim/server.ts';
 import { EXIT, runCli } from './shim/lib/cli-run.ts';
 import { logLine } from './shim/edge/log-line.ts';
-import { keys, Pointer } from './shim/format/site-format.ts';
-import { unservableBecause } from './generator/release/servable.ts';
+import { liveUnservable } from './generator/release/servable.ts';
 
 const SPEC = {
   name: 'start',
@@ -53,19 +52,6 @@ function newestMtime(path: string): number {
     newest = Math.max(newest, newestMtime(join(path, entry.name)));
   }
   return newest;
-}
-
-/** Why this release cannot serve the version `siteDir`'s current.json names, or null when it can. */
-async function liveUnservable(siteDir: string): Promise<string | null> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(join(siteDir, keys.pointer), 'utf8'));
-  } catch {
-    parsed = null;
-  }
-  const live = Pointer.safeParse(parsed);
-  if (!live.success) return `its ${keys.pointer} is not a pointer this release reads`;
-  return unservableBecause(siteDir, live.data.version);
 }
 
 /** Make sure SITE_DIR holds a published site: the sample's first release (gates, verify, record) when it has none. */

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PREVIOUS_CELL_SCHEMA, SCHEMA_VERSIONS } from '../../shim/contract/constants.ts';
 import { keys } from '../../shim/format/site-format.ts';
+import { currentVersion } from '../write/site-folder.ts';
 
 /** The schema_version of the JSON object at `path`, or null when it cannot be read. */
 async function schemaAt(path: string): Promise<number | null> {
@@ -26,4 +27,11 @@ export async function unservableBecause(siteDir: string, version: string): Promi
   if (cells !== SCHEMA_VERSIONS.cells && cells !== PREVIOUS_CELL_SCHEMA)
     return `${version} is cells schema ${cells ?? 'unreadable'}, which this release does not serve (it reads cells schema ${SCHEMA_VERSIONS.cells} or ${PREVIOUS_CELL_SCHEMA} only)`;
   return null;
+}
+
+/** Why this release cannot serve the version the site folder's current.json names, or null when it can. */
+export async function liveUnservable(siteDir: string): Promise<string | null> {
+  const version = await currentVersion(siteDir);
+  if (version === null) return `its ${keys.pointer} is not a pointer this release reads`;
+  return unservableBecause(siteDir, version);
 }
