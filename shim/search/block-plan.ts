@@ -66,17 +66,13 @@ function blocksOf(index: CellIndexT): Blocks {
 }
 
 /**
- * The distance within which `holds` (each [distance, homed units within it, block]) put `limit` distinct units, a
- * block counted once at the most units it holds by then; Infinity when they hold fewer.
+ * The distance within which `holds` (each [distance, units newly within it]) put `limit` distinct units; Infinity when
+ * they hold fewer.
  */
-function boundOf(holds: [number, number, number][], limit: number): number {
-  const counted = new Map<number, number>();
+function boundOf(holds: [number, number][], limit: number): number {
   let held = 0;
-  for (const [far, units, i] of holds.sort((x, y) => x[0] - y[0])) {
-    const before = counted.get(i) ?? 0;
-    if (units <= before) continue;
-    held += units - before;
-    counted.set(i, units);
+  for (const [far, units] of holds.sort((x, y) => x[0] - y[0])) {
+    held += units;
     if (held >= limit) return far;
   }
   return Infinity;
@@ -99,9 +95,10 @@ export function plannedBlocks(
   const out: string[] = [];
   // Blocks wholly inside: [least distance, position].
   const inside: [number, number][] = [];
-  // Of blocks wholly inside, the distances within which their homed units (those of the core, then all) lie: [distance,
-  // units, position]. Only those: the walk visits inside leaves alone, so only their firms stop it.
-  const holds: [number, number, number][] = [];
+  // Of blocks wholly inside, the distances within which their homed units lie: those of the core, then the rest of
+  // them (the core is no farther than the reach; were it, the rest would only count too few). Only those blocks: the
+  // walk visits inside leaves alone, so only their firms stop it.
+  const holds: [number, number][] = [];
   for (const g of groups) {
     const [start, end] = b.range.get(g) ?? [0, 0];
     for (let i = start; i < end; i++) {
@@ -113,7 +110,8 @@ export function plannedBlocks(
         continue;
       }
       inside.push([Math.max(0, d - reach), i]);
-      holds.push([d + (b.core[i] ?? reach), b.coreUnits[i] ?? 0, i], [d + reach, b.units[i] ?? 0, i]);
+      const coreUnits = b.coreUnits[i] ?? 0;
+      holds.push([d + (b.core[i] ?? reach), coreUnits], [d + reach, (b.units[i] ?? 0) - coreUnits]);
     }
   }
   const bound = boundOf(holds, limit);
