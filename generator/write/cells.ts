@@ -84,11 +84,14 @@ function blockCores(
   lngAt: Float64Array,
 ): Map<number, number> {
   const nearest = new Map<number, number[]>();
+  const centres = new Map<number, [number, number]>();
   for (let f = 0; f < homeOf.length; f++) {
     const home = homeOf[f] as number;
     const block = home < 0 ? -1 : (nodes[home] as Node).block;
     if (block < 0) continue;
-    const [cLat, cLng] = cellToLatLng((nodes[block] as Node).cell);
+    let centre = centres.get(block);
+    if (centre === undefined) centres.set(block, (centre = cellToLatLng((nodes[block] as Node).cell)));
+    const [cLat, cLng] = centre;
     let d = Infinity;
     for (let k = firstOf[f] as number; k < (firstOf[f + 1] as number); k++) {
       const p = positions[k] as number;
@@ -320,7 +323,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       if (n.block === id) {
         groupBlocks.push([n.cell, n.reach, n.units]);
         // As a count of 0.0001 mile (reachCount), shorter than the miles in JSON; 0 for a block homing no unit.
-        groupCores.push(reachCount(coreOf.get(id) ?? 1e-4));
+        groupCores.push(reachCount(coreOf.get(id) ?? roundUp(0)));
       }
       if (n.block < 0 || n.block === id) {
         const cell = sharedPage(n.cell, root.cell, sharedRes);
