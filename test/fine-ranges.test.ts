@@ -23,9 +23,9 @@ import {
   leavesByBlock,
   packedBytes,
   proofBytes,
-  uvarint,
   type FineSite,
 } from '../bench/cold/fine-layout.ts';
+import { uvarint } from '../bench/cold/packed-ranges.ts';
 import { fineQuery, neededSegments } from '../bench/cold/fine-ranges.ts';
 
 const dir = process.env.TEST_SITE_DIR as string;

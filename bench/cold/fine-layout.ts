@@ -26,20 +26,13 @@ import { paths } from '../../shim/format/paths.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import { decodeStored } from '../../shim/format/site-json.ts';
 import { serialise } from '../../generator/write/json.ts';
-import type { Placed } from './packed-ranges.ts';
+import { uvarint, type Placed } from './packed-ranges.ts';
 
 /** Bytes of a sha256 as one entry of a repeated bytes field: its tag, its length and its 32 bytes. */
 export const HASH_FIELD = 34;
 
 /** Bytes charged for the pack offset of a leaf's first record chunk in its segment: a tag and a varint up to 2^35. */
 export const BASE_FIELD = 6;
-
-/** Bytes of `n` (at least 0) as an unsigned LEB128 varint. */
-export function uvarint(n: number): number {
-  let bytes = 1;
-  for (let z = n; z >= 128; z = Math.floor(z / 128)) bytes++;
-  return bytes;
-}
 
 /** Bytes of `values` as one packed varint field (tag, length, varints); 0 when empty, as proto3 leaves it out. */
 export function packedBytes(values: readonly number[]): number {

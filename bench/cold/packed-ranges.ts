@@ -25,15 +25,16 @@ export const FIT_GETS = 20;
 /** Bytes per block the index would carry to plan a block's range (offset and length as JSON numbers), estimated. */
 export const INDEX_BYTES_PER_BLOCK = 12;
 
+/** Bytes of `n` (at least 0) as an unsigned LEB128 varint. */
+export function uvarint(n: number): number {
+  let bytes = 1;
+  for (let z = n; z >= 128; z = Math.floor(z / 128)) bytes++;
+  return bytes;
+}
+
 /** Bytes of a non-negative or negative integer as a zigzag LEB128 varint. */
 function varintBytes(n: number): number {
-  let z = n < 0 ? -2 * n - 1 : 2 * n;
-  let bytes = 1;
-  while (z >= 128) {
-    z = Math.floor(z / 128);
-    bytes++;
-  }
-  return bytes;
+  return uvarint(n < 0 ? -2 * n - 1 : 2 * n);
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
