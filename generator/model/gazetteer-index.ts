@@ -14,7 +14,7 @@ import {
   type ZipGazetteerT,
 } from '../../shim/format/site-format.ts';
 
-import { rivalsAcrossDocuments } from './name-rivals.ts';
+import { nameRivals } from './name-rivals.ts';
 
 function byString(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -42,7 +42,7 @@ export interface AbroadPlace {
  * Names documents keyed by prefix: each normalised name -> every state's entry for it, most populous first; and in
  * `abroad` the names whose most populous holder is a place abroad of ABROAD_MIN_POPULATION or more, ABROAD_DOMINANCE
  * times as populous as any US place of that name (Toronto, London, Vancouver; not San Jose or Richmond); in `rivals`
- * the far larger place one edit away in another document (name-rivals.ts).
+ * the far larger place one edit away (name-rivals.ts).
  */
 export function buildNameIndex(
   states: ReadonlyMap<string, ReadonlyMap<string, CityEntryT>>,
@@ -63,7 +63,7 @@ export function buildNameIndex(
     doc.names[key] = (byKey.get(key) ?? []).sort(byPopulation);
     docs.set(prefix, doc);
   }
-  for (const [key, rival] of [...rivalsAcrossDocuments(byKey)].sort((a, b) => byString(a[0], b[0]))) {
+  for (const [key, rival] of [...nameRivals(byKey)].sort((a, b) => byString(a[0], b[0]))) {
     const doc = docs.get(namePrefix(key)) as NameGazetteerT;
     doc.rivals = { ...doc.rivals, [key]: rival };
   }

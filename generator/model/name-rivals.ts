@@ -1,11 +1,11 @@
 /**
- * Near spellings across names documents (gazetteer/names/<prefix>.json, docs/CONTRACT.md, Location): a reader holds
- * only the document of the name sent, so a far larger place one edit away under another prefix ("Huston" and
- * Houston, TX differ in their second letter) is recorded beside the name, for the resolver to ask about it rather
- * than answer the small place (shim/places/resolve-name.ts decides when).
+ * Near spellings of the names documents (gazetteer/names/<prefix>.json, docs/CONTRACT.md, Location): a far larger
+ * place one edit away is recorded beside the name, for the resolver to ask about it rather than answer the small place
+ * (shim/places/resolve-name.ts decides when). Found here over every document, since a reader holds only the document
+ * of the name sent ("Huston" and Houston, TX differ in their second letter, so their prefixes).
  */
 import { CLEAR_MIN_POPULATION, osaDistance } from '../../shim/places/spelling.ts';
-import { namePrefix, type NameEntryT } from '../../shim/format/site-format.ts';
+import type { NameEntryT } from '../../shim/format/site-format.ts';
 
 /** `s` with each one character left out. */
 function deletions(s: string): string[] {
@@ -16,11 +16,11 @@ function deletions(s: string): string[] {
 
 /**
  * For each name of five characters or more, the most populous place of a name one edit away (insertion, deletion,
- * substitution or a swap of neighbours) in another document, when it has CLEAR_MIN_POPULATION people or more and more
- * than every place of the name. Found through shared deletions (two names one edit apart share a string with at most
+ * substitution or a swap of neighbours), when it has CLEAR_MIN_POPULATION people or more and more than every place of
+ * the name. Found through shared deletions (two names one edit apart share a string with at most
  * one character deleted from each), so only the few populous names are compared.
  */
-export function rivalsAcrossDocuments(byKey: ReadonlyMap<string, readonly NameEntryT[]>): Map<string, NameEntryT> {
+export function nameRivals(byKey: ReadonlyMap<string, readonly NameEntryT[]>): Map<string, NameEntryT> {
   const large = new Map<string, string[]>();
   for (const [key, entries] of byKey) {
     if ((entries[0]?.[4] ?? 0) < CLEAR_MIN_POPULATION) continue;
@@ -38,7 +38,7 @@ export function rivalsAcrossDocuments(byKey: ReadonlyMap<string, readonly NameEn
     for (const d of [key, ...deletions(key)]) {
       for (const other of large.get(d) ?? []) {
         const top = byKey.get(other)?.[0];
-        if (top === undefined || namePrefix(other) === namePrefix(key) || osaDistance(key, other, 1) !== 1) continue;
+        if (top === undefined || osaDistance(key, other, 1) !== 1) continue;
         const people = top[4] ?? 0;
         if (people > largest && (best === null || people > (best[4] ?? 0))) best = top;
       }

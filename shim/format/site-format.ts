@@ -323,7 +323,7 @@ export const NameGazetteer = z.object({
   rivals: dict(NameEntry)
     .optional()
     .describe(
-      "Names of five characters or more -> the most populous place of a name one edit away in another names document, with 50,000 people or more and more than every place of the name ('huston' -> Houston, TX): the resolver asks about it. Absent in versions before it",
+      "Names of five characters or more -> the most populous place of a name one edit away (in any names document), with 50,000 people or more and more than every place of the name ('huston' -> Houston, TX): the resolver asks about it. Absent in versions before it",
     ),
 });
 

@@ -8,7 +8,7 @@ import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
 import { LISTED, metrosAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
-import { CLEAR_MIN_POPULATION, clearReading, nearNameEntries } from './spelling.ts';
+import { clearReading, nearNameEntries } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import {
   keys,
@@ -107,9 +107,9 @@ export async function refuseAbroad(
 }
 
 /**
- * The most populous place of a name one edit away (in this names document, or in another as its `rivals` say), when
- * it has at least CLEAR_MIN_POPULATION people and more than `times` times every place of the name sent: the person may
- * well have meant it ("Milwaukie" for Milwaukee, WI, "Huston" for Houston, TX). Null for a name of under five letters.
+ * The most populous place of a name one edit away, as the names document records it beside the name (`rivals`, found
+ * by the generator over every document), when it has more than `times` times the people of every place of the name
+ * sent: the person may well have meant it ("Milwaukie" for Milwaukee, WI, "Huston" for Houston, TX).
  */
 function largerNearSpelling(
   key: string,
@@ -117,17 +117,9 @@ function largerNearSpelling(
   doc: NameGazetteerT,
   times: number,
 ): NameEntryT | null {
-  if (key.length < 5) return null;
+  const rival = doc.rivals?.[key];
   const largest = Math.max(0, ...entries.map((e) => e[4] ?? 0));
-  // The names one edit away in this document, and the one the generator found in the others (rivals).
-  const near = nearNameEntries(key, doc.names).flatMap((n) => (n.distance === 1 && n.value[0] ? [n.value[0]] : []));
-  const across = doc.rivals?.[key];
-  let best: NameEntryT | null = null;
-  for (const place of across === undefined ? near : [...near, across]) {
-    const people = place[4] ?? 0;
-    if (people >= CLEAR_MIN_POPULATION && people > times * largest && people > (best?.[4] ?? 0)) best = place;
-  }
-  return best;
+  return rival !== undefined && (rival[4] ?? 0) > times * largest ? rival : null;
 }
 
 /** Resolve a name without a state, or reject with `ambiguous_location` (candidates) or `location_not_understood`. */
