@@ -256,3 +256,56 @@ describe('notes', () => {
     expect(await resolve('Philly')).toMatchObject({ city: 'Philadelphia', state: 'PA' });
   });
 });
+
+describe('words around a place, and a name or a street before a ZIP', () => {
+  it('reads "downtown Chicago", "near Chicago" and "the Chicago area" as Chicago, at its point, and says so', async () => {
+    const chicago = await resolve('Chicago, IL');
+    for (const input of [
+      'downtown Chicago',
+      'Downtown Chicago, IL',
+      'near Chicago',
+      'Chicago area',
+      'Chicago, IL area',
+    ]) {
+      const got = await resolve(input);
+      expect(got, input).toMatchObject({ city: 'Chicago', state: 'IL', lat: chicago.lat, lng: chicago.lng });
+      expect(got.note, input).toMatch(
+        new RegExp(`^Read ${JSON.stringify(input)} as Chicago, IL: distances are measured from its point`),
+      );
+    }
+    // Without the words, "near Chicago" was offered "New Chicago, IN", a town 25 miles away.
+    expect((await resolve('near Chicago')).note).not.toContain('New Chicago');
+    expect(await resolve('downtown LA')).toMatchObject({ city: 'Los Angeles', state: 'CA' });
+  });
+
+  it('answers a place whose own name holds such a word as itself', async () => {
+    for (const [input, city, state] of [
+      ['Central Islip', 'Central Islip', 'NY'],
+      ['Near North Side, IL', 'Near North Side', 'IL'],
+      ['Greater Northdale', 'Greater Northdale', 'FL'],
+    ] as const) {
+      const got = await resolve(input);
+      expect(got, input).toMatchObject({ city, state });
+      expect(got.note ?? '', input).not.toContain('Read "');
+    }
+  });
+
+  it('asks, as for the name alone, when the place without the words is ambiguous', async () => {
+    expect((await rejection(resolve('downtown Springfield'))).code).toBe('ambiguous_location');
+  });
+
+  it('takes the ZIP of "Chicago 60601" and says when the name is not the ZIP\'s place', async () => {
+    const zip = await resolve('60601');
+    for (const input of ['Chicago 60601', 'Chicago, 60601', 'NYC 10001', 'near 60601']) {
+      const got = await resolve(input);
+      expect(got.kind, input).toBe('zip');
+      expect(got.note ?? '', input).not.toContain('not that place');
+    }
+    const austin = await resolve('Austin 60601');
+    expect(austin).toMatchObject({ kind: 'zip', zip: '60601', lat: zip.lat, lng: zip.lng, city: 'Chicago' });
+    expect(austin.note).toContain('ZIP 60601 is in Chicago, IL, and the name "Austin" sent with it is not that place');
+    const street = await resolve('123 Main St 60601');
+    expect(street).toMatchObject({ kind: 'zip', zip: '60601', lat: zip.lat, lng: zip.lng });
+    expect(street.note).toContain('The street address "123 Main St" is not located by this service');
+  });
+});

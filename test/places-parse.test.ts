@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCoordinates } from '../shim/places/coordinates.ts';
 import { parseLocation } from '../shim/places/location.ts';
+import { looseCore } from '../shim/places/loose.ts';
 import { NICKNAMES } from '../shim/places/nicknames.ts';
 import { normaliseCityName } from '../shim/format/site-format.ts';
 import { stateCodeOf, US_STATE_CODES, US_STATES } from '../shim/places/state-names.ts';
@@ -40,8 +41,8 @@ describe('states as people write them', () => {
         input: labelled,
         parameter: 'location',
       });
-    // A city with a ZIP and no state is not read as the ZIP: its state could not be checked (resolved as a name).
-    expect(parseLocation('Chicago 60601')).toMatchObject({ kind: 'name' });
+    // A city with a ZIP and no state is read as the ZIP, the name kept for the resolver to compare with the ZIP's place.
+    expect(parseLocation('Chicago 60601')).toMatchObject({ kind: 'zip', zip: '60601', named: 'Chicago' });
     // A pair in brackets, as some tools print it.
     expect(parseLocation('(41.88, -87.63)')).toMatchObject({ kind: 'point', lat: 41.88, lng: -87.63 });
     expect(parseLocation('[41.88,-87.63]')).toMatchObject({ kind: 'point', lat: 41.88, lng: -87.63 });
@@ -163,5 +164,46 @@ describe('names without a state, counties and street addresses', () => {
     // US states that are also countries stay states; US territories are not abroad.
     expect(parseLocation('Atlanta, Georgia')).toMatchObject({ kind: 'city', state: 'GA' });
     expect(rejection(() => parseLocation('Hagatna, Guam')).detail).toMatch(/Guam/);
+  });
+});
+
+describe('words around a place (shim/places/loose.ts)', () => {
+  it('leaves out where the person is relative to the place, and the area around it', () => {
+    const cases: [string, string | null][] = [
+      ['downtown Chicago', 'Chicago'],
+      ['near Austin, TX', 'Austin, TX'],
+      ['in the Denver area', 'Denver'],
+      ['metro Atlanta', 'Atlanta'],
+      ['Chicago, IL area', 'Chicago, IL'],
+      ['Houston and surrounding areas', 'Houston'],
+      ['outside of Austin, TX', 'Austin, TX'],
+      // Nothing around the place, or nothing left of it.
+      ['Kansas City', null],
+      ['the Bronx', null],
+      ['Metropolis', null],
+      ['near', null],
+      ['downtown', null],
+    ];
+    for (const [text, core] of cases) expect(looseCore(text), text).toBe(core);
+  });
+
+  it('keeps the text as sent first, with the place without the words beside it', () => {
+    expect(parseLocation('downtown Chicago')).toMatchObject({
+      kind: 'name',
+      name: 'downtown Chicago',
+      loose: { kind: 'name', name: 'Chicago', loosely: 'downtown Chicago', input: 'downtown Chicago' },
+    });
+    expect(parseLocation('Near North Side, IL')).toMatchObject({
+      kind: 'city',
+      city: 'Near North Side',
+      loose: { kind: 'city', city: 'North Side', state: 'IL' },
+    });
+    // "IL area" is no state: only the place without the words parses.
+    expect(parseLocation('Chicago, IL area')).toMatchObject({ kind: 'city', city: 'Chicago', state: 'IL' });
+    expect(parseLocation('near 60601')).toMatchObject({ kind: 'zip', zip: '60601', loosely: 'near 60601' });
+  });
+
+  it('reads a street address before a ZIP without a state', () => {
+    expect(parseLocation('123 Main St 60601')).toMatchObject({ kind: 'zip', zip: '60601', street: '123 Main St' });
   });
 });

@@ -7,6 +7,10 @@
  *   case-insensitive. The comma may be left out (`Austin TX`, `Austin Texas`). A trailing `, USA`/`, US` is ignored.
  *   A trailing ZIP (`Chicago, IL 60601`, `Chicago, Illinois 60606`, `IL 60601`, as in an address line) is used as the
  *   ZIP, being the more precise of the two, once resolve.ts has checked it lies in the state given; `ZIP 60601` too.
+ *   A name or street address before a ZIP without a state (`Chicago 60601`) is the ZIP; resolve.ts notes a name that
+ *   is not the ZIP's place.
+ * - Words around a place (`downtown Chicago`, `near Austin, TX`, `the Denver area`; loose.ts): the place without them
+ *   is kept beside the text as sent, and answered (with a note) only when the text as sent names no place.
  *   A curated nickname (nicknames.ts: `NYC`, `Philly`) stands for its city; a curated region (regions.ts: `Long
  *   Island`) is refused, naming cities in it.
  * - Name: a place name without a state (`Springfield`): resolve.ts answers it or names the candidates.
@@ -16,6 +20,7 @@
 import { regionAbroad } from './abroad.ts';
 import { CoordinatesError, readCoordinates } from './coordinates.ts';
 import { ApiError } from '../contract/errors.ts';
+import { looseCore } from './loose.ts';
 import { nicknamePlace } from './nicknames.ts';
 import { regionOf, type Region } from './regions.ts';
 import { nullProto } from '../format/dict.ts';
@@ -51,6 +56,12 @@ export type ParsedLocation =
       parameter?: string;
       /** The USPS code of the state an address line gave with its ZIP ("Austin, TX 78701"), checked against the ZIP's. */
       stated?: string;
+      /** The place name sent before the ZIP without a state ("Chicago 60601"), compared with the ZIP's place. */
+      named?: string;
+      /** The street address sent before the ZIP ("123 Main St 60601"), which the service does not locate. */
+      street?: string;
+      /** The text as sent when words around the place were left out ("near 60601"): the answer says how it was read. */
+      loosely?: string;
     }
   | {
       kind: 'city';
@@ -63,8 +74,20 @@ export type ParsedLocation =
       inside?: { text: string; address: boolean };
       /** The text before the state as one name, tried first when "X in City" may be a name itself ("Lake in the Hills"). */
       whole?: string;
+      /** The place without the words around it ("downtown Chicago, IL" -> Chicago, IL), answered when this one is unknown. */
+      loose?: ParsedLocation;
+      /** The text as sent when this is the place read without the words around it (see `loose`). */
+      loosely?: string;
     }
-  | { kind: 'name'; name: string; input: string; parameter?: string }
+  | {
+      kind: 'name';
+      name: string;
+      input: string;
+      parameter?: string;
+      /** As for a city: the place without the words around it ("downtown Chicago" -> Chicago). */
+      loose?: ParsedLocation;
+      loosely?: string;
+    }
   /** A place named with a country or province abroad ("Toronto, Canada"): refused, naming US places of its name. */
   | { kind: 'abroad'; place: string; region: string; input: string; parameter?: string }
   | { kind: 'point'; lat: number; lng: number; input: string; parameter?: string };
@@ -235,6 +258,32 @@ function splitTrailingState(s: string): [string, string] | null {
  * `invalid_parameter` (coordinates out of range); the detail names `parameter` and what is accepted.
  */
 export function parseLocation(input: string, parameter = 'location'): ParsedLocation {
+  const plain = (): ParsedLocation => parsePlain(input, parameter);
+  const core = looseCore(input.replace(COUNTRY_SUFFIX_RE, ''));
+  if (core === null) return plain();
+  let loose: ParsedLocation;
+  try {
+    loose = { ...parsePlain(core, parameter), input };
+  } catch {
+    return plain();
+  }
+  if (loose.kind !== 'zip' && loose.kind !== 'city' && loose.kind !== 'name') return plain();
+  loose.loosely = input.trim();
+  // "near 60601": the ZIP is the place; no words around a ZIP make another one.
+  if (loose.kind === 'zip') return loose;
+  let whole: ParsedLocation;
+  try {
+    whole = plain();
+  } catch {
+    // "Chicago, IL area": the text as sent does not parse ("IL area" is no state); the place without the words does.
+    return loose;
+  }
+  // "downtown Chicago": tried as a name first ("Near North Side, IL", "Central Islip" are places), then without.
+  return whole.kind === 'city' || whole.kind === 'name' ? { ...whole, loose } : whole;
+}
+
+/** parseLocation without leaving out the words around a place. */
+function parsePlain(input: string, parameter: string): ParsedLocation {
   let s = input.trim();
   if (s === '') throw notUnderstood(`${parameter} is empty; send ${FORMS}.`, parameter);
 
@@ -278,8 +327,15 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
         ? stateCodeOf(before.slice(comma + 1))
         : (stateCodeOf(before) ?? (split === null ? null : (stateCodeOf(split[1]) ?? split[1].toUpperCase())));
     // An address line's "City, ST 60601" (or "IL 60601"): the ZIP is the more precise of the two, and resolve.ts
-    // refuses it when its state is not the one given. Other trailing numbers fall through.
+    // refuses it when its state is not the one given. "Chicago 60601": resolve.ts compares the name with the ZIP's place.
     if (stated !== null) return { kind: 'zip', zip, input, parameter, stated };
+    if (/\p{L}/u.test(before) && !before.includes(',')) {
+      const text = before.replace(/\s+/g, ' ');
+      // "123 Main St 60601": the ZIP is read; the street address is not located (the answer says so).
+      return ADDRESS_RE.test(text)
+        ? { kind: 'zip', zip, input, parameter, street: text }
+        : { kind: 'zip', zip, input, parameter, named: text };
+    }
   }
 
   if (HERE_RE.test(s)) {

@@ -24,6 +24,7 @@ import {
 } from '../format/site-format.ts';
 import type { CityQuery } from './resolve-city.ts';
 import { coveragePieceOf } from './coverage.ts';
+import { nicknamePlace } from './nicknames.ts';
 
 export { metroAt };
 
@@ -81,6 +82,55 @@ export async function zipPoint(
  * `ambiguous_location` for a name several states share, and StoreError when the store fails.
  */
 export async function resolveLocation(
+  parsed: ParsedLocation,
+  reader: SiteReader,
+  onPoint?: CityQuery['onPoint'],
+): Promise<LocationT> {
+  if ((parsed.kind === 'city' || parsed.kind === 'name') && parsed.loose !== undefined) {
+    const { loose, ...whole } = parsed;
+    // Resolved beside the text as sent, so it waits for no round trip of its own; its point starts no search, as it
+    // is the answer only when the text as sent names no place.
+    const fallback = resolveOne(loose, reader).then(
+      (location) => ({ location }),
+      (error: unknown) => ({ error }),
+    );
+    try {
+      return await resolveOne(whole, reader, onPoint);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== 'location_not_understood') throw e;
+    }
+    const read = await fallback;
+    if ('error' in read) throw read.error;
+    return withLooseNote(read.location, loose);
+  }
+  const location = await resolveOne(parsed, reader, onPoint);
+  return withLooseNote(location, parsed);
+}
+
+/** `location` with a note saying how a place sent with words around it was read ("downtown Chicago"), if it was. */
+function withLooseNote(location: LocationT, parsed: ParsedLocation): LocationT {
+  if (parsed.kind !== 'zip' && parsed.kind !== 'city' && parsed.kind !== 'name') return location;
+  if (parsed.loosely === undefined) return location;
+  const place = [location.city, location.state].filter((p) => p !== null).join(', ');
+  const as = location.kind === 'zip' ? `ZIP ${location.zip} (${place})` : place;
+  const ask = location.kind === 'zip' ? 'send "lat,lng"' : 'ask for their ZIP code (or send "lat,lng")';
+  const read =
+    `Read ${JSON.stringify(parsed.loosely)} as ${as}: distances are measured from its point, not from where the ` +
+    `person is; for distances from there, ${ask}.`;
+  location.note = location.note === undefined ? read : `${read} ${location.note}`;
+  return location;
+}
+
+/** True when `named`, sent before a ZIP without a state ("Chicago 60601"), is the ZIP's place or a nickname of it. */
+function namesZipPlace(named: string, city: string, state: string): boolean {
+  const key = normaliseCityName(named);
+  const nick = nicknamePlace(key);
+  if (nick !== null) return nick.state === state && normaliseCityName(nick.city) === normaliseCityName(city);
+  return key === normaliseCityName(city);
+}
+
+/** resolveLocation of one reading of the location. */
+async function resolveOne(
   parsed: ParsedLocation,
   reader: SiteReader,
   onPoint?: CityQuery['onPoint'],
@@ -145,6 +195,22 @@ export async function resolveLocation(
     source,
     approximate: true,
   };
-  if (source === 'geonames_postal') location.note = fallbackNote(parsed.zip, city, state);
+  const notes: string[] = [];
+  // "Austin 60601": a name is looser than a state ("New York 11201" is Brooklyn, NY to the postal data), so the ZIP
+  // is answered, and the answer says where it is.
+  if (parsed.named !== undefined && !namesZipPlace(parsed.named, city, state)) {
+    const place = city === '' ? state : `${city}, ${state}`;
+    notes.push(
+      `ZIP ${parsed.zip} is in ${place}, and the name ${JSON.stringify(parsed.named)} sent with it is not that place's ` +
+        `name; the ZIP was used. If the person is not in or near ${place}, ask for their ZIP or "City, ST".`,
+    );
+  }
+  if (parsed.street !== undefined)
+    notes.push(
+      `The street address ${JSON.stringify(parsed.street)} is not located by this service (only a ZIP or "lat,lng" ` +
+        `is); distances are measured from the point of ZIP ${parsed.zip}. For exact distances, send "lat,lng".`,
+    );
+  if (source === 'geonames_postal') notes.push(fallbackNote(parsed.zip, city, state));
+  if (notes.length > 0) location.note = notes.join(' ');
   return location;
 }
