@@ -10,6 +10,12 @@ export interface Store {
   readonly kind: string;
   /** The object's bytes, or null when the key does not exist; once `signal` fires the driver stops reading. */
   get(key: string, options?: ReadOptions): Promise<Uint8Array | null>;
+  /**
+   * Bytes `start` to `end - 1` of the object as stored (one HTTP range request on S3), or null when the key does not
+   * exist. Rejects with StoreError when the object is shorter than `end` or is stored compressed (a range of gzip
+   * bytes is not a range of the object). Absent on stores (and decorators) that cannot: readers then get whole objects.
+   */
+  getRange?(key: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array | null>;
 }
 
 /** How a read may be cut short. */
