@@ -44,7 +44,7 @@ import { buildPages, pageMeasurement } from './pages/write-pages.ts';
 import type { PageDocT } from '../shim/format/page-format.ts';
 import { buildCells } from './write/cells.ts';
 import { firmPackPieces } from './write/firm-packs.ts';
-import { sealBlocks, sealGroups, sealIndex, type HashOf } from './write/cell-hashes.ts';
+import { packBlocks, sealBlocks, sealGroups, sealIndex, type HashOf } from './write/cell-hashes.ts';
 import type { SiteLocation } from './site/site.ts';
 import { changesAgainstLive } from './site/changes-previous.ts';
 import { provenanceOf, type Provenance } from './model/changes.ts';
@@ -355,10 +355,18 @@ async function writeCellTree(
   await w.flush();
   sealBlocks(tree, written);
   // Blocks, and from cell schema 8 group trees and shared pages, are Protocol Buffers: serialiseAt codes them by key.
+  const stored = new Map<string, Buffer>();
   for (const b of tree.blocks) {
     const rel = paths.cellBlock(b.cell);
-    await w.put(rel, serialiseAt(rel, b));
+    const bytes = serialiseAt(rel, b);
+    stored.set(b.cell, bytes);
+    await w.put(rel, bytes);
   }
+  // Each group's blocks once more, one after another: a cold search reads those it needs with one range request.
+  const packs = packBlocks(tree, (_, b) => stored.get(b.cell) ?? serialiseAt(paths.cellBlock(b.cell), b));
+  stored.clear();
+  for (const [group, pack] of packs) await w.put(paths.cellPack(group), pack);
+  packs.clear();
   for (const a of tree.shared) {
     const rel = paths.cellShared(a.cell, a.schema_version);
     await w.put(rel, serialiseAt(rel, a));

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogue, catalogueEntryOf } from '../shim/format/catalogue.ts';
+import { CellIndex } from '../shim/format/cell-format.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
 import { paths, type DocName } from '../shim/format/paths.ts';
 import { keys, Pointer } from '../shim/format/site-format.ts';
@@ -22,6 +23,7 @@ describe('document catalogue', () => {
       .map((e) => join(e.parentPath, e.name).slice(root.length).split('\\').join('/'))
       .sort();
     expect(rels.length).toBeGreaterThan(1000);
+    const index = CellIndex.parse(JSON.parse(readFileSync(join(root, paths.cellIndex()), 'utf8')));
     const seen = new Map<DocName, number>();
     for (const rel of rels) {
       const matching = (Object.keys(catalogue) as DocName[]).filter((name) => catalogue[name].match.test(rel));
@@ -32,7 +34,13 @@ describe('document catalogue', () => {
       seen.set(name, (seen.get(name) ?? 0) + 1);
       const bytes = readFileSync(join(root, rel));
       if (entry.format === 'html') expect(bytes.toString('utf8'), rel).toMatch(/^<!doctype html>/i);
-      else {
+      else if (entry.format === 'pack') {
+        // The group's block files, one after another in the index's order, at the lengths the index gives.
+        const group = rel.slice('cells/packs/'.length, -'.bin'.length);
+        const blocks = (index.blocks[group] ?? []).map(([cell]) => readFileSync(join(root, paths.cellBlock(cell))));
+        expect(Buffer.compare(bytes, Buffer.concat(blocks)), rel).toBe(0);
+        expect(index.block_bytes?.[group], rel).toEqual(blocks.map((b) => b.length));
+      } else {
         const json = decodeStored(bytes, rel);
         if (entry.schema !== null) expect(entry.schema.safeParse(json).success, rel).toBe(true);
         else expect((json as { openapi?: string }).openapi, rel).toMatch(/^3\.1/);

@@ -394,6 +394,7 @@ describe('cell search on synthesised dense data', () => {
         units: _n,
         blocks: _b,
         block_core: _c,
+        block_bytes: _y,
         group_sha256: _h,
         ...head
       } = tree.index;

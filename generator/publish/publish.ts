@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { isCellPack } from '../../shim/format/paths.ts';
 import {
   HeadObjectCommand,
   paginateListObjectsV2,
@@ -380,7 +381,7 @@ async function executePlan(
   });
 }
 
-/** A PutObject of one body (gzip-encoded when that saves 10%), counted in the report. */
+/** A PutObject of one body (gzip-encoded when that saves 10%, a pack of blocks never), counted in the report. */
 function uploader(client: S3Client, opts: PublishOptions, prefix: string, report: PublishReport) {
   const gzipOn = opts.gzip ?? true;
   const gzipMin = opts.gzipMinBytes ?? 1024;
@@ -392,7 +393,8 @@ function uploader(client: S3Client, opts: PublishOptions, prefix: string, report
   ): Promise<void> => {
     let sent = body;
     let encoding: string | undefined;
-    if (gzipOn && body.length > gzipMin) {
+    // A pack is read by byte ranges, which a gzip-encoded object cannot give (S3 ranges the stored bytes).
+    if (gzipOn && body.length > gzipMin && !isCellPack(key)) {
       const packed = await gzipAsync(body, { level: 6 });
       if (packed.length <= body.length * 0.9) {
         sent = packed;

@@ -11,6 +11,7 @@ import { decodeCoords } from '../../shim/format/block-coords.ts';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/format/cell-format.ts';
 import { keys, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { mapPool } from '../write/pool.ts';
+import { packProblems } from '../../shim/format/pack-check.ts';
 import { progressEvery } from '../write/progress.ts';
 import { StoreError } from '../../shim/contract/errors.ts';
 import { parseObject, type AuditSite } from './site.ts';
@@ -88,6 +89,23 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       },
     )
   ).filter((a): a is CellSharedT => a !== null);
+  // Each group's pack of blocks, where the index gives their lengths: exactly the blocks its group tree records.
+  await mapPool(
+    groups.filter((g) => index.block_bytes?.[g.cell] !== undefined),
+    concurrency,
+    async (g) => {
+      const key = keys.cellPack(v, g.cell);
+      const raw = await site.store.get(key).catch((err: unknown) => {
+        throw new StoreError(`${site.label}: ${(err as Error).message}`, key, { cause: err });
+      });
+      if (raw !== null) {
+        objects++;
+        bytes += raw.byteLength;
+      }
+      const cells = (index.blocks[g.cell] ?? []).map(([cell]) => cell);
+      problems.push(...packProblems(key, raw, cells, index.block_bytes?.[g.cell] ?? [], g.block_sha256));
+    },
+  );
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
   let done = 0;
   const perBlock = await mapPool(blockRows, concurrency, async ({ cell, n }) => {
@@ -159,9 +177,11 @@ export function compareTree(scan: OfficeScan, version: string): string[] {
     else if (b === undefined) problems.push(`${key}: the records give it but it is not published`);
     else if (!serialise(a).equals(serialise(b))) problems.push(`${key}: differs from the tree the records give`);
   };
-  // An index written before `block_core` was (it only tightens a cold search's plan) is compared without it.
-  const { block_core: _core, ...coreless } = rebuilt.index;
-  same(keys.cellIndex(version), scan.index.block_core === undefined ? coreless : rebuilt.index, scan.index);
+  // An index written before `block_core` (it only tightens a cold search's plan) or `block_bytes` (packs) were is
+  // compared without them.
+  const optional = new Set(['block_core', 'block_bytes'].filter((k) => !(k in scan.index)));
+  const expected = Object.fromEntries(Object.entries(rebuilt.index).filter(([k]) => !optional.has(k)));
+  same(keys.cellIndex(version), expected, scan.index);
   const pub = new Map(scan.groups.map((g) => [g.cell, g]));
   const sv = scan.index.schema_version;
   for (const g of rebuilt.groups) same(keys.cellGroup(version, g.cell, sv), g, pub.get(g.cell));

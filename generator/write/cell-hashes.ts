@@ -6,7 +6,7 @@
 import { serialiseAt, sha256Hex } from './json.ts';
 import { paths } from '../../shim/format/paths.ts';
 import type { CellTree } from './cells.ts';
-import { sharedGroup, type CellSharedT } from '../../shim/format/cell-format.ts';
+import { sharedGroup, type CellBlockT, type CellSharedT } from '../../shim/format/cell-format.ts';
 
 /** The sha256 (hex) of the object at `rel` (relative to the version root) as written; `value` is the object itself. */
 export type HashOf = (rel: string, value: unknown) => string;
@@ -23,6 +23,30 @@ export function sealBlocks(tree: CellTree, hashOf: HashOf): void {
     list[r.chunk] = hashOf(paths.cellRecords(r.block, r.chunk), r);
   }
   for (const b of tree.blocks) b.records_sha256 = Array.from(chunks.get(b.cell) ?? [], (h) => h);
+}
+
+/**
+ * Each group's pack, its blocks as stored (`storedBlock`) one after another in the order of the index's `blocks`, and
+ * the index's `block_bytes` filled with their lengths (blocks sealed first).
+ */
+export function packBlocks(
+  tree: CellTree,
+  storedBlock: (rel: string, block: CellBlockT) => Uint8Array,
+): Map<string, Buffer> {
+  const blocks = new Map(tree.blocks.map((b) => [b.cell, b]));
+  const packs = new Map<string, Buffer>();
+  const lengths: Record<string, number[]> = {};
+  for (const [group, list] of Object.entries(tree.index.blocks)) {
+    const parts = list.map(([cell]) => {
+      const block = blocks.get(cell);
+      if (block === undefined) throw new Error(`block ${cell} of group ${group} was not built`);
+      return storedBlock(paths.cellBlock(cell), block);
+    });
+    lengths[group] = parts.map((p) => p.byteLength);
+    packs.set(group, Buffer.concat(parts));
+  }
+  tree.index.block_bytes = lengths;
+  return packs;
 }
 
 /** Fill each group's `shared_sha256` and `block_sha256` from its shared object and blocks (blocks sealed first). */
@@ -58,9 +82,11 @@ export function sealIndex(tree: CellTree, hashOf: HashOf): void {
   tree.index.group_sha256 = byCell;
 }
 
-/** Every level of a tree that is not written, hashed by serialising it (audit's rebuild). */
-export function sealCellTree(tree: CellTree): void {
+/** Every level of a tree that is not written, hashed by serialising it (audit's rebuild); returns each group's pack. */
+export function sealCellTree(tree: CellTree): Map<string, Buffer> {
   sealBlocks(tree, hashSerialised);
+  const packs = packBlocks(tree, serialiseAt);
   sealGroups(tree, hashSerialised);
   sealIndex(tree, hashSerialised);
+  return packs;
 }

@@ -363,6 +363,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     groups: groupEntries,
     blocks: blockEntries,
     block_core: coreEntries,
+    // Filled by cell-hashes.ts packBlocks once the blocks are serialised.
+    block_bytes: {},
   };
   const index: CellIndexT = { schema_version: sv, ...head, group_sha256: {} };
   return { index, groups, shared, blocks, records };

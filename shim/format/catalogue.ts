@@ -31,8 +31,11 @@ import {
 export interface CatalogueEntry {
   path: (...args: never[]) => string;
   schema: ZodType | null;
-  /** What the object is when it has no zod schema ('json' also for a binary cell object, which decodes to a zod-checked object). */
-  format: 'json' | 'openapi' | 'html';
+  /**
+   * What the object is when it has no zod schema ('json' also for a binary cell object, which decodes to a zod-checked
+   * object; 'pack' for a group's blocks one after another, each checked as a block).
+   */
+  format: 'json' | 'openapi' | 'html' | 'pack';
   /** Matches exactly the version-relative paths of this kind. */
   match: RegExp;
 }
@@ -59,6 +62,8 @@ export const catalogue = {
   cellShared: entry(paths.cellShared, CellShared, new RegExp(`^cells/shared/${id}\\.(?:pb|json)$`)),
   // .pb in every cell schema read (decoded by site-json.ts decodeStored).
   cellBlock: entry(paths.cellBlock, CellBlock, new RegExp(`^cells/blocks/${id}\\.pb$`)),
+  // A group's blocks as stored, one after another (from the generator of cell schema 8 with `block_bytes`).
+  cellPack: entry(paths.cellPack, null, new RegExp(`^cells/packs/${id}\\.bin$`), 'pack'),
   cellRecords: entry(paths.cellRecords, CellRecords, new RegExp(`^cells/records/${id}/\\d+\\.json$`)),
   firmPack: entry(paths.firmPack, FirmPack, /^firms\/[a-z2-7]{1,5}\.json$/),
   listings: entry(paths.listings, ListingBucket, new RegExp(`^listings/${id}\\.json$`)),

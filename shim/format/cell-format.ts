@@ -124,6 +124,11 @@ export const CellIndex = z.object({
     .describe(
       "group cell -> for each of its blocks (in the order of `blocks`), its core as a count c of 0.0001 mile (the core is c / 10000 + 0.0001 miles): the least distance from the block cell's H3 centre within which lie offices of min(units, 25) of its homed units; absent in indexes written before it",
     ),
+  block_bytes: dict(z.array(nat))
+    .optional()
+    .describe(
+      'group cell -> the stored length in bytes of each of its blocks (in the order of `blocks`): its pack cells/packs/<cell>.bin holds them one after another, so block k is bytes sum(lengths before k) up to that plus its length; absent in indexes written before packs (blocks are then read one object each)',
+    ),
   group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.pb (.json in cell schema 7)'),
 });
 

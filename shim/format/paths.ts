@@ -35,6 +35,11 @@ export const paths = {
   cellShared: (page: string, cellSchema: number) => `cells/shared/${page}.${treeExt(cellSchema)}`,
   /** A block, Protocol Buffers in every cell schema read (block-binary.ts). */
   cellBlock: (cell: string) => `cells/blocks/${cell}.pb`,
+  /**
+   * A group's blocks as stored, one after another in the order of the cell index's `blocks` (their lengths are its
+   * `block_bytes`), stored uncompressed so that a cold search reads several blocks with one byte-range request.
+   */
+  cellPack: (group: string) => `cells/packs/${group}.bin`,
   cellRecords: (block: string, chunk: number) => `cells/records/${block}/${chunk}.json`,
   /** The firm documents of every listing whose id starts `l_<prefix>` (firmPackPrefix in site-format.ts). */
   firmPack: (prefix: string) => `firms/${prefix}.json`,
@@ -67,6 +72,11 @@ export type DocName = keyof typeof paths;
 /** A path function made into a store-key function of a version: `v/<version>/<path>`. */
 export function inVersion<A extends unknown[]>(path: (...args: A) => string): (version: string, ...args: A) => string {
   return (version, ...args) => `v/${version}/${path(...args)}`;
+}
+
+/** True for a key (or path) of a group's pack of blocks: read by byte ranges, so stored uncompressed. */
+export function isCellPack(key: string): boolean {
+  return key.endsWith('.bin') && key.includes('cells/packs/');
 }
 
 /** Exactly the relative paths of coverage pieces (paths.coveragePiece of an H3 cell id). */

@@ -571,6 +571,7 @@ export const keys = {
   cellGroup: inVersion(paths.cellGroup),
   cellShared: inVersion(paths.cellShared),
   cellBlock: inVersion(paths.cellBlock),
+  cellPack: inVersion(paths.cellPack),
   cellRecords: inVersion(paths.cellRecords),
   firmPack: inVersion(paths.firmPack),
   listings: inVersion(paths.listings),

@@ -23,6 +23,8 @@ const BINARY: Record<BinaryCellKind, { decode: (bytes: Uint8Array) => unknown; w
 /** What published objects are read from: a store's `get` (a missing key is null; a failure rejects). */
 export interface ObjectSource {
   get(key: string): Promise<Uint8Array | null>;
+  /** Bytes `start` to `end - 1` of an object as stored (Store.getRange); absent where the store cannot. */
+  getRange?(key: string, start: number, end: number): Promise<Uint8Array | null>;
 }
 
 /** Decoders of the schemas whose objects are read from their stored bytes otherwise than parsed whole (storedForm). */
