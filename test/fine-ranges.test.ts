@@ -13,7 +13,7 @@ import { CellBlock } from '../shim/format/cell-format.ts';
 import { packed } from '../shim/format/pb-columns.ts';
 import { haversineMiles } from '../shim/search/geo.ts';
 import { FolderStore } from '../shim/store/folder.ts';
-import { coldQueryReads } from '../bench/cold/cold.ts';
+import { coldQueryReads, wholeObjects } from '../bench/cold/cold.ts';
 import {
   chunkSizes,
   fineKey,
@@ -157,7 +157,7 @@ describe('fine packed layout', () => {
       [41.8781, -87.6298, 1],
       [34.0522, -118.2437, 50],
     ] as const) {
-      const q = await coldQueryReads(new FolderStore(dir), {
+      const q = await coldQueryReads(wholeObjects(new FolderStore(dir)), {
         name: `${lat},${lng}`,
         args: { lat: String(lat), lng: String(lng), radius_miles: String(R) },
       });

@@ -101,6 +101,8 @@ export function kindOf(key: string): string {
   if (rel.startsWith('cells/groups/')) return 'cell group';
   if (rel.startsWith('cells/shared/')) return 'cell shared';
   if (rel.startsWith('cells/blocks/')) return 'cell block';
+  // A range request of a group's pack of blocks (CountingStore and RoundStore record it as `<key>#<start>-<end>`).
+  if (rel.startsWith('cells/packs/')) return 'cell pack range';
   if (rel.startsWith('cells/records/')) return 'cell records';
   if (rel.startsWith('gazetteer/zip/')) return 'gazetteer zip';
   if (rel.startsWith('gazetteer/city/')) return 'gazetteer city';
@@ -196,17 +198,31 @@ export async function coldQueryReads(store: Store, q: ColdQuery): Promise<ColdQu
   };
 }
 
-/** Each query's cold reads from the site folder, by query set of coldQuerySets. */
+/**
+ * `store` without its getRange: every object read whole, one request each, as the layout what-ifs (packed-ranges.ts,
+ * fine-ranges.ts) and section 11's tree sweep count reads before placing them in layouts of their own.
+ */
+export function wholeObjects(store: Store): Store {
+  return { kind: store.kind, get: (key, options) => store.get(key, options) };
+}
+
+/**
+ * Each query's cold reads from the site folder, by query set of coldQuerySets; with `wholeObjects`, every object read
+ * whole (no range requests of packs).
+ */
 export async function coldReadsBySet(
   siteDir: string,
   radii: readonly number[],
   points: readonly QueryPoint[] = allMetroPoints(),
+  options: { wholeObjects?: boolean } = {},
 ): Promise<{ label: string; perQuery: ColdQueryReads[] }[]> {
   const site = resolve(siteDir);
   const out: { label: string; perQuery: ColdQueryReads[] }[] = [];
+  const storeOf = (): Store =>
+    options.wholeObjects === true ? wholeObjects(new FolderStore(site)) : new FolderStore(site);
   for (const set of await answerableSets(site, coldQuerySets(radii, points, metroZips(site)))) {
     const perQuery: ColdQueryReads[] = [];
-    for (const q of set.queries) perQuery.push(await coldQueryReads(new FolderStore(site), q));
+    for (const q of set.queries) perQuery.push(await coldQueryReads(storeOf(), q));
     out.push({ label: set.label, perQuery });
   }
   return out;

@@ -41,7 +41,7 @@ for (const dir of values.site) {
   const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
   const tree = `${index.leaf_max} / ${index.block_max} / ${index.record_chunk} / ${index.shared_res}`;
   progress(`pack-sim: the cold query sets on ${v} (${dir}, tree ${tree})`);
-  const perQuery = (await coldReadsBySet(site, RADII)).flatMap((s) => s.perQuery);
+  const perQuery = (await coldReadsBySet(site, RADII, undefined, { wholeObjects: true })).flatMap((s) => s.perQuery);
   const gaps = values.gap !== undefined && values.gap.length > 0 ? values.gap : PACK_GAPS;
   const figures = [false, ...(values.coded === true ? [true] : [])].flatMap((coded) =>
     packedFigures(site, v, perQuery, gaps, coded),

@@ -96,7 +96,7 @@ export function writeVariant(
     if (e !== 'cells' && e !== 'meta.json') symlinkSync(resolve(siteDir, keys.root(v), e), join(root, e));
   const tree = buildCells(offices, config);
   // The variant's objects carry their own hashes (docs/SITE-FORMAT.md, "Integrity"), and its meta.json the new index's.
-  sealCellTree(tree);
+  const packs = sealCellTree(tree);
   let sharedMaxBytes = 0;
   const put = (key: string, doc: unknown): number => {
     const file = join(root, key);
@@ -118,6 +118,10 @@ export function writeVariant(
   for (const s of tree.shared)
     sharedMaxBytes = Math.max(sharedMaxBytes, put(paths.cellShared(s.cell, s.schema_version), s));
   for (const b of tree.blocks) put(paths.cellBlock(b.cell), b);
+  for (const [group, pack] of packs) {
+    mkdirSync(join(root, 'cells/packs'), { recursive: true });
+    writeFileSync(join(root, paths.cellPack(group)), pack);
+  }
   for (const r of tree.records) put(paths.cellRecords(r.block, r.chunk), r);
   return { blocks: tree.blocks.length, recordChunks: tree.records.length, sharedMaxBytes };
 }
@@ -157,7 +161,7 @@ export async function checkSameAnswers(siteDir: string, variantDir: string, step
 
 /** The cold query sets on the site folder `dir` (version `v`): per set, and every query together as packs (packed-ranges.ts). */
 async function coldFigures(dir: string, v: string): Promise<Pick<TreeSweepRow, 'sets' | 'packed'>> {
-  const bySet = await coldReadsBySet(dir, RADII);
+  const bySet = await coldReadsBySet(dir, RADII, undefined, { wholeObjects: true });
   return {
     sets: bySet.map((s) => summariseCold(s.label, s.perQuery)),
     packed: [false, true].flatMap((coded) =>

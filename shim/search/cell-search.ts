@@ -31,6 +31,7 @@ import { withSharedHours } from '../format/shared-hours.ts';
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
 import { plannedBlocks } from './block-plan.ts';
+import { packSpans } from './block-packs.ts';
 import { CellRecordChunk } from '../format/record-chunk.ts';
 import { decodeCoords, decodeSteps } from '../format/block-coords.ts';
 
@@ -289,6 +290,7 @@ async function openSearch(
     reader.prefetch?.(
       plan.cells.map((cell) => keys.cellBlock(v, cell)),
       near.map((cell) => keys.cellGroup(v, cell, index.schema_version)),
+      packSpans(index, v, plan.cells),
     ) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
     near.map(async (cell) => {

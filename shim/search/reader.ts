@@ -2,6 +2,7 @@
 import type { ZodType } from 'zod';
 import { StoreError } from '../contract/errors.ts';
 import type { MetaT } from '../format/site-format.ts';
+import type { PackSpan } from './block-packs.ts';
 
 /** One consistent version of the site: every read goes to the same `version` (never two versions in one answer). */
 export interface SiteReader {
@@ -22,9 +23,15 @@ export interface SiteReader {
    * reads of their `parents`: a later json() of one of them takes the bytes and checks them against the hash it is
    * given, exactly as a read made then. Nothing is read when every parent is cached (the children are then asked
    * without waiting for a parent, and a planned child that is not needed is not read); keys already cached are skipped.
-   * Returns a function that drops the reads not taken (call it once the caller is done). Absent on readers that cannot.
+   * Keys with a span in `spans` (block-packs.ts) are read as slices of range requests of their packs where the store
+   * reads ranges. Returns a function that drops the reads not taken (call it once the caller is done). Absent on
+   * readers that cannot.
    */
-  readonly prefetch?: (keys: readonly string[], parents: readonly string[]) => () => void;
+  readonly prefetch?: (
+    keys: readonly string[],
+    parents: readonly string[],
+    spans?: ReadonlyMap<string, PackSpan>,
+  ) => () => void;
   /** The bytes stored at a full store key, unchecked and uncached (version-object.ts checks them); absent on readers that cannot. */
   readonly storedBytes?: (key: string) => Promise<Uint8Array | null>;
 }

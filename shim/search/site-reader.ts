@@ -15,6 +15,7 @@ import { checkHash, expectedHash, readsUnhashed, recordsHashes } from '../format
 import { parseStored, readJson, type ObjectSource } from '../format/site-json.ts';
 import { RecordChunk } from '../format/record-chunk.ts';
 import { SpeculativeReads } from './speculative-reads.ts';
+import type { PackSpan } from './block-packs.ts';
 import { INDEX_BYTES_PER_POINT } from './point-index.ts';
 import { StoreDeadlineError } from '../store/deadline.ts';
 import { requestDeadline } from '../store/request-deadline.ts';
@@ -213,20 +214,30 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       version,
       meta,
       ...(metaSha256 !== undefined ? { metaSha256 } : {}),
-      prefetch(list: readonly string[], parents: readonly string[]): () => void {
+      prefetch(
+        list: readonly string[],
+        parents: readonly string[],
+        spans: ReadonlyMap<string, PackSpan> = new Map(),
+      ): () => void {
         const cached = (key: string): boolean => {
           const at = key.startsWith(prefix) ? resolve(key) : null;
           return at !== null && cache.get(at) !== undefined;
         };
         if (parents.every(cached)) return () => undefined;
         const stored: string[] = [];
+        // Spans by the keys that hold the objects: a layered version's blocks and pack resolve to where they are stored.
+        const storedSpans = new Map<string, PackSpan>();
         for (const key of list) {
           const at = key.startsWith(prefix) ? resolve(key) : null;
-          if (at !== null && cache.get(at) === undefined) stored.push(at);
+          if (at === null || cache.get(at) !== undefined) continue;
+          stored.push(at);
+          const span = spans.get(key);
+          const pack = span === undefined ? null : resolve(span.pack);
+          if (span !== undefined && pack !== null) storedSpans.set(at, { ...span, pack });
         }
-        const started = prefetched.startOwned(stored);
-        counters.storeReads += started.length;
-        return () => prefetched.drop(started);
+        const started = prefetched.startSpanned(stored, storedSpans);
+        counters.storeReads += started.requests;
+        return () => prefetched.drop(started.keys);
       },
       storedBytes: (key) => {
         counters.storeReads++;

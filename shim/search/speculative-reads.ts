@@ -4,6 +4,7 @@
  * which checks its bytes against the hash meta.json (or the parent object) records before parsing or caching them.
  */
 import type { ObjectSource } from '../format/site-json.ts';
+import { packRuns, type PackRun, type PackSpan } from './block-packs.ts';
 
 /** Pending speculative reads by store key; take() hands one out as an ObjectSource for that key, once. */
 export class SpeculativeReads {
@@ -20,16 +21,53 @@ export class SpeculativeReads {
 
   /** Starts reading each key not already pending; returns the keys it started (for drop). */
   startOwned(keys: readonly string[]): string[] {
+    return this.startSpanned(keys).keys;
+  }
+
+  /**
+   * Starts reading each key not already pending: those with a span in `spans` (and a store that reads ranges) as
+   * slices of range requests of their packs (block-packs.ts packRuns), the others whole. Returns the keys it started
+   * (for drop) and the store requests it made. A slice is checked like any read when taken; a pack that is missing
+   * sends its objects' reads to the objects themselves.
+   */
+  startSpanned(
+    keys: readonly string[],
+    spans: ReadonlyMap<string, PackSpan> = new Map(),
+  ): { keys: string[]; requests: number } {
     const started: string[] = [];
+    const ranged: [string, PackSpan][] = [];
+    const getRange = this.store.getRange?.bind(this.store);
     for (const key of keys) {
       if (this.pending.has(key)) continue;
-      const read = this.store.get(key);
-      // A failure is the taker's to report (its read rejects the same way); untaken, it is dropped quietly.
-      read.catch(() => undefined);
-      this.pending.set(key, read);
       started.push(key);
+      const span = spans.get(key);
+      if (span !== undefined && getRange !== undefined) ranged.push([key, span]);
+      else this.hold(key, this.store.get(key));
     }
-    return started;
+    let requests = started.length - ranged.length;
+    if (getRange !== undefined)
+      for (const run of packRuns(ranged)) {
+        this.holdRun(run, getRange(run.pack, run.start, run.end));
+        requests++;
+      }
+    return { keys: started, requests };
+  }
+
+  /** Holds each object of `run` as its slice of `read` (the run's range request), or its own read if the pack is missing. */
+  private holdRun(run: PackRun, read: Promise<Uint8Array | null>): void {
+    for (const [key, span] of run.spans)
+      this.hold(
+        key,
+        read.then((bytes) =>
+          bytes === null ? this.store.get(key) : bytes.subarray(span.start - run.start, span.end - run.start),
+        ),
+      );
+  }
+
+  private hold(key: string, read: Promise<Uint8Array | null>): void {
+    // A failure is the taker's to report (its read rejects the same way); untaken, it is dropped quietly.
+    read.catch(() => undefined);
+    this.pending.set(key, read);
   }
 
   /** True when a read of `key` is pending (not yet taken). */

@@ -14,6 +14,7 @@ import { composeManifest, layerResolver } from '../format/layers.ts';
 import type { SiteReader } from './reader.ts';
 import { parseObject } from '../format/site-json.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
+import { packProblems } from '../format/pack-check.ts';
 import { paths } from '../format/paths.ts';
 import {
   firmPackSha256,
@@ -26,7 +27,9 @@ import {
 } from '../format/site-format.ts';
 
 /** A version-relative path an auditor may ask for: slash-separated segments of safe characters, ending in .json (.pb for a binary cell object). */
-const REL_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.(?:json|pb)$/;
+const REL_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.(?:json|pb|bin)$/;
+/** A group's pack of blocks (paths.cellPack). */
+const PACK_RE = /^cells\/packs\/([0-9a-f]{15})\.bin$/;
 
 /** What readVersionObject reads through: the served version and the store's bytes of any key, as stored. */
 export interface VersionObjectSource {
@@ -44,6 +47,8 @@ export async function readVersionObject(src: VersionObjectSource, rel: string): 
   const key = `${keys.root(reader.version)}${rel}`;
   if (rel === 'manifest.json') return manifestBytes(src);
   if (rel === 'meta.json') return checkedRead(src, key, key, src.metaSha256);
+  const pack = PACK_RE.exec(rel)?.[1];
+  if (pack !== undefined) return packBytes(src, key, pack);
   const sha256 = await recordedHash(reader, rel);
   if (sha256 === null) return null;
   const stored = layerResolver(reader.version, reader.meta.layers)(key);
@@ -62,6 +67,28 @@ async function checkedRead(
   const bytes = await src.get(stored);
   if (bytes === null) throw new StoreError(`${key} is missing from the served version, which records its sha256`, key);
   checkHash(key, bytes, sha256);
+  return bytes;
+}
+
+/**
+ * A group's pack: nothing records its own sha256, so it is checked slice by slice, each against the sha256 the group
+ * records for that block, at the lengths the index gives (pack-check.ts); null when the index gives the group none.
+ */
+async function packBytes(src: VersionObjectSource, key: string, group: string): Promise<Uint8Array | null> {
+  const { reader } = src;
+  const v = reader.version;
+  const index = await reader.json(keys.cellIndex(v), CellIndex);
+  const lengths = index?.block_bytes?.[group];
+  const groupSha = index?.group_sha256[group];
+  if (index === null || lengths === undefined || groupSha === undefined) return null;
+  const tree = await reader.json(keys.cellGroup(v, group, index.schema_version), CellGroup, groupSha);
+  if (tree === null) return null;
+  const stored = layerResolver(v, reader.meta.layers)(key);
+  if (stored === null) throw new StoreError(`${key} is part of version ${v} but its layer map has no entry`, key);
+  const bytes = await src.get(stored);
+  const cells = (index.blocks[group] ?? []).map(([cell]) => cell);
+  const [problem] = packProblems(key, bytes, cells, lengths, tree.block_sha256);
+  if (problem !== undefined || bytes === null) throw new StoreError(problem ?? `${key} is missing`, key);
   return bytes;
 }
 
