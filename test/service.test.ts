@@ -1,5 +1,5 @@
 /** The Service over the generated sample site: firms, redirects, coverage, OpenAPI, caching, and one version per answer. */
-import { binaryCellKind } from '../shim/format/paths.ts';
+import { binaryCellKind, isCellPack } from '../shim/format/paths.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
 import { serialiseAt } from '../generator/write/json.ts';
 import { createHash } from 'node:crypto';
@@ -182,8 +182,11 @@ describe('versions', () => {
     const manifest = JSON.parse(readFileSync(join(vdir, 'manifest.json'), 'utf8')) as {
       objects: Record<string, { sha256: string }>;
     };
+    // A pack holding one block has that block's hash; nothing records a pack's, so packs are left out.
     const relOfHash = new Map(
-      Object.entries(manifest.objects).map(([key, e]) => [e.sha256, key.slice(keys.root(A).length)]),
+      Object.entries(manifest.objects)
+        .filter(([key]) => !isCellPack(key))
+        .map(([key, e]) => [e.sha256, key.slice(keys.root(A).length)]),
     );
     const bMemo = new Map<string, Promise<Uint8Array | null>>();
     const inB = (rel: string): Promise<Uint8Array | null> => {

@@ -261,6 +261,9 @@ export function parseLocation(input: string, parameter = 'location'): ParsedLoca
   const plain = (): ParsedLocation => parsePlain(input, parameter);
   const core = looseCore(input.replace(COUNTRY_SUFFIX_RE, ''));
   if (core === null) return plain();
+  // "the Bay Area", "Tampa Bay area": a region with or without the words is refused as a region.
+  const region = regionOf(normaliseCityName(input)) ?? regionOf(normaliseCityName(core));
+  if (region !== null) throw regionRefusal(input, region, parameter);
   let loose: ParsedLocation;
   try {
     loose = { ...parsePlain(core, parameter), input };

@@ -68,6 +68,8 @@ function cellRel(kind: 'groups' | 'shared' | 'blocks', cell: string, schema: num
 async function rewriteCells(dir: string, version: string, schema: 6 | 7 | 8): Promise<void> {
   const root = join(dir, keys.root(version));
   const cells = join(root, 'cells');
+  // No earlier release wrote packs; the rewritten blocks would not be the packed ones anyway.
+  await rm(join(cells, 'packs'), { recursive: true, force: true });
   const rels = await filesUnder(cells);
   const sha = new Map<string, string>();
   const rewrite = async (rel: string, edit: (value: Record<string, unknown>) => void, to = rel): Promise<void> => {
@@ -107,6 +109,7 @@ async function rewriteCells(dir: string, version: string, schema: 6 | 7 | 8): Pr
     );
   await rewrite('index.json', (i) => {
     i.group_sha256 = renew(i.group_sha256 as Record<string, string>, 'groups');
+    delete i.block_bytes;
   });
   const metaPath = join(root, 'meta.json');
   const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256?: Record<string, string> };
