@@ -1,0 +1,49 @@
+/**
+ * What a model is told when it calls a tool with arguments the tool does not take, through the official client over
+ * real HTTP: every tool refuses a name it does not know as REST refuses an unknown parameter, and a refusal names the
+ * value that was sent (its type included), never calling a sent argument missing.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+type Problem = { status: number; code: string; parameter?: string; accepted?: string[]; detail: string };
+type Result = { isError?: boolean; content: { text: string }[]; _meta?: { problem?: Problem } };
+
+let server: TestServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = new Client({ name: 'mcp-argument-errors', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+});
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<Result> {
+  return (await client.callTool({ name, arguments: args })) as Result;
+}
+
+/** The tool's refusal: an isError result whose problem is `code` for `parameter`, and its detail. */
+async function refusal(name: string, args: Record<string, unknown>, code: string, parameter: string): Promise<Problem> {
+  const result = await call(name, args);
+  expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+  const problem = result._meta?.problem as Problem;
+  expect(problem).toMatchObject({ status: 400, code, parameter });
+  expect(result.content[0]?.text).toBe(problem.detail);
+  return problem;
+}
+
+describe('an argument a tool does not know', () => {
+  it('is refused by get_coverage too, naming it and the one argument it takes', async () => {
+    const problem = await refusal('get_coverage', { metro: 'chicago' }, 'unknown_parameter', 'metro');
+    expect(problem.accepted).toEqual(['format']);
+    expect(problem.detail).toContain('"metro"');
+    // Without it, the same call answers.
+    expect((await call('get_coverage', {})).isError).toBeFalsy();
+  });
+});
