@@ -90,6 +90,19 @@ function formatOf(args: Record<string, unknown>): 'text' | 'json' {
 
 /** get_firm's arguments, in the order its unknown_parameter answer names them. */
 const FIRM_ARGS = ['listing_id', 'lat', 'lng', 'format'] as const;
+/** get_coverage's arguments. */
+const COVERAGE_ARGS = ['format'] as const;
+
+/** Refuse an argument not in `accepted` as REST refuses an unknown parameter (400 unknown_parameter naming both). */
+function onlyKnown(args: Record<string, unknown>, accepted: readonly string[]): void {
+  const unknown = Object.keys(args).find((name) => args[name] !== undefined && !accepted.includes(name));
+  if (unknown === undefined) return;
+  throw new ApiError(
+    'unknown_parameter',
+    `Unknown parameter ${JSON.stringify(unknown)}. Accepted parameters: ${accepted.join(', ')}.`,
+    { parameter: unknown, accepted: [...accepted] },
+  );
+}
 
 function withoutFormat(args: Record<string, unknown>): Record<string, unknown> {
   const { format: _format, ...rest } = args;
@@ -271,6 +284,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
         'get_coverage',
         args,
         async () => {
+          onlyKnown(args, COVERAGE_ARGS);
           const format = formatOf(args);
           return answerIn(format, await service.getCoverage(scope.ctx), coverageText, compactCoverage);
         },
