@@ -47,3 +47,38 @@ describe('an argument a tool does not know', () => {
     expect((await call('get_coverage', {})).isError).toBeFalsy();
   });
 });
+
+describe('an argument of the wrong type', () => {
+  it('is named as sent: a listing_id that is not a string is not called missing', async () => {
+    for (const [value, shown] of [
+      [5, '5'],
+      [null, 'null'],
+      [['l_aaaaaaaaaaaaaaaa'], 'array'],
+    ] as const) {
+      const problem = await refusal('get_firm', { listing_id: value }, 'invalid_parameter', 'listing_id');
+      expect(problem.detail, JSON.stringify(value)).not.toMatch(/required|missing/i);
+      expect(problem.detail).toContain(shown);
+      expect(problem.detail).toMatch(/string/);
+    }
+    // Left out, it is missing.
+    expect((await refusal('get_firm', {}, 'invalid_parameter', 'listing_id')).detail).toMatch(/required/);
+  });
+
+  it('is named as sent: a format that is not a string is not quoted as one', async () => {
+    for (const [value, shown] of [
+      [null, 'got null'],
+      [1, 'got 1'],
+      [{ as: 'json' }, 'got a value of type object'],
+    ] as const) {
+      for (const tool of ['get_coverage', 'find_injury_attorneys']) {
+        const args = tool === 'get_coverage' ? { format: value } : { zip: '60601', format: value };
+        const problem = await refusal(tool, args, 'invalid_parameter', 'format');
+        expect(problem.detail, `${tool} ${JSON.stringify(value)}`).toContain(shown);
+        expect(problem.detail).toMatch(/"text" or "json"/);
+      }
+    }
+    expect((await refusal('get_coverage', { format: 'xml' }, 'invalid_parameter', 'format')).detail).toContain(
+      'got "xml"',
+    );
+  });
+});
