@@ -75,7 +75,8 @@ function suggestion(name: string): string | null {
   return ALIASES.get(n) ?? null;
 }
 
-function describe(value: unknown): string {
+/** A caller's value as a refusal names it: a string quoted (cut at 40 characters), else its value or its type. */
+export function describeValue(value: unknown): string {
   if (value === '') return 'an empty value';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
   if (value === null) return 'null';
@@ -100,7 +101,7 @@ function numberInRange(name: string, value: unknown, min: number, max: number, w
   if (n === null || (integer && !Number.isInteger(n)) || n < min || n > max) {
     throw invalid(
       name,
-      `${name} must be ${kind} from ${min} to ${max}${what}; got ${n === null ? describe(value) : String(value)}.`,
+      `${name} must be ${kind} from ${min} to ${max}${what}; got ${n === null ? describeValue(value) : String(value)}.`,
     );
   }
   return n;
@@ -108,7 +109,7 @@ function numberInRange(name: string, value: unknown, min: number, max: number, w
 
 function stringValue(name: string, value: unknown, accepted: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw invalid(name, `${name} must be ${accepted}; got ${describe(value)}.`);
+    throw invalid(name, `${name} must be ${accepted}; got ${describeValue(value)}.`);
   }
   return value;
 }
@@ -180,7 +181,7 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
       const lostZero = typeof text === 'string' && /^\d{4}$/.test(text);
       throw invalid(
         'zip',
-        `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describe(value)}.` +
+        `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describeValue(value)}.` +
           (lostZero ? ` If a leading zero was lost, send zip=${text.padStart(5, '0')}.` : ''),
       );
     }
@@ -229,7 +230,7 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
     if (!(PRACTICE_AREAS as readonly unknown[]).includes(value)) {
       throw new ApiError(
         'practice_area_unsupported',
-        `practice_area ${describe(value)} is not supported; the only accepted value is ${PRACTICE_AREAS.map((p) => JSON.stringify(p)).join(', ')} (or leave it out).`,
+        `practice_area ${describeValue(value)} is not supported; the only accepted value is ${PRACTICE_AREAS.map((p) => JSON.stringify(p)).join(', ')} (or leave it out).`,
         { parameter: 'practice_area', accepted: [...PRACTICE_AREAS] },
       );
     }
@@ -241,7 +242,7 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
     if (typeof value !== 'string' || value === '' || [...value].length > SRC_MAX_LENGTH || UNPRINTABLE_RE.test(value)) {
       throw invalid(
         'src',
-        `src must be the calling application's name, 1 to ${SRC_MAX_LENGTH} printable characters; got ${describe(value)}.`,
+        `src must be the calling application's name, 1 to ${SRC_MAX_LENGTH} printable characters; got ${describeValue(value)}.`,
       );
     }
     src = value;

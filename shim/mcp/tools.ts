@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { API_VERSION, SERVICE_NAME } from '../contract/constants.ts';
 import { ApiError } from '../contract/errors.ts';
 import { parseSearch } from '../answer/search-request.ts';
+import { describeValue } from '../answer/params.ts';
 import { AttorneysQuery, FirmQuery } from '../contract/query-schema.ts';
 import { parseFirmPoint } from '../answer/firm-params.ts';
 import { firmNearPoint } from '../answer/firm-near.ts';
@@ -81,11 +82,9 @@ const SCHEMAS = {
 function formatOf(args: Record<string, unknown>): 'text' | 'json' {
   const f = args.format;
   if (f === undefined || f === 'text' || f === 'json') return f ?? 'text';
-  throw new ApiError(
-    'invalid_parameter',
-    `format must be "text" or "json"; got ${JSON.stringify(String(f).slice(0, 40))}.`,
-    { parameter: 'format' },
-  );
+  throw new ApiError('invalid_parameter', `format must be "text" or "json"; got ${describeValue(f)}.`, {
+    parameter: 'format',
+  });
 }
 
 /** get_firm's arguments, in the order its unknown_parameter answer names them. */
@@ -249,7 +248,9 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           if (typeof id !== 'string' || id === '') {
             throw new ApiError(
               'invalid_parameter',
-              'listing_id is required: send it exactly as returned by find_injury_attorneys.',
+              id === undefined || id === ''
+                ? 'listing_id is required: send it exactly as returned by find_injury_attorneys.'
+                : `listing_id must be a string, exactly as returned by find_injury_attorneys; got ${describeValue(id)}.`,
               { parameter: 'listing_id' },
             );
           }
