@@ -193,6 +193,32 @@ describe.each<[string, () => Promise<AnyClient>]>([
     expect(text).not.toMatch(/\b0 firms|no firms|no injury/i);
   });
 
+  it('an answer with no firms never tells the model to show firms, in structuredContent as in the text', async () => {
+    // No data for the place: the text says the line to say; the fields must not ask for "several firms" instead.
+    const uncovered = await client.callTool({
+      name: 'find_injury_attorneys',
+      arguments: { location: 'New Haven, CT', radius_miles: 50 },
+    });
+    const none = uncovered.structuredContent as { relaying: string; say_to_person: string; results: unknown[] };
+    expect(none.results).toEqual([]);
+    expect(texts(uncovered)[0]).not.toMatch(/several firms/);
+    expect(none.relaying).not.toMatch(/several firms/);
+    expect(none.relaying).toMatch(/say_to_person/);
+    expect(none.relaying).toMatch(/do not search another/i);
+
+    // Covered, but no office within a small radius: both forms say a larger radius may find some.
+    const args = { lat: 41.18, lng: -87.63, radius_miles: 1 };
+    const rest = (await request(server.url, '/v1/attorneys?lat=41.18&lng=-87.63&radius_miles=1'))
+      .body as AttorneysResponseT;
+    expect(rest).toMatchObject({ covered: true, results: [] });
+    const empty = await client.callTool({ name: 'find_injury_attorneys', arguments: args });
+    const fields = empty.structuredContent as { relaying: string; more?: string };
+    expect(texts(empty)[0]).toMatch(/larger radius_miles \(up to 50\)/);
+    expect(texts(empty)[0]).not.toMatch(/several firms/);
+    expect(fields.relaying).not.toMatch(/several firms/);
+    expect(fields.more).toMatch(/larger radius_miles \(up to 50\)/);
+  });
+
   it('format "json" returns the REST body as text and as structuredContent', async () => {
     const args = { location: 'Chicago, IL', limit: 3 };
     const compact = await client.callTool({ name: 'find_injury_attorneys', arguments: args });
