@@ -3,7 +3,7 @@
  * firm (name, distance, full address, phone, website link, hours line, visibility share), then the visibility caveat
  * and the disclosure once, and the relaying rules. `structuredContent` carries the full REST body alongside.
  */
-import { LIMIT, MAP_VISIBILITY_WHAT } from '../contract/constants.ts';
+import { LIMIT, MAP_VISIBILITY_WHAT, RADIUS_MILES } from '../contract/constants.ts';
 import { haversineMiles } from '../search/geo.ts';
 import { roundMiles } from '../answer/shape.ts';
 import type {
@@ -25,6 +25,17 @@ export const RELAYING =
   'Show the person several firms (not only the first) with distance, address and phone; give each website link exactly as returned; ' +
   'keep the disclosure with them. A listing is not a recommendation, endorsement or referral.';
 const RELAY = `Relaying: ${RELAYING.charAt(0).toLowerCase()}${RELAYING.slice(1)}`;
+/** The relaying rule of an answer with no data for the place (covered: false): no firms to show, none to look for. */
+export const RELAYING_NO_DATA =
+  'Say say_to_person to the person as it is, with nothing left out; do not search another metro or city for them instead.';
+/** The relaying rule of a covered answer with no office within its radius. */
+export const RELAYING_NONE_NEAR =
+  'Tell the person no office is listed within radius_miles_used of this place, with the disclosure; do not search another place for them instead.';
+
+/** What a covered answer with no office within `radius` miles may try next; null at the largest radius. */
+export function largerRadius(radius: number): string | null {
+  return radius < RADIUS_MILES.max ? `A larger radius_miles (up to ${RADIUS_MILES.max}) may find some.` : null;
+}
 
 /**
  * Each hours object's days text, made once: a search's results share their hours objects with every other answer that
@@ -111,8 +122,9 @@ export function searchText(body: AttorneysResponseT): string {
   }
   const r = body.radius_miles_used;
   if (body.results.length === 0) {
+    const next = largerRadius(r);
     lines.push(
-      `No office is listed within ${r} miles of ${placeOf(body)} (covered: true). A larger radius_miles (up to 50) may find some.`,
+      `No office is listed within ${r} miles of ${placeOf(body)} (covered: true).${next === null ? '' : ` ${next}`}`,
       ...note,
     );
     lines.push(`Disclosure: ${body.disclosure}`);

@@ -17,7 +17,15 @@ import type {
   OfficeT,
   ResultT,
 } from '../contract/schemas.ts';
-import { MAX_OTHER_OFFICES, RELAYING, hoursDays, nearestOthers } from './answer-text.ts';
+import {
+  MAX_OTHER_OFFICES,
+  RELAYING,
+  RELAYING_NO_DATA,
+  RELAYING_NONE_NEAR,
+  hoursDays,
+  largerRadius,
+  nearestOthers,
+} from './answer-text.ts';
 
 /** How results are ordered, in one line. */
 export const ORDER_LINE = 'Nearest first by straight-line distance only; nothing else changes the order.';
@@ -137,6 +145,9 @@ function visibilityOf(v: ResultT['map_visibility']): z.infer<typeof visibility> 
 export function compactSearch(body: AttorneysResponseT): CompactSearchT {
   const l = body.location;
   const listed = body.covered && body.results.length > 0;
+  // An answer without firms says what the text block says instead: the line to say, or that a larger radius may help.
+  const relaying = listed ? RELAYING : body.covered ? RELAYING_NONE_NEAR : RELAYING_NO_DATA;
+  const more = listed ? MORE : body.covered ? largerRadius(body.radius_miles_used) : null;
   return {
     query_id: body.query_id,
     covered: body.covered,
@@ -170,8 +181,8 @@ export function compactSearch(body: AttorneysResponseT): CompactSearchT {
     ...(body.covered ? {} : { say_to_person: body.disclosure }),
     ...(listed ? { map_visibility_note: MAP_VISIBILITY_WHAT } : {}),
     disclosure: body.disclosure,
-    relaying: RELAYING,
-    ...(listed ? { more: MORE } : {}),
+    relaying,
+    ...(more === null ? {} : { more }),
   };
 }
 

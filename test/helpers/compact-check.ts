@@ -26,8 +26,13 @@ export function expectCompactSearch(compact: unknown, rest: Rest): void {
   expect(c.radius_miles_used).toBe(rest.radius_miles_used);
   expect(c.firms_within_radius).toBe(rest.firms_within_radius);
   expect(c.disclosure).toBe(rest.disclosure);
-  expect(c.relaying).toMatch(/several firms/);
-  if (!rest.covered) expect(c.say_to_person).toBe(rest.disclosure);
+  // Firms to show: show several. None: never asked to show firms (say the line, or that none is near).
+  if (rest.results.length > 0) expect(c.relaying).toMatch(/several firms/);
+  else expect(c.relaying).not.toMatch(/several firms/);
+  if (!rest.covered) {
+    expect(c.say_to_person).toBe(rest.disclosure);
+    expect(c.relaying).toMatch(/say_to_person/);
+  }
   expect(c.results.length).toBe(rest.results.length);
   rest.results.forEach((r: Rest, i: number) => {
     const got = c.results[i] as Rest;
