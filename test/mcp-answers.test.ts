@@ -219,6 +219,28 @@ describe.each<[string, () => Promise<AnyClient>]>([
     expect(fields.more).toMatch(/larger radius_miles \(up to 50\)/);
   });
 
+  it('one mile, one firm and one measured office read in the singular, as a model would retell them', async () => {
+    const oneMile = texts(
+      await client.callTool({ name: 'find_injury_attorneys', arguments: { zip: '60601', radius_miles: 1, limit: 1 } }),
+    )[0];
+    expect(oneMile).toMatch(/ within 1 mile of /);
+    const empty = texts(
+      await client.callTool({
+        name: 'find_injury_attorneys',
+        arguments: { lat: 41.18, lng: -87.63, radius_miles: 1 },
+      }),
+    )[0];
+    expect(empty).toMatch(/^No office is listed within 1 mile of /);
+    // A firm measured by one office: "any of its 1 measured office".
+    const body = (await request(server.url, '/v1/attorneys?location=Chicago%2C%20IL&limit=25'))
+      .body as AttorneysResponseT;
+    const single = body.results.find((r) => r.brand_index?.offices_measured === 1);
+    expect(single).toBeDefined();
+    const firm = texts(await client.callTool({ name: 'get_firm', arguments: { listing_id: single!.listing_id } }))[0];
+    expect(firm).toContain('(any of its 1 measured office)');
+    for (const text of [oneMile, empty, firm]) expect(text).not.toMatch(/\b1 (miles|firms|offices)\b/);
+  });
+
   it('format "json" returns the REST body as text and as structuredContent', async () => {
     const args = { location: 'Chicago, IL', limit: 3 };
     const compact = await client.callTool({ name: 'find_injury_attorneys', arguments: args });
