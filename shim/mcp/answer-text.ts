@@ -32,6 +32,11 @@ export const RELAYING_NO_DATA =
 export const RELAYING_NONE_NEAR =
   'Tell the person no office is listed within radius_miles_used of this place, with the disclosure; do not search another place for them instead.';
 
+/** `n` and the noun, in the singular for exactly one ("1 mile", "2 miles"). */
+function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 /** What a covered answer with no office within `radius` miles may try next; null at the largest radius. */
 export function largerRadius(radius: number): string | null {
   return radius < RADIUS_MILES.max ? `A larger radius_miles (up to ${RADIUS_MILES.max}) may find some.` : null;
@@ -124,14 +129,14 @@ export function searchText(body: AttorneysResponseT): string {
   if (body.results.length === 0) {
     const next = largerRadius(r);
     lines.push(
-      `No office is listed within ${r} miles of ${placeOf(body)} (covered: true).${next === null ? '' : ` ${next}`}`,
+      `No office is listed within ${counted(r, 'mile')} of ${placeOf(body)} (covered: true).${next === null ? '' : ` ${next}`}`,
       ...note,
     );
     lines.push(`Disclosure: ${body.disclosure}`);
     return lines.join('\n');
   }
   lines.push(
-    `${body.results.length} of ${body.firms_within_radius} firms with an office within ${r} miles of ${placeOf(body)}, nearest first (straight-line distance only; nothing else changes the order).`,
+    `${body.results.length} of ${counted(body.firms_within_radius, 'firm')} with an office within ${counted(r, 'mile')} of ${placeOf(body)}, nearest first (straight-line distance only; nothing else changes the order).`,
     ...note,
     '',
     ...body.results.map((res, i) => resultBlock(res, i, r)),
@@ -173,7 +178,7 @@ export function firmText(body: FirmResponseT, near: { lat: number; lng: number }
     `${f.name} · ${f.website ?? 'no website listed'} (${flags})`,
     b === null
       ? 'Firm map visibility: not measured'
-      : `Firm map visibility in the ${b.metro} metro (any of its ${b.offices_measured} measured offices): top 3 in ${b.top3_share_pct}%, shown in ${b.appears_share_pct}%`,
+      : `Firm map visibility in the ${b.metro} metro (any of its ${counted(b.offices_measured, 'measured office')}): top 3 in ${b.top3_share_pct}%, shown in ${b.appears_share_pct}%`,
     `This office: ${o.address}, ${o.city}, ${o.state}${o.zip === null ? '' : ` ${o.zip}`} · ${o.phone ?? 'no phone listed'}${near === null ? '' : ` · ${roundMiles(haversineMiles(near.lat, near.lng, o.lat, o.lng))} mi from the point given`}`,
     `   ${hoursLine(o.hours)}`,
     `   ${visibility(o.map_visibility)} · listing_id ${o.listing_id}`,
