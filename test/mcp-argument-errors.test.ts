@@ -82,3 +82,21 @@ describe('an argument of the wrong type', () => {
     );
   });
 });
+
+describe('a tools/call without a tool name', () => {
+  it('is -32602 saying params.name is needed and naming the tools, never a tool called "missing"', async () => {
+    for (const params of [undefined, {}, { name: 5 }, { name: null, arguments: {} }]) {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params ? { params } : {}) }),
+      });
+      const body = (await response.json()) as { id: number; error: { code: number; message: string } };
+      expect(body.id).toBe(7);
+      expect(body.error.code, JSON.stringify(params)).toBe(-32602);
+      expect(body.error.message).not.toMatch(/missing\./);
+      expect(body.error.message).toMatch(/params\.name/);
+      expect(body.error.message).toContain('find_injury_attorneys, get_firm, get_coverage');
+    }
+  });
+});
