@@ -222,8 +222,12 @@ export function createMcpRoute(
 
     const call = toolCallOf(body);
     if (call !== null && !(TOOL_NAMES as readonly unknown[]).includes(call.name)) {
-      const name = typeof call.name === 'string' ? JSON.stringify(call.name.slice(0, 100)) : 'missing';
-      return rpcError(200, -32602, `Unknown tool: ${name}. Available tools: ${TOOL_NAMES.join(', ')}.`, call.id);
+      const tools = TOOL_NAMES.join(', ');
+      const message =
+        typeof call.name === 'string'
+          ? `Unknown tool: ${JSON.stringify(call.name.slice(0, 100))}. Available tools: ${tools}.`
+          : `Invalid params: tools/call needs params.name, the name of a tool as a string: one of ${tools}.`;
+      return rpcError(200, -32602, message, call.id);
     }
 
     const proto = protoArgumentAnswer(body);
