@@ -1,4 +1,5 @@
 /** In-memory store, for tests and benchmarks. */
+import { assertSafeRange, sliceRange } from './range.ts';
 import { assertSafeKey, type Store } from './types.ts';
 
 /** A store over a Map of key to bytes. */
@@ -17,5 +18,11 @@ export class MemoryStore implements Store {
   async get(key: string): Promise<Uint8Array | null> {
     assertSafeKey(key);
     return this.objects.get(key) ?? null;
+  }
+
+  async getRange(key: string, start: number, end: number): Promise<Uint8Array | null> {
+    assertSafeRange(key, start, end);
+    const bytes = this.objects.get(key);
+    return bytes === undefined ? null : sliceRange(this.kind, key, bytes, start, end);
   }
 }
