@@ -21,7 +21,11 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 /** An S3Store (store/s3.ts) made on the first read. */
 export function lazyS3Store(options: S3StoreOptions): Store {
   const store = once(async () => new (await import('../store/s3.ts')).S3Store(options));
-  return { kind: 's3', get: async (key, options) => (await store()).get(key, options) };
+  return {
+    kind: 's3',
+    get: async (key, options) => (await store()).get(key, options),
+    getRange: async (key, start, end, options) => (await store()).getRange(key, start, end, options),
+  };
 }
 
 /** An S3SaltProvider (salt.ts) made on the first day's salt asked for. */
