@@ -1,6 +1,6 @@
 /** A deadline on store reads: a read that does not finish in time is aborted and is a StoreError (503), not a wait. */
 import { requestDeadline } from './request-deadline.ts';
-import { StoreError, type Store } from './types.ts';
+import { StoreError, type ReadOptions, type Store } from './types.ts';
 
 /** A read given up at a request's deadline: another request sharing the read may still have time to read again. */
 export class StoreDeadlineError extends StoreError {}
@@ -20,33 +20,48 @@ export const LAMBDA_TIMEOUT_SECONDS = 10;
  * the object again.
  */
 export function withDeadline(store: Store, ms: number): Store {
+  const { getRange } = store;
   return {
     kind: store.kind,
-    get(key: string): Promise<Uint8Array | null> {
-      const deadline = requestDeadline();
-      const budget = deadline?.ms ?? ms;
-      const left = deadline === undefined ? ms : deadline.at - performance.now();
-      const late = (): StoreError =>
-        new StoreDeadlineError(`${store.kind} store did not return ${key} within ${budget} ms`, key);
-      if (left <= 0) return Promise.reject(late());
-      const controller = new AbortController();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          const error = late();
-          controller.abort(error);
-          reject(error);
-        }, left);
-        store.get(key, { signal: controller.signal }).then(
-          (bytes) => {
-            clearTimeout(timer);
-            resolve(bytes);
-          },
-          (err: unknown) => {
-            clearTimeout(timer);
-            reject(err as Error);
-          },
-        );
-      });
-    },
+    get: (key) => bounded(store.kind, key, ms, (options) => store.get(key, options)),
+    // Only when the inner store reads ranges: without it readers fall back to whole objects.
+    ...(getRange !== undefined
+      ? {
+          getRange: (key: string, start: number, end: number) =>
+            bounded(store.kind, key, ms, (options) => getRange.call(store, key, start, end, options)),
+        }
+      : {}),
   };
+}
+
+/** `read` given an AbortSignal that fires at the deadline, when the read rejects with StoreDeadlineError. */
+function bounded(
+  kind: string,
+  key: string,
+  ms: number,
+  read: (options: ReadOptions) => Promise<Uint8Array | null>,
+): Promise<Uint8Array | null> {
+  const deadline = requestDeadline();
+  const budget = deadline?.ms ?? ms;
+  const left = deadline === undefined ? ms : deadline.at - performance.now();
+  const late = (): StoreError => new StoreDeadlineError(`${kind} store did not return ${key} within ${budget} ms`, key);
+  if (left <= 0) return Promise.reject(late());
+  const controller = new AbortController();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const error = late();
+      controller.abort(error);
+      reject(error);
+    }, left);
+    read({ signal: controller.signal }).then(
+      (bytes) => {
+        clearTimeout(timer);
+        resolve(bytes);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err as Error);
+      },
+    );
+  });
 }
