@@ -5,18 +5,25 @@
  * asked). Round k is then exactly the reads whose issue needed a result of round k - 1, so the number of rounds is the
  * longest chain of reads a query waits for one after another, whatever the store's or the machine's speed.
  */
-import type { Store } from '../../shim/store/types.ts';
+import type { ReadOptions, Store } from '../../shim/store/types.ts';
+import { rangeReadKey } from '../lib/counting-store.ts';
 
 interface Held {
+  /** The key, or rangeReadKey for a range read. */
   key: string;
+  read: () => Promise<Uint8Array | null>;
   settle: (read: Promise<Uint8Array | null>) => void;
 }
 
-/** Wraps `inner`, releasing reads in rounds; `rounds` lists the keys of each round since the last reset. */
+/**
+ * Wraps `inner`, releasing reads in rounds; `rounds` lists the keys of each round since the last reset. Range reads
+ * (when `inner` has them) are held and released with the gets, recorded as rangeReadKey.
+ */
 export class RoundStore implements Store {
   readonly kind: string;
   /** The keys read in each round, in the order asked. */
   rounds: string[][] = [];
+  readonly getRange?: (key: string, start: number, end: number, options?: ReadOptions) => Promise<Uint8Array | null>;
 
   private readonly inner: Store;
   private held: Held[] = [];
@@ -25,13 +32,15 @@ export class RoundStore implements Store {
   constructor(inner: Store) {
     this.inner = inner;
     this.kind = `rounds(${inner.kind})`;
+    const { getRange } = inner;
+    if (getRange !== undefined) {
+      this.getRange = (key, start, end, options) =>
+        this.hold(rangeReadKey(key, start, end), () => getRange.call(inner, key, start, end, options));
+    }
   }
 
   get(key: string): Promise<Uint8Array | null> {
-    return new Promise<Uint8Array | null>((resolve, reject) => {
-      this.held.push({ key, settle: (read) => read.then(resolve, reject) });
-      this.schedule();
-    });
+    return this.hold(key, () => this.inner.get(key));
   }
 
   /** Round trips after the pointer: the rounds other than those that read current.json alone. */
@@ -54,6 +63,13 @@ export class RoundStore implements Store {
     this.rounds = [];
   }
 
+  private hold(key: string, read: () => Promise<Uint8Array | null>): Promise<Uint8Array | null> {
+    return new Promise<Uint8Array | null>((resolve, reject) => {
+      this.held.push({ key, read, settle: (settled) => settled.then(resolve, reject) });
+      this.schedule();
+    });
+  }
+
   private schedule(): void {
     if (this.scheduled || this.inFlight) return;
     this.scheduled = true;
@@ -69,7 +85,7 @@ export class RoundStore implements Store {
     if (batch.length === 0) return;
     this.inFlight = true;
     this.rounds.push(batch.map((h) => h.key));
-    const reads = batch.map((h) => this.inner.get(h.key));
+    const reads = batch.map((h) => h.read());
     // The round ends when all its reads have settled; only then are their callers told, all at once.
     await Promise.allSettled(reads);
     this.inFlight = false;

@@ -1,5 +1,10 @@
 /** A Store decorator that counts the objects and bytes read through it (the cold-path measurement). */
-import type { Store } from '../../shim/store/types.ts';
+import type { ReadOptions, Store } from '../../shim/store/types.ts';
+
+/** The key a range read is recorded under: `<key>#<start>-<end>` (end exclusive, as getRange takes it). */
+export function rangeReadKey(key: string, start: number, end: number): string {
+  return `${key}#${start}-${end}`;
+}
 
 /** One read seen by a CountingStore. */
 export interface StoreRead {
@@ -12,20 +17,30 @@ export interface StoreRead {
   endMs: number;
 }
 
-/** Wraps `inner`, recording every get(); reset() starts a new tally. */
+/** Wraps `inner`, recording every get() and, when `inner` has it, getRange() (keyed by rangeReadKey); reset() starts a new tally. */
 export class CountingStore implements Store {
   readonly kind: string;
   reads: StoreRead[] = [];
+  readonly getRange?: (key: string, start: number, end: number, options?: ReadOptions) => Promise<Uint8Array | null>;
 
   private readonly inner: Store;
   constructor(inner: Store) {
     this.inner = inner;
     this.kind = `counting(${inner.kind})`;
+    const { getRange } = inner;
+    if (getRange !== undefined) {
+      this.getRange = (key, start, end, options) =>
+        this.record(rangeReadKey(key, start, end), () => getRange.call(inner, key, start, end, options));
+    }
   }
 
-  async get(key: string): Promise<Uint8Array | null> {
+  get(key: string): Promise<Uint8Array | null> {
+    return this.record(key, () => this.inner.get(key));
+  }
+
+  private async record(key: string, read: () => Promise<Uint8Array | null>): Promise<Uint8Array | null> {
     const startMs = performance.now();
-    const value = await this.inner.get(key);
+    const value = await read();
     this.reads.push({ key, bytes: value?.byteLength ?? 0, found: value !== null, startMs, endMs: performance.now() });
     return value;
   }
@@ -46,24 +61,39 @@ export class CountingStore implements Store {
   }
 }
 
-/** Wraps `inner`, counting reads of keys it has already returned once: what a cache that held them would have saved. */
+/**
+ * Wraps `inner`, counting reads of keys it has already returned once: what a cache that held them would have saved. A
+ * range read counts under rangeReadKey (only the same range again is a reread).
+ */
 export class RereadStore implements Store {
   readonly kind: string;
   private readonly seen = new Set<string>();
   /** Reads so far, and those of a key read before. */
   reads = 0;
   rereads = 0;
+  readonly getRange?: (key: string, start: number, end: number, options?: ReadOptions) => Promise<Uint8Array | null>;
 
   private readonly inner: Store;
   constructor(inner: Store) {
     this.inner = inner;
     this.kind = `reread(${inner.kind})`;
+    const { getRange } = inner;
+    if (getRange !== undefined) {
+      this.getRange = (key, start, end, options) => {
+        this.count(rangeReadKey(key, start, end));
+        return getRange.call(inner, key, start, end, options);
+      };
+    }
   }
 
   async get(key: string): Promise<Uint8Array | null> {
+    this.count(key);
+    return this.inner.get(key);
+  }
+
+  private count(key: string): void {
     this.reads++;
     if (this.seen.has(key)) this.rereads++;
     else this.seen.add(key);
-    return this.inner.get(key);
   }
 }
