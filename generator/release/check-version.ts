@@ -7,7 +7,8 @@ import { createService } from '../../shim/answer/service-impl.ts';
 import { CoverageCells, keys } from '../../shim/format/site-format.ts';
 import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
-import type { Store } from '../../shim/store/types.ts';
+import { assertSafeRange, sliceRange } from '../../shim/store/range.ts';
+import type { ReadOptions, Store } from '../../shim/store/types.ts';
 import { compareAnswer } from '../audit/compare.ts';
 import { checkManifest } from '../audit/manifest.ts';
 import { sampleQueries } from '../audit/queries.ts';
@@ -22,10 +23,20 @@ class PinnedStore implements Store {
   readonly kind: string;
   private readonly inner: Store;
   private readonly pointer: Uint8Array;
+  readonly getRange?: (key: string, start: number, end: number, options?: ReadOptions) => Promise<Uint8Array | null>;
   constructor(inner: Store, pointer: Uint8Array) {
     this.inner = inner;
     this.pointer = pointer;
     this.kind = `${inner.kind}+pinned`;
+    const { getRange } = inner;
+    if (getRange !== undefined) {
+      // The pointer is held in memory, so a range of it is a slice of those bytes.
+      this.getRange = async (key, start, end, options) => {
+        if (key !== keys.pointer) return getRange.call(inner, key, start, end, options);
+        assertSafeRange(key, start, end);
+        return sliceRange(this.kind, key, this.pointer, start, end);
+      };
+    }
   }
   get(key: string): Promise<Uint8Array | null> {
     return key === keys.pointer ? Promise.resolve(this.pointer) : this.inner.get(key);

@@ -13,7 +13,7 @@ import { HttpStore } from './http-store.ts';
 import { AnyMeta, CURRENT_SCHEMA, otherSchemaMessage, type AnyMetaT } from './published-meta.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { S3Store } from '../../shim/store/s3.ts';
-import { StoreError, type Store } from '../../shim/store/types.ts';
+import { StoreError, type ReadOptions, type Store } from '../../shim/store/types.ts';
 import { checkStored } from '../../shim/contract/errors.ts';
 import { parseObject as parseSiteObject } from '../../shim/format/site-json.ts';
 
@@ -140,13 +140,7 @@ export async function openStoredVersion(loc: AuditLocation, version?: string): P
   const versionStore: Store =
     meta.layers === undefined || loc.kind === 'http'
       ? raw
-      : {
-          kind: raw.kind,
-          get: (key) => {
-            const at = resolveKey(key);
-            return at === null ? Promise.resolve(null) : raw.get(at);
-          },
-        };
+      : layeredStore(raw, resolveKey);
   return {
     label,
     store: versionStore,
@@ -161,5 +155,25 @@ export async function openStoredVersion(loc: AuditLocation, version?: string): P
       const manifest = await json(keys.manifest(resolved), Manifest);
       return Object.keys(manifest?.objects ?? {}).sort();
     },
+  };
+}
+
+/** `raw` read through a layered version's key map (`resolveKey`; null: no such key), ranges too when `raw` reads them. */
+function layeredStore(raw: Store, resolveKey: (key: string) => string | null): Store {
+  const { getRange } = raw;
+  return {
+    kind: raw.kind,
+    get: (key) => {
+      const at = resolveKey(key);
+      return at === null ? Promise.resolve(null) : raw.get(at);
+    },
+    ...(getRange !== undefined
+      ? {
+          getRange: (key: string, start: number, end: number, options?: ReadOptions) => {
+            const at = resolveKey(key);
+            return at === null ? Promise.resolve(null) : getRange.call(raw, at, start, end, options);
+          },
+        }
+      : {}),
   };
 }
