@@ -1,0 +1,173 @@
+/**
+ * A cold search reads the blocks it plans as byte ranges of their groups' packs (cells/packs/<group>.bin,
+ * shim/search/block-packs.ts): the same answers as from the block objects, in fewer requests; a damaged range is a
+ * store failure like a damaged block; a missing pack sends the search to the block objects. On a copy of the sample
+ * whose tree has small blocks (bench/cold/tree-sweep.ts writeVariant), so that a group holds many blocks.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeObjects } from '../bench/cold/cold.ts';
+import { writeVariant } from '../bench/cold/tree-sweep.ts';
+import { PACK_GAP_BYTES, packRuns, type PackSpan } from '../shim/search/block-packs.ts';
+import { createService } from '../shim/answer/service-impl.ts';
+import { StoreError } from '../shim/contract/errors.ts';
+import { CellIndex } from '../shim/format/cell-format.ts';
+import { keys, Pointer, type StoredOfficeT } from '../shim/format/site-format.ts';
+import { createSiteSource } from '../shim/search/site-reader.ts';
+import { FolderStore } from '../shim/store/folder.ts';
+import type { ReadOptions, Store } from '../shim/store/types.ts';
+import { scanOffices } from '../generator/site/scan.ts';
+import { openSite } from '../generator/site/site.ts';
+
+const SITE = process.env.TEST_SITE_DIR as string;
+const CTX = { publicBaseUrl: 'http://127.0.0.1:8787' };
+
+/** A folder store that counts requests, can damage the ranges of one pack, or answer it as missing. */
+class PackStore implements Store {
+  readonly kind = 'packs';
+  requests = 0;
+  ranges = 0;
+  damaged: string | null = null;
+  missing: string | null = null;
+  private readonly inner: FolderStore;
+  constructor(root: string) {
+    this.inner = new FolderStore(root);
+  }
+  get(key: string, options?: ReadOptions): Promise<Uint8Array | null> {
+    this.requests++;
+    return this.inner.get(key, options);
+  }
+  async getRange(key: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array | null> {
+    this.requests++;
+    this.ranges++;
+    if (this.missing !== null && key.endsWith(this.missing)) return null;
+    const bytes = await this.inner.getRange(key, start, end, options);
+    if (bytes === null || this.damaged === null || !key.endsWith(this.damaged)) return bytes;
+    return bytes.map((b) => b ^ 1);
+  }
+}
+
+const QUERIES: Record<string, string>[] = [
+  { lat: '41.8781', lng: '-87.6298', radius_miles: '1' },
+  { lat: '41.8781', lng: '-87.6298', radius_miles: '15' },
+  { location: '40.7128,-74.006', radius_miles: '15' },
+  { location: '40.7128,-74.006', radius_miles: '50' },
+  { zip: '60601', radius_miles: '50' },
+  { location: 'Philadelphia, PA', radius_miles: '50' },
+  { location: 'Houston, TX', radius_miles: '15', limit: '25' },
+  { location: 'Los Angeles, CA', radius_miles: '50', limit: '3' },
+];
+
+let dir: string;
+let variant: string;
+let version: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cold-packs-'));
+  variant = join(dir, 'site');
+  version = Pointer.parse(JSON.parse(readFileSync(join(SITE, keys.pointer), 'utf8'))).version;
+  const offices: StoredOfficeT[] = [];
+  const root = join(SITE, keys.root(version), 'cells/records');
+  // The offices of the sample, from its record chunks (what writeVariant rebuilds a tree from).
+  for (const line of readFileSync(join(SITE, keys.manifest(version)), 'utf8').match(/cells\/records\/[^"]+\.json/g) ??
+    [])
+    offices.push(...(JSON.parse(readFileSync(join(root, line.slice('cells/records/'.length)), 'utf8')).offices as []));
+  writeVariant(SITE, version, offices, { leafMax: 16, blockMax: 96, recordChunk: 8, sharedRes: 5 }, variant);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('cold reads of packed blocks', () => {
+  it('gives the answers of the block objects in fewer requests, and merges the blocks of a group', async () => {
+    const index = CellIndex.parse(JSON.parse(readFileSync(join(variant, keys.cellIndex(version)), 'utf8')));
+    expect(Math.max(...Object.values(index.blocks).map((b) => b.length))).toBeGreaterThan(4);
+    let fewer = 0;
+    for (const q of QUERIES) {
+      const packed = new PackStore(variant);
+      const whole = new PackStore(variant);
+      const a = await createService(createSiteSource(packed)).findAttorneys(q, CTX);
+      const b = await createService(createSiteSource(wholeObjects(whole))).findAttorneys(q, CTX);
+      const original = await createService(createSiteSource(new FolderStore(SITE))).findAttorneys(q, CTX);
+      expect(a, JSON.stringify(q)).toEqual(b);
+      // The copy's tree is another one; the answer is the same offices at the same distances.
+      expect(a.results, JSON.stringify(q)).toEqual(original.results);
+      expect(a.firms_within_radius).toBe(original.firms_within_radius);
+      expect(packed.requests, JSON.stringify(q)).toBeLessThanOrEqual(whole.requests);
+      if (packed.requests < whole.requests) fewer++;
+    }
+    expect(fewer).toBeGreaterThan(QUERIES.length / 2);
+  });
+
+  it('is a store failure when the packs are damaged, and reads the block objects when they are missing', async () => {
+    const q = { location: '40.7128,-74.006', radius_miles: '50' };
+    const expected = await createService(createSiteSource(new PackStore(variant))).findAttorneys(q, CTX);
+    // Every range read comes back with its bytes changed: each block cut from it fails its group's sha256.
+    const damaged = new PackStore(variant);
+    damaged.damaged = '.bin';
+    await expect(createService(createSiteSource(damaged)).findAttorneys(q, CTX)).rejects.toBeInstanceOf(StoreError);
+    expect(damaged.ranges).toBeGreaterThan(0);
+    // No pack: the blocks are read as objects, and the answer is the same.
+    const missing = new PackStore(variant);
+    missing.missing = '.bin';
+    expect(await createService(createSiteSource(missing)).findAttorneys(q, CTX)).toEqual(expected);
+    expect(missing.ranges).toBeGreaterThan(0);
+  });
+
+  it('passes audit: every pack is its group blocks, and a changed pack is named', async () => {
+    const site = await openSite({ kind: 'folder', dir: variant });
+    expect((await scanOffices(site)).problems).toEqual([]);
+    const index = CellIndex.parse(JSON.parse(readFileSync(join(variant, keys.cellIndex(version)), 'utf8')));
+    const group = Object.keys(index.block_bytes ?? {}).find((g) => (index.blocks[g] ?? []).length > 2) as string;
+    const file = join(variant, keys.cellPack(version, group));
+    const bytes = readFileSync(file);
+    const damaged = Buffer.from(bytes);
+    const at = (index.block_bytes?.[group]?.[0] ?? 0) + 1;
+    damaged[at] = (damaged[at] ?? 0) ^ 1;
+    writeFileSync(file, damaged);
+    try {
+      const problems = (await scanOffices(await openSite({ kind: 'folder', dir: variant }))).problems;
+      expect(problems).toEqual([
+        expect.stringMatching(new RegExp(`cells/packs/${group}\\.bin: bytes \\d+-\\d+ are not block`)),
+      ]);
+    } finally {
+      writeFileSync(file, bytes);
+    }
+  });
+});
+
+describe('packRuns', () => {
+  it('puts every span in one run of its pack, merges gaps up to the limit and no more (brute force)', () => {
+    let seed = 7;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n) / 1;
+    for (let trial = 0; trial < 200; trial++) {
+      const spans: [string, PackSpan][] = [];
+      for (let i = 0; i < 1 + rand(30); i++) {
+        const start = rand(200_000);
+        spans.push([`k${i}`, { pack: `p${rand(3)}`, start, end: start + 1 + rand(20_000) }]);
+      }
+      const runs = packRuns(spans);
+      for (const [key, span] of spans) {
+        const holding = runs.filter((r) => r.spans.some(([k]) => k === key));
+        expect(holding).toHaveLength(1);
+        const run = holding[0]!;
+        expect(run.pack).toBe(span.pack);
+        expect(run.start <= span.start && span.end <= run.end).toBe(true);
+      }
+      for (const pack of new Set(runs.map((r) => r.pack))) {
+        const mine = runs.filter((r) => r.pack === pack).sort((a, b) => a.start - b.start);
+        // Runs of one pack are farther apart than the gap (else they would be one).
+        for (let i = 1; i < mine.length; i++) expect(mine[i]!.start - mine[i - 1]!.end).toBeGreaterThan(PACK_GAP_BYTES);
+        // Within a run, the bytes no span covers form no hole larger than the gap.
+        for (const r of mine) {
+          const covered = r.spans.map(([, s]) => [s.start, s.end] as const).sort((a, b) => a[0] - b[0]);
+          let reach = r.start;
+          for (const [s, e] of covered) {
+            expect(s - reach).toBeLessThanOrEqual(PACK_GAP_BYTES);
+            reach = Math.max(reach, e);
+          }
+          expect(reach).toBe(r.end);
+        }
+      }
+    }
+  });
+});
