@@ -207,3 +207,21 @@ describe('words around a place (shim/places/loose.ts)', () => {
     expect(parseLocation('123 Main St 60601')).toMatchObject({ kind: 'zip', zip: '60601', street: '123 Main St' });
   });
 });
+
+describe('what a place is not made of', () => {
+  it('leaves out invisible format characters, so none is echoed into an answer', () => {
+    expect(parseLocation('60601\u200b')).toMatchObject({ kind: 'zip', zip: '60601', input: '60601' });
+    expect(parseLocation('\ufeffChicago, IL')).toMatchObject({ kind: 'city', city: 'Chicago', input: 'Chicago, IL' });
+    expect(parseLocation('Chicago\u202e, IL')).toMatchObject({ kind: 'city', city: 'Chicago', input: 'Chicago, IL' });
+    expect(rejection(() => parseLocation('\u200b')).detail).toBe(
+      'location is empty; send a 5-digit ZIP ("60601"), ZIP+4 ("60601-1234"), "City, ST" ("Austin, TX") or "lat,lng" ("41.88,-87.63").',
+    );
+  });
+
+  it('says how coordinates are written when two numbers are not', () => {
+    for (const sent of ['1e1,-87', 'NaN,NaN', 'Infinity,-87'])
+      expect(rejection(() => parseLocation(sent)).detail, sent).toContain(
+        'Coordinates are two decimal numbers separated by one comma, latitude first',
+      );
+  });
+});

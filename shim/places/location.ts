@@ -257,7 +257,10 @@ function splitTrailingState(s: string): [string, string] | null {
  * Throws ApiError `location_not_understood` (unrecognised form, unknown state, a county, a street address) or
  * `invalid_parameter` (coordinates out of range); the detail names `parameter` and what is accepted.
  */
-export function parseLocation(input: string, parameter = 'location'): ParsedLocation {
+export function parseLocation(sent: string, parameter = 'location'): ParsedLocation {
+  // Invisible format characters (a zero-width space, a BOM, a right-to-left override) and lone surrogates are no part
+  // of a place: left out, so "60601" followed by a zero-width space is the ZIP, and none is echoed into an answer.
+  const input = sent.replace(/[\p{Cf}\p{Cs}]/gu, '');
   const plain = (): ParsedLocation => parsePlain(input, parameter);
   const core = looseCore(input.replace(COUNTRY_SUFFIX_RE, ''));
   if (core === null) return plain();
@@ -304,13 +307,16 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   }
   if (coordinates !== null) return point(coordinates.lat, coordinates.lng, coordinates.text, input, parameter);
 
-  if (/^[\d\s+.,-]+$/.test(s)) {
+  // "1e1,-87", "NaN,NaN": numbers, though not as coordinates are written.
+  const numberish = /^\s*[+-]?(?:[\d.]+(?:e[+-]?\d+)?|nan|inf(?:inity)?)\s*$/i;
+  const pair = s.split(',').length === 2 && s.split(',').every((p) => numberish.test(p));
+  if (/^[\d\s+.,-]+$/.test(s) || pair) {
     const digits = s.replace(/\D/g, '');
     const hint = /^\d{4}$/.test(s)
       ? ` A ZIP has 5 digits; if a leading zero was lost, send ${quote(s.padStart(5, '0'))}.`
       : /^\d+$/.test(s)
         ? ' A ZIP has 5 digits (ZIP+4: 5 digits, a dash, 4 digits).'
-        : digits.length > 0
+        : digits.length > 0 || pair
           ? ' Coordinates are two decimal numbers separated by one comma, latitude first, with a dot as decimal point.'
           : '';
     throw notUnderstood(`${parameter} ${quote(input)} is not understood; send ${FORMS}.${hint}`, parameter);
