@@ -37,8 +37,8 @@ const gazetteer = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`gaze
 const week = {
   'meta.json': 'mF',
   'coverage.json': 'c1',
-  'firms/l_a.json': 'a1',
-  'firms/l_b.json': 'b1',
+  'firms/a.json': 'a1',
+  'firms/b.json': 'b1',
   'shards/5/x.json': 's1',
   ...gazetteer,
 };
@@ -63,18 +63,18 @@ describe('planPublish', () => {
 
   it('publishes a correction as a layer: uploads the changed objects, maps them, reads the rest from the base', () => {
     const plan = planPublish(
-      local('C1', { ...week, 'meta.json': 'm1', 'firms/l_a.json': 'a2', 'shards/5/x.json': 's2' }),
+      local('C1', { ...week, 'meta.json': 'm1', 'firms/a.json': 'a2', 'shards/5/x.json': 's2' }),
       remote(F),
     );
     expect(plan.mode).toBe('layered');
-    expect(plan.puts.map((p) => p.key)).toEqual(['v/C1/firms/l_a.json', 'v/C1/shards/5/x.json']);
+    expect(plan.puts.map((p) => p.key)).toEqual(['v/C1/firms/a.json', 'v/C1/shards/5/x.json']);
     expect(plan.reused).toBe(Object.keys(week).length - 3);
     expect(plan.manifest).toBe(false);
     expect(plan.layers).toEqual({
       base: 'F',
       generated_meta: { sha256: 'm1', bytes: 2 },
       objects: {
-        'firms/l_a.json': { in: 'C1', sha256: 'a2', bytes: 2 },
+        'firms/a.json': { in: 'C1', sha256: 'a2', bytes: 2 },
         'shards/5/x.json': { in: 'C1', sha256: 's2', bytes: 2 },
       },
     });
@@ -87,7 +87,7 @@ describe('planPublish', () => {
       '/openapi.json',
       '/',
       '/v1/firms/l_a*',
-      '/r/l_a',
+      '/r/l_a*',
     ]);
   });
 
@@ -95,29 +95,29 @@ describe('planPublish', () => {
     const c1Layers: LayersT = {
       base: 'F',
       generated_meta: { sha256: 'm1', bytes: 2 },
-      objects: { 'firms/l_a.json': { in: 'C1', sha256: 'a2', bytes: 2 } },
+      objects: { 'firms/a.json': { in: 'C1', sha256: 'a2', bytes: 2 } },
     };
     const C1: RemoteVersion = {
       version: 'C1',
       manifest: composeManifest('C1', c1Layers, manifest('F', week)),
       layers: c1Layers,
     };
-    const { 'firms/l_b.json': _b, ...withoutB } = week;
+    const { 'firms/b.json': _b, ...withoutB } = week;
     const plan = planPublish(
-      local('C2', { ...withoutB, 'meta.json': 'm2', 'firms/l_a.json': 'a2', 'firms/l_c.json': 'c9' }),
+      local('C2', { ...withoutB, 'meta.json': 'm2', 'firms/a.json': 'a2', 'firms/c.json': 'c9' }),
       remote(C1),
     );
     expect(plan.mode).toBe('layered');
-    expect(plan.puts.map((p) => p.key)).toEqual(['v/C2/firms/l_c.json']);
+    expect(plan.puts.map((p) => p.key)).toEqual(['v/C2/firms/c.json']);
     expect(plan.layers?.base).toBe('F');
     expect(plan.layers?.objects).toEqual({
-      'firms/l_a.json': { in: 'C1', sha256: 'a2', bytes: 2 },
-      'firms/l_b.json': null,
-      'firms/l_c.json': { in: 'C2', sha256: 'c9', bytes: 2 },
+      'firms/a.json': { in: 'C1', sha256: 'a2', bytes: 2 },
+      'firms/b.json': null,
+      'firms/c.json': { in: 'C2', sha256: 'c9', bytes: 2 },
     });
     const layers = plan.layers!;
-    expect(resolveLayered('C2', layers, 'v/C2/firms/l_a.json')).toBe('v/C1/firms/l_a.json');
-    expect(resolveLayered('C2', layers, 'v/C2/firms/l_b.json')).toBeNull();
+    expect(resolveLayered('C2', layers, 'v/C2/firms/a.json')).toBe('v/C1/firms/a.json');
+    expect(resolveLayered('C2', layers, 'v/C2/firms/b.json')).toBeNull();
     expect(resolveLayered('C2', layers, 'v/C2/coverage.json')).toBe('v/F/coverage.json');
     expect(resolveLayered('C2', layers, 'v/C2/meta.json')).toBe('v/C2/meta.json');
     expect(resolveLayered('C2', layers, 'v/C2/manifest.json')).toBeNull();
@@ -131,9 +131,9 @@ describe('planPublish', () => {
         '/openapi.json',
         '/',
         '/v1/firms/l_b*',
-        '/r/l_b',
+        '/r/l_b*',
         '/v1/firms/l_c*',
-        '/r/l_c',
+        '/r/l_c*',
       ]),
     );
   });
@@ -144,7 +144,7 @@ describe('planPublish', () => {
     expect(plan).toMatchObject({ mode: 'complete', manifest: true, layers: null, reused: 0 });
     expect(plan.puts).toHaveLength(Object.keys(week).length);
     const capped = planPublish(
-      local('C1', { ...week, 'meta.json': 'm1', 'firms/l_a.json': 'a2', 'shards/5/x.json': 's2' }),
+      local('C1', { ...week, 'meta.json': 'm1', 'firms/a.json': 'a2', 'shards/5/x.json': 's2' }),
       remote(F),
       { maxLayerEntries: 1 },
     );
@@ -155,7 +155,7 @@ describe('planPublish', () => {
     // 4,000 firm documents nobody changes, then corrections changing n of them with real-length hashes and version ids.
     const sha = (s: string): string => s.padEnd(64, '0');
     const firms = Object.fromEntries(
-      Array.from({ length: 4000 }, (_, i) => [`firms/l_${String(i).padStart(8, '0')}.json`, sha(`f${i}`)]),
+      Array.from({ length: 4000 }, (_, i) => [`firms/${String(i).padStart(5, '0')}.json`, sha(`f${i}`)]),
     );
     const base = { ...week, ...firms };
     const W: RemoteVersion = {
@@ -191,12 +191,12 @@ describe('planPublish', () => {
   });
 
   it('resumes: objects already under the version with the right hash are skipped', () => {
-    const next = local('C1', { ...week, 'meta.json': 'm1', 'firms/l_a.json': 'a2', 'shards/5/x.json': 's2' });
+    const next = local('C1', { ...week, 'meta.json': 'm1', 'firms/a.json': 'a2', 'shards/5/x.json': 's2' });
     const plan = planPublish(
       next,
       remote(F, {
         present: new Map([
-          ['v/C1/firms/l_a.json', 'a2'],
+          ['v/C1/firms/a.json', 'a2'],
           ['v/C1/shards/5/x.json', 'stale'],
         ]),
       }),
@@ -206,7 +206,7 @@ describe('planPublish', () => {
   });
 
   it('rolls back to a version already in the bucket: uploads nothing, moves the pointer', () => {
-    const C1 = local('C1', { ...week, 'meta.json': 'm1', 'firms/l_a.json': 'a2' });
+    const C1 = local('C1', { ...week, 'meta.json': 'm1', 'firms/a.json': 'a2' });
     const target: RemoteVersion = { version: 'F', manifest: manifest('F', week), layers: null };
     const plan = planPublish(
       local('F', week),
@@ -221,7 +221,7 @@ describe('planPublish', () => {
       '/openapi.json',
       '/',
       '/v1/firms/l_a*',
-      '/r/l_a',
+      '/r/l_a*',
     ]);
     // Same version, same pointer: nothing at all.
     const again = planPublish(local('F', week), remote(F));

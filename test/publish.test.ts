@@ -29,6 +29,8 @@ const PREFIX = 'prod/';
 const B32 = 'abcdefghijklmnopqrstuvwxyz234567';
 /** A listing id (l_ + 16 base32 characters) for index i. */
 const id = (i: number): string => `l_${'a'.repeat(14)}${B32[i >> 5]}${B32[i & 31]}`;
+/** The firm pack holding listing i alone here (firms/<prefix>.json: every listing id starting l_<prefix>). */
+const pack = (i: number): string => id(i).slice(2);
 
 type Objects = Map<string, Uint8Array>;
 
@@ -67,7 +69,7 @@ function baseObjects(): Objects {
   for (let i = 0; i < 24; i++) {
     const big = i % 4 !== 0; // most firm documents exceed 1 KiB, some do not
     o.set(
-      `firms/${id(i)}.json`,
+      `firms/${pack(i)}.json`,
       json({
         listing_id: id(i),
         name: `Firm ${i}`,
@@ -222,9 +224,9 @@ describe('publishSite on s3rver', () => {
   });
 
   it('publishing a changed site uploads only the changed objects as a layer, copies nothing, and invalidates what changed', async () => {
-    B.set(`firms/${id(3)}.json`, Buffer.from(`${JSON.stringify({ listing_id: id(3), name: 'Firm 3, renamed' })}\n`));
-    B.delete(`firms/${id(4)}.json`);
-    B.set(`firms/${id(25)}.json`, Buffer.from(`${JSON.stringify({ listing_id: id(25), name: 'Firm 25, new' })}\n`));
+    B.set(`firms/${pack(3)}.json`, Buffer.from(`${JSON.stringify({ listing_id: id(3), name: 'Firm 3, renamed' })}\n`));
+    B.delete(`firms/${pack(4)}.json`);
+    B.set(`firms/${pack(25)}.json`, Buffer.from(`${JSON.stringify({ listing_id: id(25), name: 'Firm 25, new' })}\n`));
     B.set('coverage.json', Buffer.from(`${JSON.stringify({ week_of: '2026-11-16', metros: [] })}\n`));
     siteB = await writeSite(join(work, 'b'), '2026-W47', B);
     const before = snapshot();
@@ -254,7 +256,7 @@ describe('publishSite on s3rver', () => {
         '/v1/coverage',
         '/openapi.json',
         '/',
-        ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}*`, `/r/${id(i)}`]),
+        ...[3, 4, 25].flatMap((i) => [`/v1/firms/${id(i)}*`, `/r/${id(i)}*`]),
       ]),
     );
   });
@@ -263,7 +265,7 @@ describe('publishSite on s3rver', () => {
     const C = new Map(B);
     for (let i = 5; i < 13; i++)
       C.set(
-        `firms/${id(i)}.json`,
+        `firms/${pack(i)}.json`,
         Buffer.from(
           `${JSON.stringify({ listing_id: id(i), name: `Firm ${i}`, corrected: true, pad: 'x'.repeat(2000) })}\n`,
         ),
@@ -356,7 +358,7 @@ describe('publishSite on s3rver', () => {
     try {
       const G = new Map(B);
       G.set(
-        `firms/${id(7)}.json`,
+        `firms/${pack(7)}.json`,
         Buffer.from(`${JSON.stringify({ listing_id: id(7), name: 'Firm 7, corrected same day' })}\n`),
       );
       await writeSite(join(work, 'g'), '2026-W47', G);
@@ -372,7 +374,7 @@ describe('publishSite on s3rver', () => {
       // Not before function instances could have reread the pointer, so no old answer outlives the invalidation.
       expect(r.invalidationAtMs! - r.pointerMs!).toBeGreaterThanOrEqual(300);
       expect(r.invalidationPaths).toEqual(
-        expect.arrayContaining(['/current.json', '/v1/attorneys*', `/v1/firms/${id(7)}*`, `/r/${id(7)}`]),
+        expect.arrayContaining(['/current.json', '/v1/attorneys*', `/v1/firms/${id(7)}*`, `/r/${id(7)}*`]),
       );
       expect(requests).toHaveLength(1);
       expect(requests[0]!.url).toMatch(/\/distribution\/EDIST123\/invalidation$/);
@@ -431,11 +433,11 @@ describe('invalidationPathsFor', () => {
     version,
     objects: Object.fromEntries([
       [`v/${version}/coverage.json`, { sha256: coverage, bytes: 1 }],
-      ...ids.map((i) => [`v/${version}/firms/${id(i)}.json`, { sha256: `s${i}`, bytes: 1 }]),
+      ...ids.map((i) => [`v/${version}/firms/${pack(i)}.json`, { sha256: `s${i}`, bytes: 1 }]),
     ]),
   });
 
-  it('lists each changed listing, and switches to wildcards when there are many', () => {
+  it('lists each changed firm pack, and switches to wildcards when there are many', () => {
     const before = manifest('A', [1, 2, 3]);
     expect(invalidationPathsFor(before, 'A', manifest('B', [1, 2, 3]), 'B')).toEqual([
       '/current.json',
@@ -451,7 +453,7 @@ describe('invalidationPathsFor', () => {
       '/openapi.json',
       '/',
       `/v1/firms/${id(3)}*`,
-      `/r/${id(3)}`,
+      `/r/${id(3)}*`,
     ]);
     const many = manifest(
       'B',
@@ -472,7 +474,7 @@ describe('invalidationPathsFor', () => {
   it('a correction that changes no count still invalidates /v1/coverage, whose body names the version', () => {
     const before = manifest('A', [1, 2, 3]);
     const phoneFix = manifest('B', [1, 2, 3]);
-    phoneFix.objects[`v/B/firms/${id(2)}.json`] = { sha256: 'new phone', bytes: 1 };
+    phoneFix.objects[`v/B/firms/${pack(2)}.json`] = { sha256: 'new phone', bytes: 1 };
     expect(invalidationPathsFor(before, 'A', phoneFix, 'B')).toContain('/v1/coverage');
   });
 });
@@ -490,7 +492,7 @@ describe('invalidationPathsFor', () => {
     const before = manifest('a', {
       'coverage.json': '1',
       'openapi.json': '1',
-      'firms/l_aaaaaaaaaaaaaaaa.json': '1',
+      'firms/aa.json': '1',
       'pages/index.json': '1',
       'pages/docs.json': '1',
       'pages/corrections.json': '1',
@@ -512,7 +514,7 @@ describe('invalidationPathsFor', () => {
     const next = manifest('b', {
       'coverage.json': '2',
       'openapi.json': '1',
-      'firms/l_aaaaaaaaaaaaaaaa.json': '2',
+      'firms/aa.json': '2',
       'pages/index.json': '2',
       'pages/docs.json': '1',
       'pages/corrections.json': '2',
@@ -526,8 +528,8 @@ describe('invalidationPathsFor', () => {
       '/v1/coverage',
       '/openapi.json',
       '/',
-      '/v1/firms/l_aaaaaaaaaaaaaaaa*',
-      '/r/l_aaaaaaaaaaaaaaaa',
+      '/v1/firms/l_aa*',
+      '/r/l_aa*',
       '/corrections',
       '/metros/*',
       '/problems/*',

@@ -2,12 +2,12 @@
 import { keys, type ManifestT } from '../../shim/format/site-format.ts';
 import { joinManifests } from '../site/manifest-join.ts';
 
-/** Above this many changed listings, invalidate /v1/firms/* and /r/* instead of each path. */
-export const MAX_LISTING_INVALIDATIONS = 100;
+/** Above this many changed firm packs, invalidate /v1/firms/* and /r/* instead of each pack's paths. */
+export const MAX_PACK_INVALIDATIONS = 100;
 
 /**
  * CloudFront paths whose answer may change when the pointer moves from `previous` to `next`: the pointer, the searches
- * and /v1/coverage (they name the version), /openapi.json and `/`, the API documents built from changed objects, and each added, changed or removed listing (or wildcards when there are many).
+ * and /v1/coverage (they name the version), /openapi.json and `/`, the API documents built from changed objects, and the listings of each changed firm pack (or wildcards when there are many).
  */
 export function invalidationPathsFor(
   previous: ManifestT | null,
@@ -32,14 +32,15 @@ export function invalidationPathsFor(
   // description (its examples are the served version's) and the index go too: two paths, so no cache can keep them.
   const paths = [`/${keys.pointer}`, '/v1/attorneys*', '/v1/coverage', '/openapi.json', '/'];
   if (changed.has('changes.json')) paths.push('/v1/changes');
-  const listings = [...changed]
+  // A changed firm pack `firms/<prefix>.json` holds the documents of every listing id starting `l_<prefix>`
+  // (firmPackPrefix), and the manifest says no more than which pack changed: one wildcard per pack, which also takes
+  // the copies cached with a point (`?lat=&lng=` is in the firm route's cache key).
+  const packs = [...changed]
     .map((rel) => /^firms\/([^/]+)\.json$/.exec(rel)?.[1])
-    .filter((id): id is string => id !== undefined)
+    .filter((prefix): prefix is string => prefix !== undefined)
     .sort();
-  if (listings.length > MAX_LISTING_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');
-  // `*` takes the copies cached with a point too (`?lat=&lng=` is in the firm route's cache key); ids are fixed-length,
-  // so it reaches no other listing.
-  else for (const id of listings) paths.push(`/v1/firms/${id}*`, `/r/${id}`);
+  if (packs.length > MAX_PACK_INVALIDATIONS) paths.push('/v1/firms/*', '/r/*');
+  else for (const prefix of packs) paths.push(`/v1/firms/l_${prefix}*`, `/r/l_${prefix}*`);
   // Pages for people and problem pages are cached at CloudFront like documents; a week's metro figures change them all,
   // so one wildcard per folder.
   const changedUnder = (prefix: string): string[] =>

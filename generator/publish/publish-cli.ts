@@ -1,6 +1,6 @@
 /** `npm run publish -- --bucket B [--endpoint URL] [--prefix P] [--site site/] [--dry-run]`: upload a version to S3, a step of release that never moves the pointer. */
 import { describeFailure } from '../failure.ts';
-import { MAX_LISTING_INVALIDATIONS } from './invalidation.ts';
+import { MAX_PACK_INVALIDATIONS } from './invalidation.ts';
 import { CACHE_IMMUTABLE, CACHE_POINTER, publishSite } from './publish.ts';
 import { readRemovals } from '../model/removals.ts';
 import { prefixesReadBy } from '../site/bucket-version.ts';
@@ -33,8 +33,8 @@ Every version prefix a kept version's map names must stay in the bucket (publish
 Refused before anything is written when the version holds a listing under a standing removal (<data>/removals.jsonl),
 so publishing an older site folder (a rollback) cannot bring a removed listing back.
 Cache-Control: versioned objects "${CACHE_IMMUTABLE}", pointer "${CACHE_POINTER}".
-Release prints and invalidates the CloudFront paths whose answers change when it moves the pointer (more than
-${MAX_LISTING_INVALIDATIONS} changed listings become /v1/firms/* and /r/*).
+Release prints and invalidates the CloudFront paths whose answers change when it moves the pointer (each changed firm pack as
+/v1/firms/l_<pack prefix>*; more than ${MAX_PACK_INVALIDATIONS} changed packs become /v1/firms/* and /r/*).
 Credentials come from the usual AWS sources (environment, profile, role).`,
   options: {
     ...REQUIRED_BUCKET_OPTIONS,
