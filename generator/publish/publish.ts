@@ -194,6 +194,13 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
   if (opts.writePointer === false) {
     plan.pointer = null;
     plan.invalidationPaths = [];
+  } else if (opts.base !== undefined && plan.pointer === null && state.live?.version === plan.version) {
+    // A release of the live version: the run that made it live may have been killed between its pointer write and its
+    // invalidation, and nothing here says whether it got that far, so everything cached is invalidated again (one path).
+    plan.invalidationPaths = ['/*'];
+    say(
+      `${plan.version} is already live: invalidating /* again, in case the run that made it live stopped before it did`,
+    );
   }
   const planLine = describePlan(plan);
   say(planLine);
