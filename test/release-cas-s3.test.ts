@@ -2,7 +2,8 @@
  * One release at a time on a bucket (a loopback s3rver): the pointer is written with If-Match on the ETag the release
  * started from (If-None-Match "*" on an empty bucket), read again just before, and a release whose base moved is
  * refused. s3rver itself ignores both conditions; bench/lib/s3rver.ts checks them on its side (conditionalWrites),
- * as S3 does, so the refusal by the condition is shown too. A rollback refusal names --bucket.
+ * as S3 does, so the refusal by the condition is shown too. A rollback refusal names --bucket, --distribution and
+ * the folders in the commands it suggests.
  */
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -182,7 +183,8 @@ describe('rollback on a bucket', () => {
       dataDir: data,
       siteDir: site,
       recordsDir: records,
-      bucket,
+      bucket: { ...bucket, distributionId: 'EBACK' },
+      invalidate: true,
       rollback: '2026-W47-0123456789',
       ...silent,
     });
@@ -190,6 +192,10 @@ describe('rollback on a bucket', () => {
     expect(r.error).toContain(
       `it may go back to ${v1.version as string} (npm run release -- --rollback <version> --bucket back`,
     );
+    // Each suggested command acts where this one did: the same distribution, inputs, site folder and records.
+    const where = ` --distribution EBACK --invalidate --data ${data} --site ${site} --records ${records}`;
+    expect(r.error).toContain(`--rollback <version> --bucket back --endpoint ${s3.endpoint}${where})`);
+    expect(r.error).toContain(`npm run release -- --week 2026-W47 --bucket back --endpoint ${s3.endpoint}${where}`);
     expect(await bucketLive('back')).toBe(v2.version);
     const back = await release({
       dataDir: data,
