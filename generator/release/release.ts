@@ -5,7 +5,7 @@
  * compare-and-swap against the live version it started from (pointer-cas.ts for a bucket, swapPointer for a folder).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/store/s3-client.ts';
 import { BadInputError, formatBadRow, generate, type GenerateResult } from '../generate.ts';
 import { InputError, latestWeek } from '../inputs/read.ts';
@@ -118,6 +118,29 @@ function withoutDistribution<T extends { distributionId?: string }>(b: T): Omit<
   return rest;
 }
 
+/**
+ * What a command suggested in a refusal must add to act where this release did: the bucket (its prefix and endpoint), the
+ * distribution to invalidate, and the inputs, site folder and records when they are not the defaults.
+ */
+function suggestedFlags(opts: ReleaseOptions, recordsDir: string): string {
+  const b = opts.bucket;
+  const pairs: [string, string | undefined][] = [
+    ['--bucket', b?.bucket],
+    ['--prefix', b?.prefix],
+    ['--endpoint', b?.endpoint],
+    ['--distribution', b?.distributionId],
+  ];
+  const words = pairs.flatMap(([flag, value]) => (value === undefined ? [] : [flag, value]));
+  if (b?.distributionId !== undefined && opts.invalidate === true) words.push('--invalidate');
+  const where: [string, string, string][] = [
+    ['--data', opts.dataDir, 'data'],
+    ['--site', opts.siteDir, 'site'],
+    ['--records', recordsDir, join('var', 'releases')],
+  ];
+  for (const [flag, value, fallback] of where) if (resolve(value) !== resolve(fallback)) words.push(flag, value);
+  return words.map((w) => ` ${w}`).join('');
+}
+
 /** Run a release; always resolves with its record (also written to recordsDir). */
 export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { recordPath: string }> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -129,10 +152,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     : targetName({ folder: opts.siteDir });
   const targets = [...(bucket ? [primary] : []), targetName({ folder: opts.siteDir })];
   const recordsDir = opts.recordsDir ?? join('var', 'releases');
-  // What a suggested command must add for this target.
-  const flags = bucket
-    ? ` --bucket ${bucket.bucket}${bucket.prefix !== undefined ? ` --prefix ${bucket.prefix}` : ''}${bucket.endpoint !== undefined ? ` --endpoint ${bucket.endpoint}` : ''}`
-    : '';
+  const flags = suggestedFlags(opts, recordsDir);
   const rec: ReleaseRecord = {
     schema_version: 1,
     generated: 'by npm run release; do not edit',
