@@ -11,7 +11,7 @@ import { applyCorrections } from './model/corrections.ts';
 import type { Corrected } from './model/corrections.ts';
 import type { MetroT, PlaceRecordT, RemovalRecordT } from './inputs/schema.ts';
 import { ActiveRemovals, describeRemoval, identityOfPlace } from './model/removals.ts';
-import type { ZipGazetteerT } from '../shim/format/site-format.ts';
+import type { RemovalsDocT, ZipGazetteerT } from '../shim/format/site-format.ts';
 import { buildCoverage } from './model/coverage.ts';
 import type { CoverageMap } from './model/coverage.ts';
 import {
@@ -194,6 +194,8 @@ async function refuseChangedVersion(site: string, version: string, manifest: Uin
 /** What the write phase needs; the input rows, firms' place records and visibility maps are left behind for the GC. */
 interface Model {
   inputs: Pick<Inputs, 'week' | 'metros' | 'dataset' | 'bad'>;
+  /** removals.json's list: each standing removal's target hashed (ActiveRemovals.keys). */
+  removalKeys: string[];
   facts: Omit<WeekFacts, 'zips' | 'offices'>;
   /** Emptied once the firm packs and coverage.json are written (the firms are garbage from then on). */
   built: BuiltFirm[];
@@ -323,6 +325,7 @@ async function buildModel(
   };
   return {
     inputs: { week, metros, dataset, bad },
+    removalKeys: removals.keys,
     facts,
     built,
     offices,
@@ -426,6 +429,12 @@ async function writeContent(
     `${offices.length} firm documents in ${packs} firm packs and ${LISTING_ALPHABET.length ** prefixLength} listing buckets written (waited ${(w.waitedMs / 1000).toFixed(1)} s for the file writes so far)`,
   );
   await w.put(paths.coverage(), coverageDoc(model.built, inputs.metros, vis, inputs.dataset, weekOf));
+  const removalsDoc: RemovalsDocT = {
+    schema_version: SCHEMA_VERSIONS.removals,
+    generated: 'by generator/; do not edit',
+    removals: model.removalKeys,
+  };
+  await w.put(paths.removals(), removalsDoc);
   const totals = totalsOf(model.built, inputs.metros);
   model.built = [];
   // The firms and the firm packs' office texts are garbage now (about a third of the heap at a million offices), so

@@ -155,3 +155,41 @@ describe('publish refuses a site holding a removed listing (a rollback cannot re
     // in the other whole-site publish tests, not a wait.
   }, 240_000);
 });
+
+describe('a removal released from another checkout', () => {
+  it('refuses a release from data that lacks it, and takes one whose line is there, lifted or not', async () => {
+    // Operator A's checkout releases a removal; operator B's, copied before it, still lacks the line.
+    const a = await copyFixture();
+    const b = await copyFixture();
+    const site = join(await tempDir('rm-two'), 'site');
+    const records = await tempDir('rm-two-rec');
+    const run = (dataDir: string) =>
+      release({
+        dataDir,
+        siteDir: site,
+        recordsDir: records,
+        force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
+        log: () => {},
+      });
+    const removal = line({ domain: 'alphalaw.example' });
+    await writeFile(join(a, 'removals.jsonl'), removal);
+    const first = await run(a);
+    expect(first.outcome, first.error ?? '').toBe('released');
+    for (const p of ALPHA) expect((await listed(site)).has(listingIdOf(p))).toBe(false);
+
+    const stale = await run(b);
+    expect(stale.outcome).toBe('refused');
+    expect(stale.failed_step).toBe('removals');
+    expect(stale.error).toContain('was built with 1 standing removal(s) that');
+    expect(stale.error).toContain('would bring their listings back');
+    // Nothing moved: the removed firm is still out.
+    expect((await readJson<{ version: string }>(site, keys.pointer)).version).toBe(first.version);
+    for (const p of ALPHA) expect((await listed(site)).has(listingIdOf(p))).toBe(false);
+
+    // With A's line (here lifted, as the docs say to lift one): B may release, and the lifted firm comes back.
+    await writeFile(join(b, 'removals.jsonl'), line({ domain: 'alphalaw.example', lifted: '2026-11-22' }));
+    const lifted = await run(b);
+    expect(lifted.outcome, lifted.error ?? '').toBe('released');
+    for (const p of ALPHA) expect((await listed(site)).has(listingIdOf(p))).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@ import type { Row } from '../inputs/jsonl.ts';
 import { RemovalRecord } from '../inputs/schema.ts';
 import type { RemovalRecordT } from '../inputs/schema.ts';
 import { firmIdOf, firmKeyOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from '../inputs/ids.ts';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
 /** What a listing is known by, for matching against removals. */
@@ -26,11 +27,22 @@ export function identityOfPlace(p: { place_id: string; website: string | null })
   };
 }
 
-/** Removals not lifted, indexed for matching. */
+/** What a removal removes, as removals.json records it: `listing:<id>`, `place:<id>`, `firm:<id>` or `domain:<domain>`. */
+function targetOf(r: RemovalRecordT): string {
+  if (r.place_id !== undefined) return `place:${r.place_id}`;
+  if (r.listing_id !== undefined) return `listing:${r.listing_id}`;
+  if (r.firm_id !== undefined) return `firm:${r.firm_id}`;
+  return `domain:${normaliseFlagKey(r.domain ?? '')}`;
+}
+
+/** Removals not lifted, indexed for matching; with `keys`, every removal's target hashed, lifted ones included. */
 export class ActiveRemovals {
   private readonly byKey = new Map<string, Row<RemovalRecordT>>();
   readonly count: number;
+  /** sha256 of each removal's target (lifted ones included), sorted and distinct: a version's removals.json. */
+  readonly keys: string[];
   constructor(rows: readonly Row<RemovalRecordT>[]) {
+    this.keys = [...new Set(rows.map((row) => createHash('sha256').update(targetOf(row.value)).digest('hex')))].sort();
     let n = 0;
     for (const row of rows) {
       const r = row.value;

@@ -1,6 +1,6 @@
 /** What a release reads of the live version it starts from: its counts for the gates, its metros for the per-metro gate. */
 import { z } from 'zod';
-import { keys } from '../../shim/format/site-format.ts';
+import { keys, RemovalsDoc } from '../../shim/format/site-format.ts';
 import { openStoredVersion, type SiteLocation } from '../site/site.ts';
 import { liveCountsOf, type LiveCounts, type LiveMetro } from './gates.ts';
 
@@ -31,4 +31,21 @@ export async function liveCounts(site: SiteLocation, version: string | null): Pr
           ]),
         );
   return liveCountsOf(stored.meta, metros);
+}
+
+/**
+ * How many of the standing removals the live `version` of `site` was built with (its removals.json) `local` (the
+ * hashed targets of this checkout's removals.jsonl, ActiveRemovals.keys) lacks: 0 when nothing is live or the version
+ * was written before removals.json.
+ */
+export async function removalsMissing(
+  site: SiteLocation,
+  version: string | null,
+  local: readonly string[],
+): Promise<number> {
+  if (version === null) return 0;
+  const stored = await openStoredVersion(site, version);
+  const live = await stored.json(keys.removals(version), RemovalsDoc);
+  const have = new Set(local);
+  return (live?.removals ?? []).filter((key) => !have.has(key)).length;
 }

@@ -18,7 +18,7 @@ import { beginRun, currentVersion, endRun, pruneVersions, swapPointer, type Rete
 import { readRemovals } from '../model/removals.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
 import { correctionsDigest, removalsDigest } from './inputs-digest.ts';
-import { liveCounts } from './live.ts';
+import { liveCounts, removalsMissing } from './live.ts';
 import { releasedOn, targetName } from './records.ts';
 import { rollbackTarget } from './rollback-target.ts';
 import { lastSeenBefore } from './closed-places.ts';
@@ -190,6 +190,19 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     rec.previous_version = base;
     rec.inputs = { corrections_sha256: await correctionsDigest(opts.dataDir) };
     const removalsAtStart = await removalsDigest(opts.dataDir);
+    // A removal released from another checkout: releasing without it would bring its listings back.
+    step = 'removals';
+    const missing = await removalsMissing(
+      bucketLoc ?? { kind: 'folder', dir: opts.siteDir },
+      base,
+      (await readRemovals(opts.dataDir)).keys,
+    );
+    if (missing > 0)
+      throw new ReleaseRefused(
+        step,
+        `the live version ${base} was built with ${missing} standing removal(s) that ${join(opts.dataDir, 'removals.jsonl')} does not have: another operator released them from a checkout this one lacks, and releasing from here would bring their listings back. Bring ${join(opts.dataDir, 'removals.jsonl')} up to date (a removal is lifted by setting "lifted", never by deleting its line), then run the release again`,
+      );
+    step = 'live version';
     say(
       rec.live_before === null
         ? `nothing live yet on ${primary}`

@@ -173,6 +173,7 @@ export function namedByMeta(rel: string): boolean {
     rel.startsWith('coverage-cells/') ||
     rel === 'openapi.json' ||
     rel === 'changes.json' ||
+    rel === 'removals.json' ||
     rel.startsWith('listings/') ||
     rel.startsWith('gazetteer/') ||
     rel.startsWith('pages/') ||

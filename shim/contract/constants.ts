@@ -32,6 +32,8 @@ export const SCHEMA_VERSIONS = {
   manifest: 1,
   /** `pages/` documents. */
   pages: 1,
+  /** `removals.json`: the standing removals a version was built with, each as a hash of what it removes. */
+  removals: 1,
 } as const;
 /** A published artifact, by its entry in SCHEMA_VERSIONS. */
 export type Artifact = keyof typeof SCHEMA_VERSIONS;

@@ -24,6 +24,7 @@ import {
   Meta,
   NameGazetteer,
   PointGazetteer,
+  RemovalsDoc,
   ZipGazetteer,
 } from './site-format.ts';
 
@@ -77,6 +78,7 @@ export const catalogue = {
   boundaryTile: entry(paths.boundaryTile, BoundaryTile, /^gazetteer\/tiles\/-?\d+_-?\d+\.json$/),
   measurement: entry(paths.measurement, MeasurementDoc, new RegExp(`^measurement/${id}\\.json$`)),
   changes: entry(paths.changes, ChangesDoc, /^changes\.json$/),
+  removals: entry(paths.removals, RemovalsDoc, /^removals\.json$/),
   hashes: entry(paths.hashes, HashDoc, /^hashes\/[a-z0-9_-]+\.json$/),
   // Versions published before the shim rendered problem pages alone held a copy (nothing reads it).
   problem: entry(paths.problem, null, new RegExp(`^problems/${id}\\.html$`), 'html'),

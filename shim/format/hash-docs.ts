@@ -15,6 +15,7 @@ export function hashInMeta(rel: string): boolean {
     COVERAGE_PIECE_RE.test(rel) ||
     rel === paths.openapi() ||
     rel === paths.changes() ||
+    rel === paths.removals() ||
     rel === paths.boundaryIndex() ||
     /^gazetteer\/boundary\/us-[A-Z]{2}\.json$/.test(rel) ||
     /^hashes\/[a-z0-9_-]+\.json$/.test(rel)

@@ -60,6 +60,8 @@ export const paths = {
   boundaryTile: (tile: string) => `gazetteer/tiles/${tile}.json`,
   measurement: (metro: string) => `measurement/${metro}.json`,
   changes: () => 'changes.json',
+  /** The standing removals the version was built with, for a release from another checkout to check it has them all. */
+  removals: () => 'removals.json',
   /** The sha256 of one group of documents meta.json does not record itself (hash-docs.ts hashDocOf). */
   hashes: (name: string) => `hashes/${name}.json`,
   problem: (code: string) => `problems/${code}.html`,

@@ -473,6 +473,19 @@ export const ChangeListing = z.object({
 const reasons = z.array(ChangeReason).describe('Why, one or more reasons.');
 
 /**
+ * `v/<version>/removals.json`: every standing removal the version was built with (data/removals.jsonl, lifted ones
+ * included), each as the sha256 of what it removes (`listing:<id>`, `place:<place id>`, `firm:<id>` or
+ * `domain:<domain>`), sorted. A release refuses to go live from data that lacks one of the live version's removals:
+ * another operator's removal would otherwise come back (docs/DEPLOY.md, section 5).
+ */
+export const RemovalsDoc = z.object({
+  schema_version: schemaVersion('removals'),
+  generated: z.literal('by generator/; do not edit'),
+  removals: z.array(Sha256Hex),
+});
+export type RemovalsDocT = z.infer<typeof RemovalsDoc>;
+
+/**
  * `v/<version>/changes.json`: what changed in the listings since the version that was live before this one, and why.
  * Measurement fields (metro, shares, brand index) are not listing changes; the measurement documents hold their basis.
  */
@@ -587,6 +600,7 @@ export const keys = {
   measurement: inVersion(paths.measurement),
   /** What changed since the previous version, and why (written after the version id, which it does not enter). */
   changes: inVersion(paths.changes),
+  removals: inVersion(paths.removals),
   /** The sha256 of one group of documents meta.json does not record itself (hash-docs.ts). */
   hashes: inVersion(paths.hashes),
   /** The page behind a problem `type` URI (the shim serves the same page at /problems/{code}). */
