@@ -531,6 +531,8 @@ describe('store failures', () => {
   it('missing cell blocks are 503, never a partial answer', async () => {
     const copy = linkSite(process.env.TEST_SITE_DIR as string);
     copy.empty('cells/blocks');
+    // The packs too: a cold search reads its blocks from them.
+    copy.empty('cells/packs');
     await expect503(copy, ['/v1/attorneys?zip=60601', '/v1/attorneys?location=Houston,%20TX&radius_miles=50']);
   });
 

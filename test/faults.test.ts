@@ -15,6 +15,7 @@ import { indexSite, type IndexedOffice, type SiteIndex } from './fuzz/site-index
 import { request, type Reply } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { firmPackKey } from './helpers/firm-pack.ts';
+import { packOfBlock } from './helpers/pack-of.ts';
 import { keys } from '../shim/format/site-format.ts';
 import { coveragePieceOf } from '../shim/places/coverage.ts';
 
@@ -44,6 +45,8 @@ interface Kind {
   probes: string[];
   /** A request that does not read the object, sent before the fault so the server is running warm; none for the pointer and meta. */
   warmUp: string | null;
+  /** Files removed for the case: a block's pack, so that the block object is what the search reads. */
+  absent?: string[];
 }
 
 const SITE = (): string => process.env.TEST_SITE_DIR as string;
@@ -131,6 +134,9 @@ beforeAll(async () => {
       files: blockFiles,
       probes: [point],
       warmUp: '/v1/attorneys?zip=10001',
+      absent: [packOfBlock(join(SITE(), keys.root(version)), (holding ?? '').replace(/\.pb$/, ''))].filter(
+        (p): p is string => p !== null,
+      ),
     },
     {
       name: 'a firm document (its firm pack)',
@@ -204,6 +210,8 @@ describe('a damaged stored object is 503 under a running server, and the server 
         const kind = kinds.find((k) => k.name === kindName) as Kind;
         const server = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
         const originals = kind.files.map((file) => ({ path: pathIn(file), bytes: readFileSync(pathIn(file)) }));
+        const absent = (kind.absent ?? []).map((file) => ({ path: pathIn(file), bytes: readFileSync(pathIn(file)) }));
+        for (const { path } of absent) unlinkSync(path);
         try {
           if (kind.warmUp !== null)
             expect((await request(server.url, kind.warmUp)).status, `warm-up ${kind.warmUp}`).toBe(200);
@@ -216,10 +224,10 @@ describe('a damaged stored object is 503 under a running server, and the server 
             expect(Number(reply.headers.get('retry-after')), 'Retry-After seconds').toBeGreaterThan(0);
             expect(reply.headers.get('cache-control')).toBe('no-store');
           }
-          for (const { path, bytes } of originals) writeFileSync(path, bytes);
+          for (const { path, bytes } of [...originals, ...absent]) writeFileSync(path, bytes);
           for (const path of kind.probes) await expectSameAsIntact(server.url, path);
         } finally {
-          for (const { path, bytes } of originals) writeFileSync(path, bytes);
+          for (const { path, bytes } of [...originals, ...absent]) writeFileSync(path, bytes);
           await server.close();
         }
       });

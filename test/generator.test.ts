@@ -28,6 +28,7 @@ import type { ProblemCodeT } from '../shim/contract/schemas.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { shapeResult } from '../shim/answer/shape.ts';
 import {
+  RemovalsDoc,
   ChangesDoc,
   HashDoc,
   CityGazetteer,
@@ -459,6 +460,7 @@ describe('published site', () => {
       if (r.startsWith('listings/')) return ListingBucket;
       if (r.startsWith('measurement/')) return MeasurementDoc;
       if (r === 'changes.json') return ChangesDoc;
+      if (r === 'removals.json') return RemovalsDoc;
       if (r.startsWith('hashes/')) return HashDoc;
       return null;
     };

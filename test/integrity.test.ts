@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Reply } from './helpers/http.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { firmPackKey } from './helpers/firm-pack.ts';
+import { packOfBlock } from './helpers/pack-of.ts';
 import { keys } from '../shim/format/site-format.ts';
 import { paths } from '../shim/format/paths.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
@@ -93,6 +94,8 @@ interface Case {
   rel: () => string;
   alter: (value: Json) => unknown;
   probes: () => string[];
+  /** Objects removed for the case (a block's pack, so that the block object is what the search reads). */
+  absent?: () => (string | null)[];
 }
 
 const CASES: Case[] = [
@@ -108,6 +111,8 @@ const CASES: Case[] = [
   {
     name: 'a block with its columns shuffled',
     rel: () => target.block,
+    // The block object is what a search reads only without its pack, which holds the intact copy.
+    absent: () => [packOfBlock(join(copyDir, 'v', version), target.block.slice('cells/blocks/'.length, -'.pb'.length))],
     alter: (v) => ({
       ...v,
       dlat: (v.dlat as number[]).slice().reverse(),
@@ -153,6 +158,10 @@ describe('an object altered into other valid JSON is 503, and its restored copy 
     it(c.name, async () => {
       const rel = c.rel();
       const original = readFileSync(inCopy(rel));
+      const absent = (c.absent?.() ?? [])
+        .filter((r): r is string => r !== null)
+        .map((r) => ({ path: inCopy(r), bytes: readFileSync(inCopy(r)) }));
+      for (const { path } of absent) unlinkSync(path);
       const server = await startTestServer({ SITE_DIR: copyDir, PUBLIC_BASE_URL });
       try {
         writeJson(rel, c.alter(decodeStored(original, rel) as Json));
@@ -167,6 +176,7 @@ describe('an object altered into other valid JSON is 503, and its restored copy 
           }
         }
         writeFileSync(inCopy(rel), original);
+        for (const { path, bytes } of absent) writeFileSync(path, bytes);
         for (const path of c.probes()) {
           const want = expected.get(path) as Reply;
           const reply = await request(server.url, path);
@@ -175,6 +185,7 @@ describe('an object altered into other valid JSON is 503, and its restored copy 
         }
       } finally {
         writeFileSync(inCopy(rel), original);
+        for (const { path, bytes } of absent) writeFileSync(path, bytes);
         await server.close();
       }
     });
