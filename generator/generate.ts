@@ -359,21 +359,20 @@ async function writeCellTree(
   sealBlocks(tree, written);
   // Blocks, and from cell schema 8 group trees and shared pages, are Protocol Buffers: serialiseAt codes them by key.
   const stored = new Map<string, Buffer>();
-  for (const b of tree.blocks) {
-    const rel = paths.cellBlock(b.cell);
-    const bytes = serialiseAt(rel, b);
-    stored.set(b.cell, bytes);
+  const put = async (rel: string, value: unknown): Promise<void> => {
+    const bytes = serialiseAt(rel, value);
+    stored.set(rel, bytes);
     await w.put(rel, bytes);
-  }
-  // Each group's blocks once more, one after another: a cold search reads those it needs with one range request.
-  const packs = packBlocks(tree, (_, b) => stored.get(b.cell) ?? serialiseAt(paths.cellBlock(b.cell), b));
+  };
+  for (const b of tree.blocks) await put(paths.cellBlock(b.cell), b);
+  for (const a of tree.shared) await put(paths.cellShared(a.cell, a.schema_version), a);
+  // Each group's blocks and shared pages once more, one after another: a cold search reads those it needs with a few
+  // range requests.
+  const again = (rel: string, value: unknown): Buffer => stored.get(rel) ?? serialiseAt(rel, value);
+  const packs = packBlocks(tree, { block: again, shared: again });
   stored.clear();
   for (const [group, pack] of packs) await w.put(paths.cellPack(group), pack);
   packs.clear();
-  for (const a of tree.shared) {
-    const rel = paths.cellShared(a.cell, a.schema_version);
-    await w.put(rel, serialiseAt(rel, a));
-  }
   await w.flush();
   sealGroups(tree, written);
   for (const g of tree.groups) {

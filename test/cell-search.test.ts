@@ -395,6 +395,7 @@ describe('cell search on synthesised dense data', () => {
         blocks: _b,
         block_core: _c,
         block_bytes: _y,
+        shared_bytes: _z,
         group_sha256: _h,
         ...head
       } = tree.index;

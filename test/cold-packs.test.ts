@@ -1,6 +1,6 @@
 /**
- * A cold search reads the blocks it plans as byte ranges of their groups' packs (cells/packs/<group>.bin,
- * shim/search/block-packs.ts): the same answers as from the block objects, in fewer requests; a damaged range is a
+ * A cold search reads the blocks it plans, and the shared pages it needs, as byte ranges of their groups' packs
+ * (cells/packs/<group>.bin, shim/search/block-packs.ts): the same answers as from the block objects, in fewer requests; a damaged range is a
  * store failure like a damaged block; a missing pack sends the search to the block objects. On a copy of the sample
  * whose tree has small blocks (bench/cold/tree-sweep.ts writeVariant), so that a group holds many blocks.
  */
@@ -29,6 +29,8 @@ class PackStore implements Store {
   readonly kind = 'packs';
   requests = 0;
   ranges = 0;
+  /** Keys read whole. */
+  gets: string[] = [];
   damaged: string | null = null;
   missing: string | null = null;
   private readonly inner: FolderStore;
@@ -37,6 +39,7 @@ class PackStore implements Store {
   }
   get(key: string, options?: ReadOptions): Promise<Uint8Array | null> {
     this.requests++;
+    this.gets.push(key);
     return this.inner.get(key, options);
   }
   async getRange(key: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array | null> {
@@ -82,6 +85,7 @@ describe('cold reads of packed blocks', () => {
     const index = CellIndex.parse(JSON.parse(readFileSync(join(variant, keys.cellIndex(version)), 'utf8')));
     expect(Math.max(...Object.values(index.blocks).map((b) => b.length))).toBeGreaterThan(4);
     let fewer = 0;
+    let sharedPages = 0;
     for (const q of QUERIES) {
       const packed = new PackStore(variant);
       const whole = new PackStore(variant);
@@ -93,9 +97,14 @@ describe('cold reads of packed blocks', () => {
       expect(a.results, JSON.stringify(q)).toEqual(original.results);
       expect(a.firms_within_radius).toBe(original.firms_within_radius);
       expect(packed.requests, JSON.stringify(q)).toBeLessThanOrEqual(whole.requests);
+      // Blocks and shared pages come from the packs, never as objects of their own.
+      expect(packed.gets.filter((k) => /\/cells\/(?:blocks|shared)\//.test(k))).toEqual([]);
+      sharedPages += whole.gets.filter((k) => k.includes('/cells/shared/')).length;
       if (packed.requests < whole.requests) fewer++;
     }
     expect(fewer).toBeGreaterThan(QUERIES.length / 2);
+    // The queries do read shared pages (as objects, when read whole).
+    expect(sharedPages).toBeGreaterThan(0);
   });
 
   it('is a store failure when the packs are damaged, and reads the block objects when they are missing', async () => {

@@ -11,7 +11,7 @@ import { decodeCoords } from '../../shim/format/block-coords.ts';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/format/cell-format.ts';
 import { keys, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { mapPool } from '../write/pool.ts';
-import { packProblems } from '../../shim/format/pack-check.ts';
+import { packParts, packProblems } from '../../shim/format/pack-check.ts';
 import { progressEvery } from '../write/progress.ts';
 import { StoreError } from '../../shim/contract/errors.ts';
 import { parseObject, type AuditSite } from './site.ts';
@@ -102,8 +102,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
         objects++;
         bytes += raw.byteLength;
       }
-      const cells = (index.blocks[g.cell] ?? []).map(([cell]) => cell);
-      problems.push(...packProblems(key, raw, cells, index.block_bytes?.[g.cell] ?? [], g.block_sha256));
+      problems.push(...packProblems(key, raw, packParts(index, g)));
     },
   );
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
@@ -179,7 +178,7 @@ export function compareTree(scan: OfficeScan, version: string): string[] {
   };
   // An index written before `block_core` (it only tightens a cold search's plan) or `block_bytes` (packs) were is
   // compared without them.
-  const optional = new Set(['block_core', 'block_bytes'].filter((k) => !(k in scan.index)));
+  const optional = new Set(['block_core', 'block_bytes', 'shared_bytes'].filter((k) => !(k in scan.index)));
   const expected = Object.fromEntries(Object.entries(rebuilt.index).filter(([k]) => !optional.has(k)));
   same(keys.cellIndex(version), expected, scan.index);
   const pub = new Map(scan.groups.map((g) => [g.cell, g]));

@@ -25,37 +25,52 @@ export function sealBlocks(tree: CellTree, hashOf: HashOf): void {
   for (const b of tree.blocks) b.records_sha256 = Array.from(chunks.get(b.cell) ?? [], (h) => h);
 }
 
-/**
- * Each group's pack, its blocks as stored (`storedBlock`) one after another in the order of the index's `blocks`, and
- * the index's `block_bytes` filled with their lengths (blocks sealed first).
- */
-export function packBlocks(
-  tree: CellTree,
-  storedBlock: (rel: string, block: CellBlockT) => Uint8Array,
-): Map<string, Buffer> {
-  const blocks = new Map(tree.blocks.map((b) => [b.cell, b]));
-  const packs = new Map<string, Buffer>();
-  const lengths: Record<string, number[]> = {};
-  for (const [group, list] of Object.entries(tree.index.blocks)) {
-    const parts = list.map(([cell]) => {
-      const block = blocks.get(cell);
-      if (block === undefined) throw new Error(`block ${cell} of group ${group} was not built`);
-      return storedBlock(paths.cellBlock(cell), block);
-    });
-    lengths[group] = parts.map((p) => p.byteLength);
-    packs.set(group, Buffer.concat(parts));
-  }
-  tree.index.block_bytes = lengths;
-  return packs;
-}
-
-/** Fill each group's `shared_sha256` and `block_sha256` from its shared object and blocks (blocks sealed first). */
-export function sealGroups(tree: CellTree, hashOf: HashOf): void {
+/** Each group's shared pages, in the order its tree's `shared_sha256` lists them (sealGroups). */
+function pagesByGroup(tree: CellTree): Map<string, CellSharedT[]> {
   const shared = new Map<string, CellSharedT[]>();
   for (const a of tree.shared) {
     const g = sharedGroup(a.cell, tree.index.group_res);
     shared.set(g, [...(shared.get(g) ?? []), a]);
   }
+  return shared;
+}
+
+/** How a pack's objects are stored: a block or a shared page as its file holds it. */
+export interface StoredOf {
+  block: (rel: string, block: CellBlockT) => Uint8Array;
+  shared: (rel: string, page: CellSharedT) => Uint8Array;
+}
+
+/**
+ * Each group's pack: its blocks as stored one after another in the order of the index's `blocks`, then its shared
+ * pages in the order of its tree's `shared_sha256`; and the index's `block_bytes` and `shared_bytes` filled with their
+ * lengths (blocks sealed first).
+ */
+export function packBlocks(tree: CellTree, stored: StoredOf): Map<string, Buffer> {
+  const blocks = new Map(tree.blocks.map((b) => [b.cell, b]));
+  const pages = pagesByGroup(tree);
+  const packs = new Map<string, Buffer>();
+  const blockBytes: Record<string, number[]> = {};
+  const sharedBytes: Record<string, number[]> = {};
+  for (const [group, list] of Object.entries(tree.index.blocks)) {
+    const parts = list.map(([cell]) => {
+      const block = blocks.get(cell);
+      if (block === undefined) throw new Error(`block ${cell} of group ${group} was not built`);
+      return stored.block(paths.cellBlock(cell), block);
+    });
+    const shared = (pages.get(group) ?? []).map((a) => stored.shared(paths.cellShared(a.cell, a.schema_version), a));
+    blockBytes[group] = parts.map((p) => p.byteLength);
+    sharedBytes[group] = shared.map((p) => p.byteLength);
+    packs.set(group, Buffer.concat([...parts, ...shared]));
+  }
+  tree.index.block_bytes = blockBytes;
+  tree.index.shared_bytes = sharedBytes;
+  return packs;
+}
+
+/** Fill each group's `shared_sha256` and `block_sha256` from its shared object and blocks (blocks sealed first). */
+export function sealGroups(tree: CellTree, hashOf: HashOf): void {
+  const shared = pagesByGroup(tree);
   const blocks = new Map(tree.blocks.map((b) => [b.cell, b]));
   for (const g of tree.groups) {
     const pages = shared.get(g.cell);
@@ -85,7 +100,7 @@ export function sealIndex(tree: CellTree, hashOf: HashOf): void {
 /** Every level of a tree that is not written, hashed by serialising it (audit's rebuild); returns each group's pack. */
 export function sealCellTree(tree: CellTree): Map<string, Buffer> {
   sealBlocks(tree, hashSerialised);
-  const packs = packBlocks(tree, serialiseAt);
+  const packs = packBlocks(tree, { block: serialiseAt, shared: serialiseAt });
   sealGroups(tree, hashSerialised);
   sealIndex(tree, hashSerialised);
   return packs;

@@ -363,8 +363,9 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     groups: groupEntries,
     blocks: blockEntries,
     block_core: coreEntries,
-    // Filled by cell-hashes.ts packBlocks once the blocks are serialised.
+    // Filled by cell-hashes.ts packBlocks once the blocks and shared pages are serialised.
     block_bytes: {},
+    shared_bytes: {},
   };
   const index: CellIndexT = { schema_version: sv, ...head, group_sha256: {} };
   return { index, groups, shared, blocks, records };

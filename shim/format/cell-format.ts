@@ -129,6 +129,11 @@ export const CellIndex = z.object({
     .describe(
       'group cell -> the stored length in bytes of each of its blocks (in the order of `blocks`): its pack cells/packs/<cell>.bin holds them one after another, so block k is bytes sum(lengths before k) up to that plus its length; absent in indexes written before packs (blocks are then read one object each)',
     ),
+  shared_bytes: dict(z.array(nat))
+    .optional()
+    .describe(
+      "group cell -> the stored length in bytes of each of its shared pages, in the order of its tree's `shared_sha256`: its pack holds them after its blocks; absent in indexes written before (pages are then read one object each)",
+    ),
   group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.pb (.json in cell schema 7)'),
 });
 

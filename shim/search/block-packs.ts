@@ -1,9 +1,9 @@
 /**
- * Where each block lies in its group's pack (cells/packs/<group>.bin, docs/SITE-FORMAT.md), from the cell index's
- * `block_bytes`, and how a round's blocks are read from the packs: ranges of one pack at most PACK_GAP_BYTES apart are
+ * Where each block and shared page lies in its group's pack (cells/packs/<group>.bin, docs/SITE-FORMAT.md), from the
+ * cell index's `block_bytes` and `shared_bytes`, and how a round's objects are read from the packs: ranges of one pack at most PACK_GAP_BYTES apart are
  * one request (the gap is read and dropped), so a cold search that needs many blocks of a group asks for a few ranges.
  */
-import type { CellIndexT } from '../format/cell-format.ts';
+import type { CellGroupT, CellIndexT } from '../format/cell-format.ts';
 import { keys } from '../format/site-format.ts';
 
 /** Bytes two blocks of one pack may lie apart and still be read with one range request (BENCHMARKS.md section 3). */
@@ -54,6 +54,32 @@ export function packSpans(index: CellIndexT, v: string, cells: readonly string[]
     const at = spans.get(cell);
     if (at !== undefined) out.set(keys.cellBlock(v, cell), { pack: keys.cellPack(v, at[0]), start: at[1], end: at[2] });
   }
+  return out;
+}
+
+/**
+ * The pack spans of the shared pages `cells` of group tree `tree` of version `v`, where the index gives the group's
+ * `shared_bytes`: after the group's blocks, in the order of the tree's `shared_sha256`.
+ */
+export function pageSpans(
+  index: CellIndexT,
+  v: string,
+  tree: CellGroupT,
+  cells: readonly string[],
+): Map<string, PackSpan> {
+  const out = new Map<string, PackSpan>();
+  const blockBytes = index.block_bytes?.[tree.cell];
+  const sharedBytes = index.shared_bytes?.[tree.cell];
+  const pages = Object.keys(tree.shared_sha256);
+  if (blockBytes === undefined || sharedBytes === undefined || sharedBytes.length !== pages.length) return out;
+  const wanted = new Set(cells);
+  const pack = keys.cellPack(v, tree.cell);
+  let at = blockBytes.reduce((n, l) => n + l, 0);
+  pages.forEach((cell, k) => {
+    const end = at + (sharedBytes[k] ?? 0);
+    if (wanted.has(cell)) out.set(keys.cellShared(v, cell, index.schema_version), { pack, start: at, end });
+    at = end;
+  });
   return out;
 }
 

@@ -31,7 +31,7 @@ import { withSharedHours } from '../format/shared-hours.ts';
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
 import { plannedBlocks } from './block-plan.ts';
-import { packSpans } from './block-packs.ts';
+import { packSpans, pageSpans } from './block-packs.ts';
 import { CellRecordChunk } from '../format/record-chunk.ts';
 import { decodeCoords, decodeSteps } from '../format/block-coords.ts';
 
@@ -416,6 +416,24 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
     planned.add(id);
     readBlock(s, t, i).catch(() => undefined);
   }
+  // The shared pages of the inside tops at or above block level, asked together: as ranges of their groups' packs.
+  const pages = new Map<number, Set<string>>();
+  for (const [ti, i] of inside) {
+    const t = s.trees[ti] as Tree;
+    const b = t.block[i] ?? -1;
+    if (b >= 0 && b !== i) continue;
+    const cell = t.pages[t.page[i] ?? 0]?.cell;
+    if (cell !== undefined) pages.set(ti, (pages.get(ti) ?? new Set()).add(cell));
+  }
+  const v = s.reader.version;
+  const spans = new Map(
+    [...pages].flatMap(([ti, cells]) => [...pageSpans(s.index, v, (s.trees[ti] as Tree).group, [...cells])]),
+  );
+  const release =
+    s.reader.preread?.(
+      [...pages].flatMap(([, cells]) => [...cells].map((cell) => keys.cellShared(v, cell, s.index.schema_version))),
+      spans,
+    ) ?? ((): void => undefined);
   for (const [ti, i] of inside) {
     const t = s.trees[ti] as Tree;
     const b = t.block[i] ?? -1;
@@ -427,7 +445,7 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
   const [apartLists, belowLists] = await Promise.all([
     Promise.all([...apart].map(async ([ti, lists]) => [ti, await lists] as const)).then((a) => new Map(a)),
     Promise.all([...insideBlocks].map(async ([id, cols]) => [id, await cols] as const)).then((a) => new Map(a)),
-  ]);
+  ]).finally(release);
   return (ti, i) => {
     const t = s.trees[ti] as Tree;
     const b = t.block[i] ?? -1;

@@ -32,6 +32,12 @@ export interface SiteReader {
     parents: readonly string[],
     spans?: ReadonlyMap<string, PackSpan>,
   ) => () => void;
+  /**
+   * Starts reading `keys` (full store keys) that are not cached, those with a span in `spans` as slices of range requests
+   * of their packs where the store reads ranges, so a json() of each takes them; for objects a search is about to read
+   * together. Returns a function that drops the reads not taken. Absent on readers that cannot.
+   */
+  readonly preread?: (keys: readonly string[], spans: ReadonlyMap<string, PackSpan>) => () => void;
   /** The bytes stored at a full store key, unchecked and uncached (version-object.ts checks them); absent on readers that cannot. */
   readonly storedBytes?: (key: string) => Promise<Uint8Array | null>;
 }

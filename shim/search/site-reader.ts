@@ -210,6 +210,23 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     const resolve = layerResolver(version, meta.layers);
     const hashed = recordsHashes(meta);
     const unhashed = readsUnhashed(meta);
+    /** Starts reading the uncached `list` (spans by version key), taken once by cachedJson; returns their drop. */
+    function startReads(list: readonly string[], spans: ReadonlyMap<string, PackSpan>): () => void {
+      const stored: string[] = [];
+      // Spans by the keys that hold the objects: a layered version's blocks and pack resolve to where they are stored.
+      const storedSpans = new Map<string, PackSpan>();
+      for (const key of list) {
+        const at = key.startsWith(prefix) ? resolve(key) : null;
+        if (at === null || cache.get(at) !== undefined) continue;
+        stored.push(at);
+        const span = spans.get(key);
+        const pack = span === undefined ? null : resolve(span.pack);
+        if (span !== undefined && pack !== null) storedSpans.set(at, { ...span, pack });
+      }
+      const started = prefetched.startSpanned(stored, storedSpans);
+      counters.storeReads += started.requests;
+      return () => prefetched.drop(started.keys);
+    }
     const reader: SiteReader = {
       version,
       meta,
@@ -224,21 +241,9 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
           return at !== null && cache.get(at) !== undefined;
         };
         if (parents.every(cached)) return () => undefined;
-        const stored: string[] = [];
-        // Spans by the keys that hold the objects: a layered version's blocks and pack resolve to where they are stored.
-        const storedSpans = new Map<string, PackSpan>();
-        for (const key of list) {
-          const at = key.startsWith(prefix) ? resolve(key) : null;
-          if (at === null || cache.get(at) !== undefined) continue;
-          stored.push(at);
-          const span = spans.get(key);
-          const pack = span === undefined ? null : resolve(span.pack);
-          if (span !== undefined && pack !== null) storedSpans.set(at, { ...span, pack });
-        }
-        const started = prefetched.startSpanned(stored, storedSpans);
-        counters.storeReads += started.requests;
-        return () => prefetched.drop(started.keys);
+        return startReads(list, spans);
       },
+      preread: (list, spans) => startReads(list, spans),
       storedBytes: (key) => {
         counters.storeReads++;
         return store.get(key);

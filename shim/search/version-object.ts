@@ -14,7 +14,7 @@ import { composeManifest, layerResolver } from '../format/layers.ts';
 import type { SiteReader } from './reader.ts';
 import { parseObject } from '../format/site-json.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
-import { packProblems } from '../format/pack-check.ts';
+import { packParts, packProblems } from '../format/pack-check.ts';
 import { paths } from '../format/paths.ts';
 import {
   firmPackSha256,
@@ -78,16 +78,14 @@ async function packBytes(src: VersionObjectSource, key: string, group: string): 
   const { reader } = src;
   const v = reader.version;
   const index = await reader.json(keys.cellIndex(v), CellIndex);
-  const lengths = index?.block_bytes?.[group];
   const groupSha = index?.group_sha256[group];
-  if (index === null || lengths === undefined || groupSha === undefined) return null;
+  if (index === null || index.block_bytes?.[group] === undefined || groupSha === undefined) return null;
   const tree = await reader.json(keys.cellGroup(v, group, index.schema_version), CellGroup, groupSha);
   if (tree === null) return null;
   const stored = layerResolver(v, reader.meta.layers)(key);
   if (stored === null) throw new StoreError(`${key} is part of version ${v} but its layer map has no entry`, key);
   const bytes = await src.get(stored);
-  const cells = (index.blocks[group] ?? []).map(([cell]) => cell);
-  const [problem] = packProblems(key, bytes, cells, lengths, tree.block_sha256);
+  const [problem] = packProblems(key, bytes, packParts(index, tree));
   if (problem !== undefined || bytes === null) throw new StoreError(problem ?? `${key} is missing`, key);
   return bytes;
 }

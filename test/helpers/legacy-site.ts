@@ -110,6 +110,7 @@ async function rewriteCells(dir: string, version: string, schema: 6 | 7 | 8): Pr
   await rewrite('index.json', (i) => {
     i.group_sha256 = renew(i.group_sha256 as Record<string, string>, 'groups');
     delete i.block_bytes;
+    delete i.shared_bytes;
   });
   const metaPath = join(root, 'meta.json');
   const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256?: Record<string, string> };
