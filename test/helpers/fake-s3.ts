@@ -70,17 +70,21 @@ export async function startFakeS3(root: string, bucket = 'site'): Promise<FakeS3
         .end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Key>${key}</Key></Error>`);
       return;
     }
+    // A ranged GET, as S3 answers one: 206 with the bytes asked for (a cold search reads a pack's blocks so).
+    const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    const status = range === null ? 200 : 206;
+    if (range !== null) body = body.subarray(Number(range[1]), Math.min(Number(range[2]) + 1, body.length));
     const headers = { 'content-type': 'application/json', 'content-length': String(body.length), etag: '"x"' };
     if (fault === null) {
-      res.writeHead(200, headers).end(body);
+      res.writeHead(status, headers).end(body);
     } else if (fault === 'stall') {
       hold(res);
     } else if (fault === 'close') {
-      res.writeHead(200, headers);
+      res.writeHead(status, headers);
       res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
     } else if (fault === 'trickle') {
       const release = hold(res);
-      res.writeHead(200, headers);
+      res.writeHead(status, headers);
       let at = 0;
       const timer = setInterval(() => {
         if (res.destroyed || at >= body.length) {
@@ -97,7 +101,7 @@ export async function startFakeS3(root: string, bucket = 'site'): Promise<FakeS3
       const release = hold(res);
       const timer = setTimeout(() => {
         release();
-        if (!res.destroyed) res.writeHead(200, headers).end(body);
+        if (!res.destroyed) res.writeHead(status, headers).end(body);
       }, fault.delayMs);
       res.on('close', () => clearTimeout(timer));
     }
