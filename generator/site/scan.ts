@@ -11,7 +11,7 @@ import { decodeCoords } from '../../shim/format/block-coords.ts';
 import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/format/cell-format.ts';
 import { keys, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { mapPool } from '../write/pool.ts';
-import { packParts, packProblems } from '../../shim/format/pack-check.ts';
+import { packProblems } from '../../shim/format/pack-layout.ts';
 import { progressEvery } from '../write/progress.ts';
 import { StoreError } from '../../shim/contract/errors.ts';
 import { parseObject, type AuditSite } from './site.ts';
@@ -89,7 +89,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       },
     )
   ).filter((a): a is CellSharedT => a !== null);
-  // Each group's pack of blocks, where the index gives their lengths: exactly the blocks its group tree records.
+  // Each group's pack, where the index gives its blocks' lengths: exactly the blocks and pages its group tree records.
   await mapPool(
     groups.filter((g) => index.block_bytes?.[g.cell] !== undefined),
     concurrency,
@@ -102,7 +102,7 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
         objects++;
         bytes += raw.byteLength;
       }
-      problems.push(...packProblems(key, raw, packParts(index, g)));
+      problems.push(...packProblems(key, raw, index, g));
     },
   );
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
@@ -176,8 +176,8 @@ export function compareTree(scan: OfficeScan, version: string): string[] {
     else if (b === undefined) problems.push(`${key}: the records give it but it is not published`);
     else if (!serialise(a).equals(serialise(b))) problems.push(`${key}: differs from the tree the records give`);
   };
-  // An index written before `block_core` (it only tightens a cold search's plan) or `block_bytes` (packs) were is
-  // compared without them.
+  // An index written before `block_core` (it only tightens a cold search's plan) or `block_bytes` and `shared_bytes`
+  // (packs) were is compared without them.
   const optional = new Set(['block_core', 'block_bytes', 'shared_bytes'].filter((k) => !(k in scan.index)));
   const expected = Object.fromEntries(Object.entries(rebuilt.index).filter(([k]) => !optional.has(k)));
   same(keys.cellIndex(version), expected, scan.index);

@@ -1,9 +1,10 @@
 /**
- * Where each block and shared page lies in its group's pack (cells/packs/<group>.bin, docs/SITE-FORMAT.md), from the
- * cell index's `block_bytes` and `shared_bytes`, and how a round's objects are read from the packs: ranges of one pack at most PACK_GAP_BYTES apart are
- * one request (the gap is read and dropped), so a cold search that needs many blocks of a group asks for a few ranges.
+ * Where a search's blocks and shared pages lie in their groups' packs (format/pack-layout.ts), and how the objects of
+ * one round are read from the packs: ranges of one pack at most PACK_GAP_BYTES apart are one request (the gap is read
+ * and dropped), so a cold search that needs many blocks of a group asks for a few ranges.
  */
 import type { CellGroupT, CellIndexT } from '../format/cell-format.ts';
+import { packEntries } from '../format/pack-layout.ts';
 import { keys } from '../format/site-format.ts';
 
 /** Bytes two blocks of one pack may lie apart and still be read with one range request (BENCHMARKS.md section 3). */
@@ -31,17 +32,9 @@ function blockSpans(index: CellIndexT): Map<string, [string, number, number]> {
   let spans = spansOfIndex.get(index);
   if (spans !== undefined) return spans;
   spans = new Map();
-  for (const [group, lengths] of Object.entries(index.block_bytes ?? {})) {
-    const blocks = index.blocks[group] ?? [];
-    // Lengths that do not give every block of the group say nothing about any of them: read those blocks whole.
-    if (lengths.length !== blocks.length) continue;
-    let at = 0;
-    blocks.forEach(([cell], k) => {
-      const end = at + (lengths[k] ?? 0);
-      spans.set(cell, [group, at, end]);
-      at = end;
-    });
-  }
+  // A group whose lengths do not give every block has none read from its pack: they are read whole.
+  for (const group of Object.keys(index.block_bytes ?? {}))
+    for (const e of packEntries(index, group) ?? []) spans.set(e.cell, [group, e.start, e.end]);
   spansOfIndex.set(index, spans);
   return spans;
 }
@@ -57,10 +50,7 @@ export function packSpans(index: CellIndexT, v: string, cells: readonly string[]
   return out;
 }
 
-/**
- * The pack spans of the shared pages `cells` of group tree `tree` of version `v`, where the index gives the group's
- * `shared_bytes`: after the group's blocks, in the order of the tree's `shared_sha256`.
- */
+/** The pack spans of the shared pages `cells` of group tree `tree` of version `v` that lie in its pack, by store key. */
 export function pageSpans(
   index: CellIndexT,
   v: string,
@@ -68,18 +58,11 @@ export function pageSpans(
   cells: readonly string[],
 ): Map<string, PackSpan> {
   const out = new Map<string, PackSpan>();
-  const blockBytes = index.block_bytes?.[tree.cell];
-  const sharedBytes = index.shared_bytes?.[tree.cell];
-  const pages = Object.keys(tree.shared_sha256);
-  if (blockBytes === undefined || sharedBytes === undefined || sharedBytes.length !== pages.length) return out;
   const wanted = new Set(cells);
   const pack = keys.cellPack(v, tree.cell);
-  let at = blockBytes.reduce((n, l) => n + l, 0);
-  pages.forEach((cell, k) => {
-    const end = at + (sharedBytes[k] ?? 0);
-    if (wanted.has(cell)) out.set(keys.cellShared(v, cell, index.schema_version), { pack, start: at, end });
-    at = end;
-  });
+  for (const e of packEntries(index, tree.cell, Object.keys(tree.shared_sha256)) ?? [])
+    if (e.kind === 'shared' && wanted.has(e.cell))
+      out.set(keys.cellShared(v, e.cell, index.schema_version), { pack, start: e.start, end: e.end });
   return out;
 }
 

@@ -14,7 +14,7 @@ import { composeManifest, layerResolver } from '../format/layers.ts';
 import type { SiteReader } from './reader.ts';
 import { parseObject } from '../format/site-json.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
-import { packParts, packProblems } from '../format/pack-check.ts';
+import { packProblems } from '../format/pack-layout.ts';
 import { paths } from '../format/paths.ts';
 import {
   firmPackSha256,
@@ -72,7 +72,7 @@ async function checkedRead(
 
 /**
  * A group's pack: nothing records its own sha256, so it is checked slice by slice, each against the sha256 the group
- * records for that block, at the lengths the index gives (pack-check.ts); null when the index gives the group none.
+ * records for that object, at the lengths the index gives (pack-layout.ts); null when the index gives the group none.
  */
 async function packBytes(src: VersionObjectSource, key: string, group: string): Promise<Uint8Array | null> {
   const { reader } = src;
@@ -85,7 +85,7 @@ async function packBytes(src: VersionObjectSource, key: string, group: string): 
   const stored = layerResolver(v, reader.meta.layers)(key);
   if (stored === null) throw new StoreError(`${key} is part of version ${v} but its layer map has no entry`, key);
   const bytes = await src.get(stored);
-  const [problem] = packProblems(key, bytes, packParts(index, tree));
+  const [problem] = packProblems(key, bytes, index, tree);
   if (problem !== undefined || bytes === null) throw new StoreError(problem ?? `${key} is missing`, key);
   return bytes;
 }
