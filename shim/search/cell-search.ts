@@ -416,32 +416,27 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
     planned.add(id);
     readBlock(s, t, i).catch(() => undefined);
   }
-  // The shared pages of the inside tops at or above block level, asked together: as ranges of their groups' packs.
-  const pages = new Map<number, Set<string>>();
+  // The shared pages of the inside tops at or above block level, by page id; read once all are known.
+  const pages = new Map<number, [Tree, number]>();
   for (const [ti, i] of inside) {
     const t = s.trees[ti] as Tree;
     const b = t.block[i] ?? -1;
-    if (b >= 0 && b !== i) continue;
-    const cell = t.pages[t.page[i] ?? 0]?.cell;
-    if (cell !== undefined) pages.set(ti, (pages.get(ti) ?? new Set()).add(cell));
+    if (b < 0 || b === i) pages.set(ti * s.stride + (t.page[i] ?? 0), [t, t.page[i] ?? 0]);
+    else if (!insideBlocks.has(ti * s.stride + b)) insideBlocks.set(ti * s.stride + b, readBlock(s, t, i));
   }
+  // Asked together, as ranges of their groups' packs, before each is read.
   const v = s.reader.version;
-  const spans = new Map(
-    [...pages].flatMap(([ti, cells]) => [...pageSpans(s.index, v, (s.trees[ti] as Tree).group, [...cells])]),
-  );
+  const byTree = new Map<Tree, string[]>();
+  for (const [t, k] of pages.values()) {
+    const cell = t.pages[k]?.cell;
+    if (cell !== undefined) byTree.set(t, [...(byTree.get(t) ?? []), cell]);
+  }
   const release =
     s.reader.preread?.(
-      [...pages].flatMap(([, cells]) => [...cells].map((cell) => keys.cellShared(v, cell, s.index.schema_version))),
-      spans,
+      [...byTree.values()].flat().map((cell) => keys.cellShared(v, cell, s.index.schema_version)),
+      new Map([...byTree].flatMap(([t, cells]) => [...pageSpans(s.index, v, t.group, cells)])),
     ) ?? ((): void => undefined);
-  for (const [ti, i] of inside) {
-    const t = s.trees[ti] as Tree;
-    const b = t.block[i] ?? -1;
-    if (b < 0 || b === i) {
-      const id = ti * s.stride + (t.page[i] ?? 0);
-      if (!apart.has(id)) apart.set(id, readApart(s, t, t.page[i] ?? 0));
-    } else if (!insideBlocks.has(ti * s.stride + b)) insideBlocks.set(ti * s.stride + b, readBlock(s, t, i));
-  }
+  for (const [id, [t, k]] of pages) apart.set(id, readApart(s, t, k));
   const [apartLists, belowLists] = await Promise.all([
     Promise.all([...apart].map(async ([ti, lists]) => [ti, await lists] as const)).then((a) => new Map(a)),
     Promise.all([...insideBlocks].map(async ([id, cols]) => [id, await cols] as const)).then((a) => new Map(a)),
