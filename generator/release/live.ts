@@ -16,8 +16,15 @@ const LiveCoverage = z.object({
   ),
 });
 
-/** The live `version` of `site` as the gates compare against it (null when nothing is live). */
-export async function liveCounts(site: SiteLocation, version: string | null): Promise<LiveCounts> {
+/**
+ * The live `version` of `site` as a release starts from it, read once (null when nothing is live): its counts for the
+ * gates, and the standing removals it was built with (removals.json: each target hashed; none for a version written
+ * before it).
+ */
+export async function readLive(
+  site: SiteLocation,
+  version: string | null,
+): Promise<{ counts: NonNullable<LiveCounts>; removals: readonly string[] } | null> {
   if (version === null) return null;
   const stored = await openStoredVersion(site, version);
   const coverage = await stored.json(keys.coverage(version), LiveCoverage).catch(() => null);
@@ -30,22 +37,12 @@ export async function liveCounts(site: SiteLocation, version: string | null): Pr
             { offices: m.offices, grid_points: m.grid_points, grid_samples: m.grid_samples },
           ]),
         );
-  return liveCountsOf(stored.meta, metros);
+  const removals = (await stored.json(keys.removals(version), RemovalsDoc))?.removals ?? [];
+  return { counts: liveCountsOf(stored.meta, metros), removals };
 }
 
-/**
- * How many of the standing removals the live `version` of `site` was built with (its removals.json) `local` (the
- * hashed targets of this checkout's removals.jsonl, ActiveRemovals.keys) lacks: 0 when nothing is live or the version
- * was written before removals.json.
- */
-export async function removalsMissing(
-  site: SiteLocation,
-  version: string | null,
-  local: readonly string[],
-): Promise<number> {
-  if (version === null) return 0;
-  const stored = await openStoredVersion(site, version);
-  const live = await stored.json(keys.removals(version), RemovalsDoc);
+/** How many of the live version's standing removals `local` (this checkout's, ActiveRemovals.keys) lacks. */
+export function removalsMissing(live: readonly string[], local: readonly string[]): number {
   const have = new Set(local);
-  return (live?.removals ?? []).filter((key) => !have.has(key)).length;
+  return live.filter((key) => !have.has(key)).length;
 }

@@ -18,7 +18,7 @@ import { beginRun, currentVersion, endRun, pruneVersions, swapPointer, type Rete
 import { readRemovals } from '../model/removals.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
 import { correctionsDigest, removalsDigest } from './inputs-digest.ts';
-import { liveCounts, removalsMissing } from './live.ts';
+import { readLive, removalsMissing } from './live.ts';
 import { releasedOn, targetName } from './records.ts';
 import { rollbackTarget } from './rollback-target.ts';
 import { lastSeenBefore } from './closed-places.ts';
@@ -186,21 +186,19 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
       : null;
     const folderBase = await currentVersion(opts.siteDir);
     const base = bucketBase !== null ? bucketBase.version : folderBase;
-    rec.live_before = await liveCounts(bucketLoc ?? { kind: 'folder', dir: opts.siteDir }, base);
+    const live = await readLive(bucketLoc ?? { kind: 'folder', dir: opts.siteDir }, base);
+    rec.live_before = live?.counts ?? null;
     rec.previous_version = base;
     rec.inputs = { corrections_sha256: await correctionsDigest(opts.dataDir) };
     const removalsAtStart = await removalsDigest(opts.dataDir);
     // A removal released from another checkout: releasing without it would bring its listings back.
     step = 'removals';
-    const missing = await removalsMissing(
-      bucketLoc ?? { kind: 'folder', dir: opts.siteDir },
-      base,
-      (await readRemovals(opts.dataDir)).keys,
-    );
+    const missing = removalsMissing(live?.removals ?? [], (await readRemovals(opts.dataDir)).keys);
+    const file = join(opts.dataDir, 'removals.jsonl');
     if (missing > 0)
       throw new ReleaseRefused(
         step,
-        `the live version ${base} was built with ${missing} standing removal(s) that ${join(opts.dataDir, 'removals.jsonl')} does not have: another operator released them from a checkout this one lacks, and releasing from here would bring their listings back. Bring ${join(opts.dataDir, 'removals.jsonl')} up to date (a removal is lifted by setting "lifted", never by deleting its line), then run the release again`,
+        `the live version ${base} was built with ${missing} standing removal(s) that ${file} does not have: another operator released them from a checkout this one lacks, and releasing from here would bring their listings back. Bring ${file} up to date (a removal is lifted by setting "lifted", never by deleting its line), then run the release again`,
       );
     step = 'live version';
     say(
