@@ -309,7 +309,8 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
 
   // "1e1,-87", "NaN,NaN": numbers, though not as coordinates are written.
   const numberish = /^\s*[+-]?(?:[\d.]+(?:e[+-]?\d+)?|nan|inf(?:inity)?)\s*$/i;
-  const pair = s.split(',').length === 2 && s.split(',').every((p) => numberish.test(p));
+  const parts = s.split(',');
+  const pair = parts.length === 2 && parts.every((p) => numberish.test(p));
   if (/^[\d\s+.,-]+$/.test(s) || pair) {
     const digits = s.replace(/\D/g, '');
     const hint = /^\d{4}$/.test(s)

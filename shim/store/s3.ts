@@ -27,8 +27,9 @@ export interface S3StoreOptions extends S3ClientOptions {
 
 /**
  * Reads `<prefix><key>` with GetObject; NoSuchKey is a missing key, anything else a StoreError; gzip bodies are
- * inflated (by get; a range of one is a StoreError). The read's signal goes to the SDK as its abortSignal, which destroys the request (and with it a body still
- * arriving), so a read given up at its deadline frees its socket at once instead of holding it until the body ends.
+ * inflated (by get; a range of one is a StoreError). The read's signal goes to the SDK as its abortSignal, which
+ * destroys the request (and with it a body still arriving), so a read given up at its deadline frees its socket at
+ * once instead of holding it until the body ends.
  */
 export class S3Store implements Store {
   readonly kind = 's3';
