@@ -310,3 +310,48 @@ describe('the CLI', () => {
     expect(rec.skipped_rows).toEqual([expect.stringMatching(/places\.jsonl:3: claimed/)]);
   });
 });
+
+describe('week-order: a week older than the live one is refused, and goes through only by name', () => {
+  it('refuses 2026-W46 over a live 2026-W47 with nothing moved, names --rollback; --force week-order releases it', async () => {
+    // The fixture's week copied as the week before: the same inputs, only older.
+    const data = await copyFixture();
+    await cp(join(data, ...WEEK), join(data, 'weeks', '2026-W46'), { recursive: true });
+    const dataset = join(data, 'weeks', '2026-W46', 'dataset.json');
+    await writeFile(dataset, (await readFile(dataset, 'utf8')).replace('"2026-W47"', '"2026-W46"'));
+    const site = join(await tempDir('release-week-order'), 'site');
+    const first = await release({ dataDir: data, siteDir: site, recordsDir: records, ...silent });
+    expect(first.outcome, first.error ?? '').toBe('released');
+    expect(first.version).toMatch(/^2026-W47-/);
+
+    const before = await folderState(site);
+    const older = await release({ dataDir: data, siteDir: site, recordsDir: records, week: '2026-W46', ...silent });
+    expect(older.outcome).toBe('refused');
+    expect(failedGates(older), older.error ?? '').toEqual(['week-order']);
+    expect(older.failed_step).toBe('gate week-order');
+    expect(older.error).toContain(
+      `2026-W46 is older than the live version's week 2026-W47 (${first.version as string})`,
+    );
+    expect(older.error).toContain('--rollback');
+    expect(await folderState(site)).toEqual(before);
+
+    // The same week again (a same-day correction) passes the gate.
+    const again = await release({ dataDir: data, siteDir: site, recordsDir: records, week: '2026-W47', ...silent });
+    expect(again.outcome, again.error ?? '').toBe('released');
+    expect(again.gates.find((g) => g.gate === 'week-order')).toMatchObject({ passed: true, forced: false });
+
+    const forced = await release({
+      dataDir: data,
+      siteDir: site,
+      recordsDir: records,
+      week: '2026-W46',
+      force: { 'week-order': 'the W47 samples were bought twice; W46 is the last good week' },
+      ...silent,
+    });
+    expect(forced.outcome, forced.error ?? '').toBe('released');
+    expect(forced.version).toMatch(/^2026-W46-/);
+    expect(forced.forced).toEqual([
+      { gate: 'week-order', reason: 'the W47 samples were bought twice; W46 is the last good week' },
+    ]);
+    expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ week: '2026-W46' });
+  });
+});

@@ -14,7 +14,10 @@ const OLD = '2026-W40-0123456789';
 const CURRENT = { meta: SCHEMA_VERSIONS.meta, cells: SCHEMA_VERSIONS.cells };
 
 /** The rollback plan for a released version whose meta.json and cells/index.json have these schema versions. */
-async function rollbackTo(schemas: { meta: number; cells: number }): Promise<RollbackTarget> {
+async function rollbackTo(
+  schemas: { meta: number; cells: number },
+  live: string | null = null,
+): Promise<RollbackTarget> {
   const dir = await tempDir('rollback-schema');
   await mkdir(join(dir, keys.root(OLD), 'cells'), { recursive: true });
   await writeFile(join(dir, keys.manifest(OLD)), '{}\n');
@@ -30,7 +33,7 @@ async function rollbackTo(schemas: { meta: number; cells: number }): Promise<Rol
     released,
     removals,
     corrections: 'c',
-    live: null,
+    live,
     flags: '',
   };
   return rollbackTarget(context, OLD);
@@ -67,5 +70,13 @@ describe('rollback to a version of a previous schema', () => {
 
   it('of the current schemas goes ahead', async () => {
     expect(await rollbackTo(CURRENT)).toEqual({ kind: 'pointer', version: OLD, week: '2026-W40' });
+  });
+
+  it('a refused rollback to an older week than the live one suggests the release of that week with --force week-order', async () => {
+    const older = message(await rollbackTo({ ...CURRENT, meta: CURRENT.meta - 1 }, '2026-W47-abcdef0123'));
+    expect(older).toContain('npm run release -- --week 2026-W40 --force week-order="<reason>"');
+    const noLive = message(await rollbackTo({ ...CURRENT, meta: CURRENT.meta - 1 }));
+    expect(noLive).toContain('npm run release -- --week 2026-W40');
+    expect(noLive).not.toContain('week-order');
   });
 });

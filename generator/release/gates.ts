@@ -14,6 +14,7 @@ const EXAMPLES = 5;
 /** Names of the gates, in the order they are checked. */
 export const GATE_NAMES = [
   'inputs-present',
+  'week-order',
   'counts-drop',
   'coordinates',
   'metro-coverage',
@@ -41,6 +42,8 @@ export interface LiveMetro {
 /** What the live version says, for the drop gates (null when nothing is live yet). */
 export type LiveCounts = {
   version: string;
+  /** The live version's ISO week (absent in a release record written before the week-order gate). */
+  week?: string;
   offices: number;
   firms: number;
   samples: number;
@@ -50,11 +53,12 @@ export type LiveCounts = {
 
 /** Offices, firms and samples of a published meta, with the live version's metros from its coverage document. */
 export function liveCountsOf(
-  meta: Pick<AnyMetaT, 'version' | 'totals' | 'metros'>,
+  meta: Pick<AnyMetaT, 'version' | 'week' | 'totals' | 'metros'>,
   metros: Record<string, LiveMetro> | null = null,
 ): NonNullable<LiveCounts> {
   const samples = Object.values(meta.metros).reduce((n, m) => n + m.grid_samples, 0);
-  return { version: meta.version, offices: meta.totals.offices, firms: meta.totals.firms, samples, metros };
+  const { version, week, totals } = meta;
+  return { version, week, offices: totals.offices, firms: totals.firms, samples, metros };
 }
 
 const R = 3958.8;
@@ -229,10 +233,27 @@ function claimedStatus(f: WeekFacts): GateResult {
   };
 }
 
+/**
+ * The week is not older than the live one: releasing an older week would replace newer measurements with older ones
+ * (the same week again, for a same-day correction, passes). Going back is a rollback to a released version.
+ */
+function weekOrder(f: WeekFacts, live: LiveCounts): GateResult {
+  const gate = 'week-order';
+  if (live?.week === undefined) return { gate, passed: true, detail: 'no live week to compare with' };
+  // ISO weeks as YYYY-Www (zero-padded) sort as strings.
+  if (f.week >= live.week) return { gate, passed: true, detail: `${f.week} is not older than the live ${live.week}` };
+  return {
+    gate,
+    passed: false,
+    detail: `${f.week} is older than the live version's week ${live.week} (${live.version}): releasing it would replace newer measurements with older ones; to go back to an earlier release use --rollback <version>`,
+  };
+}
+
 /** Every gate's result for the week, in GATE_NAMES order. */
 export function evaluateGates(f: WeekFacts, live: LiveCounts): GateResult[] {
   return [
     inputsPresent(f),
+    weekOrder(f, live),
     countsDrop(f, live),
     coordinates(f),
     metroCoverage(f),

@@ -74,8 +74,11 @@ export async function rollbackTarget(ctx: RollbackContext, version: string): Pro
     candidates.length === 0
       ? 'no released version passes these checks'
       : `it may go back to ${candidates.join(', ')} (npm run release -- --rollback <version>${ctx.flags})`;
+  // Going back to an older week than the live one is let through the week-order gate by name, with a reason.
+  const liveWeek = ctx.live === null ? undefined : VERSION_RE.exec(ctx.live)?.[1];
+  const force = liveWeek !== undefined && week < liveWeek ? ` --force week-order="<reason>"` : '';
   return {
     kind: 'refused',
-    message: `${why}; ${options}; or release a week again with today's removals and corrections applied, through the gates: npm run release -- --week ${week}${ctx.flags}`,
+    message: `${why}; ${options}; or release a week again with today's removals and corrections applied, through the gates: npm run release -- --week ${week}${force}${ctx.flags}`,
   };
 }
