@@ -11,11 +11,12 @@ const SPEC = {
   usage: 'npm run release -- [options]',
   description: `One command for the week: inputs -> generate -> gates -> verify -> publish -> invalidate -> release record.
   1. generate the week into the site folder as a new version, NOT yet current;
-  2. gates (${GATE_NAMES.join(', ')}): missing or empty places or samples; a week older than the live version's
-     (week-order: going back is a rollback); offices, firms or samples down more than
-     ${MAX_DROP * 100}% against the live version; an office outside the US or more than ${MAX_MILES_FROM_ZIP} miles from its ZIP's centroid; a metro
-     with no offices or no samples; a metro whose samples, grid points or offices fall by more than ${MAX_METRO_DROP * 100}% against the
-     live version (metro-drop); a correction naming a place no week ever had; an office without a claimed status.
+  2. gates (${GATE_NAMES.join(', ')}):
+     missing or empty places or samples; a week older than the live version's (week-order: going back is a rollback);
+     offices, firms or samples down more than ${MAX_DROP * 100}% against the live version; an office outside the US or more than
+     ${MAX_MILES_FROM_ZIP} miles from its ZIP's centroid; a metro with no offices or no samples; a metro whose samples, grid points or
+     offices fall by more than ${MAX_METRO_DROP * 100}% against the live version (metro-drop); a correction naming a place no week
+     ever had; an office without a claimed status.
      A correction naming a place an earlier week had (it closed since) is reported and skipped, and listed in the record.
      A failed gate refuses the week (nothing is written) unless it is let through by name with --force <gate>=<reason>
      (repeat for each gate; the other gates still refuse); each forced gate and its reason are kept in the record;
