@@ -18,8 +18,9 @@ Serves what SITE_DIR's current.json names; starting the server never publishes. 
 current.json yet does it build one, and then as a release does (npm run release: gates, verify, a release record
 beside LOG_DIR in releases/), synthesising the sample inputs first when DATA_DIR/weeks is missing; a refused week
 is not served (exit 1). A live version whose schemas this release does not read is served as it is too (every
-search a 503), after saying so and what to release. When inputs under DATA_DIR (metros.json, corrections.jsonl, removals.jsonl, weeks/) changed
-since the site was published, it says so and names the release command, and serves the published version as it is.`,
+search a 503), after saying so and what to release. When inputs under DATA_DIR (metros.json, corrections.jsonl,
+removals.jsonl, weeks/) changed since the site was published, it says so and names the release command, and serves
+the published version as it is.`,
   options: {
     'no-build': {
       type: 'boolean',
