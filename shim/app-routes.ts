@@ -3,7 +3,6 @@ import { API_VERSION, SERVICE_NAME } from './contract/constants.ts';
 import { pageNameOf } from './format/page-format.ts';
 import { ApiError } from './contract/errors.ts';
 import { parseFirmPoint } from './answer/firm-params.ts';
-import { firmNearPoint } from './answer/firm-near.ts';
 import type { CallContext, Service } from './answer/service.ts';
 import type { Answer, PlainRequest, WebApp } from './edge/edge-types.ts';
 import { headerOf, jsonAnswer } from './http/answer.ts';
@@ -114,7 +113,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
     const id = listingId(param);
     // Parsed before the store is read: an unknown parameter or a bad point is the caller's mistake whatever the id.
     const point = request.query === '' ? null : parseFirmPoint(parseQuery(request.query));
-    if (point !== null) return { answer: document(request, firmNearPoint(await service.getFirm(id, ctx), point)) };
+    if (point !== null) return { answer: document(request, await service.getFirm(id, ctx, point)) };
     const doc = await documents.get(`firm\u0000${id}\u0000${ctx.publicBaseUrl}`, ctx, (c) => service.getFirm(id, c));
     return { answer: documentAnswer(ifNoneMatch(request), doc) };
   };

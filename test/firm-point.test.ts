@@ -4,6 +4,8 @@
  * rules and errors; any other parameter refused as /v1/attorneys refuses one. openapi.json describes the parameters,
  * and its info.description says the firms are fictional exactly while the served dataset is synthetic.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTHETIC_NOTE } from '../shim/answer/disclosure.ts';
 import { readFile } from 'node:fs/promises';
@@ -113,6 +115,39 @@ describe('GET /v1/firms/{listing_id}?lat=&lng=', () => {
       expect(reply.status).toBe(400);
       expect(reply.body).toMatchObject({ code: 'invalid_parameter', parameter: missing });
       expect((reply.body as Json).detail).toMatch(new RegExp(`${missing} is missing`));
+    }
+  });
+
+  it.each([
+    ['lat=51.5&lng=-0.12', /"51\.5,-0\.12" is a point in United Kingdom, outside the United States/],
+    ['lat=0&lng=0', /"0,0" is a point outside the United States/],
+  ])('refuses a point outside the US (%s) as the search does, over REST and MCP get_firm', async (query, where) => {
+    const firm = await get(`/v1/firms/${id}?${query}`);
+    const search = await get(`/v1/attorneys?${query}`);
+    expect(search.status).toBe(400);
+    expect(firm.status).toBe(400);
+    const problem = firm.body as Json;
+    expect(problem).toMatchObject({ code: 'location_not_understood', parameter: 'lat', accepted: ['lat,lng'] });
+    expect(problem.code).toBe((search.body as Json).code);
+    expect(problem.detail).toMatch(where);
+    expect(problem.detail).toMatch(/^lat,lng ".*the 50 states, DC and Puerto Rico\..*leave lat and lng out/);
+    // An unknown id with such a point: the point is the mistake named first, as for any bad parameter.
+    expect((await get(`/v1/firms/l_aaaaaaaaaaaaaaaa?${query}`)).body).toMatchObject({ code: problem.code });
+
+    const client = new Client({ name: 'firm-point', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    try {
+      const params = new URLSearchParams(query);
+      const args = { listing_id: id, lat: Number(params.get('lat')), lng: Number(params.get('lng')) };
+      const result = await client.callTool({ name: 'get_firm', arguments: args });
+      expect(result.isError).toBe(true);
+      const { type: _t1, ...rest } = problem;
+      const { type: _t2, accepted: mcpAccepted, ...mcp } = result._meta?.problem as Json;
+      const { accepted: restAccepted, ...restOnly } = rest;
+      expect(mcp).toEqual(restOnly);
+      expect(mcpAccepted).toEqual(restAccepted);
+    } finally {
+      await client.close();
     }
   });
 

@@ -266,7 +266,7 @@ export function buildOpenApi(E: OpenApiExampleSet, dataset: { synthetic: boolean
               headers: z.object({ ...rateHeaders, ETag: etag }),
             },
             '400': problem(
-              `lat and lng go together, with the search's bounds (invalid_parameter); any parameter but ${FIRM_PARAMS.join(' and ')} is unknown_parameter.`,
+              `lat and lng go together, with the search's bounds (invalid_parameter); a point outside the 50 states, DC and Puerto Rico is location_not_understood; any parameter but ${FIRM_PARAMS.join(' and ')} is unknown_parameter.`,
               fixedProblem('unknown_parameter', 'Unknown parameter "radius". Accepted parameters: lat, lng.', {
                 parameter: 'radius',
                 accepted: [...FIRM_PARAMS],

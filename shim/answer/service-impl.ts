@@ -7,6 +7,9 @@ import { PAGE_NAME_RE, PageDoc, pageKey } from '../format/page-format.ts';
 import { readRequired, type EarlyKeys, type SiteReader } from '../search/reader.ts';
 import { queryId } from './query-id.ts';
 import { locationKeys, metroAt, resolveLocation, zipPoint } from '../places/resolve.ts';
+import { stateOfPoint } from '../places/resolve-point.ts';
+import { FIRM_POINT_REFUSAL } from './firm-params.ts';
+import { firmNearPoint } from './firm-near.ts';
 import type { AttorneysResponseT } from '../contract/schemas.ts';
 import { cellSearchKeys, prepareCellSearch } from '../search/cell-search.ts';
 import { cityHint, cityHintKeys } from '../places/city-hint.ts';
@@ -169,14 +172,16 @@ export function createService(
       };
     },
 
-    async getFirm(listingId, ctx) {
+    async getFirm(listingId, ctx, near) {
       const reader = await current(ctx);
-      return shapeFirm(
-        await firmDoc(reader, listingId),
-        reader.meta,
-        ctx.publicBaseUrl,
-        disclosureFor(reader.meta.dataset),
-      );
+      const doc = firmDoc(reader, listingId);
+      if (near !== undefined && near !== null) {
+        // The point is the caller's argument: a point outside the US is refused whatever the id (read beside it).
+        doc.catch(() => undefined);
+        await stateOfPoint(reader, { ...near, parameter: 'lat' }, FIRM_POINT_REFUSAL);
+      }
+      const body = shapeFirm(await doc, reader.meta, ctx.publicBaseUrl, disclosureFor(reader.meta.dataset));
+      return near === undefined || near === null ? body : firmNearPoint(body, near);
     },
 
     async getCoverage(ctx) {

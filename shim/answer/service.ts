@@ -3,6 +3,7 @@ import type { PageDocT } from '../format/page-format.ts';
 import type { AttorneysResponseT, CoverageResponseT, FirmResponseT } from '../contract/schemas.ts';
 import type { RawArgs } from './params.ts';
 import type { SearchRequest } from './search-request.ts';
+import type { SentPoint } from './firm-params.ts';
 import type { ChangesDocT, PointerT } from '../format/site-format.ts';
 
 /** What the edge knows about the request, for shaping and logging. */
@@ -31,7 +32,11 @@ export interface Service {
    * arguments); raw arguments are parsed here (library callers, tests). Rejects the request's ApiError when invalid.
    */
   findAttorneys(search: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT>;
-  getFirm(listingId: string, ctx: CallContext): Promise<FirmResponseT>;
+  /**
+   * The firm document of a listing; with the person's point, seen from it (firm-near.ts), after refusing a point
+   * outside the US as the search does (ApiError location_not_understood, before the id is looked up).
+   */
+  getFirm(listingId: string, ctx: CallContext, near?: SentPoint | null): Promise<FirmResponseT>;
   getCoverage(ctx: CallContext): Promise<CoverageResponseT>;
   /** The served version's changes document: listings added, removed and changed since the version live before it, and why. */
   getChanges(ctx: CallContext): Promise<ChangesDocT>;

@@ -8,7 +8,6 @@ import { parseSearch } from '../answer/search-request.ts';
 import { describeValue } from '../answer/params.ts';
 import { AttorneysQuery, FirmQuery } from '../contract/query-schema.ts';
 import { parseFirmPoint } from '../answer/firm-params.ts';
-import { firmNearPoint } from '../answer/firm-near.ts';
 import type { AttorneysResponseT } from '../contract/schemas.ts';
 import type { CallContext, Service } from '../answer/service.ts';
 import { NO_SEARCH_FIELDS, zip3Of } from '../http/request-log.ts';
@@ -256,9 +255,8 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
           }
           const near = parseFirmPoint(withoutFormat(args), FIRM_ARGS);
           const format = formatOf(args);
-          const firm = await service.getFirm(id, scope.ctx);
           // With a point, the REST body of /v1/firms/{id}?lat=&lng= (distances, nearest first).
-          const body = near === null ? firm : firmNearPoint(firm, near);
+          const body = await service.getFirm(id, scope.ctx, near);
           return answerIn(
             format,
             body,

@@ -116,14 +116,27 @@ function whereText(place: PointPlace | null): string {
   return 'outside the United States';
 }
 
+/** What a refusal of a point outside the US accepts and tells the caller to do when no fix is found. */
+export interface PointRefusal {
+  accepted: readonly string[];
+  otherwise: string;
+}
+
+/** The search's refusal: the location forms, and the person's ZIP or city. */
+const SEARCH_REFUSAL: PointRefusal = {
+  accepted: ACCEPTED,
+  otherwise: 'Tell the person the service has no data there; if they are in the US, send their ZIP or "City, ST".',
+};
+
 /**
  * The state of a point in the US, or null when the version cannot tell (no boundaries, no points index). Rejects
  * ApiError `location_not_understood` for a point outside the 50 states, DC and PR, naming the country where known and
- * the swap or sign fix that gives a US point.
+ * the swap or sign fix that gives a US point; `refusal` (default the search's) says what else is accepted.
  */
 export async function stateOfPoint(
   reader: SiteReader,
   p: { lat: number; lng: number; input: string; parameter?: string },
+  refusal: PointRefusal = SEARCH_REFUSAL,
 ): Promise<string | null> {
   const place = await whereIs(reader, p.lat, p.lng);
   if (place === null) return null;
@@ -150,8 +163,8 @@ export async function stateOfPoint(
     `${sent} is a point ${whereText(place)} (read as latitude ${p.lat}, longitude ${p.lng}); ` +
       'the service covers US locations only: the 50 states, DC and Puerto Rico.' +
       (fix === null
-        ? ' Tell the person the service has no data there; if they are in the US, send their ZIP or "City, ST".'
+        ? ` ${refusal.otherwise}`
         : ` Did you mean ${JSON.stringify(fix)}? (latitude first; US longitudes are negative, west of Greenwich.)`),
-    { parameter, accepted: ACCEPTED },
+    { parameter, accepted: [...refusal.accepted] },
   );
 }
