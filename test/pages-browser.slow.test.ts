@@ -99,8 +99,8 @@ describe('search page', () => {
     const note = page.locator('#location-note');
     expect(await note.isVisible()).toBe(true);
     expect(await note.textContent()).toBe(api.location.note);
-    // The next search's answer has no note: the last one's must not stay on screen.
-    await page.getByLabel('ZIP code or city').fill('Chicago, IL');
+    // The next search's answer (a ZIP's) has no note: the last one's must not stay on screen.
+    await page.getByLabel('ZIP code or city').fill('60601');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.locator('#results-heading').filter({ hasText: 'Chicago, IL' }).waitFor();
     expect(await note.isVisible()).toBe(false);

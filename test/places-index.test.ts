@@ -57,6 +57,9 @@ beforeAll(() => {
 });
 
 const resolve = (input: string) => resolveLocation(parseLocation(input), reader);
+/** The sentence closing the note of an answer at a place's centre point, with its leading space. */
+const C = (place: string): string =>
+  ` Distances are from the centre point of ${place}, not from the person's address; their ZIP code gives a closer point.`;
 
 describe('the indexes', () => {
   it('match their schemas, stay small, and hold every ZIP point in its own tile', () => {
@@ -176,7 +179,8 @@ describe('names without a state', () => {
       /^No state was given; read as Austin, TX \(population 931,830\)\. Other places of that name: Austin, MN; .* and \d+ more; if the person meant one/,
     );
     expect((await resolve('Chicago')).note).toBe(
-      'No state was given; read as Chicago, IL (population 2,720,546), the only US place of that name.',
+      'No state was given; read as Chicago, IL (population 2,720,546), the only US place of that name.' +
+        C('Chicago, IL'),
     );
     expect(await resolve('New York')).toMatchObject({ city: 'New York', state: 'NY', metro: 'new-york' });
   });
@@ -243,16 +247,17 @@ describe('notes', () => {
     const venice = await resolve('Venice LA');
     expect(venice).toMatchObject({ city: 'Venice', state: 'LA', metro: null });
     expect(venice.note).toBe(
-      'Read as Venice, Louisiana (LA). "LA" is also short for Los Angeles: for Venice in California, send "Venice, CA".',
+      'Read as Venice, Louisiana (LA). "LA" is also short for Los Angeles: for Venice in California, send "Venice, CA".' +
+        C('Venice, LA'),
     );
     // An assistant may have added the comma itself: "Venice, LA" says the same; spelt out, the state is meant.
     expect((await resolve('Venice, LA')).note).toBe(venice.note);
-    expect((await resolve('Venice, Louisiana')).note).toBeUndefined();
+    expect((await resolve('Venice, Louisiana')).note).toBe(C('Venice, LA').trim());
     expect(haversineMiles(venice.lat, venice.lng, 29.28, -89.35)).toBeLessThan(15);
   });
 
   it('says which nickname was read', async () => {
-    expect((await resolve('NYC')).note).toBe('Read "NYC" as New York, NY.');
+    expect((await resolve('NYC')).note).toBe(`Read "NYC" as New York, NY.${C('New York, NY')}`);
     expect(await resolve('Philly')).toMatchObject({ city: 'Philadelphia', state: 'PA' });
   });
 });

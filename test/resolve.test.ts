@@ -62,6 +62,9 @@ beforeAll(() => {
 });
 
 const resolve = (input: string) => resolveLocation(parseLocation(input), reader);
+/** The sentence closing the note of an answer at a place's centre point, with its leading space. */
+const C = (place: string): string =>
+  ` Distances are from the centre point of ${place}, not from the person's address; their ZIP code gives a closer point.`;
 
 describe('parseLocation', () => {
   it('reads a ZIP, a ZIP+4 in three spellings, and a ZIP at the end of an address line', () => {
@@ -205,7 +208,10 @@ describe('resolveLocation', () => {
       approximate: true,
     });
     expect(loc.zip).toMatch(/^10\d{3}$/);
-    expect(loc.note).toBeUndefined();
+    // The one note of a plain "City, ST": where distances are measured from.
+    expect(loc.note).toBe(
+      "Distances are from the centre point of New York, NY, not from the person's address; their ZIP code gives a closer point.",
+    );
     expect(await resolve('Ft. Worth TX')).toEqual({ ...(await resolve('Fort Worth, TX')), input: 'Ft. Worth TX' });
     expect(await resolve('Philadelphia, PA')).toMatchObject({ source: 'geonames_place', metro: 'philadelphia' });
   });
@@ -213,7 +219,8 @@ describe('resolveLocation', () => {
   it('takes the most populous of same-named places and says so', async () => {
     const loc = await resolve('Mount Pleasant, PA');
     expect(loc.note).toBe(
-      '2 places named Mount Pleasant in PA; chose the most populous (population 4,497). For another one, send its ZIP or "lat,lng".',
+      '2 places named Mount Pleasant in PA; chose the most populous (population 4,497). For another one, send its ZIP or "lat,lng".' +
+        C('Mount Pleasant, PA'),
     );
   });
 

@@ -143,6 +143,13 @@ export interface CityQuery {
   whole?: string;
   /** Told the answer's point once it is known, before its metro is read (service-impl.ts starts the search from it). */
   onPoint?: (point: { lat: number; lng: number }) => void;
+  /** The text as sent when the place came with words around it ("downtown Chicago"): its own note says where distances are from. */
+  loosely?: string;
+}
+
+/** The note of a place answered at its centre point: distances are from there, not from the person. */
+export function centreNote(place: string): string {
+  return `Distances are from the centre point of ${place}, not from the person's address; their ZIP code gives a closer point.`;
 }
 
 /**
@@ -198,8 +205,16 @@ export async function locateCity(reader: SiteReader, q: CityQuery): Promise<{ q:
   );
 }
 
-/** The public `location` of `entry`, found for `q` (locateCity): its metro and the notes an assistant must relay. */
-export async function cityLocation(reader: SiteReader, q: CityQuery, entry: CityEntryT): Promise<LocationT> {
+/**
+ * The public `location` of `entry`, found for `q` (locateCity): its metro and the notes an assistant must relay, the
+ * last saying distances are from the place's centre point (`centre` false: the caller's own note says so).
+ */
+export async function cityLocation(
+  reader: SiteReader,
+  q: CityQuery,
+  entry: CityEntryT,
+  centre = q.loosely === undefined,
+): Promise<LocationT> {
   q.onPoint?.({ lat: entry.lat, lng: entry.lng });
   const location: LocationT = {
     input: q.input,
@@ -231,6 +246,7 @@ export async function cityLocation(reader: SiteReader, q: CityQuery, entry: City
     const other = await otherReading(reader, q, entry);
     if (other !== null) notes.push(other);
   }
+  if (centre) notes.push(centreNote(`${entry.name}, ${q.state}`));
   if (notes.length > 0) location.note = notes.join(' ');
   return location;
 }

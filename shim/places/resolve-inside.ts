@@ -6,7 +6,7 @@
  */
 import { haversineMiles } from '../search/geo.ts';
 import type { SiteReader } from '../search/reader.ts';
-import { cityEntry, cityLocation, locateCity, resolveCity, type CityQuery } from './resolve-city.ts';
+import { centreNote, cityEntry, cityLocation, locateCity, resolveCity, type CityQuery } from './resolve-city.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import { AREA_MILES } from '../contract/constants.ts';
 
@@ -28,7 +28,8 @@ export async function resolveInside(
   const cityName = `${base.entry.name}, ${q.state}`;
   const closer = "The person's ZIP code gives a closer point.";
   const fromCentre = `distances are measured from the centre of ${cityName}`;
-  const fromBase = async (note: string) => withNote(await cityLocation(reader, base.q, base.entry), note);
+  // The note names the centre the distances are measured from; the city's own centre note would repeat it.
+  const fromBase = async (note: string) => withNote(await cityLocation(reader, base.q, base.entry, false), note);
   if (placeEntry === null) {
     return fromBase(
       `The street address ${JSON.stringify(inside.text)} is not located by this service (only a ZIP or "lat,lng" is); ${fromCentre}. ${closer}`,
@@ -47,7 +48,8 @@ export async function resolveInside(
         onPoint: q.onPoint,
       });
       // The place's own notes (how many of its name the state has) would speak of the state, not of this city.
-      located.note = `Read as ${place.name}, ${q.state}, ${miles.toFixed(0)} mi from the centre of ${cityName}.`;
+      const read = `Read as ${place.name}, ${q.state}, ${miles.toFixed(0)} mi from the centre of ${cityName}.`;
+      located.note = q.loosely === undefined ? `${read} ${centreNote(`${place.name}, ${q.state}`)}` : read;
       return located;
     }
     return fromBase(

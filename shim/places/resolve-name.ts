@@ -125,7 +125,14 @@ function largerNearSpelling(
 /** Resolve a name without a state, or reject with `ambiguous_location` (candidates) or `location_not_understood`. */
 export async function resolveName(
   reader: SiteReader,
-  q: { name: string; input: string; parameter?: string; spelling?: boolean; onPoint?: CityQuery['onPoint'] },
+  q: {
+    name: string;
+    input: string;
+    parameter?: string;
+    spelling?: boolean;
+    onPoint?: CityQuery['onPoint'];
+    loosely?: string;
+  },
 ): Promise<LocationT> {
   const parameter = q.parameter ?? 'location';
   const key = normaliseCityName(q.name);
@@ -200,6 +207,7 @@ export async function resolveName(
       input: q.input,
       parameter,
       onPoint: q.onPoint,
+      ...(q.loosely === undefined ? {} : { loosely: q.loosely }),
     });
     const others = entries.slice(1);
     const read =
