@@ -245,7 +245,7 @@ export function createApp(deps: AppDeps): App {
 /** The ApiError of a request target longer than the limit, else null. */
 function targetTooLong(request: PlainRequest): unknown {
   try {
-    checkTargetSize(request.query === '' ? request.path : `${request.path}?${request.query}`);
+    checkTargetSize(request.path, request.query);
     return null;
   } catch (err) {
     return err;

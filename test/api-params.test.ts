@@ -115,9 +115,25 @@ describe('GET /v1/attorneys: 400s', () => {
     expect((await get(`/v1/attorneys?zip=60601&limit=1&src=${'a'.repeat(100)}`)).status).toBe(200);
   });
 
+  it('refuses an over-long path naming the path, not the query, and what is accepted', async () => {
+    for (const path of [
+      `/v1/${'a'.repeat(9000)}`,
+      `/v1/firms/l_${'a'.repeat(3000)}`,
+      `/${'b'.repeat(2100)}?zip=60601`,
+    ]) {
+      const long = await problem(path, 400, 'invalid_parameter');
+      expect(long.parameter, path.slice(0, 20)).toBe('path');
+      expect(long.detail).toMatch(
+        /^The request path is \d+ bytes long; at most 2048 bytes of path and query together are accepted\./,
+      );
+      expect(long.detail).toMatch(/\/openapi\.json/);
+    }
+  });
+
   it('refuses an oversized or binary query string', async () => {
     const long = await problem(`/v1/attorneys?zip=60601&src=${'x'.repeat(2100)}`, 400, 'invalid_parameter');
     expect(long.detail).toMatch(/2048/);
+    expect(long.parameter).toBe('query');
     await problem(`/v1/attorneys?location=${'%41'.repeat(700)}`, 400, 'invalid_parameter');
     await problem('/v1/attorneys?location=%FF%FE%00', 400, 'invalid_parameter');
     await problem('/v1/attorneys?location=%C3%28', 400, 'invalid_parameter');

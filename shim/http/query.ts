@@ -13,12 +13,23 @@ function badQuery(detail: string): ApiError {
   return new ApiError('invalid_parameter', detail, { parameter: 'query' });
 }
 
-/** Reject a request target longer than MAX_TARGET_BYTES. `target` is the path plus query as sent. */
-export function checkTargetSize(target: string): void {
-  const bytes = Buffer.byteLength(target, 'utf8');
-  if (bytes > MAX_TARGET_BYTES) {
-    throw badQuery(`The request URL is ${bytes} bytes long; at most ${MAX_TARGET_BYTES} are accepted.`);
+/**
+ * Reject a request target (`path` and `query` as sent, the query without its "?") longer than MAX_TARGET_BYTES,
+ * naming the path when it alone is too long, else the query.
+ */
+export function checkTargetSize(path: string, query: string): void {
+  const pathBytes = Buffer.byteLength(path, 'utf8');
+  const bytes = query === '' ? pathBytes : pathBytes + 1 + Buffer.byteLength(query, 'utf8');
+  if (bytes <= MAX_TARGET_BYTES) return;
+  const accepted = `at most ${MAX_TARGET_BYTES} bytes of path and query together are accepted.`;
+  if (pathBytes > MAX_TARGET_BYTES) {
+    throw new ApiError(
+      'invalid_parameter',
+      `The request path is ${pathBytes} bytes long; ${accepted} The paths this API answers are listed in /openapi.json.`,
+      { parameter: 'path' },
+    );
   }
+  throw badQuery(`The request URL is ${bytes} bytes long with its query string; ${accepted}`);
 }
 
 function decode(part: string): string {
