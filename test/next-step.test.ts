@@ -58,8 +58,17 @@ const CASES: {
     query: 'zip=2139',
     args: { zip: '2139' },
     code: 'invalid_parameter',
-    step: /If a leading zero was lost, send zip=02139\./,
+    // Four digits are read as a ZIP that lost its leading zero; the model checks that reading with the person.
+    step: /got "2139"\. Read as a ZIP whose leading zero was dropped \(as spreadsheets do\), it is 02139: check with the person, then send zip=02139\./,
     then: 'zip=02139',
+  },
+  {
+    says: 'a location of four digits',
+    query: 'location=2139',
+    args: { location: '2139' },
+    code: 'location_not_understood',
+    step: /Read as a ZIP whose leading zero was dropped \(as spreadsheets do\), it is 02139: check with the person, then send "02139"\./,
+    then: 'location=02139',
   },
   {
     says: 'more than 25 firms',

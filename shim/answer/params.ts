@@ -6,6 +6,7 @@ import { LIMIT, PRACTICE_AREAS, RADIUS_MILES, SRC_MAX_LENGTH } from '../contract
 import { ApiError } from '../contract/errors.ts';
 import { ATTORNEYS_PARAMS, AttorneysQuery } from '../contract/query-schema.ts';
 import type { LocationArg } from '../places/location.ts';
+import { lostZeroHint } from '../places/lost-zero.ts';
 import { BOUNDARY_TILES } from '../format/site-format.ts';
 
 /** Whether lat=`lngN`&lng=`latN` (the pair the other way round) lies in the box holding every US region. */
@@ -176,13 +177,13 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   } else if (has('zip')) {
     const value = raw.zip;
     if (typeof value !== 'string' || !ZIP_RE.test(value)) {
-      // A ZIP of the Northeast read as a number loses its leading zero ("02139" -> 2139).
+      // A ZIP of New England or New Jersey read as a number loses its leading zero ("02139" -> 2139).
       const text = typeof value === 'number' ? String(value) : value;
       const lostZero = typeof text === 'string' && /^\d{4}$/.test(text);
       throw invalid(
         'zip',
         `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describeValue(value)}.` +
-          (lostZero ? ` If a leading zero was lost, send zip=${text.padStart(5, '0')}.` : ''),
+          (lostZero ? ` ${lostZeroHint(text, `zip=${text.padStart(5, '0')}`)}` : ''),
       );
     }
     location = { form: 'zip', zip: value };

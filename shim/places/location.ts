@@ -21,6 +21,7 @@ import { regionAbroad } from './abroad.ts';
 import { CoordinatesError, readCoordinates } from './coordinates.ts';
 import { ApiError } from '../contract/errors.ts';
 import { looseCore } from './loose.ts';
+import { lostZeroHint } from './lost-zero.ts';
 import { nicknamePlace } from './nicknames.ts';
 import { regionOf, type Region } from './regions.ts';
 import { nullProto } from '../format/dict.ts';
@@ -314,7 +315,7 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   if (/^[\d\s+.,-]+$/.test(s) || pair) {
     const digits = s.replace(/\D/g, '');
     const hint = /^\d{4}$/.test(s)
-      ? ` A ZIP has 5 digits; if a leading zero was lost, send ${quote(s.padStart(5, '0'))}.`
+      ? ` A ZIP has 5 digits. ${lostZeroHint(s, quote(s.padStart(5, '0')))}`
       : /^\d+$/.test(s)
         ? ' A ZIP has 5 digits (ZIP+4: 5 digits, a dash, 4 digits).'
         : digits.length > 0 || pair
