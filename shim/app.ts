@@ -189,7 +189,7 @@ export function createApp(deps: AppDeps): App {
           {},
           base,
         );
-        return compress(finish(refused, method, { ...cors, ...admissionHeaders(limits, admission) }), acceptEncoding);
+        return compress(finish(refused, { ...cors, ...admissionHeaders(limits, admission) }), acceptEncoding);
       }
       const allowed = [...route.methods, 'OPTIONS'];
       const headers = {
@@ -197,7 +197,7 @@ export function createApp(deps: AppDeps): App {
         ...peekHeaders(limits, key),
         allow: allowed.join(', '),
       };
-      return finish({ status: 204, headers, body: null }, method, {});
+      return finish({ status: 204, headers, body: null }, {});
     }
 
     const endpoint =
@@ -228,13 +228,15 @@ export function createApp(deps: AppDeps): App {
     const version = ctx.read?.version ?? (await service.currentVersion().catch(() => null));
     // Every problem was rendered with its absolute `type` where it arose (problemAnswer with the request's base).
     const answer = outcome.answer.status >= 400 ? errorPageFor(request, outcome.answer) : outcome.answer;
-    const finished = finish(answer, method, {
+    const finished = finish(answer, {
       ...cors,
       ...admissionHeaders(limits, admission),
       ...(version !== null ? { [VERSION]: version } : {}),
     });
-    const sent = await compress(finished, acceptEncoding);
-    if (lookup !== null && answers !== null) await storeAnswer(answers, lookup, finished, sent, outcome.log);
+    const encoded = await compress(finished, acceptEncoding);
+    if (lookup !== null && answers !== null) await storeAnswer(answers, lookup, finished, encoded, outcome.log);
+    // HEAD sends the header fields GET would (RFC 9110 9.3.2), Content-Encoding and its Content-Length included.
+    const sent = method === 'HEAD' ? { ...encoded, body: null } : encoded;
     // The log line from the parsed request and the route's fields: one line, or one per MCP tool call.
     const line = { ...outcome.log, endpoint, status: sent.status };
     await logger.writeLines(headerOf(request, 'user-agent'), request.clientAddress, line, outcome.calls);
@@ -254,14 +256,15 @@ function targetTooLong(request: PlainRequest): unknown {
 
 /**
  * Add the headers every answer carries (`extra` where the answer has none of its own, nosniff, the cache-control
- * default), set Content-Length, and drop the body of HEAD, 204 and 304.
+ * default), set Content-Length, and drop the body of 204 and 304. A HEAD keeps its body until it is compressed, so its
+ * headers are GET's; the pipeline drops it after.
  */
-function finish(answer: Answer, method: string, extra: Record<string, string>): Answer {
+function finish(answer: Answer, extra: Record<string, string>): Answer {
   const headers: Record<string, string> = { ...answer.headers };
   for (const [name, value] of Object.entries(extra)) headers[name] ??= value;
   headers['x-content-type-options'] = 'nosniff';
   headers['cache-control'] ??= answer.status === 304 ? DOCUMENT_CACHE_CONTROL : NO_STORE;
   if (answer.body !== null) headers['content-length'] ??= String(answer.body.byteLength);
-  const bodiless = method === 'HEAD' || answer.status === 204 || answer.status === 304;
+  const bodiless = answer.status === 204 || answer.status === 304;
   return { status: answer.status, headers, body: bodiless ? null : answer.body };
 }

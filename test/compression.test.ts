@@ -101,6 +101,27 @@ describe('local server', () => {
     }
   });
 
+  it('HEAD sends the header fields GET sends, Content-Encoding and its Content-Length included (RFC 9110 9.3.2)', async () => {
+    // Per request: the date, and the caller's remaining count.
+    const same = (h: Raw['headers']): Raw['headers'] => {
+      const { date: _d, ratelimit: _r, ...rest } = h;
+      return rest;
+    };
+    for (const path of paths()) {
+      for (const accept of [undefined, 'gzip', 'br', 'gzip, deflate, br']) {
+        const headers: Record<string, string> = accept === undefined ? {} : { 'accept-encoding': accept };
+        // Twice: the second GET of a search is the one the answer cache stores; a HEAD after it reads that.
+        for (let round = 0; round < 2; round++) {
+          const get = await raw(path, headers);
+          const head = await raw(path, headers, 'HEAD');
+          expect(head.status, path).toBe(get.status);
+          expect(head.bytes.byteLength, path).toBe(0);
+          expect(same(head.headers), `HEAD ${path} (${accept ?? 'no Accept-Encoding'})`).toEqual(same(get.headers));
+        }
+      }
+    }
+  });
+
   it('identity, q=0 or an unknown coding leaves the body as is', async () => {
     for (const accept of ['identity', 'gzip;q=0, br;q=0', 'deflate', 'compress']) {
       const r = await raw('/v1/coverage', { 'accept-encoding': accept });

@@ -43,8 +43,8 @@ export function eligible(request: PlainRequest): Eligible | null {
     return null;
   }
   if (!search.ok) return null;
-  // A HEAD answer carries the identity representation's headers (no empty body is compressed).
-  const coding = method === 'HEAD' ? 'identity' : (encodingFor(headerOf(request, 'accept-encoding')) ?? 'identity');
+  // A HEAD answer carries the headers of the GET answer in the same coding (RFC 9110 9.3.2), so it reads that entry.
+  const coding = encodingFor(headerOf(request, 'accept-encoding')) ?? 'identity';
   return { search, coding };
 }
 
