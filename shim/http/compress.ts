@@ -81,10 +81,10 @@ export function encodingFor(acceptEncoding: string | null): Encoding | null {
 
 /**
  * The one compression step: `answer` encoded for a request that sent `acceptEncoding` (a HEAD's answer still has its
- * body here, so its headers are GET's). Compressible answers (and their bodiless 304s) gain `Vary: Accept-Encoding`; a compressed body gets Content-Encoding, its own
- * Content-Length and a weak ETag (the bytes differ from the identity representation, the content does not;
- * If-None-Match compares weakly, so either tag revalidates). Anything already encoded, not compressible, or without a
- * body passes through with Vary only. The answer given is not changed.
+ * body here, so its headers are GET's). Compressible answers (and their bodiless 304s) gain `Vary: Accept-Encoding`;
+ * a compressed body gets Content-Encoding, its own Content-Length and a weak ETag (the bytes differ from the identity
+ * representation, the content does not; If-None-Match compares weakly, so either tag revalidates). Anything already
+ * encoded, not compressible, or without a body passes through with Vary only. The answer given is not changed.
  */
 export async function compress(answer: Answer, acceptEncoding: string | null): Promise<Answer> {
   const revalidation = answer.status === 304;
