@@ -119,6 +119,8 @@ export interface WeekFacts {
   /** Place ids whose claimed status is unknown after corrections. */
   unclaimed: readonly string[];
   unknownCorrections: Corrected['unknown'];
+  /** sha256 of the corrections.jsonl bytes applied (read once, with the rows). */
+  correctionsSha256: string;
   /** Place id -> the standing removal that kept it out this week. */
   standingRemovals: ReadonlyMap<string, string>;
   /** Gazetteer ZIP documents by ZIP3 (centroids). */
@@ -321,6 +323,7 @@ async function buildModel(
     unclaimed,
     standingRemovals: standing,
     unknownCorrections: corrected.unknown,
+    correctionsSha256: inputs.correctionsSha256,
     placeIdsOf: (ids: Iterable<string>) => placeIdsOf(join(opts.dataDir, 'weeks', week, 'places.jsonl'), ids),
   };
   return {

@@ -1,4 +1,5 @@
 /** Line-by-line reading of JSON-lines files with per-line validation; bad lines are collected, never thrown. */
+import type { Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { ZodType, z } from 'zod';
 
@@ -88,13 +89,15 @@ const BOM = '\uFEFF';
  * replace each valid value by an equal one that shares parts with earlier rows (see intern.ts). The file is streamed and
  * split on '\n' bytes, each line decoded on its own (a '\n' byte is never part of a multi-byte UTF-8 sequence, so this
  * decodes exactly as the whole file would): memory holds the parsed rows, never the file's text. `fast` may return what
- * `schema` would for a row (see fast-check.ts); where it returns undefined, `schema` decides.
+ * `schema` would for a row (see fast-check.ts); where it returns undefined, `schema` decides. `hash`, when given, is
+ * updated with every byte read (the digest of exactly what was parsed).
  */
 export async function readJsonl<T>(
   path: string,
   schema: ZodType<T>,
   prepare?: (value: T) => T,
   fast?: (json: unknown) => T | undefined,
+  hash?: Hash,
 ): Promise<{ rows: Row<T>[]; bad: BadRow[] } | null> {
   const parser = new JsonlParser(path, schema, prepare, fast);
   let line = 0;
@@ -107,6 +110,7 @@ export async function readJsonl<T>(
   let carry: Buffer[] = [];
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      hash?.update(chunk);
       let start = 0;
       for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
         if (carry.length > 0) {

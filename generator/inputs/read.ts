@@ -1,4 +1,5 @@
 /** Reads and validates one week of inputs plus metros.json and corrections.jsonl; cross-row checks make more bad rows. */
+import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -48,6 +49,8 @@ export interface Inputs {
   samples: Row<SampleRecordT>[];
   flags: Row<FlagRecordT>[];
   corrections: Row<CorrectionRecordT>[];
+  /** sha256 of the corrections.jsonl bytes these corrections were parsed from (of no bytes when there is none). */
+  correctionsSha256: string;
   /** Standing removals (data/removals.jsonl), lifted ones included. */
   removals: Row<RemovalRecordT>[];
   bad: BadRow[];
@@ -141,11 +144,12 @@ export async function readInputs(dataDir: string, week: string): Promise<Inputs>
   const flagsPath = join(weekDir, WEEK_FILES.flags);
   const correctionsPath = join(dataDir, 'corrections.jsonl');
   const removalsPath = join(dataDir, 'removals.jsonl');
+  const correctionsHash = createHash('sha256');
   const [placesR, samplesR, flagsR, correctionsR, removalsR] = await Promise.all([
     requiredJsonl(placesPath, PlaceRecord, placeInterner(), checkPlace),
     requiredJsonl(samplesPath, SampleRecord),
     readJsonl(flagsPath, FlagRecord, flagInterner(), checkFlag),
-    readJsonl(correctionsPath, CorrectionRecord),
+    readJsonl(correctionsPath, CorrectionRecord, undefined, undefined, correctionsHash),
     readJsonl(removalsPath, RemovalRecord),
   ]);
   const notes: string[] = [];
@@ -171,6 +175,7 @@ export async function readInputs(dataDir: string, week: string): Promise<Inputs>
     samples,
     flags,
     corrections,
+    correctionsSha256: correctionsHash.digest('hex'),
     removals: removalsR?.rows ?? [],
     bad,
     notes,

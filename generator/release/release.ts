@@ -63,7 +63,10 @@ export interface ReleaseRecord {
   outcome: 'released' | 'refused' | 'failed';
   /** The version a rollback went back to (null for a weekly release); only the pointer moves. */
   rollback: { to: string; how: 'pointer' } | null;
-  /** What the release applied besides the week: the sha256 of corrections.jsonl (a rollback checks it). */
+  /**
+   * What the release applied besides the week: the sha256 of the corrections.jsonl bytes generate read and applied (a
+   * rollback: of today's file, which it checks the version's against); null when it stopped before reading them.
+   */
   inputs: { corrections_sha256: string } | null;
   /** The step that refused or failed, e.g. "gate claimed-status" or "verify". */
   failed_step: string | null;
@@ -189,7 +192,6 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     const live = await readLive(bucketLoc ?? { kind: 'folder', dir: opts.siteDir }, base);
     rec.live_before = live?.counts ?? null;
     rec.previous_version = base;
-    rec.inputs = { corrections_sha256: await correctionsDigest(opts.dataDir) };
     const removalsAtStart = await removalsDigest(opts.dataDir);
     // A removal released from another checkout: releasing without it would bring its listings back.
     step = 'removals';
@@ -212,6 +214,8 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     let generated: Pick<GenerateResult, 'version' | 'week' | 'objects' | 'skipped'> | null = null;
     if (opts.rollback !== undefined) {
       step = 'rollback target';
+      // Read once: a rollback applies no corrections, it checks the version's against these.
+      rec.inputs = { corrections_sha256: await correctionsDigest(opts.dataDir) };
       const target = await rollbackTarget(
         {
           siteDir: opts.siteDir,
@@ -256,6 +260,8 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         log: (line) => log(`  ${line}`),
         gate: async (facts) => {
           rec.week = facts.week;
+          // The digest of the bytes generate parsed and applied (one read): an edit made while this runs is not recorded.
+          rec.inputs = { corrections_sha256: facts.correctionsSha256 };
           rec.counts = {
             offices: facts.offices.length,
             firms: facts.firms,
