@@ -82,6 +82,8 @@ export interface PublishOptions extends S3ClientOptions {
   base?: PointerBase;
   /** Run just before the pointer write (release: the standing removals read again); a throw leaves the pointer alone. */
   beforePointer?: () => Promise<void>;
+  /** Run just after the pointer write, before anything else (release: its record says the pointer moved). */
+  afterPointer?: () => Promise<void>;
   /** Publish every object under the version's own prefix, never as a layer (default false). */
   complete?: boolean;
   /** Requests in flight at once (default 16). */
@@ -273,6 +275,7 @@ export async function publishSite(opts: PublishOptions): Promise<PublishReport> 
     } else await put(keys.pointer, Buffer.from(plan.pointer), CACHE_POINTER);
     report.pointerWritten = true;
     report.pointerMs = performance.now() - t0;
+    await opts.afterPointer?.();
     say(`pointer ${prefix}${keys.pointer} -> ${plan.version}`);
   }
   if (plan.invalidationPaths.length > 0 && opts.distributionId) {

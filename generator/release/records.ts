@@ -1,6 +1,10 @@
 /**
  * The release records (`var/releases/*.json`) read back: which versions were released to a target, with what inputs,
  * and whether the live version is a rollback. A rollback goes only to a version these records say was released.
+ * A version counts as released to a target when its record says "released", or when its pointer there is known to have
+ * moved: the record lists the target in `pointers_moved`, or (a run killed while "publishing") the target's pointer
+ * names the version now, or a later release to the target started from it (docs/DEPLOY.md, "A release that stopped
+ * part way").
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -11,8 +15,11 @@ const RecordHead = z.object({
   outcome: z.string(),
   version: z.string().nullable(),
   week: z.string().nullable(),
+  started_at: z.string().optional(),
   finished_at: z.string(),
   targets: z.array(z.string()),
+  previous_version: z.string().nullable().optional(),
+  pointers_moved: z.array(z.string()).optional(),
   rollback: z.object({ to: z.string(), how: z.string() }).nullable().optional(),
   inputs: z.object({ corrections_sha256: z.string() }).nullable().optional(),
 });
@@ -38,10 +45,34 @@ const sameTarget = (recorded: string, target: string): boolean =>
     ? `folder ${resolve(recorded.slice('folder '.length))}` === target
     : recorded === target;
 
-/** Every released record of `target` in `dir`, oldest first (unreadable files are skipped). */
-export async function releasedOn(dir: string, target: string): Promise<Released[]> {
+type Head = z.infer<typeof RecordHead>;
+
+/** When a record's run ended, or (a run that stopped while publishing) began: the order of the records. */
+const at = (r: Head): string => (r.finished_at !== '' ? r.finished_at : (r.started_at ?? ''));
+
+/** Whether `r` moved the pointer of `target` to its version (see the file's comment); `heads` are all its records. */
+function movedOn(r: Head, target: string, live: string | null, heads: readonly Head[]): boolean {
+  if (r.version === null) return false;
+  if (r.outcome === 'released' || (r.pointers_moved ?? []).some((t) => sameTarget(t, target))) return true;
+  if (r.outcome !== 'publishing') return false;
+  if (r.version === live) return true;
+  return heads.some(
+    (later) =>
+      later !== r &&
+      later.previous_version === r.version &&
+      later.targets[0] !== undefined &&
+      sameTarget(later.targets[0], target) &&
+      (later.started_at ?? '') > (r.started_at ?? ''),
+  );
+}
+
+/**
+ * Every record of `target` in `dir` that made its version live there, oldest first (unreadable files are skipped);
+ * `live` is the version the target's pointer names now.
+ */
+export async function releasedOn(dir: string, target: string, live: string | null = null): Promise<Released[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const out: Released[] = [];
+  const heads: Head[] = [];
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const raw = await readFile(join(dir, name), 'utf8').catch(() => null);
     if (raw === null) continue;
@@ -51,16 +82,16 @@ export async function releasedOn(dir: string, target: string): Promise<Released[
     } catch {
       continue;
     }
-    if (!parsed.success) continue;
-    const r = parsed.data;
-    if (r.outcome !== 'released' || r.version === null || !r.targets.some((t) => sameTarget(t, target))) continue;
-    out.push({
-      version: r.version,
+    if (parsed.success && parsed.data.targets.some((t) => sameTarget(t, target))) heads.push(parsed.data);
+  }
+  const out = heads
+    .filter((r) => movedOn(r, target, live, heads))
+    .map((r) => ({
+      version: r.version as string,
       week: r.week,
-      finished_at: r.finished_at,
+      finished_at: at(r),
       corrections_sha256: r.inputs?.corrections_sha256 ?? null,
       rollback: r.rollback !== null && r.rollback !== undefined,
-    });
-  }
+    }));
   return out.sort((a, b) => (a.finished_at < b.finished_at ? -1 : a.finished_at > b.finished_at ? 1 : 0));
 }

@@ -4,7 +4,6 @@
  * A refused or failed release leaves the live version untouched. Release alone moves a pointer, and only by
  * compare-and-swap against the live version it started from (pointer-cas.ts for a bucket, swapPointer for a folder).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { normalisePrefix, s3Client, type S3ClientOptions } from '../../shim/store/s3-client.ts';
 import { BadInputError, formatBadRow, generate, type GenerateResult } from '../generate.ts';
@@ -19,6 +18,7 @@ import { readRemovals } from '../model/removals.ts';
 import { checkVersion, type VersionCheck } from './check-version.ts';
 import { correctionsDigest, removalsDigest } from './inputs-digest.ts';
 import { readLive, removalsMissing } from './live.ts';
+import { recordPathOf, writeRecord } from './record-file.ts';
 import { releasedOn, targetName } from './records.ts';
 import { rollbackTarget } from './rollback-target.ts';
 import { lastSeenBefore } from './closed-places.ts';
@@ -60,7 +60,13 @@ export interface ReleaseOptions {
 export interface ReleaseRecord {
   schema_version: 1;
   generated: 'by npm run release; do not edit';
-  outcome: 'released' | 'refused' | 'failed';
+  /**
+   * "publishing": written just before the first pointer moves and rewritten as each one moves, then replaced by the
+   * final record; one left on disk is a run that stopped (killed) part way, and `pointers_moved` says how far it got.
+   */
+  outcome: 'released' | 'refused' | 'failed' | 'publishing';
+  /** The targets whose pointer this release moved to `version`, in the order they moved. */
+  pointers_moved: string[];
   /** The version a rollback went back to (null for a weekly release); only the pointer moves. */
   rollback: { to: string; how: 'pointer' } | null;
   /**
@@ -160,6 +166,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     schema_version: 1,
     generated: 'by npm run release; do not edit',
     outcome: 'failed',
+    pointers_moved: [],
     rollback: null,
     inputs: null,
     failed_step: null,
@@ -179,6 +186,19 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     publish: null,
     invalidation: { paths: [], applied: false, id: null, error: null },
     error: null,
+  };
+  // The record on disk while pointers move (null until the first is about to): a killed run leaves it.
+  let interim: string | null = null;
+  const checkpoint = async (): Promise<void> => {
+    rec.outcome = 'publishing';
+    const path = recordPathOf(recordsDir, rec);
+    await writeRecord(path, rec, interim);
+    if (interim === null) say(`record ${path}: publishing (rewritten when the release ends)`);
+    interim = path;
+  };
+  const moved = async (target: string): Promise<void> => {
+    rec.pointers_moved.push(target);
+    await checkpoint();
   };
   let step = 'live version';
   try {
@@ -208,7 +228,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         ? `nothing live yet on ${primary}`
         : `live on ${primary}: ${rec.live_before.version} (${rec.live_before.offices} offices, ${rec.live_before.firms} firms)`,
     );
-    const released = await releasedOn(recordsDir, primary);
+    const released = await releasedOn(recordsDir, primary, base);
 
     const week = opts.week;
     let generated: Pick<GenerateResult, 'version' | 'week' | 'objects' | 'skipped'> | null = null;
@@ -353,7 +373,9 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         beforePointer: async () => {
           await opts.beforePointer?.();
           await recheck();
+          await checkpoint();
         },
+        afterPointer: () => moved(primary),
         ...(opts.invalidate && bucket.distributionId !== undefined ? { distributionId: bucket.distributionId } : {}),
         log: (line) => log(`  ${line}`),
       });
@@ -370,12 +392,17 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     const { run } = await beginRun(opts.siteDir);
     try {
       // A folder release compares with its base; with a bucket, the folder follows the bucket (already swapped).
-      await swapPointer(
+      const folderCheck = async (): Promise<void> => {
+        await recheck();
+        await checkpoint();
+      };
+      const was = await swapPointer(
         run,
         await folderPointer(opts.siteDir, version),
         bucket ? undefined : folderBase,
-        bucket ? undefined : recheck,
+        bucket ? (interim === null ? checkpoint : undefined) : folderCheck,
       );
+      if (was !== version) await moved(targetName({ folder: opts.siteDir }));
       const pruned = await pruneVersions(run, opts.retention);
       say(
         `folder ${opts.siteDir}: current.json -> ${version}${pruned.length > 0 ? `; removed old ${pruned.join(', ')}` : ''}`,
@@ -391,15 +418,15 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
     rec.outcome = refused ? 'refused' : 'failed';
     rec.failed_step = err instanceof ReleaseRefused ? err.step : err instanceof LiveMovedError ? 'live moved' : step;
     rec.error = (err as Error).message;
-    say(`${rec.outcome.toUpperCase()} at ${rec.failed_step}: ${rec.error}; the live version is untouched`);
+    const where =
+      rec.pointers_moved.length === 0
+        ? 'the live version is untouched'
+        : `${rec.pointers_moved.join(' and ')} already point${rec.pointers_moved.length === 1 ? 's' : ''} at ${rec.version}`;
+    say(`${rec.outcome.toUpperCase()} at ${rec.failed_step}: ${rec.error}; ${where}`);
   }
   rec.finished_at = new Date().toISOString();
-  await mkdir(recordsDir, { recursive: true });
-  const recordPath = join(
-    recordsDir,
-    `${rec.started_at.replace(/[:.]/g, '-')}-${rec.version ?? rec.week ?? 'unknown'}-${rec.outcome}.json`,
-  );
-  await writeFile(recordPath, `${JSON.stringify(rec, null, 2)}\n`);
+  const recordPath = recordPathOf(recordsDir, rec);
+  await writeRecord(recordPath, rec, interim);
   say(`record ${recordPath}`);
   return { ...rec, recordPath };
 }
