@@ -1,7 +1,7 @@
 /** Reads and validates one week of inputs plus metros.json and corrections.jsonl; cross-row checks make more bad rows. */
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ZodType } from 'zod';
 import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
@@ -93,6 +93,35 @@ export async function latestWeek(dataDir: string): Promise<string> {
   return last;
 }
 
+/** The week folders (YYYY-Www) under `<dataDir>/weeks/`, oldest first; none when it is missing. */
+async function weekFolders(dataDir: string): Promise<string[]> {
+  const entries = await readdir(join(dataDir, 'weeks'), { withFileTypes: true }).catch(() => [] as Dirent[]);
+  return entries
+    .filter((e) => e.isDirectory() && WEEK_RE.test(e.name))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** What `<dataDir>/weeks/` holds, newest last (the newest five of more), for a message about a week not there. */
+async function weeksThere(dataDir: string): Promise<string> {
+  const weeks = await weekFolders(dataDir);
+  if (weeks.length === 0) return 'it has no week folders';
+  const newest = weeks.slice(-5).join(', ');
+  return weeks.length > 5 ? `it has ${weeks.length} weeks, the newest ${newest}` : `it has ${newest}`;
+}
+
+/** Refuse a week that is not named like one or has no folder under `<dataDir>/weeks/`, naming the weeks there. */
+async function checkWeekThere(dataDir: string, week: string): Promise<void> {
+  const dir = `${join(dataDir, 'weeks')}/`;
+  if (!WEEK_RE.test(week))
+    throw new InputError(
+      `--week must look like 2026-W47, got "${week}" (${dir} ${(await weeksThere(dataDir)).replace(/^it /, '')})`,
+    );
+  const folder = await stat(join(dataDir, 'weeks', week)).catch(() => null);
+  if (folder?.isDirectory() !== true)
+    throw new InputError(`--week ${week} is not under ${dir} (${await weeksThere(dataDir)})`);
+}
+
 async function readJsonFile<T>(path: string, schema: ZodType<T>): Promise<T> {
   let text: string;
   try {
@@ -124,7 +153,7 @@ async function requiredJsonl<T>(
 
 /** Read metros.json, the week's files and corrections.jsonl. Throws InputError for fatal problems; bad rows are returned. */
 export async function readInputs(dataDir: string, week: string): Promise<Inputs> {
-  if (!WEEK_RE.test(week)) throw new InputError(`week must look like 2026-W47, got "${week}"`);
+  await checkWeekThere(dataDir, week);
   const weekDir = join(dataDir, 'weeks', week);
   const metrosFile = await readJsonFile(join(dataDir, 'metros.json'), MetrosFile);
   const slugs = new Set<string>();
