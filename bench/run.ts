@@ -1,5 +1,6 @@
 /** `npm run bench [-- options]`: every benchmark side by side in one run, written to BENCHMARKS.md. Progress on stderr. */
 import { makeGeneratedLive } from './lib/generated-live.ts';
+import { generateSampleSite } from './scale/sample-site.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -196,12 +197,7 @@ if (args.site === undefined && !existsSync(join(dataDir, 'weeks'))) {
 }
 let sampleGenerate = null;
 if (args.site === undefined && (!quick || !existsSync(join(sampleDir, keys.pointer)))) {
-  progress(`generating the sample site into ${sampleDir}`);
-  sampleGenerate = await measureProcess('generator/cli.ts', ['--data', dataDir, '--out', sampleDir], (l) =>
-    progress(`  [generate sample] ${l}`),
-  );
-  if (!sampleGenerate.ok) throw new Error(`generating the sample site failed:\n${sampleGenerate.error ?? ''}`);
-  await makeGeneratedLive(sampleDir, sampleGenerate.stdout);
+  sampleGenerate = await generateSampleSite(dataDir, sampleDir, progress);
 }
 const pointer = Pointer.parse(JSON.parse(readFileSync(join(sampleDir, keys.pointer), 'utf8')));
 const meta = Meta.parse(JSON.parse(readFileSync(join(sampleDir, keys.meta(pointer.version)), 'utf8')));
