@@ -79,11 +79,19 @@ process.exit(7);
   return { data, site, records, run, first, killedAt };
 }
 
+// Each deployment and its killed run are made in a hook: three or four releases do not fit one test's time on 2 cores.
+type Deployment = Awaited<ReturnType<typeof deployment>>;
+
 describe('a release killed after its pointer moved (site folder)', () => {
-  it('leaves a "publishing" record naming the moved pointer; the version can be rolled back from and back to', async () => {
-    const d = await deployment('killed-after');
+  let d: Deployment;
+  let v2: string;
+  beforeAll(async () => {
+    d = await deployment('killed-after');
     await d.killedAt('current.json -> ');
-    const v2 = await liveOf(d.site);
+    v2 = await liveOf(d.site);
+  });
+
+  it('leaves a "publishing" record naming the moved pointer and what was live before', async () => {
     expect(v2).not.toBe(d.first.version);
     const rec = (await recordsIn(d.records)).find((r) => r.version === v2);
     expect(rec?.outcome).toBe('publishing');
@@ -91,8 +99,9 @@ describe('a release killed after its pointer moved (site folder)', () => {
     expect(rec?.previous_version).toBe(d.first.version);
     expect(rec?.pointers_moved).toEqual([targetName({ folder: d.site })]);
     expect(rec?.finished_at).toBe('');
+  });
 
-    // The killed run's version is live and recorded: a rollback goes back from it, and a rollback to it is offered.
+  it('its version can be rolled back from, is offered as a rollback target, and can be gone back to', async () => {
     const back = await d.run({ rollback: d.first.version as string });
     expect(back.outcome, back.error ?? '').toBe('released');
     expect(back.previous_version).toBe(v2);
@@ -105,9 +114,13 @@ describe('a release killed after its pointer moved (site folder)', () => {
 });
 
 describe('a release killed just before its pointer moved', () => {
-  it('leaves a "publishing" record with no pointer moved; its version is never a rollback target', async () => {
-    const d = await deployment('killed-before');
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deployment('killed-before');
     await d.killedAt('publishing (rewritten');
+  });
+
+  it('leaves a "publishing" record with no pointer moved; its version is never a rollback target', async () => {
     expect(await liveOf(d.site)).toBe(d.first.version);
     const recs = await recordsIn(d.records);
     const rec = recs.find((r) => r.outcome === 'publishing');
@@ -124,23 +137,25 @@ describe('a release killed just before its pointer moved', () => {
 describe('a release to a loopback bucket killed after the bucket pointer moved', () => {
   const s3 = useS3rver();
   let bucket: NonNullable<ReleaseOptions['bucket']>;
-  beforeAll(() => {
+  let d: Deployment;
+  let live: string;
+  beforeAll(async () => {
     bucket = { bucket: 'site', ...s3.clientOptions };
-  });
-
-  it('the record names the bucket as moved and the folder as not; the plain release after it finishes the folder', async () => {
-    const d = await deployment('killed-bucket', { bucket });
+    d = await deployment('killed-bucket', { bucket });
     await d.killedAt('pointer current.json -> ');
     const store = new S3Store({ ...bucket });
-    const live = Pointer.parse(
-      JSON.parse(Buffer.from((await store.get(keys.pointer)) as Uint8Array).toString()),
-    ).version;
+    live = Pointer.parse(JSON.parse(Buffer.from((await store.get(keys.pointer)) as Uint8Array).toString())).version;
+  });
+
+  it('the record names the bucket as moved and the folder as not', async () => {
     expect(live).not.toBe(d.first.version);
     expect(await liveOf(d.site)).toBe(d.first.version);
     const rec = (await recordsIn(d.records)).find((r) => r.version === live);
     expect(rec?.outcome).toBe('publishing');
     expect(rec?.pointers_moved).toEqual([targetName({ bucket: 'site', prefix: '' })]);
+  });
 
+  it('the same release run again finishes it: the folder follows the bucket', async () => {
     const rerun = await d.run();
     expect(rerun.outcome, rerun.error ?? '').toBe('released');
     expect(rerun.version).toBe(live);
