@@ -14,27 +14,13 @@ import { releasedOn, targetName } from '../generator/release/records.ts';
 import { keys, Pointer } from '../shim/format/site-format.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { liveOf, setPhone } from './helpers/release-data.ts';
 import { useS3rver } from './helpers/s3rver.ts';
 
 afterAll(removeTempDirs);
 
 const silent = { log: () => {} };
-const PLACES = ['weeks', '2026-W47', 'places.jsonl'];
 const RELEASE = pathToFileURL(resolve('generator/release/release.ts')).href;
-
-/** Set p1's phone in a data copy: each phone is another version of the same week. */
-async function setPhone(data: string, phone: string): Promise<void> {
-  const file = join(data, ...PLACES);
-  const rows = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
-  const out = rows.map((l) => {
-    const p = JSON.parse(l) as Record<string, unknown>;
-    return JSON.stringify(p.place_id === 'p1' ? { ...p, phone } : p);
-  });
-  await writeFile(file, `${out.join('\n')}\n`);
-}
-
-const liveOf = async (site: string): Promise<string> =>
-  Pointer.parse(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).version;
 
 /** Every record in `dir` with its file name. */
 async function recordsIn(dir: string): Promise<(ReleaseRecord & { file: string })[]> {

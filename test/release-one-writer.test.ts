@@ -11,27 +11,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../generator/generate.ts';
 import { listingIdOf } from '../generator/inputs/ids.ts';
 import { release, type ReleaseOptions } from '../generator/release/release.ts';
-import { ChangesDoc, keys, Pointer } from '../shim/format/site-format.ts';
+import { ChangesDoc, keys } from '../shim/format/site-format.ts';
 import { copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
+import { liveOf, setPhone } from './helpers/release-data.ts';
 
 afterAll(removeTempDirs);
 
 const silent = { log: () => {} };
-const PLACES = ['weeks', '2026-W47', 'places.jsonl'];
 
-/** Set p1's phone in a data copy: each phone is another version of the same week. */
-async function setPhone(data: string, phone: string): Promise<void> {
-  const file = join(data, ...PLACES);
-  const rows = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
-  const out = rows.map((l) => {
-    const p = JSON.parse(l) as Record<string, unknown>;
-    return JSON.stringify(p.place_id === 'p1' ? { ...p, phone } : p);
-  });
-  await writeFile(file, `${out.join('\n')}\n`);
-}
-
-const liveOf = async (site: string): Promise<string> =>
-  Pointer.parse(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).version;
 const changesOf = async (site: string, version: string) =>
   ChangesDoc.parse(JSON.parse(await readFile(join(site, keys.changes(version)), 'utf8')));
 
