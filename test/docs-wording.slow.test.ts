@@ -55,7 +55,8 @@ describe('/docs MCP snippets', () => {
     onCspReport(page, (m) => csp.push(m));
     await page.goto(`${origin}/docs`);
     const mcp = page.locator('main');
-    await expect.poll(() => mcp.locator('.origin').first().textContent()).toBe(origin);
+    // docs.js runs after the deferred 1.7 MB Swagger UI bundle: seconds on a slow or busy machine, not poll's default 1 s.
+    await expect.poll(() => mcp.locator('.origin').first().textContent(), { timeout: 20_000 }).toBe(origin);
     const snippets = await page.locator('#mcp ~ pre > code').allTextContents();
     expect(snippets).toHaveLength(3);
     for (const text of snippets) {
