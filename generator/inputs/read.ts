@@ -102,24 +102,22 @@ async function weekFolders(dataDir: string): Promise<string[]> {
     .sort();
 }
 
-/** What `<dataDir>/weeks/` holds, newest last (the newest five of more), for a message about a week not there. */
+/** What `<dataDir>/weeks/` has, newest last (the newest five of more), for a message about a week not there. */
 async function weeksThere(dataDir: string): Promise<string> {
   const weeks = await weekFolders(dataDir);
-  if (weeks.length === 0) return 'it has no week folders';
+  if (weeks.length === 0) return 'no week folders';
   const newest = weeks.slice(-5).join(', ');
-  return weeks.length > 5 ? `it has ${weeks.length} weeks, the newest ${newest}` : `it has ${newest}`;
+  return weeks.length > 5 ? `${weeks.length} weeks, the newest ${newest}` : newest;
 }
 
 /** Refuse a week that is not named like one or has no folder under `<dataDir>/weeks/`, naming the weeks there. */
 async function checkWeekThere(dataDir: string, week: string): Promise<void> {
   const dir = `${join(dataDir, 'weeks')}/`;
   if (!WEEK_RE.test(week))
-    throw new InputError(
-      `--week must look like 2026-W47, got "${week}" (${dir} ${(await weeksThere(dataDir)).replace(/^it /, '')})`,
-    );
+    throw new InputError(`--week must look like 2026-W47, got "${week}" (${dir} has ${await weeksThere(dataDir)})`);
   const folder = await stat(join(dataDir, 'weeks', week)).catch(() => null);
   if (folder?.isDirectory() !== true)
-    throw new InputError(`--week ${week} is not under ${dir} (${await weeksThere(dataDir)})`);
+    throw new InputError(`--week ${week} is not under ${dir} (it has ${await weeksThere(dataDir)})`);
 }
 
 async function readJsonFile<T>(path: string, schema: ZodType<T>): Promise<T> {
