@@ -295,6 +295,41 @@ describe('words around a place, and a name or a street before a ZIP', () => {
     }
   });
 
+  it('reads "near me" and "lawyers" beside a place as words, never "me" as Maine', async () => {
+    const brooklyn = await resolve('Brooklyn, NY');
+    for (const input of [
+      'Brooklyn near me',
+      'near me in Brooklyn',
+      'lawyers near me in Brooklyn',
+      'Brooklyn, NY near me',
+    ]) {
+      const got = await resolve(input);
+      expect(got, input).toMatchObject({ city: 'Brooklyn', state: 'NY', lat: brooklyn.lat, lng: brooklyn.lng });
+      expect(got.note, input).toMatch(
+        new RegExp(`^Read ${JSON.stringify(input)} as Brooklyn, NY: distances are measured`),
+      );
+    }
+    for (const input of [
+      'personal injury lawyers near Chicago',
+      'injury lawyer Chicago, IL',
+      'attorneys in Chicago IL',
+    ]) {
+      expect(await resolve(input), input).toMatchObject({ city: 'Chicago', state: 'IL' });
+    }
+    // "near me 60601" was refused as a ZIP "not in ME"; "60601 near me" as a street address.
+    for (const input of ['near me 60601', '60601 near me', 'lawyers near me 60601']) {
+      const got = await resolve(input);
+      expect(got, input).toMatchObject({ kind: 'zip', zip: '60601', state: 'IL' });
+      expect(got.note, input).toMatch(new RegExp(`^Read ${JSON.stringify(input)} as ZIP 60601 \\(Chicago, IL\\)`));
+    }
+    // Maine written as ME is still Maine, and "near me" alone still asks for a place.
+    expect(await resolve('Portland, ME')).toMatchObject({ city: 'Portland', state: 'ME' });
+    expect(await resolve('Portland ME')).toMatchObject({ city: 'Portland', state: 'ME' });
+    expect((await rejection(Promise.resolve('lawyers near me').then(resolve))).detail).toMatch(
+      /Ask the person for their city or ZIP code/,
+    );
+  });
+
   it('asks, as for the name alone, when the place without the words is ambiguous', async () => {
     expect((await rejection(resolve('downtown Springfield'))).code).toBe('ambiguous_location');
   });

@@ -20,7 +20,7 @@
 import { regionAbroad } from './abroad.ts';
 import { CoordinatesError, readCoordinates } from './coordinates.ts';
 import { ApiError } from '../contract/errors.ts';
-import { looseCore } from './loose.ts';
+import { hereCore, looseCore } from './loose.ts';
 import { lostZeroHint } from './lost-zero.ts';
 import { nicknamePlace } from './nicknames.ts';
 import { regionOf, type Region } from './regions.ts';
@@ -262,6 +262,9 @@ export function parseLocation(sent: string, parameter = 'location'): ParsedLocat
   // Invisible format characters (a zero-width space, a BOM, a right-to-left override) and lone surrogates are no part
   // of a place: left out, so "60601" followed by a zero-width space is the ZIP, and none is echoed into an answer.
   const input = sent.replace(/[\p{Cf}\p{Cs}]/gu, '');
+  // "Brooklyn near me", "near me 60601": read without those words first, so "me" is never taken for Maine.
+  const here = hereCore(input);
+  if (here !== null) return readLoosely(parseLocation(here, parameter), input);
   const plain = (): ParsedLocation => parsePlain(input, parameter);
   const core = looseCore(input.replace(COUNTRY_SUFFIX_RE, ''));
   if (core === null) return plain();
@@ -287,6 +290,15 @@ export function parseLocation(sent: string, parameter = 'location'): ParsedLocat
   }
   // "downtown Chicago": tried as a name first ("Near North Side, IL", "Central Islip" are places), then without.
   return whole.kind === 'city' || whole.kind === 'name' ? { ...whole, loose } : whole;
+}
+
+/** `parsed`, read from `input` without words around the place: the answer says how it was read. */
+function readLoosely(parsed: ParsedLocation, input: string): ParsedLocation {
+  if (parsed.kind !== 'zip' && parsed.kind !== 'city' && parsed.kind !== 'name') return { ...parsed, input };
+  const loosely = input.trim();
+  if (parsed.kind === 'zip') return { ...parsed, input, loosely };
+  const loose = parsed.loose === undefined ? {} : { loose: readLoosely(parsed.loose, input) };
+  return { ...parsed, input, loosely, ...loose };
 }
 
 /** parseLocation without leaving out the words around a place. */
