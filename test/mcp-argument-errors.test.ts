@@ -64,6 +64,21 @@ describe('an argument of the wrong type', () => {
     expect((await refusal('get_firm', {}, 'invalid_parameter', 'listing_id')).detail).toMatch(/required/);
   });
 
+  it('names a ZIP or location sent as a JSON number as a number, and the string to send', async () => {
+    // "got 60601" read as if the ZIP itself were wrong, and a model sent the same number again.
+    for (const [args, parameter, send] of [
+      [{ zip: 60601 }, 'zip', '"60601"'],
+      [{ location: 60601 }, 'location', '"60601"'],
+      [{ zip: 2139 }, 'zip', 'zip=02139'],
+    ] as const) {
+      const problem = await refusal('find_injury_attorneys', args, 'invalid_parameter', parameter);
+      expect(problem.detail, JSON.stringify(args)).toContain(`got the number ${String(Object.values(args)[0])}`);
+      expect(problem.detail, JSON.stringify(args)).toContain('as a string');
+      expect(problem.detail, JSON.stringify(args)).toContain(send);
+    }
+    expect((await call('find_injury_attorneys', { zip: '60601', limit: 1 })).isError).toBeFalsy();
+  });
+
   it('is named as sent: a format that is not a string is not quoted as one', async () => {
     for (const [value, shown] of [
       [null, 'got null'],

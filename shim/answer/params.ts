@@ -108,7 +108,14 @@ function numberInRange(name: string, value: unknown, min: number, max: number, w
   return n;
 }
 
+/** A JSON number sent where text is expected (MCP): "got 60601" alone reads as if the ZIP itself were wrong. */
+function numberSent(value: number): string {
+  const text = String(value);
+  return `got the number ${text}; send it as a string${/^\d{5}$/.test(text) ? `, "${text}"` : ''}.`;
+}
+
 function stringValue(name: string, value: unknown, accepted: string): string {
+  if (typeof value === 'number') throw invalid(name, `${name} must be ${accepted}; ${numberSent(value)}`);
   if (typeof value !== 'string' || value.trim() === '') {
     throw invalid(name, `${name} must be ${accepted}; got ${describeValue(value)}.`);
   }
@@ -182,7 +189,8 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
       const lostZero = typeof text === 'string' && /^\d{4}$/.test(text);
       throw invalid(
         'zip',
-        `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); got ${describeValue(value)}.` +
+        `zip must be a 5-digit US ZIP code such as "60601" (for ZIP+4 use location); ` +
+          (typeof value === 'number' ? numberSent(value) : `got ${describeValue(value)}.`) +
           (lostZero ? ` ${lostZeroHint(text, `zip=${text.padStart(5, '0')}`)}` : ''),
       );
     }
