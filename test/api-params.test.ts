@@ -206,6 +206,25 @@ describe('404s', () => {
     await problem('/v1/firms/L_AAAAAAAAAAAAAAAA', 404, 'not_found');
   });
 
+  it('says what is wrong with an id that is not a listing_id as written, and the one to send when it can tell', async () => {
+    const search = (await get('/v1/attorneys?location=Chicago,%20IL&limit=1')).body as {
+      results: { listing_id: string }[];
+    };
+    const id = search.results[0]?.listing_id ?? '';
+    const firm = (await get(`/v1/firms/${id}`)).body as { firm: { firm_id: string } };
+    // A firm_id (from a firm answer) was answered "No listing with id", which a model may retell as "no longer listed".
+    const byFirm = await problem(`/v1/firms/${firm.firm.firm_id}`, 404, 'not_found');
+    expect(byFirm.detail).toContain(`${JSON.stringify(firm.firm.firm_id)} is a firm_id, not a listing_id`);
+    // Upper case, or a space or full stop copied with it: the id meant is named.
+    for (const sent of [id.toUpperCase(), `${id}%20`, `${id}.`]) {
+      const p = await problem(`/v1/firms/${sent}`, 404, 'not_found');
+      expect(p.detail, sent).toContain(`Did you mean ${JSON.stringify(id)}?`);
+    }
+    // Anything else says what a listing_id looks like; a well-formed unknown one keeps the plain answer.
+    expect((await problem('/v1/firms/12345', 404, 'not_found')).detail).toMatch(/"l_" and 16 /);
+    expect((await problem('/v1/firms/l_aaaaaaaaaaaaaaaa', 404, 'not_found')).detail).toMatch(/^No listing with id /);
+  });
+
   it('answers unknown paths with a 404 problem', async () => {
     for (const path of [
       '/nope',

@@ -33,14 +33,27 @@ import {
   type FirmDocT,
 } from '../format/site-format.ts';
 
+/** A firm's id, as a firm answer gives it (`firm.firm_id`). */
+const FIRM_ID_RE = /^f_[a-z2-7]{16}$/;
+
+/** Why `listingId` names no listing, and the id meant when a copy slip can be undone: a model retells a bare "no listing" as "no longer listed". */
+function notFoundDetail(listingId: string): string {
+  const sent = JSON.stringify(listingId.slice(0, 80));
+  const exactly = 'Use a listing_id exactly as a search returned it.';
+  if (LISTING_ID_RE.test(listingId)) return `No listing with id ${sent}. ${exactly}`;
+  if (FIRM_ID_RE.test(listingId))
+    return `${sent} is a firm_id, not a listing_id: send the listing_id of one of its offices: a search result's listing_id, or office.listing_id of the firm answer.`;
+  // Upper case, or a space or full stop copied with it.
+  const meant = listingId
+    .trim()
+    .replace(/[.,;:]+$/, '')
+    .toLowerCase();
+  if (LISTING_ID_RE.test(meant)) return `No listing with id ${sent}. Did you mean ${JSON.stringify(meant)}? ${exactly}`;
+  return `${sent} is not a listing_id: a listing_id is "l_" and 16 lower-case letters and digits. ${exactly}`;
+}
+
 function notFound(listingId: string): ApiError {
-  return new ApiError(
-    'not_found',
-    `No listing with id ${JSON.stringify(listingId.slice(0, 80))}. Use a listing_id exactly as a search returned it.`,
-    {
-      parameter: 'listing_id',
-    },
-  );
+  return new ApiError('not_found', notFoundDetail(listingId), { parameter: 'listing_id' });
 }
 
 /**
