@@ -224,4 +224,22 @@ describe('what a place is not made of', () => {
         'Coordinates are two decimal numbers separated by one comma, latitude first',
       );
   });
+
+  it('names the pair to send when coordinates come inside other text, never asking for a state code', () => {
+    // Each was refused as '"lng: -87.63" is not a USPS state code', which sent the caller off for a city and state.
+    for (const [sent, pair] of [
+      ['lat: 41.88, lng: -87.63', '41.88,-87.63'],
+      ['@41.88,-87.63', '41.88,-87.63'],
+      ['41.88,-87.63,15z', '41.88,-87.63'],
+      ['https://maps.google.com/?q=41.8781,-87.6298', '41.8781,-87.6298'],
+      ['latitude 41.88 longitude -87.63', '41.88,-87.63'],
+    ] as const) {
+      const refusal = rejection(() => parseLocation(sent));
+      expect(refusal.code, sent).toBe('location_not_understood');
+      expect(refusal.detail, sent).not.toMatch(/USPS|state code/);
+      expect(refusal.detail, sent).toContain(`send them alone as "${pair}"`);
+    }
+    // A street address with a suite number is no pair.
+    expect(parseLocation('Suite 2.5, 350 5th Ave, New York, NY')).toMatchObject({ kind: 'city', city: 'New York' });
+  });
 });

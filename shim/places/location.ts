@@ -111,6 +111,8 @@ const NEAR_RE = /^(.+?)\s+(?:near|in|by|off|outside(?: of)?|around|close to)\s+(
 /** Words for where the person is, which are not a place: the caller must ask for one. */
 const HERE_RE =
   /^(?:(?:(?:lawyers?|attorneys?|law firms?)\s+)?(?:near|around|close to)\s+(?:me|here|us)|nearby|here|me|my (?:current )?location|current location|where i am|my area|local)$/i;
+/** Two decimal numbers inside other text ("lat: 41.88, lng: -87.63", "@41.88,-87.63", a map link): a point, not a place. */
+const EMBEDDED_PAIR_RE = /([+-]?\d{1,3}\.\d+)[^\d.]{1,16}?([+-]?\d{1,3}\.\d+)/;
 /** A street address: a house number, then a word ("350 5th Ave", "1600 Pennsylvania Ave NW"). */
 const ADDRESS_RE = /^\d+[a-z]?\s+\S/i;
 
@@ -334,6 +336,16 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
           ? ' Coordinates are two decimal numbers separated by one comma, latitude first, with a dot as decimal point.'
           : '';
     throw notUnderstood(`${parameter} ${quote(input)} is not understood; send ${FORMS}.${hint}`, parameter);
+  }
+
+  const embedded = EMBEDDED_PAIR_RE.exec(s);
+  if (embedded?.[1] !== undefined && embedded[2] !== undefined) {
+    // Read as "City, ST", the second number was refused as a state code, and the caller went off to ask for a city.
+    throw notUnderstood(
+      `${parameter} ${quote(input)} is not understood: it holds two numbers inside other text. If they are the ` +
+        `person's own coordinates, send them alone as "${embedded[1]},${embedded[2]}" (latitude first); otherwise send ${FORMS}.`,
+      parameter,
+    );
   }
 
   s = s.replace(COUNTRY_SUFFIX_RE, '').trim();
