@@ -48,6 +48,17 @@ describe('an argument a tool does not know', () => {
   });
 });
 
+describe('the id of get_firm under another name', () => {
+  it('is refused as unknown, naming listing_id, not as a missing listing_id', async () => {
+    // {"id": ...} was told "listing_id is required", though the model had sent the id.
+    for (const name of ['id', 'listingId', 'firm_id']) {
+      const problem = await refusal('get_firm', { [name]: 'l_aaaaaaaaaaaaaaaa' }, 'unknown_parameter', name);
+      expect(problem.detail, name).toContain(`Unknown parameter ${JSON.stringify(name)}. Did you mean listing_id?`);
+      expect(problem.accepted).toEqual(['listing_id', 'lat', 'lng', 'format']);
+    }
+  });
+});
+
 describe('an argument of the wrong type', () => {
   it('is named as sent: a listing_id that is not a string is not called missing', async () => {
     for (const [value, shown] of [

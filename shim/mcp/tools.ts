@@ -92,15 +92,25 @@ const FIRM_ARGS = ['listing_id', 'lat', 'lng', 'format'] as const;
 const COVERAGE_ARGS = ['format'] as const;
 
 /** Refuse an argument not in `accepted` as REST refuses an unknown parameter (400 unknown_parameter naming both). */
-function onlyKnown(args: Record<string, unknown>, accepted: readonly string[]): void {
+function onlyKnown(
+  args: Record<string, unknown>,
+  accepted: readonly string[],
+  meant: ReadonlyMap<string, string> = new Map(),
+): void {
   const unknown = Object.keys(args).find((name) => args[name] !== undefined && !accepted.includes(name));
   if (unknown === undefined) return;
+  const hint = meant.get(unknown.toLowerCase().replace(/-/g, '_'));
   throw new ApiError(
     'unknown_parameter',
-    `Unknown parameter ${JSON.stringify(unknown)}. Accepted parameters: ${accepted.join(', ')}.`,
+    `Unknown parameter ${JSON.stringify(unknown)}.${hint === undefined ? '' : ` Did you mean ${hint}?`} Accepted parameters: ${accepted.join(', ')}.`,
     { parameter: unknown, accepted: [...accepted] },
   );
 }
+
+/** Names models send for get_firm's id: refused as unknown and named, never as a missing listing_id. */
+const FIRM_ID_NAMES: ReadonlyMap<string, string> = new Map(
+  ['id', 'listingid', 'listing', 'firm_id', 'firmid', 'firm', 'office_id'].map((n) => [n, 'listing_id']),
+);
 
 function withoutFormat(args: Record<string, unknown>): Record<string, unknown> {
   const { format: _format, ...rest } = args;
@@ -242,6 +252,7 @@ export function buildMcpServer(service: Service, scope: ToolScope): McpServer {
         'get_firm',
         args,
         async () => {
+          onlyKnown(args, FIRM_ARGS, FIRM_ID_NAMES);
           // REST takes the id from the path, where it is always present and a string.
           const id = args.listing_id;
           if (typeof id !== 'string' || id === '') {
