@@ -109,6 +109,21 @@ describe('GET /v1/attorneys: 400s', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('says a kind of case is no filter, not that the directory has no lawyers for it', async () => {
+    // "car_accident is not supported" was retold as "this service has no car accident lawyers".
+    for (const sent of ['car_accident', 'slip and fall', 'Personal Injury']) {
+      const p = await problem(
+        `/v1/attorneys?zip=60601&practice_area=${encodeURIComponent(sent)}`,
+        400,
+        'practice_area_unsupported',
+      );
+      expect(p.detail, sent).toContain('lists personal injury law offices only');
+      expect(p.detail, sent).toContain('does not narrow them by the kind of case');
+      expect(p.detail, sent).toMatch(/leave practice_area out/i);
+      expect(p.detail, sent).not.toMatch(/is not supported/);
+    }
+  });
+
   it('limits src to 100 printable characters', async () => {
     await problem(`/v1/attorneys?zip=60601&src=${'a'.repeat(101)}`, 400, 'invalid_parameter');
     await problem('/v1/attorneys?zip=60601&src=', 400, 'invalid_parameter');

@@ -239,7 +239,10 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
     if (!(PRACTICE_AREAS as readonly unknown[]).includes(value)) {
       throw new ApiError(
         'practice_area_unsupported',
-        `practice_area ${describeValue(value)} is not supported; the only accepted value is ${PRACTICE_AREAS.map((p) => JSON.stringify(p)).join(', ')} (or leave it out).`,
+        // A model told "car_accident is not supported" retells it as "no car accident lawyers here".
+        `practice_area ${describeValue(value)} is not a filter this directory has: it lists personal injury law offices ` +
+          'only (the practice that takes car accidents, falls and other injuries) and does not narrow them by the kind ' +
+          `of case. Leave practice_area out, or send ${PRACTICE_AREAS.map((p) => JSON.stringify(p)).join(', ')}, the only accepted value.`,
         { parameter: 'practice_area', accepted: [...PRACTICE_AREAS] },
       );
     }
