@@ -192,6 +192,22 @@ describe('names without a state', () => {
     const texas = await rejection(resolve('Texas'));
     expect(texas.code).toBe('location_not_understood');
     expect(texas.detail).toMatch(/names a state, not a place; ask the person for their city or ZIP/);
+    // A state's code alone was told it "has no state".
+    for (const code of ['TX', 'tx', 'Calif.']) {
+      const e = await rejection(resolve(code));
+      expect(e.detail, code).toMatch(/names a state, not a place; ask the person for their city or ZIP/);
+      expect(e.detail, code).not.toMatch(/has no state/);
+    }
+  });
+
+  it('says a name it knows nowhere is no known place, not only that it "has no state"', async () => {
+    // "unknown", "N/A" or "zip" were told "has no state", as if adding one would make them a place.
+    for (const sent of ['unknown', 'N/A', 'Qwxzvb']) {
+      const e = await rejection(resolve(sent));
+      expect(e.code, sent).toBe('location_not_understood');
+      expect(e.detail, sent).toContain(`location ${JSON.stringify(sent)} is no US place name this service knows`);
+      expect(e.detail, sent).not.toMatch(/has no state/);
+    }
   });
 
   it('refuses an address line whose ZIP is in another state than the one it gives, and takes a ZIP of its state', async () => {

@@ -18,7 +18,7 @@ import {
   type NameEntryT,
   type NameGazetteerT,
 } from '../format/site-format.ts';
-import { isStateName, US_STATES } from './state-names.ts';
+import { isStateName, stateCodeOf, US_STATES } from './state-names.ts';
 
 /** A place is read as the one meant when its population is at least this many times the next same-named place's. */
 export const DOMINANCE = 10;
@@ -41,6 +41,10 @@ function noState(name: string, input: string, parameter: string, hint: string): 
     `${parameter} ${JSON.stringify(input)} has no state${hint} Send the place as "City, ST" with the state's 2-letter code or name, or send ${FORMS}.`,
     { parameter, accepted: ACCEPTED },
   );
+}
+
+function notUnderstood(detail: string, parameter: string): ApiError {
+  return new ApiError('location_not_understood', detail, { parameter, accepted: ACCEPTED });
 }
 
 const OUTSIDE = 'the service covers US locations only (the 50 states, DC and Puerto Rico) and has no data there';
@@ -165,15 +169,24 @@ export async function resolveName(
       (es) => [es[0]?.[2] ?? 0, es[0]?.[3] ?? 0],
       (es) => `${es[0]?.[1]}, ${es[0]?.[0]}`,
     );
-    const hint =
-      close.length > 0
-        ? `, and no US place is named ${JSON.stringify(q.name)}. Did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?`
-        : '.';
+    const sent = `${parameter} ${JSON.stringify(q.input)}`;
+    // "TX" alone is a state too; "unknown" or "N/A" told only "has no state" read as if a state would make them places.
+    if (isStateName(key) || stateCodeOf(q.name) !== null)
+      throw notUnderstood(
+        `${sent} names a state, not a place; ask the person for their city or ZIP, then send it as "City, ST" or a 5-digit ZIP.`,
+        parameter,
+      );
+    if (close.length === 0)
+      throw notUnderstood(
+        `${sent} is no US place name this service knows (and no state was sent with it). If it is a place, send it as ` +
+          `"City, ST" with the state's 2-letter code or name; otherwise ask the person for their city or ZIP, and send ${FORMS}.`,
+        parameter,
+      );
     throw noState(
       q.name,
       q.input,
       parameter,
-      isStateName(key) ? ` and names a state, not a place; ask the person for their city or ZIP.` : hint,
+      `, and no US place is named ${JSON.stringify(q.name)}. Did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?`,
     );
   }
   const [top, second] = entries as [NameEntryT, ...NameEntryT[]];
