@@ -346,6 +346,21 @@ describe('words around a place, and a name or a street before a ZIP', () => {
     );
   });
 
+  it('reads the person speaking of themselves ("I\'m in Brooklyn", "my zip is 60601") as words, not as a place', async () => {
+    for (const input of ["I'm in Brooklyn", 'I am in Brooklyn, NY', 'we live in Brooklyn NY']) {
+      const got = await resolve(input);
+      expect(got, input).toMatchObject({ city: 'Brooklyn', state: 'NY' });
+      expect(got.note, input).toMatch(new RegExp(`^Read ${JSON.stringify(input)} as Brooklyn, NY`));
+    }
+    // "I live" was named as a place not known near Austin; "my zip is" as a name that is not the ZIP's place.
+    const austin = await resolve('I live in Austin, TX');
+    expect(austin).toMatchObject({ city: 'Austin', state: 'TX' });
+    expect(austin.note).not.toContain('"I live"');
+    const zip = await resolve('my zip is 60601');
+    expect(zip).toMatchObject({ kind: 'zip', zip: '60601' });
+    expect(zip.note).not.toContain('not that place');
+  });
+
   it('asks, as for the name alone, when the place without the words is ambiguous', async () => {
     expect((await rejection(resolve('downtown Springfield'))).code).toBe('ambiguous_location');
   });

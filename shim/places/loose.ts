@@ -2,13 +2,16 @@
  * Words people put around a place that are not part of its name: "downtown Chicago", "near Austin, TX", "the Denver
  * area", "metro Atlanta". Pure; location.ts parses the place without them as a fallback, and resolve.ts answers it
  * only when the text as sent names no place ("Near North Side, IL" and "Central Islip" are places themselves).
- * "near me" beside a place ("Brooklyn near me") is left out before anything else is read.
+ * "near me" beside a place ("Brooklyn near me") and "I'm in" before it are left out before anything else is read.
  */
 
 /** Who the person is looking for, said before the place ("personal injury lawyers near Chicago"). */
 const LAWYERS = String.raw`(?:(?:personal\s+)?injury\s+|(?:car\s+)?accident\s+)?(?:lawyers?|attorneys?|law\s+(?:firms?|offices?))`;
 /** The person's own position ("near me"): never a place, and its "me" is never Maine. */
 const HERE = String.raw`(?:near|around|close\s+to)\s+(?:me|here|us)|nearby`;
+/** The person speaking of themselves before the place ("I'm in", "we live in", "my zip is"). */
+const SELF_RE =
+  /^(?:(?:i|we)['’]?(?:m|re)|i\s+am|we\s+are|(?:i|we)\s+(?:live|work|am|are)|my\s+(?:zip(?:\s+code)?|address|location|city)\s+is)\s+(?:(?:in|near|around|at)\s+)?/i;
 const HERE_LEADING_RE = new RegExp(
   String.raw`^(?:${LAWYERS}\s+)?(?:${HERE})(?:\s*,\s*|\s+(?:in|at|around)\s+|\s+)`,
   'i',
@@ -34,9 +37,9 @@ export function looseCore(text: string): string | null {
   return tidy === s || !/\p{L}|\d/u.test(tidy) ? null : tidy;
 }
 
-/** The place in `text` without "near me" and the like around it ("Brooklyn near me"), or null when there is none (or nothing else). */
+/** The place in `text` without "near me", "I'm in" and the like around it ("Brooklyn near me"), or null when there is none (or nothing else). */
 export function hereCore(text: string): string | null {
   const s = text.trim();
-  const core = s.replace(HERE_LEADING_RE, '').replace(HERE_TRAILING_RE, '').trim();
+  const core = s.replace(SELF_RE, '').replace(HERE_LEADING_RE, '').replace(HERE_TRAILING_RE, '').trim();
   return core === s || !/\p{L}|\d/u.test(core) || LAWYERS_ONLY_RE.test(core) ? null : core;
 }
