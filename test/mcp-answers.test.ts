@@ -219,6 +219,25 @@ describe.each<[string, () => Promise<AnyClient>]>([
     expect(fields.more).toMatch(/larger radius_miles \(up to 50\)/);
   });
 
+  it('an answer showing every firm within the radius points to a larger radius, not to limit or "several firms"', async () => {
+    // One firm within a mile: "show several firms" and "limit up to 25" sent models after firms that are not there.
+    const args = { lat: 42.05, lng: -88.3, radius_miles: 1 };
+    const rest = (await request(server.url, '/v1/attorneys?lat=42.05&lng=-88.3&radius_miles=1'))
+      .body as AttorneysResponseT;
+    expect(rest.firms_within_radius).toBe(1);
+    const one = await client.callTool({ name: 'find_injury_attorneys', arguments: args });
+    const fields = one.structuredContent as { relaying: string; more?: string };
+    for (const text of [texts(one)[0] ?? '', `${fields.relaying} ${fields.more ?? ''}`]) {
+      expect(text).not.toMatch(/several firms|limit up to/);
+      expect(text).toMatch(/larger radius_miles \(up to 50\) may find more/);
+    }
+    expect(fields.relaying).toMatch(/^Show the person the firm /);
+    // With more firms than shown, limit is still the way to more.
+    const many = await client.callTool({ name: 'find_injury_attorneys', arguments: { zip: '60601', limit: 2 } });
+    expect(texts(many)[0]).toMatch(/several firms/);
+    expect((many.structuredContent as { more: string }).more).toMatch(/^limit up to 25/);
+  });
+
   it('one mile, one firm and one measured office read in the singular, as a model would retell them', async () => {
     const oneMile = texts(
       await client.callTool({ name: 'find_injury_attorneys', arguments: { zip: '60601', radius_miles: 1, limit: 1 } }),

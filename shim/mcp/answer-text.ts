@@ -24,13 +24,42 @@ const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export const RELAYING =
   'Show the person several firms (not only the first) with distance, address and phone; give each website link exactly as returned; ' +
   'keep the disclosure with them. A listing is not a recommendation, endorsement or referral.';
-const RELAY = `Relaying: ${RELAYING.charAt(0).toLowerCase()}${RELAYING.slice(1)}`;
+/** The relaying rule of an answer with one firm: "several firms" sent models after firms that are not there. */
+export const RELAYING_ONE =
+  'Show the person the firm with distance, address and phone; give its website link exactly as returned; ' +
+  'keep the disclosure with it. A listing is not a recommendation, endorsement or referral.';
+
+/** The relaying rule of an answer that lists firms. */
+export function relayingOf(body: AttorneysResponseT): string {
+  return body.results.length === 1 ? RELAYING_ONE : RELAYING;
+}
+
+/** How more firms can be had: limit while the radius holds more than shown, else a larger radius; null at 50 miles. */
+export function moreFirms(body: AttorneysResponseT): string | null {
+  if (body.results.length < body.firms_within_radius) return `limit up to ${LIMIT.max}`;
+  const r = body.radius_miles_used;
+  return r < RADIUS_MILES.max
+    ? `every firm within ${counted(r, 'mile')} is shown; a larger radius_miles (up to ${RADIUS_MILES.max}) may find more`
+    : null;
+}
+
+/** get_firm and format "json", as the "More" line names them after `moreFirms`. */
+export function moreLine(body: AttorneysResponseT, json: string): string {
+  const firms = moreFirms(body);
+  const rest = `get_firm with a listing_id (and lat, lng of the person) lists the firm's other offices, nearest first; format "json" returns ${json}.`;
+  return firms === null ? rest : `${firms}; ${rest}`;
+}
 /** The relaying rule of an answer with no data for the place (covered: false): no firms to show, none to look for. */
 export const RELAYING_NO_DATA =
   'Say say_to_person to the person as it is, with nothing left out; do not search another metro or city for them instead.';
 /** The relaying rule of a covered answer with no office within its radius. */
 export const RELAYING_NONE_NEAR =
   'Tell the person no office is listed within radius_miles_used of this place, with the disclosure; do not search another place for them instead.';
+
+function lowerFirst(s: string): string {
+  return `${s.charAt(0).toLowerCase()}${s.slice(1)}`;
+}
+const RELAY = `Relaying: ${lowerFirst(RELAYING)}`;
 
 /** `n` and the noun, in the singular for exactly one ("1 mile", "2 miles"). */
 function counted(n: number, singular: string, plural = `${singular}s`): string {
@@ -143,8 +172,8 @@ export function searchText(body: AttorneysResponseT): string {
     '',
     `Map visibility: ${MAP_VISIBILITY_WHAT}`,
     `Disclosure: ${body.disclosure}`,
-    RELAY,
-    `More: limit up to ${LIMIT.max}; get_firm with a listing_id (and lat, lng of the person) lists the firm's other offices, nearest first; format "json" returns the full answer as JSON text.`,
+    `Relaying: ${lowerFirst(relayingOf(body))}`,
+    `More: ${moreLine(body, 'the full answer as JSON text')}`,
   );
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@
  * `format: "json"` and over REST.
  */
 import { z } from 'zod';
-import { LIMIT, MAP_VISIBILITY_WHAT } from '../contract/constants.ts';
+import { MAP_VISIBILITY_WHAT } from '../contract/constants.ts';
 import { haversineMiles } from '../search/geo.ts';
 import { roundMiles } from '../answer/shape.ts';
 import type {
@@ -21,6 +21,8 @@ import {
   MAX_OTHER_OFFICES,
   RELAYING,
   RELAYING_NO_DATA,
+  relayingOf,
+  moreLine,
   RELAYING_NONE_NEAR,
   hoursDays,
   largerRadius,
@@ -29,9 +31,6 @@ import {
 
 /** How results are ordered, in one line. */
 export const ORDER_LINE = 'Nearest first by straight-line distance only; nothing else changes the order.';
-
-/** Where a search answer can go next. */
-const MORE = `limit up to ${LIMIT.max}; get_firm with a listing_id (and lat, lng of the person) lists the firm's other offices, nearest first; format "json" returns the full answer.`;
 
 const hours = z.string().nullable().describe('With the time zone; null: not listed.');
 const visibility = z
@@ -146,8 +145,8 @@ export function compactSearch(body: AttorneysResponseT): CompactSearchT {
   const l = body.location;
   const listed = body.covered && body.results.length > 0;
   // An answer without firms says what the text block says instead: the line to say, or that a larger radius may help.
-  const relaying = listed ? RELAYING : body.covered ? RELAYING_NONE_NEAR : RELAYING_NO_DATA;
-  const more = listed ? MORE : body.covered ? largerRadius(body.radius_miles_used) : null;
+  const relaying = listed ? relayingOf(body) : body.covered ? RELAYING_NONE_NEAR : RELAYING_NO_DATA;
+  const more = listed ? moreLine(body, 'the full answer') : body.covered ? largerRadius(body.radius_miles_used) : null;
   return {
     query_id: body.query_id,
     covered: body.covered,
