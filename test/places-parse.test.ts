@@ -209,6 +209,14 @@ describe('words around a place (shim/places/loose.ts)', () => {
 });
 
 describe('what a place is not made of', () => {
+  it('reads a ZIP sent with the country or in quotes as the ZIP', () => {
+    // "60601, USA" and "\"60601\"" were "not understood", which reads as if the ZIP were wrong.
+    for (const sent of ['60601, USA', '60601 US', '60601, United States', '"60601"', "'60601'", '“60601”'])
+      expect(parseLocation(sent), sent).toMatchObject({ kind: 'zip', zip: '60601' });
+    expect(parseLocation('"Chicago, IL"')).toMatchObject({ kind: 'city', city: 'Chicago', state: 'IL' });
+    expect(rejection(() => parseLocation('USA')).code).toBe('location_not_understood');
+  });
+
   it('leaves out invisible format characters, so none is echoed into an answer', () => {
     expect(parseLocation('60601\u200b')).toMatchObject({ kind: 'zip', zip: '60601', input: '60601' });
     expect(parseLocation('\ufeffChicago, IL')).toMatchObject({ kind: 'city', city: 'Chicago', input: 'Chicago, IL' });

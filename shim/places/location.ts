@@ -101,6 +101,8 @@ export const FORMS =
 
 const ZIP_RE = /^(\d{5})(?:[-\s]?\d{4})?$/;
 const COUNTRY_SUFFIX_RE = /\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of america)?)$/i;
+/** A value wrapped whole in straight or curly quotes. */
+const WRAPPING_QUOTES_RE = /^["'“‘](.*)["'”’]$/s;
 const TRAILING_ZIP_RE = /^(.*[^\s,:])[\s,:]+(\d{5}(?:-\d{4})?)$/;
 /** What may stand before a ZIP as its label: "ZIP", "zip code", "ZIP Code", "postal code". */
 const ZIP_LABEL_RE = /^(?:zip(?:\s*code)?|postal\s+code)$/i;
@@ -307,6 +309,15 @@ function readLoosely(parsed: ParsedLocation, input: string): ParsedLocation {
 function parsePlain(input: string, parameter: string): ParsedLocation {
   let s = input.trim();
   if (s === '') throw notUnderstood(`${parameter} is empty; send ${FORMS}.`, parameter);
+  // "\"60601\"", "60601, USA": quotes the value was wrapped in, and the country, were read as part of it.
+  s = s.replace(WRAPPING_QUOTES_RE, '$1').trim();
+  s = s.replace(COUNTRY_SUFFIX_RE, '').trim();
+  if (s === '') {
+    throw notUnderstood(
+      `${parameter} ${quote(input)} names the country, not a place; ask the person for their city or ZIP, then send ${FORMS}.`,
+      parameter,
+    );
+  }
 
   const zip = ZIP_RE.exec(s);
   if (zip?.[1] !== undefined) return { kind: 'zip', zip: zip[1], input, parameter };
@@ -348,7 +359,6 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
     );
   }
 
-  s = s.replace(COUNTRY_SUFFIX_RE, '').trim();
   const trailingZip = TRAILING_ZIP_RE.exec(s);
   if (trailingZip?.[1] !== undefined && trailingZip[2] !== undefined) {
     const before = trailingZip[1];
