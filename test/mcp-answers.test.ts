@@ -233,9 +233,11 @@ describe.each<[string, () => Promise<AnyClient>]>([
     }
     expect(fields.relaying).toMatch(/^Show the person the firm /);
     // With more firms than shown, limit is still the way to more.
-    const many = await client.callTool({ name: 'find_injury_attorneys', arguments: { zip: '60601', limit: 2 } });
-    expect(texts(many)[0]).toMatch(/several firms/);
-    expect((many.structuredContent as { more: string }).more).toMatch(/^limit up to 25/);
+    for (const limit of [1, 2]) {
+      const many = await client.callTool({ name: 'find_injury_attorneys', arguments: { zip: '60601', limit } });
+      expect(texts(many)[0]).toMatch(/several firms/);
+      expect((many.structuredContent as { more: string }).more).toMatch(/^limit up to 25/);
+    }
   });
 
   it('one mile, one firm and one measured office read in the singular, as a model would retell them', async () => {

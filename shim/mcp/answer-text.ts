@@ -29,9 +29,9 @@ export const RELAYING_ONE =
   'Show the person the firm with distance, address and phone; give its website link exactly as returned; ' +
   'keep the disclosure with it. A listing is not a recommendation, endorsement or referral.';
 
-/** The relaying rule of an answer that lists firms. */
+/** The relaying rule of an answer that lists firms: "several" unless one firm is all the radius holds (not limit=1). */
 export function relayingOf(body: AttorneysResponseT): string {
-  return body.results.length === 1 ? RELAYING_ONE : RELAYING;
+  return body.firms_within_radius === 1 ? RELAYING_ONE : RELAYING;
 }
 
 /** How more firms can be had: limit while the radius holds more than shown, else a larger radius; null at 50 miles. */
