@@ -1,6 +1,6 @@
 /**
  * Every answer at a place's centre point (approximate: true) tells the model, in location.note, that distances are
- * measured from that point and not from the person's address, over REST and MCP alike, in one sentence, never twice.
+ * measured from that point and not from a street address, over REST and MCP alike, in one sentence, never twice.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -39,7 +39,7 @@ describe('a city with its state', () => {
       const { location } = await search(sent);
       expect(location, sent).toMatchObject({ kind: 'city', approximate: true });
       expect(location.note, sent).toMatch(
-        new RegExp(`Distances are from the centre point of ${place}, not from the person's address`),
+        new RegExp(`Distances are from the centre point of ${place}, not from a street address`),
       );
       expect(fromCount(location.note ?? ''), sent).toBe(1);
       // One short sentence: the model relays it to a person.

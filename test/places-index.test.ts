@@ -59,7 +59,7 @@ beforeAll(() => {
 const resolve = (input: string) => resolveLocation(parseLocation(input), reader);
 /** The sentence closing the note of an answer at a place's centre point, with its leading space. */
 const C = (place: string): string =>
-  ` Distances are from the centre point of ${place}, not from the person's address; their ZIP code gives a closer point.`;
+  ` Distances are from the centre point of ${place}, not from a street address; a ZIP code gives a closer point.`;
 
 describe('the indexes', () => {
   it('match their schemas, stay small, and hold every ZIP point in its own tile', () => {

@@ -64,7 +64,7 @@ beforeAll(() => {
 const resolve = (input: string) => resolveLocation(parseLocation(input), reader);
 /** The sentence closing the note of an answer at a place's centre point, with its leading space. */
 const C = (place: string): string =>
-  ` Distances are from the centre point of ${place}, not from the person's address; their ZIP code gives a closer point.`;
+  ` Distances are from the centre point of ${place}, not from a street address; a ZIP code gives a closer point.`;
 
 describe('parseLocation', () => {
   it('reads a ZIP, a ZIP+4 in three spellings, and a ZIP at the end of an address line', () => {
@@ -210,7 +210,7 @@ describe('resolveLocation', () => {
     expect(loc.zip).toMatch(/^10\d{3}$/);
     // The one note of a plain "City, ST": where distances are measured from.
     expect(loc.note).toBe(
-      "Distances are from the centre point of New York, NY, not from the person's address; their ZIP code gives a closer point.",
+      'Distances are from the centre point of New York, NY, not from a street address; a ZIP code gives a closer point.',
     );
     expect(await resolve('Ft. Worth TX')).toEqual({ ...(await resolve('Fort Worth, TX')), input: 'Ft. Worth TX' });
     expect(await resolve('Philadelphia, PA')).toMatchObject({ source: 'geonames_place', metro: 'philadelphia' });

@@ -149,7 +149,7 @@ export interface CityQuery {
 
 /** The note of a place answered at its centre point: distances are from there, not from the person. */
 export function centreNote(place: string): string {
-  return `Distances are from the centre point of ${place}, not from the person's address; their ZIP code gives a closer point.`;
+  return `Distances are from the centre point of ${place}, not from a street address; a ZIP code gives a closer point.`;
 }
 
 /**
