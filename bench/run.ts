@@ -27,6 +27,7 @@ import {
   measureScaleLatency,
   cellStats,
   SCALE_WEEKS,
+  generatorNodeArgs,
 } from './scale/scale.ts';
 import { measurePageWeights } from './size/pages.ts';
 import { measurePostgis, scaleSiteFor } from './peers/postgis.ts';
@@ -368,6 +369,7 @@ if (wants('scale')) {
           if (l.startsWith('generate [')) log.push(l.replaceAll(resolve(REPO), '.'));
           progress(`  [generate ${label(offices)} ${week}] ${l}`);
         },
+        generatorNodeArgs(),
       );
       // The next week compares with this one, as the weekly release does: make it the folder's live version.
       if (cost.ok) await makeGeneratedLive(siteDir, cost.stdout);

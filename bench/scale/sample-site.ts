@@ -4,7 +4,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { makeGeneratedLive } from '../lib/generated-live.ts';
-import { measureProcess, type ProcessCost } from './scale.ts';
+import { generatorNodeArgs, measureProcess, type ProcessCost } from './scale.ts';
 
 /** Remove `siteDir`, generate `dataDir`'s latest week into it and make that live; the generate run's cost. */
 export async function generateSampleSite(
@@ -17,8 +17,11 @@ export async function generateSampleSite(
     rmSync(siteDir, { recursive: true, force: true });
   }
   say(`generating the sample site into ${siteDir}`);
-  const cost = await measureProcess('generator/cli.ts', ['--data', dataDir, '--out', siteDir], (l) =>
-    say(`  [generate sample] ${l}`),
+  const cost = await measureProcess(
+    'generator/cli.ts',
+    ['--data', dataDir, '--out', siteDir],
+    (l) => say(`  [generate sample] ${l}`),
+    generatorNodeArgs(),
   );
   if (!cost.ok) throw new Error(`generating the sample site failed:\n${cost.error ?? ''}`);
   await makeGeneratedLive(siteDir, cost.stdout);

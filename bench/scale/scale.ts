@@ -27,6 +27,17 @@ export interface ProcessCost {
 const TIME = '/usr/bin/time';
 
 /**
+ * The Node flags `npm run generate` runs the generator with (package.json's script, the tokens between `node` and
+ * `--require`), so a benchmark times the generator as operators run it.
+ */
+export function generatorNodeArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const words = (pkg.scripts?.generate ?? '').split(/\s+/);
+  const end = words.indexOf('--require');
+  return words[0] === 'node' && end > 0 ? words.slice(1, end) : [];
+}
+
+/**
  * Run `node --import tsx <script> <args>` under `/usr/bin/time -v` when present (peak RSS from "Maximum resident set
  * size"), otherwise polling /proc/<pid>/status VmHWM. stderr lines go to `onLine`.
  */
