@@ -10,7 +10,7 @@ import { buildOpenApi } from './openapi/openapi.ts';
 import { applyCorrections } from './model/corrections.ts';
 import type { Corrected } from './model/corrections.ts';
 import type { MetroT, PlaceRecordT, RemovalRecordT } from './inputs/schema.ts';
-import { ActiveRemovals, describeRemoval, identityOfPlace } from './model/removals.ts';
+import { ActiveRemovals, describeRemoval, holdRemovedPlaces, identityOfPlace } from './model/removals.ts';
 import type { RemovalsDocT, ZipGazetteerT } from '../shim/format/site-format.ts';
 import { buildCoverage } from './model/coverage.ts';
 import type { CoverageMap } from './model/coverage.ts';
@@ -238,6 +238,8 @@ async function buildModel(
   // them go one firm at a time (at a million offices, records and rows are a good part of the peak heap).
   inputs.places = [];
   const removals = new ActiveRemovals(inputs.removals);
+  const heldByPlace = await holdRemovedPlaces(opts.dataDir, removals);
+  if (heldByPlace > 0) step(`${heldByPlace} place(s) a firm-wide standing removal matched in a week held out by place`);
   const places: PlaceRecordT[] = [];
   const standing = new Map<string, string>();
   const standingRows = new Map<string, RemovalRecordT>();

@@ -193,3 +193,43 @@ describe('a removal released from another checkout', () => {
     for (const p of ALPHA) expect((await listed(site)).has(listingIdOf(p))).toBe(true);
   });
 });
+
+describe('a removed firm whose listings change website', () => {
+  it('stays out the next week when its offices lose or change their website', async () => {
+    // Alpha asks to be removed by domain; next week the map shows p1 without a website and p2 under a new domain.
+    const data = await copyFixture();
+    const { to } = await addFollowingWeek(data);
+    const moved = (await readFile(join(to, 'places.jsonl'), 'utf8')).split('\n').map((l) => {
+      if (l === '') return l;
+      const p = JSON.parse(l) as { place_id: string; website: string | null };
+      if (p.place_id === 'p1') p.website = null;
+      if (p.place_id === 'p2') p.website = 'https://alpha-injury.example/';
+      return JSON.stringify(p);
+    });
+    await writeFile(join(to, 'places.jsonl'), moved.join('\n'));
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
+    const site = join(await tempDir('rm-moved'), 'site');
+    const records = await tempDir('rm-moved-rec');
+    const run = (week: string) =>
+      release({
+        dataDir: data,
+        siteDir: site,
+        recordsDir: records,
+        week,
+        force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
+        log: () => {},
+      });
+    const first = await run('2026-W47');
+    expect(first.outcome, first.error ?? '').toBe('released');
+    const next = await run('2026-W48');
+    expect(next.outcome, next.error ?? '').toBe('released');
+    const ids = await listed(site);
+    for (const p of ALPHA) expect(ids.has(listingIdOf(p)), p).toBe(false);
+    expect(ids.has(listingIdOf('p4'))).toBe(true);
+    // The removal that keeps them out is the firm's, so the publish check names it for a folder that still holds them.
+    const removals = await readRemovals(data);
+    expect(
+      removals.match({ listing_id: listingIdOf('p1'), firm_id: firmIdOf('place:p1'), domain: null }),
+    ).toBeDefined();
+  }, 180_000);
+});

@@ -6,6 +6,9 @@ import type { RemovalRecordT } from '../inputs/schema.ts';
 import { firmIdOf, firmKeyOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from '../inputs/ids.ts';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 
 /** What a listing is known by, for matching against removals. */
 export interface ListingIdentity {
@@ -39,15 +42,19 @@ function targetOf(r: RemovalRecordT): string {
 export class ActiveRemovals {
   private readonly byKey = new Map<string, Row<RemovalRecordT>>();
   readonly count: number;
+  /** Whether a standing removal takes out whole firms (by firm_id or domain), whose offices can change website. */
+  readonly firmWide: boolean;
   /** sha256 of each removal's target (lifted ones included), sorted and distinct: a version's removals.json. */
   readonly keys: string[];
   constructor(rows: readonly Row<RemovalRecordT>[]) {
     this.keys = [...new Set(rows.map((row) => createHash('sha256').update(targetOf(row.value)).digest('hex')))].sort();
     let n = 0;
+    let firmWide = false;
     for (const row of rows) {
       const r = row.value;
       if (r.lifted !== undefined && r.lifted !== null) continue;
       n++;
+      firmWide ||= r.firm_id !== undefined || r.domain !== undefined;
       // A place id is known only to the generator; its listing id is what a published site can be checked for.
       if (r.place_id !== undefined) this.byKey.set(`listing:${listingIdOf(r.place_id)}`, row);
       if (r.listing_id !== undefined) this.byKey.set(`listing:${r.listing_id}`, row);
@@ -55,6 +62,15 @@ export class ActiveRemovals {
       if (r.domain !== undefined) this.byKey.set(`domain:${normaliseFlagKey(r.domain)}`, row);
     }
     this.count = n;
+    this.firmWide = firmWide;
+  }
+
+  /** Keep this place out under `row` by its listing id too, whatever website it shows later; false if already held. */
+  hold(placeId: string, row: Row<RemovalRecordT>): boolean {
+    const key = `listing:${listingIdOf(placeId)}`;
+    if (this.byKey.has(key)) return false;
+    this.byKey.set(key, row);
+    return true;
   }
 
   /** The removal that keeps this listing out, or undefined. */
@@ -81,11 +97,59 @@ export function describeRemoval(row: Row<RemovalRecordT>): string {
   return `removals.jsonl:${row.line} (${what}, ${r.date}: ${r.reason})`;
 }
 
-/** Read `<dataDir>/removals.jsonl` (none when missing); throws on a bad line, since a mistyped removal must not pass. */
+/**
+ * Read `<dataDir>/removals.jsonl` (none when missing), with the places its firm-wide removals matched in any week under
+ * `<dataDir>/weeks/` held by place too; throws on a bad line, since a mistyped removal must not pass.
+ */
 export async function readRemovals(dataDir: string): Promise<ActiveRemovals> {
   const path = join(dataDir, 'removals.jsonl');
   const r = await readJsonl(path, RemovalRecord);
   if (r === null) return new ActiveRemovals([]);
   if (r.bad.length > 0) throw new Error(`${path}: ${r.bad.map((b) => `line ${b.line}: ${b.reason}`).join('; ')}`);
-  return new ActiveRemovals(r.rows);
+  const removals = new ActiveRemovals(r.rows);
+  await holdRemovedPlaces(dataDir, removals);
+  return removals;
+}
+
+// A firm removed by firm_id or domain is known by its website, which a listing can lose or change from one week to the
+// next (its firm key then becomes the place, or another domain): so every place such a removal matched in a week under
+// <data>/weeks/ is held by place too, and the removal still holds after the website changes.
+const WEEK_RE = /^\d{4}-W\d{2}$/;
+
+/** Hold by place every place a firm-wide removal matched in a week under `<dataDir>/weeks/`; returns how many. */
+export async function holdRemovedPlaces(dataDir: string, removals: ActiveRemovals): Promise<number> {
+  if (!removals.firmWide) return 0;
+  const weeks = (await readdir(join(dataDir, 'weeks')).catch(() => [] as string[])).filter((n) => WEEK_RE.test(n));
+  let held = 0;
+  // Oldest first, so the removal a place is held under does not depend on which weeks are newer.
+  for (const week of weeks.sort()) {
+    const input = createReadStream(join(dataDir, 'weeks', week, 'places.jsonl'));
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    try {
+      for await (const line of lines) {
+        const p = placeOf(line);
+        const m = p === null ? undefined : removals.match(identityOfPlace(p));
+        if (p !== null && m !== undefined && removals.hold(p.place_id, m)) held++;
+      }
+    } catch {
+      // a week without a readable places.jsonl holds nothing; the week being generated reports its own errors
+    } finally {
+      lines.close();
+    }
+  }
+  return held;
+}
+
+/** The place id and website of one places.jsonl line, or null for a line that is not a place record. */
+function placeOf(line: string): { place_id: string; website: string | null } | null {
+  if (!line.includes('place_id')) return null;
+  let row: unknown;
+  try {
+    row = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const { place_id, website } = row as { place_id?: unknown; website?: unknown };
+  if (typeof place_id !== 'string') return null;
+  return { place_id, website: typeof website === 'string' ? website : null };
 }
