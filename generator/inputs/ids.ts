@@ -62,9 +62,49 @@ export function websiteDomainOf(website: string | null): string | null {
   return host === '' ? null : host;
 }
 
-/** The key a firm is grouped by: its website domain, or `place:<place_id>` for an office without a website. */
+/**
+ * Hosts where unrelated businesses each have a page under one domain (social networks, lawyer directories, site
+ * builders' page hosts), with their subdomains: an office linking a page there names no firm of its own.
+ */
+export const SHARED_HOSTS: readonly string[] = [
+  'avvo.com',
+  'bbb.org',
+  'facebook.com',
+  'findlaw.com',
+  'g.page',
+  'google.com',
+  'instagram.com',
+  'justia.com',
+  'lawyers.com',
+  'linkedin.com',
+  'linktr.ee',
+  'martindale.com',
+  'nolo.com',
+  'superlawyers.com',
+  'tiktok.com',
+  'twitter.com',
+  'x.com',
+  'yellowpages.com',
+  'yelp.com',
+  'youtube.com',
+];
+
+/** Whether a website domain (as websiteDomainOf gives it) is a shared host or one of its subdomains. */
+export function isSharedHost(domain: string): boolean {
+  return SHARED_HOSTS.some((h) => domain === h || domain.endsWith(`.${h}`));
+}
+
+/**
+ * The key a firm is grouped by: its website domain, or `place:<place_id>` for an office without a website or with a
+ * page on a shared host (grouping those by domain would show only the nearest of many unrelated offices).
+ */
 export function firmKeyOf(placeId: string, website: string | null): string {
-  return websiteDomainOf(website) ?? `place:${placeId}`;
+  return firmKeyOfDomain(placeId, websiteDomainOf(website));
+}
+
+/** firmKeyOf, for a domain already parsed by websiteDomainOf. */
+export function firmKeyOfDomain(placeId: string, domain: string | null): string {
+  return domain !== null && !isSharedHost(domain) ? domain : `place:${placeId}`;
 }
 
 /** A flags.jsonl `firm` value normalised the same way as firm keys (domains lower-cased, "www." dropped). */

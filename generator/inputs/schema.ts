@@ -1,6 +1,7 @@
 /** Zod schemas of the generator's inputs (documented in data/README.md). A real operator's files use the same formats. */
 import { isPublicWebUrl } from '../../shim/lib/public-host.ts';
 import { z } from 'zod';
+import { isSharedHost, normaliseFlagKey } from './ids.ts';
 
 const latitude = z.number().min(-90).max(90);
 const longitude = z.number().min(-180).max(180);
@@ -146,6 +147,10 @@ export const RemovalRecord = z
   .strict()
   .refine((r) => [r.place_id, r.listing_id, r.firm_id, r.domain].filter((x) => x !== undefined).length === 1, {
     message: 'name exactly one of place_id, listing_id, firm_id, domain',
+  })
+  .refine((r) => r.domain === undefined || !isSharedHost(normaliseFlagKey(r.domain)), {
+    message:
+      'domain names a shared host (a social network or directory), where each office is a firm of its own: remove each office by listing_id or place_id',
   });
 
 export type RemovalRecordT = z.infer<typeof RemovalRecord>;

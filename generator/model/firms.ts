@@ -1,7 +1,7 @@
 /** Offices grouped into firms by website domain, with ids, names and operator flags. */
 import type { Row } from '../inputs/jsonl.ts';
 import type { FlagRecordT, PlaceRecordT } from '../inputs/schema.ts';
-import { firmIdOf, listingIdOf, normaliseFlagKey, websiteDomainOf } from '../inputs/ids.ts';
+import { firmIdOf, firmKeyOfDomain, listingIdOf, normaliseFlagKey, websiteDomainOf } from '../inputs/ids.ts';
 
 /** One office (a place record) with its derived ids. */
 export interface OfficeIn {
@@ -55,7 +55,7 @@ export function groupFirms(
     listingIds.set(listingId, place.place_id);
     // firmKeyOf, with the domain parsed once.
     const domain = websiteDomainOf(place.website);
-    const firmKey = domain ?? `place:${place.place_id}`;
+    const firmKey = firmKeyOfDomain(place.place_id, domain);
     const office: OfficeIn = { place, listingId, firmKey, domain };
     const list = groups.get(firmKey);
     if (list) list.push(office);
