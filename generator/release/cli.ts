@@ -66,6 +66,11 @@ Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_
       arg: 'version',
       description: 'roll back to this version instead of releasing a week (above)',
     },
+    'new-target': {
+      type: 'boolean',
+      description:
+        'release to a bucket target with nothing live, or to the site folder alone, although this site folder was\nreleased with another bucket target (without it such a release is refused as a likely typo)',
+    },
     'skip-bad': {
       type: 'boolean',
       description: 'leave out bad input rows (each listed in the record) instead of refusing the week',
@@ -89,7 +94,7 @@ Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_
   exits: {
     [EXIT.ok]: 'released',
     [EXIT.failure]:
-      'refused (a gate, verify, a rollback target, a missing --week after a rollback, or a base that moved), or failed (the failing step is named)',
+      'refused (a gate, verify, a rollback target, a missing --week after a rollback, a target that looks mistyped, or a base that moved), or failed (the failing step is named)',
   },
 } as const;
 
@@ -116,6 +121,7 @@ async function main(): Promise<number> {
     ...(args.week !== undefined ? { week: args.week } : {}),
     ...(Object.keys(force).length > 0 ? { force } : {}),
     ...(args['skip-bad'] ? { skipBad: true } : {}),
+    ...(args['new-target'] ? { newTarget: true } : {}),
     ...(args.rollback !== undefined ? { rollback: args.rollback } : {}),
     ...(args.bucket !== undefined
       ? {

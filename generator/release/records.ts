@@ -47,6 +47,45 @@ const sameTarget = (recorded: string, target: string): boolean =>
 
 type Head = z.infer<typeof RecordHead>;
 
+/** Every readable record in `dir` that names `target` among its targets (unreadable files are skipped). */
+async function readHeads(dir: string, target: string): Promise<Head[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const heads: Head[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const raw = await readFile(join(dir, name), 'utf8').catch(() => null);
+    if (raw === null) continue;
+    let parsed;
+    try {
+      parsed = RecordHead.safeParse(JSON.parse(raw));
+    } catch {
+      continue;
+    }
+    if (parsed.success && parsed.data.targets.some((t) => sameTarget(t, target))) heads.push(parsed.data);
+  }
+  return heads;
+}
+
+/**
+ * The buckets other than `primary` that versions were released to together with the site folder `folder` (a target
+ * name), each with its latest such version, newest first: where this checkout publishes when `primary` is a typo.
+ */
+export async function bucketsReleasedWith(
+  dir: string,
+  folder: string,
+  primary: string,
+): Promise<{ target: string; version: string; finished_at: string }[]> {
+  const latest = new Map<string, { target: string; version: string; finished_at: string }>();
+  for (const r of await readHeads(dir, folder)) {
+    if (r.version === null || (r.outcome !== 'released' && (r.pointers_moved ?? []).length === 0)) continue;
+    for (const t of r.targets) {
+      const seen = latest.get(t);
+      if (!t.startsWith('s3://') || t === primary || (seen !== undefined && seen.finished_at >= at(r))) continue;
+      latest.set(t, { target: t, version: r.version, finished_at: at(r) });
+    }
+  }
+  return [...latest.values()].sort((a, b) => (a.finished_at < b.finished_at ? 1 : -1));
+}
+
 /** When a record's run ended, or (a run that stopped while publishing) began: the order of the records. */
 const at = (r: Head): string => (r.finished_at !== '' ? r.finished_at : (r.started_at ?? ''));
 
@@ -71,19 +110,7 @@ function movedOn(r: Head, target: string, live: string | null, heads: readonly H
  * `live` is the version the target's pointer names now.
  */
 export async function releasedOn(dir: string, target: string, live: string | null = null): Promise<Released[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const heads: Head[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    const raw = await readFile(join(dir, name), 'utf8').catch(() => null);
-    if (raw === null) continue;
-    let parsed;
-    try {
-      parsed = RecordHead.safeParse(JSON.parse(raw));
-    } catch {
-      continue;
-    }
-    if (parsed.success && parsed.data.targets.some((t) => sameTarget(t, target))) heads.push(parsed.data);
-  }
+  const heads = await readHeads(dir, target);
   const out = heads
     .filter((r) => movedOn(r, target, live, heads))
     .map((r) => ({

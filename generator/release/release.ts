@@ -19,7 +19,7 @@ import { checkVersion, type VersionCheck } from './check-version.ts';
 import { correctionsDigest, removalsDigest } from './inputs-digest.ts';
 import { readLive, removalsMissing } from './live.ts';
 import { recordPathOf, writeRecord } from './record-file.ts';
-import { releasedOn, targetName } from './records.ts';
+import { bucketsReleasedWith, releasedOn, targetName } from './records.ts';
 import { rollbackTarget } from './rollback-target.ts';
 import { lastSeenBefore } from './closed-places.ts';
 import { evaluateGates, type GateName, type GateResult, type LiveCounts } from './gates.ts';
@@ -45,6 +45,8 @@ export interface ReleaseOptions {
    * go back to.
    */
   rollback?: string;
+  /** Release to a bucket target with nothing live, or to the folder alone, though this folder was released with another bucket target. */
+  newTarget?: boolean;
   /** Called just before the pointer is written (tests: make another release finish first). */
   beforePointer?: () => Promise<void>;
   /** Answers recomputed by the verify step (default 40) and their seed. */
@@ -150,6 +152,15 @@ function suggestedFlags(opts: ReleaseOptions, recordsDir: string): string {
   return words.map((w) => ` ${w}`).join('');
 }
 
+/** `--bucket` of an `s3://bucket/prefix` target name. */
+const bucketOf = (target: string): string => target.slice('s3://'.length).split('/')[0] ?? '';
+
+/** ` --prefix <p>` of an `s3://bucket/prefix` target name, or nothing for the bucket's root. */
+function prefixOf(target: string): string {
+  const prefix = target.slice(`s3://${bucketOf(target)}/`.length);
+  return prefix === '' ? '' : ` --prefix ${prefix}`;
+}
+
 /** Run a release; always resolves with its record (also written to recordsDir). */
 export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { recordPath: string }> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -228,6 +239,18 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         ? `nothing live yet on ${primary}`
         : `live on ${primary}: ${rec.live_before.version} (${rec.live_before.offices} offices, ${rec.live_before.firms} firms)`,
     );
+    if (!opts.newTarget && (bucket === undefined || base === null)) {
+      // A mistyped or forgotten --bucket/--prefix: nothing to compare with there, so the gates would pass and the
+      // release would report "released" while what is served never moved.
+      step = 'target';
+      const elsewhere = await bucketsReleasedWith(recordsDir, targetName({ folder: opts.siteDir }), primary);
+      const last = elsewhere[0];
+      if (last !== undefined)
+        throw new ReleaseRefused(
+          step,
+          `${bucket === undefined ? `no --bucket given, so only ${primary} would move` : `nothing is live on ${primary}`}, but ${recordsDir} shows this site folder released with ${elsewhere.map((e) => `${e.target} (last ${e.version}, ${e.finished_at})`).join(', ')}: check --bucket and --prefix and run again (${last.target} is --bucket ${bucketOf(last.target)}${prefixOf(last.target)}); to release to ${primary} on purpose, add --new-target`,
+        );
+    }
     const released = await releasedOn(recordsDir, primary, base);
 
     const week = opts.week;
