@@ -55,7 +55,7 @@ function helpOf(script: string, sub: string | null): string {
   const key = `${script} ${sub ?? ''}`;
   const known = helps.get(key);
   if (known !== undefined) return known;
-  const file = /^(?:exec )?node (?:--require \S+ )?(\S+\.ts)$/.exec(scripts[script] ?? '')?.[1];
+  const file = /^(?:exec )?node (?:--[a-z-]+=\S+ )*(?:--require \S+ )?(\S+\.ts)$/.exec(scripts[script] ?? '')?.[1];
   if (file === undefined) throw new Error(`npm run ${script} is not a node script: its flags cannot be checked`);
   const r = spawnSync(process.execPath, [file, ...(sub === null ? [] : [sub]), '--help'], {
     encoding: 'utf8',
