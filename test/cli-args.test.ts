@@ -100,7 +100,19 @@ describe('parseCliArgs', () => {
     expect(ok(['--only', 'c, a']).values.only).toEqual(['c', 'a']);
     expect(usage(['--radii', '5,0'])).toContain('--radii must be a positive integer, got "0"');
     expect(usage(['--radii', ','])).toContain('--radii must be a ","-separated list');
-    expect(ok(['--keep', '1', '--keep', '2']).values.keep).toBe(2); // the last one wins, as node:util parseArgs does
+  });
+
+  it('refuses a single-value option given twice, naming it (the last one no longer wins silently)', () => {
+    expect(usage(['--keep', '1', '--keep', '2'])).toBe(
+      '--keep given twice ("1", "2"); it takes one value: give it once',
+    );
+    expect(usage(['--week', '2026-W46', '--out', 'x', '--week', '2026-W47'])).toBe(
+      '--week given twice ("2026-W46", "2026-W47"); it takes one value: give it once',
+    );
+    expect(usage(['--out=a', '--out', 'a'])).toContain('--out given twice');
+    expect(usage(['--mode', 'fast', '--mode', 'slow'])).toContain('--mode given twice');
+    // Repeatable options and flags are still fine.
+    expect(ok(['--force', 'a=1', '--force', 'b=2', '--quiet', '--quiet']).values.quiet).toBe(true);
   });
 
   it('refuses unknown options, a missing value, a value for a flag and extra positionals', () => {

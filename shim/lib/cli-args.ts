@@ -203,7 +203,9 @@ export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: re
     config[name] = {
       type: o.type === 'boolean' ? 'boolean' : 'string',
       ...(o.short !== undefined ? { short: o.short } : {}),
-      ...(o.type !== 'boolean' && (o.multiple === true || o.split !== undefined) ? { multiple: true } : {}),
+      // Every valued option is collected as a list, so that a single-value option given twice is refused below instead
+      // of the last one silently winning (`--bucket a --bucket b`).
+      ...(o.type !== 'boolean' ? { multiple: true } : {}),
     };
   }
   let parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] };
@@ -235,6 +237,11 @@ export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: re
       continue;
     }
     const raws = given === undefined ? [] : (Array.isArray(given) ? given : [given]).map(String);
+    if (o.multiple !== true && o.split === undefined && raws.length > 1)
+      return {
+        kind: 'usage',
+        message: `--${name} given ${raws.length === 2 ? 'twice' : `${raws.length} times`} (${raws.map((r) => JSON.stringify(r)).join(', ')}); it takes one value: give it once`,
+      };
     const words =
       o.split === undefined
         ? raws
