@@ -5,7 +5,7 @@ import { InputError } from './inputs/read.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './write/site-folder.ts';
 import { limitHeapGrowth } from './write/heap.ts';
 import { EXIT, printUsageError, runCli } from '../shim/lib/cli-run.ts';
-import { isoWeekProblem } from './inputs/week.ts';
+import { isoWeekProblem, normaliseIsoWeek } from './inputs/week.ts';
 
 const SPEC = {
   name: 'generate',
@@ -22,7 +22,8 @@ cache) and the last --keep versions stay for rollback; a later run removes what 
     week: {
       type: 'string',
       arg: 'YYYY-Www',
-      description: 'week to publish (default: the latest folder in <data>/weeks/)',
+      description:
+        'week to publish, e.g. 2026-W47 (2026-w47 is read as 2026-W47; default: the latest folder in <data>/weeks/)',
     },
     data: { type: 'string', arg: 'dir', description: 'input folder', default: 'data/' },
     out: { type: 'string', arg: 'dir', description: 'site folder to replace', default: 'site/' },
@@ -53,6 +54,8 @@ async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
+  // 2026-w47 is 2026-W47 (the week folders' name).
+  if (args.week !== undefined) args.week = normaliseIsoWeek(args.week);
   const weekProblem = args.week === undefined ? null : isoWeekProblem(args.week);
   if (weekProblem !== null) return printUsageError(SPEC, `--week ${weekProblem}`);
   const grace = args['grace-seconds'];

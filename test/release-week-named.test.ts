@@ -1,8 +1,9 @@
 /**
  * A `--week` that is not under `<data>/weeks/` (a typo, a week not collected yet) is refused naming the weeks that are
- * there, newest last, so the operator sees what to type instead.
+ * there, newest last, so the operator sees what to type instead. A lower-case w (`2026-w47`) is read as `2026-W47`.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,4 +59,20 @@ describe('--week names a week that is not there', () => {
       `--week 2026-W50 is not under ${join(data, 'weeks')}/ (it has 7 weeks, the newest 2026-W42, 2026-W43, 2026-W44, 2026-W45, 2026-W47)`,
     );
   });
+
+  it('a lower-case w (2026-w47) is the week 2026-W47, for release and generate alike', async () => {
+    const data = await copyFixture();
+    const dir = await tempDir('week-lower');
+    const r = releaseCli(data, dir, '2026-w47');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('2026-w47');
+    expect(JSON.parse(readFileSync(join(dir, 'site', 'current.json'), 'utf8'))).toMatchObject({ week: '2026-W47' });
+    const g = spawnSync(
+      process.execPath,
+      ['generator/cli.ts', '--data', data, '--out', join(dir, 'gen'), '--week', '2026-w47', '--quiet'],
+      { encoding: 'utf8' },
+    );
+    expect(g.status, g.stderr).toBe(0);
+    expect(JSON.parse(g.stdout)).toMatchObject({ week: '2026-W47' });
+  }, 120_000);
 });

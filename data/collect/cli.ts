@@ -7,7 +7,7 @@ import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
 import { GooglePlacesProvider } from './google-places.ts';
 import { GRID_RESOLUTION, gridPoints } from './grid.ts';
 import { isoWeekOf } from './iso-week.ts';
-import { isoWeekProblem } from '../../generator/inputs/week.ts';
+import { isoWeekProblem, normaliseIsoWeek } from '../../generator/inputs/week.ts';
 import { readOperatorFlags } from './operator-flags.ts';
 import { MAX_PAGES } from './places-api.ts';
 import { Budget, costUsd, TEXT_SEARCH_ENTERPRISE_USD_PER_1000 } from './pricing.ts';
@@ -122,6 +122,7 @@ const { values } = cliOrExit(SPEC);
 const outDir = resolve(values.out);
 const providerName = values.provider;
 if (providerName === 'recorded' && values.from === undefined) usage('--provider recorded needs --from <archive>');
+if (values.week !== undefined) values.week = normaliseIsoWeek(values.week);
 const weekProblem = values.week === undefined ? null : isoWeekProblem(values.week);
 if (weekProblem !== null) usage(`--week ${weekProblem}`);
 if (values['collected-at'] !== undefined && !z.iso.datetime().safeParse(values['collected-at']).success)

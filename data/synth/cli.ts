@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { cliOrExit, EXIT, printUsageError } from '../../shim/lib/cli-run.ts';
 import { synthesize, SYNTH_DEFAULTS } from './synthesize.ts';
-import { isoWeekProblem } from '../../generator/inputs/week.ts';
+import { isoWeekProblem, normaliseIsoWeek } from '../../generator/inputs/week.ts';
 
 const SPEC = {
   name: 'synth',
@@ -31,6 +31,7 @@ The same seed always gives byte-identical files. Everything is marked synthetic:
 } as const;
 
 const { values } = cliOrExit(SPEC);
+values.weeks = values.weeks.map(normaliseIsoWeek);
 const bad = values.weeks.map(isoWeekProblem).find((problem) => problem !== null);
 if (bad !== undefined && bad !== null) process.exit(printUsageError(SPEC, `--weeks: ${bad}`));
 try {

@@ -21,6 +21,14 @@ export function isoWeeksInYear(year: number): number {
   return Math.floor((thursday.getTime() - jan1) / 86_400_000 / 7) + 1;
 }
 
+/**
+ * `week` as the week folders are named: a lower-case w (`2026-w47`) is read as `2026-W47`, so that CLIs accept it and
+ * check it at once; anything else is returned as given, for isoWeekProblem to name.
+ */
+export function normaliseIsoWeek(week: string): string {
+  return /^\d{4}-w\d{2}$/.test(week) ? week.toUpperCase() : week;
+}
+
 /** Why `week` is not an ISO week such as 2026-W47 (format, or a week number its year does not have), or null when it is one. */
 export function isoWeekProblem(week: string): string | null {
   const m = /^(\d{4})-W(\d{2})$/.exec(week);

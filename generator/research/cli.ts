@@ -3,7 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { isoWeekProblem, mondayOfIsoWeek } from '../inputs/week.ts';
+import { isoWeekProblem, mondayOfIsoWeek, normaliseIsoWeek } from '../inputs/week.ts';
 import { countSearches, EdgeLine, LogLine, SUPPRESS_BELOW, type EdgeLineT, type LogLineT } from './counts.ts';
 import { EXIT, printUsageError, runCli } from '../../shim/lib/cli-run.ts';
 
@@ -77,6 +77,7 @@ async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
+  args.week = normaliseIsoWeek(args.week);
   const weekProblem = isoWeekProblem(args.week);
   if (weekProblem !== null) return printUsageError(SPEC, `--week ${weekProblem}`);
   // The log folder must exist unless the lines come from a CloudWatch export (a mistyped folder is not an empty week).
