@@ -56,8 +56,9 @@ function stableKey(value: unknown): string {
 /** A new client for `options` (prefer s3Client, which memoises). */
 export function createS3Client(options: S3ClientOptions): S3Client {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 50 };
-  return new S3Client({
-    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
+  const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
+  const client = new S3Client({
+    region,
     ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle ?? options.endpoint !== undefined,
     ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
@@ -76,6 +77,37 @@ export function createS3Client(options: S3ClientOptions): S3Client {
       httpsAgent: new HttpsAgent(agentOptions),
     }),
   });
+  nameMissingBucket(client, options.endpoint !== undefined ? `at ${options.endpoint}` : `in region ${region}`);
+  return client;
+}
+
+/**
+ * S3's NoSuchBucket says only "The specified bucket does not exist": every call through `client` that meets it is
+ * made to name the bucket, where it was looked for (`where`: the endpoint or region) and the key or prefix asked for,
+ * and what an operator checks, so release, publish, prune and audit all say it the same way.
+ */
+function nameMissingBucket(client: S3Client, where: string): void {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (err) {
+        const e = err as { name?: string; message?: string } | null;
+        if (e?.name === 'NoSuchBucket' && typeof e.message === 'string' && !e.message.startsWith('bucket "')) {
+          const input = args.input as { Bucket?: string; Key?: string; Prefix?: string };
+          const asked =
+            input.Key !== undefined
+              ? ` (asked for key "${input.Key}")`
+              : input.Prefix !== undefined
+                ? ` (listing prefix "${input.Prefix}")`
+                : '';
+          e.message = `bucket "${input.Bucket ?? '?'}" does not exist ${where}${asked}: check --bucket (the bucket's name, not the site's domain; the stack's SiteBucketName output), --endpoint or --region, and the AWS account of the credentials`;
+        }
+        throw err;
+      }
+    },
+    { step: 'initialize', name: 'nameMissingBucket' },
+  );
 }
 
 /** Normalise a key prefix: '' or ending in exactly one '/', never starting with '/'. */
