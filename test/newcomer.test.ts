@@ -71,6 +71,15 @@ describe('an unsupported Node', () => {
     expect(pkg.scripts.test).toMatch(/^node tools\/preflight\.cjs && /);
   });
 
+  it('generate and release start Node with the same flags (release runs generate in its process)', () => {
+    const flags = (script: string): string[] =>
+      (pkg.scripts[script] ?? '').split(' ').filter((w) => /^--[a-z-]+=\S+$/.test(w));
+    // Sized for the week's peak heap (generator/README.md): a release that dropped them would run the same generate
+    // with another young generation, slower or out of memory where generate alone was fine.
+    expect(flags('generate')).toContain('--max-semi-space-size=64');
+    expect(flags('release')).toEqual(flags('generate'));
+  });
+
   it("the machine's own Node (20 here) gets one line naming the versions, exit 1, no stack trace", () => {
     const old = '/usr/bin/node';
     const version = existsSync(old)
