@@ -82,6 +82,11 @@ export interface GenerateOptions {
   week?: string;
   /** Leave out bad rows (each is listed) instead of failing. */
   skipBad?: boolean;
+  /**
+   * Never reproduce the live version's id: the output is a new version over it (its changes document compares with
+   * it). For publishing this generator's output of inputs whose live version another generator wrote (ChangedVersionError).
+   */
+  newVersion?: boolean;
   /** No progress lines. Skipped rows are listed even when quiet. */
   quiet?: boolean;
   /** Where progress and skipped rows go, one line per call; default stderr. */
@@ -177,8 +182,35 @@ export class ChangedVersionError extends Error {
   override name = 'ChangedVersionError';
 }
 
-/** Throw ChangedVersionError when `<site>/v/<version>/` already holds a manifest other than `manifest`. */
-async function refuseChangedVersion(site: string, version: string, manifest: Uint8Array): Promise<void> {
+/**
+ * The objects two manifests of one version list with other bytes (or list only one of them), relative to the
+ * version's folder, sorted; at most `max` and how many more.
+ */
+export function differingObjects(a: Uint8Array, b: Uint8Array, max = 5): string {
+  const objects = (bytes: Uint8Array): Record<string, { sha256: string }> =>
+    (JSON.parse(Buffer.from(bytes).toString('utf8')) as { objects: Record<string, { sha256: string }> }).objects;
+  const x = objects(a);
+  const y = objects(b);
+  const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])]
+    .filter((k) => x[k]?.sha256 !== y[k]?.sha256)
+    .map((k) => k.replace(/^v\/[^/]+\//, ''))
+    .sort();
+  const more = keys.length > max ? ` and ${keys.length - max} more` : '';
+  return `${keys.slice(0, max).join(', ')}${more}`;
+}
+
+/**
+ * Throw ChangedVersionError when `<site>/v/<version>/` already holds a manifest other than `manifest`, saying what
+ * differs and what the operator can do: the same inputs give the same id (the id covers the content objects, the
+ * meta.json schema and the version compared with, not the generator's code), so this is a generator that writes
+ * meta.json, changes.json, openapi.json or hashes/ otherwise, most often after a code upgrade.
+ */
+async function refuseChangedVersion(
+  site: string,
+  version: string,
+  manifest: Uint8Array,
+  { week, live }: { week: string; live: string | null },
+): Promise<void> {
   let existing: Buffer;
   try {
     existing = await readFile(join(site, keys.manifest(version)));
@@ -187,8 +219,12 @@ async function refuseChangedVersion(site: string, version: string, manifest: Uin
     throw err;
   }
   if (!existing.equals(Buffer.from(manifest))) {
+    const what =
+      version === live
+        ? `${version} is live with these inputs: to keep it, there is nothing to do (it stays as it is); to publish this generator's output instead, run npm run release -- --week ${week} --new-version, which makes it a new version over ${version}`
+        : `${version} is not live: if it was never published (npm run release or npm run publish), remove ${join(site, keys.root(version))} and run again; a version already in a bucket cannot change: leave it, and this output goes out once the inputs change (a correction, a removal, the next week), which gives another id`;
     throw new ChangedVersionError(
-      `version ${version} is already in ${site} with other bytes; published versions are immutable, so nothing was written`,
+      `version ${version} is already in ${site} with other bytes (${differingObjects(existing, manifest)}): the same inputs give the same version id, but this generator writes those objects otherwise (was it upgraded since ${version} was made?); published versions are immutable, so nothing was written. ${what}`,
     );
   }
 }
@@ -408,7 +444,7 @@ async function writeContent(
   w: StagingWriter,
   model: Model,
   { opts, objectsDir, week, weekOf, gazetteer, step }: WriteContext,
-): Promise<{ version: string; sorted: string[] }> {
+): Promise<{ version: string; sorted: string[]; live: string | null }> {
   const { inputs, offices, coverage, vis, measurement, provenance } = model;
   // The pages first, so that their documents (tens of MB at a million offices) are garbage before the firm packs and
   // the cell tree, the steps at which memory peaks.
@@ -458,8 +494,11 @@ async function writeContent(
   const target = opts.previous ?? { kind: 'folder' as const, dir: opts.outDir };
   // The changes document depends on the version live before, so the id covers it too: the same content released over
   // another live version is another version, and no byte of a written version ever changes.
-  const { version } = chooseVersionId(await versionBasis(target, opts.base), (previous) =>
-    versionId(week, w.entries, sorted, previous),
+  const basis = await versionBasis(target, opts.base);
+  const { version } = chooseVersionId(
+    basis,
+    (previous) => versionId(week, w.entries, sorted, previous),
+    opts.newVersion === true,
   );
   const changes = await changesAgainstLive(target, version, week, offices, provenance, step, opts.base);
   await w.put(paths.changes(), changes);
@@ -485,7 +524,7 @@ async function writeContent(
   contents.sha256 = namedByMetaHashes(w.entries);
   step('openapi.json written, its examples answered by this version');
   await w.put(paths.meta(), meta());
-  return { version, sorted };
+  return { version, sorted, live: basis.live };
 }
 
 /** Read, validate, compute and write one week as a new version, not live. Rejects with BadInputError or InputError before writing anything. */
@@ -524,7 +563,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const current = await currentVersion(run.site);
   const w = new StagingWriter(run.objects, current === null ? null : join(run.site, keys.root(current)));
   try {
-    const { version, sorted } = await writeContent(w, model, {
+    const { version, sorted, live } = await writeContent(w, model, {
       opts,
       objectsDir: run.objects,
       week,
@@ -539,7 +578,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     const all = [...sorted, ...[...w.entries.keys()].slice(sorted.length)].sort();
     const manifest = manifestBytes(version, w.entries, all, keys.root(version));
     // Before putOwned, which hands the bytes to the writer.
-    await refuseChangedVersion(opts.outDir, version, manifest);
+    await refuseChangedVersion(opts.outDir, version, manifest, { week, live });
     await w.putOwned(paths.manifest(), manifest);
     await w.flush();
     if (w.linked > 0) step(`${w.linked} unchanged object(s) cloned (copy-on-write) from the current version's files`);

@@ -2,7 +2,10 @@
  * Versions are immutable (no byte under v/<version>/ changes once written), in a site folder and in a bucket: the same
  * week released again over another live version gets a new id, since its changes document compares with that version.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,4 +86,81 @@ describe('a week released again after a correction and its undoing', () => {
       expect(checked.problems).toEqual([]);
     }, 240_000);
   }
+});
+
+/**
+ * What an older generator would have left: `rel` of `version` with other bytes (written to a new file and renamed, so
+ * that a file shared by copy-on-write with another version keeps its bytes), recorded in meta.json and the manifest.
+ */
+async function asIfOlderGenerator(site: string, version: string, rel: string): Promise<void> {
+  const root = join(site, keys.root(version));
+  const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
+  const replace = async (path: string, text: string): Promise<void> => {
+    await writeFile(`${path}.new`, text);
+    await rename(`${path}.new`, path);
+  };
+  const doc = JSON.parse(await readFile(join(root, rel), 'utf8')) as { info: { description: string } };
+  doc.info.description = `${doc.info.description} (as an older generator wrote it)`;
+  const text = `${JSON.stringify(doc)}\n`;
+  await replace(join(root, rel), text);
+  const meta = JSON.parse(await readFile(join(root, 'meta.json'), 'utf8')) as { sha256: Record<string, string> };
+  meta.sha256[rel] = sha(text);
+  const metaText = `${JSON.stringify(meta)}\n`;
+  await replace(join(root, 'meta.json'), metaText);
+  const manifest = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8')) as {
+    objects: Record<string, { sha256: string; bytes: number }>;
+  };
+  manifest.objects[keys.root(version) + rel] = { sha256: sha(text), bytes: Buffer.byteLength(text) };
+  manifest.objects[keys.root(version) + 'meta.json'] = { sha256: sha(metaText), bytes: Buffer.byteLength(metaText) };
+  await replace(join(root, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+}
+
+describe('the live week released again after a generator upgrade (same inputs, other bytes)', () => {
+  it('is refused saying what differs and what to do; --new-version releases it over the live version', async () => {
+    const data = await copyFixture();
+    const dir = await tempDir('immutable-upgrade');
+    const site = join(dir, 'site');
+    const releaseCli = (...extra: string[]): { status: number | null; stdout: string; stderr: string } =>
+      spawnSync(
+        process.execPath,
+        ['generator/release/cli.ts', '--data', data, '--site', site, '--records', join(dir, 'rec'), ...extra],
+        { encoding: 'utf8' },
+      );
+    const first = releaseCli();
+    expect(first.status, first.stderr).toBe(0);
+    const live = (): string =>
+      (JSON.parse(readFileSync(join(site, 'current.json'), 'utf8')) as { version: string }).version;
+    const x = live();
+    await asIfOlderGenerator(site, x, 'openapi.json');
+    const before = await versionBytes(site, x);
+
+    const refused = releaseCli('--week', '2026-W47');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      `version ${x} is already in ${site} with other bytes (meta.json, openapi.json): the same inputs give the same version id, but this generator writes those objects otherwise`,
+    );
+    expect(refused.stderr).toContain(
+      `${x} is live with these inputs: to keep it, there is nothing to do (it stays as it is); to publish this generator's output instead, run npm run release -- --week 2026-W47 --new-version, which makes it a new version over ${x}`,
+    );
+    expect(live()).toBe(x);
+
+    const again = releaseCli('--week', '2026-W47', '--new-version');
+    expect(again.status, again.stderr).toBe(0);
+    const y = live();
+    expect(y).not.toBe(x);
+    expect(y.startsWith('2026-W47-')).toBe(true);
+    expect(await versionBytes(site, x)).toEqual(before);
+    const changes = JSON.parse(await readFile(join(site, keys.changes(y)), 'utf8')) as {
+      previous: { version: string } | null;
+      counts: { added: number; removed: number; changed: number };
+    };
+    expect(changes.previous?.version).toBe(x);
+    expect(changes.counts).toMatchObject({ added: 0, removed: 0, changed: 0 });
+    const checked = await checkManifest(await openSite({ kind: 'folder', dir: site }, y));
+    expect(checked.problems).toEqual([]);
+    // Run again without the flag, the week reproduces the now-live new version: nothing refused, nothing new.
+    const same = releaseCli('--week', '2026-W47');
+    expect(same.status, same.stderr).toBe(0);
+    expect(live()).toBe(y);
+  }, 240_000);
 });

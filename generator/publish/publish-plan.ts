@@ -164,7 +164,11 @@ export function planPublish(local: LocalVersion, remote: RemoteState, opts: Plan
     const diff = manifestDiff(target.manifest, manifest);
     if (diff)
       throw new Error(
-        `version ${version} is already in the bucket with different content (${diff}); published versions are immutable`,
+        `version ${version} is already in the bucket with different content (${diff}); published versions are immutable. ${
+          live?.version === version
+            ? `It is live: to keep it there is nothing to do; to publish this output (a generator upgraded since it was made), run npm run release -- --week <its week> --new-version, which makes it a new version over ${version}`
+            : `It is not live: leave it as it is; this output goes out once the inputs change (a correction, a removal, the next week), which gives another id`
+        }`,
       );
   }
   const all = manifestKeys(manifest.objects);

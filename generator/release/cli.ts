@@ -80,6 +80,11 @@ Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_
       type: 'boolean',
       description: 'leave out bad input rows (each listed in the record) instead of refusing the week',
     },
+    'new-version': {
+      type: 'boolean',
+      description:
+        "release the week as a new version over the live one although the same inputs give the live version's id:\nafter a code upgrade, to publish this generator's output of the live week (the live version never changes)",
+    },
     'verify-sample': { type: 'integer', min: 0, description: 'answers recomputed by the verify step', default: 40 },
     'grace-seconds': {
       type: 'number',
@@ -112,6 +117,11 @@ async function main(): Promise<number> {
   const sample = args['verify-sample'];
   if (args.invalidate && args.distribution === undefined)
     return printUsageError(SPEC, '--invalidate needs --distribution');
+  if (args.rollback !== undefined && args['new-version'])
+    return printUsageError(
+      SPEC,
+      '--new-version releases a week; --rollback makes an existing version live: give one of them',
+    );
   if (args.rollback !== undefined && args.week !== undefined) {
     return printUsageError(SPEC, '--rollback names a version and --week a week to release: give one of them');
   }
@@ -128,6 +138,7 @@ async function main(): Promise<number> {
     ...(args.week !== undefined ? { week: args.week } : {}),
     ...(Object.keys(force).length > 0 ? { force } : {}),
     ...(args['skip-bad'] ? { skipBad: true } : {}),
+    ...(args['new-version'] ? { newVersion: true } : {}),
     ...(args['new-target'] ? { newTarget: true } : {}),
     ...(args.rollback !== undefined ? { rollback: args.rollback } : {}),
     ...(args.bucket !== undefined

@@ -39,6 +39,11 @@ export interface ReleaseOptions {
   /** Leave out bad input rows (each listed in the record) instead of refusing the week. */
   skipBad?: boolean;
   /**
+   * Release the week as a new version over the live one even when the inputs reproduce the live version's id: for this
+   * generator's output of the live week after a code upgrade, which other bytes under the same id would refuse.
+   */
+  newVersion?: boolean;
+  /**
    * Roll back to this version instead of releasing a week: only to a version the release records say was released to
    * this target, still in the site folder, released with today's corrections and holding no listing under a standing
    * removal; it is verified and made current again (bucket, then folder). Otherwise refused, naming the versions it may
@@ -300,6 +305,7 @@ export async function release(opts: ReleaseOptions): Promise<ReleaseRecord & { r
         ...(bucketLoc !== null ? { previous: bucketLoc } : {}),
         base,
         ...(opts.skipBad === true ? { skipBad: true } : {}),
+        ...(opts.newVersion === true ? { newVersion: true } : {}),
         log: (line) => log(`  ${line}`),
         gate: async (facts) => {
           rec.week = facts.week;

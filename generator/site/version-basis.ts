@@ -35,9 +35,15 @@ export async function versionBasis(site: SiteLocation, base?: string | null): Pr
 /**
  * The id of a version whose content ids to `idFor(previous)`: the live version itself when the content with the live
  * version's own previous gives its id (the same week generated again), otherwise the id over the content and the live
- * version.
+ * version. With `newVersion` the live version is never reproduced: the id is over the content and the live version (a
+ * new version of the same week over it), to publish another generator's output of the live version's inputs.
  */
-export function chooseVersionId(basis: VersionBasis, idFor: (previous: string | null) => string): { version: string; previous: string | null } {
-  if (basis.live !== null && idFor(basis.livePrevious) === basis.live) return { version: basis.live, previous: basis.livePrevious };
+export function chooseVersionId(
+  basis: VersionBasis,
+  idFor: (previous: string | null) => string,
+  newVersion = false,
+): { version: string; previous: string | null } {
+  if (!newVersion && basis.live !== null && idFor(basis.livePrevious) === basis.live)
+    return { version: basis.live, previous: basis.livePrevious };
   return { version: idFor(basis.live), previous: basis.live };
 }
