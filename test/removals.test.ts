@@ -2,7 +2,7 @@
  * Standing removals (data/removals.jsonl): a listing or a whole firm stays out of every later week until lifted, a new
  * place id of a removed firm stays out too, and publish refuses a site (a rollback) that still holds a removed listing.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadInputError } from '../generator/generate.ts';
@@ -231,5 +231,44 @@ describe('a removed firm whose listings change website', () => {
     expect(
       removals.match({ listing_id: listingIdOf('p1'), firm_id: firmIdOf('place:p1'), domain: null }),
     ).toBeDefined();
+  }, 180_000);
+
+  it('stays out after the week that showed its old website is deleted from data/weeks/ (removals-held.json)', async () => {
+    const data = await copyFixture();
+    const { from, to } = await addFollowingWeek(data);
+    const moved = (await readFile(join(to, 'places.jsonl'), 'utf8')).split('\n').map((l) => {
+      if (l === '') return l;
+      const p = JSON.parse(l) as { place_id: string; website: string | null };
+      if (p.place_id === 'p1') p.website = null;
+      if (p.place_id === 'p2') p.website = 'https://alpha-injury.example/';
+      return JSON.stringify(p);
+    });
+    await writeFile(join(to, 'places.jsonl'), moved.join('\n'));
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
+    const site = join(await tempDir('rm-held'), 'site');
+    const records = await tempDir('rm-held-rec');
+    const run = (week: string) =>
+      release({
+        dataDir: data,
+        siteDir: site,
+        recordsDir: records,
+        week,
+        force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
+        log: () => {},
+      });
+    const first = await run('2026-W47');
+    expect(first.outcome, first.error ?? '').toBe('released');
+    // What the removal matched is recorded beside removals.jsonl (committed; data/weeks/ is not).
+    const heldFile = JSON.parse(await readFile(join(data, 'removals-held.json'), 'utf8')) as {
+      held: Record<string, string[]>;
+    };
+    expect(heldFile.held).toEqual({ 'domain:alphalaw.example': ['p1', 'p2', 'p3'] });
+    // The operator deletes the old week's folder (gitignored, large); the removal must still hold p1 and p2.
+    await rm(from, { recursive: true });
+    const next = await run('2026-W48');
+    expect(next.outcome, next.error ?? '').toBe('released');
+    const ids = await listed(site);
+    for (const p of ALPHA) expect(ids.has(listingIdOf(p)), p).toBe(false);
+    expect(ids.has(listingIdOf('p4'))).toBe(true);
   }, 180_000);
 });
