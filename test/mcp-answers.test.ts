@@ -240,6 +240,17 @@ describe.each<[string, () => Promise<AnyClient>]>([
     }
   });
 
+  it('an answer already at limit 25 with more firms in the radius says it is at the most, not "limit up to 25"', async () => {
+    const full = await client.callTool({ name: 'find_injury_attorneys', arguments: { zip: '60601', limit: 25 } });
+    const more = (full.structuredContent as { more: string }).more;
+    for (const text of [texts(full)[0] ?? '', more]) {
+      expect(text).not.toMatch(/limit up to/);
+      expect(text).toMatch(
+        /the 25 nearest of \d+ firms within 15 miles are shown, the most one answer gives \(there is no paging\)/,
+      );
+    }
+  });
+
   it('one mile, one firm and one measured office read in the singular, as a model would retell them', async () => {
     const oneMile = texts(
       await client.callTool({ name: 'find_injury_attorneys', arguments: { zip: '60601', radius_miles: 1, limit: 1 } }),

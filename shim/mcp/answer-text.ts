@@ -34,10 +34,17 @@ export function relayingOf(body: AttorneysResponseT): string {
   return body.firms_within_radius === 1 ? RELAYING_ONE : RELAYING;
 }
 
-/** How more firms can be had: limit while the radius holds more than shown, else a larger radius; null at 50 miles. */
+/**
+ * How more firms can be had: limit while the radius holds more than shown, else a larger radius; null at 50 miles.
+ * At limit 25 with more firms in the radius, neither gives more: "limit up to 25" sent models to repeat the same search.
+ */
 export function moreFirms(body: AttorneysResponseT): string | null {
-  if (body.results.length < body.firms_within_radius) return `limit up to ${LIMIT.max}`;
   const r = body.radius_miles_used;
+  if (body.results.length < body.firms_within_radius) {
+    return body.results.length < LIMIT.max
+      ? `limit up to ${LIMIT.max}`
+      : `the ${LIMIT.max} nearest of ${body.firms_within_radius} firms within ${counted(r, 'mile')} are shown, the most one answer gives (there is no paging)`;
+  }
   return r < RADIUS_MILES.max
     ? `every firm within ${counted(r, 'mile')} is shown; a larger radius_miles (up to ${RADIUS_MILES.max}) may find more`
     : null;
