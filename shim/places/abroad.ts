@@ -1,7 +1,8 @@
 /**
  * Places outside the US as a caller may name them after a city ("Toronto, Canada", "Toronto, ON", "London, UK"):
  * countries by their English names (from the runtime's ICU data, so no list is kept here) and a few common short
- * forms, and Canada's provinces and territories, whose codes people write where a US state would go. Pure.
+ * forms, and Canada's provinces and territories, whose codes people write where a US state would go; and large cities
+ * abroad under the name they have there, which the gazetteer's English names miss ("München"). Pure.
  */
 import { nullProto } from '../format/dict.ts';
 import { normaliseCityName } from '../format/site-format.ts';
@@ -76,4 +77,50 @@ function names(): Map<string, string> {
 export function regionAbroad(text: string): string | null {
   const key = normaliseCityName(text);
   return key === '' ? null : (names().get(key) ?? null);
+}
+
+/**
+ * Large cities abroad as they are named there (normalised: no accents; "ue" for "ü" too), where that name is not the
+ * English one the gazetteer holds as best known abroad: [English name, ISO country]. Without them "München" was read,
+ * as the closest spelling, as Muncie, IN, and "Roma" as Roma, TX. Only names no large US place holds.
+ */
+const LOCAL_NAMES: Readonly<Record<string, readonly [string, string]>> = nullProto({
+  munchen: ['Munich', 'DE'],
+  muenchen: ['Munich', 'DE'],
+  koeln: ['Cologne', 'DE'],
+  nuernberg: ['Nuremberg', 'DE'],
+  duesseldorf: ['Düsseldorf', 'DE'],
+  zuerich: ['Zurich', 'CH'],
+  geneve: ['Geneva', 'CH'],
+  wien: ['Vienna', 'AT'],
+  praha: ['Prague', 'CZ'],
+  warszawa: ['Warsaw', 'PL'],
+  roma: ['Rome', 'IT'],
+  milano: ['Milan', 'IT'],
+  napoli: ['Naples', 'IT'],
+  firenze: ['Florence', 'IT'],
+  venezia: ['Venice', 'IT'],
+  torino: ['Turin', 'IT'],
+  genova: ['Genoa', 'IT'],
+  lisboa: ['Lisbon', 'PT'],
+  bruxelles: ['Brussels', 'BE'],
+  brussel: ['Brussels', 'BE'],
+  'den haag': ['The Hague', 'NL'],
+  kobenhavn: ['Copenhagen', 'DK'],
+  koebenhavn: ['Copenhagen', 'DK'],
+  moskva: ['Moscow', 'RU'],
+  athina: ['Athens', 'GR'],
+  beograd: ['Belgrade', 'RS'],
+  bucuresti: ['Bucharest', 'RO'],
+  'ciudad de mexico': ['Mexico City', 'MX'],
+});
+
+/** The city abroad a name stands for in its own language ("München" -> ["Munich", "DE"]), or null. */
+export function localNameAbroad(name: string): readonly [string, string] | null {
+  return LOCAL_NAMES[normaliseCityName(name)] ?? null;
+}
+
+/** Whether a name has letters outside English's 26 ("München", "Española"): a spelling to correct silently only to itself. */
+export function hasForeignLetters(name: string): boolean {
+  return /[^\p{ASCII}]/u.test(name.replace(/[’‘ʻʼ´]/g, "'").replace(/\P{L}/gu, ''));
 }

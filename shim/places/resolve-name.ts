@@ -3,7 +3,7 @@
  * DOMINANCE times as populous as the next, resolves with a note naming the others; several comparable places are
  * 400 `ambiguous_location` with the candidates, for the caller to ask the person which one.
  */
-import { countryName } from './abroad.ts';
+import { countryName, hasForeignLetters, localNameAbroad } from './abroad.ts';
 import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
@@ -148,13 +148,18 @@ export async function resolveName(
     ? await readRequired(reader, keys.names(reader.version, prefix), NameGazetteer, LISTED)
     : null;
   const entries = doc?.names[key];
-  const abroad = doc?.abroad?.[key];
+  // A city abroad under its own name ("München", "Roma"), which the names document lists under its English one.
+  const local = localNameAbroad(key);
+  const abroad = doc?.abroad?.[key] ?? (local === null ? undefined : [local[0], local[1]]);
   // The best-known holder of the name is abroad (Toronto, London): say so first, whatever the US namesakes.
   if (abroad !== undefined)
     throw await abroadRefusal(reader, q, `${abroad[0]}, ${countryName(abroad[1])}`, entries ?? []);
   if (entries === undefined || entries.length === 0) {
     const near = doc === null ? [] : nearNameEntries(key, doc.names);
-    const clear = q.spelling === true ? null : clearReading(key, near);
+    // A name with letters of another language ("München") is more likely a place abroad than a slip of a US name
+    // spelled otherwise (Muncie, IN): it is never read as one without asking; the close names are offered instead.
+    const foreign = hasForeignLetters(q.name);
+    const clear = q.spelling === true || foreign ? null : clearReading(key, near);
     const [top, second] = clear?.value ?? [];
     if (top !== undefined && (second === undefined || (top[4] ?? 0) >= DOMINANCE * (second[4] ?? 0))) {
       // One reading is clearly meant ("Pheonix"): answer it as that name would be, and say which spelling was read.
@@ -176,9 +181,10 @@ export async function resolveName(
         `${sent} names a state, not a place; ask the person for their city or ZIP, then send it as "City, ST" or a 5-digit ZIP.`,
         parameter,
       );
+    const elsewhere = foreign ? ` If it is a place outside the United States, ${OUTSIDE}.` : '';
     if (close.length === 0)
       throw notUnderstood(
-        `${sent} is no US place name this service knows (and no state was sent with it). If it is a place, send it as ` +
+        `${sent} is no US place name this service knows (and no state was sent with it).${elsewhere} If it is a place, send it as ` +
           `"City, ST" with the state's 2-letter code or name; otherwise ask the person for their city or ZIP, and send ${FORMS}.`,
         parameter,
       );
@@ -186,7 +192,7 @@ export async function resolveName(
       q.name,
       q.input,
       parameter,
-      `, and no US place is named ${JSON.stringify(q.name)}. Did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?`,
+      `, and no US place is named ${JSON.stringify(q.name)}.${elsewhere} Did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?`,
     );
   }
   const [top, second] = entries as [NameEntryT, ...NameEntryT[]];
