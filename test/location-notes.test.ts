@@ -33,7 +33,7 @@ describe('a city with its state', () => {
     for (const [sent, place] of [
       ['Chicago, IL', 'Chicago, IL'],
       ['Chicago IL', 'Chicago, IL'],
-      ['Anchorage, Alaska', 'Anchorage, AK'],
+      ['Austin, Texas', 'Austin, TX'],
       ['NYC', 'New York, NY'],
     ] as const) {
       const { location } = await search(sent);
@@ -61,5 +61,33 @@ describe('a city with its state', () => {
     const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
     expect(text).toContain(`Location note: ${rest}`);
     expect((result.structuredContent as { location: { note?: string } }).location.note).toBe(rest);
+  });
+});
+
+describe('an answer with no data for the place (covered: false)', () => {
+  it('says nothing of where distances are measured from, since it has none, over REST and MCP', async () => {
+    for (const sent of ['New Haven, CT', 'Muncie, IN', 'downtown New Haven, CT', 'Yale University, New Haven, CT']) {
+      const body = (await request(server.url, `/v1/attorneys?location=${encodeURIComponent(sent)}&radius_miles=50`))
+        .body as AttorneysResponseT;
+      expect(body.covered, sent).toBe(false);
+      expect(body.location.note ?? '', sent).not.toMatch(/distances|closer point/i);
+      const result = await client.callTool({
+        name: 'find_injury_attorneys',
+        arguments: { location: sent, radius_miles: 50 },
+      });
+      const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+      expect(result.isError, sent).not.toBe(true);
+      expect(text, sent).not.toMatch(/distances are|closer point/i);
+    }
+    // What the note says besides is kept: how "downtown New Haven" was read, what was not located.
+    const loose = (await request(server.url, `/v1/attorneys?location=${encodeURIComponent('downtown New Haven, CT')}`))
+      .body as AttorneysResponseT;
+    expect(loose.location.note).toMatch(/^Read "downtown New Haven, CT" as New Haven, CT\.$/);
+    const inside = (
+      await request(server.url, `/v1/attorneys?location=${encodeURIComponent('Yale University, New Haven, CT')}`)
+    ).body as AttorneysResponseT;
+    expect(inside.location.note).toMatch(
+      /^"Yale University" is not a place this service knows within \d+ mi of New Haven, CT\.$/,
+    );
   });
 });

@@ -173,7 +173,7 @@ export function createService(
           practiceArea: q.practiceArea,
         }),
         covered: found.covered,
-        location: shapeLocation(location),
+        location: shapeLocation(location, found.covered),
         radius_miles_used: q.radiusMiles,
         firms_within_radius: found.firmsWithinRadius,
         order: ORDER_TEXT,

@@ -204,7 +204,8 @@ type CoverageMetroT = CoverageResponseT['metros'][number];
 export type Complete<T> = { [K in keyof Required<T>]: T[K] };
 
 /** The resolved location in the Location schema's order. */
-export function shapeLocation(loc: LocationT): LocationT {
+export function shapeLocation(loc: LocationT, covered = true): LocationT {
+  const note = loc.note === undefined || covered ? loc.note : withoutDistances(loc.note);
   return {
     input: loc.input,
     kind: loc.kind,
@@ -216,8 +217,28 @@ export function shapeLocation(loc: LocationT): LocationT {
     metro: loc.metro,
     source: loc.source,
     approximate: loc.approximate,
-    ...(loc.note !== undefined ? { note: loc.note } : {}),
+    ...(note !== undefined ? { note } : {}),
   };
+}
+
+/**
+ * A location note without what it says of where distances are measured from and how to get a closer point: an answer
+ * with no data for the place (covered: false) has no distances, and "Distances are from the centre point of Muncie,
+ * IN" beside no results read as if some had been measured. How the place was read is kept. Undefined when nothing is left.
+ */
+export function withoutDistances(note: string): string | undefined {
+  const left = note
+    // "Read "downtown X" as X: distances are measured from its point, ...", "...; distances are measured from there, ...".
+    .replace(/[:;] distances are measured from [^.]*?(?:; for distances from there, [^.]*?)?(?=\.(?: |$))/g, '')
+    .replace(
+      /Distances are from the centre point of .*?, not from a street address; a ZIP code gives a closer point\./g,
+      '',
+    )
+    .replace(/For exact distances, send [^.]*?"lat,lng"\./g, '')
+    .replace(/The person's ZIP code gives a closer point\./g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return left === '' ? undefined : left;
 }
 
 /** Splits off a query piece's decoded name, for matching `utm_source` however it was encoded. */

@@ -207,7 +207,8 @@ export const SCENARIOS: Scenario[] = [
       5,
       'IL',
       false,
-      /street address "123 Main St" is not located.*ZIP code gives a closer point/,
+      // Springfield, IL is not covered: no distances, so nothing of where they are from or of a closer point.
+      /street address "123 Main St" is not located by this service \(only a ZIP or "lat,lng" is\)\.$/,
     ),
   },
   {
