@@ -87,3 +87,65 @@ describe('a city abroad under its own spelling', () => {
     }
   });
 });
+
+describe('refusals that name the way forward', () => {
+  it('page or offset: says there is no paging, and what gives more firms', async () => {
+    for (const name of ['page', 'offset']) {
+      const r = await rest(`location=60601&${name}=2`);
+      expect(r.status, name).toBe(400);
+      expect(r.body.code, name).toBe('unknown_parameter');
+      expect(r.body.detail, name).toMatch(
+        new RegExp(
+          `^Unknown parameter "${name}"\\. There is no paging: one answer gives the nearest firms, up to 25 \\(limit\\); ` +
+            'for firms farther away, send a larger radius_miles \\(up to 50\\)\\. Accepted parameters: ',
+        ),
+      );
+      const m = await mcp({ location: '60601', [name]: 2 });
+      expect(m.isError, name).toBe(true);
+      expect(m.text, name).toContain('There is no paging: one answer gives the nearest firms, up to 25 (limit)');
+    }
+  });
+
+  it('a radius in km: says radius_miles is in miles and gives the miles to send', async () => {
+    const r = await rest('location=60601&radius_miles=5%20km');
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toBe(
+      'radius_miles must be a number from 1 to 50 (miles); got "5 km". radius_miles is in miles: 5 km is about 3.1 miles; send radius_miles=3.1.',
+    );
+    const m = await mcp({ location: '60601', radius_miles: '5 km' });
+    expect(m.text).toContain('5 km is about 3.1 miles; send radius_miles=3.1.');
+    // "radius=5km": the name and the unit at once.
+    const named = await rest('location=60601&radius=5km');
+    expect(named.body.detail).toMatch(
+      /Did you mean radius_miles\? It is in miles: 5 km is about 3\.1 miles; send radius_miles=3\.1\./,
+    );
+    // Beyond the range once converted: the nearest accepted value.
+    expect((await rest('location=60601&radius_miles=100km')).body.detail).toMatch(
+      /100 km is about 62\.1 miles, more than the largest radius; send radius_miles=50\./,
+    );
+    // "10 miles": the number alone.
+    expect((await rest('location=60601&radius_miles=10%20miles')).body.detail).toMatch(
+      /send the number alone: radius_miles=10\./,
+    );
+  });
+
+  it('a decimal comma in coordinates: refused with the values written with dots, never read as other numbers', async () => {
+    const r = await rest('lat=41%2C88&lng=-87%2C63');
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toMatch(/got "41,88"\. Use a dot as the decimal point: send lat=41\.88&lng=-87\.63\./);
+    const m = await mcp({ lat: '41,88', lng: '-87,63' });
+    expect(m.text).toMatch(/Use a dot as the decimal point: send lat=41\.88&lng=-87\.63\./);
+    for (const sent of ['41,88, -87,63', '41,88,-87,63', '41,88;-87,63', '41,88 -87,63']) {
+      const l = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(l.status, sent).toBe(400);
+      expect(l.body.detail, sent).toMatch(/decimal commas?.*send "41\.88,-87\.63"/);
+      const lm = await mcp({ location: sent });
+      expect(lm.text, sent).toMatch(/send "41\.88,-87\.63"/);
+    }
+    // "41,88" alone: not read as latitude 41, longitude 88 with a sign fix offered ("41,-88").
+    const one = await rest(`location=${encodeURIComponent('41,88')}`);
+    expect(one.status).toBe(400);
+    expect(one.body.detail).not.toMatch(/Did you mean/);
+    expect(one.body.detail).toMatch(/If "41,88" is one number written with a decimal comma \(41\.88\)/);
+  });
+});

@@ -127,7 +127,7 @@ describe('parseLocation', () => {
       ['', 'location_not_understood', /location is empty/],
       ['2108', 'location_not_understood', /5 digits.*"02108"/],
       ['606011', 'location_not_understood', /A ZIP has 5 digits/],
-      ['41,88,-87,63', 'location_not_understood', /latitude first, with a dot/],
+      ['41,88,-87,63', 'location_not_understood', /decimal commas; send "41\.88,-87\.63" \(a dot as the decimal point/],
     ];
     for (const [input, code, detail] of cases) {
       const e = rejection(() => parseLocation(input));

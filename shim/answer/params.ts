@@ -69,6 +69,39 @@ const ALIASES: ReadonlyMap<string, string> = new Map(
   }),
 );
 
+/** Names of paging parameters: there is no paging, and the refusal says what gives more firms instead. */
+const PAGING = new Set(['page', 'offset', 'skip', 'start', 'cursor', 'page_number', 'pagenumber', 'next', 'after']);
+const NO_PAGING =
+  `There is no paging: one answer gives the nearest firms, up to ${LIMIT.max} (limit); for firms farther away, send a ` +
+  `larger radius_miles (up to ${RADIUS_MILES.max}).`;
+
+/** A distance with its unit ("5 km", "5km", "10 miles"): the number and whether the unit is kilometres. */
+const WITH_UNIT_RE = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(km|kms|kilomet(?:er|re)s?|mi|mile|miles)\.?\s*$/i;
+
+/**
+ * What to send for a radius written with its unit, or null: kilometres converted to miles ("5 km is about 3.1
+ * miles; send radius_miles=3.1"), clamped to the accepted range; miles as the number alone.
+ */
+function radiusUnitHint(value: unknown): string | null {
+  const m = typeof value === 'string' ? WITH_UNIT_RE.exec(value) : null;
+  if (m?.[1] === undefined || m[2] === undefined) return null;
+  const n = Number(m[1]);
+  if (!/^k/i.test(m[2])) {
+    return n >= RADIUS_MILES.min && n <= RADIUS_MILES.max ? `send the number alone: radius_miles=${m[1]}.` : null;
+  }
+  const miles = Math.round((n / 1.609344) * 10) / 10;
+  const about = `${m[1]} km is about ${miles} ${miles === 1 ? 'mile' : 'miles'}`;
+  if (miles < RADIUS_MILES.min)
+    return `${about}, less than the smallest radius; send radius_miles=${RADIUS_MILES.min}.`;
+  if (miles > RADIUS_MILES.max) return `${about}, more than the largest radius; send radius_miles=${RADIUS_MILES.max}.`;
+  return `${about}; send radius_miles=${miles}.`;
+}
+
+/** A decimal number written with a comma ("41,88", "-87,63"): the same number with a dot, or null. */
+function decimalComma(value: unknown): string | null {
+  return typeof value === 'string' && /^\s*[+-]?\d+,\d+\s*$/.test(value) ? value.trim().replace(',', '.') : null;
+}
+
 /** The accepted parameter an unknown name most likely meant, or null. */
 function suggestion(name: string): string | null {
   const n = name.toLowerCase().replace(/-/g, '_');
@@ -131,9 +164,20 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
   for (const name of given) {
     if (!ACCEPTED_PARAMS.includes(name)) {
       const hint = suggestion(name);
+      const key = name.toLowerCase().replace(/-/g, '_');
+      let more = '';
+      if (PAGING.has(key)) more = ` ${NO_PAGING}`;
+      else {
+        // "radius=5km", "radius_km=5": the unit matters as much as the name.
+        const kmName = /km|kilomet/.test(key);
+        const meant = hint ?? (kmName ? 'radius_miles' : null);
+        const sent = kmName ? `${String(raw[name]).replace(/\s*(?:km|kms|kilomet\w*)\s*$/i, '')} km` : raw[name];
+        const unit = meant === 'radius_miles' ? radiusUnitHint(sent) : null;
+        if (meant !== null) more = ` Did you mean ${meant}?${unit === null ? '' : ` It is in miles: ${unit}`}`;
+      }
       throw new ApiError(
         'unknown_parameter',
-        `Unknown parameter ${JSON.stringify(name)}.${hint === null ? '' : ` Did you mean ${hint}?`} Accepted parameters: ${ACCEPTED_PARAMS.join(', ')}.`,
+        `Unknown parameter ${JSON.stringify(name)}.${more} Accepted parameters: ${ACCEPTED_PARAMS.join(', ')}.`,
         { parameter: name, accepted: ACCEPTED_PARAMS },
       );
     }
@@ -213,11 +257,29 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
           `send lat=${String(raw.lng)}&lng=${String(raw.lat)} (latitude first; US longitudes are negative).`,
       );
     }
+    // "41,88": a decimal comma, as much of Europe writes it; named with the pair to send, never read otherwise.
+    const [latDot, lngDot] = [decimalComma(raw.lat), decimalComma(raw.lng)];
+    if (latDot !== null || lngDot !== null) {
+      const bad = latDot !== null ? 'lat' : 'lng';
+      throw invalid(
+        bad,
+        `${bad} must be a number from ${bad === 'lat' ? '-90 to 90' : '-180 to 180'} (decimal degrees); got ${describeValue(raw[bad])}. ` +
+          `Use a dot as the decimal point: send lat=${latDot ?? String(raw.lat)}&lng=${lngDot ?? String(raw.lng)}.`,
+      );
+    }
     const lat = numberInRange('lat', raw.lat, -90, 90, ' (decimal degrees)', false);
     const lng = numberInRange('lng', raw.lng, -180, 180, ' (decimal degrees)', false);
     location = { form: 'point', lat, lng, input: `${String(raw.lat)},${String(raw.lng)}` };
   }
 
+  const unit = has('radius_miles') ? radiusUnitHint(raw.radius_miles) : null;
+  if (unit !== null) {
+    throw invalid(
+      'radius_miles',
+      `radius_miles must be a number from ${RADIUS_MILES.min} to ${RADIUS_MILES.max} (miles); got ${describeValue(raw.radius_miles)}. ` +
+        `radius_miles is in miles: ${unit}`,
+    );
+  }
   const radiusMiles = has('radius_miles')
     ? numberInRange('radius_miles', raw.radius_miles, RADIUS_MILES.min, RADIUS_MILES.max, ' (miles)', false)
     : RADIUS_MILES.default;

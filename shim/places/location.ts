@@ -115,6 +115,8 @@ const HERE_RE =
   /^(?:(?:(?:lawyers?|attorneys?|law firms?)\s+)?(?:near|around|close to)\s+(?:me|here|us)|nearby|here|me|my (?:current )?location|current location|where i am|my area|local)$/i;
 /** Two decimal numbers inside other text ("lat: 41.88, lng: -87.63", "@41.88,-87.63", a map link): a point, not a place. */
 const EMBEDDED_PAIR_RE = /([+-]?\d{1,3}\.\d+)[^\d.]{1,16}?([+-]?\d{1,3}\.\d+)/;
+/** Two numbers each written with a decimal comma, apart by a comma, a semicolon or a space ("41,88, -87,63"). */
+const DECIMAL_COMMA_PAIR_RE = /^([+-]?\d{1,3}),(\d+)\s*(?:[,;]\s*|\s+)([+-]?\d{1,3}),(\d+)$/;
 /** A street address: a house number, then a word ("350 5th Ave", "1600 Pennsylvania Ave NW"). */
 const ADDRESS_RE = /^\d+[a-z]?\s+\S/i;
 
@@ -321,6 +323,17 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
 
   const zip = ZIP_RE.exec(s);
   if (zip?.[1] !== undefined) return { kind: 'zip', zip: zip[1], input, parameter };
+
+  // "41,88, -87,63", "41,88;-87,63": a pair written with decimal commas, never read as other numbers or a place.
+  const commas = DECIMAL_COMMA_PAIR_RE.exec(s);
+  if (commas !== null) {
+    const [, a, b, c, d] = commas;
+    throw notUnderstood(
+      `${parameter} ${quote(input)} looks like coordinates written with decimal commas; send "${a}.${b},${c}.${d}" ` +
+        '(a dot as the decimal point, one comma between latitude and longitude).',
+      parameter,
+    );
+  }
 
   let coordinates;
   try {

@@ -157,14 +157,21 @@ export async function stateOfPoint(
       break;
     }
   }
+  // "41,88": whole numbers apart by a comma may be one number with a decimal comma (41.88); a sign fix ("41,-88")
+  // would answer a point the person never meant.
+  const oneNumber = parameter !== 'lat' && /^\s*[+-]?\d{1,3},\d+\s*$/.test(p.input);
+  if (oneNumber) fix = null;
   const sent = parameter === 'lat' ? `lat,lng ${JSON.stringify(p.input)}` : `${parameter} ${JSON.stringify(p.input)}`;
   throw new ApiError(
     'location_not_understood',
     `${sent} is a point ${whereText(place)} (read as latitude ${p.lat}, longitude ${p.lng}); ` +
       'the service covers US locations only: the 50 states, DC and Puerto Rico.' +
-      (fix === null
-        ? ` ${refusal.otherwise}`
-        : ` Did you mean ${JSON.stringify(fix)}? (latitude first; US longitudes are negative, west of Greenwich.)`),
+      (oneNumber
+        ? ` If ${JSON.stringify(p.input.trim())} is one number written with a decimal comma (${p.input.trim().replace(',', '.')}), ` +
+          'send latitude and longitude with dots as decimal points and one comma between them, as "lat,lng" ("41.88,-87.63").'
+        : fix === null
+          ? ` ${refusal.otherwise}`
+          : ` Did you mean ${JSON.stringify(fix)}? (latitude first; US longitudes are negative, west of Greenwich.)`),
     { parameter, accepted: [...refusal.accepted] },
   );
 }
