@@ -149,3 +149,26 @@ describe('refusals that name the way forward', () => {
     expect(one.body.detail).toMatch(/If "41,88" is one number written with a decimal comma \(41\.88\)/);
   });
 });
+
+describe('lat and lng swapped, both in range (a point in the Antarctic whose swap is in the US)', () => {
+  it('says the two look swapped and gives them the other way round, as parameters over REST and MCP', async () => {
+    const r = await rest('lat=-87.63&lng=41.88');
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toMatch(
+      /lat and lng look swapped: lat -87\.63 reads as a longitude and lng 41\.88 as a latitude; send lat=41\.88 and lng=-87\.63 \(US longitudes are negative\)\./,
+    );
+    expect(r.body.detail).not.toMatch(/Did you mean "/);
+    const m = await mcp({ lat: -87.63, lng: 41.88 });
+    expect(m.isError).toBe(true);
+    expect(m.text).toMatch(/lat and lng look swapped: .*send lat=41\.88 and lng=-87\.63 /);
+    // Swapped and the longitude's sign lost: the pair to send has it.
+    expect((await rest('lat=87.63&lng=41.88')).body.detail).toMatch(/look swapped: .*send lat=41\.88 and lng=-87\.63 /);
+  });
+
+  it('says so for a "lat,lng" text too, with the text to send', async () => {
+    const r = await rest(`location=${encodeURIComponent('-87.63,41.88')}`);
+    expect(r.body.detail).toMatch(/The two numbers look swapped \(longitude first\); send "41\.88,-87\.63"/);
+    const m = await mcp({ location: '-87.63,41.88' });
+    expect(m.text).toMatch(/The two numbers look swapped \(longitude first\); send "41\.88,-87\.63"/);
+  });
+});

@@ -113,21 +113,24 @@ describe('points', () => {
   });
 
   it('refuses a point outside the US, naming the swap or the missing minus sign that gives a US point', async () => {
-    const cases: [string, string | null][] = [
-      ['-74.0060,40.7128', '40.7128,-74.0060'],
-      ['40.7128,74.0060', '40.7128,-74.0060'],
-      ['-40.7128,-74.0060', '40.7128,-74.0060'],
-      ['87.6298,41.8781', '41.8781,-87.6298'],
-      ['51.5074,-0.1278', null],
-      ['-33.8688,151.2093', null],
-      ['0,0', null],
+    // A swap is named as one ("look swapped"), a sign fix asked about ("Did you mean").
+    const cases: [string, string | null, boolean][] = [
+      ['-74.0060,40.7128', '40.7128,-74.0060', true],
+      ['40.7128,74.0060', '40.7128,-74.0060', false],
+      ['-40.7128,-74.0060', '40.7128,-74.0060', false],
+      ['87.6298,41.8781', '41.8781,-87.6298', true],
+      ['51.5074,-0.1278', null, false],
+      ['-33.8688,151.2093', null, false],
+      ['0,0', null, false],
     ];
-    for (const [input, fix] of cases) {
+    for (const [input, fix, swapped] of cases) {
       const e = await rejection(resolve(input));
       expect(e.code, input).toBe('location_not_understood');
       expect(e.detail, input).toContain('outside the United States');
       expect(e.detail, input).toContain('the service covers US locations only: the 50 states, DC and Puerto Rico');
-      if (fix === null) expect(e.detail, input).not.toContain('Did you mean');
+      if (fix === null) expect(e.detail, input).not.toMatch(/Did you mean|swapped/);
+      else if (swapped)
+        expect(e.detail, input).toContain(`The two numbers look swapped (longitude first); send "${fix}"`);
       else expect(e.detail, input).toContain(`Did you mean "${fix}"?`);
     }
     const viaLatLng = await rejection(
@@ -136,7 +139,9 @@ describe('points', () => {
         reader,
       ),
     );
-    expect(viaLatLng.detail).toContain('Did you mean "40.7128,-74.006"?');
+    expect(viaLatLng.detail).toContain(
+      'lat and lng look swapped: lat -74.006 reads as a longitude and lng 40.7128 as a latitude; send lat=40.7128 and lng=-74.006',
+    );
     expect(viaLatLng.extra.parameter).toBe('lat');
   });
 });

@@ -61,15 +61,45 @@ export async function usStateAt(
 }
 
 /** The readings of a point a caller may have meant: sign of the longitude added, latitude and longitude swapped, both; sign of the latitude dropped. */
-function fixes(lat: number, lng: number, text: [string, string]): { lat: number; lng: number; text: string }[] {
+function fixes(lat: number, lng: number, text: [string, string]): Fix[] {
   const [a, b] = text;
   const neg = (t: string): string => (t.startsWith('-') ? t.slice(1) : `-${t.replace(/^\+/, '')}`);
+  const fix = (lat: number, lng: number, latText: string, lngText: string, swapped: boolean): Fix => ({
+    lat,
+    lng,
+    text: `${latText},${lngText}`,
+    latText,
+    lngText,
+    swapped,
+  });
   return [
-    { lat, lng: -lng, text: `${a},${neg(b)}` },
-    { lat: lng, lng: lat, text: `${b},${a}` },
-    { lat: lng, lng: -lat, text: `${b},${neg(a)}` },
-    { lat: -lat, lng, text: `${neg(a)},${b}` },
+    fix(lat, -lng, a, neg(b), false),
+    fix(lng, lat, b, a, true),
+    fix(lng, -lat, b, neg(a), true),
+    fix(-lat, lng, neg(a), b, false),
   ].filter((f) => f.lat !== lat || f.lng !== lng);
+}
+
+/** A reading of a point the caller may have meant, as "lat,lng" text and as the two numbers; `swapped` when they trade places. */
+interface Fix {
+  lat: number;
+  lng: number;
+  text: string;
+  latText: string;
+  lngText: string;
+  swapped: boolean;
+}
+
+/** What a refusal says of a fix that gives a US point: the swap named as such, for the form the caller used. */
+function fixText(fix: Fix, parameter: string, sent: [string, string]): string {
+  const why = '(latitude first; US longitudes are negative, west of Greenwich.)';
+  if (!fix.swapped) return ` Did you mean ${JSON.stringify(fix.text)}? ${why}`;
+  if (parameter === 'lat')
+    return (
+      ` lat and lng look swapped: lat ${sent[0]} reads as a longitude and lng ${sent[1]} as a latitude; ` +
+      `send lat=${fix.latText} and lng=${fix.lngText} (US longitudes are negative).`
+    );
+  return ` The two numbers look swapped (longitude first); send ${JSON.stringify(fix.text)} ${why}`;
 }
 
 /**
@@ -142,7 +172,7 @@ export async function stateOfPoint(
   if (place === null) return null;
   if (place.kind === 'state') return place.state;
   const parameter = p.parameter ?? 'location';
-  let fix: string | null = null;
+  let fix: Fix | null = null;
   // The caller's own digits, so the fix repeats them exactly ("-74.0060", not "-74.006").
   let text: [string, string] = [String(p.lat), String(p.lng)];
   try {
@@ -153,7 +183,7 @@ export async function stateOfPoint(
   for (const f of fixes(p.lat, p.lng, text)) {
     if (f.lat < -90 || f.lat > 90 || f.lng < -180 || f.lng > 180) continue;
     if ((await whereIs(reader, f.lat, f.lng))?.kind === 'state') {
-      fix = f.text;
+      fix = f;
       break;
     }
   }
@@ -171,7 +201,7 @@ export async function stateOfPoint(
           'send latitude and longitude with dots as decimal points and one comma between them, as "lat,lng" ("41.88,-87.63").'
         : fix === null
           ? ` ${refusal.otherwise}`
-          : ` Did you mean ${JSON.stringify(fix)}? (latitude first; US longitudes are negative, west of Greenwich.)`),
+          : fixText(fix, parameter, text)),
     { parameter, accepted: [...refusal.accepted] },
   );
 }

@@ -235,7 +235,7 @@ export const SCENARIOS: Scenario[] = [
     args: loc('-74.0060,40.7128'),
     expect: refused(
       'location_not_understood',
-      /outside the United States.*Did you mean "40\.7128,-74\.0060"/,
+      /outside the United States.*The two numbers look swapped \(longitude first\); send "40\.7128,-74\.0060"/,
       '40.7128,-74.0060',
     ),
   },
@@ -257,7 +257,11 @@ export const SCENARIOS: Scenario[] = [
   {
     says: 'lng first as separate numbers',
     args: { lat: -87.6298, lng: 41.8781 },
-    expect: refused('location_not_understood', /Did you mean "41\.8781,-87\.6298"/, '41.8781,-87.6298'),
+    expect: refused(
+      'location_not_understood',
+      /lat and lng look swapped: .* send lat=41\.8781 and lng=-87\.6298/,
+      '41.8781,-87.6298',
+    ),
   },
   // Abroad.
   {
