@@ -172,3 +172,38 @@ describe('lat and lng swapped, both in range (a point in the Antarctic whose swa
     expect(m.text).toMatch(/The two numbers look swapped \(longitude first\); send "41\.88,-87\.63"/);
   });
 });
+
+describe('a state written the ways people write it', () => {
+  it('reads "City/ST" as "City, ST"', async () => {
+    for (const sent of ['Chicago/IL', 'Chicago / IL', 'Chicago/Illinois']) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(200);
+      const location = r.body.location as { city: string; state: string; note?: string };
+      expect(location, sent).toMatchObject({ city: 'Chicago', state: 'IL' });
+      // Read as written, not as a misspelling of it.
+      expect(location.note ?? '', sent).not.toMatch(/spelling/);
+    }
+    const m = await mcp({ location: 'Chicago/IL', limit: 1 });
+    expect(m.isError).toBe(false);
+    expect(m.text).toMatch(/ of Chicago, IL \(/);
+  });
+
+  it('answers "Washington state" as it answers a state alone: ask for the city or ZIP', async () => {
+    const bare = (await rest('location=Texas')).body.detail as string;
+    expect(bare).toBe(
+      'location "Texas" names a state, not a place; ask the person for their city or ZIP, then send it as "City, ST" or a 5-digit ZIP.',
+    );
+    for (const sent of ['Washington state', 'Washington State', 'New York state', 'state of Washington']) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.code, sent).toBe('location_not_understood');
+      expect(r.body.detail, sent).toBe(bare.replace('"Texas"', JSON.stringify(sent)));
+      const m = await mcp({ location: sent });
+      expect(m.text, sent).toContain(`${JSON.stringify(sent)} names a state, not a place`);
+    }
+    // With a city before it, the state is read as the state.
+    const city = await rest(`location=${encodeURIComponent('Seattle, Washington state')}&limit=1`);
+    expect(city.status).toBe(200);
+    expect(city.body.location).toMatchObject({ city: 'Seattle', state: 'WA' });
+  });
+});

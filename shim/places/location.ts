@@ -117,6 +117,10 @@ const HERE_RE =
 const EMBEDDED_PAIR_RE = /([+-]?\d{1,3}\.\d+)[^\d.]{1,16}?([+-]?\d{1,3}\.\d+)/;
 /** Two numbers each written with a decimal comma, apart by a comma, a semicolon or a space ("41,88, -87,63"). */
 const DECIMAL_COMMA_PAIR_RE = /^([+-]?\d{1,3}),(\d+)\s*(?:[,;]\s*|\s+)([+-]?\d{1,3}),(\d+)$/;
+/** A state's name with the word "state" ("Washington state", "state of Washington"): [before "state", after "state of"]. */
+const STATE_WORD_RE = /^(?:(.*\S)\s+state|state\s+of\s+(.+))$/i;
+/** "City/ST": a slash between a city and (what may be) its state, no comma. */
+const CITY_SLASH_STATE_RE = /^([^,/]*\p{L}[^,/]*?)\s*\/\s*(\p{L}[^,/]*)$/u;
 /** A street address: a house number, then a word ("350 5th Ave", "1600 Pennsylvania Ave NW"). */
 const ADDRESS_RE = /^\d+[a-z]?\s+\S/i;
 
@@ -145,6 +149,14 @@ function point(
     `${parameter} ${quote(input)} is not a valid "lat,lng": latitude must be from -90 to 90 and longitude from -180 to 180 (decimal degrees)` +
       (swapped ? `. It looks like "lng,lat"; send latitude first: "${lngText},${latText}".` : '.'),
     { parameter, accepted: ACCEPTED },
+  );
+}
+
+/** The refusal of a state named alone ("Texas", "Washington state"): the same words resolve-name.ts gives "TX". */
+function stateRefusal(input: string, parameter: string): ApiError {
+  return notUnderstood(
+    `${parameter} ${quote(input)} names a state, not a place; ask the person for their city or ZIP, then send it as "City, ST" or a 5-digit ZIP.`,
+    parameter,
   );
 }
 
@@ -406,6 +418,20 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   // Whole, before a trailing state is split off: "South Florida" is a region, not a place named "South".
   const region = regionOf(normaliseCityName(s));
   if (region !== null) throw regionRefusal(input, region, parameter);
+  // "Washington state", "state of Washington": the state alone, refused as "Washington" the state would be (resolve-name.ts).
+  const stateWord = STATE_WORD_RE.exec(s);
+  const named = stateWord?.[1] ?? stateWord?.[2];
+  if (named !== undefined && stateCodeOf(named) !== null) throw stateRefusal(input, parameter);
+  // "Seattle, Washington state", "Seattle Washington state": the word after the state's name is no part of it.
+  if (stateWord?.[1] !== undefined) {
+    const before = stateWord[1];
+    const comma = before.lastIndexOf(',');
+    if (comma >= 0 ? stateCodeOf(before.slice(comma + 1)) !== null : splitTrailingState(before) !== null) s = before;
+  }
+  // "Chicago/IL", "Chicago / Illinois": a slash where the comma goes.
+  const slash = CITY_SLASH_STATE_RE.exec(s);
+  if (slash?.[1] !== undefined && slash[2] !== undefined && stateCodeOf(slash[2]) !== null)
+    return parseCity(slash[1], slash[2], input, parameter);
   const comma = s.lastIndexOf(',');
   if (comma >= 0) return parseCity(s.slice(0, comma), s.slice(comma + 1), input, parameter);
 
