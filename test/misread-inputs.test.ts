@@ -148,6 +148,17 @@ describe('refusals that name the way forward', () => {
     expect(one.body.detail).not.toMatch(/Did you mean/);
     expect(one.body.detail).toMatch(/If "41,88" is one number written with a decimal comma \(41\.88\)/);
   });
+
+  it('two ZIP codes in one location: asks for the person\'s own ZIP, not for a valid "lat,lng"', async () => {
+    for (const sent of ['60601 60602', '60601, 60602', '60601,60602']) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toContain('holds two 5-digit ZIP codes, not a point; send one ZIP');
+      expect(r.body.detail, sent).not.toMatch(/latitude must be/);
+      const m = await mcp({ location: sent });
+      expect(m.text, sent).toContain('send one ZIP');
+    }
+  });
 });
 
 describe('lat and lng swapped, both in range (a point in the Antarctic whose swap is in the US)', () => {

@@ -142,6 +142,12 @@ function point(
   const latOk = lat >= -90 && lat <= 90;
   const lngOk = lng >= -180 && lng <= 180;
   if (latOk && lngOk) return { kind: 'point', lat, lng, input, parameter };
+  // "60601 60602": two ZIPs (the person's and another, or a list), not a point out of range.
+  if (text !== undefined && text.every((t) => /^\d{5}$/.test(t)))
+    throw notUnderstood(
+      `${parameter} ${quote(input)} holds two 5-digit ZIP codes, not a point; send one ZIP: the person's own, where distances should be measured from (ask them which, if unsure).`,
+      parameter,
+    );
   const swapped = lng >= -90 && lng <= 90 && lat >= -180 && lat <= 180;
   const [latText, lngText] = text ?? [String(lat), String(lng)];
   throw new ApiError(
