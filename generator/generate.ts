@@ -10,7 +10,7 @@ import { buildOpenApi } from './openapi/openapi.ts';
 import { applyCorrections } from './model/corrections.ts';
 import type { Corrected } from './model/corrections.ts';
 import type { MetroT, PlaceRecordT, RemovalRecordT } from './inputs/schema.ts';
-import { ActiveRemovals, describeRemoval, holdRemovedPlaces, identityOfPlace } from './model/removals.ts';
+import { ActiveRemovals, describeRemoval, HELD_FILE, holdRemovedPlaces, identityOfPlace } from './model/removals.ts';
 import type { RemovalsDocT, ZipGazetteerT } from '../shim/format/site-format.ts';
 import { buildCoverage } from './model/coverage.ts';
 import type { CoverageMap } from './model/coverage.ts';
@@ -275,7 +275,8 @@ async function buildModel(
   inputs.places = [];
   const removals = new ActiveRemovals(inputs.removals);
   const heldByPlace = await holdRemovedPlaces(opts.dataDir, removals);
-  if (heldByPlace > 0) step(`${heldByPlace} place(s) a firm-wide standing removal matched in a week held out by place`);
+  if (heldByPlace > 0)
+    step(`${heldByPlace} place(s) a standing removal matched or held in a week (${HELD_FILE}) held out by place`);
   const places: PlaceRecordT[] = [];
   const standing = new Map<string, string>();
   const standingRows = new Map<string, RemovalRecordT>();
@@ -285,6 +286,12 @@ async function buildModel(
     if (m === undefined) places.push(p);
     else {
       standing.set(p.place_id, describeRemoval(m));
+      // Shown even when quiet: the operator should see an office held out that no removal names by its own ids.
+      const removed = removals.sameOfficeAs.get(p.place_id);
+      if (removed !== undefined)
+        log(
+          `held out as the same office as removed listing ${removed}: ${p.name}, ${p.street_address}, ${p.city}, ${p.state} (place ${p.place_id}, ${describeRemoval(m)})`,
+        );
       standingRows.set(p.place_id, m.value);
     }
   }

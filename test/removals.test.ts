@@ -272,3 +272,79 @@ describe('a removed firm whose listings change website', () => {
     expect(ids.has(listingIdOf('p4'))).toBe(true);
   }, 180_000);
 });
+
+describe('a removed office whose map listing is recreated under a new place id', () => {
+  /** Rewrite a week's places.jsonl: `edit` returns the records to write for each one (none to drop it). */
+  async function editPlaces(week: string, edit: (p: Record<string, unknown>) => Record<string, unknown>[]) {
+    const path = join(week, 'places.jsonl');
+    const rows = (await readFile(path, 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .flatMap((l) => edit(JSON.parse(l) as Record<string, unknown>));
+    await writeFile(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  }
+
+  it('stays out under its new place id; another firm at its address and the firm’s other office stay in', async () => {
+    // Beta Legal's office is removed by listing_id and Alpha's Chicago office by place_id. Next week the map shows each
+    // under a new place id: Beta's with its street written out, Alpha's with a suite added and its pin moved 30 m
+    // (same name and phone). A firm that moved into Beta's building, and Alpha's Evanston office (same name and phone,
+    // another address), are other offices.
+    const data = await copyFixture();
+    const { from, to } = await addFollowingWeek(data);
+    await editPlaces(to, (p) => {
+      if (p.place_id === 'p6') {
+        const other = { ...p, place_id: 'p12', name: 'Delta Injury Lawyers', website: 'https://delta.example/' };
+        return [{ ...p, place_id: 'p6new', street_address: 'P6 Main Street' }, other];
+      }
+      if (p.place_id === 'p1')
+        return [{ ...p, place_id: 'p1new', street_address: 'P1 Main St Suite 200', lat: (p.lat as number) + 0.00027 }];
+      return [p];
+    });
+    await writeFile(join(data, 'removals.jsonl'), line({ listing_id: listingIdOf('p6') }) + line({ place_id: 'p1' }));
+    const site = join(await tempDir('rm-recreated'), 'site');
+    const records = await tempDir('rm-recreated-rec');
+    const lines: string[] = [];
+    const run = (week: string) =>
+      release({
+        dataDir: data,
+        siteDir: site,
+        recordsDir: records,
+        week,
+        force: { 'counts-drop': 'two offices asked to be removed (removals.jsonl:1, 2)' },
+        log: (l) => lines.push(l),
+      });
+    const first = await run('2026-W47');
+    expect(first.outcome, first.error ?? '').toBe('released');
+    const next = await run('2026-W48');
+    expect(next.outcome, next.error ?? '').toBe('released');
+    let ids = await listed(site);
+    for (const p of ['p6', 'p6new', 'p1', 'p1new']) expect(ids.has(listingIdOf(p)), p).toBe(false);
+    for (const p of ['p12', 'p2', 'p3', 'p4']) expect(ids.has(listingIdOf(p)), p).toBe(true);
+    // The operator sees each office held out this way, and which removed listing it is taken for.
+    const out = lines.join('\n');
+    expect(out).toContain(
+      `held out as the same office as removed listing ${listingIdOf('p6')}: Beta Legal, P6 Main Street, Milwaukee, WI`,
+    );
+    expect(out).toContain(
+      `held out as the same office as removed listing ${listingIdOf('p1')}: Alpha Injury Law, P1 Main St Suite 200, Chicago, IL`,
+    );
+    expect(out).not.toContain('Delta Injury Lawyers');
+    // Recorded beside removals.jsonl, with the offices the removals matched, so deleting old weeks changes nothing.
+    const heldFile = JSON.parse(await readFile(join(data, 'removals-held.json'), 'utf8')) as {
+      held: Record<string, string[]>;
+      offices: Record<string, { name: string; address: string }[]>;
+    };
+    expect(heldFile.held).toEqual({ [`listing:${listingIdOf('p6')}`]: ['p6new'], 'place:p1': ['p1new'] });
+    expect(heldFile.offices[`listing:${listingIdOf('p6')}`]?.map((o) => [o.name, o.address])).toEqual([
+      ['beta legal', 'p6 main st'],
+    ]);
+    // Next, the old week is deleted and Beta's listing is recreated once more: the recorded office still holds it.
+    await rm(from, { recursive: true });
+    await editPlaces(to, (p) => (p.place_id === 'p6new' ? [{ ...p, place_id: 'p6third' }] : [p]));
+    const third = await run('2026-W48');
+    expect(third.outcome, third.error ?? '').toBe('released');
+    ids = await listed(site);
+    for (const p of ['p6third', 'p1new']) expect(ids.has(listingIdOf(p)), p).toBe(false);
+    expect(ids.has(listingIdOf('p12'))).toBe(true);
+  }, 240_000);
+});
