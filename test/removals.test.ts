@@ -2,7 +2,7 @@
  * Standing removals (data/removals.jsonl): a listing or a whole firm stays out of every later week until lifted, a new
  * place id of a removed firm stays out too, and publish refuses a site (a rollback) that still holds a removed listing.
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadInputError } from '../generator/generate.ts';
@@ -10,7 +10,7 @@ import { generateLive } from './helpers/generate-live.ts';
 import { firmIdOf, listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite, RemovedListingError } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
-import { readRemovals } from '../generator/model/removals.ts';
+import { readRemovals, weekScans } from '../generator/model/removals.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { FirmPack, keys } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
@@ -347,4 +347,29 @@ describe('a removed office whose map listing is recreated under a new place id',
     for (const p of ['p6third', 'p1new']) expect(ids.has(listingIdOf(p)), p).toBe(false);
     expect(ids.has(listingIdOf('p12'))).toBe(true);
   }, 240_000);
+});
+
+describe('the scan of the weeks for the removals', () => {
+  it('reads the weeks once per process for the same weeks and removals, again when a week changes', async () => {
+    // A release reads the removals four times (gates, generate, the publish checks): four scans of a million-line week
+    // each was the cost the cache removed. Counted by the files the scan opens, not by time.
+    const data = await copyFixture();
+    const { to } = await addFollowingWeek(data);
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }) + line({ place_id: 'p6' }));
+    const before = { ...weekScans };
+    for (let i = 0; i < 4; i++) await readRemovals(data);
+    // One scan: a pass over both weeks for the matches, one more for offices the same as the removed one.
+    expect(weekScans.scans - before.scans).toBe(1);
+    expect(weekScans.files - before.files).toBe(4);
+    // A week that changes is read again, once.
+    await appendFile(join(to, 'places.jsonl'), '\n');
+    for (let i = 0; i < 3; i++) await readRemovals(data);
+    expect(weekScans.scans - before.scans).toBe(2);
+    expect(weekScans.files - before.files).toBe(8);
+    // So is a change of the standing removals.
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
+    for (let i = 0; i < 2; i++) await readRemovals(data);
+    expect(weekScans.scans - before.scans).toBe(3);
+    expect(weekScans.files - before.files).toBe(10);
+  });
 });

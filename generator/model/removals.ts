@@ -7,7 +7,7 @@ import { firmIdOf, firmKeyOf, listingIdOf, normaliseFlagKey, websiteDomainOf } f
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 /** What a listing is known by, for matching against removals. */
@@ -316,12 +316,14 @@ interface Scan {
   same: [placeId: string, target: string, office: OfficeSignature][];
 }
 
-/** Counts of the scans of the weeks (and of the places.jsonl files they read) this process made: for tests. */
+/** Counts of the scans of the weeks (first passes) and of the places.jsonl files read (every pass): for tests. */
 export const weekScans = { scans: 0, files: 0 };
 
-// One scan of the weeks' places.jsonl per process for the same weeks (names, sizes, mtimes), the same standing
-// removals and the same recorded offices: a release reads the removals four times (gates, generate, publish checks).
-const scans = new Map<string, Promise<Scan>>();
+// One scan of the weeks' places.jsonl per process for the same weeks (names, sizes, mtimes) and the same standing
+// removals (and one more pass for the same offices, when office removals stand): a release reads the removals four
+// times (gates, generate, the publish checks).
+const scans = new Map<string, Promise<Pick<Scan, 'firm' | 'removed'>>>();
+const sameScans = new Map<string, Promise<Scan['same']>>();
 
 /** Each place line of every week under `<dataDir>/weeks/`, oldest week first; a week it cannot read gives none. */
 async function eachPlace(dataDir: string, weeks: readonly string[], fn: (p: PlaceLine) => void): Promise<void> {
@@ -355,18 +357,17 @@ async function scanWeeks(
     dataDir,
     ...[...removals.firmWideByTarget.keys()].sort(),
     ...[...removals.officeByTarget.keys()].sort(),
-    JSON.stringify([...recorded].map(([t, sigs]) => [t, [...sigs.keys()].sort()]).sort()),
   ];
   for (const week of weeks) {
     const s = await stat(join(dataDir, 'weeks', week, 'places.jsonl')).catch(() => null);
     sig.push(`${week}:${s?.size ?? -1}:${s?.mtimeMs ?? -1}`);
   }
   const key = sig.join('\0');
-  let scan = scans.get(key);
-  if (scan === undefined) {
-    scan = (async () => {
+  let first = scans.get(key);
+  if (first === undefined) {
+    first = (async () => {
       weekScans.scans++;
-      const found: Scan = { firm: [], removed: [], same: [] };
+      const found: Pick<Scan, 'firm' | 'removed'> = { firm: [], removed: [] };
       const targetOf = new Map([...removals.firmWideByTarget].map(([t, row]) => [row, t] as const));
       const offices = removals.officeByTarget.size > 0;
       await eachPlace(dataDir, weeks, (p) => {
@@ -376,26 +377,37 @@ async function scanWeeks(
         const o = offices ? removals.officeTargetByListing.get(listingIdOf(p.place_id)) : undefined;
         if (o !== undefined) found.removed.push([o, officeOf(p)]);
       });
-      // The offices the removals stand for: recorded ones (weeks since deleted) and those the weeks showed.
-      const known: [string, OfficeSignature][] = [];
-      for (const [t, sigs] of recorded)
-        if (removals.officeByTarget.has(t)) for (const s of sigs.values()) known.push([t, s]);
-      known.push(...found.removed);
-      if (known.length > 0) {
-        const names = new Set(known.map(([, s]) => s.name));
-        await eachPlace(dataDir, weeks, (p) => {
-          if (removals.officeTargetByListing.has(listingIdOf(p.place_id))) return;
-          const office = officeOf(p);
-          if (!names.has(office.name)) return;
-          const hit = known.find(([, s]) => sameOffice(s, office));
-          if (hit !== undefined) found.same.push([p.place_id, hit[0], office]);
-        });
-      }
       return found;
     })();
-    scans.set(key, scan);
+    scans.set(key, first);
   }
-  return scan;
+  const { firm, removed } = await first;
+  // The offices the removals stand for: those the weeks showed, and recorded ones (weeks since deleted). Only the
+  // recorded ones the weeks did not show key the second pass, so that recording what it found does not repeat it.
+  const seen = new Set(removed.map(([t, s]) => `${t}\0${signatureKey(s)}`));
+  const extra: [string, OfficeSignature][] = [];
+  for (const [t, sigs] of recorded)
+    if (removals.officeByTarget.has(t)) for (const [k, s] of sigs) if (!seen.has(`${t}\0${k}`)) extra.push([t, s]);
+  const known = [...removed, ...extra];
+  if (known.length === 0) return { firm, removed, same: [] };
+  const sameKey = `${key}\0same\0${JSON.stringify(extra.map(([t, s]) => `${t}\0${signatureKey(s)}`).sort())}`;
+  let same = sameScans.get(sameKey);
+  if (same === undefined) {
+    same = (async () => {
+      const found: Scan['same'] = [];
+      const names = new Set(known.map(([, s]) => s.name));
+      await eachPlace(dataDir, weeks, (p) => {
+        if (removals.officeTargetByListing.has(listingIdOf(p.place_id))) return;
+        const office = officeOf(p);
+        if (!names.has(office.name)) return;
+        const hit = known.find(([, s]) => sameOffice(s, office));
+        if (hit !== undefined) found.push([p.place_id, hit[0], office]);
+      });
+      return found;
+    })();
+    sameScans.set(sameKey, same);
+  }
+  return { firm, removed, same: await same };
 }
 
 /** The listing id an office removal target (`place:<id>`, `listing:<id>`) removes. */
@@ -407,8 +419,8 @@ function removedListingOf(target: string): string {
  * Hold by place every place a standing removal holds beyond its own ids: those `<dataDir>/removals-held.json` records
  * (weeks since deleted included), then those of the weeks under `<dataDir>/weeks/`, oldest first: every place a
  * firm_id or domain removal matched, and every place that is the same office (sameOffice) as one a place_id or
- * listing_id removal matched. The file is rewritten when the weeks showed something it lacked; a failure to write it
- * is an error naming the file. Returns how many places were newly held.
+ * listing_id removal matched. The file is rewritten when the weeks showed something it lacked. Returns how many
+ * places were newly held.
  */
 export async function holdRemovedPlaces(dataDir: string, removals: ActiveRemovals): Promise<number> {
   if (!removals.firmWide && removals.officeByTarget.size === 0) return 0;
@@ -459,22 +471,15 @@ export async function holdRemovedPlaces(dataDir: string, removals: ActiveRemoval
     holdOne(id, t);
   }
   for (const [t, office] of scan.removed) record(t, null, office);
-  for (const [id, t, office] of scan.same) {
-    record(t, id, office);
+  // A place held as the same office is recorded by place only: what matches is the office the removal itself matched.
+  for (const [id, t] of scan.same) {
+    record(t, id, null);
     holdOne(id, t);
   }
   if (grew) {
     const tmp = `${path}.tmp-${process.pid}`;
-    try {
-      await writeFile(tmp, heldFileText(held, offices));
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true }).catch(() => {});
-      throw new Error(
-        `cannot write ${path} (${(err as Error).message}): it records the places standing removals hold out, and a held place not recorded there could come back once the week that showed it is deleted; make it writable (and commit it with removals.jsonl), then run again`,
-        { cause: err },
-      );
-    }
+    await writeFile(tmp, heldFileText(held, offices));
+    await rename(tmp, path);
   }
   return count;
 }
