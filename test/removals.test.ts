@@ -2,7 +2,7 @@
  * Standing removals (data/removals.jsonl): a listing or a whole firm stays out of every later week until lifted, a new
  * place id of a removed firm stays out too, and publish refuses a site (a rollback) that still holds a removed listing.
  */
-import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadInputError } from '../generator/generate.ts';
@@ -11,6 +11,7 @@ import { firmIdOf, listingIdOf } from '../generator/inputs/ids.ts';
 import { publishSite, RemovedListingError } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
 import { readRemovals, weekScans } from '../generator/model/removals.ts';
+import { describeFailure } from '../generator/failure.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { FirmPack, keys } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
@@ -371,5 +372,34 @@ describe('the scan of the weeks for the removals', () => {
     for (let i = 0; i < 2; i++) await readRemovals(data);
     expect(weekScans.scans - before.scans).toBe(3);
     expect(weekScans.files - before.files).toBe(10);
+  });
+});
+
+describe('a data folder where removals-held.json cannot be written', () => {
+  it('fails the release at step removals naming the file and why, and nothing goes live', async () => {
+    const data = await copyFixture();
+    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
+    // Root writes through permissions, so the write is made to really fail: a folder where the file's temporary copy
+    // (removals-held.json.tmp-<pid>) is written.
+    await mkdir(join(data, `removals-held.json.tmp-${process.pid}`, 'x'), { recursive: true });
+    const site = join(await tempDir('rm-ro'), 'site');
+    const r = await release({
+      dataDir: data,
+      siteDir: site,
+      recordsDir: await tempDir('rm-ro-rec'),
+      force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
+      log: () => {},
+    });
+    expect(r.outcome).toBe('failed');
+    expect(r.failed_step).toBe('removals');
+    expect(r.error).toContain(`cannot write ${join(data, 'removals-held.json')}`);
+    expect(r.error).toContain('a held place not recorded there could come back');
+    await expect(readdir(site)).rejects.toThrow();
+    // generate fails the same way, and its CLI prints the message, not a stack trace.
+    const err = await generateLive({ dataDir: data, outDir: join(await tempDir('rm-ro-gen'), 'site'), ...quiet }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toContain(`cannot write ${join(data, 'removals-held.json')}`);
+    expect(describeFailure(err)).toBe((err as Error).message);
   });
 });

@@ -7,7 +7,7 @@ import { firmIdOf, firmKeyOf, listingIdOf, normaliseFlagKey, websiteDomainOf } f
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 /** What a listing is known by, for matching against removals. */
@@ -419,8 +419,8 @@ function removedListingOf(target: string): string {
  * Hold by place every place a standing removal holds beyond its own ids: those `<dataDir>/removals-held.json` records
  * (weeks since deleted included), then those of the weeks under `<dataDir>/weeks/`, oldest first: every place a
  * firm_id or domain removal matched, and every place that is the same office (sameOffice) as one a place_id or
- * listing_id removal matched. The file is rewritten when the weeks showed something it lacked. Returns how many
- * places were newly held.
+ * listing_id removal matched. The file is rewritten when the weeks showed something it lacked; a failure to write it
+ * is an error naming the file. Returns how many places were newly held.
  */
 export async function holdRemovedPlaces(dataDir: string, removals: ActiveRemovals): Promise<number> {
   if (!removals.firmWide && removals.officeByTarget.size === 0) return 0;
@@ -478,8 +478,16 @@ export async function holdRemovedPlaces(dataDir: string, removals: ActiveRemoval
   }
   if (grew) {
     const tmp = `${path}.tmp-${process.pid}`;
-    await writeFile(tmp, heldFileText(held, offices));
-    await rename(tmp, path);
+    try {
+      await writeFile(tmp, heldFileText(held, offices));
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true }).catch(() => {});
+      throw new Error(
+        `cannot write ${path} (${(err as Error).message}): it records the places standing removals hold out, and a held place not recorded there could come back once the week that showed it is deleted; make it writable (and commit it with removals.jsonl), then run again`,
+        { cause: err },
+      );
+    }
   }
   return count;
 }
