@@ -398,8 +398,9 @@ async function scanWeeks(
       const names = new Set(known.map(([, s]) => s.name));
       await eachPlace(dataDir, weeks, (p) => {
         if (removals.officeTargetByListing.has(listingIdOf(p.place_id))) return;
+        // The name first: only places named as a removed office are worth a whole signature.
+        if (!names.has(words(p.name).join(' '))) return;
         const office = officeOf(p);
-        if (!names.has(office.name)) return;
         const hit = known.find(([, s]) => sameOffice(s, office));
         if (hit !== undefined) found.push([p.place_id, hit[0], office]);
       });
