@@ -195,31 +195,40 @@ describe('a removal released from another checkout', () => {
   });
 });
 
+/**
+ * Alpha removed by domain; in the following week the map shows p1 without a website and p2 under a new domain. The
+ * data folder, the weeks, the site folder and a release of a week with the drop gate forced.
+ */
+async function alphaMovesWebsite(tag: string) {
+  const data = await copyFixture();
+  const { from, to } = await addFollowingWeek(data);
+  const moved = (await readFile(join(to, 'places.jsonl'), 'utf8')).split('\n').map((l) => {
+    if (l === '') return l;
+    const p = JSON.parse(l) as { place_id: string; website: string | null };
+    if (p.place_id === 'p1') p.website = null;
+    if (p.place_id === 'p2') p.website = 'https://alpha-injury.example/';
+    return JSON.stringify(p);
+  });
+  await writeFile(join(to, 'places.jsonl'), moved.join('\n'));
+  await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
+  const site = join(await tempDir(tag), 'site');
+  const records = await tempDir(`${tag}-rec`);
+  const run = (week: string) =>
+    release({
+      dataDir: data,
+      siteDir: site,
+      recordsDir: records,
+      week,
+      force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
+      log: () => {},
+    });
+  return { data, from, to, site, run };
+}
+
 describe('a removed firm whose listings change website', () => {
   it('stays out the next week when its offices lose or change their website', async () => {
     // Alpha asks to be removed by domain; next week the map shows p1 without a website and p2 under a new domain.
-    const data = await copyFixture();
-    const { to } = await addFollowingWeek(data);
-    const moved = (await readFile(join(to, 'places.jsonl'), 'utf8')).split('\n').map((l) => {
-      if (l === '') return l;
-      const p = JSON.parse(l) as { place_id: string; website: string | null };
-      if (p.place_id === 'p1') p.website = null;
-      if (p.place_id === 'p2') p.website = 'https://alpha-injury.example/';
-      return JSON.stringify(p);
-    });
-    await writeFile(join(to, 'places.jsonl'), moved.join('\n'));
-    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
-    const site = join(await tempDir('rm-moved'), 'site');
-    const records = await tempDir('rm-moved-rec');
-    const run = (week: string) =>
-      release({
-        dataDir: data,
-        siteDir: site,
-        recordsDir: records,
-        week,
-        force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
-        log: () => {},
-      });
+    const { data, site, run } = await alphaMovesWebsite('rm-moved');
     const first = await run('2026-W47');
     expect(first.outcome, first.error ?? '').toBe('released');
     const next = await run('2026-W48');
@@ -235,28 +244,7 @@ describe('a removed firm whose listings change website', () => {
   }, 180_000);
 
   it('stays out after the week that showed its old website is deleted from data/weeks/ (removals-held.json)', async () => {
-    const data = await copyFixture();
-    const { from, to } = await addFollowingWeek(data);
-    const moved = (await readFile(join(to, 'places.jsonl'), 'utf8')).split('\n').map((l) => {
-      if (l === '') return l;
-      const p = JSON.parse(l) as { place_id: string; website: string | null };
-      if (p.place_id === 'p1') p.website = null;
-      if (p.place_id === 'p2') p.website = 'https://alpha-injury.example/';
-      return JSON.stringify(p);
-    });
-    await writeFile(join(to, 'places.jsonl'), moved.join('\n'));
-    await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
-    const site = join(await tempDir('rm-held'), 'site');
-    const records = await tempDir('rm-held-rec');
-    const run = (week: string) =>
-      release({
-        dataDir: data,
-        siteDir: site,
-        recordsDir: records,
-        week,
-        force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
-        log: () => {},
-      });
+    const { data, from, site, run } = await alphaMovesWebsite('rm-held');
     const first = await run('2026-W47');
     expect(first.outcome, first.error ?? '').toBe('released');
     // What the removal matched is recorded beside removals.jsonl (committed; data/weeks/ is not).
