@@ -149,11 +149,14 @@ describe('refusals that name the way forward', () => {
     expect(one.body.detail).toMatch(/If "41,88" is one number written with a decimal comma \(41\.88\)/);
   });
 
-  it('two ZIP codes in one location: asks for the person\'s own ZIP, not for a valid "lat,lng"', async () => {
-    for (const sent of ['60601 60602', '60601, 60602', '60601,60602']) {
+  it('two ZIP codes in one location: asks for the person\'s own ZIP, not for a valid "lat,lng" or a state', async () => {
+    // "or" after a ZIP was read as Oregon, and "60601 and 60602" answered from 60602 as if "60601 and" were a street.
+    const lists = ['60601 or 60602', '60601 and 60602', '60601/60602', '60601 & 60602', '60601; 60602, 60603'];
+    for (const sent of ['60601 60602', '60601, 60602', '60601,60602', ...lists]) {
       const r = await rest(`location=${encodeURIComponent(sent)}`);
       expect(r.status, sent).toBe(400);
-      expect(r.body.detail, sent).toContain('holds two 5-digit ZIP codes, not a point; send one ZIP');
+      expect(r.body.detail, sent).toContain('holds more than one 5-digit ZIP code, not one place; send one ZIP');
+      expect(r.body.detail, sent).not.toMatch(/\bOR\b|Oregon/);
       expect(r.body.detail, sent).not.toMatch(/latitude must be/);
       const m = await mcp({ location: sent });
       expect(m.text, sent).toContain('send one ZIP');

@@ -104,6 +104,8 @@ const COUNTRY_SUFFIX_RE = /\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of americ
 /** A value wrapped whole in straight or curly quotes. */
 const WRAPPING_QUOTES_RE = /^["'“‘](.*)["'”’]$/s;
 const TRAILING_ZIP_RE = /^(.*[^\s,:])[\s,:]+(\d{5}(?:-\d{4})?)$/;
+/** Several ZIPs and nothing else ("60601 or 60602", "60601 and 60602", "60601/60602", "60601, 60602"). */
+const ZIP_LIST_RE = /^\d{5}(?:-\d{4})?(?:\s*(?:[,;/&+|]|\s(?:or|and|to|vs\.?)\s)?\s*\d{5}(?:-\d{4})?)+$/i;
 /** What may stand before a ZIP as its label: "ZIP", "zip code", "ZIP Code", "postal code". */
 const ZIP_LABEL_RE = /^(?:zip(?:\s*code)?|postal\s+code)$/i;
 /** A county, parish or borough named as the place ("Harris County", "Cook Co."). */
@@ -143,11 +145,7 @@ function point(
   const lngOk = lng >= -180 && lng <= 180;
   if (latOk && lngOk) return { kind: 'point', lat, lng, input, parameter };
   // "60601 60602": two ZIPs (the person's and another, or a list), not a point out of range.
-  if (text !== undefined && text.every((t) => /^\d{5}$/.test(t)))
-    throw notUnderstood(
-      `${parameter} ${quote(input)} holds two 5-digit ZIP codes, not a point; send one ZIP: the person's own, where distances should be measured from (ask them which, if unsure).`,
-      parameter,
-    );
+  if (text !== undefined && text.every((t) => /^\d{5}$/.test(t))) throw zipListRefusal(input, parameter);
   const swapped = lng >= -90 && lng <= 90 && lat >= -180 && lat <= 180;
   const [latText, lngText] = text ?? [String(lat), String(lng)];
   throw new ApiError(
@@ -155,6 +153,17 @@ function point(
     `${parameter} ${quote(input)} is not a valid "lat,lng": latitude must be from -90 to 90 and longitude from -180 to 180 (decimal degrees)` +
       (swapped ? `. It looks like "lng,lat"; send latitude first: "${lngText},${latText}".` : '.'),
     { parameter, accepted: ACCEPTED },
+  );
+}
+
+/**
+ * The refusal of several ZIPs in one location ("60601 or 60602"): which one is the person's is theirs to say, so none is
+ * picked (read as a ZIP after a street, the last one would be; "or" after a ZIP would be read as Oregon).
+ */
+function zipListRefusal(input: string, parameter: string): ApiError {
+  return notUnderstood(
+    `${parameter} ${quote(input)} holds more than one 5-digit ZIP code, not one place; send one ZIP: the person's own, where distances should be measured from (ask them which, if unsure).`,
+    parameter,
   );
 }
 
@@ -341,6 +350,7 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
 
   const zip = ZIP_RE.exec(s);
   if (zip?.[1] !== undefined) return { kind: 'zip', zip: zip[1], input, parameter };
+  if (ZIP_LIST_RE.test(s)) throw zipListRefusal(input, parameter);
 
   // "41,88, -87,63", "41,88;-87,63": a pair written with decimal commas, never read as other numbers or a place.
   const commas = DECIMAL_COMMA_PAIR_RE.exec(s);
