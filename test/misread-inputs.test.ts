@@ -1,8 +1,8 @@
 /**
  * Inputs an assistant may pass on from a person that were misread or refused without a way forward: a city abroad
  * spelled as it is there ("München"), swapped lat/lng, decimal commas, km for miles, paging, "Chicago/IL",
- * "Washington state". Over REST and through the real MCP SDK client on the real server; each asserts what the person
- * would be told.
+ * "Washington state", regions and parts of a state read as small towns ("NorCal", "West Texas"). Over REST and
+ * through the real MCP SDK client on the real server; each asserts what the person would be told.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -219,5 +219,65 @@ describe('a state written the ways people write it', () => {
     const city = await rest(`location=${encodeURIComponent('Seattle, Washington state')}&limit=1`);
     expect(city.status).toBe(200);
     expect(city.body.location).toMatchObject({ city: 'Seattle', state: 'WA' });
+  });
+});
+
+describe('a region, a part of a state or city, or a state by its nickname (each also a small place somewhere)', () => {
+  it('is refused naming what it is, never answered from the small place of that name', async () => {
+    // Each was answered from the place in brackets: a person in Northern California was shown lawyers in Illinois.
+    for (const [sent, what, not] of [
+      ['NorCal', 'names a region (Northern California)', 'Normal, IL'],
+      ['Jersey Shore', 'names a region (the Jersey Shore, NJ', 'Jersey Shore, PA'],
+      ['West Texas', 'names part of Texas', 'West, TX'],
+      ['Central PA', 'names part of Pennsylvania', 'Central City, PA'],
+      ['Midwest', 'names a region of several states (the Midwest)', 'Midwest City, OK'],
+      ['New England', 'names a region of six states', 'New England, ND'],
+      ['NoVA', 'names a part of Virginia (Northern Virginia)', 'Nova, OH'],
+      ['Midtown', 'names a part of a city', 'Midtown, TN'],
+      ['Big Island', 'names the island of Hawaii (HI)', 'Big Island, VA'],
+      ['Chicagoland', 'names the Chicago metro area, IL', 'Chicago Lawn, IL'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.code, sent).toBe('location_not_understood');
+      expect(r.body.detail, sent).toContain(`location ${JSON.stringify(sent)} ${what}`);
+      expect(r.body.detail, sent).toMatch(/Ask the person which city they are in/);
+      expect(JSON.stringify(r.body), sent).not.toContain(not);
+      const m = await mcp({ location: sent });
+      expect(m.isError, sent).toBe(true);
+      expect(m.text, sent).toContain(what);
+    }
+  });
+
+  it('still answers the small place when its state is sent, and the states whose names start with a direction', async () => {
+    for (const [sent, city, state] of [
+      ['West, TX', 'West', 'TX'],
+      ['Jersey Shore, PA', 'Jersey Shore', 'PA'],
+      ['Midwest City', 'Midwest City', 'OK'],
+      ['East Lansing MI', 'East Lansing', 'MI'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(200);
+      const location = r.body.location as { city: string; state: string };
+      expect([location.city, location.state], sent).toEqual([city, state]);
+    }
+    for (const sent of ['West Virginia', 'North Carolina', 'South Dakota']) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toContain('names a state, not a place');
+    }
+  });
+
+  it('asks which is meant when a name is also what people call a state (Jersey, Carolina)', async () => {
+    for (const [sent, states, place] of [
+      ['Jersey', 'New Jersey', 'Jersey City, NJ'],
+      ['Carolina', 'North Carolina or South Carolina', 'Carolina, PR'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.code, sent).toBe('ambiguous_location');
+      expect(r.body.detail, sent).toContain(`and of a state (${states}); the service will not guess`);
+      expect(r.body.detail, sent).toContain(place);
+    }
   });
 });

@@ -23,10 +23,10 @@ import { ApiError } from '../contract/errors.ts';
 import { hereCore, looseCore } from './loose.ts';
 import { lostZeroHint } from './lost-zero.ts';
 import { nicknamePlace } from './nicknames.ts';
-import { regionOf, type Region } from './regions.ts';
+import { areaWordOf, regionOf, type Region } from './regions.ts';
 import { nullProto } from '../format/dict.ts';
 import { normaliseCityName } from '../format/site-format.ts';
-import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES } from './state-names.ts';
+import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES, US_STATES } from './state-names.ts';
 
 /** The location form the caller used, before resolution. `input` is the location as sent. */
 export type LocationArg =
@@ -123,6 +123,9 @@ const DECIMAL_COMMA_PAIR_RE = /^([+-]?\d{1,3}),(\d+)\s*(?:[,;]\s*|\s+)([+-]?\d{1
 const STATE_WORD_RE = /^(?:(.*\S)\s+state|state\s+of\s+(.+))$/i;
 /** "City/ST": a slash between a city and (what may be) its state, no comma. */
 const CITY_SLASH_STATE_RE = /^([^,/]*\p{L}[^,/]*?)\s*\/\s*(\p{L}[^,/]*)$/u;
+/** A direction or position before a state's name ("West Texas", "Upstate New York"): a part of the state. */
+const PART_OF_STATE_RE =
+  /^(?:north|south|east|west|(?:north|south)(?:east|west)|northern|southern|eastern|western|(?:north|south)(?:east|west)ern|central|middle|upstate|downstate|coastal|rural)$/i;
 /** A street address: a house number, then a word ("350 5th Ave", "1600 Pennsylvania Ave NW"). */
 const ADDRESS_RE = /^\d+[a-z]?\s+\S/i;
 
@@ -193,6 +196,29 @@ function regionRefusal(input: string, region: Region, parameter: string): ApiErr
       `and send it as "City, ST" (${quote(first)}, ${quote(second)}) or a 5-digit ZIP.`,
     parameter,
   );
+}
+
+/**
+ * The refusal of a part of a state or of a city named without which one ("West Texas", "Midtown", "the Panhandle"):
+ * the gazetteer holds small places of those names (West, TX; Midtown, TN) that would be answered instead.
+ */
+function partRefusal(input: string, what: string, parameter: string): ApiError {
+  return notUnderstood(
+    `${parameter} ${quote(input)} names ${what}, not one place; distances need one point. ` +
+      'Ask the person which city they are in, or for their ZIP code, and send it as "City, ST" or a 5-digit ZIP.',
+    parameter,
+  );
+}
+
+/**
+ * The refusal of `s` (no comma) as a state named with a direction ("West Virginia") or a part of one ("West Texas",
+ * "Central PA"), which the gazetteer would read as the town of West, TX (sent as "West, TX"); null for anything else.
+ */
+function partOfState(s: string, input: string, parameter: string): ApiError | null {
+  const split = s.includes(',') ? null : splitTrailingState(s);
+  if (split === null || !PART_OF_STATE_RE.test(split[0].trim())) return null;
+  if (stateCodeOf(s) !== null) return stateRefusal(input, parameter);
+  return partRefusal(input, `part of ${US_STATES[stateCodeOf(split[1]) ?? ''] ?? split[1].trim()}`, parameter);
 }
 
 /** The refusal of a street address without its ZIP, naming the city when the address gives it. */
@@ -301,9 +327,11 @@ export function parseLocation(sent: string, parameter = 'location'): ParsedLocat
   const plain = (): ParsedLocation => parsePlain(input, parameter);
   const core = looseCore(input.replace(COUNTRY_SUFFIX_RE, ''));
   if (core === null) return plain();
-  // "the Bay Area", "Tampa Bay area": a region with or without the words is refused as a region.
+  // "the Bay Area", "Tampa Bay area", "central PA": a region or part of a state, with or without the words, is refused so.
   const region = regionOf(normaliseCityName(input)) ?? regionOf(normaliseCityName(core));
   if (region !== null) throw regionRefusal(input, region, parameter);
+  const part = partOfState(input.trim(), input, parameter);
+  if (part !== null) throw part;
   let loose: ParsedLocation;
   try {
     loose = { ...parsePlain(core, parameter), input };
@@ -434,6 +462,8 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   // Whole, before a trailing state is split off: "South Florida" is a region, not a place named "South".
   const region = regionOf(normaliseCityName(s));
   if (region !== null) throw regionRefusal(input, region, parameter);
+  const area = areaWordOf(normaliseCityName(s));
+  if (area !== null) throw partRefusal(input, area, parameter);
   // "Washington state", "state of Washington": the state alone, refused as "Washington" the state would be (resolve-name.ts).
   const stateWord = STATE_WORD_RE.exec(s);
   const named = stateWord?.[1] ?? stateWord?.[2];
@@ -451,6 +481,8 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   const comma = s.lastIndexOf(',');
   if (comma >= 0) return parseCity(s.slice(0, comma), s.slice(comma + 1), input, parameter);
 
+  const part = partOfState(s, input, parameter);
+  if (part !== null) throw part;
   const split = splitTrailingState(s);
   if (split !== null && /\p{L}/u.test(split[0])) return parseCity(split[0], split[1], input, parameter);
 

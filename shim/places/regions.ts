@@ -35,6 +35,27 @@ const TWIN_CITIES: Region = {
   cities: ['Minneapolis, MN', 'Saint Paul, MN'],
 };
 
+const SOUTHERN_CALIFORNIA: Region = {
+  name: 'Southern California',
+  state: 'CA',
+  cities: ['Los Angeles, CA', 'San Diego, CA', 'Riverside, CA'],
+};
+const NORTHERN_CALIFORNIA: Region = {
+  name: 'Northern California',
+  state: 'CA',
+  cities: ['San Jose, CA', 'San Francisco, CA', 'Sacramento, CA'],
+};
+const JERSEY_SHORE: Region = {
+  name: 'the Jersey Shore, NJ: the coast of Monmouth, Ocean, Atlantic and Cape May counties',
+  state: 'NJ',
+  cities: ['Toms River, NJ', 'Atlantic City, NJ', 'Asbury Park, NJ'],
+};
+const TRI_STATE: Region = {
+  name: 'the New York tri-state area (New York, New Jersey and Connecticut)',
+  state: 'NY',
+  cities: ['New York, NY', 'Newark, NJ', 'Stamford, CT'],
+};
+
 /** Region name (normalised as normaliseCityName folds it) -> region. */
 export const REGIONS: Readonly<Record<string, Region>> = nullProto({
   longisland: LONG_ISLAND,
@@ -66,12 +87,71 @@ export const REGIONS: Readonly<Record<string, Region>> = nullProto({
     state: 'CA',
     cities: ['Riverside, CA', 'San Bernardino, CA', 'Ontario, CA'],
   },
+  // "NorCal" was read as Normal, IL (one letter away); "Jersey Shore" as the borough of Jersey Shore, PA.
+  socal: SOUTHERN_CALIFORNIA,
+  southerncalifornia: SOUTHERN_CALIFORNIA,
+  norcal: NORTHERN_CALIFORNIA,
+  northerncalifornia: NORTHERN_CALIFORNIA,
+  jerseyshore: JERSEY_SHORE,
+  thejerseyshore: JERSEY_SHORE,
+  southjersey: {
+    name: 'South Jersey, NJ',
+    state: 'NJ',
+    cities: ['Camden, NJ', 'Cherry Hill, NJ', 'Vineland, NJ'],
+  },
+  northjersey: {
+    name: 'North Jersey, NJ',
+    state: 'NJ',
+    cities: ['Newark, NJ', 'Jersey City, NJ', 'Paterson, NJ'],
+  },
+  tristate: TRI_STATE,
+  tristatearea: TRI_STATE,
+  thetristatearea: TRI_STATE,
   hamptonroads: {
     name: 'Hampton Roads, VA',
     state: 'VA',
     cities: ['Virginia Beach, VA', 'Norfolk, VA', 'Newport News, VA'],
   },
 });
+
+/**
+ * Words for a part of some city or state, or a region of several states, which the gazetteer also holds as small places
+ * ("Midtown" is Midtown, TN; "Midwest" Midwest City, OK; "NoVA" Nova, OH): normalised word -> what it names, for the
+ * refusal ("part of a city", ...). A person saying one means the part near them, never the small place.
+ */
+const AREA_WORDS: Readonly<Record<string, string>> = nullProto({
+  midtown: 'a part of a city',
+  uptown: 'a part of a city',
+  downtown: 'a part of a city',
+  westside: 'a part of a city',
+  eastside: 'a part of a city',
+  northside: 'a part of a city',
+  southside: 'a part of a city',
+  panhandle: 'a part of a state (Florida, Texas, Oklahoma and others have one)',
+  thepanhandle: 'a part of a state (Florida, Texas, Oklahoma and others have one)',
+  southbay: 'a part of a metro area (the South Bay of Los Angeles or of San Francisco)',
+  eastbay: 'a part of the San Francisco Bay Area',
+  northbay: 'a part of the San Francisco Bay Area',
+  bigisland: 'the island of Hawaii (HI)',
+  thebigisland: 'the island of Hawaii (HI)',
+  midwest: 'a region of several states (the Midwest)',
+  themidwest: 'a region of several states (the Midwest)',
+  newengland: 'a region of six states (New England)',
+  pacificnorthwest: 'a region of several states (the Pacific Northwest)',
+  pnw: 'a region of several states (the Pacific Northwest)',
+  eastcoast: 'a region of several states (the East Coast)',
+  westcoast: 'a region of several states (the West Coast)',
+  nova: 'a part of Virginia (Northern Virginia)',
+  northernvirginia: 'a part of Virginia (Northern Virginia)',
+  centralvalley: 'a part of California (the Central Valley)',
+  chicagoland: 'the Chicago metro area, IL',
+  capecod: 'a part of Massachusetts (Cape Cod)',
+});
+
+/** What an area word names ("a part of a city"), or null when `key` (normalised) is none. */
+export function areaWordOf(key: string): string | null {
+  return AREA_WORDS[key] ?? null;
+}
 
 /** The region a name stands for (any spelling normaliseCityName folds to the same key), or null. */
 export function regionOf(key: string): Region | null {

@@ -18,7 +18,7 @@ import {
   type NameEntryT,
   type NameGazetteerT,
 } from '../format/site-format.ts';
-import { isStateName, stateCodeOf, US_STATES } from './state-names.ts';
+import { isStateName, stateCodeOf, statesNamed, US_STATES } from './state-names.ts';
 
 /** A place is read as the one meant when its population is at least this many times the next same-named place's. */
 export const DOMINANCE = 10;
@@ -243,7 +243,7 @@ export async function resolveName(
   const list = candidateList(candidates);
   throw new ApiError(
     'ambiguous_location',
-    `${JSON.stringify(q.name)} is the name of places in ${entries.length} states${stateToo ? ', and of a state' : ''}; ` +
+    `${JSON.stringify(q.name)} is the name of places in ${entries.length} states${stateToo ? `, and of a state (${statesNamed(key) ?? 'a state'})` : ''}; ` +
       `the service will not guess. Ask the person which one they mean (or for their ZIP), then send it as "City, ST". ` +
       `Most populous first${entries.length > shown.length ? ` (the ${shown.length} largest)` : ''}: ${list}.`,
     { parameter, accepted: ACCEPTED, candidates },

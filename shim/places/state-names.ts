@@ -116,7 +116,32 @@ export function stateCodeOf(text: string): string | null {
   return BY_NAME[words] ?? OTHER_NAMES[words] ?? OTHER_NAMES[words.replace(/ /g, '')] ?? null;
 }
 
-/** Whether normalised name `key` (see normaliseCityName) is a state's full name ("newyork", "washington"). */
+/**
+ * What people call a state (or two) by a name that is also a place's: "Jersey" is New Jersey more often than Jersey
+ * City, NJ (the gazetteer's reading), and "Carolina" one of the Carolinas more often than Carolina, PR.
+ */
+const STATE_NICKNAMES: Readonly<Record<string, readonly string[]>> = nullProto({
+  jersey: ['NJ'],
+  carolina: ['NC', 'SC'],
+  thecarolinas: ['NC', 'SC'],
+  dakota: ['ND', 'SD'],
+  thedakotas: ['ND', 'SD'],
+});
+
+/** Whether normalised name `key` (see normaliseCityName) is a state's full name ("newyork", "washington") or nickname ("jersey"). */
 export function isStateName(key: string): boolean {
-  return Object.values(US_STATES).some((n) => n.toLowerCase().replace(/ /g, '') === key);
+  return (
+    STATE_NICKNAMES[key] !== undefined ||
+    Object.values(US_STATES).some((n) => n.toLowerCase().replace(/ /g, '') === key)
+  );
+}
+
+/** The states normalised name `key` names, by their full names ("New Jersey"; "North Carolina or South Carolina"), or null. */
+export function statesNamed(key: string): string | null {
+  const codes = STATE_NICKNAMES[key] ?? Object.keys(US_STATES).filter((c) => normalised(US_STATES[c]) === key);
+  return codes.length === 0 ? null : codes.map((c) => US_STATES[c] ?? c).join(' or ');
+}
+
+function normalised(name: string | undefined): string {
+  return (name ?? '').toLowerCase().replace(/ /g, '');
 }
