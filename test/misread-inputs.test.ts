@@ -268,6 +268,33 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
     }
   });
 
+  it('asks for the city when a name without a state is known only as a small place (a park or neighbourhood elsewhere)', async () => {
+    // Each was answered from the small place: a person near Central Park in New York was shown lawyers in Washington.
+    for (const [sent, place] of [
+      ['Central Park', 'Central Park, WA, a place of 2,685 people'],
+      ['Grant Park', 'Grant Park, IL, a place of 1,289 people'],
+      ['Buckhead', 'Buckhead, GA, a small place'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.code, sent).toBe('ambiguous_location');
+      expect(r.body.detail, sent).toContain(
+        `${JSON.stringify(sent)} without a state is known to this service only as ${place}`,
+      );
+      expect(r.body.detail, sent).toContain(`or the part with its city as "${sent}, City, ST"`);
+      const m = await mcp({ location: sent });
+      expect(m.isError, sent).toBe(true);
+      expect(m.text, sent).toContain('Ask the person which city and state they are in');
+    }
+    // With its city, the neighbourhood; with its state, the small place; a large place still answers without one.
+    const inCity = await rest(`location=${encodeURIComponent('Buckhead, Atlanta, GA')}&limit=1`);
+    expect(inCity.status).toBe(200);
+    expect((inCity.body.location as { metro: string }).metro).toBe('atlanta');
+    const withState = await rest(`location=${encodeURIComponent('Central Park, WA')}&limit=1`);
+    expect(withState.status).toBe(200);
+    expect((await rest('location=Chicago&limit=1')).status).toBe(200);
+  });
+
   it('asks which is meant when a name is also what people call a state (Jersey, Carolina)', async () => {
     for (const [sent, states, place] of [
       ['Jersey', 'New Jersey', 'Jersey City, NJ'],

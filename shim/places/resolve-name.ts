@@ -22,6 +22,12 @@ import { isStateName, stateCodeOf, statesNamed, US_STATES } from './state-names.
 
 /** A place is read as the one meant when its population is at least this many times the next same-named place's. */
 export const DOMINANCE = 10;
+/**
+ * A place read without its state must have at least this many people (or be the city a nickname names): a smaller one is
+ * more often a neighbourhood, park or part of a larger city elsewhere ("Central Park" was Central Park, WA; "Buckhead",
+ * Atlanta's, was the town of Buckhead, GA), so the caller is asked rather than answered from it.
+ */
+export const SMALL_PLACE = 10_000;
 /** Most candidates an ambiguous_location answer lists. */
 export const MAX_CANDIDATES = 10;
 /** Most other places a note names. */
@@ -216,6 +222,20 @@ export async function resolveName(
         `but ${meant.city}, ${meant.state}, one letter away, is far more populous than ${entries.length === 1 ? 'it' : 'any of them'}; ` +
         `the service will not guess. Ask the person which one they mean (or for their ZIP), then send it as "City, ST". ` +
         `Most populous first: ${candidateList([meant, ...named])}.`,
+      { parameter, accepted: ACCEPTED, candidates },
+    );
+  }
+  if (dominant && !stateToo && (topPopulation === null || topPopulation < SMALL_PLACE)) {
+    const candidates = await candidatesOf(reader, entries);
+    const people =
+      topPopulation === null ? 'a small place' : `a place of ${topPopulation.toLocaleString('en-US')} people`;
+    throw new ApiError(
+      'ambiguous_location',
+      `${JSON.stringify(q.name)} without a state is known to this service only as ${top[1]}, ${top[0]}, ${people}` +
+        `${entries.length > 1 ? ` (or smaller places: ${placeList(entries.slice(1), MAX_OTHERS)})` : ''}; the service will not guess ` +
+        `that the person is there: the name may be a neighbourhood, park or part of a city elsewhere. Ask the person which ` +
+        `city and state they are in (or for their ZIP); send "${top[1]}, ${top[0]}" if they are there, or the part with its ` +
+        `city as "${q.name}, City, ST".`,
       { parameter, accepted: ACCEPTED, candidates },
     );
   }
