@@ -295,6 +295,15 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
     expect((await rest('location=Chicago&limit=1')).status).toBe(200);
   });
 
+  it("reads a name with a sentence's mark after it as the name, not as a misspelling", async () => {
+    for (const sent of ['Chicago!', 'chicago?', 'Chicago, IL?']) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(200);
+      expect((r.body.location as { city: string }).city, sent).toBe('Chicago');
+      expect(JSON.stringify(r.body.location), sent).not.toContain('closest spelling');
+    }
+  });
+
   it('asks which is meant when a name is also what people call a state (Jersey, Carolina)', async () => {
     for (const [sent, states, place] of [
       ['Jersey', 'New Jersey', 'Jersey City, NJ'],

@@ -368,6 +368,8 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   if (s === '') throw notUnderstood(`${parameter} is empty; send ${FORMS}.`, parameter);
   // "\"60601\"", "60601, USA": quotes the value was wrapped in, and the country, were read as part of it.
   s = s.replace(WRAPPING_QUOTES_RE, '$1').trim();
+  // "Chicago!", "Chicago?": a sentence's mark, not part of the name (it was read as a misspelling of Chicago).
+  s = s.replace(/(?<=\p{L})[!?]+$/u, '').trim();
   s = s.replace(COUNTRY_SUFFIX_RE, '').trim();
   if (s === '') {
     throw notUnderstood(
