@@ -149,6 +149,20 @@ describe('refusals that name the way forward', () => {
     expect(one.body.detail).toMatch(/If "41,88" is one number written with a decimal comma \(41\.88\)/);
   });
 
+  it('a hemisphere letter on lat or lng: refused with the signed numbers to send', async () => {
+    for (const [query, send] of [
+      ['lat=41.88N&lng=87.63W', 'send lat=41.88&lng=-87.63'],
+      ['lat=41.88&lng=W87.63', 'send lat=41.88&lng=-87.63'],
+      ['lat=33.9%20S&lng=151.2%20E', 'send lat=-33.9&lng=151.2'],
+    ] as const) {
+      const r = await rest(query);
+      expect(r.status, query).toBe(400);
+      expect(r.body.detail, query).toContain(
+        `Write the hemisphere as the sign (S and W negative, N and E positive): ${send}.`,
+      );
+    }
+  });
+
   it('two ZIP codes in one location: asks for the person\'s own ZIP, not for a valid "lat,lng" or a state', async () => {
     // "or" after a ZIP was read as Oregon, and "60601 and 60602" answered from 60602 as if "60601 and" were a street.
     const lists = ['60601 or 60602', '60601 and 60602', '60601/60602', '60601 & 60602', '60601; 60602, 60603'];

@@ -102,6 +102,16 @@ function decimalComma(value: unknown): string | null {
   return typeof value === 'string' && /^\s*[+-]?\d+,\d+\s*$/.test(value) ? value.trim().replace(',', '.') : null;
 }
 
+/** `value` written as a decimal number with a hemisphere letter of `letters` after or before it, as the signed number; else null. */
+function hemisphere(value: unknown, letters: 'NS' | 'EW'): string | null {
+  if (typeof value !== 'string') return null;
+  const m = /^\s*(?:([NSEW])\s*)?(\d{1,3}(?:\.\d+)?)\s*°?\s*([NSEW])?\s*$/i.exec(value);
+  const letter = (m?.[1] ?? m?.[3])?.toUpperCase();
+  if (m === null || letter === undefined || (m[1] !== undefined && m[3] !== undefined) || !letters.includes(letter))
+    return null;
+  return letter === 'S' || letter === 'W' ? `-${m[2]}` : (m[2] ?? null);
+}
+
 /** The accepted parameter an unknown name most likely meant, or null. */
 function suggestion(name: string): string | null {
   const n = name.toLowerCase().replace(/-/g, '_');
@@ -265,6 +275,16 @@ export function parseAttorneysArgs(raw: RawArgs): AttorneysArgs {
         bad,
         `${bad} must be a number from ${bad === 'lat' ? '-90 to 90' : '-180 to 180'} (decimal degrees); got ${describeValue(raw[bad])}. ` +
           `Use a dot as the decimal point: send lat=${latDot ?? String(raw.lat)}&lng=${lngDot ?? String(raw.lng)}.`,
+      );
+    }
+    // "41.88N", "87.63 W": a hemisphere letter, which the number itself carries as its sign (W and S negative).
+    const [latH, lngH] = [hemisphere(raw.lat, 'NS'), hemisphere(raw.lng, 'EW')];
+    if (latH !== null || lngH !== null) {
+      const bad = latH !== null ? 'lat' : 'lng';
+      throw invalid(
+        bad,
+        `${bad} must be a number from ${bad === 'lat' ? '-90 to 90' : '-180 to 180'} (decimal degrees); got ${describeValue(raw[bad])}. ` +
+          `Write the hemisphere as the sign (S and W negative, N and E positive): send lat=${latH ?? String(raw.lat)}&lng=${lngH ?? String(raw.lng)}.`,
       );
     }
     const lat = numberInRange('lat', raw.lat, -90, 90, ' (decimal degrees)', false);
