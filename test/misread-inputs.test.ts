@@ -149,6 +149,18 @@ describe('refusals that name the way forward', () => {
     expect(one.body.detail).toMatch(/If "41,88" is one number written with a decimal comma \(41\.88\)/);
   });
 
+  it("a state's name misspelt: asks whether the state one slip away is meant, naming the text to send", async () => {
+    for (const [sent, meant] of [
+      ['Chicago, Ilinois', '"Chicago, IL" (Illinois)'],
+      ['Miami, Flordia', '"Miami, FL" (Florida)'],
+      ['Houston, Texsa', '"Houston, TX" (Texas)'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toContain(`is not a USPS state code. Did you mean ${meant}?`);
+    }
+  });
+
   it('a hemisphere letter on lat or lng: refused with the signed numbers to send', async () => {
     for (const [query, send] of [
       ['lat=41.88N&lng=87.63W', 'send lat=41.88&lng=-87.63'],

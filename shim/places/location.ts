@@ -27,6 +27,7 @@ import { areaWordOf, regionOf, type Region } from './regions.ts';
 import { nullProto } from '../format/dict.ts';
 import { normaliseCityName } from '../format/site-format.ts';
 import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES, US_STATES } from './state-names.ts';
+import { maxEdits, osaDistance } from './spelling.ts';
 
 /** The location form the caller used, before resolution. `input` is the location as sent. */
 export type LocationArg =
@@ -245,8 +246,23 @@ function stateOf(stateText: string, input: string, parameter: string): string {
       parameter,
     );
   }
+  // "Ilinois", "Flordia": a state's name misspelt; named as a question, since the city must still be asked for with it.
+  const key = st.toLowerCase().replace(/[^a-z]/g, '');
+  const near =
+    key.length < 4
+      ? []
+      : US_STATE_CODES.filter(
+          (c) =>
+            osaDistance(key, (US_STATES[c] ?? '').toLowerCase().replace(/ /g, ''), maxEdits(key.length)) <=
+            maxEdits(key.length),
+        );
+  const city = input.slice(0, input.lastIndexOf(',')).trim();
+  const meant =
+    near.length === 1 && city !== ''
+      ? ` Did you mean ${quote(`${city}, ${near[0]}`)} (${US_STATES[near[0] ?? '']})? Send that if it is the person's state.`
+      : '';
   throw notUnderstood(
-    `${parameter} ${quote(input)}: ${quote(st)} is not a USPS state code. Send "City, ST" where ST is one of ${US_STATE_CODES.join(' ')} (or the state's name).`,
+    `${parameter} ${quote(input)}: ${quote(st)} is not a USPS state code.${meant} Send "City, ST" where ST is one of ${US_STATE_CODES.join(' ')} (or the state's name).`,
     parameter,
   );
 }
