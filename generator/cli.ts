@@ -4,8 +4,7 @@ import { describeFailure } from './failure.ts';
 import { InputError } from './inputs/read.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_KEEP_VERSIONS } from './write/site-folder.ts';
 import { limitHeapGrowth } from './write/heap.ts';
-import { EXIT, printUsageError, runCli } from '../shim/lib/cli-run.ts';
-import { isoWeekProblem, normaliseIsoWeek } from './inputs/week.ts';
+import { EXIT, runCli } from '../shim/lib/cli-run.ts';
 
 const SPEC = {
   name: 'generate',
@@ -20,8 +19,7 @@ point) never sees half of it. Versions no longer live stay for the grace period 
 cache) and the last --keep versions stay for rollback; a later run removes what a killed run left.`,
   options: {
     week: {
-      type: 'string',
-      arg: 'YYYY-Www',
+      type: 'week',
       description:
         'week to publish, e.g. 2026-W47 (2026-w47 is read as 2026-W47; default: the latest folder in <data>/weeks/)',
     },
@@ -54,10 +52,6 @@ async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
-  // 2026-w47 is 2026-W47 (the week folders' name).
-  if (args.week !== undefined) args.week = normaliseIsoWeek(args.week);
-  const weekProblem = args.week === undefined ? null : isoWeekProblem(args.week);
-  if (weekProblem !== null) return printUsageError(SPEC, `--week ${weekProblem}`);
   const grace = args['grace-seconds'];
   const keep = args.keep;
   limitHeapGrowth();

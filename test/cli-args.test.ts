@@ -1,4 +1,4 @@
-/** The shared CLI parser (shim/lib/cli-args.ts): typed values, bounds, enums, repeated options, usage errors, --help. */
+/** The shared CLI parser (shim/lib/cli-args.ts): typed values, bounds, enums, weeks, repeats, usage errors, --help. */
 import { describe, expect, it } from 'vitest';
 import { EXIT, helpText, parseCliArgs, type CliSpec } from '../shim/lib/cli-args.ts';
 
@@ -9,7 +9,7 @@ const spec = {
   positionals: { min: 0, max: 1 },
   options: {
     out: { type: 'string', arg: 'dir', description: 'output folder', default: 'site/' },
-    week: { type: 'string', description: 'week to publish' },
+    week: { type: 'week', description: 'week to publish' },
     keep: { type: 'integer', min: 1, max: 100, description: 'versions kept', default: 3 },
     grace: { type: 'number', min: 0, description: 'seconds of grace' },
     mode: { type: 'enum', values: ['fast', 'slow'], description: 'how', default: 'fast' },
@@ -115,6 +115,39 @@ describe('parseCliArgs', () => {
     expect(ok(['--force', 'a=1', '--force', 'b=2', '--quiet', '--quiet']).values.quiet).toBe(true);
   });
 
+  it('reads an ISO week, a lower-case w as W, and refuses a malformed week or one its year lacks', () => {
+    expect(ok(['--week', '2026-W47']).values.week).toBe('2026-W47');
+    expect(ok(['--week', '2026-w47']).values.week).toBe('2026-W47');
+    expect(ok(['--week=2026-W53']).values.week).toBe('2026-W53');
+    expect(usage(['--week', '2026-47'])).toBe('--week must be an ISO week YYYY-Www, e.g. 2026-W47, got "2026-47"');
+    expect(usage(['--week', '2026-W60'])).toBe(
+      '--week must be an ISO week YYYY-Www, e.g. 2026-W47, got "2026-W60": 2026 has ISO weeks W01 to W53',
+    );
+    // 2027 has 52 weeks, 2026 has 53; there is no week 0.
+    expect(usage(['--week', '2027-W53'])).toContain('2027 has ISO weeks W01 to W52');
+    expect(usage(['--week', '2026-w00'])).toContain('got "2026-w00": 2026 has ISO weeks W01 to W53');
+    expect(usage(['--week', 'november'])).toContain('--week must be an ISO week YYYY-Www');
+    expect(usage(['--week', ' 2026-W47'])).toContain('got " 2026-W47"');
+    const weeks = {
+      name: 't',
+      usage: 't',
+      options: {
+        weeks: { type: 'week', split: ',', description: 'weeks' },
+        from: { type: 'week', required: true, description: 'first week' },
+      },
+    } as const satisfies CliSpec;
+    const r = parseCliArgs(weeks, ['--weeks', '2026-W46,2026-w47', '--from', '2026-w01']);
+    expect(r).toMatchObject({ kind: 'ok', values: { weeks: ['2026-W46', '2026-W47'], from: '2026-W01' } });
+    expect(parseCliArgs(weeks, ['--from', '2026-W01', '--weeks', '2026-W46,2026-W99'])).toEqual({
+      kind: 'usage',
+      message: '--weeks must be an ISO week YYYY-Www, e.g. 2026-W47, got "2026-W99": 2026 has ISO weeks W01 to W53',
+    });
+    expect(parseCliArgs(weeks, [])).toEqual({
+      kind: 'usage',
+      message: '--from is required (an ISO week YYYY-Www, e.g. 2026-W47)',
+    });
+  });
+
   it('refuses unknown options, a missing value, a value for a flag and extra positionals', () => {
     expect(usage(['--nope'])).toContain("'--nope'");
     expect(usage(['--keep'])).toContain('--keep');
@@ -146,6 +179,7 @@ describe('parseCliArgs', () => {
     expect(text.startsWith('Usage: tool [options] <file>\n\nDoes a thing.\n\nOptions:\n')).toBe(true);
     expect(text).toMatch(/ {2}--out <dir> +output folder \(default site\/\)\n/);
     expect(text).toMatch(/--keep <n> +versions kept \(default 3\)/);
+    expect(text).toMatch(/--week <YYYY-Www> +week to publish\n/);
     expect(text).toMatch(/--mode <fast\|slow> +how \(default fast\)/);
     expect(text).toMatch(/--force <value> +gate to let through \(repeatable\)/);
     expect(text).toMatch(/--radii <n> +radii in miles \(default 1,15,50\)/);

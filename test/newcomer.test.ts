@@ -211,25 +211,28 @@ describe('weeks and folders are checked (usage errors exit 2)', () => {
     const cases: Array<[string[], string]> = [
       [
         ['data/synth/cli.ts', '--weeks', '2026-W99', '--out', join(temp, 'w')],
-        '--weeks: 2026-W99 does not exist: 2026 has ISO weeks W01 to W53',
+        '--weeks must be an ISO week YYYY-Www, e.g. 2026-W47, got "2026-W99": 2026 has ISO weeks W01 to W53',
       ],
-      [['generator/research/cli.ts', '--week', '2026-W99'], '--week 2026-W99 does not exist'],
+      [
+        ['generator/research/cli.ts', '--week', '2026-W99'],
+        '--week must be an ISO week YYYY-Www, e.g. 2026-W47, got "2026-W99"',
+      ],
       [
         ['generator/research/cli.ts', '--week', '2026-W47', '--log', '/nonexistent', '--out', join(temp, 'r')],
         '--log /nonexistent does not exist',
       ],
       [
         ['generator/cli.ts', '--week', 'nope', '--out', join(temp, 'g')],
-        '--week must be an ISO week like 2026-W47, got "nope"',
+        '--week must be an ISO week YYYY-Www, e.g. 2026-W47, got "nope"',
       ],
       [
         ['generator/cli.ts', '--week', '2025-W53', '--out', join(temp, 'g')],
-        '--week 2025-W53 does not exist: 2025 has ISO weeks W01 to W52',
+        '--week must be an ISO week YYYY-Www, e.g. 2026-W47, got "2025-W53": 2025 has ISO weeks W01 to W52',
       ],
     ];
     cases.push([
       ['data/collect/cli.ts', '--week', '2025-W53'],
-      '--week 2025-W53 does not exist: 2025 has ISO weeks W01 to W52',
+      '--week must be an ISO week YYYY-Www, e.g. 2026-W47, got "2025-W53": 2025 has ISO weeks W01 to W52',
     ]);
     for (const [args, message] of cases) {
       const r = run(args);

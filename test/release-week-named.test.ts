@@ -1,9 +1,10 @@
 /**
  * A `--week` that is not under `<data>/weeks/` (a typo, a week not collected yet) is refused naming the weeks that are
- * there, newest last, so the operator sees what to type instead. A lower-case w (`2026-w47`) is read as `2026-W47`.
+ * there, newest last, so the operator sees what to type instead. A lower-case w (`2026-w47`) is read as `2026-W47`; a
+ * week not written like one (`2026-47`, `2026-W60`) is a usage error before the release starts.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,11 @@ import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtur
 afterAll(removeTempDirs);
 
 /** `npm run release` as the operator runs it, on a data copy; its stderr and exit code. */
-function releaseCli(data: string, dir: string, week: string): { status: number | null; stderr: string } {
+function releaseCli(
+  data: string,
+  dir: string,
+  week: string,
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(
     process.execPath,
     [
@@ -28,7 +33,7 @@ function releaseCli(data: string, dir: string, week: string): { status: number |
     ],
     { encoding: 'utf8' },
   );
-  return { status: r.status, stderr: r.stderr };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('--week names a week that is not there', () => {
@@ -41,12 +46,30 @@ describe('--week names a week that is not there', () => {
     expect(r.stderr).toContain(`--week 2026-W49 is not under ${join(data, 'weeks')}/ (it has 2026-W47, 2026-W48)`);
   });
 
-  it('a week not named like one says so and lists the weeks too', async () => {
+  it('a week not written like one is a usage error (exit 2) naming the form, before any work', async () => {
     const data = await copyFixture();
     const dir = await tempDir('week-misnamed');
-    const r = releaseCli(data, dir, '2026-47');
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`--week must look like 2026-W47, got "2026-47" (${join(data, 'weeks')}/ has 2026-W47)`);
+    for (const [week, why] of [
+      ['2026-47', ''],
+      ['2026-W60', ': 2026 has ISO weeks W01 to W53'],
+    ] as const) {
+      const r = releaseCli(data, dir, week);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `release: --week must be an ISO week YYYY-Www, e.g. 2026-W47, got ${JSON.stringify(week)}${why}\n`,
+      );
+      expect(r.stderr).toContain('Usage: npm run release -- [options]');
+      expect(r.stdout).toBe('');
+    }
+    // Nothing generated, published or recorded, and no progress: the release never started.
+    expect(existsSync(join(dir, 'site'))).toBe(false);
+    expect(existsSync(join(dir, 'records'))).toBe(false);
+  });
+
+  it('--help documents --week and the form it takes', () => {
+    const r = spawnSync(process.execPath, ['generator/release/cli.ts', '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/ {2}--week <YYYY-Www> +week, e\.g\. 2026-W47 \(2026-w47 is read as 2026-W47/);
   });
 
   it('with many weeks, the newest five and how many there are', async () => {

@@ -305,7 +305,7 @@ describe('command line', () => {
     expect(help.stdout).toContain('--nationwide');
     const bad = spawnSync(process.execPath, ['data/synth/cli.ts', '--weeks', 'november'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('ISO weeks');
+    expect(bad.stderr).toContain('--weeks must be an ISO week YYYY-Www, e.g. 2026-W47, got "november"');
   });
 });
 

@@ -7,7 +7,6 @@ import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
 import { GooglePlacesProvider } from './google-places.ts';
 import { GRID_RESOLUTION, gridPoints } from './grid.ts';
 import { isoWeekOf } from './iso-week.ts';
-import { isoWeekProblem, normaliseIsoWeek } from '../../generator/inputs/week.ts';
 import { readOperatorFlags } from './operator-flags.ts';
 import { MAX_PAGES } from './places-api.ts';
 import { Budget, costUsd, TEXT_SEARCH_ENTERPRISE_USD_PER_1000 } from './pricing.ts';
@@ -26,8 +25,7 @@ Every answer is checkpointed in <out>/raw/<week>/answers.jsonl (gzipped to answe
 archive, once the week is written): --resume continues a stopped run without buying any sample twice.`,
   options: {
     week: {
-      type: 'string',
-      arg: 'YYYY-Www',
+      type: 'week',
       description: "ISO week collected (default: the current week; with recorded, the archive's)",
     },
     metro: {
@@ -122,9 +120,6 @@ const { values } = cliOrExit(SPEC);
 const outDir = resolve(values.out);
 const providerName = values.provider;
 if (providerName === 'recorded' && values.from === undefined) usage('--provider recorded needs --from <archive>');
-if (values.week !== undefined) values.week = normaliseIsoWeek(values.week);
-const weekProblem = values.week === undefined ? null : isoWeekProblem(values.week);
-if (weekProblem !== null) usage(`--week ${weekProblem}`);
 if (values['collected-at'] !== undefined && !z.iso.datetime().safeParse(values['collected-at']).success)
   usage(`--collected-at must be an ISO 8601 UTC date-time like 2026-11-18T14:00:00Z, got "${values['collected-at']}"`);
 const pages = values.pages ?? 1;

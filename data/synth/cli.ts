@@ -1,8 +1,7 @@
 /** `npm run synth`: writes the seeded synthetic sample inputs (see data/README.md). */
 import { resolve } from 'node:path';
-import { cliOrExit, EXIT, printUsageError } from '../../shim/lib/cli-run.ts';
+import { cliOrExit, EXIT } from '../../shim/lib/cli-run.ts';
 import { synthesize, SYNTH_DEFAULTS } from './synthesize.ts';
-import { isoWeekProblem, normaliseIsoWeek } from '../../generator/inputs/week.ts';
 
 const SPEC = {
   name: 'synth',
@@ -13,7 +12,7 @@ The same seed always gives byte-identical files. Everything is marked synthetic:
     out: { type: 'string', arg: 'dir', description: 'output folder', default: 'data/weeks' },
     seed: { type: 'integer', min: 0, description: 'PRNG seed', default: SYNTH_DEFAULTS.seed },
     weeks: {
-      type: 'string',
+      type: 'week',
       split: ',',
       arg: 'list',
       description: `comma-separated consecutive ISO weeks (default ${SYNTH_DEFAULTS.weeks.join(',')}; ${SYNTH_DEFAULTS.weeks[0]} with --nationwide)`,
@@ -31,9 +30,6 @@ The same seed always gives byte-identical files. Everything is marked synthetic:
 } as const;
 
 const { values } = cliOrExit(SPEC);
-values.weeks = values.weeks.map(normaliseIsoWeek);
-const bad = values.weeks.map(isoWeekProblem).find((problem) => problem !== null);
-if (bad !== undefined && bad !== null) process.exit(printUsageError(SPEC, `--weeks: ${bad}`));
 try {
   await synthesize({
     outDir: resolve(values.out),

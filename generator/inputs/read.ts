@@ -7,7 +7,7 @@ import type { ZodType } from 'zod';
 import { MEASURED_QUERIES } from '../../shim/contract/constants.ts';
 import { normaliseFlagKey } from './ids.ts';
 import { isValidTimeZone, STATE_TIMEZONES } from './timezones.ts';
-import { isoWeeksInYear } from './week.ts';
+import { isoWeeksInYear } from '../../shim/lib/iso-week.ts';
 import { checkFlag, checkPlace } from './fast-check.ts';
 import { flagInterner, placeInterner } from './intern.ts';
 import { describeIssues, readJsonl } from './jsonl.ts';

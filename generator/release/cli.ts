@@ -5,7 +5,6 @@ import { release } from './release.ts';
 import { limitHeapGrowth } from '../write/heap.ts';
 import { EXIT, printUsageError, runCli } from '../../shim/lib/cli-run.ts';
 import { BUCKET_OPTIONS } from '../site/bucket-options.ts';
-import { normaliseIsoWeek } from '../inputs/week.ts';
 
 const SPEC = {
   name: 'release',
@@ -41,8 +40,7 @@ Loopback S3 (e.g. s3rver): --endpoint http://127.0.0.1:4568 with AWS_ACCESS_KEY_
     data: { type: 'string', arg: 'dir', description: 'inputs', default: 'data/' },
     site: { type: 'string', arg: 'dir', description: 'local site folder', default: 'site/' },
     week: {
-      type: 'string',
-      arg: 'YYYY-Www',
+      type: 'week',
       description: 'week, e.g. 2026-W47 (2026-w47 is read as 2026-W47; default: the latest under <data>/weeks/)',
     },
     ...BUCKET_OPTIONS,
@@ -112,8 +110,6 @@ async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
-  // 2026-w47 is 2026-W47 (the week folders' name), here and in the release record.
-  if (args.week !== undefined) args.week = normaliseIsoWeek(args.week);
   const sample = args['verify-sample'];
   if (args.invalidate && args.distribution === undefined)
     return printUsageError(SPEC, '--invalidate needs --distribution');

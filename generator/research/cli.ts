@@ -3,7 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { isoWeekProblem, mondayOfIsoWeek, normaliseIsoWeek } from '../inputs/week.ts';
+import { mondayOfIsoWeek } from '../inputs/week.ts';
 import { countSearches, EdgeLine, LogLine, SUPPRESS_BELOW, type EdgeLineT, type LogLineT } from './counts.ts';
 import { EXIT, printUsageError, runCli } from '../../shim/lib/cli-run.ts';
 
@@ -16,7 +16,7 @@ Cells with fewer than ${SUPPRESS_BELOW} searches are shown as suppressed, and so
 total) where the total minus the shown cells would give a suppressed count away (complementary suppression).
 Writes <out>/<week>.json and prints a summary. Inputs: --log, --cloudwatch, or both; --edge beside them.`,
   options: {
-    week: { type: 'string', arg: 'YYYY-Www', required: true, description: 'ISO week, Monday to Sunday UTC (required)' },
+    week: { type: 'week', required: true, description: 'ISO week, Monday to Sunday UTC (required)' },
     log: {
       type: 'string',
       arg: 'dir',
@@ -77,9 +77,6 @@ async function main(): Promise<number> {
   const cli = runCli(SPEC);
   if ('exit' in cli) return cli.exit;
   const args = cli.values;
-  args.week = normaliseIsoWeek(args.week);
-  const weekProblem = isoWeekProblem(args.week);
-  if (weekProblem !== null) return printUsageError(SPEC, `--week ${weekProblem}`);
   // The log folder must exist unless the lines come from a CloudWatch export (a mistyped folder is not an empty week).
   if (!existsSync(args.log) && args.cloudwatch === undefined)
     return printUsageError(

@@ -1,10 +1,11 @@
 /**
  * The command-line parser every CLI of the project uses: options declared once with their type, description and
- * default; numbers and enums parsed once into typed values; --help generated from the declaration; usage errors that
- * name the option and what it accepts. Pure: argv in, a typed value, the help text or a usage error out (no I/O; the
- * runner beside start.ts, shim/lib/cli-run.ts, prints and exits). Built on node:util parseArgs.
+ * default; numbers, enums and ISO weeks parsed once into typed values; --help generated from the declaration; usage
+ * errors that name the option and what it accepts. Pure: argv in, a typed value, the help text or a usage error out
+ * (no I/O; the runner beside start.ts, shim/lib/cli-run.ts, prints and exits). Built on node:util parseArgs.
  */
 import { parseArgs } from 'node:util';
+import { ISO_WEEK_FORM, isoWeekProblem, normaliseIsoWeek } from './iso-week.ts';
 
 /** Exit statuses every CLI uses; a CLI documents any further one (e.g. prune's 3) in its spec's `exits`. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -49,10 +50,14 @@ export interface EnumOption<V extends string = string> extends Valued<V> {
   type: 'enum';
   values: readonly V[];
 }
+/** An ISO week (`2026-W47`): a lower-case w is read as W; a malformed week, or one its year lacks, is a usage error. */
+export interface WeekOption extends Valued<string> {
+  type: 'week';
+}
 export interface BooleanOption extends Common {
   type: 'boolean';
 }
-export type OptionSpec = StringOption | IntegerOption | NumberOption | EnumOption | BooleanOption;
+export type OptionSpec = StringOption | IntegerOption | NumberOption | EnumOption | WeekOption | BooleanOption;
 export type Options = Readonly<Record<string, OptionSpec>>;
 
 /** What a CLI accepts and what its --help says. */
@@ -97,7 +102,14 @@ function flagOf(name: string, o: OptionSpec): string {
   const short = o.short === undefined ? '' : `-${o.short}, `;
   if (o.type === 'boolean') return `${short}--${name}`;
   const arg =
-    o.arg ?? (o.type === 'enum' ? o.values.join('|') : o.type === 'integer' || o.type === 'number' ? 'n' : 'value');
+    o.arg ??
+    (o.type === 'enum'
+      ? o.values.join('|')
+      : o.type === 'integer' || o.type === 'number'
+        ? 'n'
+        : o.type === 'week'
+          ? 'YYYY-Www'
+          : 'value');
   return `${short}--${name} <${arg}>`;
 }
 
@@ -110,6 +122,8 @@ export function accepts(o: OptionSpec): string {
       return 'a value';
     case 'enum':
       return `one of ${o.values.join(', ')}`;
+    case 'week':
+      return ISO_WEEK_FORM;
     case 'integer':
     case 'number': {
       const what = o.type === 'integer' ? 'an integer' : 'a number';
@@ -182,6 +196,10 @@ function parseValue(
       return { value: raw };
     case 'enum':
       return (o.values as readonly string[]).includes(raw) ? { value: raw } : bad();
+    case 'week': {
+      const problem = isoWeekProblem(raw);
+      return problem === null ? { value: normaliseIsoWeek(raw) } : { error: `--${name} ${problem}` };
+    }
     case 'integer':
     case 'number': {
       const pattern = o.type === 'integer' ? /^-?\d+$/ : /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
