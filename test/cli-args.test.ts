@@ -111,8 +111,25 @@ describe('parseCliArgs', () => {
     );
     expect(usage(['--out=a', '--out', 'a'])).toContain('--out given twice');
     expect(usage(['--mode', 'fast', '--mode', 'slow'])).toContain('--mode given twice');
-    // Repeatable options and flags are still fine.
-    expect(ok(['--force', 'a=1', '--force', 'b=2', '--quiet', '--quiet']).values.quiet).toBe(true);
+    // Repeatable options are still fine.
+    expect(ok(['--force', 'a=1', '--force', 'b=2', '--quiet']).values.force).toEqual(['a=1', 'b=2']);
+  });
+
+  it('refuses a flag given twice, naming it (a repeat was accepted silently)', () => {
+    expect(usage(['--quiet', '--keep', '2', '--quiet'])).toBe(
+      '--quiet given twice; it is a flag (on when given): give it once',
+    );
+    expect(usage(['--quiet', '--quiet', '--quiet'])).toContain('--quiet given 3 times');
+    const short = {
+      name: 't',
+      usage: 't',
+      options: { verbose: { type: 'boolean', short: 'v', description: 'more' } },
+    } as const satisfies CliSpec;
+    expect(parseCliArgs(short, ['-v', '--verbose'])).toEqual({
+      kind: 'usage',
+      message: '--verbose given twice; it is a flag (on when given): give it once',
+    });
+    expect(parseCliArgs(short, ['-v'])).toMatchObject({ kind: 'ok', values: { verbose: true } });
   });
 
   it('reads an ISO week, a lower-case w as W, and refuses a malformed week or one its year lacks', () => {

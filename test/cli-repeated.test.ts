@@ -1,6 +1,7 @@
 /**
- * Every operator CLI refuses a single-value option given twice (`--week A --week B`, `--bucket x --bucket y`) as a usage
- * error naming the option, at once and before anything is read or written: before, the last value silently won.
+ * Every operator CLI refuses a single-value option given twice (`--week A --week B`, `--bucket x --bucket y`), and a
+ * flag given twice (`--quiet --quiet`), as a usage error naming the option, at once and before anything is read or
+ * written: before, the last value silently won and a repeated flag passed unnoticed.
  */
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +70,20 @@ describe('a single-value option given twice', () => {
       expect(r.stderr).toContain(
         `--${c.flag} given twice (${c.values.map((v) => JSON.stringify(v)).join(', ')}); it takes one value: give it once`,
       );
+      expect(r.stderr).toContain('Usage: ');
+    }, 60_000);
+});
+
+describe('a flag given twice', () => {
+  for (const [script, args, flag] of [
+    ['generator/cli.ts', ['--quiet', '--data', '/nonexistent', '--quiet'], 'quiet'],
+    ['generator/release/cli.ts', ['--skip-bad', '--data', '/nonexistent', '--skip-bad'], 'skip-bad'],
+    ['data/synth/cli.ts', ['--quiet', '--quiet', '--out', '/nonexistent'], 'quiet'],
+  ] as const)
+    it(`${script} --${flag} --${flag}: usage error naming the flag (exit 2)`, async () => {
+      const r = await run(script, [...args]);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--${flag} given twice; it is a flag (on when given): give it once`);
       expect(r.stderr).toContain('Usage: ');
     }, 60_000);
 });

@@ -221,9 +221,9 @@ export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: re
     config[name] = {
       type: o.type === 'boolean' ? 'boolean' : 'string',
       ...(o.short !== undefined ? { short: o.short } : {}),
-      // Every valued option is collected as a list, so that a single-value option given twice is refused below instead
-      // of the last one silently winning (`--bucket a --bucket b`).
-      ...(o.type !== 'boolean' ? { multiple: true } : {}),
+      // Every option is collected as a list, so that a single-value option or a flag given twice is refused below
+      // instead of the last one silently winning (`--bucket a --bucket b`) or the repeat passing unnoticed (`-q -q`).
+      multiple: true,
     };
   }
   let parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] };
@@ -251,7 +251,13 @@ export function parseCliArgs<const O extends Options>(spec: CliSpec<O>, argv: re
   for (const [name, o] of Object.entries(spec.options)) {
     const given = parsed.values[name];
     if (o.type === 'boolean') {
-      values[name] = given === true;
+      const times = Array.isArray(given) ? given.length : given === undefined ? 0 : 1;
+      if (times > 1)
+        return {
+          kind: 'usage',
+          message: `--${name} given ${times === 2 ? 'twice' : `${times} times`}; it is a flag (on when given): give it once`,
+        };
+      values[name] = times === 1;
       continue;
     }
     const raws = given === undefined ? [] : (Array.isArray(given) ? given : [given]).map(String);
