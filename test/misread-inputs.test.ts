@@ -330,6 +330,20 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
     }
   });
 
+  it('reads a part of a city named with its city as the city, saying so ("Midtown Atlanta")', async () => {
+    for (const [sent, city] of [
+      ['Midtown Atlanta', 'Atlanta'],
+      ['Uptown Charlotte', 'Charlotte'],
+      ['Southside Chicago', 'Chicago'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(200);
+      const location = r.body.location as { city: string; note: string };
+      expect(location.city, sent).toBe(city);
+      expect(location.note, sent).toContain(`Read ${JSON.stringify(sent)} as ${city}`);
+    }
+  });
+
   it('asks which is meant when a name is also what people call a state (Jersey, Carolina)', async () => {
     for (const [sent, states, place] of [
       ['Jersey', 'New Jersey', 'Jersey City, NJ'],

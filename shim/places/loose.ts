@@ -21,7 +21,7 @@ const LAWYERS_ONLY_RE = new RegExp(String.raw`^${LAWYERS}$`, 'i');
 
 /** Before the place: who is sought, where the person is relative to it, or which part of it. */
 const LEADING_RE = new RegExp(
-  String.raw`^(?:${LAWYERS}\s+)?(?:(?:in|near|around|outside(?:\s+of)?|close\s+to|just\s+outside(?:\s+of)?)\s+(?:the\s+)?(?:(?:downtown|central|greater|metro|metropolitan)\s+)?|(?:the\s+)?(?:downtown|central|greater|metro|metropolitan)\s+)?`,
+  String.raw`^(?:${LAWYERS}\s+)?(?:(?:in|near|around|outside(?:\s+of)?|close\s+to|just\s+outside(?:\s+of)?)\s+(?:the\s+)?(?:(?:downtown|midtown|uptown|(?:north|south|east|west)\s?side|central|greater|metro|metropolitan)\s+)?|(?:the\s+)?(?:downtown|midtown|uptown|(?:north|south|east|west)\s?side|central|greater|metro|metropolitan)\s+)?`,
   'i',
 );
 /** After the place: the area around it. */
