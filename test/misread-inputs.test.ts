@@ -161,6 +161,12 @@ describe('refusals that name the way forward', () => {
     }
   });
 
+  it('a ZIP before the city: the refusal as a street address says to send the ZIP alone if it is one', async () => {
+    const r = await rest(`location=${encodeURIComponent('30303 Atlanta')}`);
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toContain('If 30303 is the ZIP code, send it alone: "30303".');
+  });
+
   it('a hemisphere letter on lat or lng: refused with the signed numbers to send', async () => {
     for (const [query, send] of [
       ['lat=41.88N&lng=87.63W', 'send lat=41.88&lng=-87.63'],

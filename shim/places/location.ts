@@ -226,9 +226,12 @@ function partOfState(s: string, input: string, parameter: string): ApiError | nu
 function addressRefusal(input: string, city: string | null, state: string | null, parameter: string): ApiError {
   const instead =
     city !== null && state !== null ? `the city as ${quote(`${city}, ${state}`)}` : 'the city as "City, ST"';
+  // "30303 Atlanta": the number in front may be the ZIP, written before the city rather than after it.
+  const lead = /^(\d{5})\s+\p{L}/u.exec(input.trim())?.[1];
+  const zipFirst = lead === undefined ? '' : ` If ${lead} is the ZIP code, send it alone: "${lead}".`;
   return notUnderstood(
     `${parameter} ${quote(input)} looks like a street address; street addresses are accepted only with their ZIP code. ` +
-      `Send the address's 5-digit ZIP, or ${instead}, or the point as "lat,lng".`,
+      `Send the address's 5-digit ZIP, or ${instead}, or the point as "lat,lng".${zipFirst}`,
     parameter,
   );
 }
