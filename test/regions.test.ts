@@ -31,6 +31,17 @@ const SPELLINGS = [
   'South Florida',
   'Inland Empire',
   'Hampton Roads',
+  'SoCal',
+  'Southern California',
+  'NorCal',
+  'Northern California',
+  'Jersey Shore',
+  'the Jersey Shore',
+  'South Jersey',
+  'North Jersey',
+  'tri-state',
+  'tri-state area',
+  'the tri-state area',
 ];
 
 describe('a region named as the location', () => {
