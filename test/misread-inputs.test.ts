@@ -161,6 +161,15 @@ describe('refusals that name the way forward', () => {
     }
   });
 
+  it('"home", "work", "my town": asks where the person is, never reads them as Home, WA', async () => {
+    for (const sent of ['home', 'my home', 'at home', 'work', 'my office', 'my town']) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toContain('does not name a place, and the service cannot tell where the person is');
+      expect(r.body.detail, sent).not.toContain('Home, WA');
+    }
+  });
+
   it('a ZIP before the city: the refusal as a street address says to send the ZIP alone if it is one', async () => {
     const r = await rest(`location=${encodeURIComponent('30303 Atlanta')}`);
     expect(r.status).toBe(400);

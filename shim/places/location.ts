@@ -115,7 +115,7 @@ const COUNTY_RE = /^(.*\S)\s+(county|co\.?|parish|borough)$/i;
 const NEAR_RE = /^(.+?)\s+(?:near|in|by|off|outside(?: of)?|around|close to)\s+(.+)$/i;
 /** Words for where the person is, which are not a place: the caller must ask for one. */
 const HERE_RE =
-  /^(?:(?:(?:lawyers?|attorneys?|law firms?)\s+)?(?:near|around|close to)\s+(?:me|here|us)|nearby|here|me|my (?:current )?location|current location|where i am|my area|local)$/i;
+  /^(?:(?:(?:lawyers?|attorneys?|law firms?)\s+)?(?:near|around|close to)\s+(?:me|here|us)|nearby|here|me|my (?:current )?location|current location|where i am|my area|local|(?:my |at )?(?:home|house|work|office|job)|my (?:place|neighbou?rhood|town|city))$/i;
 /** Two decimal numbers inside other text ("lat: 41.88, lng: -87.63", "@41.88,-87.63", a map link): a point, not a place. */
 const EMBEDDED_PAIR_RE = /([+-]?\d{1,3}\.\d+)[^\d.]{1,16}?([+-]?\d{1,3}\.\d+)/;
 /** Two numbers each written with a decimal comma, apart by a comma, a semicolon or a space ("41,88, -87,63"). */
