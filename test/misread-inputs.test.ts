@@ -229,6 +229,22 @@ describe('lat and lng swapped, both in range (a point in the Antarctic whose swa
 });
 
 describe('a state written the ways people write it', () => {
+  it('reads "City (ST)", "City; ST", "City | ST" and "street, City ST" with the state as sent', async () => {
+    for (const [sent, note] of [
+      ['Austin (TX)', null],
+      ['Austin; TX', null],
+      ['Austin | TX', null],
+      ['123 Main St, Austin TX', 'The street address "123 Main St" is not located'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(200);
+      const location = r.body.location as { city: string; state: string; note?: string };
+      expect([location.city, location.state], sent).toEqual(['Austin', 'TX']);
+      expect(location.note ?? '', sent).not.toContain('closest spelling');
+      if (note !== null) expect(location.note, sent).toContain(note);
+    }
+  });
+
   it('reads "City/ST" as "City, ST"', async () => {
     for (const sent of ['Chicago/IL', 'Chicago / IL', 'Chicago/Illinois']) {
       const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);

@@ -122,8 +122,9 @@ const EMBEDDED_PAIR_RE = /([+-]?\d{1,3}\.\d+)[^\d.]{1,16}?([+-]?\d{1,3}\.\d+)/;
 const DECIMAL_COMMA_PAIR_RE = /^([+-]?\d{1,3}),(\d+)\s*(?:[,;]\s*|\s+)([+-]?\d{1,3}),(\d+)$/;
 /** A state's name with the word "state" ("Washington state", "state of Washington"): [before "state", after "state of"]. */
 const STATE_WORD_RE = /^(?:(.*\S)\s+state|state\s+of\s+(.+))$/i;
-/** "City/ST": a slash between a city and (what may be) its state, no comma. */
-const CITY_SLASH_STATE_RE = /^([^,/]*\p{L}[^,/]*?)\s*\/\s*(\p{L}[^,/]*)$/u;
+/** "City/ST", "City; ST", "City | ST", "City (ST)": a mark other than a comma between a city and (what may be) its state. */
+const CITY_SLASH_STATE_RE =
+  /^([^,/;|()]*\p{L}[^,/;|()]*?)\s*(?:[/;|]\s*(\p{L}[^,/;|()]*)|\(\s*(\p{L}[^,/;|()]*?)\s*\))$/u;
 /** A direction or position before a state's name ("West Texas", "Upstate New York"): a part of the state. */
 const PART_OF_STATE_RE =
   /^(?:north|south|east|west|(?:north|south)(?:east|west)|northern|southern|eastern|western|(?:north|south)(?:east|west)ern|central|middle|upstate|downstate|coastal|rural)$/i;
@@ -497,10 +498,18 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   }
   // "Chicago/IL", "Chicago / Illinois": a slash where the comma goes.
   const slash = CITY_SLASH_STATE_RE.exec(s);
-  if (slash?.[1] !== undefined && slash[2] !== undefined && stateCodeOf(slash[2]) !== null)
-    return parseCity(slash[1], slash[2], input, parameter);
+  const slashState = slash?.[2] ?? slash?.[3];
+  if (slash?.[1] !== undefined && slashState !== undefined && stateCodeOf(slashState) !== null)
+    return parseCity(slash[1], slashState, input, parameter);
   const comma = s.lastIndexOf(',');
-  if (comma >= 0) return parseCity(s.slice(0, comma), s.slice(comma + 1), input, parameter);
+  if (comma >= 0) {
+    // "123 Main St, Chicago IL": the last part is the city and its state without a comma between them.
+    const last = s.slice(comma + 1);
+    const split = stateCodeOf(last) === null ? splitTrailingState(last.trim()) : null;
+    if (split !== null && /\p{L}/u.test(split[0]) && stateCodeOf(split[1]) !== null)
+      return parseCity(`${s.slice(0, comma)}, ${split[0]}`, split[1], input, parameter);
+    return parseCity(s.slice(0, comma), last, input, parameter);
+  }
 
   const part = partOfState(s, input, parameter);
   if (part !== null) throw part;
