@@ -26,8 +26,7 @@ import { nicknamePlace } from './nicknames.ts';
 import { areaWordOf, regionOf, type Region } from './regions.ts';
 import { nullProto } from '../format/dict.ts';
 import { normaliseCityName } from '../format/site-format.ts';
-import { STATE_NAME_MAX_WORDS, stateCodeOf, US_STATE_CODES, US_STATES } from './state-names.ts';
-import { maxEdits, osaDistance } from './spelling.ts';
+import { STATE_NAME_MAX_WORDS, stateCodeOf, statesSpelledNear, US_STATE_CODES, US_STATES } from './state-names.ts';
 
 /** The location form the caller used, before resolution. `input` is the location as sent. */
 export type LocationArg =
@@ -215,9 +214,14 @@ function partRefusal(input: string, what: string, parameter: string): ApiError {
 /**
  * The refusal of `s` (no comma) as a state named with a direction ("West Virginia") or a part of one ("West Texas",
  * "Central PA"), which the gazetteer would read as the town of West, TX (sent as "West, TX"); null for anything else.
+ * `split` is splitTrailingState(s), passed when the caller has it.
  */
-function partOfState(s: string, input: string, parameter: string): ApiError | null {
-  const split = s.includes(',') ? null : splitTrailingState(s);
+function partOfState(
+  s: string,
+  input: string,
+  parameter: string,
+  split = s.includes(',') ? null : splitTrailingState(s),
+): ApiError | null {
   if (split === null || !PART_OF_STATE_RE.test(split[0].trim())) return null;
   if (stateCodeOf(s) !== null) return stateRefusal(input, parameter);
   return partRefusal(input, `part of ${US_STATES[stateCodeOf(split[1]) ?? ''] ?? split[1].trim()}`, parameter);
@@ -251,15 +255,7 @@ function stateOf(stateText: string, input: string, parameter: string): string {
     );
   }
   // "Ilinois", "Flordia": a state's name misspelt; named as a question, since the city must still be asked for with it.
-  const key = st.toLowerCase().replace(/[^a-z]/g, '');
-  const near =
-    key.length < 4
-      ? []
-      : US_STATE_CODES.filter(
-          (c) =>
-            osaDistance(key, (US_STATES[c] ?? '').toLowerCase().replace(/ /g, ''), maxEdits(key.length)) <=
-            maxEdits(key.length),
-        );
+  const near = statesSpelledNear(st);
   const city = input.slice(0, input.lastIndexOf(',')).trim();
   const meant =
     near.length === 1 && city !== ''
@@ -511,9 +507,9 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
     return parseCity(s.slice(0, comma), last, input, parameter);
   }
 
-  const part = partOfState(s, input, parameter);
-  if (part !== null) throw part;
   const split = splitTrailingState(s);
+  const part = partOfState(s, input, parameter, split);
+  if (part !== null) throw part;
   if (split !== null && /\p{L}/u.test(split[0])) return parseCity(split[0], split[1], input, parameter);
 
   if (ADDRESS_RE.test(s)) throw addressRefusal(input, null, null, parameter);

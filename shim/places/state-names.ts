@@ -1,5 +1,6 @@
 /** The states the service covers and the ways people write them: USPS codes, full names, AP-style abbreviations. */
 import { nullProto } from '../format/dict.ts';
+import { maxEdits, osaDistance } from './spelling.ts';
 
 /** USPS codes the gazetteer covers (50 states, DC, PR) with their names, sorted by code. */
 export const US_STATES: Readonly<Record<string, string>> = nullProto({
@@ -128,20 +129,34 @@ const STATE_NICKNAMES: Readonly<Record<string, readonly string[]>> = nullProto({
   thedakotas: ['ND', 'SD'],
 });
 
+/** Each state's full name as one lower-case word ("newyork", "districtofcolumbia") -> its code. */
+const BY_KEY: Readonly<Record<string, string>> = nullProto(
+  Object.fromEntries(Object.entries(US_STATES).map(([code, name]) => [name.toLowerCase().replace(/ /g, ''), code])),
+);
+
+/** The codes of the states normalised name `key` (see normaliseCityName) names: a full name or a nickname ("jersey"). */
+function codesNamed(key: string): readonly string[] {
+  const code = BY_KEY[key];
+  return STATE_NICKNAMES[key] ?? (code === undefined ? [] : [code]);
+}
+
 /** Whether normalised name `key` (see normaliseCityName) is a state's full name ("newyork", "washington") or nickname ("jersey"). */
 export function isStateName(key: string): boolean {
-  return (
-    STATE_NICKNAMES[key] !== undefined ||
-    Object.values(US_STATES).some((n) => n.toLowerCase().replace(/ /g, '') === key)
-  );
+  return codesNamed(key).length > 0;
 }
 
 /** The states normalised name `key` names, by their full names ("New Jersey"; "North Carolina or South Carolina"), or null. */
 export function statesNamed(key: string): string | null {
-  const codes = STATE_NICKNAMES[key] ?? Object.keys(US_STATES).filter((c) => normalised(US_STATES[c]) === key);
+  const codes = codesNamed(key);
   return codes.length === 0 ? null : codes.map((c) => US_STATES[c] ?? c).join(' or ');
 }
 
-function normalised(name: string | undefined): string {
-  return (name ?? '').toLowerCase().replace(/ /g, '');
+/** The codes of the states whose full name `text` is a slip of ("Ilinois" -> IL), by the spelling rule's edits; none under 4 letters. */
+export function statesSpelledNear(text: string): string[] {
+  const key = text.toLowerCase().replace(/[^a-z]/g, '');
+  if (key.length < 4) return [];
+  const max = maxEdits(key.length);
+  return Object.entries(BY_KEY)
+    .filter(([name]) => osaDistance(key, name, max) <= max)
+    .map(([, code]) => code);
 }
