@@ -211,18 +211,22 @@ async function alphaMovesWebsite(tag: string) {
   });
   await writeFile(join(to, 'places.jsonl'), moved.join('\n'));
   await writeFile(join(data, 'removals.jsonl'), line({ domain: 'alphalaw.example' }));
+  const { site, run } = await weeklyReleases(
+    data,
+    tag,
+    'Alpha Injury Law asked to be removed (removals.jsonl:1)',
+    () => {},
+  );
+  return { data, from, to, site, run };
+}
+
+/** Releases of weeks of `dataDir` into a new site folder (`tag`), each letting the drop gate through for `reason`. */
+async function weeklyReleases(dataDir: string, tag: string, reason: string, log: (line: string) => void) {
   const site = join(await tempDir(tag), 'site');
   const records = await tempDir(`${tag}-rec`);
   const run = (week: string) =>
-    release({
-      dataDir: data,
-      siteDir: site,
-      recordsDir: records,
-      week,
-      force: { 'counts-drop': 'Alpha Injury Law asked to be removed (removals.jsonl:1)' },
-      log: () => {},
-    });
-  return { data, from, to, site, run };
+    release({ dataDir, siteDir: site, recordsDir: records, week, force: { 'counts-drop': reason }, log });
+  return { site, run };
 }
 
 describe('a removed firm whose listings change website', () => {
@@ -290,18 +294,13 @@ describe('a removed office whose map listing is recreated under a new place id',
       return [p];
     });
     await writeFile(join(data, 'removals.jsonl'), line({ listing_id: listingIdOf('p6') }) + line({ place_id: 'p1' }));
-    const site = join(await tempDir('rm-recreated'), 'site');
-    const records = await tempDir('rm-recreated-rec');
     const lines: string[] = [];
-    const run = (week: string) =>
-      release({
-        dataDir: data,
-        siteDir: site,
-        recordsDir: records,
-        week,
-        force: { 'counts-drop': 'two offices asked to be removed (removals.jsonl:1, 2)' },
-        log: (l) => lines.push(l),
-      });
+    const { site, run } = await weeklyReleases(
+      data,
+      'rm-recreated',
+      'two offices asked to be removed (removals.jsonl:1, 2)',
+      (l) => lines.push(l),
+    );
     const first = await run('2026-W47');
     expect(first.outcome, first.error ?? '').toBe('released');
     const next = await run('2026-W48');
