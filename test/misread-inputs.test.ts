@@ -330,7 +330,7 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
     for (const [sent, place] of [
       ['Central Park', 'Central Park, WA, a place of 2,685 people'],
       ['Grant Park', 'Grant Park, IL, a place of 1,289 people'],
-      ['Buckhead', 'Buckhead, GA, a small place'],
+      ['Buckhead', 'Buckhead, GA, a place whose population it does not hold'],
     ] as const) {
       const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
       expect(r.status, sent).toBe(400);
@@ -386,5 +386,85 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
       expect(r.body.detail, sent).toContain(`and of a state (${states}); the service will not guess`);
       expect(r.body.detail, sent).toContain(place);
     }
+  });
+});
+
+describe("a state's name, the country, or words that are no place", () => {
+  it('a state named alone is the state: never answered from a place one slip away, never first a place abroad', async () => {
+    // Missouri was answered from Missoula, MT ("the closest spelling"); Virginia led with Virginia, South Africa.
+    const missouri = await rest('location=Missouri');
+    expect(missouri.status).toBe(400);
+    expect(missouri.body.detail).toBe(
+      'location "Missouri" names a state, not a place; ask the person for their city or ZIP, then send it as "City, ST" or a 5-digit ZIP.',
+    );
+    const virginia = await rest('location=Virginia');
+    expect(virginia.status).toBe(400);
+    expect(virginia.body.code).toBe('ambiguous_location');
+    expect(virginia.body.detail).toMatch(
+      /^"Virginia" is the name of .*, and of a state \(Virginia\); the service will not guess/,
+    );
+    expect(virginia.body.detail).not.toContain('South Africa');
+    const indiana = await rest('location=Indiana');
+    expect(indiana.body.detail).toMatch(/^"Indiana" is the name of Indiana, PA, and of a state \(Indiana\)/);
+    const m = await mcp({ location: 'Missouri' });
+    expect(m.isError).toBe(true);
+    expect(m.text).toContain('names a state, not a place');
+    expect(m.text).not.toContain('Missoula');
+  });
+
+  it("a state's name misspelt is asked about as the state, not offered as the village it is also a slip of", async () => {
+    for (const [sent, state, code] of [
+      ['Tennesee', 'Tennessee', 'TN'],
+      ['Virgina', 'Virginia', 'VA'],
+      ['Floria', 'Florida', 'FL'],
+      ['Califonia', 'California', 'CA'],
+      ['Missisippi', 'Mississippi', 'MS'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toBe(
+        `location ${JSON.stringify(sent)} looks like the name of a state (${state}) misspelt, and a state is not a place; ` +
+          `ask the person for their city or ZIP, then send it as "City, ${code}" or a 5-digit ZIP.`,
+      );
+    }
+    // A place of that exact name still resolves with its state, and a city's slip is still read as the city.
+    expect((await rest('location=Tennessee%2C%20IL&limit=1')).status).toBe(200);
+    const phoenix = await rest('location=Pheonix&limit=1');
+    expect((phoenix.body.location as { city: string }).city).toBe('Phoenix');
+  });
+
+  it('the country by any of its names, and words for no place at all, ask for the city or ZIP', async () => {
+    for (const sent of ['America', 'the USA', 'the United States of America', 'US'])
+      expect((await rest(`location=${encodeURIComponent(sent)}`)).body.detail, sent).toContain(
+        'names the country, not a place',
+      );
+    for (const sent of ['my area', 'N/A', 'none', 'unknown', 'anywhere']) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toContain('does not name a place, and the service cannot tell where the person is');
+    }
+  });
+
+  it('two places, or a sentence around one, are refused saying so and naming what to send', async () => {
+    const two = await rest(`location=${encodeURIComponent('Dallas or Fort Worth')}`);
+    expect(two.status).toBe(400);
+    expect(two.body.detail).toContain(
+      'It seems to name more than one place ("Dallas" and "Fort Worth"), and distances are measured from one point',
+    );
+    const sentence = await rest(`location=${encodeURIComponent('I was in an accident in Dallas')}`);
+    expect(sentence.status).toBe(400);
+    expect(sentence.body.detail).toContain('It reads as a sentence: send only the place (perhaps "Dallas")');
+    const m = await mcp({ location: 'Plano and Frisco' });
+    expect(m.isError).toBe(true);
+    expect(m.text).toContain('("Plano" and "Frisco")');
+    // A place whose name has "and" in it is still that place.
+    expect((await rest(`location=${encodeURIComponent('Town and Country, MO')}&limit=1`)).status).toBe(200);
+  });
+
+  it('a name held without its population is not called small (the Bronx)', async () => {
+    const r = await rest('location=Bronx');
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toContain('Bronx, NY, a place whose population it does not hold');
+    expect(r.body.detail).not.toContain('a small place');
   });
 });

@@ -207,10 +207,16 @@ describe('names without a state', () => {
 
   it('says a name it knows nowhere is no known place, not only that it "has no state"', async () => {
     // "unknown", "N/A" or "zip" were told "has no state", as if adding one would make them a place.
-    for (const sent of ['unknown', 'N/A', 'Qwxzvb']) {
-      const e = await rejection(resolve(sent));
+    const known = await rejection(resolve('Qwxzvb'));
+    expect(known.code).toBe('location_not_understood');
+    expect(known.detail).toContain('location "Qwxzvb" is no US place name this service knows');
+    expect(known.detail).not.toMatch(/has no state/);
+    // Words a form puts for no answer are not names at all: ask where the person is.
+    for (const sent of ['unknown', 'N/A']) {
+      // Refused as the text is parsed, before any read.
+      const e = await rejection(Promise.resolve().then(() => resolve(sent)));
       expect(e.code, sent).toBe('location_not_understood');
-      expect(e.detail, sent).toContain(`location ${JSON.stringify(sent)} is no US place name this service knows`);
+      expect(e.detail, sent).toContain(`location ${JSON.stringify(sent)} does not name a place`);
       expect(e.detail, sent).not.toMatch(/has no state/);
     }
   });

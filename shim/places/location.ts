@@ -116,7 +116,9 @@ const COUNTY_RE = /^(.*\S)\s+(county|co\.?|parish|borough)$/i;
 const NEAR_RE = /^(.+?)\s+(?:near|in|by|off|outside(?: of)?|around|close to)\s+(.+)$/i;
 /** Words for where the person is, which are not a place: the caller must ask for one. */
 const HERE_RE =
-  /^(?:(?:(?:lawyers?|attorneys?|law firms?)\s+)?(?:near|around|close to)\s+(?:me|here|us)|nearby|here|me|my (?:current )?location|current location|where i am|my area|local|(?:my |at )?(?:home|house|work|office|job)|my (?:place|neighbou?rhood|town|city))$/i;
+  /^(?:(?:(?:lawyers?|attorneys?|law firms?)\s+)?(?:near|around|close to)\s+(?:me|here|us)|nearby|here|me|my (?:current )?location|current location|where i am|my area|local|(?:my |at )?(?:home|house|work|office|job)|my (?:place|neighbou?rhood|town|city)|any ?where|every ?where|unknown|none|n\/?a|not sure|i don'?t know|idk)$/i;
+/** The country by a name COUNTRY_SUFFIX_RE leaves alone ("America" before a place is no part of its name). */
+const COUNTRY_ALONE_RE = /^(?:the\s+)?(?:(?:united\s+states\s+of\s+)?america|united\s+states|u\.?s\.?a?\.?)$/i;
 /** Two decimal numbers inside other text ("lat: 41.88, lng: -87.63", "@41.88,-87.63", a map link): a point, not a place. */
 const EMBEDDED_PAIR_RE = /([+-]?\d{1,3}\.\d+)[^\d.]{1,16}?([+-]?\d{1,3}\.\d+)/;
 /** Two numbers each written with a decimal comma, apart by a comma, a semicolon or a space ("41,88, -87,63"). */
@@ -343,6 +345,8 @@ export function parseLocation(sent: string, parameter = 'location'): ParsedLocat
   const here = hereCore(input);
   if (here !== null) return readLoosely(parseLocation(here, parameter), input);
   const plain = (): ParsedLocation => parsePlain(input, parameter);
+  // "my area": the words for where the person is, before "area" is left out as words around a place named "my".
+  if (HERE_RE.test(input.trim())) return plain();
   const core = looseCore(input.replace(COUNTRY_SUFFIX_RE, ''));
   if (core === null) return plain();
   // "the Bay Area", "Tampa Bay area", "central PA": a region or part of a state, with or without the words, is refused so.
@@ -388,8 +392,9 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   s = s.replace(WRAPPING_QUOTES_RE, '$1').trim();
   // "Chicago!", "Chicago?": a sentence's mark, not part of the name (it was read as a misspelling of Chicago).
   s = s.replace(/(?<=\p{L})[!?]+$/u, '').trim();
+  const country = COUNTRY_ALONE_RE.test(s);
   s = s.replace(COUNTRY_SUFFIX_RE, '').trim();
-  if (s === '') {
+  if (s === '' || country) {
     throw notUnderstood(
       `${parameter} ${quote(input)} names the country, not a place; ask the person for their city or ZIP, then send ${FORMS}.`,
       parameter,

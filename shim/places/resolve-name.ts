@@ -8,6 +8,7 @@ import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
 import { LISTED, metrosAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
+import { shapeHint } from './shape-hints.ts';
 import { clearReading, nearNameEntries } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
 import {
@@ -18,7 +19,7 @@ import {
   type NameEntryT,
   type NameGazetteerT,
 } from '../format/site-format.ts';
-import { isStateName, stateCodeOf, statesNamed, US_STATES } from './state-names.ts';
+import { isStateName, stateCodeOf, statesNamed, statesSpelledNear, US_STATES } from './state-names.ts';
 
 /** A place is read as the one meant when its population is at least this many times the next same-named place's. */
 export const DOMINANCE = 10;
@@ -51,6 +52,24 @@ function noState(name: string, input: string, parameter: string, hint: string): 
 
 function notUnderstood(detail: string, parameter: string): ApiError {
   return new ApiError('location_not_understood', detail, { parameter, accepted: ACCEPTED });
+}
+
+/** A state's name sent as the place (`sent`: the parameter and its value, quoted). */
+function stateNotPlace(sent: string, parameter: string): ApiError {
+  return notUnderstood(
+    `${sent} names a state, not a place; ask the person for their city or ZIP, then send it as "City, ST" or a 5-digit ZIP.`,
+    parameter,
+  );
+}
+
+/** A state's name misspelt (`codes`: the states it is one slip from) sent as the place. */
+function stateSlip(sent: string, codes: readonly string[], parameter: string): ApiError {
+  const named = codes.map((c) => US_STATES[c] ?? c).join(' or ');
+  return notUnderstood(
+    `${sent} looks like the name of a state (${named}) misspelt, and a state is not a place; ask the person for their ` +
+      `city or ZIP, then send it as "City, ${codes.length === 1 ? codes[0] : 'ST'}" or a 5-digit ZIP.`,
+    parameter,
+  );
 }
 
 const OUTSIDE = 'the service covers US locations only (the 50 states, DC and Puerto Rico) and has no data there';
@@ -157,10 +176,18 @@ export async function resolveName(
   // A city abroad under its own name ("München", "Roma"), which the names document lists under its English one.
   const local = localNameAbroad(key);
   const abroad = doc?.abroad?.[key] ?? (local === null ? undefined : [local[0], local[1]]);
-  // The best-known holder of the name is abroad (Toronto, London): say so first, whatever the US namesakes.
-  if (abroad !== undefined)
+  // The best-known holder of the name is abroad (Toronto, London): say so first, whatever the US namesakes. Not for a
+  // state's name: "Virginia" is the state to a person asking here, never first Virginia, South Africa.
+  if (abroad !== undefined && !isStateName(key))
     throw await abroadRefusal(reader, q, `${abroad[0]}, ${countryName(abroad[1])}`, entries ?? []);
   if (entries === undefined || entries.length === 0) {
+    const sent = `${parameter} ${JSON.stringify(q.input)}`;
+    // "TX" alone is a state too; "unknown" or "N/A" told only "has no state" read as if a state would make them places.
+    // Before any spelling is corrected: "Missouri" was read as Missoula, MT, one slip away.
+    if (isStateName(key) || stateCodeOf(q.name) !== null) throw stateNotPlace(sent, parameter);
+    // A state's name one slip away ("Tennesee"): the state, not the village it is also a slip of (Tennessee, IL).
+    const slipOf = q.spelling === true ? [] : statesSpelledNear(q.name);
+    if (slipOf.length > 0) throw stateSlip(sent, slipOf, parameter);
     const near = doc === null ? [] : nearNameEntries(key, doc.names);
     // A name with letters of another language ("München") is more likely a place abroad than a slip of a US name
     // spelled otherwise (Muncie, IN): it is never read as one without asking; the close names are offered instead.
@@ -180,14 +207,7 @@ export async function resolveName(
       (es) => [es[0]?.[2] ?? 0, es[0]?.[3] ?? 0],
       (es) => `${es[0]?.[1]}, ${es[0]?.[0]}`,
     );
-    const sent = `${parameter} ${JSON.stringify(q.input)}`;
-    // "TX" alone is a state too; "unknown" or "N/A" told only "has no state" read as if a state would make them places.
-    if (isStateName(key) || stateCodeOf(q.name) !== null)
-      throw notUnderstood(
-        `${sent} names a state, not a place; ask the person for their city or ZIP, then send it as "City, ST" or a 5-digit ZIP.`,
-        parameter,
-      );
-    const elsewhere = foreign ? ` If it is a place outside the United States, ${OUTSIDE}.` : '';
+    const elsewhere = (foreign ? ` If it is a place outside the United States, ${OUTSIDE}.` : '') + shapeHint(q.input);
     if (close.length === 0)
       throw notUnderstood(
         `${sent} is no US place name this service knows (and no state was sent with it).${elsewhere} If it is a place, send it as ` +
@@ -228,7 +248,9 @@ export async function resolveName(
   if (dominant && !stateToo && (topPopulation === null || topPopulation < SMALL_PLACE)) {
     const candidates = await candidatesOf(reader, entries);
     const people =
-      topPopulation === null ? 'a small place' : `a place of ${topPopulation.toLocaleString('en-US')} people`;
+      topPopulation === null
+        ? 'a place whose population it does not hold'
+        : `a place of ${topPopulation.toLocaleString('en-US')} people`;
     throw new ApiError(
       'ambiguous_location',
       `${JSON.stringify(q.name)} without a state is known to this service only as ${top[1]}, ${top[0]}, ${people}` +
@@ -263,7 +285,7 @@ export async function resolveName(
   const list = candidateList(candidates);
   throw new ApiError(
     'ambiguous_location',
-    `${JSON.stringify(q.name)} is the name of places in ${entries.length} states${stateToo ? `, and of a state (${statesNamed(key) ?? 'a state'})` : ''}; ` +
+    `${JSON.stringify(q.name)} is the name of ${entries.length === 1 ? `${top[1]}, ${top[0]}` : `places in ${entries.length} states`}${stateToo ? `, and of a state (${statesNamed(key) ?? 'a state'})` : ''}; ` +
       `the service will not guess. Ask the person which one they mean (or for their ZIP), then send it as "City, ST". ` +
       `Most populous first${entries.length > shown.length ? ` (the ${shown.length} largest)` : ''}: ${list}.`,
     { parameter, accepted: ACCEPTED, candidates },
