@@ -170,6 +170,20 @@ describe('refusals that name the way forward', () => {
     }
   });
 
+  it('a ZIP written as a number or with the letter O: refused naming the ZIP to send, if it is the ZIP', async () => {
+    for (const [sent, zip, how] of [
+      ['60601.0', '60601', 'written as a number'],
+      ['6O601', '60601', 'with the letter O for a zero'],
+      ['O2139', '02139', 'with the letter O for a zero'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toBe(
+        `location ${JSON.stringify(sent)} looks like the ZIP code ${zip} ${how}; if it is, send "${zip}".`,
+      );
+    }
+  });
+
   it('a ZIP before the city: the refusal as a street address says to send the ZIP alone if it is one', async () => {
     const r = await rest(`location=${encodeURIComponent('30303 Atlanta')}`);
     expect(r.status).toBe(400);

@@ -108,6 +108,9 @@ const WRAPPING_QUOTES_RE = /^["'“‘](.*)["'”’]$/s;
 const TRAILING_ZIP_RE = /^(.*[^\s,:])[\s,:]+(\d{5}(?:-\d{4})?)$/;
 /** Several ZIPs and nothing else ("60601 or 60602", "60601 and 60602", "60601/60602", "60601, 60602"). */
 const ZIP_LIST_RE = /^\d{5}(?:-\d{4})?(?:\s*(?:[,;/&+|]|\s(?:or|and|to|vs\.?)\s)?\s*\d{5}(?:-\d{4})?)+$/i;
+/** A ZIP as a spreadsheet prints a number ("60601.0"), or with the letter O for a zero ("6O601"). */
+const ZIP_AS_NUMBER_RE = /^(\d{5})\.0+$/;
+const ZIP_WITH_LETTER_O_RE = /^(?=(?:\D*\d){3})(?=.*[oO])[\doO]{5}$/;
 /** What may stand before a ZIP as its label: "ZIP", "zip code", "ZIP Code", "postal code". */
 const ZIP_LABEL_RE = /^(?:zip(?:\s*code)?|postal\s+code)$/i;
 /** A county, parish or borough named as the place ("Harris County", "Cook Co."). */
@@ -404,6 +407,13 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
   const zip = ZIP_RE.exec(s);
   if (zip?.[1] !== undefined) return { kind: 'zip', zip: zip[1], input, parameter };
   if (ZIP_LIST_RE.test(s)) throw zipListRefusal(input, parameter);
+  const zipLike = ZIP_AS_NUMBER_RE.exec(s)?.[1] ?? (ZIP_WITH_LETTER_O_RE.test(s) ? s.replace(/o/gi, '0') : null);
+  if (zipLike !== null)
+    throw notUnderstood(
+      `${parameter} ${quote(input)} looks like the ZIP code ${zipLike} ` +
+        `${s.includes('.') ? 'written as a number' : 'with the letter O for a zero'}; if it is, send "${zipLike}".`,
+      parameter,
+    );
 
   // "41,88, -87,63", "41,88;-87,63": a pair written with decimal commas, never read as other numbers or a place.
   const commas = DECIMAL_COMMA_PAIR_RE.exec(s);
