@@ -85,5 +85,9 @@ describe('a flag given twice', () => {
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toContain(`--${flag} given twice; it is a flag (on when given): give it once`);
       expect(r.stderr).toContain('Usage: ');
+      // The line naming the mistake, the synopsis and a pointer to --help: not every option after it.
+      expect(r.stderr).toContain('(--help for every option)');
+      expect(r.stderr).not.toContain('Options:');
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(4);
     }, 60_000);
 });

@@ -1,5 +1,5 @@
 /** The runner of every CLI: parse with shim/lib/cli-args.ts, print --help (exit 0) or a usage error (exit 2). */
-import { EXIT, helpText, parseCliArgs, type CliSpec, type Options, type Values } from './cli-args.ts';
+import { EXIT, parseCliArgs, type CliSpec, type Options, type Values } from './cli-args.ts';
 
 export { EXIT } from './cli-args.ts';
 export type { CliSpec } from './cli-args.ts';
@@ -7,9 +7,12 @@ export type { CliSpec } from './cli-args.ts';
 /** The parsed values and positionals, or the exit status when the runner already answered (--help, a usage error). */
 export type CliArgs<O extends Options> = { values: Values<O>; positionals: string[] } | { exit: number };
 
-/** How a usage error is printed: `<name>: <message>`, a blank line, the help text, on stderr. */
+/**
+ * How a usage error is printed, on stderr: `<name>: <message>`, a blank line, the synopsis and where every option is
+ * described. Not the whole --help: sixty lines after the one that names the mistake bury it.
+ */
 export function printUsageError(spec: CliSpec, message: string): typeof EXIT.usage {
-  process.stderr.write(`${spec.name}: ${message}\n\n${helpText(spec)}\n`);
+  process.stderr.write(`${spec.name}: ${message}\n\nUsage: ${spec.usage}\n(--help for every option)\n`);
   return EXIT.usage;
 }
 
