@@ -307,6 +307,8 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
       ['Midtown', 'names a part of a city', 'Midtown, TN'],
       ['Big Island', 'names the island of Hawaii (HI)', 'Big Island, VA'],
       ['Chicagoland', 'names the Chicago metro area, IL', 'Chicago Lawn, IL'],
+      ['Hamptons', 'names a region (the Hamptons, NY', 'Hampton, VA'],
+      ['Catskills', 'names a region (the Catskills, NY)', 'read as Catskill'],
     ] as const) {
       const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
       expect(r.status, sent).toBe(400);
@@ -318,6 +320,14 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
       expect(m.isError, sent).toBe(true);
       expect(m.text, sent).toContain(what);
     }
+  });
+
+  it('offers, never answers, the place a plural name is an "s" away from (a region\'s name more often than a slip)', async () => {
+    const r = await rest('location=Daytons');
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toContain('Did you mean "Dayton, OH"');
+    // A slip that is not a plural is still read as the place it clearly is.
+    expect(((await rest('location=Pheonix&limit=1')).body.location as { city: string }).city).toBe('Phoenix');
   });
 
   it('still answers the small place when its state is sent, and the states whose names start with a direction', async () => {

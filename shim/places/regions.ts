@@ -56,6 +56,57 @@ const TRI_STATE: Region = {
   cities: ['New York, NY', 'Newark, NJ', 'Stamford, CT'],
 };
 
+const HAMPTONS: Region = {
+  name: 'the Hamptons, NY: the South Fork of Long Island',
+  state: 'NY',
+  cities: ['Southampton, NY', 'East Hampton, NY', 'Westhampton Beach, NY'],
+};
+const POCONOS: Region = {
+  name: 'the Poconos, PA',
+  state: 'PA',
+  cities: ['Stroudsburg, PA', 'East Stroudsburg, PA', 'Tannersville, PA'],
+};
+const CATSKILLS: Region = {
+  name: 'the Catskills, NY',
+  state: 'NY',
+  cities: ['Kingston, NY', 'Catskill, NY', 'Hunter, NY'],
+};
+const ADIRONDACKS: Region = {
+  name: 'the Adirondacks, NY',
+  state: 'NY',
+  cities: ['Lake Placid, NY', 'Saranac Lake, NY', 'Old Forge, NY'],
+};
+const OZARKS: Region = {
+  name: 'the Ozarks (Missouri, Arkansas, Oklahoma and Kansas)',
+  state: 'MO',
+  cities: ['Springfield, MO', 'Branson, MO', 'Fayetteville, AR'],
+};
+const FLORIDA_KEYS: Region = {
+  name: 'the Florida Keys, FL',
+  state: 'FL',
+  cities: ['Key West, FL', 'Marathon, FL', 'Key Largo, FL'],
+};
+const OUTER_BANKS: Region = {
+  name: 'the Outer Banks, NC',
+  state: 'NC',
+  cities: ['Kill Devil Hills, NC', 'Nags Head, NC', 'Kitty Hawk, NC'],
+};
+const LAKE_TAHOE: Region = {
+  name: 'Lake Tahoe (California and Nevada)',
+  state: 'CA',
+  cities: ['South Lake Tahoe, CA', 'Truckee, CA', 'Incline Village, NV'],
+};
+const WINE_COUNTRY: Region = {
+  name: 'Wine Country, CA: Napa and Sonoma counties',
+  state: 'CA',
+  cities: ['Napa, CA', 'Santa Rosa, CA', 'Sonoma, CA'],
+};
+const HILL_COUNTRY: Region = {
+  name: 'the Texas Hill Country, TX',
+  state: 'TX',
+  cities: ['New Braunfels, TX', 'Kerrville, TX', 'Fredericksburg, TX'],
+};
+
 /** Region name (normalised as normaliseCityName folds it) -> region. */
 export const REGIONS: Readonly<Record<string, Region>> = nullProto({
   longisland: LONG_ISLAND,
@@ -107,6 +158,37 @@ export const REGIONS: Readonly<Record<string, Region>> = nullProto({
   tristate: TRI_STATE,
   tristatearea: TRI_STATE,
   thetristatearea: TRI_STATE,
+  // "Hamptons" was answered from Hampton, VA (the plural read as a slip); the rest were refused as unknown names.
+  hamptons: HAMPTONS,
+  thehamptons: HAMPTONS,
+  poconos: POCONOS,
+  thepoconos: POCONOS,
+  pocono: POCONOS,
+  poconomountains: POCONOS,
+  catskills: CATSKILLS,
+  thecatskills: CATSKILLS,
+  adirondacks: ADIRONDACKS,
+  theadirondacks: ADIRONDACKS,
+  ozarks: OZARKS,
+  theozarks: OZARKS,
+  floridakeys: FLORIDA_KEYS,
+  thefloridakeys: FLORIDA_KEYS,
+  thekeys: FLORIDA_KEYS,
+  outerbanks: OUTER_BANKS,
+  theouterbanks: OUTER_BANKS,
+  obx: OUTER_BANKS,
+  laketahoe: LAKE_TAHOE,
+  tahoe: LAKE_TAHOE,
+  winecountry: WINE_COUNTRY,
+  napavalley: WINE_COUNTRY,
+  hillcountry: HILL_COUNTRY,
+  thehillcountry: HILL_COUNTRY,
+  texashillcountry: HILL_COUNTRY,
+  marthasvineyard: {
+    name: "Martha's Vineyard, MA",
+    state: 'MA',
+    cities: ['Edgartown, MA', 'Oak Bluffs, MA', 'Vineyard Haven, MA'],
+  },
   hamptonroads: {
     name: 'Hampton Roads, VA',
     state: 'VA',

@@ -194,7 +194,10 @@ export async function resolveName(
     const foreign = hasForeignLetters(q.name);
     const clear = q.spelling === true || foreign ? null : clearReading(key, near);
     const [top, second] = clear?.value ?? [];
-    if (top !== undefined && (second === undefined || (top[4] ?? 0) >= DOMINANCE * (second[4] ?? 0))) {
+    // A place's name with an "s" added is more often the region around it than a slip ("Hamptons" was answered from
+    // Hampton, VA; "Catskills", "Ozarks"): offered, never read without asking.
+    const plural = top !== undefined && key.endsWith('s') && normaliseCityName(top[1]) === key.slice(0, -1);
+    if (top !== undefined && !plural && (second === undefined || (top[4] ?? 0) >= DOMINANCE * (second[4] ?? 0))) {
       // One reading is clearly meant ("Pheonix"): answer it as that name would be, and say which spelling was read.
       const location = await resolveName(reader, { ...q, name: top[1], spelling: true });
       const read = `No place named ${JSON.stringify(q.name)} is known; read as ${top[1]}, the closest spelling and far the most populous.`;
