@@ -492,3 +492,38 @@ describe("a state's name, the country, or words that are no place", () => {
     expect(r.body.detail).not.toContain('a small place');
   });
 });
+
+describe('the marks an assistant formats a value with', () => {
+  it('are left out: markdown, a bullet or number, a pin, a label; the answer echoes the value as sent', async () => {
+    // Each was refused as if the marks were part of the place: "TX**" was no state, "• Dallas" no place in Texas.
+    for (const sent of [
+      '**Dallas, TX**',
+      '`Dallas, TX`',
+      '• Dallas, TX',
+      '- Dallas, TX',
+      '1. Dallas, TX',
+      '📍 Dallas, TX',
+      'Dallas, TX 📍',
+      'Location: Dallas, TX',
+      'city=Dallas, TX',
+    ]) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(200);
+      expect(r.body.location, sent).toMatchObject({ input: sent, city: 'Dallas', state: 'TX' });
+    }
+    const zip = await rest(`location=${encodeURIComponent('**60601**')}&limit=1`);
+    expect(zip.body.location).toMatchObject({ kind: 'zip', zip: '60601' });
+    const m = await mcp({ location: '📍 Dallas, TX', limit: 1 });
+    expect(m.isError).toBe(false);
+    expect(m.text).toContain('Dallas, TX');
+  });
+
+  it('leave a negative number a number, and words for no place still no place', async () => {
+    const swapped = await rest(`location=${encodeURIComponent('-87.63,41.88')}`);
+    expect(swapped.status).toBe(400);
+    expect(swapped.body.detail).toContain('read as latitude -87.63, longitude 41.88');
+    expect((await rest(`location=${encodeURIComponent('**near me**')}`)).body.detail).toContain(
+      'does not name a place',
+    );
+  });
+});

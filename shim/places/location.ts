@@ -103,6 +103,14 @@ const ZIP_RE = /^(\d{5})(?:[-\s]?\d{4})?$/;
 // Never starting inside a run of spaces (where a start one space earlier matches the same): tried from every space of a
 // long run, the pattern took time quadratic in it (5 ms for "60601" and 190 spaces).
 const COUNTRY_SUFFIX_RE = /(?<!\s)\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of america)?)$/i;
+/**
+ * What an assistant's formatting puts before a value: markdown emphasis, code or quote marks, a list bullet or number,
+ * a pin or other pictograph, a label ("Location:", "city="). A dash is one only before a space: "-87.63" is a number.
+ */
+const DECORATION_LEAD_RE =
+  /^(?:[\s*_`~>•·◦▪‣→⇒➜➤★☆✓✔#]|[-–—](?=\s)|\p{Extended_Pictographic}|\d{1,2}[.)](?=\s)|(?:location|city|place|address|area|zip\s*code|zip)\s*[:=])+/iu;
+/** ...and after it: the closing marks and pictographs. */
+const DECORATION_TRAIL_RE = /(?:[\s*_`~★☆✓✔]|\p{Extended_Pictographic})+$/u;
 /** A value wrapped whole in straight or curly quotes. */
 const WRAPPING_QUOTES_RE = /^["'“‘](.*)["'”’]$/s;
 const TRAILING_ZIP_RE = /^(.*[^\s,:])[\s,:]+(\d{5}(?:-\d{4})?)$/;
@@ -344,6 +352,10 @@ export function parseLocation(sent: string, parameter = 'location'): ParsedLocat
   // Invisible format characters (a zero-width space, a BOM, a right-to-left override) and lone surrogates are no part
   // of a place: left out, so "60601" followed by a zero-width space is the ZIP, and none is echoed into an answer.
   const input = sent.replace(/[\p{Cf}\p{Cs}]/gu, '');
+  // "**Dallas, TX**", "• Dallas, TX", "📍 Chicago", "Location: Dallas, TX": the place without the marks around it (read
+  // with them, "TX**" was no state and "• Dallas" no place in Texas), echoed as sent.
+  const bare = input.replace(DECORATION_LEAD_RE, '').replace(DECORATION_TRAIL_RE, '');
+  if (bare !== input.trim() && /[\p{L}\d]/u.test(bare)) return { ...parseLocation(bare, parameter), input };
   // "Brooklyn near me", "near me 60601": read without those words first, so "me" is never taken for Maine.
   const here = hereCore(input);
   if (here !== null) return readLoosely(parseLocation(here, parameter), input);
