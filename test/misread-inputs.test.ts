@@ -527,3 +527,28 @@ describe('the marks an assistant formats a value with', () => {
     );
   });
 });
+
+describe('a place named with the abbreviations of an address line', () => {
+  it('is the place spelled out, never the place its abbreviation is one letter from', async () => {
+    // "N. Las Vegas, NV" was answered from Las Vegas ("the closest spelling"), "S. Portland, ME" from Portland: each is a
+    // city of its own. The others were refused as no place.
+    for (const [sent, city, state] of [
+      ['N. Las Vegas, NV', 'North Las Vegas', 'NV'],
+      ['S. Portland, ME', 'South Portland', 'ME'],
+      ['W Palm Beach', 'West Palm Beach', 'FL'],
+      ['Arlington Hts, IL', 'Arlington Heights', 'IL'],
+      ['Colorado Spgs, CO', 'Colorado Springs', 'CO'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(200);
+      expect(r.body.location, sent).toMatchObject({ input: sent, city, state });
+      expect(JSON.stringify(r.body.location), sent).not.toContain('closest spelling');
+    }
+    const m = await mcp({ location: 'N. Las Vegas, NV', limit: 1 });
+    expect(m.text).toContain('North Las Vegas, NV');
+    // "N Dallas" spells out to no place: refused as sent, not answered from Dallas.
+    const north = await rest('location=N%20Dallas');
+    expect(north.status).toBe(400);
+    expect(north.body.detail).toContain('location "N Dallas" is no US place name this service knows');
+  });
+});

@@ -19,6 +19,7 @@ import {
   normaliseCityName,
   type CityEntryT,
 } from '../format/site-format.ts';
+import { spelledOut } from './abbreviations.ts';
 import { clearReading, nearNames, type Near } from './spelling.ts';
 import { US_STATES } from './state-names.ts';
 import { ACCEPTED, FORMS } from './location.ts';
@@ -182,6 +183,16 @@ export async function locateCity(reader: SiteReader, q: CityQuery): Promise<{ q:
   const doc = await cityDocumentFor(reader, q.state, key);
   const entry = doc?.cities[key];
   if (entry !== undefined) return { q, entry };
+  // "N. Las Vegas, NV", "Arlington Hts, IL": the name spelled out, before any spelling is corrected.
+  const full = spelledOut(q.city);
+  if (full !== q.city && q.spelling === undefined) {
+    // Only a refusal falls back to the name as sent: a store failure is a 503, as for any read.
+    const spelled = await locateCity(reader, { ...q, city: full }).catch((err: unknown) => {
+      if (err instanceof ApiError) return null;
+      throw err;
+    });
+    if (spelled !== null) return spelled;
+  }
   const near = doc === null || key === '' ? [] : nearNames(key, Object.entries(doc.cities), (e) => e.population);
   const clear = clearReading(key, near);
   // One reading is clearly meant (far more populous than any other as near): answer it, and say so.

@@ -8,6 +8,7 @@ import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
 import { LISTED, metrosAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
+import { spelledOut } from './abbreviations.ts';
 import { shapeHint } from './shape-hints.ts';
 import { clearReading, nearNameEntries } from './spelling.ts';
 import type { LocationT } from '../contract/schemas.ts';
@@ -181,6 +182,17 @@ export async function resolveName(
   if (abroad !== undefined && !isStateName(key))
     throw await abroadRefusal(reader, q, `${abroad[0]}, ${countryName(abroad[1])}`, entries ?? []);
   if (entries === undefined || entries.length === 0) {
+    // "N Las Vegas", "Colorado Spgs": the name spelled out, before it is read as a state's or corrected.
+    const full = spelledOut(q.name);
+    if (full !== q.name && q.spelling !== true) {
+      // A store failure is a 503, as for any read; a refusal of the spelled-out name is the answer when the name is
+      // known that way ("W Springfield" asks which West Springfield), else the name as sent is read on.
+      const spelled = await resolveName(reader, { ...q, name: full }).catch((err: unknown) => {
+        if (err instanceof ApiError && err.code !== 'ambiguous_location') return null;
+        throw err;
+      });
+      if (spelled !== null) return spelled;
+    }
     const sent = `${parameter} ${JSON.stringify(q.input)}`;
     // "TX" alone is a state too; "unknown" or "N/A" told only "has no state" read as if a state would make them places.
     // Before any spelling is corrected: "Missouri" was read as Missoula, MT, one slip away.
