@@ -170,6 +170,21 @@ describe('refusals that name the way forward', () => {
     }
   });
 
+  it('a city with the wrong state: names the states where a place of that name is, to check with the person', async () => {
+    const r = await rest(`location=${encodeURIComponent('Chicago, IN')}`);
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toContain(
+      'No place named "Chicago" is known in Indiana (IN). A place of that name is in Illinois (IL): did you mean "Chicago, IL"? Check the state with the person',
+    );
+    const m = await mcp({ location: 'Seattle, OR' });
+    expect(m.isError).toBe(true);
+    expect(m.text).toContain('did you mean "Seattle, WA"?');
+    // A name known nowhere is still told to check its spelling.
+    expect((await rest(`location=${encodeURIComponent('Qwxz, TX')}`)).body.detail).toContain(
+      'Check the spelling and the state code',
+    );
+  });
+
   it('a ZIP written as a number or with the letter O: refused naming the ZIP to send, if it is the ZIP', async () => {
     for (const [sent, zip, how] of [
       ['60601.0', '60601', 'written as a number'],

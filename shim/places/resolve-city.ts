@@ -16,6 +16,8 @@ import {
   CoverageCells,
   HashDoc,
   keys,
+  NameGazetteer,
+  namePrefix,
   normaliseCityName,
   type CityEntryT,
 } from '../format/site-format.ts';
@@ -176,6 +178,20 @@ async function otherReading(reader: SiteReader, q: CityQuery, entry: CityEntryT)
   );
 }
 
+/**
+ * Up to three [state, name] of places named `key` in states other than `state`, most populous first, from the names
+ * document ("Chicago, IN": Chicago, IL); none when the version has no names documents.
+ */
+async function sameNameElsewhere(reader: SiteReader, key: string, state: string): Promise<[string, string][]> {
+  const prefix = namePrefix(key);
+  if (key === '' || reader.meta.gazetteer.names?.includes(prefix) !== true) return [];
+  const doc = await readRequired(reader, keys.names(reader.version, prefix), NameGazetteer, LISTED);
+  return (doc.names[key] ?? [])
+    .filter((e) => e[0] !== state)
+    .slice(0, 3)
+    .map((e): [string, string] => [e[0], e[1]]);
+}
+
 /** The entry "City, ST" names and the query it was read as (a misspelling's clear reading); rejects as resolveCity does. */
 export async function locateCity(reader: SiteReader, q: CityQuery): Promise<{ q: CityQuery; entry: CityEntryT }> {
   const parameter = q.parameter ?? 'location';
@@ -204,10 +220,14 @@ export async function locateCity(reader: SiteReader, q: CityQuery): Promise<{ q:
     (e) => [e.lat, e.lng],
     (e) => e.name,
   );
+  const other = close.length > 0 ? [] : await sameNameElsewhere(reader, key, q.state);
   const hint =
     close.length > 0
       ? `Did you mean ${close.map((n) => JSON.stringify(`${n}, ${q.state}`)).join(' or ')}?`
-      : 'Check the spelling and the state code';
+      : other.length > 0
+        ? `A place of that name is in ${other.map(([st]) => `${US_STATES[st] ?? st} (${st})`).join(', ')}: did you mean ` +
+          `${other.map(([st, name]) => JSON.stringify(`${name}, ${st}`)).join(' or ')}? Check the state with the person`
+        : 'Check the spelling and the state code';
   throw new ApiError(
     'location_not_understood',
     `No place named ${JSON.stringify(q.city)} is known in ${US_STATES[q.state] ?? q.state} (${q.state}). ` +
