@@ -185,6 +185,19 @@ describe('refusals that name the way forward', () => {
     );
   });
 
+  it("a place and its city without the state: says to send the city's state code after them", async () => {
+    const r = await rest(`location=${encodeURIComponent('Buckhead, Atlanta')}`);
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toContain(
+      'If "Atlanta" is the city "Buckhead" is in, send "Buckhead, Atlanta, ST" with the city\'s 2-letter state code.',
+    );
+    // The form it names is answered.
+    expect((await rest(`location=${encodeURIComponent('Harlem, NYC, NY')}&limit=1`)).body.location).toMatchObject({
+      city: 'Harlem',
+      state: 'NY',
+    });
+  });
+
   it('a ZIP written as a number or with the letter O: refused naming the ZIP to send, if it is the ZIP', async () => {
     for (const [sent, zip, how] of [
       ['60601.0', '60601', 'written as a number'],

@@ -272,10 +272,16 @@ function stateOf(stateText: string, input: string, parameter: string): string {
   // "Ilinois", "Flordia": a state's name misspelt; named as a question, since the city must still be asked for with it.
   const near = statesSpelledNear(st);
   const city = input.slice(0, input.lastIndexOf(',')).trim();
+  // "Buckhead, Atlanta", "Harlem, NYC": the part after the comma may be the city the place is in, named without its state.
+  const inCity =
+    city !== '' && /^\p{L}[\p{L} .'-]{2,}$/u.test(st.trim())
+      ? ` If ${quote(st.trim())} is the city ${quote(city)} is in, send ${quote(`${city}, ${st.trim()}, ST`)} with the ` +
+        "city's 2-letter state code."
+      : '';
   const meant =
     near.length === 1 && city !== ''
       ? ` Did you mean ${quote(`${city}, ${near[0]}`)} (${US_STATES[near[0] ?? '']})? Send that if it is the person's state.`
-      : '';
+      : inCity;
   throw notUnderstood(
     `${parameter} ${quote(input)}: ${quote(st)} is not a USPS state code.${meant} Send "City, ST" where ST is one of ${US_STATE_CODES.join(' ')} (or the state's name).`,
     parameter,
