@@ -497,6 +497,27 @@ describe("a state's name, the country, or words that are no place", () => {
     }
   });
 
+  it('a US area the service does not cover, or a country named alone, is said to be one', async () => {
+    for (const [sent, area] of [
+      ['Guam', 'Guam'],
+      ['USVI', 'the U.S. Virgin Islands'],
+      ['Saipan', 'the Northern Mariana Islands'],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toContain(
+        `location ${JSON.stringify(sent)} names ${area}, which the service does not cover`,
+      );
+    }
+    // "Canada" was "known only as Canada, KY, a small place"; Canada, KY stays a candidate.
+    const canada = await rest('location=Canada');
+    expect(canada.body.detail).toMatch(/^Canada is outside the United States; .*If the person means Canada, KY, send/);
+    expect((await rest('location=Germany')).body.detail).toContain('"Germany" is Germany, outside the United States');
+    // A US place of 10,000 people or more keeps the name: Ontario, CA; and Georgia is the state.
+    expect(((await rest('location=Ontario&limit=1')).body.location as { state: string }).state).toBe('CA');
+    expect((await rest('location=Georgia')).body.detail).toContain('names a state, not a place');
+  });
+
   it('two places, or a sentence around one, are refused saying so and naming what to send', async () => {
     const two = await rest(`location=${encodeURIComponent('Dallas or Fort Worth')}`);
     expect(two.status).toBe(400);

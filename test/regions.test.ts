@@ -68,6 +68,10 @@ const SPELLINGS = [
   'the Hill Country',
   'Texas Hill Country',
   "Martha's Vineyard",
+  'Oahu',
+  'Maui',
+  'Kauai',
+  'Kona',
 ];
 
 describe('a region named as the location', () => {

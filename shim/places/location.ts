@@ -119,6 +119,21 @@ const ZIP_LIST_RE = /^\d{5}(?:-\d{4})?(?:\s*(?:[,;/&+|]|\s(?:or|and|to|vs\.?)\s)
 /** A ZIP as a spreadsheet prints a number ("60601.0"), or with the letter O for a zero ("6O601"). */
 const ZIP_AS_NUMBER_RE = /^(\d{5})\.0+$/;
 const ZIP_WITH_LETTER_O_RE = /^(?=(?:\D*\d){3})(?=.*[oO])[\doO]{5}$/;
+/** The uncovered US areas by name (normalised as normaliseCityName folds it) -> UNCOVERED_CODES code. */
+const UNCOVERED_NAMES: Readonly<Record<string, string>> = nullProto({
+  guam: 'GU',
+  americansamoa: 'AS',
+  northernmarianaislands: 'MP',
+  northernmarianas: 'MP',
+  cnmi: 'MP',
+  saipan: 'MP',
+  usvirginislands: 'VI',
+  virginislands: 'VI',
+  usvi: 'VI',
+  palau: 'PW',
+  marshallislands: 'MH',
+  micronesia: 'FM',
+});
 /** What may stand before a ZIP as its label: "ZIP", "zip code", "ZIP Code", "postal code". */
 const ZIP_LABEL_RE = /^(?:zip(?:\s*code)?|postal\s+code)$/i;
 /** A county, parish or borough named as the place ("Harris County", "Cook Co."). */
@@ -505,6 +520,14 @@ function parsePlain(input: string, parameter: string): ParsedLocation {
     }
   }
 
+  // "Guam", "USVI": a US area the service does not cover, said so (it was "no US place name this service knows").
+  const uncovered = UNCOVERED_CODES[UNCOVERED_NAMES[normaliseCityName(s)] ?? ''];
+  if (uncovered !== undefined)
+    throw notUnderstood(
+      `${parameter} ${quote(input)} names ${uncovered}, which the service does not cover; locations must be in the 50 ` +
+        'states, DC or Puerto Rico. It has no data there.',
+      parameter,
+    );
   if (HERE_RE.test(s)) {
     throw notUnderstood(
       `${parameter} ${quote(input)} does not name a place, and the service cannot tell where the person is. ` +

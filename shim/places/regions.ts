@@ -107,6 +107,22 @@ const HILL_COUNTRY: Region = {
   cities: ['New Braunfels, TX', 'Kerrville, TX', 'Fredericksburg, TX'],
 };
 
+const OAHU: Region = {
+  name: 'the island of Oahu, HI',
+  state: 'HI',
+  cities: ['Honolulu, HI', 'Pearl City, HI', 'Kailua, HI'],
+};
+const MAUI: Region = {
+  name: 'the island of Maui, HI',
+  state: 'HI',
+  cities: ['Kahului, HI', 'Kihei, HI', 'Lahaina, HI'],
+};
+const KAUAI: Region = {
+  name: 'the island of Kauai, HI',
+  state: 'HI',
+  cities: ['Lihue, HI', 'Kapaa, HI'],
+};
+
 /** Region name (normalised as normaliseCityName folds it) -> region. */
 export const REGIONS: Readonly<Record<string, Region>> = nullProto({
   longisland: LONG_ISLAND,
@@ -184,6 +200,15 @@ export const REGIONS: Readonly<Record<string, Region>> = nullProto({
   hillcountry: HILL_COUNTRY,
   thehillcountry: HILL_COUNTRY,
   texashillcountry: HILL_COUNTRY,
+  // Hawaii's islands: "Maui" was offered as Maud, OK; the others were refused as unknown names.
+  oahu: OAHU,
+  maui: MAUI,
+  kauai: KAUAI,
+  kona: {
+    name: 'the Kona coast of the island of Hawaii, HI',
+    state: 'HI',
+    cities: ['Kailua-Kona, HI', 'Holualoa, HI'],
+  },
   marthasvineyard: {
     name: "Martha's Vineyard, MA",
     state: 'MA',

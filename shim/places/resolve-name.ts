@@ -3,7 +3,7 @@
  * DOMINANCE times as populous as the next, resolves with a note naming the others; several comparable places are
  * 400 `ambiguous_location` with the candidates, for the caller to ask the person which one.
  */
-import { countryName, hasForeignLetters, localNameAbroad } from './abroad.ts';
+import { countryName, hasForeignLetters, localNameAbroad, regionAbroad } from './abroad.ts';
 import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
@@ -181,6 +181,11 @@ export async function resolveName(
   // state's name: "Virginia" is the state to a person asking here, never first Virginia, South Africa.
   if (abroad !== undefined && !isStateName(key))
     throw await abroadRefusal(reader, q, `${abroad[0]}, ${countryName(abroad[1])}`, entries ?? []);
+  // A country or province named alone ("Canada", "Ontario"), when no US place of 10,000 people or more has its name:
+  // it was "known only as Canada, KY, a small place". "Georgia" stays the state; "Lebanon" the US places, as before.
+  const country = isStateName(key) ? null : regionAbroad(q.name);
+  if (country !== null && (entries ?? []).every((e) => (e[4] ?? 0) < SMALL_PLACE))
+    throw await abroadRefusal(reader, q, country, entries ?? []);
   if (entries === undefined || entries.length === 0) {
     // "N Las Vegas", "Colorado Spgs": the name spelled out, before it is read as a state's or corrected.
     const full = spelledOut(q.name);
