@@ -183,9 +183,10 @@ export async function resolveName(
     throw await abroadRefusal(reader, q, `${abroad[0]}, ${countryName(abroad[1])}`, entries ?? []);
   // A country or province named alone ("Canada", "Ontario"), when no US place of 10,000 people or more has its name:
   // it was "known only as Canada, KY, a small place". "Georgia" stays the state; "Lebanon" the US places, as before.
-  const country = isStateName(key) ? null : regionAbroad(q.name);
-  if (country !== null && (entries ?? []).every((e) => (e[4] ?? 0) < SMALL_PLACE))
-    throw await abroadRefusal(reader, q, country, entries ?? []);
+  // (The country names are built on first use, about 15 ms once per process: asked only when no large place has the name.)
+  const small = (entries ?? []).every((e) => (e[4] ?? 0) < SMALL_PLACE);
+  const country = !small || isStateName(key) ? null : regionAbroad(q.name);
+  if (country !== null) throw await abroadRefusal(reader, q, country, entries ?? []);
   if (entries === undefined || entries.length === 0) {
     // "N Las Vegas", "Colorado Spgs": the name spelled out, before it is read as a state's or corrected.
     const full = spelledOut(q.name);
