@@ -213,9 +213,11 @@ describe('refusals that name the way forward', () => {
   });
 
   it('a ZIP before the city: the refusal as a street address says to send the ZIP alone if it is one', async () => {
-    const r = await rest(`location=${encodeURIComponent('30303 Atlanta')}`);
-    expect(r.status).toBe(400);
-    expect(r.body.detail).toContain('If 30303 is the ZIP code, send it alone: "30303".');
+    for (const sent of ['30303 Atlanta', '30303 (Atlanta)', '30303, Georgia', '30303, GA']) {
+      const r = await rest(`location=${encodeURIComponent(sent)}`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.detail, sent).toContain('If 30303 is the ZIP code, send it alone: "30303".');
+    }
   });
 
   it('a hemisphere letter on lat or lng: refused with the signed numbers to send', async () => {

@@ -262,7 +262,7 @@ function addressRefusal(input: string, city: string | null, state: string | null
   const instead =
     city !== null && state !== null ? `the city as ${quote(`${city}, ${state}`)}` : 'the city as "City, ST"';
   // "30303 Atlanta": the number in front may be the ZIP, written before the city rather than after it.
-  const lead = /^(\d{5})\s+\p{L}/u.exec(input.trim())?.[1];
+  const lead = /^(\d{5})\s+[\p{L}(]/u.exec(input.trim())?.[1];
   const zipFirst = lead === undefined ? '' : ` If ${lead} is the ZIP code, send it alone: "${lead}".`;
   return notUnderstood(
     `${parameter} ${quote(input)} looks like a street address; street addresses are accepted only with their ZIP code. ` +
@@ -332,7 +332,14 @@ function parseCity(cityText: string, stateText: string, input: string, parameter
     city = near[2];
   }
   if (!/\p{L}/u.test(city)) {
-    throw notUnderstood(`${parameter} ${quote(input)} has no city name before the state; send ${FORMS}.`, parameter);
+    // "60601, Illinois": the number before the state may be the ZIP itself.
+    const zip = /^\d{5}$/.test(city.trim())
+      ? ` If ${city.trim()} is the ZIP code, send it alone: "${city.trim()}".`
+      : '';
+    throw notUnderstood(
+      `${parameter} ${quote(input)} has no city name before the state; send ${FORMS}.${zip}`,
+      parameter,
+    );
   }
   if (ADDRESS_RE.test(city)) throw addressRefusal(input, null, state, parameter);
   const county = COUNTY_RE.exec(city);
