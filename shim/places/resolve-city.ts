@@ -20,6 +20,7 @@ import {
   namePrefix,
   normaliseCityName,
   type CityEntryT,
+  type NameEntryT,
 } from '../format/site-format.ts';
 import { spelledOut } from './abbreviations.ts';
 import { clearReading, nearNames, type Near } from './spelling.ts';
@@ -178,18 +179,13 @@ async function otherReading(reader: SiteReader, q: CityQuery, entry: CityEntryT)
   );
 }
 
-/**
- * Up to three [state, name] of places named `key` in states other than `state`, most populous first, from the names
- * document ("Chicago, IN": Chicago, IL); none when the version has no names documents.
- */
-async function sameNameElsewhere(reader: SiteReader, key: string, state: string): Promise<[string, string][]> {
-  const prefix = namePrefix(key);
-  if (key === '' || reader.meta.gazetteer.names?.includes(prefix) !== true) return [];
-  const doc = await readRequired(reader, keys.names(reader.version, prefix), NameGazetteer, LISTED);
-  return (doc.names[key] ?? [])
-    .filter((e) => e[0] !== state)
-    .slice(0, 3)
-    .map((e): [string, string] => [e[0], e[1]]);
+/** The US places of a name (most populous first), from the names document of its prefix; empty when none. */
+export async function namesakes(reader: SiteReader, name: string): Promise<NameEntryT[]> {
+  const key = normaliseCityName(name);
+  const listed = reader.meta.gazetteer.names;
+  if (listed === undefined || key === '' || !listed.includes(namePrefix(key))) return [];
+  const doc = await readRequired(reader, keys.names(reader.version, namePrefix(key)), NameGazetteer, LISTED);
+  return doc.names[key] ?? [];
 }
 
 /** The entry "City, ST" names and the query it was read as (a misspelling's clear reading); rejects as resolveCity does. */
@@ -220,7 +216,8 @@ export async function locateCity(reader: SiteReader, q: CityQuery): Promise<{ q:
     (e) => [e.lat, e.lng],
     (e) => e.name,
   );
-  const other = close.length > 0 ? [] : await sameNameElsewhere(reader, key, q.state);
+  // "Chicago, IN": up to three places of the name in other states, from the names document.
+  const other = close.length > 0 ? [] : (await namesakes(reader, q.city)).filter((e) => e[0] !== q.state).slice(0, 3);
   const hint =
     close.length > 0
       ? `Did you mean ${close.map((n) => JSON.stringify(`${n}, ${q.state}`)).join(' or ')}?`

@@ -7,7 +7,7 @@ import { countryName, hasForeignLetters, localNameAbroad, regionAbroad } from '.
 import { ApiError, type CandidateT } from '../contract/errors.ts';
 import { readRequired, type SiteReader } from '../search/reader.ts';
 import { ACCEPTED, FORMS } from './location.ts';
-import { LISTED, metrosAt, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
+import { LISTED, metrosAt, namesakes, resolveCity, suggestions, type CityQuery } from './resolve-city.ts';
 import { spelledOut } from './abbreviations.ts';
 import { shapeHint } from './shape-hints.ts';
 import { clearReading, nearNameEntries } from './spelling.ts';
@@ -117,15 +117,6 @@ async function abroadRefusal(
       `US places of that name, most populous first: ${candidateList(candidates)}.`,
     { parameter, accepted: ACCEPTED, candidates },
   );
-}
-
-/** The US places of a name (most populous first), from the names document of its prefix; empty when none. */
-async function namesakes(reader: SiteReader, name: string): Promise<NameEntryT[]> {
-  const key = normaliseCityName(name);
-  const listed = reader.meta.gazetteer.names;
-  if (listed === undefined || key === '' || !listed.includes(namePrefix(key))) return [];
-  const doc = await readRequired(reader, keys.names(reader.version, namePrefix(key)), NameGazetteer, LISTED);
-  return doc.names[key] ?? [];
 }
 
 /** Reject a place named with a country or province abroad ("Toronto, Canada"), listing the US places of its name. */
