@@ -109,8 +109,11 @@ const COUNTRY_SUFFIX_RE = /(?<!\s)\s*,?\s*\b(?:u\.?s\.?a?\.?|united states(?: of
  */
 const DECORATION_LEAD_RE =
   /^(?:[\s*_`~>•·◦▪‣→⇒➜➤★☆✓✔#]|[-–—](?=\s)|\p{Extended_Pictographic}|\d{1,2}[.)](?=\s)|(?:location|city|place|address|area|zip\s*code|zip)\s*[:=])+/iu;
-/** ...and after it: the closing marks and pictographs. */
-const DECORATION_TRAIL_RE = /(?:[\s*_`~★☆✓✔]|\p{Extended_Pictographic})+$/u;
+/**
+ * ...and after it: the closing marks and pictographs. Starting only where a run of them starts (as COUNTRY_SUFFIX_RE):
+ * tried from every mark of a long run, the pattern took time quadratic in it (54 µs for 190 spaces; 1.5 µs now).
+ */
+const DECORATION_TRAIL_RE = /(?<![\s*_`~★☆✓✔]|\p{Extended_Pictographic})(?:[\s*_`~★☆✓✔]|\p{Extended_Pictographic})+$/u;
 /** A value wrapped whole in straight or curly quotes. */
 const WRAPPING_QUOTES_RE = /^["'“‘](.*)["'”’]$/s;
 const TRAILING_ZIP_RE = /^(.*[^\s,:])[\s,:]+(\d{5}(?:-\d{4})?)$/;
