@@ -215,7 +215,7 @@ export function cellStats(siteDir: string): { version: string; indexBytes: numbe
   return { version: v, indexBytes: indexText.byteLength, perRes };
 }
 
-/** Warm latency of shim and naive at both sizes, in one child process, with the paired ratios large/small. */
+/** Warm latency of shim and naive at both sizes (each in a child process of its own), with the paired ratios large/small. */
 export interface ScaleLatency {
   results: LatencyResult[];
   shimRatio: Map<number, Spread>;
@@ -225,7 +225,10 @@ export interface ScaleLatency {
 /** Cache budget of the scale latency targets, in MiB: the server's default CACHE_MIB, which the target says must serve the 1M site. */
 export const SCALE_CACHE_MIB = DEFAULT_CACHE_MIB;
 
-/** Run bench/scale/scale-query.ts over `small` and `large` (heap raised for the naive baseline of the large one). */
+/**
+ * Run bench/scale/scale-query.ts over `small` and `large`: the shim in one child, then the naive baseline in another
+ * (heap raised for the large site), so the shim's collections never walk the naive baseline's million offices.
+ */
 export async function measureScaleLatency(
   small: string,
   large: string,
@@ -233,16 +236,27 @@ export async function measureScaleLatency(
   onLine: (line: string) => void,
 ): Promise<ScaleLatency> {
   void onLine;
-  const child = await startJsonChild<LatencyResult[]>(
-    'bench/scale/scale-query.ts',
-    ['--small', small, '--large', large, '--runs', String(runs), '--cache-mib', String(SCALE_CACHE_MIB)],
-    {
-      tag: 'scale-query',
-      nodeArgs: ['--max-old-space-size=12288'],
-    },
-  );
-  await child.stop();
-  const results = child.first;
+  const results: LatencyResult[] = [];
+  for (const kind of ['shim', 'naive'] as const) {
+    const child = await startJsonChild<LatencyResult[]>(
+      'bench/scale/scale-query.ts',
+      [
+        '--of',
+        kind,
+        '--small',
+        small,
+        '--large',
+        large,
+        '--runs',
+        String(runs),
+        '--cache-mib',
+        String(SCALE_CACHE_MIB),
+      ],
+      { tag: `scale-query ${kind}`, nodeArgs: kind === 'naive' ? ['--max-old-space-size=12288'] : [] },
+    );
+    await child.stop();
+    results.push(...child.first);
+  }
   return {
     results,
     shimRatio: ratioOfP50(results, 'shim large', 'shim small'),
