@@ -221,6 +221,42 @@ describe('report writer', () => {
     }
   });
 
+  it("says how many of the slow warm queries' reads were re-reads, and never calls first reads re-reads", () => {
+    const result = (target: string, radiusMiles: number, p99: number, reads: number, rereads: number) => ({
+      target,
+      radiusMiles,
+      p50: spread([0.5]),
+      p99: spread([p99]),
+      p50Runs: [0.5, 0.5, 0.5],
+      queries: 300,
+      storeReadsTimed: reads,
+      storeRereadsTimed: rereads,
+      firmsWithinRadius: 10,
+    });
+    const scale = (reads: number, rereads: number): BenchResults['scale'] => ({
+      requested: 1000,
+      attempts: [],
+      measured: 1000,
+      shards: null,
+      latency: {
+        results: [result('shim small', 1, 0.4, 0, 0), result('shim large', 1, 6.9, reads, rereads)],
+        shimRatio: new Map(),
+        naiveRatio: new Map(),
+      },
+      cold: null,
+    });
+    const note = (md: string): string =>
+      /- \*warm p99 at [\d,]+ offices <= 5 ms at every radius[^\n]*/.exec(md)?.[0] ?? '';
+    const first = note(renderReport({ ...base, scale: scale(773, 0) }));
+    expect(first).toContain('(1 mi: 773 reads in 900 queries, 0 of them re-reads)');
+    expect(first).toContain('first reads');
+    expect(note(renderReport({ ...base, scale: scale(773, 500) }))).toContain(
+      '1 mi: 773 reads in 900 queries, 500 of them re-reads',
+    );
+    // A few reads while timed (the pointer's refresh) are not named as the cause.
+    expect(note(renderReport({ ...base, scale: scale(3, 0) }))).not.toContain('reads in 900 queries');
+  });
+
   it('marks a target met or missed from the figures', () => {
     const one = (v: number): ReturnType<typeof spread> => spread([v]);
     const cold = (bytes: number) => ({

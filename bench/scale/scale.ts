@@ -257,6 +257,9 @@ export async function measureScaleLatency(
     await child.stop();
     results.push(...child.first);
   }
+  // By radius, then shim and naive of the sample, then of the large site: the order of the report's table.
+  const rank = (t: string): number => ['shim small', 'naive small', 'shim large', 'naive large'].indexOf(t);
+  results.sort((a, b) => a.radiusMiles - b.radiusMiles || rank(a.target) - rank(b.target));
   return {
     results,
     shimRatio: ratioOfP50(results, 'shim large', 'shim small'),
