@@ -288,16 +288,22 @@ function scaleP99Row(r: BenchResults): TargetRow {
 
 function scaleWhy(r: BenchResults): string {
   // A handful of reads while timed are the pointer's 5-second refresh; more mean queries whose objects were not cached.
-  const reads = r.scale?.latency?.results
-    .filter((l) => l.target === 'shim large' && (l.storeReadsTimed ?? 0) > 0.05 * l.queries * l.p50Runs.length)
-    .map(
-      (l) =>
-        `${l.radiusMiles} mi: ${l.storeReadsTimed ?? 0} reads in ${l.queries * l.p50Runs.length} queries, ${l.storeRereadsTimed ?? 0} of them re-reads`,
-    );
+  const reading = (r.scale?.latency?.results ?? []).filter(
+    (l) => l.target === 'shim large' && (l.storeReadsTimed ?? 0) > 0.05 * l.queries * l.p50Runs.length,
+  );
+  const reads = reading.map(
+    (l) =>
+      `${l.radiusMiles} mi: ${l.storeReadsTimed ?? 0} reads in ${l.queries * l.p50Runs.length} queries, ${l.storeRereadsTimed ?? 0} of them re-reads`,
+  );
+  const rereads = reading.reduce((sum, l) => sum + (l.storeRereadsTimed ?? 0), 0);
+  const cause =
+    rereads > 0
+      ? 'Some of them read again objects the cache had let go, which a larger cache would keep; the rest are first reads: every timed query asks a new point, and the firms it shows lie in record chunks no query had read yet'
+      : 'Every timed query asks a new point, and at 1 mi the firms it shows lie mostly in record chunks no query had read yet: first reads, which a larger cache does not save';
   return (
     'The slowest queries are the ones that read the store' +
-    (reads && reads.length > 0 ? ` (${reads.join('; ')})` : '') +
-    ". Every timed query asks a new point, and at 1 mi the firms it shows lie mostly in record chunks no query had read yet: first reads, which a larger cache does not save (a read, a hash check and a parse of about 28 KB each), and a young-generation collection (4 to 10 ms on this site, section 14) lands in a few of them. Smaller record chunks make more queries read, not fewer (chunks of 8 records: 243 of 300 against 208 at 1 mi). Past reads, an exact `firms_within_radius` follows the density: the offices of leaf cells crossing the circle's edge are checked one by one and every firm shared between inside cells is marked once per cell holding it (a 15-mile circle in New York marks ~30,000 shared entries and tests ~7,000 edge offices at 1,000,000 offices). What would reach it: a first read that leaves less for the collector to copy (the shown records as compact columns beside their block, read as ranges), and smaller leaf cells along the edge for the rest."
+    (reads.length > 0 ? ` (${reads.join('; ')})` : '') +
+    `. ${cause} (a read, a hash check and a parse of about 28 KB each), and a young-generation collection (4 to 10 ms on the 1,000,187-office site, section 14) lands in a few of them. Smaller record chunks make more queries read, not fewer (chunks of 8 records: 243 of 300 against 208 at 1 mi, section 14). Past reads, an exact \`firms_within_radius\` follows the density: the offices of leaf cells crossing the circle's edge are checked one by one and every firm shared between inside cells is marked once per cell holding it (a 15-mile circle in New York marks ~30,000 shared entries and tests ~7,000 edge offices at 1,000,000 offices). What would reach it: a first read that leaves less for the collector to copy (the shown records as compact columns beside their block, read as ranges), and smaller leaf cells along the edge for the rest.`
   );
 }
 

@@ -249,10 +249,11 @@ describe('report writer', () => {
       /- \*warm p99 at [\d,]+ offices <= 5 ms at every radius[^\n]*/.exec(md)?.[0] ?? '';
     const first = note(renderReport({ ...base, scale: scale(773, 0) }));
     expect(first).toContain('(1 mi: 773 reads in 900 queries, 0 of them re-reads)');
-    expect(first).toContain('first reads');
-    expect(note(renderReport({ ...base, scale: scale(773, 500) }))).toContain(
-      '1 mi: 773 reads in 900 queries, 500 of them re-reads',
-    );
+    expect(first).toContain('first reads, which a larger cache does not save');
+    const again = note(renderReport({ ...base, scale: scale(773, 500) }));
+    expect(again).toContain('1 mi: 773 reads in 900 queries, 500 of them re-reads');
+    expect(again).toContain('objects the cache had let go, which a larger cache would keep');
+    expect(again).not.toContain('which a larger cache does not save');
     // A few reads while timed (the pointer's refresh) are not named as the cause.
     expect(note(renderReport({ ...base, scale: scale(3, 0) }))).not.toContain('reads in 900 queries');
   });
