@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wholeObjects } from '../bench/cold/cold.ts';
 import { writeVariant } from '../bench/cold/tree-sweep.ts';
-import { PACK_GAP_BYTES, packRuns, type PackSpan } from '../shim/search/block-packs.ts';
+import { PACK_GAP_BYTES, PACK_JOIN_BUDGET_BYTES, packRuns, type PackSpan } from '../shim/search/block-packs.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { StoreError } from '../shim/contract/errors.ts';
 import { CellIndex } from '../shim/format/cell-format.ts';
@@ -144,17 +144,39 @@ describe('cold reads of packed blocks', () => {
   });
 });
 
+/** `n` random spans over three packs (a seeded generator, so every run tests the same cases). */
+function randomSpans(rand: (n: number) => number): [string, PackSpan][] {
+  const spans: [string, PackSpan][] = [];
+  for (let i = 0; i < 1 + rand(30); i++) {
+    const start = rand(200_000);
+    spans.push([`k${i}`, { pack: `p${rand(3)}`, start, end: start + 1 + rand(20_000) }]);
+  }
+  return spans;
+}
+
+/** The holes of a run: stretches of at least one byte that none of its spans covers, in offset order. */
+function holesOf(run: { start: number; spans: [string, PackSpan][] }): number[] {
+  const covered = run.spans.map(([, s]) => [s.start, s.end] as const).sort((a, b) => a[0] - b[0]);
+  const holes: number[] = [];
+  let reach = run.start;
+  for (const [s, e] of covered) {
+    if (s > reach) holes.push(s - reach);
+    reach = Math.max(reach, e);
+  }
+  return holes;
+}
+
 describe('packRuns', () => {
-  it('puts every span in one run of its pack, merges gaps up to the limit and no more (brute force)', () => {
+  function seeded(): (n: number) => number {
     let seed = 7;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n) / 1;
+    return (n) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  }
+
+  it('puts every span in one run of its pack, merges gaps up to the limit and no more (brute force)', () => {
+    const rand = seeded();
     for (let trial = 0; trial < 200; trial++) {
-      const spans: [string, PackSpan][] = [];
-      for (let i = 0; i < 1 + rand(30); i++) {
-        const start = rand(200_000);
-        spans.push([`k${i}`, { pack: `p${rand(3)}`, start, end: start + 1 + rand(20_000) }]);
-      }
-      const runs = packRuns(spans);
+      const spans = randomSpans(rand);
+      const runs = packRuns(spans, PACK_GAP_BYTES, 0);
       for (const [key, span] of spans) {
         const holding = runs.filter((r) => r.spans.some(([k]) => k === key));
         expect(holding).toHaveLength(1);
@@ -166,17 +188,49 @@ describe('packRuns', () => {
         const mine = runs.filter((r) => r.pack === pack).sort((a, b) => a.start - b.start);
         // Runs of one pack are farther apart than the gap (else they would be one).
         for (let i = 1; i < mine.length; i++) expect(mine[i]!.start - mine[i - 1]!.end).toBeGreaterThan(PACK_GAP_BYTES);
-        // Within a run, the bytes no span covers form no hole larger than the gap.
+        // Within a run, the bytes no span covers form no hole larger than the gap, and the run ends with its spans.
         for (const r of mine) {
-          const covered = r.spans.map(([, s]) => [s.start, s.end] as const).sort((a, b) => a[0] - b[0]);
-          let reach = r.start;
-          for (const [s, e] of covered) {
-            expect(s - reach).toBeLessThanOrEqual(PACK_GAP_BYTES);
-            reach = Math.max(reach, e);
-          }
-          expect(reach).toBe(r.end);
+          for (const hole of holesOf(r)) expect(hole).toBeLessThanOrEqual(PACK_GAP_BYTES);
+          expect(Math.max(...r.spans.map(([, s]) => s.end))).toBe(r.end);
         }
       }
     }
+  });
+
+  it('joins the smallest gaps left first, within the budget and no further (brute force)', () => {
+    const rand = seeded();
+    let joined = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const spans = randomSpans(rand);
+      const budget = [0, 8_000, 30_000, PACK_JOIN_BUDGET_BYTES][trial % 4]!;
+      const runs = packRuns(spans, PACK_GAP_BYTES, budget);
+      // Every span in exactly one run of its pack.
+      for (const [key, span] of spans) {
+        const holding = runs.filter((r) => r.spans.some(([k]) => k === key));
+        expect(holding).toHaveLength(1);
+        expect(holding[0]!.pack).toBe(span.pack);
+        expect(holding[0]!.start <= span.start && span.end <= holding[0]!.end).toBe(true);
+      }
+      // The holes wider than the merge gap were joined by the budget: they sum to at most it...
+      const wide = runs.flatMap(holesOf).filter((h) => h > PACK_GAP_BYTES);
+      const spent = wide.reduce((a, b) => a + b, 0);
+      expect(spent).toBeLessThanOrEqual(budget);
+      joined += wide.length;
+      // ...no gap left between runs of one pack is smaller than one joined, and the smallest left does not fit.
+      const left: number[] = [];
+      for (const pack of new Set(runs.map((r) => r.pack))) {
+        const mine = runs.filter((r) => r.pack === pack).sort((a, b) => a.start - b.start);
+        for (let i = 1; i < mine.length; i++) left.push(mine[i]!.start - mine[i - 1]!.end);
+      }
+      for (const g of left) {
+        expect(g).toBeGreaterThan(PACK_GAP_BYTES);
+        for (const h of wide) expect(g).toBeGreaterThanOrEqual(h);
+      }
+      if (left.length > 0) expect(spent + Math.min(...left)).toBeGreaterThan(budget);
+      // Without a budget nothing past the gap is joined: as many runs or more.
+      expect(packRuns(spans, PACK_GAP_BYTES, 0).length).toBeGreaterThanOrEqual(runs.length);
+    }
+    // The cases join something (the test is not vacuous).
+    expect(joined).toBeGreaterThan(50);
   });
 });
