@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wholeObjects } from '../bench/cold/cold.ts';
+import { coldQueryReads, wholeObjects } from '../bench/cold/cold.ts';
+import { joinedReads, packLayout } from '../bench/cold/packed-ranges.ts';
 import { writeVariant } from '../bench/cold/tree-sweep.ts';
 import { PACK_GAP_BYTES, PACK_JOIN_BUDGET_BYTES, packRuns, type PackSpan } from '../shim/search/block-packs.ts';
 import { createService } from '../shim/answer/service-impl.ts';
@@ -105,6 +106,23 @@ describe('cold reads of packed blocks', () => {
     expect(fewer).toBeGreaterThan(QUERIES.length / 2);
     // The queries do read shared pages (as objects, when read whole).
     expect(sharedPages).toBeGreaterThan(0);
+  });
+
+  it('is what the pack what-if counts: its copy of the shim rule gives the requests and bytes the search made', async () => {
+    // bench/cold/pack-sim.ts --join replays reads made of whole objects through packRuns; here a search over ranges made
+    // them. The sample's packs are small (no round has ranges more than 16 KiB apart), so this holds the replay to the
+    // search; the join itself is held to its rule by the brute-force test of packRuns below.
+    const { placed } = packLayout(variant, version, undefined, false);
+    let ranged = 0;
+    for (const args of [...QUERIES, { location: '40.7128,-74.006', radius_miles: '50', limit: '25' }]) {
+      const q = { name: JSON.stringify(args), args };
+      const real = await coldQueryReads(new FolderStore(variant), q);
+      const whole = await coldQueryReads(wholeObjects(new FolderStore(variant)), q);
+      const counted = { gets: real.reads.length, bytes: real.reads.reduce((n, r) => n + r.bytes, 0) };
+      expect(joinedReads(whole, placed, PACK_JOIN_BUDGET_BYTES), q.name).toEqual(counted);
+      ranged += real.reads.filter((r) => r.key.includes('/cells/packs/')).length;
+    }
+    expect(ranged).toBeGreaterThan(QUERIES.length);
   });
 
   it('is a store failure when the packs are damaged, and reads the block objects when they are missing', async () => {

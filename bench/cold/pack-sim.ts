@@ -1,8 +1,10 @@
 /**
- * `node --import tsx bench/cold/pack-sim.ts --site DIR [--site DIR ...] [--gap BYTES ...]`: the cold query sets of
- * section 3 replayed on each site (a copy with another tree from bench/cold/tree-variant.ts, say), their cell reads then
- * counted as byte ranges of one packed object per group (packed-ranges.ts). Prints a Markdown table and one JSON line
- * per site on stdout; `npm run bench -- --only trees` measures the same for section 11.
+ * `node --import tsx bench/cold/pack-sim.ts --site DIR [--site DIR ...] [--gap BYTES ...] [--join BYTES ...]`: the cold
+ * query sets of section 3 replayed on each site (a copy with another tree from bench/cold/tree-variant.ts, say), their
+ * cell reads then counted as byte ranges of one packed object per group (packed-ranges.ts); with --join, also as the
+ * shim's planner asks them (block-packs.ts packRuns) with each join budget, the record chunks as objects and in the
+ * packs. Prints a Markdown table and one JSON line per site on stdout; `npm run bench -- --only trees` measures the
+ * same for section 11.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,13 +12,13 @@ import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { coldReadsBySet } from './cold.ts';
-import { PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
+import { joinedFigures, PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
 import { fmtBytes, progress, table } from '../lib/stats.ts';
 import { RADII } from '../lib/points.ts';
 
 const { values } = cliOrExit({
   name: 'pack-sim',
-  usage: 'node bench/cold/pack-sim.ts --site <dir> [--site <dir> ...] [--gap <bytes> ...]',
+  usage: 'node bench/cold/pack-sim.ts --site <dir> [--site <dir> ...] [--gap <bytes> ...] [--join <bytes> ...]',
   description:
     'The cold query sets replayed on each site, their cell reads then counted as byte ranges of one packed object per group, ranges of one round merged across gaps up to each --gap.',
   options: {
@@ -26,6 +28,13 @@ const { values } = cliOrExit({
       min: 0,
       multiple: true,
       description: `bytes two ranges of one round may lie apart and still be one GET (default ${PACK_GAPS.join(', ')})`,
+    },
+    join: {
+      type: 'integer',
+      min: 0,
+      multiple: true,
+      description:
+        'bytes of gaps a round may join as the shim plans (16 KiB gaps merged, then the smallest gaps left joined within this budget); rows with the record chunks as objects and in the packs',
     },
     coded: {
       type: 'boolean',
@@ -43,9 +52,12 @@ for (const dir of values.site) {
   progress(`pack-sim: the cold query sets on ${v} (${dir}, tree ${tree})`);
   const perQuery = (await coldReadsBySet(site, RADII, undefined, { wholeObjects: true })).flatMap((s) => s.perQuery);
   const gaps = values.gap !== undefined && values.gap.length > 0 ? values.gap : PACK_GAPS;
-  const figures = [false, ...(values.coded === true ? [true] : [])].flatMap((coded) =>
-    packedFigures(site, v, perQuery, gaps, coded),
-  );
+  const figures = [
+    ...[false, ...(values.coded === true ? [true] : [])].flatMap((coded) =>
+      packedFigures(site, v, perQuery, gaps, coded),
+    ),
+    ...[false, true].flatMap((records) => joinedFigures(site, v, perQuery, values.join ?? [], records)),
+  ];
   for (const f of figures)
     rows.push([
       dir,

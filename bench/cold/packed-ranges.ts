@@ -13,6 +13,7 @@ import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import { binaryCellKind, paths } from '../../shim/format/paths.ts';
 import { decodeStored } from '../../shim/format/site-json.ts';
+import { packRuns, PACK_GAP_BYTES, type PackSpan } from '../../shim/search/block-packs.ts';
 import { kindOf, type ColdQueryReads } from './cold.ts';
 import { fmtBytes, median } from '../lib/stats.ts';
 
@@ -90,11 +91,15 @@ export interface Placed {
   size: number;
 }
 
-/** Every block, shared page and record chunk of version `v` of the site folder `site`, placed in its group's pack. */
+/**
+ * Every block, shared page and record chunk of version `v` of the site folder `site`, placed in its group's pack; with
+ * `records` false, the record chunks left out (read as objects of their own, as the packs the generator writes have it).
+ */
 export function packLayout(
   site: string,
   v: string,
   sizeOf: SizeOf = AS_STORED,
+  records = true,
 ): { placed: Map<string, Placed>; blocks: number } {
   const root = join(site, keys.root(v));
   const index = CellIndex.parse(JSON.parse(readFileSync(join(site, keys.cellIndex(v)), 'utf8')));
@@ -114,6 +119,7 @@ export function packLayout(
     const rel = paths.cellGroup(group, index.schema_version);
     const tree = CellGroup.parse(decodeStored(readFileSync(join(root, rel)), rel));
     for (const page of Object.keys(tree.shared_sha256)) put(paths.cellShared(page, index.schema_version));
+    if (!records) continue;
     for (const cell of blockCells) {
       const chunks = readdirSync(join(root, 'cells/records', cell)).map((f) => Number(f.replace(/\.json$/, '')));
       for (const k of chunks.sort((a, b) => a - b)) put(`cells/records/${cell}/${k}.json`);
@@ -212,6 +218,62 @@ export function fittedReads(
   return { gets, bytes };
 }
 
+/**
+ * One query's GETs and bytes with its cell reads asked as the shim asks a round's pack ranges (block-packs.ts packRuns):
+ * ranges at most PACK_GAP_BYTES apart one GET, the GETs left joined across their smallest gaps within `budget` bytes a
+ * round. The objects in no pack are one GET each.
+ */
+export function joinedReads(
+  q: ColdQueryReads,
+  placed: ReadonlyMap<string, Placed>,
+  budget: number,
+  sizeOf: SizeOf = AS_STORED,
+): { gets: number; bytes: number } {
+  const size = new Map(q.reads.map((r) => [r.key, sizeOf(r.key, r.bytes)]));
+  let gets = 0;
+  let bytes = 0;
+  for (const round of q.allRounds ?? q.rounds) {
+    const spans: [string, PackSpan][] = [];
+    for (const key of new Set(round)) {
+      const p = placed.get(key);
+      if (p === undefined) {
+        gets++;
+        bytes += size.get(key) ?? 0;
+      } else spans.push([key, { pack: p.pack, start: p.at, end: p.at + p.size }]);
+    }
+    for (const run of packRuns(spans, PACK_GAP_BYTES, budget)) {
+      gets++;
+      bytes += run.end - run.start;
+    }
+  }
+  return { gets, bytes };
+}
+
+/**
+ * The queries' figures with their blocks and shared pages read as the shim reads them, for each join budget of
+ * `budgets`: the record chunks as objects (the packs as written), and, with `records`, placed in the packs too.
+ */
+export function joinedFigures(
+  site: string,
+  v: string,
+  perQuery: readonly ColdQueryReads[],
+  budgets: readonly number[],
+  records: boolean,
+): PackedFigures[] {
+  const { placed } = packLayout(site, v, AS_STORED, records);
+  const names = perQuery.map((q) => q.query);
+  return budgets.map((budget) => ({
+    ...figures(
+      PACK_GAP_BYTES,
+      undefined,
+      false,
+      names,
+      perQuery.map((q) => joinedReads(q, placed, budget)),
+    ),
+    join: { budget, records },
+  }));
+}
+
 /** GETs and bytes (median, max) over a set of queries, how many exceed 20 GETs and 1 MiB, and the worst by each. */
 export interface PackedFigures {
   /** Bytes two ranges may lie apart and be one GET; null for the objects as published (one GET each) or a fitted plan. */
@@ -220,6 +282,8 @@ export interface PackedFigures {
   fitGets?: number;
   /** The cell tree's objects at their estimated binary size (codedSize) rather than as stored. */
   coded: boolean;
+  /** For a row of joinedFigures: the join budget a round (bytes), and whether the record chunks were in the packs. */
+  join?: { budget: number; records: boolean };
   gets: { median: number; max: number; query: string };
   bytes: { median: number; max: number; query: string };
   overGets: number;
@@ -291,6 +355,8 @@ export function packedFigures(
 
 /** How a row of figures read the cell objects: "objects", "packs, gap 16.0 KiB", "packs, smallest gaps merged to 20 GETs". */
 export function readAs(f: PackedFigures): string {
+  if (f.join !== undefined)
+    return `packs${f.join.records ? ' with the record chunks' : ''}, gap ${fmtBytes(f.gap ?? 0)}, joined within ${fmtBytes(f.join.budget)} a round`;
   if (f.fitGets !== undefined) return `packs, smallest gaps merged to ${f.fitGets} GETs`;
   return f.gap === null ? 'objects' : `packs, gap ${fmtBytes(f.gap)}`;
 }
