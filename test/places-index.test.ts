@@ -184,7 +184,7 @@ describe('names without a state', () => {
       /^No state was given; read as Austin, TX \(population 931,830\)\. Other places of that name: Austin, MN; .* and \d+ more; if the person meant one/,
     );
     expect((await resolve('Chicago')).note).toBe(
-      'No state was given; read as Chicago, IL (population 2,720,546), the only US place of that name.' +
+      'No state was given; read as Chicago, IL (population 2,720,546); no other state has a place of that name that this service knows.' +
         C('Chicago, IL'),
     );
     expect(await resolve('New York')).toMatchObject({ city: 'New York', state: 'NY', metro: 'new-york' });

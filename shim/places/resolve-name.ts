@@ -286,8 +286,10 @@ export async function resolveName(
     const read =
       `No state was given; read as ${top[1]}, ${top[0]}` +
       (topPopulation === null ? '' : ` (population ${topPopulation.toLocaleString('en-US')})`) +
+      // The names document keeps one place per state: a state may hold more of the name (resolveCity names them), and
+      // a neighbourhood the gazetteer does not hold may share it, so no more is claimed than that.
       (others.length === 0
-        ? ', the only US place of that name.'
+        ? '; no other state has a place of that name that this service knows.'
         : `. Other places of that name: ${placeList(others, MAX_OTHERS)}; if the person meant one of those, send it as "City, ST".`);
     location.note = location.note === undefined ? read : `${read} ${location.note}`;
     return location;

@@ -178,7 +178,11 @@ export const SCENARIOS: Scenario[] = [
   { says: 'Washington', args: loc('Washington'), expect: { ambiguous: { states: ['DC'] } } },
   { says: 'Austin', args: loc('Austin'), expect: at(AUSTIN, 5, 'TX', true, /read as Austin, TX.*Austin, MN/) },
   { says: 'Houston', args: loc('Houston'), expect: at(HOUSTON, 5, 'TX', true, /read as Houston, TX/) },
-  { says: 'Chicago', args: loc('Chicago'), expect: at(CHICAGO, 5, 'IL', true, /the only US place of that name/) },
+  {
+    says: 'Chicago',
+    args: loc('Chicago'),
+    expect: at(CHICAGO, 5, 'IL', true, /no other state has a place of that name/),
+  },
   { says: 'Brooklyn', args: loc('Brooklyn'), expect: at([40.6782, -73.9442], 5, 'NY', true, /Brooklyn, OH/) },
   { says: 'New York', args: loc('New York'), expect: at(NYC, 10, 'NY', true) },
   {
