@@ -384,7 +384,6 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
     for (const [sent, place] of [
       ['Central Park', 'Central Park, WA, a place of 2,685 people'],
       ['Grant Park', 'Grant Park, IL, a place of 1,289 people'],
-      ['Buckhead', 'Buckhead, GA, a place whose population it does not hold'],
     ] as const) {
       const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
       expect(r.status, sent).toBe(400);
@@ -404,6 +403,40 @@ describe('a region, a part of a state or city, or a state by its nickname (each 
     const withState = await rest(`location=${encodeURIComponent('Central Park, WA')}&limit=1`);
     expect(withState.status).toBe(200);
     expect((await rest('location=Chicago&limit=1')).status).toBe(200);
+  });
+
+  it('asks where the person is for a well-known neighbourhood sent alone, naming its city first', async () => {
+    // Each was answered from a namesake or refused as abroad: Pilsen, Chicago as Pilsen, Czechia ("tell the person so"),
+    // Bel Air, Los Angeles from Bel Air, MD, "the only US place of that name".
+    for (const [sent, first, namesake] of [
+      ['Pilsen', 'Chicago, IL', 'Pilsen, Czechia'],
+      ['Gold Coast', 'Chicago, IL', 'Gold Coast, Australia'],
+      ['Bel Air', 'Los Angeles, CA', 'Bel Air, MD'],
+      ['Buckhead', 'Atlanta, GA', 'Buckhead, GA'],
+      ['SoHo', 'New York, NY', null],
+    ] as const) {
+      const r = await rest(`location=${encodeURIComponent(sent)}&limit=1`);
+      expect(r.status, sent).toBe(400);
+      expect(r.body.code, sent).toBe('ambiguous_location');
+      expect(r.body.detail, sent).toContain(`${JSON.stringify(sent)} is a neighbourhood of ${first}`);
+      if (namesake !== null) expect(r.body.detail, sent).toContain(`the name of ${namesake}`);
+      else expect(r.body.detail, sent).not.toContain('the name of');
+      expect(r.body.detail, sent).not.toContain('outside the United States');
+      const [city, state] = first.split(', ');
+      expect((r.body.candidates as { city: string; state: string; covered: boolean }[])[0], sent).toEqual({
+        city,
+        state,
+        covered: true,
+      });
+      const m = await mcp({ location: sent });
+      expect(m.isError, sent).toBe(true);
+      expect(m.text, sent).toContain('Ask the person which one they mean');
+    }
+    // With its city or its state, it is answered as before.
+    expect((await rest(`location=${encodeURIComponent('Pilsen, Chicago, IL')}&limit=1`)).status).toBe(200);
+    const md = await rest(`location=${encodeURIComponent('Bel Air, MD')}&limit=1`);
+    expect(md.status).toBe(200);
+    expect((md.body.location as { state: string }).state).toBe('MD');
   });
 
   it("reads a name with a sentence's mark after it as the name, not as a misspelling", async () => {

@@ -7,12 +7,22 @@ import { gridDisk, latLngToCell } from 'h3-js';
 import type { ZodType } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGazetteer } from '../generator/model/gazetteer.ts';
+import { buildNameIndex } from '../generator/model/gazetteer-index.ts';
+import { CITY_PARTS } from '../generator/model/neighbourhoods.ts';
 import { haversineMiles } from '../shim/search/geo.ts';
 import { parseLocation } from '../shim/places/location.ts';
 import type { SiteReader } from '../shim/search/reader.ts';
 import { resolveLocation } from '../shim/places/resolve.ts';
 import { US_POINT_MILES } from '../shim/places/resolve-point.ts';
-import { keys, NameGazetteer, PointGazetteer, pointTile, type MetaT } from '../shim/format/site-format.ts';
+import {
+  keys,
+  NameGazetteer,
+  namePrefix,
+  normaliseCityName,
+  PointGazetteer,
+  pointTile,
+  type MetaT,
+} from '../shim/format/site-format.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { asyncRejection as rejection } from './helpers/api-error.ts';
 
@@ -101,6 +111,23 @@ describe('the indexes', () => {
       if (loc instanceof Error) far.push(`${lat},${lng}`);
     }
     expect(far).toEqual([]);
+  });
+});
+
+describe('city parts', () => {
+  it("lists each curated neighbourhood under its name as its city's own entry, and fails on a city it lacks", () => {
+    for (const [name, city, state] of CITY_PARTS) {
+      const parts = g.names.get(namePrefix(normaliseCityName(name)))?.parts?.[normaliseCityName(name)];
+      // The entry is the one the names document gives the city itself (the city's point and population).
+      const own = g.names.get(namePrefix(normaliseCityName(city)))?.names[normaliseCityName(city)];
+      const entry = own?.find((e) => e[0] === state);
+      expect(entry, `${city}, ${state}`).toBeDefined();
+      expect(parts, name).toContainEqual(entry);
+    }
+    const states = new Map([['IL', new Map()]]);
+    expect(() => buildNameIndex(states, [], [['Pilsen', 'Chicago', 'IL']])).toThrow(
+      'city part Pilsen: Chicago, IL is not in the gazetteer',
+    );
   });
 });
 

@@ -15,6 +15,7 @@ import {
 } from '../../shim/format/site-format.ts';
 
 import { nameRivals } from './name-rivals.ts';
+import type { CityPart } from './neighbourhoods.ts';
 
 function byString(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -42,11 +43,13 @@ export interface AbroadPlace {
  * Names documents keyed by prefix: each normalised name -> every state's entry for it, most populous first; and in
  * `abroad` the names whose most populous holder is a place abroad of ABROAD_MIN_POPULATION or more, ABROAD_DOMINANCE
  * times as populous as any US place of that name (Toronto, London, Vancouver; not San Jose or Richmond); in `rivals`
- * the far larger place one edit away (name-rivals.ts).
+ * the far larger place one edit away (name-rivals.ts); in `parts` the names of `cityParts` (neighbourhoods.ts), each as
+ * the entries of the cities it is part of. A city part whose city the gazetteer lacks is an error.
  */
 export function buildNameIndex(
   states: ReadonlyMap<string, ReadonlyMap<string, CityEntryT>>,
   abroadPlaces: readonly AbroadPlace[] = [],
+  cityParts: readonly CityPart[] = [],
 ): Map<string, NameGazetteerT> {
   const byKey = new Map<string, NameEntryT[]>();
   for (const [state, cities] of states) {
@@ -84,6 +87,19 @@ export function buildNameIndex(
     const prefix = namePrefix(key);
     const doc = docs.get(prefix) ?? { schema_version: 1, prefix, names: {} };
     doc.abroad = { ...doc.abroad, [key]: [p.name, p.country, p.population] };
+    docs.set(prefix, doc);
+  }
+  const parts = new Map<string, NameEntryT[]>();
+  for (const [name, city, state] of cityParts) {
+    const e = states.get(state)?.get(normaliseCityName(city));
+    if (e === undefined) throw new Error(`city part ${name}: ${city}, ${state} is not in the gazetteer`);
+    const key = normaliseCityName(name);
+    parts.set(key, [...(parts.get(key) ?? []), [state, e.name, e.lat, e.lng, e.population]]);
+  }
+  for (const key of [...parts.keys()].sort(byString)) {
+    const prefix = namePrefix(key);
+    const doc = docs.get(prefix) ?? { schema_version: 1, prefix, names: {} };
+    doc.parts = { ...doc.parts, [key]: (parts.get(key) ?? []).sort(byPopulation) };
     docs.set(prefix, doc);
   }
   return new Map([...docs].sort((a, b) => byString(a[0], b[0])));

@@ -18,6 +18,7 @@ import {
 } from '../../shim/format/site-format.ts';
 import { buildBoundaries } from './boundary.ts';
 import { ABROAD_MIN_POPULATION, buildNameIndex, buildPointTiles } from './gazetteer-index.ts';
+import { CITY_PARTS } from './neighbourhoods.ts';
 import {
   readAbroad,
   readPlaces,
@@ -392,7 +393,7 @@ export function buildGazetteer(): {
   return {
     zips,
     cities,
-    names: buildNameIndex(byState, readAbroad(ABROAD_MIN_POPULATION)),
+    names: buildNameIndex(byState, readAbroad(ABROAD_MIN_POPULATION), CITY_PARTS),
     points: buildPointTiles(zips),
     boundary: buildBoundaries(),
   };

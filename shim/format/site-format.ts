@@ -325,6 +325,11 @@ export const NameGazetteer = z.object({
     .describe(
       "Names of five characters or more -> the most populous place of a name one edit away (in any names document), with 50,000 people or more and more than every place of the name ('huston' -> Houston, TX): the resolver asks about it. Absent in versions before it",
     ),
+  parts: dict(z.array(NameEntry))
+    .optional()
+    .describe(
+      "Names of well-known parts of large cities that the places under `names` do not answer for ('pilsen', 'bel air') -> the entries of the cities they are part of, most populous first: the resolver asks which place is meant rather than answering from a namesake or refusing the name as abroad. Absent in versions before it",
+    ),
 });
 
 /** One ZIP point: [lat, lng, state]. */

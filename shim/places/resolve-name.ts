@@ -119,6 +119,38 @@ async function abroadRefusal(
   );
 }
 
+/**
+ * The refusal of a well-known part of a large city sent alone ("Pilsen", `parts`: the cities it is part of), naming
+ * those cities first, then the US places and the place abroad of the same name: the person may be in any of them.
+ */
+async function partRefusal(
+  reader: SiteReader,
+  q: { name: string; parameter?: string },
+  parts: readonly NameEntryT[],
+  entries: readonly NameEntryT[],
+  abroad: readonly [string, string, ...unknown[]] | undefined,
+): Promise<ApiError> {
+  const parameter = q.parameter ?? 'location';
+  const candidates = await candidatesOf(reader, [...parts, ...entries]);
+  const cities = parts.map((e) => `${e[1]}, ${e[0]}`).join(' and of ');
+  const [one] = entries;
+  const namesakes = [
+    ...(one === undefined
+      ? []
+      : [entries.length === 1 ? `${one[1]}, ${one[0]}` : `places in ${entries.length} states`]),
+    ...(abroad === undefined ? [] : [`${abroad[0]}, ${countryName(abroad[1])}`]),
+  ];
+  return new ApiError(
+    'ambiguous_location',
+    `${JSON.stringify(q.name)} is a neighbourhood of ${cities}${namesakes.length > 0 ? `, and the name of ${namesakes.join(' and of ')}` : ''}; ` +
+      'the service holds no point for the neighbourhood and will not guess which is meant. Ask the person which one ' +
+      `they mean (or for their ZIP, which gives the closest point). If they are in ${parts.length === 1 ? 'that city' : 'one of those cities'}, ` +
+      'send their ZIP, or the city as "City, ST" to search from its centre. ' +
+      `The ${parts.length === 1 ? 'city' : 'cities'} first${one === undefined ? '' : ', then the US places of that name'}: ${candidateList(candidates)}.`,
+    { parameter, accepted: ACCEPTED, candidates },
+  );
+}
+
 /** Reject a place named with a country or province abroad ("Toronto, Canada"), listing the US places of its name. */
 export async function refuseAbroad(
   reader: SiteReader,
@@ -168,6 +200,10 @@ export async function resolveName(
   // A city abroad under its own name ("München", "Roma"), which the names document lists under its English one.
   const local = localNameAbroad(key);
   const abroad = doc?.abroad?.[key] ?? (local === null ? undefined : [local[0], local[1]]);
+  // A well-known part of a large city ("Pilsen", "Bel Air"): asked about before a namesake answers or a place abroad
+  // refuses the name (it was refused as Pilsen, Czechia, and answered from Bel Air, MD).
+  const parts = doc?.parts?.[key];
+  if (parts !== undefined && parts.length > 0) throw await partRefusal(reader, q, parts, entries ?? [], abroad);
   // The best-known holder of the name is abroad (Toronto, London): say so first, whatever the US namesakes. Not for a
   // state's name: "Virginia" is the state to a person asking here, never first Virginia, South Africa.
   if (abroad !== undefined && !isStateName(key))

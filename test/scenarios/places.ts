@@ -176,6 +176,11 @@ export const SCENARIOS: Scenario[] = [
   { says: 'Columbus', args: loc('Columbus'), expect: { ambiguous: { states: ['OH', 'GA'] } } },
   { says: 'Kansas City', args: loc('Kansas City'), expect: { ambiguous: { states: ['MO', 'KS'] } } },
   { says: 'Washington', args: loc('Washington'), expect: { ambiguous: { states: ['DC'] } } },
+  // Well-known neighbourhoods sent alone: their city first, then the places of the name.
+  { says: 'Pilsen', args: loc('Pilsen'), expect: { ambiguous: { states: ['IL'] } } },
+  { says: 'Bel Air', args: loc('Bel Air'), expect: { ambiguous: { states: ['CA', 'MD'] } } },
+  { says: 'Georgetown', args: loc('Georgetown'), expect: { ambiguous: { states: ['DC', 'TX'] } } },
+  { says: 'Capitol Hill', args: loc('Capitol Hill'), expect: { ambiguous: { states: ['WA', 'DC'] } } },
   { says: 'Austin', args: loc('Austin'), expect: at(AUSTIN, 5, 'TX', true, /read as Austin, TX.*Austin, MN/) },
   { says: 'Houston', args: loc('Houston'), expect: at(HOUSTON, 5, 'TX', true, /read as Houston, TX/) },
   {
