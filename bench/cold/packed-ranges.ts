@@ -221,15 +221,14 @@ export function fittedReads(
 /**
  * One query's GETs and bytes with its cell reads asked as the shim asks a round's pack ranges (block-packs.ts packRuns):
  * ranges at most PACK_GAP_BYTES apart one GET, the GETs left joined across their smallest gaps within `budget` bytes a
- * round. The objects in no pack are one GET each.
+ * round. The objects in no pack are one GET each, at their stored size.
  */
 export function joinedReads(
   q: ColdQueryReads,
   placed: ReadonlyMap<string, Placed>,
   budget: number,
-  sizeOf: SizeOf = AS_STORED,
 ): { gets: number; bytes: number } {
-  const size = new Map(q.reads.map((r) => [r.key, sizeOf(r.key, r.bytes)]));
+  const size = new Map(q.reads.map((r) => [r.key, r.bytes]));
   let gets = 0;
   let bytes = 0;
   for (const round of q.allRounds ?? q.rounds) {

@@ -60,12 +60,14 @@ export function buildNameIndex(
     }
   }
   const docs = new Map<string, NameGazetteerT>();
-  for (const key of [...byKey.keys()].sort(byString)) {
+  // The document of a name's prefix, made on first use (a prefix may have one for `abroad` or `parts` names alone).
+  const docOf = (key: string): NameGazetteerT => {
     const prefix = namePrefix(key);
-    const doc = docs.get(prefix) ?? { schema_version: 1, prefix, names: {} };
-    doc.names[key] = (byKey.get(key) ?? []).sort(byPopulation);
-    docs.set(prefix, doc);
-  }
+    let doc = docs.get(prefix);
+    if (doc === undefined) docs.set(prefix, (doc = { schema_version: 1, prefix, names: {} }));
+    return doc;
+  };
+  for (const key of [...byKey.keys()].sort(byString)) docOf(key).names[key] = (byKey.get(key) ?? []).sort(byPopulation);
   for (const [key, rival] of [...nameRivals(byKey)].sort((a, b) => byString(a[0], b[0]))) {
     const doc = docs.get(namePrefix(key)) as NameGazetteerT;
     doc.rivals = { ...doc.rivals, [key]: rival };
@@ -84,10 +86,8 @@ export function buildNameIndex(
     const p = abroad.get(key) as AbroadPlace;
     const us = byKey.get(key)?.[0]?.[4] ?? 0;
     if (p.population < ABROAD_MIN_POPULATION || p.population < ABROAD_DOMINANCE * (us ?? 0)) continue;
-    const prefix = namePrefix(key);
-    const doc = docs.get(prefix) ?? { schema_version: 1, prefix, names: {} };
+    const doc = docOf(key);
     doc.abroad = { ...doc.abroad, [key]: [p.name, p.country, p.population] };
-    docs.set(prefix, doc);
   }
   const parts = new Map<string, NameEntryT[]>();
   for (const [name, city, state] of cityParts) {
@@ -97,10 +97,8 @@ export function buildNameIndex(
     parts.set(key, [...(parts.get(key) ?? []), [state, e.name, e.lat, e.lng, e.population]]);
   }
   for (const key of [...parts.keys()].sort(byString)) {
-    const prefix = namePrefix(key);
-    const doc = docs.get(prefix) ?? { schema_version: 1, prefix, names: {} };
+    const doc = docOf(key);
     doc.parts = { ...doc.parts, [key]: (parts.get(key) ?? []).sort(byPopulation) };
-    docs.set(prefix, doc);
   }
   return new Map([...docs].sort((a, b) => byString(a[0], b[0])));
 }
