@@ -8,9 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coldQueryReads, wholeObjects } from '../bench/cold/cold.ts';
-import { joinedReads, packLayout } from '../bench/cold/packed-ranges.ts';
+import { coldQueryReads, wholeObjects, type ColdQueryReads } from '../bench/cold/cold.ts';
+import { joinedReads, leastGetsWithin, packLayout, type Placed } from '../bench/cold/packed-ranges.ts';
 import { writeVariant } from '../bench/cold/tree-sweep.ts';
+import type { StoreRead } from '../bench/lib/counting-store.ts';
 import { PACK_GAP_BYTES, PACK_JOIN_BUDGET_BYTES, packRuns, type PackSpan } from '../shim/search/block-packs.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { StoreError } from '../shim/contract/errors.ts';
@@ -163,6 +164,20 @@ describe('cold reads of packed blocks', () => {
 });
 
 /** `n` random spans over three packs (a seeded generator, so every run tests the same cases). */
+/**
+ * Random integers below n from `seed` (mulberry32, 32-bit integer arithmetic: a product past 2^53 in doubles loses its
+ * low bits, and every draw of such a generator came out even).
+ */
+function seeded(seed: number): (n: number) => number {
+  let s = seed;
+  return (n) => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+}
+
 function randomSpans(rand: (n: number) => number): [string, PackSpan][] {
   const spans: [string, PackSpan][] = [];
   for (let i = 0; i < 1 + rand(30); i++) {
@@ -185,13 +200,8 @@ function holesOf(run: { start: number; spans: [string, PackSpan][] }): number[] 
 }
 
 describe('packRuns', () => {
-  function seeded(): (n: number) => number {
-    let seed = 7;
-    return (n) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
-  }
-
   it('puts every span in one run of its pack, merges gaps up to the limit and no more (brute force)', () => {
-    const rand = seeded();
+    const rand = seeded(7);
     for (let trial = 0; trial < 200; trial++) {
       const spans = randomSpans(rand);
       const runs = packRuns(spans, PACK_GAP_BYTES, 0);
@@ -216,7 +226,7 @@ describe('packRuns', () => {
   });
 
   it('joins the smallest gaps left first, within the budget and no further (brute force)', () => {
-    const rand = seeded();
+    const rand = seeded(7);
     let joined = 0;
     for (let trial = 0; trial < 300; trial++) {
       const spans = randomSpans(rand);
@@ -250,5 +260,83 @@ describe('packRuns', () => {
     }
     // The cases join something (the test is not vacuous).
     expect(joined).toBeGreaterThan(50);
+  });
+});
+
+describe('leastGetsWithin', () => {
+  /** The fewest GETs of `q` within `maxBytes` by trying every set of gaps to join (a join is within one round and pack). */
+  function bruteForce(q: ColdQueryReads, placed: ReadonlyMap<string, Placed>, maxBytes: number): number {
+    let loose = 0;
+    let base = 0;
+    const gaps: number[] = [];
+    let gets = 0;
+    for (const round of q.rounds) {
+      const byPack = new Map<string, [number, number][]>();
+      for (const key of round) {
+        const p = placed.get(key);
+        if (p === undefined) {
+          loose++;
+          base += q.reads.find((r) => r.key === key)?.bytes ?? 0;
+        } else byPack.set(p.pack, [...(byPack.get(p.pack) ?? []), [p.at, p.at + p.size]]);
+      }
+      for (const list of byPack.values()) {
+        list.sort((a, b) => a[0] - b[0]);
+        // Overlapping or touching ranges are one range before any join.
+        const runs: [number, number][] = [];
+        for (const [s, e] of list) {
+          const last = runs.at(-1);
+          if (last !== undefined && s <= last[1]) last[1] = Math.max(last[1], e);
+          else runs.push([s, e]);
+        }
+        gets += runs.length;
+        base += runs.reduce((n, [s, e]) => n + e - s, 0);
+        for (let i = 1; i < runs.length; i++) gaps.push(runs[i]![0] - runs[i - 1]![1]);
+      }
+    }
+    let best = Infinity;
+    for (let mask = 0; mask < 2 ** gaps.length; mask++) {
+      let bytes = base;
+      let joined = 0;
+      gaps.forEach((g, i) => {
+        if ((mask >> i) & 1) {
+          bytes += g;
+          joined++;
+        }
+      });
+      if (bytes <= maxBytes) best = Math.min(best, loose + gets - joined);
+    }
+    return best === Infinity ? loose + gets : best;
+  }
+
+  it('finds the fewest GETs any join of ranges reaches within the bytes (brute force)', () => {
+    const rand = seeded(11);
+    let saved = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const placed = new Map<string, Placed>();
+      const reads: StoreRead[] = [];
+      const rounds: string[][] = [];
+      for (let r = 0; r < 1 + rand(3); r++) {
+        const round: string[] = [];
+        for (let k = 0; k < 1 + rand(6); k++) {
+          const key = `r${r}k${k}`;
+          const size = 1 + rand(5_000);
+          if (rand(4) === 0) reads.push({ key, bytes: size, found: true, startMs: 0, endMs: 0 });
+          else placed.set(key, { pack: `p${rand(2)}`, at: rand(60_000), size });
+          round.push(key);
+        }
+        rounds.push(round);
+      }
+      const q: ColdQueryReads = { query: `trial ${trial}`, reads, rounds };
+      const maxBytes = 5_000 + rand(120_000);
+      const least = leastGetsWithin(q, placed, maxBytes);
+      const expected = bruteForce(q, placed, maxBytes);
+      expect(least.gets).toBe(expected);
+      const none = leastGetsWithin(q, placed, 0);
+      // Within the bytes whenever it joined anything; no bytes allowed joins nothing.
+      if (least.gets < none.gets) expect(least.bytes).toBeLessThanOrEqual(maxBytes);
+      saved += none.gets - least.gets;
+    }
+    // The cases join something (the test is not vacuous).
+    expect(saved).toBeGreaterThan(100);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * `node --import tsx bench/cold/pack-sim.ts --site DIR [--site DIR ...] [--gap BYTES ...] [--join BYTES ...]`: the cold
- * query sets of section 3 replayed on each site (a copy with another tree from bench/cold/tree-variant.ts, say), their
- * cell reads then counted as byte ranges of one packed object per group (packed-ranges.ts); with --join, also as the
- * shim's planner asks them (block-packs.ts packRuns) with each join budget, the record chunks as objects and in the
- * packs. Prints a Markdown table and one JSON line per site on stdout; `npm run bench -- --only trees` measures the
- * same for section 11.
+ * `node --import tsx bench/cold/pack-sim.ts --site DIR [--site DIR ...] [--gap BYTES ...] [--join BYTES ...] [--within
+ * BYTES ...]`: the cold query sets of section 3 replayed on each site (a copy with another tree from
+ * bench/cold/tree-variant.ts, say), their cell reads then counted as byte ranges of one packed object per group
+ * (packed-ranges.ts); with --join, also as the shim's planner asks them (block-packs.ts packRuns) with each join budget,
+ * the record chunks as objects and in the packs; with --within, at the fewest GETs any join of their ranges reaches
+ * within that many bytes a query (a bound on every join rule). Prints a Markdown table and one JSON line per site on
+ * stdout; `npm run bench -- --only trees` measures the same for section 11.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,13 +13,14 @@ import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { coldReadsBySet } from './cold.ts';
-import { joinedFigures, PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
+import { joinedFigures, leastFigures, PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
 import { fmtBytes, progress, table } from '../lib/stats.ts';
 import { RADII } from '../lib/points.ts';
 
 const { values } = cliOrExit({
   name: 'pack-sim',
-  usage: 'node bench/cold/pack-sim.ts --site <dir> [--site <dir> ...] [--gap <bytes> ...] [--join <bytes> ...]',
+  usage:
+    'node bench/cold/pack-sim.ts --site <dir> [--site <dir> ...] [--gap <bytes> ...] [--join <bytes> ...] [--within <bytes> ...]',
   description:
     'The cold query sets replayed on each site, their cell reads then counted as byte ranges of one packed object per group, ranges of one round merged across gaps up to each --gap.',
   options: {
@@ -35,6 +37,13 @@ const { values } = cliOrExit({
       multiple: true,
       description:
         'bytes of gaps a round may join as the shim plans (16 KiB gaps merged, then the smallest gaps left joined within this budget); rows with the record chunks as objects and in the packs',
+    },
+    within: {
+      type: 'integer',
+      min: 1,
+      multiple: true,
+      description:
+        'bytes a query may read: rows with the fewest GETs any join of ranges reaches within them (a bound on every join rule), the record chunks as objects and in the packs',
     },
     coded: {
       type: 'boolean',
@@ -57,6 +66,9 @@ for (const dir of values.site) {
       packedFigures(site, v, perQuery, gaps, coded),
     ),
     ...[false, true].flatMap((records) => joinedFigures(site, v, perQuery, values.join ?? [], records)),
+    ...(values.within ?? []).flatMap((bytes) =>
+      [false, true].map((records) => leastFigures(site, v, perQuery, bytes, records)),
+    ),
   ];
   for (const f of figures)
     rows.push([

@@ -219,6 +219,54 @@ export function fittedReads(
 }
 
 /**
+ * The fewest GETs one query's reads can take within `maxBytes` when any two ranges of one round and pack may be joined
+ * (the gap read and dropped), and its bytes then: its gaps joined smallest first while they fit. Joining a gap saves
+ * one GET whichever gap it is, so no plan over the same objects does better (a lower bound for every join rule of
+ * block-packs.ts; the objects in no pack are one GET each). Bytes over `maxBytes` before any join leave every gap open.
+ */
+export function leastGetsWithin(
+  q: ColdQueryReads,
+  placed: ReadonlyMap<string, Placed>,
+  maxBytes: number,
+): { gets: number; bytes: number } {
+  const { loose, runs } = queryRanges(q, placed, 0, AS_STORED);
+  let gets = loose.gets + runs.reduce((n, run) => n + run.length, 0);
+  let bytes = loose.bytes + runs.flat().reduce((n, [s, e]) => n + e - s, 0);
+  const gaps = runs.flatMap((run) => run.slice(1).map(([s], i) => s - (run[i] as [number, number])[1]));
+  for (const g of gaps.sort((a, b) => a - b)) {
+    if (bytes + g > maxBytes) break;
+    gets--;
+    bytes += g;
+  }
+  return { gets, bytes };
+}
+
+/**
+ * The queries' figures at the fewest GETs within `maxBytes` each (leastGetsWithin), the record chunks as objects (the
+ * packs as written) and, with `records`, placed in the packs too.
+ */
+export function leastFigures(
+  site: string,
+  v: string,
+  perQuery: readonly ColdQueryReads[],
+  maxBytes: number,
+  records: boolean,
+): PackedFigures {
+  const { placed } = packLayout(site, v, AS_STORED, records);
+  const names = perQuery.map((q) => q.query);
+  return {
+    ...figures(
+      0,
+      undefined,
+      false,
+      names,
+      perQuery.map((q) => leastGetsWithin(q, placed, maxBytes)),
+    ),
+    within: { maxBytes, records },
+  };
+}
+
+/**
  * One query's GETs and bytes with its cell reads asked as the shim asks a round's pack ranges (block-packs.ts packRuns):
  * ranges at most PACK_GAP_BYTES apart one GET, the GETs left joined across their smallest gaps within `budget` bytes a
  * round. The objects in no pack are one GET each, at their stored size.
@@ -283,6 +331,8 @@ export interface PackedFigures {
   coded: boolean;
   /** For a row of joinedFigures: the join budget a round (bytes), and whether the record chunks were in the packs. */
   join?: { budget: number; records: boolean };
+  /** For a row of leastFigures: the bytes each query may read, and whether the record chunks were in the packs. */
+  within?: { maxBytes: number; records: boolean };
   gets: { median: number; max: number; query: string };
   bytes: { median: number; max: number; query: string };
   overGets: number;
@@ -354,6 +404,8 @@ export function packedFigures(
 
 /** How a row of figures read the cell objects: "objects", "packs, gap 16.0 KiB", "packs, smallest gaps merged to 20 GETs". */
 export function readAs(f: PackedFigures): string {
+  if (f.within !== undefined)
+    return `packs${f.within.records ? ' with the record chunks' : ''}, the fewest GETs within ${fmtBytes(f.within.maxBytes)} a query`;
   if (f.join !== undefined)
     return `packs${f.join.records ? ' with the record chunks' : ''}, gap ${fmtBytes(f.gap ?? 0)}, joined within ${fmtBytes(f.join.budget)} a round`;
   if (f.fitGets !== undefined) return `packs, smallest gaps merged to ${f.fitGets} GETs`;
