@@ -117,6 +117,7 @@ describe('place names', () => {
   it('read the coverage pieces of their points, not coverage-cells.json, with the answers of the whole document', async () => {
     expect(sets.map((s) => s.label)).toEqual([
       '"City, ST" at 50 mi',
+      '"City, ST" at 50 mi, limit 25',
       'place inside a city at 50 mi',
       'name without a state at 50 mi',
     ]);

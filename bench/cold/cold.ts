@@ -73,12 +73,16 @@ export interface ColdQueryReads {
   answer?: ColdAnswer;
 }
 
-/** The search an answer made: its point (degrees), radius (miles) and the listing ids it showed, nearest first. */
+/**
+ * The search an answer made: its point (degrees), radius (miles), the listing ids it showed, nearest first, and the
+ * `limit` it was asked (absent in reads stored before it was kept: the default).
+ */
 export interface ColdAnswer {
   lat: number;
   lng: number;
   radius: number;
   shown: string[];
+  limit?: number;
 }
 
 /** Rounds of a query other than those that read the pointer alone. */
@@ -184,6 +188,7 @@ export async function coldQueryReads(store: Store, q: ColdQuery): Promise<ColdQu
       lng: a.location.lng,
       radius: a.radius_miles_used,
       shown: a.results.map((r) => r.listing_id),
+      ...(q.args.limit !== undefined ? { limit: Number(q.args.limit) } : {}),
     };
   });
   const waited = rounds.rounds.slice();

@@ -222,7 +222,9 @@ export function fineQuery(
   const groupKeys = q.reads.filter((r) => kindOf(r.key) === 'cell group').map((r) => r.key);
   const groups = groupKeys.map((k) => /groups\/([0-9a-f]+)\./.exec(k)?.[1] ?? '');
   const needed =
-    q.answer !== undefined ? neededSegments(site, groups, q.answer, limit) : new Map<string, Set<string>>();
+    q.answer !== undefined
+      ? neededSegments(site, groups, q.answer, q.answer.limit ?? limit)
+      : new Map<string, Set<string>>();
   const shown = new Set(q.answer?.shown ?? []);
   const out: FineQuery = { reads: q, wholeBlocks: 0, wholeChunks: 0, unread: 0, missed: 0 };
   const readBlocks = new Set(q.reads.filter((r) => kindOf(r.key) === 'cell block').map((r) => r.key));

@@ -1,8 +1,10 @@
 /**
- * The cold path's query sets (lat,lng at each radius, "City, ST", ZIP, a place name without a state) and how one query
- * is asked: a set whose refusals are answers (an ambiguous name is a 400 with candidates) counts them as refused.
+ * The cold path's query sets (lat,lng at each radius, "City, ST" at the default limit and at the largest, a place
+ * inside a city, ZIP, a place name without a state) and how one query is asked: a set whose refusals are answers (an
+ * ambiguous name is a 400 with candidates) counts them as refused.
  */
 import { createService } from '../../shim/answer/service-impl.ts';
+import { LIMIT } from '../../shim/contract/constants.ts';
 import { ApiError } from '../../shim/contract/errors.ts';
 import type { Service } from '../../shim/answer/service.ts';
 import type { AttorneysResponseT } from '../../shim/contract/schemas.ts';
@@ -98,6 +100,14 @@ export function coldQuerySets(
     queries: cities.map((c) => ({
       name: `${c}, ${PLACE_RADIUS} mi`,
       args: { location: c, radius_miles: PLACE_RADIUS },
+    })),
+  });
+  // The most firms a caller may ask for: more record chunks, and inside blocks farther out, than the default's.
+  sets.push({
+    label: `"City, ST" at ${PLACE_RADIUS} mi, limit ${LIMIT.max}`,
+    queries: cities.map((c) => ({
+      name: `${c}, ${PLACE_RADIUS} mi, limit ${LIMIT.max}`,
+      args: { location: c, radius_miles: PLACE_RADIUS, limit: String(LIMIT.max) },
     })),
   });
   sets.push({
