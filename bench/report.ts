@@ -8,7 +8,7 @@ import type { McpReport } from './latency/mcp.ts';
 import { MCP_HEADING, mcpSection, mcpTargetRows } from './latency/render-mcp.ts';
 import type { ColdReads, FirstAnswer } from './cold/cold.ts';
 import type { ColdS3Report } from './cold/cold-s3.ts';
-import { EXTRA_NAMES } from './cold/query-sets.ts';
+import { EXTRA_NAMES, LARGEST_LIMIT } from './cold/query-sets.ts';
 import { LIMIT } from '../shim/contract/constants.ts';
 import type { HttpReport } from './latency/http.ts';
 import type { LambdaReport } from './size/lambda.ts';
@@ -349,7 +349,7 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
   const maxObj = Math.max(...sets.map((s) => s.objects.max));
   const maxBytes = Math.max(...sets.map((s) => s.bytes.max));
   // The maxima at the default limit beside them, when a set asks the largest (query-sets.ts).
-  const atDefault = sets.filter((s) => !s.label.endsWith(`, limit ${LIMIT.max}`));
+  const atDefault = sets.filter((s) => !s.label.endsWith(LARGEST_LIMIT));
   const defaultMax = (f: (s: ColdReads) => number, fmt: (n: number) => string): string =>
     atDefault.length < sets.length && atDefault.length > 0
       ? `; at the default limit (${LIMIT.default}): max ${fmt(Math.max(...atDefault.map(f)))}`

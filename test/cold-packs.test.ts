@@ -163,7 +163,6 @@ describe('cold reads of packed blocks', () => {
   });
 });
 
-/** `n` random spans over three packs (a seeded generator, so every run tests the same cases). */
 /**
  * Random integers below n from `seed` (mulberry32, 32-bit integer arithmetic: a product past 2^53 in doubles loses its
  * low bits, and every draw of such a generator came out even).
@@ -178,6 +177,7 @@ function seeded(seed: number): (n: number) => number {
   };
 }
 
+/** `n` random spans over three packs (a seeded generator, so every run tests the same cases). */
 function randomSpans(rand: (n: number) => number): [string, PackSpan][] {
   const spans: [string, PackSpan][] = [];
   for (let i = 0; i < 1 + rand(30); i++) {

@@ -194,6 +194,22 @@ export function packedReads(
   return { gets, bytes };
 }
 
+/** One query's GETs and bytes with its ranges unjoined, and the gaps between ranges of one round and pack, smallest first. */
+function unjoined(
+  q: ColdQueryReads,
+  placed: ReadonlyMap<string, Placed>,
+  indexExtraBytes: number,
+  sizeOf: SizeOf,
+): { gets: number; bytes: number; gaps: number[] } {
+  const { loose, runs } = queryRanges(q, placed, indexExtraBytes, sizeOf);
+  const gaps = runs.flatMap((run) => run.slice(1).map(([s], i) => s - (run[i] as [number, number])[1]));
+  return {
+    gets: loose.gets + runs.reduce((n, run) => n + run.length, 0),
+    bytes: loose.bytes + runs.flat().reduce((n, [s, e]) => n + e - s, 0),
+    gaps: gaps.sort((a, b) => a - b),
+  };
+}
+
 /**
  * One query's GETs and bytes with its cell reads as ranges of packs, merging the smallest gaps first (of any round and
  * pack) until it takes at most `maxGets` GETs or no gap is left: the plan a reader holding every range's offset would
@@ -206,11 +222,9 @@ export function fittedReads(
   indexExtraBytes: number,
   sizeOf: SizeOf = AS_STORED,
 ): { gets: number; bytes: number } {
-  const { loose, runs } = queryRanges(q, placed, indexExtraBytes, sizeOf);
-  let gets = loose.gets + runs.reduce((n, run) => n + run.length, 0);
-  let bytes = loose.bytes + runs.flat().reduce((n, [s, e]) => n + e - s, 0);
-  const gaps = runs.flatMap((run) => run.slice(1).map(([s], i) => s - (run[i] as [number, number])[1]));
-  for (const g of gaps.sort((a, b) => a - b)) {
+  const start = unjoined(q, placed, indexExtraBytes, sizeOf);
+  let { gets, bytes } = start;
+  for (const g of start.gaps) {
     if (gets <= maxGets) break;
     gets--;
     bytes += g;
@@ -229,11 +243,9 @@ export function leastGetsWithin(
   placed: ReadonlyMap<string, Placed>,
   maxBytes: number,
 ): { gets: number; bytes: number } {
-  const { loose, runs } = queryRanges(q, placed, 0, AS_STORED);
-  let gets = loose.gets + runs.reduce((n, run) => n + run.length, 0);
-  let bytes = loose.bytes + runs.flat().reduce((n, [s, e]) => n + e - s, 0);
-  const gaps = runs.flatMap((run) => run.slice(1).map(([s], i) => s - (run[i] as [number, number])[1]));
-  for (const g of gaps.sort((a, b) => a - b)) {
+  const start = unjoined(q, placed, 0, AS_STORED);
+  let { gets, bytes } = start;
+  for (const g of start.gaps) {
     if (bytes + g > maxBytes) break;
     gets--;
     bytes += g;

@@ -12,6 +12,9 @@ import { createSiteSource } from '../../shim/search/site-reader.ts';
 import { FolderStore } from '../../shim/store/folder.ts';
 import { allMetroPoints, loadMetros, pointArgs, type QueryPoint } from '../lib/points.ts';
 
+/** The end of the label of a set (and the name of each query) that asks the largest `limit`. */
+export const LARGEST_LIMIT = `, limit ${LIMIT.max}`;
+
 /** One query of a cold set: a name for the report and the findAttorneys arguments. */
 export interface ColdQuery {
   name: string;
@@ -104,9 +107,9 @@ export function coldQuerySets(
   });
   // The most firms a caller may ask for: more record chunks, and inside blocks farther out, than the default's.
   sets.push({
-    label: `"City, ST" at ${PLACE_RADIUS} mi, limit ${LIMIT.max}`,
+    label: `"City, ST" at ${PLACE_RADIUS} mi${LARGEST_LIMIT}`,
     queries: cities.map((c) => ({
-      name: `${c}, ${PLACE_RADIUS} mi, limit ${LIMIT.max}`,
+      name: `${c}, ${PLACE_RADIUS} mi${LARGEST_LIMIT}`,
       args: { location: c, radius_miles: PLACE_RADIUS, limit: String(LIMIT.max) },
     })),
   });
