@@ -10,10 +10,11 @@ import { CountingStore } from '../bench/lib/counting-store.ts';
 import { RoundStore } from '../bench/cold/round-store.ts';
 import { MemoryStore } from '../shim/store/memory.ts';
 import { kindOf } from '../bench/cold/cold.ts';
+import { LARGEST_LIMIT } from '../bench/cold/query-sets.ts';
 import { NaiveIndex, naiveService } from '../bench/lib/naive.ts';
 import { densePoints, pointArgs } from '../bench/lib/points.ts';
 import { renderReport, SECTIONS, type BenchResults } from '../bench/report.ts';
-import { spread } from '../bench/lib/stats.ts';
+import { fmtBytes, spread } from '../bench/lib/stats.ts';
 import type { Service } from '../shim/answer/service.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { keys, Meta, Pointer } from '../shim/format/site-format.ts';
@@ -285,6 +286,22 @@ describe('report writer', () => {
     expect(met).toMatch(/cold path[^\n]*\| \*\*met\*\*/);
     const missed = renderReport({ ...base, cold: { reads: [cold(1000)], first: null }, scale: scale(5_000_000) });
     expect(missed).toMatch(/cold path[^\n]*\| \*\*missed\*\*/);
+    // A set asking the largest limit: the rows give the maxima at the default limit beside the overall ones.
+    expect(met).not.toContain('at the default limit');
+    const largest = {
+      ...cold(2_000_000),
+      label: `"City, ST" at 50 mi${LARGEST_LIMIT}`,
+      objects: { median: 33, max: 33 },
+    };
+    const withLargest = renderReport({
+      ...base,
+      cold: { reads: [cold(1000), largest], first: null },
+      scale: scale(1000),
+    });
+    expect(withLargest).toMatch(
+      /\| cold path <= 20 objects[^\n]*max 33 objects[^\n]*; at the default limit \(10\): max 5 objects \|/,
+    );
+    expect(withLargest).toContain(`; at the default limit (10): max ${fmtBytes(1000)} |`);
     // Over S3: decoded bytes above the target, wire bytes below it; each target row names its measure.
     const s3: ColdS3Report = {
       server: 's3rver',
