@@ -381,6 +381,7 @@ describe('cell search on synthesised dense data', () => {
       {},
       { leafMax: 8, blockMax: 40, recordChunk: 5 },
       { leafMax: 1, blockMax: 3, recordChunk: 2 },
+      { leafMax: 8, blockMax: 40, recordChunk: 5, fineOrder: 'listing' },
     ] as CellTreeOptions[]) {
       const ref = buildCellsReference(world, opts);
       const tree = buildCells(world, opts);

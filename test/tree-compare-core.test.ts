@@ -13,6 +13,8 @@ import { reachOf } from '../shim/format/group-binary.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
 import { haversineMiles } from '../shim/search/geo.ts';
 import { compareTree, scanOffices } from '../generator/site/scan.ts';
+import { buildCells } from '../generator/write/cells.ts';
+import { sealCellTree } from '../generator/write/cell-hashes.ts';
 import { openSite } from '../generator/site/site.ts';
 import { keys } from '../shim/format/site-format.ts';
 
@@ -30,6 +32,26 @@ describe('the audit rebuild of the cell index and its block cores', () => {
     const wrong = Object.fromEntries(Object.entries(cores ?? {}).map(([g, list]) => [g, list.map((c) => c + 1)]));
     expect(compareTree({ ...scan, index: { ...scan.index, block_core: wrong } }, site.version)).toEqual([
       `${keys.cellIndex(site.version)}: differs from the tree the records give`,
+    ]);
+  }, 60_000);
+
+  it('rebuilds an index without fine_order in listing order, and names the blocks when the stated order is not theirs', async () => {
+    const site = await openSite({ kind: 'folder', dir: SITE });
+    const scan = await scanOffices(site);
+    expect(scan.index.fine_order).toBe('h3-15');
+    // The tree a release before fine_order wrote from the same offices: each fine cell's offices by listing number.
+    const old = buildCells(scan.offices, { fineOrder: 'listing' });
+    sealCellTree(old);
+    expect(old.index.fine_order).toBeUndefined();
+    const written = { ...scan, index: old.index, groups: old.groups, shared: old.shared, blocks: old.blocks };
+    expect(compareTree(written, site.version)).toEqual([]);
+    // The same objects said to be in h3-15 order: the blocks whose fine cells hold offices in another order differ.
+    const claimed = compareTree({ ...written, index: { ...old.index, fine_order: 'h3-15' } }, site.version);
+    expect(claimed).toContain(`${keys.cellIndex(site.version)}: differs from the tree the records give`);
+    expect(claimed.filter((p) => p.includes('/cells/blocks/')).length).toBeGreaterThan(0);
+    // An order this release does not know is said so, not rebuilt in another order and reported as tampering.
+    expect(compareTree({ ...scan, index: { ...scan.index, fine_order: 'hilbert' } }, site.version)).toEqual([
+      `${keys.cellIndex(site.version)}: fine_order "hilbert" is not an order this release rebuilds (h3-15, or absent for listing order)`,
     ]);
   }, 60_000);
 

@@ -8,7 +8,7 @@ import { buildCells } from '../write/cells.ts';
 import { sealCellTree } from '../write/cell-hashes.ts';
 import { serialise } from '../write/json.ts';
 import { decodeCoords } from '../../shim/format/block-coords.ts';
-import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/format/cell-format.ts';
+import { CellBlock, CellGroup, CellIndex, CellRecords, CellShared, FINE_ORDER, type CellBlockT, type CellGroupT, type CellIndexT, type CellSharedT } from '../../shim/format/cell-format.ts';
 import { keys, type StoredOfficeT } from '../../shim/format/site-format.ts';
 import { mapPool } from '../write/pool.ts';
 import { packProblems } from '../../shim/format/pack-layout.ts';
@@ -167,7 +167,10 @@ export async function recordChunkKeys(site: Pick<AuditSite, 'version' | 'json' |
  * scanned records: a wrong count, reach, shared firm, column or order anywhere shows up here, named by object.
  */
 export function compareTree(scan: OfficeScan, version: string): string[] {
-  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, sharedRes: scan.index.shared_res, schema: scan.index.schema_version });
+  const order = scan.index.fine_order ?? 'listing';
+  if (order !== FINE_ORDER && order !== 'listing')
+    return [`${keys.cellIndex(version)}: fine_order ${JSON.stringify(order)} is not an order this release rebuilds (${FINE_ORDER}, or absent for listing order)`];
+  const rebuilt = buildCells(scan.offices, { leafMax: scan.index.leaf_max, blockMax: scan.index.block_max, recordChunk: scan.index.record_chunk, sharedRes: scan.index.shared_res, fineOrder: order, schema: scan.index.schema_version });
   // Schema 4: each level's hashes of the level below, from the rebuilt objects (equal to the published ones when intact).
   sealCellTree(rebuilt);
   const problems: string[] = [];

@@ -11,6 +11,7 @@ import {
   CELL_MAX_RES,
   CELL_RECORD_CHUNK,
   CELL_SHARED_RES,
+  FINE_ORDER,
   sharedPage,
   UNIT_MILES,
 } from '../../shim/format/cell-format.ts';
@@ -40,11 +41,19 @@ export interface CellTreeOptions {
   recordChunk?: number;
   sharedRes?: number;
   /**
+   * How the offices of one fine cell are ordered (default FINE_ORDER): by their H3 cell at resolution 15 first, or by
+   * listing number alone, as indexes without `fine_order` were written (for audit's rebuild of such a version).
+   */
+  fineOrder?: FineOrder;
+  /**
    * The cell schema the objects are marked with (default the current one): the previous one, whose objects hold the
    * same values, for audit's rebuild of a version of that schema and for tests of one.
    */
   schema?: CellSchema;
 }
+
+/** How offices of one fine cell are ordered: `h3-15` by their H3 cell at resolution 15, then listing number. */
+export type FineOrder = typeof FINE_ORDER | 'listing';
 
 /** A cell schema this release writes or reads. */
 export type CellSchema = typeof SCHEMA_VERSIONS.cells | typeof PREVIOUS_CELL_SCHEMA;
@@ -121,6 +130,14 @@ function cellKey(h3: string): number {
   return (hi & 0xfffff) * 2 ** 14 + (lo >>> 18);
 }
 
+/**
+ * The base cell and digits 1..15 of a res-15 H3 id as one integer below 2^52 (exact in a double), in the id's order:
+ * cellKey's 34 bits, then digits 10..15 (the id's lower 18 bits).
+ */
+function fineKey(h3: string): number {
+  return cellKey(h3) * 2 ** 18 + (parseInt(h3.slice(-5), 16) & 0x3ffff);
+}
+
 /** A row's shared list: [unit - previous unit, offices, ...] by ascending unit, the first difference from 0. */
 function sharedList(shared: Map<number, number>): number[] {
   const out: number[] = [];
@@ -139,6 +156,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const chunk = opts.recordChunk ?? CELL_RECORD_CHUNK;
   const sharedRes = opts.sharedRes ?? CELL_SHARED_RES;
   const sv: CellSchema = opts.schema ?? SCHEMA_VERSIONS.cells;
+  const fineOrder = opts.fineOrder ?? FINE_ORDER;
   const count = offices.length;
   // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
   const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) =>
@@ -147,11 +165,17 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const listingOf = new Int32Array(count);
   byListing.forEach((i, rank) => (listingOf[i] = rank));
   const key = new Float64Array(count);
+  // Within a fine cell, offices near each other sit near each other in the order, so the few records a search shows
+  // come from one or two record chunks rather than one chunk each (listing ids are random over a cell).
+  const sub = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const o = offices[i] as StoredOfficeT;
     key[i] = cellKey(latLngToCell(o.lat, o.lng, CELL_MAX_RES));
+    if (fineOrder === FINE_ORDER) sub[i] = fineKey(latLngToCell(o.lat, o.lng, 15));
   }
-  const order = Int32Array.from(byListing.sort((a, b) => (key[a] as number) - (key[b] as number)));
+  const order = Int32Array.from(
+    byListing.sort((a, b) => (key[a] as number) - (key[b] as number) || (sub[a] as number) - (sub[b] as number)),
+  );
   // Columns in sorted position order, read by the tree walk below.
   const keyAt = new Float64Array(count);
   const latAt = new Float64Array(count);
@@ -357,6 +381,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
     block_max: blockMax,
     record_chunk: chunk,
     shared_res: sharedRes,
+    // Absent for listing order, as every index before it was written (audit rebuilds those byte for byte).
+    ...(fineOrder === FINE_ORDER ? ({ fine_order: FINE_ORDER } as const) : {}),
     unit_miles: UNIT_MILES,
     offices: count,
     units,

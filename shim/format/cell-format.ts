@@ -73,6 +73,11 @@ export const CELL_MAX_RES = 9;
 export const CELL_LEAF_MAX = 256;
 /** A block is the coarsest tree cell with at most this many offices (or a leaf above it). */
 export const CELL_BLOCK_MAX = 4096;
+/**
+ * Offices of one fine cell are ordered by their H3 cell at resolution 15, then by listing number: near offices get near
+ * positions, so the records a search shows share record chunks.
+ */
+export const FINE_ORDER = 'h3-15';
 /** Record chunks hold this many consecutive block positions. */
 export const CELL_RECORD_CHUNK = 32;
 /**
@@ -109,6 +114,13 @@ export const CellIndex = z.object({
   shared_res: int.describe(
     "the shared lists of a group's rows at or above block level are paged by their cell at this resolution",
   ),
+  // A string, not the one value written: a search does not depend on the order, so a week of another never fails it.
+  fine_order: z
+    .string()
+    .optional()
+    .describe(
+      "how the offices of one fine cell are ordered: 'h3-15' by their H3 cell at resolution 15, then by listing number; absent in indexes written before it (by listing number alone)",
+    ),
   unit_miles: z
     .number()
     .positive()

@@ -23,6 +23,7 @@ export interface CellTreeReference {
     leaf_max: number;
     block_max: number;
     record_chunk: number;
+    fine_order?: 'h3-15';
     offices: number;
     firms: number;
     groups: Record<string, [number, number]>;
@@ -73,10 +74,12 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
   const firmIds = [...new Set(offices.map((o) => o.firm_id))].sort(cmp);
   const firmNo = new Map(firmIds.map((id, i) => [id, i]));
   const fine = offices.map((o) => latLngToCell(o.lat, o.lng, CELL_MAX_RES));
+  // Within a fine cell, by the office's res-15 cell (the published order), or by listing number alone (`fineOrder`).
+  const finest = offices.map((o) => (opts.fineOrder === 'listing' ? '' : latLngToCell(o.lat, o.lng, 15)));
   const order = offices.map((_, i) => i);
   const lno = (i: number): number => listingNo.get((offices[i] as StoredOfficeT).listing_id) ?? 0;
   // Same-resolution H3 ids compare as numbers when compared as strings; descendants of a cell are then contiguous.
-  order.sort((a, b) => cmp(fine[a] ?? '', fine[b] ?? '') || lno(a) - lno(b));
+  order.sort((a, b) => cmp(fine[a] ?? '', fine[b] ?? '') || cmp(finest[a] ?? '', finest[b] ?? '') || lno(a) - lno(b));
   const at = (p: number): StoredOfficeT => offices[order[p] ?? 0] as StoredOfficeT;
   const fineAt = (p: number): string => fine[order[p] ?? 0] ?? '';
   const firmAt = (p: number): number => firmNo.get(at(p).firm_id) ?? 0;
@@ -218,6 +221,7 @@ export function buildCellsReference(offices: readonly StoredOfficeT[], opts: Cel
     leaf_max: leafMax,
     block_max: blockMax,
     record_chunk: chunk,
+    ...(opts.fineOrder === 'listing' ? {} : { fine_order: 'h3-15' as const }),
     offices: offices.length,
     firms: firmIds.length,
     groups: groupEntries,
