@@ -129,6 +129,26 @@ async function compare(
   ).toEqual(want.hits);
 }
 
+/** The fields of a stored office a cell search does not look at, as in every synthesised office below. */
+const BASE_OFFICE = {
+  name: 'x',
+  address: 'x',
+  city: 'x',
+  state: 'NY',
+  zip: null,
+  phone: null,
+  website_url: null,
+  website_domain: null,
+  primary_category: null,
+  google_listing_claimed: false,
+  hours: null,
+  metro: null,
+  visibility: null,
+  brand: null,
+  profile_type: 'standard',
+  sponsored: false,
+} as unknown as StoredOfficeT;
+
 describe('cell search on the generated sample site', () => {
   let offices: Office[];
   let reader: SiteReader;
@@ -181,24 +201,7 @@ describe('cell search on synthesised dense data', () => {
   // both metros, and groups of offices at one spot (equal distances, ordered by listing_id).
   const random = rng(11);
   const offices: StoredOfficeT[] = [];
-  const base = {
-    name: 'x',
-    address: 'x',
-    city: 'x',
-    state: 'NY',
-    zip: null,
-    phone: null,
-    website_url: null,
-    website_domain: null,
-    primary_category: null,
-    google_listing_claimed: false,
-    hours: null,
-    metro: null,
-    visibility: null,
-    brand: null,
-    profile_type: 'standard',
-    sponsored: false,
-  } as unknown as StoredOfficeT;
+  const base = BASE_OFFICE;
   const A: [number, number] = [40.75, -73.98];
   const B = destination(A[0], A[1], 120, 250);
   const id = (n: number): string =>
@@ -555,5 +558,51 @@ describe('cell search on synthesised dense data', () => {
     const a = buildCells(offices);
     const b = buildCells([...offices].reverse());
     expect(serialise(a).equals(serialise(b))).toBe(true);
+  });
+});
+
+describe('record chunks read for the firms shown, in a dense fine cell', () => {
+  // 1,500 single-office firms within 0.1 mile of one point: a few res-9 cells of hundreds of offices each, listing ids
+  // unrelated to place (as real ids are).
+  const random = rng(5);
+  const centre: [number, number] = [40.7484, -73.9857];
+  const offices: StoredOfficeT[] = Array.from({ length: 1500 }, (_, i) => {
+    const [lat, lng] = destination(centre[0], centre[1], 0.1 * Math.sqrt(random()), random() * 360);
+    const n = Math.floor(random() * 26 ** 6);
+    const listing = `l_${Array.from({ length: 6 }, (_, k) => String.fromCharCode(97 + (Math.floor(n / 26 ** k) % 26))).join('')}${i}`;
+    return {
+      ...BASE_OFFICE,
+      listing_id: listing,
+      firm_id: `f_${i}`,
+      lat: Math.round(lat * 1e6) / 1e6,
+      lng: Math.round(lng * 1e6) / 1e6,
+    };
+  });
+
+  /** Record chunks each of `points` reads for its 10 nearest firms within 1 mile, the answers held to brute force. */
+  async function chunksRead(opts: CellTreeOptions, points: [number, number][]): Promise<number[]> {
+    const objects = treeObjects(offices, 'v1', opts);
+    const out: number[] = [];
+    for (const [lat, lng] of points) {
+      const reader = memoryReader(objects, 'v1');
+      await compare(reader, offices, lat, lng, 1, 10);
+      out.push(new Set(reader.reads.filter((k) => k.includes('/cells/records/'))).size);
+    }
+    return out;
+  }
+
+  it('are a few per search in res-15 order, where listing order spread ten firms over most of ten chunks', async () => {
+    const g = rng(9);
+    const points = Array.from({ length: 40 }, (): [number, number] =>
+      destination(centre[0], centre[1], 0.08 * Math.sqrt(g()), g() * 360),
+    );
+    const fine = await chunksRead({}, points);
+    const listing = await chunksRead({ fineOrder: 'listing' }, points);
+    const mean = (a: number[]): number => a.reduce((s, x) => s + x, 0) / a.length;
+    // Measured: 1 to 4 chunks (mean 2.6) in res-15 order; 5 to 10 (mean 7.8) by listing number alone.
+    expect(Math.max(...fine)).toBeLessThanOrEqual(4);
+    expect(mean(fine)).toBeLessThanOrEqual(3);
+    // The contrast shows the cluster is dense enough for the order to matter: ten firms over most of ten chunks.
+    expect(mean(listing)).toBeGreaterThanOrEqual(6);
   });
 });
