@@ -26,7 +26,7 @@ import {
   type FineSite,
 } from '../bench/cold/fine-layout.ts';
 import { uvarint } from '../bench/cold/packed-ranges.ts';
-import { fineQuery, neededSegments } from '../bench/cold/fine-ranges.ts';
+import { fineQuery, neededSegments, withProofs } from '../bench/cold/fine-ranges.ts';
 
 const dir = process.env.TEST_SITE_DIR as string;
 const version = (JSON.parse(readFileSync(join(dir, 'current.json'), 'utf8')) as { version: string }).version;
@@ -173,6 +173,30 @@ describe('fine packed layout', () => {
       expect(records.length).toBeLessThanOrEqual(q.answer?.shown.length ?? 0);
       expect(records.length).toBeGreaterThan(0);
     }
+  });
+
+  it('with proofs, reads no hashes/ document: its bytes go to meta.json, the index grows as asked, nothing else moves', async () => {
+    const q = await coldQueryReads(wholeObjects(new FolderStore(dir)), {
+      name: 'Chicago, IL',
+      args: { location: 'Chicago, IL', radius_miles: '50' },
+    });
+    const hashDocs = q.reads.filter((r) => r.key.includes('/hashes/'));
+    expect(hashDocs.length).toBeGreaterThan(0);
+    const proved = withProofs(q, 1000);
+    const bytes = (reads: typeof q.reads, part: string): number =>
+      reads.filter((r) => r.key.endsWith(part)).reduce((n, r) => n + r.bytes, 0);
+    expect(proved.reads.filter((r) => r.key.includes('/hashes/'))).toEqual([]);
+    expect((proved.allRounds ?? []).flat().filter((k) => k.includes('/hashes/'))).toEqual([]);
+    expect(bytes(proved.reads, '/meta.json')).toBe(
+      bytes(q.reads, '/meta.json') + hashDocs.reduce((n, r) => n + r.bytes, 0),
+    );
+    expect(bytes(proved.reads, '/cells/index.json')).toBe(bytes(q.reads, '/cells/index.json') + 1000);
+    // Every other read as it was, and the total up by the index's growth alone.
+    const others = (reads: typeof q.reads) =>
+      reads.filter((r) => !/\/(hashes\/|meta\.json$|cells\/index\.json$)/.test(r.key));
+    expect(others(proved.reads)).toEqual(others(q.reads));
+    expect(bytes(proved.reads, '')).toBe(bytes(q.reads, '') + 1000);
+    expect((proved.allRounds ?? []).flat()).toHaveLength((q.allRounds ?? []).flat().length - hashDocs.length);
   });
 });
 

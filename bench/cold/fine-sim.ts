@@ -3,7 +3,8 @@
  * 3 replayed on the site (or their reads from FILE, written there by a first run), counted as byte ranges of one packed
  * object per group: as packed-ranges.ts packs the cell objects (the rows of section 11), then in the fine layout of
  * fine-layout.ts (leaf segments, records in chunks of each N) with the ranges each query needs (fine-ranges.ts). Prints
- * a Markdown table and one JSON line on stdout.
+ * a Markdown table and one JSON line on stdout. With --proofs, also with no hashes/ document read (fine-ranges.ts
+ * withProofs), and the cell index --index-growth bytes larger.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,13 +12,15 @@ import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { cachedColdReads } from './cold-reads-cache.ts';
 import { fineSite, fineLayout } from './fine-layout.ts';
-import { fineFigures } from './fine-ranges.ts';
+import { fineFigures, withProofs } from './fine-ranges.ts';
+import type { ColdQueryReads } from './cold.ts';
 import { packedFigures, readAs, type PackedFigures } from './packed-ranges.ts';
 import { fmtBytes, progress, table } from '../lib/stats.ts';
 
 const { values } = cliOrExit({
   name: 'fine-sim',
-  usage: 'node bench/cold/fine-sim.ts --site <dir> [--reads <file>] [--chunk <records> ...]',
+  usage:
+    'node bench/cold/fine-sim.ts --site <dir> [--reads <file>] [--chunk <records> ...] [--proofs] [--index-growth <bytes>]',
   description:
     'The cold query sets on a site, their cell reads counted as byte ranges of packed groups: whole objects, then leaf segments and records in chunks of each --chunk.',
   options: {
@@ -28,6 +31,18 @@ const { values } = cliOrExit({
       min: 1,
       multiple: true,
       description: 'records per chunk of the fine layout (default 32, 8, 4, 1)',
+    },
+    proofs: {
+      type: 'boolean',
+      description:
+        'rows with no hashes/ document read: each document carrying a proof to a root in meta.json (its hashes/ bytes charged to meta.json)',
+    },
+    'index-growth': {
+      type: 'integer',
+      min: 0,
+      arg: 'bytes',
+      description:
+        'with --proofs, the cell index this much larger (the leaf plan a reader needs to stay at three rounds)',
     },
   },
 });
@@ -59,21 +74,37 @@ for (const hashes of ['merkle', 'listed'] as const)
     const t0 = performance.now();
     const layout = fineLayout(fs, c, hashes);
     const records = c === 1 ? 'a range per record' : `record chunks of ${c}`;
-    for (const [untouched, coded] of [
-      ['whole', false],
-      ['skip', false],
-      ['skip', true],
+    const growth = values['index-growth'] ?? 0;
+    for (const [untouched, coded, proofs] of [
+      ['whole', false, false],
+      ['skip', false, false],
+      ['skip', true, false],
+      ...(values.proofs === true ? ([['skip', false, true]] as const) : []),
     ] as const) {
-      const fine = fineFigures(fs, layout, perQuery, untouched, coded);
+      const adjust = proofs ? (q: ColdQueryReads): ColdQueryReads => withProofs(q, growth) : undefined;
+      const fine = fineFigures(fs, layout, perQuery, untouched, coded, adjust);
       const { wholeBlocks, wholeChunks, unread, missed } = fine;
       progress(
         `  ${records}, hashes ${hashes}, untouched blocks ${untouched}${coded ? ', index coded' : ''}: ${wholeBlocks} blocks untouched, ${wholeChunks} record chunks read whole, ${unread} segments of unread blocks, ${missed} shown offices missed (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
       );
       for (const { figures: f, heaviest } of fine.rows) {
         const merge = f.fitGets !== undefined ? `smallest gaps merged to ${f.fitGets} GETs` : 'gap 0 B';
-        const how = `fine (${hashes}${untouched === 'skip' ? ', untouched blocks left out' : ''}${coded ? ', index coded' : ''}): leaf segments, ${records}, ${merge}`;
+        const proved = proofs ? `, no hashes/ reads${growth > 0 ? `, index +${fmtBytes(growth)}` : ''}` : '';
+        const how = `fine (${hashes}${untouched === 'skip' ? ', untouched blocks left out' : ''}${coded ? ', index coded' : ''}${proved}): leaf segments, ${records}, ${merge}`;
         rows.push(row(how, f));
-        out.push({ layout: how, ...f, hashes, untouched, coded, wholeBlocks, wholeChunks, unread, missed, heaviest });
+        out.push({
+          layout: how,
+          ...f,
+          hashes,
+          untouched,
+          coded,
+          proofs,
+          wholeBlocks,
+          wholeChunks,
+          unread,
+          missed,
+          heaviest,
+        });
       }
     }
   }
