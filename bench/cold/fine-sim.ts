@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cliOrExit } from '../../shim/lib/cli-run.ts';
+import { cliOrExit, printUsageError } from '../../shim/lib/cli-run.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { cachedColdReads } from './cold-reads-cache.ts';
 import { fineSite, fineLayout } from './fine-layout.ts';
@@ -17,7 +17,7 @@ import type { ColdQueryReads } from './cold.ts';
 import { packedFigures, readAs, type PackedFigures } from './packed-ranges.ts';
 import { fmtBytes, progress, table } from '../lib/stats.ts';
 
-const { values } = cliOrExit({
+const SPEC = {
   name: 'fine-sim',
   usage:
     'node bench/cold/fine-sim.ts --site <dir> [--reads <file>] [--chunk <records> ...] [--proofs] [--index-growth <bytes>]',
@@ -45,7 +45,10 @@ const { values } = cliOrExit({
         'with --proofs, the cell index this much larger (the leaf plan a reader needs to stay at three rounds)',
     },
   },
-});
+} as const;
+const { values } = cliOrExit(SPEC);
+if (values['index-growth'] !== undefined && values.proofs !== true)
+  process.exit(printUsageError(SPEC, '--index-growth is for the --proofs rows: give --proofs too'));
 
 const site = resolve(values.site);
 const v = Pointer.parse(JSON.parse(readFileSync(join(site, keys.pointer), 'utf8'))).version;
