@@ -201,7 +201,6 @@ describe('cell search on synthesised dense data', () => {
   // both metros, and groups of offices at one spot (equal distances, ordered by listing_id).
   const random = rng(11);
   const offices: StoredOfficeT[] = [];
-  const base = BASE_OFFICE;
   const A: [number, number] = [40.75, -73.98];
   const B = destination(A[0], A[1], 120, 250);
   const id = (n: number): string =>
@@ -209,7 +208,7 @@ describe('cell search on synthesised dense data', () => {
   let next = 0;
   const add = (firm: string, lat: number, lng: number): void => {
     offices.push({
-      ...base,
+      ...BASE_OFFICE,
       listing_id: id(next++),
       firm_id: firm,
       lat: Math.round(lat * 1e6) / 1e6,
@@ -373,7 +372,7 @@ describe('cell search on synthesised dense data', () => {
     for (let i = 0; i < 3000; i++) {
       const [lat, lng] = [Math.asin(2 * g() - 1) * (180 / Math.PI), g() * 360 - 180];
       world.push({
-        ...base,
+        ...BASE_OFFICE,
         listing_id: `l_world${String(i).padStart(5, '0')}`,
         firm_id: `f_world_${i % 700}`,
         lat: Math.round(lat * 1e6) / 1e6,

@@ -158,7 +158,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   const sv: CellSchema = opts.schema ?? SCHEMA_VERSIONS.cells;
   const fineOrder = opts.fineOrder ?? FINE_ORDER;
   const count = offices.length;
-  // Offices in listing-id order; then a stable sort by cell leaves ties in that order. Numbers, not map lookups.
+  // Offices in listing-id order; then a stable sort by fine cell and finest cell leaves ties in that order. Numbers, not
+  // map lookups.
   const byListing = Array.from({ length: count }, (_, i) => i).sort((a, b) =>
     cmp((offices[a] as StoredOfficeT).listing_id, (offices[b] as StoredOfficeT).listing_id),
   );
@@ -166,7 +167,7 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
   byListing.forEach((i, rank) => (listingOf[i] = rank));
   const key = new Float64Array(count);
   // Within a fine cell, offices near each other sit near each other in the order, so the few records a search shows
-  // come from one or two record chunks rather than one chunk each (listing ids are random over a cell).
+  // come from a few record chunks rather than one chunk each (listing ids are random over a cell).
   const sub = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const o = offices[i] as StoredOfficeT;
