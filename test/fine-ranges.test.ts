@@ -3,6 +3,7 @@
  * stored objects, and the leaf segments it says a query needs against a brute-force distance check over every office
  * of the sample site.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BinaryWriter } from '@bufbuild/protobuf/wire';
@@ -198,6 +199,19 @@ describe('fine packed layout', () => {
     expect(bytes(proved.reads, '')).toBe(bytes(q.reads, '') + 1000);
     expect((proved.allRounds ?? []).flat()).toHaveLength((q.allRounds ?? []).flat().length - hashDocs.length);
   });
+
+  it('fine-sim refuses --index-growth without --proofs as a usage error (exit 2), before reading the site', async () => {
+    const r = await new Promise<{ status: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'bench/cold/fine-sim.ts', '--site', '/nonexistent', '--index-growth', '5'],
+        (err, _stdout, stderr) =>
+          resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : -1, stderr }),
+      );
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('fine-sim: --index-growth is for the --proofs rows: give --proofs too');
+  }, 60_000);
 });
 
 /** The stored bytes of a leaf segment. */
