@@ -6,6 +6,7 @@ import { keys, LISTING_ALPHABET } from '../shim/format/site-format.ts';
 import { paths } from '../shim/format/paths.ts';
 import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../shim/format/site-format.ts';
+import type { CellIndexT } from '../shim/format/cell-format.ts';
 import { buildOpenApi } from './openapi/openapi.ts';
 import { applyCorrections } from './model/corrections.ts';
 import type { Corrected } from './model/corrections.ts';
@@ -397,7 +398,7 @@ async function writeCellTree(
   w: StagingWriter,
   offices: readonly StoredOfficeT[],
   step: (msg: string) => void,
-): Promise<void> {
+): Promise<CellIndexT> {
   const tree = buildCells(offices);
   step('phase: cell tree built');
   // Children before parents: each level records the sha256 the workers computed for the level below (cell-hashes.ts).
@@ -433,6 +434,7 @@ async function writeCellTree(
   step(
     `cell tree written: ${Object.keys(tree.index.groups).length} groups, ${tree.blocks.length} blocks, ${tree.records.length} record chunks`,
   );
+  return tree.index;
 }
 
 /** What writeContent needs besides the model. */
@@ -487,7 +489,7 @@ async function writeContent(
   // The firms and the firm packs' office texts are garbage now (about a third of the heap at a million offices), so
   // the cell tree, built next, is built beside the offices only: built before the packs, it was both weeks' peak.
   collectDropped();
-  await writeCellTree(w, offices, step);
+  const cellIndex = await writeCellTree(w, offices, step);
   // The cell tree (blocks, shared lists, record chunks) is garbage now; the changes diff reads the previous version.
   collectDropped();
   const coverageCells = coverageCellsDoc(coverage);
@@ -520,6 +522,7 @@ async function writeContent(
     ...gazetteer.contents,
     listingPrefixLength: prefixLength,
     sha256: namedByMetaHashes(w.entries),
+    cellIndex,
   };
   const meta = () => metaDoc(version, week, weekOf, inputs.dataset, totals, vis, contents);
   // openapi.json shows answers of this very version (standing removals applied): read through a store over the staging

@@ -84,7 +84,8 @@ async function writeCells(
   put(keys.cellIndex(v), tree.index);
   // meta.json records the index's sha256 (schema 4); an older generator's tree comes with no hashes at all.
   const metaPath = join(site, keys.meta(v));
-  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { sha256?: Record<string, string> };
+  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { sha256?: Record<string, string>; cell_index?: unknown };
+  delete meta.cell_index;
   if ((tree.index as { schema_version?: number }).schema_version === 4 && meta.sha256 !== undefined) {
     meta.sha256['cells/index.json'] = createHash('sha256')
       .update(`${JSON.stringify(tree.index)}\n`)

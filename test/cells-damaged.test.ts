@@ -22,7 +22,7 @@ type Change = 'cut' | 'schema 7';
 
 /**
  * The sample site with every object under `cells/<sub>/` changed, and the hashes above it recorded anew (groups,
- * index; meta.json and the pointer without hashes, as a version before them), so the changed bytes pass their hash check.
+ * index; meta.json and the pointer without hashes or a carried index, as a version before them), so the changed bytes pass their hash check.
  */
 async function cutStore(sub: 'blocks' | 'groups' | 'shared', change: Change = 'cut'): Promise<Store> {
   const inner = new FolderStore(SITE);
@@ -57,6 +57,7 @@ async function cutStore(sub: 'blocks' | 'groups' | 'shared', change: Change = 'c
       const {
         meta_sha256: _p,
         sha256: _m,
+        cell_index: _c,
         ...rest
       } = JSON.parse(Buffer.from(await get(key)).toString('utf8')) as Record<string, unknown>;
       return text(rest);

@@ -161,6 +161,15 @@ describe('cold reads of packed blocks', () => {
       writeFileSync(file, bytes);
     }
   });
+
+  it('passes audit with the cell index meta.json carries, and names one that is not cells/index.json', async () => {
+    const site = await openSite({ kind: 'folder', dir: variant });
+    const carried = site.meta.cell_index as Record<string, unknown> | undefined;
+    expect(carried).toEqual(JSON.parse(readFileSync(join(variant, keys.cellIndex(version)), 'utf8')));
+    const other = { ...carried, units: Number(carried?.units) + 1 };
+    const scan = await scanOffices({ ...site, meta: { ...site.meta, cell_index: other } });
+    expect(scan.problems).toEqual([`${keys.meta(version)}: its cell_index is not ${keys.cellIndex(version)}`]);
+  });
 });
 
 /**

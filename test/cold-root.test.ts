@@ -1,8 +1,11 @@
 /**
- * What a cold query reads outside the cell tree: a meta.json of a few KiB (the hashes of most documents are in small
- * hashes/ documents, read beside the document they check, in the same round trip), and for a point on the water near
- * the coast no US outline; answers unchanged, a damaged hashes/ document a 503 like any other object.
+ * What a cold query reads outside the cell tree: a meta.json of a few KiB besides the cell index it carries (the hashes
+ * of most documents are in small hashes/ documents, read beside the document they check, in the same round trip), no
+ * cells/index.json, and for a point on the water near the coast no US outline; answers unchanged, a damaged hashes/
+ * document a 503 like any other object.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CountingStore } from '../bench/lib/counting-store.ts';
 import { RoundStore } from '../bench/cold/round-store.ts';
@@ -35,21 +38,32 @@ describe('a cold query outside the cell tree', () => {
     ['City, ST', { location: 'New York, NY', radius_miles: '50' }],
     ['a name alone', { location: 'Philadelphia', radius_miles: '15' }],
   ];
-  it.each(forms)('%s: meta.json under 32 KiB, at most 6 objects off the tree, the warm answer', async (_, q) => {
-    const warm = await createService(createSiteSource(new FolderStore(site))).findAttorneys(q, CTX);
-    const { answer, reads, rounds } = await cold(q);
-    expect(answer).toEqual(warm);
-    const meta = reads.find((r) => r.key.endsWith('/meta.json'));
-    expect(meta?.bytes).toBeLessThan(32 * 1024);
-    expect(offTree(reads).length, offTree(reads).join(' ')).toBeLessThanOrEqual(6);
-    // A hashes/ document is read in the round of the document it checks, never in a round of its own.
-    for (const [i, round] of rounds.entries()) {
-      const docs = round.filter((k) => k.includes('/hashes/'));
-      if (docs.length > 0) expect(round.length, round.join(' ')).toBeGreaterThan(docs.length);
-      if (i === 0) expect(docs).toEqual([]);
-    }
-    expect(rounds.filter((r) => !r.every((k) => k === 'current.json')).length).toBeLessThanOrEqual(3);
-  });
+  it.each(forms)(
+    '%s: meta.json under 32 KiB besides the cell index, at most 6 objects off the tree, the warm answer',
+    async (_, q) => {
+      const warm = await createService(createSiteSource(new FolderStore(site))).findAttorneys(q, CTX);
+      const { answer, reads, rounds } = await cold(q);
+      expect(answer).toEqual(warm);
+      const meta = reads.find((r) => r.key.endsWith('/meta.json'));
+      const metaText = readFileSync(join(site, meta?.key ?? 'meta.json'), 'utf8');
+      const { cell_index: carried, ...root } = JSON.parse(metaText) as { cell_index?: unknown };
+      expect(meta?.bytes).toBe(Buffer.byteLength(metaText));
+      expect(Buffer.byteLength(JSON.stringify(root))).toBeLessThan(32 * 1024);
+      // The cell index comes with meta.json, as cells/index.json holds it, and is not read again.
+      expect(carried).toEqual(
+        JSON.parse(readFileSync(join(site, (meta?.key ?? '').replace(/meta\.json$/, 'cells/index.json')), 'utf8')),
+      );
+      expect(reads.filter((r) => r.key.endsWith('/cells/index.json'))).toEqual([]);
+      expect(offTree(reads).length, offTree(reads).join(' ')).toBeLessThanOrEqual(6);
+      // A hashes/ document is read in the round of the document it checks, never in a round of its own.
+      for (const [i, round] of rounds.entries()) {
+        const docs = round.filter((k) => k.includes('/hashes/'));
+        if (docs.length > 0) expect(round.length, round.join(' ')).toBeGreaterThan(docs.length);
+        if (i === 0) expect(docs).toEqual([]);
+      }
+      expect(rounds.filter((r) => !r.every((k) => k === 'current.json')).length).toBeLessThanOrEqual(3);
+    },
+  );
 
   it('a damaged hashes/ document is a 503; once restored the next request answers, without a restart', async () => {
     const q = { zip: '60601', radius_miles: '15' };

@@ -105,9 +105,10 @@ describe('cold query rounds', () => {
     const store = new DamagingStore(new FolderStore(site));
     const service = createService(createSiteSource(store));
     const q = { lat: '41.8781', lng: '-87.6298', radius_miles: '15' };
-    // The index and the point's coverage piece are read beside meta.json, the block beside its group (before its hash is known).
+    // The point's coverage piece is read beside meta.json (which carries the cell index), the block beside its group
+    // (before its hash is known).
     const piece = `/${coveragePieceOf(41.8781, -87.6298)}`;
-    for (const name of ['/cells/index.json', piece, '/cells/blocks/822667fffffffff.pb']) {
+    for (const name of ['/meta.json', piece, '/cells/blocks/822667fffffffff.pb']) {
       store.damaged.add(name);
       const fresh = createService(createSiteSource(store));
       await expect(fresh.findAttorneys(q, CTX)).rejects.toBeInstanceOf(StoreError);

@@ -331,8 +331,12 @@ describe('ties and failures', () => {
     const written = (v: unknown, key = ''): Uint8Array => serialiseAt(key, v);
     const withIndexHash = (bytes: Uint8Array | null): Uint8Array | null => {
       if (bytes === null) return null;
-      const meta = JSON.parse(new TextDecoder().decode(bytes)) as { sha256?: Record<string, string> };
+      const meta = JSON.parse(new TextDecoder().decode(bytes)) as {
+        sha256?: Record<string, string>;
+        cell_index?: unknown;
+      };
       if (meta.sha256 !== undefined) meta.sha256['cells/index.json'] = hashSerialised('cells/index.json', tree.index);
+      if (meta.cell_index !== undefined) meta.cell_index = tree.index;
       return written(meta);
     };
     const store = new RewritingStore(new FolderStore(SITE), (key, bytes) =>
@@ -403,7 +407,9 @@ describe('ties and failures', () => {
       if (bytes === null) return null;
       if (key === keys.cellIndex(version)) return index3(bytes);
       if (key !== keys.meta(version)) return bytes;
-      const meta = text(bytes) as { sha256?: Record<string, string> };
+      const meta = text(bytes) as { sha256?: Record<string, string>; cell_index?: unknown };
+      // Schema 3's meta.json carried no cell index.
+      delete meta.cell_index;
       if (meta.sha256 !== undefined)
         meta.sha256['cells/index.json'] = hashSerialised(
           'cells/index.json',

@@ -4,6 +4,7 @@
  * gates, and serves nothing when they refuse it. Over a live version this release cannot read, it says so and what to
  * release before serving it.
  */
+import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -105,6 +106,14 @@ describe('npm start never publishes', () => {
     const indexPath = join(site, keys.cellIndex(released.version ?? ''));
     const index = JSON.parse(await readFile(indexPath, 'utf8')) as { schema_version: number };
     await writeFile(indexPath, JSON.stringify({ ...index, schema_version: 6 }));
+    // Whose meta.json carried no cell index, named by the pointer with its hash.
+    const metaPath = join(site, keys.meta(released.version ?? ''));
+    const { cell_index: _carried, ...meta } = JSON.parse(await readFile(metaPath, 'utf8')) as Record<string, unknown>;
+    const metaText = `${JSON.stringify(meta)}\n`;
+    await writeFile(metaPath, metaText);
+    const pointer = JSON.parse(await readFile(join(site, keys.pointer), 'utf8')) as Record<string, unknown>;
+    const metaSha256 = createHash('sha256').update(metaText).digest('hex');
+    await writeFile(join(site, keys.pointer), `${JSON.stringify({ ...pointer, meta_sha256: metaSha256 })}\n`);
     const run = await start({ SITE_DIR: site, DATA_DIR: data, LOG_DIR: join(logs, 'log') });
     try {
       expect(run.url, run.stderr).not.toBeNull();

@@ -259,15 +259,17 @@ export function fineQuery(
  * `q` as a reader would make it if the documents behind the hashes/ documents carried their own proofs (a Merkle path
  * to a root per family in meta.json): no GET for a hashes/ document, its bytes charged to meta.json (more than a proof
  * of a few hundred bytes costs, so the estimate never flatters); and the cell index `indexGrowth` bytes larger (the
- * leaf segments' lengths and roots a reader would need there to plan them without a fourth round).
+ * leaf segments' lengths and roots a reader would need there to plan them without a fourth round), charged to
+ * meta.json where it carries the index (no cells/index.json read).
  */
 export function withProofs(q: ColdQueryReads, indexGrowth = 0): ColdQueryReads {
   const hashDoc = (key: string): boolean => kindOf(key).startsWith('hash document');
   const moved = q.reads.filter((r) => hashDoc(r.key)).reduce((n, r) => n + r.bytes, 0);
+  const carried = !q.reads.some((r) => kindOf(r.key) === 'cell index');
   const reads = q.reads
     .filter((r) => !hashDoc(r.key))
     .map((r) => {
-      if (kindOf(r.key) === 'meta.json') return { ...r, bytes: r.bytes + moved };
+      if (kindOf(r.key) === 'meta.json') return { ...r, bytes: r.bytes + moved + (carried ? indexGrowth : 0) };
       if (kindOf(r.key) === 'cell index') return { ...r, bytes: r.bytes + indexGrowth };
       return r;
     });

@@ -105,8 +105,12 @@ export function writeVariant(
     writeFileSync(file, bytes);
     return bytes.byteLength;
   };
-  const meta = JSON.parse(readFileSync(join(siteDir, keys.meta(v)), 'utf8')) as { sha256?: Record<string, string> };
+  const meta = JSON.parse(readFileSync(join(siteDir, keys.meta(v)), 'utf8')) as {
+    sha256?: Record<string, string>;
+    cell_index?: unknown;
+  };
   if (meta.sha256 !== undefined) meta.sha256[paths.cellIndex()] = hashSerialised(paths.cellIndex(), tree.index);
+  if (meta.cell_index !== undefined) meta.cell_index = tree.index;
   const metaText = `${JSON.stringify(meta)}\n`;
   writeFileSync(join(root, paths.meta()), metaText);
   // The pointer names the variant's meta.json by its hash, as a release writes it.

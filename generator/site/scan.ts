@@ -4,6 +4,7 @@
  * twice, totals as in meta.json), and a rebuild of the whole cell tree from those records compared with the published
  * one, so every summary the shim counts with is checked. No search: the scan is the independent answer.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { buildCells } from '../write/cells.ts';
 import { sealCellTree } from '../write/cell-hashes.ts';
 import { serialise } from '../write/json.ts';
@@ -67,6 +68,12 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   const v = site.version;
   const index = await read(keys.cellIndex(v), CellIndex);
   if (index === null) throw new StoreError(`${site.label}: version ${v} has no readable cell index (${problems[0] ?? keys.cellIndex(v)})`, keys.cellIndex(v));
+  // The shim searches with the index meta.json carries, older readers with cells/index.json: they must be one index.
+  if (site.meta.cell_index !== undefined) {
+    const carried = CellIndex.safeParse(site.meta.cell_index);
+    if (!carried.success || !isDeepStrictEqual(carried.data, index))
+      problems.push(`${keys.meta(v)}: its cell_index is not ${keys.cellIndex(v)}`);
+  }
   const groupCells = Object.keys(index.groups).sort();
   const groups = (
     await mapPool(groupCells, concurrency, async (cell) => {

@@ -6,6 +6,7 @@ import { disclosureFor } from '../../shim/answer/disclosure.ts';
 import { cityDocument, LISTING_ALPHABET, listingPrefix } from '../../shim/format/site-format.ts';
 import { paths } from '../../shim/format/paths.ts';
 import { hashDocPath, hashInMeta } from '../../shim/format/hash-docs.ts';
+import type { CellIndexT } from '../../shim/format/cell-format.ts';
 import { alphabetPrefixes } from './firm-packs.ts';
 import type {
   BoundaryTilesT,
@@ -129,6 +130,8 @@ export function metaDoc(
     boundaryTiles?: BoundaryTilesT;
     listingPrefixLength: number;
     sha256: Record<string, string>;
+    /** The cell index as written to cells/index.json, carried in meta.json too. */
+    cellIndex?: CellIndexT;
   },
 ): MetaT {
   return {
@@ -156,6 +159,7 @@ export function metaDoc(
     },
     listing_prefix_length: contents.listingPrefixLength,
     sha256: contents.sha256,
+    ...(contents.cellIndex === undefined ? {} : { cell_index: contents.cellIndex }),
   };
 }
 

@@ -161,6 +161,12 @@ export const Meta = z.object({
     .describe(
       'Key relative to the version root -> sha256 of the objects a search may read first (cell index, coverage, coverage cells, openapi, changes, the boundary index and the US regions) and of the hashes/ documents, which record the sha256 of the other documents read by name (listing buckets, gazetteer documents, pages, measurement; see hashDocOf); the objects below them are checked against their parents',
     ),
+  cell_index: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'The cell index as cells/index.json holds it (CellIndex), so a cold search reads it with meta.json in one object; cells/index.json is still written, for older readers and audits. Absent in versions generated before it was carried here',
+    ),
 });
 
 /** `v/<version>/hashes/<name>.json`: key relative to the version root -> sha256, for the documents hashDocOf assigns to it. */

@@ -14,10 +14,11 @@ export const PACK_GAP_BYTES = 16 * 1024;
 
 /**
  * Bytes of gaps wider than PACK_GAP_BYTES one round may read and drop to join its runs into fewer requests (BENCHMARKS.md
- * section 3: at 1,000,000 offices it cuts the most objects a cold query reads from 29 to 27 and keeps every query
- * within 1 MiB decoded; larger budgets trade more bytes for fewer requests).
+ * sections 3 and 15: at 1,000,000 offices, with a fine cell's offices in res-15 order, 96 KiB takes the cold queries
+ * over 20 requests from 40 to 26 of 737 and the most from 26 to 25, every query within 1 MiB decoded (960.8 KiB at
+ * most); 128 KiB took one query over 1 MiB).
  */
-export const PACK_JOIN_BUDGET_BYTES = 64 * 1024;
+export const PACK_JOIN_BUDGET_BYTES = 96 * 1024;
 
 /** Where one object lies inside a pack: the pack's store key and bytes `start` to `end - 1`. */
 export interface PackSpan {

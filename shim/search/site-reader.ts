@@ -9,7 +9,7 @@ import { ByteLru } from '../lib/byte-lru.ts';
 import { layerResolver } from '../format/layers.ts';
 import { HashDoc, keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from '../format/site-format.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
-import { binaryCellKind, type BinaryCellKind } from '../format/paths.ts';
+import { binaryCellKind, paths, type BinaryCellKind } from '../format/paths.ts';
 import { checkStored, StoreError } from '../contract/errors.ts';
 import { checkHash, expectedHash, readsUnhashed, recordsHashes } from '../format/integrity.ts';
 import { parseStored, readJson, type ObjectSource } from '../format/site-json.ts';
@@ -210,6 +210,12 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     const resolve = layerResolver(version, meta.layers);
     const hashed = recordsHashes(meta);
     const unhashed = readsUnhashed(meta);
+    // The cell index meta.json carries (checked with it against the pointer), parsed once by the schema first asked.
+    let carriedIndex: { schema: ZodType<unknown>; value: unknown } | undefined;
+    function carried<T>(key: string, schema: ZodType<T>): T {
+      if (carriedIndex?.schema !== schema) carriedIndex = { schema, value: checkStored(schema, meta.cell_index, key) };
+      return carriedIndex.value as T;
+    }
     /** Starts reading the uncached `list` (spans by version key), taken once by cachedJson; returns their drop. */
     function startReads(list: readonly string[], spans: ReadonlyMap<string, PackSpan>): () => void {
       const stored: string[] = [];
@@ -253,6 +259,13 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
           return Promise.reject(new StoreError(`${key} is not part of version ${version}`, key));
         }
         const rel = key.slice(prefix.length);
+        if (rel === paths.cellIndex() && meta.cell_index !== undefined) {
+          try {
+            return Promise.resolve(carried(key, schema));
+          } catch (err) {
+            return Promise.reject(err);
+          }
+        }
         const expected = expectedHash(meta, rel, sha256);
         const listed = hashed && !unhashed(rel);
         if (expected !== undefined || !listed) return readAt(key, schema, expected, listed);

@@ -40,9 +40,14 @@ export async function downgradeCells(dir: string, version: string, schema: 2 | 3
     await writeFile(path, serialise({ ...value, schema_version: schema }));
   }
   const metaPath = join(root, 'meta.json');
-  const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256?: Record<string, string> };
+  const meta = JSON.parse(await readFile(metaPath, 'utf8')) as {
+    sha256?: Record<string, string>;
+    cell_index?: unknown;
+  };
   if (meta.sha256 !== undefined)
     meta.sha256['cells/index.json'] = sha256Hex(await readFile(join(root, 'cells', 'index.json')));
+  // Those releases' meta.json carried no cell index.
+  delete meta.cell_index;
   await writeFile(metaPath, serialise(meta));
   await rewriteManifest(dir, version);
 }
@@ -113,8 +118,13 @@ async function rewriteCells(dir: string, version: string, schema: 6 | 7 | 8): Pr
     delete i.shared_bytes;
   });
   const metaPath = join(root, 'meta.json');
-  const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { sha256?: Record<string, string> };
+  const meta = JSON.parse(await readFile(metaPath, 'utf8')) as {
+    sha256?: Record<string, string>;
+    cell_index?: unknown;
+  };
   if (meta.sha256 !== undefined) meta.sha256[paths.cellIndex()] = sha.get(paths.cellIndex()) as string;
+  // Those releases' meta.json carried no cell index.
+  delete meta.cell_index;
   const metaBytes = serialise(meta);
   await writeFile(metaPath, metaBytes);
   const pointerPath = join(dir, keys.pointer);
