@@ -1,12 +1,13 @@
 /**
- * What a cold query reads outside the cell tree: a meta.json of a few KiB besides the cell index it carries (the hashes
- * of most documents are in small hashes/ documents, read beside the document they check, in the same round trip), no
- * cells/index.json, and for a point on the water near the coast no US outline; answers unchanged, a damaged hashes/
- * document a 503 like any other object.
+ * What a cold query reads outside the cell tree: a meta.json of a few KiB besides the cell index it carries, no
+ * cells/index.json, no hashes/ document (the gazetteer documents carry proofs to meta.json's gazetteer_root), and for a
+ * point on the water near the coast no US outline; answers unchanged, a gazetteer document with damaged bytes or proof
+ * a 503 like any other object, and a version from before the proofs read by its hashes/ documents.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { withoutProofs } from './helpers/without-proofs.ts';
 import { CountingStore } from '../bench/lib/counting-store.ts';
 import { RoundStore } from '../bench/cold/round-store.ts';
 import { createService } from '../shim/answer/service-impl.ts';
@@ -14,6 +15,7 @@ import { StoreError } from '../shim/contract/errors.ts';
 import { placeOfPoint } from '../shim/places/boundary.ts';
 import { COAST_MILES, US_POINT_MILES, usStateAt } from '../shim/places/resolve-point.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
+import { keys } from '../shim/format/site-format.ts';
 import { FolderStore } from '../shim/store/folder.ts';
 import type { Store } from '../shim/store/types.ts';
 
@@ -28,6 +30,9 @@ async function cold(q: Record<string, string>, inner: Store = new FolderStore(si
   return { answer, reads: store.reads, rounds: rounds.rounds };
 }
 
+const version = (): string =>
+  (JSON.parse(readFileSync(join(site, keys.pointer), 'utf8')) as { version: string }).version;
+
 const offTree = (reads: readonly { key: string }[]): string[] =>
   reads.map((r) => r.key).filter((k) => !k.includes('/cells/'));
 
@@ -39,7 +44,7 @@ describe('a cold query outside the cell tree', () => {
     ['a name alone', { location: 'Philadelphia', radius_miles: '15' }],
   ];
   it.each(forms)(
-    '%s: meta.json under 32 KiB besides the cell index, at most 6 objects off the tree, the warm answer',
+    '%s: meta.json under 32 KiB besides the cell index, at most 5 objects off the tree, no hashes/ document, the warm answer',
     async (_, q) => {
       const warm = await createService(createSiteSource(new FolderStore(site))).findAttorneys(q, CTX);
       const { answer, reads, rounds } = await cold(q);
@@ -54,36 +59,72 @@ describe('a cold query outside the cell tree', () => {
         JSON.parse(readFileSync(join(site, (meta?.key ?? '').replace(/meta\.json$/, 'cells/index.json')), 'utf8')),
       );
       expect(reads.filter((r) => r.key.endsWith('/cells/index.json'))).toEqual([]);
-      expect(offTree(reads).length, offTree(reads).join(' ')).toBeLessThanOrEqual(6);
-      // A hashes/ document is read in the round of the document it checks, never in a round of its own.
-      for (const [i, round] of rounds.entries()) {
-        const docs = round.filter((k) => k.includes('/hashes/'));
-        if (docs.length > 0) expect(round.length, round.join(' ')).toBeGreaterThan(docs.length);
-        if (i === 0) expect(docs).toEqual([]);
-      }
+      expect(offTree(reads).length, offTree(reads).join(' ')).toBeLessThanOrEqual(5);
+      // The gazetteer documents carry their proofs: no hashes/ document is read.
+      expect(reads.filter((r) => r.key.includes('/hashes/'))).toEqual([]);
       expect(rounds.filter((r) => !r.every((k) => k === 'current.json')).length).toBeLessThanOrEqual(3);
     },
   );
 
-  it('a damaged hashes/ document is a 503; once restored the next request answers, without a restart', async () => {
-    const q = { zip: '60601', radius_miles: '15' };
-    let damaged = true;
+  /** A store over the test site whose object `name` (a key suffix) is changed by `change` while `on()`. */
+  function changing(name: string, change: (bytes: Uint8Array) => Uint8Array): { store: Store; off: () => void } {
+    let on = true;
     const inner = new FolderStore(site);
     const store: Store = {
       kind: 'damaging',
       async get(key) {
         const bytes = await inner.get(key);
-        if (bytes === null || !damaged || !key.endsWith('/hashes/zip-6.json')) return bytes;
-        const copy = Uint8Array.from(bytes);
-        copy[copy.length - 2] = (copy[copy.length - 2] ?? 0) ^ 1;
-        return copy;
+        return bytes === null || !on || !key.endsWith(name) ? bytes : change(Uint8Array.from(bytes));
       },
     };
-    const service = createService(createSiteSource(store));
-    await expect(service.findAttorneys(q, CTX)).rejects.toBeInstanceOf(StoreError);
-    damaged = false;
-    const warm = await createService(createSiteSource(new FolderStore(site))).findAttorneys(q, CTX);
-    expect(await service.findAttorneys(q, CTX)).toEqual(warm);
+    return { store, off: () => void (on = false) };
+  }
+
+  const flip = (at: (bytes: Uint8Array) => number) => (bytes: Uint8Array) => {
+    const k = at(bytes);
+    bytes[k] = (bytes[k] ?? 0) ^ 1;
+    return bytes;
+  };
+  it.each([
+    ['its bytes', flip((b) => b.length - 3)],
+    // The tenth hex digit of the first sibling, after the position's colon.
+    ['a sibling in its proof', flip((b) => b.indexOf(0x3a, '{"merkle":"'.length) + 10)],
+    [
+      'its proof cut short',
+      (b: Uint8Array) => new TextEncoder().encode(new TextDecoder().decode(b).replace(/:[0-9a-f]{64}/, ':')),
+    ],
+  ] as const)(
+    'a ZIP document with %s damaged is a 503; once restored the next request answers, without a restart',
+    async (_, change) => {
+      const q = { zip: '60601', radius_miles: '15' };
+      const { store, off } = changing('/gazetteer/zip/606.json', change);
+      const service = createService(createSiteSource(store));
+      await expect(service.findAttorneys(q, CTX)).rejects.toBeInstanceOf(StoreError);
+      off();
+      const warm = await createService(createSiteSource(new FolderStore(site))).findAttorneys(q, CTX);
+      expect(await service.findAttorneys(q, CTX)).toEqual(warm);
+    },
+  );
+
+  it('a ZIP document moved to the key of another is a 503: its proof names its own key', async () => {
+    const other = readFileSync(join(site, keys.root(version()), 'gazetteer/zip/100.json'));
+    const { store } = changing('/gazetteer/zip/606.json', () => Uint8Array.from(other));
+    await expect(
+      createService(createSiteSource(store)).findAttorneys({ zip: '60601', radius_miles: '15' }, CTX),
+    ).rejects.toBeInstanceOf(StoreError);
+  });
+
+  it('a version generated before the proofs (no gazetteer_root) checks its gazetteer documents by hashes/, the same answers', async () => {
+    const older = withoutProofs(site);
+    onTestFinished(() => older.remove());
+    const store = new FolderStore(older.dir);
+    for (const [, q] of forms) {
+      const warm = await createService(createSiteSource(new FolderStore(site))).findAttorneys(q, CTX);
+      const rounds = new RoundStore(store);
+      const counting = new CountingStore(rounds);
+      expect(await createService(createSiteSource(counting)).findAttorneys(q, CTX)).toEqual(warm);
+      expect(counting.reads.filter((r) => r.key.includes('/hashes/')).length).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -2,6 +2,7 @@
  * Manifest check of one version: every listed object present with the listed sha256 and size, no object under the
  * version that the manifest does not list, and the version id recomputed from the content hashes.
  */
+import { openProven, provenRel } from '../../shim/format/proofs.ts';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { generatedMetaBytes } from '../../shim/format/layers.ts';
@@ -99,6 +100,16 @@ export async function checkManifest(site: AuditSite, options: ManifestCheckOptio
     if (sha !== want.sha256) problems.push(`${key}: sha256 ${sha}, the manifest says ${want.sha256}`);
     if (got.byteLength !== want.bytes)
       problems.push(`${key}: ${got.byteLength} bytes, the manifest says ${want.bytes}`);
+    // A gazetteer document the shim checks by its proof: the proof must lead to meta.json's root.
+    const rel = key.slice(keys.root(v).length);
+    const root = site.meta.gazetteer_root;
+    if (root !== undefined && provenRel(rel)) {
+      try {
+        openProven(key, rel, got, root);
+      } catch (err) {
+        problems.push((err as Error).message);
+      }
+    }
   });
 
   const present = await site.listVersionKeys();

@@ -84,7 +84,11 @@ function cut(shape: Shape, flat: number[][], x0: number, x1: number, y0: number,
   return { w: shape.w, p: parity === 1 ? 1 : 0, b, c };
 }
 
-/** The tiles of a grid of `degrees` (a whole number dividing 180) over its box, by tile name (boundaryTile), sorted. */
+/**
+ * The tiles of a grid of `degrees` (a whole number dividing 180) over its box, by tile name (boundaryTile), sorted:
+ * every tile of the box, with no regions where none meets it, so a tile the store lacks is a store failure, never a
+ * point placed nowhere.
+ */
 export function buildBoundaryTiles(
   index: BoundaryIndexT,
   regions: ReadonlyMap<string, BoundaryRegionT>,
@@ -94,6 +98,18 @@ export function buildBoundaryTiles(
   const { degrees } = grid;
   const D = degrees;
   const [west, south, east, north] = grid.bbox;
+  for (let row = Math.floor(south / D); row * D < north; row++)
+    for (let col = Math.floor(west / D); col * D < east; col++) {
+      const name = boundaryTile(row * D, col * D, D);
+      tiles.set(name, {
+        schema_version: SCHEMA_VERSIONS.gazetteer,
+        tile: name,
+        lat: row * D,
+        lng: col * D,
+        degrees,
+        regions: [],
+      });
+    }
   for (const info of index.regions) {
     const doc = regions.get(info.key);
     if (doc === undefined) throw new Error(`boundary tiles: no document for ${info.key}`);

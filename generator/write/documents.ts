@@ -132,6 +132,8 @@ export function metaDoc(
     sha256: Record<string, string>;
     /** The cell index as written to cells/index.json, carried in meta.json too. */
     cellIndex?: CellIndexT;
+    /** The root of the gazetteer documents' proofs (shim/format/proofs.ts). */
+    gazetteerRoot?: string;
   },
 ): MetaT {
   return {
@@ -159,6 +161,7 @@ export function metaDoc(
     },
     listing_prefix_length: contents.listingPrefixLength,
     sha256: contents.sha256,
+    ...(contents.gazetteerRoot === undefined ? {} : { gazetteer_root: contents.gazetteerRoot }),
     ...(contents.cellIndex === undefined ? {} : { cell_index: contents.cellIndex }),
   };
 }

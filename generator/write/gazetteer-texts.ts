@@ -5,6 +5,7 @@
  */
 import { paths } from '../../shim/format/paths.ts';
 import { BOUNDARY_TILES, type BoundaryTilesT, type ZipGazetteerT } from '../../shim/format/site-format.ts';
+import { merkleLeaf, merkleTree, provenRel, withProof } from '../../shim/format/proofs.ts';
 import { buildBoundaryTiles } from '../model/boundary-tiles.ts';
 import type { buildGazetteer } from '../model/gazetteer.ts';
 
@@ -17,6 +18,8 @@ export interface GazetteerContents {
   boundary: string[];
   /** The boundary tiles' size and box (gazetteer/tiles/). */
   boundaryTiles: BoundaryTilesT;
+  /** The root of the proofs the documents hashed in hashes/ carry (shim/format/proofs.ts). */
+  gazetteerRoot: string;
 }
 
 /** Every gazetteer document as [key relative to the version root, JSON text] in write order, and what else a run needs. */
@@ -25,6 +28,25 @@ export interface GazetteerTexts {
   /** ZIP documents by ZIP3 (the release gates read the centroids). */
   zips: ReadonlyMap<string, ZipGazetteerT>;
   contents: GazetteerContents;
+}
+
+/**
+ * `texts` with each document that carries a proof (provenRel) stored with it, and the root: leaves in key order, each
+ * over the document's bytes as written without a proof (its text and the newline every object ends with).
+ */
+export function withProofs(texts: readonly [string, string][]): { texts: [string, string][]; root: string } {
+  const proven = texts
+    .map(([rel], i) => [rel, i] as const)
+    .filter(([rel]) => provenRel(rel))
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const { root, proofs } = merkleTree(
+    proven.map(([rel, i]) => merkleLeaf(rel, Buffer.from(`${(texts[i] as [string, string])[1]}\n`))),
+  );
+  const out = texts.map(([rel, text]): [string, string] => [rel, text]);
+  proven.forEach(([rel, i], k) => {
+    out[i] = [rel, withProof((texts[i] as [string, string])[1], proofs[k] as string)];
+  });
+  return { texts: out, root };
 }
 
 /** Serialise `g`'s documents: ZIP documents by ZIP3, cities by state, then names, points, boundaries and their tiles. */
@@ -41,8 +63,9 @@ export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerT
   for (const [key, doc] of g.boundary.regions) add(paths.boundary(key), doc);
   for (const [tile, doc] of buildBoundaryTiles(g.boundary.index, g.boundary.regions, BOUNDARY_TILES))
     add(paths.boundaryTile(tile), doc);
+  const proven = withProofs(texts);
   return {
-    texts,
+    texts: proven.texts,
     zips: g.zips,
     contents: {
       zip3: [...g.zips.keys()],
@@ -51,6 +74,7 @@ export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerT
       points: [...g.points.keys()],
       boundary: [...g.boundary.regions.keys()],
       boundaryTiles: BOUNDARY_TILES,
+      gazetteerRoot: proven.root,
     },
   };
 }

@@ -1,7 +1,9 @@
 /**
  * Where a version records the sha256 of each document read by name: meta.json itself for the few a search may read
  * first (so a cold search reads no other hash document for them), a `hashes/` document for the rest, grouped so that
- * a request reads one small hash document beside the document it wants (docs/SITE-FORMAT.md, "Integrity").
+ * a request reads one small hash document beside the document it wants (docs/SITE-FORMAT.md, "Integrity"). The
+ * gazetteer's documents also carry a proof to meta.json's root (proofs.ts), which the shim checks instead when the
+ * version has one.
  */
 import { COVERAGE_PIECE_RE, paths } from './paths.ts';
 import { cityBucket } from './site-format.ts';

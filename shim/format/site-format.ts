@@ -137,7 +137,7 @@ export const Meta = z.object({
           'Every tile (see pointTile) with a gazetteer/points/<tile>.json, sorted; absent in versions written before points were checked to be in the US',
         ),
       boundary_tiles: BoundaryTiles.optional().describe(
-        'The boundary tiles (see BoundaryTile): gazetteer/tiles/<tile>.json exists for every tile of the box some region meets, its sha256 in hashes/ (see hashDocOf); a point outside the box, and every point of a version without them, is placed by the boundary index and region documents',
+        'The boundary tiles (see BoundaryTile): gazetteer/tiles/<tile>.json exists for every tile of the box some region meets (from the proofs on, for every tile of the box, with no regions where none meets it), its sha256 in hashes/ (see hashDocOf); a point outside the box, and every point of a version without them, is placed by the boundary index and region documents',
       ),
       boundary: z
         .array(z.string().regex(BOUNDARY_KEY_RE))
@@ -161,6 +161,9 @@ export const Meta = z.object({
     .describe(
       'Key relative to the version root -> sha256 of the objects a search may read first (cell index, coverage, coverage cells, openapi, changes, the boundary index and the US regions) and of the hashes/ documents, which record the sha256 of the other documents read by name (listing buckets, gazetteer documents, pages, measurement; see hashDocOf); the objects below them are checked against their parents',
     ),
+  gazetteer_root: Sha256Hex.optional().describe(
+    'The Merkle root of the gazetteer documents hashed in hashes/ (shim/format/proofs.ts): each is stored with its proof to this root, so a search checks it without reading its hashes/ document. Absent in versions generated before the proofs',
+  ),
   cell_index: z
     .record(z.string(), z.unknown())
     .optional()

@@ -70,6 +70,8 @@ async function cityDocumentFor(
     const bucket = starts === undefined ? null : cityDocument(name, starts);
     if (bucket === null) return null;
     const key = keys.city(reader.version, state, bucket);
+    // It carries its proof: read alone.
+    if (reader.meta.gazetteer_root !== undefined) return readRequired(reader, key, CityGazetteer, LISTED);
     // Read beside its hash document when that is not cached yet (one round trip for the two).
     const drop = reader.prefetch?.([key], [keys.root(reader.version) + cityHashDoc(name)]);
     try {

@@ -9,6 +9,7 @@ import { ByteLru } from '../lib/byte-lru.ts';
 import { layerResolver } from '../format/layers.ts';
 import { HashDoc, keys, Meta, Pointer, POINTER_TTL_MS, type MetaT } from '../format/site-format.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
+import { openProven, provenRel } from '../format/proofs.ts';
 import { binaryCellKind, paths, type BinaryCellKind } from '../format/paths.ts';
 import { checkStored, StoreError } from '../contract/errors.ts';
 import { checkHash, expectedHash, readsUnhashed, recordsHashes } from '../format/integrity.ts';
@@ -65,11 +66,16 @@ const POINTER_RETRY_MS = 1000;
 export type PointerEvent =
   { kind: 'last_good'; version: string; error: string } | { kind: 'recovered'; version: string };
 
-/** `first` and, beside each key, the hashes/ document recording its sha256 (read in the same round trip). */
+/**
+ * `first` and, beside each key, the hashes/ document recording its sha256 (read in the same round trip), but for the
+ * gazetteer documents, which carry their own proof: a version generated before the proofs reads their hashes/
+ * documents once its meta.json is in, a round trip later.
+ */
 function withHashDocs(version: string, first: readonly string[]): string[] {
   const root = keys.root(version);
   const docs = first.flatMap((key) => {
-    const doc = key.startsWith(root) ? hashDocPath(key.slice(root.length)) : null;
+    const rel = key.startsWith(root) ? key.slice(root.length) : null;
+    const doc = rel === null || provenRel(rel) ? null : hashDocPath(rel);
     return doc === null ? [] : [root + doc];
   });
   return [...new Set([...first, ...docs])];
@@ -154,6 +160,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     sha256: string | undefined,
     listed: boolean,
     rejoin = true,
+    open?: (bytes: Uint8Array) => Uint8Array,
   ): Promise<T | null> {
     const hit = cache.get(key);
     if (hit !== undefined && (sha256 === undefined || hit.sha256 === sha256)) {
@@ -170,7 +177,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       return (pending as Promise<T | null>).catch((err: unknown) => {
         const own = requestDeadline();
         if (err instanceof StoreDeadlineError && (own === undefined || own.at > performance.now()))
-          return cachedJson(key, schema, sha256, listed, false);
+          return cachedJson(key, schema, sha256, listed, false, open);
         throw err;
       });
     }
@@ -186,8 +193,9 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
           if (listed) throw new StoreError(`${key} is missing from the served version, which records its sha256`, key);
           return null;
         }
-        checkHash(key, bytes, sha256);
-        const value = parseStored(bytes, key, schema);
+        // A proven document is checked by its proof (`sha256` then only names the root it was checked against).
+        if (open === undefined) checkHash(key, bytes, sha256);
+        const value = parseStored(open === undefined ? bytes : open(bytes), key, schema);
         const entry = { value, sha256 };
         const stored = bytes.byteLength;
         cache.set(key, entry, heldBytes(key, stored, value));
@@ -269,6 +277,17 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         const expected = expectedHash(meta, rel, sha256);
         const listed = hashed && !unhashed(rel);
         if (expected !== undefined || !listed) return readAt(key, schema, expected, listed);
+        const root = meta.gazetteer_root;
+        if (root !== undefined && provenRel(rel)) {
+          // Checked by the proof it carries. Missing, it is a store failure: a caller reads only the documents meta.json
+          // lists (and every boundary tile of the box exists).
+          const stored = resolve(key);
+          if (stored === null)
+            return Promise.reject(
+              new StoreError(`${key} is part of version ${version} but its layer map has no entry`, key),
+            );
+          return cachedJson(stored, schema, `merkle:${root}`, true, true, (bytes) => openProven(key, rel, bytes, root));
+        }
         const doc = hashDocPath(rel);
         if (doc === null || meta.sha256?.[doc] === undefined) return Promise.resolve(null);
         return fromHashDoc(key, rel, prefix + doc, schema);
