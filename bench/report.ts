@@ -49,8 +49,8 @@ export interface ColdBefore {
   large: ColdReads[];
 }
 
-/** Objects every cold query may read besides the cell tree below its index: pointer, meta, coverage cells, cell index, one gazetteer document. */
-const COLD_FIXED_OBJECTS = 6;
+/** Objects every cold query may read besides the cell tree below its index: pointer, meta (with the cell index), a coverage piece, two gazetteer documents. */
+const COLD_FIXED_OBJECTS = 5;
 
 /** Names of the distinct-point targets (their queries are scattered JITTER_MILES from the base points). */
 export const DISTINCT_SHIM = 'shim, distinct points';
@@ -360,7 +360,7 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
   const decodedOk = judged ? maxBytes <= TARGETS.coldBytes : null;
   const unjudged = judged ? '' : 'not judged: no scale site in this run (add scale to --only); sample ';
   const construction =
-    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta + the coverage piece holding the query's point + cell index + at most two gazetteer documents: a ZIP's, or a city's names and city documents, or a point's boundary tile), the group trees near the circle, the blocks planned from the index (every block crossing the circle's edge, and the blocks wholly inside near enough to hold the nearest firms), a group's shared lists when one of its larger cells is wholly inside, and the record chunks of the firms shown: not bounded by construction, measured.` +
+    `${COLD_FIXED_OBJECTS} fixed objects (pointer + meta.json, which carries the cell index + the coverage piece holding the query's point + at most two gazetteer documents: a ZIP's, or a city's names and city documents, or a point's boundary tile), the group trees near the circle, the blocks planned from the index (every block crossing the circle's edge, and the blocks wholly inside near enough to hold the nearest firms), a group's shared lists when one of its larger cells is wholly inside, and the record chunks of the firms shown: not bounded by construction, measured.` +
     (objectsOk === false ? ` The measured maximum exceeds the target. ${coldWhy(sets, 'objects')}` : '');
   const maxRounds = Math.max(...sets.map((s) => s.rounds?.max ?? 0));
   const roundsOk = judged ? maxRounds <= TARGETS.coldRounds : null;
@@ -432,8 +432,8 @@ function coldTargetRows(r: BenchResults): TargetRow[] {
 /** Why a cold query still waits for more rounds than the target, and what would remove them. */
 const COLD_ROUNDS_WHY =
   'Each object is named, with its hash, by the one before it (meta.json by the pointer, the cell index by meta.json, the group trees by the index, blocks by their group, record chunks by their block), and a read may start before its parent has arrived but is used only once checked against it. ' +
-  "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json with the objects whose keys follow from the query alone (a point's coverage piece, cell index, a ZIP's document, a city's names document, a point's boundary tile); (2) the group trees with the blocks planned from the index's block list, the city document, and the coverage piece of a ZIP's or a city's point; (3) the record chunks of the firms shown with the shared lists. " +
-  'A point its tile puts in no state (on the water, or abroad near the border) reads the ZIP points within 14 miles in the second round, and inside the US outline with none that near those within 50 in the third. A document whose hash is in a hashes/ document is read beside that document, in the same round.';
+  "So a cold query's reads are planned in three rounds after the pointer: (1) meta.json, which carries the cell index, with the objects whose keys follow from the query alone (a point's coverage piece, a ZIP's document, a city's names document, a point's boundary tile); (2) the group trees with the blocks planned from the index's block list, the city document, and the coverage piece of a ZIP's or a city's point; (3) the record chunks of the firms shown with the shared lists. " +
+  'A point its tile puts in no state (on the water, or abroad near the border) reads the ZIP points within 14 miles in the second round, and inside the US outline with none that near those within 50 in the third. A gazetteer document carries a proof to the root in meta.json, so no hashes/ document is read (a version generated before the proofs reads them a round after meta.json).';
 
 /** The query set reading the most off the cell tree, and what its heaviest query read there. */
 function offTreeWhy(sets: readonly ColdReads[]): string {
@@ -446,7 +446,7 @@ function offTreeWhy(sets: readonly ColdReads[]): string {
     .map(([k, v]) => `${k}${v.objects > 1 ? ` x${v.objects}` : ''} ${fmtBytes(v.bytes)}`)
     .join(', ');
   return (
-    `Off the cell tree (pointer, meta.json, coverage cells, gazetteer and boundary documents, hashes/ documents) a query reads at most ${fmtBytes(most.bytes.max)}: ` +
+    `Off the cell tree (pointer, meta.json with the cell index, coverage cells, gazetteer and boundary documents) a query reads at most ${fmtBytes(most.bytes.max)}: ` +
     `${most.worst.query}, ${n0(most.worst.objects)} objects: ${kinds}.`
   );
 }
@@ -461,10 +461,10 @@ function coldWhy(sets: ColdReads[], by: 'objects' | 'bytes'): string {
     .join(', ');
   return (
     `Worst query: ${worst.query} (${worst.objects} objects, ${fmtBytes(worst.bytes)}: ${kinds}). ` +
-    "Every cold query also reads the pointer, meta, the coverage piece of its point and the cell index. Past those, the bytes go to three things: the blocks crossing the circle's edge (all of them, planned from the index so that they come in the round of the group trees), each read whole (up to `block_max` offices, coordinates as steps from the previous office) to test the offices of its few edge leaves; the record chunks of the firms shown, each read whole (`record_chunk` consecutive block positions; a fine cell's offices in the order of their res-15 cells, so near firms share chunks); and the shared pages of the cells wholly inside (a group's shared lists paged by their cell at `shared_res`). " +
-    "Blocks and shared pages are asked as byte ranges of their groups' packs (`cells/packs/<group>.bin`, ranges of one pack at most 16 KiB apart one request, the requests left then joined across their smallest gaps while the gaps joined in a round sum to at most 64 KiB: a *cell pack range*), so what still counts one object each is the record chunks of the firms shown, the group trees, and the first round's objects off the tree (pointer, meta.json, the cell index, the coverage piece, the gazetteer or boundary document and its hashes/ document). " +
-    'The two targets pull against each other along the edge: the fewer offices a query reads there, the more ranges it reads them in, and merging ranges across larger gaps reads more bytes (the 64 KiB a round took the most objects from 29 to 27 and the most bytes from 960 KiB to 1,002 KiB on the 1,000,187-office site; 128 KiB would leave 26 objects and 6 queries over 1 MiB). ' +
-    "What would reach it (section 11 measures layouts on this site's own reads, one object per request; section 15 by hand): not a join rule (the fewest GETs any join of this layout's ranges reaches within 1 MiB leaves the most at 23 on the 1,000,187-office site, section 15), but a finer pack (a segment per leaf, records in chunks of 8 with Merkle proofs: every query within 20 GETs, 1 of 737 over 1 MiB) together with no hashes/ documents read (each gazetteer document carrying a proof to a root in meta.json): every query within 20 GETs and 1 MiB, at most 986.0 KiB with the segments' plan in the cell index (section 15, by hand). " +
+    "Every cold query also reads the pointer, meta.json (which carries the cell index) and the coverage piece of its point. Past those, the bytes go to three things: the blocks crossing the circle's edge (all of them, planned from the index so that they come in the round of the group trees), each read whole (up to `block_max` offices, coordinates as steps from the previous office) to test the offices of its few edge leaves; the record chunks of the firms shown, each read whole (`record_chunk` consecutive block positions; a fine cell's offices in the order of their res-15 cells, so near firms share chunks); and the shared pages of the cells wholly inside (a group's shared lists paged by their cell at `shared_res`). " +
+    "Blocks and shared pages are asked as byte ranges of their groups' packs (`cells/packs/<group>.bin`, ranges of one pack at most 16 KiB apart one request, the requests left then joined across their smallest gaps while the gaps joined in a round sum to at most 96 KiB: a *cell pack range*), so what still counts one object each is the record chunks of the firms shown, the group trees, and the objects off the tree (pointer, meta.json with the cell index, the coverage piece, the gazetteer or boundary documents, each carrying its proof). " +
+    'The two targets pull against each other along the edge: the fewer offices a query reads there, the more ranges it reads them in, and merging ranges across larger gaps reads more bytes (on the 1,000,187-office site 96 KiB a round takes the queries over 20 objects from 40 to 26 of 737 and the most from 26 to 25, every query within 1 MiB; 128 KiB would take New York, NY, 50 mi at limit 25 over 1 MiB). ' +
+    "What would reach it (section 11 measures layouts on this site's own reads, one object per request; section 15 by hand): a join that knows the query's reads so far (the fewest GETs any join of these ranges reaches within 1 MiB is 20 for every query, section 15), with the record chunks in the packs, where the shown firms' chunks join the third round's ranges: that query-aware join keeps every one of the 737 queries within 20 GETs and 1 MiB on the 1,000,187-office site (at most 1,017.8 KiB, section 15, by hand: `pack-sim --online`); with the record chunks as objects it leaves 4 over 20, at most 22. " +
     offTreeWhy(sets)
   );
 }
@@ -694,8 +694,8 @@ function coldSection(r: BenchResults): string {
   const out = ['## 3. Cold path', ''];
   if (!r.cold) return [...out, 'Skipped.'].join('\n');
   out.push(
-    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta, the coverage piece of its point, the cell index, the group trees near the circle, blocks (office columns) of the edge and nearest cells, the shared pages of the cells wholly inside, record chunks of the firms shown; ' +
-      "off the tree, a ZIP's gazetteer document, a place name's names document (and for a city its city document), a point's boundary index and state outlines, and the hashes/ documents that check some of these, each read beside the document it checks. " +
+    'Each query runs on a new site source over a counting Store decorator (empty cache), so it reads everything it needs: pointer, meta (which carries the cell index), the coverage piece of its point, the group trees near the circle, blocks (office columns) of the edge and nearest cells, the shared pages of the cells wholly inside, record chunks of the firms shown; ' +
+      "off the tree, a ZIP's gazetteer document, a place name's names document (and for a city its city document), a point's boundary tile (or the boundary index and state outlines), each carrying its proof (a version generated before the proofs reads the hashes/ documents that check them). " +
       `Cell objects are those under cells/ other than the index. ` +
       '*Rounds after pointer* are the store round trips the query waits for one after another once it has read `current.json`, by dependency depth: a gate in front of the store (bench/cold/round-store.ts) holds every read and releases them in rounds, a round being all the reads asked before the event loop turns once the previous round has settled, so round k holds exactly the reads that needed a result of round k - 1 (a count, not a timing: the same on a loaded machine, from the folder and over S3). ' +
       "Reads a query starts that its answer does not wait for (a refused name's search at its most populous namesake, planned beside the names document) count in its objects and bytes, not in its rounds. " +

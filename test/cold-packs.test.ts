@@ -9,7 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coldQueryReads, wholeObjects, type ColdQueryReads } from '../bench/cold/cold.ts';
-import { joinedReads, leastGetsWithin, packLayout, type Placed } from '../bench/cold/packed-ranges.ts';
+import {
+  joinedReads,
+  leastGetsWithin,
+  ONLINE_MARGIN_BYTES,
+  ONLINE_RESERVE,
+  onlineReads,
+  packLayout,
+  type JoinReserve,
+  type Placed,
+} from '../bench/cold/packed-ranges.ts';
 import { writeVariant } from '../bench/cold/tree-sweep.ts';
 import type { StoreRead } from '../bench/lib/counting-store.ts';
 import { PACK_GAP_BYTES, PACK_JOIN_BUDGET_BYTES, packRuns, type PackSpan } from '../shim/search/block-packs.ts';
@@ -347,5 +356,48 @@ describe('leastGetsWithin', () => {
     }
     // The cases join something (the test is not vacuous).
     expect(saved).toBeGreaterThan(100);
+  });
+});
+
+describe('onlineReads', () => {
+  it('joins only past 20 GETs, only beyond the shipped join, and never to fewer GETs than any join within its bytes', () => {
+    const rand = seeded(29);
+    const none: JoinReserve = { gets: { limit10: 0, limit25: 0 }, bytes: { limit10: 0, limit25: 0 } };
+    let helped = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const placed = new Map<string, Placed>();
+      const reads: StoreRead[] = [];
+      const rounds: string[][] = [];
+      for (let r = 0; r < 2 + rand(3); r++) {
+        const round: string[] = [];
+        for (let k = 0; k < 4 + rand(16); k++) {
+          const key = `r${r}k${k}`;
+          const size = 1 + rand(20_000);
+          if (rand(5) === 0) reads.push({ key, bytes: size, found: true, startMs: 0, endMs: 0 });
+          else placed.set(key, { pack: `p${rand(2)}`, at: rand(1_500_000), size });
+          round.push(key);
+        }
+        rounds.push(round);
+      }
+      const q: ColdQueryReads = { query: `trial ${trial}${rand(2) === 0 ? ', limit 25' : ''}`, reads, rounds };
+      const joined = joinedReads(q, placed, PACK_JOIN_BUDGET_BYTES);
+      for (const reserve of [ONLINE_RESERVE, none]) {
+        const online = onlineReads(q, placed, PACK_JOIN_BUDGET_BYTES, reserve);
+        expect(online.gets).toBeLessThanOrEqual(joined.gets);
+        expect(online.bytes).toBeGreaterThanOrEqual(joined.bytes);
+        // Its plan is one join of the ranges within its own bytes: no join does better within them.
+        expect(online.gets).toBeGreaterThanOrEqual(leastGetsWithin(q, placed, online.bytes).gets);
+        if (online.gets < joined.gets && reserve === ONLINE_RESERVE) helped++;
+      }
+      // Without a reserve, a query the shipped join keeps within 20 GETs is asked exactly as the shipped join asks it.
+      if (joined.gets <= 20) expect(onlineReads(q, placed, PACK_JOIN_BUDGET_BYTES, none)).toEqual(joined);
+      // One round and no reserve: whatever it joins past the shipped join stays within 1 MiB less the margin.
+      const one: ColdQueryReads = { ...q, rounds: [rounds.flat()] };
+      const alone = onlineReads(one, placed, PACK_JOIN_BUDGET_BYTES, none);
+      if (alone.gets < joinedReads(one, placed, PACK_JOIN_BUDGET_BYTES).gets)
+        expect(alone.bytes).toBeLessThanOrEqual(1024 * 1024 - ONLINE_MARGIN_BYTES);
+    }
+    // The cases go past 20 GETs and get joined (the test is not vacuous).
+    expect(helped).toBeGreaterThan(20);
   });
 });

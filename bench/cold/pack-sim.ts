@@ -13,14 +13,15 @@ import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { coldReadsBySet } from './cold.ts';
-import { joinedFigures, leastFigures, PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
+import { joinedFigures, leastFigures, onlineFigures, PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
+import { PACK_JOIN_BUDGET_BYTES } from '../../shim/search/block-packs.ts';
 import { fmtBytes, progress, table } from '../lib/stats.ts';
 import { RADII } from '../lib/points.ts';
 
 const { values } = cliOrExit({
   name: 'pack-sim',
   usage:
-    'node bench/cold/pack-sim.ts --site <dir> [--site <dir> ...] [--gap <bytes> ...] [--join <bytes> ...] [--within <bytes> ...]',
+    'node bench/cold/pack-sim.ts --site <dir> [--site <dir> ...] [--gap <bytes> ...] [--join <bytes> ...] [--within <bytes> ...] [--online]',
   description:
     'The cold query sets replayed on each site, their cell reads then counted as byte ranges of one packed object per group, ranges of one round merged across gaps up to each --gap.',
   options: {
@@ -44,6 +45,11 @@ const { values } = cliOrExit({
       multiple: true,
       description:
         'bytes a query may read: rows with the fewest GETs any join of ranges reaches within them (a bound on every join rule), the record chunks as objects and in the packs',
+    },
+    online: {
+      type: 'boolean',
+      description:
+        'rows with a query-aware join on top of each --join budget (the shipped one without --join): a round joins its smallest gaps while the query would exceed 20 GETs with a reserve for its later rounds, within 1 MiB; the record chunks as objects and in the packs',
     },
     coded: {
       type: 'boolean',
@@ -69,6 +75,11 @@ for (const dir of values.site) {
     ...(values.within ?? []).flatMap((bytes) =>
       [false, true].map((records) => leastFigures(site, v, perQuery, bytes, records)),
     ),
+    ...(values.online === true
+      ? [false, true].flatMap((records) =>
+          onlineFigures(site, v, perQuery, values.join?.length ? values.join : [PACK_JOIN_BUDGET_BYTES], records),
+        )
+      : []),
   ];
   for (const f of figures)
     rows.push([

@@ -333,6 +333,99 @@ export function joinedFigures(
   }));
 }
 
+/** What a query-aware join keeps for the rounds after the one it plans: GETs and bytes, at limit 10 and at limit 25. */
+export interface JoinReserve {
+  gets: { limit10: number; limit25: number };
+  bytes: { limit10: number; limit25: number };
+}
+
+/** The reserve the section 15 rows use: 3 GETs and 128 KiB at limit 10, 6 and 192 KiB at limit 25. */
+export const ONLINE_RESERVE: JoinReserve = {
+  gets: { limit10: 3, limit25: 6 },
+  bytes: { limit10: 128 * 1024, limit25: 192 * 1024 },
+};
+
+/** Bytes a query-aware join leaves unread below 1 MiB, for what a reader cannot foresee. */
+export const ONLINE_MARGIN_BYTES = 16 * 1024;
+
+/**
+ * One query's GETs and bytes under a query-aware join, a rule a reader could follow: each round's pack ranges are
+ * asked as the shim asks them (packRuns within `budget`), then, while the query's GETs so far, the round's own and
+ * the `reserve` kept for the rounds after it exceed FIT_GETS, the round's smallest gaps left are joined, as long as
+ * the query's bytes so far and the round's stay within 1 MiB less ONLINE_MARGIN_BYTES and the reserve's bytes. It
+ * knows what it has read and what this round asks, never a later round's ranges; the last round keeps no reserve. A
+ * query at limit 25 (its name says so) keeps the larger reserve.
+ */
+export function onlineReads(
+  q: ColdQueryReads,
+  placed: ReadonlyMap<string, Placed>,
+  budget: number,
+  reserve: JoinReserve = ONLINE_RESERVE,
+): { gets: number; bytes: number } {
+  const size = new Map(q.reads.map((r) => [r.key, r.bytes]));
+  const wide = q.query.includes('limit 25');
+  const rounds = q.allRounds ?? q.rounds;
+  let gets = 0;
+  let bytes = 0;
+  rounds.forEach((round, k) => {
+    const spans: [string, PackSpan][] = [];
+    for (const key of new Set(round)) {
+      const p = placed.get(key);
+      if (p === undefined) {
+        gets++;
+        bytes += size.get(key) ?? 0;
+      } else spans.push([key, { pack: p.pack, start: p.at, end: p.at + p.size }]);
+    }
+    const last = k === rounds.length - 1;
+    const keep = last ? 0 : wide ? reserve.gets.limit25 : reserve.gets.limit10;
+    const cap = 1024 * 1024 - ONLINE_MARGIN_BYTES - (last ? 0 : wide ? reserve.bytes.limit25 : reserve.bytes.limit10);
+    const runs = packRuns(spans, PACK_GAP_BYTES, budget).map(({ pack, start, end }) => ({ pack, start, end }));
+    let read = runs.reduce((n, r) => n + r.end - r.start, 0);
+    while (gets + runs.length + keep > FIT_GETS) {
+      // The smallest gap between two runs of one pack (ties to the first), joined if the bytes allow.
+      let best = -1;
+      let gap = Infinity;
+      for (let i = 1; i < runs.length; i++) {
+        const a = runs[i - 1] as (typeof runs)[number];
+        const b = runs[i] as (typeof runs)[number];
+        if (a.pack === b.pack && b.start - a.end < gap) [best, gap] = [i, b.start - a.end];
+      }
+      if (best < 0 || bytes + read + gap > cap) break;
+      (runs[best - 1] as (typeof runs)[number]).end = (runs[best] as (typeof runs)[number]).end;
+      runs.splice(best, 1);
+      read += gap;
+    }
+    gets += runs.length;
+    bytes += read;
+  });
+  return { gets, bytes };
+}
+
+/**
+ * The queries' figures under the query-aware join (onlineReads) on top of each join budget of `budgets`, the record
+ * chunks as objects and, with `records`, in the packs.
+ */
+export function onlineFigures(
+  site: string,
+  v: string,
+  perQuery: readonly ColdQueryReads[],
+  budgets: readonly number[],
+  records: boolean,
+): PackedFigures[] {
+  const { placed } = packLayout(site, v, AS_STORED, records);
+  const names = perQuery.map((q) => q.query);
+  return budgets.map((budget) => ({
+    ...figures(
+      PACK_GAP_BYTES,
+      undefined,
+      false,
+      names,
+      perQuery.map((q) => onlineReads(q, placed, budget)),
+    ),
+    online: { budget, records },
+  }));
+}
+
 /** GETs and bytes (median, max) over a set of queries, how many exceed 20 GETs and 1 MiB, and the worst by each. */
 export interface PackedFigures {
   /** Bytes two ranges may lie apart and be one GET; null for the objects as published (one GET each) or a fitted plan. */
@@ -345,6 +438,8 @@ export interface PackedFigures {
   join?: { budget: number; records: boolean };
   /** For a row of leastFigures: the bytes each query may read, and whether the record chunks were in the packs. */
   within?: { maxBytes: number; records: boolean };
+  /** For a row of onlineFigures: the shim's join budget under it, and whether the record chunks were in the packs. */
+  online?: { budget: number; records: boolean };
   gets: { median: number; max: number; query: string };
   bytes: { median: number; max: number; query: string };
   overGets: number;
@@ -416,6 +511,8 @@ export function packedFigures(
 
 /** How a row of figures read the cell objects: "objects", "packs, gap 16.0 KiB", "packs, smallest gaps merged to 20 GETs". */
 export function readAs(f: PackedFigures): string {
+  if (f.online !== undefined)
+    return `packs${f.online.records ? ' with the record chunks' : ''}, joined within ${fmtBytes(f.online.budget)} a round, then query-aware to ${FIT_GETS} GETs (reserve 3 / 6 GETs, 128 / 192 KiB at limit 10 / 25)`;
   if (f.within !== undefined)
     return `packs${f.within.records ? ' with the record chunks' : ''}, the fewest GETs within ${fmtBytes(f.within.maxBytes)} a query`;
   if (f.join !== undefined)
