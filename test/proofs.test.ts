@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../shim/contract/errors.ts';
 import { merkleLeaf, merkleTree, openProven, withProof } from '../shim/format/proofs.ts';
-import { withProofs } from '../generator/write/gazetteer-texts.ts';
+import { provenTexts } from '../generator/write/gazetteer-texts.ts';
 import { checkManifest } from '../generator/audit/manifest.ts';
 import { openSite } from '../generator/site/site.ts';
 
@@ -20,7 +20,7 @@ describe('gazetteer proofs', () => {
   it('every proof opens to the document as written without it, for 1 to 40 documents', () => {
     for (let n = 1; n <= 40; n++) {
       const docs = Array.from({ length: n }, (_, i) => doc(i));
-      const { texts, root } = withProofs(docs);
+      const { texts, root } = provenTexts(docs);
       texts.forEach(([rel, text], i) => {
         expect(openProven(rel, rel, stored(text), root)).toEqual(stored((docs[i] as [string, string])[1]));
       });
@@ -29,7 +29,7 @@ describe('gazetteer proofs', () => {
 
   it('refuses changed bytes, another key, another position, a changed sibling and a short proof', () => {
     const docs = Array.from({ length: 13 }, (_, i) => doc(i));
-    const { texts, root } = withProofs(docs);
+    const { texts, root } = provenTexts(docs);
     const [rel, text] = texts[5] as [string, string];
     const refused = (r: string, t: string): void => expect(() => openProven(r, r, stored(t), root)).toThrow(StoreError);
     refused(rel, text.replace('"n":5', '"n":6'));
@@ -45,7 +45,7 @@ describe('gazetteer proofs', () => {
 
   it('leaves the documents that carry no proof as they were, and builds the root from the proven ones in key order', () => {
     const docs: [string, string][] = [doc(2), ['gazetteer/boundary/index.json', '{"a":1}'], doc(1)];
-    const { texts, root } = withProofs(docs);
+    const { texts, root } = provenTexts(docs);
     expect(texts[1]).toEqual(docs[1]);
     const sorted = [doc(1), doc(2)].map(([r, t]) => merkleLeaf(r, stored(t)));
     expect(root).toBe(merkleTree(sorted).root);

@@ -34,7 +34,7 @@ export interface GazetteerTexts {
  * `texts` with each document that carries a proof (provenRel) stored with it, and the root: leaves in key order, each
  * over the document's bytes as written without a proof (its text and the newline every object ends with).
  */
-export function withProofs(texts: readonly [string, string][]): { texts: [string, string][]; root: string } {
+export function provenTexts(texts: readonly [string, string][]): { texts: [string, string][]; root: string } {
   const proven = texts
     .map(([rel], i) => [rel, i] as const)
     .filter(([rel]) => provenRel(rel))
@@ -63,7 +63,7 @@ export function gazetteerTexts(g: ReturnType<typeof buildGazetteer>): GazetteerT
   for (const [key, doc] of g.boundary.regions) add(paths.boundary(key), doc);
   for (const [tile, doc] of buildBoundaryTiles(g.boundary.index, g.boundary.regions, BOUNDARY_TILES))
     add(paths.boundaryTile(tile), doc);
-  const proven = withProofs(texts);
+  const proven = provenTexts(texts);
   return {
     texts: proven.texts,
     zips: g.zips,
