@@ -281,6 +281,32 @@ describe('packRuns', () => {
   });
 });
 
+/**
+ * A random cold query: rounds of keys (in `rounds` [least, more at random] rounds, `keys` the same per round), each a
+ * read of its own one time in `loose` or else a span of up to `size` bytes at most `at` into one of two packs.
+ */
+function randomQuery(
+  rand: (n: number) => number,
+  query: string,
+  shape: { rounds: [number, number]; keys: [number, number]; size: number; loose: number; at: number },
+): { q: ColdQueryReads; placed: Map<string, Placed> } {
+  const placed = new Map<string, Placed>();
+  const reads: StoreRead[] = [];
+  const rounds: string[][] = [];
+  for (let r = 0; r < shape.rounds[0] + rand(shape.rounds[1]); r++) {
+    const round: string[] = [];
+    for (let k = 0; k < shape.keys[0] + rand(shape.keys[1]); k++) {
+      const key = `r${r}k${k}`;
+      const size = 1 + rand(shape.size);
+      if (rand(shape.loose) === 0) reads.push({ key, bytes: size, found: true, startMs: 0, endMs: 0 });
+      else placed.set(key, { pack: `p${rand(2)}`, at: rand(shape.at), size });
+      round.push(key);
+    }
+    rounds.push(round);
+  }
+  return { q: { query, reads, rounds }, placed };
+}
+
 describe('leastGetsWithin', () => {
   /** The fewest GETs of `q` within `maxBytes` by trying every set of gaps to join (a join is within one round and pack). */
   function bruteForce(q: ColdQueryReads, placed: ReadonlyMap<string, Placed>, maxBytes: number): number {
@@ -330,21 +356,13 @@ describe('leastGetsWithin', () => {
     const rand = seeded(11);
     let saved = 0;
     for (let trial = 0; trial < 300; trial++) {
-      const placed = new Map<string, Placed>();
-      const reads: StoreRead[] = [];
-      const rounds: string[][] = [];
-      for (let r = 0; r < 1 + rand(3); r++) {
-        const round: string[] = [];
-        for (let k = 0; k < 1 + rand(6); k++) {
-          const key = `r${r}k${k}`;
-          const size = 1 + rand(5_000);
-          if (rand(4) === 0) reads.push({ key, bytes: size, found: true, startMs: 0, endMs: 0 });
-          else placed.set(key, { pack: `p${rand(2)}`, at: rand(60_000), size });
-          round.push(key);
-        }
-        rounds.push(round);
-      }
-      const q: ColdQueryReads = { query: `trial ${trial}`, reads, rounds };
+      const { q, placed } = randomQuery(rand, `trial ${trial}`, {
+        rounds: [1, 3],
+        keys: [1, 6],
+        size: 5_000,
+        loose: 4,
+        at: 60_000,
+      });
       const maxBytes = 5_000 + rand(120_000);
       const least = leastGetsWithin(q, placed, maxBytes);
       const expected = bruteForce(q, placed, maxBytes);
@@ -365,21 +383,15 @@ describe('onlineReads', () => {
     const none: JoinReserve = { gets: { limit10: 0, limit25: 0 }, bytes: { limit10: 0, limit25: 0 } };
     let helped = 0;
     for (let trial = 0; trial < 200; trial++) {
-      const placed = new Map<string, Placed>();
-      const reads: StoreRead[] = [];
-      const rounds: string[][] = [];
-      for (let r = 0; r < 2 + rand(3); r++) {
-        const round: string[] = [];
-        for (let k = 0; k < 4 + rand(16); k++) {
-          const key = `r${r}k${k}`;
-          const size = 1 + rand(20_000);
-          if (rand(5) === 0) reads.push({ key, bytes: size, found: true, startMs: 0, endMs: 0 });
-          else placed.set(key, { pack: `p${rand(2)}`, at: rand(1_500_000), size });
-          round.push(key);
-        }
-        rounds.push(round);
-      }
-      const q: ColdQueryReads = { query: `trial ${trial}${rand(2) === 0 ? ', limit 25' : ''}`, reads, rounds };
+      const name = `trial ${trial}${rand(2) === 0 ? ', limit 25' : ''}`;
+      const { q, placed } = randomQuery(rand, name, {
+        rounds: [2, 3],
+        keys: [4, 16],
+        size: 20_000,
+        loose: 5,
+        at: 1_500_000,
+      });
+      const { rounds } = q;
       const joined = joinedReads(q, placed, PACK_JOIN_BUDGET_BYTES);
       for (const reserve of [ONLINE_RESERVE, none]) {
         const online = onlineReads(q, placed, PACK_JOIN_BUDGET_BYTES, reserve);

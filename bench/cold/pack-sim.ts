@@ -13,7 +13,7 @@ import { cliOrExit } from '../../shim/lib/cli-run.ts';
 import { CellIndex } from '../../shim/format/cell-format.ts';
 import { keys, Pointer } from '../../shim/format/site-format.ts';
 import { coldReadsBySet } from './cold.ts';
-import { joinedFigures, leastFigures, onlineFigures, PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
+import { joinedFigures, leastFigures, PACK_GAPS, packedFigures, readAs } from './packed-ranges.ts';
 import { PACK_JOIN_BUDGET_BYTES } from '../../shim/search/block-packs.ts';
 import { fmtBytes, progress, table } from '../lib/stats.ts';
 import { RADII } from '../lib/points.ts';
@@ -77,7 +77,7 @@ for (const dir of values.site) {
     ),
     ...(values.online === true
       ? [false, true].flatMap((records) =>
-          onlineFigures(site, v, perQuery, values.join?.length ? values.join : [PACK_JOIN_BUDGET_BYTES], records),
+          joinedFigures(site, v, perQuery, values.join?.length ? values.join : [PACK_JOIN_BUDGET_BYTES], records, true),
         )
       : []),
   ];

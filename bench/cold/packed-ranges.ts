@@ -292,14 +292,9 @@ export function joinedReads(
   let gets = 0;
   let bytes = 0;
   for (const round of q.allRounds ?? q.rounds) {
-    const spans: [string, PackSpan][] = [];
-    for (const key of new Set(round)) {
-      const p = placed.get(key);
-      if (p === undefined) {
-        gets++;
-        bytes += size.get(key) ?? 0;
-      } else spans.push([key, { pack: p.pack, start: p.at, end: p.at + p.size }]);
-    }
+    const { loose, spans } = roundReads(round, placed, size);
+    gets += loose.gets;
+    bytes += loose.bytes;
     for (const run of packRuns(spans, PACK_GAP_BYTES, budget)) {
       gets++;
       bytes += run.end - run.start;
@@ -308,9 +303,28 @@ export function joinedReads(
   return { gets, bytes };
 }
 
+/** One round's objects in no pack (one GET each, at their stored size) and the pack spans of the others. */
+function roundReads(
+  round: readonly string[],
+  placed: ReadonlyMap<string, Placed>,
+  size: ReadonlyMap<string, number>,
+): { loose: { gets: number; bytes: number }; spans: [string, PackSpan][] } {
+  const loose = { gets: 0, bytes: 0 };
+  const spans: [string, PackSpan][] = [];
+  for (const key of new Set(round)) {
+    const p = placed.get(key);
+    if (p === undefined) {
+      loose.gets++;
+      loose.bytes += size.get(key) ?? 0;
+    } else spans.push([key, { pack: p.pack, start: p.at, end: p.at + p.size }]);
+  }
+  return { loose, spans };
+}
+
 /**
  * The queries' figures with their blocks and shared pages read as the shim reads them, for each join budget of
- * `budgets`: the record chunks as objects (the packs as written), and, with `records`, placed in the packs too.
+ * `budgets`: the record chunks as objects (the packs as written), and, with `records`, placed in the packs too; with
+ * `online`, under the query-aware join (onlineReads) on top of each budget.
  */
 export function joinedFigures(
   site: string,
@@ -318,6 +332,7 @@ export function joinedFigures(
   perQuery: readonly ColdQueryReads[],
   budgets: readonly number[],
   records: boolean,
+  online = false,
 ): PackedFigures[] {
   const { placed } = packLayout(site, v, AS_STORED, records);
   const names = perQuery.map((q) => q.query);
@@ -327,9 +342,9 @@ export function joinedFigures(
       undefined,
       false,
       names,
-      perQuery.map((q) => joinedReads(q, placed, budget)),
+      perQuery.map((q) => (online ? onlineReads(q, placed, budget) : joinedReads(q, placed, budget))),
     ),
-    join: { budget, records },
+    ...(online ? { online: { budget, records } } : { join: { budget, records } }),
   }));
 }
 
@@ -368,14 +383,9 @@ export function onlineReads(
   let gets = 0;
   let bytes = 0;
   rounds.forEach((round, k) => {
-    const spans: [string, PackSpan][] = [];
-    for (const key of new Set(round)) {
-      const p = placed.get(key);
-      if (p === undefined) {
-        gets++;
-        bytes += size.get(key) ?? 0;
-      } else spans.push([key, { pack: p.pack, start: p.at, end: p.at + p.size }]);
-    }
+    const { loose, spans } = roundReads(round, placed, size);
+    gets += loose.gets;
+    bytes += loose.bytes;
     const last = k === rounds.length - 1;
     const keep = last ? 0 : wide ? reserve.gets.limit25 : reserve.gets.limit10;
     const cap = 1024 * 1024 - ONLINE_MARGIN_BYTES - (last ? 0 : wide ? reserve.bytes.limit25 : reserve.bytes.limit10);
@@ -399,31 +409,6 @@ export function onlineReads(
     bytes += read;
   });
   return { gets, bytes };
-}
-
-/**
- * The queries' figures under the query-aware join (onlineReads) on top of each join budget of `budgets`, the record
- * chunks as objects and, with `records`, in the packs.
- */
-export function onlineFigures(
-  site: string,
-  v: string,
-  perQuery: readonly ColdQueryReads[],
-  budgets: readonly number[],
-  records: boolean,
-): PackedFigures[] {
-  const { placed } = packLayout(site, v, AS_STORED, records);
-  const names = perQuery.map((q) => q.query);
-  return budgets.map((budget) => ({
-    ...figures(
-      PACK_GAP_BYTES,
-      undefined,
-      false,
-      names,
-      perQuery.map((q) => onlineReads(q, placed, budget)),
-    ),
-    online: { budget, records },
-  }));
 }
 
 /** GETs and bytes (median, max) over a set of queries, how many exceed 20 GETs and 1 MiB, and the worst by each. */
