@@ -69,15 +69,24 @@ const AS_STORED: SizeOf = (_, bytes) => bytes;
 /** Whether a key is one of the cell tree's objects a binary coding would cover (records stay as stored). */
 const CODED_KINDS = new Set(['cell index', 'cell group', 'cell shared', 'cell block']);
 
-/** Size of the object at `key` of the site folder `site` as stored (`bytes`), or coded when `coded`. */
+/**
+ * Size of the object at `key` of the site folder `site` as stored (`bytes`), or coded when `coded`; meta.json then
+ * with the cell index it carries (`cell_index`) coded and the rest as stored.
+ */
 export function sizer(site: string, coded: boolean): SizeOf {
   const sizes = new Map<string, number>();
   return (key, bytes) => {
+    const meta = kindOf(key) === 'meta.json';
     // A binary cell object (a block; from cell schema 8 a group or shared page) is coded already: its stored size.
-    if (!coded || !CODED_KINDS.has(kindOf(key)) || binaryCellKind(key) !== null) return bytes;
+    if (!coded || (!meta && (!CODED_KINDS.has(kindOf(key)) || binaryCellKind(key) !== null))) return bytes;
     let n = sizes.get(key);
     if (n === undefined) {
-      n = codedSize(JSON.parse(readFileSync(join(site, key), 'utf8')));
+      const value = JSON.parse(readFileSync(join(site, key), 'utf8')) as { cell_index?: unknown };
+      n = !meta
+        ? codedSize(value)
+        : value.cell_index === undefined
+          ? bytes
+          : bytes - Buffer.byteLength(JSON.stringify(value.cell_index)) + codedSize(value.cell_index);
       sizes.set(key, n);
     }
     return n;
