@@ -432,7 +432,7 @@ export interface PackedFigures {
   join?: { budget: number; records: boolean };
   /** For a row of leastFigures: the bytes each query may read, and whether the record chunks were in the packs. */
   within?: { maxBytes: number; records: boolean };
-  /** For a row of onlineFigures: the shim's join budget under it, and whether the record chunks were in the packs. */
+  /** For a row of joinedFigures with `online`: the shim's join budget under it, and whether the record chunks were in the packs. */
   online?: { budget: number; records: boolean };
   gets: { median: number; max: number; query: string };
   bytes: { median: number; max: number; query: string };
@@ -506,7 +506,7 @@ export function packedFigures(
 /** How a row of figures read the cell objects: "objects", "packs, gap 16.0 KiB", "packs, smallest gaps merged to 20 GETs". */
 export function readAs(f: PackedFigures): string {
   if (f.online !== undefined)
-    return `packs${f.online.records ? ' with the record chunks' : ''}, joined within ${fmtBytes(f.online.budget)} a round, then query-aware to ${FIT_GETS} GETs (reserve 3 / 6 GETs, 128 / 192 KiB at limit 10 / 25)`;
+    return `packs${f.online.records ? ' with the record chunks' : ''}, joined within ${fmtBytes(f.online.budget)} a round, then query-aware to ${FIT_GETS} GETs (reserve ${ONLINE_RESERVE.gets.limit10} / ${ONLINE_RESERVE.gets.limit25} GETs, ${fmtBytes(ONLINE_RESERVE.bytes.limit10)} / ${fmtBytes(ONLINE_RESERVE.bytes.limit25)} at limit 10 / 25)`;
   if (f.within !== undefined)
     return `packs${f.within.records ? ' with the record chunks' : ''}, the fewest GETs within ${fmtBytes(f.within.maxBytes)} a query`;
   if (f.join !== undefined)

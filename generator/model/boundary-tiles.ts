@@ -136,14 +136,9 @@ export function buildBoundaryTiles(
       }
     });
     for (const [name, polygons] of cuts) {
-      let tile = tiles.get(name);
-      if (tile === undefined) {
-        const [lat, lng] = name.split('_').map(Number) as [number, number];
-        tiles.set(
-          name,
-          (tile = { schema_version: SCHEMA_VERSIONS.gazetteer, tile: name, lat, lng, degrees, regions: [] }),
-        );
-      }
+      // Every cut lies in a row and column of the box, whose tiles were all made above.
+      const tile = tiles.get(name);
+      if (tile === undefined) throw new Error(`boundary tiles: ${info.key} cut at ${name}, outside the box`);
       tile.regions.push({
         key: info.key,
         name: info.name,

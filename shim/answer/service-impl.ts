@@ -11,7 +11,7 @@ import { stateOfPoint } from '../places/resolve-point.ts';
 import { FIRM_POINT_REFUSAL } from './firm-params.ts';
 import { firmNearPoint } from './firm-near.ts';
 import type { AttorneysResponseT } from '../contract/schemas.ts';
-import { cellSearchKeys, prepareCellSearch } from '../search/cell-search.ts';
+import { prepareCellSearch } from '../search/cell-search.ts';
 import { cityHint, cityHintKeys } from '../places/city-hint.ts';
 import { search as cellTreeSearch, type SearchFn } from '../search/search.ts';
 import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from './search-request.ts';
@@ -111,7 +111,6 @@ export function createService(
 ): Service {
   const search = options.search ?? cellTreeSearch;
   const prepare = options.search === undefined ? prepareCellSearch : (): void => undefined;
-  const searchKeys = options.search === undefined ? cellSearchKeys : (): string[] => [];
   async function current(ctx: CallContext | undefined, early?: EarlyKeys): Promise<SiteReader> {
     const reader = await source.current(early);
     if (ctx?.read !== undefined) ctx.read.version = reader.version;
@@ -121,12 +120,8 @@ export function createService(
   return {
     async findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
       const { args: q, location: parsed } = validSearch(isSearchRequest(request) ? request : parseSearch(request));
-      // A cold request reads the location's first objects and the search's beside meta.json (site-reader.ts).
-      const reader = await current(ctx, (v) => [
-        ...locationKeys(parsed, v),
-        ...cityHintKeys(parsed, v),
-        ...searchKeys(v),
-      ]);
+      // A cold request reads the location's first objects beside meta.json (site-reader.ts), which carries the cell index.
+      const reader = await current(ctx, (v) => [...locationKeys(parsed, v), ...cityHintKeys(parsed, v)]);
       // The reads every search needs (the cell index) start beside the location's own, not after them.
       prepare(reader);
       // The resolved location's metro, declared before any search can start (a search started from a point before the

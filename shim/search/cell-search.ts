@@ -246,16 +246,11 @@ function groupsOf(index: CellIndexT): { cells: string[]; lat: Float64Array; lng:
 }
 
 /**
- * The keys every cell search of `version` reads first, read beside meta.json when a request finds it unread: none, as
- * meta.json carries the cell index (`cell_index`). A version generated before that reads cells/index.json once its
- * meta.json is in (prepareCellSearch), one round trip later: a rollback's cost, where reading it beside every meta.json
- * would cost each cold query an object.
+ * Starts reading the cell index of `reader`'s version, which every search reads first, so it shares a round with the
+ * location's reads. meta.json carries it (`cell_index`), so nothing is read; a version generated before that reads
+ * cells/index.json here, once its meta.json is in, one round trip later: a rollback's cost, where reading it beside
+ * every meta.json would cost each cold query an object.
  */
-export function cellSearchKeys(_version: string): string[] {
-  return [];
-}
-
-/** Starts reading the cell index of `reader`'s version, which every search reads first, so it shares a round with the location's reads (a version's meta.json most often carries it: nothing is read). */
 export function prepareCellSearch(reader: SiteReader): void {
   reader.json(keys.cellIndex(reader.version), CellIndex).catch(() => undefined);
 }

@@ -281,12 +281,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         if (root !== undefined && provenRel(rel)) {
           // Checked by the proof it carries. Missing, it is a store failure: a caller reads only the documents meta.json
           // lists (and every boundary tile of the box exists).
-          const stored = resolve(key);
-          if (stored === null)
-            return Promise.reject(
-              new StoreError(`${key} is part of version ${version} but its layer map has no entry`, key),
-            );
-          return cachedJson(stored, schema, `merkle:${root}`, true, true, (bytes) => openProven(key, rel, bytes, root));
+          return readAt(key, schema, `merkle:${root}`, true, (bytes) => openProven(key, rel, bytes, root));
         }
         const doc = hashDocPath(rel);
         if (doc === null || meta.sha256?.[doc] === undefined) return Promise.resolve(null);
@@ -294,12 +289,13 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       },
     };
 
-    /** `key` read where the layer map puts it, checked against `expected`. */
+    /** `key` read where the layer map puts it, checked against `expected` (or opened by `open`, see cachedJson). */
     function readAt<T>(
       key: string,
       schema: ZodType<T>,
       expected: string | undefined,
       listed: boolean,
+      open?: (bytes: Uint8Array) => Uint8Array,
     ): Promise<T | null> {
       // Cached by the key that holds the object: versions layered over the same base share their parsed objects.
       const stored = resolve(key);
@@ -310,7 +306,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
             )
           : Promise.resolve(null);
       }
-      return cachedJson(stored, schema, expected, listed);
+      return cachedJson(stored, schema, expected, listed, true, open);
     }
 
     /**
