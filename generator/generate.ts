@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keys, LISTING_ALPHABET } from '../shim/format/site-format.ts';
-import { paths } from '../shim/format/paths.ts';
+import { isCellPack, paths } from '../shim/format/paths.ts';
 import { SCHEMA_VERSIONS } from '../shim/contract/constants.ts';
 import type { StoredOfficeT } from '../shim/format/site-format.ts';
 import type { CellIndexT } from '../shim/format/cell-format.ts';
@@ -45,7 +45,7 @@ import { buildPages, pageMeasurement } from './pages/write-pages.ts';
 import type { PageDocT } from '../shim/format/page-format.ts';
 import { buildCells } from './write/cells.ts';
 import { firmPackPieces } from './write/firm-packs.ts';
-import { packBlocks, sealBlocks, sealGroups, sealIndex, type HashOf } from './write/cell-hashes.ts';
+import { groupObjects, sealGroups, sealIndex, type HashOf } from './write/cell-hashes.ts';
 import type { SiteLocation } from './site/site.ts';
 import { changesAgainstLive } from './site/changes-previous.ts';
 import { provenanceOf, type Provenance } from './model/changes.ts';
@@ -403,25 +403,16 @@ async function writeCellTree(
   step('phase: cell tree built');
   // Children before parents: each level records the sha256 the workers computed for the level below (cell-hashes.ts).
   const written: HashOf = (rel) => writtenHash(w, rel);
-  for (const r of tree.records) await w.put(paths.cellRecords(r.block, r.chunk), r);
-  await w.flush();
-  sealBlocks(tree, written);
-  // Blocks, and from cell schema 8 group trees and shared pages, are Protocol Buffers: serialiseAt codes them by key.
-  const stored = new Map<string, Buffer>();
-  const put = async (rel: string, value: unknown): Promise<void> => {
-    const bytes = serialiseAt(rel, value);
-    stored.set(rel, bytes);
-    await w.put(rel, bytes);
-  };
-  for (const b of tree.blocks) await put(paths.cellBlock(b.cell), b);
-  for (const a of tree.shared) await put(paths.cellShared(a.cell, a.schema_version), a);
-  // Each group's blocks and shared pages once more, one after another: a cold search reads those it needs with a few
-  // range requests.
-  const again = (rel: string, value: unknown): Buffer => stored.get(rel) ?? serialiseAt(rel, value);
-  const packs = packBlocks(tree, { block: again, shared: again });
-  stored.clear();
-  for (const [group, pack] of packs) await w.put(paths.cellPack(group), pack);
-  packs.clear();
+  // Blocks, group trees and shared pages are Protocol Buffers, record chunks JSON: serialiseAt codes each by its key.
+  // One group at a time: its record chunks, blocks, shared pages and pack (which holds them all once more, so a cold
+  // search reads several with one range request) are written before the next group is serialised.
+  const as = { block: serialiseAt, shared: serialiseAt, records: serialiseAt };
+  for (const { objects } of groupObjects(tree, as))
+    for (const [rel, bytes] of objects) {
+      const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      // A pack is megabytes: handed to a writer whole rather than copied into a batch.
+      await (isCellPack(rel) ? w.putOwned(rel, data) : w.put(rel, data));
+    }
   await w.flush();
   sealGroups(tree, written);
   for (const g of tree.groups) {

@@ -280,7 +280,7 @@ describe('audit verify', () => {
       const err = await scanOffices(site).catch((e: unknown) => e as Error);
       expect(String(err)).toContain(`version ${site.version} has no readable cell index`);
       expect(String(err)).toContain(
-        `cells schema ${old}, but this release reads cells schema 8 or 7 only: generate the week again with this release and publish it`,
+        `cells schema ${old}, but this release reads cells schema 9 or 8 only: generate the week again with this release and publish it`,
       );
     }
   });

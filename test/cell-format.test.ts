@@ -142,7 +142,7 @@ describe('numeric columns', () => {
       const issue = CellBlock.safeParse({ ...block, schema_version: old }).error?.issues[0];
       expect(issue?.path).toEqual(['schema_version']);
       expect(issue?.message).toBe(
-        `cells schema ${old}, but this release reads cells schema 8 or 7 only: generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")`,
+        `cells schema ${old}, but this release reads cells schema 9 or 8 only: generate the week again with this release and publish it (docs/SITE-FORMAT.md, "Schema versions")`,
       );
     }
     // A schema-3 group (no hashes) and a schema-2 index (whole firms) are refused by their version, not read.
@@ -165,7 +165,7 @@ describe('numeric columns', () => {
       groups: { x: [1, 0] },
     };
     expect(CellIndex.safeParse(index2).error?.issues[0]?.message).toContain(
-      'cells schema 2, but this release reads cells schema 8 or 7 only',
+      'cells schema 2, but this release reads cells schema 9 or 8 only',
     );
   });
 });

@@ -283,7 +283,7 @@ describe('cell search on synthesised dense data', () => {
       const err = await cellSearch(reader, A[0], A[1], 15, 10).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreError);
       expect(String((err as Error).message)).toContain(
-        `cells schema ${old}, but this release reads cells schema 8 or 7 only: generate the week again with this release and publish it`,
+        `cells schema ${old}, but this release reads cells schema 9 or 8 only: generate the week again with this release and publish it`,
       );
       expect(reader.reads).toEqual([keys.cellIndex('v1')]);
     }

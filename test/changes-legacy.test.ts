@@ -1,8 +1,8 @@
 /**
  * A site whose live version is older than this release takes a new week (docs/SITE-FORMAT.md, "Schema versions"). Live
- * in the previous cell schema (7), generate into the folder and release to a bucket both compare with it, and the
+ * in the previous cell schema (8), generate into the folder and release to a bucket both compare with it, and the
  * changes document equals the one the same offices give when live in the current schema. Live in an older schema (cell
- * schema 6, meta schema 1), generate refuses, naming the version and what to do; so do the steps that read only the
+ * schema 7, retired with this release, and meta schema 1), generate refuses, naming the version and what to do; so do the steps that read only the
  * current schema. Real S3-protocol server (s3rver) on loopback.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
@@ -18,12 +18,14 @@ import { publishSite } from '../generator/publish/publish.ts';
 import { release } from '../generator/release/release.ts';
 import { s3Client } from '../shim/store/s3-client.ts';
 import { ChangesDoc, keys } from '../shim/format/site-format.ts';
+import { CellBlock, CellIndex } from '../shim/format/cell-format.ts';
+import { decodeStored } from '../shim/format/site-json.ts';
 import { S3Store } from '../shim/store/s3.ts';
 import { addFollowingWeek, copyFixture, removeTempDirs, tempDir } from './fixtures/generator/helpers.ts';
 import { copyFixtureSite } from './helpers/fixture-site.ts';
 import {
-  downgradeCells,
   downgradeToCells7,
+  downgradeToCells8,
   downgradeToMeta1,
   downgradeToMeta2,
   siteFiles,
@@ -47,8 +49,8 @@ let data: string;
 let first: string;
 /** The first week live in the previous cell schema. */
 let previousSite: string;
-/** The first week live in cell schema 6, and in meta schema 1. */
-let cells6Site: string;
+/** The first week live in cell schema 7, and in meta schema 1. */
+let cells7Site: string;
 let meta1Site: string;
 /** The first week live in the previous meta schema (every hash in meta.json). */
 let meta2Site: string;
@@ -61,15 +63,15 @@ beforeAll(async () => {
   const modern = join(await tempDir('legacy-modern'), 'site');
   first = await copyFixtureSite(modern);
   previousSite = join(await tempDir('legacy-previous'), 'site');
-  cells6Site = join(await tempDir('legacy-cells6'), 'site');
+  cells7Site = join(await tempDir('legacy-cells7'), 'site');
   meta1Site = join(await tempDir('legacy-meta1'), 'site');
   meta2Site = join(await tempDir('legacy-meta2'), 'site');
-  for (const dir of [previousSite, cells6Site, meta1Site, meta2Site]) await cp(modern, dir, { recursive: true });
-  await downgradeToCells7(previousSite, first);
-  // A live week of the previous meta schema: meta schema 2 over cells schema 7.
-  await downgradeToCells7(meta2Site, first);
+  for (const dir of [previousSite, cells7Site, meta1Site, meta2Site]) await cp(modern, dir, { recursive: true });
+  await downgradeToCells8(previousSite, first);
+  // A live week of the previous meta schema: meta schema 2 over cells schema 8.
+  await downgradeToCells8(meta2Site, first);
   await downgradeToMeta2(meta2Site, first);
-  await downgradeCells(cells6Site, first, 6);
+  await downgradeToCells7(cells7Site, first);
   await downgradeToMeta1(meta1Site, first);
   await nextWeek(data);
   second = (await generateLive({ dataDir: data, outDir: modern, ...quiet })).version;
@@ -78,20 +80,20 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 describe('a live version of the previous cell schema', () => {
-  it('is really cell schema 7: group trees and shared pages as JSON', async () => {
+  it("is really cell schema 8: blocks without their record chunks' lengths, and no packs", async () => {
     const live = await openStoredVersion({ kind: 'folder', dir: previousSite });
     expect(live.version).toBe(first);
-    const read = async (key: string): Promise<Record<string, unknown>> =>
-      JSON.parse(Buffer.from((await live.store.get(key)) as Uint8Array).toString('utf8')) as Record<string, unknown>;
-    const index = await read(keys.cellIndex(first));
-    expect(index.schema_version).toBe(7);
-    const cell = Object.keys(index.groups as Record<string, unknown>)[0] ?? '';
-    expect(keys.cellGroup(first, cell, 7)).toMatch(/\.json$/);
-    const group = await read(keys.cellGroup(first, cell, 7));
-    expect(group.schema_version).toBe(7);
-    expect(Object.keys(group)).toEqual(['schema_version', 'cell', 'rows', 'shared_sha256', 'block_sha256']);
-    const page = Object.keys(group.shared_sha256 as Record<string, string>)[0] ?? '';
-    expect((await read(keys.cellShared(first, page, 7))).schema_version).toBe(7);
+    const index = CellIndex.parse(
+      JSON.parse(Buffer.from((await live.store.get(keys.cellIndex(first))) as Uint8Array).toString('utf8')),
+    );
+    expect(index.schema_version).toBe(8);
+    const [[cell] = ['']] = index.blocks[Object.keys(index.groups)[0] ?? ''] ?? [];
+    const key = keys.cellBlock(first, cell);
+    const block = CellBlock.parse(decodeStored((await live.store.get(key)) as Uint8Array, key));
+    expect(block.schema_version).toBe(8);
+    expect(block.records_sha256.length).toBeGreaterThan(0);
+    expect([block.records_at, block.records_bytes]).toEqual([0, []]);
+    expect(await live.store.get(keys.cellPack(first, Object.keys(index.groups)[0] ?? ''))).toBeNull();
   });
 
   it('is compared with when generating into the folder: the same changes as against the current schema', async () => {
@@ -160,15 +162,15 @@ describe('a live version of the previous meta schema over the previous cell sche
 
 describe('a live version of an older schema', () => {
   const what = (schema: string): string =>
-    `is ${schema}, older than this release can compare a new week with (meta schema 3 or 2 with cells schema 8 or 7): ` +
+    `is ${schema}, older than this release can compare a new week with (meta schema 3 or 2 with cells schema 9 or 8): ` +
     'generate and publish the live week (2026-W47) again with this release, then generate this week';
 
-  it('of cell schema 6 is refused by generate, naming the version and what to do, and nothing is published', async () => {
-    const site = join(await tempDir('legacy-cells6-gen'), 'site');
-    await cp(cells6Site, site, { recursive: true });
+  it('of cell schema 7 is refused by generate, naming the version and what to do, and nothing is published', async () => {
+    const site = join(await tempDir('legacy-cells7-gen'), 'site');
+    await cp(cells7Site, site, { recursive: true });
     const err = await generateLive({ dataDir: data, outDir: site, ...quiet }).catch((e: unknown) => e as Error);
     expect(String(err)).toContain(`the live version ${first} of folder ${site}`);
-    expect(String(err)).toContain(what('cells schema 6'));
+    expect(String(err)).toContain(what('cells schema 7'));
     expect(JSON.parse(await readFile(join(site, keys.pointer), 'utf8'))).toMatchObject({ version: first });
   });
 

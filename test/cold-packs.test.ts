@@ -108,8 +108,8 @@ describe('cold reads of packed blocks', () => {
       expect(a.results, JSON.stringify(q)).toEqual(original.results);
       expect(a.firms_within_radius).toBe(original.firms_within_radius);
       expect(packed.requests, JSON.stringify(q)).toBeLessThanOrEqual(whole.requests);
-      // Blocks and shared pages come from the packs, never as objects of their own.
-      expect(packed.gets.filter((k) => /\/cells\/(?:blocks|shared)\//.test(k))).toEqual([]);
+      // Blocks, shared pages and record chunks come from the packs, never as objects of their own.
+      expect(packed.gets.filter((k) => /\/cells\/(?:blocks|shared|records)\//.test(k))).toEqual([]);
       sharedPages += whole.gets.filter((k) => k.includes('/cells/shared/')).length;
       if (packed.requests < whole.requests) fewer++;
     }
@@ -122,7 +122,7 @@ describe('cold reads of packed blocks', () => {
     // bench/cold/pack-sim.ts --join replays reads made of whole objects through packRuns; here a search over ranges made
     // them. The sample's packs are small (no round has ranges more than 16 KiB apart), so this holds the replay to the
     // search; the join itself is held to its rule by the brute-force test of packRuns below.
-    const { placed } = packLayout(variant, version, undefined, false);
+    const { placed } = packLayout(variant, version);
     let ranged = 0;
     for (const args of [...QUERIES, { location: '40.7128,-74.006', radius_miles: '50', limit: '25' }]) {
       const q = { name: JSON.stringify(args), args };

@@ -422,7 +422,7 @@ describe('ties and failures', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as Error).message).toContain(
-      'cells schema 3, but this release reads cells schema 8 or 7 only: generate the week again with this release and publish it',
+      'cells schema 3, but this release reads cells schema 9 or 8 only: generate the week again with this release and publish it',
     );
     // meta.json of an older schema: nothing of the version is served, the same way.
     const meta1 = new RewritingStore(new FolderStore(SITE), (key, bytes) =>

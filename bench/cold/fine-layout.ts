@@ -160,13 +160,24 @@ export function leafSegment(o: Offices, s: number, e: number): CellBlockT {
     ...encodeCoords(o.lat.subarray(s, e), o.lng.subarray(s, e)),
     shared: [],
     records_sha256: [],
+    records_at: 0,
+    records_bytes: [],
   };
 }
 
 /** A block's shared lists of rows below block level as a block message of their own (null when it has none). */
 export function sharedSegment(o: Offices): CellBlockT | null {
   if (o.block.shared.length === 0) return null;
-  const empty = { dunit: [], coord_digits: 0, dlat: [], dlng: [], exact: [], records_sha256: [] };
+  const empty = {
+    dunit: [],
+    coord_digits: 0,
+    dlat: [],
+    dlng: [],
+    exact: [],
+    records_sha256: [],
+    records_at: 0,
+    records_bytes: [],
+  };
   return { ...empty, schema_version: o.block.schema_version, cell: '', listing: [], shared: o.block.shared };
 }
 

@@ -96,22 +96,6 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
       },
     )
   ).filter((a): a is CellSharedT => a !== null);
-  // Each group's pack, where the index gives its blocks' lengths: exactly the blocks and pages its group tree records.
-  await mapPool(
-    groups.filter((g) => index.block_bytes?.[g.cell] !== undefined),
-    concurrency,
-    async (g) => {
-      const key = keys.cellPack(v, g.cell);
-      const raw = await site.store.get(key).catch((err: unknown) => {
-        throw new StoreError(`${site.label}: ${(err as Error).message}`, key, { cause: err });
-      });
-      if (raw !== null) {
-        objects++;
-        bytes += raw.byteLength;
-      }
-      problems.push(...packProblems(key, raw, index, g));
-    },
-  );
   const blockRows = groups.flatMap((g) => g.rows.cell.flatMap((cell, i) => (g.rows.block[i] === i ? [{ cell, n: g.rows.n[i] ?? 0 }] : [])));
   let done = 0;
   const perBlock = await mapPool(blockRows, concurrency, async ({ cell, n }) => {
@@ -148,6 +132,25 @@ export async function scanOffices(site: AuditSite, options: ScanOptions = {}): P
   }
   if (offices.length !== site.meta.totals.offices) problems.push(`${offices.length} offices in the record chunks, meta.json totals say ${site.meta.totals.offices}`);
   const blocks = perBlock.flatMap((b) => (b.block === null ? [] : [b.block]));
+  const blockOf = new Map(blocks.map((b) => [b.cell, b]));
+  // Each group's pack, where the index gives its blocks' lengths: exactly the blocks and pages its group tree records,
+  // and from cell schema 9 the record chunks its blocks record.
+  await mapPool(
+    groups.filter((g) => index.block_bytes?.[g.cell] !== undefined),
+    concurrency,
+    async (g) => {
+      const key = keys.cellPack(v, g.cell);
+      const raw = await site.store.get(key).catch((err: unknown) => {
+        throw new StoreError(`${site.label}: ${(err as Error).message}`, key, { cause: err });
+      });
+      if (raw !== null) {
+        objects++;
+        bytes += raw.byteLength;
+      }
+      const own = (index.blocks[g.cell] ?? []).flatMap(([cell]) => blockOf.get(cell) ?? []);
+      problems.push(...packProblems(key, raw, index, g, own));
+    },
+  );
   return { offices, objects, bytes, problems, index, groups, shared, blocks };
 }
 

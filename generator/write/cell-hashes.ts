@@ -1,29 +1,20 @@
 /**
  * The hashes of a cell tree: each block records its record chunks' sha256, each group its shared pages' and
  * its blocks', the index its groups'. Children are hashed before their parents are serialised, so a writer fills the
- * levels in order (records, then blocks and shared objects, then groups, then the index). See docs/SITE-FORMAT.md.
+ * levels in order (records, blocks, shared pages and packs group by group, then groups, then the index). See
+ * docs/SITE-FORMAT.md.
  */
 import { serialiseAt, sha256Hex } from './json.ts';
-import { paths } from '../../shim/format/paths.ts';
+import { isCellPack, paths } from '../../shim/format/paths.ts';
+import { FIRST_RECORDS_IN_PACK_SCHEMA } from '../../shim/format/pack-layout.ts';
 import type { CellTree } from './cells.ts';
-import { sharedGroup, type CellBlockT, type CellSharedT } from '../../shim/format/cell-format.ts';
+import { sharedGroup, type CellBlockT, type CellRecordsT, type CellSharedT } from '../../shim/format/cell-format.ts';
 
 /** The sha256 (hex) of the object at `rel` (relative to the version root) as written; `value` is the object itself. */
 export type HashOf = (rel: string, value: unknown) => string;
 
 /** sha256 of an object as the generator writes it at `rel` (serialiseAt): for a tree that is not written. */
 export const hashSerialised: HashOf = (rel, value) => sha256Hex(serialiseAt(rel, value));
-
-/** Fill each block's `records_sha256` from its record chunks, chunk k at position k. */
-export function sealBlocks(tree: CellTree, hashOf: HashOf): void {
-  const chunks = new Map<string, string[]>();
-  for (const r of tree.records) {
-    let list = chunks.get(r.block);
-    if (list === undefined) chunks.set(r.block, (list = []));
-    list[r.chunk] = hashOf(paths.cellRecords(r.block, r.chunk), r);
-  }
-  for (const b of tree.blocks) b.records_sha256 = Array.from(chunks.get(b.cell) ?? [], (h) => h);
-}
 
 /** Each group's shared pages, in the order its tree's `shared_sha256` lists them (sealGroups). */
 function pagesByGroup(tree: CellTree): Map<string, CellSharedT[]> {
@@ -35,37 +26,75 @@ function pagesByGroup(tree: CellTree): Map<string, CellSharedT[]> {
   return shared;
 }
 
-/** How a pack's objects are stored: a block or a shared page as its file holds it. */
+/** How the objects of a pack are stored: a block, a shared page or a record chunk as its file holds it. */
 export interface StoredOf {
   block: (rel: string, block: CellBlockT) => Uint8Array;
   shared: (rel: string, page: CellSharedT) => Uint8Array;
+  records: (rel: string, chunk: CellRecordsT) => Uint8Array;
 }
 
 /**
- * Each group's pack: its blocks as stored one after another in the order of the index's `blocks`, then its shared
- * pages in the order of its tree's `shared_sha256`; and the index's `block_bytes` and `shared_bytes` filled with their
- * lengths (blocks sealed first).
+ * Each group in turn, its objects as stored: its record chunks (hashed into each block's `records_sha256`, and from
+ * cell schema 9 their lengths into `records_bytes` and their offset among the pack's chunks into `records_at`), its
+ * blocks and shared pages, then its pack: the blocks one after another in the order of the index's `blocks`, the
+ * shared pages in the order the group's tree lists them, and from schema 9 every block's record chunks in that order.
+ * Fills the index's `block_bytes` and `shared_bytes`. One group's bytes at a time, so a writer holds no more than the
+ * largest group's (at a million offices a pack of a dense group is tens of megabytes).
  */
-export function packBlocks(tree: CellTree, stored: StoredOf): Map<string, Buffer> {
+export function* groupObjects(
+  tree: CellTree,
+  stored: StoredOf,
+): Generator<{ group: string; objects: [string, Uint8Array][] }> {
   const blocks = new Map(tree.blocks.map((b) => [b.cell, b]));
+  const chunks = new Map<string, CellRecordsT[]>();
+  for (const r of tree.records) {
+    let list = chunks.get(r.block);
+    if (list === undefined) chunks.set(r.block, (list = []));
+    list[r.chunk] = r;
+  }
   const pages = pagesByGroup(tree);
-  const packs = new Map<string, Buffer>();
   const blockBytes: Record<string, number[]> = {};
   const sharedBytes: Record<string, number[]> = {};
+  const inPack = tree.index.schema_version >= FIRST_RECORDS_IN_PACK_SCHEMA;
   for (const [group, list] of Object.entries(tree.index.blocks)) {
+    const objects: [string, Uint8Array][] = [];
+    const records: Uint8Array[] = [];
+    let recordsAt = 0;
     const parts = list.map(([cell]) => {
       const block = blocks.get(cell);
       if (block === undefined) throw new Error(`block ${cell} of group ${group} was not built`);
-      return stored.block(paths.cellBlock(cell), block);
+      const own = Array.from(chunks.get(cell) ?? [], (r, k) => {
+        if (r === undefined) throw new Error(`record chunk ${k} of block ${cell} was not built`);
+        const rel = paths.cellRecords(cell, k);
+        const bytes = stored.records(rel, r);
+        objects.push([rel, bytes]);
+        return bytes;
+      });
+      block.records_sha256 = own.map((bytes) => sha256Hex(bytes));
+      if (inPack) {
+        block.records_at = recordsAt;
+        block.records_bytes = own.map((bytes) => bytes.byteLength);
+        for (const bytes of own) recordsAt += bytes.byteLength;
+        records.push(...own);
+      }
+      const rel = paths.cellBlock(cell);
+      const bytes = stored.block(rel, block);
+      objects.push([rel, bytes]);
+      return bytes;
     });
-    const shared = (pages.get(group) ?? []).map((a) => stored.shared(paths.cellShared(a.cell, a.schema_version), a));
+    const shared = (pages.get(group) ?? []).map((a) => {
+      const rel = paths.cellShared(a.cell, a.schema_version);
+      const bytes = stored.shared(rel, a);
+      objects.push([rel, bytes]);
+      return bytes;
+    });
     blockBytes[group] = parts.map((p) => p.byteLength);
     sharedBytes[group] = shared.map((p) => p.byteLength);
-    packs.set(group, Buffer.concat([...parts, ...shared]));
+    objects.push([paths.cellPack(group), Buffer.concat([...parts, ...shared, ...records])]);
+    yield { group, objects };
   }
   tree.index.block_bytes = blockBytes;
   tree.index.shared_bytes = sharedBytes;
-  return packs;
 }
 
 /** Fill each group's `shared_sha256` and `block_sha256` from its shared object and blocks (blocks sealed first). */
@@ -99,8 +128,10 @@ export function sealIndex(tree: CellTree, hashOf: HashOf): void {
 
 /** Every level of a tree that is not written, hashed by serialising it (audit's rebuild); returns each group's pack. */
 export function sealCellTree(tree: CellTree): Map<string, Buffer> {
-  sealBlocks(tree, hashSerialised);
-  const packs = packBlocks(tree, { block: serialiseAt, shared: serialiseAt });
+  const packs = new Map<string, Buffer>();
+  const as = { block: serialiseAt, shared: serialiseAt, records: serialiseAt };
+  for (const { group, objects } of groupObjects(tree, as))
+    for (const [rel, bytes] of objects) if (isCellPack(rel)) packs.set(group, Buffer.from(bytes));
   sealGroups(tree, hashSerialised);
   sealIndex(tree, hashSerialised);
   return packs;

@@ -292,7 +292,15 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
         }
       };
       walk(id);
-      blocks.push({ schema_version: sv, ...cols, ...coords, shared: below, records_sha256: [] });
+      blocks.push({
+        schema_version: sv,
+        ...cols,
+        ...coords,
+        shared: below,
+        records_sha256: [],
+        records_at: 0,
+        records_bytes: [],
+      });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
         const end = Math.min(n.e, s + chunk);
         const rec: CellRecordsT = {

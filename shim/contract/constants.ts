@@ -14,8 +14,11 @@ export const SCHEMA_VERSIONS = {
   meta: 3,
   /** `hashes/<name>.json`: the sha256 of the documents meta.json does not record itself. */
   hashes: 1,
-  /** Everything under `cells/`: index, groups, shared lists, blocks, record chunks (8: groups and shared pages in binary). */
-  cells: 8,
+  /**
+   * Everything under `cells/`: index, groups, shared lists, blocks, record chunks (9: each group's pack holds its record
+   * chunks too, each block their lengths and offset; 8: groups and shared pages in binary).
+   */
+  cells: 9,
   /** `firms/<prefix>.json` (2: the firm documents of every listing id starting `l_<prefix>`, one object). */
   firm: 2,
   /** `listings/<prefix>.json` (2: with the sha256 of each firm pack below the bucket). */
@@ -38,11 +41,11 @@ export const SCHEMA_VERSIONS = {
 /** A published artifact, by its entry in SCHEMA_VERSIONS. */
 export type Artifact = keyof typeof SCHEMA_VERSIONS;
 /**
- * The cell schema before the current one (7: group trees and shared pages as JSON), read beside it by every reader of
- * the cell tree, so a version of either schema serves during a rollout or a rollback (docs/SITE-FORMAT.md, "Schema
- * versions").
+ * The cell schema before the current one (8: record chunks as objects only, blocks without their lengths), read beside
+ * it by every reader of the cell tree, so a version of either schema serves during a rollout or a rollback
+ * (docs/SITE-FORMAT.md, "Schema versions").
  */
-export const PREVIOUS_CELL_SCHEMA = 7;
+export const PREVIOUS_CELL_SCHEMA = 8;
 /**
  * The meta.json schema before the current one (2: every hash in meta.json itself): the generator still reads such a
  * live version's cell tree to diff a new week against it; nothing else reads it.

@@ -201,7 +201,8 @@ export const CellShared = z.object({
  * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
  * dunit: the unit numbers as steps; coord_digits, dlat, dlng, exact: the coordinates as steps (block-coords.ts);
  * shared: the shared lists of the tree rows below the block's own row, in row order (shared[j] belongs to the group
- * row block + 1 + j); records_sha256[k] the hash of its record chunk k.
+ * row block + 1 + j); records_sha256[k] the hash of its record chunk k; from schema 9, records_bytes[k] its length and
+ * records_at where the block's chunks start among the record chunks at the end of its group's pack.
  */
 export const CellBlock = z.object({
   schema_version: sv,
@@ -216,6 +217,12 @@ export const CellBlock = z.object({
   ),
   shared: sharedLists,
   records_sha256: z.array(Sha256Hex).describe('sha256 of record chunk k at position k'),
+  records_at: nat.describe(
+    "where the block's first record chunk starts in its group's pack, bytes after the pack's shared pages (0 in schema 8)",
+  ),
+  records_bytes: column('non-negative integers').describe(
+    'the length in bytes of record chunk k as stored, at position k (empty in schema 8)',
+  ),
 });
 
 /**

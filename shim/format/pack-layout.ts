@@ -1,18 +1,50 @@
 /**
  * The layout of a group's pack (cells/packs/<group>.bin, docs/SITE-FORMAT.md): its blocks as stored in the order of the
  * cell index's `blocks`, at its `block_bytes`, then its shared pages in the order of its tree's `shared_sha256`, at
- * `shared_bytes`. The one reading of that layout: a search plans its ranges from it (search/block-packs.ts), audit's
- * scan and the public route check a pack against it.
+ * `shared_bytes`, then (from cell schema 9) each block's record chunks in the same block order, at the block's
+ * `records_bytes` from its `records_at`. The one reading of that layout: a search plans its ranges from it
+ * (search/block-packs.ts), audit's scan and the public route check a pack against it.
  */
-import type { CellGroupT, CellIndexT } from './cell-format.ts';
+import type { CellBlockT, CellGroupT, CellIndexT } from './cell-format.ts';
 import { sha256Hex } from './integrity.ts';
 
-/** One object of a pack: a block or a shared page, its cell, and bytes `start` to `end - 1` of the pack. */
+/** The first cell schema whose packs end with their group's record chunks. */
+export const FIRST_RECORDS_IN_PACK_SCHEMA = 9;
+
+/** One object of a pack: a block, a shared page or record chunk `chunk` of block `cell`, and bytes `start` to `end - 1`. */
 export interface PackEntry {
-  kind: 'block' | 'shared';
+  kind: 'block' | 'shared' | 'records';
   cell: string;
+  chunk?: number;
   start: number;
   end: number;
+}
+
+/** Bytes of group `group`'s pack before its record chunks (its blocks and shared pages), or null when the index lacks their lengths. */
+export function packRecordsStart(index: CellIndexT, group: string): number | null {
+  const blocks = index.block_bytes?.[group];
+  const shared = index.shared_bytes?.[group];
+  if (blocks === undefined || shared === undefined) return null;
+  let at = 0;
+  for (const n of blocks) at += n;
+  for (const n of shared) at += n;
+  return at;
+}
+
+/**
+ * The record chunks of `block` (of group `group`) in its pack, chunk k at position k: none for a schema before 9 or an
+ * index without the lengths, and none when the block's lengths do not give one per chunk hash.
+ */
+export function recordEntries(index: CellIndexT, group: string, block: CellBlockT): PackEntry[] {
+  const start = packRecordsStart(index, group);
+  if (index.schema_version < FIRST_RECORDS_IN_PACK_SCHEMA || start === null) return [];
+  if (block.records_bytes.length !== block.records_sha256.length) return [];
+  let at = start + block.records_at;
+  return block.records_bytes.map((n, chunk) => {
+    const entry: PackEntry = { kind: 'records', cell: block.cell, chunk, start: at, end: at + n };
+    at += n;
+    return entry;
+  });
 }
 
 /**
@@ -41,21 +73,52 @@ export function packEntries(index: CellIndexT, group: string, pages?: readonly s
 
 /**
  * Problems of the pack at `key` (its bytes, null when missing) of group tree `tree`: it must be exactly its objects
- * (packEntries) one after another, each slice of the sha256 the group records for it.
+ * (packEntries, then from cell schema 9 each block's record chunks, `blocks` giving the group's blocks in the index's
+ * order) one after another, each slice of the sha256 its parent records for it.
  */
-export function packProblems(key: string, bytes: Uint8Array | null, index: CellIndexT, tree: CellGroupT): string[] {
+export function packProblems(
+  key: string,
+  bytes: Uint8Array | null,
+  index: CellIndexT,
+  tree: CellGroupT,
+  blocks: readonly CellBlockT[] = [],
+): string[] {
   const entries = packEntries(index, tree.cell, Object.keys(tree.shared_sha256));
   if (entries === null) return [`${key}: the cell index's lengths do not give every object of its group`];
   if (bytes === null) return [`${key}: the cell index gives its objects' lengths but it is missing`];
-  const total = entries.at(-1)?.end ?? 0;
+  const problems: string[] = [];
+  if (index.schema_version >= FIRST_RECORDS_IN_PACK_SCHEMA) {
+    let next = 0;
+    for (const block of blocks) {
+      if (block.records_at !== next)
+        problems.push(`${key}: block ${block.cell} says its record chunks start at ${block.records_at}, not ${next}`);
+      const own = recordEntries(index, tree.cell, block);
+      if (own.length !== block.records_sha256.length)
+        problems.push(
+          `${key}: block ${block.cell} gives ${block.records_bytes.length} record chunk lengths for ${block.records_sha256.length} chunks`,
+        );
+      for (const n of block.records_bytes) next += n;
+      entries.push(...own);
+    }
+  }
+  const total = Math.max(0, ...entries.map((e) => e.end));
   if (total !== bytes.byteLength)
-    return [`${key}: ${bytes.byteLength} bytes, the cell index's lengths sum to ${total}`];
-  return entries.flatMap(({ kind, cell, start, end }) => {
-    const recorded = kind === 'block' ? tree.block_sha256[cell] : tree.shared_sha256[cell];
-    return sha256Hex(bytes.subarray(start, end)) === recorded
-      ? []
-      : [
-          `${key}: bytes ${start}-${end - 1} are not ${kind === 'block' ? 'block' : 'shared page'} ${cell} as its group records it`,
-        ];
-  });
+    return [...problems, `${key}: ${bytes.byteLength} bytes, the lengths its index and blocks give sum to ${total}`];
+  const recordedOf = (e: PackEntry): string | undefined => {
+    if (e.kind === 'block') return tree.block_sha256[e.cell];
+    if (e.kind === 'shared') return tree.shared_sha256[e.cell];
+    return blocks.find((b) => b.cell === e.cell)?.records_sha256[e.chunk ?? -1];
+  };
+  const what = (e: PackEntry): string =>
+    e.kind === 'block'
+      ? `block ${e.cell}`
+      : e.kind === 'shared'
+        ? `shared page ${e.cell}`
+        : `record chunk ${e.chunk ?? ''} of block ${e.cell}`;
+  for (const e of entries)
+    if (sha256Hex(bytes.subarray(e.start, e.end)) !== recordedOf(e))
+      problems.push(
+        `${key}: bytes ${e.start}-${e.end - 1} are not ${what(e)} as its ${e.kind === 'records' ? 'block' : 'group'} records it`,
+      );
+  return problems;
 }

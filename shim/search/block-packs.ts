@@ -6,7 +6,8 @@
  * bounded amount it drops.
  */
 import type { CellGroupT, CellIndexT } from '../format/cell-format.ts';
-import { packEntries } from '../format/pack-layout.ts';
+import { cellToParent } from 'h3-js';
+import { FIRST_RECORDS_IN_PACK_SCHEMA, packEntries, packRecordsStart } from '../format/pack-layout.ts';
 import { keys } from '../format/site-format.ts';
 
 /** Bytes two blocks of one pack may lie apart and still be read with one range request (BENCHMARKS.md section 3). */
@@ -74,6 +75,25 @@ export function pageSpans(
     if (e.kind === 'shared' && wanted.has(e.cell))
       out.set(keys.cellShared(v, e.cell, index.schema_version), { pack, start: e.start, end: e.end });
   return out;
+}
+
+/**
+ * The pack span of record chunk `chunk` of `block` (its cell, and where its chunks start and how long each is, as the
+ * block gives them) in version `v`, or null when the chunk lies in no pack (a schema before 9, or lengths missing).
+ */
+export function recordSpan(
+  index: CellIndexT,
+  v: string,
+  block: { cell: string; recordsAt: number; recordBytes: readonly number[] },
+  chunk: number,
+): PackSpan | null {
+  if (index.schema_version < FIRST_RECORDS_IN_PACK_SCHEMA || chunk >= block.recordBytes.length) return null;
+  const group = cellToParent(block.cell, index.group_res);
+  const start = packRecordsStart(index, group);
+  if (start === null) return null;
+  let at = start + block.recordsAt;
+  for (let k = 0; k < chunk; k++) at += block.recordBytes[k] ?? 0;
+  return { pack: keys.cellPack(v, group), start: at, end: at + (block.recordBytes[chunk] ?? 0) };
 }
 
 /**

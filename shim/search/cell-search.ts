@@ -31,7 +31,8 @@ import { withSharedHours } from '../format/shared-hours.ts';
 import { chordHav, chordMiles, UnitBits, havBounds, Nearest, unitVector, type Kept } from './search-scratch.ts';
 import { sharedLists, type SharedLists } from './shared-lists.ts';
 import { plannedBlocks } from './block-plan.ts';
-import { packSpans, pageSpans } from './block-packs.ts';
+import { packSpans, pageSpans, recordSpan, type PackSpan } from './block-packs.ts';
+import { FIRST_RECORDS_IN_PACK_SCHEMA } from '../format/pack-layout.ts';
 import { CellRecordChunk } from '../format/record-chunk.ts';
 import { decodeCoords, decodeSteps } from '../format/block-coords.ts';
 
@@ -82,6 +83,9 @@ export interface Columns {
   below: SharedLists;
   /** The sha256 of record chunk k at position k. */
   records: readonly string[];
+  /** Where the block's record chunks start among those of its group's pack, and each one's length: bytes (schema 9). */
+  recordsAt: number;
+  recordBytes: readonly number[];
 }
 
 /** A tree row of one search: [position of its tree in Search.trees, row number]. */
@@ -207,6 +211,8 @@ export function columns(block: CellBlockT, key: string): Columns {
       maxUnit,
       below: sharedLists(block.shared),
       records: block.records_sha256,
+      recordsAt: block.records_at,
+      recordBytes: block.records_bytes,
     };
     columnsOf.set(block, c);
   }
@@ -379,6 +385,9 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
   if (cols.below.at.length !== (t.below[b] ?? 0) + 1)
     throw new StoreError(`${key} does not hold one shared list per row below block ${cell}`, key);
   checkLists(cols.below, s.index.units, key);
+  const lengths = s.index.schema_version >= FIRST_RECORDS_IN_PACK_SCHEMA ? cols.records.length : 0;
+  if (cols.recordBytes.length !== lengths || (lengths === 0 && cols.recordsAt !== 0))
+    throw new StoreError(`${key} gives ${cols.recordBytes.length} record chunk lengths for ${lengths} chunks`, key);
   return cols;
 }
 
@@ -400,14 +409,20 @@ async function readApart(s: Search, t: Tree, k: number): Promise<SharedLists> {
   return lists;
 }
 
+/** The reads of phase 3 a search starts once it has classified the rows: see insideReads. */
+interface InsideReads {
+  /** The shared pages of the inside tops at or above block level, by tree position * stride + page number. */
+  pages: Map<number, [Tree, number]>;
+  /** The blocks holding the shared lists of the inside tops below block level, by tree position * stride + block row. */
+  blocks: Map<number, Promise<Columns>>;
+}
+
 /**
- * Phase 3: the shared lists of the inside tops, read at once (the group's shared object for tops at or above block
- * level, the block for tops below it); resolves to where each top's list is.
+ * Phase 3, started: the blocks the nearest-firm walk may read (plannedLeaves) and the blocks holding the shared lists of
+ * inside tops below block level, asked now (a cold search finds them read with the edge blocks); and which shared
+ * pages hold the lists of the inside tops at or above block level, read with the record chunks (cellSearch).
  */
-async function readInsideLists(s: Search, inside: readonly Row[], nearest: readonly Row[]): Promise<ListOf> {
-  const apart = new Map<number, Promise<SharedLists>>();
-  const insideBlocks = new Map<number, Promise<Columns>>();
-  // The blocks the nearest-firm walk may read (plannedLeaves), asked now with the rest: a cold walk then finds them read.
+function insideReads(s: Search, inside: readonly Row[], nearest: readonly Row[]): InsideReads {
   const planned = new Set<number>();
   for (const [ti, i] of nearest) {
     const t = s.trees[ti] as Tree;
@@ -416,31 +431,44 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
     planned.add(id);
     readBlock(s, t, i).catch(() => undefined);
   }
-  // The shared pages of the inside tops at or above block level, by page id; read once all are known.
   const pages = new Map<number, [Tree, number]>();
+  const blocks = new Map<number, Promise<Columns>>();
   for (const [ti, i] of inside) {
     const t = s.trees[ti] as Tree;
     const b = t.block[i] ?? -1;
     if (b < 0 || b === i) pages.set(ti * s.stride + (t.page[i] ?? 0), [t, t.page[i] ?? 0]);
-    else if (!insideBlocks.has(ti * s.stride + b)) insideBlocks.set(ti * s.stride + b, readBlock(s, t, i));
+    else if (!blocks.has(ti * s.stride + b)) {
+      const read = readBlock(s, t, i);
+      // Awaited by readInsideLists; handled here so a failure elsewhere first leaves no unhandled rejection.
+      read.catch(() => undefined);
+      blocks.set(ti * s.stride + b, read);
+    }
   }
-  // Asked together, as ranges of their groups' packs, before each is read.
+  return { pages, blocks };
+}
+
+/** The store keys and pack spans of the shared pages `reads` names, to be asked with the record chunks. */
+function pageReads(s: Search, reads: InsideReads): { keys: string[]; spans: Map<string, PackSpan> } {
   const v = s.reader.version;
   const byTree = new Map<Tree, string[]>();
-  for (const [t, k] of pages.values()) {
+  for (const [t, k] of reads.pages.values()) {
     const cell = t.pages[k]?.cell;
     if (cell !== undefined) byTree.set(t, [...(byTree.get(t) ?? []), cell]);
   }
-  const release =
-    s.reader.preread?.(
-      [...byTree.values()].flat().map((cell) => keys.cellShared(v, cell, s.index.schema_version)),
-      new Map([...byTree].flatMap(([t, cells]) => [...pageSpans(s.index, v, t.group, cells)])),
-    ) ?? ((): void => undefined);
-  for (const [id, [t, k]] of pages) apart.set(id, readApart(s, t, k));
+  return {
+    keys: [...byTree.values()].flat().map((cell) => keys.cellShared(v, cell, s.index.schema_version)),
+    spans: new Map([...byTree].flatMap(([t, cells]) => [...pageSpans(s.index, v, t.group, cells)])),
+  };
+}
+
+/** Phase 3: the shared lists of the inside tops (insideReads); resolves to where each top's list is. */
+async function readInsideLists(s: Search, reads: InsideReads): Promise<ListOf> {
+  const apart = new Map<number, Promise<SharedLists>>();
+  for (const [id, [t, k]] of reads.pages) apart.set(id, readApart(s, t, k));
   const [apartLists, belowLists] = await Promise.all([
     Promise.all([...apart].map(async ([ti, lists]) => [ti, await lists] as const)).then((a) => new Map(a)),
-    Promise.all([...insideBlocks].map(async ([id, cols]) => [id, await cols] as const)).then((a) => new Map(a)),
-  ]).finally(release);
+    Promise.all([...reads.blocks].map(async ([id, cols]) => [id, await cols] as const)).then((a) => new Map(a)),
+  ]);
   return (ti, i) => {
     const t = s.trees[ti] as Tree;
     const b = t.block[i] ?? -1;
@@ -610,6 +638,23 @@ function officesWithin(
   return within;
 }
 
+/** The store keys and pack spans (schema 9) of the record chunks of the shown firms. */
+function chunkReads(s: Search, shown: readonly Kept<Columns>[]): { keys: string[]; spans: Map<string, PackSpan> } {
+  const v = s.reader.version;
+  const chunk = s.index.record_chunk;
+  const spans = new Map<string, PackSpan>();
+  const wanted = new Set<string>();
+  for (const k of shown) {
+    const n = Math.floor(k.pos / chunk);
+    const key = keys.cellRecords(v, k.ref.cell, n);
+    if (wanted.has(key)) continue;
+    wanted.add(key);
+    const span = recordSpan(s.index, v, k.ref, n);
+    if (span !== null) spans.set(key, span);
+  }
+  return { keys: [...wanted], spans };
+}
+
 /** Phase 7: the shown firms' full records, from their record chunks (asked at once), each with its unit's offices in the version. */
 function readShown(s: Search, shown: readonly Kept<Columns>[]): Promise<[StoredOfficeT, number][]> {
   const chunk = s.index.record_chunk;
@@ -658,22 +703,25 @@ export async function cellSearch(
   const marked = UnitBits.acquire(s.index.units);
   try {
     const { units, inside, edges } = classify(s);
-    const lists = readInsideLists(s, inside, plannedLeaves(s, inside, limit));
-    // Awaited below; handled here so a failure of the edge blocks first leaves no unhandled rejection.
-    lists.catch(() => undefined);
+    const reads = insideReads(s, inside, plannedLeaves(s, inside, limit));
     const edgeBlocks = await Promise.all(edges.map(([ti, i]) => readBlock(s, s.trees[ti] as Tree, i)));
     const edgeAt = edgeWithin(s, edges, edgeBlocks, marked);
     const shown = await nearestFirms(s, inside, edgeBlocks, edgeAt, limit);
-    // The shown firms' records are asked beside the shared lists (one round trip, not two); both settle before the
-    // scratch bitset goes back to its pool.
+    // The shared pages and the shown firms' record chunks are asked together (one round trip, and from cell schema 9
+    // ranges of the same packs, so a few requests); both settle before the scratch bitset goes back to its pool.
+    const pages = pageReads(s, reads);
+    const chunks = chunkReads(s, shown);
+    const release =
+      s.reader.preread?.([...pages.keys, ...chunks.keys], new Map([...pages.spans, ...chunks.spans])) ??
+      ((): void => undefined);
     const [counted, records] = await Promise.allSettled([
-      lists.then((listOf) => {
+      readInsideLists(s, reads).then((listOf) => {
         markInside(inside, listOf, marked);
         const firms = units + marked.size;
         return { firms, within: officesWithin(shown, marked, inside, listOf, edgeBlocks, edgeAt) };
       }),
       readShown(s, shown),
-    ]);
+    ]).finally(release);
     const { firms, within } = settled(counted);
     const hits = settled(records).map(([office, unitOffices], j): FirmHit => {
       const k = shown[j] as Kept<Columns>;

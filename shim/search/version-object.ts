@@ -11,10 +11,10 @@ import { CellBlock, CellGroup, CellIndex } from '../format/cell-format.ts';
 import { StoreError } from '../contract/errors.ts';
 import { checkHash, recordsHashes } from '../format/integrity.ts';
 import { composeManifest, layerResolver } from '../format/layers.ts';
-import type { SiteReader } from './reader.ts';
+import { readRequired, type SiteReader } from './reader.ts';
 import { parseObject } from '../format/site-json.ts';
 import { hashDocPath } from '../format/hash-docs.ts';
-import { packProblems } from '../format/pack-layout.ts';
+import { FIRST_RECORDS_IN_PACK_SCHEMA, packProblems } from '../format/pack-layout.ts';
 import { paths } from '../format/paths.ts';
 import {
   firmPackSha256,
@@ -72,7 +72,7 @@ async function checkedRead(
 
 /**
  * A group's pack: nothing records its own sha256, so it is checked slice by slice, each against the sha256 the group
- * records for that object, at the lengths the index gives (pack-layout.ts); null when the index gives the group none.
+ * (or, for a record chunk, its block) records for that object, at the lengths the index gives (pack-layout.ts); null when the index gives the group none.
  */
 async function packBytes(src: VersionObjectSource, key: string, group: string): Promise<Uint8Array | null> {
   const { reader } = src;
@@ -84,8 +84,23 @@ async function packBytes(src: VersionObjectSource, key: string, group: string): 
   if (tree === null) return null;
   const stored = layerResolver(v, reader.meta.layers)(key);
   if (stored === null) throw new StoreError(`${key} is part of version ${v} but its layer map has no entry`, key);
+  // From cell schema 9 the pack ends with its blocks' record chunks, which the blocks give the lengths and hashes of.
+  const blocks =
+    index.schema_version >= FIRST_RECORDS_IN_PACK_SCHEMA
+      ? await Promise.all(
+          (index.blocks[group] ?? []).map(([cell]) =>
+            readRequired(
+              reader,
+              keys.cellBlock(v, cell),
+              CellBlock,
+              'is listed in its group but missing',
+              tree.block_sha256[cell],
+            ),
+          ),
+        )
+      : [];
   const bytes = await src.get(stored);
-  const [problem] = packProblems(key, bytes, index, tree);
+  const [problem] = packProblems(key, bytes, index, tree, blocks);
   if (problem !== undefined || bytes === null) throw new StoreError(problem ?? `${key} is missing`, key);
   return bytes;
 }

@@ -62,6 +62,16 @@ export async function downgradeToCells7(dir: string, version: string): Promise<v
   await rewriteCells(dir, version, 7);
 }
 
+/**
+ * Rewrite the cell tree of version `version` of the folder site `dir` as cell schema 8 wrote it: the same values, every
+ * object marked 8, blocks without their record chunks' lengths and offset, and no packs (cell schema 8 weeks were
+ * written with and without them; the reader of either reads objects whole without), with every hash up to the pointer
+ * true to the rewritten objects and no cell index in meta.json (as the release that introduced schema 8 wrote it).
+ */
+export async function downgradeToCells8(dir: string, version: string): Promise<void> {
+  await rewriteCells(dir, version, 8);
+}
+
 /** Where an object of the cell tree lives in cell schema `schema` (blocks as JSON before schema 7), relative to `cells/`. */
 function cellRel(kind: 'groups' | 'shared' | 'blocks', cell: string, schema: number): string {
   if (kind === 'groups') return paths.cellGroup(cell, schema).slice('cells/'.length);
@@ -97,6 +107,14 @@ async function rewriteCells(dir: string, version: string, schema: 6 | 7 | 8): Pr
       rel,
       (b) => {
         b.records_sha256 = (b.records_sha256 as string[]).map((_, k) => sha.get(paths.cellRecords(cell, k)));
+        // Before cell schema 9 a block gave no record chunk lengths (left out of the binary block as empty fields are).
+        if (schema < 7) {
+          delete b.records_at;
+          delete b.records_bytes;
+        } else if (schema < 9) {
+          b.records_at = 0;
+          b.records_bytes = [];
+        }
       },
       cellRel('blocks', cell, schema),
     );
