@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogue, catalogueEntryOf } from '../shim/format/catalogue.ts';
-import { CellGroup, CellIndex } from '../shim/format/cell-format.ts';
+import { CellBlock, CellGroup, CellIndex } from '../shim/format/cell-format.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
 import { paths, type DocName } from '../shim/format/paths.ts';
 import { keys, Pointer } from '../shim/format/site-format.ts';
@@ -35,8 +35,8 @@ describe('document catalogue', () => {
       const bytes = readFileSync(join(root, rel));
       if (entry.format === 'html') expect(bytes.toString('utf8'), rel).toMatch(/^<!doctype html>/i);
       else if (entry.format === 'pack') {
-        // The group's block files in the index's order, then its shared page files in its tree's order, one after
-        // another, at the lengths the index gives.
+        // The group's block files in the index's order, then its shared page files in its tree's order, then its
+        // blocks' record chunk files, block by block, one after another, at the lengths the index and blocks give.
         const group = rel.slice('cells/packs/'.length, -'.bin'.length);
         const blocks = (index.blocks[group] ?? []).map(([cell]) => readFileSync(join(root, paths.cellBlock(cell))));
         const treeRel = paths.cellGroup(group, index.schema_version);
@@ -44,7 +44,19 @@ describe('document catalogue', () => {
         const pages = Object.keys(tree.shared_sha256).map((cell) =>
           readFileSync(join(root, paths.cellShared(cell, index.schema_version))),
         );
-        expect(Buffer.compare(bytes, Buffer.concat([...blocks, ...pages])), rel).toBe(0);
+        const chunks = (index.blocks[group] ?? []).flatMap(([cell]) => {
+          const block = CellBlock.parse(
+            decodeStored(readFileSync(join(root, paths.cellBlock(cell))), paths.cellBlock(cell)),
+          );
+          expect(block.records_bytes.length, cell).toBe(block.records_sha256.length);
+          return block.records_bytes.map((n, k) => {
+            const chunk = readFileSync(join(root, paths.cellRecords(cell, k)));
+            expect(chunk.length, `${cell} ${k}`).toBe(n);
+            return chunk;
+          });
+        });
+        expect(chunks.length, rel).toBeGreaterThan(0);
+        expect(Buffer.compare(bytes, Buffer.concat([...blocks, ...pages, ...chunks])), rel).toBe(0);
         expect(index.block_bytes?.[group], rel).toEqual(blocks.map((b) => b.length));
         expect(index.shared_bytes?.[group], rel).toEqual(pages.map((b) => b.length));
       } else {

@@ -115,6 +115,8 @@ describe('numeric columns', () => {
       exact: [],
       shared: [],
       records_sha256: [h],
+      records_at: 0,
+      records_bytes: [100],
     };
     expect(CellBlock.safeParse(block).error?.issues[0]?.path).toEqual(['dlng']);
     expect(CellBlock.safeParse({ ...block, dlng: [-739], shared: [[1.5, 1]] }).error?.issues[0]?.path).toEqual([
@@ -136,9 +138,11 @@ describe('numeric columns', () => {
       exact: [],
       shared: [],
       records_sha256: [h],
+      records_at: 0,
+      records_bytes: [100],
     };
-    for (const read of [7, 8]) expect(CellBlock.safeParse({ ...block, schema_version: read }).success).toBe(true);
-    for (const old of [2, 3, 4, 5, 6, 9]) {
+    for (const read of [8, 9]) expect(CellBlock.safeParse({ ...block, schema_version: read }).success).toBe(true);
+    for (const old of [2, 3, 4, 5, 6, 7, 10]) {
       const issue = CellBlock.safeParse({ ...block, schema_version: old }).error?.issues[0];
       expect(issue?.path).toEqual(['schema_version']);
       expect(issue?.message).toBe(

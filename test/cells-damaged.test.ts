@@ -17,8 +17,8 @@ import { CellGroup, CellIndex, CellShared, type CellGroupT, type CellIndexT } fr
 
 const SITE = process.env.TEST_SITE_DIR as string;
 
-/** What becomes of each object under `cells/<sub>/`: cut short, or written as cell schema 7 (a tree of 8 otherwise). */
-type Change = 'cut' | 'schema 7';
+/** What becomes of each object under `cells/<sub>/`: cut short, or written as cell schema 8 (a tree of 9 otherwise). */
+type Change = 'cut' | 'schema 8';
 
 /**
  * The sample site with every object under `cells/<sub>/` changed, and the hashes above it recorded anew (groups,
@@ -39,11 +39,11 @@ async function cutStore(sub: 'blocks' | 'groups' | 'shared', change: Change = 'c
     if (rel.startsWith(`cells/${sub}/`)) {
       if (change === 'cut') return (await get(key)).subarray(0, -3);
       if (sub !== 'groups')
-        return serialiseAt(rel, { ...(decodeStored(await get(key), rel) as object), schema_version: 7 });
+        return serialiseAt(rel, { ...(decodeStored(await get(key), rel) as object), schema_version: 8 });
     }
     if (rel.startsWith('cells/groups/')) {
       const group = decodeStored(await get(key), rel) as Record<string, Record<string, string>>;
-      if (sub === 'groups') (group as unknown as { schema_version: number }).schema_version = 7;
+      if (sub === 'groups') (group as unknown as { schema_version: number }).schema_version = 8;
       if (sub === 'blocks') await rehash(group.block_sha256 ?? {}, (c) => root + paths.cellBlock(c));
       else await rehash(group.shared_sha256 ?? {}, (c) => root + paths.cellShared(c, 8));
       return serialiseAt(rel, group);
@@ -110,14 +110,14 @@ describe('a binary cell object that is not its message', () => {
 
 describe('a cell object of another cell schema than its index', () => {
   for (const sub of ['blocks', 'groups'] as const) {
-    it(`is a store failure (503) for cells/${sub}/ of schema 7 in a tree of 8, even where its recorded hash matches it`, async () => {
-      const service = createService(createSiteSource(await cutStore(sub, 'schema 7')));
+    it(`is a store failure (503) for cells/${sub}/ of schema 8 in a tree of 9, even where its recorded hash matches it`, async () => {
+      const service = createService(createSiteSource(await cutStore(sub, 'schema 8')));
       const err = await service
         .findAttorneys({ lat: '41.8781', lng: '-87.6298', radius_miles: '50' }, COLD_CTX)
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreError);
       expect((err as Error).message).toMatch(
-        new RegExp(`cells/${sub}/[0-9a-f]{15}\\.pb is cells schema 7 in a tree of schema 8`),
+        new RegExp(`cells/${sub}/[0-9a-f]{15}\\.pb is cells schema 8 in a tree of schema 9`),
       );
     });
   }

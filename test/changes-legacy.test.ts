@@ -152,7 +152,7 @@ describe('a live version of the previous meta schema over the previous cell sche
     const index = JSON.parse(await readFile(join(meta2Site, keys.root(first), 'cells', 'index.json'), 'utf8')) as {
       schema_version: number;
     };
-    expect(index.schema_version).toBe(7);
+    expect(index.schema_version).toBe(8);
     const site = join(await tempDir('legacy-meta2-gen'), 'site');
     await cp(meta2Site, site, { recursive: true });
     expect((await generateLive({ dataDir: data, outDir: site, ...quiet })).version).toBe(second);

@@ -21,10 +21,17 @@ import {
 } from '../bench/cold/packed-ranges.ts';
 import { writeVariant } from '../bench/cold/tree-sweep.ts';
 import type { StoreRead } from '../bench/lib/counting-store.ts';
-import { PACK_GAP_BYTES, PACK_JOIN_BUDGET_BYTES, packRuns, type PackSpan } from '../shim/search/block-packs.ts';
+import {
+  PACK_GAP_BYTES,
+  PACK_JOIN_BUDGET_BYTES,
+  packRuns,
+  recordSpan,
+  type PackSpan,
+} from '../shim/search/block-packs.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { StoreError } from '../shim/contract/errors.ts';
-import { CellIndex } from '../shim/format/cell-format.ts';
+import { CellBlock, CellIndex } from '../shim/format/cell-format.ts';
+import { decodeStored } from '../shim/format/site-json.ts';
 import { keys, Pointer, type StoredOfficeT } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
 import { FolderStore } from '../shim/store/folder.ts';
@@ -168,6 +175,45 @@ describe('cold reads of packed blocks', () => {
       ]);
     } finally {
       writeFileSync(file, bytes);
+    }
+  });
+
+  it('is a store failure when a record chunk in a pack is damaged, and audit names the chunk', async () => {
+    const q = { location: '40.7128,-74.006', radius_miles: '50' };
+    const index = CellIndex.parse(JSON.parse(readFileSync(join(variant, keys.cellIndex(version)), 'utf8')));
+    // One byte of every record chunk in every pack changed: blocks and shared pages stay intact.
+    let chunks = 0;
+    const originals = Object.keys(index.block_bytes ?? {}).map((group) => {
+      const file = join(variant, keys.cellPack(version, group));
+      const bytes = readFileSync(file);
+      const damaged = Buffer.from(bytes);
+      for (const [cell] of index.blocks[group] ?? []) {
+        const rel = keys.cellBlock(version, cell);
+        const block = CellBlock.parse(decodeStored(readFileSync(join(variant, rel)), rel));
+        for (let k = 0; k < block.records_bytes.length; k++) {
+          const at =
+            (recordSpan(index, version, { cell, recordsAt: block.records_at, recordBytes: block.records_bytes }, k)
+              ?.start ?? 0) + 1;
+          damaged[at] = (damaged[at] ?? 0) ^ 1;
+          chunks++;
+        }
+      }
+      writeFileSync(file, damaged);
+      return [file, bytes] as const;
+    });
+    try {
+      const err = await createService(createSiteSource(new PackStore(variant)))
+        .findAttorneys(q, CTX)
+        .catch((e: unknown) => e as Error);
+      expect(err).toBeInstanceOf(StoreError);
+      expect(String(err)).toMatch(/cells\/records\/[0-9a-f]{15}\/\d+\.json/);
+      const problems = (await scanOffices(await openSite({ kind: 'folder', dir: variant }))).problems;
+      expect(chunks).toBeGreaterThan(originals.length);
+      expect(problems).toHaveLength(chunks);
+      for (const p of problems)
+        expect(p).toMatch(/cells\/packs\/[0-9a-f]{15}\.bin: bytes \d+-\d+ are not record chunk \d+ of block/);
+    } finally {
+      for (const [file, bytes] of originals) writeFileSync(file, bytes);
     }
   });
 

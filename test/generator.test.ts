@@ -478,7 +478,7 @@ describe('published site', () => {
         const schema = kind === 'block' ? CellBlock : kind === 'group' ? CellGroup : CellShared;
         const value = schema.parse(decodeStored(bytes, key));
         expect(kind, key).not.toBeNull();
-        expect(value.schema_version, key).toBe(8);
+        expect(value.schema_version, key).toBe(9);
         expect(serialiseAt(key, value).equals(bytes), key).toBe(true);
         continue;
       }
@@ -495,7 +495,7 @@ describe('published site', () => {
       const json = JSON.parse(text) as { schema_version?: number };
       if (key === keys.openapi(v)) continue;
       const twice = /\/(firms|listings)\//.test(key);
-      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 8 : key === keys.meta(v) ? 3 : twice ? 2 : 1);
+      expect(json.schema_version, key).toBe(key.includes('/cells/') ? 9 : key === keys.meta(v) ? 3 : twice ? 2 : 1);
       if (key === keys.pointer) continue;
       const schema = schemaOf(key);
       expect(schema, key).not.toBeNull();

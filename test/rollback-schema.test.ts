@@ -52,15 +52,15 @@ describe('rollback to a version of a previous schema', () => {
   });
 
   it('of the current meta schema over the cell schema before the previous one is refused too, naming the cell schema', async () => {
-    // Cell schema 8 is current and 7 read beside it: 6 (JSON blocks) is retired.
-    expect([CURRENT.cells, PREVIOUS_CELL_SCHEMA]).toEqual([8, 7]);
+    // Cell schema 9 is current and 8 read beside it: 7 (JSON group trees and shared pages) is retired.
+    expect([CURRENT.cells, PREVIOUS_CELL_SCHEMA]).toEqual([9, 8]);
     const got = await rollbackTo({ ...CURRENT, cells: PREVIOUS_CELL_SCHEMA - 1 });
     expect(message(got)).toContain(
       `${OLD} is cells schema ${PREVIOUS_CELL_SCHEMA - 1}, which this release does not serve (it reads cells schema ${CURRENT.cells} or ${PREVIOUS_CELL_SCHEMA} only)`,
     );
   });
 
-  it('of the previous cell schema goes ahead: the shim reads its group trees and shared pages as JSON', async () => {
+  it('of the previous cell schema goes ahead: the shim reads its record chunks as objects', async () => {
     expect(await rollbackTo({ ...CURRENT, cells: PREVIOUS_CELL_SCHEMA })).toEqual({
       kind: 'pointer',
       version: OLD,

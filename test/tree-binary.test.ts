@@ -131,7 +131,7 @@ describe('binary group trees and shared pages', () => {
     for (const { key, bytes } of files) {
       expect(key).toMatch(/^cells\/groups\/[0-9a-f]{15}\.pb$/);
       const group = CellGroup.parse(decodeStored(bytes, key));
-      expect(group.schema_version).toBe(8);
+      expect(group.schema_version).toBe(9);
       expect(genericGroup(bytes), key).toEqual(group);
       expect(Buffer.from(encodeGroup(group)).equals(bytes), key).toBe(true);
       expect(serialiseAt(key, group).equals(bytes)).toBe(true);
@@ -150,7 +150,7 @@ describe('binary group trees and shared pages', () => {
     for (const { key, bytes } of files) {
       expect(key).toMatch(/^cells\/shared\/[0-9a-f]{15}\.pb$/);
       const page = CellShared.parse(decodeStored(bytes, key));
-      expect(page.schema_version).toBe(8);
+      expect(page.schema_version).toBe(9);
       expect(genericShared(bytes), key).toEqual(page);
       expect(Buffer.from(encodeShared(page)).equals(bytes), key).toBe(true);
       expect(serialiseAt(key, page).equals(bytes)).toBe(true);

@@ -96,7 +96,8 @@ export function writeVariant(
     if (e !== 'cells' && e !== 'meta.json') symlinkSync(resolve(siteDir, keys.root(v), e), join(root, e));
   const tree = buildCells(offices, config);
   // The variant's objects carry their own hashes (docs/SITE-FORMAT.md, "Integrity"), and its meta.json the new index's.
-  const packs = sealCellTree(tree);
+  mkdirSync(join(root, 'cells/packs'), { recursive: true });
+  sealCellTree(tree, (group, pack) => writeFileSync(join(root, paths.cellPack(group)), pack));
   let sharedMaxBytes = 0;
   const put = (key: string, doc: unknown): number => {
     const file = join(root, key);
@@ -122,10 +123,6 @@ export function writeVariant(
   for (const s of tree.shared)
     sharedMaxBytes = Math.max(sharedMaxBytes, put(paths.cellShared(s.cell, s.schema_version), s));
   for (const b of tree.blocks) put(paths.cellBlock(b.cell), b);
-  for (const [group, pack] of packs) {
-    mkdirSync(join(root, 'cells/packs'), { recursive: true });
-    writeFileSync(join(root, paths.cellPack(group)), pack);
-  }
   for (const r of tree.records) put(paths.cellRecords(r.block, r.chunk), r);
   return { blocks: tree.blocks.length, recordChunks: tree.records.length, sharedMaxBytes };
 }

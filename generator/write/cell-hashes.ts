@@ -126,12 +126,20 @@ export function sealIndex(tree: CellTree, hashOf: HashOf): void {
   tree.index.group_sha256 = byCell;
 }
 
-/** Every level of a tree that is not written, hashed by serialising it (audit's rebuild); returns each group's pack. */
-export function sealCellTree(tree: CellTree): Map<string, Buffer> {
+/**
+ * Every level of a tree that is not written, hashed by serialising it (audit's rebuild); returns each group's pack, or
+ * hands each to `onPack` as it is made and keeps none (a million offices' packs hold every record chunk once more).
+ */
+export function sealCellTree(tree: CellTree, onPack?: (group: string, pack: Buffer) => void): Map<string, Buffer> {
   const packs = new Map<string, Buffer>();
   const as = { block: serialiseAt, shared: serialiseAt, records: serialiseAt };
   for (const { group, objects } of groupObjects(tree, as))
-    for (const [rel, bytes] of objects) if (isCellPack(rel)) packs.set(group, Buffer.from(bytes));
+    for (const [rel, bytes] of objects) {
+      if (!isCellPack(rel)) continue;
+      const pack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (onPack === undefined) packs.set(group, pack);
+      else onPack(group, pack);
+    }
   sealGroups(tree, hashSerialised);
   sealIndex(tree, hashSerialised);
   return packs;
