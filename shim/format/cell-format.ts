@@ -1,5 +1,5 @@
 /**
- * The search side of the site (cell schema 8, and 7 read beside it): offices in a tree of H3 cells. A small top index
+ * The search side of the site (cell schema 9, and 8 read beside it): offices in a tree of H3 cells. A small top index
  * names the group cells (H3 res CELL_GROUP_RES); each group object holds its cell tree with per-cell counts, its shared
  * pages the shared lists of its larger cells; blocks hold compact columns (listing number, unit number, lat, lng) of
  * the offices under one tree cell (coordinates as steps from the previous office) and the shared lists of the cells
@@ -7,8 +7,8 @@
  * objects below it. Counting is by *units*: a firm's offices split where they lie more than UNIT_MILES apart, so that
  * within any query circle a firm's offices all share one unit. Only the current cell schema (constants.ts
  * SCHEMA_VERSIONS.cells: blocks, group trees and shared pages in binary, block-, group- and shared-binary.ts) and the
- * one before it (PREVIOUS_CELL_SCHEMA: group trees and shared pages as JSON, the values the same) are read; see
- * docs/SITE-FORMAT.md.
+ * one before it (PREVIOUS_CELL_SCHEMA: blocks without their record chunks' lengths, the chunks read as objects only, the
+ * values the same) are read; see docs/SITE-FORMAT.md.
  */
 import { cellToParent, getResolution } from 'h3-js';
 import { z } from 'zod';
@@ -146,11 +146,11 @@ export const CellIndex = z.object({
     .describe(
       "group cell -> the stored length in bytes of each of its shared pages, in the order of its tree's `shared_sha256`: its pack holds them after its blocks; absent in indexes written before (pages are then read one object each)",
     ),
-  group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.pb (.json in cell schema 7)'),
+  group_sha256: dict(Sha256Hex).describe('group cell -> sha256 of cells/groups/<cell>.pb'),
 });
 
 /**
- * `cells/groups/<cell>.pb` (schema 8, coded by group-binary.ts) or `.json` (schema 7): the group's cell tree in
+ * `cells/groups/<cell>.pb` (coded by group-binary.ts): the group's cell tree in
  * preorder (children after their parent, by cell id), columnar.
  * Row i: cell[i] at res of the cell id, parent[i] (row, -1 for the group cell), n[i] offices, reach[i] miles from the
  * cell's H3 centre to its farthest office (rounded up), units[i] units with every office under the cell, block[i] the
@@ -172,7 +172,7 @@ export const CellGroup = z.object({
     at: column('integers'),
   }),
   shared_sha256: dict(Sha256Hex).describe(
-    'page cell -> sha256 of cells/shared/<page cell>.pb (.json in cell schema 7), for each page of the group (sharedPage), in row order',
+    'page cell -> sha256 of cells/shared/<page cell>.pb, for each page of the group (sharedPage), in row order',
   ),
   block_sha256: dict(Sha256Hex).describe('block cell -> sha256 of cells/blocks/<cell>.pb, for each block of the group'),
 });
@@ -184,7 +184,7 @@ export const CellGroup = z.object({
 const sharedLists = natLists;
 
 /**
- * `cells/shared/<page cell>.pb` (schema 8, coded by shared-binary.ts) or `.json` (schema 7): the shared lists of one
+ * `cells/shared/<page cell>.pb` (coded by shared-binary.ts): the shared lists of one
  * page of a group's rows at or above block level (block[i] is -1 or i, and sharedPage of the row's cell is the page),
  * in row order; row[j] names the group row of shared[j].
  */

@@ -1,9 +1,9 @@
 /**
- * Where a search's blocks and shared pages lie in their groups' packs (format/pack-layout.ts), and how the objects of
- * one round are read from the packs: ranges of one pack at most PACK_GAP_BYTES apart are one request (the gap is read
- * and dropped), then the runs left are joined across their smallest gaps first while the round's joined gaps stay
- * within PACK_JOIN_BUDGET_BYTES, so a cold search that needs many blocks of a group asks for a few ranges and reads a
- * bounded amount it drops.
+ * Where a search's blocks, shared pages and (from cell schema 9) record chunks lie in their groups' packs
+ * (format/pack-layout.ts), and how the objects of one round are read from the packs: ranges of one pack at most
+ * PACK_GAP_BYTES apart are one request (the gap is read and dropped), then the runs left are joined across their
+ * smallest gaps first while the round's joined gaps stay within PACK_JOIN_BUDGET_BYTES, so a cold search that needs
+ * many objects of a group asks for a few ranges and reads a bounded amount it drops.
  */
 import type { CellGroupT, CellIndexT } from '../format/cell-format.ts';
 import { cellToParent } from 'h3-js';

@@ -6,10 +6,11 @@
  * radius R with 2R < unit_miles holds offices of at most one unit per firm (units are found only by their numbers).
  *
  * cellSearch runs the phases of docs/SITE-FORMAT.md "Answering a query": openSearch (index, near groups and the blocks
- * planned from the index, block-plan.ts), classify (inside tops and edge leaves), readInsideLists and readBlock (shared
- * lists, edge blocks), edgeWithin, nearestFirms, then readShown (records) beside markInside (the count) and
- * officesWithin. A cold search so waits for three round trips after the index: trees and blocks, then records and
- * shared lists together. Distances are in miles, positions in degrees.
+ * planned from the index, block-plan.ts), classify (inside tops and edge leaves), insideReads and readBlock (the blocks
+ * the walk may need, edge blocks), edgeWithin, nearestFirms, then the shared pages of the inside tops and the shown
+ * firms' record chunks asked together (from cell schema 9 ranges of the same packs), read by readInsideLists (the count,
+ * markInside and officesWithin) beside readShown (records). A cold search so waits for three round trips after the
+ * index: trees and blocks, then records and shared lists together. Distances are in miles, positions in degrees.
  */
 import FlatQueue from 'flatqueue';
 import { cellToLatLng } from 'h3-js';
