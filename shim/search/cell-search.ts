@@ -291,6 +291,7 @@ async function openSearch(
       plan.cells.map((cell) => keys.cellBlock(v, cell)),
       near.map((cell) => keys.cellGroup(v, cell, index.schema_version)),
       packSpans(index, v, plan.cells),
+      { limit, last: false },
     ) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
     near.map(async (cell) => {
@@ -435,6 +436,7 @@ async function readInsideLists(s: Search, inside: readonly Row[], nearest: reado
     s.reader.preread?.(
       [...byTree.values()].flat().map((cell) => keys.cellShared(v, cell, s.index.schema_version)),
       new Map([...byTree].flatMap(([t, cells]) => [...pageSpans(s.index, v, t.group, cells)])),
+      { last: true },
     ) ?? ((): void => undefined);
   for (const [id, [t, k]] of pages) apart.set(id, readApart(s, t, k));
   const [apartLists, belowLists] = await Promise.all([
