@@ -13,7 +13,15 @@ import { CellGroup, CellIndex } from '../../shim/format/cell-format.ts';
 import { keys } from '../../shim/format/site-format.ts';
 import { binaryCellKind, paths } from '../../shim/format/paths.ts';
 import { decodeStored } from '../../shim/format/site-json.ts';
-import { packRuns, PACK_GAP_BYTES, type PackSpan } from '../../shim/search/block-packs.ts';
+import {
+  NARROW_RESERVE,
+  packRuns,
+  PACK_GAP_BYTES,
+  QUERY_MARGIN_BYTES,
+  QUERY_MAX_REQUESTS,
+  WIDE_RESERVE,
+  type PackSpan,
+} from '../../shim/search/block-packs.ts';
 import { kindOf, type ColdQueryReads } from './cold.ts';
 import { fmtBytes, median } from '../lib/stats.ts';
 
@@ -21,7 +29,7 @@ import { fmtBytes, median } from '../lib/stats.ts';
 export const PACK_GAPS: readonly number[] = [0, 16_384, 65_536];
 
 /** The GETs a query's plan may take when it merges the smallest gaps first (fittedReads): the cold target's 20. */
-export const FIT_GETS = 20;
+export const FIT_GETS = QUERY_MAX_REQUESTS;
 
 /** Bytes per block the index would carry to plan a block's range (offset and length as JSON numbers), estimated. */
 export const INDEX_BYTES_PER_BLOCK = 12;
@@ -363,22 +371,26 @@ export interface JoinReserve {
   bytes: { limit10: number; limit25: number };
 }
 
-/** The reserve the section 15 rows use: 3 GETs and 128 KiB at limit 10, 6 and 192 KiB at limit 25. */
+/**
+ * The reserve the section 15 rows use, the shim's (block-packs.ts NARROW_RESERVE and WIDE_RESERVE): 3 GETs and 128 KiB
+ * at limit 10, 6 and 192 KiB at limit 25.
+ */
 export const ONLINE_RESERVE: JoinReserve = {
-  gets: { limit10: 3, limit25: 6 },
-  bytes: { limit10: 128 * 1024, limit25: 192 * 1024 },
+  gets: { limit10: NARROW_RESERVE.requests, limit25: WIDE_RESERVE.requests },
+  bytes: { limit10: NARROW_RESERVE.bytes, limit25: WIDE_RESERVE.bytes },
 };
 
-/** Bytes a query-aware join leaves unread below 1 MiB, for what a reader cannot foresee. */
-export const ONLINE_MARGIN_BYTES = 16 * 1024;
+/** Bytes a query-aware join leaves unread below 1 MiB, for what a reader cannot foresee (the shim's). */
+export const ONLINE_MARGIN_BYTES = QUERY_MARGIN_BYTES;
 
 /**
- * One query's GETs and bytes under a query-aware join, a rule a reader could follow: each round's pack ranges are
- * asked as the shim asks them (packRuns within `budget`), then, while the query's GETs so far, the round's own and
- * the `reserve` kept for the rounds after it exceed FIT_GETS, the round's smallest gaps left are joined, as long as
- * the query's bytes so far and the round's stay within 1 MiB less ONLINE_MARGIN_BYTES and the reserve's bytes. It
- * knows what it has read and what this round asks, never a later round's ranges; the last round keeps no reserve. A
- * query at limit 25 (its name says so) keeps the larger reserve.
+ * One query's GETs and bytes under the query-aware join the shim makes (block-packs.ts packRuns with a PackFit): each
+ * round's pack ranges are asked as packRuns asks them within `budget`, then, while the query's GETs so far, the round's
+ * own and the `reserve` kept for the rounds after it exceed FIT_GETS, the round's smallest gaps left are joined, as
+ * long as the query's bytes so far and the round's stay within 1 MiB less ONLINE_MARGIN_BYTES and the reserve's bytes.
+ * It knows what it has read and what this round asks, never a later round's ranges; the last round keeps no reserve.
+ * A query at limit 25 (its name says so) keeps the larger reserve. Unlike the shim, it knows the bytes of the round's
+ * objects read whole before their reads end.
  */
 export function onlineReads(
   q: ColdQueryReads,
@@ -396,24 +408,15 @@ export function onlineReads(
     gets += loose.gets;
     bytes += loose.bytes;
     const last = k === rounds.length - 1;
-    const keep = last ? 0 : wide ? reserve.gets.limit25 : reserve.gets.limit10;
-    const cap = 1024 * 1024 - ONLINE_MARGIN_BYTES - (last ? 0 : wide ? reserve.bytes.limit25 : reserve.bytes.limit10);
-    const runs = packRuns(spans, PACK_GAP_BYTES, budget).map(({ pack, start, end }) => ({ pack, start, end }));
-    let read = runs.reduce((n, r) => n + r.end - r.start, 0);
-    while (gets + runs.length + keep > FIT_GETS) {
-      // The smallest gap between two runs of one pack (ties to the first), joined if the bytes allow.
-      let best = -1;
-      let gap = Infinity;
-      for (let i = 1; i < runs.length; i++) {
-        const a = runs[i - 1] as (typeof runs)[number];
-        const b = runs[i] as (typeof runs)[number];
-        if (a.pack === b.pack && b.start - a.end < gap) [best, gap] = [i, b.start - a.end];
-      }
-      if (best < 0 || bytes + read + gap > cap) break;
-      (runs[best - 1] as (typeof runs)[number]).end = (runs[best] as (typeof runs)[number]).end;
-      runs.splice(best, 1);
-      read += gap;
-    }
+    const fit = {
+      requestsSoFar: gets - loose.gets,
+      bytesSoFar: bytes,
+      looseRequests: loose.gets,
+      reserveRequests: last ? 0 : wide ? reserve.gets.limit25 : reserve.gets.limit10,
+      reserveBytes: last ? 0 : wide ? reserve.bytes.limit25 : reserve.bytes.limit10,
+    };
+    const runs = packRuns(spans, PACK_GAP_BYTES, budget, fit);
+    const read = runs.reduce((n, r) => n + r.end - r.start, 0);
     gets += runs.length;
     bytes += read;
   });

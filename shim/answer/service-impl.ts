@@ -18,6 +18,7 @@ import { isSearchRequest, parseSearch, validSearch, type SearchRequest } from '.
 import type { RawArgs } from './params.ts';
 import type { CallContext, Service } from './service.ts';
 import { shapeResultWithText } from './answer-json.ts';
+import { runWithTally } from '../store/read-tally.ts';
 import { readVersionObject } from '../search/version-object.ts';
 import { shapeCoverage, shapeFirm, shapeLocation, withUtmSource } from './shape.ts';
 import {
@@ -117,67 +118,74 @@ export function createService(
     return reader;
   }
 
+  /** The answer to one search (findAttorneys runs it inside the search's tally). */
+  async function findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
+    const { args: q, location: parsed } = validSearch(isSearchRequest(request) ? request : parseSearch(request));
+    // A cold request reads the location's first objects beside meta.json (site-reader.ts), which carries the cell index.
+    const reader = await current(ctx, (v) => [...locationKeys(parsed, v), ...cityHintKeys(parsed, v)]);
+    // The reads every search needs (the cell index) start beside the location's own, not after them.
+    prepare(reader);
+    // The resolved location's metro, declared before any search can start (a search started from a point before the
+    // location is resolved is told it once known).
+    let metroOf: (m: Promise<string | null>) => void = () => undefined;
+    const metro = new Promise<string | null>((resolve) => (metroOf = resolve));
+    metro.catch(() => undefined);
+    // Searches started from a point before the location is resolved, by point: the answer's is kept, the others dropped.
+    const started = new Map<string, ReturnType<SearchFn>>();
+    const searchFrom = (p: { lat: number; lng: number }): ReturnType<SearchFn> => {
+      const at = `${p.lat},${p.lng}`;
+      let found = started.get(at);
+      if (found === undefined) {
+        found = search(reader, { lat: p.lat, lng: p.lng, metro }, q.radiusMiles, q.limit);
+        found.catch(() => undefined);
+        started.set(at, found);
+      }
+      return found;
+    };
+    // A place name's point is known before its metro (the city document, then its coverage piece): its search starts
+    // from it at once (resolve-city.ts tells it).
+    const located = resolveLocation(parsed, reader, searchFrom);
+    metroOf(located.then((l) => l.metro));
+    // A point is known before its metro: its search runs beside the location's reads (search.ts). The location's
+    // error (a 400, or its own 503) comes first, as when the two ran one after the other.
+    if (parsed.kind === 'point') searchFrom(parsed);
+    // A place's probable point (city-hint.ts): its search, and the read of its coverage piece, start beside the city
+    // document, the search kept only if the document resolves the query to that very point. A ZIP's point is its own
+    // (its metro follows from its coverage piece).
+    const hinted = (parsed.kind === 'zip' ? zipPoint(parsed, reader) : cityHint(reader, parsed)).then((p) => {
+      if (p === null) return;
+      if (parsed.kind !== 'zip') metroAt(reader, p.lat, p.lng).catch(() => undefined);
+      searchFrom(p);
+    });
+    const location = await located;
+    await hinted;
+    const found = await searchFrom(location);
+    return {
+      query_id: queryId({
+        version: reader.version,
+        locationInput: location.input,
+        radiusMiles: q.radiusMiles,
+        limit: q.limit,
+        practiceArea: q.practiceArea,
+      }),
+      covered: found.covered,
+      location: shapeLocation(location, found.covered),
+      radius_miles_used: q.radiusMiles,
+      firms_within_radius: found.firmsWithinRadius,
+      order: ORDER_TEXT,
+      disclosure: searchDisclosure(found.covered, location, reader.meta),
+      // Registered with their offices' text, so answerJson (answer-json.ts) serialises them without escaping it again.
+      results: found.hits.map((h) =>
+        shapeResultWithText(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl),
+      ),
+    };
+  }
+
   return {
-    async findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
-      const { args: q, location: parsed } = validSearch(isSearchRequest(request) ? request : parseSearch(request));
-      // A cold request reads the location's first objects beside meta.json (site-reader.ts), which carries the cell index.
-      const reader = await current(ctx, (v) => [...locationKeys(parsed, v), ...cityHintKeys(parsed, v)]);
-      // The reads every search needs (the cell index) start beside the location's own, not after them.
-      prepare(reader);
-      // The resolved location's metro, declared before any search can start (a search started from a point before the
-      // location is resolved is told it once known).
-      let metroOf: (m: Promise<string | null>) => void = () => undefined;
-      const metro = new Promise<string | null>((resolve) => (metroOf = resolve));
-      metro.catch(() => undefined);
-      // Searches started from a point before the location is resolved, by point: the answer's is kept, the others dropped.
-      const started = new Map<string, ReturnType<SearchFn>>();
-      const searchFrom = (p: { lat: number; lng: number }): ReturnType<SearchFn> => {
-        const at = `${p.lat},${p.lng}`;
-        let found = started.get(at);
-        if (found === undefined) {
-          found = search(reader, { lat: p.lat, lng: p.lng, metro }, q.radiusMiles, q.limit);
-          found.catch(() => undefined);
-          started.set(at, found);
-        }
-        return found;
-      };
-      // A place name's point is known before its metro (the city document, then its coverage piece): its search starts
-      // from it at once (resolve-city.ts tells it).
-      const located = resolveLocation(parsed, reader, searchFrom);
-      metroOf(located.then((l) => l.metro));
-      // A point is known before its metro: its search runs beside the location's reads (search.ts). The location's
-      // error (a 400, or its own 503) comes first, as when the two ran one after the other.
-      if (parsed.kind === 'point') searchFrom(parsed);
-      // A place's probable point (city-hint.ts): its search, and the read of its coverage piece, start beside the city
-      // document, the search kept only if the document resolves the query to that very point. A ZIP's point is its own
-      // (its metro follows from its coverage piece).
-      const hinted = (parsed.kind === 'zip' ? zipPoint(parsed, reader) : cityHint(reader, parsed)).then((p) => {
-        if (p === null) return;
-        if (parsed.kind !== 'zip') metroAt(reader, p.lat, p.lng).catch(() => undefined);
-        searchFrom(p);
-      });
-      const location = await located;
-      await hinted;
-      const found = await searchFrom(location);
-      return {
-        query_id: queryId({
-          version: reader.version,
-          locationInput: location.input,
-          radiusMiles: q.radiusMiles,
-          limit: q.limit,
-          practiceArea: q.practiceArea,
-        }),
-        covered: found.covered,
-        location: shapeLocation(location, found.covered),
-        radius_miles_used: q.radiusMiles,
-        firms_within_radius: found.firmsWithinRadius,
-        order: ORDER_TEXT,
-        disclosure: searchDisclosure(found.covered, location, reader.meta),
-        // Registered with their offices' text, so answerJson (answer-json.ts) serialises them without escaping it again.
-        results: found.hits.map((h) =>
-          shapeResultWithText(h.office, reader.meta, h.distanceMiles, h.officesWithinRadius, ctx.publicBaseUrl),
-        ),
-      };
+    findAttorneys(request: SearchRequest | RawArgs, ctx: CallContext): Promise<AttorneysResponseT> {
+      // One tally of store reads for the whole search (read-tally.ts): a round of pack ranges that would take it over
+      // the cold target joins more of them (block-packs.ts fitRuns).
+      return runWithTally(() => findAttorneys(request, ctx));
     },
 
     async getFirm(listingId, ctx, near) {

@@ -298,6 +298,7 @@ async function openSearch(
       plan.cells.map((cell) => keys.cellBlock(v, cell)),
       near.map((cell) => keys.cellGroup(v, cell, index.schema_version)),
       packSpans(index, v, plan.cells),
+      { limit, last: false },
     ) ?? ((): void => undefined);
   const nearTrees = await Promise.all(
     near.map(async (cell) => {
@@ -713,7 +714,7 @@ export async function cellSearch(
     const pages = pageReads(s, reads);
     const chunks = chunkReads(s, shown);
     const release =
-      s.reader.preread?.([...pages.keys, ...chunks.keys], new Map([...pages.spans, ...chunks.spans])) ??
+      s.reader.preread?.([...pages.keys, ...chunks.keys], new Map([...pages.spans, ...chunks.spans]), { last: true }) ??
       ((): void => undefined);
     const [counted, records] = await Promise.allSettled([
       readInsideLists(s, reads).then((listOf) => {

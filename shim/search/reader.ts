@@ -2,7 +2,7 @@
 import type { ZodType } from 'zod';
 import { StoreError } from '../contract/errors.ts';
 import type { MetaT } from '../format/site-format.ts';
-import type { PackSpan } from './block-packs.ts';
+import type { PackSpan, SearchRound } from './block-packs.ts';
 
 /** One consistent version of the site: every read goes to the same `version` (never two versions in one answer). */
 export interface SiteReader {
@@ -24,20 +24,24 @@ export interface SiteReader {
    * given, exactly as a read made then. Nothing is read when every parent is cached (the children are then asked
    * without waiting for a parent, and a planned child that is not needed is not read); keys already cached are skipped.
    * Keys with a span in `spans` (block-packs.ts) are read as slices of range requests of their packs where the store
-   * reads ranges. Returns a function that drops the reads not taken (call it once the caller is done). Absent on
-   * readers that cannot.
+   * reads ranges. Given the search `round` they belong to, inside a request that tallies its reads (read-tally.ts), the
+   * ranges are joined further when the request's store requests so far, this round's (the parents not cached among
+   * them) and the reserve the round keeps for later ones would pass the cold target (block-packs.ts fitRuns). Returns a
+   * function that drops the reads not taken (call it once the caller is done). Absent on readers that cannot.
    */
   readonly prefetch?: (
     keys: readonly string[],
     parents: readonly string[],
     spans?: ReadonlyMap<string, PackSpan>,
+    round?: SearchRound,
   ) => () => void;
   /**
    * Starts reading `keys` (full store keys) that are not cached, those with a span in `spans` as slices of range requests
    * of their packs where the store reads ranges, so a json() of each takes them; for objects a search is about to read
-   * together. Returns a function that drops the reads not taken. Absent on readers that cannot.
+   * together; their ranges joined to fit the request given the search `round`, as prefetch's. Returns a function that
+   * drops the reads not taken. Absent on readers that cannot.
    */
-  readonly preread?: (keys: readonly string[], spans: ReadonlyMap<string, PackSpan>) => () => void;
+  readonly preread?: (keys: readonly string[], spans: ReadonlyMap<string, PackSpan>, round?: SearchRound) => () => void;
   /** The bytes stored at a full store key, unchecked and uncached (version-object.ts checks them); absent on readers that cannot. */
   readonly storedBytes?: (key: string) => Promise<Uint8Array | null>;
 }

@@ -16,10 +16,11 @@ import { checkHash, expectedHash, readsUnhashed, recordsHashes } from '../format
 import { parseStored, readJson, type ObjectSource } from '../format/site-json.ts';
 import { RecordChunk } from '../format/record-chunk.ts';
 import { SpeculativeReads } from './speculative-reads.ts';
-import type { PackSpan } from './block-packs.ts';
+import { roundReserve, type PackFit, type PackSpan, type SearchRound } from './block-packs.ts';
 import { INDEX_BYTES_PER_POINT } from './point-index.ts';
 import { StoreDeadlineError } from '../store/deadline.ts';
 import { requestDeadline } from '../store/request-deadline.ts';
+import { currentTally, tallied } from '../store/read-tally.ts';
 
 /** Hands out the SiteReader of the version being served; a request takes one at its start and uses only that one. */
 export interface SiteSource {
@@ -134,7 +135,9 @@ export function heldBytes(key: string, storedBytes: number, value: unknown): num
   return held;
 }
 
-export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = {}): CachedSiteSource {
+export function createSiteSource(objects: ObjectSource, opts: SiteSourceOptions = {}): CachedSiteSource {
+  // Every store request made here counts in the tally of the request it serves (read-tally.ts), but the pointer's.
+  const store = tallied(objects, (key) => key === keys.pointer);
   const ttl = opts.pointerTtlMs ?? POINTER_TTL_MS;
   const now = opts.now ?? Date.now;
   // Each entry keeps the hash it was checked against: a reader expecting another hash for the same key is refused.
@@ -213,6 +216,24 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
     return load;
   }
 
+  /**
+   * What a query-aware join of `round` knows of the request being served (its tally, read-tally.ts), with `loose` whole-
+   * object requests of the round made elsewhere; undefined without a round or outside a tally (the ranges then are
+   * joined as packRuns joins them alone).
+   */
+  function fitOf(round: SearchRound | undefined, loose: number): PackFit | undefined {
+    const tally = round === undefined ? undefined : currentTally();
+    if (round === undefined || tally === undefined) return undefined;
+    const reserve = roundReserve(round);
+    return {
+      requestsSoFar: tally.requests,
+      bytesSoFar: tally.bytes + tally.pendingBytes,
+      looseRequests: loose,
+      reserveRequests: reserve.requests,
+      reserveBytes: reserve.bytes,
+    };
+  }
+
   function makeReader(version: string, meta: MetaT, metaSha256: string | undefined): SiteReader {
     const prefix = keys.root(version);
     const resolve = layerResolver(version, meta.layers);
@@ -224,8 +245,17 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
       if (carriedIndex?.schema !== schema) carriedIndex = { schema, value: checkStored(schema, meta.cell_index, key) };
       return carriedIndex.value as T;
     }
-    /** Starts reading the uncached `list` (spans by version key), taken once by cachedJson; returns their drop. */
-    function startReads(list: readonly string[], spans: ReadonlyMap<string, PackSpan>): () => void {
+    /**
+     * Starts reading the uncached `list` (spans by version key), taken once by cachedJson; returns their drop. Given the
+     * search `round` they are, inside a request's tally, their ranges are joined to fit the request (block-packs.ts
+     * fitRuns), `loose` counting the round's whole-object requests made elsewhere.
+     */
+    function startReads(
+      list: readonly string[],
+      spans: ReadonlyMap<string, PackSpan>,
+      round?: SearchRound,
+      loose = 0,
+    ): () => void {
       const stored: string[] = [];
       // Spans by the keys that hold the objects: a layered version's blocks and pack resolve to where they are stored.
       const storedSpans = new Map<string, PackSpan>();
@@ -237,7 +267,7 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         const pack = span === undefined ? null : resolve(span.pack);
         if (span !== undefined && pack !== null) storedSpans.set(at, { ...span, pack });
       }
-      const started = prefetched.startSpanned(stored, storedSpans);
+      const started = prefetched.startSpanned(stored, storedSpans, fitOf(round, loose));
       counters.storeReads += started.requests;
       return () => prefetched.drop(started.keys);
     }
@@ -249,15 +279,18 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         list: readonly string[],
         parents: readonly string[],
         spans: ReadonlyMap<string, PackSpan> = new Map(),
+        round?: SearchRound,
       ): () => void {
         const cached = (key: string): boolean => {
           const at = key.startsWith(prefix) ? resolve(key) : null;
           return at !== null && cache.get(at) !== undefined;
         };
         if (parents.every(cached)) return () => undefined;
-        return startReads(list, spans);
+        // The parents not cached are read in this round too (whole), unless a read of one is under way already.
+        const loose = round === undefined ? 0 : parents.filter((key) => !cached(key) && !reading(key)).length;
+        return startReads(list, spans, round, loose);
       },
-      preread: (list, spans) => startReads(list, spans),
+      preread: (list, spans, round) => startReads(list, spans, round),
       storedBytes: (key) => {
         counters.storeReads++;
         return store.get(key);
@@ -288,6 +321,15 @@ export function createSiteSource(store: ObjectSource, opts: SiteSourceOptions = 
         return fromHashDoc(key, rel, prefix + doc, schema);
       },
     };
+
+    /** True when a store read of the object at version key `key` is under way (its request made already). */
+    function reading(key: string): boolean {
+      const at = key.startsWith(prefix) ? resolve(key) : null;
+      if (at === null) return false;
+      if (speculative?.has(at) === true || prefetched.has(at)) return true;
+      for (const slot of inflight.keys()) if (slot.startsWith(`${at}\u0000`)) return true;
+      return false;
+    }
 
     /** `key` read where the layer map puts it, checked against `expected` (or opened by `open`, see cachedJson). */
     function readAt<T>(

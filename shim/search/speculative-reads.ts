@@ -4,7 +4,14 @@
  * which checks its bytes against the hash meta.json (or the parent object) records before parsing or caching them.
  */
 import type { ObjectSource } from '../format/site-json.ts';
-import { packRuns, type PackRun, type PackSpan } from './block-packs.ts';
+import {
+  packRuns,
+  PACK_GAP_BYTES,
+  PACK_JOIN_BUDGET_BYTES,
+  type PackFit,
+  type PackRun,
+  type PackSpan,
+} from './block-packs.ts';
 
 /** Pending speculative reads by store key; take() hands one out as an ObjectSource for that key, once. */
 export class SpeculativeReads {
@@ -28,11 +35,14 @@ export class SpeculativeReads {
    * Starts reading each key not already pending: those with a span in `spans` (and a store that reads ranges) as
    * slices of range requests of their packs (block-packs.ts packRuns), the others whole. Returns the keys it started
    * (for drop) and the store requests it made. A slice is checked like any read when taken; a pack that is missing
-   * sends its objects' reads to the objects themselves.
+   * sends its objects' reads to the objects themselves. With `fit`, the ranges are joined further to fit the request
+   * (block-packs.ts fitRuns); its `looseRequests` are the round's whole-object requests made elsewhere, to which the
+   * whole reads started here are added.
    */
   startSpanned(
     keys: readonly string[],
     spans: ReadonlyMap<string, PackSpan> = new Map(),
+    fit?: PackFit,
   ): { keys: string[]; requests: number } {
     const started: string[] = [];
     const ranged: [string, PackSpan][] = [];
@@ -45,8 +55,9 @@ export class SpeculativeReads {
       else this.hold(key, this.store.get(key));
     }
     let requests = started.length - ranged.length;
+    const fitted = fit === undefined ? undefined : { ...fit, looseRequests: fit.looseRequests + requests };
     if (getRange !== undefined)
-      for (const run of packRuns(ranged)) {
+      for (const run of packRuns(ranged, PACK_GAP_BYTES, PACK_JOIN_BUDGET_BYTES, fitted)) {
         this.holdRun(run, getRange(run.pack, run.start, run.end));
         requests++;
       }
