@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seeded } from './helpers/seeded.ts';
 import { coldQueryReads, wholeObjects, type ColdQueryReads } from '../bench/cold/cold.ts';
 import {
   joinedReads,
@@ -226,20 +227,6 @@ describe('cold reads of packed blocks', () => {
     expect(scan.problems).toEqual([`${keys.meta(version)}: its cell_index is not ${keys.cellIndex(version)}`]);
   });
 });
-
-/**
- * Random integers below n from `seed` (mulberry32, 32-bit integer arithmetic: a product past 2^53 in doubles loses its
- * low bits, and every draw of such a generator came out even).
- */
-function seeded(seed: number): (n: number) => number {
-  let s = seed;
-  return (n) => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}
 
 /** `n` random spans over three packs (a seeded generator, so every run tests the same cases). */
 function randomSpans(rand: (n: number) => number): [string, PackSpan][] {

@@ -4,6 +4,7 @@
  * the margin and the reserve; held to a hand-worked case and to a brute force over every set of gaps.
  */
 import { describe, expect, it } from 'vitest';
+import { seeded } from './helpers/seeded.ts';
 import {
   fitRuns,
   NARROW_RESERVE,
@@ -21,17 +22,6 @@ import {
 } from '../shim/search/block-packs.ts';
 
 const KIB = 1024;
-
-/** Random integers below n from `seed` (mulberry32), so every run tests the same cases. */
-function seeded(seed: number): (n: number) => number {
-  let s = seed;
-  return (n) => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}
 
 /** A span of `pack` from `start` KiB, `size` KiB long. */
 function span(key: string, pack: string, start: number, size: number): [string, PackSpan] {
