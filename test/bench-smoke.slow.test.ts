@@ -81,9 +81,13 @@ describe('counting store', () => {
     expect(kinds).toContain('meta.json');
     expect(kinds).not.toContain('cell index');
     expect(kinds).toContain('cell group');
-    // Blocks come as byte ranges of their groups' packs (recorded as `<key>#<start>-<end>`).
+    // Blocks, shared pages and record chunks come as byte ranges of their groups' packs (recorded as
+    // `<key>#<start>-<end>`), never as objects of their own.
     expect(kinds).toContain('cell pack range');
-    expect(kinds).toContain('cell records');
+    expect(kinds).not.toContain('cell block');
+    expect(kinds).not.toContain('cell records');
+    // The last round asks the record chunks of the firms shown.
+    expect(rounds.rounds.at(-1)?.every((k) => kindOf(k) === 'cell pack range')).toBe(true);
     const direct = await Promise.all(
       store.reads.map(async (r) => {
         const folder = new FolderStore(site);
