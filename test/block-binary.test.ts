@@ -49,11 +49,10 @@ function genericDecode(bytes: Uint8Array): Record<string, unknown> {
       }
       shared.push(list);
     } else if (field === 10) records.push(Buffer.from(r.bytes()).toString('hex'));
-    else if (field === 11) out.records_at = Number(r.uint64());
-    else if (field === 12) out.records_bytes = packed(() => r.uint32());
+    else if (field === 11) out.records_bytes = packed(() => r.uint32());
     else r.skip(wire);
   }
-  const { schema_version, cell, listing, dunit, coord_digits, dlat, dlng, exact, records_at, records_bytes } = out;
+  const { schema_version, cell, listing, dunit, coord_digits, dlat, dlng, exact, records_bytes } = out;
   return {
     schema_version,
     cell,
@@ -65,7 +64,6 @@ function genericDecode(bytes: Uint8Array): Record<string, unknown> {
     exact,
     shared,
     records_sha256: records,
-    records_at: records_at ?? 0,
     records_bytes: records_bytes ?? [],
   };
 }
@@ -83,8 +81,6 @@ const EDGES: CellBlockT = {
   exact: [1, -0.1, 1e-300],
   shared: [[], [4, 1, 5, 2], []],
   records_sha256: [sha('a'), sha('0')],
-  // Past 2^32: a pack's record chunks may in principle exceed a uint32, so the offset is a uint64.
-  records_at: 2 ** 33 + 5,
   records_bytes: [2 ** 32 - 1, 26_000],
 };
 
@@ -110,7 +106,7 @@ describe('binary cell blocks', () => {
     expect(CellBlock.parse(decodeBlock(bytes))).toEqual(EDGES);
     expect(genericDecode(bytes)).toEqual(EDGES);
     const bare: CellBlockT = { ...EDGES, listing: [], dunit: [], coord_digits: 0, dlat: [], dlng: [], exact: [] };
-    const small = encodeBlock({ ...bare, shared: [], records_sha256: [], records_at: 0, records_bytes: [] });
+    const small = encodeBlock({ ...bare, shared: [], records_sha256: [], records_bytes: [] });
     // schema_version (2 bytes) and cell (2 + 15): nothing else is written.
     expect(small.length).toBe(19);
     expect(decodeBlock(encodeBlock(bare))).toEqual(bare);
@@ -122,7 +118,7 @@ describe('binary cell blocks', () => {
     const tag = (field: number, wire: WireType): number[] => [(field << 3) | wire];
     const damaged: [string, Uint8Array][] = [
       ['truncated', good.subarray(0, good.length - 5)],
-      ['an unknown field', Uint8Array.from([...good, ...tag(13, WireType.Varint), 1])],
+      ['an unknown field', Uint8Array.from([...good, ...tag(12, WireType.Varint), 1])],
       ['a field twice', Uint8Array.from([...good, ...tag(5, WireType.Varint), 3])],
       ['a wrong wire type', Uint8Array.from([...tag(1, WireType.LengthDelimited), 1, 7])],
       ['a short sha256', Uint8Array.from([...good, ...tag(10, WireType.LengthDelimited), 2, 1, 2])],

@@ -115,7 +115,6 @@ describe('numeric columns', () => {
       exact: [],
       shared: [],
       records_sha256: [h],
-      records_at: 0,
       records_bytes: [100],
     };
     expect(CellBlock.safeParse(block).error?.issues[0]?.path).toEqual(['dlng']);
@@ -138,7 +137,6 @@ describe('numeric columns', () => {
       exact: [],
       shared: [],
       records_sha256: [h],
-      records_at: 0,
       records_bytes: [100],
     };
     for (const read of [8, 9]) expect(CellBlock.safeParse({ ...block, schema_version: read }).success).toBe(true);

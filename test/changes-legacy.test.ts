@@ -92,7 +92,7 @@ describe('a live version of the previous cell schema', () => {
     const block = CellBlock.parse(decodeStored((await live.store.get(key)) as Uint8Array, key));
     expect(block.schema_version).toBe(8);
     expect(block.records_sha256.length).toBeGreaterThan(0);
-    expect([block.records_at, block.records_bytes]).toEqual([0, []]);
+    expect(block.records_bytes).toEqual([]);
     expect(await live.store.get(keys.cellPack(first, Object.keys(index.groups)[0] ?? ''))).toBeNull();
   });
 

@@ -31,7 +31,7 @@ import {
 } from '../shim/search/block-packs.ts';
 import { createService } from '../shim/answer/service-impl.ts';
 import { StoreError } from '../shim/contract/errors.ts';
-import { CellBlock, CellIndex } from '../shim/format/cell-format.ts';
+import { CellBlock, CellGroup, CellIndex } from '../shim/format/cell-format.ts';
 import { decodeStored } from '../shim/format/site-json.ts';
 import { keys, Pointer, type StoredOfficeT } from '../shim/format/site-format.ts';
 import { createSiteSource } from '../shim/search/site-reader.ts';
@@ -188,13 +188,13 @@ describe('cold reads of packed blocks', () => {
       const file = join(variant, keys.cellPack(version, group));
       const bytes = readFileSync(file);
       const damaged = Buffer.from(bytes);
+      const treeRel = keys.cellGroup(version, group, index.schema_version);
+      const tree = CellGroup.parse(decodeStored(readFileSync(join(variant, treeRel)), treeRel));
       for (const [cell] of index.blocks[group] ?? []) {
         const rel = keys.cellBlock(version, cell);
         const block = CellBlock.parse(decodeStored(readFileSync(join(variant, rel)), rel));
         for (let k = 0; k < block.records_bytes.length; k++) {
-          const at =
-            (recordSpan(index, version, { cell, recordsAt: block.records_at, recordBytes: block.records_bytes }, k)
-              ?.start ?? 0) + 1;
+          const at = (recordSpan(index, version, tree, { cell, recordBytes: block.records_bytes }, k)?.start ?? 0) + 1;
           damaged[at] = (damaged[at] ?? 0) ^ 1;
           chunks++;
         }

@@ -72,6 +72,7 @@ function genericGroup(bytes: Uint8Array): CellGroupT {
     },
     shared_sha256: dict(10, 11),
     block_sha256: dict(12, 13),
+    block_records_bytes: packedOf(one(14)) as number[],
   };
 }
 
@@ -110,6 +111,7 @@ const EDGES: CellGroupT = {
   },
   shared_sha256: { [GROUP_CELL]: sha('a') },
   block_sha256: { [CHILD]: sha('0'), [childCell(GROUP_CELL, 6)]: sha('f') },
+  block_records_bytes: [2 ** 32 - 1, 0],
 };
 const PAGE: CellSharedT = {
   schema_version: 8,

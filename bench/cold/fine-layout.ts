@@ -160,7 +160,6 @@ export function leafSegment(o: Offices, s: number, e: number): CellBlockT {
     ...encodeCoords(o.lat.subarray(s, e), o.lng.subarray(s, e)),
     shared: [],
     records_sha256: [],
-    records_at: 0,
     records_bytes: [],
   };
 }
@@ -175,7 +174,6 @@ export function sharedSegment(o: Offices): CellBlockT | null {
     dlng: [],
     exact: [],
     records_sha256: [],
-    records_at: 0,
     records_bytes: [],
   };
   return { ...empty, schema_version: o.block.schema_version, cell: '', listing: [], shared: o.block.shared };

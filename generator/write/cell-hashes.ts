@@ -35,8 +35,9 @@ export interface StoredOf {
 
 /**
  * Each group in turn, its objects as stored: its record chunks (hashed into each block's `records_sha256`, and from
- * cell schema 9 their lengths into `records_bytes` and their offset among the pack's chunks into `records_at`), its
- * blocks and shared pages, then its pack: the blocks one after another in the order of the index's `blocks`, the
+ * cell schema 9 their lengths into the block's `records_bytes` and each block's total into its group tree's
+ * `block_records_bytes`, so a correction that changes one chunk's length changes no other block), its blocks and shared
+ * pages, then its pack: the blocks one after another in the order of the index's `blocks`, the
  * shared pages in the order the group's tree lists them, and from schema 9 every block's record chunks in that order.
  * Fills the index's `block_bytes` and `shared_bytes`. One group's bytes at a time, so a writer holds no more than the
  * largest group's (at a million offices a pack of a dense group is tens of megabytes).
@@ -56,10 +57,11 @@ export function* groupObjects(
   const blockBytes: Record<string, number[]> = {};
   const sharedBytes: Record<string, number[]> = {};
   const inPack = tree.index.schema_version >= FIRST_RECORDS_IN_PACK_SCHEMA;
+  const groupOf = new Map(tree.groups.map((g) => [g.cell, g]));
   for (const [group, list] of Object.entries(tree.index.blocks)) {
     const objects: [string, Uint8Array][] = [];
     const records: Uint8Array[] = [];
-    let recordsAt = 0;
+    const recordsBytes: number[] = [];
     const parts = list.map(([cell]) => {
       const block = blocks.get(cell);
       if (block === undefined) throw new Error(`block ${cell} of group ${group} was not built`);
@@ -72,9 +74,8 @@ export function* groupObjects(
       });
       block.records_sha256 = own.map((bytes) => sha256Hex(bytes));
       if (inPack) {
-        block.records_at = recordsAt;
         block.records_bytes = own.map((bytes) => bytes.byteLength);
-        for (const bytes of own) recordsAt += bytes.byteLength;
+        recordsBytes.push(own.reduce((n, bytes) => n + bytes.byteLength, 0));
         records.push(...own);
       }
       const rel = paths.cellBlock(cell);
@@ -88,6 +89,9 @@ export function* groupObjects(
       objects.push([rel, bytes]);
       return bytes;
     });
+    const groupTree = groupOf.get(group);
+    if (groupTree === undefined) throw new Error(`group ${group} was not built`);
+    groupTree.block_records_bytes = recordsBytes;
     blockBytes[group] = parts.map((p) => p.byteLength);
     sharedBytes[group] = shared.map((p) => p.byteLength);
     objects.push([paths.cellPack(group), Buffer.concat([...parts, ...shared, ...records])]);

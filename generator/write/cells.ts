@@ -298,7 +298,6 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
         ...coords,
         shared: below,
         records_sha256: [],
-        records_at: 0,
         records_bytes: [],
       });
       for (let k = 0, s = n.s; s < n.e; k++, s += chunk) {
@@ -378,6 +377,8 @@ export function buildCells(offices: readonly StoredOfficeT[], opts: CellTreeOpti
       rows: { cell, parent, n, reach, units: homed, block, at: first },
       shared_sha256: {},
       block_sha256: {},
+      // Filled by cell-hashes.ts groupObjects once the record chunks are serialised (from cell schema 9).
+      block_records_bytes: [],
     });
     shared.push(...pages.values());
   }

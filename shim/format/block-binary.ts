@@ -21,17 +21,14 @@ const F = {
   exact: 8,
   shared: 9,
   records_sha256: 10,
-  records_at: 11,
-  records_bytes: 12,
+  records_bytes: 11,
 } as const;
 const FIELDS = new Set<number>(Object.values(F));
 
 /** The wire type of each CellBlock field (undefined: not a field of it). */
 function wireOf(field: number): WireType | undefined {
   if (!FIELDS.has(field)) return undefined;
-  return field === F.schema_version || field === F.coord_digits || field === F.records_at
-    ? WireType.Varint
-    : WireType.LengthDelimited;
+  return field === F.schema_version || field === F.coord_digits ? WireType.Varint : WireType.LengthDelimited;
 }
 
 /** The stored bytes of `block` (its schema_version is written as it is: 7 as generated). */
@@ -47,7 +44,6 @@ export function encodeBlock(block: CellBlockT): Uint8Array {
   packed(w, F.exact, 'double', block.exact);
   for (const list of block.shared) writeSharedList(w, F.shared, list);
   for (const sha of block.records_sha256) writeSha(w, F.records_sha256, sha);
-  if (block.records_at !== 0) w.tag(F.records_at, WireType.Varint).uint64(block.records_at);
   packed(w, F.records_bytes, 'uint32', block.records_bytes);
   return w.finish();
 }
@@ -69,7 +65,6 @@ export function decodeBlock(bytes: Uint8Array): unknown {
     exact: [] as number[],
     shared: [] as number[][],
     records_sha256: [] as string[],
-    records_at: 0,
     records_bytes: [] as number[],
   };
   const check = fieldChecker(wireOf, [F.shared, F.records_sha256]);
@@ -106,9 +101,6 @@ export function decodeBlock(bytes: Uint8Array): unknown {
         break;
       case F.records_sha256:
         out.records_sha256.push(readSha(r));
-        break;
-      case F.records_at:
-        out.records_at = Number(r.uint64());
         break;
       case F.records_bytes:
         readPacked(bytes, r, field, 'uint32', out.records_bytes);

@@ -157,7 +157,8 @@ export const CellIndex = z.object({
  * row of the block holding the cell's offices (-1 above blocks) and at[i] the first position of its offices in that
  * block. A row's shared list (the units with offices under the cell and elsewhere) is kept apart, read only when the
  * cell lies wholly inside a query circle: in the group's CellShared object for rows at or above block level, in the
- * block object for rows below it. Then the hash of each of the group's shared pages and of each of its blocks.
+ * block object for rows below it. Then the hash of each of the group's shared pages and of each of its blocks, and
+ * from schema 9 the length of each block's record chunks together in the group's pack.
  */
 export const CellGroup = z.object({
   schema_version: sv,
@@ -175,6 +176,9 @@ export const CellGroup = z.object({
     'page cell -> sha256 of cells/shared/<page cell>.pb, for each page of the group (sharedPage), in row order',
   ),
   block_sha256: dict(Sha256Hex).describe('block cell -> sha256 of cells/blocks/<cell>.pb, for each block of the group'),
+  block_records_bytes: column('non-negative integers').describe(
+    "the bytes of each block's record chunks together in the group's pack, in the order of block_sha256 (empty in schema 8)",
+  ),
 });
 
 /**
@@ -201,8 +205,8 @@ export const CellShared = z.object({
  * listing: rank of the listing_id among all listing ids of the version (so order by it = order by listing_id);
  * dunit: the unit numbers as steps; coord_digits, dlat, dlng, exact: the coordinates as steps (block-coords.ts);
  * shared: the shared lists of the tree rows below the block's own row, in row order (shared[j] belongs to the group
- * row block + 1 + j); records_sha256[k] the hash of its record chunk k; from schema 9, records_bytes[k] its length and
- * records_at where the block's chunks start among the record chunks at the end of its group's pack.
+ * row block + 1 + j); records_sha256[k] the hash of its record chunk k; from schema 9, records_bytes[k] its length (the
+ * group gives where the block's chunks start in its pack).
  */
 export const CellBlock = z.object({
   schema_version: sv,
@@ -217,9 +221,6 @@ export const CellBlock = z.object({
   ),
   shared: sharedLists,
   records_sha256: z.array(Sha256Hex).describe('sha256 of record chunk k at position k'),
-  records_at: nat.describe(
-    "where the block's first record chunk starts in its group's pack, bytes after the pack's shared pages (0 in schema 8)",
-  ),
   records_bytes: column('non-negative integers').describe(
     'the length in bytes of record chunk k as stored, at position k (empty in schema 8)',
   ),

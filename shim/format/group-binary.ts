@@ -1,5 +1,5 @@
 /**
- * The binary coding of a group tree (cell schema 8, `cells/groups/<cell>.pb`): the values of the schema-7 JSON group,
+ * The binary coding of a group tree (cell schemas 8 and 9, `cells/groups/<cell>.pb`): the values of the schema-7 JSON group,
  * as the Protocol Buffers message CellGroup of cell-block.proto. Written as a proto3 encoder writes it (fields in
  * number order, repeated scalars packed, zero and empty fields left out), so the bytes follow from the values alone.
  * A row's cell is its digit among its parent's children (the group cell is a fixed64); `parent`, `block` and `at` are
@@ -36,13 +36,14 @@ const F = {
   shared_sha256: 11,
   block_cell: 12,
   block_sha256: 13,
+  block_records_bytes: 14,
 } as const;
 
 /** The wire type of each CellGroup field (undefined: not a field of it). */
 function wireOf(field: number): WireType | undefined {
   if (field === F.schema_version) return WireType.Varint;
   if (field === F.cell) return WireType.Bit64;
-  return field > F.cell && field <= F.block_sha256 ? WireType.LengthDelimited : undefined;
+  return field > F.cell && field <= F.block_records_bytes ? WireType.LengthDelimited : undefined;
 }
 
 /**
@@ -121,6 +122,7 @@ export function encodeGroup(group: CellGroupT): Uint8Array {
   for (const sha of Object.values(group.shared_sha256)) writeSha(w, F.shared_sha256, sha);
   writeCells(w, F.block_cell, Object.keys(group.block_sha256));
   for (const sha of Object.values(group.block_sha256)) writeSha(w, F.block_sha256, sha);
+  packed(w, F.block_records_bytes, 'uint32', group.block_records_bytes);
   return w.finish();
 }
 
@@ -153,6 +155,7 @@ export function decodeGroup(bytes: Uint8Array): unknown {
   const sharedSha: string[] = [];
   const blockCell: string[] = [];
   const blockSha: string[] = [];
+  const blockRecordsBytes: number[] = [];
   // The row columns, each a packed uint32 field read the same way.
   const columns: Partial<Record<number, number[]>> = {
     [F.row_digit]: digit,
@@ -162,6 +165,7 @@ export function decodeGroup(bytes: Uint8Array): unknown {
     [F.row_units]: units,
     [F.row_block]: block,
     [F.row_at]: at,
+    [F.block_records_bytes]: blockRecordsBytes,
   };
   const check = fieldChecker(wireOf, [F.shared_sha256, F.block_sha256]);
   while (r.pos < r.len) {
@@ -204,5 +208,6 @@ export function decodeGroup(bytes: Uint8Array): unknown {
     rows,
     shared_sha256: paired(sharedCell, sharedSha, 'shared page'),
     block_sha256: paired(blockCell, blockSha, 'block'),
+    block_records_bytes: blockRecordsBytes,
   };
 }

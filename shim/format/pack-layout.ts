@@ -2,7 +2,7 @@
  * The layout of a group's pack (cells/packs/<group>.bin, docs/SITE-FORMAT.md): its blocks as stored in the order of the
  * cell index's `blocks`, at its `block_bytes`, then its shared pages in the order of its tree's `shared_sha256`, at
  * `shared_bytes`, then (from cell schema 9) each block's record chunks in the same block order, at the block's
- * `records_bytes` from its `records_at`. The one reading of that layout: a search plans its ranges from it
+ * `records_bytes`, each block's chunks at the length its group tree's `block_records_bytes` gives. The one reading of that layout: a search plans its ranges from it
  * (search/block-packs.ts), audit's scan and the public route check a pack against it.
  */
 import type { CellBlockT, CellGroupT, CellIndexT } from './cell-format.ts';
@@ -32,14 +32,33 @@ export function packRecordsStart(index: CellIndexT, group: string): number | nul
 }
 
 /**
- * The record chunks of `block` (of group `group`) in its pack, chunk k at position k: none for a schema before 9 or an
- * index without the lengths, and none when the block's lengths do not give one per chunk hash.
+ * Where each block's record chunks start in the pack of group tree `tree` (bytes, by block cell): after the pack's
+ * shared pages, block after block in the order of the tree's `block_sha256`, at its `block_records_bytes`. Null for a
+ * schema before 9, an index without the pack's lengths, or a tree without one length per block.
  */
-export function recordEntries(index: CellIndexT, group: string, block: CellBlockT): PackEntry[] {
-  const start = packRecordsStart(index, group);
-  if (index.schema_version < FIRST_RECORDS_IN_PACK_SCHEMA || start === null) return [];
-  if (block.records_bytes.length !== block.records_sha256.length) return [];
-  let at = start + block.records_at;
+export function blockRecordsAt(index: CellIndexT, tree: CellGroupT): Map<string, number> | null {
+  const start = packRecordsStart(index, tree.cell);
+  const cells = Object.keys(tree.block_sha256);
+  if (index.schema_version < FIRST_RECORDS_IN_PACK_SCHEMA || start === null) return null;
+  if (tree.block_records_bytes.length !== cells.length) return null;
+  let at = start;
+  return new Map(
+    cells.map((cell, k) => {
+      const entry: [string, number] = [cell, at];
+      at += tree.block_records_bytes[k] ?? 0;
+      return entry;
+    }),
+  );
+}
+
+/**
+ * The record chunks of `block` (of group tree `tree`) in its pack, chunk k at position k: none for a schema before 9 or
+ * lengths missing, and none when the block's lengths do not give one per chunk hash.
+ */
+export function recordEntries(index: CellIndexT, tree: CellGroupT, block: CellBlockT): PackEntry[] {
+  const start = blockRecordsAt(index, tree)?.get(block.cell);
+  if (start === undefined || block.records_bytes.length !== block.records_sha256.length) return [];
+  let at = start;
   return block.records_bytes.map((n, chunk) => {
     const entry: PackEntry = { kind: 'records', cell: block.cell, chunk, start: at, end: at + n };
     at += n;
@@ -88,16 +107,23 @@ export function packProblems(
   if (bytes === null) return [`${key}: the cell index gives its objects' lengths but it is missing`];
   const problems: string[] = [];
   if (index.schema_version >= FIRST_RECORDS_IN_PACK_SCHEMA) {
-    let next = 0;
+    const cells = Object.keys(tree.block_sha256);
+    if (tree.block_records_bytes.length !== cells.length)
+      problems.push(
+        `${key}: its group gives ${tree.block_records_bytes.length} record lengths for ${cells.length} blocks`,
+      );
     for (const block of blocks) {
-      if (block.records_at !== next)
-        problems.push(`${key}: block ${block.cell} says its record chunks start at ${block.records_at}, not ${next}`);
-      const own = recordEntries(index, tree.cell, block);
+      const total = block.records_bytes.reduce((n, b) => n + b, 0);
+      const recorded = tree.block_records_bytes[cells.indexOf(block.cell)];
+      if (total !== recorded)
+        problems.push(
+          `${key}: block ${block.cell} gives ${total} bytes of record chunks, its group ${recorded ?? 'none'}`,
+        );
+      const own = recordEntries(index, tree, block);
       if (own.length !== block.records_sha256.length)
         problems.push(
           `${key}: block ${block.cell} gives ${block.records_bytes.length} record chunk lengths for ${block.records_sha256.length} chunks`,
         );
-      for (const n of block.records_bytes) next += n;
       entries.push(...own);
     }
   }

@@ -7,8 +7,7 @@
  * join) a round that would take the request over QUERY_MAX_REQUESTS joins more of its gaps, within QUERY_MAX_BYTES.
  */
 import type { CellGroupT, CellIndexT } from '../format/cell-format.ts';
-import { cellToParent } from 'h3-js';
-import { FIRST_RECORDS_IN_PACK_SCHEMA, packEntries, packRecordsStart } from '../format/pack-layout.ts';
+import { blockRecordsAt, packEntries } from '../format/pack-layout.ts';
 import { keys } from '../format/site-format.ts';
 
 /** Bytes two blocks of one pack may lie apart and still be read with one range request (BENCHMARKS.md section 3). */
@@ -136,23 +135,27 @@ export function pageSpans(
   return out;
 }
 
+/** Where each block's record chunks start in its group's pack (pack-layout.ts blockRecordsAt), once per parsed tree. */
+const recordsAtOf = new WeakMap<CellGroupT, Map<string, number> | null>();
+
 /**
- * The pack span of record chunk `chunk` of `block` (its cell, and where its chunks start and how long each is, as the
- * block gives them) in version `v`, or null when the chunk lies in no pack (a schema before 9, or lengths missing).
+ * The pack span of record chunk `chunk` of `block` (its cell and its chunks' lengths, as the block gives them) of group
+ * tree `tree` in version `v`, or null when the chunk lies in no pack (a schema before 9, or lengths missing).
  */
 export function recordSpan(
   index: CellIndexT,
   v: string,
-  block: { cell: string; recordsAt: number; recordBytes: readonly number[] },
+  tree: CellGroupT,
+  block: { cell: string; recordBytes: readonly number[] },
   chunk: number,
 ): PackSpan | null {
-  if (index.schema_version < FIRST_RECORDS_IN_PACK_SCHEMA || chunk >= block.recordBytes.length) return null;
-  const group = cellToParent(block.cell, index.group_res);
-  const start = packRecordsStart(index, group);
-  if (start === null) return null;
-  let at = start + block.recordsAt;
+  if (chunk >= block.recordBytes.length) return null;
+  let starts = recordsAtOf.get(tree);
+  if (starts === undefined) recordsAtOf.set(tree, (starts = blockRecordsAt(index, tree)));
+  let at = starts?.get(block.cell);
+  if (at === undefined) return null;
   for (let k = 0; k < chunk; k++) at += block.recordBytes[k] ?? 0;
-  return { pack: keys.cellPack(v, group), start: at, end: at + (block.recordBytes[chunk] ?? 0) };
+  return { pack: keys.cellPack(v, tree.cell), start: at, end: at + (block.recordBytes[chunk] ?? 0) };
 }
 
 /**

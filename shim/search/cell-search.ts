@@ -84,8 +84,7 @@ export interface Columns {
   below: SharedLists;
   /** The sha256 of record chunk k at position k. */
   records: readonly string[];
-  /** Where the block's record chunks start among those of its group's pack, and each one's length: bytes (schema 9). */
-  recordsAt: number;
+  /** The length of each record chunk as stored, bytes (schema 9; where they start in the pack is the group's). */
   recordBytes: readonly number[];
 }
 
@@ -212,7 +211,6 @@ export function columns(block: CellBlockT, key: string): Columns {
       maxUnit,
       below: sharedLists(block.shared),
       records: block.records_sha256,
-      recordsAt: block.records_at,
       recordBytes: block.records_bytes,
     };
     columnsOf.set(block, c);
@@ -388,7 +386,7 @@ async function readBlock(s: Search, t: Tree, i: number): Promise<Columns> {
     throw new StoreError(`${key} does not hold one shared list per row below block ${cell}`, key);
   checkLists(cols.below, s.index.units, key);
   const lengths = s.index.schema_version >= FIRST_RECORDS_IN_PACK_SCHEMA ? cols.records.length : 0;
-  if (cols.recordBytes.length !== lengths || (lengths === 0 && cols.recordsAt !== 0))
+  if (cols.recordBytes.length !== lengths)
     throw new StoreError(`${key} gives ${cols.recordBytes.length} record chunk lengths for ${lengths} chunks`, key);
   return cols;
 }
@@ -651,7 +649,8 @@ function chunkReads(s: Search, shown: readonly Kept<Columns>[]): { keys: string[
     const key = keys.cellRecords(v, k.ref.cell, n);
     if (wanted.has(key)) continue;
     wanted.add(key);
-    const span = recordSpan(s.index, v, k.ref, n);
+    const tree = s.trees.find((t) => t.group.block_sha256[k.ref.cell] !== undefined);
+    const span = tree === undefined ? null : recordSpan(s.index, v, tree.group, k.ref, n);
     if (span !== null) spans.set(key, span);
   }
   return { keys: [...wanted], spans };

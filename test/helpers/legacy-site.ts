@@ -108,13 +108,8 @@ async function rewriteCells(dir: string, version: string, schema: 6 | 7 | 8): Pr
       (b) => {
         b.records_sha256 = (b.records_sha256 as string[]).map((_, k) => sha.get(paths.cellRecords(cell, k)));
         // Before cell schema 9 a block gave no record chunk lengths (left out of the binary block as empty fields are).
-        if (schema < 7) {
-          delete b.records_at;
-          delete b.records_bytes;
-        } else if (schema < 9) {
-          b.records_at = 0;
-          b.records_bytes = [];
-        }
+        if (schema < 7) delete b.records_bytes;
+        else if (schema < 9) b.records_bytes = [];
       },
       cellRel('blocks', cell, schema),
     );
@@ -127,6 +122,9 @@ async function rewriteCells(dir: string, version: string, schema: 6 | 7 | 8): Pr
       (g) => {
         g.shared_sha256 = renew(g.shared_sha256 as Record<string, string>, 'shared');
         g.block_sha256 = renew(g.block_sha256 as Record<string, string>, 'blocks');
+        // Before cell schema 9 a group gave no lengths of its blocks' record chunks (JSON groups, 7, had no field).
+        if (schema < 8) delete g.block_records_bytes;
+        else if (schema < 9) g.block_records_bytes = [];
       },
       cellRel('groups', cellOf(rel), schema),
     );
