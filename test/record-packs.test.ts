@@ -11,7 +11,7 @@ import { buildCells } from '../generator/write/cells.ts';
 import { sealCellTree } from '../generator/write/cell-hashes.ts';
 import { serialiseAt } from '../generator/write/json.ts';
 import { paths } from '../shim/format/paths.ts';
-import { packProblems, recordEntries } from '../shim/format/pack-layout.ts';
+import { blockRecordsAt, packProblems, recordEntries } from '../shim/format/pack-layout.ts';
 import { FirmPack, keys, Pointer, type StoredOfficeT } from '../shim/format/site-format.ts';
 
 const SITE = process.env.TEST_SITE_DIR as string;
@@ -72,8 +72,10 @@ describe('record chunks in the packs', () => {
       const pack = bytes.get(paths.cellPack(g.cell)) as Buffer;
       const own = (tree.index.blocks[g.cell] ?? []).map(([cell]) => blockOf.get(cell)!);
       expect(packProblems(paths.cellPack(g.cell), pack, tree.index, g, own)).toEqual([]);
+      const starts = blockRecordsAt(tree.index, g);
+      expect(starts?.size).toBe(own.length);
       for (const b of own)
-        for (const e of recordEntries(tree.index, g, b)) {
+        for (const e of recordEntries(b.cell, starts?.get(b.cell) ?? -1, b.records_bytes)) {
           // Independent of the layout code: the chunk object's own bytes, found at the span it gives.
           expect(pack.subarray(e.start, e.end).equals(bytes.get(paths.cellRecords(b.cell, e.chunk!))!)).toBe(true);
           chunks++;

@@ -52,15 +52,13 @@ export function blockRecordsAt(index: CellIndexT, tree: CellGroupT): Map<string,
 }
 
 /**
- * The record chunks of `block` (of group tree `tree`) in its pack, chunk k at position k: none for a schema before 9 or
- * lengths missing, and none when the block's lengths do not give one per chunk hash.
+ * The record chunks of block `cell` in its pack, chunk k at position k: they start at byte `at` (blockRecordsAt), chunk
+ * k `lengths[k]` bytes long (the block's `records_bytes`). The one reading of a block's chunk lengths: the search plans
+ * a chunk's range from it (search/block-packs.ts recordSpan), packProblems checks a pack with it.
  */
-export function recordEntries(index: CellIndexT, tree: CellGroupT, block: CellBlockT): PackEntry[] {
-  const start = blockRecordsAt(index, tree)?.get(block.cell);
-  if (start === undefined || block.records_bytes.length !== block.records_sha256.length) return [];
-  let at = start;
-  return block.records_bytes.map((n, chunk) => {
-    const entry: PackEntry = { kind: 'records', cell: block.cell, chunk, start: at, end: at + n };
+export function recordEntries(cell: string, at: number, lengths: readonly number[]): PackEntry[] {
+  return lengths.map((n, chunk) => {
+    const entry: PackEntry = { kind: 'records', cell, chunk, start: at, end: at + n };
     at += n;
     return entry;
   });
@@ -106,12 +104,14 @@ export function packProblems(
   if (entries === null) return [`${key}: the cell index's lengths do not give every object of its group`];
   if (bytes === null) return [`${key}: the cell index gives its objects' lengths but it is missing`];
   const problems: string[] = [];
+  const blockOf = new Map(blocks.map((b) => [b.cell, b]));
   if (index.schema_version >= FIRST_RECORDS_IN_PACK_SCHEMA) {
     const cells = Object.keys(tree.block_sha256);
     if (tree.block_records_bytes.length !== cells.length)
       problems.push(
         `${key}: its group gives ${tree.block_records_bytes.length} record lengths for ${cells.length} blocks`,
       );
+    const starts = blockRecordsAt(index, tree);
     for (const block of blocks) {
       const total = block.records_bytes.reduce((n, b) => n + b, 0);
       const recorded = tree.block_records_bytes[cells.indexOf(block.cell)];
@@ -119,12 +119,13 @@ export function packProblems(
         problems.push(
           `${key}: block ${block.cell} gives ${total} bytes of record chunks, its group ${recorded ?? 'none'}`,
         );
-      const own = recordEntries(index, tree, block);
-      if (own.length !== block.records_sha256.length)
+      const at = starts?.get(block.cell);
+      if (at !== undefined && block.records_bytes.length === block.records_sha256.length)
+        entries.push(...recordEntries(block.cell, at, block.records_bytes));
+      else if (block.records_sha256.length > 0)
         problems.push(
           `${key}: block ${block.cell} gives ${block.records_bytes.length} record chunk lengths for ${block.records_sha256.length} chunks`,
         );
-      entries.push(...own);
     }
   }
   const total = Math.max(0, ...entries.map((e) => e.end));
@@ -133,7 +134,7 @@ export function packProblems(
   const recordedOf = (e: PackEntry): string | undefined => {
     if (e.kind === 'block') return tree.block_sha256[e.cell];
     if (e.kind === 'shared') return tree.shared_sha256[e.cell];
-    return blocks.find((b) => b.cell === e.cell)?.records_sha256[e.chunk ?? -1];
+    return blockOf.get(e.cell)?.records_sha256[e.chunk ?? -1];
   };
   const what = (e: PackEntry): string =>
     e.kind === 'block'

@@ -7,7 +7,7 @@
  * join) a round that would take the request over QUERY_MAX_REQUESTS joins more of its gaps, within QUERY_MAX_BYTES.
  */
 import type { CellGroupT, CellIndexT } from '../format/cell-format.ts';
-import { blockRecordsAt, packEntries } from '../format/pack-layout.ts';
+import { blockRecordsAt, packEntries, recordEntries } from '../format/pack-layout.ts';
 import { keys } from '../format/site-format.ts';
 
 /** Bytes two blocks of one pack may lie apart and still be read with one range request (BENCHMARKS.md section 3). */
@@ -149,13 +149,11 @@ export function recordSpan(
   block: { cell: string; recordBytes: readonly number[] },
   chunk: number,
 ): PackSpan | null {
-  if (chunk >= block.recordBytes.length) return null;
   let starts = recordsAtOf.get(tree);
   if (starts === undefined) recordsAtOf.set(tree, (starts = blockRecordsAt(index, tree)));
-  let at = starts?.get(block.cell);
-  if (at === undefined) return null;
-  for (let k = 0; k < chunk; k++) at += block.recordBytes[k] ?? 0;
-  return { pack: keys.cellPack(v, tree.cell), start: at, end: at + (block.recordBytes[chunk] ?? 0) };
+  const at = starts?.get(block.cell);
+  const entry = at === undefined ? undefined : recordEntries(block.cell, at, block.recordBytes)[chunk];
+  return entry === undefined ? null : { pack: keys.cellPack(v, tree.cell), start: entry.start, end: entry.end };
 }
 
 /**
